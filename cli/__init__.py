@@ -1,0 +1,1 @@
+"""The `bones` command line: argument parsing and formatting over the engine."""

@@ -1,0 +1,1 @@
+"""Generated JSON Schemas (the top-level schemas/ folder, shipped in the wheel)."""

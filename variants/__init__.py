@@ -1,0 +1,1 @@
+"""Built-in variant files (the top-level variants/ folder, shipped in the wheel)."""
