@@ -1,0 +1,66 @@
+"""The `bones` Typer application.
+
+Each command group lives in its own module with a ``register(app)`` function.
+Modules import the engine inside their command functions, not at import time,
+so `bones --help` and `bones validate` start fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+app = typer.Typer(
+    name="bones",
+    help="Rules engine, player and simulator for the point-domino family "
+    "(Sniff, All Fives, Muggins, Fives and Threes...), driven by YAML variant files.\n\n"
+    "Exit codes: 0 ok, 1 a problem found, 2 a usage error.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+# Command modules, in the order their commands appear in `bones --help`.
+COMMAND_MODULES = (
+    "cli.variants_cmd",
+    "cli.validate_cmd",
+    "cli.check_cmd",
+    "cli.play_cmd",
+    "cli.simulate_cmd",
+)
+
+
+def _register_all() -> None:
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name == name:
+                continue  # a command group not written yet
+            raise
+        module.register(app)
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", help="Print the version and exit.", is_eager=True),
+) -> None:
+    if version:
+        from engine._version import __version__
+
+        typer.echo(f"bones {__version__}")
+        raise typer.Exit(0)
+
+
+_register_all()
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()
