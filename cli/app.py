@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "cli.variants_cmd",
     "cli.validate_cmd",
     "cli.check_cmd",
+    "cli.replay_cmd",
     "cli.play_cmd",
     "cli.simulate_cmd",
 )
