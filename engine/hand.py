@@ -81,7 +81,7 @@ class Hand:
         "count", "turn", "leader", "lead_tile", "lead_doubles_only", "placed",
         "on_table", "passes", "drawn_turn", "drawn", "out", "scores", "got_in",
         "state", "game_over", "winner", "domino_seat", "last_player",
-        "settlement", "log", "voids", "last_points",
+        "settlement", "log", "voids", "last_points", "open_mask",
     )
 
     def __init__(
@@ -142,6 +142,8 @@ class Hand:
         # (seat, tiles it was proven not to hold, its draw count then)
         self.voids: list[tuple[int, int, int]] = []
         self.last_points = 0
+        # tiles that fit some open arm; refreshed after every play
+        self.open_mask = 0
 
     # ------------------------------------------------------------ copying
 
@@ -172,12 +174,7 @@ class Hand:
 
     def open_tiles(self) -> int:
         """The mask of tiles that could be laid on some open arm."""
-        matching = self.rules.tiles.matching
-        mask = 0
-        for pip in self.arm_open:
-            if pip >= 0:
-                mask |= matching[pip]
-        return mask
+        return self.open_mask
 
     def open_ends(self) -> dict[int, int]:
         """The pip to match on each arm open for play, by arm index."""
@@ -206,6 +203,9 @@ class Hand:
         if not self.placed:
             return self._lead_moves(hand)
         rules = self.rules
+        can_draw = self.bone_end > self.bone_pos and self.drawn_turn < rules.max_draws
+        if not hand & self.open_mask:
+            return [DRAW] if can_draw else [PASS]
         moves = []
         matching = rules.tiles.matching
         arm = 0
@@ -217,14 +217,11 @@ class Hand:
                     moves.append((low.bit_length() - 1) << 7 | arm << 1)
                     fits ^= low
             arm += 1
-        can_draw = self.bone_end > self.bone_pos and self.drawn_turn < rules.max_draws
-        if moves:
-            if self.drawn_turn and not rules.must_play_drawn:
-                moves.append(PASS)
-            if can_draw and rules.draw_while_able:
-                moves.append(DRAW)
-            return moves
-        return [DRAW] if can_draw else [PASS]
+        if self.drawn_turn and not rules.must_play_drawn:
+            moves.append(PASS)
+        if can_draw and rules.draw_while_able:
+            moves.append(DRAW)
+        return moves
 
     def _lead_moves(self, hand: int) -> list[int]:
         if self.lead_tile >= 0:
@@ -267,50 +264,48 @@ class Hand:
         muggins rule; ``None`` claims the true points.
         """
         seat = self.turn
-        self.last_points = 0
-        if move >= 0:
-            self._play_tile(seat, move, claim)
-        elif move == DRAW:
-            self._draw(seat)
-        else:
-            if not (self.hands[seat] & self.open_tiles()):
-                self.voids.append((seat, self.open_tiles(), self.drawn[seat]))
+        if move < 0:
+            self.last_points = 0
+            if move == DRAW:
+                self._draw(seat)
+                return
+            if not (self.hands[seat] & self.open_mask):
+                self.voids.append((seat, self.open_mask, self.drawn[seat]))
             self.log.append((seat, PASS, 0))
             self.passes += 1
             self.drawn_turn = 0
             self._advance()
+            return
 
-    def _draw(self, seat: int) -> None:
-        open_tiles = self.open_tiles()
-        forced = not (self.hands[seat] & open_tiles)
-        if forced:
-            self.voids.append((seat, open_tiles, self.drawn[seat]))
-        tile = self.boneyard[self.bone_pos]
-        self.bone_pos += 1
-        self.hands[seat] |= 1 << tile
-        self.drawn[seat] += 1
-        self.log.append((seat, DRAW, 0))
-        if forced:
-            self.drawn_turn += 1
-        else:
-            self.drawn_turn = 0
-            self._advance()
-
-    def _play_tile(self, seat: int, move: int, claim: int | None) -> None:
         rules = self.rules
         tile = move >> 7
-        self.hands[seat] ^= 1 << tile
+        hand = self.hands[seat] ^ (1 << tile)
+        self.hands[seat] = hand
         is_lead = not self.placed
         if is_lead:
             self._lead(tile, move & 1)
         else:
-            self._place(tile, (move >> 1) & 63)
+            arm = (move >> 1) & 63
+            # the common case inline: a plain tile on the end of an arm
+            if (self.arm_hub[arm] < 0 and not rules.is_double[tile]
+                    and rules.plain_arms and not self.arm_stub[arm]):
+                far = rules.other_half[tile][self.arm_open[arm]]
+                self.count += far - self.arm_end[arm] * self.arm_weight[arm]
+                self.arm_end[arm] = far
+                self.arm_weight[arm] = 1
+                self.arm_open[arm] = far
+            else:
+                self._place(tile, arm)
+        matching = rules.matching
+        mask = 0
+        for pip in self.arm_open:
+            if pip >= 0:
+                mask |= matching[pip]
+        self.open_mask = mask
         self.placed += 1
         self.on_table |= 1 << tile
         self.last_player = seat
         self.drawn_turn = 0
-        knocks = self.passes
-        self.passes = 0
 
         if rules.scores_plays:
             if rules.header_points is None:
@@ -319,14 +314,31 @@ class Hand:
                 points = self._header_points()
         else:
             points = 0
-        went_out = not self.hands[seat]
+        if points or (self.passes and rules.knock_bonus):
+            self._scoring_play(seat, move, claim, points, is_lead, not hand)
+            return
+        self.passes = 0
+        self.last_points = 0
+        self.log.append((seat, move, 0))
+        if not hand:
+            if not rules.partners_both_out or self.out[(seat + 2) % rules.players]:
+                self._end_hand(DOMINO, seat, [])
+                return
+            self.out[seat] = True
+        self._advance()
+
+    def _scoring_play(self, seat: int, move: int, claim: int | None, points: int,
+                      is_lead: bool, went_out: bool) -> None:
+        rules = self.rules
+        knocks = self.passes
+        self.passes = 0
         gains: list[tuple[int, int]] = []
         if points:
             gains = self._play_gains(seat, points, is_lead, claim)
         if knocks and rules.knock_bonus:
             gains.append((rules.owner[seat], knocks * rules.knock_bonus))
-        mover_points = 0
         owner = rules.owner[seat]
+        mover_points = 0
         for o, g in gains:
             if o == owner:
                 mover_points += g
@@ -351,6 +363,22 @@ class Hand:
         if went_out:
             self.out[seat] = True
         self._advance()
+
+    def _draw(self, seat: int) -> None:
+        open_tiles = self.open_mask
+        forced = not (self.hands[seat] & open_tiles)
+        if forced:
+            self.voids.append((seat, open_tiles, self.drawn[seat]))
+        tile = self.boneyard[self.bone_pos]
+        self.bone_pos += 1
+        self.hands[seat] |= 1 << tile
+        self.drawn[seat] += 1
+        self.log.append((seat, DRAW, 0))
+        if forced:
+            self.drawn_turn += 1
+        else:
+            self.drawn_turn = 0
+            self._advance()
 
     def _play_gains(self, seat: int, points: int, is_lead: bool,
                     claim: int | None) -> list[tuple[int, int]]:
@@ -570,18 +598,18 @@ class Hand:
 
     def _advance(self) -> None:
         rules = self.rules
-        players = rules.players
-        seat = (self.turn + 1) % players
-        out = self.out
-        while out[seat]:
-            seat = (seat + 1) % players
+        seat = rules.next_seat[self.turn]
+        if rules.partners_both_out:
+            out = self.out
+            while out[seat]:
+                seat = rules.next_seat[seat]
         self.turn = seat
         if self.bone_end > self.bone_pos and rules.max_draws:
             return
-        open_tiles = self.open_tiles()
-        hands = self.hands
-        for s in range(players):
-            if not out[s] and hands[s] & open_tiles:
+        # blocked when nobody can play; a player who is out holds nothing
+        open_tiles = self.open_mask
+        for hand in self.hands:
+            if hand & open_tiles:
                 return
         self._end_hand(BLOCKED, -1, [])
 

@@ -104,7 +104,12 @@ class Match:
     def _shuffle_deal(self) -> tuple[list[int], list[int]]:
         rules = self.rules
         tiles = list(range(rules.tiles.size))
-        self.rng.shuffle(tiles)
+        # Fisher-Yates on rng.random(): several times faster than
+        # random.shuffle's integer draws, and just as reproducible
+        random_float = self.rng.random
+        for i in range(len(tiles) - 1, 0, -1):
+            j = int(random_float() * (i + 1))
+            tiles[i], tiles[j] = tiles[j], tiles[i]
         size = rules.hand_size
         masks = []
         for seat in range(rules.players):

@@ -92,6 +92,13 @@ class Rules:
     players: int
     teams: bool
     tiles: TileSet = field(repr=False)
+    # hot-path copies of tile tables, one attribute hop away
+    matching: tuple[int, ...] = field(repr=False)
+    other_half: tuple[tuple[int, ...], ...] = field(repr=False)
+    is_double: tuple[bool, ...] = field(repr=False)
+    next_seat: tuple[int, ...] = field(repr=False)
+    # no edge-order rule ever freezes an arm (every order but all_four_first)
+    plain_arms: bool
     # score owners: seat -> index into the scores (team when partnered)
     owner: tuple[int, ...]
     owners: int
@@ -216,6 +223,11 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         players=players,
         teams=teams,
         tiles=ts,
+        matching=ts.matching,
+        other_half=ts.other_half,
+        is_double=ts.is_double,
+        next_seat=tuple((seat + 1) % players for seat in range(players)),
+        plain_arms=order != ORDER_ALL4,
         owner=owner,
         owners=owners,
         hand_size=variant.hand_size(players),
