@@ -1,0 +1,22 @@
+"""Shared pytest set-up.  Others may add fixtures here; keep it small.
+
+Hypothesis profiles: ``ci`` (the default) keeps every property file fast;
+``dev`` runs many more examples.  Choose with ``HYPOTHESIS_PROFILE=dev`` or
+``pytest --hypothesis-profile=dev``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci", max_examples=25, deadline=None, derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "dev", max_examples=500, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
