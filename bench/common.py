@@ -1,0 +1,115 @@
+"""Shared helpers: loading rules, timing, and describing the machine."""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def load_variant(name: str):  # type: ignore[no-untyped-def]
+    """A built-in variant, through engine.load once it exists."""
+    try:
+        from engine.load import load_variant as load
+    except ImportError:
+        # engine.load is not committed yet: read the YAML file directly
+        import yaml
+
+        from engine.spec import Variant
+
+        with open(REPO / "variants" / f"{name}.yaml", encoding="utf-8") as fh:
+            return Variant.model_validate(yaml.safe_load(fh))
+    return load(name)
+
+
+def compile_table(name: str, players: int | None = None, teams: bool | None = None):  # type: ignore[no-untyped-def]
+    from engine.rules import compile_rules
+
+    return compile_rules(load_variant(name), players, teams)
+
+
+def tables(name: str) -> list[tuple[str, int, bool]]:
+    """Every table a variant allows: (label, players, teams).
+
+    Four players are benchmarked both ways where partnerships are optional.
+    """
+    variant = load_variant(name)
+    out = []
+    for players in sorted(variant.players.counts):
+        kind = variant.players.partnerships.kind
+        in_teams = players in variant.players.partnerships.player_counts
+        if kind != "required" or not in_teams:
+            out.append((f"{players}p", players, False))
+        if kind != "none" and in_teams:
+            out.append((f"{players}p-teams", players, True))
+    return out
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else 0.0
+
+
+def bones_command(explicit: str | None = None) -> list[str]:
+    """How to run the ``bones`` CLI: the given path, the script beside this
+    interpreter, one on PATH, or ``python -m cli`` as the last resort."""
+    if explicit:
+        return [explicit]
+    beside = Path(sys.executable).with_name("bones")
+    if beside.exists():
+        return [str(beside)]
+    found = shutil.which("bones")
+    if found:
+        return [found]
+    return [sys.executable, "-m", "cli"]
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def git_commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(REPO), "rev-parse", "HEAD"],
+            capture_output=True, text=True, timeout=10, check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no",
+             "--", "engine", "cli", "bench"],
+            capture_output=True, text=True, timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return out + ("-dirty" if dirty else "")
+
+
+def machine_info() -> dict[str, object]:
+    from engine import __version__
+
+    try:
+        load = os.getloadavg()
+    except OSError:
+        load = (0.0, 0.0, 0.0)
+    return {
+        "cpu_model": cpu_model(),
+        "cores": os.cpu_count(),
+        "load_average": [round(x, 2) for x in load],
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "python_implementation": platform.python_implementation(),
+        "engine_version": __version__,
+        "commit": git_commit(),
+    }

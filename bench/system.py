@@ -1,0 +1,140 @@
+"""Whole-program figures, measured on the ``bones`` CLI in subprocesses:
+simulate's scaling over --jobs, peak memory of a long run, start-up time."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import time
+from collections.abc import Callable
+
+from bench.common import REPO, bones_command, median
+
+
+def _simulate_missing(bones: list[str]) -> str:
+    probe = subprocess.run(bones + ["simulate", "--help"], capture_output=True, text=True)
+    if probe.returncode != 0 or "--hands" not in probe.stdout:
+        return "`bones simulate --hands` is not available yet"
+    return ""
+
+
+def simulate_args(bones: list[str], hands: int, jobs: int, variant: str) -> list[str]:
+    return bones + ["simulate", variant, "--hands", str(hands), "--jobs", str(jobs),
+                    "--seed", "1", "--quiet", "--json"]
+
+
+def scaling(hands: int = 200_000, jobs: tuple[int, ...] = (1, 2), variant: str = "sniff",
+            bones_path: str | None = None, log: Callable[[str], None] = print) -> dict[str, object]:
+    """Wall time of one ``bones simulate`` per job count (start-up included)."""
+    bones = bones_command(bones_path)
+    why = _simulate_missing(bones)
+    if why:
+        log(f"  scaling: skipped: {why}")
+        return {"skipped": why}
+    runs = {}
+    for j in jobs:
+        start = time.perf_counter()
+        done = subprocess.run(simulate_args(bones, hands, j, variant),
+                              capture_output=True, text=True)
+        took = time.perf_counter() - start
+        if done.returncode != 0:
+            why = f"simulate --jobs {j} failed: {done.stderr.strip()[-300:]}"
+            log(f"  scaling: {why}")
+            return {"failed": why}
+        runs[str(j)] = {"seconds": round(took, 3), "hands_per_s": round(hands / took)}
+        log(f"  simulate {variant} --hands {hands:,} --jobs {j}: {took:.2f} s, "
+            f"{hands / took:,.0f} hands/s")
+    out: dict[str, object] = {"variant": variant, "hands": hands, "runs": runs}
+    if "1" in runs and "2" in runs:
+        speedup = runs["1"]["seconds"] / runs["2"]["seconds"]
+        out["speedup_2_over_1"] = round(speedup, 2)
+        log(f"  --jobs 2 / --jobs 1 speed-up: {speedup:.2f}x (target >= 1.8x)")
+    return out
+
+
+def _tree_rss(root: int) -> int:
+    """Resident bytes of ``root`` and all its descendants, from /proc."""
+    parent: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as fh:
+                    stat = fh.read()
+            except OSError:
+                continue
+            # the command name may hold spaces: fields resume after its ')'
+            parent[int(entry)] = int(stat[stat.rindex(b")") + 2:].split()[1])
+    tree, frontier = {root}, [root]
+    while frontier:
+        pid = frontier.pop()
+        for child, ppid in parent.items():
+            if ppid == pid and child not in tree:
+                tree.add(child)
+                frontier.append(child)
+    total = 0
+    page = os.sysconf("SC_PAGE_SIZE")
+    for pid in tree:
+        try:
+            with open(f"/proc/{pid}/statm", encoding="ascii") as fh:
+                total += int(fh.read().split()[1]) * page
+        except OSError:
+            continue
+    return total
+
+
+def memory(hands: int = 1_000_000, jobs: int = 2, variant: str = "sniff",
+           bones_path: str | None = None, interval: float = 0.1,
+           log: Callable[[str], None] = print) -> dict[str, object]:
+    """Peak resident memory of one ``bones simulate``, all its processes summed."""
+    bones = bones_command(bones_path)
+    why = _simulate_missing(bones)
+    if why:
+        log(f"  memory: skipped: {why}")
+        return {"skipped": why}
+    if not os.path.isdir("/proc/self"):
+        return {"skipped": "no /proc to sample the process tree"}
+    start = time.perf_counter()
+    proc = subprocess.Popen(simulate_args(bones, hands, jobs, variant),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = samples = 0
+    while proc.poll() is None:
+        peak = max(peak, _tree_rss(proc.pid))
+        samples += 1
+        time.sleep(interval)
+    stderr = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    took = time.perf_counter() - start
+    if proc.returncode != 0:
+        return {"failed": f"simulate exited {proc.returncode}: {stderr.strip()[-300:]}"}
+    # the largest single process, as the kernel saw it (kilobytes on Linux)
+    largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    mb = peak / 2**20
+    log(f"  simulate {variant} --hands {hands:,} --jobs {jobs}: peak tree RSS {mb:.0f} MB "
+        f"({samples} samples), {took:.1f} s (target < 300 MB)")
+    return {"variant": variant, "hands": hands, "jobs": jobs, "seconds": round(took, 2),
+            "peak_tree_rss_mb": round(mb, 1), "samples": samples,
+            "largest_process_rss_mb": round(largest / 2**20, 1)}
+
+
+def startup(runs: int = 7, bones_path: str | None = None,
+            log: Callable[[str], None] = print) -> dict[str, object]:
+    """Median wall time of short commands, interpreter start included."""
+    bones = bones_command(bones_path)
+    commands = {
+        "bones --help": ["--help"],
+        "bones validate variants/sniff.yaml": ["validate", str(REPO / "variants" / "sniff.yaml")],
+    }
+    out: dict[str, object] = {"command": bones, "runs": runs}
+    for label, args in commands.items():
+        times, code = [], 0
+        for _ in range(runs):
+            start = time.perf_counter()
+            done = subprocess.run(bones + args, capture_output=True)
+            times.append(time.perf_counter() - start)
+            code = code or done.returncode
+        entry = {"median_s": round(median(times), 3), "min_s": round(min(times), 3),
+                 "exit_code": code}
+        out[label] = entry
+        log(f"  {label:36} median {entry['median_s']:.3f} s  min {entry['min_s']:.3f} s"
+            f"  exit {code}")
+    return out

@@ -1,0 +1,90 @@
+"""The benchmark's sections run and report the figures they promise.
+
+Nothing here is timed: speeds are reported by ``python -m bench``, never
+asserted.  Sizes are tiny so this stays a smoke test.
+"""
+
+from __future__ import annotations
+
+import json
+
+from bench import __main__ as bench_main
+from bench import peers, system, throughput
+from bench.common import compile_table, machine_info, tables
+
+
+def test_tables_cover_every_allowed_player_count() -> None:
+    assert tables("sniff") == [("2p", 2, False), ("3p", 3, False), ("4p", 4, False),
+                               ("4p-teams", 4, True)]
+    assert tables("muggins") == [("2p", 2, False), ("3p", 3, False), ("4p", 4, False)]
+    # partnerships required: only the team game exists
+    assert tables("partnership-block") == [("4p-teams", 4, True)]
+
+
+def test_play_hands_plays_exactly_the_hands_asked_across_matches() -> None:
+    rules = compile_table("sniff", 2)
+    # more hands than one match lasts, so several matches are played
+    hands, moves = throughput.play_hands(rules, 40, seed=3)
+    assert hands == 40
+    assert moves >= 40 * 7  # every hand lays at least one player's whole hand
+
+
+def test_random_throughput_rows() -> None:
+    out = throughput.run(hands=3, rounds=1, variants=("muggins",), log=lambda _: None)
+    rows = out["rows"]
+    assert [r["table"] for r in rows] == ["2p", "3p", "4p"]
+    for row in rows:
+        assert row["hands_per_s"] > 0 and row["moves_per_s"] > row["hands_per_s"]
+        assert len(row["hands_per_s_rounds"]) == 1
+
+
+def test_greedy_throughput_runs_or_says_why_not() -> None:
+    out = throughput.run(hands=2, rounds=1, variants=("sniff",), bot="greedy",
+                         log=lambda _: None)
+    if "skipped" in out:
+        assert "make_bot" in out["skipped"]
+    else:
+        assert len(out["rows"]) == 4 and all(r["moves_per_s"] > 0 for r in out["rows"])
+
+
+def test_bones_peer_driver_counts_plays_and_passes() -> None:
+    games, plays, moves = peers.bones_driver("block-2p", 2)(10, 5)
+    assert games == 10
+    assert 10 <= plays <= moves  # at least the lead each game; passes add moves
+
+
+def test_peers_run_or_say_why_not() -> None:
+    out = peers.run(games=3, rounds=2, log=lambda _: None)
+    assert set(out) == {"openspiel", "dominoes"}
+    for key, entry in out.items():
+        if "skipped" in entry:
+            assert "bones[bench]" in entry["skipped"]
+            continue
+        sides = entry["sides"]
+        assert any(name.startswith("bones:") for name in sides)
+        assert all(len(s["games_per_s_rounds"]) == 2 for s in sides.values())
+        assert entry["ratios"] and all(r > 0 for r in entry["ratios"].values())
+
+
+def test_system_sections_report_or_skip() -> None:
+    start = system.startup(runs=1, log=lambda _: None)
+    assert start["bones --help"]["exit_code"] == 0
+    assert start["bones validate variants/sniff.yaml"]["median_s"] > 0
+    scale = system.scaling(hands=200, log=lambda _: None)
+    assert "skipped" in scale or scale["runs"].keys() == {"1", "2"}
+    mem = system.memory(hands=200, jobs=1, interval=0.01, log=lambda _: None)
+    assert "skipped" in mem or mem["peak_tree_rss_mb"] > 0
+
+
+def test_main_writes_json_with_machine_and_section(tmp_path, capsys) -> None:
+    out = tmp_path / "bench.json"
+    assert bench_main.main(["--quick", "--only", "startup", "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert {"cpu_model", "cores", "python", "engine_version", "commit"} <= set(report["machine"])
+    assert "startup" in report and "random" not in report
+    assert "bones --help" in capsys.readouterr().out
+
+
+def test_machine_info_names_a_commit() -> None:
+    info = machine_info()
+    assert info["cores"] and info["commit"]
