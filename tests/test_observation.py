@@ -1,0 +1,207 @@
+"""Observations hide what a seat cannot see; sampled worlds agree with the history."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import replace
+from functools import lru_cache
+
+import pytest
+
+from engine.bots.policies import greedy_move
+from engine.hand import Hand
+from engine.load import builtin_names, load_variant
+from engine.match import Match
+from engine.observation import (
+    NoWorldError,
+    Observation,
+    _Constrained,
+    consistent,
+    deal_unseen,
+    observe,
+    sample_world,
+)
+from engine.rules import compile_rules
+
+
+@lru_cache(maxsize=None)
+def _rules(name: str, players: int):  # type: ignore[no-untyped-def]
+    return compile_rules(load_variant(name), players)
+
+
+def _tables() -> list[tuple[str, int]]:
+    return [(name, p) for name in builtin_names() for p in load_variant(name).players.counts]
+
+
+def _positions(name: str, players: int, seeds: range, mix: float = 0.5):
+    """Every position of some hands played half greedily, half at random."""
+    rules = _rules(name, players)
+    for seed in seeds:
+        hand = Match(rules, seed).new_hand()
+        rng = random.Random(seed)
+        while not hand.over:
+            yield hand
+            legal = hand.legal_moves()
+            move = greedy_move(hand, legal) if rng.random() < mix else rng.choice(legal)
+            hand.apply(move)
+
+
+def test_observation_shows_nothing_hidden() -> None:
+    rules = _rules("all-fives", 3)
+    hand = Match(rules, 5).new_hand()
+    for _ in range(6):
+        hand.apply(greedy_move(hand))
+    seat = hand.turn
+    obs = observe(hand, seat)
+    assert obs.hand == hand.hands[seat]
+    assert all(h == 0 for s, h in enumerate(obs.layout.hands) if s != seat)
+    assert set(obs.layout.boneyard) == {-1}
+    assert obs.counts == tuple(h.bit_count() for h in hand.hands)
+    assert obs.unseen == rules.tiles.full & ~(hand.hands[seat] | hand.on_table)
+    # the real hand is not reachable from the observation
+    assert obs.layout is not hand and obs.layout.hands is not hand.hands
+
+    # swapping an opponent's tile with a boneyard tile changes nothing visible
+    other = (seat + 1) % 3
+    swapped = hand.copy()
+    mine = swapped.hands[other] & -swapped.hands[other]
+    pos = swapped.bone_pos
+    theirs = swapped.boneyard[pos]
+    swapped.hands[other] ^= mine | 1 << theirs
+    swapped.boneyard[pos] = mine.bit_length() - 1
+    a, b = observe(hand, seat), observe(swapped, seat)
+    for field in Observation.__dataclass_fields__:
+        if field == "layout":
+            for slot in Hand.__slots__:
+                assert getattr(a.layout, slot) == getattr(b.layout, slot), slot
+        else:
+            assert getattr(a, field) == getattr(b, field), field
+
+
+@pytest.mark.parametrize("name,players", _tables())
+def test_true_world_obeys_every_void_bound_and_samples_agree(name: str, players: int) -> None:
+    """The bounds are sound (the real deal satisfies them) and every sample obeys them."""
+    rng = random.Random(7)
+    for hand in _positions(name, players, range(4)):
+        seat = hand.turn
+        obs = observe(hand, seat)
+        assert consistent(obs, hand.hands)
+        world = sample_world(obs, rng)
+        assert consistent(obs, world.hands)
+        assert world.hands[seat] == hand.hands[seat]
+        assert world.legal_moves() == hand.legal_moves()
+        rest = world.boneyard[world.bone_pos:]
+        assert len(rest) == hand.boneyard_left and -1 not in rest
+        every = world.on_table | world.out_of_play
+        for h in world.hands:
+            assert not every & h
+            every |= h
+        for t in rest:
+            assert not every >> t & 1
+            every |= 1 << t
+        assert every == hand.rules.tiles.full
+
+
+def test_void_bounds_are_enforced_on_many_positions() -> None:
+    """Positions with binding bounds: no sample ever breaks one."""
+    rng = random.Random(3)
+    binding = 0
+    for name, players in (("all-fives", 2), ("sniff", 3), ("muggins", 4), ("five-up", 2)):
+        for hand in _positions(name, players, range(12), mix=0.8):
+            obs = observe(hand, hand.turn)
+            if not any(obs.limits()):
+                continue
+            binding += 1
+            for _ in range(3):
+                assert consistent(obs, sample_world(obs, rng).hands)
+    assert binding > 100
+
+
+def _small_positions() -> list[Observation]:
+    """Late positions with few unseen tiles, where every deal can be listed."""
+    out = []
+    for hand in _positions("all-fives", 3, range(40)):
+        obs = observe(hand, hand.turn)
+        if 3 <= obs.unseen.bit_count() <= 9:
+            out.append(obs)
+    return out[::7]
+
+
+def _all_worlds(obs: Observation) -> list[tuple[int, ...]]:
+    """Every deal of the unseen tiles to the other seats, by brute force."""
+    tiles = [t for t in range(obs.rules.tiles.size) if obs.unseen >> t & 1]
+    others = [s for s in range(len(obs.counts)) if s != obs.seat]
+    worlds = []
+
+    def deal(i: int, left: list[int], hands: list[int]) -> None:
+        if i == len(others):
+            worlds.append(tuple(hands))
+            return
+        s = others[i]
+        for combo in itertools.combinations(left, obs.counts[s]):
+            mask = sum(1 << t for t in combo)
+            hands[s] = mask
+            deal(i + 1, [t for t in left if t not in combo], hands)
+        hands[s] = 0
+
+    deal(0, tiles, [obs.hand if s == obs.seat else 0 for s in range(len(obs.counts))])
+    return worlds
+
+
+def _random_voids(obs: Observation, rng: random.Random) -> Observation:
+    """The same position under made-up proofs (some satisfiable, some not)."""
+    drawn = list(obs.drawn)
+    voids = []
+    for _ in range(rng.randrange(1, 4)):
+        seat = rng.choice([s for s in range(len(obs.counts)) if s != obs.seat])
+        mask = 0
+        for t in range(obs.rules.tiles.size):
+            if obs.unseen >> t & 1 and rng.random() < 0.4:
+                mask |= 1 << t
+        drawn[seat] = max(drawn[seat], 2)
+        voids.append((seat, mask, drawn[seat] - rng.choice((0, 0, 1, 2))))
+    return replace(obs, voids=tuple(voids), drawn=tuple(drawn))
+
+
+def test_sampler_against_brute_force_on_small_positions() -> None:
+    rng = random.Random(11)
+    positions = _small_positions()
+    assert len(positions) >= 5
+    checked = impossible = 0
+    for base in positions:
+        for _ in range(6):
+            obs = _random_voids(base, rng)
+            good = {w for w in _all_worlds(obs) if consistent(obs, list(w))}
+            limits = obs.limits()
+            others = [s for s in range(len(obs.counts)) if s != obs.seat and obs.counts[s]]
+            tiles = [t for t in range(obs.rules.tiles.size) if obs.unseen >> t & 1]
+            exhaustive = _Constrained(obs, limits, others, tiles).exhaustive(rng)
+            if not good:
+                impossible += 1
+                assert exhaustive is None
+                with pytest.raises(NoWorldError):
+                    deal_unseen(obs, rng)
+                continue
+            checked += 1
+            assert exhaustive is not None
+            found = [obs.hand if s == obs.seat else exhaustive.get(s, 0)
+                     for s in range(len(obs.counts))]
+            assert tuple(found) in good
+            seen = set()
+            for _ in range(12 * len(good)):
+                w = tuple(deal_unseen(obs, rng))
+                assert w in good
+                seen.add(w)
+            # the sampler reaches every consistent deal, not just one of them
+            assert seen == good
+    assert checked >= 15 and impossible >= 1
+
+
+def test_sampling_is_deterministic_for_a_seed() -> None:
+    hands = list(_positions("all-fives", 2, range(2)))
+    for hand in hands[::5]:
+        obs = observe(hand, hand.turn)
+        a = sample_world(obs, random.Random(42))
+        b = sample_world(obs, random.Random(42))
+        assert a.hands == b.hands and a.boneyard == b.boneyard
