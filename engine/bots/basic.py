@@ -37,7 +37,7 @@ _REPLY = 0.7  # what the next opponent is expected to score on the ends left
 _VARIETY = 1.5  # per distinct number kept in hand
 _SHED = 0.25  # per pip shed while the hand is far from its end
 _SHED_LATE = 1.0  # per pip shed when someone may go out soon
-_DRAW_BELOW = -6.0  # draw instead of playing when every play is worse than this
+_DRAW_COST = 2.0  # a voluntary draw gives up the turn's tempo
 
 
 def heuristic_move(hand: Hand, unseen: int, counts: list[int] | tuple[int, ...],
@@ -88,8 +88,13 @@ def heuristic_move(hand: Hand, unseen: int, counts: list[int] | tuple[int, ...],
             best, best_value = move, value
     if best < 0:
         return DRAW if DRAW in legal else PASS
-    if best_value < _DRAW_BELOW and DRAW in legal:
-        return DRAW
+    if DRAW in legal:
+        # drawing keeps the ends as they are and adds an unknown tile
+        variety = sum(1 for matching in ts.matching if mine & matching)
+        stay = (_VARIETY * variety - shed * avg_pips - _DRAW_COST
+                - _REPLY * _reply_on(hand, seat, unseen & ~barred, p_hold))
+        if stay > best_value:
+            return DRAW
     return best
 
 
@@ -102,7 +107,17 @@ def _reply_estimate(hand: Hand, move: int, candidates: int, p_hold: float) -> fl
     after.apply(move)
     if after.state:
         return 0.0
-    if after.rules.owner[after.turn] == after.rules.owner[hand.turn]:
+    return _reply_on(after, hand.turn, candidates, p_hold)
+
+
+def _reply_on(after: Hand, mover: int, candidates: int, p_hold: float) -> float:
+    """Expected best score of ``after.turn`` on the ends of ``after``."""
+    if not p_hold or not after.rules.scores_plays:
+        return 0.0
+    if after.turn == mover:  # judging the ends as they are, before a draw
+        after = after.copy()
+        after.turn = after.rules.next_opponent(mover)
+    if after.rules.owner[after.turn] == after.rules.owner[mover]:
         return 0.0  # a partner moves next
     matching = after.rules.tiles.matching
     replies: list[int] = []
