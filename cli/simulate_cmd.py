@@ -160,6 +160,7 @@ class _Progress:
 
     def __init__(self, total: int, label: str, quiet: bool) -> None:
         self.bar: Any = None
+        self.offset = 0  # games of earlier runs sharing this bar
         if quiet or not sys.stderr.isatty():
             return
         from rich.console import Console
@@ -171,7 +172,6 @@ class _Progress:
                             transient=True)
         self.task = self.bar.add_task(label, total=total)
         self.bar.start()
-        self.offset = 0
 
     def __call__(self, done: int) -> None:
         if self.bar is not None:
