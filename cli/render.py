@@ -205,13 +205,13 @@ class LayoutPicture:
             return [Text("  (nothing played yet)", STYLES["note"])]
         step = self.face.width + 1
         west, east = lay.arms[0], lay.arms[1]
-        keep = self._fit(west, east, step)
+        keep_w, keep_e = self._fit(west, east, step)
         # the main line: W arm (outermost first), the lead, the E arm
         tokens: list[tuple[str, Piece | None]] = []
-        for piece in reversed(self._shown(west, keep)):
+        for piece in reversed(self._shown(west, keep_w)):
             tokens.append(("W", piece))
         tokens.append(("lead", lay.lead))
-        for piece in self._shown(east, keep):
+        for piece in self._shown(east, keep_e):
             tokens.append(("E", piece))
         col = 0
         label_w = self._label(0)
@@ -247,14 +247,17 @@ class LayoutPicture:
                 self._list(arm)
         return self.canvas.render(indent=2) + self.listed
 
-    def _fit(self, west: list[Piece], east: list[Piece], step: int) -> int:
-        """How many outer tiles of each long arm fit (the rest is shown as …)."""
-        longest = max(len(west), len(east))
-        for keep in range(longest, 1, -1):
-            count = len(self._shown(west, keep)) + len(self._shown(east, keep)) + 1
-            if count * step + 16 <= self.width:
-                return keep
-        return 2
+    def _fit(self, west: list[Piece], east: list[Piece], step: int) -> tuple[int, int]:
+        """How many outer tiles of the W and E arms fit (the rest is shown as …)."""
+        keep_w, keep_e = len(west), len(east)
+        while True:
+            count = len(self._shown(west, keep_w)) + len(self._shown(east, keep_e)) + 1
+            if count * step + 16 <= self.width or max(keep_w, keep_e) <= 2:
+                return keep_w, keep_e
+            if keep_w >= keep_e:
+                keep_w -= 1
+            else:
+                keep_e -= 1
 
     @staticmethod
     def _shown(arm: list[Piece], keep: int) -> list[Piece | None]:
@@ -444,16 +447,15 @@ class TerminalUI:
                  f" · {_target(rules)}")
         console.rule(Text(title, STYLES["title"]))
         console.print(self.scores_line(session))
-        seats = Text("  ")
+        seats = Text("  tiles: ")
         for k in range(rules.players):
             who = session.seat_name(k)
             kind = "" if session.is_human(k) else f" ({session.config.seats[k]})"
-            mark = "▶ " if k == hand.turn else ""
-            held = hand.hands[k].bit_count()
-            seats.append(f"{mark}{who}{kind}: {held} tile{'s' * (held != 1)}",
+            mark = "▶" if k == hand.turn else ""
+            seats.append(f"{mark}{who}{kind} {hand.hands[k].bit_count()}",
                          "bold" if k == hand.turn else "")
-            seats.append("   ")
-        seats.append(f"boneyard: {hand.boneyard_left}", STYLES["note"])
+            seats.append(" · ")
+        seats.append(f"boneyard {hand.boneyard_left}")
         if hand.drawable != hand.boneyard_left:
             seats.append(f" ({hand.drawable} drawable)", STYLES["note"])
         console.print(seats)
@@ -464,11 +466,11 @@ class TerminalUI:
             console.print(line, no_wrap=True, overflow="crop", crop=False)
         console.print()
         console.print(self.ends_line(hand))
-        if self.recent:
-            console.print(Text("since your last move:", STYLES["note"]))
+        if self.recent and self.interactive:  # the screen was cleared: say what happened
+            console.print(Text("  since your last move:", STYLES["note"]))
             for line in self.recent:
-                console.print(Text("  ").append_text(line))
-            self.recent = []
+                console.print(Text("    ").append_text(line))
+        self.recent = []
         mine = Text(f"  {session.seat_name(seat)} hold: " if session.seat_name(seat) == "You"
                     else f"  Seat {seat} holds: ", "bold")
         for t in rules.tiles.tiles_of(hand.hands[seat]):
@@ -593,9 +595,13 @@ class TerminalUI:
             how = "the target was reached during the hand"
             rule = None
         console.rule(Text(f"hand {summary.hand_number} over: {how}", STYLES["title"]))
+        log = session.hands[summary.hand_number - 1]
+        for line in LayoutPicture(layout_of(rules, log.deal, log.codes), self.face,
+                                  console.width - 2).draw():
+            console.print(line, no_wrap=True, overflow="crop", crop=False)
         if rule is not None:
             side = "team" if rules.teams else "player"
-            console.print(Text(f"  settlement: {rule_phrase(rule, side)}", STYLES["note"]))
+            console.print(Text(f"  rule: {rule_phrase(rule, side)}", STYLES["note"]))
         table = Table(box=None, padding=(0, 2), show_edge=False)
         table.add_column("seat")
         table.add_column("tiles left")
@@ -626,6 +632,9 @@ class TerminalUI:
             row.append((f"{delta:+d}" if delta else "0") if first else "")
             table.add_row(*row)
         console.print(table)
+        console.print(Text("  settlement: " + " · ".join(
+            f"{session.owner_name(o)} {settlement[o]:+d}" if settlement[o] else
+            f"{session.owner_name(o)} 0" for o in range(rules.owners)), "bold"))
         console.print(self.scores_line(session))
 
     def show_match_end(self, session: GameSession) -> None:
@@ -712,5 +721,5 @@ def make_console(no_color: bool, interactive: bool) -> Console:
         emoji=False,
         force_terminal=None if interactive else False,
         width=None if interactive else 100,
-        soft_wrap=False,
+        soft_wrap=True,  # long paths and commands stay on one line, whole
     )

@@ -541,13 +541,34 @@ def default_save_path(variant_name: str, seed: int) -> Path:
 
 
 def _write_record(record: Any, path: Path) -> None:
-    from engine.record import save_record
+    """Replace ``path`` with ``record`` atomically (write a temporary file, rename it).
 
+    Unlike :func:`engine.record.save_record` this does not fsync: a game saves
+    after every move, an fsync costs tens of milliseconds on many disks, and the
+    rename alone already guarantees that a killed process or a Ctrl-C leaves
+    either the old save or the new one, never half a file.
+    """
+    import tempfile
+
+    from engine.record import dumps_record
+
+    text = dumps_record(record)
+    tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        save_record(record, path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+        tmp = None
     except OSError as err:
         raise GameError(f"cannot save the game to {path}: {err.strerror or err}") from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def _read_record(path: Path) -> dict[str, Any]:
