@@ -508,6 +508,7 @@ class _Walk:
     kinds: list[Any] | None = None  # the discriminated union the model was chosen from
     unions: list[_UnionStep] = field(default_factory=list)
     at_key: bool = False
+    unknown_field: bool = False  # the last step named no field of its model
     complete: bool = True
 
 
@@ -567,6 +568,7 @@ def _walk(loc: tuple[Any, ...]) -> _Walk:
             path.append(el)
             i += 1
             if f is None:
+                w.unknown_field = True
                 tp, meta = None, []
                 break
             tp, meta = f.annotation, list(f.metadata)
@@ -678,10 +680,9 @@ def _describe(tp: Any) -> str:
     if o is list:
         c = _constraints(meta)
         item = _unwrap(get_args(t)[0])[0]
-        what = "numbers" if item is int else "items"
         if c.get("min_length") is not None and c.get("min_length") == c.get("max_length"):
-            return f"a list of {c['min_length']} {what}"
-        return f"a list of {what}"
+            return f"a list of {c['min_length']} {'numbers' if item is int else 'items'}"
+        return "a list of numbers" if item is int else "a list"
     if _is_model(t):
         return "a mapping"
     return str(t)
@@ -776,9 +777,8 @@ def _union_problem(
     if found and node.bool_word and _union_members_take_text(step.members):
         return _at(node, key_node, step.path, _bool_message(node))
     expected = _join_or([_describe(m) for m in step.members])
-    if etype == "literal_error":
-        head = f"unknown value {shown}"
-        message = f"{head} (expected {expected})"
+    if etype == "literal_error" and isinstance(value, str):
+        message = f"unknown value {shown} (expected {expected})"
     else:
         message = f"{_headline(step.members[0])} (expected {expected}, got {shown})"
     return _at(node, key_node, step.path, message)
@@ -812,7 +812,7 @@ def _one_problem(tree: YNode, err: dict[str, Any], w: _Walk) -> LocatedProblem:
         parent = path[:-1]
         return at(f"missing required key {path[-1]!r}", where=parent)
 
-    if etype == "extra_forbidden":
+    if etype == "extra_forbidden" or (etype == "invalid_key" and w.unknown_field):
         key = path[-1]
         if found and key_node is not None and key_node.bool_word:
             return at(_bool_message(key_node), at_key=True)
@@ -846,7 +846,10 @@ def _one_problem(tree: YNode, err: dict[str, Any], w: _Walk) -> LocatedProblem:
         if kfound and knode.bool_word:
             return at(_bool_message(knode), where=kind_path)
         tag = knode.to_plain() if kfound else ctx.get("tag")
-        return at(f"unknown kind {_show(tag, knode if kfound else None)}{expected}", where=kind_path)
+        if not isinstance(tag, str):
+            got = _show(tag, knode if kfound else None)
+            return at(f"not a valid kind{expected[:-1]}, got {got})", where=kind_path)
+        return at(f"unknown kind {_show(tag)}{expected}", where=kind_path)
 
     if etype in ("model_type", "model_attributes_type", "dict_type"):
         if _is_union(w.tp) and all(_is_model(_unwrap(m)[0]) for m in get_args(w.tp)):
@@ -862,8 +865,10 @@ def _one_problem(tree: YNode, err: dict[str, Any], w: _Walk) -> LocatedProblem:
 
     if etype == "literal_error":
         choices = [str(a) for a in get_args(w.tp)] if get_origin(w.tp) is Literal else []
-        expected = f" (expected one of: {', '.join(choices)})" if choices else f" (expected {ctx.get('expected')})"
-        return at(f"unknown value {shown}{expected}")
+        expected = f"one of: {', '.join(choices)}" if choices else str(ctx.get("expected"))
+        if not isinstance(value, str):
+            return at(f"not a valid value (expected {expected}, got {shown})")
+        return at(f"unknown value {shown} (expected {expected})")
     if etype in ("int_type", "int_parsing", "int_from_float"):
         return at(f"not a whole number (expected an integer, got {shown})")
     if etype in ("greater_than", "greater_than_equal"):
