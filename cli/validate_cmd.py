@@ -1,0 +1,92 @@
+"""`bones validate`: check variant files (or built-in names) and report every problem.
+
+The engine is imported inside the command, so `bones --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+from typing import Any, List
+
+import typer
+
+
+class Format(str, enum.Enum):
+    text = "text"
+    json = "json"
+    github = "github"
+
+
+def _gh_escape(text: str, *, prop: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def _check(ref: str) -> tuple[bool, list[Any]]:
+    """(valid, problems) for one input; unexpected failures become one problem."""
+    from engine.load import LocatedProblem, VariantError, load_variant
+
+    try:
+        load_variant(ref)
+    except VariantError as err:
+        return False, err.problems
+    except Exception as err:  # noqa: BLE001 - never a traceback for a user's file
+        if os.environ.get("BONES_DEBUG"):
+            raise
+        message = f"internal error while loading: {type(err).__name__}: {err}".splitlines()[0]
+        return False, [LocatedProblem(ref, 0, 0, (), message + " (set BONES_DEBUG=1 for a traceback)")]
+    return True, []
+
+
+def validate(
+    files: List[str] = typer.Argument(
+        ...,
+        metavar="FILE-or-NAME...",
+        help="Variant files, or names of built-in variants.",
+        show_default=False,
+    ),
+    format: Format = typer.Option(
+        Format.text,
+        "--format",
+        "-f",
+        help="text: FILE:LINE:COL: key.path: message; json: a list of results; "
+        "github: GitHub Actions annotations.",
+        case_sensitive=False,
+    ),
+) -> None:
+    """Check variant files and print every problem, each at its line and column.
+
+    Exit codes: 0 all valid, 1 a problem found, 2 a usage error.
+    """
+    results = [(ref, *_check(ref)) for ref in files]
+    ok = all(valid for _, valid, _ in results)
+    if format is Format.json:
+        import json
+
+        payload = [
+            {"file": ref, "valid": valid, "problems": [p.to_dict() for p in problems]}
+            for ref, valid, problems in results
+        ]
+        typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        for ref, valid, problems in results:
+            if valid:
+                typer.echo(f"{ref}: ok")
+                continue
+            for p in problems:
+                if format is Format.github:
+                    props = f"file={_gh_escape(p.file, prop=True)}"
+                    if p.line:
+                        props += f",line={p.line},col={p.col}"
+                    body = f"{p.dotted_path}: {p.message}" if p.path else p.message
+                    typer.echo(f"::error {props}::{_gh_escape(body)}")
+                else:
+                    typer.echo(p.format())
+    raise typer.Exit(0 if ok else 1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("validate")(validate)
