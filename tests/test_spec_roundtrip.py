@@ -1,0 +1,432 @@
+"""Random valid variants survive model -> YAML -> load_variant unchanged.
+
+The strategies build every sub-model and every member of every ``kind:``
+union with all of its fields drawn, and keep the cross-field rules of
+:func:`engine.spec.semantic_problems` (hands that fit in the set, per-count
+values for exactly the allowed counts, even partnership counts...), so that
+what they build is a variant the loader must accept.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import engine.spec as spec
+from engine.load import VariantError, load_variant
+from engine.spec import Variant, max_reachable_count, semantic_problems
+
+
+def examples(n: int) -> settings:
+    """At least ``n`` examples (more under a bigger Hypothesis profile, such as dev)."""
+    base = settings()
+    return settings(
+        base,
+        max_examples=max(n, base.max_examples),
+        deadline=None,
+        suppress_health_check=[*base.suppress_health_check, HealthCheck.function_scoped_fixture],
+    )
+
+# ------------------------------------------------------------- primitives
+
+names = st.from_regex(r"\A[a-z0-9][a-z0-9-]{0,20}\Z")
+# Text that YAML must quote or escape: words it reads as booleans or numbers,
+# colons, quotes, leading spaces, line breaks and non-ASCII letters.
+texts = st.one_of(
+    st.text(
+        alphabet=st.characters(
+            codec="utf-8", exclude_categories=("Cs", "Cc", "Co", "Cn", "Zl", "Zp")
+        ),
+        max_size=40,
+    ),
+    st.sampled_from(["yes", "no", "on", "off", "y", "null", "~", "1.5", "007", "a: b", "- x", "'q'", '"q"', "#x", "two\nlines", " lead"]),
+)
+optional_texts = st.none() | texts
+
+
+def per_count(values: st.SearchStrategy[int] | st.SearchStrategy[str], counts: list[int]) -> st.SearchStrategy:
+    """One value for all counts, or one per allowed count."""
+    return values | st.fixed_dictionaries({c: values for c in counts})
+
+
+# -------------------------------------------------------------- metadata
+
+sources = st.builds(spec.Source, title=texts.filter(bool), url=optional_texts, supports=optional_texts)
+
+
+# --------------------------------------------------------- players, deal
+
+
+@st.composite
+def players(draw: st.DrawFn, counts: list[int]) -> spec.Players:
+    even = [c for c in counts if c % 2 == 0]
+    kind = draw(st.sampled_from(["none", "optional", "required"] if even else ["none"]))
+    if kind == "none":
+        partner_counts = draw(st.lists(st.integers(2, 10), max_size=3))
+    else:
+        partner_counts = draw(st.lists(st.sampled_from(even), min_size=0, max_size=len(even), unique=True))
+    return spec.Players(
+        counts=counts,
+        partnerships=spec.Partnerships(kind=kind, player_counts=partner_counts),
+        direction=draw(st.sampled_from(["clockwise", "counterclockwise"])),
+    )
+
+
+@st.composite
+def deal(draw: st.DrawFn, highest: int, counts: list[int]) -> spec.Deal:
+    size = (highest + 1) * (highest + 2) // 2
+    reserve_max = max(0, size - max(counts) * 1)
+    uniform_reserve = draw(st.booleans())
+    if uniform_reserve:
+        r = draw(st.integers(0, min(reserve_max, 5)))
+        reserve: int | dict[int, int] = r
+        reserves = {c: r for c in counts}
+    else:
+        reserves = {c: draw(st.integers(0, min(size - c, 5))) for c in counts}
+        reserve = reserves
+    limits = {c: (size - reserves[c]) // c for c in counts}
+    if draw(st.booleans()):
+        hand: int | dict[int, int] = draw(st.integers(1, min(limits.values())))
+    else:
+        hand = {c: draw(st.integers(1, limits[c])) for c in counts}
+    return spec.Deal(hand_size=hand, reserve=reserve)
+
+
+# ------------------------------------------------------------------ leads
+
+no_double = st.sampled_from(["draw_more", "heaviest_hand", "heaviest_tile", "lot", "redeal"])
+
+
+def tiles_text(highest: int) -> st.SearchStrategy[str]:
+    return st.builds(
+        lambda a, b, spaces: f"{a}{' ' * spaces}-{' ' * spaces}{b}",
+        st.integers(0, highest),
+        st.integers(0, highest),
+        st.integers(0, 1),
+    )
+
+
+def first_lead(highest: int, min_count: int) -> st.SearchStrategy:
+    return st.one_of(
+        st.builds(spec.LotLead),
+        st.builds(spec.RandomLead, kind=st.just("random")),
+        st.builds(spec.HighestDoubleLead, kind=st.just("highest_double"), if_none=no_double),
+        st.builds(spec.LowestDoubleLead, kind=st.just("lowest_double"), if_none=no_double),
+        st.builds(
+            spec.TileLead,
+            kind=st.just("tile"),
+            tile=tiles_text(highest),
+            if_none=st.sampled_from(["heaviest_tile", "highest_double", "lot", "redeal"]),
+        ),
+        st.builds(spec.SeatLead, kind=st.just("seat"), seat=st.integers(0, min_count - 1)),
+    )
+
+
+def later_lead(highest: int, counts: list[int]) -> st.SearchStrategy:
+    options = [
+        st.builds(spec.DominoerLead, after_block=first_lead(highest, min(counts))),
+        st.builds(spec.WinnerLead, kind=st.just("winner"), if_none=first_lead(highest, min(counts))),
+        st.builds(spec.RotateLead, kind=st.just("rotate"), to=st.sampled_from(["next", "previous"])),
+        st.builds(spec.SeriesLead, kind=st.just("series")),
+        st.builds(spec.SameAsFirstLead, kind=st.just("first")),
+    ]
+    if counts == [2]:
+        options.append(st.builds(spec.AlternateLead, kind=st.just("alternate")))
+    return st.one_of(options)
+
+
+def lead(highest: int, counts: list[int]) -> st.SearchStrategy:
+    return st.builds(
+        spec.Lead,
+        first=first_lead(highest, min(counts)),
+        later=later_lead(highest, counts),
+        allowed=st.sampled_from(["any", "double"]),
+    )
+
+
+# ----------------------------------------------------------------- layout
+
+spinner_count = st.sampled_from(["drop2", "sniff-count"]) | st.lists(st.integers(0, 4), min_size=5, max_size=5)
+edge_order = st.sampled_from(["sides_first", "any", "all_four_first"])
+spinners = st.one_of(
+    st.builds(spec.NoSpinner),
+    st.builds(spec.FirstDoubleSpinner, kind=st.just("first_double"), order=edge_order, count=spinner_count),
+    st.builds(spec.EveryDoubleSpinner, kind=st.just("every_double"), order=edge_order, count=spinner_count),
+    st.builds(spec.LedDoubleSpinner, kind=st.just("led_double"), order=edge_order, count=spinner_count),
+    st.builds(spec.InlineSniff, kind=st.just("inline_sniff"), count=spinner_count),
+)
+layouts = st.builds(spec.Layout, spinner=spinners, doubles=st.sampled_from(["crosswise", "inline"]))
+
+
+# ---------------------------------------------------------------- scoring
+
+
+@st.composite
+def scoring(draw: st.DrawFn, top: int) -> spec.Scoring:
+    when = draw(
+        st.one_of(
+            st.builds(spec.NoPredicate),
+            # 1..5 always divide some count the smallest layout can show
+            st.builds(spec.MultipleOf, kind=st.just("multiple_of"), divisors=st.lists(st.integers(1, 5), min_size=1, max_size=3)),
+            st.builds(
+                spec.InList,
+                kind=st.just("in_list"),
+                counts=st.lists(st.integers(0, 60), max_size=4).flatmap(
+                    lambda extra: st.integers(1, top).map(lambda c: [c, *extra])
+                ),
+            ),
+            st.builds(
+                spec.MatchingEnds,
+                kind=st.just("matching_ends"),
+                points=st.dictionaries(st.integers(2, 8), st.integers(0, 20), min_size=1, max_size=4),
+            ),
+        )
+    )
+    if isinstance(when, spec.MultipleOf):
+        points = st.one_of(
+            st.builds(spec.CountPoints),
+            st.builds(spec.DividedPoints, kind=st.just("divided"), by=st.integers(1, 10)),
+            st.builds(spec.SumOfQuotients, kind=st.just("sum_of_quotients")),
+            st.builds(spec.PerDivisor, kind=st.just("per_divisor")),
+            st.builds(spec.FlatPoints, kind=st.just("flat"), amount=st.integers(1, 10)),
+        )
+    elif isinstance(when, spec.InList):
+        points = st.one_of(
+            st.builds(spec.CountPoints),
+            st.builds(spec.DividedPoints, kind=st.just("divided"), by=st.integers(1, 10)),
+            st.builds(spec.FlatPoints, kind=st.just("flat"), amount=st.integers(1, 10)),
+        )
+    else:
+        points = st.builds(spec.CountPoints)
+    scores = not isinstance(when, spec.NoPredicate)
+    muggins = st.one_of(
+        st.builds(spec.MugginsOff),
+        st.builds(
+            spec.MugginsOn,
+            kind=st.just("on"),
+            missed=st.sampled_from(["transfer", "forfeit"]),
+            penalise_over_claim=st.booleans(),
+        ),
+    ) if scores else st.builds(spec.MugginsOff)
+    return spec.Scoring(
+        when=when,
+        points=draw(points),
+        get_in=draw(st.integers(0, 20) if scores else st.just(0)),
+        winning_points_on_lead=draw(st.booleans()),
+        muggins=draw(muggins),
+    )
+
+
+# ---------------------------------------------------------------- drawing
+
+drawings = st.one_of(
+    st.builds(
+        spec.DrawUntilPlayable,
+        must_play_drawn=st.booleans(),
+        draw_while_able=st.booleans(),
+        knock_bonus=st.integers(0, 10),
+    ),
+    st.builds(
+        spec.DrawLimited,
+        kind=st.just("limited"),
+        max_per_turn=st.integers(1, 5),
+        must_play_drawn=st.booleans(),
+        draw_while_able=st.booleans(),
+        knock_bonus=st.integers(0, 10),
+    ),
+    st.builds(spec.NoDrawing, kind=st.just("none"), knock_bonus=st.integers(0, 10)),
+)
+
+
+# ------------------------------------------------------------- settlement
+
+roundings = st.one_of(
+    st.builds(spec.NoRounding),
+    st.builds(spec.NearestRounding, kind=st.just("nearest"), unit=st.integers(2, 10), per=st.sampled_from(["aggregate", "opponent"])),
+)
+amounts = st.sampled_from(["opponents", "opponents_minus_own", "all_hands", "flat"])
+ties = st.sampled_from(["nobody", "share", "not_blocker"])
+
+
+def settle_rules(counts: list[int], *, blocked: bool) -> st.SearchStrategy:
+    options = [
+        st.builds(
+            spec.LightestSettles,
+            kind=st.just("lightest"),
+            amount=amounts,
+            points=st.integers(1, 50),
+            ties=per_count(ties, counts),
+            doubles_lose=st.booleans(),
+            rounding=roundings,
+            divisor=st.integers(1, 10),
+        ),
+        st.builds(spec.EachHeavierSettles, kind=st.just("each_heavier"), rounding=roundings, divisor=st.integers(1, 10)),
+        st.builds(spec.OwnPenaltySettles, kind=st.just("own_penalty"), rounding=roundings, divisor=st.integers(1, 10)),
+        st.builds(spec.NobodySettles),
+    ]
+    if not blocked:
+        options.append(
+            st.builds(
+                spec.DominoerSettles,
+                kind=st.just("domino_er"),
+                amount=amounts,
+                points=st.integers(1, 50),
+                rounding=roundings,
+                divisor=st.integers(1, 10),
+            )
+        )
+    return st.one_of(options)
+
+
+def settlement(counts: list[int]) -> st.SearchStrategy:
+    return st.builds(
+        spec.Settlement,
+        domino=settle_rules(counts, blocked=False),
+        blocked=settle_rules(counts, blocked=True),
+        floor=st.none() | st.integers(-100, 100),
+    )
+
+
+def match(counts: list[int]) -> st.SearchStrategy:
+    return st.one_of(
+        st.builds(
+            spec.TargetMatch,
+            kind=st.just("target"),
+            points=per_count(st.integers(1, 500), counts),
+            check=st.sampled_from(["hand_end", "immediate", "exact"]),
+        ),
+        st.builds(spec.HandsMatch, kind=st.just("hands"), count=st.integers(1, 20)),
+    )
+
+
+# ---------------------------------------------------------------- variant
+
+
+@st.composite
+def variants(draw: st.DrawFn) -> Variant:
+    highest = draw(st.integers(3, 18))
+    counts = draw(st.just([2]) | st.lists(st.integers(2, 10), min_size=1, max_size=4, unique=True))
+    size = (highest + 1) * (highest + 2) // 2
+    assume(max(counts) <= size)
+    the_players = draw(players(counts))
+    the_layout = draw(layouts)
+    partial = Variant(
+        name="x",
+        deal=spec.Deal(hand_size=1),
+        tiles=spec.Tiles(highest=highest),
+        layout=the_layout,
+        settlement=spec.Settlement(domino=spec.NobodySettles(), blocked=spec.NobodySettles()),
+        match=spec.HandsMatch(kind="hands"),
+    )
+    top = max_reachable_count(partial)
+    variant = Variant(
+        name=draw(names),
+        aliases=draw(st.lists(names, max_size=3)),
+        summary=draw(texts),
+        sources=draw(st.lists(sources, max_size=2)),
+        tiles=spec.Tiles(highest=highest),
+        players=the_players,
+        deal=draw(deal(highest, counts)),
+        lead=draw(lead(highest, counts)),
+        layout=the_layout,
+        scoring=draw(scoring(top)),
+        drawing=draw(drawings),
+        hand_end=spec.HandEnd(
+            partners_both_out=draw(st.booleans()) if the_players.partnerships.kind != "none" else False
+        ),
+        settlement=draw(settlement(counts)),
+        match=draw(match(counts)),
+    )
+    problems = semantic_problems(variant)
+    assert not problems, problems  # the strategies keep every cross-field rule
+    return variant
+
+
+def dump(variant: Variant) -> str:
+    return yaml.safe_dump(variant.model_dump(mode="python", exclude={"extends"}), sort_keys=False, allow_unicode=True)
+
+
+@examples(60)
+@given(variant=variants())
+def test_model_yaml_model_round_trip(variant: Variant, tmp_path: Path) -> None:
+    path = tmp_path / "v.yaml"
+    path.write_text(dump(variant), encoding="utf-8")
+    assert load_variant(path) == variant
+
+
+@examples(20)
+@given(variant=variants(), moved=st.sampled_from(["tiles", "players", "deal", "lead", "layout", "scoring", "drawing", "settlement", "match"]))
+def test_round_trip_through_extends(variant: Variant, moved: str, tmp_path: Path) -> None:
+    """A variant split into a parent (everything) and a child (one section) loads the same."""
+    data = variant.model_dump(mode="python", exclude={"extends"})
+    (tmp_path / "parent.yaml").write_text(yaml.safe_dump({**data, "name": "parent"}), encoding="utf-8")
+    child = {"name": data["name"], "extends": "parent.yaml", "aliases": data["aliases"], moved: data[moved]}
+    (tmp_path / "child.yaml").write_text(yaml.safe_dump(child), encoding="utf-8")
+    loaded = load_variant(tmp_path / "child.yaml")
+    assert loaded.model_copy(update={"extends": None}) == variant
+
+
+def _models_in(obj: object, seen: set[type]) -> None:
+    if isinstance(obj, spec.Model):
+        seen.add(type(obj))
+        for name in type(obj).model_fields:
+            _models_in(getattr(obj, name), seen)
+    elif isinstance(obj, (list, tuple)):
+        for item in obj:
+            _models_in(item, seen)
+
+
+def test_strategies_reach_every_model_and_union_member() -> None:
+    """Guard for the strategies above: every model and every kind of every union is drawn."""
+    seen: set[type] = set()
+    parts = [
+        (first_lead(6, 2), 60),
+        (later_lead(6, [2]), 60),
+        (spinners, 40),
+        (scoring(20), 200),
+        (drawings, 30),
+        (settle_rules([2, 3], blocked=False), 60),
+        (match([2, 3]), 20),
+        (variants(), 15),
+    ]
+    for part, count in parts:
+
+        @settings(examples(count), database=None)
+        @given(part)
+        def gather(obj: object) -> None:
+            _models_in(obj, seen)
+
+        gather()
+    models = {
+        obj
+        for obj in vars(spec).values()
+        if isinstance(obj, type)
+        and issubclass(obj, spec.Model)
+        and obj not in (spec.Model, spec._DrawingCommon, spec._Arithmetic)
+    }
+    missing = sorted(m.__name__ for m in models - seen)
+    assert not missing, missing
+
+
+def test_dumped_yaml_quotes_the_boolean_words() -> None:
+    v = Variant(
+        name="q",
+        summary="yes",
+        deal=spec.Deal(hand_size=5),
+        scoring=spec.Scoring(
+            when=spec.MultipleOf(kind="multiple_of", divisors=[5]),
+            muggins=spec.MugginsOn(kind="on"),
+        ),
+        settlement=spec.Settlement(domino=spec.NobodySettles(), blocked=spec.NobodySettles()),
+        match=spec.HandsMatch(kind="hands"),
+    )
+    text = dump(v)
+    assert "kind: 'on'" in text
+    with pytest.raises(VariantError):  # the same file with the quotes lost
+        path = Path(pytest.importorskip("tempfile").mkdtemp()) / "v.yaml"
+        path.write_text(text.replace("'on'", "on"), encoding="utf-8")
+        load_variant(path)
