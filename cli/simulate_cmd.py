@@ -281,9 +281,9 @@ def _simulate(variant: str, matches: Optional[int], hands: Optional[int],
     config = _config(tables, bots, games, seed, hands is not None)
     from engine.sim import report
 
+    runner = _Runner(jobs, scheduler)
     if not quiet and not as_json and not as_csv:
         typer.echo(f"seed {config.seed}", err=True)
-    runner = _Runner(jobs, scheduler)
     started = time.perf_counter()
     bar = _Progress(games, "simulating", quiet)
     try:
@@ -447,10 +447,10 @@ def _tournament(variant: str, bots: str, matches: int, players: Optional[int], t
             configs.append(make_config(tables, list(lineup), matches, seed))
         except SimError as err:
             raise _Fail(str(err), 2) from None
+    runner = _Runner(jobs, scheduler)
     if not quiet and not as_json:
         typer.echo(f"seed {seed}; {len(configs)} seating{'s' * (len(configs) != 1)} "
                    f"x {matches} matches", err=True)
-    runner = _Runner(jobs, scheduler)
     started = time.perf_counter()
     bar = _Progress(matches * len(configs), "tournament", quiet)
     wins = {b: 0 for b in names}
@@ -582,9 +582,9 @@ def _compare(a: str, b: str, matches: Optional[int], hands: Optional[int],
         raise _Fail(f"{a} is played by {tables[0].players} players here and {b} by "
                     f"{tables[1].players}; choose one with --players", 2)
     config = _config(tables, bots, games, seed, hands is not None)
+    runner = _Runner(jobs, scheduler)
     if not quiet and not as_json:
         typer.echo(f"seed {config.seed}", err=True)
-    runner = _Runner(jobs, scheduler)
     started = time.perf_counter()
     bar = _Progress(games, "comparing", quiet)
     try:

@@ -43,7 +43,10 @@ def wilson(successes: float, n: int, z: float = Z95) -> Estimate:
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half))
+    # the interval touches 0 or 1 exactly at the extremes (rounding aside)
+    lo = 0.0 if successes <= 0 else max(0.0, centre - half)
+    hi = 1.0 if successes >= n else min(1.0, centre + half)
+    return Estimate(p, lo, hi)
 
 
 def normal(value: float, se: float) -> Estimate:
