@@ -44,7 +44,7 @@ def _check(ref: str) -> tuple[bool, list[Any]]:
 def validate(
     files: List[str] = typer.Argument(
         ...,
-        metavar="FILE-or-NAME...",
+        metavar="FILE-or-NAME",
         help="Variant files, or names of built-in variants.",
         show_default=False,
     ),
