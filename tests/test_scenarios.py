@@ -246,3 +246,16 @@ def test_malformed_files_give_located_errors(tmp_path: Path, text: str, line: in
 def test_a_missing_file_is_an_error_not_an_exception(tmp_path: Path) -> None:
     result = run_scenario(tmp_path / "nope.yaml")
     assert result.status == "error" and "no such file" in result.lines()[0]
+
+
+def test_the_json_schema_accepts_every_scenario_and_rejects_a_bad_step() -> None:
+    import jsonschema
+    from engine.scenario import scenario_schema
+
+    validator = jsonschema.Draft7Validator(scenario_schema())
+    for path in SCENARIOS + PENDING:
+        errors = [e.message for e in validator.iter_errors(yaml.safe_load(path.read_text()))]
+        assert not errors, (path.name, errors)
+    bad = {"variant": "sniff", "source": "t",
+           "steps": [{"play": "4-4", "draw": True}, "dra", {"play": "4-4@Q"}, {"pass": True, "sea": 1}]}
+    assert len(list(validator.iter_errors(bad))) == 4
