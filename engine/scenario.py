@@ -260,7 +260,7 @@ def load_scenario(path: str | os.PathLike[str]) -> LoadedScenario:
         raise ScenarioError([LocatedProblem(
             file, line, col, (), "a scenario file is a mapping with variant, source and steps")])
     try:
-        scenario = Scenario.model_validate(root.to_plain())
+        scenario = Scenario.model_validate(root.to_plain(), strict=True)
     except ValidationError as err:
         raise ScenarioError(_pydantic_problems(err, root, file)) from None
 
@@ -317,7 +317,7 @@ def _allowed_keys(root: YNode, path: tuple[Any, ...]) -> list[str]:
     if parts[0] == "expect_end":
         model: type[BaseModel] = ExpectEnd
     elif parts[0] == "steps":
-        model = Expect if "expect" in parts[:-1] else Step
+        model = Expect if "expect" in parts[1:] else Step
     else:
         model = Scenario
     return [f.alias or name for name, f in model.model_fields.items()]
