@@ -370,7 +370,8 @@ def rule_phrase(rule: Any, side: str) -> str:
     if kind == "own_penalty":
         return f"each {side} loses its own pips{extra}"
     if kind == "domino_er":
-        return f"the {side} that went out scores {amount}{extra}"
+        who = "team that" if side == "team" else "player who"
+        return f"the {who} went out scores {amount}{extra}"
     if kind == "lightest":
         return f"the lightest {side} scores {amount}{extra}"
     if kind == "each_heavier":
@@ -391,7 +392,7 @@ class TerminalUI:
         self.face = face
         self.delay = delay
         self.stdin = stdin if stdin is not None else sys.stdin
-        self.recent: list[Text] = []  # what happened since the human last moved
+        self.recent: list[tuple[int, Text]] = []  # (seat, line) since the screen was cleared
         self._draws: dict[int, int] = {}  # bots' draws not yet reported
 
     # -------------------------------------------------------------- io
@@ -466,9 +467,10 @@ class TerminalUI:
             console.print(line, no_wrap=True, overflow="crop", crop=False)
         console.print()
         console.print(self.ends_line(hand))
-        if self.recent and self.interactive:  # the screen was cleared: say what happened
+        recent = [line for s, line in self.recent if s != seat]
+        if recent and self.interactive:  # the screen was cleared: say what happened
             console.print(Text("  since your last move:", STYLES["note"]))
-            for line in self.recent:
+            for line in recent:
                 console.print(Text("    ").append_text(line))
         self.recent = []
         mine = Text(f"  {session.seat_name(seat)} hold: " if session.seat_name(seat) == "You"
@@ -560,7 +562,7 @@ class TerminalUI:
             line = Text(f"{session.seat_name(seat)} draws" + (f" {count}" if count > 1 else ""))
             self.console.print(Text("  ").append_text(line))
             if session.human_seats:
-                self.recent.append(line)
+                self.recent.append((seat, line))
 
     def show_event(self, session: GameSession, event: Event) -> None:
         human = session.is_human(event.seat)
@@ -574,8 +576,8 @@ class TerminalUI:
             return
         line = self.describe(session, event, self._draws.pop(event.seat, 0))
         self.console.print(Text("  ").append_text(line))
-        if not human and session.human_seats:
-            self.recent.append(line)
+        if session.human_seats:
+            self.recent.append((event.seat, line))
 
     # ---------------------------------------------------------- hand end
 
@@ -607,9 +609,13 @@ class TerminalUI:
         table.add_column("tiles left")
         table.add_column("pips", justify="right")
         unit = _unit(rule)
+        # a rounding column says the truth only where each side's pips are
+        # rounded apart: its own penalty, per-opponent rounding, or one opponent
+        per_row = unit > 1 and (getattr(rule, "kind", "") == "own_penalty" or rules.owners == 2
+                                or getattr(getattr(rule, "rounding", None), "per", "") == "opponent")
         if rules.teams:
             table.add_column("team pips", justify="right")
-        if unit > 1:
+        if per_row:
             table.add_column(f"rounded to {unit}", justify="right")
         table.add_column("settlement", justify="right")
         pooled = [0] * rules.owners
@@ -626,12 +632,20 @@ class TerminalUI:
             shown_owner.add(owner)
             if rules.teams:
                 row.append(str(pooled[owner]) if first else "")
-            if unit > 1:
+            if per_row:
                 row.append(str(_round(pooled[owner], unit)) if first else "")
             delta = settlement[owner] if settlement else 0
             row.append((f"{delta:+d}" if delta else "0") if first else "")
             table.add_row(*row)
         console.print(table)
+        if unit > 1 and not per_row and settlement and max(settlement) > 0:
+            winner = settlement.index(max(settlement))
+            amount = getattr(rule, "amount", "opponents")
+            others = sum(p for o, p in enumerate(pooled) if o != winner)
+            counted = {"all_hands": sum(pooled),
+                       "opponents_minus_own": max(others - pooled[winner], 0)}.get(amount, others)
+            console.print(Text(f"  pips counted: {counted}, rounded to {_round(counted, unit)}",
+                               STYLES["note"]))
         console.print(Text("  settlement: " + " · ".join(
             f"{session.owner_name(o)} {settlement[o]:+d}" if settlement[o] else
             f"{session.owner_name(o)} 0" for o in range(rules.owners)), "bold"))
@@ -686,6 +700,12 @@ class TerminalUI:
         self.read(f"Pass the keyboard to seat {seat}, then press Enter ")
 
     def between_hands(self, session: GameSession) -> None:
+        hand = session.hand
+        if hand is not None:
+            self.console.print()
+            self.console.print(Text(f"hand {session.hand_number}: {session.seat_name(hand.leader)} "
+                                    f"lead{'' if session.seat_name(hand.leader) == 'You' else 's'}",
+                                    STYLES["title"]))
         if self.interactive and session.human_seats:
             self.read("Press Enter for the next hand ")
 
@@ -720,6 +740,7 @@ def make_console(no_color: bool, interactive: bool) -> Console:
         highlight=False,
         emoji=False,
         force_terminal=None if interactive else False,
-        width=None if interactive else 100,
+        # a pipe has no width: 100 columns unless COLUMNS says otherwise
+        width=None if interactive or os.environ.get("COLUMNS") else 100,
         soft_wrap=True,  # long paths and commands stay on one line, whole
     )
