@@ -28,11 +28,11 @@ SECTIONS: dict[str, tuple[Section, Section]] = {
     ),
     "scaling": (
         lambda o: system.scaling(o.sim_hands or 200_000, bones_path=o.bones),
-        lambda o: system.scaling(o.sim_hands or 2_000, bones_path=o.bones),
+        lambda o: system.scaling(o.sim_hands or 600, bones_path=o.bones),
     ),
     "memory": (
         lambda o: system.memory(o.mem_hands or 1_000_000, o.mem_jobs, bones_path=o.bones),
-        lambda o: system.memory(o.mem_hands or 5_000, o.mem_jobs, bones_path=o.bones),
+        lambda o: system.memory(o.mem_hands or 1_000, o.mem_jobs, bones_path=o.bones),
     ),
     "startup": (
         lambda o: system.startup(7, bones_path=o.bones),
