@@ -499,9 +499,6 @@ class TerminalUI:
             line.append("  ".join(f"{arm_name(a)} {p}" for a, p in ends.items()) or "none")
         line.append("   count: ")
         line.append(str(hand.count), "bold")
-        points = hand.rules.points(hand.count) if hand.rules.header_points is None else 0
-        if points and hand.placed:
-            line.append(f" (a scoring count: {points})", STYLES["note"])
         return line
 
     def show_options(self, session: GameSession, options: list[Option]) -> None:
@@ -510,11 +507,13 @@ class TerminalUI:
         # under the muggins rule seeing the points is the player's own job
         hide = session.muggins
         for i, opt in enumerate(options, 1):
-            line = Text(f"  {i:>3}. {opt.text:<9}")
+            line = Text(f"  {i:>3}. {opt.text:<9}" if opt.move >= 0 and not hide else f"  {i:>3}. {opt.text}")
             if opt.move >= 0 and not hide:
-                line.append(f" count {opt.count:<3}")
                 if opt.points:
+                    line.append(f" count {opt.count:<3}")
                     line.append(f" scores {opt.points}", STYLES["points"])
+                else:
+                    line.append(f" count {opt.count}")
             console.print(line)
         if hide:
             console.print(Text("  (muggins rule: after a play, claim its points yourself)",
