@@ -104,6 +104,12 @@ def play_command(
         bot_list = [b.strip() for b in bots.split(",")] if bots else None
         if bot_list is not None and not all(bot_list):
             raise _fail(f"--bots: an empty bot name in '{bots}'", 2)
+        if teams and players is None:
+            # --teams alone means the smallest table the variant plays in partnerships
+            partnered = sorted(set(loaded.players.partnerships.player_counts)
+                               & set(loaded.players.counts))
+            if loaded.players.partnerships.kind != "none" and partnered:
+                players = partnered[0]
         try:
             session = GameSession.new(
                 loaded, players=players, teams=True if teams else None,

@@ -305,7 +305,6 @@ class LayoutPicture:
     def _branch(self, arm: int, row: int, col: int, direction: int) -> None:
         """A cross arm of a spinner in a column, drawn sideways on its row."""
         pieces = self.layout.arms[arm] if arm < len(self.layout.arms) else []
-        step = self.face.width + 1
         label = self._label(arm)
         texts: list[tuple[str, str]] = []
         for piece in pieces:
@@ -670,7 +669,7 @@ class TerminalUI:
             end = {1: "domino", 2: "blocked", 3: "target"}.get(summary.end, "?")
             table.add_row(str(summary.hand_number), end, *(str(s) for s in summary.scores))
         console.print(table)
-        console.print(Text(f"  final: " + " · ".join(
+        console.print(Text("  final: " + " · ".join(
             f"{session.owner_name(o)} {match.scores[o]}" for o in range(owners)), "bold"))
         console.print(Text(f"  record: {session.save_path} (bones replay {session.save_path})",
                            STYLES["note"]))

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from engine.hand import DRAW, PASS, Hand
+from engine.hand import DRAW, Hand
 from engine.match import Deal, HandSummary, Match, new_seed
 from engine.notation import AmbiguousMoveError, NotationError, format_move, parse_move
 from engine.rules import MUGGINS_OFF, Rules, RulesError, compile_rules
@@ -572,12 +572,16 @@ def _write_record(record: Any, path: Path) -> None:
 
 
 def _read_record(path: Path) -> dict[str, Any]:
-    from engine.record import RecordError, load_record
+    from engine.record import RecordError, load_record, replay
 
     try:
         record = load_record(path)
+        # a save whose recorded ends, settlements or scores disagree with its
+        # moves has been edited or damaged: refuse it rather than "repair" it
+        replay(record)
     except RecordError as err:
-        raise GameError(_one_line(err)) from None
+        message = _one_line(err)
+        raise GameError(message if message.startswith(str(path)) else f"{path}: {message}") from None
     data: dict[str, Any] = record.model_dump(mode="json")
     return data
 
@@ -743,15 +747,8 @@ def _read_claim(ui: PlayUI) -> int:
                    "error")
 
 
-def load_variant_ref(ref: str) -> Variant:
-    """A built-in name or a YAML path, as a validated variant."""
-    from engine.load import load_variant
-
-    return load_variant(ref)
-
-
 __all__ = [
     "GameSession", "GameError", "SeatConfig", "seat_config", "Event", "Option", "PlayUI",
     "run", "bot_rng", "default_save_dir", "default_save_path", "LEVELS", "HUMAN",
-    "FINISHED", "STOPPED", "DRAW", "PASS",
+    "FINISHED", "STOPPED",
 ]

@@ -160,7 +160,8 @@ def test_whole_game_with_piped_moves(tmp_path: Path, args: list[str]) -> None:
 
 def test_partnership_game(tmp_path: Path) -> None:
     save = tmp_path / "teams.json"
-    result = play(["sniff", "--players", "4", "--teams", "--bots", "random,greedy",
+    # --teams alone picks the smallest partnership table: four players
+    result = play(["sniff", "--teams", "--bots", "random,greedy",
                    "--seed", "21", "--save", str(save)], ones(), tmp_path)
     assert result.exit_code == 0, result.output
     check_game(result.output, save)
@@ -368,7 +369,8 @@ def test_notation_moves_and_illegal_ones(tmp_path: Path) -> None:
     (["sniff", "--humans", "3"], 2, "--humans must be between 0 and 2"),
     (["sniff", "--level", "expert"], 2, "--level must be one of easy, medium, hard"),
     (["sniff", "--bots", "gredy"], 2, "unknown bot 'gredy'"),
-    (["sniff", "--teams"], 2, "no partnership game for 2 players"),
+    (["muggins", "--teams"], 2, "no partnership game for 2 players"),
+    (["sniff", "--players", "3", "--teams"], 2, "no partnership game for 3 players"),
     (["sniff", "--tiles", "wide"], 2, "--tiles must be ascii or unicode"),
     ([], 2, "name a variant"),
 ])
@@ -418,7 +420,15 @@ def test_save_refusals_leave_files_untouched(tmp_path: Path) -> None:
     bad.write_text(json.dumps(data), encoding="utf-8")
     before = bad.read_bytes()
     r = play(["--resume", str(bad)], "", tmp_path)
-    assert r.exit_code == 1 and "hand 1 move 2" in r.output and bad.read_bytes() == before
+    assert r.exit_code == 1 and "hand 1, move 2 '9-9'" in r.output and bad.read_bytes() == before
+    assert len(r.output.strip().splitlines()) == 1
+    # a save whose recorded settlement disagrees with its moves
+    data = json.loads(bots.read_text())
+    data["hands"][0]["settlement"] = [99, -99]
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data), encoding="utf-8")
+    r = play(["--resume", str(edited)], "", tmp_path)
+    assert r.exit_code == 1 and "recorded settlement [99, -99]" in r.output
     # an existing --save file is never overwritten by a new game
     r = play(["sniff", "--save", str(bots)], "", tmp_path)
     assert r.exit_code == 2 and "already exists" in r.output
