@@ -539,14 +539,17 @@ class TerminalUI:
         owner = session.rules.owner[event.seat]
         if event.claim is not None:
             line.append(f", worth {event.points}; claimed {event.claim}")
+            if event.claim > event.points:
+                line.append(" · nothing to claim" if not event.points else " · too high, rejected",
+                            STYLES["muggins"])
             callers = [(o, g) for o, g in enumerate(event.gains) if o != owner and g > 0]
             for o, g in callers:
                 line.append(f" · muggins! {session.owner_name(o)} takes {g}", STYLES["muggins"])
             mine = event.gains[owner]
             if mine:
                 line.append(f" · {who} score{'' if you else 's'} {mine}", STYLES["points"])
-            elif event.points and not callers:
-                line.append(" · the points are lost", STYLES["muggins"])
+            if event.claim < event.points and not callers:  # forfeit: unclaimed is nobody's
+                line.append(f" · {event.points - event.claim} lost", STYLES["muggins"])
         elif event.points:
             line.append(f" scores {event.points}", STYLES["points"])
         elif event.gains[owner] > 0:  # a knock bonus and the like

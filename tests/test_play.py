@@ -533,3 +533,61 @@ def test_no_color_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not make_console(False, interactive=True).no_color
     monkeypatch.setenv("NO_COLOR", "1")
     assert make_console(False, interactive=True).no_color
+
+
+def test_over_claims_and_forfeited_points(tmp_path: Path) -> None:
+    """Under forfeit with over-claims penalised: a claim too high gives the
+    next opponent the amount claimed, a short claim loses the rest."""
+    from rich.console import Console
+
+    from cli.render import TerminalUI, TileFace
+
+    path = tmp_path / "strict.yaml"
+    path.write_text("extends: muggins\nname: strict\nscoring:\n  muggins: {kind: \"on\", "
+                    "missed: forfeit, penalise_over_claim: true}\n", encoding="utf-8")
+    session = GameSession.new(load_variant(str(path)), bots=["greedy"], seed=3,
+                              save_path=tmp_path / "strict.json")
+    ui = TerminalUI(Console(width=200, no_color=True), interactive=False, face=TileFace())
+    seen: dict[str, str] = {}
+    while len(seen) < 2 and not session.over:
+        hand = session.hand
+        assert hand is not None
+        if hand.turn != 0:
+            session.bot_move()
+            continue
+        options = session.options()
+        scoring = [o for o in options if o.points]
+        if not scoring:
+            first = options[0]
+            session.play(first.move, 0 if first.move >= 0 else None)
+            continue
+        choice = scoring[0]
+        before = list(session.match.scores)
+        if "over" not in seen:
+            event = session.play(choice.move, choice.points + 5)
+            kind = "over"
+            assert event.gains == [0, choice.points + 5]
+        else:
+            event = session.play(choice.move, 0)
+            kind = "short"
+            assert event.gains == [0, 0]
+        assert event.points == choice.points
+        if not event.hand_over:
+            assert [a - b for a, b in zip(session.match.scores, before)] == event.gains
+        seen[kind] = ui.describe(session, event).plain
+    assert "too high, rejected · muggins! Seat 1 takes" in seen["over"]
+    assert seen["short"].endswith(" lost") and "muggins!" not in seen["short"]
+    record = load_record(session.save_path)
+    replay(record)
+    claims = [c for h in record.hands for c in (h.claims or []) if c is not None]
+    assert claims and max(claims) > 0
+
+
+@pytest.mark.parametrize("level, bot", [(None, "search"), ("medium", "heuristic"), ("easy", "greedy")])
+def test_levels_pick_the_bot(tmp_path: Path, level: str | None, bot: str) -> None:
+    save = tmp_path / "level.json"
+    args = ["sniff", "--seed", "2", "--save", str(save)] + (["--level", level] if level else [])
+    r = play(args, "1\nq\n", tmp_path)
+    assert r.exit_code == 0, r.output
+    assert f"seat 1 {bot}" in r.output.splitlines()[1]
+    assert load_record(save).meta["play"]["seats"] == ["human", bot]
