@@ -118,11 +118,15 @@ def memory(hands: int = 1_000_000, jobs: int = 2, variant: str = "sniff",
     start = time.perf_counter()
     proc = subprocess.Popen(simulate_args(bones, hands, jobs, variant),
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    peak = samples = 0
+    timeline: list[int] = []
     while proc.poll() is None:
-        peak = max(peak, _tree_rss(proc.pid))
-        samples += 1
+        timeline.append(_tree_rss(proc.pid))
         time.sleep(interval)
+    samples = len(timeline)
+    peak = max(timeline, default=0)
+    # memory that stays flat has the same peak in both halves of the run
+    half = samples // 2
+    halves = [max(timeline[:half], default=0), max(timeline[half:], default=0)]
     stderr = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
     took = time.perf_counter() - start
     if proc.returncode != 0:
@@ -131,10 +135,12 @@ def memory(hands: int = 1_000_000, jobs: int = 2, variant: str = "sniff",
     largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
     mb = peak / 2**20
     log(f"  simulate {variant} --hands {hands:,} --jobs {jobs}: peak tree RSS {mb:.0f} MB "
-        f"({samples} samples), {took:.1f} s (target < 300 MB)")
+        f"({samples} samples; halves {halves[0] / 2**20:.0f}/{halves[1] / 2**20:.0f} MB), "
+        f"{took:.1f} s (target < 300 MB)")
     return {"variant": variant, "hands": hands, "jobs": jobs, "bots": BOTS, "seconds": round(took, 2),
             "peak_tree_rss_mb": round(mb, 1), "samples": samples,
-            "largest_process_rss_mb": round(largest / 2**20, 1)}
+            "largest_process_rss_mb": round(largest / 2**20, 1),
+            "peak_halves_mb": [round(h / 2**20, 1) for h in halves]}
 
 
 def startup(runs: int = 7, bones_path: str | None = None,
