@@ -352,8 +352,8 @@ def _layout(variant: spec.Variant) -> list[str]:
     if sp.kind == "first_double":
         lines.append(
             "The first double played, whether led or played later, is the spinner. It lies "
-            "crosswise and takes tiles on all four edges: its two long sides, then (as "
-            "below) its two cross ends, each starting an arm. Later doubles are ordinary."
+            "crosswise and takes tiles on all four edges, its two long sides and its two "
+            "cross ends, each starting an arm. Later doubles are ordinary."
         )
     elif sp.kind == "every_double":
         lines.append(
@@ -376,9 +376,11 @@ def _layout(variant: spec.Variant) -> list[str]:
     preset = _PRESET_NAMES.get(tuple(mult))
     name = f" (the {preset} model)" if preset else ""
     lines.append(
-        "A spinner's own pips count by how many of its four edges are covered, however "
-        "they were covered: a spinner played on the end of an arm starts with one edge "
-        f"covered, the one it arrived by{name}:"
+        "Edges count as covered however they were covered: a spinner played on the end of "
+        "an arm starts with one edge covered, the one it arrived by."
+    )
+    lines.append(
+        f"A spinner's own pips count by how many of its four edges are covered{name}:"
     )
     lines += _multiplier_lines(mult, 4, "four edges")
     lines.append("The open end of every arm counts too; a free edge with no arm adds nothing.")
