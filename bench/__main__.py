@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from bench import JSON_VERSION, peers, system, throughput
+from bench import JSON_VERSION, peers, proposals, system, throughput
 from bench.common import machine_info
 
 # name -> (full-size run, quick run); each takes the parsed options
@@ -38,14 +38,21 @@ SECTIONS: dict[str, tuple[Section, Section]] = {
         lambda o: system.startup(7, bones_path=o.bones),
         lambda o: system.startup(3, bones_path=o.bones),
     ),
+    # prototypes of docs/performance.md's proposals: run only when asked
+    "proposals": (
+        lambda o: proposals.run(o.games or 2_000, o.rounds or 10),
+        lambda o: proposals.run(o.games or 100, 2),
+    ),
 }
+DEFAULT = [name for name in SECTIONS if name != "proposals"]
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     ap.add_argument("--quick", action="store_true", help="a smoke run (well under 20 s)")
     ap.add_argument("--only", metavar="NAME", action="append", choices=list(SECTIONS),
-                    help=f"run only this section (repeatable): {', '.join(SECTIONS)}")
+                    help=f"run only this section (repeatable): {', '.join(SECTIONS)}; "
+                    "all but proposals run by default")
     ap.add_argument("--json", metavar="FILE", help="write every figure to FILE")
     ap.add_argument("--hands", type=int, help="hands per round in random/greedy")
     ap.add_argument("--games", type=int, help="games per side and round against peers")
@@ -59,7 +66,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     opts = parse(argv)
-    chosen = opts.only or list(SECTIONS)
+    chosen = opts.only or DEFAULT
     report: dict[str, object] = {
         "json_version": JSON_VERSION,
         "command": "python -m bench " + " ".join(sys.argv[1:] if argv is None else argv),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from bench import __main__ as bench_main
-from bench import peers, system, throughput
+from bench import peers, proposals, system, throughput
 from bench.common import compile_table, machine_info, tables
 
 
@@ -88,3 +88,26 @@ def test_main_writes_json_with_machine_and_section(tmp_path, capsys) -> None:
 def test_machine_info_names_a_commit() -> None:
     info = machine_info()
     assert info["cores"] and info["commit"]
+
+
+def test_proposal_prototypes_run_and_restore_the_engine() -> None:
+    from engine.hand import Hand
+    from engine.match import Match
+    from engine.tiles import TileSet
+
+    before = (Hand.copy, Match.finish_hand, TileSet.pips_of, TileSet.parse)
+    out = proposals.run(games=4, rounds=2, log=lambda _: None)
+    assert any(k.startswith("block-2p") for k in out)
+    assert all(r["now"] > 0 and r["with"] > 0 for r in out.values())
+    # the monkey-patches must not leak into the rest of the test session
+    assert (Hand.copy, Match.finish_hand, TileSet.pips_of, TileSet.parse) == before
+
+
+def test_pips_prototype_agrees_with_the_engine() -> None:
+    from engine.tiles import tile_set
+
+    for highest in (6, 9, 12):
+        ts = tile_set(highest)
+        for mask in (0, 1, ts.full, ts.doubles, ts.full ^ ts.doubles, 0b1011 << 20):
+            mask &= ts.full
+            assert proposals._pips_fast(ts, mask) == ts.pips_of(mask)

@@ -1,0 +1,190 @@
+"""Prototypes of the changes proposed in docs/performance.md, measured A/B.
+
+``python -m bench.proposals`` monkey-patches each proposal into the running
+engine (never into its files) and compares paired rounds, alternating the
+order, against the unpatched engine on the same seeds.  The patches were
+written against engine commit a9b500f; once the engine adopts a change, its
+line here measures nothing and can go.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from bench.common import compile_table
+
+
+def _shared_rng_match(rules, rng):  # type: ignore[no-untyped-def]
+    """Proposal 1: a Match that takes its generator instead of seeding one."""
+    from engine.match import Match
+
+    match = Match.__new__(Match)
+    match.__dict__.update(rules=rules, seed=None, rng=rng, scores=[0] * rules.owners,
+                          history=[], game_over=False, winner=-1, current=None,
+                          current_deal=None)
+    return match
+
+
+def _lean_finish(self, hand):  # type: ignore[no-untyped-def]
+    """Proposal 4: finish_hand without copying the moves or recounting pips."""
+    from engine.match import HandSummary
+    from engine.settle import hand_winner
+
+    rules = self.rules
+    dom = hand.domino_seat
+    summary = HandSummary(len(self.history) + 1, self.current_deal, hand.log, hand.state,
+                          dom, hand.last_player, hand.settlement, self.scores[:],
+                          hand_winner(hand.settlement, rules.owner[dom] if dom >= 0 else -1), [])
+    self.history.append(summary)
+    if hand.game_over:
+        self.game_over, self.winner = True, hand.winner
+    elif rules.hands_in_match and len(self.history) >= rules.hands_in_match:
+        self.game_over = True
+        top = max(self.scores)
+        leaders = [o for o, s in enumerate(self.scores) if s == top]
+        self.winner = leaders[0] if len(leaders) == 1 else -1
+    self.current = None
+    return summary
+
+
+@functools.lru_cache(maxsize=None)
+def _chunk_tables(tileset) -> tuple[tuple[int, ...], ...]:  # type: ignore[no-untyped-def]
+    n, pips = tileset.size, tileset.pips
+    return tuple(
+        tuple(sum(pips[7 * k + b] for b in range(7) if m >> b & 1 and 7 * k + b < n)
+              for m in range(128))
+        for k in range((n + 6) // 7)
+    )
+
+
+def _pips_fast(self, mask: int) -> int:
+    """Proposal 6: pips by 7-bit chunk tables instead of a loop over bits."""
+    tables = _chunk_tables(self)
+    total = k = 0
+    while mask:
+        total += tables[k][mask & 127]
+        mask >>= 7
+        k += 1
+    return total
+
+
+def _fast_copy_factory():  # type: ignore[no-untyped-def]
+    """Proposal 5: a straight-line Hand.copy generated from __slots__."""
+    from engine.hand import Hand
+
+    lines = ["def copy(self):", "    new = _new(Hand)"]
+    for name in Hand.__slots__:
+        lines.append(f"    v = self.{name}")
+        lines.append(f"    new.{name} = v[:] if type(v) is list else v")
+    lines.append("    return new")
+    scope = {"Hand": Hand, "_new": object.__new__}
+    exec("\n".join(lines), scope)  # noqa: S102 - code generated from our own slots
+    return scope["copy"]
+
+
+class Patches:
+    """Switch the deal-side proposals (1, 2's tile parse, 4, 6) on and off."""
+
+    def __init__(self) -> None:
+        from engine.match import Match
+        from engine.tiles import TileSet
+
+        self.match, self.tileset = Match, TileSet
+        self.orig = (Match.finish_hand, TileSet.pips_of, TileSet.parse)
+        self.fast = (_lean_finish, _pips_fast, functools.lru_cache(maxsize=None)(TileSet.parse))
+
+    def set(self, on: bool) -> None:
+        finish, pips, parse = self.fast if on else self.orig
+        self.match.finish_hand, self.tileset.pips_of, self.tileset.parse = finish, pips, parse
+
+
+def one_hand_games(rules, games: int, seed: int, shared: bool) -> None:  # type: ignore[no-untyped-def]
+    from engine.match import Match
+
+    rng = random.Random(seed)
+    pick = rng.choice
+    deal_rng = random.Random(seed + 1)
+    for g in range(games):
+        match = _shared_rng_match(rules, deal_rng) if shared else Match(rules, seed + g)
+        hand = match.new_hand()
+        while not hand.state:
+            hand.apply(pick(hand.legal_moves()))
+        match.finish_hand(hand)
+
+
+def paired(run_a: Callable[[int], float], run_b: Callable[[int], float],
+           rounds: int) -> tuple[float, float, float]:
+    """Median rates of A and B and the median of per-round B/A ratios."""
+    a, b = [], []
+    for r in range(rounds):
+        for side in ("ab" if r % 2 == 0 else "ba"):
+            (a if side == "a" else b).append((run_a if side == "a" else run_b)(r))
+    return statistics.median(a), statistics.median(b), statistics.median(
+        y / x for x, y in zip(a, b))
+
+
+def _rate(fn: Callable[[], int]) -> float:
+    start = time.perf_counter()
+    n = fn()
+    return n / (time.perf_counter() - start)
+
+
+def run(games: int = 2_000, rounds: int = 10, log: Callable[[str], None] = print) -> dict:
+    from engine.bots.policies import greedy_move
+    from engine.hand import Hand
+
+    from bench.throughput import greedy_factory, play_hands
+
+    out: dict[str, dict] = {}
+    patches = Patches()
+    for name, players in (("block-2p", 2), ("partnership-block", 4)):
+        rules = compile_table(name, players)
+
+        def side(on: bool, rules=rules):  # type: ignore[no-untyped-def]
+            def go(r: int) -> float:
+                patches.set(on)
+                try:
+                    return _rate(lambda: (one_hand_games(rules, games, r, on), games)[1])
+                finally:
+                    patches.set(False)
+            return go
+
+        a, b, ratio = paired(side(False), side(True), rounds)
+        out[f"{name}: proposals 1+2(parse)+4+6"] = {"now": round(a), "with": round(b),
+                                                     "ratio": round(ratio, 3)}
+    rules = compile_table("sniff", 2)
+    make, why = greedy_factory()
+    if make is not None:
+        hands = max(games // 4, 50)
+        orig_copy, fast_copy = Hand.copy, _fast_copy_factory()
+
+        def greedy(copy):  # type: ignore[no-untyped-def]
+            def go(r: int) -> float:
+                Hand.copy = copy
+                try:
+                    return _rate(lambda: play_hands(rules, hands, r, make(r))[0])
+                finally:
+                    Hand.copy = orig_copy
+            return go
+
+        a, b, ratio = paired(greedy(orig_copy), greedy(fast_copy), rounds)
+        out["greedy sniff 2p: proposal 5 (straight-line copy)"] = {
+            "now": round(a), "with": round(b), "ratio": round(ratio, 3)}
+
+        def direct(r: int) -> float:
+            return _rate(lambda: play_hands(rules, hands, r, lambda hand: greedy_move(hand))[0])
+
+        a, b, ratio = paired(greedy(orig_copy), direct, rounds)
+        out["greedy sniff 2p: proposal 12 bound (no observe copy)"] = {
+            "now": round(a), "with": round(b), "ratio": round(ratio, 3)}
+    for label, r in out.items():
+        log(f"  {label:55} now {r['now']:>7,}  with {r['with']:>7,}  ratio {r['ratio']:.3f}")
+    return out
+
+
+if __name__ == "__main__":
+    run()
