@@ -393,6 +393,8 @@ class TerminalUI:
         self.stdin = stdin if stdin is not None else sys.stdin
         self.recent: list[tuple[int, Text]] = []  # (seat, line) since the screen was cleared
         self._draws: dict[int, int] = {}  # bots' draws not yet reported
+        self._banner = True  # the start-up lines (seed, save file) are still on screen
+        self._handed = False  # a hot-seat hand-off has just cleared the screen
 
     # -------------------------------------------------------------- io
 
@@ -440,8 +442,10 @@ class TerminalUI:
         assert hand is not None
         rules = session.rules
         self._flush_draws(session)
-        if self.interactive:
-            console.clear()
+        if self._handed:
+            self._handed = False
+        else:
+            self._clear()
         console.print()
         title = (f"{session.variant.name} · hand {session.hand_number} · seed {session.seed}"
                  f" · {_target(rules)}")
@@ -695,9 +699,15 @@ class TerminalUI:
             return
         self.console.print(describe(session.variant, session.players), markup=False, highlight=False)
 
-    def handoff(self, session: GameSession, seat: int) -> None:
-        if self.interactive:
+    def _clear(self) -> None:
+        """Clear the terminal, except the first time: the banner names the save file."""
+        if self.interactive and not self._banner:
             self.console.clear()
+        self._banner = False
+
+    def handoff(self, session: GameSession, seat: int) -> None:
+        self._clear()
+        self._handed = True
         self.read(f"Pass the keyboard to seat {seat}, then press Enter ")
 
     def between_hands(self, session: GameSession) -> None:

@@ -102,13 +102,15 @@ def test_play_draws_the_table_in_a_terminal(terminal: Terminal, tmp_path: Path) 
     assert any(line.startswith("  open ends: ") and "count: " in line for line in lines)
     assert any(re.match(r"  You hold: (\[\d\|\d\] )+\(\d+ pips\)", line) for line in lines)
     assert "your moves:" in screen and re.search(r"^\s+1\. \S+", screen, re.M)
-    # the screen was cleared before the table: no start-up banner left above it
-    assert "saving every move to" not in screen
+    # the first table is drawn under the start-up lines, which name the seed and the save
+    assert "new game, 2 players, seed 4" in screen and f"saving every move to {save}" in screen
 
     # the bot leads or we do; either way, after our move the layout has an arm label
     terminal.keys("1", "Enter")
     screen = _after_our_move(terminal, _held(screen))
     assert re.search(r"^  W:\d .*\[\d\|\d\].* E:\d$", screen, re.M)
+    # every later table is drawn on a cleared screen
+    assert "saving every move to" not in screen and screen.count("your moves:") == 1
     assert re.search(r"^    Seat 1 (draws \d+, then )?plays \S+: count \d+", screen, re.M)
 
     terminal.keys("q", "Enter")
@@ -133,10 +135,30 @@ def test_ctrl_c_saves_and_resume_goes_on(terminal: Terminal, tmp_path: Path) -> 
     assert "interrupted: the game is saved in" in screen and "EXITED 0" in screen
     assert load_record(save).hands[0].moves == moves_before
 
-    terminal.tmux("kill-session", "-t", terminal.name)
+    terminal.name = "resumed"  # a second window on the same server (the first one idles)
     terminal.start(_command("--resume", str(save), "--delay", "0"), env)
     screen = terminal.wait_for("Your move:")
     assert "─ sniff · hand 1 · seed 8 ·" in screen
     terminal.keys("q", "Enter")
     screen = terminal.wait_for("EXITED")
     assert "EXITED 0" in screen
+
+
+def test_hot_seat_hides_each_hand(terminal: Terminal, tmp_path: Path) -> None:
+    save = tmp_path / "hot.json"
+    env = {"XDG_DATA_HOME": str(tmp_path), "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
+    terminal.start(_command("all-fives", "--humans", "2", "--seed", "5", "--save", str(save)), env)
+    terminal.wait_for("Pass the keyboard to seat 0")
+    terminal.keys("Enter")
+    screen = terminal.wait_for("Seat 0, your move:")
+    assert "Seat 0 holds:" in screen and "Seat 1 holds:" not in screen
+    terminal.keys("1", "Enter")
+    screen = terminal.wait_for("Pass the keyboard to seat 1")
+    # seat 0's tiles are gone from the screen before seat 1 sits down
+    assert "holds:" not in screen and "[" not in screen
+    terminal.keys("Enter")
+    screen = terminal.wait_for("Seat 1, your move:")
+    assert "Seat 1 holds:" in screen and "Seat 0 holds:" not in screen
+    assert re.search(r"^    Seat 0 plays \S+: count \d+", screen, re.M)  # what seat 0 did
+    terminal.keys("q", "Enter")
+    assert "EXITED 0" in terminal.wait_for("EXITED")
