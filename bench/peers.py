@@ -109,14 +109,16 @@ def dominoes_drivers() -> tuple[dict[str, Driver], str]:
 def duel(sides: dict[str, Driver], games: int, rounds: int, seed: int = 1) -> dict[str, dict]:
     """Run every side ``rounds`` times, interleaved; per-round rates."""
     names = list(sides)
-    out: dict[str, dict] = {n: {"games_per_s": [], "plays_per_s": [], "moves_per_s": []}
-                            for n in names}
+    out: dict[str, dict] = {n: {"games_per_s": [], "plays_per_s": [], "moves_per_s": [],
+                                "games_per_cpu_s": []} for n in names}
     for r in range(rounds):
         order = names if r % 2 == 0 else names[::-1]
         for name in order:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             g, plays, moves = sides[name](games, seed + r * games)
             took = time.perf_counter() - start
+            cpu = time.process_time() - cpu
+            out[name]["games_per_cpu_s"].append(g / cpu if cpu > 0 else 0.0)
             out[name]["games_per_s"].append(g / took)
             out[name]["plays_per_s"].append(plays / took)
             out[name]["moves_per_s"].append(moves / took)
@@ -130,15 +132,16 @@ def summarise(rates: dict[str, dict], bones: str) -> dict[str, object]:
             "games_per_s": round(median(r["games_per_s"])),
             "plays_per_s": round(median(r["plays_per_s"])),
             "moves_per_s": round(median(r["moves_per_s"])),
+            "games_per_cpu_s": round(median(r["games_per_cpu_s"])),
             "games_per_s_rounds": [round(x) for x in r["games_per_s"]],
         }
-    ratios = {}
-    mine = rates[bones]["games_per_s"]
+    ratios, cpu_ratios = {}, {}
     for name, r in rates.items():
         if name != bones:
-            per_round = [a / b for a, b in zip(mine, r["games_per_s"])]
-            ratios[f"{bones}/{name}"] = round(median(per_round), 2)
-    return {"sides": sides, "ratios": ratios}
+            for key, into in (("games_per_s", ratios), ("games_per_cpu_s", cpu_ratios)):
+                per_round = [a / b for a, b in zip(rates[bones][key], r[key]) if b]
+                into[f"{bones}/{name}"] = round(median(per_round), 2)
+    return {"sides": sides, "ratios": ratios, "ratios_cpu": cpu_ratios}
 
 
 def run(games: int = 3_000, rounds: int = 5,
@@ -162,8 +165,9 @@ def run(games: int = 3_000, rounds: int = 5,
         summary.update({"games": games, "rounds": rounds, "target_ratio": target})
         for name, s in summary["sides"].items():  # type: ignore[attr-defined]
             log(f"  {name:22} {s['games_per_s']:>8,} games/s {s['plays_per_s']:>9,} plays/s "
-                f"{s['moves_per_s']:>9,} moves/s")
+                f"{s['moves_per_s']:>9,} moves/s {s['games_per_cpu_s']:>8,} games per CPU s")
         for name, ratio in summary["ratios"].items():  # type: ignore[attr-defined]
-            log(f"  ratio {name}: {ratio}x (target >= {target}x)")
+            cpu_ratio = summary["ratios_cpu"][name]  # type: ignore[index]
+            log(f"  ratio {name}: {ratio}x wall, {cpu_ratio}x CPU (target >= {target}x)")
         result[key] = summary
     return result
