@@ -48,17 +48,18 @@ def scaling(hands: int = 200_000, jobs: tuple[int, ...] = (1, 2), variant: str =
         return {"skipped": why}
     runs = {}
     for j in jobs:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _children_cpu()
         done = subprocess.run(simulate_args(bones, hands, j, variant),
                               capture_output=True, text=True)
         took = time.perf_counter() - start
+        cpu = _children_cpu() - cpu
         if done.returncode != 0:
             why = f"simulate --jobs {j} failed: {done.stderr.strip()[-300:]}"
             log(f"  scaling: {why}")
             return {"failed": why}
         inside = _reported_seconds(done.stdout)
         runs[str(j)] = {"seconds": round(took, 3), "hands_per_s": round(hands / took),
-                        "reported_seconds": inside}
+                        "reported_seconds": inside, "cpu_seconds": round(cpu, 3)}
         log(f"  simulate {variant} --hands {hands:,} --jobs {j}: {took:.2f} s wall, "
             f"{hands / took:,.0f} hands/s (simulate reports {inside} s)")
     out: dict[str, object] = {"variant": variant, "hands": hands, "bots": BOTS, "runs": runs}
@@ -69,9 +70,21 @@ def scaling(hands: int = 200_000, jobs: tuple[int, ...] = (1, 2), variant: str =
             # without the interpreter start and imports, which do not scale
             out["speedup_2_over_1_reported"] = round(
                 one["reported_seconds"] / two["reported_seconds"], 2)
+        # CPU spent in all processes: what parallelism costs in extra work,
+        # so the speed-up an idle machine allows is at most 2 * cpu1 / cpu2
+        if two["cpu_seconds"]:
+            out["cpu_2_over_1"] = round(two["cpu_seconds"] / one["cpu_seconds"], 3)
+        log(f"  CPU seconds, all processes: --jobs 1 {one['cpu_seconds']:.2f}, "
+            f"--jobs 2 {two['cpu_seconds']:.2f}")
         log(f"  --jobs 2 / --jobs 1 speed-up: {out['speedup_2_over_1']}x wall, "
             f"{out.get('speedup_2_over_1_reported')}x as simulate reports it (target >= 1.8x)")
     return out
+
+
+def _children_cpu() -> float:
+    """User + system CPU seconds of every child process waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _tree_rss(root: int) -> int:
