@@ -293,8 +293,12 @@ def _play_game(config: SimConfig, t: int, rules: Any, bots: list[Any], bot_ids: 
     counts_hist = hists.setdefault(f"{t}.scoring_counts", {})
     points_hist = hists.setdefault(f"{t}.play_points", {})
     timing = summary.timing
-    # CPU time of this thread: a move's cost on one core, whatever else runs
-    clock = time.thread_time
+    # Slow bots are timed in CPU time of this thread (their cost on one core
+    # whatever else runs); the clock call is too slow here for fast bots,
+    # which are timed by the wall clock.
+    clocks = [time.thread_time if getattr(b, "expensive", False) else time.perf_counter
+              for b in bots]
+    keys = [(f"{b.name}|forced", f"{b.name}|choice") for b in bots]
     result: list[int] = []
     while not match.game_over:
         hand = match.new_hand()
@@ -305,13 +309,13 @@ def _play_game(config: SimConfig, t: int, rules: Any, bots: list[Any], bot_ids: 
             seat = hand.turn
             legal = hand.legal_moves()
             bot = bots[seat]
+            clock = clocks[seat]
             t0 = clock()
             move = bot.choose(observe(hand, seat), rngs[seat])
             spent = clock() - t0
             if move not in legal and not hand.is_legal(move):
                 raise SimError(f"{bot.name} chose an illegal move")
-            key = f"{bot.name}|{'choice' if len(legal) > 1 else 'forced'}"
-            _add(timing.setdefault(key, {}),
+            _add(timing.setdefault(keys[seat][len(legal) > 1], {}),
                  round(TIME_BINS * math.log(max(spent, 1e-7) * 1e6)))
             hand.apply(move)
             if hand.last_points > 0:

@@ -51,6 +51,8 @@ POLICIES = {"greedy": _greedy_policy, "heuristic": _heuristic_policy, "random": 
 class SearchBot:
     """Determinized Monte Carlo search over sampled worlds."""
 
+    expensive = True  # simulations time its moves in CPU time
+
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, rollouts: int = 1,
                  seconds: float = 0.0, policy: str = "greedy") -> None:
         self.iterations = iterations
