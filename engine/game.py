@@ -188,6 +188,9 @@ class GameSession:
             seats = tuple(str(s) for s in play["seats"])
             config = SeatConfig(seats, str(play.get("level", DEFAULT_LEVEL)))
             rules = compile_rules(variant, int(record["players"]), bool(record.get("teams")))
+            if len(seats) != rules.players:
+                raise GameError(f"{path}: meta.play.seats names {len(seats)} seats for "
+                                f"{rules.players} players")
             seed = int(record["seed"])
             session = cls(variant, rules, config, seed, path, str(play.get("source", variant.name)))
             session.takebacks = list(play.get("takebacks", []))

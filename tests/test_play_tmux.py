@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -64,12 +65,16 @@ class Terminal:
 
 @pytest.fixture
 def terminal() -> Iterator[Terminal]:
-    socket = f"bones-test-{os.getpid()}"
+    # a fresh server per test: a server still shutting down refuses new sessions
+    socket = f"bones-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     term = Terminal(socket, "play")
     try:
         yield term
     finally:
         subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, timeout=20)
+        # tmux leaves the socket file of a killed server behind
+        base = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}"
+        (base / socket).unlink(missing_ok=True)
 
 
 def _held(screen: str) -> int:
