@@ -538,7 +538,7 @@ def table_report(config: SimConfig, summary: Summary, t: int = 0) -> dict[str, A
                    "advantage": _est(_shift(leader, -fair))},
         "ties": _est(m.proportion(ix[f"{t}.tie"])),
         "margin": {"mean": _est(m.mean(ix[f"{t}.margin"])),
-                   **{k: v for k, v in histogram_stats(margin_hist).items()
+                   **{k: round(v, 4) for k, v in histogram_stats(margin_hist).items()
                       if k in ("sd", "min", "median", "max")}},
         "scoring": {
             "plays": sum(counts_hist.values()),
