@@ -139,6 +139,7 @@ def variant_schema() -> Schema:
 
 _BUILDERS: dict[str, Callable[[], Schema]] = {
     "variant.schema.json": variant_schema,
+    "scenario.schema.json": lambda: __import__("engine.scenario", fromlist=["scenario_schema"]).scenario_schema(),
 }
 
 

@@ -120,9 +120,9 @@ def test_a_file_with_extends_is_partial(validator):
 def test_register_schema_adds_a_file(tmp_path, monkeypatch):
     monkeypatch.setattr(schemagen, "_BUILDERS", dict(schemagen._BUILDERS))
     schemagen.register_schema("extra.schema.json", lambda: {"$schema": schemagen.DRAFT_07})
-    assert set(schemagen.schemas()) == {"extra.schema.json", "variant.schema.json"}
+    assert set(schemagen.schemas()) == {"extra.schema.json", "scenario.schema.json", "variant.schema.json"}
     written = schemagen.write_schemas(tmp_path)
-    assert sorted(p.name for p in written) == ["extra.schema.json", "variant.schema.json"]
+    assert sorted(p.name for p in written) == ["extra.schema.json", "scenario.schema.json", "variant.schema.json"]
     with pytest.raises(ValueError):
         schemagen.register_schema("../x.json", dict)
 

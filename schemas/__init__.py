@@ -1,1 +1,0 @@
-"""Generated JSON Schemas (the top-level schemas/ folder, shipped in the wheel)."""
