@@ -320,4 +320,4 @@ class _Constrained:
         return {s: got[d] for d, s in enumerate(self.dests) if s != _BONEYARD}
 
 
-__all__ = ["Observation", "observe", "sample_world", "deal_unseen", "consistent", "NoWorldError"]
+__all__ = ["NoWorldError", "Observation", "consistent", "deal_unseen", "observe", "sample_world"]

@@ -638,8 +638,23 @@ def timing_report(summary: Summary) -> dict[str, Any]:
 
 
 __all__ = [
-    "SimConfig", "Table", "Summary", "Layout", "SimError", "make_config", "simulate",
-    "run_batch", "game_seed", "splitmix64", "load_variant", "process_executor",
-    "time_stats", "report", "table_report", "difference_report", "timing_report",
-    "FORMAT", "FORMAT_VERSION",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "Layout",
+    "SimConfig",
+    "SimError",
+    "Summary",
+    "Table",
+    "difference_report",
+    "game_seed",
+    "load_variant",
+    "make_config",
+    "process_executor",
+    "report",
+    "run_batch",
+    "simulate",
+    "splitmix64",
+    "table_report",
+    "time_stats",
+    "timing_report",
 ]

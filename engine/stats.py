@@ -145,4 +145,4 @@ def histogram_stats(hist: dict[int, int]) -> dict[str, float]:
             "max": max(hist)}
 
 
-__all__ = ["Estimate", "wilson", "normal", "Moments", "histogram_stats", "Z95"]
+__all__ = ["Z95", "Estimate", "Moments", "histogram_stats", "normal", "wilson"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -19,7 +19,7 @@ _QUICK = ("random", "greedy", "heuristic", "search:iterations=2",
           "search:iterations=1:policy=heuristic", "search:iterations=1:rollouts=2:policy=random")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rules(name: str, players: int, teams: bool = False):  # type: ignore[no-untyped-def]
     return compile_rules(load_variant(name), players, teams or None)
 
@@ -29,9 +29,9 @@ def _tables() -> list[tuple[str, int, bool]]:
     for name in builtin_names():
         v = load_variant(name)
         for p in v.players.counts:
-            out.append((name, p, False if v.players.partnerships.kind != "required"
-                        or p not in v.players.partnerships.player_counts else True))
-            if v.players.partnerships.kind == "optional" and p in v.players.partnerships.player_counts:
+            parts = v.players.partnerships
+            out.append((name, p, parts.kind == "required" and p in parts.player_counts))
+            if parts.kind == "optional" and p in parts.player_counts:
                 out.append((name, p, True))
     return out
 

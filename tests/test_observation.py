@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -25,7 +25,7 @@ from engine.observation import (
 from engine.rules import compile_rules
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rules(name: str, players: int):  # type: ignore[no-untyped-def]
     return compile_rules(load_variant(name), players)
 

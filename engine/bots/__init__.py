@@ -154,4 +154,4 @@ def parse_bots(text: str) -> list[Bot]:
 
 BOTS.update(_registry())
 
-__all__ = ["Bot", "BotError", "BotInfo", "Param", "BOTS", "make_bot", "parse_bots", "canonical"]
+__all__ = ["BOTS", "Bot", "BotError", "BotInfo", "Param", "canonical", "make_bot", "parse_bots"]

@@ -177,4 +177,4 @@ INFOS = (
             (), HeuristicBot),
 )
 
-__all__ = ["RandomBot", "GreedyBot", "HeuristicBot", "heuristic_move", "barred_for", "INFOS"]
+__all__ = ["INFOS", "GreedyBot", "HeuristicBot", "RandomBot", "barred_for", "heuristic_move"]

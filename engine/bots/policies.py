@@ -33,12 +33,11 @@ def points_if(hand: Hand, move: int) -> int:
     table = rules.count_points
     points = table[count] if count < len(table) else rules.points(count)
     owner = rules.owner[hand.turn]
-    if points:
-        if not hand.got_in[owner] and points < rules.get_in:
-            points = 0
-        elif (not hand.placed and not rules.win_on_lead and rules.check != CHECK_NONE
-              and hand.scores[owner] + points >= rules.target):
-            points = 0
+    short_of_get_in = not hand.got_in[owner] and points < rules.get_in
+    lead_barred = (not hand.placed and not rules.win_on_lead and rules.check != CHECK_NONE
+                   and hand.scores[owner] + points >= rules.target)
+    if short_of_get_in or lead_barred:
+        points = 0
     if hand.passes and rules.knock_bonus:
         points += hand.passes * rules.knock_bonus
     return points
@@ -97,4 +96,4 @@ def greedy_move(hand: Hand, legal: list[int] | None = None) -> int:
     return DRAW if DRAW in legal else PASS
 
 
-__all__ = ["points_if", "greedy_move"]
+__all__ = ["greedy_move", "points_if"]

@@ -126,4 +126,4 @@ INFOS = (
     ),
 )
 
-__all__ = ["SearchBot", "POLICIES", "DEFAULT_ITERATIONS", "INFOS"]
+__all__ = ["DEFAULT_ITERATIONS", "INFOS", "POLICIES", "SearchBot"]
