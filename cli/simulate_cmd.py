@@ -342,12 +342,13 @@ def _print_simulation(console: Any, body: dict[str, Any]) -> None:
     console.print(f"{v['name']}, {v['players']} players{' in teams' if v['teams'] else ''}: "
                   f"{body['games']} {unit}{partial}, seed {body['seed']}")
     for title, rows, key in (("bot", body["bots"], "bot"), ("seat", body["seats"], "seat")):
-        t = Table(title=f"per {title}", title_justify="left")
+        t = Table(title=f"per {title} (95% intervals)", title_justify="left")
         t.add_column(title)
-        t.add_column("wins (95%)", justify="right")
-        t.add_column("play pts/hand", justify="right")
-        t.add_column("settle pts/hand", justify="right")
-        t.add_column(f"points/{'hand' if unit == 'hands' else 'match'}", justify="right")
+        t.add_column("wins", justify="right", no_wrap=True)
+        t.add_column("play/hand", justify="right", no_wrap=True)
+        t.add_column("settle/hand", justify="right", no_wrap=True)
+        t.add_column(f"points/{'hand' if unit == 'hands' else 'match'}", justify="right",
+                     no_wrap=True)
         for r in rows:
             t.add_row(str(r[key]), _pct(r["win_rate"]), _num(r["play_points_per_hand"]),
                       _num(r["settlement_points_per_hand"]), _num(r["points_per_game"], 1))

@@ -533,7 +533,7 @@ def table_report(config: SimConfig, summary: Summary, t: int = 0) -> dict[str, A
         "hands_per_game": _est(m.mean(hands)),
         "hands_per_game_distribution": {str(k): v for k, v in sorted(length_hist.items())},
         "moves_per_hand": _est(m.ratio(ix[f"{t}.moves"], hands)),
-        "blocked_share": _est(m.ratio(ix[f"{t}.blocked"], hands)),
+        "blocked_share": _est(_clip(m.ratio(ix[f"{t}.blocked"], hands))),
         "leader": {"win_rate": _est(leader), "fair_share": round(fair, 4),
                    "advantage": _est(_shift(leader, -fair))},
         "ties": _est(m.proportion(ix[f"{t}.tie"])),
@@ -552,6 +552,13 @@ def _scaled(e: Any, k: float) -> Any:
     from engine.stats import Estimate
 
     return Estimate(e.value * k, e.lo * k, e.hi * k, None if e.se is None else e.se * k)
+
+
+def _clip(e: Any) -> Any:
+    """A share's normal interval kept within 0..1."""
+    from engine.stats import Estimate
+
+    return Estimate(e.value, max(0.0, e.lo), min(1.0, e.hi), e.se)
 
 
 def _shift(e: Any, k: float) -> Any:
