@@ -7,6 +7,7 @@ examples of docs/api.md.
 from __future__ import annotations
 
 import doctest
+import json
 import random
 from pathlib import Path
 
@@ -468,7 +469,7 @@ def muggins_on(missed="transfer", penalise=False):
 
 # the leads count 5 and 10; seat 1 can follow, so neither hand blocks at once
 DEAL5 = [["2-3", "6-6", "1-1"], ["4-4", "0-0", "2-5"], ["1-2", "5-6", "3-4"]]
-DEAL10 = [["4-6", "1-1"], ["0-0", "2-6"], ["1-3", "3-3"]]
+DEAL10 = [["4-6", "1-1"], ["0-0", "2-6"], ["1-3", "2-3"]]
 
 
 def test_muggins_true_claim():
@@ -601,3 +602,153 @@ def test_api_doc_examples_run():
                               optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 10
     assert result.failed == 0
+
+
+# ------------------------------------------------------------------ records
+
+from engine.record import (  # noqa: E402
+    Recorder,
+    RecordError,
+    dumps_record,
+    load_record,
+    parse_record,
+    record_match,
+    replay,
+    save_record,
+)
+
+
+def played_match(name="all-fives", seed=5, overrides=None, hands=None):
+    match = Match(rules_of(name, overrides), seed=seed)
+    rng = random.Random(seed)
+    while not match.game_over and (hands is None or len(match.history) < hands):
+        hand = match.new_hand()
+        while not hand.over:
+            hand.apply(rng.choice(hand.legal_moves()))
+        match.finish_hand(hand)
+    return match
+
+
+def test_record_round_trip(tmp_path):
+    match = played_match()
+    record = record_match(match, meta={"bots": ["random", "random"]})
+    path = tmp_path / "game.json"
+    save_record(record, path)
+    loaded = load_record(path)
+    assert loaded == record
+    assert dumps_record(loaded) == path.read_text()
+    result = replay(loaded)
+    assert result.finished and result.scores == match.scores
+    assert [h.scores for h in result.hands] == [s.scores for s in match.history]
+
+
+def test_save_is_atomic(tmp_path):
+    path = tmp_path / "game.json"
+    save_record(record_match(played_match(hands=1)), path)
+    before = path.read_text()
+    broken = record_match(played_match(hands=1), meta={"oops": object()})
+    with pytest.raises(Exception):
+        save_record(broken, path)
+    assert path.read_text() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_record_replays_its_own_rules_not_the_builtin():
+    # a house rule that exists nowhere but in the record
+    over = {"scoring": {"when": {"kind": "multiple_of", "divisors": [3]}}}
+    match = played_match("all-fives", seed=2, overrides=over, hands=2)
+    record = record_match(match)
+    assert record.variant["scoring"]["when"]["divisors"] == [3]
+    assert replay(record).scores == match.scores
+
+
+def test_interrupted_record_replays():
+    match = Match(rules_of("sniff"), seed=4)
+    hand = match.new_hand()
+    for _ in range(5):
+        hand.apply(hand.legal_moves()[0])
+    record = record_match(match)
+    assert record.hands[-1].end is None and not record.result.finished
+    result = replay(record)
+    assert result.hands[-1].end is None and len(result.hands[-1].moves) == 5
+
+
+def test_recorder_keeps_claims():
+    over = {"scoring": {"muggins": {"kind": "on", "missed": "transfer"}}}
+    match, hand = start("muggins", DEAL10, overrides=over)
+    recorder = Recorder(match)
+    recorder.start_hand(match.current_deal)
+    assert recorder.play(hand, parse_move(hand, "4-6"), claim=5) == 5
+    recorder.play(hand, parse_move(hand, "6-2"))
+    record = recorder.record()
+    assert record.hands[0].claims == [5, None]
+    assert record.hands[0].end is None and record.result.scores == [5, 5, 0]
+    assert replay(record).scores == [5, 5, 0]
+    record.hands[0].claims = None            # the true claim gives another score
+    with pytest.raises(RecordError, match=r"hand 1: recorded scores \[5, 5, 0\]"):
+        replay(record)
+
+
+def _record_dict():
+    return json.loads(dumps_record(record_match(played_match(hands=2))))
+
+
+@pytest.mark.parametrize("text,message", [
+    ('{"format": "bones-rec', "not valid JSON"),
+    ("[1, 2]", "not a bones record"),
+    ('{"format": "chess-pgn"}', "not a bones record"),
+    ('{"format": "bones-record", "version": 2}', "version 2 is newer"),
+    ('{"format": "bones-record"}', "no format version"),
+])
+def test_load_record_refuses_bad_files(tmp_path, text, message):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    with pytest.raises(RecordError, match=message) as err:
+        load_record(path)
+    assert "\n" not in str(err.value) and str(path) in str(err.value)
+
+
+def test_load_record_names_the_bad_field(tmp_path):
+    data = _record_dict()
+    data["hands"][1]["moves"][2] = 7
+    with pytest.raises(RecordError, match=r"hands\[1\]\.moves\[2\]: Input should be a valid string"):
+        parse_record(data, "x.json")
+    with pytest.raises(RecordError, match="no such file"):
+        load_record(tmp_path / "missing.json")
+
+
+def test_replay_refuses_an_illegal_move():
+    data = _record_dict()
+    moves = data["hands"][1]["moves"]
+    moves[2] = "pass" if moves[2] != "pass" else "6-6@W"
+    with pytest.raises(RecordError, match=r"^hand 2, move 3 '[^']+': (not legal now \(legal: .+\)|.*no arm)"):
+        replay(parse_record(data))
+
+
+@pytest.mark.parametrize("field,value,message", [
+    ("settlement", [99, 0], r"hand 1: recorded settlement \[99, 0\]"),
+    ("end", "blocked", "hand 1: recorded end blocked"),
+    ("scores", [1, 2], r"hand 1: recorded scores \[1, 2\]"),
+])
+def test_replay_refuses_a_result_that_differs(field, value, message):
+    data = _record_dict()
+    if data["hands"][0]["end"] == value:
+        value = "domino"
+    data["hands"][0][field] = value
+    with pytest.raises(RecordError, match=message):
+        replay(parse_record(data))
+
+
+def test_replay_refuses_a_bad_deal_and_extra_moves():
+    data = _record_dict()
+    data["hands"][0]["deal"]["boneyard"].append(data["hands"][0]["deal"]["hands"][0][0])
+    with pytest.raises(RecordError, match="dealt twice"):
+        replay(parse_record(data))
+    data = _record_dict()
+    data["hands"][0]["moves"].append("pass")
+    with pytest.raises(RecordError, match=r"hand 1, move \d+ 'pass': the hand is already over"):
+        replay(parse_record(data))
+    data = _record_dict()
+    data["result"]["scores"] = [0, 0]
+    with pytest.raises(RecordError, match="result: recorded final scores"):
+        replay(parse_record(data))

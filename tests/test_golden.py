@@ -15,7 +15,9 @@ from typer.testing import CliRunner
 import golden_gen
 from cli.app import app
 from engine.load import builtin_names
-from engine.record import load_record, record_match, replay
+from engine.match import Match
+from engine.notation import parse_move
+from engine.record import _deal_from, load_record, record_match, replay
 
 NAMES = builtin_names()
 
@@ -81,13 +83,8 @@ def test_recorder_and_record_match_agree(name):
     replayed = replay(record)
     assert replayed.finished and replayed.scores == record.result.scores
     # rebuild the same match from the record's deals through Match.history
-    from engine.match import Match
-
     match = Match(replayed.rules, seed=record.seed)
     for hand_record, hand in zip(record.hands, replayed.hands):
-        from engine.record import _deal_from  # the record's own deal reader
-        from engine.notation import parse_move
-
         live = match.start_hand(_deal_from(replayed.rules, hand_record.deal, "hand"))
         for step in hand.moves:
             live.apply(parse_move(live, step.notation))
@@ -101,3 +98,32 @@ def test_golden_record_loads_with_every_field(tmp_path):
     assert record.format == "bones-record" and record.version == 1
     assert record.players == 2 and record.result.finished
     assert all(h.end in ("domino", "blocked", "target") for h in record.hands)
+
+
+def test_bones_replay_verbose_prints_every_move():
+    _, path = golden_gen.paths("block-2p")
+    result = CliRunner().invoke(app, ["replay", str(path), "--verbose"])
+    assert result.exit_code == 0, result.output
+    golden = json.loads(path.read_text())
+    moves = [m for h in golden["hands"] for m in h["moves"]]
+    move_lines = [line for line in result.output.splitlines() if " seat " in line and "count" in line]
+    assert len(move_lines) == len(moves)
+    assert all(m in line for m, line in zip(moves, move_lines))
+
+
+def test_bones_replay_exit_codes(tmp_path):
+    runner = CliRunner()
+    corrupt = tmp_path / "corrupt.json"
+    corrupt.write_text(golden_gen.paths("sniff")[1].read_text()[:500])
+    result = runner.invoke(app, ["replay", str(corrupt)])
+    assert result.exit_code == 1
+    assert len(result.output.strip().splitlines()) == 1 and "not valid JSON" in result.output
+    illegal = tmp_path / "illegal.json"
+    data = json.loads(golden_gen.paths("sniff")[1].read_text())
+    data["hands"][0]["moves"][1] = "draw" if data["hands"][0]["moves"][1] != "draw" else "pass"
+    illegal.write_text(json.dumps(data))
+    result = runner.invoke(app, ["replay", str(illegal)])
+    assert result.exit_code == 1
+    assert "hand 1, move 2" in result.output and "Traceback" not in result.output
+    assert runner.invoke(app, ["replay", str(tmp_path / "nope.json")]).exit_code == 2
+    assert runner.invoke(app, ["replay"]).exit_code == 2
