@@ -287,7 +287,8 @@ def _simulate(variant: str, matches: Optional[int], hands: Optional[int],
     from engine.sim import report
 
     runner = _Runner(jobs, scheduler)
-    if not quiet and not as_json and not as_csv:
+    if seed is None or not (quiet or as_json or as_csv):
+        # a chosen seed is always shown: without it the run cannot be repeated
         typer.echo(f"seed {config.seed}", err=True)
     started = time.perf_counter()
     bar = _Progress(games, "simulating", quiet)
@@ -440,6 +441,7 @@ def _tournament(variant: str, bots: str, matches: int, players: Optional[int], t
         raise _Fail("a tournament needs at least two bots", 2)
     if len(names) < n_players:
         raise _Fail(f"{n_players} players need at least {n_players} different bots", 2)
+    chosen = seed is None
     seed = new_seed() if seed is None else seed
     seatings: list[tuple[str, ...]] = []
     for group in itertools.combinations(names, n_players):
@@ -454,7 +456,7 @@ def _tournament(variant: str, bots: str, matches: int, players: Optional[int], t
         except SimError as err:
             raise _Fail(str(err), 2) from None
     runner = _Runner(jobs, scheduler)
-    if not quiet and not as_json:
+    if chosen or not (quiet or as_json):
         typer.echo(f"seed {seed}; {len(configs)} seating{'s' * (len(configs) != 1)} "
                    f"x {matches} matches", err=True)
     started = time.perf_counter()
@@ -589,7 +591,7 @@ def _compare(a: str, b: str, matches: Optional[int], hands: Optional[int],
                     f"{tables[1].players}; choose one with --players", 2)
     config = _config(tables, bots, games, seed, hands is not None)
     runner = _Runner(jobs, scheduler)
-    if not quiet and not as_json:
+    if seed is None or not (quiet or as_json):
         typer.echo(f"seed {config.seed}", err=True)
     started = time.perf_counter()
     bar = _Progress(games, "comparing", quiet)
