@@ -314,7 +314,7 @@ class Hand:
                 points = self._header_points()
         else:
             points = 0
-        if points or (self.passes and rules.knock_bonus):
+        if points or (self.passes and rules.knock_bonus) or (claim and rules.muggins):
             self._scoring_play(seat, move, claim, points, is_lead, not hand)
             return
         self.passes = 0
@@ -333,7 +333,7 @@ class Hand:
         knocks = self.passes
         self.passes = 0
         gains: list[tuple[int, int]] = []
-        if points:
+        if points or claim:
             gains = self._play_gains(seat, points, is_lead, claim)
         if knocks and rules.knock_bonus:
             gains.append((rules.owner[seat], knocks * rules.knock_bonus))
@@ -385,7 +385,7 @@ class Hand:
         """Who gains what from a scoring play (get-in, lead and muggins rules)."""
         rules = self.rules
         owner = rules.owner[seat]
-        if not self.got_in[owner]:
+        if not self.got_in[owner] and points:
             if points < rules.get_in:
                 return []
             self.got_in[owner] = True

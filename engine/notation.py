@@ -149,7 +149,7 @@ def parse_move(hand: Hand, text: str) -> int:
         a, b = parse_halves(tile_text)
         tile = hand.rules.tiles.tile(a, b)
     except TileError as err:
-        raise NotationError(f"'{raw}': {err}") from None
+        raise NotationError(str(err)) from None
     if not hand.placed:
         if arm_text:
             raise NotationError(f"'{raw}': the lead takes no arm; write it as {tile_text.strip()}")
