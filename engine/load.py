@@ -360,8 +360,7 @@ def load_variant(
     """Read, merge, validate and check a variant; raise :class:`VariantError` listing every problem.
 
     ``overrides`` (a mapping, such as a scenario file's ``rules:``) is merged
-    over the variant exactly like a child file over its parent, but keeps the
-    variant's name.  Give it as a :class:`engine.yamlsource.YNode` (from
+    over the variant with the rules of :func:`deep_merge`.  Give it as a :class:`engine.yamlsource.YNode` (from
     :func:`engine.yamlsource.read_yaml`) to have its problems located in its
     own file; plain values are reported at ``<overrides>``.
     """
@@ -372,7 +371,9 @@ def load_variant(
         over = from_plain(overrides, "<overrides>")
         if over.kind != "map":
             raise VariantError([LocatedProblem(over.file, over.line, over.col, (), "overrides must be a mapping")])
-        tree = _merge_nodes(tree, over)
+        merged = _merge_nodes(tree, over)
+        # problems with the variant as a whole stay at the variant's file
+        tree = YNode("map", merged.value, tree.file, tree.line, tree.col, block=tree.block)
         if over.file not in files:
             files = files + (over.file,)
     variant, problems = validate_tree(tree)

@@ -110,6 +110,11 @@ def test_overrides_merge_like_extends() -> None:
     assert v.name == "house"
 
 
+def test_overrides_keep_whole_file_problems_in_the_file() -> None:
+    write("v.yaml", GOOD.replace("match: {kind: target, points: 61}\n", ""))
+    assert errors("v.yaml", overrides={"deal": {"reserve": 1}}) == ["v.yaml:1:1: missing required key 'match'"]
+
+
 def test_bad_overrides_are_reported_at_overrides() -> None:
     write("v.yaml", GOOD)
     assert errors("v.yaml", overrides={"deal": {"hand_size": "many"}}) == [
@@ -127,7 +132,7 @@ def test_unknown_key_with_suggestion() -> None:
 
 
 def test_unknown_key_without_suggestion_lists_keys() -> None:
-    write("v.yaml", GOOD + "deal2:\n  x: 1\n".replace("deal2", "colour"))
+    write("v.yaml", GOOD + "colour:\n  x: 1\n")
     assert errors("v.yaml") == [
         "v.yaml:14:1: colour: unknown key 'colour' (expected one of: name, extends, aliases, summary, "
         "sources, tiles, players, deal, lead, layout, scoring, drawing, hand_end, settlement, match)"
@@ -367,6 +372,22 @@ def test_anchors_and_merge_keys_work() -> None:
     v = load_variant(write("v.yaml", text))
     assert v.settlement.domino.ties == "share"
     assert v.settlement.blocked.ties == "nobody"
+
+
+def test_deep_nesting() -> None:
+    write("v.yaml", "name: " + "[" * 5000 + "]" * 5000 + "\n")
+    assert errors("v.yaml") == ["v.yaml:1:1: the file is nested too deeply (more than 64 levels)"]
+
+
+def test_alias_expansion_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.yamlsource
+
+    monkeypatch.setattr(engine.yamlsource, "MAX_NODES", 500)
+    rows = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    rows += [f"{k}: &{k} [{', '.join([f'*{p}'] * 10)}]" for p, k in zip("abc", "bcd")]
+    write("v.yaml", "\n".join(rows) + "\n")
+    (line,) = errors("v.yaml")
+    assert line.endswith(": the file has more than 500 values (after expanding aliases)")
 
 
 def test_missing_file_and_directory() -> None:
