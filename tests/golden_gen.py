@@ -29,7 +29,7 @@ from engine.hand import END_NAMES
 from engine.load import builtin_names, load_variant
 from engine.match import Match
 from engine.notation import format_move
-from engine.record import Recorder, Record, dumps_record
+from engine.record import Record, Recorder, dumps_record
 from engine.rules import compile_rules
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -52,8 +52,8 @@ def playthrough(name: str, seed: int = SEED) -> tuple[str, Record]:
     side = "team" if rules.teams else "seat"
     out = [
         f"# golden playthrough of {name}; regenerate with: python tests/golden_gen.py --update {name}",
-        f"variant {name}, {players} players{' in two teams' if rules.teams else ''}, "
-        f"seed {seed}, policy: seeded random choice among the legal moves",
+        (f"variant {name}, {players} players{' in two teams' if rules.teams else ''}, "
+         f"seed {seed}, policy: seeded random choice among the legal moves"),
     ]
     while not match.game_over:
         hand = match.new_hand()

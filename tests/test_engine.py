@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine import spec
-from engine.hand import BLOCKED, DOMINO, DRAW, PASS, PLAYING, TARGET
+from engine.hand import BLOCKED, DOMINO, PLAYING, TARGET
 from engine.load import load_variant
 from engine.match import Deal, Match
 from engine.notation import format_move, parse_move
@@ -374,11 +374,11 @@ def test_hand_winner():
 def test_floor_keeps_scores_at_zero():
     over = {"settlement": {"floor": 0}}
     # seat 0 goes out at once; seat 1 is left with 22 pips (-> 20) and would fall to -20
-    match, hand = start("sniff", [["1-2"], ["6-6", "5-5"]], overrides=over)
+    _, hand = start("sniff", [["1-2"], ["6-6", "5-5"]], overrides=over)
     play(hand, "1-2")
     assert hand.state == DOMINO
     assert hand.settlement == [0, -20] and hand.scores == [0, 0]
-    match, hand = start("sniff", [["1-2"], ["6-6", "5-5"]])
+    _, hand = start("sniff", [["1-2"], ["6-6", "5-5"]])
     play(hand, "1-2")
     assert hand.scores == [0, -20]
 
@@ -443,7 +443,7 @@ def test_exact_target_pg_f3_arithmetic():
 def test_partners_both_out_skips_the_partner_who_is_out():
     # fives-and-threes in teams: the hand goes on until both partners are out
     deal = [["0-1"], ["1-2", "5-5"], ["2-3"], ["3-4", "4-4"]]
-    match, hand = start("fives-and-threes", deal, teams=True)
+    _, hand = start("fives-and-threes", deal, teams=True)
     play(hand, "0-1")                       # seat 0 is out; team 0 is not
     assert hand.state == PLAYING and hand.out[0]
     play(hand, "1-2")                       # ends 0 and 2
@@ -452,7 +452,7 @@ def test_partners_both_out_skips_the_partner_who_is_out():
     assert hand.settlement == [1, 0] and hand.scores == [2, 0]
     # seat 0 is out: after seat 3 knocks the turn goes to seat 1
     deal = [["0-1"], ["1-2", "3-5"], ["6-6", "2-3"], ["2-4", "4-4"]]
-    match, hand = start("fives-and-threes", deal, teams=True, moves=["0-1", "1-2", "2-3"])
+    _, hand = start("fives-and-threes", deal, teams=True, moves=["0-1", "1-2", "2-3"])
     assert hand.state == PLAYING and hand.turn == 3
     assert legal(hand) == ["pass"]
     play(hand, "pass")
@@ -473,22 +473,22 @@ DEAL10 = [["4-6", "1-1"], ["0-0", "2-6"], ["1-3", "2-3"]]
 
 
 def test_muggins_true_claim():
-    match, hand = start("muggins", DEAL5, overrides=muggins_on())
+    _, hand = start("muggins", DEAL5, overrides=muggins_on())
     assert play(hand, "2-3", claim=5) == 5
     assert hand.scores == [5, 0, 0]
 
 
 def test_muggins_transfer_under_claim_and_missed():
-    match, hand = start("muggins", DEAL5, overrides=muggins_on("transfer"))
+    _, hand = start("muggins", DEAL5, overrides=muggins_on("transfer"))
     assert play(hand, "2-3", claim=0) == 0
     assert hand.scores == [0, 5, 0]          # the next opponent in turn calls muggins
-    match, hand = start("muggins", DEAL10, overrides=muggins_on())
+    _, hand = start("muggins", DEAL10, overrides=muggins_on())
     play(hand, "4-6", claim=5)               # 10 true, 5 claimed: 5 to the caller
     assert hand.scores == [5, 5, 0]
 
 
 def test_muggins_forfeit():
-    match, hand = start("muggins", DEAL10,
+    _, hand = start("muggins", DEAL10,
                         overrides=muggins_on("forfeit"))
     assert play(hand, "4-6", claim=5) == 5
     assert hand.scores == [5, 0, 0]
@@ -496,14 +496,14 @@ def test_muggins_forfeit():
 
 @pytest.mark.parametrize("penalise,expected", [(True, [0, 15, 0]), (False, [0, 0, 0])])
 def test_muggins_over_claim(penalise, expected):
-    match, hand = start("muggins", DEAL10,
+    _, hand = start("muggins", DEAL10,
                         overrides=muggins_on(penalise=penalise))
     assert play(hand, "4-6", claim=15) == 0
     assert hand.scores == expected
 
 
 def test_muggins_off_ignores_claims():
-    match, hand = start("muggins", DEAL10)
+    _, hand = start("muggins", DEAL10)
     assert play(hand, "4-6", claim=0) == 10
     assert hand.scores == [10, 0, 0]
 
@@ -515,7 +515,7 @@ def test_knock_bonus_goes_to_the_next_player_able_to_play():
     over = {"drawing": {"kind": "none", "knock_bonus": 1}}
     # 1-2 leads; seat 1 cannot play (knock), seat 2 plays 2-4: count 5 -> 1, + 1 knock
     deal = [["1-2", "6-6"], ["0-0", "5-5"], ["2-4", "3-3"]]
-    match, hand = start("fives-and-threes", deal, overrides=over)
+    _, hand = start("fives-and-threes", deal, overrides=over)
     play(hand, "1-2")
     assert legal(hand) == ["pass"]
     play(hand, "pass")
@@ -527,15 +527,15 @@ def test_knock_bonus_goes_to_the_next_player_able_to_play():
 def test_get_in():
     over = {"scoring": {"get_in": 10}}
     # a 5 does not count before the player is in
-    match, hand = start("muggins", [["2-3", "4-6"], ["6-6", "3-3"]], overrides=over)
+    _, hand = start("muggins", [["2-3", "4-6"], ["6-6", "3-3"]], overrides=over)
     assert play(hand, "2-3") == 0 and hand.scores == [0, 0]
     # a single play of 10 gets seat 0 in; seat 1's 5 still does not count
-    match, hand = start("muggins", [["4-6", "3-4"], ["1-6", "0-0"]], overrides=over)
+    _, hand = start("muggins", [["4-6", "3-4"], ["1-6", "0-0"]], overrides=over)
     assert play(hand, "4-6") == 10
     assert play(hand, "6-1") == 0           # ends 4 and 1: count 5
     assert hand.scores == [10, 0]
     # once in, a 5 counts
-    match, hand = start("muggins", [["4-6", "3-4"], ["2-6", "0-0"]], overrides=over,
+    _, hand = start("muggins", [["4-6", "3-4"], ["2-6", "0-0"]], overrides=over,
                         moves=["4-6", "6-2"])
     assert play(hand, "4-3") == 5           # ends 3 and 2
     assert hand.scores == [15, 0]
@@ -544,7 +544,7 @@ def test_get_in():
 def test_reserve_is_never_drawn():
     # bergen keeps 2 tiles back: with 3 in the boneyard only 1 can be drawn
     deal = [["0-1", "2-2"], ["4-4", "5-5"]]
-    match, hand = start("bergen", deal, boneyard=["6-6", "3-3", "3-6"], moves=["0-1"])
+    _, hand = start("bergen", deal, boneyard=["6-6", "3-3", "3-6"], moves=["0-1"])
     assert legal(hand) == ["draw"]
     play(hand, "draw")                       # 6-6, unplayable; the reserve stays
     assert hand.drawable == 0
@@ -554,7 +554,7 @@ def test_reserve_is_never_drawn():
 
 def test_until_playable_must_play_drawn():
     deal = [["0-1", "2-2"], ["4-4", "5-5"]]
-    match, hand = start("sniff", deal, boneyard=["6-6", "1-3", "3-6"], moves=["0-1"])
+    _, hand = start("sniff", deal, boneyard=["6-6", "1-3", "3-6"], moves=["0-1"])
     play(hand, "draw")
     assert legal(hand) == ["draw"]           # 6-6 does not fit: draw again
     play(hand, "draw")
@@ -564,7 +564,7 @@ def test_until_playable_must_play_drawn():
 def test_limited_drawing_then_pass():
     over = {"drawing": {"kind": "limited", "max_per_turn": 2}}
     deal = [["0-1", "2-2"], ["4-4", "5-5"]]
-    match, hand = start("sniff", deal, boneyard=["6-6", "3-3", "1-3"], overrides=over,
+    _, hand = start("sniff", deal, boneyard=["6-6", "3-3", "1-3"], overrides=over,
                         moves=["0-1"])
     play(hand, "draw")
     play(hand, "draw")
@@ -576,7 +576,7 @@ def test_limited_drawing_then_pass():
 def test_must_play_drawn_false_allows_pass():
     over = {"drawing": {"kind": "until_playable", "must_play_drawn": False}}
     deal = [["0-1", "2-2"], ["4-4", "5-5"]]
-    match, hand = start("sniff", deal, boneyard=["1-3", "6-6"], overrides=over, moves=["0-1"])
+    _, hand = start("sniff", deal, boneyard=["1-3", "6-6"], overrides=over, moves=["0-1"])
     play(hand, "draw")
     assert legal(hand) == ["1-3", "pass"]
     play(hand, "pass")
@@ -586,7 +586,7 @@ def test_must_play_drawn_false_allows_pass():
 def test_draw_while_able_is_a_voluntary_draw_that_ends_the_turn():
     # muggins: a player holding a playable tile may draw one instead (SEED3)
     deal = [["0-1", "2-2"], ["1-4", "5-5"]]
-    match, hand = start("muggins", deal, boneyard=["6-6", "3-3"], moves=["0-1"])
+    _, hand = start("muggins", deal, boneyard=["6-6", "3-3"], moves=["0-1"])
     assert legal(hand) == ["1-4", "draw"]
     play(hand, "draw")
     assert hand.turn == 0 and hand.drawable == 1
@@ -606,7 +606,7 @@ def test_api_doc_examples_run():
 
 # ------------------------------------------------------------------ records
 
-from engine.record import (  # noqa: E402
+from engine.record import (
     Recorder,
     RecordError,
     dumps_record,
@@ -642,13 +642,18 @@ def test_record_round_trip(tmp_path):
     assert [h.scores for h in result.hands] == [s.scores for s in match.history]
 
 
-def test_save_is_atomic(tmp_path):
+def test_save_is_atomic(tmp_path, monkeypatch):
     path = tmp_path / "game.json"
     save_record(record_match(played_match(hands=1)), path)
     before = path.read_text()
-    broken = record_match(played_match(hands=1), meta={"oops": object()})
-    with pytest.raises(Exception):
-        save_record(broken, path)
+
+    def crash(fd):
+        raise OSError("disk full")
+
+    # a crash in the middle of writing leaves the old file whole and no temp file
+    monkeypatch.setattr("engine.record.os.fsync", crash)
+    with pytest.raises(OSError, match="disk full"):
+        save_record(record_match(played_match(hands=2)), path)
     assert path.read_text() == before
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
 

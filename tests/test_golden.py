@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 
+import golden_gen
 import pytest
 from typer.testing import CliRunner
 
-import golden_gen
 from cli.app import app
 from engine.load import builtin_names
 from engine.match import Match

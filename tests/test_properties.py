@@ -19,7 +19,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.hand import BLOCKED, DOMINO, DRAW, PASS, PLAYING, TARGET, Hand, IllegalMoveError
+from engine.hand import (
+    BLOCKED,
+    DOMINO,
+    DRAW,
+    PASS,
+    PLAYING,
+    TARGET,
+    Hand,
+    IllegalMoveError,
+)
 from engine.load import builtin_names, load_variant
 from engine.match import MAX_HANDS, Match
 from engine.rules import (
