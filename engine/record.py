@@ -186,6 +186,10 @@ class Recorder:
         if self._current is not None:
             current = self._current.model_copy(deep=True)
             current.scores = list(self.match.scores)
+            live = self.match.current
+            if live is not None and live.over:  # over, but end_hand() not called yet
+                current.end = _end_name(live.state)
+                current.settlement = list(live.settlement or [0] * self.match.rules.owners)
             hands.append(current)
         return _make_record(self.match, hands, self.start_scores, self.meta)
 
@@ -516,8 +520,21 @@ def replay(record: Record) -> ReplayResult:
 
 
 __all__ = [
-    "FORMAT", "VERSION", "Record", "HandRecord", "DealRecord", "ResultRecord",
-    "RecordError", "Recorder", "record_match", "save_record", "load_record",
-    "parse_record", "dumps_record", "replay", "ReplayResult", "ReplayedHand",
+    "FORMAT",
+    "VERSION",
+    "DealRecord",
+    "HandRecord",
+    "Record",
+    "RecordError",
+    "Recorder",
+    "ReplayResult",
+    "ReplayedHand",
     "ReplayedMove",
+    "ResultRecord",
+    "dumps_record",
+    "load_record",
+    "parse_record",
+    "record_match",
+    "replay",
+    "save_record",
 ]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine import spec
-from engine.hand import BLOCKED, DOMINO, PLAYING, TARGET
+from engine.hand import BLOCKED, DOMINO, END_NAMES, PLAYING, TARGET
 from engine.load import load_variant
 from engine.match import Deal, Match
 from engine.notation import format_move, parse_move
@@ -689,6 +689,10 @@ def test_recorder_keeps_claims():
     assert record.hands[0].claims == [5, None]
     assert record.hands[0].end is None and record.result.scores == [5, 5, 0]
     assert replay(record).scores == [5, 5, 0]
+    while not hand.over:                     # play on without calling end_hand()
+        recorder.play(hand, hand.legal_moves()[0])
+    assert recorder.record().hands[0].end == END_NAMES[hand.state]
+    assert replay(recorder.record()).hands[0].end == END_NAMES[hand.state]
     record.hands[0].claims = None            # the true claim gives another score
     with pytest.raises(RecordError, match=r"hand 1: recorded scores \[5, 5, 0\]"):
         replay(record)
