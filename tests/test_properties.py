@@ -134,8 +134,10 @@ def check_legal_moves(hand: Hand, legal: list[int]) -> None:
         assert set(plays) == expected, "legal plays differ from the open ends"
         if not plays:
             assert legal == ([DRAW] if can_draw else [PASS]), "a blocked player must draw or pass"
-        elif PASS in legal:
-            assert hand.drawn_turn and not rules.must_play_drawn, "pass while able to play"
+        else:
+            # decision 10: a voluntary draw only where the variant allows it
+            assert (DRAW in legal) == (can_draw and rules.draw_while_able)
+            assert (PASS in legal) == bool(hand.drawn_turn and not rules.must_play_drawn)
     elif hand.lead_tile < 0:
         allowed = mine & ts.doubles if hand.lead_doubles_only else mine
         assert {m >> 7 for m in plays} == set(ts.tiles_of(allowed))
