@@ -246,7 +246,8 @@ def claim_for(hand: Hand, move: int, rng: random.Random) -> int | None:
     trial.apply(move)
     true = trial.last_points
     if not true:
-        return None
+        # a claim on a play worth nothing is an over-claim
+        return rng.choice([None, None, None, 5])
     return rng.choice([None, true, 0, max(true - 5, 0), true + 5])
 
 
