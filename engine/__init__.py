@@ -38,6 +38,9 @@ _EXPORTS = {
     "load_record": "engine.record",
     "save_record": "engine.record",
     "replay": "engine.record",
+    "record_match": "engine.record",
+    "Recorder": "engine.record",
+    "RecordError": "engine.record",
 }
 
 __all__ = ["__version__", *_EXPORTS]

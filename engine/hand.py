@@ -348,10 +348,17 @@ class Hand:
         hand_ends = went_out and (
             not rules.partners_both_out or self.out[(seat + 2) % rules.players]
         )
-        if hand_ends and rules.check == CHECK_EXACT:
-            # the chip-out point and the last play are one gain (PG-F3 59+2+1)
-            self._end_hand(DOMINO, seat, gains)
-            return
+        if rules.check == CHECK_EXACT:
+            # a move's gains for one side are one gain, ignored whole if it
+            # would pass the target (decision 9): the play with its knock
+            # bonus, and with the chip-out point (PG-F3 59+2+1)
+            merged: dict[int, int] = {}
+            for o, g in gains:
+                merged[o] = merged.get(o, 0) + g
+            gains = list(merged.items())
+            if hand_ends:
+                self._end_hand(DOMINO, seat, gains)
+                return
         for o, g in gains:
             self._gain(o, g)
             if self.game_over:

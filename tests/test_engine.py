@@ -524,13 +524,11 @@ def test_knock_bonus_goes_to_the_next_player_able_to_play():
     assert hand.scores == [1, 0, 2]
 
 
-@pytest.mark.xfail(strict=True, reason="engine weighs a knock bonus apart from the play's "
-                   "points under the exact target; decision 9 says the whole gain is ignored")
 def test_exact_target_knock_bonus_and_play_are_one_gain():
     over = {"drawing": {"kind": "none", "knock_bonus": 1}}
     # seat 2 at 60: 1-2 leads (count 3: seat 0 scores 1), seat 1 knocks, seat 2's
     # 2-4 makes 5 (1 point) + 1 for the knock = 2: 62 passes 61, so the whole
-    # gain is ignored and seat 2 stays at 60 (the engine lets the 1 reach 61)
+    # gain is ignored and seat 2 stays at 60
     deal = [["1-2", "6-6"], ["0-0", "5-5"], ["2-4", "3-3"]]
     _, hand = start("fives-and-threes", deal, overrides=over, scores=[0, 0, 60],
                     moves=["1-2", "pass"])

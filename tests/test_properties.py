@@ -210,11 +210,10 @@ def play_checked(hand: Hand, move: int, claim: int | None) -> list[int]:
     if hand.state == PLAYING or hand.state == TARGET:
         delta = [a - b for a, b in zip(hand.scores, before)]
         if rules.check == CHECK_EXACT:
-            # a gain that would pass the target is ignored whole (decision 9);
-            # the engine weighs a knock bonus apart from the play's points,
-            # so one move may keep one part and lose the other
+            # a move's gain for one side that would pass the target is
+            # ignored whole (decision 9): the play and its knock bonus alike
             for o, d in enumerate(delta):
-                assert d == gains[o] or (0 <= d < gains[o] and before[o] + gains[o] > rules.target)
+                assert d == gains[o] or (d == 0 and before[o] + gains[o] > rules.target)
                 assert hand.scores[o] <= rules.target
         elif hand.state == PLAYING:
             assert delta == gains, f"scores moved by {delta}, the play gave {gains}"
