@@ -89,7 +89,7 @@ def _scoring_summary(variant: Any) -> str:
         worth = f"count/{points.by}"
     elif points.kind == "flat":
         worth = f"{points.amount} each"
-    muggins = ", muggins" if variant.scoring.muggins.kind == "on" else ""
+    muggins = ", muggins" if variant.scoring.muggins.kind != "none" else ""
     return f"{test} -> {worth}{muggins}"
 
 

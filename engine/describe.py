@@ -753,7 +753,7 @@ def _muggins(variant: spec.Variant) -> list[str]:
     m = variant.scoring.muggins
     if not isinstance(m, spec.MugginsOn):
         return []
-    if m.missed == "transfer":
+    if m.kind == "transfer":
         missed = ("go to the next opponent in turn, who calls \"muggins\" and scores them")
     else:
         missed = "are lost: nobody scores them"

@@ -199,7 +199,7 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
     muggins = MUGGINS_OFF
     penalise = False
     if isinstance(scoring.muggins, spec.MugginsOn):
-        muggins = MUGGINS_TRANSFER if scoring.muggins.missed == "transfer" else MUGGINS_FORFEIT
+        muggins = MUGGINS_TRANSFER if scoring.muggins.kind == "transfer" else MUGGINS_FORFEIT
         penalise = scoring.muggins.penalise_over_claim
 
     drawing = variant.drawing

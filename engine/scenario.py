@@ -487,7 +487,7 @@ def _semantic_problems(s: Scenario, rules: Any, root: YNode, file: str) -> list[
             add(base + ("seat",), f"seat {step.seat} does not exist with {rules.players} players")
         if step.claim is not None and not muggins_on:
             add(base + ("claim",), "the variant's muggins rule is off "
-                "(set scoring.muggins.kind: on, for example under rules:)")
+                "(set scoring.muggins.kind: transfer or forfeit, for example under rules:)")
         if layout_mode and step.kind != "play":
             add(base, f"a {step.kind} needs a deal: layout mode (no deal) takes only plays")
         if step.play is not None:

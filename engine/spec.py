@@ -357,16 +357,19 @@ Points = Annotated[
 
 
 class MugginsOff(Model):
-    kind: Literal["off"] = "off"
+    """Scores are counted for the players (the default)."""
+
+    kind: Literal["none"] = "none"
 
 
 class MugginsOn(Model):
-    kind: Literal["on"]
-    missed: Literal["transfer", "forfeit"] = Field(
-        "transfer",
-        description="What happens to points a player fails to claim: transfer (the "
-        "next opponent in turn calls muggins and scores them) or forfeit (lost).",
-    )
+    """Players must claim their own scores.
+
+    ``kind`` says what happens to points a player fails to claim: transfer
+    (the next opponent in turn calls muggins and scores them) or forfeit (lost).
+    """
+
+    kind: Literal["transfer", "forfeit"]
     penalise_over_claim: bool = Field(
         False,
         description="Whether the next opponent in turn scores the amount of a claim "

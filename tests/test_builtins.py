@@ -135,7 +135,7 @@ def test_sniff():
     assert targets(s) == {2: 250, 3: 200, 4: 200} and s.match.check == "hand_end"
     assert s.players.partnerships.kind == "optional" and s.players.partnerships.player_counts == [4]
     assert s.scoring.when.divisors == [5] and s.scoring.points.kind == "count"
-    assert s.scoring.muggins.kind == "off"
+    assert s.scoring.muggins.kind == "none"
 
 
 def test_sniff_english_is_sniff_with_the_inline_sniff():
@@ -189,7 +189,7 @@ def test_seed3_family_rules(name):
     assert m.settlement.blocked.rounding.kind == "none"
     assert (m.match.kind, m.match.points, m.match.check) == ("target", 200, "immediate")
     assert m.scoring.points.kind == "count"
-    assert m.scoring.muggins.kind == "off"
+    assert m.scoring.muggins.kind == "none"
 
 
 def test_seed3_family_differs_only_in_the_predicate():

@@ -463,8 +463,7 @@ def test_partners_both_out_skips_the_partner_who_is_out():
 
 
 def muggins_on(missed="transfer", penalise=False):
-    return {"scoring": {"muggins": {"kind": "on", "missed": missed,
-                                     "penalise_over_claim": penalise}}}
+    return {"scoring": {"muggins": {"kind": missed, "penalise_over_claim": penalise}}}
 
 
 # the leads count 5 and 10; seat 1 can follow, so neither hand blocks at once
@@ -691,7 +690,7 @@ def test_interrupted_record_replays():
 
 
 def test_recorder_keeps_claims():
-    over = {"scoring": {"muggins": {"kind": "on", "missed": "transfer"}}}
+    over = {"scoring": {"muggins": {"kind": "transfer"}}}
     match, hand = start("muggins", DEAL10, overrides=over)
     recorder = Recorder(match)
     recorder.start_hand(match.current_deal)

@@ -287,8 +287,8 @@ def test_muggins_on_must_be_quoted() -> None:
     assert errors("v.yaml") == [
         "v.yaml:10:19: scoring.muggins.kind: on is read as a boolean; quote it ('on') if you meant the word"
     ]
-    write("v.yaml", GOOD.replace("points: {kind: divided, by: 5}", "points: {kind: divided, by: 5}\n  muggins: {kind: 'on'}"))
-    assert load_variant("v.yaml").scoring.muggins.kind == "on"
+    write("v.yaml", GOOD.replace("points: {kind: divided, by: 5}", "points: {kind: divided, by: 5}\n  muggins: {kind: transfer}"))
+    assert load_variant("v.yaml").scoring.muggins.kind == "transfer"
 
 
 def test_yes_as_a_key() -> None:

@@ -185,7 +185,7 @@ def muggins_file(tmp_path: Path) -> Path:
     path = tmp_path / "claims.yaml"
     path.write_text(
         "extends: muggins\nname: muggins-claims\n"
-        "scoring:\n  muggins: {kind: \"on\", missed: transfer}\n", encoding="utf-8")
+        "scoring:\n  muggins: {kind: transfer}\n", encoding="utf-8")
     return path
 
 
@@ -543,8 +543,8 @@ def test_over_claims_and_forfeited_points(tmp_path: Path) -> None:
     from cli.render import TerminalUI, TileFace
 
     path = tmp_path / "strict.yaml"
-    path.write_text("extends: muggins\nname: strict\nscoring:\n  muggins: {kind: \"on\", "
-                    "missed: forfeit, penalise_over_claim: true}\n", encoding="utf-8")
+    path.write_text("extends: muggins\nname: strict\nscoring:\n  muggins: {kind: forfeit, "
+                    "penalise_over_claim: true}\n", encoding="utf-8")
     session = GameSession.new(load_variant(str(path)), bots=["greedy"], seed=3,
                               save_path=tmp_path / "strict.json")
     ui = TerminalUI(Console(width=200, no_color=True), interactive=False, face=TileFace())

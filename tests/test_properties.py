@@ -71,9 +71,9 @@ def _tables() -> list[Table]:
 # immediate targets with drawing, limited drawing with optional play.
 _EXTRA = [
     Table("muggins", 3, None, (("muggins-on", {"scoring": {"muggins": {
-        "kind": "on", "missed": "transfer", "penalise_over_claim": True}}}),)),
+        "kind": "transfer", "penalise_over_claim": True}}}),)),
     Table("all-fives", 2, None, (("muggins-forfeit", {"scoring": {"muggins": {
-        "kind": "on", "missed": "forfeit"}}}),)),
+        "kind": "forfeit"}}}),)),
     Table("all-fives", 4, True, (("get-in", {"scoring": {"get_in": 10}}),)),
     Table("fives-and-threes", 3, None, (("knock", {"drawing": {"kind": "none", "knock_bonus": 1}}),)),
     Table("sniff", 3, None, (("immediate", {"match": {"kind": "target", "points": 100,

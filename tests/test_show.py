@@ -180,7 +180,7 @@ def test_describe_for_a_player_count():
 
 def test_muggins_section_when_on():
     data = load_variant("all-fives").model_dump()
-    data["scoring"]["muggins"] = {"kind": "on", "missed": "forfeit", "penalise_over_claim": True}
+    data["scoring"]["muggins"] = {"kind": "forfeit", "penalise_over_claim": True}
     text = describe(spec.Variant.model_validate(data))
     assert "\nMuggins rule\n" in text
     assert "are lost: nobody scores them" in text
@@ -254,7 +254,7 @@ LIMITED = {"drawing": {"kind": "limited", "max_per_turn": 2}}
 FLAT = {"scoring.points": {"kind": "flat", "amount": 1}}
 WINNER = {"lead.later": {"kind": "winner"}}
 LED = {"layout.spinner": {"kind": "led_double"}}
-MUGGINS_ON = {"scoring.muggins": {"kind": "on"}}
+MUGGINS_ON = {"scoring.muggins": {"kind": "transfer"}}
 
 # (base variant, or (base, {path: value}) changes applied first; path; new value)
 MUTATIONS = [
@@ -327,8 +327,8 @@ MUTATIONS = [
     (("sniff", FLAT), "scoring.points.amount", 2),
     ("sniff", "scoring.get_in", 10),
     ("sniff", "scoring.winning_points_on_lead", False),
-    ("sniff", "scoring.muggins", {"kind": "on"}),
-    (("sniff", MUGGINS_ON), "scoring.muggins.missed", "forfeit"),
+    ("sniff", "scoring.muggins", {"kind": "transfer"}),
+    (("sniff", MUGGINS_ON), "scoring.muggins.kind", "forfeit"),
     (("sniff", MUGGINS_ON), "scoring.muggins.penalise_over_claim", True),
     # drawing
     ("sniff", "drawing", {"kind": "limited", "max_per_turn": 2}),
@@ -441,7 +441,7 @@ def test_show_yaml_is_the_resolved_file(tmp_path):
     data = yaml.safe_load(result.stdout)
     assert "extends" not in data
     assert data["match"]["points"] == 150 and data["deal"]["reserve"] == 2
-    assert data["scoring"]["muggins"]["kind"] == "off"  # quoted, so not a boolean
+    assert data["scoring"]["muggins"]["kind"] == "none"
     written = tmp_path / "resolved.yaml"
     written.write_text(result.stdout, encoding="utf-8")
     again = load_variant(str(written))
