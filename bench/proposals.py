@@ -9,7 +9,6 @@ line here measures nothing and can go.
 
 from __future__ import annotations
 
-import functools
 import random
 import statistics
 import time
@@ -51,14 +50,22 @@ def _lean_finish(self, hand):  # type: ignore[no-untyped-def]
     return summary
 
 
-@functools.lru_cache(maxsize=None)
+# keyed by id(): hashing a TileSet hashes all its tables (about 1 µs), more
+# than the lookup saves; tile sets are shared singletons, so ids are stable
+_CHUNKS: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
 def _chunk_tables(tileset) -> tuple[tuple[int, ...], ...]:  # type: ignore[no-untyped-def]
+    found = _CHUNKS.get(id(tileset))
+    if found is not None:
+        return found
     n, pips = tileset.size, tileset.pips
-    return tuple(
+    found = _CHUNKS[id(tileset)] = tuple(
         tuple(sum(pips[7 * k + b] for b in range(7) if m >> b & 1 and 7 * k + b < n)
               for m in range(128))
         for k in range((n + 6) // 7)
     )
+    return found
 
 
 def _pips_fast(self, mask: int) -> int:
@@ -95,7 +102,17 @@ class Patches:
 
         self.match, self.tileset = Match, TileSet
         self.orig = (Match.finish_hand, TileSet.pips_of, TileSet.parse)
-        self.fast = (_lean_finish, _pips_fast, functools.lru_cache(maxsize=None)(TileSet.parse))
+        parse = TileSet.parse
+        parsed: dict[str, int] = {}
+
+        def parse_once(tileset, text: str) -> int:  # type: ignore[no-untyped-def]
+            # proposal 2's part: the lead tile's text is read once, not per deal
+            tile = parsed.get(text)
+            if tile is None:
+                tile = parsed[text] = parse(tileset, text)
+            return tile
+
+        self.fast = (_lean_finish, _pips_fast, parse_once)
 
     def set(self, on: bool) -> None:
         finish, pips, parse = self.fast if on else self.orig
@@ -131,6 +148,58 @@ def _rate(fn: Callable[[], int]) -> float:
     start = time.perf_counter()
     n = fn()
     return n / (time.perf_counter() - start)
+
+
+class _PerfClock:
+    """Stands in for the ``time`` module inside engine.sim (proposal 11)."""
+
+    thread_time = staticmethod(time.perf_counter)
+    perf_counter = staticmethod(time.perf_counter)
+    monotonic = staticmethod(time.monotonic)
+
+
+def _view_observe(hand, seat):  # type: ignore[no-untyped-def]
+    """Proposal 12's bound: an observation that copies nothing.
+
+    Not a safe observation (the layout is the live, unscrubbed hand and the
+    history is left out); it measures what copying costs the built-in bots.
+    """
+    from engine.observation import Observation
+
+    rules = hand.rules
+    return Observation(
+        rules=rules, seat=seat, hand=hand.hands[seat], turn=hand.turn, layout=hand,
+        counts=tuple(h.bit_count() for h in hand.hands), drawn=tuple(hand.drawn),
+        drawable=hand.drawable, boneyard_left=hand.boneyard_left, scores=tuple(hand.scores),
+        history=(), voids=(), unseen=0, out_of_play=hand.out_of_play)
+
+
+def simulate_proposals(hands: int, rounds: int, bots: str = "random") -> dict[str, dict]:
+    """engine.sim.run_batch as it is, with proposal 11, and with 11 and 12."""
+    import engine.observation as observation
+    import engine.sim as sim
+
+    config = sim.make_config(["sniff"], [bots], hands, 1, hands_only=True)
+    real_time, real_observe = sim.time, observation.observe
+
+    def side(clock: bool, view: bool) -> Callable[[int], float]:
+        def go(r: int) -> float:
+            sim.time = _PerfClock if clock else real_time  # type: ignore[assignment]
+            observation.observe = _view_observe if view else real_observe
+            try:
+                return _rate(lambda: (sim.run_batch(config, r * hands, (r + 1) * hands), hands)[1])
+            finally:
+                sim.time, observation.observe = real_time, real_observe
+        return go
+
+    out = {}
+    a, b, ratio = paired(side(False, False), side(True, False), rounds)
+    out[f"simulate sniff --bots {bots}: proposal 11 (no thread_time)"] = {
+        "now": round(a), "with": round(b), "ratio": round(ratio, 3)}
+    a, b, ratio = paired(side(False, False), side(True, True), rounds)
+    out[f"simulate sniff --bots {bots}: proposals 11 + 12 bound"] = {
+        "now": round(a), "with": round(b), "ratio": round(ratio, 3)}
+    return out
 
 
 def run(games: int = 2_000, rounds: int = 10, log: Callable[[str], None] = print) -> dict:
@@ -181,10 +250,139 @@ def run(games: int = 2_000, rounds: int = 10, log: Callable[[str], None] = print
         a, b, ratio = paired(greedy(orig_copy), direct, rounds)
         out["greedy sniff 2p: proposal 12 bound (no observe copy)"] = {
             "now": round(a), "with": round(b), "ratio": round(ratio, 3)}
+        out.update(simulate_proposals(max(games // 4, 50), rounds))
+    out.update(fused_run(games, rounds))
     for label, r in out.items():
-        log(f"  {label:55} now {r['now']:>7,}  with {r['with']:>7,}  ratio {r['ratio']:.3f}")
+        log(f"  {label:60} now {r['now']:>7,}  with {r['with']:>7,}  ratio {r['ratio']:.3f}")
     return out
 
 
 if __name__ == "__main__":
     run()
+
+
+# ------------------------------------------------------------------ fused playout
+
+def fusable(rules) -> bool:  # type: ignore[no-untyped-def]
+    """Block games on a plain line: no spinner, no drawing, no play points."""
+    from engine.rules import SPIN_NONE
+
+    return (rules.spinner == SPIN_NONE and not rules.scores_plays and not rules.max_draws
+            and not rules.partners_both_out and not rules.knock_bonus)
+
+
+def fused_playout(hand, pick) -> None:  # type: ignore[no-untyped-def]
+    """The step past micro-tuning: a whole hand in one loop over local state.
+
+    Plays exactly the moves ``hand.apply(pick(hand.legal_moves()))`` would
+    (same move lists, in the same order, so the same random stream), then
+    writes the state back and settles through the engine.  Only for
+    :func:`fusable` rules and after the lead; the layout's count and hubs are
+    not kept up to date (block games never read them).
+    """
+    from engine.hand import BLOCKED, DOMINO, PASS
+
+    rules = hand.rules
+    matching = rules.tiles.matching
+    other = rules.tiles.other_half
+    players = rules.players
+    nxt = [(s + 1) % players for s in range(players)]
+    hands = hand.hands
+    arm_open = hand.arm_open
+    n_arms = len(arm_open)
+    log = hand.log
+    voids = hand.voids
+    drawn = hand.drawn
+    seat = hand.turn
+    passes = hand.passes
+    placed = hand.placed
+    on_table = hand.on_table
+    last = hand.last_player
+    mask = hand.open_mask
+    end = -1
+    while True:
+        mine = hands[seat]
+        moves = []
+        if mine & mask:
+            for arm in range(n_arms):
+                pip = arm_open[arm]
+                if pip >= 0:
+                    fits = mine & matching[pip]
+                    while fits:
+                        low = fits & -fits
+                        moves.append((low.bit_length() - 1) << 7 | arm << 1)
+                        fits ^= low
+        else:
+            moves.append(PASS)
+        move = pick(moves)
+        if move < 0:
+            voids.append((seat, mask, drawn[seat]))
+            log.append((seat, PASS, 0))
+            passes += 1
+        else:
+            tile = move >> 7
+            arm = move >> 1 & 63
+            mine ^= 1 << tile
+            hands[seat] = mine
+            arm_open[arm] = other[tile][arm_open[arm]]
+            mask = 0
+            for pip in arm_open:
+                if pip >= 0:
+                    mask |= matching[pip]
+            placed += 1
+            on_table |= 1 << tile
+            last = seat
+            passes = 0
+            log.append((seat, move, 0))
+            if not mine:
+                end = DOMINO
+                break
+        seat = nxt[seat]
+        for h in hands:
+            if h & mask:
+                break
+        else:
+            end = BLOCKED
+            break
+    hand.turn, hand.passes, hand.placed, hand.on_table = seat, passes, placed, on_table
+    hand.last_player, hand.open_mask, hand.drawn_turn, hand.last_points = last, mask, 0, 0
+    hand._end_hand(end, seat if end == DOMINO else -1, [])
+
+
+def fused_games(rules, games: int, seed: int, fused: bool) -> list:  # type: ignore[no-untyped-def]
+    """One-hand games as bench.peers plays them; returns each hand's log."""
+    from engine.match import Match
+
+    rng = random.Random(seed)
+    pick = rng.choice
+    logs = []
+    for g in range(games):
+        match = Match(rules, seed + g)
+        hand = match.new_hand()
+        hand.apply(pick(hand.legal_moves()))  # the lead, through the engine
+        if fused and not hand.state:
+            fused_playout(hand, pick)
+        while not hand.state:
+            hand.apply(pick(hand.legal_moves()))
+        match.finish_hand(hand)
+        logs.append((hand.log, hand.settlement, hand.state, match.scores))
+    return logs
+
+
+def fused_run(games: int, rounds: int) -> dict[str, dict]:
+    out = {}
+    for name, players in (("block-2p", 2), ("partnership-block", 4)):
+        rules = compile_table(name, players)
+        # the fused loop must play the very same games
+        if fused_games(rules, 200, 3, False) != fused_games(rules, 200, 3, True):
+            out[f"{name}: fused playout"] = {"now": 0, "with": 0, "ratio": 0.0,
+                                             "error": "the fused playout played other games"}
+            continue
+
+        def side(fused: bool, rules=rules):  # type: ignore[no-untyped-def]
+            return lambda r: _rate(lambda: len(fused_games(rules, games, r, fused)))
+
+        a, b, ratio = paired(side(False), side(True), rounds)
+        out[f"{name}: fused playout (beyond the list)"] = {"now": round(a), "with": round(b),
+                                                           "ratio": round(ratio, 3)}
+    return out

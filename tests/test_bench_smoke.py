@@ -111,3 +111,16 @@ def test_pips_prototype_agrees_with_the_engine() -> None:
         for mask in (0, 1, ts.full, ts.doubles, ts.full ^ ts.doubles, 0b1011 << 20):
             mask &= ts.full
             assert proposals._pips_fast(ts, mask) == ts.pips_of(mask)
+
+
+def test_fused_playout_plays_the_same_games_as_the_engine() -> None:
+    from bench.common import compile_table
+
+    for name, players in (("block-2p", 2), ("partnership-block", 4)):
+        rules = compile_table(name, players)
+        assert proposals.fusable(rules)
+        plain = proposals.fused_games(rules, 60, 11, fused=False)
+        fused = proposals.fused_games(rules, 60, 11, fused=True)
+        assert plain == fused
+        assert {state for _, _, state, _ in plain} == {1, 2}  # dominoes and blocks both seen
+    assert not proposals.fusable(compile_table("sniff", 2))
