@@ -89,7 +89,7 @@ def git_commit() -> str:
         dirty = subprocess.run(
             ["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no",
              "--", "engine", "cli", "bench"],
-            capture_output=True, text=True, timeout=10,
+            capture_output=True, text=True, timeout=10, check=False,
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"

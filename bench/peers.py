@@ -8,6 +8,7 @@ drivers follow docs/peers.md sections 1.9 and 2.7.
 
 from __future__ import annotations
 
+import importlib
 import random
 import time
 from collections.abc import Callable
@@ -46,7 +47,9 @@ def bones_driver(variant: str, players: int) -> Driver:
 def openspiel_drivers() -> tuple[dict[str, Driver], str]:
     try:
         import pyspiel
-        from open_spiel.python.games import block_dominoes  # noqa: F401  (registers the game)
+
+        # importing the module registers python_block_dominoes (docs/peers.md 1.1)
+        importlib.import_module("open_spiel.python.games.block_dominoes")
     except ImportError as err:
         return {}, f"open_spiel is not importable ({err}); pip install 'bones[bench]'"
     game = pyspiel.load_game("python_block_dominoes")

@@ -176,8 +176,7 @@ def _view_observe(hand, seat):  # type: ignore[no-untyped-def]
 
 def simulate_proposals(hands: int, rounds: int, bots: str = "random") -> dict[str, dict]:
     """engine.sim.run_batch as it is, with proposal 11, and with 11 and 12."""
-    import engine.observation as observation
-    import engine.sim as sim
+    from engine import observation, sim
 
     config = sim.make_config(["sniff"], [bots], hands, 1, hands_only=True)
     real_time, real_observe = sim.time, observation.observe
@@ -203,10 +202,9 @@ def simulate_proposals(hands: int, rounds: int, bots: str = "random") -> dict[st
 
 
 def run(games: int = 2_000, rounds: int = 10, log: Callable[[str], None] = print) -> dict:
+    from bench.throughput import greedy_factory, play_hands
     from engine.bots.policies import greedy_move
     from engine.hand import Hand
-
-    from bench.throughput import greedy_factory, play_hands
 
     out: dict[str, dict] = {}
     patches = Patches()
@@ -226,7 +224,7 @@ def run(games: int = 2_000, rounds: int = 10, log: Callable[[str], None] = print
         out[f"{name}: proposals 1+2(parse)+4+6"] = {"now": round(a), "with": round(b),
                                                      "ratio": round(ratio, 3)}
     rules = compile_table("sniff", 2)
-    make, why = greedy_factory()
+    make, _ = greedy_factory()
     if make is not None:
         hands = max(games // 4, 50)
         orig_copy, fast_copy = Hand.copy, _fast_copy_factory()

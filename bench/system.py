@@ -14,7 +14,8 @@ from bench.common import REPO, bones_command, median
 
 
 def _simulate_missing(bones: list[str]) -> str:
-    probe = subprocess.run(bones + ["simulate", "--help"], capture_output=True, text=True)
+    probe = subprocess.run(bones + ["simulate", "--help"], capture_output=True, text=True,
+                           check=False)
     if probe.returncode != 0 or "--hands" not in probe.stdout:
         return "`bones simulate --hands` is not available yet"
     return ""
@@ -50,7 +51,7 @@ def scaling(hands: int = 200_000, jobs: tuple[int, ...] = (1, 2), variant: str =
     for j in jobs:
         start, cpu = time.perf_counter(), _children_cpu()
         done = subprocess.run(simulate_args(bones, hands, j, variant),
-                              capture_output=True, text=True)
+                              capture_output=True, text=True, check=False)
         took = time.perf_counter() - start
         cpu = _children_cpu() - cpu
         if done.returncode != 0:
@@ -169,7 +170,7 @@ def startup(runs: int = 7, bones_path: str | None = None,
         times, code = [], 0
         for _ in range(runs):
             start = time.perf_counter()
-            done = subprocess.run(bones + args, capture_output=True)
+            done = subprocess.run(bones + args, capture_output=True, check=False)
             times.append(time.perf_counter() - start)
             code = code or done.returncode
         entry = {"median_s": round(median(times), 3), "min_s": round(min(times), 3),

@@ -56,7 +56,7 @@ def test_bones_peer_driver_counts_plays_and_passes() -> None:
 def test_peers_run_or_say_why_not() -> None:
     out = peers.run(games=3, rounds=2, log=lambda _: None)
     assert set(out) == {"openspiel", "dominoes"}
-    for key, entry in out.items():
+    for entry in out.values():
         if "skipped" in entry:
             assert "bones[bench]" in entry["skipped"]
             continue
