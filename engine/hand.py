@@ -149,13 +149,7 @@ class Hand:
 
     def copy(self) -> Hand:
         """An independent copy (the rules and tuples are shared)."""
-        new = Hand.__new__(Hand)
-        for name in Hand.__slots__:
-            value = getattr(self, name)
-            if type(value) is list:
-                value = list(value)
-            setattr(new, name, value)
-        return new
+        return _copy_hand(self)
 
     # ------------------------------------------------------ reading state
 
@@ -203,24 +197,30 @@ class Hand:
         if not self.placed:
             return self._lead_moves(hand)
         rules = self.rules
-        can_draw = self.bone_end > self.bone_pos and self.drawn_turn < rules.max_draws
         if not hand & self.open_mask:
-            return [DRAW] if can_draw else [PASS]
-        moves = []
-        matching = rules.tiles.matching
+            if self.bone_end > self.bone_pos and self.drawn_turn < rules.max_draws:
+                return [DRAW]
+            return [PASS]
+        moves: list[int] = []
+        append = moves.append
+        matching = rules.matching
         arm = 0
         for pip in self.arm_open:
             if pip >= 0:
                 fits = hand & matching[pip]
-                while fits:
-                    low = fits & -fits
-                    moves.append((low.bit_length() - 1) << 7 | arm << 1)
-                    fits ^= low
+                if fits:
+                    where = arm << 1
+                    while fits:
+                        low = fits & -fits
+                        append((low.bit_length() - 1) << 7 | where)
+                        fits ^= low
             arm += 1
-        if self.drawn_turn and not rules.must_play_drawn:
-            moves.append(PASS)
-        if can_draw and rules.draw_while_able:
-            moves.append(DRAW)
+        if rules.max_draws:
+            if self.drawn_turn and not rules.must_play_drawn:
+                append(PASS)
+            if (rules.draw_while_able and self.bone_end > self.bone_pos
+                    and self.drawn_turn < rules.max_draws):
+                append(DRAW)
         return moves
 
     def _lead_moves(self, hand: int) -> list[int]:
@@ -279,8 +279,10 @@ class Hand:
 
         rules = self.rules
         tile = move >> 7
-        hand = self.hands[seat] ^ (1 << tile)
-        self.hands[seat] = hand
+        hands = self.hands
+        hand = hands[seat] ^ (1 << tile)
+        hands[seat] = hand
+        arm_open = self.arm_open
         is_lead = not self.placed
         if is_lead:
             self._lead(tile, move & 1)
@@ -289,16 +291,17 @@ class Hand:
             # the common case inline: a plain tile on the end of an arm
             if (self.arm_hub[arm] < 0 and not rules.is_double[tile]
                     and rules.plain_arms and not self.arm_stub[arm]):
-                far = rules.other_half[tile][self.arm_open[arm]]
-                self.count += far - self.arm_end[arm] * self.arm_weight[arm]
-                self.arm_end[arm] = far
+                far = rules.other_half[tile][arm_open[arm]]
+                arm_end = self.arm_end
+                self.count += far - arm_end[arm] * self.arm_weight[arm]
+                arm_end[arm] = far
                 self.arm_weight[arm] = 1
-                self.arm_open[arm] = far
+                arm_open[arm] = far
             else:
                 self._place(tile, arm)
         matching = rules.matching
         mask = 0
-        for pip in self.arm_open:
+        for pip in arm_open:
             if pip >= 0:
                 mask |= matching[pip]
         self.open_mask = mask
@@ -307,14 +310,11 @@ class Hand:
         self.last_player = seat
         self.drawn_turn = 0
 
-        if rules.scores_plays:
-            if rules.header_points is None:
-                points = rules.count_points[self.count]
-            else:
-                points = self._header_points()
+        if rules.headers:
+            points = self._header_points()
         else:
-            points = 0
-        if points or (self.passes and rules.knock_bonus) or (claim and rules.muggins):
+            points = rules.count_points[self.count]
+        if points or claim or (self.passes and rules.knock_bonus):
             self._scoring_play(seat, move, claim, points, is_lead, not hand)
             return
         self.passes = 0
@@ -325,7 +325,19 @@ class Hand:
                 self._end_hand(DOMINO, seat, [])
                 return
             self.out[seat] = True
-        self._advance()
+        # _advance(), inline on the hot path
+        seat = rules.next_seat[seat]
+        if rules.partners_both_out:
+            out = self.out
+            while out[seat]:
+                seat = rules.next_seat[seat]
+        self.turn = seat
+        if self.bone_end > self.bone_pos and rules.max_draws:
+            return
+        for held in hands:
+            if held & mask:
+                return
+        self._end_hand(BLOCKED, -1, [])
 
     def _scoring_play(self, seat: int, move: int, claim: int | None, points: int,
                       is_lead: bool, went_out: bool) -> None:
@@ -333,7 +345,7 @@ class Hand:
         knocks = self.passes
         self.passes = 0
         gains: list[tuple[int, int]] = []
-        if points or claim:
+        if points or (claim and rules.muggins):
             gains = self._play_gains(seat, points, is_lead, claim)
         if knocks and rules.knock_bonus:
             gains.append((rules.owner[seat], knocks * rules.knock_bonus))
@@ -676,6 +688,36 @@ class Hand:
 
     def pips_left(self, seat: int) -> int:
         return self.rules.tiles.pips_of(self.hands[seat])
+
+
+
+_LIST_SLOTS = frozenset({
+    "hands", "boneyard", "arm_open", "arm_end", "arm_weight", "arm_hub", "arm_root",
+    "arm_side", "arm_stub", "arm_frozen", "hub_pip", "hub_k", "hub_vals", "hub_mult",
+    "hub_cross", "hub_sides_left", "hub_spins", "drawn", "out", "scores", "got_in",
+    "log", "voids",
+})
+
+
+def _make_copier() -> object:
+    # Written out once from __slots__: a straight-line copy is over twice as
+    # fast as a getattr/setattr loop, and bots copy hands on every decision.
+    lines = ["def _copy_hand(self):", "    new = _new(Hand)"]
+    for name in Hand.__slots__:
+        if name in _LIST_SLOTS:
+            lines.append(f"    new.{name} = self.{name}[:]")
+        elif name == "settlement":
+            lines.append("    s = self.settlement")
+            lines.append("    new.settlement = None if s is None else s[:]")
+        else:
+            lines.append(f"    new.{name} = self.{name}")
+    lines.append("    return new")
+    namespace: dict[str, object] = {"Hand": Hand, "_new": object.__new__}
+    exec("\n".join(lines), namespace)  # noqa: S102 - generated from our own slots
+    return namespace["_copy_hand"]
+
+
+_copy_hand = _make_copier()
 
 
 __all__ = [

@@ -15,11 +15,13 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine import spec
 from engine.hand import BLOCKED, DOMINO, Hand
 from engine.rules import Rules, RulesError
 from engine.settle import hand_winner
+from engine.tiles import tile_set
 
 #: A match that has not ended after this many hands is called a draw: ties
 #: at the target could in principle repeat for ever.
@@ -58,14 +60,28 @@ class HandSummary:
     pips: list[int] = field(default_factory=list)
 
 
+@lru_cache(maxsize=256)
+def _tile_id(highest: int, text: str) -> int:
+    return tile_set(highest).parse(text)
+
+
 class Match:
     """Hands of one variant, from a seed, until a side wins."""
 
     def __init__(self, rules: Rules, seed: int | None = None,
-                 scores: list[int] | None = None) -> None:
+                 scores: list[int] | None = None, *,
+                 rng: random.Random | None = None) -> None:
+        """``rng`` lends the match a generator that a caller already owns
+        (a simulation batch plays many one-hand matches from one generator);
+        otherwise the match seeds its own from ``seed``."""
         self.rules = rules
-        self.seed = new_seed() if seed is None else seed
-        self.rng = random.Random(self.seed)
+        if rng is not None:
+            self.seed = seed
+            self.rng = rng
+        else:
+            self.seed = new_seed() if seed is None else seed
+            self.rng = random.Random(self.seed)
+
         self.scores = list(scores) if scores is not None else [0] * rules.owners
         self.history: list[HandSummary] = []
         self.game_over = False
@@ -104,20 +120,29 @@ class Match:
     def _shuffle_deal(self) -> tuple[list[int], list[int]]:
         rules = self.rules
         tiles = list(range(rules.tiles.size))
+        size = rules.hand_size
+        players = rules.players
+        dealt = players * size
+        masks = [0] * players
         # Fisher-Yates on rng.random(): several times faster than
         # random.shuffle's integer draws, and just as reproducible
         random_float = self.rng.random
-        for i in range(len(tiles) - 1, 0, -1):
+        n = len(tiles)
+        if rules.boneyard_unread:
+            # only the dealt places are shuffled: nobody reads the rest
+            for i in range(dealt):
+                j = i + int(random_float() * (n - i))
+                t = tiles[j]
+                tiles[j] = tiles[i]
+                tiles[i] = t
+                masks[i // size] |= 1 << t
+            return masks, tiles[dealt:]
+        for i in range(n - 1, 0, -1):
             j = int(random_float() * (i + 1))
             tiles[i], tiles[j] = tiles[j], tiles[i]
-        size = rules.hand_size
-        masks = []
-        for seat in range(rules.players):
-            mask = 0
-            for t in tiles[seat * size:(seat + 1) * size]:
-                mask |= 1 << t
-            masks.append(mask)
-        return masks, tiles[rules.players * size:]
+        for i in range(dealt):
+            masks[i // size] |= 1 << tiles[i]
+        return masks, tiles[dealt:]
 
     def _deal_with(self, rule: object) -> Deal | None:
         """Deal and apply a lead rule; ``None`` asks for a redeal."""
@@ -172,7 +197,7 @@ class Match:
         """(leader, tile to lead) for rules that name a tile, with fallbacks."""
         ts = self.rules.tiles
         if isinstance(rule, spec.TileLead):
-            tile = ts.parse(rule.tile)
+            tile = _tile_id(ts.highest, rule.tile)
             seat = self._holder(hands, tile)
             if seat >= 0:
                 return seat, tile

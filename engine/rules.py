@@ -99,6 +99,8 @@ class Rules:
     next_seat: tuple[int, ...] = field(repr=False)
     # no edge-order rule ever freezes an arm (every order but all_four_first)
     plain_arms: bool
+    # nothing ever draws from the boneyard, so a deal need not order it
+    boneyard_unread: bool
     # score owners: seat -> index into the scores (team when partnered)
     owner: tuple[int, ...]
     owners: int
@@ -113,6 +115,7 @@ class Rules:
     scores_plays: bool
     count_points: tuple[int, ...] = field(repr=False)
     header_points: tuple[int, ...] | None = field(repr=False)
+    headers: bool
     get_in: int
     win_on_lead: bool
     muggins: int
@@ -150,6 +153,20 @@ class Rules:
         return table[count] if 0 <= count < len(table) else points_for_count(
             self.variant.scoring, count
         )
+
+
+def _uses_draw_more(lead: spec.Lead) -> bool:
+    """Whether a lead rule may deal extra tiles from the boneyard."""
+    candidates = [lead.first, lead.later]
+    if isinstance(lead.later, spec.DominoerLead):
+        candidates.append(lead.later.after_block)
+    if isinstance(lead.later, spec.WinnerLead):
+        candidates.append(lead.later.if_none)
+    return any(
+        isinstance(rule, (spec.HighestDoubleLead, spec.LowestDoubleLead))
+        and rule.if_none == "draw_more"
+        for rule in candidates
+    )
 
 
 def compile_rules(variant: spec.Variant, players: int | None = None,
@@ -228,6 +245,7 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         is_double=ts.is_double,
         next_seat=tuple((seat + 1) % players for seat in range(players)),
         plain_arms=order != ORDER_ALL4,
+        boneyard_unread=draw_code == DRAW_NONE and not _uses_draw_more(variant.lead),
         owner=owner,
         owners=owners,
         hand_size=variant.hand_size(players),
@@ -239,6 +257,7 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         scores_plays=scores_plays,
         count_points=count_points,
         header_points=header_points,
+        headers=header_points is not None,
         get_in=scoring.get_in,
         win_on_lead=scoring.winning_points_on_lead,
         muggins=muggins,
