@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from bench import __main__ as bench_main
-from bench import peers, proposals, system, throughput
+from bench import fused, peers, proposals, system, throughput
 from bench.common import compile_table, machine_info, tables
 
 
@@ -118,9 +118,9 @@ def test_fused_playout_plays_the_same_games_as_the_engine() -> None:
 
     for name, players in (("block-2p", 2), ("partnership-block", 4)):
         rules = compile_table(name, players)
-        assert proposals.fusable(rules)
-        plain = proposals.fused_games(rules, 60, 11, fused=False)
-        fused = proposals.fused_games(rules, 60, 11, fused=True)
-        assert plain == fused
+        assert fused.fusable(rules)
+        plain = fused.fused_games(rules, 60, 11, fused=False)
+        once = fused.fused_games(rules, 60, 11, fused=True)
+        assert plain == once
         assert {state for _, _, state, _ in plain} == {1, 2}  # dominoes and blocks both seen
-    assert not proposals.fusable(compile_table("sniff", 2))
+    assert not fused.fusable(compile_table("sniff", 2))
