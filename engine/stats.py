@@ -33,7 +33,7 @@ def wilson(successes: float, n: int, z: float = Z95) -> Estimate:
 
     >>> e = wilson(60, 100)
     >>> round(e.lo, 4), round(e.hi, 4)
-    (0.5020, 0.6906)
+    (0.502, 0.6906)
     >>> wilson(0, 0).value
     0.0
     """
