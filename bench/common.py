@@ -113,3 +113,29 @@ def machine_info() -> dict[str, object]:
         "engine_version": __version__,
         "commit": git_commit(),
     }
+
+
+def match_factory(rules):  # type: ignore[no-untyped-def]
+    """``new(seed)`` -> a fresh Match for a one-hand game.
+
+    Where Match can borrow a generator (``Match(rules, rng=...)``), all games
+    of a run share one, as simulate's batches do: seeding a Mersenne Twister
+    per game costs about 5 us, a tenth of a short game.  Older engines seed
+    one per game.
+    """
+    import random
+
+    from engine.match import Match
+
+    try:
+        Match(rules, 0, rng=random.Random(0))
+    except TypeError:
+        return lambda seed: Match(rules, seed)
+    shared: list[random.Random] = []
+
+    def new(seed: int):  # type: ignore[no-untyped-def]
+        if not shared:
+            shared.append(random.Random(seed))
+        return Match(rules, seed, rng=shared[0])
+
+    return new

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+from bench.common import match_factory
+
 
 def fusable(rules) -> bool:  # type: ignore[no-untyped-def]
     """Block games on a plain line: no spinner, no drawing, no play points."""
@@ -97,13 +99,12 @@ def fused_playout(hand, pick) -> None:  # type: ignore[no-untyped-def]
 
 def fused_games(rules, games: int, seed: int, fused: bool) -> list:  # type: ignore[no-untyped-def]
     """One-hand games as bench.peers plays them; returns each hand's log."""
-    from engine.match import Match
-
     rng = random.Random(seed)
     pick = rng.choice
+    new_match = match_factory(rules)
     logs = []
     for g in range(games):
-        match = Match(rules, seed + g)
+        match = new_match(seed + g)
         hand = match.new_hand()
         hand.apply(pick(hand.legal_moves()))  # the lead, through the engine
         if fused and not hand.state:

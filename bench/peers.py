@@ -13,7 +13,7 @@ import random
 import time
 from collections.abc import Callable
 
-from bench.common import compile_table, median
+from bench.common import compile_table, match_factory, median
 
 # (games, tile plays, all moves including passes)
 Driver = Callable[[int, int], tuple[int, int, int]]
@@ -21,16 +21,15 @@ Driver = Callable[[int, int], tuple[int, int, int]]
 
 def bones_driver(variant: str, players: int) -> Driver:
     """One game = the first hand of a fresh match (its first-lead rule)."""
-    from engine.match import Match
-
     rules = compile_table(variant, players)
 
     def run(games: int, seed: int) -> tuple[int, int, int]:
         rng = random.Random(seed)
         pick = rng.choice
+        new_match = match_factory(rules)
         plays = moves = 0
         for g in range(games):
-            match = Match(rules, seed + g)
+            match = new_match(seed + g)
             hand = match.new_hand()
             while not hand.state:
                 move = pick(hand.legal_moves())

@@ -14,18 +14,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bench.common import compile_table
-
-
-def _shared_rng_match(rules, rng):  # type: ignore[no-untyped-def]
-    """Proposal 1: a Match that takes its generator instead of seeding one."""
-    from engine.match import Match
-
-    match = Match.__new__(Match)
-    match.__dict__.update(rules=rules, seed=None, rng=rng, scores=[0] * rules.owners,
-                          history=[], game_over=False, winner=-1, current=None,
-                          current_deal=None)
-    return match
+from bench.common import compile_table, match_factory
 
 
 def _lean_finish(self, hand):  # type: ignore[no-untyped-def]
@@ -79,22 +68,8 @@ def _pips_fast(self, mask: int) -> int:
     return total
 
 
-def _fast_copy_factory():  # type: ignore[no-untyped-def]
-    """Proposal 5: a straight-line Hand.copy generated from __slots__."""
-    from engine.hand import Hand
-
-    lines = ["def copy(self):", "    new = _new(Hand)"]
-    for name in Hand.__slots__:
-        lines.append(f"    v = self.{name}")
-        lines.append(f"    new.{name} = v[:] if type(v) is list else v")
-    lines.append("    return new")
-    scope = {"Hand": Hand, "_new": object.__new__}
-    exec("\n".join(lines), scope)  # noqa: S102 - code generated from our own slots
-    return scope["copy"]
-
-
 class Patches:
-    """Switch the deal-side proposals (1, 2's tile parse, 4, 6) on and off."""
+    """Switch the deal-side proposals (2's tile parse, 4, 6) on and off."""
 
     def __init__(self) -> None:
         from engine.match import Match
@@ -119,14 +94,12 @@ class Patches:
         self.match.finish_hand, self.tileset.pips_of, self.tileset.parse = finish, pips, parse
 
 
-def one_hand_games(rules, games: int, seed: int, shared: bool) -> None:  # type: ignore[no-untyped-def]
-    from engine.match import Match
-
+def one_hand_games(rules, games: int, seed: int) -> None:  # type: ignore[no-untyped-def]
     rng = random.Random(seed)
     pick = rng.choice
-    deal_rng = random.Random(seed + 1)
+    new_match = match_factory(rules)
     for g in range(games):
-        match = _shared_rng_match(rules, deal_rng) if shared else Match(rules, seed + g)
+        match = new_match(seed + g)
         hand = match.new_hand()
         while not hand.state:
             hand.apply(pick(hand.legal_moves()))
@@ -150,14 +123,6 @@ def _rate(fn: Callable[[], int]) -> float:
     return n / (time.perf_counter() - start)
 
 
-class _PerfClock:
-    """Stands in for the ``time`` module inside engine.sim (proposal 11)."""
-
-    thread_time = staticmethod(time.perf_counter)
-    perf_counter = staticmethod(time.perf_counter)
-    monotonic = staticmethod(time.monotonic)
-
-
 def _view_observe(hand, seat):  # type: ignore[no-untyped-def]
     """Proposal 12's bound: an observation that copies nothing.
 
@@ -175,88 +140,24 @@ def _view_observe(hand, seat):  # type: ignore[no-untyped-def]
 
 
 def simulate_proposals(hands: int, rounds: int, bots: str = "random") -> dict[str, dict]:
-    """engine.sim.run_batch as it is, with proposal 11, and with 11 and 12."""
+    """engine.sim.run_batch as it is, and with proposal 12's bound."""
     from engine import observation, sim
 
     config = sim.make_config(["sniff"], [bots], hands, 1, hands_only=True)
-    real_time, real_observe = sim.time, observation.observe
+    real_observe = observation.observe
 
-    def side(clock: bool, view: bool) -> Callable[[int], float]:
+    def side(view: bool) -> Callable[[int], float]:
         def go(r: int) -> float:
-            sim.time = _PerfClock if clock else real_time  # type: ignore[assignment]
             observation.observe = _view_observe if view else real_observe
             try:
                 return _rate(lambda: (sim.run_batch(config, r * hands, (r + 1) * hands), hands)[1])
             finally:
-                sim.time, observation.observe = real_time, real_observe
+                observation.observe = real_observe
         return go
 
-    out = {}
-    a, b, ratio = paired(side(False, False), side(True, False), rounds)
-    out[f"simulate sniff --bots {bots}: proposal 11 (no thread_time)"] = {
-        "now": round(a), "with": round(b), "ratio": round(ratio, 3)}
-    a, b, ratio = paired(side(False, False), side(True, True), rounds)
-    out[f"simulate sniff --bots {bots}: proposals 11 + 12 bound"] = {
-        "now": round(a), "with": round(b), "ratio": round(ratio, 3)}
-    return out
-
-
-def run(games: int = 2_000, rounds: int = 10, log: Callable[[str], None] = print) -> dict:
-    from bench.throughput import greedy_factory, play_hands
-    from engine.bots.policies import greedy_move
-    from engine.hand import Hand
-
-    out: dict[str, dict] = {}
-    patches = Patches()
-    for name, players in (("block-2p", 2), ("partnership-block", 4)):
-        rules = compile_table(name, players)
-
-        def side(on: bool, rules=rules):  # type: ignore[no-untyped-def]
-            def go(r: int) -> float:
-                patches.set(on)
-                try:
-                    return _rate(lambda: (one_hand_games(rules, games, r, on), games)[1])
-                finally:
-                    patches.set(False)
-            return go
-
-        a, b, ratio = paired(side(False), side(True), rounds)
-        out[f"{name}: proposals 1+2(parse)+4+6"] = {"now": round(a), "with": round(b),
-                                                     "ratio": round(ratio, 3)}
-    rules = compile_table("sniff", 2)
-    make, _ = greedy_factory()
-    if make is not None:
-        hands = max(games // 4, 50)
-        orig_copy, fast_copy = Hand.copy, _fast_copy_factory()
-
-        def greedy(copy):  # type: ignore[no-untyped-def]
-            def go(r: int) -> float:
-                Hand.copy = copy
-                try:
-                    return _rate(lambda: play_hands(rules, hands, r, make(r))[0])
-                finally:
-                    Hand.copy = orig_copy
-            return go
-
-        a, b, ratio = paired(greedy(orig_copy), greedy(fast_copy), rounds)
-        out["greedy sniff 2p: proposal 5 (straight-line copy)"] = {
-            "now": round(a), "with": round(b), "ratio": round(ratio, 3)}
-
-        def direct(r: int) -> float:
-            return _rate(lambda: play_hands(rules, hands, r, lambda hand: greedy_move(hand))[0])
-
-        a, b, ratio = paired(greedy(orig_copy), direct, rounds)
-        out["greedy sniff 2p: proposal 12 bound (no observe copy)"] = {
-            "now": round(a), "with": round(b), "ratio": round(ratio, 3)}
-        out.update(simulate_proposals(max(games // 4, 50), rounds))
-    out.update(fused_run(games, rounds))
-    for label, r in out.items():
-        log(f"  {label:60} now {r['now']:>7,}  with {r['with']:>7,}  ratio {r['ratio']:.3f}")
-    return out
-
-
-if __name__ == "__main__":
-    run()
+    a, b, ratio = paired(side(False), side(True), rounds)
+    return {f"simulate sniff --bots {bots}: proposal 12 bound (no observe copy)": {
+        "now": round(a), "with": round(b), "ratio": round(ratio, 3)}}
 
 
 def fused_run(games: int, rounds: int) -> dict[str, dict]:
@@ -275,6 +176,53 @@ def fused_run(games: int, rounds: int) -> dict[str, dict]:
             return lambda r: _rate(lambda: len(fused_games(rules, games, r, fused)))
 
         a, b, ratio = paired(side(False), side(True), rounds)
-        out[f"{name}: fused playout (beyond the list)"] = {"now": round(a), "with": round(b),
-                                                           "ratio": round(ratio, 3)}
+        out[f"{name}: fused playout (proposal 14)"] = {"now": round(a), "with": round(b),
+                                                       "ratio": round(ratio, 3)}
     return out
+
+
+def run(games: int = 2_000, rounds: int = 10, log: Callable[[str], None] = print) -> dict:
+    """Every prototype not yet in the engine, A/B against the engine as it is."""
+    from bench.throughput import greedy_factory, play_hands
+    from engine.bots.policies import greedy_move
+
+    out: dict[str, dict] = {}
+    patches = Patches()
+    for name, players in (("block-2p", 2), ("partnership-block", 4)):
+        rules = compile_table(name, players)
+
+        def side(on: bool, rules=rules):  # type: ignore[no-untyped-def]
+            def go(r: int) -> float:
+                patches.set(on)
+                try:
+                    return _rate(lambda: (one_hand_games(rules, games, r), games)[1])
+                finally:
+                    patches.set(False)
+            return go
+
+        a, b, ratio = paired(side(False), side(True), rounds)
+        out[f"{name}: proposals 2(parse)+4+6"] = {"now": round(a), "with": round(b),
+                                                   "ratio": round(ratio, 3)}
+    rules = compile_table("sniff", 2)
+    make, _ = greedy_factory()
+    if make is not None:
+        hands = max(games // 4, 50)
+
+        def greedy(r: int) -> float:
+            return _rate(lambda: play_hands(rules, hands, r, make(r))[0])
+
+        def direct(r: int) -> float:
+            return _rate(lambda: play_hands(rules, hands, r, lambda hand: greedy_move(hand))[0])
+
+        a, b, ratio = paired(greedy, direct, rounds)
+        out["greedy sniff 2p: proposal 12 bound (no observe copy)"] = {
+            "now": round(a), "with": round(b), "ratio": round(ratio, 3)}
+        out.update(simulate_proposals(hands, rounds))
+    out.update(fused_run(games, rounds))
+    for label, r in out.items():
+        log(f"  {label:60} now {r['now']:>7,}  with {r['with']:>7,}  ratio {r['ratio']:.3f}")
+    return out
+
+
+if __name__ == "__main__":
+    run()

@@ -91,16 +91,16 @@ def test_machine_info_names_a_commit() -> None:
 
 
 def test_proposal_prototypes_run_and_restore_the_engine() -> None:
-    from engine.hand import Hand
+    from engine import observation
     from engine.match import Match
     from engine.tiles import TileSet
 
-    before = (Hand.copy, Match.finish_hand, TileSet.pips_of, TileSet.parse)
+    before = (observation.observe, Match.finish_hand, TileSet.pips_of, TileSet.parse)
     out = proposals.run(games=4, rounds=2, log=lambda _: None)
     assert any(k.startswith("block-2p") for k in out)
     assert all(r["now"] > 0 and r["with"] > 0 for r in out.values())
     # the monkey-patches must not leak into the rest of the test session
-    assert (Hand.copy, Match.finish_hand, TileSet.pips_of, TileSet.parse) == before
+    assert (observation.observe, Match.finish_hand, TileSet.pips_of, TileSet.parse) == before
 
 
 def test_pips_prototype_agrees_with_the_engine() -> None:
