@@ -16,7 +16,8 @@ from engine.observation import observe
 from engine.rules import compile_rules
 
 _QUICK = ("random", "greedy", "heuristic", "search:iterations=2",
-          "search:iterations=1:policy=heuristic", "search:iterations=1:rollouts=2:policy=random")
+          "search:iterations=1:policy=heuristic", "search:iterations=1:rollouts=2:policy=random",
+          "search:seconds=0.001")
 
 
 @cache
