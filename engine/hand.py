@@ -151,6 +151,11 @@ class Hand:
         """An independent copy (the rules and tuples are shared)."""
         return _copy_hand(self)
 
+    def public_copy(self, seat: int) -> Hand:
+        """A copy with everything ``seat`` may not see scrubbed: the other
+        hands are empty and the boneyard's tiles are -1."""
+        return _public_copy(self, seat)
+
     # ------------------------------------------------------ reading state
 
     @property
@@ -699,12 +704,20 @@ _LIST_SLOTS = frozenset({
 })
 
 
-def _make_copier() -> object:
+def _make_copier(public: bool) -> object:
     # Written out once from __slots__: a straight-line copy is over twice as
     # fast as a getattr/setattr loop, and bots copy hands on every decision.
-    lines = ["def _copy_hand(self):", "    new = _new(Hand)"]
+    # The public copy (a seat's view) never copies what it must hide.
+    args = "self, seat" if public else "self"
+    lines = [f"def copier({args}):", "    new = _new(Hand)"]
     for name in Hand.__slots__:
-        if name in _LIST_SLOTS:
+        if public and name == "hands":
+            lines.append("    hands = [0] * len(self.hands)")
+            lines.append("    hands[seat] = self.hands[seat]")
+            lines.append("    new.hands = hands")
+        elif public and name == "boneyard":
+            lines.append("    new.boneyard = [-1] * len(self.boneyard)")
+        elif name in _LIST_SLOTS:
             lines.append(f"    new.{name} = self.{name}[:]")
         elif name == "settlement":
             lines.append("    s = self.settlement")
@@ -714,10 +727,11 @@ def _make_copier() -> object:
     lines.append("    return new")
     namespace: dict[str, object] = {"Hand": Hand, "_new": object.__new__}
     exec("\n".join(lines), namespace)  # noqa: S102 - generated from our own slots
-    return namespace["_copy_hand"]
+    return namespace["copier"]
 
 
-_copy_hand = _make_copier()
+_copy_hand = _make_copier(public=False)
+_public_copy = _make_copier(public=True)
 
 
 __all__ = [

@@ -28,7 +28,7 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.hand import Hand
 from engine.rules import Rules
@@ -43,9 +43,8 @@ class NoWorldError(ValueError):
     """No deal of the unseen tiles agrees with the observation."""
 
 
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """One seat's view of a hand.
+class Observation(NamedTuple):
+    """One seat's view of a hand (immutable: a named tuple, quick to build).
 
     ``layout`` is a copy of the hand with every hidden tile scrubbed (other
     hands empty, boneyard entries -1): read its ``arm_open``, ``count``,
@@ -63,10 +62,18 @@ class Observation:
     drawable: int  # tiles that can still be drawn (reserve excluded)
     boneyard_left: int  # tiles left in the boneyard (reserve included)
     scores: tuple[int, ...]  # per owner (seat, or team when partnered)
-    history: tuple[tuple[int, int], ...]  # (seat, move), in order
     voids: tuple[tuple[int, int, int], ...]  # (seat, mask, draws_then)
     unseen: int  # tiles this seat cannot see: other hands and the boneyard
     out_of_play: int
+
+    @property
+    def history(self) -> tuple[tuple[int, int], ...]:
+        """The public history: ``(seat, move)`` for every move, in order.
+
+        Built when asked for: most bots never read it, and rebuilding it on
+        every move made observing a hand quadratic in its length.
+        """
+        return tuple((seat, move) for seat, move, _ in self.layout.log)
 
     @property
     def count(self) -> int:
@@ -108,27 +115,14 @@ class Observation:
 def observe(hand: Hand, seat: int) -> Observation:
     """``seat``'s view of ``hand``."""
     rules = hand.rules
-    public = hand.copy()
-    players = rules.players
-    public.hands = [h if s == seat else 0 for s, h in enumerate(hand.hands)]
-    public.boneyard = [-1] * len(hand.boneyard)
-    counts = tuple(h.bit_count() for h in hand.hands)
-    unseen = rules.tiles.full & ~(hand.hands[seat] | hand.on_table | hand.out_of_play)
+    public = hand.public_copy(seat)
+    own = hand.hands[seat]
+    counts = tuple(map(int.bit_count, hand.hands))
+    unseen = rules.tiles.full & ~(own | hand.on_table | hand.out_of_play)
+    # positional: a named tuple builds fastest so, and bots observe every move
     return Observation(
-        rules=rules,
-        seat=seat,
-        hand=hand.hands[seat],
-        turn=hand.turn,
-        layout=public,
-        counts=counts,
-        drawn=tuple(hand.drawn[s] for s in range(players)),
-        drawable=hand.drawable,
-        boneyard_left=hand.boneyard_left,
-        scores=tuple(hand.scores),
-        history=tuple((s, m) for s, m, _ in hand.log),
-        voids=tuple(hand.voids),
-        unseen=unseen,
-        out_of_play=hand.out_of_play,
+        rules, seat, own, hand.turn, public, counts, tuple(hand.drawn), hand.drawable,
+        hand.boneyard_left, tuple(hand.scores), tuple(hand.voids), unseen, hand.out_of_play,
     )
 
 

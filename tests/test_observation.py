@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -71,7 +70,7 @@ def test_observation_shows_nothing_hidden() -> None:
     swapped.hands[other] ^= mine | 1 << theirs
     swapped.boneyard[pos] = mine.bit_length() - 1
     a, b = observe(hand, seat), observe(swapped, seat)
-    for field in Observation.__dataclass_fields__:
+    for field in Observation._fields:
         if field == "layout":
             for slot in Hand.__slots__:
                 assert getattr(a.layout, slot) == getattr(b.layout, slot), slot
@@ -161,7 +160,7 @@ def _random_voids(obs: Observation, rng: random.Random) -> Observation:
                 mask |= 1 << t
         drawn[seat] = max(drawn[seat], 2)
         voids.append((seat, mask, drawn[seat] - rng.choice((0, 0, 1, 2))))
-    return replace(obs, voids=tuple(voids), drawn=tuple(drawn))
+    return obs._replace(voids=tuple(voids), drawn=tuple(drawn))
 
 
 def test_sampler_against_brute_force_on_small_positions() -> None:
