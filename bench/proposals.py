@@ -126,8 +126,8 @@ def _rate(fn: Callable[[], int]) -> float:
 def _view_observe(hand, seat):  # type: ignore[no-untyped-def]
     """Proposal 12's bound: an observation that copies nothing.
 
-    Not a safe observation (the layout is the live, unscrubbed hand and the
-    history is left out); it measures what copying costs the built-in bots.
+    Not a safe observation (the layout is the live, unscrubbed hand); it
+    measures what copying costs the built-in bots.
     """
     from engine.observation import Observation
 
@@ -136,7 +136,7 @@ def _view_observe(hand, seat):  # type: ignore[no-untyped-def]
         rules=rules, seat=seat, hand=hand.hands[seat], turn=hand.turn, layout=hand,
         counts=tuple(h.bit_count() for h in hand.hands), drawn=tuple(hand.drawn),
         drawable=hand.drawable, boneyard_left=hand.boneyard_left, scores=tuple(hand.scores),
-        history=(), voids=(), unseen=0, out_of_play=hand.out_of_play)
+        voids=(), unseen=0, out_of_play=hand.out_of_play)
 
 
 def simulate_proposals(hands: int, rounds: int, bots: str = "random") -> dict[str, dict]:
