@@ -33,6 +33,27 @@ across matches.  `bones bots` lists the bots.
 {_EXIT_HELP}"""
 
 
+def _run_one(config: Any, jobs: int, scheduler: str | None, games: int, label: str,
+             quiet: bool, *, show_seed: bool) -> tuple[dict[str, Any], Any]:
+    """Run one configuration with a progress bar: (its report with the run
+    facts, the merged summary)."""
+    from engine.sim import report
+
+    runner = _Runner(jobs, scheduler)
+    if show_seed:
+        # a chosen seed is always shown: without it the run cannot be repeated
+        typer.echo(f"seed {config.seed}", err=True)
+    started = time.perf_counter()
+    bar = _Progress(games, label, quiet)
+    try:
+        summary = runner.run(config, bar)
+    finally:
+        bar.stop()
+        runner.close()
+    body = report(config, summary)
+    body["run"] = _run_facts(runner, started, [summary])
+    return body, summary
+
 def register(app: typer.Typer) -> None:
     app.command("simulate", help=_SIM_HELP)(simulate_command)
     app.command("bots", help="List the bots with their parameters and defaults.")(bots_command)
@@ -284,21 +305,9 @@ def _simulate(variant: str, matches: Optional[int], hands: Optional[int],
         raise _Fail("the number of games must be at least 1", 2)
     tables = _tables([variant], players, teams)
     config = _config(tables, bots, games, seed, hands is not None)
-    from engine.sim import report
 
-    runner = _Runner(jobs, scheduler)
-    if seed is None or not (quiet or as_json or as_csv):
-        # a chosen seed is always shown: without it the run cannot be repeated
-        typer.echo(f"seed {config.seed}", err=True)
-    started = time.perf_counter()
-    bar = _Progress(games, "simulating", quiet)
-    try:
-        summary = runner.run(config, bar)
-    finally:
-        bar.stop()
-        runner.close()
-    body = report(config, summary)
-    body["run"] = _run_facts(runner, started, [summary])
+    body, summary = _run_one(config, jobs, scheduler, games, "simulating", quiet,
+                    show_seed=seed is None or not (quiet or as_json or as_csv))
     if as_json:
         _write(out, json.dumps(body, indent=2) + "\n")
     elif as_csv:
@@ -578,7 +587,6 @@ def compare_command(
 def _compare(a: str, b: str, matches: Optional[int], hands: Optional[int],
              players: Optional[int], teams: bool, bots: str, seed: Optional[int], jobs: int,
              scheduler: Optional[str], as_json: bool, out: Optional[Path], quiet: bool) -> int:
-    from engine.sim import report
 
     if matches is not None and hands is not None:
         raise _Fail("give -n (matches) or --hands, not both", 2)
@@ -590,18 +598,8 @@ def _compare(a: str, b: str, matches: Optional[int], hands: Optional[int],
         raise _Fail(f"{a} is played by {tables[0].players} players here and {b} by "
                     f"{tables[1].players}; choose one with --players", 2)
     config = _config(tables, bots, games, seed, hands is not None)
-    runner = _Runner(jobs, scheduler)
-    if seed is None or not (quiet or as_json):
-        typer.echo(f"seed {config.seed}", err=True)
-    started = time.perf_counter()
-    bar = _Progress(games, "comparing", quiet)
-    try:
-        summary = runner.run(config, bar)
-    finally:
-        bar.stop()
-        runner.close()
-    body = report(config, summary)
-    body["run"] = _run_facts(runner, started, [summary])
+    body, summary = _run_one(config, jobs, scheduler, games, "comparing", quiet,
+                    show_seed=seed is None or not (quiet or as_json))
     if as_json:
         _write(out, json.dumps(body, indent=2) + "\n")
     else:

@@ -5,24 +5,15 @@ The engine is imported inside the command, so `bones --help` stays fast.
 
 from __future__ import annotations
 
-import enum
 import os
 from typing import Any, List
 
 import typer
 
-
-class Format(str, enum.Enum):
-    text = "text"
-    json = "json"
-    github = "github"
+from cli.formats import Format
+from cli.formats import gh_escape as _gh_escape
 
 
-def _gh_escape(text: str, *, prop: bool = False) -> str:
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    if prop:
-        text = text.replace(":", "%3A").replace(",", "%2C")
-    return text
 
 
 def _check(ref: str) -> tuple[bool, list[Any]]:

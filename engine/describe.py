@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from engine import spec
+from engine.rules import points_for_count, spinner_multipliers
 
 _NUMBER_WORDS = {
     0: "zero", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six",
@@ -336,7 +337,7 @@ def _layout(variant: spec.Variant) -> list[str]:
         lines.append(dbl)
         return lines
     if sp.kind == "inline_sniff":
-        mult = spec_multipliers(sp.count)
+        mult = list(spinner_multipliers(sp.count))
         lines.append(
             "The first double played, whether led or played later, is the sniff. It is laid "
             "in line like any tile, and each of its two long sides then takes exactly one "
@@ -348,7 +349,7 @@ def _layout(variant: spec.Variant) -> list[str]:
         lines += _multiplier_lines(mult, 2, "two line ends")
         lines.append(dbl.replace("that is not a spinner", "other than the sniff"))
         return lines
-    mult = spec_multipliers(sp.count)
+    mult = list(spinner_multipliers(sp.count))
     if sp.kind == "first_double":
         lines.append(
             "The first double played, whether led or played later, is the spinner. It lies "
@@ -391,41 +392,6 @@ def _layout(variant: spec.Variant) -> list[str]:
     else:
         lines.append(dbl)
     return lines
-
-
-def spec_multipliers(count: Any) -> list[int]:
-    """The five multipliers of a spinner count (a preset name or the list)."""
-    if isinstance(count, str):
-        return list({"drop2": (2, 2, 0, 0, 0), "sniff-count": (2, 2, 2, 1, 0)}[count])
-    return list(count)
-
-
-def _points_for(variant: spec.Variant, count: int) -> int:
-    scoring = variant.scoring
-    when, points = scoring.when, scoring.points
-    if count <= 0:
-        return 0
-    if isinstance(when, spec.MultipleOf):
-        dividing = [d for d in dict.fromkeys(when.divisors) if count % d == 0]
-        if not dividing:
-            return 0
-    elif isinstance(when, spec.InList):
-        if count not in when.counts:
-            return 0
-        dividing = []
-    else:
-        return 0
-    if isinstance(points, spec.CountPoints):
-        return count
-    if isinstance(points, spec.DividedPoints):
-        return count // points.by
-    if isinstance(points, spec.SumOfQuotients):
-        return sum(count // d for d in dividing)
-    if isinstance(points, spec.PerDivisor):
-        return count * len(dividing)
-    if isinstance(points, spec.FlatPoints):
-        return points.amount
-    raise TypeError(points)  # pragma: no cover
 
 
 def _scoring(variant: spec.Variant) -> list[str]:
@@ -472,7 +438,7 @@ def _scoring(variant: spec.Variant) -> list[str]:
         elif isinstance(points, spec.FlatPoints):
             lines.append(f"It scores {_plural(points.amount, 'point')}, whatever the count.")
         top = spec.max_reachable_count(variant)
-        scoring = [(c, _points_for(variant, c)) for c in range(1, top + 1)]
+        scoring = [(c, points_for_count(variant.scoring, c)) for c in range(1, top + 1)]
         scoring = [(c, p) for c, p in scoring if p > 0 or _qualifies(variant, c)]
         if scoring and len(scoring) <= _SCORING_LIST_LIMIT:
             table = ", ".join(f"{c} scores {p}" for c, p in scoring)

@@ -163,7 +163,7 @@ def sample_world(obs: Observation, rng: random.Random) -> Hand:
     for seat, h in enumerate(hands):
         if seat != obs.seat:
             rest &= ~h
-    pile = _tiles(rest)
+    pile = obs.rules.tiles.tiles_of(rest)
     rng.shuffle(pile)
     start = len(world.boneyard) - obs.boneyard_left
     world.boneyard[start:] = pile
@@ -174,7 +174,7 @@ def deal_unseen(obs: Observation, rng: random.Random) -> list[int]:
     """Masks for every seat (own hand included) consistent with ``obs``."""
     limits = obs.limits()
     others = [s for s in range(len(obs.counts)) if s != obs.seat and obs.counts[s]]
-    tiles = _tiles(obs.unseen)
+    tiles = obs.rules.tiles.tiles_of(obs.unseen)
     hands = [0] * len(obs.counts)
     hands[obs.seat] = obs.hand
     if not any(limits[s] for s in others):
@@ -200,15 +200,6 @@ def deal_unseen(obs: Observation, rng: random.Random) -> list[int]:
     for s, h in got.items():
         hands[s] = h
     return hands
-
-
-def _tiles(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class _Constrained:
