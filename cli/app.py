@@ -44,15 +44,24 @@ def _register_all() -> None:
         module.register(app)
 
 
-@app.callback()
-def _root(
-    version: bool = typer.Option(False, "--version", help="Print the version and exit.", is_eager=True),
-) -> None:
-    if version:
+def _print_version(value: bool) -> None:
+    if value:
+        import engine
         from engine._version import __version__
 
-        typer.echo(f"bones {__version__}")
+        core = "compiled core" if engine.compiled() else "pure Python"
+        typer.echo(f"bones {__version__} ({core})")
         raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", help="Print the version and exit.", is_eager=True,
+        callback=_print_version,
+    ),
+) -> None:
+    """Rules engine, player and simulator for the point-domino family."""
 
 
 _register_all()

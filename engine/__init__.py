@@ -43,7 +43,15 @@ _EXPORTS = {
     "RecordError": "engine.record",
 }
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = ["__version__", "compiled", *_EXPORTS]
+
+
+def compiled() -> bool:
+    """Whether the hot path (engine.hand) runs compiled by mypyc
+    (``BONES_COMPILE=1`` at install time) rather than as Python."""
+    import engine.hand
+
+    return not engine.hand.__file__.endswith(".py")
 
 
 def __getattr__(name: str) -> Any:

@@ -49,8 +49,6 @@ if TYPE_CHECKING:  # pragma: no cover
 DRAW = -1
 PASS = -2
 
-_blank = object.__new__
-
 # how a hand ended
 PLAYING, DOMINO, BLOCKED, TARGET = range(4)
 END_NAMES = ("playing", "domino", "blocked", "target")
@@ -66,6 +64,20 @@ class IllegalMoveError(ValueError):
         self.legal = legal
 
 
+#: The state a hand keeps: its slots, and what its copies must copy.
+FIELDS = (
+    "rules", "hands", "boneyard", "bone_pos", "bone_end", "out_of_play",
+    "arm_open", "arm_end", "arm_weight", "arm_hub", "arm_root", "arm_side",
+    "arm_stub", "arm_frozen",
+    "hub_pip", "hub_k", "hub_vals", "hub_mult", "hub_cross", "hub_sides_left",
+    "hub_spins", "spinners", "first_double_seen",
+    "count", "turn", "leader", "lead_tile", "lead_doubles_only", "placed",
+    "on_table", "passes", "drawn_turn", "drawn", "out", "scores", "got_in",
+    "state", "game_over", "winner", "domino_seat", "last_player",
+    "settlement", "log", "voids", "last_points", "open_mask",
+)
+
+
 class Hand:
     """The state of one hand, from the lead to its settlement.
 
@@ -74,29 +86,23 @@ class Hand:
     directly, so targets can end the game mid-hand.
     """
 
-    __slots__ = (
-        "rules", "hands", "boneyard", "bone_pos", "bone_end", "out_of_play",
-        "arm_open", "arm_end", "arm_weight", "arm_hub", "arm_root", "arm_side",
-        "arm_stub", "arm_frozen",
-        "hub_pip", "hub_k", "hub_vals", "hub_mult", "hub_cross", "hub_sides_left",
-        "hub_spins", "spinners", "first_double_seen",
-        "count", "turn", "leader", "lead_tile", "lead_doubles_only", "placed",
-        "on_table", "passes", "drawn_turn", "drawn", "out", "scores", "got_in",
-        "state", "game_over", "winner", "domino_seat", "last_player",
-        "settlement", "log", "voids", "last_points", "open_mask",
-    )
+    __slots__ = FIELDS
 
     def __init__(
         self,
-        rules: Rules,
-        hands: Sequence[int],
-        boneyard: Sequence[int],
-        leader: int,
+        rules: Rules | None = None,
+        hands: Sequence[int] = (),
+        boneyard: Sequence[int] = (),
+        leader: int = 0,
         scores: list[int] | None = None,
         lead_tile: int = -1,
         lead_doubles_only: bool = False,
         out_of_play: int = 0,
     ) -> None:
+        if rules is None:
+            # a blank for copy() to fill: compiled with mypyc, Hand.__new__
+            # runs __init__ without arguments (interpreted, it does not)
+            return
         self.rules = rules
         self.hands = list(hands)
         self.boneyard = list(boneyard)
@@ -150,12 +156,12 @@ class Hand:
     # ------------------------------------------------------------ copying
 
     # Straight-line copies, written out: over twice as fast as a loop over
-    # __slots__, and bots copy a hand on every decision.  test_hand_copies
+    # FIELDS, and bots copy a hand on every decision.  test_hand_copies
     # checks that they cover every slot.
 
     def copy(self) -> Hand:
         """An independent copy (the rules and tuples are shared)."""
-        new = _blank(Hand)
+        new = Hand.__new__(Hand)
         new.rules = self.rules
         new.hands = self.hands[:]
         new.boneyard = self.boneyard[:]
@@ -207,7 +213,7 @@ class Hand:
     def public_copy(self, seat: int) -> Hand:
         """A copy with everything ``seat`` may not see scrubbed: the other
         hands are empty and the boneyard's tiles are -1."""
-        new = _blank(Hand)
+        new = Hand.__new__(Hand)
         new.rules = self.rules
         hands = [0] * len(self.hands)
         hands[seat] = self.hands[seat]

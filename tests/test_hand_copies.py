@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from engine.hand import Hand
+from engine.hand import FIELDS, Hand
 from engine.load import load_variant
 from engine.match import Match
 from engine.rules import compile_rules
@@ -24,15 +24,15 @@ def _mid_hand() -> Hand:
 def test_copy_covers_every_slot_and_shares_no_list() -> None:
     hand = _mid_hand()
     copy = hand.copy()
-    for name in Hand.__slots__:
+    for name in FIELDS:
         mine, theirs = getattr(hand, name), getattr(copy, name)
         assert mine == theirs, name
         if isinstance(mine, list):
             assert mine is not theirs, f"{name} is shared"
     # playing on the copy leaves the original alone
-    before = [getattr(hand, n) for n in Hand.__slots__ if not isinstance(getattr(hand, n), list)]
+    before = [getattr(hand, n) for n in FIELDS if not isinstance(getattr(hand, n), list)]
     copy.apply(copy.legal_moves()[0])
-    assert [getattr(hand, n) for n in Hand.__slots__
+    assert [getattr(hand, n) for n in FIELDS
             if not isinstance(getattr(hand, n), list)] == before
 
 
@@ -40,7 +40,7 @@ def test_public_copy_hides_other_hands_and_the_boneyard() -> None:
     hand = _mid_hand()
     seat = (hand.turn + 1) % hand.rules.players
     view = hand.public_copy(seat)
-    for name in Hand.__slots__:
+    for name in FIELDS:
         if name in ("hands", "boneyard"):
             continue
         assert getattr(view, name) == getattr(hand, name), name

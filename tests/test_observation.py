@@ -9,7 +9,7 @@ from functools import cache
 import pytest
 
 from engine.bots.policies import greedy_move
-from engine.hand import Hand
+from engine.hand import FIELDS, Hand
 from engine.load import builtin_names, load_variant
 from engine.match import Match
 from engine.observation import (
@@ -72,7 +72,7 @@ def test_observation_shows_nothing_hidden() -> None:
     a, b = observe(hand, seat), observe(swapped, seat)
     for field in Observation._fields:
         if field == "layout":
-            for slot in Hand.__slots__:
+            for slot in FIELDS:
                 assert getattr(a.layout, slot) == getattr(b.layout, slot), slot
         else:
             assert getattr(a, field) == getattr(b, field), field

@@ -214,3 +214,12 @@ def test_command_module_imports_no_engine() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout
     assert out.strip() == "[]"
+
+
+def test_version_names_the_core() -> None:
+    import engine
+
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0
+    core = "compiled core" if engine.compiled() else "pure Python"
+    assert result.stdout.strip() == f"bones {engine.__version__} ({core})"
