@@ -10,7 +10,7 @@ from typing import Any, List
 
 import typer
 
-from cli.formats import Format
+from cli.formats import Format, github_annotation
 from cli.formats import gh_escape as _gh_escape
 
 
@@ -65,11 +65,7 @@ def check(
                 typer.echo(f"{r.file}: ok")
             elif r.status == "error":
                 for p in r.problems:
-                    props = f"file={_gh_escape(p.file, prop=True)}"
-                    if p.line:
-                        props += f",line={p.line},col={p.col}"
-                    body = f"{p.dotted_path}: {p.message}" if p.path else p.message
-                    typer.echo(f"::error {props}::{_gh_escape(body)}")
+                    typer.echo(github_annotation(p))
             else:
                 body = r.lines()[0][len(r.file) + 2:]
                 typer.echo(f"::error file={_gh_escape(r.file, prop=True)}::{_gh_escape(body)}")

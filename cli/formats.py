@@ -17,3 +17,13 @@ def gh_escape(text: str, *, prop: bool = False) -> str:
     if prop:
         text = text.replace(":", "%3A").replace(",", "%2C")
     return text
+
+
+def github_annotation(problem: object) -> str:
+    """A located problem (engine.load.LocatedProblem) as an Actions ``::error``."""
+    props = f"file={gh_escape(problem.file, prop=True)}"  # type: ignore[attr-defined]
+    if problem.line:  # type: ignore[attr-defined]
+        props += f",line={problem.line},col={problem.col}"  # type: ignore[attr-defined]
+    body = (f"{problem.dotted_path}: {problem.message}"  # type: ignore[attr-defined]
+            if problem.path else problem.message)  # type: ignore[attr-defined]
+    return f"::error {props}::{gh_escape(body)}"

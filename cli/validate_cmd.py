@@ -10,8 +10,7 @@ from typing import Any, List
 
 import typer
 
-from cli.formats import Format
-from cli.formats import gh_escape as _gh_escape
+from cli.formats import Format, github_annotation
 
 
 
@@ -69,11 +68,7 @@ def validate(
                 continue
             for p in problems:
                 if format is Format.github:
-                    props = f"file={_gh_escape(p.file, prop=True)}"
-                    if p.line:
-                        props += f",line={p.line},col={p.col}"
-                    body = f"{p.dotted_path}: {p.message}" if p.path else p.message
-                    typer.echo(f"::error {props}::{_gh_escape(body)}")
+                    typer.echo(github_annotation(p))
                 else:
                     typer.echo(p.format())
     raise typer.Exit(0 if ok else 1)

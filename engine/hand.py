@@ -155,9 +155,9 @@ class Hand:
 
     # ------------------------------------------------------------ copying
 
-    # Straight-line copies, written out: over twice as fast as a loop over
+    # A straight-line copy, written out: over twice as fast as a loop over
     # FIELDS, and bots copy a hand on every decision.  test_hand_copies
-    # checks that they cover every slot.
+    # checks that it covers every slot.
 
     def copy(self) -> Hand:
         """An independent copy (the rules and tuples are shared)."""
@@ -213,55 +213,11 @@ class Hand:
     def public_copy(self, seat: int) -> Hand:
         """A copy with everything ``seat`` may not see scrubbed: the other
         hands are empty and the boneyard's tiles are -1."""
-        new = Hand.__new__(Hand)
-        new.rules = self.rules
+        new = self.copy()
         hands = [0] * len(self.hands)
         hands[seat] = self.hands[seat]
         new.hands = hands
         new.boneyard = [-1] * len(self.boneyard)
-        new.bone_pos = self.bone_pos
-        new.bone_end = self.bone_end
-        new.out_of_play = self.out_of_play
-        new.arm_open = self.arm_open[:]
-        new.arm_end = self.arm_end[:]
-        new.arm_weight = self.arm_weight[:]
-        new.arm_hub = self.arm_hub[:]
-        new.arm_root = self.arm_root[:]
-        new.arm_side = self.arm_side[:]
-        new.arm_stub = self.arm_stub[:]
-        new.arm_frozen = self.arm_frozen[:]
-        new.hub_pip = self.hub_pip[:]
-        new.hub_k = self.hub_k[:]
-        new.hub_vals = self.hub_vals[:]
-        new.hub_mult = self.hub_mult[:]
-        new.hub_cross = self.hub_cross[:]
-        new.hub_sides_left = self.hub_sides_left[:]
-        new.hub_spins = self.hub_spins[:]
-        new.spinners = self.spinners
-        new.first_double_seen = self.first_double_seen
-        new.count = self.count
-        new.turn = self.turn
-        new.leader = self.leader
-        new.lead_tile = self.lead_tile
-        new.lead_doubles_only = self.lead_doubles_only
-        new.placed = self.placed
-        new.on_table = self.on_table
-        new.passes = self.passes
-        new.drawn_turn = self.drawn_turn
-        new.drawn = self.drawn[:]
-        new.out = self.out[:]
-        new.scores = self.scores[:]
-        new.got_in = self.got_in[:]
-        new.state = self.state
-        new.game_over = self.game_over
-        new.winner = self.winner
-        new.domino_seat = self.domino_seat
-        new.last_player = self.last_player
-        new.settlement = None if self.settlement is None else self.settlement[:]
-        new.log = self.log[:]
-        new.voids = self.voids[:]
-        new.last_points = self.last_points
-        new.open_mask = self.open_mask
         return new
 
     # ------------------------------------------------------ reading state
