@@ -742,9 +742,48 @@ def semantic_problems(variant: Variant) -> list[Problem]:
     if variant.scoring.get_in and isinstance(when, NoPredicate):
         add(("scoring", "get_in"), "a get-in score needs scoring plays (scoring.when.kind is none)")
 
-    if isinstance(variant.match, HandsMatch) and variant.scoring.get_in:
-        pass  # meaningful: get_in only gates play points
+    if isinstance(variant.match, TargetMatch) and variant.match.check == "exact":
+        step = score_granularity(variant)
+        if step > 1:
+            for c in counts:
+                target = for_players(variant.match.points, c)
+                if target % step:
+                    path = ("match", "points")
+                    if isinstance(variant.match.points, dict):
+                        path += (c,)
+                    add(path, f"an exact target of {target} can never be reached: every "
+                        f"score changes by a multiple of {step}")
     return problems
+
+
+def score_granularity(variant: Variant) -> int:
+    """The largest number that divides every change a score can undergo
+    (1 when nothing useful is known, e.g. where players claim their points)."""
+    from math import gcd
+
+    from engine.rules import points_for_count  # engine.rules imports this module
+
+    if isinstance(variant.scoring.muggins, MugginsOn) or variant.settlement.floor is not None:
+        return 1
+    step = 0
+    when = variant.scoring.when
+    if isinstance(when, MatchingEnds):
+        for points in when.points.values():
+            step = gcd(step, points)
+    else:
+        for count in range(1, max_reachable_count(variant) + 1):
+            step = gcd(step, points_for_count(variant.scoring, count))
+    step = gcd(step, variant.drawing.knock_bonus)
+    for rule in (variant.settlement.domino, variant.settlement.blocked):
+        if isinstance(rule, NobodySettles):
+            continue
+        amount = getattr(rule, "amount", None)
+        if amount == "flat":
+            step = gcd(step, rule.points)  # type: ignore[union-attr]
+            continue
+        unit = rule.rounding.unit if isinstance(rule.rounding, NearestRounding) else 1
+        step = gcd(step, unit // rule.divisor if unit % rule.divisor == 0 else 1)
+    return step
 
 
 def _check_lead_tile(variant: Variant, rule: object, path: tuple[str | int, ...], add) -> None:  # type: ignore[no-untyped-def]

@@ -731,3 +731,19 @@ def test_random_structures_only_raise_variant_error(data: dict) -> None:
             assert p.file == "fuzz.yaml" and p.line >= 1 and p.col >= 1
             assert "\n" not in p.format()
             assert not p.message.startswith(("Input should", "Value error")), p.format()
+
+
+def test_exact_target_that_no_score_can_reach() -> None:
+    # every play scores a multiple of 5 and nothing else changes a score: 61
+    # can never be hit exactly, so the match could only end at the hand limit
+    text = GOOD.replace("points: {kind: divided, by: 5}", "points: {kind: count}").replace(
+        "settlement:\n  domino: {kind: domino_er}\n  blocked: {kind: lightest}",
+        "settlement:\n  domino: {kind: nobody}\n  blocked: {kind: nobody}",
+    ).replace("match: {kind: target, points: 61}", "match: {kind: target, points: 61, check: exact}")
+    write("v.yaml", text)
+    assert errors("v.yaml") == [
+        "v.yaml:13:31: match.points: an exact target of 61 can never be reached: "
+        "every score changes by a multiple of 5"
+    ]
+    write("w.yaml", text.replace("points: 61, check", "points: 60, check"))
+    assert load_variant("w.yaml").match.points == 60

@@ -340,6 +340,14 @@ def variants(draw: st.DrawFn) -> Variant:
         settlement=draw(settlement(counts)),
         match=draw(match(counts)),
     )
+    if isinstance(variant.match, spec.TargetMatch) and variant.match.check == "exact":
+        # an exact target must be reachable: scale it to the scores' step
+        step = spec.score_granularity(variant)
+        points = variant.match.points
+        fixed = ({c: v * step for c, v in points.items()} if isinstance(points, dict)
+                 else points * step)
+        variant = variant.model_copy(
+            update={"match": variant.match.model_copy(update={"points": fixed})})
     problems = semantic_problems(variant)
     assert not problems, problems  # the strategies keep every cross-field rule
     return variant
