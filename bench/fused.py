@@ -64,7 +64,7 @@ def fused_playout(hand, pick) -> None:  # type: ignore[no-untyped-def]
             moves.append(PASS)
         move = pick(moves)
         if move < 0:
-            voids.append((seat, mask, drawn[seat]))
+            voids.append((seat, mask, drawn[seat], len(log)))
             log.append((seat, PASS, 0))
             passes += 1
         else:

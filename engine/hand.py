@@ -147,8 +147,9 @@ class Hand:
         self.settlement: list[int] | None = None
         # (seat, move, points scored by the mover) for every move, in order
         self.log: list[tuple[int, int, int]] = []
-        # (seat, tiles it was proven not to hold, its draw count then)
-        self.voids: list[tuple[int, int, int]] = []
+        # (seat, tiles it was proven not to hold, its draw count then, the
+        # length of the log then)
+        self.voids: list[tuple[int, int, int, int]] = []
         self.last_points = 0
         # tiles that fit some open arm; refreshed after every play
         self.open_mask = 0
@@ -339,7 +340,7 @@ class Hand:
                 self._draw(seat)
                 return
             if not (self.hands[seat] & self.open_mask):
-                self.voids.append((seat, self.open_mask, self.drawn[seat]))
+                self.voids.append((seat, self.open_mask, self.drawn[seat], len(self.log)))
             self.log.append((seat, PASS, 0))
             self.passes += 1
             self.drawn_turn = 0
@@ -456,7 +457,7 @@ class Hand:
         open_tiles = self.open_mask
         forced = not (self.hands[seat] & open_tiles)
         if forced:
-            self.voids.append((seat, open_tiles, self.drawn[seat]))
+            self.voids.append((seat, open_tiles, self.drawn[seat], len(self.log)))
         tile = self.boneyard[self.bone_pos]
         self.bone_pos += 1
         self.hands[seat] |= 1 << tile

@@ -7,10 +7,12 @@ wants to look ahead, samples complete hands with :func:`sample_world`.
 
 What the history proves: a player who passes, or is forced to draw, holds no
 tile matching the open ends at that moment (the engine records this in
-``Hand.voids`` as ``(seat, mask, draws_then)``).  Since then the player can
-only have picked up such tiles by drawing, so its current hand holds at most
-``draws_now - draws_then`` tiles of ``mask``: none at all when it has not drawn
-since.  Every world :func:`sample_world` returns respects every such bound.
+``Hand.voids`` as ``(seat, mask, draws_then, log_then)``).  Since then the
+player can only have picked up such tiles by drawing, and every such tile it
+has played since was one of those draws, so its current hand holds at most
+``draws_now - draws_then - played_since`` tiles of ``mask``: none at all when
+it has not drawn since.  Every world :func:`sample_world` returns respects
+every such bound.
 
 >>> import random
 >>> from engine.match import Match
@@ -62,7 +64,7 @@ class Observation(NamedTuple):
     drawable: int  # tiles that can still be drawn (reserve excluded)
     boneyard_left: int  # tiles left in the boneyard (reserve included)
     scores: tuple[int, ...]  # per owner (seat, or team when partnered)
-    voids: tuple[tuple[int, int, int], ...]  # (seat, mask, draws_then)
+    voids: tuple[tuple[int, int, int, int], ...]  # (seat, mask, draws_then, log_then)
     unseen: int  # tiles this seat cannot see: other hands and the boneyard
     out_of_play: int
 
@@ -97,11 +99,18 @@ class Observation(NamedTuple):
         """
         out: list[list[tuple[int, int]]] = [[] for _ in self.counts]
         best: list[dict[int, int]] = [{} for _ in self.counts]
-        for seat, mask, then in self.voids:
+        log = self.layout.log
+        for seat, mask, then, at in self.voids:
             if seat == self.seat:
                 continue
+            # a tile of the mask it has played since must have been drawn
+            # since, so it is one fewer that it can hold now
+            played = 0
+            for s, move, _ in log[at:]:
+                if s == seat and move >= 0 and mask >> (move >> 7) & 1:
+                    played += 1
             mask &= self.unseen
-            cap = self.drawn[seat] - then
+            cap = self.drawn[seat] - then - played
             if not mask or cap >= self.counts[seat]:
                 continue
             old = best[seat].get(mask)

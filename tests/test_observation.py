@@ -159,7 +159,7 @@ def _random_voids(obs: Observation, rng: random.Random) -> Observation:
             if obs.unseen >> t & 1 and rng.random() < 0.4:
                 mask |= 1 << t
         drawn[seat] = max(drawn[seat], 2)
-        voids.append((seat, mask, drawn[seat] - rng.choice((0, 0, 1, 2))))
+        voids.append((seat, mask, drawn[seat] - rng.choice((0, 0, 1, 2)), len(obs.layout.log)))
     return obs._replace(voids=tuple(voids), drawn=tuple(drawn))
 
 
