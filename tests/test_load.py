@@ -11,7 +11,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis_budget import examples
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.load import (
@@ -27,15 +28,6 @@ from engine.load import (
 from engine.spec import Variant
 
 
-def examples(n: int) -> settings:
-    """At least ``n`` examples (more under a bigger Hypothesis profile, such as dev)."""
-    base = settings()
-    return settings(
-        base,
-        max_examples=max(n, base.max_examples),
-        deadline=None,
-        suppress_health_check=[*base.suppress_health_check, HealthCheck.function_scoped_fixture],
-    )
 
 VARIANTS = Path(__file__).resolve().parent.parent / "variants"
 BUILTIN_FILES = sorted(VARIANTS.glob("*.yaml"))

@@ -9,7 +9,7 @@ from functools import cache
 import pytest
 
 from engine.bots.policies import greedy_move
-from engine.hand import FIELDS, Hand
+from engine.hand import FIELDS
 from engine.load import builtin_names, load_variant
 from engine.match import Match
 from engine.observation import (

@@ -12,8 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis_budget import examples
 import yaml
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import engine.spec as spec
@@ -21,15 +22,6 @@ from engine.load import VariantError, load_variant
 from engine.spec import Variant, max_reachable_count, semantic_problems
 
 
-def examples(n: int) -> settings:
-    """At least ``n`` examples (more under a bigger Hypothesis profile, such as dev)."""
-    base = settings()
-    return settings(
-        base,
-        max_examples=max(n, base.max_examples),
-        deadline=None,
-        suppress_health_check=[*base.suppress_health_check, HealthCheck.function_scoped_fixture],
-    )
 
 # ------------------------------------------------------------- primitives
 

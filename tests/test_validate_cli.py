@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis_budget import examples
+from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -16,15 +17,6 @@ from cli.app import app
 from engine.load import builtin_names
 
 
-def examples(n: int) -> settings:
-    """At least ``n`` examples (more under a bigger Hypothesis profile, such as dev)."""
-    base = settings()
-    return settings(
-        base,
-        max_examples=max(n, base.max_examples),
-        deadline=None,
-        suppress_health_check=[*base.suppress_health_check, HealthCheck.function_scoped_fixture],
-    )
 
 DATA = Path(__file__).resolve().parent / "data"
 
