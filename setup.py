@@ -1,7 +1,7 @@
 """Build hook for the optional compiled core.
 
 Everything about the package is in pyproject.toml.  This file only adds
-one thing: with ``BONES_COMPILE=1`` in the environment, ``engine/hand.py``
+one thing: with ``BONES_COMPILE=1`` in the environment, ``bones/engine/hand.py``
 (the hot path) is compiled with mypyc, which plays the same games about
 twice as fast.  Without it, bones installs as pure Python.
 
@@ -28,7 +28,7 @@ def _ext_modules() -> list:
         ) from err
     # the build needs none of the runtime dependencies: hand.py reads the
     # compiled rules only, so pydantic may be unknown to the type checker
-    return mypycify(["--ignore-missing-imports", "engine/hand.py"], opt_level="3")
+    return mypycify(["--ignore-missing-imports", "bones/engine/hand.py"], opt_level="3")
 
 
 setup(ext_modules=_ext_modules())

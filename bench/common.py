@@ -14,14 +14,14 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def load_variant(name: str):  # type: ignore[no-untyped-def]
-    """A built-in variant, through engine.load once it exists."""
+    """A built-in variant, through bones.engine.load once it exists."""
     try:
-        from engine.load import load_variant as load
+        from bones.engine.load import load_variant as load
     except ImportError:
-        # engine.load is not committed yet: read the YAML file directly
+        # bones.engine.load is not committed yet: read the YAML file directly
         import yaml
 
-        from engine.spec import Variant
+        from bones.engine.spec import Variant
 
         with open(REPO / "variants" / f"{name}.yaml", encoding="utf-8") as fh:
             return Variant.model_validate(yaml.safe_load(fh))
@@ -29,7 +29,7 @@ def load_variant(name: str):  # type: ignore[no-untyped-def]
 
 
 def compile_table(name: str, players: int | None = None, teams: bool | None = None):  # type: ignore[no-untyped-def]
-    from engine.rules import compile_rules
+    from bones.engine.rules import compile_rules
 
     return compile_rules(load_variant(name), players, teams)
 
@@ -57,7 +57,7 @@ def median(values: list[float]) -> float:
 
 def bones_command(explicit: str | None = None) -> list[str]:
     """How to run the ``bones`` CLI: the given path, the script beside this
-    interpreter, one on PATH, or ``python -m cli`` as the last resort."""
+    interpreter, one on PATH, or ``python -m bones`` as the last resort."""
     if explicit:
         return [explicit]
     beside = Path(sys.executable).with_name("bones")
@@ -66,7 +66,7 @@ def bones_command(explicit: str | None = None) -> list[str]:
     found = shutil.which("bones")
     if found:
         return [found]
-    return [sys.executable, "-m", "cli"]
+    return [sys.executable, "-m", "bones"]
 
 
 def cpu_model() -> str:
@@ -88,7 +88,7 @@ def git_commit() -> str:
         ).stdout.strip()
         dirty = subprocess.run(
             ["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no",
-             "--", "engine", "cli", "bench"],
+             "--", "bones", "variants", "bench"],
             capture_output=True, text=True, timeout=10, check=False,
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
@@ -97,7 +97,7 @@ def git_commit() -> str:
 
 
 def machine_info() -> dict[str, object]:
-    from engine import __version__
+    from bones import __version__
 
     try:
         load = os.getloadavg()
@@ -125,7 +125,7 @@ def match_factory(rules):  # type: ignore[no-untyped-def]
     """
     import random
 
-    from engine.match import Match
+    from bones.engine.match import Match
 
     try:
         Match(rules, 0, rng=random.Random(0))

@@ -13,7 +13,7 @@ from bench.common import match_factory
 
 def fusable(rules) -> bool:  # type: ignore[no-untyped-def]
     """Block games on a plain line: no spinner, no drawing, no play points."""
-    from engine.rules import SPIN_NONE
+    from bones.engine.rules import SPIN_NONE
 
     return (rules.spinner == SPIN_NONE and not rules.scores_plays and not rules.max_draws
             and not rules.partners_both_out and not rules.knock_bonus)
@@ -28,7 +28,7 @@ def fused_playout(hand, pick) -> None:  # type: ignore[no-untyped-def]
     :func:`fusable` rules and after the lead; the layout's count and hubs are
     not kept up to date (block games never read them).
     """
-    from engine.hand import BLOCKED, DOMINO, PASS
+    from bones.engine.hand import BLOCKED, DOMINO, PASS
 
     rules = hand.rules
     matching = rules.tiles.matching

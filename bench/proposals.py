@@ -19,8 +19,8 @@ from bench.common import compile_table, match_factory
 
 def _lean_finish(self, hand):  # type: ignore[no-untyped-def]
     """Proposal 4: finish_hand without copying the moves or recounting pips."""
-    from engine.match import HandSummary
-    from engine.settle import hand_winner
+    from bones.engine.match import HandSummary
+    from bones.engine.settle import hand_winner
 
     rules = self.rules
     dom = hand.domino_seat
@@ -72,8 +72,8 @@ class Patches:
     """Switch the deal-side proposals (2's tile parse, 4, 6) on and off."""
 
     def __init__(self) -> None:
-        from engine.match import Match
-        from engine.tiles import TileSet
+        from bones.engine.match import Match
+        from bones.engine.tiles import TileSet
 
         self.match, self.tileset = Match, TileSet
         self.orig = (Match.finish_hand, TileSet.pips_of, TileSet.parse)
@@ -129,7 +129,7 @@ def _view_observe(hand, seat):  # type: ignore[no-untyped-def]
     Not a safe observation (the layout is the live, unscrubbed hand); it
     measures what copying costs the built-in bots.
     """
-    from engine.observation import Observation
+    from bones.engine.observation import Observation
 
     rules = hand.rules
     return Observation(
@@ -140,8 +140,8 @@ def _view_observe(hand, seat):  # type: ignore[no-untyped-def]
 
 
 def simulate_proposals(hands: int, rounds: int, bots: str = "random") -> dict[str, dict]:
-    """engine.sim.run_batch as it is, and with proposal 12's bound."""
-    from engine import observation, sim
+    """bones.engine.sim.run_batch as it is, and with proposal 12's bound."""
+    from bones.engine import observation, sim
 
     config = sim.make_config(["sniff"], [bots], hands, 1, hands_only=True)
     real_observe = observation.observe
@@ -184,7 +184,7 @@ def fused_run(games: int, rounds: int) -> dict[str, dict]:
 def run(games: int = 2_000, rounds: int = 10, log: Callable[[str], None] = print) -> dict:
     """Every prototype not yet in the engine, A/B against the engine as it is."""
     from bench.throughput import greedy_factory, play_hands
-    from engine.bots.policies import greedy_move
+    from bones.engine.bots.policies import greedy_move
 
     out: dict[str, dict] = {}
     patches = Patches()

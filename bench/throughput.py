@@ -22,7 +22,7 @@ def play_hands(rules, hands: int, seed: int, choose: Callable | None = None) -> 
     ``choose(hand)`` picks a move; ``None`` is a uniformly random legal move,
     inlined because the driver's own cost is part of what is measured.
     """
-    from engine.match import Match
+    from bones.engine.match import Match
 
     rng = random.Random(seed)
     pick = rng.choice
@@ -80,10 +80,10 @@ def greedy_factory() -> tuple[Callable | None, str]:
     seat), rng)``, so building the observation is part of the measured cost.
     """
     try:
-        from engine.bots import make_bot
-        from engine.observation import observe
+        from bones.engine.bots import make_bot
+        from bones.engine.observation import observe
     except ImportError as err:
-        return None, f"engine.bots.make_bot is not available ({err})"
+        return None, f"bones.engine.bots.make_bot is not available ({err})"
 
     def make(seed: int):  # type: ignore[no-untyped-def]
         choose = make_bot("greedy").choose

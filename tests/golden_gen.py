@@ -25,12 +25,12 @@ import random
 import sys
 from pathlib import Path
 
-from engine.hand import END_NAMES
-from engine.load import builtin_names, load_variant
-from engine.match import Match
-from engine.notation import format_move
-from engine.record import Record, Recorder, dumps_record
-from engine.rules import compile_rules
+from bones.engine.hand import END_NAMES
+from bones.engine.load import builtin_names, load_variant
+from bones.engine.match import Match
+from bones.engine.notation import format_move
+from bones.engine.record import Record, Recorder, dumps_record
+from bones.engine.rules import compile_rules
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SEED = 2026

@@ -91,9 +91,9 @@ def test_machine_info_names_a_commit() -> None:
 
 
 def test_proposal_prototypes_run_and_restore_the_engine() -> None:
-    from engine import observation
-    from engine.match import Match
-    from engine.tiles import TileSet
+    from bones.engine import observation
+    from bones.engine.match import Match
+    from bones.engine.tiles import TileSet
 
     before = (observation.observe, Match.finish_hand, TileSet.pips_of, TileSet.parse)
     out = proposals.run(games=4, rounds=2, log=lambda _: None)
@@ -104,7 +104,7 @@ def test_proposal_prototypes_run_and_restore_the_engine() -> None:
 
 
 def test_pips_prototype_agrees_with_the_engine() -> None:
-    from engine.tiles import tile_set
+    from bones.engine.tiles import tile_set
 
     for highest in (6, 9, 12):
         ts = tile_set(highest)

@@ -9,9 +9,9 @@ import pytest
 import yaml
 from pydantic import BaseModel
 
-from engine.load import builtin_names, load_mapping, load_variant
-from engine import spec
-from engine.rules import points_for_count
+from bones.engine.load import builtin_names, load_mapping, load_variant
+from bones.engine import spec
+from bones.engine.rules import points_for_count
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ROOT / "variants"

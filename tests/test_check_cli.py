@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from cli.app import app
+from bones.cli.app import app
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 

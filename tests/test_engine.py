@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from engine import spec
-from engine.hand import BLOCKED, DOMINO, END_NAMES, PLAYING, TARGET
-from engine.load import load_variant
-from engine.match import Deal, Match
-from engine.notation import format_move, parse_move
-from engine.rules import compile_rules
-from engine.settle import compile_settlement, hand_winner, round_nearest
+from bones.engine import spec
+from bones.engine.hand import BLOCKED, DOMINO, END_NAMES, PLAYING, TARGET
+from bones.engine.load import load_variant
+from bones.engine.match import Deal, Match
+from bones.engine.notation import format_move, parse_move
+from bones.engine.rules import compile_rules
+from bones.engine.settle import compile_settlement, hand_winner, round_nearest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -617,7 +617,7 @@ def test_api_doc_examples_run():
 
 # ------------------------------------------------------------------ records
 
-from engine.record import (
+from bones.engine.record import (
     Recorder,
     RecordError,
     dumps_record,
@@ -662,7 +662,7 @@ def test_save_is_atomic(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     # a crash in the middle of writing leaves the old file whole and no temp file
-    monkeypatch.setattr("engine.record.os.fsync", crash)
+    monkeypatch.setattr("bones.engine.record.os.fsync", crash)
     with pytest.raises(OSError, match="disk full"):
         save_record(record_match(played_match(hands=2)), path)
     assert path.read_text() == before

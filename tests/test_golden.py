@@ -13,11 +13,11 @@ import golden_gen
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from engine.load import builtin_names
-from engine.match import Match
-from engine.notation import parse_move
-from engine.record import _deal_from, load_record, record_match, replay
+from bones.cli.app import app
+from bones.engine.load import builtin_names
+from bones.engine.match import Match
+from bones.engine.notation import parse_move
+from bones.engine.record import _deal_from, load_record, record_match, replay
 
 NAMES = builtin_names()
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
-from engine.hand import FIELDS, Hand
-from engine.load import load_variant
-from engine.match import Match
-from engine.rules import compile_rules
+from bones.engine.hand import FIELDS, Hand
+from bones.engine.load import load_variant
+from bones.engine.match import Match
+from bones.engine.rules import compile_rules
 
 
 def _mid_hand() -> Hand:

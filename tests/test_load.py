@@ -1,4 +1,4 @@
-"""engine.load: reading variant files, extends, and located problems.
+"""bones.engine.load: reading variant files, extends, and located problems.
 
 Each problem is asserted as the exact line `bones validate` prints, so a change
 of wording or position is a deliberate change of these tests.
@@ -15,7 +15,7 @@ from hypothesis_budget import examples
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.load import (
+from bones.engine.load import (
     MAX_EXTENDS,
     LocatedProblem,
     VariantError,
@@ -25,7 +25,7 @@ from engine.load import (
     load_mapping,
     load_variant,
 )
-from engine.spec import Variant
+from bones.engine.spec import Variant
 
 
 
@@ -372,9 +372,9 @@ def test_deep_nesting() -> None:
 
 
 def test_alias_expansion_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    import engine.yamlsource
+    import bones.engine.yamlsource
 
-    monkeypatch.setattr(engine.yamlsource, "MAX_NODES", 500)
+    monkeypatch.setattr(bones.engine.yamlsource, "MAX_NODES", 500)
     rows = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
     rows += [f"{k}: &{k} [{', '.join([f'*{p}'] * 10)}]" for p, k in zip("abc", "bcd")]
     write("v.yaml", "\n".join(rows) + "\n")
@@ -678,7 +678,7 @@ def _schema_words() -> list[str]:
 
     from pydantic import BaseModel
 
-    import engine.spec as spec
+    import bones.engine.spec as spec
 
     words: set[str] = set()
     for obj in vars(spec).values():

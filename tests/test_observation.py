@@ -8,11 +8,11 @@ from functools import cache
 
 import pytest
 
-from engine.bots.policies import greedy_move
-from engine.hand import FIELDS
-from engine.load import builtin_names, load_variant
-from engine.match import Match
-from engine.observation import (
+from bones.engine.bots.policies import greedy_move
+from bones.engine.hand import FIELDS
+from bones.engine.load import builtin_names, load_variant
+from bones.engine.match import Match
+from bones.engine.observation import (
     NoWorldError,
     Observation,
     _Constrained,
@@ -21,7 +21,7 @@ from engine.observation import (
     observe,
     sample_world,
 )
-from engine.rules import compile_rules
+from bones.engine.rules import compile_rules
 
 
 @cache

@@ -14,10 +14,10 @@ import random
 
 import pytest
 
-from engine.hand import PASS
-from engine.load import load_variant
-from engine.match import Deal, Match
-from engine.rules import compile_rules
+from bones.engine.hand import PASS
+from bones.engine.load import load_variant
+from bones.engine.match import Deal, Match
+from bones.engine.rules import compile_rules
 
 GAMES = 400
 

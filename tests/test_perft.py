@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.hand import Hand
-from engine.load import load_variant
-from engine.match import Deal, Match
-from engine.notation import parse_move
-from engine.rules import compile_rules
+from bones.engine.hand import Hand
+from bones.engine.load import load_variant
+from bones.engine.match import Deal, Match
+from bones.engine.notation import parse_move
+from bones.engine.rules import compile_rules
 
 HERE = Path(__file__).resolve().parent / "perft"
 FILES = sorted(HERE.glob("*.yaml"))

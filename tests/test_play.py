@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from engine.game import GameSession, bot_rng, seat_config
-from engine.hand import Hand
-from engine.load import load_variant
-from engine.match import Deal
-from engine.notation import parse_move
-from engine.record import dumps_record, load_record, replay
-from engine.rules import compile_rules
+from bones.cli.app import app
+from bones.engine.game import GameSession, bot_rng, seat_config
+from bones.engine.hand import Hand
+from bones.engine.load import load_variant
+from bones.engine.match import Deal
+from bones.engine.notation import parse_move
+from bones.engine.record import dumps_record, load_record, replay
+from bones.engine.rules import compile_rules
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,7 +90,7 @@ def engine_plays(record) -> list[tuple[int, str, int, int, int | None, list[int]
 
 
 def load_record_rules(record):  # type: ignore[no-untyped-def]
-    from engine.spec import Variant
+    from bones.engine.spec import Variant
 
     variant = Variant.model_validate(record.variant)
     return variant, compile_rules(variant, record.players, record.teams)
@@ -477,7 +477,7 @@ def _sniff_hand(tiles: list[list[str]]):  # type: ignore[no-untyped-def]
 
 
 def test_layout_picture_draws_the_spinner_cross() -> None:
-    from cli.render import LayoutPicture, TileFace, layout_of
+    from bones.cli.render import LayoutPicture, TileFace, layout_of
 
     # SEED1's sniff: [4-4], then [6-4] W, [1-4] E (15), then 4-2 N and 4-3 S
     rules, deal = _sniff_hand([["4-4", "1-4", "2-4", "5-5"], ["6-4", "4-3", "0-0", "6-6"]])
@@ -498,13 +498,13 @@ def test_layout_picture_draws_the_spinner_cross() -> None:
 
 
 def test_layout_picture_elides_long_lines_but_keeps_spinners() -> None:
-    from cli.render import LayoutPicture, TileFace, layout_of
+    from bones.cli.render import LayoutPicture, TileFace, layout_of
 
     rules = compile_rules(load_variant("all-fives"), 2)
     session_codes = []
     import random
 
-    from engine.match import Match
+    from bones.engine.match import Match
 
     match = Match(rules, 3)
     rng = random.Random(3)
@@ -526,7 +526,7 @@ def test_layout_picture_elides_long_lines_but_keeps_spinners() -> None:
 
 
 def test_no_color_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cli.render import make_console
+    from bones.cli.render import make_console
 
     monkeypatch.delenv("NO_COLOR", raising=False)
     assert make_console(True, interactive=True).no_color
@@ -540,7 +540,7 @@ def test_over_claims_and_forfeited_points(tmp_path: Path) -> None:
     next opponent the amount claimed, a short claim loses the rest."""
     from rich.console import Console
 
-    from cli.render import TerminalUI, TileFace
+    from bones.cli.render import TerminalUI, TileFace
 
     path = tmp_path / "strict.yaml"
     path.write_text("extends: muggins\nname: strict\nscoring:\n  muggins: {kind: forfeit, "

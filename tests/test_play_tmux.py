@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.record import load_record, replay
+from bones.engine.record import load_record, replay
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -89,7 +89,7 @@ def _after_our_move(term: Terminal, held: int) -> str:
 
 
 def _command(*args: str) -> str:
-    return " ".join(shlex.quote(a) for a in (sys.executable, "-m", "cli", "play", *args))
+    return " ".join(shlex.quote(a) for a in (sys.executable, "-m", "bones", "play", *args))
 
 
 def test_play_draws_the_table_in_a_terminal(terminal: Terminal, tmp_path: Path) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine import spec
-from engine.load import load_variant
-from engine.rules import compile_rules, points_for_count
+from bones.engine import spec
+from bones.engine.load import load_variant
+from bones.engine.rules import compile_rules, points_for_count
 
 THREES_AND_FIVES = spec.MultipleOf(kind="multiple_of", divisors=[3, 5])
 

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.hand import (
+from bones.engine.hand import (
     BLOCKED,
     DOMINO,
     DRAW,
@@ -29,9 +29,9 @@ from engine.hand import (
     Hand,
     IllegalMoveError,
 )
-from engine.load import builtin_names, load_variant
-from engine.match import MAX_HANDS, Match
-from engine.rules import (
+from bones.engine.load import builtin_names, load_variant
+from bones.engine.match import MAX_HANDS, Match
+from bones.engine.rules import (
     CHECK_EXACT,
     CHECK_IMMEDIATE,
     MUGGINS_OFF,

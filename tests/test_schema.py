@@ -10,9 +10,9 @@ import yaml
 from jsonschema import Draft7Validator
 from typer.testing import CliRunner
 
-from cli.app import app
-from engine.load import load_variant
-from engine import schemagen
+from bones.cli.app import app
+from bones.engine.load import load_variant
+from bones.engine import schemagen
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "schemas"
@@ -147,13 +147,13 @@ def _literal_values(tp) -> set[str]:
 
 
 def test_language_reference_names_every_key_and_value():
-    """docs/language.md stays in step with engine/spec.py."""
+    """docs/language.md stays in step with bones/engine/spec.py."""
     import sys
 
     sys.path.insert(0, str(Path(__file__).parent))
     from test_show import _models_in  # noqa: E402
 
-    from engine import spec
+    from bones.engine import spec
 
     text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
     seen, stack, missing = set(), [spec.Variant], []

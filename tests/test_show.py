@@ -1,4 +1,4 @@
-"""`engine.describe` and the `bones list` / `bones show` commands."""
+"""`bones.engine.describe` and the `bones list` / `bones show` commands."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import yaml
 from pydantic import BaseModel
 from typer.testing import CliRunner
 
-from cli.app import app
-from engine.load import load_variant
-from engine import spec
-from engine.describe import describe
+from bones.cli.app import app
+from bones.engine.load import load_variant
+from bones.engine import spec
+from bones.engine.describe import describe
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -503,8 +503,8 @@ def test_the_command_module_imports_nothing_heavy():
     import sys
 
     code = (
-        "import sys, cli.variants_cmd\n"
-        "heavy = [m for m in ('engine.spec', 'pydantic', 'yaml', 'rich') if m in sys.modules]\n"
+        "import sys, bones.cli.variants_cmd\n"
+        "heavy = [m for m in ('bones.engine.spec', 'pydantic', 'yaml', 'rich') if m in sys.modules]\n"
         "print(','.join(heavy))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

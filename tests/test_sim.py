@@ -10,8 +10,8 @@ import random
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from engine.sim import (
+from bones.cli.app import app
+from bones.engine.sim import (
     FORMAT_VERSION,
     Layout,
     Summary,
@@ -22,7 +22,7 @@ from engine.sim import (
     run_batch,
     simulate,
 )
-from engine.stats import Moments, wilson
+from bones.engine.stats import Moments, wilson
 
 runner = CliRunner()
 

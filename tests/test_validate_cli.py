@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from cli.app import app
-from engine.load import builtin_names
+from bones.cli.app import app
+from bones.engine.load import builtin_names
 
 
 
@@ -160,12 +160,12 @@ def test_bad_fixtures(runner: CliRunner, fixture: Path, monkeypatch: pytest.Monk
 
 
 def test_internal_errors_become_one_line(monkeypatch: pytest.MonkeyPatch, runner: CliRunner) -> None:
-    import engine.load
+    import bones.engine.load
 
     def boom(ref: str) -> None:
         raise RuntimeError("simulated bug\nsecond line")
 
-    monkeypatch.setattr(engine.load, "load_variant", boom)
+    monkeypatch.setattr(bones.engine.load, "load_variant", boom)
     result = CliRunner().invoke(app, ["validate", "good.yaml"])
     assert result.exit_code == 1
     assert result.output == (
@@ -187,7 +187,7 @@ def test_random_files_exit_0_or_1(runner: CliRunner, content: bytes) -> None:
 def test_real_process_no_traceback(tmp_path: Path) -> None:
     (tmp_path / "bad.yaml").write_text("name: [\n", encoding="utf-8")
     proc = subprocess.run(
-        [sys.executable, "-m", "cli", "validate", "bad.yaml"],
+        [sys.executable, "-m", "bones", "validate", "bad.yaml"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -200,8 +200,8 @@ def test_real_process_no_traceback(tmp_path: Path) -> None:
 
 def test_command_module_imports_no_engine() -> None:
     code = (
-        "import sys, cli.validate_cmd; "
-        "heavy = [m for m in ('engine.load', 'engine.spec', 'pydantic', 'yaml') if m in sys.modules]; "
+        "import sys, bones.cli.validate_cmd; "
+        "heavy = [m for m in ('bones.engine.load', 'bones.engine.spec', 'pydantic', 'yaml') if m in sys.modules]; "
         "print(heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout
@@ -209,9 +209,9 @@ def test_command_module_imports_no_engine() -> None:
 
 
 def test_version_names_the_core() -> None:
-    import engine
+    import bones.engine
 
     result = CliRunner().invoke(app, ["--version"])
     assert result.exit_code == 0
-    core = "compiled core" if engine.compiled() else "pure Python"
-    assert result.stdout.strip() == f"bones {engine.__version__} ({core})"
+    core = "compiled core" if bones.compiled() else "pure Python"
+    assert result.stdout.strip() == f"bones {bones.__version__} ({core})"

@@ -1,0 +1,66 @@
+"""bones: a rules engine for the point-domino family, driven by YAML variant files.
+
+The top-level names load lazily, so ``import bones`` (as the CLI does at
+start-up) costs nothing until they are used:
+
+>>> import bones
+>>> rules = bones.compile_rules(bones.load_variant("sniff"), players=2)
+>>> hand = bones.Match(rules, seed=1).new_hand()
+>>> len(hand.legal_moves()) > 0
+True
+
+The library lives in :mod:`bones.engine`, the command line in
+:mod:`bones.cli`; ``python -m bones`` runs the command line.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from bones._version import __version__
+
+_EXPORTS = {
+    "load_variant": "bones.engine.load",
+    "VariantError": "bones.engine.load",
+    "builtin_names": "bones.engine.load",
+    "Variant": "bones.engine.spec",
+    "compile_rules": "bones.engine.rules",
+    "Rules": "bones.engine.rules",
+    "Match": "bones.engine.match",
+    "Deal": "bones.engine.match",
+    "Hand": "bones.engine.hand",
+    "DRAW": "bones.engine.hand",
+    "PASS": "bones.engine.hand",
+    "IllegalMoveError": "bones.engine.hand",
+    "format_move": "bones.engine.notation",
+    "parse_move": "bones.engine.notation",
+    "observe": "bones.engine.observation",
+    "sample_world": "bones.engine.observation",
+    "make_bot": "bones.engine.bots",
+    "load_record": "bones.engine.record",
+    "save_record": "bones.engine.record",
+    "replay": "bones.engine.record",
+    "record_match": "bones.engine.record",
+    "Recorder": "bones.engine.record",
+    "RecordError": "bones.engine.record",
+}
+
+__all__ = ["__version__", "compiled", *_EXPORTS]
+
+
+def compiled() -> bool:
+    """Whether the hot path (bones.engine.hand) runs compiled by mypyc
+    (``BONES_COMPILE=1`` at install time) rather than as Python."""
+    import bones.engine.hand
+
+    return not bones.engine.hand.__file__.endswith(".py")
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bones' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

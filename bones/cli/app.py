@@ -1,0 +1,76 @@
+"""The `bones` Typer application.
+
+Each command group lives in its own module with a ``register(app)`` function.
+Modules import the engine inside their command functions, not at import time,
+so `bones --help` and `bones validate` start fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+app = typer.Typer(
+    name="bones",
+    help="Rules engine, player and simulator for the point-domino family "
+    "(Sniff, All Fives, Muggins, Fives and Threes...), driven by YAML variant files.\n\n"
+    "Exit codes: 0 ok, 1 a problem found, 2 a usage error.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+# Command modules, in the order their commands appear in `bones --help`.
+COMMAND_MODULES = (
+    "bones.cli.variants_cmd",
+    "bones.cli.validate_cmd",
+    "bones.cli.check_cmd",
+    "bones.cli.replay_cmd",
+    "bones.cli.play_cmd",
+    "bones.cli.simulate_cmd",
+)
+
+
+def _register_all() -> None:
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name == name:
+                continue  # a command group not written yet
+            raise
+        module.register(app)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        import bones
+        from bones._version import __version__
+
+        core = "compiled core" if bones.compiled() else "pure Python"
+        typer.echo(f"bones {__version__} ({core})")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", help="Print the version and exit.", is_eager=True,
+        callback=_print_version,
+    ),
+) -> None:
+    """Rules engine, player and simulator for the point-domino family."""
+
+
+_register_all()
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,757 @@
+"""The terminal face of `bones play`: the table drawn with rich, and the prompts.
+
+:class:`TerminalUI` implements :class:`bones.engine.game.PlayUI`.  The layout is
+drawn as a picture: the line runs W to E on one row, each spinner on it has its
+cross arms drawn as columns (N up, S down), and the cross arms of a spinner
+that sits on a column branch sideways on its row.  Whatever cannot be placed
+without overlapping (deeper nests) is listed under the picture by arm name.
+
+Tiles are ASCII ``[3|5]`` by default, the left half being the one to the W (or,
+in a column, the upper one).  ``--tiles unicode`` uses the domino glyphs of
+the double-six set; most terminals draw them two cells wide, which the picture
+allows for.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from bones.engine.hand import DRAW, PASS, Hand
+from bones.engine.notation import arm_name
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bones.engine.game import Event, GameSession, Option
+    from bones.engine.match import Deal, HandSummary
+    from bones.engine.rules import Rules
+
+STYLES = {
+    "spinner": "bold yellow",
+    "last": "bold green",
+    "label": "cyan",
+    "error": "red",
+    "hint": "magenta",
+    "note": "dim",
+    "points": "bold green",
+    "muggins": "bold red",
+    "title": "bold",
+}
+
+
+class TileStyleError(ValueError):
+    """Unicode glyphs requested for a set they do not exist for."""
+
+
+# ------------------------------------------------------------- tile text
+
+
+class TileFace:
+    """How a tile is written: ``[a|b]`` or a Unicode domino glyph."""
+
+    def __init__(self, unicode: bool = False, highest: int = 6) -> None:
+        if unicode and highest != 6:
+            raise TileStyleError(
+                f"Unicode domino glyphs exist only for the double-six set; this variant uses "
+                f"double-{highest}: use --tiles ascii"
+            )
+        self.unicode = unicode
+
+    @property
+    def width(self) -> int:
+        return 2 if self.unicode else 5
+
+    def horizontal(self, left: int, right: int) -> str:
+        if self.unicode:
+            return chr(0x1F031 + 7 * left + right)
+        return f"[{left}|{right}]"
+
+    def vertical(self, top: int, bottom: int) -> str:
+        if self.unicode:
+            return chr(0x1F063 + 7 * top + bottom)
+        return f"[{top}|{bottom}]"
+
+    def tile(self, rules: Rules, t: int) -> str:
+        ts = rules.tiles
+        return self.horizontal(ts.low[t], ts.high[t])
+
+
+# ---------------------------------------------------------- layout model
+
+
+@dataclass
+class Piece:
+    """A placed tile: ``near`` touches what it was laid against, ``far`` faces out."""
+
+    tile: int
+    near: int
+    far: int
+    double: bool
+    cross: tuple[int, int] | None = None  # the cross arms when it is a spinner
+    last: bool = False
+
+
+@dataclass
+class Layout:
+    lead: Piece | None = None  # near = the W half, far = the E half
+    arms: list[list[Piece]] = field(default_factory=list)
+    open: list[int] = field(default_factory=list)  # pip to match per arm, -1 closed
+
+
+def layout_of(rules: Rules, deal: Deal, codes: list[int]) -> Layout:
+    """Replay a hand's moves on a fresh copy of its deal to learn where each tile lies."""
+    hand = Hand(rules, deal.hands, deal.boneyard, deal.leader, [0] * rules.owners,
+                deal.lead_tile, deal.lead_doubles_only, deal.out_of_play)
+    ts = rules.tiles
+    out = Layout()
+    last: Piece | None = None
+    for move in codes:
+        if move < 0:
+            hand.apply(move)
+            continue
+        tile = move >> 7
+        before = len(hand.arm_open)
+        if not hand.placed:
+            west, east = ts.low[tile], ts.high[tile]
+            if move & 1:
+                west, east = east, west
+            hand.apply(move)
+            piece = Piece(tile, west, east, ts.is_double[tile])
+            out.lead = piece
+            out.arms = [[] for _ in hand.arm_open]
+            if len(hand.arm_open) > 2:
+                piece.cross = (2, 3)
+        else:
+            arm = (move >> 1) & 63
+            near = hand.arm_open[arm]
+            far = ts.other_half[tile][near]
+            hand.apply(move)
+            piece = Piece(tile, near, far, ts.is_double[tile])
+            out.arms[arm].append(piece)
+            while len(out.arms) < len(hand.arm_open):
+                out.arms.append([])
+            if len(hand.arm_open) > before:
+                piece.cross = (before, before + 1)
+        last = piece
+    if last is not None:
+        last.last = True
+    out.open = list(hand.arm_open)
+    return out
+
+
+class _Canvas:
+    """Tokens on a grid of character cells; refuses overlaps."""
+
+    def __init__(self) -> None:
+        self.cells: set[tuple[int, int]] = set()
+        self.tokens: list[tuple[int, int, int, str, str]] = []  # row, col, width, text, style
+
+    def free(self, row: int, col: int, width: int) -> bool:
+        return all((row, c) not in self.cells for c in range(col - 1, col + width + 1))
+
+    def put(self, row: int, col: int, width: int, text: str, style: str = "") -> None:
+        for c in range(col, col + width):
+            self.cells.add((row, c))
+        self.tokens.append((row, col, width, text, style))
+
+    def render(self, indent: int = 0) -> list[Text]:
+        if not self.tokens:
+            return []
+        left = min(t[1] for t in self.tokens)
+        rows = sorted({t[0] for t in self.tokens})
+        out = []
+        for r in range(rows[0], rows[-1] + 1):
+            line = Text(" " * indent)
+            pos = left
+            for _, col, width, text, style in sorted(t for t in self.tokens if t[0] == r):
+                if col > pos:
+                    line.append(" " * (col - pos))
+                line.append(text, style)
+                pos = col + width
+            out.append(line)
+        return out
+
+
+class LayoutPicture:
+    """Draws a :class:`Layout` within ``width`` columns."""
+
+    def __init__(self, layout: Layout, face: TileFace, width: int) -> None:
+        self.layout = layout
+        self.face = face
+        self.width = max(width, 40)
+        self.canvas = _Canvas()
+        self.listed: list[Text] = []
+        self.placed_arms: set[int] = set()
+
+    def _style(self, piece: Piece) -> str:
+        if piece.last:
+            return STYLES["last"]
+        if piece.cross is not None:
+            return STYLES["spinner"]
+        return ""
+
+    def _label(self, arm: int) -> str:
+        pip = self.layout.open[arm] if arm < len(self.layout.open) else -1
+        return f"{arm_name(arm)}:{pip}" if pip >= 0 else ""
+
+    def draw(self) -> list[Text]:
+        lay = self.layout
+        if lay.lead is None:
+            return [Text("  (nothing played yet)", STYLES["note"])]
+        step = self.face.width + 1
+        west, east = lay.arms[0], lay.arms[1]
+        keep_w, keep_e = self._fit(west, east, step)
+        # the main line: W arm (outermost first), the lead, the E arm
+        tokens: list[tuple[str, Piece | None]] = []
+        for piece in reversed(self._shown(west, keep_w)):
+            tokens.append(("W", piece))
+        tokens.append(("lead", lay.lead))
+        for piece in self._shown(east, keep_e):
+            tokens.append(("E", piece))
+        col = 0
+        label_w = self._label(0)
+        if label_w:
+            self.canvas.put(0, col, len(label_w), label_w, STYLES["label"])
+            col += len(label_w) + 1
+        anchors: list[tuple[Piece, int]] = []
+        for side, piece in tokens:
+            if piece is None:
+                self.canvas.put(0, col, 1, "…", STYLES["note"])
+                col += 2
+                continue
+            if side == "W":
+                text = self.face.horizontal(piece.far, piece.near)
+            elif side == "lead":
+                text = self.face.horizontal(piece.near, piece.far)
+            else:
+                text = self.face.horizontal(piece.near, piece.far)
+            self.canvas.put(0, col, self.face.width, text, self._style(piece))
+            if piece.cross is not None:
+                anchors.append((piece, col))
+            col += step
+        label_e = self._label(1)
+        if label_e:
+            self.canvas.put(0, col, len(label_e), label_e, STYLES["label"])
+        self.placed_arms.update((0, 1))
+        for piece, c in anchors:
+            assert piece.cross is not None
+            self._column(piece.cross[0], c, -1)
+            self._column(piece.cross[1], c, +1)
+        for arm in range(2, len(lay.arms)):
+            if arm not in self.placed_arms and (lay.arms[arm] or self._label(arm)):
+                self._list(arm)
+        return self.canvas.render(indent=2) + self.listed
+
+    def _fit(self, west: list[Piece], east: list[Piece], step: int) -> tuple[int, int]:
+        """How many outer tiles of the W and E arms fit (the rest is shown as …)."""
+        keep_w, keep_e = len(west), len(east)
+        while True:
+            count = len(self._shown(west, keep_w)) + len(self._shown(east, keep_e)) + 1
+            if count * step + 16 <= self.width or max(keep_w, keep_e) <= 2:
+                return keep_w, keep_e
+            if keep_w >= keep_e:
+                keep_w -= 1
+            else:
+                keep_e -= 1
+
+    @staticmethod
+    def _shown(arm: list[Piece], keep: int) -> list[Piece | None]:
+        """The arm's pieces, inner first, with inner plain tiles beyond ``keep`` elided."""
+        if len(arm) <= keep:
+            return list(arm)
+        out: list[Piece | None] = []
+        outer_from = len(arm) - keep
+        elided = False
+        for i, piece in enumerate(arm):
+            if i >= outer_from or piece.cross is not None or piece.last:
+                out.append(piece)
+                elided = False
+            elif not elided:
+                out.append(None)
+                elided = True
+        return out
+
+    def _column(self, arm: int, col: int, direction: int) -> None:
+        """A spinner's cross arm drawn up (-1) or down (+1) from row 0."""
+        pieces = self.layout.arms[arm] if arm < len(self.layout.arms) else []
+        w = self.face.width
+        cells = [(direction * (i + 1), p) for i, p in enumerate(pieces)]
+        label = self._label(arm)
+        end_row = direction * (len(pieces) + 1)
+        if not all(self.canvas.free(r, col, w) for r, _ in cells) or (
+            label and not self.canvas.free(end_row, col, len(label))
+        ):
+            self._list(arm)
+            return
+        self.placed_arms.add(arm)
+        branches = []
+        for row, piece in cells:
+            top, bottom = (piece.far, piece.near) if direction < 0 else (piece.near, piece.far)
+            self.canvas.put(row, col, w, self.face.vertical(top, bottom), self._style(piece))
+            if piece.cross is not None:
+                branches.append((piece, row))
+        if label:
+            self.canvas.put(end_row, col, len(label), label, STYLES["label"])
+        for piece, row in branches:
+            assert piece.cross is not None
+            self._branch(piece.cross[0], row, col, -1)
+            self._branch(piece.cross[1], row, col + w + 1, +1)
+
+    def _branch(self, arm: int, row: int, col: int, direction: int) -> None:
+        """A cross arm of a spinner in a column, drawn sideways on its row."""
+        pieces = self.layout.arms[arm] if arm < len(self.layout.arms) else []
+        label = self._label(arm)
+        texts: list[tuple[str, str]] = []
+        for piece in pieces:
+            left, right = (piece.far, piece.near) if direction < 0 else (piece.near, piece.far)
+            texts.append((self.face.horizontal(left, right), self._style(piece)))
+            if piece.cross is not None:
+                self._list(piece.cross[0])
+                self._list(piece.cross[1])
+        if label:
+            texts.append((label, STYLES["label"]))
+        spots = []
+        c = col
+        for text, style in texts:
+            width = self.face.width if not text[0].isalpha() else len(text)
+            if direction < 0:
+                c -= width + 1
+                spots.append((c, width, text, style))
+            else:
+                spots.append((c, width, text, style))
+                c += width + 1
+        if not all(self.canvas.free(row, c, w) for c, w, _, _ in spots):
+            self._list(arm)
+            return
+        self.placed_arms.add(arm)
+        for c, w, text, style in spots:
+            self.canvas.put(row, c, w, text, style)
+
+    def _list(self, arm: int) -> None:
+        if arm in self.placed_arms:
+            return
+        self.placed_arms.add(arm)
+        pieces = self.layout.arms[arm] if arm < len(self.layout.arms) else []
+        line = Text(f"  {arm_name(arm)}: ", STYLES["label"])
+        for piece in pieces:
+            line.append(self.face.horizontal(piece.near, piece.far), self._style(piece))
+            line.append(" ")
+        label = self._label(arm)
+        line.append(f"(open {label.split(':')[1]})" if label else "(closed)", STYLES["note"])
+        self.listed.append(line)
+
+
+# ------------------------------------------------------------ explaining
+
+
+def rule_phrase(rule: Any, side: str) -> str:
+    """A short description of a settlement rule (``bones.engine.spec`` settle models)."""
+    kind = getattr(rule, "kind", "nobody")
+    rounding = getattr(rule, "rounding", None)
+    unit = getattr(rounding, "unit", 1) if getattr(rounding, "kind", "none") == "nearest" else 1
+    divisor = getattr(rule, "divisor", 1)
+    extra = ""
+    if unit > 1:
+        extra += f", rounded to the nearest {unit}"
+    if divisor > 1:
+        extra += f", divided by {divisor}"
+    amount = {
+        "opponents": "the opponents' pips",
+        "opponents_minus_own": "the opponents' pips less its own",
+        "all_hands": "every pip left in every hand",
+        "flat": f"{getattr(rule, 'points', 1)} point(s)",
+    }.get(getattr(rule, "amount", "opponents"), "the opponents' pips")
+    if kind == "own_penalty":
+        return f"each {side} loses its own pips{extra}"
+    if kind == "domino_er":
+        who = "team that" if side == "team" else "player who"
+        return f"the {who} went out scores {amount}{extra}"
+    if kind == "lightest":
+        return f"the lightest {side} scores {amount}{extra}"
+    if kind == "each_heavier":
+        return f"each {side} scores the difference against every heavier {side}{extra}"
+    return "nobody scores"
+
+
+# ------------------------------------------------------------------- UI
+
+
+class TerminalUI:
+    """:class:`bones.engine.game.PlayUI` on a rich console and standard input."""
+
+    def __init__(self, console: Console, *, interactive: bool, face: TileFace,
+                 delay: float = 0.0, stdin: Any = None) -> None:
+        self.console = console
+        self.interactive = interactive
+        self.face = face
+        self.delay = delay
+        self.stdin = stdin if stdin is not None else sys.stdin
+        self.recent: list[tuple[int, Text]] = []  # (seat, line) since the screen was cleared
+        self._draws: dict[int, int] = {}  # bots' draws not yet reported
+        self._banner = True  # the start-up lines (seed, save file) are still on screen
+        self._handed = False  # a hot-seat hand-off has just cleared the screen
+
+    # -------------------------------------------------------------- io
+
+    def read(self, prompt: str) -> str:
+        self.console.print(Text(prompt, STYLES["title"]), end="")
+        self.console.file.flush()
+        line = self.stdin.readline()
+        if not line:
+            self.console.print()
+            raise EOFError
+        text = line.rstrip("\r\n")
+        if not self.interactive:
+            self.console.print(text, markup=False, highlight=False)  # a transcript reads like a session
+        return text
+
+    def message(self, text: str, style: str = "") -> None:
+        self.console.print(Text(text, STYLES.get(style, style)))
+
+    def bot_pause(self) -> None:
+        if self.delay > 0:
+            time.sleep(self.delay)
+
+    # ------------------------------------------------------------ start
+
+    def start(self, session: GameSession, resumed: bool) -> None:
+        rules = session.rules
+        table = f"{rules.players} players" + (" in two teams" if rules.teams else "")
+        verb = "resumed" if resumed else "new game"
+        self.console.print(Text(f"bones play {session.source}: {verb}, {table}, seed {session.seed}",
+                                STYLES["title"]))
+        seats = ", ".join(f"seat {k} {'human' if s == 'human' else s}"
+                          for k, s in enumerate(session.config.seats))
+        self.console.print(Text(f"seats: {seats}", STYLES["note"]))
+        self.console.print(Text(f"saving every move to {session.save_path}", STYLES["note"]))
+        if session.human_seats:
+            self.console.print(Text(
+                "type a move's number or notation (6-4@E, draw, pass); "
+                "? hint, h history, r rules, u take back, q save and quit", STYLES["note"]))
+
+    # ------------------------------------------------------------ table
+
+    def show_table(self, session: GameSession, seat: int) -> None:
+        console = self.console
+        hand = session.hand
+        assert hand is not None
+        rules = session.rules
+        self._flush_draws(session)
+        if self._handed:
+            self._handed = False
+        else:
+            self._clear()
+        console.print()
+        title = (f"{session.variant.name} · hand {session.hand_number} · seed {session.seed}"
+                 f" · {_target(rules)}")
+        console.rule(Text(title, STYLES["title"]))
+        console.print(self.scores_line(session))
+        seats = Text("  tiles: ")
+        for k in range(rules.players):
+            who = session.seat_name(k)
+            kind = "" if session.is_human(k) else f" ({session.config.seats[k]})"
+            mark = "▶" if k == hand.turn else ""
+            seats.append(f"{mark}{who}{kind} {hand.hands[k].bit_count()}",
+                         "bold" if k == hand.turn else "")
+            seats.append(" · ")
+        seats.append(f"boneyard {hand.boneyard_left}")
+        if hand.drawable != hand.boneyard_left:
+            seats.append(f" ({hand.drawable} drawable)", STYLES["note"])
+        console.print(seats)
+        console.print()
+        log = session.current
+        layout = layout_of(rules, log.deal, log.codes)
+        for line in LayoutPicture(layout, self.face, console.width - 2).draw():
+            console.print(line, no_wrap=True, overflow="crop", crop=False)
+        console.print()
+        console.print(self.ends_line(hand))
+        recent = [line for s, line in self.recent if s != seat]
+        if recent and self.interactive:  # the screen was cleared: say what happened
+            console.print(Text("  since your last move:", STYLES["note"]))
+            for line in recent:
+                console.print(Text("    ").append_text(line))
+        self.recent = []
+        mine = Text(f"  {session.seat_name(seat)} hold: " if session.seat_name(seat) == "You"
+                    else f"  Seat {seat} holds: ", "bold")
+        for t in rules.tiles.tiles_of(hand.hands[seat]):
+            mine.append(self.face.tile(rules, t) + " ")
+        mine.append(f"({hand.pips_left(seat)} pips)", STYLES["note"])
+        console.print(mine)
+
+    def scores_line(self, session: GameSession) -> Text:
+        rules = session.rules
+        line = Text("  scores: ")
+        parts = []
+        for owner in range(rules.owners):
+            parts.append(f"{session.owner_name(owner)} {session.match.scores[owner]}")
+        line.append(" · ".join(parts), "bold")
+        line.append(f"   ({_target(rules)})", STYLES["note"])
+        return line
+
+    def ends_line(self, hand: Hand) -> Text:
+        ends = hand.open_ends()
+        line = Text("  open ends: ")
+        if not hand.placed:
+            line.append("none yet (the lead)")
+        else:
+            line.append("  ".join(f"{arm_name(a)} {p}" for a, p in ends.items()) or "none")
+        line.append("   count: ")
+        line.append(str(hand.count), "bold")
+        return line
+
+    def show_options(self, session: GameSession, options: list[Option]) -> None:
+        console = self.console
+        console.print(Text("  your moves:", "bold"))
+        # under the muggins rule seeing the points is the player's own job
+        hide = session.muggins
+        for i, opt in enumerate(options, 1):
+            line = Text(f"  {i:>3}. {opt.text:<9}" if opt.move >= 0 and not hide else f"  {i:>3}. {opt.text}")
+            if opt.move >= 0 and not hide:
+                if opt.points:
+                    line.append(f" count {opt.count:<3}")
+                    line.append(f" scores {opt.points}", STYLES["points"])
+                else:
+                    line.append(f" count {opt.count}")
+            console.print(line)
+        if hide:
+            console.print(Text("  (muggins rule: after a play, claim its points yourself)",
+                               STYLES["note"]))
+
+    # ----------------------------------------------------------- events
+
+    def describe(self, session: GameSession, event: Event, drew: int = 0) -> Text:
+        """One line for a move: who, what, the count and what it scored."""
+        who = session.seat_name(event.seat)
+        you = who == "You"
+        line = Text(who + " ")
+        if drew:
+            line.append(f"draw{'' if you else 's'} {drew}, then ")
+        if event.move == DRAW:
+            line.append("draw" if you else "draws")
+            return line
+        if event.move == PASS:
+            line.append("pass" if you else "passes")
+            return line
+        line.append("play " if you else "plays ")
+        line.append(event.text, "bold")
+        line.append(f": count {event.count}")
+        owner = session.rules.owner[event.seat]
+        if event.claim is not None:
+            line.append(f", worth {event.points}; claimed {event.claim}")
+            if event.claim > event.points:
+                line.append(" · nothing to claim" if not event.points else " · too high, rejected",
+                            STYLES["muggins"])
+            callers = [(o, g) for o, g in enumerate(event.gains) if o != owner and g > 0]
+            for o, g in callers:
+                line.append(f" · muggins! {session.owner_name(o)} takes {g}", STYLES["muggins"])
+            mine = event.gains[owner]
+            if mine:
+                line.append(f" · {who} score{'' if you else 's'} {mine}", STYLES["points"])
+            if event.claim < event.points and not callers:  # forfeit: unclaimed is nobody's
+                line.append(f" · {event.points - event.claim} lost", STYLES["muggins"])
+        elif event.points:
+            line.append(f" scores {event.points}", STYLES["points"])
+        elif event.gains[owner] > 0:  # a knock bonus and the like
+            line.append(f" (+{event.gains[owner]})", STYLES["points"])
+        return line
+
+    def _flush_draws(self, session: GameSession, keep: int = -1) -> None:
+        """Report bots' draws that no move of theirs followed (a voluntary draw ends a turn)."""
+        for seat in [s for s in self._draws if s != keep]:
+            count = self._draws.pop(seat)
+            line = Text(f"{session.seat_name(seat)} draws" + (f" {count}" if count > 1 else ""))
+            self.console.print(Text("  ").append_text(line))
+            if session.human_seats:
+                self.recent.append((seat, line))
+
+    def show_event(self, session: GameSession, event: Event) -> None:
+        human = session.is_human(event.seat)
+        self._flush_draws(session, event.seat)
+        if event.move == DRAW:
+            if human:
+                tile = self.face.tile(session.rules, event.drawn)
+                self.console.print(Text(f"  {session.seat_name(event.seat)} drew {tile}"))
+            else:  # a bot's draws are told with its next move, in one line
+                self._draws[event.seat] = self._draws.get(event.seat, 0) + 1
+            return
+        line = self.describe(session, event, self._draws.pop(event.seat, 0))
+        self.console.print(Text("  ").append_text(line))
+        if session.human_seats:
+            self.recent.append((event.seat, line))
+
+    # ---------------------------------------------------------- hand end
+
+    def show_hand_end(self, session: GameSession, hand: Hand, summary: HandSummary) -> None:
+        console = self.console
+        rules = session.rules
+        self._flush_draws(session)
+        self.recent = []
+        console.print()
+        if summary.end == 1:
+            how = f"{session.seat_name(hand.domino_seat)} went out (domino)"
+            rule = rules.variant.settlement.domino
+        elif summary.end == 2:
+            how = "the hand is blocked"
+            rule = rules.variant.settlement.blocked
+        else:
+            how = "the target was reached during the hand"
+            rule = None
+        console.rule(Text(f"hand {summary.hand_number} over: {how}", STYLES["title"]))
+        log = session.hands[summary.hand_number - 1]
+        for line in LayoutPicture(layout_of(rules, log.deal, log.codes), self.face,
+                                  console.width - 2).draw():
+            console.print(line, no_wrap=True, overflow="crop", crop=False)
+        if rule is not None:
+            side = "team" if rules.teams else "player"
+            console.print(Text(f"  rule: {rule_phrase(rule, side)}", STYLES["note"]))
+        table = Table(box=None, padding=(0, 2), show_edge=False)
+        table.add_column("seat")
+        table.add_column("tiles left")
+        table.add_column("pips", justify="right")
+        unit = _unit(rule)
+        # a rounding column says the truth only where each side's pips are
+        # rounded apart: its own penalty, per-opponent rounding, or one opponent
+        per_row = unit > 1 and (getattr(rule, "kind", "") == "own_penalty" or rules.owners == 2
+                                or getattr(getattr(rule, "rounding", None), "per", "") == "opponent")
+        if rules.teams:
+            table.add_column("team pips", justify="right")
+        if per_row:
+            table.add_column(f"rounded to {unit}", justify="right")
+        table.add_column("settlement", justify="right")
+        pooled = [0] * rules.owners
+        for seat in range(rules.players):
+            pooled[rules.owner[seat]] += hand.pips_left(seat)
+        settlement = summary.settlement
+        shown_owner: set[int] = set()
+        for seat in range(rules.players):
+            owner = rules.owner[seat]
+            tiles = " ".join(self.face.tile(rules, t) for t in rules.tiles.tiles_of(hand.hands[seat]))
+            row = [session.seat_name(seat) + (f" ({session.owner_name(owner)})" if rules.teams else ""),
+                   tiles or "-", str(hand.pips_left(seat))]
+            first = owner not in shown_owner
+            shown_owner.add(owner)
+            if rules.teams:
+                row.append(str(pooled[owner]) if first else "")
+            if per_row:
+                row.append(str(_round(pooled[owner], unit)) if first else "")
+            delta = settlement[owner] if settlement else 0
+            row.append((f"{delta:+d}" if delta else "0") if first else "")
+            table.add_row(*row)
+        console.print(table)
+        if unit > 1 and not per_row and settlement and max(settlement) > 0:
+            winner = settlement.index(max(settlement))
+            amount = getattr(rule, "amount", "opponents")
+            others = sum(p for o, p in enumerate(pooled) if o != winner)
+            counted = {"all_hands": sum(pooled),
+                       "opponents_minus_own": max(others - pooled[winner], 0)}.get(amount, others)
+            console.print(Text(f"  pips counted: {counted}, rounded to {_round(counted, unit)}",
+                               STYLES["note"]))
+        console.print(Text("  settlement: " + " · ".join(
+            f"{session.owner_name(o)} {settlement[o]:+d}" if settlement[o] else
+            f"{session.owner_name(o)} 0" for o in range(rules.owners)), "bold"))
+        console.print(self.scores_line(session))
+
+    def show_match_end(self, session: GameSession) -> None:
+        console = self.console
+        match = session.match
+        console.print()
+        if match.winner >= 0:
+            console.rule(Text(f"game over: {session.owner_name(match.winner)} win"
+                              f"{'s' if session.owner_name(match.winner) != 'You' else ''}",
+                              STYLES["title"]))
+        else:
+            console.rule(Text("game over: a draw", STYLES["title"]))
+        table = Table(box=None, padding=(0, 2), show_edge=False, title="score history")
+        table.add_column("hand", justify="right")
+        table.add_column("end")
+        owners = session.rules.owners
+        for o in range(owners):
+            table.add_column(session.owner_name(o), justify="right")
+        for summary in match.history:
+            end = {1: "domino", 2: "blocked", 3: "target"}.get(summary.end, "?")
+            table.add_row(str(summary.hand_number), end, *(str(s) for s in summary.scores))
+        console.print(table)
+        console.print(Text("  final: " + " · ".join(
+            f"{session.owner_name(o)} {match.scores[o]}" for o in range(owners)), "bold"))
+        console.print(Text(f"  record: {session.save_path} (bones replay {session.save_path})",
+                           STYLES["note"]))
+
+    # ------------------------------------------------------------ extras
+
+    def show_history(self, session: GameSession) -> None:
+        events = session.history()
+        if not events:
+            self.message("no moves yet in this hand", "note")
+            return
+        for i, event in enumerate(events, 1):
+            self.console.print(Text(f"  {i:>3}. ").append_text(self.describe(session, event)))
+
+    def show_rules(self, session: GameSession) -> None:
+        try:
+            from bones.engine.describe import describe
+        except ImportError:
+            self.message(f"{session.variant.name}: {session.variant.summary}")
+            return
+        self.console.print(describe(session.variant, session.players), markup=False, highlight=False)
+
+    def _clear(self) -> None:
+        """Clear the terminal, except the first time: the banner names the save file."""
+        if self.interactive and not self._banner:
+            self.console.clear()
+        self._banner = False
+
+    def handoff(self, session: GameSession, seat: int) -> None:
+        self._clear()
+        self._handed = True
+        self.read(f"Pass the keyboard to seat {seat}, then press Enter ")
+
+    def between_hands(self, session: GameSession) -> None:
+        hand = session.hand
+        if hand is not None:
+            self.console.print()
+            self.console.print(Text(f"hand {session.hand_number}: {session.seat_name(hand.leader)} "
+                                    f"lead{'' if session.seat_name(hand.leader) == 'You' else 's'}",
+                                    STYLES["title"]))
+        if self.interactive and session.human_seats:
+            self.read("Press Enter for the next hand ")
+
+
+def _target(rules: Rules) -> str:
+    if rules.hands_in_match:
+        return f"{rules.hands_in_match} hand{'s' if rules.hands_in_match > 1 else ''}"
+    exact = " exactly" if rules.check == 3 else ""
+    return f"target {rules.target}{exact}"
+
+
+def _unit(rule: Any) -> int:
+    rounding = getattr(rule, "rounding", None)
+    if getattr(rounding, "kind", "none") == "nearest":
+        return int(getattr(rounding, "unit", 1))
+    return 1
+
+
+def _round(value: int, unit: int) -> int:
+    from bones.engine.settle import round_nearest
+
+    return round_nearest(value, unit)
+
+
+def make_console(no_color: bool, interactive: bool) -> Console:
+    """The console for a game: colour unless asked not to (``NO_COLOR`` included)."""
+    import os
+
+    return Console(
+        file=sys.stdout,
+        no_color=no_color or bool(os.environ.get("NO_COLOR")),
+        highlight=False,
+        emoji=False,
+        force_terminal=None if interactive else False,
+        # a pipe has no width: 100 columns unless COLUMNS says otherwise
+        width=None if interactive or os.environ.get("COLUMNS") else 100,
+        soft_wrap=True,  # long paths and commands stay on one line, whole
+    )

@@ -1,0 +1,72 @@
+"""`bones replay FILE`: replay a game record exactly, hand by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    app.command(
+        "replay",
+        help="Replay a game record exactly, hand by hand, checking every move, "
+        "settlement and score against the rules embedded in the record.\n\n"
+        "Exit codes: 0 the record replays; 1 the file is not a readable record, or a "
+        "move is illegal or a recorded result differs; 2 usage error.",
+    )(replay_command)
+
+
+def replay_command(
+    file: Path = typer.Argument(..., help="A record written by bones (JSON).", metavar="FILE"),
+    verbose: bool = typer.Option(False, "--verbose", "-v",
+                                 help="Print every move with the count and points."),
+) -> None:
+    from bones.engine.record import RecordError, load_record, replay
+
+    if not file.exists():
+        typer.echo(f"bones replay: {file}: no such file", err=True)
+        raise typer.Exit(2)
+    try:
+        record = load_record(file)
+        result = replay(record)
+    except RecordError as err:
+        typer.echo(f"bones replay: {err}", err=True)
+        raise typer.Exit(1) from None
+
+    rules = result.rules
+    side = "team" if rules.teams else "seat"
+    table = f"{rules.players} players" + (" in two teams" if rules.teams else "")
+    seed = f", seed {record.seed}" if record.seed is not None else ""
+    typer.echo(f"{file}: {rules.name}, {table}{seed}, recorded by bones {record.engine}")
+    for hand in result.hands:
+        if verbose:
+            typer.echo(f"hand {hand.number}: seat {hand.leader} leads")
+            for i, step in enumerate(hand.moves, 1):
+                points = f"  +{step.points}" if step.points else ""
+                typer.echo(f"  {i:3}. seat {step.seat}  {step.notation:<7} count {step.count}{points}")
+        typer.echo(_hand_line(hand, side))
+    if result.finished:
+        outcome = f"{side} {result.winner} wins" if result.winner is not None else "a draw"
+    else:
+        outcome = "unfinished"
+    typer.echo(f"result: {outcome}, scores {_scores(result.scores)}")
+
+
+def _scores(values: list[int]) -> str:
+    return " ".join(str(v) for v in values)
+
+
+def _hand_line(hand, side: str) -> str:  # type: ignore[no-untyped-def]
+    moves = f"{len(hand.moves)} move{'s' if len(hand.moves) != 1 else ''}"
+    if hand.end is None:
+        how = "interrupted"
+    elif hand.end == "domino":
+        how = f"domino by seat {hand.domino_seat}"
+    elif hand.end == "target":
+        how = "target reached mid-hand"
+    else:
+        how = "blocked"
+    settle = f", settlement {_scores(hand.settlement)}" if hand.settlement is not None else ""
+    return (f"hand {hand.number}: seat {hand.leader} leads, {moves}, {how}{settle}, "
+            f"scores {_scores(hand.scores)}")

@@ -1,0 +1,157 @@
+"""Bots: players that see only an :class:`~bones.engine.observation.Observation`.
+
+A bot is written as text: its name and parameters separated by colons,
+``search:iterations=800:rollouts=4``; several bots are separated by commas.
+
+>>> bot = make_bot("search:iterations=50")
+>>> bot.name
+'search:iterations=50'
+>>> [b.name for b in parse_bots("greedy, random")]
+['greedy', 'random']
+>>> make_bot("gredy")
+Traceback (most recent call last):
+...
+bones.engine.bots.BotError: unknown bot 'gredy' (did you mean greedy?); bots: random, greedy, heuristic, search
+
+The protocol: ``bot.choose(obs, rng) -> int`` returns one of
+``obs.legal_moves()`` (a move code); all its randomness comes from ``rng``.
+A bot never claims muggins points wrongly: it plays the move and the engine
+credits the true points.
+"""
+
+from __future__ import annotations
+
+import difflib
+import random
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bones.engine.observation import Observation
+
+
+class BotError(ValueError):
+    """A bot text that names no bot or gives a bad parameter."""
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, obs: Observation, rng: random.Random) -> int: ...
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: type  # int, float or str
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: float | None = None
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    name: str
+    summary: str
+    params: tuple[Param, ...]
+    factory: Any
+
+
+def _registry() -> dict[str, BotInfo]:
+    from bones.engine.bots import basic, search
+
+    infos = [*basic.INFOS, *search.INFOS]
+    return {info.name: info for info in infos}
+
+
+#: Every bot by name (filled in at the end of this module).
+BOTS: dict[str, BotInfo] = {}
+
+
+def canonical(name: str, values: dict[str, Any]) -> str:
+    """``name`` followed by the parameters that differ from their defaults."""
+    info = BOTS[name]
+    parts = [name]
+    for p in info.params:
+        value = values.get(p.name, p.default)
+        if value != p.default:
+            parts.append(f"{p.name}={_show(value)}")
+    return ":".join(parts)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _convert(bot: str, param: Param, text: str) -> Any:
+    try:
+        if param.kind is int:
+            value: Any = int(text)
+        elif param.kind is float:
+            value = float(text)
+        else:
+            value = text
+    except ValueError:
+        kind = "a whole number" if param.kind is int else "a number"
+        raise BotError(f"{bot}: {param.name} must be {kind}, not '{text}'") from None
+    if param.choices and value not in param.choices:
+        raise BotError(
+            f"{bot}: {param.name} must be one of {', '.join(param.choices)}, not '{text}'"
+        )
+    if param.minimum is not None and value < param.minimum:
+        raise BotError(f"{bot}: {param.name} must be at least {_show(param.minimum)}, not {text}")
+    return value
+
+
+def make_bot(text: str) -> Bot:
+    """The bot written as ``name:key=value:...``."""
+    parts = [p.strip() for p in text.strip().split(":")]
+    name = parts[0].lower()
+    if name not in BOTS:
+        known = ", ".join(BOTS)
+        close = difflib.get_close_matches(name, list(BOTS), n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        shown = name or "(empty)"
+        raise BotError(f"unknown bot '{shown}'{hint}; bots: {known}")
+    info = BOTS[name]
+    params = {p.name: p for p in info.params}
+    values: dict[str, Any] = {}
+    for part in parts[1:]:
+        key, eq, raw = part.partition("=")
+        key = key.strip().lower()
+        if not eq or not key:
+            raise BotError(f"{name}: write parameters as key=value, not '{part}'")
+        if key not in params:
+            if not params:
+                raise BotError(f"{name} takes no parameters (got '{key}')")
+            close = difflib.get_close_matches(key, list(params), n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise BotError(
+                f"{name} has no parameter '{key}'{hint}; parameters: {', '.join(params)}"
+            )
+        if key in values:
+            raise BotError(f"{name}: {key} is given twice")
+        values[key] = _convert(name, params[key], raw.strip())
+    full = {p.name: values.get(p.name, p.default) for p in info.params}
+    bot: Bot = info.factory(**full)
+    return bot
+
+
+def parse_bots(text: str) -> list[Bot]:
+    """Bots separated by commas: ``"search:iterations=40,greedy"``."""
+    items = [item for item in text.split(",")]
+    if not any(item.strip() for item in items):
+        raise BotError("no bots given (write them like greedy,search:iterations=40)")
+    bots = []
+    for item in items:
+        if not item.strip():
+            raise BotError(f"an empty bot name in '{text}'")
+        bots.append(make_bot(item))
+    return bots
+
+
+BOTS.update(_registry())
+
+__all__ = ["BOTS", "Bot", "BotError", "BotInfo", "Param", "canonical", "make_bot", "parse_bots"]

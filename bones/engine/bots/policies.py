@@ -1,0 +1,99 @@
+"""Move choices that work on any :class:`~bones.engine.hand.Hand` seen from its mover.
+
+They read only the mover's own tiles and the public layout, so the same
+function serves a bot (on an observation's scrubbed layout) and a search
+rollout (on a sampled world, where it is fast because nothing is copied in
+the common case).
+"""
+
+from __future__ import annotations
+
+from bones.engine.hand import DRAW, PASS, Hand
+from bones.engine.rules import CHECK_NONE, SPIN_EVERY, SPIN_FIRST, SPIN_INLINE, SPIN_NONE
+
+
+def points_if(hand: Hand, move: int) -> int:
+    """The points the mover would score by ``move`` (``hand`` is unchanged).
+
+    The count after the move is worked out from the incremental count for
+    every placement except a double that becomes a spinner; that one, and
+    matching-ends scoring, are played on a copy.  Tests compare the two on
+    every move of many games of every built-in variant.
+    """
+    if move < 0:
+        return 0
+    rules = hand.rules
+    if not rules.scores_plays:
+        return 0
+    count = _count_after(hand, move) if rules.header_points is None else -1
+    if count < 0:
+        trial = hand.copy()
+        trial.apply(move)
+        return trial.last_points
+    table = rules.count_points
+    points = table[count] if count < len(table) else rules.points(count)
+    owner = rules.owner[hand.turn]
+    short_of_get_in = not hand.got_in[owner] and points < rules.get_in
+    lead_barred = (not hand.placed and not rules.win_on_lead and rules.check != CHECK_NONE
+                   and hand.scores[owner] + points >= rules.target)
+    if short_of_get_in or lead_barred:
+        points = 0
+    if hand.passes and rules.knock_bonus:
+        points += hand.passes * rules.knock_bonus
+    return points
+
+
+def _count_after(hand: Hand, move: int) -> int:
+    """The layout's count after ``move``, or -1 where only playing it tells."""
+    rules = hand.rules
+    ts = rules.tiles
+    tile = move >> 7
+    double = ts.is_double[tile]
+    if not hand.placed:
+        if not double:
+            return ts.pips[tile]
+        first = rules.spinner_mult[0] if rules.spinner != SPIN_NONE else 2
+        return first * ts.low[tile]
+    arm = (move >> 1) & 63
+    pip = hand.arm_open[arm]
+    count = hand.count
+    hub = hand.arm_hub[arm]
+    if hub >= 0:
+        vals = hand.hub_vals[hub]
+        k = hand.hub_k[hub]
+        count += vals[k + 1] - vals[k]
+    else:
+        count -= hand.arm_end[arm] * hand.arm_weight[arm]
+    if not double or hand.arm_stub[arm]:
+        return count + ts.other_half[tile][pip]
+    kind = rules.spinner
+    if kind == SPIN_EVERY or (kind in (SPIN_FIRST, SPIN_INLINE) and not hand.first_double_seen):
+        return -1  # becomes a spinner
+    return count + pip * rules.double_weight
+
+
+def greedy_move(hand: Hand, legal: list[int] | None = None) -> int:
+    """Most points now; ties to the heaviest tile, then a double; never a
+    voluntary draw or pass while a tile can be played."""
+    if legal is None:
+        legal = hand.legal_moves()
+    if len(legal) == 1:
+        return legal[0]
+    ts = hand.rules.tiles
+    pips = ts.pips
+    doubles = ts.is_double
+    best = -1
+    best_key = (-1 << 30, 0, 0)
+    for move in legal:
+        if move < 0:
+            continue
+        tile = move >> 7
+        key = (points_if(hand, move), pips[tile], doubles[tile])
+        if key > best_key:
+            best_key, best = key, move
+    if best >= 0:
+        return best
+    return DRAW if DRAW in legal else PASS
+
+
+__all__ = ["greedy_move", "points_if"]

@@ -1,0 +1,777 @@
+"""The rules of a variant in plain English, generated from the model.
+
+:func:`describe` reads a resolved :class:`~bones.engine.spec.Variant` and writes the
+rulebook a table can play from: equipment, players and the deal, the lead, the
+layout and the spinner, scoring during play, drawing and passing, the end of
+the hand and its settlement, winning the game, the muggins rule and the
+sources.  Nothing here knows a variant by name: every sentence comes from a
+field, so a house-rule file is described as faithfully as a built-in one, and
+every field of the model shows somewhere in the text (``tests/test_show.py``
+checks that changing any field changes the text).
+
+With ``players`` the text is for that many players (one hand size, one
+target); without it, every value that depends on the player count is given
+for each allowed count.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from bones.engine import spec
+from bones.engine.rules import points_for_count, spinner_multipliers
+
+_NUMBER_WORDS = {
+    0: "zero", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six",
+    7: "seven", 8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve",
+    13: "thirteen", 14: "fourteen", 15: "fifteen", 16: "sixteen",
+    17: "seventeen", 18: "eighteen",
+}
+_SCORING_LIST_LIMIT = 40  # list every scoring count when there are at most this many
+_MULTIPLIER_WORDS = {
+    0: "nothing",
+    1: "one half (its number once)",
+    2: "both halves (twice its number)",
+    3: "three times its number",
+    4: "four times its number",
+}
+_PRESET_NAMES = {(2, 2, 0, 0, 0): "drop2", (2, 2, 2, 1, 0): "sniff-count"}
+
+
+# ------------------------------------------------------------ small helpers
+
+
+def _word(n: int) -> str:
+    return _NUMBER_WORDS.get(n, str(n))
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _join(items: Iterable[str], last: str = "and") -> str:
+    items = list(items)
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def _tile(a: int, b: int) -> str:
+    return f"[{a}-{b}]"
+
+
+def _tile_text(text: str) -> str:
+    a, b = (int(x) for x in text.replace("|", "-").split("-"))
+    return _tile(a, b)
+
+
+def _counts(players: int | None, variant: spec.Variant) -> list[int]:
+    return [players] if players is not None else list(variant.players.counts)
+
+
+def _per_count(value: Any, variant: spec.Variant, players: int | None,
+               fmt=str, unit: str = "") -> str:  # type: ignore[no-untyped-def]
+    """A per-player-count value as text: one value, or one per player count."""
+    counts = _counts(players, variant)
+    if not isinstance(value, dict):
+        return fmt(value) + unit
+    values = [(c, value.get(c)) for c in counts if c in value]
+    if not values:
+        return "(no value for this number of players)"
+    if len({v for _, v in values}) == 1:
+        text = fmt(values[0][1]) + unit
+        if players is None and len(counts) > 1:
+            text += " whatever the number of players"
+        return text
+    if players is not None:
+        return fmt(values[0][1]) + unit
+    parts = []
+    for i, (c, v) in enumerate(values):
+        parts.append(f"{fmt(v)}{unit} with {c} players" if i == 0 else f"{fmt(v)} with {c}")
+    return _join(parts)
+
+
+def _players_text(counts: list[int]) -> str:
+    return _join([str(c) for c in counts], "or") + (" player" if counts == [1] else " players")
+
+
+def _team_word(variant: spec.Variant) -> bool:
+    return variant.players.partnerships.kind != "none"
+
+
+def _who(variant: spec.Variant, one: str = "player") -> str:
+    return f"{one} (or team)" if _team_word(variant) else one
+
+
+# ----------------------------------------------------------------- sections
+
+
+def _header(variant: spec.Variant, players: int | None) -> list[str]:
+    title = variant.name
+    lines = [title, "=" * len(title)]
+    if variant.aliases:
+        lines.append("Also called: " + ", ".join(variant.aliases) + ".")
+    if variant.extends:
+        lines.append(
+            f"This file extends {variant.extends}: it takes every rule from there and "
+            "changes some; the rules below are the result."
+        )
+    if players is not None:
+        lines.append(f"Rules for {players} players.")
+    if variant.summary:
+        lines += ["", variant.summary.strip()]
+    return lines
+
+
+def _equipment(variant: spec.Variant) -> list[str]:
+    n = variant.tiles.highest
+    size = (n + 1) * (n + 2) // 2
+    return [
+        f"A double-{_word(n)} set: {size} tiles, one for every pair of numbers from 0 "
+        f"to {n}, doubles included. Each number appears on {n + 1} tiles; a tile's pips "
+        f"are the sum of its two halves, so the heaviest tile, {_tile(n, n)}, has {2 * n}.",
+        "Tiles are written [a-b]; a double is a tile like [5-5].",
+    ]
+
+
+def _players_and_deal(variant: spec.Variant, players: int | None) -> list[str]:
+    p = variant.players
+    lines = []
+    lines.append(f"For {_players_text(p.counts)}.")
+    parts = p.partnerships
+    team_counts = [c for c in parts.player_counts if players is None or c == players]
+    team_counts_text = _players_text(team_counts) if team_counts else ""
+    if parts.kind == "none":
+        lines.append("Everyone plays alone.")
+    elif not team_counts:
+        lines.append(f"Everyone plays alone (partnerships are for {_players_text(parts.player_counts)}).")
+    elif parts.kind == "optional":
+        lines.append(
+            f"With {team_counts_text} the players may agree to play as two teams of partners "
+            f"(bones play --teams), {_opposite(team_counts)}. Partners share one score. "
+            "Otherwise everyone plays alone."
+        )
+    else:
+        lines.append(
+            f"With {team_counts_text} the players always play as two teams of partners, "
+            f"{_opposite(team_counts)}. Partners share one score."
+        )
+    if p.direction == "clockwise":
+        lines.append("Play goes clockwise, to the left.")
+    else:
+        lines.append("Play goes counter-clockwise, to the right.")
+    lines.append("Seats are numbered from 0 in the order of play: seat 1 plays after seat 0.")
+
+    n = variant.tiles.highest
+    size = (n + 1) * (n + 2) // 2
+    hands = _per_count(variant.deal.hand_size, variant, players,
+                       fmt=lambda v: _plural(v, "tile"))
+    lines.append(f"The tiles are shuffled face down and each player takes {hands}.")
+    left = {}
+    for c in _counts(players, variant):
+        try:
+            left[c] = size - c * variant.hand_size(c)
+        except (KeyError, TypeError):
+            continue
+    no_draw = isinstance(variant.drawing, spec.NoDrawing)
+    if left:
+        if all(v == 0 for v in left.values()):
+            lines.append(f"All {size} tiles are dealt: there is no boneyard.")
+        else:
+            stock = _per_count(left, variant, players, fmt=lambda v: _plural(v, "tile"))
+            if no_draw:
+                lines.append(
+                    f"The rest, {stock}, stay face down out of play for the whole hand: "
+                    "nobody draws from them."
+                )
+            else:
+                lines.append(f"The rest form the boneyard (the stock): {stock}.")
+    reserve = variant.deal.reserve
+    has_reserve = (any(v for v in reserve.values()) if isinstance(reserve, dict) else reserve > 0)
+    if has_reserve:
+        amount = _per_count(reserve, variant, players, fmt=lambda v: _plural(v, "tile"))
+        if no_draw:
+            lines.append(
+                f"The file also keeps {amount} of the boneyard in reserve; with no drawing "
+                "the whole boneyard is out of play anyway."
+            )
+        else:
+            lines.append(
+                f"The last {amount} of the boneyard are a reserve that is never drawn "
+                "(\"sleepers\"): once only the reserve is left, there is nothing to draw."
+            )
+    elif not no_draw:
+        lines.append("Every boneyard tile may be drawn (no reserve).")
+    return lines
+
+
+def _opposite(counts: list[int]) -> str:
+    if counts == [4]:
+        return "partners sitting opposite each other: seats 0 and 2 against 1 and 3"
+    return "partners sitting alternately: the even seats against the odd ones"
+
+
+_IF_NONE = {
+    "draw_more": "everyone draws one more tile from the boneyard, in turn, until "
+                 "someone holds a double, who then leads it",
+    "heaviest_hand": "the player with the heaviest hand (most pips) leads any tile",
+    "heaviest_tile": "the holder of the heaviest tile leads it",
+    "lot": "the leader is decided by lot",
+    "redeal": "the tiles are shuffled and dealt again",
+    "highest_double": "the holder of the highest double leads it",
+}
+
+
+def _first_lead(rule: Any, variant: spec.Variant, with_tile: bool = True) -> str:
+    """Who leads, as a clause that follows "is led by" or "leads"."""
+    kind = rule.kind
+    if kind == "lot":
+        return ("lot: each player draws a tile face down, the heaviest tile (most pips) "
+                "leads, and the tiles go back before the deal")
+    if kind == "random":
+        return "a player chosen at random"
+    if kind == "highest_double":
+        return (f"the holder of the highest double, who must lead it; if nobody holds a "
+                f"double, {_IF_NONE[rule.if_none]}")
+    if kind == "lowest_double":
+        return (f"the holder of the lowest double, who must lead it; if nobody holds a "
+                f"double, {_IF_NONE[rule.if_none]}")
+    if kind == "tile":
+        return (f"the holder of {_tile_text(rule.tile)}, who must lead it; if nobody holds "
+                f"it (not every tile was dealt), {_IF_NONE[rule.if_none]}")
+    if kind == "seat":
+        return f"seat {rule.seat}, always"
+    raise ValueError(kind)  # pragma: no cover
+
+
+def _names_tile(rule: Any) -> bool:
+    return rule.kind in ("highest_double", "lowest_double", "tile")
+
+
+def _lead(variant: spec.Variant) -> list[str]:
+    lead = variant.lead
+    lines = [f"The first hand is led by {_first_lead(lead.first, variant)}."]
+    later = lead.later
+    direction_word = "left" if variant.players.direction == "clockwise" else "right"
+    other_word = "right" if direction_word == "left" else "left"
+    later_names_tile = False
+    if later.kind == "domino_er":
+        lines.append(
+            "Each later hand is led by the player who went out (dominoed) in the hand "
+            f"before; after a blocked hand it is led by {_first_lead(later.after_block, variant)}."
+        )
+    elif later.kind == "winner":
+        lines.append(
+            "Each later hand is led by the winner of the hand before, the winner of a "
+            "blocked hand included; when that hand had no single winner it is led by "
+            f"{_first_lead(later.if_none, variant)}."
+        )
+    elif later.kind == "rotate":
+        if later.to == "next":
+            lines.append(
+                "The lead passes round the table: each later hand is led by the seat after "
+                f"the last leader in the order of play (to the {direction_word})."
+            )
+        else:
+            lines.append(
+                "The lead passes round the table against the order of play: each later "
+                f"hand is led by the seat before the last leader (to the {other_word})."
+            )
+    elif later.kind == "alternate":
+        lines.append("The two players lead alternate hands.")
+    elif later.kind == "series":
+        lines.append(
+            "Later hands follow the series rule of the PyPI dominoes package: the player "
+            "who went out leads; after a blocked hand, the last player to lay a tile (the "
+            "blocker) leads if their side won it, the previous leader leads if it was tied, "
+            "and otherwise the seat after the blocker leads."
+        )
+    elif later.kind == "first":
+        lines.append("Every later hand is led the same way as the first.")
+        later_names_tile = _names_tile(lead.first)
+    else:  # pragma: no cover
+        raise ValueError(later.kind)
+    if _names_tile(lead.first) and (later_names_tile or later.kind == "first"):
+        pass  # the lead rules always name the tile
+    else:
+        which = "Where the rule above names no tile, the leader" if _names_tile(lead.first) else "The leader"
+        if lead.allowed == "any":
+            lines.append(f"{which} may lead any tile.")
+        else:
+            lines.append(f"{which} must lead a double.")
+    if lead.allowed == "double" and _names_tile(lead.first) and later.kind == "first":
+        lines.append("(The file also asks for a double lead; the lead rule already names the tile.)")
+    return lines
+
+
+def _multiplier_lines(mult: list[int], edges: int, what: str) -> list[str]:
+    out = []
+    for k in range(edges + 1):
+        m = mult[k]
+        covered = "none" if k == 0 else ("all" if k == edges else str(k))
+        example = f"; a [5-5] counts {5 * m}" if m else ""
+        out.append(f"  - {covered} of its {what} covered: {_MULTIPLIER_WORDS.get(m, f'{m} times its number')}{example}")
+    return out
+
+
+def _layout(variant: spec.Variant) -> list[str]:
+    sp = variant.layout.spinner
+    doubles = variant.layout.doubles
+    lines = []
+    lines.append(
+        "Each tile is played against an open end with the matching number touching it. "
+        "After every play the open ends are added up: that total is the count."
+    )
+    if doubles == "crosswise":
+        dbl = ("A double that is not a spinner is laid crosswise and, while it stands at the "
+               "end of a line or arm, counts both halves (a [5-5] counts 10); once a tile is "
+               "played on it, only the new end counts. A double led alone counts both "
+               "halves once (a led [5-5] counts 10).")
+    else:
+        dbl = ("A double that is not a spinner is laid in line and counts one half at an "
+               "open end (a [5-5] at an end counts 5).")
+    if sp.kind == "none":
+        lines.append("There is no spinner: the tiles form one line with two open ends.")
+        lines.append(dbl)
+        return lines
+    if sp.kind == "inline_sniff":
+        mult = list(spinner_multipliers(sp.count))
+        lines.append(
+            "The first double played, whether led or played later, is the sniff. It is laid "
+            "in line like any tile, and each of its two long sides then takes exactly one "
+            "stub tile, played at any time while the sniff is on the table. A stub's outer "
+            "end counts in every later count and can never be built on; a stub added to a "
+            "sniff already enclosed by the line still counts."
+        )
+        lines.append("The sniff's own pips count by how many of its two line ends are covered:")
+        lines += _multiplier_lines(mult, 2, "two line ends")
+        lines.append(dbl.replace("that is not a spinner", "other than the sniff"))
+        return lines
+    mult = list(spinner_multipliers(sp.count))
+    if sp.kind == "first_double":
+        lines.append(
+            "The first double played, whether led or played later, is the spinner. It lies "
+            "crosswise and takes tiles on all four edges, its two long sides and its two "
+            "cross ends, each starting an arm. Later doubles are ordinary."
+        )
+    elif sp.kind == "every_double":
+        lines.append(
+            "Every double is a spinner: it lies crosswise and takes tiles on all four edges, "
+            "its two long sides and its two cross ends, each starting an arm."
+        )
+    elif sp.kind == "led_double":
+        lines.append(
+            "A double that is led is the spinner: it lies crosswise and takes tiles on all "
+            "four edges, its two long sides and its two cross ends, each starting an arm. "
+            "When the lead is not a double there is no spinner; later doubles are ordinary."
+        )
+    order = sp.order
+    if order == "sides_first":
+        lines.append("Both long sides of a spinner must be covered before either cross end may be played on.")
+    elif order == "any":
+        lines.append("Any free edge of a spinner may be played on at any time.")
+    else:
+        lines.append("No arm may be extended until all four edges of the spinner are covered.")
+    preset = _PRESET_NAMES.get(tuple(mult))
+    name = f" (the {preset} model)" if preset else ""
+    lines.append(
+        "Edges count as covered however they were covered: a spinner played on the end of "
+        "an arm starts with one edge covered, the one it arrived by."
+    )
+    lines.append(
+        f"A spinner's own pips count by how many of its four edges are covered{name}:"
+    )
+    lines += _multiplier_lines(mult, 4, "four edges")
+    lines.append("The open end of every arm counts too; a free edge with no arm adds nothing.")
+    if sp.kind == "every_double":
+        style = "crosswise, both halves" if doubles == "crosswise" else "in line, one half"
+        lines.append(f"(Every double is a spinner, so the file's rule for ordinary doubles, "
+                     f"{style}, never applies.)")
+    else:
+        lines.append(dbl)
+    return lines
+
+
+def _scoring(variant: spec.Variant) -> list[str]:
+    s = variant.scoring
+    when, points = s.when, s.points
+    lines = []
+    if isinstance(when, spec.NoPredicate):
+        lines.append("No points are scored during play: points come only at the end of the hand.")
+        if not isinstance(points, spec.CountPoints):
+            lines.append(f"(The file names {points.kind} points, which need scoring plays.)")
+    elif isinstance(when, spec.MatchingEnds):
+        lines.append(
+            "A play scores when open ends show the same number. A double at an end shows "
+            "its number twice, so a double led alone is a pair."
+        )
+        names = {2: "a double-header", 3: "a triple-header"}
+        for size in sorted(when.points):
+            label = names.get(size, f"{size} alike")
+            lines.append(f"  - {_word(size)} ends alike ({label}): {_plural(when.points[size], 'point')}")
+        if when.points:
+            top = max(when.points)
+            lines.append(f"More than {_word(top)} ends alike score as {_word(top)}.")
+        if not isinstance(points, spec.CountPoints):
+            lines.append(f"(The file names {points.kind} points, which apply to counts only.)")
+    else:
+        if isinstance(when, spec.MultipleOf):
+            divisors = _join([str(d) for d in when.divisors], "or")
+            lines.append(f"A play scores when the count is a multiple of {divisors}. "
+                         "A count of 0 never scores.")
+        else:
+            lines.append("A play scores when the count is one of these numbers: "
+                         + ", ".join(str(c) for c in when.counts) + ". A count of 0 never scores.")
+        if isinstance(points, spec.CountPoints):
+            lines.append("It scores the count itself (a count of 15 scores 15).")
+        elif isinstance(points, spec.DividedPoints):
+            lines.append(f"It scores one point per {points.by}: the count divided by {points.by}, "
+                         f"rounded down (a count of {3 * points.by} scores 3).")
+        elif isinstance(points, spec.SumOfQuotients):
+            lines.append("It scores the count divided by each of the numbers above that "
+                         "divides it, added together (with 5 and 3, 15 scores 3 + 5 = 8).")
+        elif isinstance(points, spec.PerDivisor):
+            lines.append("It scores the count once for each of the numbers above that divides "
+                         "it (with 3 and 5, 15 scores 30).")
+        elif isinstance(points, spec.FlatPoints):
+            lines.append(f"It scores {_plural(points.amount, 'point')}, whatever the count.")
+        top = spec.max_reachable_count(variant)
+        scoring = [(c, points_for_count(variant.scoring, c)) for c in range(1, top + 1)]
+        scoring = [(c, p) for c, p in scoring if p > 0 or _qualifies(variant, c)]
+        if scoring and len(scoring) <= _SCORING_LIST_LIMIT:
+            table = ", ".join(f"{c} scores {p}" for c, p in scoring)
+            lines.append(f"Scoring counts up to {top} (no count above {top} can arise in this "
+                         f"layout): {table}.")
+        elif scoring:
+            table = ", ".join(f"{c} scores {p}" for c, p in scoring[:12])
+            lines.append(f"The first scoring counts: {table}, and so on up to {top}.")
+        lines.append("The lead itself scores if its count qualifies.")
+    if not isinstance(when, spec.NoPredicate):
+        lines.append("Nothing forces a scoring play: a player may choose any legal placement.")
+        if s.get_in:
+            lines.append(
+                f"Getting in: a {_who(variant)}'s play points count only from the first single "
+                f"play worth at least {s.get_in}; points made before that are not scored."
+            )
+        if s.winning_points_on_lead:
+            lines.append("Points scored by the lead count like any other, and may win the game.")
+        else:
+            lines.append("Points scored by a lead can never win the game: a lead that would "
+                         "reach the target scores nothing.")
+    elif s.get_in or not s.winning_points_on_lead:
+        lines.append(f"(The file sets get_in {s.get_in} and winning_points_on_lead "
+                     f"{str(s.winning_points_on_lead).lower()}, which need scoring plays.)")
+    if isinstance(s.muggins, spec.MugginsOn):
+        lines.append("The muggins rule is on: players must claim their own scores (see Muggins).")
+    else:
+        lines.append("Scores are counted for the players: the muggins rule (claiming) is off.")
+    return lines
+
+
+def _qualifies(variant: spec.Variant, count: int) -> bool:
+    when = variant.scoring.when
+    if isinstance(when, spec.MultipleOf):
+        return any(count % d == 0 for d in when.divisors)
+    if isinstance(when, spec.InList):
+        return count in when.counts
+    return False
+
+
+def _drawing(variant: spec.Variant, players: int | None) -> list[str]:
+    d = variant.drawing
+    lines = []
+    if isinstance(d, spec.NoDrawing):
+        lines.append(
+            "There is no drawing. A player who cannot play knocks (passes); knocking while "
+            "able to play is not allowed."
+        )
+    else:
+        if isinstance(d, spec.DrawLimited):
+            lines.append(
+                f"A player who cannot play draws from the boneyard, one tile at a time, at "
+                f"most {_plural(d.max_per_turn, 'tile')} a turn, stopping when a tile will play; "
+                "a player whose draws bring no playable tile passes."
+            )
+        else:
+            lines.append(
+                "A player who cannot play draws from the boneyard, one tile at a time, until "
+                "a tile will play or there is nothing left to draw."
+            )
+        if d.must_play_drawn:
+            lines.append("A drawn tile that will play must be played at once, which ends the turn.")
+        else:
+            lines.append("A player who draws a tile that will play may play it or pass.")
+        if d.draw_while_able:
+            lines.append(
+                "A player holding a playable tile may draw one tile instead of playing, "
+                "which ends the turn (to hold a tile back for a better count)."
+            )
+        else:
+            lines.append("A player who can play must play: drawing is only for a player who cannot.")
+        lines.append("A player who can neither play nor draw passes.")
+    if d.knock_bonus:
+        lines.append(
+            f"Knock bonus: the next player able to play scores {_plural(d.knock_bonus, 'point')} "
+            "for each pass since the last play."
+        )
+    lines.append("A pass is a move of its own. When nobody can play and nothing can be "
+                 "drawn, the hand is blocked (see below).")
+    return lines
+
+
+_AMOUNT_TEXT = {
+    "opponents": "the pips left in the opponents' hands",
+    "opponents_minus_own": "the pips left in the opponents' hands less their own",
+    "all_hands": "all the pips left in every hand, a partner's included",
+}
+
+
+def _amount(rule: Any, winner: str) -> str:
+    if rule.amount == "flat":
+        return _plural(rule.points, "point")
+    return _AMOUNT_TEXT[rule.amount]
+
+
+def _arithmetic(rule: Any, sample: int) -> list[str]:
+    """How an amount of pips is rounded and divided, with a worked example."""
+    out = []
+    rounding = rule.rounding
+    value = sample
+    amount = getattr(rule, "amount", None)
+    if isinstance(rounding, spec.NearestRounding):
+        u = rounding.unit
+        half = (u + 1) // 2
+        up, down = 2 * u + half, 2 * u + half - 1
+        out.append(
+            f"The pips are rounded to the nearest multiple of {u}: a remainder "
+            f"{_remainders(1, half - 1)} rounds down, {_remainders(half, u - 1)} rounds up "
+            f"({up} pips count {3 * u}, {down} count {2 * u})."
+        )
+        apart = rounding.per == "opponent"
+        if amount == "opponents":
+            if apart:
+                out.append(
+                    "Each opponent's hand (partners' pips pooled) is rounded separately and "
+                    "the results added: opponents holding 2 and 2 pips give "
+                    f"{2 * _round(2, u)} where the total, 4, would round to {_round(4, u)}."
+                )
+            else:
+                out.append("The opponents' pips are added up first, then rounded once.")
+        else:
+            what = {
+                "opponents_minus_own": "The amount is worked out first, then rounded once.",
+                "all_hands": "All the pips are added up first, then rounded once.",
+                None: ("Each difference is rounded." if isinstance(rule, spec.EachHeavierSettles)
+                       else "Each hand is rounded on its own (a team's pips pooled first)."),
+            }[amount]
+            out.append(what + (" (Rounding each opponent apart does not apply here.)" if apart else ""))
+        value = _round(value, u)
+    else:
+        out.append("The pips are not rounded.")
+    if rule.divisor > 1:
+        out.append(
+            f"The result is then divided by {rule.divisor}, rounded down: {sample} pips"
+            + (f" round to {value}, which" if value != sample else "")
+            + f" score {value // rule.divisor}."
+        )
+    return out
+
+
+def _round(value: int, unit: int) -> int:
+    quotient, remainder = divmod(value, unit)
+    return (quotient + (1 if 2 * remainder >= unit else 0)) * unit
+
+
+def _settle_rule(rule: Any, variant: spec.Variant, players: int | None, event: str) -> list[str]:
+    who = _who(variant)
+    lines: list[str] = []
+    if isinstance(rule, spec.NobodySettles):
+        return ["Nobody scores."]
+    if isinstance(rule, spec.DominoerSettles):
+        lines.append(f"The {who} who went out scores {_amount(rule, who)}.")
+    elif isinstance(rule, spec.LightestSettles):
+        pooled = " (a team's pips pooled)" if _team_word(variant) else ""
+        if event == "domino":
+            lines.append("The lightest hand wins: the player who went out holds none.")
+        lines.append(f"The {who} with the lightest hand{pooled} scores {_amount(rule, who)}.")
+        if rule.doubles_lose:
+            lines.append(
+                "A hand holding a double loses to any hand without one: the lightest "
+                "double-free hand wins, and only when every hand holds a double does the "
+                "lightest of them win."
+            )
+        ties = rule.ties
+        unit = rule.rounding.unit if isinstance(rule.rounding, spec.NearestRounding) else 1
+        tie_text = {
+            "nobody": "nobody scores",
+            "share": ("the tied players share the amount equally, each share rounded down"
+                      + (f" to a multiple of {unit}" if unit > 1 else "")),
+            "not_blocker": "the tied hand that did not make the last play wins",
+        }
+        if isinstance(ties, dict):
+            parts = [f"with {c} players, {tie_text[ties[c]]}" for c in _counts(players, variant) if c in ties]
+            lines.append("If the lightest hands tie: " + "; ".join(parts) + ".")
+        else:
+            lines.append(f"If the lightest hands tie, {tie_text[ties]}.")
+    elif isinstance(rule, spec.EachHeavierSettles):
+        lines.append(
+            f"Every {who} scores, against each opponent holding more pips, the difference "
+            "between the two hands; equal hands score nothing against each other."
+        )
+    elif isinstance(rule, spec.OwnPenaltySettles):
+        lines.append(
+            f"Every {who} loses their own pips: the pips left in their hand are subtracted "
+            "from their score"
+            + (" (the player who went out holds none)." if event == "domino" else ".")
+        )
+    if isinstance(rule, (spec.DominoerSettles, spec.LightestSettles)) and rule.amount == "flat":
+        if not isinstance(rule.rounding, spec.NoRounding) or rule.divisor > 1:
+            lines.append(f"(The file's rounding and divisor do not apply to a flat amount: "
+                         f"{_rounding_brief(rule)}.)")
+        return lines
+    sample = 26 if not isinstance(rule, spec.OwnPenaltySettles) else 13
+    lines += _arithmetic(rule, sample)
+    return lines
+
+
+def _rounding_brief(rule: Any) -> str:
+    r = rule.rounding
+    text = "no rounding" if isinstance(r, spec.NoRounding) else f"nearest {r.unit}, {r.per}"
+    return f"{text}, divisor {rule.divisor}"
+
+
+def _remainders(low: int, high: int) -> str:
+    if low > high:
+        return "of none"
+    if low == high:
+        return f"of {low}"
+    if high == low + 1:
+        return f"of {low} or {high}"
+    return f"of {low} to {high}"
+
+
+def _end_of_hand(variant: spec.Variant, players: int | None) -> list[str]:
+    lines = [
+        "The hand ends when a player plays their last tile (goes out, or dominoes), or when "
+        "it is blocked: nobody can play and nothing can be drawn (a reserve left face down "
+        "counts as nothing to draw). A blocked hand ends at once, with no further passes."
+    ]
+    if variant.hand_end.partners_both_out:
+        lines.append(
+            "In partnership play the hand goes on until both partners of a team are out: a "
+            "partner who is out is skipped, and the team counts as going out when the second "
+            "partner plays their last tile."
+        )
+    elif _team_word(variant):
+        lines.append("In partnership play the hand ends as soon as either partner goes out.")
+    lines.append("")
+    lines.append("When a player goes out:")
+    lines += ["  " + line for line in _settle_rule(variant.settlement.domino, variant, players, "domino")]
+    lines.append("When the hand is blocked:")
+    lines += ["  " + line for line in _settle_rule(variant.settlement.blocked, variant, players, "blocked")]
+    lines.append("Points scored during the hand are kept whatever the settlement.")
+    floor = variant.settlement.floor
+    subtracts = any(isinstance(r, spec.OwnPenaltySettles)
+                    for r in (variant.settlement.domino, variant.settlement.blocked))
+    if floor is not None:
+        lines.append(f"Scores never fall below {floor}.")
+    elif subtracts:
+        lines.append("Scores can fall below zero.")
+    return lines
+
+
+def _winning(variant: spec.Variant, players: int | None) -> list[str]:
+    m = variant.match
+    lines = []
+    if isinstance(m, spec.HandsMatch):
+        if m.count == 1:
+            lines.append("The game is a single hand: the higher score wins, and equal scores draw.")
+        else:
+            lines.append(f"The game is {m.count} hands: the highest total wins.")
+    else:
+        target = _per_count(m.points, variant, players, fmt=lambda v: f"{v} points")
+        lines.append(f"The game is played to {target}.")
+        if m.check == "hand_end":
+            lines.append(
+                "Scores are checked after each hand's settlement: the highest score at or "
+                "above the target wins. If the highest scores are tied, another hand is played."
+            )
+        elif m.check == "immediate":
+            lines.append(
+                "The game ends the moment a score reaches the target, even in the middle of "
+                "a hand; that hand is not settled. If a hand's settlement takes several over "
+                "the target, the highest wins."
+            )
+        else:
+            lines.append(
+                "The target must be reached exactly: a gain that would pass it is ignored "
+                "whole (a point for going out included), and reaching it exactly wins at "
+                "once, even in the middle of a hand."
+            )
+    if _team_word(variant):
+        lines.append("Partners win or lose together, on their shared score.")
+    return lines
+
+
+def _muggins(variant: spec.Variant) -> list[str]:
+    m = variant.scoring.muggins
+    if not isinstance(m, spec.MugginsOn):
+        return []
+    if m.kind == "transfer":
+        missed = ("go to the next opponent in turn, who calls \"muggins\" and scores them")
+    else:
+        missed = "are lost: nobody scores them"
+    over = ("the next opponent in turn scores the amount claimed as a penalty"
+            if m.penalise_over_claim else "nothing more happens")
+    return [
+        "Each player must claim the points of their own scoring play. Points not claimed "
+        f"(a missed score, or the rest of an under-claim) {missed}.",
+        f"A claim that is too high is rejected, and {over}.",
+        "Bots always claim correctly and always call muggins when they may.",
+    ]
+
+
+def _sources(variant: spec.Variant) -> list[str]:
+    if not variant.sources:
+        return ["No sources are named."]
+    out = []
+    for s in variant.sources:
+        line = f"- {s.title}"
+        if s.url:
+            line += f" <{s.url}>"
+        out.append(line)
+        if s.supports:
+            out.append(f"  Supports: {' '.join(s.supports.split())}")
+    return out
+
+
+def describe(variant: spec.Variant, players: int | None = None) -> str:
+    """The complete rules of ``variant`` in plain English.
+
+    ``players`` narrows the text to that many players; it must be one of the
+    variant's player counts.
+    """
+    if players is not None and players not in variant.players.counts:
+        allowed = _join([str(c) for c in variant.players.counts], "or")
+        raise ValueError(f"{variant.name} is played by {allowed} players, not {players}")
+    sections: list[tuple[str, list[str]]] = [
+        ("Equipment", _equipment(variant)),
+        ("Players and the deal", _players_and_deal(variant, players)),
+        ("The lead", _lead(variant)),
+        ("The layout and the spinner", _layout(variant)),
+        ("Scoring during play", _scoring(variant)),
+        ("Drawing and passing", _drawing(variant, players)),
+        ("End of the hand and settlement", _end_of_hand(variant, players)),
+        ("Winning the game", _winning(variant, players)),
+        ("Muggins rule", _muggins(variant)),
+        ("Sources", _sources(variant)),
+    ]
+    out = _header(variant, players)
+    for title, lines in sections:
+        if not lines:
+            continue
+        out += ["", title, "-" * len(title)]
+        out += lines
+    return "\n".join(out).rstrip() + "\n"

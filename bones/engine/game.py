@@ -1,0 +1,757 @@
+"""A game of `bones play`: seats, the match, the hand in progress, take-backs and saves.
+
+Nothing here reads a keyboard or draws a screen.  :class:`GameSession` holds the
+state of one game (who sits where, the match, the current hand, the moves made
+in it with their notation and claims, the take-backs) and writes it as a game
+record after every move, so a closed terminal loses nothing.  :func:`run` is the
+turn loop; it talks to the player only through a :class:`PlayUI` (the terminal
+one is :mod:`bones.cli.render`; tests may drive it with another).
+
+Determinism: the deals come from the match's generator, seeded once and saved
+with the record; every bot decision gets its own generator seeded from
+``(seed, hand number, ply, seat)``, so a resumed game, or a game replayed after
+a take-back, makes exactly the decisions the uninterrupted one would have.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from bones.engine.hand import DRAW, Hand
+from bones.engine.match import Deal, HandSummary, Match, new_seed
+from bones.engine.notation import AmbiguousMoveError, NotationError, format_move, parse_move
+from bones.engine.rules import MUGGINS_OFF, Rules, RulesError, compile_rules
+from bones.engine.spec import Variant
+
+HUMAN = "human"
+#: ``--level`` names the bot that plays every seat not taken by a human.
+LEVELS = {"easy": "greedy", "medium": "heuristic", "hard": "search"}
+DEFAULT_LEVEL = "hard"
+#: The bot that gives hints: the strongest one, at its default budget.
+HINT_BOT = "search"
+SAVE_FORMAT_KEY = "play"  # our fields live under record["meta"]["play"]
+
+
+class GameError(ValueError):
+    """A game that cannot be set up, resumed or saved; the message is one line."""
+
+
+# ----------------------------------------------------------------- seats
+
+
+@dataclass(frozen=True)
+class SeatConfig:
+    """Who sits where: ``seats[k]`` is ``"human"`` or a bot spec (``search:iterations=200``)."""
+
+    seats: tuple[str, ...]
+    level: str = DEFAULT_LEVEL
+
+    @property
+    def humans(self) -> list[int]:
+        return [k for k, s in enumerate(self.seats) if s == HUMAN]
+
+
+def seat_config(players: int, *, seat: int = 0, humans: int = 1,
+                bots: Sequence[str] | None = None, level: str = DEFAULT_LEVEL) -> SeatConfig:
+    """Humans in seats ``seat``, ``seat+1``, ... (wrapping); bots in the others.
+
+    ``bots`` gives the bots in seat order for the seats left to bots (a
+    shorter list repeats); without it every bot is the ``level``'s bot.
+    """
+    if level not in LEVELS:
+        raise GameError(f"--level must be one of {', '.join(LEVELS)}, not '{level}'")
+    if not 0 <= humans <= players:
+        raise GameError(f"--humans must be between 0 and {players} for {players} players")
+    if not 0 <= seat < players:
+        raise GameError(f"--seat must be between 0 and {players - 1} for {players} players")
+    human_seats = {(seat + i) % players for i in range(humans)}
+    bot_list = list(bots) if bots else [LEVELS[level]]
+    seats: list[str] = []
+    b = 0
+    for k in range(players):
+        if k in human_seats:
+            seats.append(HUMAN)
+        else:
+            seats.append(bot_list[b % len(bot_list)])
+            b += 1
+    return SeatConfig(tuple(seats), level)
+
+
+def bot_rng(seed: int, hand_number: int, ply: int, seat: int, salt: str = "bot") -> random.Random:
+    """The generator of one decision: a pure function of where it is made.
+
+    String seeds are hashed with SHA-512 by :mod:`random`, the same on every
+    run and platform (unlike ``hash()``).
+    """
+    return random.Random(f"bones-{salt}:{seed}:{hand_number}:{ply}:{seat}")
+
+
+# ---------------------------------------------------------------- events
+
+
+@dataclass
+class Event:
+    """One move as the players should hear about it."""
+
+    seat: int
+    move: int
+    text: str  # the move's notation
+    count: int  # the count after the move
+    points: int  # what the play was worth (the true points of its count)
+    claim: int | None  # what the mover claimed, under the muggins rule
+    gains: list[int]  # each owner's score change from this move, settlement excluded
+    hand_over: bool = False
+    drawn: int = -1  # the tile a draw took (only its drawer may be shown it)
+
+
+@dataclass
+class Option:
+    """A legal move as offered to a human."""
+
+    move: int
+    text: str
+    points: int  # points the mover would score (under muggins: the true points)
+    count: int  # the count after it
+
+
+# --------------------------------------------------------------- session
+
+
+@dataclass
+class _HandLog:
+    deal: Deal
+    start_scores: list[int]
+    moves: list[str] = field(default_factory=list)
+    codes: list[int] = field(default_factory=list)
+    claims: list[int | None] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+
+
+class GameSession:
+    """One game of `bones play` from its first deal to the match's end."""
+
+    def __init__(self, variant: Variant, rules: Rules, config: SeatConfig, seed: int,
+                 save_path: Path, source: str) -> None:
+        self.variant = variant
+        self.rules = rules
+        self.config = config
+        self.seed = seed
+        self.save_path = save_path
+        self.source = source  # what the player named: a built-in or a file
+        self.match = Match(rules, seed)
+        self.hands: list[_HandLog] = []
+        self.hand: Hand | None = None
+        #: the hand that ended last and its summary, for the hand-end table
+        self.finished: tuple[Hand, HandSummary] | None = None
+        self.takebacks: list[dict[str, Any]] = []
+        self._bots: dict[str, Any] = {}
+
+    # ------------------------------------------------------------ set-up
+
+    @classmethod
+    def new(cls, variant: Variant, *, players: int | None = None, teams: bool | None = None,
+            seat: int = 0, humans: int = 1, bots: Sequence[str] | None = None,
+            level: str = DEFAULT_LEVEL, seed: int | None = None,
+            save_path: Path | None = None, source: str | None = None) -> GameSession:
+        try:
+            rules = compile_rules(variant, players, teams)
+        except RulesError as err:
+            raise GameError(str(err)) from None
+        config = seat_config(rules.players, seat=seat, humans=humans, bots=bots, level=level)
+        for spec_text in set(config.seats) - {HUMAN}:
+            _make_bot(spec_text)  # an unknown bot fails now, not at its first turn
+        seed = new_seed() if seed is None else seed
+        path = save_path if save_path is not None else default_save_path(variant.name, seed)
+        session = cls(variant, rules, config, seed, path, source or variant.name)
+        session._deal()
+        return session
+
+    @classmethod
+    def resume(cls, path: Path) -> GameSession:
+        """The game saved in ``path``, exactly where it stopped.
+
+        Refuses (:class:`GameError`, file untouched) a file that is not a
+        bones play save, or whose moves do not replay.
+        """
+        record = _read_record(path)
+        meta = record.get("meta")
+        play = meta.get(SAVE_FORMAT_KEY) if isinstance(meta, dict) else None
+        if not isinstance(play, dict):
+            raise GameError(f"{path}: a game record but not a `bones play` save (no meta.play)")
+        try:
+            variant = Variant.model_validate(record["variant"])
+            seats = tuple(str(s) for s in play["seats"])
+            config = SeatConfig(seats, str(play.get("level", DEFAULT_LEVEL)))
+            rules = compile_rules(variant, int(record["players"]), bool(record.get("teams")))
+            if len(seats) != rules.players:
+                raise GameError(f"{path}: meta.play.seats names {len(seats)} seats for "
+                                f"{rules.players} players")
+            seed = int(record["seed"])
+            session = cls(variant, rules, config, seed, path, str(play.get("source", variant.name)))
+            session.takebacks = list(play.get("takebacks", []))
+            hands = record["hands"]
+            if not isinstance(hands, list) or not hands:
+                raise GameError(f"{path}: the save holds no hand")
+            for number, entry in enumerate(hands, 1):
+                deal = _deal_from_json(rules, entry["deal"])
+                hand = session._start(deal)
+                claims = entry.get("claims") or [None] * len(entry["moves"])
+                for ply, (text, claim) in enumerate(zip(entry["moves"], claims, strict=True), 1):
+                    if hand.over:
+                        raise GameError(f"{path}: hand {number} goes on after it ended (move {ply})")
+                    session._apply_text(text, claim, where=f"hand {number} move {ply}")
+                if number < len(hands) and not hand.over:
+                    raise GameError(f"{path}: hand {number} is unfinished but another follows")
+            if session.hand is not None and session.hand.over and not session.over:
+                raise GameError(f"{path}: the last hand ended but the match goes on and no hand follows")
+            state = play.get("rng")
+            if state is not None and not session.match.game_over:
+                session.match.rng.setstate(_rng_state_from_json(state))
+            for spec_text in set(config.seats) - {HUMAN}:
+                _make_bot(spec_text)
+        except GameError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+            raise GameError(f"{path}: not a valid bones play save ({_one_line(err)})") from None
+        session.finished = None
+        return session
+
+    # ---------------------------------------------------------- reading
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def hand_number(self) -> int:
+        return len(self.hands)
+
+    @property
+    def over(self) -> bool:
+        return self.match.game_over
+
+    @property
+    def current(self) -> _HandLog:
+        return self.hands[-1]
+
+    @property
+    def muggins(self) -> bool:
+        return self.rules.muggins != MUGGINS_OFF
+
+    def is_human(self, seat: int) -> bool:
+        return self.config.seats[seat] == HUMAN
+
+    @property
+    def human_seats(self) -> list[int]:
+        return self.config.humans
+
+    def seat_name(self, seat: int) -> str:
+        humans = self.human_seats
+        if humans == [seat]:
+            return "You"
+        return f"Seat {seat}"
+
+    def owner_name(self, owner: int) -> str:
+        if self.rules.teams:
+            seats = [s for s in range(self.players) if self.rules.owner[s] == owner]
+            return f"Team {'AB'[owner]} ({'+'.join(str(s) for s in seats)})"
+        return self.seat_name(owner)
+
+    def options(self) -> list[Option]:
+        """The legal moves of the player to move, with what each would score."""
+        hand = self.hand
+        assert hand is not None
+        out = []
+        for move in hand.legal_moves():
+            trial = hand.copy()
+            trial.apply(move)
+            out.append(Option(move, format_move(hand, move), trial.last_points, trial.count))
+        return out
+
+    def history(self) -> list[Event]:
+        return list(self.current.events)
+
+    # ------------------------------------------------------------ moves
+
+    def parse(self, text: str) -> int:
+        """The legal move ``text`` names (a number from the list, or notation).
+
+        Raises :class:`GameError` with a one-line reason otherwise.
+        """
+        hand = self.hand
+        assert hand is not None
+        raw = text.strip()
+        legal = hand.legal_moves()
+        if raw.isdigit():
+            n = int(raw)
+            if 1 <= n <= len(legal):
+                return legal[n - 1]
+            raise GameError(f"there is no move {n}: choose 1 to {len(legal)}")
+        try:
+            move = parse_move(hand, raw)
+        except AmbiguousMoveError as err:
+            raise GameError(str(err)) from None
+        except NotationError as err:
+            if not raw:
+                raise GameError("empty line: type a move's number, a move like 6-4@E, "
+                                "draw or pass (? hint, h history, r rules, u take back, q quit)") from None
+            reason = str(err)
+            doubled = f"'{raw}': '{raw}'"
+            if reason.startswith(doubled):  # the notation quotes the text once already
+                reason = reason[len(f"'{raw}': "):]
+            raise GameError(f"{reason} (type a number from the list, or ? for a hint)") from None
+        if not hand.is_legal(move):
+            names = ", ".join(format_move(hand, m) for m in legal)
+            shown = raw if move >= 0 else raw.lower()
+            raise GameError(f"{shown} is not legal now; legal: {names}")
+        return move
+
+    def play(self, move: int, claim: int | None = None) -> Event:
+        """Make ``move`` for the player to move (a legal one) and save."""
+        event = self._apply(move, claim)
+        self._after_move()
+        return event
+
+    def bot_move(self) -> Event:
+        """Let the bot whose turn it is choose and make its move, and save."""
+        hand = self.hand
+        assert hand is not None
+        seat = hand.turn
+        move = self._choose(self.config.seats[seat], seat, "bot")
+        return self.play(move)
+
+    def hint(self) -> str:
+        """The strongest bot's choice for the player to move (notation)."""
+        hand = self.hand
+        assert hand is not None
+        move = self._choose(HINT_BOT, hand.turn, "hint")
+        return format_move(hand, move)
+
+    def can_take_back(self) -> str | None:
+        """Why a take-back is impossible now, or ``None`` when it is possible."""
+        if len(self.human_seats) != 1:
+            return "take-backs are for games against bots only"
+        hand = self.hand
+        if hand is None or self.over:
+            return "the game is over"
+        seat = self.human_seats[0]
+        if not any(s == seat for s, _, _ in hand.log):
+            return "you have not moved yet in this hand"
+        return None
+
+    def take_back(self) -> int:
+        """Undo the human's last move of this hand and the bots' replies.
+
+        The hand is rebuilt from its deal and the moves before it (the
+        count, the scores and the log all come back exactly); the save keeps
+        a note of what was taken back.  Returns how many moves were undone.
+        """
+        reason = self.can_take_back()
+        if reason:
+            raise GameError(reason)
+        hand = self.hand
+        assert hand is not None
+        seat = self.human_seats[0]
+        ply = max(i for i, (s, _, _) in enumerate(hand.log) if s == seat)
+        log = self.current
+        undone = log.moves[ply:]
+        self.takebacks.append({"hand": self.hand_number, "ply": ply, "undone": list(undone)})
+        keep = list(zip(log.moves[:ply], log.claims[:ply]))
+        self._restart_current()
+        for text, claim in keep:
+            self._apply_text(text, claim, where="take-back")
+        self.save()
+        return len(undone)
+
+    # ------------------------------------------------------------ saving
+
+    def to_record(self) -> Any:
+        """The game as an :class:`bones.engine.record.Record`, our own fields under meta.play.
+
+        Finished hands carry their end, settlement and scores; the hand in
+        progress is stored as interrupted, so a finished game's save is an
+        ordinary record for `bones replay`.
+        """
+        from bones.engine.record import parse_record
+
+        rules = self.rules
+        hands = []
+        for number, log in enumerate(self.hands, 1):
+            summary = self.match.history[number - 1] if number <= len(self.match.history) else None
+            entry: dict[str, Any] = {
+                "deal": _deal_to_json(rules, log.deal),
+                "moves": list(log.moves),
+                "claims": list(log.claims) if any(c is not None for c in log.claims) else None,
+                "end": _END_NAMES[summary.end] if summary else None,
+                "settlement": list(summary.settlement) if summary else None,
+                "scores": list(summary.scores) if summary else list(self.match.scores),
+            }
+            hands.append(entry)
+        match = self.match
+        data: dict[str, Any] = {
+            "format": "bones-record",
+            "version": 1,
+            "variant": self.variant.model_dump(mode="json"),
+            "players": rules.players,
+            "teams": rules.teams,
+            "seed": self.seed,
+            "hands": hands,
+            "result": {
+                "finished": match.game_over,
+                "winner": match.winner if match.game_over and match.winner >= 0 else None,
+                "scores": list(match.scores),
+            },
+            "meta": {
+                "command": "play",
+                SAVE_FORMAT_KEY: {
+                    "source": self.source,
+                    "seats": list(self.config.seats),
+                    "level": self.config.level,
+                    "takebacks": list(self.takebacks),
+                    # the generator that deals the next hand, so a resumed
+                    # game deals exactly what the uninterrupted one would
+                    "rng": None if self.over else _rng_state_to_json(match.rng.getstate()),
+                },
+            },
+        }
+        return parse_record(data, str(self.save_path))
+
+    def save(self) -> None:
+        _write_record(self.to_record(), self.save_path)
+
+    # ---------------------------------------------------------- internal
+
+    def _choose(self, bot_spec: str, seat: int, salt: str) -> int:
+        hand = self.hand
+        assert hand is not None
+        legal = hand.legal_moves()
+        if len(legal) == 1:
+            return legal[0]  # a forced move needs no thought
+        from bones.engine.observation import observe
+
+        bot = self._bots.get(bot_spec)
+        if bot is None:
+            bot = self._bots[bot_spec] = _make_bot(bot_spec)
+        rng = bot_rng(self.seed, self.hand_number, len(hand.log), seat, salt)
+        move = bot.choose(observe(hand, seat), rng)
+        if not hand.is_legal(move):  # pragma: no cover - a bot bug must not corrupt a game
+            raise GameError(f"bot {bot_spec} chose an illegal move ({format_move(hand, move)})")
+        return move
+
+    def _deal(self) -> Hand:
+        return self._start(self.match.next_deal())
+
+    def _start(self, deal: Deal) -> Hand:
+        self.hands.append(_HandLog(deal, list(self.match.scores)))
+        self.hand = self.match.start_hand(deal)
+        return self.hand
+
+    def _restart_current(self) -> None:
+        log = self.current
+        self.match.scores[:] = log.start_scores
+        self.hands.pop()
+        self._start(log.deal)
+
+    def _apply_text(self, text: str, claim: int | None, where: str) -> Event:
+        hand = self.hand
+        assert hand is not None
+        try:
+            move = parse_move(hand, str(text))
+        except NotationError as err:
+            raise GameError(f"{self.save_path}: {where}: {err}") from None
+        if not hand.is_legal(move):
+            raise GameError(f"{self.save_path}: {where}: {text} is not legal there")
+        if claim is not None and (not isinstance(claim, int) or claim < 0):
+            raise GameError(f"{self.save_path}: {where}: bad claim {claim!r}")
+        return self._apply(move, claim)
+
+    def _apply(self, move: int, claim: int | None) -> Event:
+        hand = self.hand
+        assert hand is not None
+        seat = hand.turn
+        text = format_move(hand, move)
+        points = 0
+        if claim is not None and move >= 0:
+            trial = hand.copy()
+            trial.apply(move)
+            points = trial.last_points
+        before = list(hand.scores)
+        hand.apply(move, claim if move >= 0 else None)
+        if claim is None:
+            points = hand.last_points
+        gains = [a - b for a, b in zip(hand.scores, before)]
+        if hand.over and hand.settlement is not None:
+            gains = [g - s for g, s in zip(gains, hand.settlement)]
+        log = self.current
+        log.moves.append(text)
+        log.codes.append(move)
+        log.claims.append(claim if move >= 0 else None)
+        drawn = hand.boneyard[hand.bone_pos - 1] if move == DRAW else -1
+        event = Event(seat, move, text, hand.count, points, claim, gains, hand.over, drawn)
+        log.events.append(event)
+        if hand.over:
+            self._close_hand()
+        return event
+
+    def _close_hand(self) -> None:
+        hand = self.hand
+        assert hand is not None and hand.over
+        summary = self.match.finish_hand(hand)
+        self.finished = (hand, summary)
+
+    def _after_move(self) -> None:
+        if self.hand is not None and self.hand.over and not self.over:
+            self._deal()
+        self.save()
+
+
+_END_NAMES = ("playing", "domino", "blocked", "target")
+
+
+# ------------------------------------------------------------------ bots
+
+
+def _make_bot(spec_text: str) -> Any:
+    try:
+        from bones.engine.bots import make_bot
+    except ImportError as err:  # pragma: no cover - a broken install
+        raise GameError(f"the bots are not available ({err})") from None
+    try:
+        return make_bot(spec_text)
+    except (ValueError, KeyError) as err:
+        raise GameError(f"--bots: {_one_line(err)}") from None
+
+
+# ------------------------------------------------------------ save files
+
+
+def default_save_dir() -> Path:
+    """Where saves go without ``--save``: ``$XDG_DATA_HOME/bones/saves``."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "bones" / "saves"
+
+
+def default_save_path(variant_name: str, seed: int) -> Path:
+    import time
+
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return default_save_dir() / f"{variant_name}-{stamp}-{seed}.json"
+
+
+def _write_record(record: Any, path: Path) -> None:
+    """Replace ``path`` with ``record`` atomically (write a temporary file, rename it).
+
+    Unlike :func:`bones.engine.record.save_record` this does not fsync: a game saves
+    after every move, an fsync costs tens of milliseconds on many disks, and the
+    rename alone already guarantees that a killed process or a Ctrl-C leaves
+    either the old save or the new one, never half a file.
+    """
+    import tempfile
+
+    from bones.engine.record import dumps_record
+
+    text = dumps_record(record)
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as err:
+        raise GameError(f"cannot save the game to {path}: {err.strerror or err}") from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _read_record(path: Path) -> dict[str, Any]:
+    from bones.engine.record import RecordError, load_record, replay
+
+    try:
+        record = load_record(path)
+        # a save whose recorded ends, settlements or scores disagree with its
+        # moves has been edited or damaged: refuse it rather than "repair" it
+        replay(record)
+    except RecordError as err:
+        message = _one_line(err)
+        raise GameError(message if message.startswith(str(path)) else f"{path}: {message}") from None
+    data: dict[str, Any] = record.model_dump(mode="json")
+    return data
+
+
+def _deal_to_json(rules: Rules, deal: Deal) -> dict[str, Any]:
+    ts = rules.tiles
+    return {
+        "hands": [[ts.names[t] for t in ts.tiles_of(mask)] for mask in deal.hands],
+        "boneyard": [ts.names[t] for t in deal.boneyard],
+        "leader": deal.leader,
+        "lead_tile": ts.names[deal.lead_tile] if deal.lead_tile >= 0 else None,
+        "lead_doubles_only": deal.lead_doubles_only,
+        "out_of_play": [ts.names[t] for t in ts.tiles_of(deal.out_of_play)],
+    }
+
+
+def _deal_from_json(rules: Rules, data: dict[str, Any]) -> Deal:
+    ts = rules.tiles
+    hands = tuple(ts.mask_of([ts.parse(t) for t in hand]) for hand in data["hands"])
+    if len(hands) != rules.players:
+        raise ValueError(f"the deal has {len(hands)} hands for {rules.players} players")
+    lead = data.get("lead_tile")
+    return Deal(
+        hands=hands,
+        boneyard=tuple(ts.parse(t) for t in data["boneyard"]),
+        leader=int(data["leader"]),
+        lead_tile=ts.parse(lead) if lead else -1,
+        lead_doubles_only=bool(data.get("lead_doubles_only", False)),
+        out_of_play=ts.mask_of([ts.parse(t) for t in data.get("out_of_play", [])]),
+    )
+
+
+def _rng_state_to_json(state: tuple[Any, ...]) -> list[Any]:
+    version, internal, gauss = state
+    return [version, list(internal), gauss]
+
+
+def _rng_state_from_json(data: list[Any]) -> tuple[Any, ...]:
+    version, internal, gauss = data
+    return (int(version), tuple(int(x) for x in internal), gauss)
+
+
+def _one_line(err: BaseException) -> str:
+    text = str(err).strip().splitlines()
+    return text[0] if text else type(err).__name__
+
+
+# ------------------------------------------------------------- turn loop
+
+
+class PlayUI(Protocol):
+    """What :func:`run` needs from a user interface."""
+
+    def start(self, session: GameSession, resumed: bool) -> None: ...
+    def show_table(self, session: GameSession, seat: int) -> None: ...
+    def show_options(self, session: GameSession, options: list[Option]) -> None: ...
+    def read(self, prompt: str) -> str: ...  # raises EOFError when input ends
+    def message(self, text: str, style: str = "") -> None: ...
+    def show_event(self, session: GameSession, event: Event) -> None: ...
+    def show_hand_end(self, session: GameSession, hand: Hand, summary: HandSummary) -> None: ...
+    def show_match_end(self, session: GameSession) -> None: ...
+    def show_history(self, session: GameSession) -> None: ...
+    def show_rules(self, session: GameSession) -> None: ...
+    def handoff(self, session: GameSession, seat: int) -> None: ...
+    def between_hands(self, session: GameSession) -> None: ...
+    def bot_pause(self) -> None: ...
+
+
+FINISHED, STOPPED = "finished", "stopped"
+
+
+def run(session: GameSession, ui: PlayUI, resumed: bool = False) -> str:
+    """Play until the match ends (:data:`FINISHED`) or the player quits
+    (:data:`STOPPED`; the game is saved).  EOF and Ctrl-C propagate to the
+    caller after the last move has been saved."""
+    ui.start(session, resumed)
+    session.save()
+    at_keyboard = -1 if len(session.human_seats) > 1 else (session.human_seats or [-1])[0]
+    while not session.over:
+        hand = session.hand
+        assert hand is not None and not hand.over
+        seat = hand.turn
+        if not session.is_human(seat):
+            event = session.bot_move()
+            ui.show_event(session, event)
+            if _hand_ended(session, ui):
+                continue
+            ui.bot_pause()
+            continue
+        if seat != at_keyboard:
+            ui.handoff(session, seat)
+            at_keyboard = seat
+        if _human_turn(session, ui, seat) == STOPPED:
+            return STOPPED
+        _hand_ended(session, ui)
+    return FINISHED
+
+
+def _hand_ended(session: GameSession, ui: PlayUI) -> bool:
+    if session.finished is None:
+        return False
+    hand, summary = session.finished
+    session.finished = None
+    ui.show_hand_end(session, hand, summary)
+    if session.over:
+        ui.show_match_end(session)
+    else:
+        ui.between_hands(session)
+    return True
+
+
+def _human_turn(session: GameSession, ui: PlayUI, seat: int) -> str:
+    ui.show_table(session, seat)
+    options = session.options()
+    ui.show_options(session, options)
+    while True:
+        who = session.seat_name(seat)
+        text = ui.read("Your move: " if who == "You" else f"{who}, your move: ")
+        word = text.strip().lower()
+        if word in ("q", "quit"):
+            return STOPPED
+        if word in ("?", "hint"):
+            ui.message(f"hint: {session.hint()}", "hint")
+            continue
+        if word in ("h", "history"):
+            ui.show_history(session)
+            continue
+        if word in ("r", "rules"):
+            ui.show_rules(session)
+            continue
+        if word in ("u", "undo"):
+            try:
+                undone = session.take_back()
+            except GameError as err:
+                ui.message(str(err), "error")
+                continue
+            ui.message(f"took back {undone} move{'s' * (undone != 1)}", "note")
+            ui.show_table(session, seat)
+            options = session.options()
+            ui.show_options(session, options)
+            continue
+        try:
+            move = session.parse(text)
+        except GameError as err:
+            ui.message(str(err), "error")
+            continue
+        claim = None
+        if session.muggins and move >= 0:
+            claim = _read_claim(ui)
+        event = session.play(move, claim)
+        ui.show_event(session, event)
+        return "moved"
+
+
+def _read_claim(ui: PlayUI) -> int:
+    while True:
+        text = ui.read("points you claim for this play (Enter for none): ").strip()
+        if not text:
+            return 0
+        if text.isdigit():
+            return int(text)
+        ui.message(f"'{text}' is not a number of points: type a whole number like 10, or Enter for none",
+                   "error")
+
+
+__all__ = [
+    "GameSession", "GameError", "SeatConfig", "seat_config", "Event", "Option", "PlayUI",
+    "run", "bot_rng", "default_save_dir", "default_save_path", "LEVELS", "HUMAN",
+    "FINISHED", "STOPPED",
+]

@@ -1,0 +1,769 @@
+"""One hand of dominoes: the layout, the turn, drawing, scoring and settlement.
+
+This is the hot path.  Moves are small ints (see :mod:`bones.engine.notation` for
+their text form):
+
+* a play is ``tile << 7 | arm << 1 | flip``: ``arm`` indexes the arm it is laid
+  on (0 W, 1 E, 2 N, 3 S, 4 N2, 5 S2, ...); ``flip`` is used only by the lead
+  and puts the tile's higher half to the W;
+* :data:`DRAW` and :data:`PASS` are negative.
+
+:meth:`Hand.apply` is the unchecked fast path for bots and simulation;
+:meth:`Hand.play` checks legality first.  Hands and the boneyard are int
+bitmasks and lists of tile ids; every rule choice was compiled into
+:class:`bones.engine.rules.Rules` beforehand.
+
+The layout is a set of *arms*.  Each arm ends either in a tile (its open
+``arm_end`` counts ``arm_end * arm_weight``: a crosswise double at the end of
+an arm weighs 2) or at an uncovered edge of a *hub*: a spinner, the in-line
+sniff, or a double led in a line game.  A hub counts
+``multiplier[covered edges] * pip`` once, however many of its edges are free;
+that one table expresses drop2, sniff-count, the in-line sniff and a led
+double alike.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bones.engine.rules import (
+    CHECK_EXACT,
+    CHECK_HAND_END,
+    CHECK_IMMEDIATE,
+    CHECK_NONE,
+    MUGGINS_OFF,
+    MUGGINS_TRANSFER,
+    ORDER_ALL4,
+    ORDER_SIDES,
+    SPIN_EVERY,
+    SPIN_FIRST,
+    SPIN_INLINE,
+    SPIN_LED,
+    SPIN_NONE,
+    Rules,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Sequence
+
+DRAW = -1
+PASS = -2
+
+# how a hand ended
+PLAYING, DOMINO, BLOCKED, TARGET = range(4)
+END_NAMES = ("playing", "domino", "blocked", "target")
+
+_NO_ARM = -1
+
+
+class IllegalMoveError(ValueError):
+    """A well-formed move that the rules do not allow now."""
+
+    def __init__(self, message: str, legal: list[str]) -> None:
+        super().__init__(message)
+        self.legal = legal
+
+
+#: The state a hand keeps: its slots, and what its copies must copy.
+FIELDS = (
+    "rules", "hands", "boneyard", "bone_pos", "bone_end", "out_of_play",
+    "arm_open", "arm_end", "arm_weight", "arm_hub", "arm_root", "arm_side",
+    "arm_stub", "arm_frozen",
+    "hub_pip", "hub_k", "hub_vals", "hub_mult", "hub_cross", "hub_sides_left",
+    "hub_spins", "spinners", "first_double_seen",
+    "count", "turn", "leader", "lead_tile", "lead_doubles_only", "placed",
+    "on_table", "passes", "drawn_turn", "drawn", "out", "scores", "got_in",
+    "state", "game_over", "winner", "domino_seat", "last_player",
+    "settlement", "log", "voids", "last_points", "open_mask",
+)
+
+
+class Hand:
+    """The state of one hand, from the lead to its settlement.
+
+    ``scores`` is the match's running score list (one entry per seat, or per
+    team when partnered); the hand adds play points and the settlement to it
+    directly, so targets can end the game mid-hand.
+    """
+
+    __slots__ = FIELDS
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        hands: Sequence[int] = (),
+        boneyard: Sequence[int] = (),
+        leader: int = 0,
+        scores: list[int] | None = None,
+        lead_tile: int = -1,
+        lead_doubles_only: bool = False,
+        out_of_play: int = 0,
+    ) -> None:
+        if rules is None:
+            # a blank for copy() to fill: compiled with mypyc, Hand.__new__
+            # runs __init__ without arguments (interpreted, it does not)
+            return
+        self.rules = rules
+        self.hands = list(hands)
+        self.boneyard = list(boneyard)
+        self.bone_pos = 0
+        self.bone_end = max(len(self.boneyard) - rules.reserve, 0)
+        self.out_of_play = out_of_play
+        self.arm_open: list[int] = []
+        self.arm_end: list[int] = []
+        self.arm_weight: list[int] = []
+        self.arm_hub: list[int] = []
+        self.arm_root: list[int] = []
+        self.arm_side: list[bool] = []
+        self.arm_stub: list[bool] = []
+        self.arm_frozen: list[int] = []
+        self.hub_pip: list[int] = []
+        self.hub_k: list[int] = []
+        self.hub_vals: list[tuple[int, ...]] = []
+        self.hub_mult: list[tuple[int, ...]] = []
+        self.hub_cross: list[tuple[int, ...]] = []
+        self.hub_sides_left: list[int] = []
+        self.hub_spins: list[bool] = []
+        self.spinners = 0
+        self.first_double_seen = False
+        self.count = 0
+        self.turn = leader
+        self.leader = leader
+        self.lead_tile = lead_tile
+        self.lead_doubles_only = lead_doubles_only
+        self.placed = 0
+        self.on_table = 0
+        self.passes = 0
+        self.drawn_turn = 0
+        self.drawn = [0] * rules.players
+        self.out = [False] * rules.players
+        self.scores = scores if scores is not None else [0] * rules.owners
+        self.got_in = [rules.get_in == 0] * rules.owners
+        self.state = PLAYING
+        self.game_over = False
+        self.winner = -1
+        self.domino_seat = -1
+        self.last_player = -1
+        self.settlement: list[int] | None = None
+        # (seat, move, points scored by the mover) for every move, in order
+        self.log: list[tuple[int, int, int]] = []
+        # (seat, tiles it was proven not to hold, its draw count then, the
+        # length of the log then)
+        self.voids: list[tuple[int, int, int, int]] = []
+        self.last_points = 0
+        # tiles that fit some open arm; refreshed after every play
+        self.open_mask = 0
+
+    # ------------------------------------------------------------ copying
+
+    # A straight-line copy, written out: over twice as fast as a loop over
+    # FIELDS, and bots copy a hand on every decision.  test_hand_copies
+    # checks that it covers every slot.
+
+    def copy(self) -> Hand:
+        """An independent copy (the rules and tuples are shared)."""
+        new = Hand.__new__(Hand)
+        new.rules = self.rules
+        new.hands = self.hands[:]
+        new.boneyard = self.boneyard[:]
+        new.bone_pos = self.bone_pos
+        new.bone_end = self.bone_end
+        new.out_of_play = self.out_of_play
+        new.arm_open = self.arm_open[:]
+        new.arm_end = self.arm_end[:]
+        new.arm_weight = self.arm_weight[:]
+        new.arm_hub = self.arm_hub[:]
+        new.arm_root = self.arm_root[:]
+        new.arm_side = self.arm_side[:]
+        new.arm_stub = self.arm_stub[:]
+        new.arm_frozen = self.arm_frozen[:]
+        new.hub_pip = self.hub_pip[:]
+        new.hub_k = self.hub_k[:]
+        new.hub_vals = self.hub_vals[:]
+        new.hub_mult = self.hub_mult[:]
+        new.hub_cross = self.hub_cross[:]
+        new.hub_sides_left = self.hub_sides_left[:]
+        new.hub_spins = self.hub_spins[:]
+        new.spinners = self.spinners
+        new.first_double_seen = self.first_double_seen
+        new.count = self.count
+        new.turn = self.turn
+        new.leader = self.leader
+        new.lead_tile = self.lead_tile
+        new.lead_doubles_only = self.lead_doubles_only
+        new.placed = self.placed
+        new.on_table = self.on_table
+        new.passes = self.passes
+        new.drawn_turn = self.drawn_turn
+        new.drawn = self.drawn[:]
+        new.out = self.out[:]
+        new.scores = self.scores[:]
+        new.got_in = self.got_in[:]
+        new.state = self.state
+        new.game_over = self.game_over
+        new.winner = self.winner
+        new.domino_seat = self.domino_seat
+        new.last_player = self.last_player
+        new.settlement = None if self.settlement is None else self.settlement[:]
+        new.log = self.log[:]
+        new.voids = self.voids[:]
+        new.last_points = self.last_points
+        new.open_mask = self.open_mask
+        return new
+
+    def public_copy(self, seat: int) -> Hand:
+        """A copy with everything ``seat`` may not see scrubbed: the other
+        hands are empty and the boneyard's tiles are -1."""
+        new = self.copy()
+        hands = [0] * len(self.hands)
+        hands[seat] = self.hands[seat]
+        new.hands = hands
+        new.boneyard = [-1] * len(self.boneyard)
+        return new
+
+    # ------------------------------------------------------ reading state
+
+    @property
+    def over(self) -> bool:
+        return self.state != PLAYING
+
+    @property
+    def drawable(self) -> int:
+        """Tiles that can still be drawn (the reserve excluded)."""
+        return self.bone_end - self.bone_pos if self.bone_end > self.bone_pos else 0
+
+    @property
+    def boneyard_left(self) -> int:
+        return len(self.boneyard) - self.bone_pos
+
+    def open_tiles(self) -> int:
+        """The mask of tiles that could be laid on some open arm."""
+        return self.open_mask
+
+    def open_ends(self) -> dict[int, int]:
+        """The pip to match on each arm open for play, by arm index."""
+        return {a: pip for a, pip in enumerate(self.arm_open) if pip >= 0}
+
+    def recount(self) -> int:
+        """The count computed from scratch (tests compare it with ``count``)."""
+        total = 0
+        for a in range(len(self.arm_end)):
+            if self.arm_hub[a] < 0:
+                total += self.arm_end[a] * self.arm_weight[a]
+        for h in range(len(self.hub_pip)):
+            total += self.hub_vals[h][self.hub_k[h]]
+        return total
+
+    def can_play(self, seat: int) -> bool:
+        return bool(self.hands[seat] & self.open_tiles())
+
+    # -------------------------------------------------------- legal moves
+
+    def legal_moves(self) -> list[int]:
+        """Every legal move of the player to move, as move codes."""
+        if self.state:
+            return []
+        hand = self.hands[self.turn]
+        if not self.placed:
+            return self._lead_moves(hand)
+        rules = self.rules
+        if not hand & self.open_mask:
+            if self.bone_end > self.bone_pos and self.drawn_turn < rules.max_draws:
+                return [DRAW]
+            return [PASS]
+        moves: list[int] = []
+        append = moves.append
+        matching = rules.matching
+        arm = 0
+        for pip in self.arm_open:
+            if pip >= 0:
+                fits = hand & matching[pip]
+                if fits:
+                    where = arm << 1
+                    while fits:
+                        low = fits & -fits
+                        append((low.bit_length() - 1) << 7 | where)
+                        fits ^= low
+            arm += 1
+        if rules.max_draws:
+            if self.drawn_turn and not rules.must_play_drawn:
+                append(PASS)
+            if (rules.draw_while_able and self.bone_end > self.bone_pos
+                    and self.drawn_turn < rules.max_draws):
+                append(DRAW)
+        return moves
+
+    def _lead_moves(self, hand: int) -> list[int]:
+        if self.lead_tile >= 0:
+            return [self.lead_tile << 7] if hand >> self.lead_tile & 1 else []
+        if self.lead_doubles_only:
+            hand &= self.rules.tiles.doubles
+        moves = []
+        while hand:
+            low = hand & -hand
+            moves.append((low.bit_length() - 1) << 7)
+            hand ^= low
+        return moves
+
+    def is_legal(self, move: int) -> bool:
+        if not self.placed and move >= 0 and move & 1:
+            move ^= 1  # the lead's orientation is free
+        return move in self.legal_moves()
+
+    # -------------------------------------------------------------- apply
+
+    def play(self, move: int, claim: int | None = None) -> int:
+        """Apply ``move`` after checking it; returns the points it scored."""
+        if self.state:
+            raise IllegalMoveError("the hand is over", [])
+        if not self.is_legal(move):
+            from bones.engine.notation import format_move
+
+            legal = [format_move(self, m) for m in self.legal_moves()]
+            raise IllegalMoveError(
+                f"{format_move(self, move)} is not legal now; legal: {', '.join(legal)}",
+                legal,
+            )
+        self.apply(move, claim)
+        return self.last_points
+
+    def apply(self, move: int, claim: int | None = None) -> None:
+        """Apply a legal move without checking it (the fast path).
+
+        ``claim`` is the points the mover claims for a scoring play under the
+        muggins rule; ``None`` claims the true points.
+        """
+        seat = self.turn
+        if move < 0:
+            self.last_points = 0
+            if move == DRAW:
+                self._draw(seat)
+                return
+            if not (self.hands[seat] & self.open_mask):
+                self.voids.append((seat, self.open_mask, self.drawn[seat], len(self.log)))
+            self.log.append((seat, PASS, 0))
+            self.passes += 1
+            self.drawn_turn = 0
+            self._advance()
+            return
+
+        rules = self.rules
+        tile = move >> 7
+        hands = self.hands
+        hand = hands[seat] ^ (1 << tile)
+        hands[seat] = hand
+        arm_open = self.arm_open
+        is_lead = not self.placed
+        if is_lead:
+            self._lead(tile, move & 1)
+        else:
+            arm = (move >> 1) & 63
+            # the common case inline: a plain tile on the end of an arm
+            if (self.arm_hub[arm] < 0 and not rules.is_double[tile]
+                    and rules.plain_arms and not self.arm_stub[arm]):
+                far = rules.other_half[tile][arm_open[arm]]
+                arm_end = self.arm_end
+                self.count += far - arm_end[arm] * self.arm_weight[arm]
+                arm_end[arm] = far
+                self.arm_weight[arm] = 1
+                arm_open[arm] = far
+            else:
+                self._place(tile, arm)
+        matching = rules.matching
+        mask = 0
+        for pip in arm_open:
+            if pip >= 0:
+                mask |= matching[pip]
+        self.open_mask = mask
+        self.placed += 1
+        self.on_table |= 1 << tile
+        self.last_player = seat
+        self.drawn_turn = 0
+
+        if rules.headers:
+            points = self._header_points()
+        else:
+            points = rules.count_points[self.count]
+        if points or claim or (self.passes and rules.knock_bonus):
+            self._scoring_play(seat, move, claim, points, is_lead, not hand)
+            return
+        self.passes = 0
+        self.last_points = 0
+        self.log.append((seat, move, 0))
+        if not hand:
+            if not rules.partners_both_out or self.out[(seat + 2) % rules.players]:
+                self._end_hand(DOMINO, seat, [])
+                return
+            self.out[seat] = True
+        # _advance(), inline on the hot path
+        seat = rules.next_seat[seat]
+        if rules.partners_both_out:
+            out = self.out
+            while out[seat]:
+                seat = rules.next_seat[seat]
+        self.turn = seat
+        if self.bone_end > self.bone_pos and rules.max_draws:
+            return
+        for held in hands:
+            if held & mask:
+                return
+        self._end_hand(BLOCKED, -1, [])
+
+    def _scoring_play(self, seat: int, move: int, claim: int | None, points: int,
+                      is_lead: bool, went_out: bool) -> None:
+        rules = self.rules
+        knocks = self.passes
+        self.passes = 0
+        gains: list[tuple[int, int]] = []
+        if points or (claim and rules.muggins):
+            gains = self._play_gains(seat, points, is_lead, claim)
+        if knocks and rules.knock_bonus:
+            gains.append((rules.owner[seat], knocks * rules.knock_bonus))
+        owner = rules.owner[seat]
+        mover_points = 0
+        for o, g in gains:
+            if o == owner:
+                mover_points += g
+        self.last_points = mover_points
+        self.log.append((seat, move, mover_points))
+
+        hand_ends = went_out and (
+            not rules.partners_both_out or self.out[(seat + 2) % rules.players]
+        )
+        if rules.check == CHECK_EXACT:
+            # a move's gains for one side are one gain, ignored whole if it
+            # would pass the target (decision 9): the play with its knock
+            # bonus, and with the chip-out point (PG-F3 59+2+1)
+            merged: dict[int, int] = {}
+            for o, g in gains:
+                merged[o] = merged.get(o, 0) + g
+            gains = list(merged.items())
+            if hand_ends:
+                self._end_hand(DOMINO, seat, gains)
+                return
+        for o, g in gains:
+            self._gain(o, g)
+            if self.game_over:
+                self.state = TARGET
+                return
+        if hand_ends:
+            self._end_hand(DOMINO, seat, [])
+            return
+        if went_out:
+            self.out[seat] = True
+        self._advance()
+
+    def _draw(self, seat: int) -> None:
+        open_tiles = self.open_mask
+        forced = not (self.hands[seat] & open_tiles)
+        if forced:
+            self.voids.append((seat, open_tiles, self.drawn[seat], len(self.log)))
+        tile = self.boneyard[self.bone_pos]
+        self.bone_pos += 1
+        self.hands[seat] |= 1 << tile
+        self.drawn[seat] += 1
+        self.log.append((seat, DRAW, 0))
+        if forced:
+            self.drawn_turn += 1
+        else:
+            self.drawn_turn = 0
+            self._advance()
+
+    def _play_gains(self, seat: int, points: int, is_lead: bool,
+                    claim: int | None) -> list[tuple[int, int]]:
+        """Who gains what from a scoring play (get-in, lead and muggins rules)."""
+        rules = self.rules
+        owner = rules.owner[seat]
+        if not self.got_in[owner] and points:
+            if points < rules.get_in:
+                return []
+            self.got_in[owner] = True
+        if (not rules.win_on_lead and is_lead and rules.check != CHECK_NONE
+                and self.scores[owner] + points >= rules.target):
+            return []
+        if rules.muggins == MUGGINS_OFF or claim is None or claim == points:
+            return [(owner, points)]
+        caller = rules.owner[rules.next_opponent(seat)]
+        if claim < points:
+            gains = [(owner, claim)] if claim > 0 else []
+            if rules.muggins == MUGGINS_TRANSFER:
+                gains.append((caller, points - claim))
+            return gains
+        return [(caller, claim)] if rules.penalise_over_claim else []
+
+    def _gain(self, owner: int, amount: int) -> None:
+        if not amount:
+            return
+        rules = self.rules
+        score = self.scores[owner] + amount
+        if rules.check == CHECK_EXACT and score > rules.target:
+            return  # overshooting the exact target: the gain is ignored
+        if rules.floor is not None and score < rules.floor:
+            score = rules.floor
+        self.scores[owner] = score
+        if rules.check == CHECK_IMMEDIATE and score >= rules.target or (
+            rules.check == CHECK_EXACT and score == rules.target
+        ):
+            self.game_over = True
+            self.winner = owner
+
+    # ------------------------------------------------------------- layout
+
+    def _new_arm(self, pip: int, end: int, weight: int, hub: int, root: int,
+                 side: bool, stub: bool) -> int:
+        self.arm_open.append(pip)
+        self.arm_end.append(end)
+        self.arm_weight.append(weight)
+        self.arm_hub.append(hub)
+        self.arm_root.append(root)
+        self.arm_side.append(side)
+        self.arm_stub.append(stub)
+        self.arm_frozen.append(-1)
+        return len(self.arm_open) - 1
+
+    def _new_hub(self, pip: int, mult: tuple[int, ...], covered: int, spins: bool) -> int:
+        self.hub_pip.append(pip)
+        self.hub_k.append(covered)
+        self.hub_mult.append(mult)
+        self.hub_vals.append(tuple(m * pip for m in mult))
+        self.hub_cross.append(())
+        self.hub_sides_left.append(2 - covered)
+        self.hub_spins.append(spins)
+        return len(self.hub_pip) - 1
+
+    def _becomes_spinner(self, is_lead: bool) -> bool:
+        kind = self.rules.spinner
+        if kind == SPIN_EVERY:
+            return True
+        if kind == SPIN_FIRST or kind == SPIN_INLINE:
+            return not self.first_double_seen
+        if kind == SPIN_LED:
+            return is_lead
+        return False
+
+    def _add_cross_arms(self, hub: int, pip: int) -> None:
+        rules = self.rules
+        if rules.spinner == SPIN_INLINE:
+            # the in-line sniff's one-tile stubs: open at once, never extended
+            cross = (
+                self._new_arm(pip, 0, 0, _NO_ARM, _NO_ARM, False, True),
+                self._new_arm(pip, 0, 0, _NO_ARM, _NO_ARM, False, True),
+            )
+        else:
+            opened = pip if rules.order != ORDER_SIDES else -1
+            cross = (
+                self._new_arm(opened, pip, 0, hub, hub, False, False),
+                self._new_arm(opened, pip, 0, hub, hub, False, False),
+            )
+        self.hub_cross[hub] = cross
+        self.spinners += 1
+
+    def _lead(self, tile: int, flip: int) -> None:
+        rules = self.rules
+        ts = rules.tiles
+        if ts.is_double[tile]:
+            pip = ts.low[tile]
+            spinner = self._becomes_spinner(True)
+            self.first_double_seen = True
+            if spinner:
+                mult = rules.spinner_mult
+            else:
+                mult = (2, rules.double_weight, 0, 0, 0)
+            hub = self._new_hub(pip, mult, 0, spinner and rules.spinner != SPIN_INLINE)
+            root = hub if self.hub_spins[hub] else _NO_ARM
+            self._new_arm(pip, pip, 0, hub, root, True, False)
+            self._new_arm(pip, pip, 0, hub, root, True, False)
+            if spinner:
+                self._add_cross_arms(hub, pip)
+            self.count = self.hub_vals[hub][0]
+        else:
+            west, east = ts.low[tile], ts.high[tile]
+            if flip:
+                west, east = east, west
+            self._new_arm(west, west, 1, _NO_ARM, _NO_ARM, False, False)
+            self._new_arm(east, east, 1, _NO_ARM, _NO_ARM, False, False)
+            self.count = west + east
+
+    def _place(self, tile: int, arm: int) -> None:
+        rules = self.rules
+        ts = rules.tiles
+        pip = self.arm_open[arm]
+        far = ts.other_half[tile][pip]
+        count = self.count
+        hub = self.arm_hub[arm]
+        if hub >= 0:
+            vals = self.hub_vals[hub]
+            k = self.hub_k[hub]
+            count -= vals[k]
+            k += 1
+            self.hub_k[hub] = k
+            count += vals[k]
+            self.arm_hub[arm] = _NO_ARM
+            if self.arm_side[arm]:
+                self.arm_side[arm] = False
+                left = self.hub_sides_left[hub] - 1
+                self.hub_sides_left[hub] = left
+                if left == 0 and rules.order == ORDER_SIDES and self.hub_spins[hub]:
+                    for cross in self.hub_cross[hub]:
+                        self.arm_open[cross] = self.hub_pip[hub]
+            if k == 4 and rules.order == ORDER_ALL4 and self.hub_spins[hub]:
+                self._unfreeze(hub)
+        else:
+            count -= self.arm_end[arm] * self.arm_weight[arm]
+
+        if self.arm_stub[arm]:
+            self.arm_end[arm] = far
+            self.arm_weight[arm] = 1
+            self.arm_open[arm] = -1
+            self.count = count + far
+            return
+
+        if ts.is_double[tile]:
+            if self._becomes_spinner(False):
+                self.first_double_seen = True
+                spins = rules.spinner != SPIN_INLINE
+                new_hub = self._new_hub(pip, rules.spinner_mult, 1, spins)
+                self.hub_sides_left[new_hub] = 1
+                self.arm_hub[arm] = new_hub
+                self.arm_root[arm] = new_hub if spins else _NO_ARM
+                self.arm_side[arm] = True
+                self.arm_end[arm] = pip
+                self.arm_weight[arm] = 0
+                self.arm_open[arm] = pip
+                self._add_cross_arms(new_hub, pip)
+                self.count = count + self.hub_vals[new_hub][1]
+                return
+            self.first_double_seen = True
+            self.arm_end[arm] = pip
+            self.arm_weight[arm] = rules.double_weight
+            self.arm_open[arm] = pip
+            self.count = count + pip * rules.double_weight
+        else:
+            self.arm_end[arm] = far
+            self.arm_weight[arm] = 1
+            self.arm_open[arm] = far
+            self.count = count + far
+        if rules.order == ORDER_ALL4:
+            root = self.arm_root[arm]
+            if root >= 0 and self.hub_k[root] < 4:
+                self.arm_frozen[arm] = self.arm_open[arm]
+                self.arm_open[arm] = -1
+
+    def _unfreeze(self, hub: int) -> None:
+        for a, root in enumerate(self.arm_root):
+            if root == hub and self.arm_frozen[a] >= 0:
+                self.arm_open[a] = self.arm_frozen[a]
+                self.arm_frozen[a] = -1
+
+    def _header_points(self) -> int:
+        """Matching-ends points (Bergen): the most open ends showing one number.
+
+        A double at an end shows its number twice; ends only match when at
+        least two of them show the number, except a lone lead double, which
+        counts as a pair by itself.
+        """
+        weights: dict[int, int] = {}
+        items: dict[int, int] = {}
+        for a in range(len(self.arm_end)):
+            if self.arm_hub[a] < 0 and self.arm_weight[a]:
+                v = self.arm_end[a]
+                weights[v] = weights.get(v, 0) + self.arm_weight[a]
+                items[v] = items.get(v, 0) + 1
+        for h in range(len(self.hub_pip)):
+            m = self.hub_mult[h][self.hub_k[h]]
+            if m:
+                v = self.hub_pip[h]
+                weights[v] = weights.get(v, 0) + m
+                items[v] = items.get(v, 0) + 1
+        table = self.rules.header_points
+        assert table is not None
+        best = 0
+        for v, w in weights.items():
+            if items[v] >= 2 or self.placed == 1:
+                best = max(best, table[min(w, len(table) - 1)])
+        return best
+
+    # ----------------------------------------------------- turn and ending
+
+    def _advance(self) -> None:
+        rules = self.rules
+        seat = rules.next_seat[self.turn]
+        if rules.partners_both_out:
+            out = self.out
+            while out[seat]:
+                seat = rules.next_seat[seat]
+        self.turn = seat
+        if self.bone_end > self.bone_pos and rules.max_draws:
+            return
+        # blocked when nobody can play; a player who is out holds nothing
+        open_tiles = self.open_mask
+        for hand in self.hands:
+            if hand & open_tiles:
+                return
+        self._end_hand(BLOCKED, -1, [])
+
+    def _end_hand(self, how: int, domino_seat: int, gains: list[tuple[int, int]]) -> None:
+        rules = self.rules
+        self.state = how
+        self.domino_seat = domino_seat
+        pips = [0] * rules.owners
+        doubles = [False] * rules.owners
+        ts = rules.tiles
+        for seat, hand in enumerate(self.hands):
+            o = rules.owner[seat]
+            pips[o] += ts.pips_of(hand)
+            if hand & ts.doubles:
+                doubles[o] = True
+        blocker = rules.owner[self.last_player] if self.last_player >= 0 else -1
+        if how == DOMINO:
+            deltas = rules.settle_domino(pips, doubles, rules.owner[domino_seat], blocker)
+        else:
+            deltas = rules.settle_blocked(pips, doubles, -1, blocker)
+        self.settlement = list(deltas)
+        for o, g in gains:
+            deltas[o] += g
+        self._apply_settlement(deltas)
+
+    def _apply_settlement(self, deltas: list[int]) -> None:
+        rules = self.rules
+        scores = self.scores
+        floor = rules.floor
+        if rules.check == CHECK_EXACT:
+            reached = []
+            for o, d in enumerate(deltas):
+                if not d:
+                    continue
+                s = scores[o] + d
+                if s > rules.target:
+                    continue
+                scores[o] = s if floor is None else max(s, floor)
+                if s == rules.target:
+                    reached.append(o)
+            if reached:
+                self.game_over = True
+                self.winner = reached[0] if len(reached) == 1 else -1
+            return
+        for o, d in enumerate(deltas):
+            s = scores[o] + d
+            scores[o] = s if floor is None else max(s, floor)
+        if rules.check == CHECK_HAND_END or rules.check == CHECK_IMMEDIATE:
+            top = max(scores)
+            if top >= rules.target:
+                leaders = [o for o, s in enumerate(scores) if s == top]
+                if len(leaders) == 1:
+                    self.game_over = True
+                    self.winner = leaders[0]
+
+    # -------------------------------------------------------- convenience
+
+    def pips_left(self, seat: int) -> int:
+        return self.rules.tiles.pips_of(self.hands[seat])
+
+
+
+
+
+__all__ = [
+    "DRAW", "PASS", "PLAYING", "DOMINO", "BLOCKED", "TARGET", "END_NAMES",
+    "Hand", "IllegalMoveError", "SPIN_NONE",
+]

@@ -1,0 +1,331 @@
+"""A match: hands dealt from one seeded generator until the variant's end.
+
+>>> from bones.engine.load import load_variant
+>>> from bones.engine.rules import compile_rules
+>>> match = Match(compile_rules(load_variant("sniff")), seed=7)
+>>> hand = match.new_hand()
+>>> while not hand.over:
+...     hand.apply(hand.legal_moves()[0])
+>>> match.finish_hand(hand).hand_number
+1
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from bones.engine import spec
+from bones.engine.hand import BLOCKED, DOMINO, Hand
+from bones.engine.rules import Rules, RulesError
+from bones.engine.settle import hand_winner
+from bones.engine.tiles import tile_set
+
+#: A match that has not ended after this many hands is called a draw: ties
+#: at the target could in principle repeat for ever.
+MAX_HANDS = 500
+_MAX_REDEALS = 200
+
+
+def new_seed() -> int:
+    """A fresh seed for a run that was given none (shown and recorded)."""
+    return int.from_bytes(os.urandom(4), "big")
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Everything needed to replay a hand without the random generator."""
+
+    hands: tuple[int, ...]
+    boneyard: tuple[int, ...]
+    leader: int
+    lead_tile: int = -1
+    lead_doubles_only: bool = False
+    out_of_play: int = 0
+
+
+@dataclass
+class HandSummary:
+    hand_number: int
+    deal: Deal
+    moves: list[int]
+    end: int
+    domino_seat: int
+    last_player: int
+    settlement: list[int]
+    scores: list[int]
+    winner: int  # owner who won the hand, -1 for none
+    pips: list[int] = field(default_factory=list)
+
+
+@lru_cache(maxsize=256)
+def _tile_id(highest: int, text: str) -> int:
+    return tile_set(highest).parse(text)
+
+
+class Match:
+    """Hands of one variant, from a seed, until a side wins."""
+
+    def __init__(self, rules: Rules, seed: int | None = None,
+                 scores: list[int] | None = None, *,
+                 rng: random.Random | None = None) -> None:
+        """``rng`` lends the match a generator that a caller already owns
+        (a simulation batch plays many one-hand matches from one generator);
+        otherwise the match seeds its own from ``seed``."""
+        self.rules = rules
+        if rng is not None:
+            self.seed = seed
+            self.rng = rng
+        else:
+            self.seed = new_seed() if seed is None else seed
+            self.rng = random.Random(self.seed)
+
+        self.scores = list(scores) if scores is not None else [0] * rules.owners
+        self.history: list[HandSummary] = []
+        self.game_over = False
+        self.winner = -1
+        self.current: Hand | None = None
+        self.current_deal: Deal | None = None
+
+    # ------------------------------------------------------------ dealing
+
+    def new_hand(self) -> Hand:
+        """Deal the next hand and choose its leader by the variant's rules."""
+        deal = self.next_deal()
+        return self.start_hand(deal)
+
+    def start_hand(self, deal: Deal) -> Hand:
+        """Start a hand from a known deal (replays, scenarios)."""
+        hand = Hand(self.rules, deal.hands, deal.boneyard, deal.leader, self.scores,
+                    deal.lead_tile, deal.lead_doubles_only, deal.out_of_play)
+        self.current = hand
+        self.current_deal = deal
+        return hand
+
+    def next_deal(self) -> Deal:
+        rules = self.rules
+        lead = rules.variant.lead
+        if not self.history:
+            rule: object = lead.first
+        else:
+            rule = self._later_rule()
+        for _ in range(_MAX_REDEALS):
+            deal = self._deal_with(rule)
+            if deal is not None:
+                return deal
+        raise RulesError(f"{rules.name}: no lead found after {_MAX_REDEALS} deals")
+
+    def _shuffle_deal(self) -> tuple[list[int], list[int]]:
+        rules = self.rules
+        tiles = list(range(rules.tiles.size))
+        size = rules.hand_size
+        players = rules.players
+        dealt = players * size
+        masks = [0] * players
+        # Fisher-Yates on rng.random(): several times faster than
+        # random.shuffle's integer draws, and just as reproducible
+        random_float = self.rng.random
+        n = len(tiles)
+        if rules.boneyard_unread:
+            # only the dealt places are shuffled: nobody reads the rest
+            for i in range(dealt):
+                j = i + int(random_float() * (n - i))
+                t = tiles[j]
+                tiles[j] = tiles[i]
+                tiles[i] = t
+                masks[i // size] |= 1 << t
+            return masks, tiles[dealt:]
+        for i in range(n - 1, 0, -1):
+            j = int(random_float() * (i + 1))
+            tiles[i], tiles[j] = tiles[j], tiles[i]
+        for i in range(dealt):
+            masks[i // size] |= 1 << tiles[i]
+        return masks, tiles[dealt:]
+
+    def _deal_with(self, rule: object) -> Deal | None:
+        """Deal and apply a lead rule; ``None`` asks for a redeal."""
+        rules = self.rules
+        leader = -1
+        if isinstance(rule, spec.LotLead):
+            leader = self._lot(list(range(rules.players)))
+        elif isinstance(rule, spec.RandomLead):
+            leader = self.rng.randrange(rules.players)
+        elif isinstance(rule, spec.SeatLead):
+            leader = rule.seat % rules.players
+        elif isinstance(rule, int):
+            leader = rule  # a seat decided by the later-lead rule
+        hands, boneyard = self._shuffle_deal()
+        lead_tile = -1
+        if isinstance(rule, (spec.HighestDoubleLead, spec.LowestDoubleLead, spec.TileLead)):
+            found = self._lead_by_tile(rule, hands, boneyard)
+            if found is None:
+                return None
+            leader, lead_tile = found
+        doubles_only = False
+        if lead_tile < 0 and rules.variant.lead.allowed == "double":
+            doubles = rules.tiles.doubles
+            for step in range(rules.players):
+                seat = (leader + step) % rules.players
+                if hands[seat] & doubles:
+                    leader = seat
+                    break
+            else:
+                return None
+            doubles_only = True
+        return Deal(tuple(hands), tuple(boneyard), leader, lead_tile, doubles_only)
+
+    def _lot(self, contenders: list[int]) -> int:
+        """Each contender draws a tile from the whole set; the heaviest leads."""
+        pips = self.rules.tiles.pips
+        size = self.rules.tiles.size
+        while len(contenders) > 1:
+            drawn = self.rng.sample(range(size), len(contenders))
+            best = max(pips[t] for t in drawn)
+            contenders = [c for c, t in zip(contenders, drawn) if pips[t] == best]
+        return contenders[0]
+
+    def _holder(self, hands: list[int], tile: int) -> int:
+        for seat, hand in enumerate(hands):
+            if hand >> tile & 1:
+                return seat
+        return -1
+
+    def _lead_by_tile(self, rule: object, hands: list[int],
+                      boneyard: list[int]) -> tuple[int, int] | None:
+        """(leader, tile to lead) for rules that name a tile, with fallbacks."""
+        ts = self.rules.tiles
+        if isinstance(rule, spec.TileLead):
+            tile = _tile_id(ts.highest, rule.tile)
+            seat = self._holder(hands, tile)
+            if seat >= 0:
+                return seat, tile
+            fallback = rule.if_none
+            if fallback == "highest_double":
+                return self._lead_by_tile(
+                    spec.HighestDoubleLead(kind="highest_double"), hands, boneyard)
+            return self._no_double(fallback, hands, boneyard)
+        order = range(ts.highest, -1, -1)
+        if isinstance(rule, spec.LowestDoubleLead):
+            order = range(ts.highest + 1)
+        while True:
+            for d in order:
+                seat = self._holder(hands, ts.double(d))
+                if seat >= 0:
+                    return seat, ts.double(d)
+            fallback = rule.if_none  # type: ignore[attr-defined]
+            if fallback != "draw_more":
+                return self._no_double(fallback, hands, boneyard)
+            # everyone draws one more tile, in turn, until a double appears
+            drawable = len(boneyard) - self.rules.reserve
+            if drawable < self.rules.players:
+                return None
+            for seat in range(self.rules.players):
+                hands[seat] |= 1 << boneyard.pop(0)
+
+    def _no_double(self, fallback: str, hands: list[int],
+                   boneyard: list[int]) -> tuple[int, int] | None:
+        ts = self.rules.tiles
+        if fallback == "redeal":
+            return None
+        if fallback == "heaviest_hand":
+            weights = [ts.pips_of(h) for h in hands]
+            return weights.index(max(weights)), -1
+        if fallback == "lot":
+            return self._lot(list(range(self.rules.players))), -1
+        # heaviest_tile: the holder of the heaviest tile (most pips, then the
+        # higher top half) leads it
+        best = max(
+            (t for h in hands for t in ts.tiles_of(h)),
+            key=lambda t: (ts.pips[t], ts.high[t]),
+        )
+        return self._holder(hands, best), best
+
+    def _later_rule(self) -> object:
+        """The first-lead rule or fixed seat that decides the next hand's leader."""
+        rules = self.rules
+        later = rules.variant.lead.later
+        last = self.history[-1]
+        players = rules.players
+        if isinstance(later, spec.DominoerLead):
+            return last.domino_seat if last.end == DOMINO else later.after_block
+        if isinstance(later, spec.WinnerLead):
+            if last.end == DOMINO:
+                return last.domino_seat
+            seat = self._winning_seat(last)
+            return seat if seat >= 0 else later.if_none
+        if isinstance(later, spec.RotateLead):
+            step = 1 if later.to == "next" else -1
+            return (last.deal.leader + step) % players
+        if isinstance(later, spec.AlternateLead):
+            return (last.deal.leader + 1) % players
+        if isinstance(later, spec.SeriesLead):
+            if last.end == DOMINO:
+                return last.domino_seat
+            blocker = last.last_player
+            if last.winner == rules.owner[blocker]:
+                return blocker
+            if last.winner < 0:
+                return last.deal.leader
+            return (blocker + 1) % players
+        return rules.variant.lead.first
+
+    def _winning_seat(self, last: HandSummary) -> int:
+        if last.winner < 0:
+            return -1
+        rules = self.rules
+        seats = [s for s in range(rules.players) if rules.owner[s] == last.winner]
+        return min(seats, key=lambda s: (last.pips[s], s))
+
+    # ------------------------------------------------------------ results
+
+    def finish_hand(self, hand: Hand) -> HandSummary:
+        """Record a finished hand and decide whether the match is over."""
+        rules = self.rules
+        deal = self.current_deal if hand is self.current else None
+        if deal is None:  # pragma: no cover - a hand not started by this match
+            raise ValueError("finish_hand() takes the hand this match started last")
+        summary = HandSummary(
+            hand_number=len(self.history) + 1,
+            deal=deal,
+            moves=[move for _, move, _ in hand.log],
+            end=hand.state,
+            domino_seat=hand.domino_seat,
+            last_player=hand.last_player,
+            settlement=list(hand.settlement or [0] * rules.owners),
+            scores=list(self.scores),
+            winner=(
+                hand_winner(hand.settlement,
+                            rules.owner[hand.domino_seat] if hand.domino_seat >= 0 else -1)
+                if hand.settlement is not None else hand.winner
+            ),
+            pips=[hand.pips_left(s) for s in range(rules.players)],
+        )
+        self.history.append(summary)
+        if hand.game_over:
+            self.game_over, self.winner = True, hand.winner
+        elif rules.hands_in_match and len(self.history) >= rules.hands_in_match:
+            self.game_over = True
+            top = max(self.scores)
+            leaders = [o for o, s in enumerate(self.scores) if s == top]
+            self.winner = leaders[0] if len(leaders) == 1 else -1
+        elif len(self.history) >= MAX_HANDS:
+            self.game_over, self.winner = True, -1
+        self.current = None
+        return summary
+
+    def play_out(self, choose, max_moves: int = 100_000) -> None:  # type: ignore[no-untyped-def]
+        """Play hands to the end of the match; ``choose(hand)`` returns a move."""
+        while not self.game_over:
+            hand = self.new_hand()
+            moves = 0
+            while not hand.state:
+                hand.apply(choose(hand))
+                moves += 1
+                if moves > max_moves:  # pragma: no cover - a bug guard
+                    raise RuntimeError("hand did not end")
+            self.finish_hand(hand)
+
+
+__all__ = ["Match", "Deal", "HandSummary", "new_seed", "MAX_HANDS", "BLOCKED", "DOMINO"]

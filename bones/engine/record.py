@@ -1,0 +1,540 @@
+"""Game records: a played (or interrupted) match as JSON, and its exact replay.
+
+A record stores the fully resolved variant, the table (players, teams), the
+seed and, for every hand, the dealt hands, the boneyard order and every move
+in notation.  Deals are stored rather than re-dealt from the seed, so a record
+replays exactly even if the random generator changes.
+
+>>> from bones.engine.load import load_variant
+>>> from bones.engine.rules import compile_rules
+>>> from bones.engine.match import Match
+>>> match = Match(compile_rules(load_variant("all-fives")), seed=3)
+>>> hand = match.new_hand()
+>>> while not hand.over:
+...     hand.apply(hand.legal_moves()[0])
+>>> summary = match.finish_hand(hand)
+>>> record = record_match(match)
+>>> replay(record).scores == match.scores
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from bones._version import __version__
+from bones.engine.hand import END_NAMES, PLAYING, TARGET, Hand, IllegalMoveError
+from bones.engine.notation import NotationError, format_move, parse_move
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bones.engine.match import Deal, HandSummary, Match
+    from bones.engine.rules import Rules
+    from bones.engine.spec import Variant
+
+FORMAT = "bones-record"
+VERSION = 1
+
+_ENDS = ("domino", "blocked", "target")
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or does not replay; the message is one line."""
+
+
+# ------------------------------------------------------------------ model
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class DealRecord(_Model):
+    """A deal by tile names: whole hands in seat order, the boneyard top first."""
+
+    hands: list[list[str]]
+    boneyard: list[str] = Field(default_factory=list)
+    leader: int = Field(ge=0)
+    lead_tile: str | None = None
+    lead_doubles_only: bool = False
+    out_of_play: list[str] = Field(default_factory=list)
+
+
+class HandRecord(_Model):
+    deal: DealRecord
+    moves: list[str] = Field(default_factory=list)
+    #: the points each mover claimed, aligned with ``moves`` (None: the true points)
+    claims: list[int | None] | None = None
+    #: "domino", "blocked", "target" (the match ended mid-hand), None: interrupted
+    end: str | None = None
+    settlement: list[int] | None = None
+    #: the match scores after the hand (or at the interruption)
+    scores: list[int]
+
+
+class ResultRecord(_Model):
+    finished: bool
+    winner: int | None = None
+    scores: list[int]
+
+
+class Record(_Model):
+    """A game record, as stored in the JSON file."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    format: str = FORMAT
+    version: int = VERSION
+    engine: str = __version__
+    variant: dict[str, Any]
+    players: int = Field(ge=2)
+    teams: bool = False
+    seed: int | None = None
+    start_scores: list[int] | None = None
+    hands: list[HandRecord] = Field(default_factory=list)
+    result: ResultRecord
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+
+# -------------------------------------------------------------- building
+
+
+def _deal_record(rules: Rules, deal: Deal) -> DealRecord:
+    ts = rules.tiles
+    return DealRecord(
+        hands=[[ts.names[t] for t in ts.tiles_of(mask)] for mask in deal.hands],
+        boneyard=[ts.names[t] for t in deal.boneyard],
+        leader=deal.leader,
+        lead_tile=ts.names[deal.lead_tile] if deal.lead_tile >= 0 else None,
+        lead_doubles_only=deal.lead_doubles_only,
+        out_of_play=[ts.names[t] for t in ts.tiles_of(deal.out_of_play)],
+    )
+
+
+def _end_name(state: int) -> str | None:
+    return None if state == PLAYING else END_NAMES[state]
+
+
+def _result(match: Match) -> ResultRecord:
+    return ResultRecord(
+        finished=match.game_over,
+        winner=match.winner if match.game_over and match.winner >= 0 else None,
+        scores=list(match.scores),
+    )
+
+
+class Recorder:
+    """Builds a record while a game loop plays.
+
+    The loop calls :meth:`start_hand` with each deal, :meth:`move` for every
+    move *with its notation formatted before the move was made*, and
+    :meth:`end_hand` when a hand is over; :meth:`record` can be called at any
+    time (an unfinished hand is stored as interrupted).  :meth:`play` does the
+    formatting, the checked move and the logging in one call.
+    """
+
+    def __init__(self, match: Match, meta: dict[str, Any] | None = None) -> None:
+        self.match = match
+        self.start_scores = list(match.scores)
+        self.meta = dict(meta or {})
+        self.hands: list[HandRecord] = []
+        self._current: HandRecord | None = None
+
+    def start_hand(self, deal: Deal) -> None:
+        if self._current is not None:
+            raise ValueError("start_hand() before the last hand was ended")
+        self._current = HandRecord(
+            deal=_deal_record(self.match.rules, deal), scores=list(self.match.scores)
+        )
+
+    def move(self, seat: int, move: int, notation: str, claim: int | None = None) -> None:
+        del seat, move  # the notation says it all; kept so loops can pass what they have
+        hand = self._require_hand()
+        hand.moves.append(notation)
+        if claim is not None:
+            if hand.claims is None:
+                hand.claims = [None] * (len(hand.moves) - 1)
+            hand.claims.append(claim)
+        elif hand.claims is not None:
+            hand.claims.append(None)
+
+    def play(self, hand: Hand, move: int, claim: int | None = None) -> int:
+        """Make ``move`` in ``hand`` (checked) and record it; returns its points."""
+        text = format_move(hand, move)
+        seat = hand.turn
+        points = hand.play(move, claim)
+        self.move(seat, move, text, claim)
+        return points
+
+    def end_hand(self, hand: Hand) -> None:
+        record = self._require_hand()
+        record.end = _end_name(hand.state)
+        record.settlement = list(hand.settlement) if hand.settlement is not None else (
+            [0] * self.match.rules.owners if hand.over else None)
+        record.scores = list(hand.scores)
+        self.hands.append(record)
+        self._current = None
+
+    def record(self) -> Record:
+        hands = list(self.hands)
+        if self._current is not None:
+            current = self._current.model_copy(deep=True)
+            current.scores = list(self.match.scores)
+            live = self.match.current
+            if live is not None and live.over:  # over, but end_hand() not called yet
+                current.end = _end_name(live.state)
+                current.settlement = list(live.settlement or [0] * self.match.rules.owners)
+            hands.append(current)
+        return _make_record(self.match, hands, self.start_scores, self.meta)
+
+    def _require_hand(self) -> HandRecord:
+        if self._current is None:
+            raise ValueError("start_hand() first")
+        return self._current
+
+
+def _make_record(match: Match, hands: list[HandRecord], start_scores: list[int],
+                 meta: dict[str, Any]) -> Record:
+    rules = match.rules
+    return Record(
+        variant=rules.variant.model_dump(mode="json"),
+        players=rules.players,
+        teams=rules.teams,
+        seed=match.seed,
+        start_scores=None if not any(start_scores) else list(start_scores),
+        hands=hands,
+        result=_result(match),
+        meta=dict(meta),
+    )
+
+
+def record_match(match: Match, meta: dict[str, Any] | None = None,
+                 start_scores: list[int] | None = None) -> Record:
+    """The record of ``match`` from its history (and its unfinished hand, if any).
+
+    The notation of each move is rebuilt by replaying the hand's move codes.
+    Muggins claims are not in the history: use a :class:`Recorder` for games
+    where players claim.  ``start_scores`` are the scores the match began
+    with, when it did not start from zero.
+    """
+    rules = match.rules
+    scores = list(start_scores) if start_scores is not None else [0] * rules.owners
+    hands: list[HandRecord] = []
+    items: list[tuple[Deal, list[int], HandSummary | None]] = [
+        (s.deal, s.moves, s) for s in match.history
+    ]
+    current = match.current
+    if current is not None and match.current_deal is not None:
+        items.append((match.current_deal, [m for _, m, _ in current.log], None))
+    first_scores = list(scores)
+    for deal, moves, summary in items:
+        hand = Hand(rules, deal.hands, deal.boneyard, deal.leader, list(scores),
+                    deal.lead_tile, deal.lead_doubles_only, deal.out_of_play)
+        texts = []
+        for move in moves:
+            texts.append(format_move(hand, move))
+            hand.apply(move)
+        if summary is None:
+            end, settlement, after = None, None, list(match.scores)
+        else:
+            end = _end_name(summary.end)
+            settlement, after = list(summary.settlement), list(summary.scores)
+        hands.append(HandRecord(deal=_deal_record(rules, deal), moves=texts, end=end,
+                                settlement=settlement, scores=after))
+        scores = after
+    return _make_record(match, hands, first_scores, meta or {})
+
+
+# ------------------------------------------------------------- reading
+
+
+def _format_json(value: Any, indent: int = 0) -> str:
+    """JSON with one key per line but short lists of scalars kept on one line."""
+    pad = "  " * indent
+    inner = "  " * (indent + 1)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = [f"{inner}{json.dumps(k)}: {_format_json(v, indent + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(value, list):
+        if all(not isinstance(v, (dict, list)) for v in value):
+            return json.dumps(value)
+        items = [inner + _format_json(v, indent + 1) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+    return json.dumps(value)
+
+
+def dumps_record(record: Record) -> str:
+    """The JSON text of a record (stable: the same record gives the same text)."""
+    return _format_json(record.model_dump(mode="json")) + "\n"
+
+
+def save_record(record: Record, path: str | os.PathLike[str]) -> None:
+    """Write ``record`` to ``path`` atomically: a crash never leaves half a file."""
+    target = Path(path)
+    text = dumps_record(record)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                               dir=target.parent if str(target.parent) else ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _where(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "record"
+
+
+def parse_record(data: Any, source: str = "record") -> Record:
+    """A :class:`Record` from decoded JSON, or :class:`RecordError` naming the problem."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RecordError(f"{source}: not a bones record (no \"format\": \"{FORMAT}\")")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise RecordError(f"{source}: the record has no format version")
+    if version > VERSION:
+        raise RecordError(f"{source}: record format version {version} is newer than this "
+                          f"bones reads (up to {VERSION}); upgrade bones")
+    if version < 1:
+        raise RecordError(f"{source}: unknown record format version {version}")
+    try:
+        return Record.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        more = err.error_count() - 1
+        extra = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+        raise RecordError(f"{source}: {_where(first['loc'])}: {first['msg']}{extra}") from None
+
+
+def load_record(path: str | os.PathLike[str]) -> Record:
+    """Read a record file; every problem is a one-line :class:`RecordError`."""
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise RecordError(f"{name}: is a directory, not a record file") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{name}: not a bones record (not UTF-8 text)") from None
+    except OSError as err:
+        raise RecordError(f"{name}: cannot read ({err.strerror})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise RecordError(f"{name}:{err.lineno}:{err.colno}: not valid JSON ({err.msg}); "
+                          "the file is truncated or corrupt") from None
+    return parse_record(data, name)
+
+
+# -------------------------------------------------------------- replay
+
+
+@dataclass
+class ReplayedMove:
+    seat: int
+    notation: str
+    count: int
+    points: int
+
+
+@dataclass
+class ReplayedHand:
+    number: int
+    leader: int
+    moves: list[ReplayedMove]
+    end: str | None
+    settlement: list[int] | None
+    scores: list[int]
+    domino_seat: int = -1
+
+
+@dataclass
+class ReplayResult:
+    variant: Variant
+    rules: Rules
+    hands: list[ReplayedHand] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+    finished: bool = False
+    winner: int | None = None
+
+
+def _deal_from(rules: Rules, deal: DealRecord, where: str) -> Deal:
+    from bones.engine.match import Deal
+    from bones.engine.tiles import TileError
+
+    ts = rules.tiles
+    seen: dict[int, str] = {}
+
+    def tile(text: str, place: str) -> int:
+        try:
+            t = ts.parse(text)
+        except TileError as err:
+            raise RecordError(f"{where}, {place}: {err}") from None
+        if t in seen:
+            raise RecordError(f"{where}, {place}: {ts.names[t]} is dealt twice "
+                              f"(also in {seen[t]})")
+        seen[t] = place
+        return t
+
+    if len(deal.hands) != rules.players:
+        raise RecordError(f"{where}: {len(deal.hands)} hands dealt for {rules.players} players")
+    hands = []
+    for seat, tiles in enumerate(deal.hands):
+        hands.append(ts.mask_of([tile(x, f"seat {seat}'s hand") for x in tiles]))
+    boneyard = tuple(tile(x, "the boneyard") for x in deal.boneyard)
+    out = ts.mask_of([tile(x, "out of play") for x in deal.out_of_play])
+    if deal.leader >= rules.players:
+        raise RecordError(f"{where}: leader {deal.leader} is not a seat "
+                          f"(seats 0 to {rules.players - 1})")
+    lead = -1
+    if deal.lead_tile is not None:
+        try:
+            lead = ts.parse(deal.lead_tile)
+        except TileError as err:
+            raise RecordError(f"{where}, lead tile: {err}") from None
+        if not hands[deal.leader] >> lead & 1:
+            raise RecordError(f"{where}: the leader (seat {deal.leader}) does not hold "
+                              f"the lead tile {deal.lead_tile}")
+    return Deal(tuple(hands), boneyard, deal.leader, lead, deal.lead_doubles_only, out)
+
+
+def _compile(record: Record) -> tuple[Variant, Rules]:
+    from bones.engine.rules import RulesError, compile_rules
+    from bones.engine.spec import Variant, semantic_problems
+
+    try:
+        variant = Variant.model_validate(record.variant)
+    except ValidationError as err:
+        first = err.errors()[0]
+        raise RecordError(f"variant.{_where(first['loc'])}: {first['msg']}") from None
+    problems = semantic_problems(variant)
+    if problems:
+        p = problems[0]
+        raise RecordError(f"variant.{'.'.join(str(x) for x in p.path)}: {p.message}")
+    try:
+        rules = compile_rules(variant, record.players, record.teams)
+    except RulesError as err:
+        raise RecordError(str(err)) from None
+    return variant, rules
+
+
+def _check(what: str, recorded: object, got: object, where: str) -> None:
+    if recorded != got:
+        raise RecordError(f"{where}: recorded {what} {_show(recorded)}, "
+                          f"but the replay gives {_show(got)}")
+
+
+def _show(value: object) -> str:
+    if value is None:
+        return "none (interrupted)"
+    if isinstance(value, list):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return str(value)
+
+
+def replay(record: Record) -> ReplayResult:
+    """Replay every hand of ``record`` with the checked move path.
+
+    Rebuilds the variant from the embedded mapping, plays each stored deal
+    and move, and checks every recorded end, settlement, score and the
+    result; the first illegal move or mismatch raises :class:`RecordError`
+    ("hand 3, move 17 '6-4@N': not legal now (legal: ...)").
+    """
+    from bones.engine.match import Match
+
+    variant, rules = _compile(record)
+    start = record.start_scores if record.start_scores is not None else [0] * rules.owners
+    if len(start) != rules.owners:
+        raise RecordError(f"start_scores: {len(start)} scores for {rules.owners} "
+                          f"{'teams' if rules.teams else 'players'}")
+    match = Match(rules, seed=record.seed if record.seed is not None else 0, scores=start)
+    result = ReplayResult(variant, rules)
+    last = len(record.hands)
+    for number, hand_record in enumerate(record.hands, 1):
+        where = f"hand {number}"
+        if match.game_over:
+            raise RecordError(f"{where}: the match was already over after hand {number - 1}")
+        hand = match.start_hand(_deal_from(rules, hand_record.deal, where))
+        claims = hand_record.claims
+        if claims is not None and len(claims) != len(hand_record.moves):
+            raise RecordError(f"{where}: {len(claims)} claims for {len(hand_record.moves)} moves")
+        steps: list[ReplayedMove] = []
+        for index, text in enumerate(hand_record.moves):
+            at = f"{where}, move {index + 1} '{text}'"
+            if hand.over:
+                raise RecordError(f"{at}: the hand is already over "
+                                  f"({END_NAMES[hand.state]} after move {index})")
+            seat = hand.turn
+            try:
+                move = parse_move(hand, text)
+                points = hand.play(move, claims[index] if claims is not None else None)
+            except NotationError as err:
+                raise RecordError(f"{at}: {err}") from None
+            except IllegalMoveError as err:
+                legal = ", ".join(err.legal) or "nothing"
+                raise RecordError(f"{at}: not legal now (legal: {legal})") from None
+            steps.append(ReplayedMove(seat, text, hand.count, points))
+        end = _end_name(hand.state)
+        _check("end", hand_record.end, end, where)
+        if hand.over:
+            summary = match.finish_hand(hand)
+            settlement: list[int] | None = list(summary.settlement)
+            if hand_record.settlement is not None:
+                _check("settlement", hand_record.settlement, settlement, where)
+        else:
+            if number != last:
+                raise RecordError(f"{where}: unfinished, but more hands follow it")
+            settlement = None
+            match.current = None
+        _check("scores", hand_record.scores, list(match.scores), where)
+        result.hands.append(ReplayedHand(number, hand_record.deal.leader, steps, end,
+                                         settlement, list(match.scores), hand.domino_seat))
+        if hand.state == TARGET and not match.game_over:  # pragma: no cover - engine invariant
+            raise RecordError(f"{where}: ended on the target but the match went on")
+    result.scores = list(match.scores)
+    result.finished = match.game_over
+    result.winner = match.winner if match.game_over and match.winner >= 0 else None
+    _check("finished", record.result.finished, result.finished, "result")
+    _check("winner", record.result.winner, result.winner, "result")
+    _check("final scores", record.result.scores, result.scores, "result")
+    return result
+
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "DealRecord",
+    "HandRecord",
+    "Record",
+    "RecordError",
+    "Recorder",
+    "ReplayResult",
+    "ReplayedHand",
+    "ReplayedMove",
+    "ResultRecord",
+    "dumps_record",
+    "load_record",
+    "parse_record",
+    "record_match",
+    "replay",
+    "save_record",
+]

@@ -1,0 +1,277 @@
+"""Compile a validated variant into the immutable tables the engine plays by.
+
+:func:`compile_rules` runs once per (variant, player count, partnership
+choice).  Every choice the variant makes becomes a small int code, a tuple
+indexed by a number or a function chosen here, so the hot path in
+:mod:`bones.engine.hand` never touches pydantic, strings or dicts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bones.engine import spec
+from bones.engine.settle import SettleFn, compile_settlement
+from bones.engine.tiles import TileSet, tile_set
+
+# spinner kinds
+SPIN_NONE, SPIN_FIRST, SPIN_EVERY, SPIN_LED, SPIN_INLINE = range(5)
+# edge order
+ORDER_SIDES, ORDER_ANY, ORDER_ALL4 = range(3)
+# drawing kinds
+DRAW_NONE, DRAW_UNTIL, DRAW_LIMITED = range(3)
+# target checks
+CHECK_NONE, CHECK_HAND_END, CHECK_IMMEDIATE, CHECK_EXACT = range(4)
+# muggins
+MUGGINS_OFF, MUGGINS_TRANSFER, MUGGINS_FORFEIT = range(3)
+
+SPINNER_PRESETS = {"drop2": (2, 2, 0, 0, 0), "sniff-count": (2, 2, 2, 1, 0)}
+
+_SPIN_CODES = {
+    "none": SPIN_NONE,
+    "first_double": SPIN_FIRST,
+    "every_double": SPIN_EVERY,
+    "led_double": SPIN_LED,
+    "inline_sniff": SPIN_INLINE,
+}
+_ORDER_CODES = {"sides_first": ORDER_SIDES, "any": ORDER_ANY, "all_four_first": ORDER_ALL4}
+_CHECK_CODES = {"hand_end": CHECK_HAND_END, "immediate": CHECK_IMMEDIATE, "exact": CHECK_EXACT}
+
+
+class RulesError(ValueError):
+    """A variant that cannot be played with the requested table."""
+
+
+def spinner_multipliers(count: object) -> tuple[int, ...]:
+    if isinstance(count, str):
+        return SPINNER_PRESETS[count]
+    return tuple(count)  # type: ignore[arg-type]
+
+
+def points_for_count(scoring: spec.Scoring, count: int) -> int:
+    """The points a play scores when the layout shows ``count``.
+
+    Decision 1: a count of 0 never scores.
+
+    >>> s = spec.Scoring(when=spec.MultipleOf(kind="multiple_of", divisors=[5, 3]),
+    ...                  points=spec.SumOfQuotients(kind="sum_of_quotients"))
+    >>> [points_for_count(s, c) for c in (3, 5, 15, 30)]
+    [1, 1, 8, 16]
+    """
+    when, points = scoring.when, scoring.points
+    if count <= 0:
+        return 0
+    if isinstance(when, spec.MultipleOf):
+        dividing = [d for d in when.divisors if count % d == 0]
+        if not dividing:
+            return 0
+    elif isinstance(when, spec.InList):
+        if count not in when.counts:
+            return 0
+        dividing = []
+    else:
+        return 0
+    if isinstance(points, spec.CountPoints):
+        return count
+    if isinstance(points, spec.DividedPoints):
+        return count // points.by
+    if isinstance(points, spec.SumOfQuotients):
+        return sum(count // d for d in dict.fromkeys(dividing))
+    if isinstance(points, spec.PerDivisor):
+        return count * len(dict.fromkeys(dividing))
+    if isinstance(points, spec.FlatPoints):
+        return points.amount
+    raise TypeError(points)  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A variant compiled for one table: player count and partnerships fixed."""
+
+    variant: spec.Variant = field(repr=False)
+    players: int
+    teams: bool
+    tiles: TileSet = field(repr=False)
+    # hot-path copies of tile tables, one attribute hop away
+    matching: tuple[int, ...] = field(repr=False)
+    other_half: tuple[tuple[int, ...], ...] = field(repr=False)
+    is_double: tuple[bool, ...] = field(repr=False)
+    next_seat: tuple[int, ...] = field(repr=False)
+    # no edge-order rule ever freezes an arm (every order but all_four_first)
+    plain_arms: bool
+    # nothing ever draws from the boneyard, so a deal need not order it
+    boneyard_unread: bool
+    # score owners: seat -> index into the scores (team when partnered)
+    owner: tuple[int, ...]
+    owners: int
+    hand_size: int
+    reserve: int
+    # layout
+    spinner: int
+    order: int
+    spinner_mult: tuple[int, ...]
+    double_weight: int
+    # scoring
+    scores_plays: bool
+    count_points: tuple[int, ...] = field(repr=False)
+    header_points: tuple[int, ...] | None = field(repr=False)
+    headers: bool
+    get_in: int
+    win_on_lead: bool
+    muggins: int
+    penalise_over_claim: bool
+    # drawing
+    drawing: int
+    max_draws: int
+    must_play_drawn: bool
+    draw_while_able: bool
+    knock_bonus: int
+    partners_both_out: bool
+    # settlement and match
+    settle_domino: SettleFn = field(repr=False)
+    settle_blocked: SettleFn = field(repr=False)
+    floor: int | None
+    check: int
+    target: int
+    hands_in_match: int
+
+    @property
+    def name(self) -> str:
+        return self.variant.name
+
+    def next_opponent(self, seat: int) -> int:
+        """The next seat in turn that is not on ``seat``'s side."""
+        me = self.owner[seat]
+        for step in range(1, self.players):
+            other = (seat + step) % self.players
+            if self.owner[other] != me:
+                return other
+        return seat  # pragma: no cover - every table has an opponent
+
+    def points(self, count: int) -> int:
+        table = self.count_points
+        return table[count] if 0 <= count < len(table) else points_for_count(
+            self.variant.scoring, count
+        )
+
+
+def _uses_draw_more(lead: spec.Lead) -> bool:
+    """Whether a lead rule may deal extra tiles from the boneyard."""
+    candidates = [lead.first, lead.later]
+    if isinstance(lead.later, spec.DominoerLead):
+        candidates.append(lead.later.after_block)
+    if isinstance(lead.later, spec.WinnerLead):
+        candidates.append(lead.later.if_none)
+    return any(
+        isinstance(rule, (spec.HighestDoubleLead, spec.LowestDoubleLead))
+        and rule.if_none == "draw_more"
+        for rule in candidates
+    )
+
+
+def compile_rules(variant: spec.Variant, players: int | None = None,
+                  teams: bool | None = None) -> Rules:
+    """Compile ``variant`` for ``players`` (default: its smallest count).
+
+    ``teams`` chooses partnerships where the variant makes them optional;
+    where they are required it may be left out.
+    """
+    if players is None:
+        players = min(variant.players.counts)
+    if players not in variant.players.counts:
+        allowed = ", ".join(str(c) for c in variant.players.counts)
+        raise RulesError(f"{variant.name} is played by {allowed} players, not {players}")
+    partner = variant.players.partnerships
+    if teams and (partner.kind == "none" or players not in partner.player_counts):
+        raise RulesError(
+            f"{variant.name} has no partnership game for {players} players"
+        )
+    if teams is False and partner.kind == "required" and players in partner.player_counts:
+        raise RulesError(f"{variant.name} is always played in partnerships with {players} players")
+    return _compile(variant, players, variant.partnered(players, teams))
+
+
+def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
+    ts = tile_set(variant.tiles.highest)
+    owner = tuple(seat % 2 for seat in range(players)) if teams else tuple(range(players))
+    owners = 2 if teams else players
+
+    spinner = variant.layout.spinner
+    spin_code = _SPIN_CODES[spinner.kind]
+    order = _ORDER_CODES.get(getattr(spinner, "order", "any"), ORDER_ANY)
+    mult = spinner_multipliers(getattr(spinner, "count", "drop2"))
+    double_weight = 2 if variant.layout.doubles == "crosswise" else 1
+
+    scoring = variant.scoring
+    max_count = spec.max_reachable_count(variant) + 4 * variant.tiles.highest + 8
+    count_points = tuple(points_for_count(scoring, c) for c in range(max_count + 1))
+    header_points = None
+    if isinstance(scoring.when, spec.MatchingEnds):
+        top = max(scoring.when.points)
+        header_points = tuple(
+            scoring.when.points.get(size, 0) if size <= top else scoring.when.points[top]
+            for size in range(2 * top + 9)
+        )
+    scores_plays = not isinstance(scoring.when, spec.NoPredicate)
+    muggins = MUGGINS_OFF
+    penalise = False
+    if isinstance(scoring.muggins, spec.MugginsOn):
+        muggins = MUGGINS_TRANSFER if scoring.muggins.kind == "transfer" else MUGGINS_FORFEIT
+        penalise = scoring.muggins.penalise_over_claim
+
+    drawing = variant.drawing
+    if isinstance(drawing, spec.NoDrawing):
+        draw_code, max_draws, must_play, while_able = DRAW_NONE, 0, True, False
+    elif isinstance(drawing, spec.DrawLimited):
+        draw_code, max_draws = DRAW_LIMITED, drawing.max_per_turn
+        must_play, while_able = drawing.must_play_drawn, drawing.draw_while_able
+    else:
+        draw_code, max_draws = DRAW_UNTIL, 1 << 30
+        must_play, while_able = drawing.must_play_drawn, drawing.draw_while_able
+
+    match = variant.match
+    if isinstance(match, spec.TargetMatch):
+        check, target, hands_in_match = _CHECK_CODES[match.check], spec.for_players(match.points, players), 0
+    else:
+        check, target, hands_in_match = CHECK_NONE, 0, match.count
+
+    return Rules(
+        variant=variant,
+        players=players,
+        teams=teams,
+        tiles=ts,
+        matching=ts.matching,
+        other_half=ts.other_half,
+        is_double=ts.is_double,
+        next_seat=tuple((seat + 1) % players for seat in range(players)),
+        plain_arms=order != ORDER_ALL4,
+        boneyard_unread=draw_code == DRAW_NONE and not _uses_draw_more(variant.lead),
+        owner=owner,
+        owners=owners,
+        hand_size=variant.hand_size(players),
+        reserve=variant.reserve(players),
+        spinner=spin_code,
+        order=order,
+        spinner_mult=mult,
+        double_weight=double_weight,
+        scores_plays=scores_plays,
+        count_points=count_points,
+        header_points=header_points,
+        headers=header_points is not None,
+        get_in=scoring.get_in,
+        win_on_lead=scoring.winning_points_on_lead,
+        muggins=muggins,
+        penalise_over_claim=penalise,
+        drawing=draw_code,
+        max_draws=max_draws,
+        must_play_drawn=must_play,
+        draw_while_able=while_able,
+        knock_bonus=drawing.knock_bonus,
+        partners_both_out=variant.hand_end.partners_both_out and teams,
+        settle_domino=compile_settlement(variant.settlement.domino, players),
+        settle_blocked=compile_settlement(variant.settlement.blocked, players),
+        floor=variant.settlement.floor,
+        check=check,
+        target=target,
+        hands_in_match=hands_in_match,
+    )

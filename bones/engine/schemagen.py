@@ -1,0 +1,172 @@
+"""JSON Schemas for editors, generated from the pydantic models.
+
+``bones schema`` writes every schema of :func:`schemas` into ``schemas/``, where
+the variant files find them through their first line::
+
+    # yaml-language-server: $schema=../schemas/variant.schema.json
+
+Editors validate at draft-07 level, so the generated schemas are draft-07:
+they carry draft-07's ``$schema``, keep their definitions under
+``definitions``, use no ``prefixItems`` and no ``discriminator``, and give the
+per-player-count maps (``{2: 7, 3: 6, 4: 5}``) a ``propertyNames`` pattern,
+since JSON object keys are strings.
+
+A file with ``extends:`` is partial: it changes some keys of another variant.
+The variant schema therefore checks such a file against a *patch* form of
+every model (nothing required, alternatives tried with ``anyOf``), and every
+other file against the full models.
+
+Other schemas join through :func:`register_schema` (or a line in
+``_BUILDERS``)::
+
+    from bones.engine.schemagen import register_schema
+    register_schema("scenario.schema.json", scenario_schema)
+
+The output is deterministic: keys sorted, two-space indent, a trailing newline.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
+PATCH = "Patch"
+
+Schema = dict[str, Any]
+
+
+def _generator() -> type:
+    from pydantic.json_schema import GenerateJsonSchema
+
+    class Draft07(GenerateJsonSchema):
+        """pydantic's generator with int-keyed maps given a key pattern."""
+
+        def dict_schema(self, schema):  # type: ignore[no-untyped-def]
+            out = super().dict_schema(schema)
+            keys = schema.get("keys_schema") or {}
+            if keys.get("type") == "int":
+                low, high = keys.get("ge"), keys.get("le")
+                if low is not None and high is not None and high - low <= 40:
+                    names = "|".join(str(k) for k in range(low, high + 1))
+                    out["propertyNames"] = {"pattern": f"^({names})$"}
+                else:
+                    out["propertyNames"] = {"pattern": "^-?[0-9]+$"}
+            return out
+
+    return Draft07
+
+
+def _walk(node: Any, fn: Callable[[dict], None]) -> None:
+    if isinstance(node, dict):
+        fn(node)
+        for value in node.values():
+            _walk(value, fn)
+    elif isinstance(node, list):
+        for value in node:
+            _walk(value, fn)
+
+
+def _draft07(model: type, title: str, description: str) -> Schema:
+    """A model's schema with its definitions under ``definitions``, root included."""
+    raw = model.model_json_schema(  # type: ignore[attr-defined]
+        ref_template="#/definitions/{model}", schema_generator=_generator()
+    )
+    definitions = raw.pop("$defs", {})
+    root_name = model.__name__
+    definitions[root_name] = raw
+
+    def clean(node: dict) -> None:
+        node.pop("discriminator", None)
+        if "prefixItems" in node:  # pragma: no cover - the models use no tuples
+            raise ValueError("a tuple field would need prefixItems, which draft-07 lacks")
+
+    _walk(definitions, clean)
+    return {
+        "$schema": DRAFT_07,
+        "title": title,
+        "description": description,
+        "definitions": definitions,
+        "$ref": f"#/definitions/{root_name}",
+    }
+
+
+def _patch_definitions(definitions: dict[str, Schema]) -> dict[str, Schema]:
+    """A partial twin of every definition: nothing required, anyOf for oneOf."""
+    patches: dict[str, Schema] = {}
+    for name, schema in definitions.items():
+        twin = copy.deepcopy(schema)
+
+        def loosen(node: dict) -> None:
+            node.pop("required", None)
+            if "oneOf" in node:
+                node["anyOf"] = node.pop("oneOf")
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/definitions/"):
+                node["$ref"] = ref + PATCH
+
+        _walk(twin, loosen)
+        if "title" in twin:
+            twin["title"] = f"{twin['title']} (partial, in a file with extends)"
+        patches[name + PATCH] = twin
+    return patches
+
+
+def variant_schema() -> Schema:
+    """The schema of a variant file, complete or (with ``extends``) partial."""
+    from bones.engine.spec import Variant
+
+    schema = _draft07(
+        Variant,
+        "bones variant file",
+        "A point-domino variant for bones: every rule of the game. A file with "
+        "`extends` names another variant and gives only the keys it changes.",
+    )
+    definitions = schema["definitions"]
+    definitions.update(_patch_definitions(dict(definitions)))
+    patch = definitions["Variant" + PATCH]
+    patch["required"] = ["extends"]
+    del schema["$ref"]
+    schema["if"] = {"required": ["extends"]}
+    schema["then"] = {"$ref": "#/definitions/Variant" + PATCH}
+    schema["else"] = {"$ref": "#/definitions/Variant"}
+    schema["type"] = "object"
+    schema["$comment"] = "Generated by `bones schema` from bones/engine/spec.py; do not edit."
+    return schema
+
+
+_BUILDERS: dict[str, Callable[[], Schema]] = {
+    "variant.schema.json": variant_schema,
+    "scenario.schema.json": lambda: __import__("bones.engine.scenario", fromlist=["scenario_schema"]).scenario_schema(),
+}
+
+
+def register_schema(filename: str, builder: Callable[[], Schema]) -> None:
+    """Add a schema that :func:`schemas` (and so ``bones schema``) writes."""
+    if not filename.endswith(".json") or "/" in filename:
+        raise ValueError(f"{filename!r}: a schema file name is a plain name ending in .json")
+    _BUILDERS[filename] = builder
+
+
+def schemas() -> dict[str, Schema]:
+    """Every schema ``bones schema`` writes, by file name."""
+    return {name: _BUILDERS[name]() for name in sorted(_BUILDERS)}
+
+
+def render(schema: Schema) -> str:
+    """A schema as the deterministic text written to its file."""
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_schemas(out_dir: str | Path) -> list[Path]:
+    """Write every schema into ``out_dir`` (created if missing); the paths written."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, schema in schemas().items():
+        path = out / name
+        path.write_text(render(schema), encoding="utf-8")
+        written.append(path)
+    return written

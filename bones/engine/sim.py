@@ -1,0 +1,667 @@
+"""Many games between bots, in batches that merge into one small summary.
+
+Every game gets its own seed from the master seed and its index
+(:func:`game_seed`), and bots rotate seats by the game index, so a game's
+result does not depend on which batch, process or machine played it.  A
+batch returns a :class:`Summary`: integer sums and cross-products of a fixed
+vector of per-game quantities plus a few histograms.  Integer sums merge
+exactly in any order, which is why the totals are identical for any
+``--jobs`` and with or without a Dask scheduler, and memory stays flat
+however many games are played.
+
+>>> config = make_config(["all-fives"], ["greedy", "random"], games=4, seed=1)
+>>> summary = simulate(config)
+>>> summary.n, summary.partial
+(4, False)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import signal
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+from bones.engine import spec
+from bones.engine.hand import BLOCKED
+
+FORMAT = "bones-simulation"
+FORMAT_VERSION = 1
+_MASK64 = (1 << 64) - 1
+# time histograms: bin = round(TIME_BINS * ln(microseconds)), about 5% wide
+TIME_BINS = 20
+
+
+class SimError(ValueError):
+    """A simulation that cannot run as asked (one line for people)."""
+
+
+def load_variant(ref: str) -> spec.Variant:
+    """A variant by built-in name or YAML path (raises bones.engine.load.VariantError)."""
+    from bones.engine.load import load_variant as _load
+
+    return _load(ref)
+
+
+# ------------------------------------------------------------------ seeds
+
+def splitmix64(x: int) -> int:
+    x = (x + 0x9E3779B97F4A7C15) & _MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return x ^ (x >> 31)
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded ``seed``."""
+    return splitmix64(splitmix64(seed & _MASK64) ^ index)
+
+
+# ----------------------------------------------------------------- config
+
+@dataclass(frozen=True)
+class Table:
+    """One variant at one table size (``label`` is what the user typed)."""
+
+    label: str
+    variant: spec.Variant
+    players: int
+    teams: bool
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """Everything a worker needs; small and picklable."""
+
+    tables: tuple[Table, ...]  # one, or two for a paired comparison
+    lineup: tuple[str, ...]  # canonical bot text per seat before rotation
+    games: int
+    seed: int
+    hands_only: bool = False
+    key: str = ""  # identifies the compiled rules and bots in a worker's cache
+
+    @property
+    def players(self) -> int:
+        return self.tables[0].players
+
+    @property
+    def distinct(self) -> list[str]:
+        """The different bots, in lineup order."""
+        return list(dict.fromkeys(self.lineup))
+
+
+def make_config(variants: list[str] | list[Table], bots: list[str], games: int, seed: int,
+                players: int | None = None, teams: bool | None = None,
+                hands_only: bool = False) -> SimConfig:
+    """Check and build a run: bots are repeated to fill the seats."""
+    from bones.engine.bots import make_bot
+    from bones.engine.rules import compile_rules
+
+    tables = []
+    for ref in variants:
+        if isinstance(ref, Table):
+            tables.append(ref)
+            continue
+        variant = load_variant(ref)
+        rules = compile_rules(variant, players, teams)
+        tables.append(Table(ref, variant, rules.players, rules.teams))
+    counts = {t.players for t in tables}
+    if len(counts) > 1:
+        raise SimError("the variants are played by different numbers of players here; "
+                       "choose one with --players")
+    n_players = tables[0].players
+    if not bots:
+        raise SimError("no bots given")
+    if len(bots) > n_players:
+        raise SimError(f"{len(bots)} bots for {n_players} seats")
+    made = [make_bot(b) for b in bots]
+    for bot in made:
+        if getattr(bot, "timed", False):
+            raise SimError(f"{bot.name}: time budgets are for interactive play; "
+                           "give simulations an iteration budget")
+    lineup = tuple(made[s % len(made)].name for s in range(n_players))
+    if games < 1:
+        raise SimError("the number of games must be at least 1")
+    digest = hashlib.sha1()
+    for t in tables:
+        digest.update(json.dumps(t.variant.model_dump(mode="json"), sort_keys=True).encode())
+        digest.update(f"|{t.players}|{t.teams}|".encode())
+    digest.update("|".join(lineup).encode())
+    return SimConfig(tuple(tables), lineup, games, seed, hands_only, digest.hexdigest())
+
+
+# ---------------------------------------------------------------- layout
+
+_GLOBAL = ("hands", "moves", "blocked", "leader_win", "tie", "margin")
+_SIDE = ("win", "play", "settle", "score")
+
+
+class Layout:
+    """Where each per-game quantity sits in the summary's vector."""
+
+    def __init__(self, config: SimConfig) -> None:
+        players = config.players
+        distinct = config.distinct
+        self.names: list[str] = []
+        for t in range(len(config.tables)):
+            for g in _GLOBAL:
+                self.names.append(f"{t}.{g}")
+            for s in range(players):
+                for q in _SIDE:
+                    self.names.append(f"{t}.seat{s}.{q}")
+            for d in range(len(distinct)):
+                for q in _SIDE:
+                    self.names.append(f"{t}.bot{d}.{q}")
+            for a in range(len(distinct)):
+                for b in range(len(distinct)):
+                    if a != b:
+                        self.names.append(f"{t}.ahead{a}.{b}")
+        self.index = {name: i for i, name in enumerate(self.names)}
+        self.block = len(self.names) // len(config.tables)
+        hands = [self.index[f"{t}.hands"] for t in range(len(config.tables))]
+        pairs: set[tuple[int, int]] = set()
+        for i in range(len(self.names)):
+            pairs.add((i, i))
+            for h in hands:
+                pairs.add((min(i, h), max(i, h)))
+            if i < self.block:
+                for t in range(1, len(config.tables)):
+                    pairs.add((i, i + t * self.block))
+        self.pairs = sorted(pairs)
+        # per quantity: the (position in pairs, partner) products to add
+        self._updates = [(p, i, j) for p, (i, j) in enumerate(self.pairs)]
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+# ---------------------------------------------------------------- summary
+
+@dataclass
+class Summary:
+    """Mergeable totals of some games.  Never holds a per-game object."""
+
+    n: int
+    sums: list[int]
+    pairs: list[int]
+    hists: dict[str, dict[int, int]] = field(default_factory=dict)
+    # run-varying facts (per bot: time histograms); not part of the totals
+    timing: dict[str, dict[int, int]] = field(default_factory=dict)
+    partial: bool = False
+
+    @classmethod
+    def empty(cls, layout: Layout) -> Summary:
+        return cls(0, [0] * len(layout), [0] * len(layout.pairs))
+
+    def merge(self, other: Summary) -> None:
+        self.n += other.n
+        self.sums = [a + b for a, b in zip(self.sums, other.sums)]
+        self.pairs = [a + b for a, b in zip(self.pairs, other.pairs)]
+        for target, source in ((self.hists, other.hists), (self.timing, other.timing)):
+            for name, hist in source.items():
+                mine = target.setdefault(name, {})
+                for k, v in hist.items():
+                    mine[k] = mine.get(k, 0) + v
+        self.partial = self.partial or other.partial
+
+    def totals(self) -> dict[str, Any]:
+        """What must agree between runs with the same seed (timings left out)."""
+        return {"n": self.n, "sums": self.sums, "pairs": self.pairs,
+                "hists": {k: dict(sorted(v.items())) for k, v in sorted(self.hists.items())}}
+
+    def moments(self, layout: Layout) -> Any:
+        from bones.engine.stats import Moments
+
+        return Moments(self.n, self.sums, dict(zip(layout.pairs, self.pairs)))
+
+
+def _add(hist: dict[int, int], key: int, amount: int = 1) -> None:
+    hist[key] = hist.get(key, 0) + amount
+
+
+# ---------------------------------------------------------------- workers
+
+_CACHE: dict[str, tuple[list[Any], list[Any], Layout]] = {}
+
+
+def _prepared(config: SimConfig) -> tuple[list[Any], list[Any], Layout]:
+    got = _CACHE.get(config.key)
+    if got is None:
+        from bones.engine.bots import make_bot
+        from bones.engine.rules import compile_rules
+
+        rules = [compile_rules(t.variant, t.players, t.teams) for t in config.tables]
+        bots = [make_bot(text) for text in config.lineup]
+        got = (rules, bots, Layout(config))
+        _CACHE.clear()
+        _CACHE[config.key] = got
+    return got
+
+
+def run_batch(config: SimConfig, start: int, stop: int) -> Summary:
+    """Play games ``start`` to ``stop - 1`` and sum them up."""
+    rules_list, bots, layout = _prepared(config)
+    summary = Summary.empty(layout)
+    players = config.players
+    distinct = config.distinct
+    which = [distinct.index(text) for text in config.lineup]
+    sums = summary.sums
+    pairs = summary.pairs
+    updates = layout._updates
+    for g in range(start, stop):
+        seed = game_seed(config.seed, g)
+        rot = g % players
+        seat_lineup = [(s + rot) % players for s in range(players)]
+        vector = [0] * len(layout)
+        for t, rules in enumerate(rules_list):
+            _play_game(config, t, rules, [bots[i] for i in seat_lineup],
+                       [which[i] for i in seat_lineup], seed, layout, vector, summary)
+        summary.n += 1
+        for i, v in enumerate(vector):
+            if v:
+                sums[i] += v
+        for p, i, j in updates:
+            a = vector[i]
+            if a:
+                b = vector[j]
+                if b:
+                    pairs[p] += a * b
+    return summary
+
+
+def _play_game(config: SimConfig, t: int, rules: Any, bots: list[Any], bot_ids: list[int],
+               seed: int, layout: Layout, vector: list[int], summary: Summary) -> None:
+    from bones.engine.match import Match
+    from bones.engine.observation import observe
+
+    players = rules.players
+    owner = rules.owner
+    match = Match(rules, seed=seed)
+    rngs = [random.Random(splitmix64(seed ^ (s + 1) * 0x9E3779B97F4A7C15 & _MASK64))
+            for s in range(players)]
+    play = [0] * players
+    settle = [0] * rules.owners
+    moves = blocked = hands = 0
+    leader = -1
+    hists = summary.hists
+    counts_hist = hists.setdefault(f"{t}.scoring_counts", {})
+    points_hist = hists.setdefault(f"{t}.play_points", {})
+    timing = summary.timing
+    # Slow bots are timed in CPU time of this thread (their cost on one core
+    # whatever else runs); the clock call is too slow here for fast bots,
+    # which are timed by the wall clock.
+    clocks = [time.thread_time if getattr(b, "expensive", False) else time.perf_counter
+              for b in bots]
+    keys = [(f"{b.name}|forced", f"{b.name}|choice") for b in bots]
+    result: list[int] = []
+    while not match.game_over:
+        hand = match.new_hand()
+        if leader < 0:
+            leader = hand.leader
+        before = list(match.scores)
+        while not hand.state:
+            seat = hand.turn
+            legal = hand.legal_moves()
+            bot = bots[seat]
+            clock = clocks[seat]
+            t0 = clock()
+            move = bot.choose(observe(hand, seat), rngs[seat])
+            spent = clock() - t0
+            if move not in legal and not hand.is_legal(move):
+                raise SimError(f"{bot.name} chose an illegal move")
+            _add(timing.setdefault(keys[seat][len(legal) > 1], {}),
+                 round(TIME_BINS * math.log(max(spent, 1e-7) * 1e6)))
+            hand.apply(move)
+            if hand.last_points > 0:
+                _add(counts_hist, hand.count)
+                _add(points_hist, hand.last_points)
+        moves += len(hand.log)
+        hands += 1
+        if hand.state == BLOCKED:
+            blocked += 1
+        if hand.settlement is not None:
+            for o, d in enumerate(hand.settlement):
+                settle[o] += d
+        for s, _, p in hand.log:
+            play[s] += p
+        match.finish_hand(hand)
+        if config.hands_only:
+            result = [a - b for a, b in zip(match.scores, before)]
+            break
+    if not config.hands_only:
+        result = list(match.scores)
+        winner = match.winner
+    else:
+        top = max(result)
+        winner = result.index(top) if result.count(top) == 1 else -1
+    _add(hists.setdefault(f"{t}.game_hands", {}), hands)
+    ordered = sorted(result, reverse=True)
+    margin = ordered[0] - ordered[1] if len(ordered) > 1 else 0
+    _add(hists.setdefault(f"{t}.margin", {}), margin)
+
+    index = layout.index
+    base = index[f"{t}.hands"]
+    vector[base] = hands
+    vector[base + 1] = moves
+    vector[base + 2] = blocked
+    vector[base + 3] = int(winner >= 0 and winner == owner[leader])
+    vector[base + 4] = int(winner < 0)
+    vector[base + 5] = margin
+    for s in range(players):
+        o = owner[s]
+        at = index[f"{t}.seat{s}.win"]
+        values = (int(winner == o), play[s], settle[o], result[o])
+        for k, v in enumerate(values):
+            vector[at + k] = v
+        at = index[f"{t}.bot{bot_ids[s]}.win"]
+        # a bot in several seats: it wins when any of its sides wins
+        vector[at] = vector[at] or values[0]
+        for k in range(1, 4):
+            vector[at + k] += values[k]
+    seats_of: dict[int, list[int]] = {}
+    for s, d in enumerate(bot_ids):
+        seats_of.setdefault(d, []).append(s)
+    for a, sa in seats_of.items():
+        best_a = max(result[owner[s]] for s in sa)
+        for b, sb in seats_of.items():
+            if a != b and best_a > max(result[owner[s]] for s in sb):
+                vector[index[f"{t}.ahead{a}.{b}"]] = 1
+
+
+# ----------------------------------------------------------------- driver
+
+def batches(games: int, size: int) -> list[tuple[int, int]]:
+    return [(a, min(a + size, games)) for a in range(0, games, size)]
+
+
+def default_batch_size(games: int, workers: int) -> int:
+    # enough batches to balance the workers and show progress, few enough
+    # that the per-batch overhead stays small
+    return max(1, min(200, math.ceil(games / (8 * max(workers, 1)))))
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C is handled by the parent, which keeps what finished
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def process_executor(jobs: int) -> Executor:
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+
+
+def simulate(config: SimConfig, executor: Executor | None = None, workers: int = 1,
+             batch_size: int | None = None,
+             progress: Callable[[int], None] | None = None) -> Summary:
+    """Run ``config``; with ``executor`` its batches run there.
+
+    ``progress(games_done)`` is called after each batch.  Ctrl-C stops early:
+    the summary of the finished batches comes back with ``partial`` set.
+    """
+    layout = Layout(config)
+    total = Summary.empty(layout)
+    size = batch_size or default_batch_size(config.games, workers)
+    todo = batches(config.games, size)
+    try:
+        if executor is None:
+            for start, stop in todo:
+                total.merge(run_batch(config, start, stop))
+                if progress:
+                    progress(total.n)
+        else:
+            _run_on(executor, config, todo, max(workers, 1), total, progress)
+    except KeyboardInterrupt:
+        total.partial = True
+    if total.n < config.games:
+        total.partial = True
+    return total
+
+
+def _run_on(executor: Executor, config: SimConfig, todo: Iterable[tuple[int, int]],
+            workers: int, total: Summary, progress: Callable[[int], None] | None) -> None:
+    pending = iter(todo)
+    in_flight: set[Future[Summary]] = set()
+    window = 4 * workers  # bounded: memory stays flat for any number of games
+    try:
+        while True:
+            while len(in_flight) < window:
+                nxt = next(pending, None)
+                if nxt is None:
+                    break
+                in_flight.add(executor.submit(run_batch, config, *nxt))
+            if not in_flight:
+                return
+            done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
+            for fut in done:
+                total.merge(fut.result())
+            if progress:
+                progress(total.n)
+    except KeyboardInterrupt:
+        for fut in in_flight:
+            fut.cancel()
+        raise
+
+
+def time_stats(hist: dict[int, int]) -> dict[str, float]:
+    """Median and 90th percentile (milliseconds) of a time histogram."""
+    total = sum(hist.values())
+    out = {"moves": total, "median_ms": 0.0, "p90_ms": 0.0}
+    if not total:
+        return out
+    seen = 0
+    for b in sorted(hist):
+        seen += hist[b]
+        ms = math.exp(b / TIME_BINS) / 1000
+        if not out["median_ms"] and 2 * seen >= total:
+            out["median_ms"] = ms
+        if 10 * seen >= 9 * total:
+            out["p90_ms"] = ms
+            break
+    return out
+
+
+
+
+# ----------------------------------------------------------------- report
+
+def _est(e: Any, digits: int = 4) -> dict[str, Any]:
+    out = {"value": round(e.value, digits), "lo": round(e.lo, digits), "hi": round(e.hi, digits)}
+    if e.se is not None:
+        out["se"] = round(e.se, digits)
+    return out
+
+
+def table_report(config: SimConfig, summary: Summary, t: int = 0) -> dict[str, Any]:
+    """Every statistic of table ``t`` of a run, as plain data (the ``--json`` body)."""
+    from bones.engine.stats import histogram_stats
+
+    layout = Layout(config)
+    m = summary.moments(layout)
+    ix = layout.index
+    table = config.tables[t]
+    hands = ix[f"{t}.hands"]
+    n = summary.n
+    owners = 2 if table.teams else table.players
+    distinct = config.distinct
+    multiplicity = [config.lineup.count(b) for b in distinct]
+
+    def side(prefix: str, seats: int) -> dict[str, Any]:
+        return {
+            "wins": summary.sums[ix[f"{prefix}.win"]],
+            "win_rate": _est(m.proportion(ix[f"{prefix}.win"])),
+            "play_points_per_hand": _est(m.ratio(ix[f"{prefix}.play"], hands, 1 / seats)),
+            "settlement_points_per_hand": _est(m.ratio(ix[f"{prefix}.settle"], hands, 1 / seats)),
+            "points_per_game": _est(_scaled(m.mean(ix[f"{prefix}.score"]), 1 / seats)),
+        }
+
+    per_bot = []
+    for d, name in enumerate(distinct):
+        entry = {"bot": name, "seats": multiplicity[d], "games": n}
+        entry.update(side(f"{t}.bot{d}", multiplicity[d]))
+        per_bot.append(entry)
+    per_seat = []
+    for s in range(table.players):
+        entry = {"seat": s, "games": n}
+        entry.update(side(f"{t}.seat{s}", 1))
+        per_seat.append(entry)
+    head = []
+    for a in range(len(distinct)):
+        row: list[Any] = []
+        for b in range(len(distinct)):
+            row.append(None if a == b else _est(m.proportion(ix[f"{t}.ahead{a}.{b}"])))
+        head.append(row)
+    leader = m.proportion(ix[f"{t}.leader_win"])
+    fair = 1 / owners
+    margin_hist = summary.hists.get(f"{t}.margin", {})
+    length_hist = summary.hists.get(f"{t}.game_hands", {})
+    counts_hist = summary.hists.get(f"{t}.scoring_counts", {})
+    points_hist = summary.hists.get(f"{t}.play_points", {})
+    return {
+        "variant": {"name": table.variant.name, "ref": table.label,
+                    "players": table.players, "teams": table.teams},
+        "games": n,
+        "bots": per_bot,
+        "seats": per_seat,
+        "ahead": {"bots": distinct, "matrix": head},
+        "hands_per_game": _est(m.mean(hands)),
+        "hands_per_game_distribution": {str(k): v for k, v in sorted(length_hist.items())},
+        "moves_per_hand": _est(m.ratio(ix[f"{t}.moves"], hands)),
+        "blocked_share": _est(_clip(m.ratio(ix[f"{t}.blocked"], hands))),
+        "leader": {"win_rate": _est(leader), "fair_share": round(fair, 4),
+                   "advantage": _est(_shift(leader, -fair))},
+        "ties": _est(m.proportion(ix[f"{t}.tie"])),
+        "margin": {"mean": _est(m.mean(ix[f"{t}.margin"])),
+                   **{k: round(v, 4) for k, v in histogram_stats(margin_hist).items()
+                      if k in ("sd", "min", "median", "max")}},
+        "scoring": {
+            "plays": sum(counts_hist.values()),
+            "counts": {str(k): v for k, v in sorted(counts_hist.items())},
+            "points": {str(k): v for k, v in sorted(points_hist.items())},
+        },
+    }
+
+
+def _scaled(e: Any, k: float) -> Any:
+    from bones.engine.stats import Estimate
+
+    return Estimate(e.value * k, e.lo * k, e.hi * k, None if e.se is None else e.se * k)
+
+
+def _clip(e: Any) -> Any:
+    """A share's normal interval kept within 0..1."""
+    from bones.engine.stats import Estimate
+
+    return Estimate(e.value, max(0.0, e.lo), min(1.0, e.hi), e.se)
+
+
+def _shift(e: Any, k: float) -> Any:
+    from bones.engine.stats import Estimate
+
+    return Estimate(e.value + k, e.lo + k, e.hi + k, e.se)
+
+
+def report(config: SimConfig, summary: Summary) -> dict[str, Any]:
+    """The versioned result of a run (``run``, the machine-dependent part, is
+    added by the caller)."""
+    body: dict[str, Any] = {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "mode": "hands" if config.hands_only else "matches",
+        "requested": config.games,
+        "games": summary.n,
+        "partial": summary.partial,
+        "seed": config.seed,
+        "lineup": list(config.lineup),
+    }
+    body.update(table_report(config, summary, 0))
+    if len(config.tables) > 1:
+        body["compare"] = {
+            "b": table_report(config, summary, 1),
+            "difference": difference_report(config, summary),
+        }
+    return body
+
+
+def difference_report(config: SimConfig, summary: Summary) -> dict[str, Any]:
+    """Each statistic of table 0 minus table 1, paired game by game."""
+    layout = Layout(config)
+    m = summary.moments(layout)
+    ix = layout.index
+
+    def q(t: int, name: str) -> int:
+        return ix[f"{t}.{name}"]
+
+    out: dict[str, Any] = {
+        "hands_per_game": _est(m.diff_mean(q(0, "hands"), q(1, "hands"))),
+        "moves_per_hand": _est(m.diff_ratio(q(0, "moves"), q(0, "hands"),
+                                            q(1, "moves"), q(1, "hands"))),
+        "blocked_share": _est(m.diff_ratio(q(0, "blocked"), q(0, "hands"),
+                                           q(1, "blocked"), q(1, "hands"))),
+        "leader_win_rate": _est(m.diff_mean(q(0, "leader_win"), q(1, "leader_win"))),
+        "ties": _est(m.diff_mean(q(0, "tie"), q(1, "tie"))),
+        "margin": _est(m.diff_mean(q(0, "margin"), q(1, "margin"))),
+    }
+    bots = []
+    for d, name in enumerate(config.distinct):
+        k = config.lineup.count(name)
+        p = f"bot{d}"
+        bots.append({
+            "bot": name,
+            "win_rate": _est(m.diff_mean(q(0, f"{p}.win"), q(1, f"{p}.win"))),
+            "play_points_per_hand": _est(_scaled(m.diff_ratio(
+                q(0, f"{p}.play"), q(0, "hands"), q(1, f"{p}.play"), q(1, "hands")), 1 / k)),
+            "settlement_points_per_hand": _est(_scaled(m.diff_ratio(
+                q(0, f"{p}.settle"), q(0, "hands"), q(1, f"{p}.settle"), q(1, "hands")), 1 / k)),
+        })
+    out["bots"] = bots
+    seats = []
+    for s in range(config.players):
+        p = f"seat{s}"
+        seats.append({"seat": s,
+                      "win_rate": _est(m.diff_mean(q(0, f"{p}.win"), q(1, f"{p}.win")))})
+    out["seats"] = seats
+    return out
+
+
+def timing_report(summary: Summary) -> dict[str, Any]:
+    """Per bot: median and 90th percentile time per move, all moves and
+    moves with a real choice (machine-dependent: goes under ``run``)."""
+    out: dict[str, Any] = {}
+    names = sorted({k.split("|")[0] for k in summary.timing})
+    for name in names:
+        choice = summary.timing.get(f"{name}|choice", {})
+        both: dict[int, int] = dict(choice)
+        for k, v in summary.timing.get(f"{name}|forced", {}).items():
+            both[k] = both.get(k, 0) + v
+        out[name] = {"all_moves": time_stats(both), "choices": time_stats(choice)}
+    return out
+
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "Layout",
+    "SimConfig",
+    "SimError",
+    "Summary",
+    "Table",
+    "difference_report",
+    "game_seed",
+    "load_variant",
+    "make_config",
+    "process_executor",
+    "report",
+    "run_batch",
+    "simulate",
+    "splitmix64",
+    "table_report",
+    "time_stats",
+    "timing_report",
+]

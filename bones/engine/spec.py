@@ -1,0 +1,805 @@
+"""The variant file's schema: pydantic models that are its source of truth.
+
+A variant file is read by :mod:`bones.engine.load` into a :class:`Variant`.  Every
+rule axis is either a discriminated union chosen by ``kind:`` or a small typed
+field; nothing here is a free string that the engine interprets later.  Type
+checks live in the models; checks that relate several fields (hands that fit
+in the set, a predicate that some count can meet...) live in
+:func:`semantic_problems`, which names the key path of each problem so the
+loader can point at its line and column.
+
+The engine never reads these models while playing: :mod:`bones.engine.rules`
+compiles a validated variant into immutable tables once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Literal, TypeVar, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from bones.engine.tiles import TileError, parse_halves
+
+T = TypeVar("T")
+
+TileText = Annotated[
+    str,
+    StringConstraints(pattern=r"^\s*\d{1,2}\s*-\s*\d{1,2}\s*$"),
+    Field(description="A tile written as two numbers, like 6-6 or 3-2."),
+]
+PlayerCount = Annotated[int, Field(ge=2, le=10)]
+Name = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=60),
+    Field(description="Lower-case letters, digits and hyphens, like all-fives."),
+]
+
+PositiveCount = Union[
+    Annotated[int, Field(gt=0)],
+    dict[PlayerCount, Annotated[int, Field(gt=0)]],
+]
+NonNegativeCount = Union[
+    Annotated[int, Field(ge=0)],
+    dict[PlayerCount, Annotated[int, Field(ge=0)]],
+]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def for_players(value: int | str | dict[int, T], players: int) -> T:  # type: ignore[type-var]
+    """The value of a per-player-count field for ``players`` players.
+
+    >>> for_players({2: 7, 3: 6, 4: 5}, 3)
+    6
+    >>> for_players(150, 4)
+    150
+    """
+    if isinstance(value, dict):
+        return value[players]
+    return value  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------- metadata
+
+
+class Source(Model):
+    """A rule source the variant follows, and what it supports."""
+
+    title: str = Field(min_length=1)
+    url: str | None = None
+    supports: str | None = Field(
+        None, description="Which rules of this variant the source supports."
+    )
+
+
+# ------------------------------------------------------- tiles and players
+
+
+class Tiles(Model):
+    highest: int = Field(
+        6, ge=3, le=18, description="The set is double-N for this N (28 tiles for 6)."
+    )
+
+
+class Partnerships(Model):
+    kind: Literal["none", "optional", "required"] = Field(
+        "none",
+        description="none: everyone plays alone; optional: the players may agree "
+        "to play as two teams (bones play --teams); required: always two teams.",
+    )
+    player_counts: list[PlayerCount] = Field(
+        default_factory=lambda: [4],
+        description="The player counts at which partnerships apply.",
+    )
+
+
+class Players(Model):
+    counts: list[PlayerCount] = Field(
+        default_factory=lambda: [2, 3, 4], min_length=1, description="Allowed player counts."
+    )
+    partnerships: Partnerships = Partnerships()
+    direction: Literal["clockwise", "counterclockwise"] = Field(
+        "clockwise",
+        description="The direction of play at the table. Seats are numbered from 0 "
+        "in play order whatever the direction.",
+    )
+
+
+class Deal(Model):
+    hand_size: PositiveCount = Field(
+        description="Tiles dealt to each player: one number, or one per player count."
+    )
+    reserve: NonNegativeCount = Field(
+        0,
+        description="Tiles at the bottom of the boneyard that are never drawn "
+        "(\"sleepers\"), one number or one per player count.",
+    )
+
+
+# ------------------------------------------------------------------ leads
+
+NoDoubleFallback = Literal["draw_more", "heaviest_hand", "heaviest_tile", "lot", "redeal"]
+_NO_DOUBLE = (
+    "What happens when nobody holds a double: draw_more (everyone draws one more "
+    "tile, in turn, until someone holds one), heaviest_hand (the heaviest hand leads "
+    "any tile), heaviest_tile (the holder of the heaviest tile leads it), lot, redeal."
+)
+
+
+class LotLead(Model):
+    kind: Literal["lot"] = "lot"
+
+
+class RandomLead(Model):
+    kind: Literal["random"]
+
+
+class HighestDoubleLead(Model):
+    kind: Literal["highest_double"]
+    if_none: NoDoubleFallback = Field("heaviest_tile", description=_NO_DOUBLE)
+
+
+class LowestDoubleLead(Model):
+    kind: Literal["lowest_double"]
+    if_none: NoDoubleFallback = Field("heaviest_tile", description=_NO_DOUBLE)
+
+
+class TileLead(Model):
+    kind: Literal["tile"]
+    tile: TileText
+    if_none: Literal["heaviest_tile", "highest_double", "lot", "redeal"] = Field(
+        "highest_double",
+        description="When nobody holds the tile (not every tile was dealt).",
+    )
+
+
+class SeatLead(Model):
+    kind: Literal["seat"]
+    seat: int = Field(0, ge=0)
+
+
+FirstLead = Annotated[
+    Union[LotLead, RandomLead, HighestDoubleLead, LowestDoubleLead, TileLead, SeatLead],
+    Field(discriminator="kind"),
+]
+
+
+class DominoerLead(Model):
+    kind: Literal["domino_er"] = "domino_er"
+    after_block: FirstLead = Field(
+        default_factory=LotLead, description="Who leads after a blocked hand."
+    )
+
+
+class WinnerLead(Model):
+    kind: Literal["winner"]
+    if_none: FirstLead = Field(
+        default_factory=LotLead,
+        description="Who leads when the last hand had no single winner.",
+    )
+
+
+class RotateLead(Model):
+    kind: Literal["rotate"]
+    to: Literal["next", "previous"] = Field(
+        "next", description="next: the seat after the last leader in play order."
+    )
+
+
+class AlternateLead(Model):
+    kind: Literal["alternate"]
+
+
+class SeriesLead(Model):
+    """The PyPI ``dominoes`` package's rule for the games of a series."""
+
+    kind: Literal["series"]
+
+
+class SameAsFirstLead(Model):
+    kind: Literal["first"]
+
+
+LaterLead = Annotated[
+    Union[DominoerLead, WinnerLead, RotateLead, AlternateLead, SeriesLead, SameAsFirstLead],
+    Field(discriminator="kind"),
+]
+
+
+class Lead(Model):
+    first: FirstLead = Field(default_factory=LotLead)
+    later: LaterLead = Field(default_factory=DominoerLead)
+    allowed: Literal["any", "double"] = Field(
+        "any",
+        description="What the lead may be when the lead rule names no tile.",
+    )
+
+
+# ----------------------------------------------------------------- layout
+
+SpinnerCountPreset = Literal["drop2", "sniff-count"]
+SpinnerCount = Union[
+    SpinnerCountPreset,
+    Annotated[list[Annotated[int, Field(ge=0, le=4)]], Field(min_length=5, max_length=5)],
+]
+_COUNT = (
+    "How the spinner's own pips count, as multipliers of its number by how many "
+    "of its four edges are covered (0 to 4); drop2 = [2, 2, 0, 0, 0], "
+    "sniff-count = [2, 2, 2, 1, 0]."
+)
+EdgeOrder = Literal["sides_first", "any", "all_four_first"]
+_ORDER = (
+    "sides_first: the cross ends open once both long sides are covered; any: any "
+    "free edge at any time; all_four_first: no arm may grow until all four edges "
+    "are covered."
+)
+
+
+class NoSpinner(Model):
+    kind: Literal["none"] = "none"
+
+
+class FirstDoubleSpinner(Model):
+    kind: Literal["first_double"]
+    order: EdgeOrder = Field("sides_first", description=_ORDER)
+    count: SpinnerCount = Field("drop2", description=_COUNT)
+
+
+class EveryDoubleSpinner(Model):
+    kind: Literal["every_double"]
+    order: EdgeOrder = Field("sides_first", description=_ORDER)
+    count: SpinnerCount = Field("drop2", description=_COUNT)
+
+
+class LedDoubleSpinner(Model):
+    kind: Literal["led_double"]
+    order: EdgeOrder = Field("sides_first", description=_ORDER)
+    count: SpinnerCount = Field("drop2", description=_COUNT)
+
+
+class InlineSniff(Model):
+    """The English sniff: the first double lies in the line and takes one stub tile on each long side."""
+
+    kind: Literal["inline_sniff"]
+    count: SpinnerCount = Field(
+        default_factory=lambda: [2, 1, 0, 0, 0],
+        description="Multipliers of the sniff's number by how many of its two line "
+        "ends are covered: as the lone lead 2, at a line end 1 (one half shows), "
+        "enclosed 0. The stubs' outer ends always count.",
+    )
+
+
+Spinner = Annotated[
+    Union[NoSpinner, FirstDoubleSpinner, EveryDoubleSpinner, LedDoubleSpinner, InlineSniff],
+    Field(discriminator="kind"),
+]
+
+
+class Layout(Model):
+    spinner: Spinner = Field(default_factory=NoSpinner)
+    doubles: Literal["crosswise", "inline"] = Field(
+        "crosswise",
+        description="How a double that is not a spinner counts at the end of an arm: "
+        "crosswise, both halves (a 5-5 counts 10); inline, one half.",
+    )
+
+
+# ---------------------------------------------------------------- scoring
+
+
+class NoPredicate(Model):
+    kind: Literal["none"] = "none"
+
+
+class MultipleOf(Model):
+    kind: Literal["multiple_of"]
+    divisors: list[Annotated[int, Field(ge=1)]] = Field(
+        min_length=1, description="A count scores when any of these divides it."
+    )
+
+
+class InList(Model):
+    kind: Literal["in_list"]
+    counts: list[Annotated[int, Field(ge=0)]] = Field(
+        min_length=1, description="A count scores when it is one of these."
+    )
+
+
+class MatchingEnds(Model):
+    """Bergen's headers: the open ends show the same number."""
+
+    kind: Literal["matching_ends"]
+    points: dict[Annotated[int, Field(ge=2, le=8)], Annotated[int, Field(ge=0)]] = Field(
+        description="Points by how many open ends show the same number (a double at "
+        "an end shows its number twice): {2: 2, 3: 3} scores a double-header 2 and "
+        "a triple-header 3."
+    )
+
+
+Predicate = Annotated[
+    Union[NoPredicate, MultipleOf, InList, MatchingEnds], Field(discriminator="kind")
+]
+
+
+class CountPoints(Model):
+    kind: Literal["count"] = "count"
+
+
+class DividedPoints(Model):
+    kind: Literal["divided"]
+    by: int = Field(ge=1, description="Points are the count divided by this (rounded down).")
+
+
+class SumOfQuotients(Model):
+    """UK Fives and Threes: count/5 if 5 divides it, plus count/3 if 3 does."""
+
+    kind: Literal["sum_of_quotients"]
+
+
+class PerDivisor(Model):
+    """The count once for each of the predicate's divisors that divides it."""
+
+    kind: Literal["per_divisor"]
+
+
+class FlatPoints(Model):
+    kind: Literal["flat"]
+    amount: int = Field(1, ge=1)
+
+
+Points = Annotated[
+    Union[CountPoints, DividedPoints, SumOfQuotients, PerDivisor, FlatPoints],
+    Field(discriminator="kind"),
+]
+
+
+class MugginsOff(Model):
+    """Scores are counted for the players (the default)."""
+
+    kind: Literal["none"] = "none"
+
+
+class MugginsOn(Model):
+    """Players must claim their own scores.
+
+    ``kind`` says what happens to points a player fails to claim: transfer
+    (the next opponent in turn calls muggins and scores them) or forfeit (lost).
+    """
+
+    kind: Literal["transfer", "forfeit"]
+    penalise_over_claim: bool = Field(
+        False,
+        description="Whether the next opponent in turn scores the amount of a claim "
+        "that was too high.",
+    )
+
+
+Muggins = Annotated[Union[MugginsOff, MugginsOn], Field(discriminator="kind")]
+
+
+class Scoring(Model):
+    when: Predicate = Field(
+        default_factory=NoPredicate,
+        description="When a play scores: a predicate on the count, or matching ends.",
+    )
+    points: Points = Field(
+        default_factory=CountPoints, description="What a scoring count is worth."
+    )
+    get_in: int = Field(
+        0,
+        ge=0,
+        description="\"Ten to get in\": a player's (or team's) play points count only "
+        "once a single play has scored at least this much (0: off).",
+    )
+    winning_points_on_lead: bool = Field(
+        True, description="Whether points scored by a lead may win the game."
+    )
+    muggins: Muggins = Field(default_factory=MugginsOff)
+
+
+# ---------------------------------------------------------------- drawing
+
+
+class _DrawingCommon(Model):
+    must_play_drawn: bool = Field(
+        True,
+        description="A player whose draw brings a playable tile must play it (else they may pass).",
+    )
+    draw_while_able: bool = Field(
+        False,
+        description="A player holding a playable tile may draw one tile instead, "
+        "which ends the turn.",
+    )
+    knock_bonus: int = Field(
+        0,
+        ge=0,
+        description="Points the next player able to play scores for each knock (pass) "
+        "since the last play.",
+    )
+
+
+class DrawUntilPlayable(_DrawingCommon):
+    kind: Literal["until_playable"] = "until_playable"
+
+
+class DrawLimited(_DrawingCommon):
+    kind: Literal["limited"]
+    max_per_turn: int = Field(ge=1, description="Draws allowed per turn; then the player passes.")
+
+
+class NoDrawing(Model):
+    kind: Literal["none"]
+    knock_bonus: int = Field(0, ge=0, description=_DrawingCommon.model_fields["knock_bonus"].description)
+
+
+Drawing = Annotated[
+    Union[DrawUntilPlayable, DrawLimited, NoDrawing], Field(discriminator="kind")
+]
+
+
+class HandEnd(Model):
+    partners_both_out: bool = Field(
+        False,
+        description="In partnership play the hand goes on until both partners of a "
+        "team are out; a partner who is out is skipped.",
+    )
+
+
+# ------------------------------------------------------------- settlement
+
+
+class NoRounding(Model):
+    kind: Literal["none"] = "none"
+
+
+class NearestRounding(Model):
+    kind: Literal["nearest"]
+    unit: int = Field(5, ge=2, description="Round to the nearest multiple of this.")
+    per: Literal["aggregate", "opponent"] = Field(
+        "aggregate",
+        description="aggregate: round the total once; opponent: round each opponent's "
+        "hand (partners' pips pooled) and add.",
+    )
+
+
+Rounding = Annotated[Union[NoRounding, NearestRounding], Field(discriminator="kind")]
+
+Amount = Literal["opponents", "opponents_minus_own", "all_hands", "flat"]
+_AMOUNT = (
+    "opponents: the opponents' pips; opponents_minus_own: those less the scorer's own "
+    "(a team's pooled); all_hands: all pips left in every hand, a partner's included "
+    "(both teams' pips); flat: the fixed number of points."
+)
+Tie = Literal["nobody", "share", "not_blocker"]
+TieRule = Union[Tie, dict[PlayerCount, Tie]]
+
+
+class _Arithmetic(Model):
+    rounding: Rounding = Field(default_factory=NoRounding)
+    divisor: int = Field(1, ge=1, description="Divide after rounding (rounded down).")
+
+
+class DominoerSettles(_Arithmetic):
+    kind: Literal["domino_er"]
+    amount: Amount = Field("opponents", description=_AMOUNT)
+    points: int = Field(1, ge=1, description="The points of a flat amount.")
+
+
+class LightestSettles(_Arithmetic):
+    kind: Literal["lightest"]
+    amount: Amount = Field("opponents", description=_AMOUNT)
+    points: int = Field(1, ge=1, description="The points of a flat amount.")
+    ties: TieRule = Field(
+        "nobody",
+        description="When the lightest hands tie: nobody scores, the tied share the "
+        "amount (rounded down to the rounding unit), or not_blocker (the tied hand "
+        "that did not make the last play wins); one value or one per player count.",
+    )
+    doubles_lose: bool = Field(
+        False, description="A hand holding a double loses to any double-free hand."
+    )
+
+
+class EachHeavierSettles(_Arithmetic):
+    """Every player scores, against each opponent holding more, the difference."""
+
+    kind: Literal["each_heavier"]
+
+
+class OwnPenaltySettles(_Arithmetic):
+    """Every player (or team) subtracts their own pips from their score."""
+
+    kind: Literal["own_penalty"]
+
+
+class NobodySettles(Model):
+    kind: Literal["nobody"] = "nobody"
+
+
+SettleRule = Annotated[
+    Union[DominoerSettles, LightestSettles, EachHeavierSettles, OwnPenaltySettles, NobodySettles],
+    Field(discriminator="kind"),
+]
+
+
+class Settlement(Model):
+    domino: SettleRule = Field(description="When a player (or team) goes out.")
+    blocked: SettleRule = Field(description="When nobody can play and nothing can be drawn.")
+    floor: int | None = Field(
+        None, description="Scores never fall below this (none: negative scores allowed)."
+    )
+
+
+# ------------------------------------------------------------------ match
+
+
+class TargetMatch(Model):
+    kind: Literal["target"]
+    points: PositiveCount = Field(description="The target: one number, or one per player count.")
+    check: Literal["hand_end", "immediate", "exact"] = Field(
+        "hand_end",
+        description="hand_end: after settlement, the highest score at or above the "
+        "target wins; immediate: the game ends the moment a score reaches it; exact: "
+        "a gain that would pass the target is ignored and reaching it exactly wins at once.",
+    )
+
+
+class HandsMatch(Model):
+    kind: Literal["hands"]
+    count: int = Field(1, ge=1, description="The match is this many hands; the highest total wins.")
+
+
+Match = Annotated[Union[TargetMatch, HandsMatch], Field(discriminator="kind")]
+
+
+# ---------------------------------------------------------------- variant
+
+
+class Variant(Model):
+    """A complete variant: every rule the engine needs to play it."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        json_schema_extra={"title": "bones variant file"},
+    )
+
+    name: Name
+    extends: str | None = Field(
+        None,
+        description="A built-in variant name or a path (relative to this file) whose "
+        "rules this file changes; mappings merge key by key.",
+    )
+    aliases: list[Name] = Field(default_factory=list)
+    summary: str = ""
+    sources: list[Source] = Field(default_factory=list)
+    tiles: Tiles = Field(default_factory=Tiles)
+    players: Players = Field(default_factory=Players)
+    deal: Deal
+    lead: Lead = Field(default_factory=Lead)
+    layout: Layout = Field(default_factory=Layout)
+    scoring: Scoring = Field(default_factory=Scoring)
+    drawing: Drawing = Field(default_factory=DrawUntilPlayable)
+    hand_end: HandEnd = Field(default_factory=HandEnd)
+    settlement: Settlement
+    match: Match
+
+    # --- convenience readers, used by the compiler, `show` and the CLI
+    def hand_size(self, players: int) -> int:
+        return for_players(self.deal.hand_size, players)
+
+    def reserve(self, players: int) -> int:
+        return for_players(self.deal.reserve, players)
+
+    def partnered(self, players: int, teams: bool | None = None) -> bool:
+        """Whether a game of ``players`` is played in two teams.
+
+        ``teams`` is the players' choice where partnerships are optional.
+        """
+        p = self.players.partnerships
+        if p.kind == "none" or players not in p.player_counts:
+            return False
+        if p.kind == "required":
+            return True
+        return bool(teams)
+
+
+# ------------------------------------------------------- semantic checks
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A rule combination that cannot be played, at a key path of the file."""
+
+    path: tuple[str | int, ...]
+    message: str
+
+
+def max_reachable_count(variant: Variant) -> int:
+    """An upper bound on the count any layout of this variant can show."""
+    n = variant.tiles.highest
+    spinner = variant.layout.spinner.kind
+    double_weight = 2 if variant.layout.doubles == "crosswise" else 1
+    if spinner == "none" or spinner == "inline_sniff":
+        line = double_weight * n + double_weight * (n - 1)
+        if spinner == "inline_sniff":
+            line += 2 * n  # the two stubs' outer ends
+        return line
+    if spinner == "every_double":
+        return sum(2 * d for d in range(n + 1)) + 4 * n
+    # one spinner: crosswise doubles on each of its four arms
+    return sum(double_weight * (n - i) for i in range(4)) + 2 * n
+
+
+def _scoring_counts(variant: Variant) -> list[int]:
+    top = max_reachable_count(variant)
+    when = variant.scoring.when
+    if isinstance(when, MultipleOf):
+        return [c for c in range(1, top + 1) if any(c % d == 0 for d in when.divisors)]
+    if isinstance(when, InList):
+        return [c for c in when.counts if 0 < c <= top]
+    return []
+
+
+def semantic_problems(variant: Variant) -> list[Problem]:
+    """Every rule combination of ``variant`` that cannot be played."""
+    problems: list[Problem] = []
+
+    def add(path: tuple[str | int, ...], message: str) -> None:
+        problems.append(Problem(path, message))
+
+    counts = variant.players.counts
+    if len(set(counts)) != len(counts):
+        add(("players", "counts"), "a player count is listed twice")
+    set_size = (variant.tiles.highest + 1) * (variant.tiles.highest + 2) // 2
+
+    def check_per_count(value: object, path: tuple[str | int, ...]) -> bool:
+        if isinstance(value, dict):
+            missing = [c for c in counts if c not in value]
+            extra = [c for c in value if c not in counts]
+            if missing:
+                add(path, f"no value for {_players(missing)} (allowed player counts: {_list(counts)})")
+            for c in extra:
+                add(path + (c,), f"{c} players is not an allowed player count ({_list(counts)})")
+            return not missing
+        return True
+
+    hands_ok = check_per_count(variant.deal.hand_size, ("deal", "hand_size"))
+    reserve_ok = check_per_count(variant.deal.reserve, ("deal", "reserve"))
+    if hands_ok and reserve_ok:
+        for c in counts:
+            need = c * variant.hand_size(c) + variant.reserve(c)
+            if need > set_size:
+                path: tuple[str | int, ...] = ("deal", "hand_size")
+                if isinstance(variant.deal.hand_size, dict):
+                    path += (c,)
+                add(
+                    path,
+                    f"{c} players x {variant.hand_size(c)} tiles"
+                    + (f" + {variant.reserve(c)} reserved" if variant.reserve(c) else "")
+                    + f" = {need} tiles, but the double-{variant.tiles.highest} set has {set_size}",
+                )
+
+    parts = variant.players.partnerships
+    if parts.kind != "none":
+        for i, c in enumerate(parts.player_counts):
+            if c not in counts:
+                add(("players", "partnerships", "player_counts", i),
+                    f"{c} players is not an allowed player count ({_list(counts)})")
+            elif c % 2:
+                add(("players", "partnerships", "player_counts", i),
+                    f"two equal teams need an even number of players, not {c}")
+    if variant.hand_end.partners_both_out and parts.kind == "none":
+        add(("hand_end", "partners_both_out"), "needs partnerships (players.partnerships.kind is none)")
+
+    if isinstance(variant.match, TargetMatch):
+        check_per_count(variant.match.points, ("match", "points"))
+
+    for rule_name in ("domino", "blocked"):
+        rule = getattr(variant.settlement, rule_name)
+        if isinstance(rule, LightestSettles) and isinstance(rule.ties, dict):
+            check_per_count(rule.ties, ("settlement", rule_name, "ties"))
+    if isinstance(variant.settlement.blocked, DominoerSettles):
+        add(("settlement", "blocked", "kind"), "nobody has gone out in a blocked hand: "
+            "use lightest, each_heavier, own_penalty or nobody")
+
+    first = variant.lead.first
+    _check_lead_tile(variant, first, ("lead", "first"), add)
+    later = variant.lead.later
+    if isinstance(later, DominoerLead):
+        _check_lead_tile(variant, later.after_block, ("lead", "later", "after_block"), add)
+    if isinstance(later, WinnerLead):
+        _check_lead_tile(variant, later.if_none, ("lead", "later", "if_none"), add)
+    if isinstance(later, AlternateLead) and counts != [2]:
+        add(("lead", "later", "kind"), "alternate leads need exactly two players "
+            "(use rotate for more)")
+    if isinstance(first, SeatLead) and first.seat >= min(counts):
+        add(("lead", "first", "seat"), f"seat {first.seat} does not exist with {min(counts)} "
+            "players (seats are numbered from 0)")
+
+    when = variant.scoring.when
+    if isinstance(when, (MultipleOf, InList)) and not _scoring_counts(variant):
+        top = max_reachable_count(variant)
+        what = "divisor" if isinstance(when, MultipleOf) else "count"
+        key = "divisors" if isinstance(when, MultipleOf) else "counts"
+        add(("scoring", "when", key), f"no reachable count can score: every {what} is "
+            f"above {top}, the largest count this layout can show")
+    if isinstance(when, MatchingEnds) and not when.points:
+        add(("scoring", "when", "points"), "give points for at least one number of matching ends")
+    points = variant.scoring.points
+    if isinstance(points, (SumOfQuotients, PerDivisor)) and not isinstance(when, MultipleOf):
+        add(("scoring", "points", "kind"), f"{points.kind} needs a multiple_of predicate "
+            "(its divisors say what to divide by)")
+    if isinstance(when, (NoPredicate, MatchingEnds)) and not isinstance(points, CountPoints):
+        add(("scoring", "points", "kind"), "points are only used with a predicate on the count "
+            f"(scoring.when.kind is {when.kind})")
+    if isinstance(variant.scoring.muggins, MugginsOn) and isinstance(when, NoPredicate):
+        add(("scoring", "muggins", "kind"), "the muggins rule needs scoring plays "
+            "(scoring.when.kind is none)")
+    if variant.scoring.get_in and isinstance(when, NoPredicate):
+        add(("scoring", "get_in"), "a get-in score needs scoring plays (scoring.when.kind is none)")
+
+    if isinstance(variant.match, TargetMatch) and variant.match.check == "exact":
+        step = score_granularity(variant)
+        if step > 1:
+            for c in counts:
+                target = for_players(variant.match.points, c)
+                if target % step:
+                    path = ("match", "points")
+                    if isinstance(variant.match.points, dict):
+                        path += (c,)
+                    add(path, f"an exact target of {target} can never be reached: every "
+                        f"score changes by a multiple of {step}")
+    return problems
+
+
+def score_granularity(variant: Variant) -> int:
+    """The largest number that divides every change a score can undergo
+    (1 when nothing useful is known, e.g. where players claim their points)."""
+    from math import gcd
+
+    from bones.engine.rules import points_for_count  # bones.engine.rules imports this module
+
+    if isinstance(variant.scoring.muggins, MugginsOn) or variant.settlement.floor is not None:
+        return 1
+    step = 0
+    when = variant.scoring.when
+    if isinstance(when, MatchingEnds):
+        for points in when.points.values():
+            step = gcd(step, points)
+    else:
+        for count in range(1, max_reachable_count(variant) + 1):
+            step = gcd(step, points_for_count(variant.scoring, count))
+    step = gcd(step, variant.drawing.knock_bonus)
+    for rule in (variant.settlement.domino, variant.settlement.blocked):
+        if isinstance(rule, NobodySettles):
+            continue
+        amount = getattr(rule, "amount", None)
+        if amount == "flat":
+            step = gcd(step, rule.points)  # type: ignore[union-attr]
+            continue
+        unit = rule.rounding.unit if isinstance(rule.rounding, NearestRounding) else 1
+        step = gcd(step, unit // rule.divisor if unit % rule.divisor == 0 else 1)
+    return step
+
+
+def _check_lead_tile(variant: Variant, rule: object, path: tuple[str | int, ...], add) -> None:  # type: ignore[no-untyped-def]
+    if isinstance(rule, TileLead):
+        try:
+            a, b = parse_halves(rule.tile)
+        except TileError as err:  # pragma: no cover - the pattern already checks the form
+            add(path + ("tile",), str(err))
+            return
+        if max(a, b) > variant.tiles.highest:
+            add(path + ("tile",), f"{rule.tile} is not in the double-{variant.tiles.highest} set")
+
+
+def _list(values: list[int]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def _players(values: list[int]) -> str:
+    return ", ".join(f"{v} players" for v in values)

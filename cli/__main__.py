@@ -1,3 +1,0 @@
-from cli.app import main
-
-main()
