@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Optional
 
@@ -71,6 +72,7 @@ def play_command(
                                           metavar="FILE"),
 ) -> None:
     from bones.engine.game import GameError, GameSession
+    from bones.engine.saves import SaveError, save_lock
 
     given = {"--players": players, "--teams": teams or None, "--seat": seat, "--humans": humans,
              "--bots": bots, "--level": level, "--seed": seed, "--save": save}
@@ -82,16 +84,27 @@ def play_command(
     if resume is not None:
         if variant is not None:
             raise _fail("--resume takes no variant: the save holds it", 2)
-        clash = [name for name in _SETUP_OPTIONS if given[name] is not None]
+        clash = [name for name in _SETUP_OPTIONS if given[name] is not None and name != "--bots"]
         if clash:
             raise _fail(f"{clash[0]} cannot change a saved game; give only --resume FILE "
-                        "(with --tiles, --no-color or --delay if you like)", 2)
+                        "(with --tiles, --no-color, --delay or --bots if you like)", 2)
         if not resume.exists():
             raise _fail(f"{resume}: no such file", 2)
-        try:
-            session = GameSession.resume(resume)
-        except GameError as err:
-            raise _fail(str(err), 1) from None
+        trusted = [b.strip() for b in bots.split(",")] if bots else []
+        with ExitStack() as held:
+            try:
+                held.enter_context(save_lock(resume))
+                session = GameSession.resume(resume, trusted)
+            except (GameError, SaveError) as err:
+                raise _fail(str(err), 1) from None
+            ui = _make_ui(session, tiles, no_color, delay)
+            if session.over:
+                ui.start(session, True)
+                ui.message("this game is already over", "note")
+                ui.show_match_end(session)
+                return
+            _play(session, ui, resumed=True)
+        return
     else:
         if variant is None:
             raise _fail("name a variant (see bones list) or a variant file, or give --resume FILE", 2)
@@ -118,6 +131,15 @@ def play_command(
         except GameError as err:
             raise _fail(str(err), 2) from None
 
+    ui = _make_ui(session, tiles, no_color, delay)
+    try:
+        with session.new_save():
+            _play(session, ui)
+    except GameError as err:
+        raise _fail(str(err), 1) from None
+
+
+def _make_ui(session, tiles: str, no_color: bool, delay: float | None):  # type: ignore[no-untyped-def]
     from bones.cli.render import TerminalUI, TileFace, TileStyleError, make_console
 
     try:
@@ -128,13 +150,7 @@ def play_command(
     if delay is None:
         delay = 0.5 if interactive and session.human_seats else 0.0
     console = make_console(no_color, interactive)
-    ui = TerminalUI(console, interactive=interactive, face=face, delay=delay)
-    if resume is not None and session.over:
-        ui.start(session, True)
-        ui.message("this game is already over", "note")
-        ui.show_match_end(session)
-        return
-    _play(session, ui, resumed=resume is not None)
+    return TerminalUI(console, interactive=interactive, face=face, delay=delay)
 
 
 def _load(ref: str):  # type: ignore[no-untyped-def]

@@ -15,9 +15,9 @@ a take-back, makes exactly the decisions the uninterrupted one would have.
 
 from __future__ import annotations
 
-import os
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -26,6 +26,15 @@ from bones.engine.hand import DRAW, Hand
 from bones.engine.match import Deal, HandSummary, Match, new_seed
 from bones.engine.notation import AmbiguousMoveError, NotationError, format_move, parse_move
 from bones.engine.rules import MUGGINS_OFF, Rules, RulesError, compile_rules
+from bones.engine.saves import (
+    SaveError,
+    SaveExists,
+    SaveInUse,
+    default_save_dir,
+    default_save_stem,
+    new_save_path,
+    save_lock,
+)
 from bones.engine.spec import Variant
 
 HUMAN = "human"
@@ -35,6 +44,7 @@ DEFAULT_LEVEL = "hard"
 #: The bot that gives hints: the strongest one, at its default budget.
 HINT_BOT = "search"
 SAVE_FORMAT_KEY = "play"  # our fields live under record["meta"]["play"]
+_MAX_NAMES = 1000  # NAME.json, NAME-2.json, ... NAME-999.json
 
 
 class GameError(ValueError):
@@ -150,6 +160,12 @@ class GameSession:
         self.finished: tuple[Hand, HandSummary] | None = None
         self.takebacks: list[dict[str, Any]] = []
         self._bots: dict[str, Any] = {}
+        #: the file exists (it was resumed, or its first version was created):
+        #: later saves replace it; before that, a save creates it and never
+        #: replaces another file
+        self._on_disk = False
+        #: without ``--save``: the name to number (``-2``, ``-3``...) if taken
+        self._default_stem: str | None = None
 
     # ------------------------------------------------------------ set-up
 
@@ -166,17 +182,27 @@ class GameSession:
         for spec_text in set(config.seats) - {HUMAN}:
             _make_bot(spec_text)  # an unknown bot fails now, not at its first turn
         seed = new_seed() if seed is None else seed
-        path = save_path if save_path is not None else default_save_path(variant.name, seed)
-        session = cls(variant, rules, config, seed, path, source or variant.name)
+        stem = None
+        if save_path is None:
+            stem = default_save_stem(variant.name, seed)
+            save_path = new_save_path(default_save_dir(), stem, 1)
+        session = cls(variant, rules, config, seed, save_path, source or variant.name)
+        session._default_stem = stem
         session._deal()
         return session
 
     @classmethod
-    def resume(cls, path: Path) -> GameSession:
+    def resume(cls, path: Path, trusted_bots: Sequence[str] = ()) -> GameSession:
         """The game saved in ``path``, exactly where it stopped.
 
         Refuses (:class:`GameError`, file untouched) a file that is not a
-        bones play save, or whose moves do not replay.
+        bones play save, or whose moves do not replay.  A save is data: its
+        seats are started only if each bot is a built-in one that reads no
+        file and starts nothing (every parameter a number or one of fixed
+        choices); any other bot must be named, exactly as saved, in
+        ``trusted_bots`` by the person resuming (``--bots`` on their command
+        line).  Hold :func:`bones.engine.saves.save_lock` on ``path`` around
+        the resume and the play that follows.
         """
         record = _read_record(path)
         meta = record.get("meta")
@@ -187,6 +213,12 @@ class GameSession:
             variant = Variant.model_validate(record["variant"])
             seats = tuple(str(s) for s in play["seats"])
             config = SeatConfig(seats, str(play.get("level", DEFAULT_LEVEL)))
+            for k, spec_text in enumerate(seats):
+                if spec_text != HUMAN and spec_text not in trusted_bots and not bot_is_data(spec_text):
+                    raise GameError(
+                        f"{path}: seat {k} is the bot '{spec_text}', which is not a built-in bot "
+                        "that reads nothing; a save cannot start it: if you trust it, resume "
+                        f"with --bots '{spec_text}'")
             rules = compile_rules(variant, int(record["players"]), bool(record.get("teams")))
             if len(seats) != rules.players:
                 raise GameError(f"{path}: meta.play.seats names {len(seats)} seats for "
@@ -219,6 +251,7 @@ class GameSession:
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
             raise GameError(f"{path}: not a valid bones play save ({_one_line(err)})") from None
         session.finished = None
+        session._on_disk = True
         return session
 
     # ---------------------------------------------------------- reading
@@ -422,7 +455,76 @@ class GameSession:
         return parse_record(data, str(self.save_path))
 
     def save(self) -> None:
-        _write_record(self.to_record(), self.save_path)
+        """Write the game to its save: replace it atomically, or create it.
+
+        The first save of a new game creates the file and never replaces one:
+        without ``--save`` the next free name is taken (``…-2.json``...), with
+        it an existing file is a :class:`GameError`.
+        """
+        if self._on_disk:
+            self._write(new=False)
+            return
+        for attempt in range(1, _MAX_NAMES):
+            if self._default_stem is not None:
+                self.save_path = new_save_path(self.save_path.parent, self._default_stem, attempt)
+            if self._write(new=True):
+                return
+        raise GameError(f"no free save name for {self._default_stem} in {self.save_path.parent}")
+
+    def _write(self, new: bool) -> bool:
+        """Write the save; with ``new``, only as a new file (False: the name is taken)."""
+        from bones.engine.record import write_record
+
+        try:
+            write_record(self.to_record(), self.save_path, new=new)
+        except SaveExists:
+            if self._default_stem is None:
+                raise GameError(f"{self.save_path} already exists: resume it with --resume, "
+                                "or choose another --save file") from None
+            return False
+        except SaveError as err:
+            raise GameError(str(err)) from None
+        except OSError as err:
+            raise GameError(f"cannot save the game to {self.save_path}: "
+                            f"{err.strerror or err}") from None
+        self._on_disk = True
+        return True
+
+    @contextmanager
+    def new_save(self) -> Iterator[Path]:
+        """Create the save of a new game and hold its lock for the ``with`` block.
+
+        The name is locked before the file is created, so no other session
+        can open the new save until this one lets go of it; without
+        ``--save`` a name that is locked or taken is passed over for the next
+        one.  Yields the save's path.
+        """
+        if self._on_disk:
+            raise GameError("the game is saved already; lock it with save_lock()")
+        stack = ExitStack()
+        for attempt in range(1, _MAX_NAMES):
+            if self._default_stem is not None:
+                self.save_path = new_save_path(self.save_path.parent, self._default_stem, attempt)
+            try:
+                stack.enter_context(save_lock(self.save_path))
+            except SaveInUse as err:
+                if self._default_stem is None:
+                    raise GameError(str(err)) from None
+                continue
+            except SaveError as err:
+                raise GameError(str(err)) from None
+            try:
+                created = self._write(new=True)
+            except BaseException:
+                stack.close()
+                raise
+            if created:
+                break
+            stack.close()
+        else:
+            raise GameError(f"no free save name for {self._default_stem} in {self.save_path.parent}")
+        with stack:
+            yield self.save_path
 
     # ---------------------------------------------------------- internal
 
@@ -527,51 +629,27 @@ def _make_bot(spec_text: str) -> Any:
         raise GameError(f"--bots: {_one_line(err)}") from None
 
 
-# ------------------------------------------------------------ save files
+def bot_is_data(spec_text: str) -> bool:
+    """Whether a saved bot may be started without its player naming it.
 
-
-def default_save_dir() -> Path:
-    """Where saves go without ``--save``: ``$XDG_DATA_HOME/bones/saves``."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "bones" / "saves"
-
-
-def default_save_path(variant_name: str, seed: int) -> Path:
-    import time
-
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    return default_save_dir() / f"{variant_name}-{stamp}-{seed}.json"
-
-
-def _write_record(record: Any, path: Path) -> None:
-    """Replace ``path`` with ``record`` atomically (write a temporary file, rename it).
-
-    Unlike :func:`bones.engine.record.save_record` this does not fsync: a game saves
-    after every move, an fsync costs tens of milliseconds on many disks, and the
-    rename alone already guarantees that a killed process or a Ctrl-C leaves
-    either the old save or the new one, never half a file.
+    True for a bot of bones' own registry that can only compute: defined in
+    :mod:`bones.engine.bots`, every parameter a number or one of fixed
+    choices (a free text parameter could name a file or a program).
     """
-    import tempfile
-
-    from bones.engine.record import dumps_record
-
-    text = dumps_record(record)
-    tmp = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(tmp, path)
-        tmp = None
-    except OSError as err:
-        raise GameError(f"cannot save the game to {path}: {err.strerror or err}") from None
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        from bones.engine.bots import BOTS
+    except ImportError:  # pragma: no cover - a broken install
+        return False
+    info = BOTS.get(spec_text.split(":", 1)[0].strip().lower())
+    if info is None:
+        return False
+    module = getattr(info.factory, "__module__", "") or ""
+    if not module.startswith("bones.engine.bots"):
+        return False
+    return all(p.kind in (int, float) or p.choices for p in info.params)
+
+
+# ------------------------------------------------------------ save files
 
 
 def _read_record(path: Path) -> dict[str, Any]:
@@ -752,6 +830,6 @@ def _read_claim(ui: PlayUI) -> int:
 
 __all__ = [
     "GameSession", "GameError", "SeatConfig", "seat_config", "Event", "Option", "PlayUI",
-    "run", "bot_rng", "default_save_dir", "default_save_path", "LEVELS", "HUMAN",
+    "run", "bot_rng", "bot_is_data", "LEVELS", "HUMAN",
     "FINISHED", "STOPPED",
 ]

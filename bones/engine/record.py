@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,9 +39,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 FORMAT = "bones-record"
 VERSION = 1
-
-_ENDS = ("domino", "blocked", "target")
-
 
 class RecordError(ValueError):
     """A record that cannot be read or does not replay; the message is one line."""
@@ -277,23 +273,29 @@ def dumps_record(record: Record) -> str:
 
 
 def save_record(record: Record, path: str | os.PathLike[str]) -> None:
-    """Write ``record`` to ``path`` atomically: a crash never leaves half a file."""
+    """Write ``record`` to ``path`` atomically (and fsync it): a crash never leaves half a file."""
+    write_record(record, path, fsync=True)
+
+
+def write_record(record: Record, path: str | os.PathLike[str], *, new: bool = False,
+                 fsync: bool = False) -> None:
+    """Write ``record`` to ``path``: the one writer of records and saves.
+
+    ``new=True`` creates the file and never replaces one
+    (:class:`bones.engine.saves.SaveExists` if the name is taken); otherwise
+    the file is replaced atomically, so a killed process leaves the old
+    version or the new one, never half a file.  ``fsync`` also flushes it to
+    the disk: worth it for a record written once, not for a game saved after
+    every move (an fsync costs tens of milliseconds on many disks).
+    """
+    from bones.engine.saves import create_save, replace_save
+
     target = Path(path)
     text = dumps_record(record)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                               dir=target.parent if str(target.parent) else ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    if new:
+        create_save(target, text)
+    else:
+        replace_save(target, text, fsync=fsync)
 
 
 def _where(loc: tuple[Any, ...]) -> str:
@@ -537,4 +539,5 @@ __all__ = [
     "record_match",
     "replay",
     "save_record",
+    "write_record",
 ]
