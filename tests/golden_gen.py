@@ -25,7 +25,7 @@ import random
 import sys
 from pathlib import Path
 
-from bones.engine.hand import END_NAMES
+from bones.engine.moves import Outcome
 from bones.engine.load import builtin_names, load_variant
 from bones.engine.match import Match
 from bones.engine.notation import format_move
@@ -84,7 +84,7 @@ def playthrough(name: str, seed: int = SEED) -> tuple[str, Record]:
             )
         recorder.end_hand(hand)
         summary = match.finish_hand(hand)
-        how = END_NAMES[summary.end]
+        how = Outcome(summary.end).label
         if summary.domino_seat >= 0:
             how += f" by seat {summary.domino_seat}"
         out.append(f"  end: {how}; pips left {' '.join(map(str, summary.pips))}; "

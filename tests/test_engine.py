@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bones.engine import spec
-from bones.engine.hand import BLOCKED, DOMINO, END_NAMES, PLAYING, TARGET
+from bones.engine.moves import Outcome
 from bones.engine.load import load_variant
 from bones.engine.match import Deal, Match
 from bones.engine.notation import format_move, parse_move
@@ -219,19 +219,19 @@ BLOCKY = {"drawing": {"kind": "none"}, "deal": {"hand_size": 5}}
 def test_domino_er_leads_next_and_after_block_rule():
     over = {**BLOCKY, "lead": {"later": {"kind": "domino_er",
                                           "after_block": {"kind": "seat", "seat": 2}}}}
-    for match in matches_ending("muggins", over, DOMINO, players=3):
+    for match in matches_ending("muggins", over, Outcome.DOMINO, players=3):
         assert match.next_deal().leader == match.history[-1].domino_seat
-    for match in matches_ending("muggins", over, BLOCKED, players=3):
+    for match in matches_ending("muggins", over, Outcome.BLOCKED, players=3):
         assert match.next_deal().leader == 2
 
 
 def test_winner_leads():
     over = {**BLOCKY, "lead": {"later": {"kind": "winner", "if_none": {"kind": "seat", "seat": 1}}},
             "settlement": {"blocked": {"kind": "lightest", "ties": "nobody"}}}
-    for match in matches_ending("muggins", over, DOMINO, players=3):
+    for match in matches_ending("muggins", over, Outcome.DOMINO, players=3):
         assert match.next_deal().leader == match.history[-1].domino_seat
     seen = set()
-    for match in matches_ending("muggins", over, BLOCKED, players=3, n=12):
+    for match in matches_ending("muggins", over, Outcome.BLOCKED, players=3, n=12):
         last = match.history[-1]
         leader = match.next_deal().leader
         if last.winner >= 0:
@@ -248,8 +248,8 @@ def test_winner_leads():
 def test_rotate(to, step):
     over = {"lead": {"later": {"kind": "rotate", "to": to}}}
     for seed in range(5):
-        match = finished_match("muggins", over, seed, DOMINO, players=3) or \
-            finished_match("muggins", over, seed, BLOCKED, players=3)
+        match = finished_match("muggins", over, seed, Outcome.DOMINO, players=3) or \
+            finished_match("muggins", over, seed, Outcome.BLOCKED, players=3)
         if match is None:
             continue
         assert match.next_deal().leader == (match.history[-1].deal.leader + step) % 3
@@ -258,10 +258,10 @@ def test_rotate(to, step):
 def test_alternate_and_first():
     over = {"lead": {"later": {"kind": "alternate"}}, "players": {"counts": [2]},
             "deal": {"hand_size": 7}}
-    match = matches_ending("muggins", over, DOMINO, players=2, n=1)[0]
+    match = matches_ending("muggins", over, Outcome.DOMINO, players=2, n=1)[0]
     assert match.next_deal().leader == 1 - match.history[-1].deal.leader
     over = {"lead": {"first": {"kind": "seat", "seat": 1}, "later": {"kind": "first"}}}
-    match = matches_ending("muggins", over, DOMINO, players=3, n=1)[0]
+    match = matches_ending("muggins", over, Outcome.DOMINO, players=3, n=1)[0]
     assert match.next_deal().leader == 1
 
 
@@ -270,7 +270,7 @@ def test_series_lead_follows_the_dominoes_package():
     # won -> the blocker; a tie -> the last leader; else the seat after the blocker
     seen = set()
     for seed in range(200):
-        match = finished_match("partnership-block", None, seed, BLOCKED)
+        match = finished_match("partnership-block", None, seed, Outcome.BLOCKED)
         if match is None:
             continue
         last = match.history[-1]
@@ -286,7 +286,7 @@ def test_series_lead_follows_the_dominoes_package():
             assert leader == (blocker + 1) % 4
             seen.add("blocker lost")
     assert {"blocker won", "blocker lost"} <= seen
-    match = matches_ending("partnership-block", None, DOMINO, n=1)[0]
+    match = matches_ending("partnership-block", None, Outcome.DOMINO, n=1)[0]
     assert match.next_deal().leader == match.history[-1].domino_seat
 
 
@@ -376,7 +376,7 @@ def test_floor_keeps_scores_at_zero():
     # seat 0 goes out at once; seat 1 is left with 22 pips (-> 20) and would fall to -20
     _, hand = start("sniff", [["1-2"], ["6-6", "5-5"]], overrides=over)
     play(hand, "1-2")
-    assert hand.state == DOMINO
+    assert hand.state == Outcome.DOMINO
     assert hand.settlement == [0, -20] and hand.scores == [0, 0]
     _, hand = start("sniff", [["1-2"], ["6-6", "5-5"]])
     play(hand, "1-2")
@@ -394,7 +394,7 @@ def test_hand_end_tie_plays_another_hand():
     deal = [["1-3", "6-6"], ["0-0", "5-5"]]
     match, hand = start("fives-and-threes", deal, overrides=F3_HAND_END, scores=[61, 61])
     play(hand, "1-3")
-    assert hand.state == BLOCKED and not hand.game_over
+    assert hand.state == Outcome.BLOCKED and not hand.game_over
     match.finish_hand(hand)
     assert not match.game_over
     match, hand = start("fives-and-threes", deal, overrides=F3_HAND_END, scores=[61, 62])
@@ -408,7 +408,7 @@ def test_immediate_target_ends_mid_hand_without_settlement():
     match, hand = start("sniff", [["2-3", "1-1"], ["6-6", "4-4"]], overrides=over,
                         scores=[95, 0])
     assert play(hand, "2-3") == 5
-    assert hand.state == TARGET and hand.over and hand.game_over and hand.winner == 0
+    assert hand.state == Outcome.TARGET and hand.over and hand.game_over and hand.winner == 0
     assert hand.settlement is None and hand.scores == [100, 0]
     summary = match.finish_hand(hand)
     assert match.game_over and match.winner == 0 and summary.settlement == [0, 0]
@@ -421,18 +421,18 @@ def test_exact_target_pg_f3_arithmetic():
     match, hand = start("fives-and-threes", deal, scores=[0, 58], moves=["3-6"])
     assert hand.scores == [3, 58]
     assert play(hand, "6-6") == 8
-    assert hand.scores == [3, 58] and hand.state == PLAYING
+    assert hand.scores == [3, 58] and hand.state == Outcome.PLAYING
     # at 59, playing the last tile onto a count of 6 scores 2 + 1 for chipping out:
     # 62 passes 61, so the whole gain is ignored and the score stays 59
     deal = [["0-4", "5-5"], ["4-6"]]
     match, hand = start("fives-and-threes", deal, scores=[0, 59], moves=["0-4"])
     play(hand, "4-6")                      # ends 0 and 6: count 6 -> 2 points
-    assert hand.state == DOMINO and hand.scores == [0, 59]
+    assert hand.state == Outcome.DOMINO and hand.scores == [0, 59]
     # reaching 61 exactly ends the game at once, mid-hand
     deal = [["0-4", "5-5", "1-1"], ["4-6", "2-2"]]
     match, hand = start("fives-and-threes", deal, scores=[0, 59], moves=["0-4"])
     play(hand, "4-6")
-    assert hand.state == TARGET and hand.scores == [0, 61] and hand.winner == 1
+    assert hand.state == Outcome.TARGET and hand.scores == [0, 61] and hand.winner == 1
     match.finish_hand(hand)
     assert match.game_over and match.winner == 1
 
@@ -445,15 +445,15 @@ def test_partners_both_out_skips_the_partner_who_is_out():
     deal = [["0-1"], ["1-2", "5-5"], ["2-3"], ["3-4", "4-4"]]
     _, hand = start("fives-and-threes", deal, teams=True)
     play(hand, "0-1")                       # seat 0 is out; team 0 is not
-    assert hand.state == PLAYING and hand.out[0]
+    assert hand.state == Outcome.PLAYING and hand.out[0]
     play(hand, "1-2")                       # ends 0 and 2
     assert play(hand, "2-3") == 1           # ends 0 and 3: count 3; seat 2 is out too
-    assert hand.state == DOMINO and hand.domino_seat == 2
+    assert hand.state == Outcome.DOMINO and hand.domino_seat == 2
     assert hand.settlement == [1, 0] and hand.scores == [2, 0]
     # seat 0 is out: after seat 3 knocks the turn goes to seat 1
     deal = [["0-1"], ["1-2", "3-5"], ["6-6", "2-3"], ["2-4", "4-4"]]
     _, hand = start("fives-and-threes", deal, teams=True, moves=["0-1", "1-2", "2-3"])
-    assert hand.state == PLAYING and hand.turn == 3
+    assert hand.state == Outcome.PLAYING and hand.turn == 3
     assert legal(hand) == ["pass"]
     play(hand, "pass")
     assert hand.turn == 1 and legal(hand) == ["3-5"]
@@ -702,8 +702,8 @@ def test_recorder_keeps_claims():
     assert replay(record).scores == [5, 5, 0]
     while not hand.over:                     # play on without calling end_hand()
         recorder.play(hand, hand.legal_moves()[0])
-    assert recorder.record().hands[0].end == END_NAMES[hand.state]
-    assert replay(recorder.record()).hands[0].end == END_NAMES[hand.state]
+    assert recorder.record().hands[0].end == Outcome(hand.state).label
+    assert replay(recorder.record()).hands[0].end == Outcome(hand.state).label
     record.hands[0].claims = None            # the true claim gives another score
     with pytest.raises(RecordError, match=r"hand 1: recorded scores \[5, 5, 0\]"):
         replay(record)

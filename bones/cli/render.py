@@ -23,8 +23,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from bones.engine.hand import DRAW, PASS, Hand
-from bones.engine.notation import arm_name
+from bones.engine.hand import Hand
+from bones.engine.moves import DRAW, PASS, Outcome, arm_name, arm_of, is_flipped, tile_of
+from bones.engine.rules import CHECK_EXACT
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.game import Event, GameSession, Option
@@ -114,11 +115,11 @@ def layout_of(rules: Rules, deal: Deal, codes: list[int]) -> Layout:
         if move < 0:
             hand.apply(move)
             continue
-        tile = move >> 7
+        tile = tile_of(move)
         before = len(hand.arm_open)
         if not hand.placed:
             west, east = ts.low[tile], ts.high[tile]
-            if move & 1:
+            if is_flipped(move):
                 west, east = east, west
             hand.apply(move)
             piece = Piece(tile, west, east, ts.is_double[tile])
@@ -127,7 +128,7 @@ def layout_of(rules: Rules, deal: Deal, codes: list[int]) -> Layout:
             if len(hand.arm_open) > 2:
                 piece.cross = (2, 3)
         else:
-            arm = (move >> 1) & 63
+            arm = arm_of(move)
             near = hand.arm_open[arm]
             far = ts.other_half[tile][near]
             hand.apply(move)
@@ -592,10 +593,10 @@ class TerminalUI:
         self._flush_draws(session)
         self.recent = []
         console.print()
-        if summary.end == 1:
+        if summary.end == Outcome.DOMINO:
             how = f"{session.seat_name(hand.domino_seat)} went out (domino)"
             rule = rules.variant.settlement.domino
-        elif summary.end == 2:
+        elif summary.end == Outcome.BLOCKED:
             how = "the hand is blocked"
             rule = rules.variant.settlement.blocked
         else:
@@ -673,7 +674,7 @@ class TerminalUI:
         for o in range(owners):
             table.add_column(session.owner_name(o), justify="right")
         for summary in match.history:
-            end = {1: "domino", 2: "blocked", 3: "target"}.get(summary.end, "?")
+            end = Outcome(summary.end).label
             table.add_row(str(summary.hand_number), end, *(str(s) for s in summary.scores))
         console.print(table)
         console.print(Text("  final: " + " · ".join(
@@ -724,7 +725,7 @@ class TerminalUI:
 def _target(rules: Rules) -> str:
     if rules.hands_in_match:
         return f"{rules.hands_in_match} hand{'s' if rules.hands_in_match > 1 else ''}"
-    exact = " exactly" if rules.check == 3 else ""
+    exact = " exactly" if rules.check == CHECK_EXACT else ""
     return f"target {rules.target}{exact}"
 
 

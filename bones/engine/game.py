@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from bones.engine.hand import DRAW, Hand
+from bones.engine.hand import Hand
+from bones.engine.moves import DRAW, Outcome
 from bones.engine.match import Deal, HandSummary, Match, new_seed
 from bones.engine.notation import AmbiguousMoveError, NotationError, format_move, parse_move
 from bones.engine.rules import MUGGINS_OFF, Rules, RulesError, compile_rules
@@ -420,7 +421,7 @@ class GameSession:
                 "deal": _deal_to_json(rules, log.deal),
                 "moves": list(log.moves),
                 "claims": list(log.claims) if any(c is not None for c in log.claims) else None,
-                "end": _END_NAMES[summary.end] if summary else None,
+                "end": Outcome(summary.end).label if summary else None,
                 "settlement": list(summary.settlement) if summary else None,
                 "scores": list(summary.scores) if summary else list(self.match.scores),
             }
@@ -610,9 +611,6 @@ class GameSession:
         if self.hand is not None and self.hand.over and not self.over:
             self._deal()
         self.save()
-
-
-_END_NAMES = ("playing", "domino", "blocked", "target")
 
 
 # ------------------------------------------------------------------ bots

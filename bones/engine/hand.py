@@ -1,7 +1,7 @@
 """One hand of dominoes: the layout, the turn, drawing, scoring and settlement.
 
-This is the hot path.  Moves are small ints (see :mod:`bones.engine.notation` for
-their text form):
+This is the hot path.  Moves are small ints (:mod:`bones.engine.moves` defines
+their layout, :mod:`bones.engine.notation` their text form):
 
 * a play is ``tile << 7 | arm << 1 | flip``: ``arm`` indexes the arm it is laid
   on (0 W, 1 E, 2 N, 3 S, 4 N2, 5 S2, ...); ``flip`` is used only by the lead
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bones.engine.moves import DRAW, PASS, Outcome
 from bones.engine.rules import (
     CHECK_EXACT,
     CHECK_HAND_END,
@@ -46,12 +47,9 @@ from bones.engine.rules import (
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
 
-DRAW = -1
-PASS = -2
-
-# how a hand ended
-PLAYING, DOMINO, BLOCKED, TARGET = range(4)
-END_NAMES = ("playing", "domino", "blocked", "target")
+# how a hand stands (``Hand.state``): the hot path compares with these names
+PLAYING, DOMINO, BLOCKED, TARGET = Outcome.PLAYING, Outcome.DOMINO, Outcome.BLOCKED, Outcome.TARGET
+END_NAMES = tuple(o.label for o in Outcome)  # kept until every caller uses Outcome
 
 _NO_ARM = -1
 

@@ -15,21 +15,43 @@ for later spinners in order of appearance.
 >>> from bones.engine.rules import compile_rules
 >>> from bones.engine.match import Match
 >>> hand = Match(compile_rules(load_variant("all-fives")), seed=1).new_hand()
->>> parse_move(hand, format_move(hand, hand.legal_moves()[0])) == hand.legal_moves()[0]
+>>> first = hand.legal_moves()[0]
+>>> parse_move(hand, format_move(hand, first)) == first
+True
+
+The same as values: :func:`move_value` gives the :class:`~bones.engine.moves.Move`
+a code stands for in a position (its arm always named, so the value means the
+same move in any position that has the arm), and :func:`move_code` resolves a
+``Move`` or its text back to the code:
+
+>>> move_code(hand, move_value(hand, first)) == first
 True
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from bones.engine.hand import DRAW, PASS, Hand
-from bones.engine.tiles import TileError, parse_halves
+from bones.engine.moves import (
+    DRAW,
+    DRAW_MOVE,
+    NO_ARM,
+    PASS,
+    PASS_MOVE,
+    Move,
+    NotationError,
+    arm_index,
+    arm_name,
+    arm_of,
+    is_flipped,
+    lead_code,
+    play_code,
+    tile_of,
+)
+from bones.engine.tiles import TileError
 
-
-class NotationError(ValueError):
-    """Text that is not a move at all (a typo), as opposed to an illegal move."""
+if TYPE_CHECKING:  # pragma: no cover - the hand imports this module lazily
+    from bones.engine.hand import Hand
 
 
 class AmbiguousMoveError(NotationError):
@@ -40,65 +62,37 @@ class AmbiguousMoveError(NotationError):
         self.options = options
 
 
-def arm_name(arm: int) -> str:
-    """The name of arm ``arm``.
+def _placements(hand: Hand, tile: int) -> list[int]:
+    """The legal plays of ``tile`` in ``hand``."""
+    return [m for m in hand.legal_moves() if m >= 0 and tile_of(m) == tile]
 
-    >>> [arm_name(a) for a in range(7)]
-    ['W', 'E', 'N', 'S', 'N2', 'S2', 'N3']
+
+def move_value(hand: Hand, move: int, *, bare: bool | None = None) -> Move:
+    """The :class:`Move` that the code ``move`` stands for in the position
+    ``hand`` (before it is made).
+
+    ``bare`` forces (True) or forbids (False) the bare-tile form of a play;
+    by default (None) the value always names the arm, so it is the same move
+    in any position.  A lead is always bare.
     """
-    if arm < 2:
-        return "WE"[arm]
-    spinner, side = divmod(arm - 2, 2)
-    return ("N", "S")[side] + (str(spinner + 1) if spinner else "")
-
-
-_ARM_TEXT = re.compile(r"^([NSEW])(\d*)$")
-
-
-def arm_index(name: str) -> int:
-    """The index of the arm named ``name`` (case-insensitive).
-
-    >>> arm_index("s2")
-    5
-    """
-    match = _ARM_TEXT.match(name.strip().upper())
-    if not match:
-        raise NotationError(f"'{name}' is not an arm (arms are W, E, N, S, N2, S2, ...)")
-    letter, number = match.groups()
-    if letter in "WE":
-        if number:
-            raise NotationError(f"'{name}' is not an arm (W and E have no number)")
-        return "WE".index(letter)
-    spinner = int(number) if number else 1
-    if spinner < 1 or (number and spinner == 1 and number != "1"):
-        raise NotationError(f"'{name}' is not an arm")
-    return 2 + 2 * (spinner - 1) + "NS".index(letter)
-
-
-@dataclass(frozen=True)
-class Move:
-    """A move as a value: ``kind`` is "play", "draw" or "pass"."""
-
-    kind: str
-    tile: int = -1
-    arm: int = -1
-    flip: bool = False
-
-    @classmethod
-    def from_code(cls, code: int) -> Move:
-        if code == DRAW:
-            return cls("draw")
-        if code == PASS:
-            return cls("pass")
-        return cls("play", code >> 7, (code >> 1) & 63, bool(code & 1))
-
-    @property
-    def code(self) -> int:
-        if self.kind == "draw":
-            return DRAW
-        if self.kind == "pass":
-            return PASS
-        return self.tile << 7 | self.arm << 1 | int(self.flip)
+    if move == DRAW:
+        return DRAW_MOVE
+    if move == PASS:
+        return PASS_MOVE
+    ts = hand.rules.tiles
+    tile, arm = tile_of(move), arm_of(move)
+    low, high = ts.low[tile], ts.high[tile]
+    if not hand.placed:
+        return Move("play", (high, low) if is_flipped(move) else (low, high))
+    halves = (low, high)
+    if arm < len(hand.arm_open) and hand.arm_open[arm] >= 0:
+        pip = hand.arm_open[arm]
+        far = ts.other_half[tile][pip]
+        if far >= 0:
+            halves = (pip, far)
+    if arm >= len(hand.arm_open) or bare:
+        return Move("play", halves)
+    return Move("play", halves, arm)
 
 
 def format_move(hand: Hand, move: int, *, bare: bool | None = None) -> str:
@@ -107,27 +101,46 @@ def format_move(hand: Hand, move: int, *, bare: bool | None = None) -> str:
     ``bare`` forces (True) or forbids (False) the bare-tile form; by default
     a tile is bare when it has only one legal placement.
     """
-    if move == DRAW:
-        return "draw"
-    if move == PASS:
-        return "pass"
-    ts = hand.rules.tiles
-    tile, arm = move >> 7, (move >> 1) & 63
-    if not hand.placed:
-        low, high = ts.low[tile], ts.high[tile]
-        return f"{high}-{low}" if move & 1 else f"{low}-{high}"
-    if arm >= len(hand.arm_open):
-        return ts.names[tile]
-    if hand.arm_open[arm] >= 0:
-        pip = hand.arm_open[arm]
-        far = ts.other_half[tile][pip]
-        text = f"{pip}-{far}" if far >= 0 else ts.names[tile]
-    else:
-        text = ts.names[tile]
-    if bare is None:
-        placements = [m for m in hand.legal_moves() if m >= 0 and m >> 7 == tile]
+    if bare is None and move >= 0 and hand.placed:
+        placements = _placements(hand, tile_of(move))
         bare = len(placements) == 1 and placements[0] == move
-    return text if bare else f"{text}@{arm_name(arm)}"
+    return str(move_value(hand, move, bare=bare))
+
+
+def move_code(hand: Hand, move: Move | str) -> int:
+    """The move code that ``move`` (a :class:`Move` or its text) names in the
+    position ``hand``.
+
+    Raises :class:`NotationError` for text that is not a move, or that names
+    an arm the layout does not have; legality is checked by :meth:`Hand.play`.
+    """
+    value = Move.parse(move) if isinstance(move, str) else move
+    if value.halves is None:
+        return DRAW if value.kind == "draw" else PASS
+    a, b = value.halves
+    try:
+        tile = hand.rules.tiles.tile(a, b)
+    except TileError as err:
+        raise NotationError(str(err)) from None
+    if not hand.placed:
+        if value.arm is not None:
+            raise NotationError(f"'{value}': the lead takes no arm; write it as {a}-{b}")
+        return lead_code(tile, flip=a > b)
+    if value.arm is not None:
+        if value.arm >= len(hand.arm_open):
+            raise NotationError(
+                f"'{value}': the layout has no arm {arm_name(value.arm)} yet")
+        return play_code(tile, value.arm)
+    placements = _placements(hand, tile)
+    if len(placements) == 1:
+        return placements[0]
+    if not placements:
+        # not playable anywhere: name the tile on no arm so play() reports it
+        return play_code(tile, NO_ARM)
+    options = [format_move(hand, m, bare=False) for m in placements]
+    raise AmbiguousMoveError(
+        f"'{value}' fits {len(placements)} places; say which: {', '.join(options)}", options
+    )
 
 
 def parse_move(hand: Hand, text: str) -> int:
@@ -136,37 +149,10 @@ def parse_move(hand: Hand, text: str) -> int:
     Raises :class:`NotationError` for text that is not a move, or that names
     an arm the layout does not have; legality is checked by :meth:`Hand.play`.
     """
-    raw = text.strip()
-    word = raw.lower()
-    if word == "draw":
-        return DRAW
-    if word == "pass":
-        return PASS
-    if not raw:
-        raise NotationError("empty move (type a tile like 6-4@E, draw or pass)")
-    tile_text, _, arm_text = raw.partition("@")
-    try:
-        a, b = parse_halves(tile_text)
-        tile = hand.rules.tiles.tile(a, b)
-    except TileError as err:
-        raise NotationError(str(err)) from None
-    if not hand.placed:
-        if arm_text:
-            raise NotationError(f"'{raw}': the lead takes no arm; write it as {tile_text.strip()}")
-        return tile << 7 | (1 if a > b else 0)
-    if arm_text:
-        arm = arm_index(arm_text)
-        if arm >= len(hand.arm_open):
-            raise NotationError(f"'{raw}': the layout has no arm {arm_text.strip().upper()} yet")
-        return tile << 7 | arm << 1
-    placements = [m for m in hand.legal_moves() if m >= 0 and m >> 7 == tile]
-    if len(placements) == 1:
-        return placements[0]
-    if not placements:
-        # not playable anywhere: name the tile on no arm so play() reports it
-        return tile << 7 | 63 << 1
-    options = [format_move(hand, m, bare=False) for m in placements]
-    raise AmbiguousMoveError(
-        f"'{raw}' fits {len(placements)} places; say which: {', '.join(options)}", options
-    )
+    return move_code(hand, Move.parse(text))
 
+
+__all__ = [
+    "NotationError", "AmbiguousMoveError", "Move", "arm_name", "arm_index",
+    "format_move", "parse_move", "move_value", "move_code",
+]

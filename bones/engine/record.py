@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bones._version import __version__
-from bones.engine.hand import END_NAMES, PLAYING, TARGET, Hand, IllegalMoveError
+from bones.engine.hand import Hand, IllegalMoveError
+from bones.engine.moves import Outcome
 from bones.engine.notation import NotationError, format_move, parse_move
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -114,7 +115,7 @@ def _deal_record(rules: Rules, deal: Deal) -> DealRecord:
 
 
 def _end_name(state: int) -> str | None:
-    return None if state == PLAYING else END_NAMES[state]
+    return None if state == Outcome.PLAYING else Outcome(state).label
 
 
 def _result(match: Match) -> ResultRecord:
@@ -484,7 +485,7 @@ def replay(record: Record) -> ReplayResult:
             at = f"{where}, move {index + 1} '{text}'"
             if hand.over:
                 raise RecordError(f"{at}: the hand is already over "
-                                  f"({END_NAMES[hand.state]} after move {index})")
+                                  f"({Outcome(hand.state).label} after move {index})")
             seat = hand.turn
             try:
                 move = parse_move(hand, text)
@@ -510,7 +511,7 @@ def replay(record: Record) -> ReplayResult:
         _check("scores", hand_record.scores, list(match.scores), where)
         result.hands.append(ReplayedHand(number, hand_record.deal.leader, steps, end,
                                          settlement, list(match.scores), hand.domino_seat))
-        if hand.state == TARGET and not match.game_over:  # pragma: no cover - engine invariant
+        if hand.state == Outcome.TARGET and not match.game_over:  # pragma: no cover - engine invariant
             raise RecordError(f"{where}: ended on the target but the match went on")
     result.scores = list(match.scores)
     result.finished = match.game_over

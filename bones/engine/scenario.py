@@ -29,6 +29,7 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from bones.engine.moves import Outcome
 from bones.engine.spec import TileText
 from bones.engine.yamlsource import LocatedProblem, VariantError, YNode, display_name, read_yaml
 
@@ -431,6 +432,7 @@ def _compile(path: Path, file: str, root: YNode, scenario: Scenario) -> Any:
 
 def _semantic_problems(s: Scenario, rules: Any, root: YNode, file: str) -> list[LocatedProblem]:
     from bones.engine.notation import NotationError, arm_index
+    from bones.engine.rules import MUGGINS_OFF
     from bones.engine.tiles import TileError
 
     problems: list[LocatedProblem] = []
@@ -480,7 +482,7 @@ def _semantic_problems(s: Scenario, rules: Any, root: YNode, file: str) -> list[
     for i, text in enumerate(s.boneyard or []):
         claim_tile(tile_of(text, ("boneyard", i)), ("boneyard", i))
 
-    muggins_on = rules.muggins != 0
+    muggins_on = rules.muggins != MUGGINS_OFF
     for n, step in enumerate(s.steps):
         base = ("steps", n)
         if step.seat is not None and step.seat >= rules.players:
@@ -647,12 +649,12 @@ def _snapshot(hand: Any) -> tuple[Any, ...]:
 
 
 def _run_step(n: int, step: Step, hand: Any, layout_mode: bool) -> None:
-    from bones.engine.hand import END_NAMES, IllegalMoveError
+    from bones.engine.hand import IllegalMoveError
     from bones.engine.notation import AmbiguousMoveError, NotationError, parse_move
 
     if hand.over:
-        raise _Mismatch(n, f"the hand is already over ({END_NAMES[hand.state]}), "
-                        f"but the file plays {step.text()}", "move", step.text(), END_NAMES[hand.state])
+        raise _Mismatch(n, f"the hand is already over ({Outcome(hand.state).label}), "
+                        f"but the file plays {step.text()}", "move", step.text(), Outcome(hand.state).label)
     if layout_mode:
         # every seat holds every tile not yet laid: only the layout decides
         rest = hand.rules.tiles.full & ~hand.on_table
@@ -697,9 +699,7 @@ def _run_step(n: int, step: Step, hand: Any, layout_mode: bool) -> None:
 
 
 def _run_end(end: ExpectEnd, match: Any, hand: Any) -> None:
-    from bones.engine.hand import END_NAMES
-
-    state = END_NAMES[hand.state]
+    state = Outcome(hand.state).label
     if end.hand is not None:
         _check(0, "hand", end.hand, state)
     if end.settlement is not None:
