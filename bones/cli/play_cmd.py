@@ -72,6 +72,7 @@ def play_command(
                                           metavar="FILE"),
 ) -> None:
     from bones.engine.game import GameError, GameSession
+    from bones.engine.record import RecordError, check_record_file
     from bones.engine.saves import SaveError, save_lock
 
     given = {"--players": players, "--teams": teams or None, "--seat": seat, "--humans": humans,
@@ -93,9 +94,10 @@ def play_command(
         trusted = [b.strip() for b in bots.split(",")] if bots else []
         with ExitStack() as held:
             try:
+                check_record_file(resume)  # before a lock file is made beside it
                 held.enter_context(save_lock(resume))
                 session = GameSession.resume(resume, trusted)
-            except (GameError, SaveError) as err:
+            except (GameError, SaveError, RecordError) as err:
                 raise _fail(str(err), 1) from None
             ui = _make_ui(session, tiles, no_color, delay)
             if session.over:

@@ -11,7 +11,9 @@ def register(app: typer.Typer) -> None:
     app.command(
         "replay",
         help="Replay a game record exactly, hand by hand, checking every move, "
-        "settlement and score against the rules embedded in the record.\n\n"
+        "settlement and score against the rules embedded in the record.  FILE must be a "
+        "regular file of at most 4 MiB of JSON (a record written by bones, or a save of "
+        "bones play).\n\n"
         "Exit codes: 0 the record replays; 1 the file is not a readable record, or a "
         "move is illegal or a recorded result differs; 2 usage error.",
     )(replay_command)
@@ -31,7 +33,10 @@ def replay_command(
         record = load_record(file)
         result = replay(record)
     except RecordError as err:
-        typer.echo(f"bones replay: {err}", err=True)
+        message = str(err)
+        if not message.startswith(str(file)):
+            message = f"{file}: {message}"
+        typer.echo(f"bones replay: {message}", err=True)
         raise typer.Exit(1) from None
 
     rules = result.rules

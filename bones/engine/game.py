@@ -16,6 +16,7 @@ a take-back, makes exactly the decisions the uninterrupted one would have.
 from __future__ import annotations
 
 import random
+import shlex
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -215,11 +216,16 @@ class GameSession:
             seats = tuple(str(s) for s in play["seats"])
             config = SeatConfig(seats, str(play.get("level", DEFAULT_LEVEL)))
             for k, spec_text in enumerate(seats):
-                if spec_text != HUMAN and spec_text not in trusted_bots and not bot_is_data(spec_text):
+                if spec_text == HUMAN or spec_text in trusted_bots:
+                    continue
+                if not _known_bot(spec_text):
+                    raise GameError(f"{path}: seat {k} names no bot bones knows "
+                                    f"({spec_text[:40]!r})")
+                if not bot_is_data(spec_text):
                     raise GameError(
-                        f"{path}: seat {k} is the bot '{spec_text}', which is not a built-in bot "
+                        f"{path}: seat {k} is the bot {spec_text!r}, which is not a built-in bot "
                         "that reads nothing; a save cannot start it: if you trust it, resume "
-                        f"with --bots '{spec_text}'")
+                        f"with --bots {shlex.quote(spec_text)}")
             rules = compile_rules(variant, int(record["players"]), bool(record.get("teams")))
             if len(seats) != rules.players:
                 raise GameError(f"{path}: meta.play.seats names {len(seats)} seats for "
@@ -625,6 +631,12 @@ def _make_bot(spec_text: str) -> Any:
         return make_bot(spec_text)
     except (ValueError, KeyError) as err:
         raise GameError(f"--bots: {_one_line(err)}") from None
+
+
+def _known_bot(spec_text: str) -> bool:
+    from bones.engine.bots import BOTS
+
+    return spec_text.split(":", 1)[0].strip().lower() in BOTS
 
 
 def bot_is_data(spec_text: str) -> bool:

@@ -21,7 +21,10 @@ True
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -327,25 +330,144 @@ def parse_record(data: Any, source: str = "record") -> Record:
         raise RecordError(f"{source}: {_where(first['loc'])}: {first['msg']}{extra}") from None
 
 
-def load_record(path: str | os.PathLike[str]) -> Record:
-    """Read a record file; every problem is a one-line :class:`RecordError`."""
+#: The largest record or save bones reads: 4 MiB.  The longest match of any
+#: built-in variant in a sweep of random play (sniff-english, 3 players, 113
+#: hands) is an 89 KB record, so this leaves room for matches some 45 times
+#: longer, while a wrong file (``/dev/zero``, a disk image) is refused at once.
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+#: How deeply a record's JSON may nest: a real one nests 6 levels.
+MAX_DEPTH = 64
+
+
+def read_record_text(path: str | os.PathLike[str]) -> str:
+    """The text of a record file, checked to be a regular file of at most
+    :data:`MAX_RECORD_BYTES` and UTF-8; every problem is a one-line
+    :class:`RecordError`.  A FIFO or a device is refused without reading from
+    it (nothing waits for a writer, nothing reads without end)."""
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise RecordError(f"{name}: no such file") from None
     except IsADirectoryError:
         raise RecordError(f"{name}: is a directory, not a record file") from None
+    except OSError as err:
+        raise RecordError(f"{name}: cannot read ({err.strerror or err})") from None
+    try:
+        _check_stat(os.fstat(fd), name)
+        chunks = []
+        size = 0
+        while size <= MAX_RECORD_BYTES:
+            chunk = os.read(fd, MAX_RECORD_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as err:
+        raise RecordError(f"{name}: cannot read ({err.strerror or err})") from None
+    finally:
+        os.close(fd)
+    if size > MAX_RECORD_BYTES:  # it grew while we read it
+        raise RecordError(_too_big(name, size))
+    try:
+        return b"".join(chunks).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise RecordError(f"{name}: not a bones record (not UTF-8 text)") from None
+
+
+def check_record_file(path: str | os.PathLike[str]) -> None:
+    """Refuse (:class:`RecordError`) a path that is not a regular file of a
+    record's size, without opening it: for a caller about to lock it."""
+    name = str(path)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise RecordError(f"{name}: no such file") from None
     except OSError as err:
-        raise RecordError(f"{name}: cannot read ({err.strerror})") from None
+        raise RecordError(f"{name}: cannot read ({err.strerror or err})") from None
+    _check_stat(info, name)
+
+
+def _check_stat(info: os.stat_result, name: str) -> None:
+    mode = info.st_mode
+    if stat.S_ISDIR(mode):
+        raise RecordError(f"{name}: is a directory, not a record file")
+    if not stat.S_ISREG(mode):
+        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else
+                "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
+                "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+        raise RecordError(f"{name}: is {kind}, not a record file")
+    if info.st_size > MAX_RECORD_BYTES:
+        raise RecordError(_too_big(name, info.st_size))
+
+
+def _too_big(name: str, size: int) -> str:
+    return (f"{name}: too large for a record ({size:,} bytes; records and saves are "
+            f"limited to {MAX_RECORD_BYTES // (1024 * 1024)} MiB)")
+
+
+def loads_record_json(text: str, name: str = "record") -> Any:
+    """Decoded JSON of a record; bad, too deeply nested or unprintable JSON is a :class:`RecordError`."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise RecordError(f"{name}:{err.lineno}:{err.colno}: not valid JSON ({err.msg}); "
                           "the file is truncated or corrupt") from None
-    return parse_record(data, name)
+    except RecursionError:
+        raise RecordError(f"{name}: not a bones record (its JSON nests more than "
+                          f"{MAX_DEPTH} levels deep)") from None
+    except ValueError:  # Python refuses integers of more than 4300 digits
+        raise RecordError(f"{name}: not a bones record (a number has thousands of digits)") from None
+    problem = _json_problem(data)
+    if problem:
+        raise RecordError(f"{name}: not a bones record ({problem})")
+    return data
+
+
+def _json_problem(data: Any) -> str | None:
+    """Why decoded JSON cannot be a record: too deep, or text that cannot be printed."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return f"its JSON nests more than {MAX_DEPTH} levels deep"
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not _printable(key) or _CONTROL.search(key):
+                    return "a key is not printable text"
+                stack.append((item, depth + 1))
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
+        elif isinstance(value, str) and not _printable(value):
+            return "a string holds a lone surrogate escape (\\udXXX), which is not text"
+        elif isinstance(value, str) and _CONTROL.search(value):
+            return "a string holds a control character, which no record has"
+        elif isinstance(value, float) and not math.isfinite(value):
+            return "a number is NaN or infinite, which JSON does not allow"
+    return None
+
+
+#: control characters other than tab and newline (an escape sequence in a
+#: move's text would otherwise reach the terminal inside an error message)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _printable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def load_record(path: str | os.PathLike[str]) -> Record:
+    """Read a record file; every problem is a one-line :class:`RecordError`.
+
+    The file must be a regular file of at most :data:`MAX_RECORD_BYTES`,
+    UTF-8 JSON nested at most :data:`MAX_DEPTH` levels.
+    """
+    name = str(path)
+    return parse_record(loads_record_json(read_record_text(path), name), name)
 
 
 # -------------------------------------------------------------- replay
@@ -524,6 +646,8 @@ def replay(record: Record) -> ReplayResult:
 
 __all__ = [
     "FORMAT",
+    "MAX_DEPTH",
+    "MAX_RECORD_BYTES",
     "VERSION",
     "DealRecord",
     "HandRecord",
@@ -535,7 +659,10 @@ __all__ = [
     "ReplayedMove",
     "ResultRecord",
     "dumps_record",
+    "check_record_file",
     "load_record",
+    "loads_record_json",
+    "read_record_text",
     "parse_record",
     "record_match",
     "replay",
