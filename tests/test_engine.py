@@ -20,6 +20,7 @@ from bones.engine.match import Deal, Match
 from bones.engine.notation import format_move, parse_move
 from bones.engine.rules import compile_rules
 from bones.engine.settle import compile_settlement, hand_winner, round_nearest
+from bones.engine.settle import settle as run_settle
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -295,8 +296,8 @@ def test_series_lead_follows_the_dominoes_package():
 
 def settle(rule: dict, pips, doubles=None, domino=-1, blocker=-1, players=None):
     adapter = spec.Settlement.model_validate({"domino": rule, "blocked": {"kind": "nobody"}})
-    fn = compile_settlement(adapter.domino, players or len(pips))
-    return fn(list(pips), list(doubles or [False] * len(pips)), domino, blocker)
+    compiled = compile_settlement(adapter.domino, players or len(pips))
+    return run_settle(compiled, list(pips), list(doubles or [False] * len(pips)), domino, blocker)
 
 
 NEAREST = {"kind": "nearest", "unit": 5}
@@ -772,3 +773,25 @@ def test_replay_refuses_a_bad_deal_and_extra_moves():
     data["result"]["scores"] = [0, 0]
     with pytest.raises(RecordError, match="result: recorded final scores"):
         replay(parse_record(data))
+
+
+# ------------------------------------------------------- compiled rules
+
+
+def test_compiled_rules_pickle_for_every_builtin_table():
+    import pickle
+
+    from bones.engine.load import builtin_names
+    from bones.engine.settle import Settle
+
+    for name in builtin_names():
+        variant = load_variant(name)
+        for players in variant.players.counts:
+            rules = compile_rules(variant, players)
+            again = pickle.loads(pickle.dumps(rules))
+            assert again == rules
+            # settlement and leads are plain codes, not closures or models
+            assert isinstance(again.settle_domino, Settle)
+            assert isinstance(again.lead_first.kind, int)
+            a, b = Match(rules, seed=3), Match(again, seed=3)
+            assert a.new_hand().hands == b.new_hand().hands

@@ -276,7 +276,10 @@ def play_hand(match: Match, rng: random.Random, greed: float) -> None:
         if hand.state == DOMINO:
             assert not hand.hands[hand.domino_seat]
             if rules.partners_both_out:
-                assert not hand.hands[(hand.domino_seat + 2) % rules.players]
+                # every member of the domino-er's team is out (seats alternate)
+                team = table_teams(rules.players)[hand.domino_seat]
+                assert not any(hand.hands[s] for s, t in enumerate(table_teams(rules.players))
+                               if t == team)
         else:
             assert not any(hand.hands[s] & hand.open_tiles()
                            for s in range(rules.players) if not hand.out[s])
@@ -356,3 +359,74 @@ def test_checked_play_leaves_state_unchanged_on_illegal_moves():
                 assert state == (hand.count, list(hand.hands), hand.turn, list(hand.scores),
                                  len(hand.log))
             hand.play(rng.choice(sorted(legal)))
+
+
+# ------------------------------------------------- partnerships of any size
+
+
+def table_teams(players: int) -> list[str]:
+    """The oracle of the seating (docs/language.md): walking round the
+    table, the seats belong to team A, B, A, B, ...; one name per seat."""
+    teams = []
+    current = "A"
+    for _ in range(players):
+        teams.append(current)
+        current = "B" if current == "A" else "A"
+    return teams
+
+
+def _big_table(players: int) -> Rules:
+    variant = load_variant("fives-and-threes", overrides={
+        "tiles": {"highest": 9},
+        "players": {"counts": [4, 6, 8],
+                    "partnerships": {"kind": "required", "player_counts": [4, 6, 8]}},
+        "deal": {"hand_size": 5},
+        "settlement": {"domino": {"kind": "domino_er", "amount": "opponents"},
+                       "blocked": {"kind": "lightest", "amount": "opponents"}},
+        "match": {"kind": "hands", "count": 1},
+    })
+    return compile_rules(variant, players, True)
+
+
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_partnerships_of_any_size_follow_the_seating(players: int) -> None:
+    rules = _big_table(players)
+    teams = table_teams(players)
+    names = sorted(set(teams))
+    # the scores are per team, and each seat scores for its own team
+    assert rules.owners == 2
+    assert [names[rules.owner[s]] for s in range(players)] == teams
+    for seat in range(players):
+        assert {s for s in rules.mates[seat]} == {
+            s for s in range(players) if s != seat and teams[s] == teams[seat]}
+    rng = random.Random(players)
+    endings = {DOMINO: 0, BLOCKED: 0}
+    for seed in range(150):
+        match = Match(rules, seed=seed)
+        hand = match.new_hand()
+        while not hand.over:
+            # a seat that is out never gets the turn
+            assert hand.hands[hand.turn], "a player who is out was given the turn"
+            legal = hand.legal_moves()
+            hand.apply(legal[0] if len(legal) == 1 else rng.choice(legal))
+            if not hand.over:
+                # the hand goes on while each team has a member holding tiles
+                for team in names:
+                    assert any(hand.hands[s] for s in range(players) if teams[s] == team)
+        endings[hand.state] += 1
+        pooled = {t: sum(hand.pips_left(s) for s in range(players) if teams[s] == t)
+                  for t in names}
+        if hand.state == DOMINO:
+            winner = teams[hand.domino_seat]
+            loser = "B" if winner == "A" else "A"
+            # every member of the team is out; some opponent is not
+            assert pooled[winner] == 0
+            assert any(hand.hands[s] for s in range(players) if teams[s] == loser)
+            expected = {winner: pooled[loser], loser: 0}
+        else:
+            light = min(pooled, key=lambda t: pooled[t])
+            heavy = max(pooled, key=lambda t: pooled[t])
+            expected = ({light: pooled[heavy], heavy: 0} if pooled[light] != pooled[heavy]
+                        else {"A": 0, "B": 0})
+        assert hand.settlement == [expected[t] for t in names]
+    assert endings[DOMINO] > 10

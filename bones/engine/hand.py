@@ -43,6 +43,7 @@ from bones.engine.rules import (
     SPIN_NONE,
     Rules,
 )
+from bones.engine.settle import settle
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
@@ -389,7 +390,7 @@ class Hand:
         self.last_points = 0
         self.log.append((seat, move, 0))
         if not hand:
-            if not rules.partners_both_out or self.out[(seat + 2) % rules.players]:
+            if not rules.partners_both_out or self._mates_out(seat):
                 self._end_hand(DOMINO, seat, [])
                 return
             self.out[seat] = True
@@ -425,9 +426,7 @@ class Hand:
         self.last_points = mover_points
         self.log.append((seat, move, mover_points))
 
-        hand_ends = went_out and (
-            not rules.partners_both_out or self.out[(seat + 2) % rules.players]
-        )
+        hand_ends = went_out and (not rules.partners_both_out or self._mates_out(seat))
         if rules.check == CHECK_EXACT:
             # a move's gains for one side are one gain, ignored whole if it
             # would pass the target (decision 9): the play with its knock
@@ -450,6 +449,14 @@ class Hand:
         if went_out:
             self.out[seat] = True
         self._advance()
+
+    def _mates_out(self, seat: int) -> bool:
+        """Whether every other member of ``seat``'s team is out already."""
+        out = self.out
+        for mate in self.rules.mates[seat]:
+            if not out[mate]:
+                return False
+        return True
 
     def _draw(self, seat: int) -> None:
         open_tiles = self.open_mask
@@ -714,9 +721,9 @@ class Hand:
                 doubles[o] = True
         blocker = rules.owner[self.last_player] if self.last_player >= 0 else -1
         if how == DOMINO:
-            deltas = rules.settle_domino(pips, doubles, rules.owner[domino_seat], blocker)
+            deltas = settle(rules.settle_domino, pips, doubles, rules.owner[domino_seat], blocker)
         else:
-            deltas = rules.settle_blocked(pips, doubles, -1, blocker)
+            deltas = settle(rules.settle_blocked, pips, doubles, -1, blocker)
         self.settlement = list(deltas)
         for o, g in gains:
             deltas[o] += g

@@ -15,13 +15,32 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-from bones.engine import spec
 from bones.engine.hand import BLOCKED, DOMINO, Hand
-from bones.engine.rules import Rules, RulesError
+from bones.engine.rules import (
+    LATER_ALTERNATE,
+    LATER_DOMINOER,
+    LATER_ROTATE_NEXT,
+    LATER_ROTATE_PREVIOUS,
+    LATER_SERIES,
+    LATER_WINNER,
+    LEAD_HIGHEST_DOUBLE,
+    LEAD_LOT,
+    LEAD_LOWEST_DOUBLE,
+    LEAD_RANDOM,
+    LEAD_SEAT,
+    LEAD_TILE,
+    NONE_DRAW_MORE,
+    NONE_HEAVIEST_HAND,
+    NONE_HEAVIEST_TILE,
+    NONE_HIGHEST_DOUBLE,
+    NONE_LOT,
+    NONE_REDEAL,
+    LeadRule,
+    Rules,
+    RulesError,
+)
 from bones.engine.settle import hand_winner
-from bones.engine.tiles import tile_set
 
 #: A match that has not ended after this many hands is called a draw: ties
 #: at the target could in principle repeat for ever.
@@ -58,11 +77,6 @@ class HandSummary:
     scores: list[int]
     winner: int  # owner who won the hand, -1 for none
     pips: list[int] = field(default_factory=list)
-
-
-@lru_cache(maxsize=256)
-def _tile_id(highest: int, text: str) -> int:
-    return tile_set(highest).parse(text)
 
 
 class Match:
@@ -106,11 +120,8 @@ class Match:
 
     def next_deal(self) -> Deal:
         rules = self.rules
-        lead = rules.variant.lead
-        if not self.history:
-            rule: object = lead.first
-        else:
-            rule = self._later_rule()
+        # a LeadRule, or a seat decided by the later-lead rule
+        rule: LeadRule | int = rules.lead_first if not self.history else self._later_rule()
         for _ in range(_MAX_REDEALS):
             deal = self._deal_with(rule)
             if deal is not None:
@@ -144,27 +155,31 @@ class Match:
             masks[i // size] |= 1 << tiles[i]
         return masks, tiles[dealt:]
 
-    def _deal_with(self, rule: object) -> Deal | None:
+    def _deal_with(self, rule: LeadRule | int) -> Deal | None:
         """Deal and apply a lead rule; ``None`` asks for a redeal."""
         rules = self.rules
         leader = -1
-        if isinstance(rule, spec.LotLead):
-            leader = self._lot(list(range(rules.players)))
-        elif isinstance(rule, spec.RandomLead):
-            leader = self.rng.randrange(rules.players)
-        elif isinstance(rule, spec.SeatLead):
-            leader = rule.seat % rules.players
-        elif isinstance(rule, int):
+        kind = -1
+        if isinstance(rule, int):
             leader = rule  # a seat decided by the later-lead rule
+        else:
+            kind = rule.kind
+            if kind == LEAD_LOT:
+                leader = self._lot(list(range(rules.players)))
+            elif kind == LEAD_RANDOM:
+                leader = self.rng.randrange(rules.players)
+            elif kind == LEAD_SEAT:
+                leader = rule.arg
         hands, boneyard = self._shuffle_deal()
         lead_tile = -1
-        if isinstance(rule, (spec.HighestDoubleLead, spec.LowestDoubleLead, spec.TileLead)):
+        if kind in (LEAD_HIGHEST_DOUBLE, LEAD_LOWEST_DOUBLE, LEAD_TILE):
+            assert isinstance(rule, LeadRule)
             found = self._lead_by_tile(rule, hands, boneyard)
             if found is None:
                 return None
             leader, lead_tile = found
         doubles_only = False
-        if lead_tile < 0 and rules.variant.lead.allowed == "double":
+        if lead_tile < 0 and rules.lead_doubles_only:
             doubles = rules.tiles.doubles
             for step in range(rules.players):
                 seat = (leader + step) % rules.players
@@ -192,31 +207,31 @@ class Match:
                 return seat
         return -1
 
-    def _lead_by_tile(self, rule: object, hands: list[int],
+    def _lead_by_tile(self, rule: LeadRule, hands: list[int],
                       boneyard: list[int]) -> tuple[int, int] | None:
         """(leader, tile to lead) for rules that name a tile, with fallbacks."""
         ts = self.rules.tiles
-        if isinstance(rule, spec.TileLead):
-            tile = _tile_id(ts.highest, rule.tile)
-            seat = self._holder(hands, tile)
+        fallback = rule.if_none
+        if rule.kind == LEAD_TILE:
+            seat = self._holder(hands, rule.arg)
             if seat >= 0:
-                return seat, tile
-            fallback = rule.if_none
-            if fallback == "highest_double":
-                return self._lead_by_tile(
-                    spec.HighestDoubleLead(kind="highest_double"), hands, boneyard)
-            return self._no_double(fallback, hands, boneyard)
-        order = range(ts.highest, -1, -1)
-        if isinstance(rule, spec.LowestDoubleLead):
+                return seat, rule.arg
+            if fallback != NONE_HIGHEST_DOUBLE:
+                return self._no_double(fallback, hands)
+            # the highest double, and failing that the heaviest tile
+            order = range(ts.highest, -1, -1)
+            fallback = NONE_HEAVIEST_TILE
+        elif rule.kind == LEAD_LOWEST_DOUBLE:
             order = range(ts.highest + 1)
+        else:
+            order = range(ts.highest, -1, -1)
         while True:
             for d in order:
                 seat = self._holder(hands, ts.double(d))
                 if seat >= 0:
                     return seat, ts.double(d)
-            fallback = rule.if_none  # type: ignore[attr-defined]
-            if fallback != "draw_more":
-                return self._no_double(fallback, hands, boneyard)
+            if fallback != NONE_DRAW_MORE:
+                return self._no_double(fallback, hands)
             # everyone draws one more tile, in turn, until a double appears
             drawable = len(boneyard) - self.rules.reserve
             if drawable < self.rules.players:
@@ -224,15 +239,14 @@ class Match:
             for seat in range(self.rules.players):
                 hands[seat] |= 1 << boneyard.pop(0)
 
-    def _no_double(self, fallback: str, hands: list[int],
-                   boneyard: list[int]) -> tuple[int, int] | None:
+    def _no_double(self, fallback: int, hands: list[int]) -> tuple[int, int] | None:
         ts = self.rules.tiles
-        if fallback == "redeal":
+        if fallback == NONE_REDEAL:
             return None
-        if fallback == "heaviest_hand":
+        if fallback == NONE_HEAVIEST_HAND:
             weights = [ts.pips_of(h) for h in hands]
             return weights.index(max(weights)), -1
-        if fallback == "lot":
+        if fallback == NONE_LOT:
             return self._lot(list(range(self.rules.players))), -1
         # heaviest_tile: the holder of the heaviest tile (most pips, then the
         # higher top half) leads it
@@ -242,25 +256,24 @@ class Match:
         )
         return self._holder(hands, best), best
 
-    def _later_rule(self) -> object:
-        """The first-lead rule or fixed seat that decides the next hand's leader."""
+    def _later_rule(self) -> LeadRule | int:
+        """The lead rule or fixed seat that decides the next hand's leader."""
         rules = self.rules
-        later = rules.variant.lead.later
+        later = rules.lead_later
         last = self.history[-1]
         players = rules.players
-        if isinstance(later, spec.DominoerLead):
-            return last.domino_seat if last.end == DOMINO else later.after_block
-        if isinstance(later, spec.WinnerLead):
+        if later == LATER_DOMINOER:
+            return last.domino_seat if last.end == DOMINO else rules.lead_again
+        if later == LATER_WINNER:
             if last.end == DOMINO:
                 return last.domino_seat
             seat = self._winning_seat(last)
-            return seat if seat >= 0 else later.if_none
-        if isinstance(later, spec.RotateLead):
-            step = 1 if later.to == "next" else -1
-            return (last.deal.leader + step) % players
-        if isinstance(later, spec.AlternateLead):
+            return seat if seat >= 0 else rules.lead_again
+        if later == LATER_ROTATE_NEXT or later == LATER_ALTERNATE:
             return (last.deal.leader + 1) % players
-        if isinstance(later, spec.SeriesLead):
+        if later == LATER_ROTATE_PREVIOUS:
+            return (last.deal.leader - 1) % players
+        if later == LATER_SERIES:
             if last.end == DOMINO:
                 return last.domino_seat
             blocker = last.last_player
@@ -269,7 +282,7 @@ class Match:
             if last.winner < 0:
                 return last.deal.leader
             return (blocker + 1) % players
-        return rules.variant.lead.first
+        return rules.lead_first
 
     def _winning_seat(self, last: HandSummary) -> int:
         if last.winner < 0:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bones.engine import spec
-from bones.engine.settle import SettleFn, compile_settlement
+from bones.engine.settle import Settle, compile_settlement
 from bones.engine.tiles import TileSet, tile_set
 
 # spinner kinds
@@ -24,6 +24,16 @@ DRAW_NONE, DRAW_UNTIL, DRAW_LIMITED = range(3)
 CHECK_NONE, CHECK_HAND_END, CHECK_IMMEDIATE, CHECK_EXACT = range(4)
 # muggins
 MUGGINS_OFF, MUGGINS_TRANSFER, MUGGINS_FORFEIT = range(3)
+# first-lead rules (LeadRule.kind)
+LEAD_LOT, LEAD_RANDOM, LEAD_HIGHEST_DOUBLE, LEAD_LOWEST_DOUBLE, LEAD_TILE, LEAD_SEAT = range(6)
+# what a double or tile rule does when nobody holds one (LeadRule.if_none);
+# NONE_HIGHEST_DOUBLE (tile rules only) looks for the highest double, and
+# failing that the heaviest tile
+(NONE_DRAW_MORE, NONE_HEAVIEST_HAND, NONE_HEAVIEST_TILE, NONE_LOT, NONE_REDEAL,
+ NONE_HIGHEST_DOUBLE) = range(6)
+# later-lead rules (Rules.lead_later)
+(LATER_DOMINOER, LATER_WINNER, LATER_ROTATE_NEXT, LATER_ROTATE_PREVIOUS, LATER_ALTERNATE,
+ LATER_SERIES, LATER_FIRST) = range(7)
 
 SPINNER_PRESETS = {"drop2": (2, 2, 0, 0, 0), "sniff-count": (2, 2, 2, 1, 0)}
 
@@ -35,6 +45,22 @@ _SPIN_CODES = {
     "inline_sniff": SPIN_INLINE,
 }
 _ORDER_CODES = {"sides_first": ORDER_SIDES, "any": ORDER_ANY, "all_four_first": ORDER_ALL4}
+_LEAD_CODES = {
+    "lot": LEAD_LOT,
+    "random": LEAD_RANDOM,
+    "highest_double": LEAD_HIGHEST_DOUBLE,
+    "lowest_double": LEAD_LOWEST_DOUBLE,
+    "tile": LEAD_TILE,
+    "seat": LEAD_SEAT,
+}
+_NONE_CODES = {
+    "draw_more": NONE_DRAW_MORE,
+    "heaviest_hand": NONE_HEAVIEST_HAND,
+    "heaviest_tile": NONE_HEAVIEST_TILE,
+    "lot": NONE_LOT,
+    "redeal": NONE_REDEAL,
+    "highest_double": NONE_HIGHEST_DOUBLE,
+}
 _CHECK_CODES = {"hand_end": CHECK_HAND_END, "immediate": CHECK_IMMEDIATE, "exact": CHECK_EXACT}
 
 
@@ -85,6 +111,32 @@ def points_for_count(scoring: spec.Scoring, count: int) -> int:
 
 
 @dataclass(frozen=True)
+class LeadRule:
+    """A compiled first-lead rule (also a later rule's fallback)."""
+
+    kind: int  # LEAD_*
+    arg: int  # LEAD_TILE: the tile id; LEAD_SEAT: the seat; else -1
+    if_none: int  # NONE_* for double and tile rules; else -1
+
+    @property
+    def draws_more(self) -> bool:
+        return self.kind in (LEAD_HIGHEST_DOUBLE, LEAD_LOWEST_DOUBLE) and \
+            self.if_none == NONE_DRAW_MORE
+
+
+def compile_lead(rule: object, ts: TileSet, players: int) -> LeadRule:
+    """The codes of one first-lead rule."""
+    kind = _LEAD_CODES[rule.kind]  # type: ignore[attr-defined]
+    arg = -1
+    if isinstance(rule, spec.TileLead):
+        arg = ts.parse(rule.tile)
+    elif isinstance(rule, spec.SeatLead):
+        arg = rule.seat % players
+    if_none = getattr(rule, "if_none", None)
+    return LeadRule(kind, arg, -1 if if_none is None else _NONE_CODES[if_none])
+
+
+@dataclass(frozen=True)
 class Rules:
     """A variant compiled for one table: player count and partnerships fixed."""
 
@@ -101,9 +153,12 @@ class Rules:
     plain_arms: bool
     # nothing ever draws from the boneyard, so a deal need not order it
     boneyard_unread: bool
-    # score owners: seat -> index into the scores (team when partnered)
+    # score owners: seat -> index into the scores (its team when partnered:
+    # two teams, seats alternating, team = seat % 2)
     owner: tuple[int, ...]
     owners: int
+    # per seat: the other seats of its team (empty without partnerships)
+    mates: tuple[tuple[int, ...], ...]
     hand_size: int
     reserve: int
     # layout
@@ -126,10 +181,16 @@ class Rules:
     must_play_drawn: bool
     draw_while_able: bool
     knock_bonus: int
+    # the hand goes on until every member of a team is out (teams only)
     partners_both_out: bool
+    # leads
+    lead_first: LeadRule
+    lead_later: int  # LATER_*
+    lead_again: LeadRule  # after a block (domino_er), with no winner (winner)
+    lead_doubles_only: bool  # a lead by no named tile must be a double
     # settlement and match
-    settle_domino: SettleFn = field(repr=False)
-    settle_blocked: SettleFn = field(repr=False)
+    settle_domino: Settle
+    settle_blocked: Settle
     floor: int | None
     check: int
     target: int
@@ -155,18 +216,27 @@ class Rules:
         )
 
 
-def _uses_draw_more(lead: spec.Lead) -> bool:
-    """Whether a lead rule may deal extra tiles from the boneyard."""
-    candidates = [lead.first, lead.later]
-    if isinstance(lead.later, spec.DominoerLead):
-        candidates.append(lead.later.after_block)
-    if isinstance(lead.later, spec.WinnerLead):
-        candidates.append(lead.later.if_none)
-    return any(
-        isinstance(rule, (spec.HighestDoubleLead, spec.LowestDoubleLead))
-        and rule.if_none == "draw_more"
-        for rule in candidates
-    )
+_LATER_CODES = {
+    "domino_er": LATER_DOMINOER,
+    "winner": LATER_WINNER,
+    "alternate": LATER_ALTERNATE,
+    "series": LATER_SERIES,
+    "first": LATER_FIRST,
+}
+
+
+def _compile_later(lead: spec.Lead, ts: TileSet, players: int) -> tuple[int, LeadRule]:
+    later = lead.later
+    if isinstance(later, spec.RotateLead):
+        code = LATER_ROTATE_NEXT if later.to == "next" else LATER_ROTATE_PREVIOUS
+    else:
+        code = _LATER_CODES[later.kind]
+    again: object = lead.first
+    if isinstance(later, spec.DominoerLead):
+        again = later.after_block
+    elif isinstance(later, spec.WinnerLead):
+        again = later.if_none
+    return code, compile_lead(again, ts, players)
 
 
 def compile_rules(variant: spec.Variant, players: int | None = None,
@@ -193,8 +263,17 @@ def compile_rules(variant: spec.Variant, players: int | None = None,
 
 def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
     ts = tile_set(variant.tiles.highest)
+    # two teams, seats alternating round the table (docs/language.md)
     owner = tuple(seat % 2 for seat in range(players)) if teams else tuple(range(players))
     owners = 2 if teams else players
+    mates = tuple(
+        tuple(s for s in range(players) if s != seat and owner[s] == owner[seat]) if teams else ()
+        for seat in range(players)
+    )
+    lead_first = compile_lead(variant.lead.first, ts, players)
+    lead_later, lead_again = _compile_later(variant.lead, ts, players)
+    draws_more = lead_first.draws_more or (
+        lead_later in (LATER_DOMINOER, LATER_WINNER) and lead_again.draws_more)
 
     spinner = variant.layout.spinner
     spin_code = _SPIN_CODES[spinner.kind]
@@ -245,9 +324,10 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         is_double=ts.is_double,
         next_seat=tuple((seat + 1) % players for seat in range(players)),
         plain_arms=order != ORDER_ALL4,
-        boneyard_unread=draw_code == DRAW_NONE and not _uses_draw_more(variant.lead),
+        boneyard_unread=draw_code == DRAW_NONE and not draws_more,
         owner=owner,
         owners=owners,
+        mates=mates,
         hand_size=variant.hand_size(players),
         reserve=variant.reserve(players),
         spinner=spin_code,
@@ -268,6 +348,10 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         draw_while_able=while_able,
         knock_bonus=drawing.knock_bonus,
         partners_both_out=variant.hand_end.partners_both_out and teams,
+        lead_first=lead_first,
+        lead_later=lead_later,
+        lead_again=lead_again,
+        lead_doubles_only=variant.lead.allowed == "double",
         settle_domino=compile_settlement(variant.settlement.domino, players),
         settle_blocked=compile_settlement(variant.settlement.blocked, players),
         floor=variant.settlement.floor,

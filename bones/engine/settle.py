@@ -1,19 +1,57 @@
-"""End-of-hand settlement, composed from the variant's settlement rule.
+"""End-of-hand settlement, compiled from the variant's settlement rule.
 
-A settlement rule is compiled once (:func:`compile_settlement`) into a plain
-function ``settle(pips, doubles, domino_owner, blocker_owner) -> deltas`` over
-score owners (seats, or teams when partnered); the engine calls it once per
-hand with each owner's pooled pips.
+A settlement rule is compiled once (:func:`compile_settlement`) into a
+:class:`Settle` of plain int codes (who scores, the amount, its rounding and
+divisor, ties); :func:`settle` interprets one over score owners (seats, or
+teams when partnered), once per hand, with each owner's pooled pips.  Being
+plain data, a compiled rule pickles and the native core reads the same codes.
+
+>>> rule = Settle(SETTLE_DOMINOER, AMOUNT_OPPONENTS, 1, 5, False, 1, False, TIES_NOBODY)
+>>> settle(rule, [0, 13, 9], [False, True, False], 0, 0)
+[20, 0, 0]
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 
 from bones.engine import spec
 
-SettleFn = Callable[[list[int], list[bool], int, int], list[int]]
+# who scores
+SETTLE_NOBODY, SETTLE_OWN_PENALTY, SETTLE_EACH_HEAVIER, SETTLE_DOMINOER, SETTLE_LIGHTEST = range(5)
+# the amount
+AMOUNT_OPPONENTS, AMOUNT_OPPONENTS_MINUS_OWN, AMOUNT_ALL_HANDS, AMOUNT_FLAT = range(4)
+# tied lightest hands
+TIES_NOBODY, TIES_SHARE, TIES_NOT_BLOCKER = range(3)
+
+_KINDS = {
+    "nobody": SETTLE_NOBODY,
+    "own_penalty": SETTLE_OWN_PENALTY,
+    "each_heavier": SETTLE_EACH_HEAVIER,
+    "domino_er": SETTLE_DOMINOER,
+    "lightest": SETTLE_LIGHTEST,
+}
+_AMOUNTS = {
+    "opponents": AMOUNT_OPPONENTS,
+    "opponents_minus_own": AMOUNT_OPPONENTS_MINUS_OWN,
+    "all_hands": AMOUNT_ALL_HANDS,
+    "flat": AMOUNT_FLAT,
+}
+_TIES = {"nobody": TIES_NOBODY, "share": TIES_SHARE, "not_blocker": TIES_NOT_BLOCKER}
+
+
+@dataclass(frozen=True)
+class Settle:
+    """One compiled settlement rule: ints and bools only."""
+
+    kind: int  # SETTLE_*
+    amount: int  # AMOUNT_*
+    flat: int  # the points of AMOUNT_FLAT
+    unit: int  # rounding unit; 1: no rounding
+    per_opponent: bool  # round each opponent's pips apart
+    divisor: int
+    doubles_lose: bool  # lightest: a hand holding a double loses to any double-free one
+    ties: int  # TIES_*
 
 
 def round_nearest(value: int, unit: int) -> int:
@@ -29,120 +67,109 @@ def round_nearest(value: int, unit: int) -> int:
     return (quotient + (1 if 2 * remainder >= unit else 0)) * unit
 
 
-@dataclass(frozen=True)
-class Arithmetic:
-    """Rounding and division applied to an amount of pips."""
-
-    unit: int  # 1: no rounding
-    per_opponent: bool
-    divisor: int
-
-    def of_total(self, pips: int) -> int:
-        pips = max(pips, 0)
-        if self.unit > 1:
-            pips = round_nearest(pips, self.unit)
-        return pips // self.divisor
-
-    def of_parts(self, parts: list[int]) -> int:
-        """Opponents' pips, rounded once in all or each opponent apart."""
-        if self.per_opponent and self.unit > 1:
-            return sum(round_nearest(p, self.unit) for p in parts) // self.divisor
-        return self.of_total(sum(parts))
-
-    def share(self, amount: int, ways: int) -> int:
-        """One of ``ways`` equal shares, rounded down to the rounding unit."""
-        each = amount // ways
-        if self.unit > 1:
-            each -= each % self.unit
-        return each
+def of_total(rule: Settle, pips: int) -> int:
+    """An amount of pips, floored at 0, rounded, then divided."""
+    pips = max(pips, 0)
+    if rule.unit > 1:
+        pips = round_nearest(pips, rule.unit)
+    return pips // rule.divisor
 
 
-def _arithmetic(rule: object) -> Arithmetic:
-    rounding = getattr(rule, "rounding", spec.NoRounding())
-    divisor = getattr(rule, "divisor", 1)
-    if isinstance(rounding, spec.NearestRounding):
-        return Arithmetic(rounding.unit, rounding.per == "opponent", divisor)
-    return Arithmetic(1, False, divisor)
+def of_parts(rule: Settle, parts: list[int]) -> int:
+    """Opponents' pips, rounded once in all or each opponent apart."""
+    if rule.per_opponent and rule.unit > 1:
+        return sum(round_nearest(p, rule.unit) for p in parts) // rule.divisor
+    return of_total(rule, sum(parts))
 
 
-def _amount(amount: str, flat: int, arith: Arithmetic, pips: list[int], winner: int,
-            losers: list[int]) -> int:
-    if amount == "flat":
-        return flat
-    if amount == "opponents":
-        return arith.of_parts([pips[o] for o in losers])
-    if amount == "opponents_minus_own":
-        return arith.of_total(sum(pips[o] for o in losers) - pips[winner])
+def share(rule: Settle, amount: int, ways: int) -> int:
+    """One of ``ways`` equal shares, rounded down to the rounding unit."""
+    each = amount // ways
+    if rule.unit > 1:
+        each -= each % rule.unit
+    return each
+
+
+def amount_won(rule: Settle, pips: list[int], winner: int, losers: list[int]) -> int:
+    """What ``winner`` scores from ``losers`` by the rule's amount."""
+    amount = rule.amount
+    if amount == AMOUNT_FLAT:
+        return rule.flat
+    if amount == AMOUNT_OPPONENTS:
+        return of_parts(rule, [pips[o] for o in losers])
+    if amount == AMOUNT_OPPONENTS_MINUS_OWN:
+        return of_total(rule, sum(pips[o] for o in losers) - pips[winner])
     # all_hands: every pip left on the table, the winner's side included
-    return arith.of_total(sum(pips))
+    return of_total(rule, sum(pips))
 
 
-def compile_settlement(rule: object, players: int) -> SettleFn:
-    """The settlement function of one rule (``settlement.domino`` or ``.blocked``)."""
-    arith = _arithmetic(rule)
-
-    if isinstance(rule, spec.NobodySettles):
-        def settle_nobody(pips: list[int], doubles: list[bool], domino: int, blocker: int) -> list[int]:
-            return [0] * len(pips)
-        return settle_nobody
-
-    if isinstance(rule, spec.OwnPenaltySettles):
-        def settle_own(pips: list[int], doubles: list[bool], domino: int, blocker: int) -> list[int]:
-            return [-arith.of_total(p) for p in pips]
-        return settle_own
-
-    if isinstance(rule, spec.EachHeavierSettles):
-        def settle_cascade(pips: list[int], doubles: list[bool], domino: int, blocker: int) -> list[int]:
-            deltas = [0] * len(pips)
-            for i, mine in enumerate(pips):
-                for theirs in pips:
-                    if theirs > mine:
-                        deltas[i] += arith.of_total(theirs - mine)
-            return deltas
-        return settle_cascade
-
-    if isinstance(rule, spec.DominoerSettles):
-        amount, flat = rule.amount, rule.points
-
-        def settle_dominoer(pips: list[int], doubles: list[bool], domino: int, blocker: int) -> list[int]:
-            deltas = [0] * len(pips)
-            if domino < 0:
+def settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
+           blocker: int) -> list[int]:
+    """Each owner's settlement: ``pips`` and ``doubles`` (holds a double) per
+    owner, ``domino`` the owner who went out (-1 when blocked), ``blocker``
+    the owner who made the last play (-1 when none)."""
+    n = len(pips)
+    deltas = [0] * n
+    kind = rule.kind
+    if kind == SETTLE_NOBODY:
+        return deltas
+    if kind == SETTLE_OWN_PENALTY:
+        return [-of_total(rule, p) for p in pips]
+    if kind == SETTLE_EACH_HEAVIER:
+        for i, mine in enumerate(pips):
+            for theirs in pips:
+                if theirs > mine:
+                    deltas[i] += of_total(rule, theirs - mine)
+        return deltas
+    if kind == SETTLE_DOMINOER:
+        if domino >= 0:
+            losers = [o for o in range(n) if o != domino]
+            deltas[domino] = amount_won(rule, pips, domino, losers)
+        return deltas
+    # SETTLE_LIGHTEST
+    doubles_lose = rule.doubles_lose
+    keys = [((doubles[o] if doubles_lose else False), pips[o]) for o in range(n)]
+    best = min(keys)
+    lightest = [o for o in range(n) if keys[o] == best]
+    if len(lightest) > 1:
+        if rule.ties == TIES_NOT_BLOCKER:
+            lightest = [o for o in lightest if o != blocker]
+            if len(lightest) != 1:
                 return deltas
-            losers = [o for o in range(len(pips)) if o != domino]
-            deltas[domino] = _amount(amount, flat, arith, pips, domino, losers)
+        elif rule.ties == TIES_SHARE:
+            losers = [o for o in range(n) if o not in lightest]
+            total = amount_won(rule, pips, lightest[0], losers)
+            for o in lightest:
+                deltas[o] = share(rule, total, len(lightest))
             return deltas
-        return settle_dominoer
+        else:
+            return deltas
+    winner = lightest[0]
+    losers = [o for o in range(n) if o != winner]
+    deltas[winner] = amount_won(rule, pips, winner, losers)
+    return deltas
 
+
+def compile_settlement(rule: object, players: int) -> Settle:
+    """The codes of one rule (``settlement.domino`` or ``.blocked``)."""
+    kind = _KINDS[rule.kind]  # type: ignore[attr-defined]
+    rounding = getattr(rule, "rounding", spec.NoRounding())
+    unit, per_opponent = 1, False
+    if isinstance(rounding, spec.NearestRounding):
+        unit, per_opponent = rounding.unit, rounding.per == "opponent"
+    ties = TIES_NOBODY
     if isinstance(rule, spec.LightestSettles):
-        amount, flat, doubles_lose = rule.amount, rule.points, rule.doubles_lose
-        ties = spec.for_players(rule.ties, players)
-
-        def settle_lightest(pips: list[int], doubles: list[bool], domino: int, blocker: int) -> list[int]:
-            n = len(pips)
-            deltas = [0] * n
-            keys = [((doubles[o] if doubles_lose else False), pips[o]) for o in range(n)]
-            best = min(keys)
-            lightest = [o for o in range(n) if keys[o] == best]
-            if len(lightest) > 1:
-                if ties == "not_blocker":
-                    lightest = [o for o in lightest if o != blocker]
-                    if len(lightest) != 1:
-                        return deltas
-                elif ties == "share":
-                    losers = [o for o in range(n) if o not in lightest]
-                    total = _amount(amount, flat, arith, pips, lightest[0], losers)
-                    for o in lightest:
-                        deltas[o] = arith.share(total, len(lightest))
-                    return deltas
-                else:
-                    return deltas
-            winner = lightest[0]
-            losers = [o for o in range(n) if o != winner]
-            deltas[winner] = _amount(amount, flat, arith, pips, winner, losers)
-            return deltas
-        return settle_lightest
-
-    raise TypeError(f"unknown settlement rule {rule!r}")  # pragma: no cover
+        ties = _TIES[spec.for_players(rule.ties, players)]
+    return Settle(
+        kind=kind,
+        amount=_AMOUNTS[getattr(rule, "amount", "opponents")],
+        flat=getattr(rule, "points", 1),
+        unit=unit,
+        per_opponent=per_opponent,
+        divisor=getattr(rule, "divisor", 1),
+        doubles_lose=bool(getattr(rule, "doubles_lose", False)),
+        ties=ties,
+    )
 
 
 def hand_winner(deltas: list[int], domino: int) -> int:
