@@ -159,7 +159,10 @@ def memory(hands: int = 1_000_000, jobs: int = 2, variant: str = "sniff",
 
 def startup(runs: int = 7, bones_path: str | None = None,
             log: Callable[[str], None] = print) -> dict[str, object]:
-    """Median wall time of short commands, interpreter start included."""
+    """Wall and CPU time (user + system of the child) of short commands,
+    interpreter start included; CPU time is what a loaded machine changes least."""
+    import resource
+
     bones = bones_command(bones_path)
     commands = {
         "bones --help": ["--help"],
@@ -167,15 +170,18 @@ def startup(runs: int = 7, bones_path: str | None = None,
     }
     out: dict[str, object] = {"command": bones, "runs": runs}
     for label, args in commands.items():
-        times, code = [], 0
+        times, cpu, code = [], [], 0
         for _ in range(runs):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             done = subprocess.run(bones + args, capture_output=True, check=False)
             times.append(time.perf_counter() - start)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu.append((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
             code = code or done.returncode
         entry = {"median_s": round(median(times), 3), "min_s": round(min(times), 3),
-                 "exit_code": code}
+                 "cpu_median_s": round(median(cpu), 3), "exit_code": code}
         out[label] = entry
         log(f"  {label:36} median {entry['median_s']:.3f} s  min {entry['min_s']:.3f} s"
-            f"  exit {code}")
+            f"  CPU {entry['cpu_median_s']:.3f} s  exit {code}")
     return out

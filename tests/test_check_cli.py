@@ -61,11 +61,11 @@ def test_malformed_file_is_a_located_line_not_a_traceback(tmp_path: Path) -> Non
     ]
 
 
-def test_missing_file(tmp_path: Path) -> None:
+def test_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     missing = str(tmp_path / "missing.yaml")
     result = runner.invoke(app, ["check", missing])
-    assert result.exit_code == 1
-    assert result.output.strip() == f"{missing}:1:1: no such file"
+    assert result.exit_code == 2
+    assert result.output.strip() == f"bones check: {missing}: no such file"
 
 
 def test_usage_errors_exit_2() -> None:

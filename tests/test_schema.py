@@ -38,7 +38,7 @@ def test_committed_schemas_are_fresh():
     for name, schema in generated.items():
         committed = (SCHEMAS / name).read_text(encoding="utf-8")
         assert committed == schemagen.render(schema), (
-            f"schemas/{name} is stale: run `bones schema` and commit it")
+            f"schemas/{name} is stale: run `bones schema --out schemas` and commit it")
     on_disk = {p.name for p in SCHEMAS.glob("*.json")}
     assert on_disk == set(generated)
 

@@ -466,10 +466,10 @@ def test_show_a_file_that_extends():
     assert "The last 2 tiles of the boneyard are a reserve that is never drawn" in result.stdout
 
 
-def test_show_unknown_name_is_a_problem():
+def test_show_unknown_name_is_a_usage_error():
     result = runner.invoke(app, ["show", "no-such-game"])
-    assert result.exit_code == 1
-    assert "no-such-game" in result.stderr
+    assert result.exit_code == 2
+    assert result.stderr.startswith("bones show: no-such-game")
     assert "Traceback" not in result.output
 
 
@@ -483,9 +483,9 @@ def test_show_invalid_file_is_a_problem_with_a_location(tmp_path):
     assert "bad.yaml" in result.stderr
 
 
-def test_show_missing_file_is_a_problem(tmp_path):
+def test_show_missing_file_is_a_usage_error(tmp_path):
     result = runner.invoke(app, ["show", str(tmp_path / "missing.yaml")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "Traceback" not in result.output
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -151,7 +152,8 @@ def test_simulate_json_layout_and_repeatability() -> None:
 
 
 def test_simulate_table_csv_and_out(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    result = _run("simulate", "sniff", "-n", "2", "--seed", "1", "--quiet", "--bots", "greedy")
+    result = _run("simulate", "sniff", "-n", "2", "--seed", "1", "--quiet",
+                  "--bots", "greedy,random")
     assert result.exit_code == 0, result.output
     assert "per bot" in result.stdout and "seed 1" in result.stdout
     result = _run("simulate", "all-fives", "-n", "2", "--players", "3", "--seed", "1",
@@ -185,6 +187,68 @@ def test_usage_errors_are_one_line(args: tuple[str, ...], code: int, text: str) 
     assert result.exit_code == code, result.output
     assert text in result.stderr
     assert "Traceback" not in result.output and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_quiet_is_quiet_and_the_seed_is_in_the_report() -> None:
+    for extra in ((), ("--json",)):
+        result = _run("simulate", "all-fives", "-n", "2", "--bots", "greedy,random", "--quiet",
+                      *extra)
+        assert result.exit_code == 0, result.output
+        assert result.stderr == ""
+        if extra:
+            assert isinstance(json.loads(result.stdout)["seed"], int)
+        else:
+            assert re.search(r"seed \d+", result.stdout)
+    result = _run("tournament", "all-fives", "--bots", "greedy,random", "-n", "1", "--quiet")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert re.search(r"seed \d+", result.stdout)
+
+
+def test_one_bot_in_every_seat_prints_no_per_bot_win_rate() -> None:
+    result = _run("simulate", "all-fives", "-n", "2", "--bots", "random", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert "every seat: random" in result.stdout
+    assert "per bot" not in result.stdout and "per seat" in result.stdout
+    result = _run("compare", "all-fives", "sniff", "-n", "2", "--bots", "random", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert "random wins" not in result.stdout and "seat 0 wins" in result.stdout
+    result = _run("compare", "all-fives", "sniff", "-n", "2", "--bots", "random,greedy",
+                  "--seed", "1")
+    assert "random wins" in result.stdout and "greedy wins" in result.stdout
+
+
+def test_jobs_are_capped_at_what_helps(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from bones.cli.options import worker_count
+
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    assert worker_count(1000, 5) == (2, "--jobs 1000: using 2 workers, for 2 CPUs "
+                                        "(--oversubscribe to insist)")
+    assert worker_count(1000, 5, oversubscribe=True) == (
+        5, "--jobs 1000: using 5 workers, for 5 batches of games")
+    assert worker_count(2, 50) == (2, None)
+    # the command says so once, on standard error, and still gives the same totals
+    args = ("simulate", "all-fives", "-n", "3", "--bots", "greedy,random", "--seed", "4",
+            "--json")
+    capped = _run(*args, "--jobs", "1000")
+    assert capped.exit_code == 0, capped.output
+    assert capped.stderr.count("--jobs 1000: using") == 1
+    body = json.loads(capped.stdout)
+    assert body["run"]["jobs"] == 1000 and body["run"]["workers"] <= 2
+    plain = json.loads(_run(*args).stdout)
+    body.pop("run"), plain.pop("run")
+    assert body == plain
+
+
+def test_bots_json_lists_every_bot_and_parameter() -> None:
+    from bones.engine.bots import BOTS
+
+    result = _run("bots", "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [r["name"] for r in rows] == list(BOTS)
+    search = next(r for r in rows if r["name"] == "search")
+    assert {"iterations", "rollouts"} <= {p["name"] for p in search["params"]}
+    assert all({"name", "default", "help", "choices"} == set(p) for r in rows for p in r["params"])
 
 
 def test_invalid_variant_file_is_a_problem(tmp_path) -> None:  # type: ignore[no-untyped-def]

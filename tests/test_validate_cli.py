@@ -8,15 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis_budget import examples
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 from typer.testing import CliRunner
 
 from bones.cli.app import app
 from bones.engine.load import builtin_names
-
-
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -84,17 +82,18 @@ def test_builtin_name(runner: CliRunner) -> None:
     assert result.output == f"{names[0].upper()}: ok\n"
 
 
-def test_unknown_name_is_one_line(runner: CliRunner) -> None:
+def test_unknown_name_is_a_one_line_usage_error(runner: CliRunner) -> None:
     result = run(runner, "no-such-variant-xyz")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert len(result.output.splitlines()) == 1
-    assert result.output.startswith("no-such-variant-xyz: unknown variant 'no-such-variant-xyz'")
+    assert result.output.startswith(
+        "bones validate: no-such-variant-xyz: unknown variant 'no-such-variant-xyz'")
 
 
-def test_missing_file(runner: CliRunner) -> None:
+def test_missing_file_is_a_usage_error(runner: CliRunner) -> None:
     result = run(runner, "nope.yaml")
-    assert result.exit_code == 1
-    assert result.output == "nope.yaml:1:1: no such file\n"
+    assert result.exit_code == 2
+    assert result.output == "bones validate: nope.yaml:1:1: no such file\n"
 
 
 @pytest.mark.parametrize("args", [[], ["good.yaml", "--format", "xml"], ["--nope", "good.yaml"]])

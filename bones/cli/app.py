@@ -17,7 +17,7 @@ app = typer.Typer(
     "(Sniff, All Fives, Muggins, Fives and Threes...), driven by YAML variant files.\n\n"
     "Exit codes: 0 ok, 1 a problem found, 2 a usage error.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )

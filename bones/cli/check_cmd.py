@@ -6,14 +6,13 @@ The engine is imported inside the command, so `bones --help` stays fast.
 from __future__ import annotations
 
 import os
-from typing import Any, List
+from typing import Any
 
 import typer
 
 from bones.cli.formats import Format, github_annotation
 from bones.cli.formats import gh_escape as _gh_escape
-
-
+from bones.cli.options import EXIT_USAGE, FormatOption, fail, not_a_file
 
 
 def _run(path: str) -> Any:
@@ -32,17 +31,10 @@ def _run(path: str) -> Any:
 
 
 def check(
-    files: List[str] = typer.Argument(
+    files: list[str] = typer.Argument(
         ..., metavar="FILE...", help="Scenario files (YAML).", show_default=False,
     ),
-    format: Format = typer.Option(
-        Format.text,
-        "--format",
-        "-f",
-        help="text: one line per file (FILE: ok, or FILE: step N: expected ..., got ...); "
-        "json: a list of results; github: GitHub Actions annotations for failures.",
-        case_sensitive=False,
-    ),
+    format: FormatOption = Format.text,
 ) -> None:
     """Replay scenario files (worked examples of the rules) and report each one.
 
@@ -50,9 +42,13 @@ def check(
     got 13`; a malformed file is reported at its line and column. The format is
     described in docs/scenarios.md.
 
-    Exit codes: 0 every scenario passed, 1 a scenario failed or could not be
-    read, 2 a usage error.
+    Exit codes: 0 every scenario passed; 1 a scenario failed or could not be
+    read; 2 a usage error (among them a path that is not a file).
     """
+    for path in files:
+        problem = not_a_file(path)
+        if problem is not None:
+            fail("check", problem, EXIT_USAGE)
     results = [_run(path) for path in files]
     ok = all(r.ok for r in results)
     if format is Format.json:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import enum
 
 
-class Format(str, enum.Enum):
+class Format(enum.StrEnum):
+    """How a command that checks files reports: for people, programs or CI."""
+
     text = "text"
     json = "json"
     github = "github"

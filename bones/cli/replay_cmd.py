@@ -26,9 +26,11 @@ def replay_command(
 ) -> None:
     from bones.engine.record import RecordError, load_record, replay
 
-    if not file.exists():
-        typer.echo(f"bones replay: {file}: no such file", err=True)
-        raise typer.Exit(2)
+    from bones.cli.options import EXIT_USAGE, fail, not_a_file
+
+    problem = not_a_file(str(file))
+    if problem is not None:
+        fail("replay", problem, EXIT_USAGE)
     try:
         record = load_record(file)
         result = replay(record)

@@ -1,20 +1,44 @@
 """`bones simulate`, `bones bots`, `bones tournament` and `bones compare`.
 
-The engine work is :mod:`bones.engine.sim`; this module reads options, picks the
-executor (in-process, local processes or a Dask cluster) and prints.
+The engine work is :mod:`bones.engine.sim` (runs and their reports) and
+:mod:`bones.engine.report` (tournaments, run facts); this module reads
+options, picks the executor (in-process, local processes or a Dask cluster)
+and formats.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, NoReturn, Optional
 
 import typer
+
+from bones.cli.options import (
+    EXIT_PROBLEM,
+    EXIT_USAGE,
+    Bots,
+    CommandError,
+    Hands,
+    Jobs,
+    Json,
+    Matches,
+    Out,
+    Oversubscribe,
+    Players,
+    Quiet,
+    Scheduler,
+    Seed,
+    Teams,
+    fail,
+    load_variant,
+    note,
+    worker_count,
+)
 
 _EXIT_HELP = ("Exit codes: 0 ok; 1 a problem (an invalid variant file, a cluster that "
               "cannot be reached, a run stopped early by Ctrl-C: its partial results are "
@@ -25,24 +49,20 @@ _SIM_HELP = f"""Simulate games between bots and report statistics with 95% inter
 NAME-or-FILE is a built-in variant or a variant file.  -n plays whole matches
 (default 200); --hands N plays N independent first hands instead.  --bots
 gives one bot per seat (a shorter list repeats); seats rotate across games so
-every bot sits in every seat equally.  Without --seed a seed is chosen, shown
-and recorded.  The same seed gives the same totals for any --jobs and with
+every bot sits in every seat equally.  Without --seed a seed is chosen and
+recorded in the report (text and --json).  The same seed gives the same totals for any --jobs and with
 --scheduler.  Win rates have Wilson intervals; points use standard errors
 across matches.  `bones bots` lists the bots.
 
 {_EXIT_HELP}"""
 
 
-def _run_one(config: Any, jobs: int, scheduler: str | None, games: int, label: str,
-             quiet: bool, *, show_seed: bool) -> tuple[dict[str, Any], Any]:
+def _run_one(config: Any, runner: _Runner, games: int, label: str,
+             quiet: bool) -> tuple[dict[str, Any], Any]:
     """Run one configuration with a progress bar: (its report with the run
     facts, the merged summary)."""
     from bones.engine.sim import report
 
-    runner = _Runner(jobs, scheduler)
-    if show_seed:
-        # a chosen seed is always shown: without it the run cannot be repeated
-        typer.echo(f"seed {config.seed}", err=True)
     started = time.perf_counter()
     bar = _Progress(games, label, quiet)
     try:
@@ -51,12 +71,14 @@ def _run_one(config: Any, jobs: int, scheduler: str | None, games: int, label: s
         bar.stop()
         runner.close()
     body = report(config, summary)
-    body["run"] = _run_facts(runner, started, [summary])
+    body["run"] = runner.facts([summary], time.perf_counter() - started)
     return body, summary
+
 
 def register(app: typer.Typer) -> None:
     app.command("simulate", help=_SIM_HELP)(simulate_command)
-    app.command("bots", help="List the bots with their parameters and defaults.")(bots_command)
+    app.command("bots", help="List the bots with their parameters and defaults.\n\n"
+                "Exit codes: 0 ok; 2 a usage error.")(bots_command)
     app.command(
         "tournament",
         help="Every pair of bots in 2-player matches, both seat orders (with --players 3 "
@@ -71,38 +93,28 @@ def register(app: typer.Typer) -> None:
     )(compare_command)
 
 
-class _Fail(Exception):
-    def __init__(self, message: str, code: int) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def _fail(command: str, err: _Fail) -> typer.Exit:
-    typer.echo(f"bones {command}: {err}", err=True)
-    return typer.Exit(err.code)
+def _command(name: str, body: Callable[[], int]) -> NoReturn:
+    """Run a command body: its exit code, or its error as ``bones NAME: ...``."""
+    try:
+        code = body()
+    except CommandError as err:
+        fail(name, str(err), err.code)
+    raise typer.Exit(code)
 
 
 # ----------------------------------------------------------------- shared
 
 def _tables(refs: list[str], players: Optional[int], teams: bool) -> list[Any]:
-    from bones.engine.load import VariantError
     from bones.engine.rules import RulesError, compile_rules
-    from bones.engine.sim import Table, load_variant
+    from bones.engine.sim import Table
 
     tables = []
     for ref in refs:
-        try:
-            variant = load_variant(ref)
-        except VariantError as err:
-            problems = getattr(err, "problems", None) or []
-            first = problems[0].format() if problems else str(err).splitlines()[0]
-            more = (f" (and {len(problems) - 1} more; see bones validate {ref})"
-                    if len(problems) > 1 else "")
-            raise _Fail(f"{first}{more}", 1 if Path(ref).is_file() else 2) from None
+        variant = load_variant(ref)
         try:
             rules = compile_rules(variant, players, True if teams else None)
         except RulesError as err:
-            raise _Fail(str(err), 2) from None
+            raise CommandError(str(err), EXIT_USAGE) from None
         tables.append(Table(ref, variant, rules.players, rules.teams))
     return tables
 
@@ -119,7 +131,7 @@ def _config(tables: list[Any], bots: str, games: int, seed: Optional[int],
         names = [b.name for b in _parse_bots(bots)]
         return make_config(tables, names, games, seed, hands_only=hands_only)
     except (BotError, SimError) as err:
-        raise _Fail(str(err), 2) from None
+        raise CommandError(str(err), EXIT_USAGE) from None
 
 
 def _parse_bots(text: str) -> list[Any]:
@@ -128,35 +140,60 @@ def _parse_bots(text: str) -> list[Any]:
     return parse_bots(text)
 
 
-class _Runner:
-    """The executor for --jobs / --scheduler, opened once and closed at the end."""
+def _games(matches: Optional[int], hands: Optional[int]) -> int:
+    if matches is not None and hands is not None:
+        raise CommandError("give -n (matches) or --hands, not both", EXIT_USAGE)
+    games = hands if hands is not None else matches if matches is not None else 200
+    if games < 1:
+        raise CommandError("the number of games must be at least 1", EXIT_USAGE)
+    return games
 
-    def __init__(self, jobs: int, scheduler: Optional[str]) -> None:
+
+class _Runner:
+    """The executor for --jobs / --scheduler, opened once and closed at the end.
+
+    No more local workers start than there are batches to share, nor (without
+    --oversubscribe) than there are CPUs; a capped --jobs is said once on
+    standard error."""
+
+    def __init__(self, jobs: int, scheduler: Optional[str], games: int,
+                 oversubscribe: bool = False, quiet: bool = False) -> None:
+        from bones.engine.sim import batches, default_batch_size
+
         if jobs < 1:
-            raise _Fail("--jobs must be at least 1", 2)
+            raise CommandError("--jobs must be at least 1", EXIT_USAGE)
         if scheduler and jobs != 1:
-            raise _Fail("--jobs and --scheduler exclude each other (the cluster "
-                        "decides its workers)", 2)
+            raise CommandError("--jobs and --scheduler exclude each other (the cluster "
+                               "decides its workers)", EXIT_USAGE)
         self.jobs = jobs
         self.scheduler = scheduler
         self.executor: Any = None
         self.client: Any = None
-        self.workers = jobs
         if scheduler:
-            try:
-                from distributed import Client
-            except ImportError:
-                raise _Fail("--scheduler needs Dask: pip install 'bones[cluster]'", 2) from None
-            try:
-                self.client = Client(scheduler, timeout=10)
-            except (OSError, TimeoutError, ValueError) as err:
-                raise _Fail(f"cannot reach the scheduler at {scheduler}: {err}", 1) from None
-            self.executor = self.client.get_executor()
-            self.workers = max(1, sum(self.client.nthreads().values()))
-        elif jobs > 1:
+            self._connect(scheduler)
+            return
+        planned = len(batches(games, default_batch_size(games, jobs)))
+        self.workers, why = worker_count(jobs, planned, oversubscribe)
+        if why:
+            note(why, quiet)
+        if self.workers > 1:
             from bones.engine.sim import process_executor
 
-            self.executor = process_executor(jobs)
+            self.executor = process_executor(self.workers)
+
+    def _connect(self, scheduler: str) -> None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise CommandError("--scheduler needs Dask: pip install 'bones[cluster]'",
+                               EXIT_USAGE) from None
+        try:
+            self.client = Client(scheduler, timeout=10)
+        except (OSError, TimeoutError, ValueError) as err:
+            raise CommandError(f"cannot reach the scheduler at {scheduler}: {err}",
+                               EXIT_PROBLEM) from None
+        self.executor = self.client.get_executor()
+        self.workers = max(1, sum(self.client.nthreads().values()))
 
     def run(self, config: Any, progress: Any = None) -> Any:
         from bones.engine.sim import SimError, simulate
@@ -164,7 +201,7 @@ class _Runner:
         try:
             return simulate(config, self.executor, self.workers, progress=progress)
         except SimError as err:
-            raise _Fail(str(err), 1) from None
+            raise CommandError(str(err), EXIT_PROBLEM) from None
 
     def close(self) -> None:
         if self.client is not None:
@@ -172,8 +209,11 @@ class _Runner:
         elif self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
 
-    def facts(self) -> dict[str, Any]:
-        return {"jobs": self.jobs, "workers": self.workers, "scheduler": self.scheduler}
+    def facts(self, summaries: list[Any], seconds: float) -> dict[str, Any]:
+        from bones.engine.report import run_facts
+
+        return run_facts(summaries, seconds, jobs=self.jobs, workers=self.workers,
+                         scheduler=self.scheduler)
 
 
 class _Progress:
@@ -211,28 +251,6 @@ class _Progress:
             self.bar.stop()
 
 
-def _run_facts(runner: _Runner, started: float, summaries: list[Any]) -> dict[str, Any]:
-    import platform
-
-    from bones._version import __version__
-    from bones.engine.sim import timing_report
-
-    seconds = time.perf_counter() - started
-    games = sum(s.n for s in summaries)
-    timing: dict[str, Any] = {}
-    for s in summaries:
-        timing.update(timing_report(s))
-    return {
-        "engine_version": __version__,
-        "python": platform.python_version(),
-        "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cpus",
-        **runner.facts(),
-        "seconds": round(seconds, 3),
-        "games_per_second": round(games / seconds, 2) if seconds > 0 else None,
-        "move_time": timing,
-    }
-
-
 def _write(out: Optional[Path], text: str) -> None:
     if out is None:
         typer.echo(text, nl=not text.endswith("\n"))
@@ -242,7 +260,7 @@ def _write(out: Optional[Path], text: str) -> None:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, out)
     except OSError as err:
-        raise _Fail(f"cannot write {out}: {err.strerror or err}", 1) from None
+        raise CommandError(f"cannot write {out}: {err.strerror or err}", EXIT_PROBLEM) from None
 
 
 def _pct(e: dict[str, Any]) -> str:
@@ -266,61 +284,44 @@ def _console(out: Optional[Path]) -> Any:
 def simulate_command(
     variant: str = typer.Argument(..., metavar="NAME-or-FILE",
                                   help="A built-in variant or a variant file."),
-    matches: Optional[int] = typer.Option(None, "-n", "--matches",
-                                          help="Whole matches to play (default 200)."),
-    hands: Optional[int] = typer.Option(None, "--hands",
-                                        help="Play this many independent first hands instead."),
-    players: Optional[int] = typer.Option(None, "--players", "-p",
-                                          help="Number of players (default: the smallest)."),
-    teams: bool = typer.Option(False, "--teams", help="Two partnerships (seats 0+2 v 1+3)."),
-    bots: str = typer.Option("heuristic", "--bots",
-                             help="Bots by seat, comma-separated (see `bones bots`)."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Master seed (chosen when left out)."),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Local worker processes."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
-                                            help="A Dask scheduler, tcp://HOST:PORT."),
-    as_json: bool = typer.Option(False, "--json", help="Every number as JSON."),
+    matches: Matches = None,
+    hands: Hands = None,
+    players: Players = None,
+    teams: Teams = False,
+    bots: Bots = "heuristic",
+    seed: Seed = None,
+    jobs: Jobs = 1,
+    oversubscribe: Oversubscribe = False,
+    scheduler: Scheduler = None,
+    as_json: Json = False,
     as_csv: bool = typer.Option(False, "--csv", help="One CSV row per bot and seat."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Write the report to FILE."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    out: Out = None,
+    quiet: Quiet = False,
 ) -> None:
-    try:
-        code = _simulate(variant, matches, hands, players, teams, bots, seed, jobs,
-                         scheduler, as_json, as_csv, out, quiet)
-    except _Fail as err:
-        raise _fail("simulate", err) from None
-    raise typer.Exit(code)
+    def body() -> int:
+        if as_json and as_csv:
+            raise CommandError("give --json or --csv, not both", EXIT_USAGE)
+        games = _games(matches, hands)
+        tables = _tables([variant], players, teams)
+        config = _config(tables, bots, games, seed, hands is not None)
+        runner = _Runner(jobs, scheduler, games, oversubscribe, quiet)
+        report, summary = _run_one(config, runner, games, "simulating", quiet)
+        if as_json:
+            _write(out, json.dumps(report, indent=2) + "\n")
+        elif as_csv:
+            _write(out, _csv(report))
+        else:
+            console = _console(out)
+            _print_simulation(console, report)
+            if out is not None:
+                _write(out, console.export_text())
+        if summary.partial:
+            typer.echo(f"bones simulate: partial: stopped after {summary.n} of {games} games",
+                       err=True)
+            return EXIT_PROBLEM
+        return 0
 
-
-def _simulate(variant: str, matches: Optional[int], hands: Optional[int],
-              players: Optional[int], teams: bool, bots: str, seed: Optional[int], jobs: int,
-              scheduler: Optional[str], as_json: bool, as_csv: bool, out: Optional[Path],
-              quiet: bool) -> int:
-    if matches is not None and hands is not None:
-        raise _Fail("give -n (matches) or --hands, not both", 2)
-    if as_json and as_csv:
-        raise _Fail("give --json or --csv, not both", 2)
-    games = hands if hands is not None else matches if matches is not None else 200
-    if games < 1:
-        raise _Fail("the number of games must be at least 1", 2)
-    tables = _tables([variant], players, teams)
-    config = _config(tables, bots, games, seed, hands is not None)
-
-    body, summary = _run_one(config, jobs, scheduler, games, "simulating", quiet,
-                    show_seed=seed is None or not (quiet or as_json or as_csv))
-    if as_json:
-        _write(out, json.dumps(body, indent=2) + "\n")
-    elif as_csv:
-        _write(out, _csv(body))
-    else:
-        console = _console(out)
-        _print_simulation(console, body)
-        if out is not None:
-            _write(out, console.export_text())
-    if summary.partial:
-        typer.echo(f"partial: stopped after {summary.n} of {games} games", err=True)
-        return 1
-    return 0
+    _command("simulate", body)
 
 
 def _csv(body: dict[str, Any]) -> str:
@@ -351,7 +352,12 @@ def _print_simulation(console: Any, body: dict[str, Any]) -> None:
     partial = " (PARTIAL)" if body["partial"] else ""
     console.print(f"{v['name']}, {v['players']} players{' in teams' if v['teams'] else ''}: "
                   f"{body['games']} {unit}{partial}, seed {body['seed']}")
-    for title, rows, key in (("bot", body["bots"], "bot"), ("seat", body["seats"], "seat")):
+    sections = [("bot", body["bots"], "bot"), ("seat", body["seats"], "seat")]
+    if len(body["bots"]) == 1:
+        # one bot in every seat: its "win rate" is only how often anybody won
+        console.print(f"every seat: {body['bots'][0]['bot']}")
+        sections = sections[1:]
+    for title, rows, key in sections:
         t = Table(title=f"per {title} (95% intervals)", title_justify="left")
         t.add_column(title)
         t.add_column("wins", justify="right", no_wrap=True)
@@ -389,9 +395,17 @@ def _print_simulation(console: Any, body: dict[str, Any]) -> None:
 
 # ------------------------------------------------------------------- bots
 
-def bots_command() -> None:
+def bots_command(as_json: Json = False) -> None:
     from bones.engine.bots import BOTS
 
+    if as_json:
+        rows = [{"name": info.name, "summary": info.summary,
+                 "params": [{"name": p.name, "default": p.default, "help": p.help,
+                             "choices": list(p.choices) if p.choices else None}
+                            for p in info.params]}
+                for info in BOTS.values()]
+        typer.echo(json.dumps(rows, indent=2))
+        return
     for info in BOTS.values():
         typer.echo(f"{info.name}: {info.summary}")
         for p in info.params:
@@ -407,128 +421,65 @@ def bots_command() -> None:
 def tournament_command(
     variant: str = typer.Argument(..., metavar="NAME-or-FILE",
                                   help="A built-in variant or a variant file."),
-    bots: str = typer.Option(..., "--bots", help="At least two bots, comma-separated."),
+    bots: str = typer.Option(..., "--bots", help="At least two bots, comma-separated "
+                             "(see `bones bots`)."),
     matches: int = typer.Option(100, "-n", "--matches",
                                 help="Matches per pairing (or per seating)."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Players per table."),
-    teams: bool = typer.Option(False, "--teams", help="Two partnerships."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Master seed."),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Local worker processes."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
-                                            help="A Dask scheduler, tcp://HOST:PORT."),
-    as_json: bool = typer.Option(False, "--json", help="Every number as JSON."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Write the report to FILE."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    players: Players = None,
+    teams: Teams = False,
+    seed: Seed = None,
+    jobs: Jobs = 1,
+    oversubscribe: Oversubscribe = False,
+    scheduler: Scheduler = None,
+    as_json: Json = False,
+    out: Out = None,
+    quiet: Quiet = False,
 ) -> None:
-    try:
-        code = _tournament(variant, bots, matches, players, teams, seed, jobs, scheduler,
-                           as_json, out, quiet)
-    except _Fail as err:
-        raise _fail("tournament", err) from None
-    raise typer.Exit(code)
+    def body() -> int:
+        from bones.engine.bots import BotError
+        from bones.engine.match import new_seed
+        from bones.engine.report import Tournament, TournamentError
+        from bones.engine.sim import SimError
 
-
-def _tournament(variant: str, bots: str, matches: int, players: Optional[int], teams: bool,
-                seed: Optional[int], jobs: int, scheduler: Optional[str], as_json: bool,
-                out: Optional[Path], quiet: bool) -> int:
-    from bones.engine.bots import BotError
-    from bones.engine.match import new_seed
-    from bones.engine.sim import FORMAT_VERSION, Layout, SimError, make_config
-    from bones.engine.stats import wilson
-
-    if matches < 1:
-        raise _Fail("the number of matches must be at least 1", 2)
-    tables = _tables([variant], players or 2, teams)
-    n_players = tables[0].players
-    try:
-        names = [b.name for b in _parse_bots(bots)]
-    except BotError as err:
-        raise _Fail(str(err), 2) from None
-    if len(set(names)) != len(names):
-        raise _Fail("each bot may be named once in a tournament", 2)
-    if len(names) < 2:
-        raise _Fail("a tournament needs at least two bots", 2)
-    if len(names) < n_players:
-        raise _Fail(f"{n_players} players need at least {n_players} different bots", 2)
-    chosen = seed is None
-    seed = new_seed() if seed is None else seed
-    seatings: list[tuple[str, ...]] = []
-    for group in itertools.combinations(names, n_players):
-        first, rest = group[0], group[1:]
-        # rotation covers the cyclic shifts; the other orders are their own runs
-        for order in itertools.permutations(rest):
-            seatings.append((first, *order))
-    configs = []
-    for lineup in seatings:
+        if matches < 1:
+            raise CommandError("the number of matches must be at least 1", EXIT_USAGE)
+        (table,) = _tables([variant], players or 2, teams)
         try:
-            configs.append(make_config(tables, list(lineup), matches, seed))
-        except SimError as err:
-            raise _Fail(str(err), 2) from None
-    runner = _Runner(jobs, scheduler)
-    if chosen or not (quiet or as_json):
-        typer.echo(f"seed {seed}; {len(configs)} seating{'s' * (len(configs) != 1)} "
-                   f"x {matches} matches", err=True)
-    started = time.perf_counter()
-    bar = _Progress(matches * len(configs), "tournament", quiet)
-    wins = {b: 0 for b in names}
-    games = {b: 0 for b in names}
-    ahead = {(a, b): [0, 0] for a in names for b in names if a != b}
-    summaries = []
-    partial = False
-    try:
-        for config in configs:
-            summary = runner.run(config, bar)
-            bar.advance_base(summary.n)
-            summaries.append(summary)
-            layout = Layout(config)
-            distinct = config.distinct
-            for d, name in enumerate(distinct):
-                wins[name] += summary.sums[layout.index[f"0.bot{d}.win"]]
-                games[name] += summary.n
-                for e, other in enumerate(distinct):
-                    if d != e:
-                        cell = ahead[(name, other)]
-                        cell[0] += summary.sums[layout.index[f"0.ahead{d}.{e}"]]
-                        cell[1] += summary.n
-            if summary.partial:
-                partial = True
-                break
-    finally:
-        bar.stop()
-        runner.close()
+            names = [b.name for b in _parse_bots(bots)]
+            plan = Tournament.plan(table, names, matches,
+                                   new_seed() if seed is None else seed)
+        except (BotError, SimError, TournamentError) as err:
+            raise CommandError(str(err), EXIT_USAGE) from None
+        runner = _Runner(jobs, scheduler, matches, oversubscribe, quiet)
+        count = len(plan.configs)
+        note(f"{count} seating{'s' * (count != 1)} x {matches} matches", quiet)
+        started = time.perf_counter()
+        bar = _Progress(plan.total_matches, "tournament", quiet)
+        try:
+            for config in plan.configs:
+                summary = runner.run(config, bar)
+                bar.advance_base(summary.n)
+                plan.add(config, summary)
+                if summary.partial:
+                    break
+        finally:
+            bar.stop()
+            runner.close()
+        report = plan.report()
+        report["run"] = runner.facts(plan.summaries, time.perf_counter() - started)
+        if as_json:
+            _write(out, json.dumps(report, indent=2) + "\n")
+        else:
+            console = _console(out)
+            _print_tournament(console, report)
+            if out is not None:
+                _write(out, console.export_text())
+        if plan.partial:
+            typer.echo("bones tournament: partial: stopped early", err=True)
+            return EXIT_PROBLEM
+        return 0
 
-    def est(k: int, n: int) -> dict[str, float]:
-        e = wilson(k, n)
-        return {"value": round(e.value, 4), "lo": round(e.lo, 4), "hi": round(e.hi, 4)}
-
-    ranking = sorted(names, key=lambda b: -(wins[b] / games[b] if games[b] else 0))
-    body = {
-        "format": "bones-tournament",
-        "version": FORMAT_VERSION,
-        "variant": {"name": tables[0].variant.name, "ref": variant, "players": n_players,
-                    "teams": tables[0].teams},
-        "seed": seed,
-        "matches_per_seating": matches,
-        "seatings": [list(s) for s in seatings],
-        "partial": partial,
-        "bots": names,
-        "matrix": [[None if a == b else {**est(*ahead[(a, b)]), "games": ahead[(a, b)][1]}
-                    for b in names] for a in names],
-        "ranking": [{"bot": b, "games": games[b], "wins": wins[b],
-                     "win_rate": est(wins[b], games[b])} for b in ranking],
-        "run": _run_facts(runner, started, summaries),
-    }
-    if as_json:
-        _write(out, json.dumps(body, indent=2) + "\n")
-    else:
-        console = _console(out)
-        _print_tournament(console, body)
-        if out is not None:
-            _write(out, console.export_text())
-    if partial:
-        typer.echo("partial: stopped early", err=True)
-        return 1
-    return 0
+    _command("tournament", body)
 
 
 def _print_tournament(console: Any, body: dict[str, Any]) -> None:
@@ -562,55 +513,42 @@ def _print_tournament(console: Any, body: dict[str, Any]) -> None:
 def compare_command(
     a: str = typer.Argument(..., metavar="A", help="A variant name or file."),
     b: str = typer.Argument(..., metavar="B", help="Another variant name or file."),
-    matches: Optional[int] = typer.Option(None, "-n", "--matches",
-                                          help="Matches per variant (default 200)."),
-    hands: Optional[int] = typer.Option(None, "--hands", help="Independent hands instead."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
-    teams: bool = typer.Option(False, "--teams", help="Two partnerships."),
-    bots: str = typer.Option("heuristic", "--bots", help="Bots by seat, comma-separated."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Master seed."),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Local worker processes."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
-                                            help="A Dask scheduler, tcp://HOST:PORT."),
-    as_json: bool = typer.Option(False, "--json", help="Every number as JSON."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Write the report to FILE."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    matches: Matches = None,
+    hands: Hands = None,
+    players: Players = None,
+    teams: Teams = False,
+    bots: Bots = "heuristic",
+    seed: Seed = None,
+    jobs: Jobs = 1,
+    oversubscribe: Oversubscribe = False,
+    scheduler: Scheduler = None,
+    as_json: Json = False,
+    out: Out = None,
+    quiet: Quiet = False,
 ) -> None:
-    try:
-        code = _compare(a, b, matches, hands, players, teams, bots, seed, jobs, scheduler,
-                        as_json, out, quiet)
-    except _Fail as err:
-        raise _fail("compare", err) from None
-    raise typer.Exit(code)
+    def body() -> int:
+        games = _games(matches, hands)
+        tables = _tables([a, b], players, teams)
+        if tables[0].players != tables[1].players:
+            raise CommandError(f"{a} is played by {tables[0].players} players here and {b} "
+                               f"by {tables[1].players}; choose one with --players", EXIT_USAGE)
+        config = _config(tables, bots, games, seed, hands is not None)
+        runner = _Runner(jobs, scheduler, games, oversubscribe, quiet)
+        report, summary = _run_one(config, runner, games, "comparing", quiet)
+        if as_json:
+            _write(out, json.dumps(report, indent=2) + "\n")
+        else:
+            console = _console(out)
+            _print_compare(console, report)
+            if out is not None:
+                _write(out, console.export_text())
+        if summary.partial:
+            typer.echo(f"bones compare: partial: stopped after {summary.n} of {games} games",
+                       err=True)
+            return EXIT_PROBLEM
+        return 0
 
-
-def _compare(a: str, b: str, matches: Optional[int], hands: Optional[int],
-             players: Optional[int], teams: bool, bots: str, seed: Optional[int], jobs: int,
-             scheduler: Optional[str], as_json: bool, out: Optional[Path], quiet: bool) -> int:
-
-    if matches is not None and hands is not None:
-        raise _Fail("give -n (matches) or --hands, not both", 2)
-    games = hands if hands is not None else matches if matches is not None else 200
-    if games < 1:
-        raise _Fail("the number of games must be at least 1", 2)
-    tables = _tables([a, b], players, teams)
-    if tables[0].players != tables[1].players:
-        raise _Fail(f"{a} is played by {tables[0].players} players here and {b} by "
-                    f"{tables[1].players}; choose one with --players", 2)
-    config = _config(tables, bots, games, seed, hands is not None)
-    body, summary = _run_one(config, jobs, scheduler, games, "comparing", quiet,
-                    show_seed=seed is None or not (quiet or as_json))
-    if as_json:
-        _write(out, json.dumps(body, indent=2) + "\n")
-    else:
-        console = _console(out)
-        _print_compare(console, body)
-        if out is not None:
-            _write(out, console.export_text())
-    if summary.partial:
-        typer.echo(f"partial: stopped after {summary.n} of {games} games", err=True)
-        return 1
-    return 0
+    _command("compare", body)
 
 
 def _print_compare(console: Any, body: dict[str, Any]) -> None:
@@ -636,8 +574,10 @@ def _print_compare(console: Any, body: dict[str, Any]) -> None:
             t.add_row(label, f"{ea['value']:.2f}", f"{eb['value']:.2f}",
                       f"{ed['value']:+.2f} ± {ed['value'] - ed['lo']:.2f}")
 
+    one_bot = len(va["bots"]) == 1  # in every seat: its win rate says nothing
     for ba, bb, bd in zip(va["bots"], vb["bots"], diff["bots"]):
-        row(f"{ba['bot']} wins", ba["win_rate"], bb["win_rate"], bd["win_rate"], True)
+        if not one_bot:
+            row(f"{ba['bot']} wins", ba["win_rate"], bb["win_rate"], bd["win_rate"], True)
         row(f"{ba['bot']} play pts/hand", ba["play_points_per_hand"],
             bb["play_points_per_hand"], bd["play_points_per_hand"], False)
         row(f"{ba['bot']} settle pts/hand", ba["settlement_points_per_hand"],

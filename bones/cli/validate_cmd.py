@@ -6,13 +6,12 @@ The engine is imported inside the command, so `bones --help` stays fast.
 from __future__ import annotations
 
 import os
-from typing import Any, List
+from typing import Any
 
 import typer
 
 from bones.cli.formats import Format, github_annotation
-
-
+from bones.cli.options import EXIT_USAGE, FormatOption, fail, first_problem, input_exit_code
 
 
 def _check(ref: str) -> tuple[bool, list[Any]]:
@@ -32,26 +31,26 @@ def _check(ref: str) -> tuple[bool, list[Any]]:
 
 
 def validate(
-    files: List[str] = typer.Argument(
+    files: list[str] = typer.Argument(
         ...,
         metavar="FILE-or-NAME",
         help="Variant files, or names of built-in variants.",
         show_default=False,
     ),
-    format: Format = typer.Option(
-        Format.text,
-        "--format",
-        "-f",
-        help="text: FILE:LINE:COL: key.path: message; json: a list of results; "
-        "github: GitHub Actions annotations.",
-        case_sensitive=False,
-    ),
+    format: FormatOption = Format.text,
 ) -> None:
     """Check variant files and print every problem, each at its line and column.
 
-    Exit codes: 0 all valid, 1 a problem found, 2 a usage error.
+    Output: FILE: ok, or FILE:LINE:COL: key.path: message for each problem
+    (--format json: a list of results; github: GitHub Actions annotations).
+
+    Exit codes: 0 all valid; 1 a problem found; 2 a usage error (among them a
+    name that is not a built-in variant, or a path that is not a file).
     """
     results = [(ref, *_check(ref)) for ref in files]
+    for ref, valid, problems in results:
+        if not valid and input_exit_code(ref) == EXIT_USAGE:
+            fail("validate", first_problem(problems, ref), EXIT_USAGE)
     ok = all(valid for _, valid, _ in results)
     if format is Format.json:
         import json

@@ -25,13 +25,9 @@ def _problem_text(err: BaseException) -> str:
 
 
 def _load_or_exit(ref: str) -> Any:
-    from bones.engine.load import load_variant
+    from bones.cli.options import variant_or_exit
 
-    try:
-        return load_variant(ref)
-    except (ValueError, OSError) as err:
-        typer.echo(_problem_text(err), err=True)
-        raise typer.Exit(1) from None
+    return variant_or_exit("show", ref)
 
 
 # ------------------------------------------------------------ list helpers
@@ -180,12 +176,25 @@ def register(app: typer.Typer) -> None:
 
     @app.command("schema")
     def schema_cmd(
-        out: Path = typer.Option(Path("schemas"), "--out", "-o", metavar="DIR",
-                                 help="Directory to write the schemas into (created if missing)."),
+        name: str = typer.Argument("variant", metavar="[NAME]",
+                                   help="The schema to print: variant or scenario."),
+        out: Optional[Path] = typer.Option(
+            None, "--out", "-o", metavar="DIR",
+            help="Write every schema into DIR (created if missing) instead of printing one."),
     ) -> None:
-        """Write the JSON Schemas for editors (variant.schema.json ...) into DIR."""
-        from bones.engine.schemagen import write_schemas
+        """Print the JSON Schema of variant files (or of scenario files) for
+        editors; with --out DIR, write every schema (variant.schema.json ...) there."""
+        from bones.engine.schemagen import render, schemas, write_schemas
 
+        if out is None:
+            every = schemas()
+            chosen = every.get(f"{name}.schema.json")
+            if chosen is None:
+                names = ", ".join(sorted(k.removesuffix(".schema.json") for k in every))
+                typer.echo(f"bones schema: no schema named '{name}' (one of {names})", err=True)
+                raise typer.Exit(2)
+            typer.echo(render(chosen), nl=False)
+            return
         try:
             written = write_schemas(out)
         except OSError as err:

@@ -1,0 +1,146 @@
+"""One set of conventions for every command: the same bad input gets the same
+exit code and the same ``bones COMMAND: `` message prefix (README, "Exit
+codes"); shared options are spelled the same everywhere."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bones.cli.app import app
+
+runner = CliRunner()
+
+# how each command takes a variant: the arguments before and after it
+VARIANT_COMMANDS = {
+    "show": ((), ()),
+    "validate": ((), ()),
+    "play": ((), ("--humans", "0", "--bots", "random", "--delay", "0")),
+    "simulate": ((), ("-n", "1")),
+    "compare": ((), ("sniff", "-n", "1")),
+    "tournament": ((), ("--bots", "random,greedy", "-n", "1")),
+}
+# commands that read a file of another kind
+FILE_COMMANDS = ("check", "replay")
+
+
+def _run(*args: str):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, list(args), input="")
+
+
+def _one_error_line(result, command: str) -> str:  # type: ignore[no-untyped-def]
+    assert "Traceback" not in result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"bones {command}: "), lines[0]
+    return lines[0]
+
+
+@pytest.fixture()
+def bad_variant(tmp_path: Path) -> str:
+    path = tmp_path / "bad.yaml"
+    path.write_text("name: bad\nextends: sniff\ndeal:\n  hand_size: seven\n", encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("command", VARIANT_COMMANDS)
+def test_an_unknown_variant_is_a_usage_error_everywhere(command: str) -> None:
+    before, after = VARIANT_COMMANDS[command]
+    result = _run(command, *before, "snif", *after)
+    assert result.exit_code == 2, result.output
+    line = _one_error_line(result, command)
+    assert "unknown variant 'snif'" in line and "did you mean 'sniff'" in line
+
+
+@pytest.mark.parametrize("command", [*VARIANT_COMMANDS, *FILE_COMMANDS])
+def test_a_missing_file_is_a_usage_error_everywhere(command: str, tmp_path: Path) -> None:
+    before, after = VARIANT_COMMANDS.get(command, ((), ()))
+    missing = str(tmp_path / "missing.yaml")
+    result = _run(command, *before, missing, *after)
+    assert result.exit_code == 2, result.output
+    assert "no such file" in _one_error_line(result, command)
+
+
+@pytest.mark.parametrize("command", [*VARIANT_COMMANDS, *FILE_COMMANDS])
+def test_a_directory_is_a_usage_error_everywhere(command: str, tmp_path: Path) -> None:
+    before, after = VARIANT_COMMANDS.get(command, ((), ()))
+    result = _run(command, *before, str(tmp_path), *after)
+    assert result.exit_code == 2, result.output
+    assert "directory" in _one_error_line(result, command)
+
+
+@pytest.mark.parametrize("command", [c for c in VARIANT_COMMANDS if c != "validate"])
+def test_an_invalid_variant_file_is_a_problem_everywhere(command: str, bad_variant: str) -> None:
+    before, after = VARIANT_COMMANDS[command]
+    result = _run(command, *before, bad_variant, *after)
+    assert result.exit_code == 1, result.output
+    line = _one_error_line(result, command)
+    assert "bad.yaml:4:" in line and "hand_size" in line
+
+
+def test_validate_reports_an_invalid_file_on_standard_output(bad_variant: str) -> None:
+    # validate's report is its output: the problems go to stdout, located
+    result = _run("validate", bad_variant)
+    assert result.exit_code == 1
+    assert "bad.yaml:4:" in result.stdout and result.stderr == ""
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "compare", "tournament"])
+def test_a_bad_seed_is_a_usage_error_everywhere(command: str) -> None:
+    before, after = VARIANT_COMMANDS[command]
+    result = _run(command, *before, "sniff", *after, "--seed", "x")
+    assert result.exit_code == 2
+    assert "Invalid value for '--seed'" in result.stderr
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "tournament"])
+def test_bad_jobs_and_bots_are_usage_errors_everywhere(command: str) -> None:
+    before, after = VARIANT_COMMANDS[command]
+    result = _run(command, *before, "sniff", *after, "--jobs", "0")
+    assert result.exit_code == 2
+    assert "--jobs must be at least 1" in _one_error_line(result, command)
+    args = [a for a in after if a not in ("random,greedy",)]
+    if "--bots" in args:
+        args.remove("--bots")
+    result = _run(command, *before, "sniff", *args, "--bots", "gredy,random")
+    assert result.exit_code == 2
+    assert "did you mean greedy" in _one_error_line(result, command)
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "tournament", "play", "show"])
+def test_shared_options_are_spelled_the_same(command: str) -> None:
+    help_text = _run(command, "--help").stdout
+    for option in ("--players", "-p"):
+        assert option in help_text
+    if command != "show":
+        assert "--seed" in help_text and "--teams" in help_text and "--bots" in help_text
+    if command in ("simulate", "compare", "tournament"):
+        for option in ("--jobs", "-j", "--oversubscribe", "--scheduler", "--json", "--quiet",
+                       "-q", "--out"):
+            assert option in help_text
+
+
+def test_schema_prints_to_standard_output_without_out(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    result = _run("schema")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["title"]
+    assert "scenario" in json.loads(_run("schema", "scenario").stdout)["title"]
+    assert list(tmp_path.iterdir()) == []  # nothing written where it ran
+    result = _run("schema", "recipe")
+    assert result.exit_code == 2
+    assert _one_error_line(result, "schema").endswith("(one of scenario, variant)")
+
+
+def test_shell_completion_is_offered() -> None:
+    assert "--install-completion" in _run("--help").stdout
+    result = runner.invoke(app, ["--show-completion", "bash"], prog_name="bones")
+    assert result.exit_code == 0, result.output
+    assert "complete -o default -F _bones_completion bones" in result.stdout
+    result = runner.invoke(app, [], prog_name="bones",
+                           env={"_BONES_COMPLETE": "complete_bash", "COMP_WORDS": "bones sim",
+                                "COMP_CWORD": "1"})
+    assert result.stdout.split() == ["simulate"]
