@@ -212,5 +212,6 @@ def test_version_names_the_core() -> None:
 
     result = CliRunner().invoke(app, ["--version"])
     assert result.exit_code == 0
-    core = "compiled core" if bones.compiled() else "pure Python"
-    assert result.stdout.strip() == f"bones {bones.__version__} ({core})"
+    from bones.engine.core import active_name
+
+    assert result.stdout.strip() == f"bones {bones.__version__} ({active_name()})"

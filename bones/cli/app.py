@@ -46,10 +46,14 @@ def _register_all() -> None:
 
 def _print_version(value: bool) -> None:
     if value:
-        import bones
         from bones._version import __version__
+        from bones.engine.core import CoreError, active_name
 
-        core = "compiled core" if bones.compiled() else "pure Python"
+        try:
+            core = active_name()
+        except CoreError as err:
+            typer.echo(f"bones: {err}", err=True)
+            raise typer.Exit(1) from None
         typer.echo(f"bones {__version__} ({core})")
         raise typer.Exit(0)
 

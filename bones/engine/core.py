@@ -1,0 +1,140 @@
+"""Which core plays: the native extension when it can, else the Python engine.
+
+The native core is the ``bones_native`` extension (the ``bones-native``
+distribution, built from ``native/`` with ``pip install ./native``).  It
+interprets the same compiled tables as :mod:`bones.engine.hand`, flattened by
+:mod:`bones.engine.flat`, and plays the same games move for move.
+
+``BONES_CORE`` chooses:
+
+* unset (or ``auto``): native when it is installed and was built for this
+  bones' table format; otherwise Python.  An extension built for another
+  format (an editable checkout pulled without rebuilding) is not used, and a
+  one-line note says how to rebuild it;
+* ``python``: the Python reference, always;
+* ``native``: the native core, or a one-line :class:`CoreError` saying why
+  it cannot be loaded.
+
+>>> import os
+>>> active_name() in ("native core", "pure Python", "compiled core")
+True
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+ENV = "BONES_CORE"
+REBUILD = "pip install ./native"
+
+
+class CoreError(RuntimeError):
+    """The core asked for cannot run (one line for people)."""
+
+
+_loaded: dict[str, Any] = {}
+_warned = False
+
+
+def _choice() -> str:
+    value = os.environ.get(ENV, "").strip().lower()
+    if value in ("", "auto"):
+        return "auto"
+    if value in ("python", "native"):
+        return value
+    raise CoreError(f"{ENV} must be python or native, not {value!r}")
+
+
+def _import() -> tuple[Any, str]:
+    """(the native module or None, why not)."""
+    if "module" in _loaded:
+        return _loaded["module"], _loaded["why"]
+    from bones.engine.flat import FORMAT_VERSION
+
+    module, why = None, ""
+    try:
+        import bones_native
+    except ImportError as err:
+        why = f"the native core is not installed ({err}); install it with {REBUILD}"
+    else:
+        built = getattr(bones_native, "TABLE_FORMAT", "?")
+        if built != FORMAT_VERSION:
+            why = (f"the native core was built for table format {built} but this bones "
+                   f"uses {FORMAT_VERSION}: rebuild it with {REBUILD}")
+        else:
+            module = bones_native
+    _loaded["module"], _loaded["why"] = module, why
+    return module, why
+
+
+def native() -> Any:
+    """The ``bones_native`` module when the native core is to run, else None.
+
+    Raises :class:`CoreError` when ``BONES_CORE=native`` and it cannot run.
+    """
+    global _warned
+    choice = _choice()
+    if choice == "python":
+        return None
+    module, why = _import()
+    if module is None:
+        if choice == "native":
+            raise CoreError(f"{ENV}=native: {why}")
+        if why and "rebuild" in why and not _warned:
+            _warned = True
+            print(f"bones: {why} (using the Python core)", file=sys.stderr)
+    return module
+
+
+def active_name() -> str:
+    """The core that runs, as ``bones --version`` names it."""
+    if native() is not None:
+        return "native core"
+    import bones
+
+    return "compiled core" if bones.compiled() else "pure Python"
+
+
+# ------------------------------------------------------------ flat tables
+
+_RULES_CACHE: dict[int, tuple[Any, Any]] = {}
+
+
+def native_rules(rules: Any, module: Any = None) -> Any:
+    """The native core's table for ``rules`` (built once per Rules object)."""
+    module = module or native()
+    if module is None:
+        raise CoreError("the native core is not in use")
+    got = _RULES_CACHE.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1]
+    from bones.engine.flat import flatten
+
+    table = module.Rules(flatten(rules))
+    if len(_RULES_CACHE) > 64:
+        _RULES_CACHE.clear()
+    _RULES_CACHE[id(rules)] = (rules, table)
+    return table
+
+
+def native_hand(rules: Any, deal: Any, scores: list[int] | None = None,
+                module: Any = None, record: bool = True) -> Any:
+    """A native stepwise hand dealt like ``Match.start_hand(deal)``."""
+    module = module or native()
+    ts = rules.tiles
+    return module.Hand(
+        native_rules(rules, module),
+        [ts.tiles_of(h) for h in deal.hands],
+        list(deal.boneyard),
+        deal.leader,
+        list(scores) if scores is not None else None,
+        deal.lead_tile,
+        deal.lead_doubles_only,
+        ts.tiles_of(deal.out_of_play),
+        record,
+    )
+
+
+__all__ = ["CoreError", "ENV", "active_name", "native", "native_hand", "native_rules"]

@@ -1,0 +1,157 @@
+"""A compiled :class:`~bones.engine.rules.Rules` flattened into plain ints.
+
+The native core (the ``bones_native`` extension, built from ``native/``)
+does not read pydantic models, closures or Python tuples: it receives the
+table this module makes once per run, a dict of ints and lists of ints, and
+interprets it.  Nothing here is variant-specific: every rule the compiler
+turned into a code is passed on as that code.
+
+:data:`TABLE_FORMAT` describes the table, field by field, and
+:data:`FORMAT_VERSION` is a hash of that description.  The extension carries
+the version it was built for (``bones_native.TABLE_FORMAT``): when they
+differ (an editable checkout pulled without rebuilding the extension),
+:mod:`bones.engine.core` says how to rebuild and runs the Python core.
+
+>>> from bones.engine.load import load_variant
+>>> from bones.engine.rules import compile_rules
+>>> table = flatten(compile_rules(load_variant("sniff"), 2))
+>>> table["players"], table["highest"], table["spinner_mult"]
+(2, 6, [2, 2, 2, 1, 0])
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bones.engine.rules import Rules
+
+# (the variant model is read by class name: checking the format version,
+# as every start-up does, must not import pydantic)
+
+#: Every field of the flat table, in order, with its meaning.  Changing the
+#: table (a field, a code, a meaning) means changing this text, which changes
+#: :data:`FORMAT_VERSION`; the Rust side must be updated to match (see
+#: ``native/src/format.rs``; a test checks the two agree).
+TABLE_FORMAT = """\
+players: int; owners: int; teams: 0|1; owner: [owner per seat]
+highest: int (tile ids in the order of bones.engine.tiles); hand_size; reserve
+spinner: SPIN_* of rules.py; order: ORDER_*; spinner_mult: [5]; double_weight
+scores_plays: 0|1; count_points: [points by count]; headers: 0|1; header_points: [by weight]
+when: 0 none|1 multiple_of|2 in_list|3 matching_ends; when_values: [divisors or counts]
+points: 0 count|1 divided|2 sum_of_quotients|3 per_divisor|4 flat; points_param
+get_in; win_on_lead: 0|1; muggins: MUGGINS_*; penalise_over_claim: 0|1
+drawing: DRAW_*; max_draws (1<<30 unlimited); must_play_drawn; draw_while_able; knock_bonus
+partners_both_out: 0|1; floor_set: 0|1; floor; check: CHECK_*; target; hands_in_match
+settle_domino, settle_blocked: [kind, amount, flat, unit, per_opponent, divisor, ties, doubles_lose]
+  kind 0 nobody|1 own_penalty|2 each_heavier|3 domino_er|4 lightest
+  amount 0 opponents|1 opponents_minus_own|2 all_hands|3 flat; ties 0 nobody|1 share|2 not_blocker
+moves: tile << 7 | arm << 1 | flip; DRAW -1; PASS -2; ends PLAYING 0 DOMINO 1 BLOCKED 2 TARGET 3
+"""
+
+FORMAT_VERSION = hashlib.sha256(TABLE_FORMAT.encode()).hexdigest()[:16]
+
+_SETTLE_KINDS = {
+    "NobodySettles": 0,
+    "OwnPenaltySettles": 1,
+    "EachHeavierSettles": 2,
+    "DominoerSettles": 3,
+    "LightestSettles": 4,
+}
+_AMOUNTS = {"opponents": 0, "opponents_minus_own": 1, "all_hands": 2, "flat": 3}
+_TIES = {"nobody": 0, "share": 1, "not_blocker": 2}
+_POINTS_KINDS = {
+    "CountPoints": 0,
+    "DividedPoints": 1,
+    "SumOfQuotients": 2,
+    "PerDivisor": 3,
+    "FlatPoints": 4,
+}
+_WHEN_KINDS = {"NoPredicate": 0, "MultipleOf": 1, "InList": 2, "MatchingEnds": 3}
+
+
+class Unsupported(ValueError):
+    """A rule the flat table (and so the native core) cannot express yet."""
+
+
+def _settlement(rule: object, players: int) -> list[int]:
+    kind = _SETTLE_KINDS.get(type(rule).__name__)
+    if kind is None:
+        raise Unsupported(f"settlement rule {type(rule).__name__}")
+    unit, per_opponent = 1, 0
+    rounding = getattr(rule, "rounding", None)
+    if getattr(rounding, "kind", "none") == "nearest":
+        unit, per_opponent = rounding.unit, int(rounding.per == "opponent")  # type: ignore[union-attr]
+    ties = getattr(rule, "ties", "nobody")
+    ties = ties[players] if isinstance(ties, dict) else ties
+    return [
+        kind,
+        _AMOUNTS[getattr(rule, "amount", "opponents")],
+        int(getattr(rule, "points", 1)),
+        unit,
+        per_opponent,
+        int(getattr(rule, "divisor", 1)),
+        _TIES[ties],
+        int(bool(getattr(rule, "doubles_lose", False))),
+    ]
+
+
+def flatten(rules: Rules) -> dict[str, Any]:
+    """The flat table of ``rules`` (raises :class:`Unsupported`)."""
+    variant = rules.variant
+    scoring = variant.scoring
+    when = scoring.when
+    when_code = _WHEN_KINDS.get(type(when).__name__)
+    if when_code is None:  # pragma: no cover - a predicate added to the language later
+        raise Unsupported(f"scoring predicate {type(when).__name__}")
+    when_values = list(getattr(when, "divisors", None) or getattr(when, "counts", None) or ())
+    points = scoring.points
+    points_code = _POINTS_KINDS.get(type(points).__name__)
+    if points_code is None:  # pragma: no cover
+        raise Unsupported(f"points form {type(points).__name__}")
+    points_param = getattr(points, "by", getattr(points, "amount", 0))
+    return {
+        "format": FORMAT_VERSION,
+        "players": rules.players,
+        "owners": rules.owners,
+        "teams": int(rules.teams),
+        "owner": list(rules.owner),
+        "highest": rules.tiles.highest,
+        "hand_size": rules.hand_size,
+        "reserve": rules.reserve,
+        "spinner": rules.spinner,
+        "order": rules.order,
+        "spinner_mult": list(rules.spinner_mult),
+        "double_weight": rules.double_weight,
+        "scores_plays": int(rules.scores_plays),
+        "count_points": list(rules.count_points),
+        "headers": int(rules.headers),
+        "header_points": list(rules.header_points or ()),
+        "when": when_code,
+        "when_values": when_values,
+        "points": points_code,
+        "points_param": int(points_param),
+        "get_in": rules.get_in,
+        "win_on_lead": int(rules.win_on_lead),
+        "muggins": rules.muggins,
+        "penalise_over_claim": int(rules.penalise_over_claim),
+        "drawing": rules.drawing,
+        "max_draws": rules.max_draws,
+        "must_play_drawn": int(rules.must_play_drawn),
+        "draw_while_able": int(rules.draw_while_able),
+        "knock_bonus": rules.knock_bonus,
+        "partners_both_out": int(rules.partners_both_out),
+        "floor_set": int(rules.floor is not None),
+        "floor": rules.floor or 0,
+        "check": rules.check,
+        "target": rules.target,
+        "hands_in_match": rules.hands_in_match,
+        "settle_domino": _settlement(variant.settlement.domino, rules.players),
+        "settle_blocked": _settlement(variant.settlement.blocked, rules.players),
+    }
+
+
+__all__ = ["FORMAT_VERSION", "TABLE_FORMAT", "Unsupported", "flatten"]

@@ -1,0 +1,738 @@
+//! One hand, move for move the same as `bones.engine.hand.Hand`.
+//!
+//! The layout is a set of arms (an end tile, or an uncovered edge of a hub)
+//! and hubs (spinners, the in-line sniff, a led double), exactly as in the
+//! Python reference; every rule choice is read from the flat table.
+
+use std::sync::Arc;
+
+use crate::bits::Bits;
+use crate::table::*;
+
+pub const DRAW: i64 = -1;
+pub const PASS: i64 = -2;
+pub const PLAYING: u8 = 0;
+pub const DOMINO: u8 = 1;
+pub const BLOCKED: u8 = 2;
+pub const TARGET: u8 = 3;
+
+/// 2 line arms plus 2 cross arms for each of at most 19 doubles.
+pub const MAX_ARMS: usize = 40;
+pub const MAX_HUBS: usize = 20;
+const NO: i8 = -1;
+
+#[derive(Clone)]
+pub struct Hand<const W: usize> {
+    pub rules: Arc<Rules<W>>,
+    pub hands: [Bits<W>; MAX_PLAYERS],
+    pub boneyard: Vec<u8>,
+    pub bone_pos: usize,
+    pub bone_end: usize,
+    pub out_of_play: Bits<W>,
+    pub n_arms: usize,
+    pub arm_open: [i8; MAX_ARMS],
+    pub arm_end: [i8; MAX_ARMS],
+    pub arm_weight: [i8; MAX_ARMS],
+    pub arm_hub: [i8; MAX_ARMS],
+    pub arm_root: [i8; MAX_ARMS],
+    pub arm_side: [bool; MAX_ARMS],
+    pub arm_stub: [bool; MAX_ARMS],
+    pub arm_frozen: [i8; MAX_ARMS],
+    pub n_hubs: usize,
+    pub hub_pip: [i8; MAX_HUBS],
+    pub hub_k: [u8; MAX_HUBS],
+    pub hub_mult: [[i64; 5]; MAX_HUBS],
+    pub hub_cross: [(i8, i8); MAX_HUBS],
+    pub hub_sides_left: [i8; MAX_HUBS],
+    pub hub_spins: [bool; MAX_HUBS],
+    pub spinners: u32,
+    pub first_double_seen: bool,
+    pub count: i64,
+    pub turn: usize,
+    pub leader: usize,
+    pub lead_tile: i64,
+    pub lead_doubles_only: bool,
+    pub placed: u32,
+    pub on_table: Bits<W>,
+    pub passes: i64,
+    pub drawn_turn: i64,
+    pub drawn: [u32; MAX_PLAYERS],
+    pub out: [bool; MAX_PLAYERS],
+    pub scores: Vec<i64>,
+    pub got_in: Vec<bool>,
+    pub state: u8,
+    pub game_over: bool,
+    pub winner: i64,
+    pub domino_seat: i64,
+    pub last_player: i64,
+    pub settlement: Option<Vec<i64>>,
+    /// (seat, move, points of the mover) per move, when recording
+    pub log: Vec<(u8, i64, i64)>,
+    pub record: bool,
+    /// moves made and each seat's play points (kept whether recording or not)
+    pub moves: u32,
+    pub play_points: [i64; MAX_PLAYERS],
+    pub last_points: i64,
+    pub open_mask: Bits<W>,
+}
+
+impl<const W: usize> Hand<W> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        rules: Arc<Rules<W>>,
+        hands: &[Bits<W>],
+        boneyard: &[u8],
+        leader: usize,
+        scores: Option<Vec<i64>>,
+        lead_tile: i64,
+        lead_doubles_only: bool,
+        out_of_play: Bits<W>,
+        record: bool,
+    ) -> Self {
+        let t = &rules.t;
+        let owners = t.owners;
+        let mut h = [Bits::<W>::ZERO; MAX_PLAYERS];
+        h[..hands.len()].copy_from_slice(hands);
+        let bone_end = boneyard.len().saturating_sub(t.reserve);
+        let got_in = vec![t.get_in == 0; owners];
+        Hand {
+            hands: h,
+            boneyard: boneyard.to_vec(),
+            bone_pos: 0,
+            bone_end,
+            out_of_play,
+            n_arms: 0,
+            arm_open: [NO; MAX_ARMS],
+            arm_end: [0; MAX_ARMS],
+            arm_weight: [0; MAX_ARMS],
+            arm_hub: [NO; MAX_ARMS],
+            arm_root: [NO; MAX_ARMS],
+            arm_side: [false; MAX_ARMS],
+            arm_stub: [false; MAX_ARMS],
+            arm_frozen: [NO; MAX_ARMS],
+            n_hubs: 0,
+            hub_pip: [0; MAX_HUBS],
+            hub_k: [0; MAX_HUBS],
+            hub_mult: [[0; 5]; MAX_HUBS],
+            hub_cross: [(NO, NO); MAX_HUBS],
+            hub_sides_left: [0; MAX_HUBS],
+            hub_spins: [false; MAX_HUBS],
+            spinners: 0,
+            first_double_seen: false,
+            count: 0,
+            turn: leader,
+            leader,
+            lead_tile,
+            lead_doubles_only,
+            placed: 0,
+            on_table: Bits::ZERO,
+            passes: 0,
+            drawn_turn: 0,
+            drawn: [0; MAX_PLAYERS],
+            out: [false; MAX_PLAYERS],
+            scores: scores.unwrap_or_else(|| vec![0; owners]),
+            got_in,
+            state: PLAYING,
+            game_over: false,
+            winner: -1,
+            domino_seat: -1,
+            last_player: -1,
+            settlement: None,
+            log: Vec::new(),
+            record,
+            moves: 0,
+            play_points: [0; MAX_PLAYERS],
+            last_points: 0,
+            open_mask: Bits::ZERO,
+            rules,
+        }
+    }
+
+    #[inline(always)]
+    fn hub_val(&self, h: usize, k: usize) -> i64 {
+        self.hub_mult[h][k] * self.hub_pip[h] as i64
+    }
+
+    #[inline(always)]
+    fn log_move(&mut self, seat: usize, mv: i64, points: i64) {
+        self.moves += 1;
+        self.play_points[seat] += points;
+        if self.record {
+            self.log.push((seat as u8, mv, points));
+        }
+    }
+
+    pub fn drawable(&self) -> usize {
+        self.bone_end.saturating_sub(self.bone_pos)
+    }
+
+    pub fn recount(&self) -> i64 {
+        let mut total = 0;
+        for a in 0..self.n_arms {
+            if self.arm_hub[a] < 0 {
+                total += self.arm_end[a] as i64 * self.arm_weight[a] as i64;
+            }
+        }
+        for h in 0..self.n_hubs {
+            total += self.hub_val(h, self.hub_k[h] as usize);
+        }
+        total
+    }
+
+    // ------------------------------------------------------------ moves
+
+    /// Every legal move of the player to move, appended to `out`.
+    pub fn legal_moves_into(&self, out: &mut Vec<i64>) {
+        out.clear();
+        if self.state != PLAYING {
+            return;
+        }
+        let r = &*self.rules;
+        let mut hand = self.hands[self.turn];
+        if self.placed == 0 {
+            if self.lead_tile >= 0 {
+                if hand.has(self.lead_tile as usize) {
+                    out.push(self.lead_tile << 7);
+                }
+                return;
+            }
+            if self.lead_doubles_only {
+                hand = hand.and(&r.doubles);
+            }
+            for t in hand.ones() {
+                out.push((t as i64) << 7);
+            }
+            return;
+        }
+        let t = &r.t;
+        if !hand.intersects(&self.open_mask) {
+            if self.bone_end > self.bone_pos && self.drawn_turn < t.max_draws {
+                out.push(DRAW);
+            } else {
+                out.push(PASS);
+            }
+            return;
+        }
+        for arm in 0..self.n_arms {
+            let pip = self.arm_open[arm];
+            if pip >= 0 {
+                let fits = hand.and(&r.matching[pip as usize]);
+                let where_ = (arm as i64) << 1;
+                for tile in fits.ones() {
+                    out.push((tile as i64) << 7 | where_);
+                }
+            }
+        }
+        if t.max_draws != 0 {
+            if self.drawn_turn != 0 && !t.must_play_drawn {
+                out.push(PASS);
+            }
+            if t.draw_while_able && self.bone_end > self.bone_pos && self.drawn_turn < t.max_draws {
+                out.push(DRAW);
+            }
+        }
+    }
+
+    pub fn legal_moves(&self) -> Vec<i64> {
+        let mut v = Vec::with_capacity(16);
+        self.legal_moves_into(&mut v);
+        v
+    }
+
+    pub fn is_legal(&self, mut mv: i64) -> bool {
+        if self.placed == 0 && mv >= 0 && mv & 1 == 1 {
+            mv ^= 1;
+        }
+        self.legal_moves().contains(&mv)
+    }
+
+    /// Apply a legal move (unchecked). `claim`: the points claimed under the
+    /// muggins rule, `None` for the true points (what the bots do).
+    pub fn apply(&mut self, mv: i64, claim: Option<i64>) {
+        let seat = self.turn;
+        if mv < 0 {
+            self.last_points = 0;
+            if mv == DRAW {
+                self.draw(seat);
+                return;
+            }
+            self.log_move(seat, PASS, 0);
+            self.passes += 1;
+            self.drawn_turn = 0;
+            self.advance();
+            return;
+        }
+        let tile = (mv >> 7) as usize;
+        self.hands[seat].clear(tile);
+        let went_out = self.hands[seat].is_zero();
+        let is_lead = self.placed == 0;
+        if is_lead {
+            self.lead(tile, mv & 1 == 1);
+        } else {
+            self.place(tile, ((mv >> 1) & 63) as usize);
+        }
+        let r = Arc::clone(&self.rules);
+        let mut mask = Bits::<W>::ZERO;
+        for a in 0..self.n_arms {
+            let pip = self.arm_open[a];
+            if pip >= 0 {
+                mask.or_assign(&r.matching[pip as usize]);
+            }
+        }
+        self.open_mask = mask;
+        self.placed += 1;
+        self.on_table.set(tile);
+        self.last_player = seat as i64;
+        self.drawn_turn = 0;
+        let t = &r.t;
+        let points = if t.headers { self.header_points() } else { t.points(self.count) };
+        let claimed = matches!(claim, Some(c) if c != 0);
+        if points != 0 || claimed || (self.passes != 0 && t.knock_bonus != 0) {
+            self.scoring_play(seat, mv, claim, points, is_lead, went_out);
+            return;
+        }
+        self.passes = 0;
+        self.last_points = 0;
+        self.log_move(seat, mv, 0);
+        if went_out {
+            if !t.partners_both_out || self.out[(seat + 2) % t.players] {
+                self.end_hand(DOMINO, seat as i64, &[]);
+                return;
+            }
+            self.out[seat] = true;
+        }
+        self.advance();
+    }
+
+    fn scoring_play(&mut self, seat: usize, mv: i64, claim: Option<i64>, points: i64,
+                    is_lead: bool, went_out: bool) {
+        let r = Arc::clone(&self.rules);
+        let t = &r.t;
+        let knocks = self.passes;
+        self.passes = 0;
+        let mut gains: Vec<(usize, i64)> = Vec::new();
+        let claimed = matches!(claim, Some(c) if c != 0);
+        if points != 0 || (claimed && t.muggins != MUGGINS_OFF) {
+            gains = self.play_gains(seat, points, is_lead, claim);
+        }
+        if knocks != 0 && t.knock_bonus != 0 {
+            gains.push((t.owner[seat], knocks * t.knock_bonus));
+        }
+        let owner = t.owner[seat];
+        let mover_points: i64 = gains.iter().filter(|g| g.0 == owner).map(|g| g.1).sum();
+        self.last_points = mover_points;
+        self.log_move(seat, mv, mover_points);
+        let hand_ends =
+            went_out && (!t.partners_both_out || self.out[(seat + 2) % t.players]);
+        if t.check == CHECK_EXACT {
+            let mut merged: Vec<(usize, i64)> = Vec::new();
+            for &(o, g) in &gains {
+                match merged.iter_mut().find(|m| m.0 == o) {
+                    Some(m) => m.1 += g,
+                    None => merged.push((o, g)),
+                }
+            }
+            gains = merged;
+            if hand_ends {
+                self.end_hand(DOMINO, seat as i64, &gains);
+                return;
+            }
+        }
+        for &(o, g) in &gains {
+            self.gain(o, g);
+            if self.game_over {
+                self.state = TARGET;
+                return;
+            }
+        }
+        if hand_ends {
+            self.end_hand(DOMINO, seat as i64, &[]);
+            return;
+        }
+        if went_out {
+            self.out[seat] = true;
+        }
+        self.advance();
+    }
+
+    fn draw(&mut self, seat: usize) {
+        let forced = !self.hands[seat].intersects(&self.open_mask);
+        let tile = self.boneyard[self.bone_pos] as usize;
+        self.bone_pos += 1;
+        self.hands[seat].set(tile);
+        self.drawn[seat] += 1;
+        self.log_move(seat, DRAW, 0);
+        if forced {
+            self.drawn_turn += 1;
+        } else {
+            self.drawn_turn = 0;
+            self.advance();
+        }
+    }
+
+    fn play_gains(&mut self, seat: usize, points: i64, is_lead: bool,
+                  claim: Option<i64>) -> Vec<(usize, i64)> {
+        let r = Arc::clone(&self.rules);
+        let t = &r.t;
+        let owner = t.owner[seat];
+        if !self.got_in[owner] && points != 0 {
+            if points < t.get_in {
+                return Vec::new();
+            }
+            self.got_in[owner] = true;
+        }
+        if !t.win_on_lead && is_lead && t.check != CHECK_NONE
+            && self.scores[owner] + points >= t.target
+        {
+            return Vec::new();
+        }
+        let claim = match claim {
+            Some(c) if t.muggins != MUGGINS_OFF && c != points => c,
+            _ => return vec![(owner, points)],
+        };
+        let caller = t.owner[t.next_opponent(seat)];
+        if claim < points {
+            let mut gains = Vec::new();
+            if claim > 0 {
+                gains.push((owner, claim));
+            }
+            if t.muggins == MUGGINS_TRANSFER {
+                gains.push((caller, points - claim));
+            }
+            return gains;
+        }
+        if t.penalise_over_claim {
+            vec![(caller, claim)]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn gain(&mut self, owner: usize, amount: i64) {
+        if amount == 0 {
+            return;
+        }
+        let t = &self.rules.t;
+        let mut score = self.scores[owner] + amount;
+        if t.check == CHECK_EXACT && score > t.target {
+            return;
+        }
+        if let Some(f) = t.floor {
+            if score < f {
+                score = f;
+            }
+        }
+        self.scores[owner] = score;
+        if (t.check == CHECK_IMMEDIATE && score >= t.target)
+            || (t.check == CHECK_EXACT && score == t.target)
+        {
+            self.game_over = true;
+            self.winner = owner as i64;
+        }
+    }
+
+    // ------------------------------------------------------------ layout
+
+    #[allow(clippy::too_many_arguments)]
+    fn new_arm(&mut self, pip: i64, end: i64, weight: i64, hub: i8, root: i8, side: bool,
+               stub: bool) -> usize {
+        let a = self.n_arms;
+        assert!(a < MAX_ARMS, "more than {MAX_ARMS} arms");
+        self.arm_open[a] = pip as i8;
+        self.arm_end[a] = end as i8;
+        self.arm_weight[a] = weight as i8;
+        self.arm_hub[a] = hub;
+        self.arm_root[a] = root;
+        self.arm_side[a] = side;
+        self.arm_stub[a] = stub;
+        self.arm_frozen[a] = NO;
+        self.n_arms += 1;
+        a
+    }
+
+    fn new_hub(&mut self, pip: usize, mult: [i64; 5], covered: u8, spins: bool) -> usize {
+        let h = self.n_hubs;
+        assert!(h < MAX_HUBS, "more than {MAX_HUBS} hubs");
+        self.hub_pip[h] = pip as i8;
+        self.hub_k[h] = covered;
+        self.hub_mult[h] = mult;
+        self.hub_cross[h] = (NO, NO);
+        self.hub_sides_left[h] = 2 - covered as i8;
+        self.hub_spins[h] = spins;
+        self.n_hubs += 1;
+        h
+    }
+
+    fn becomes_spinner(&self, is_lead: bool) -> bool {
+        match self.rules.t.spinner {
+            SPIN_EVERY => true,
+            SPIN_FIRST | SPIN_INLINE => !self.first_double_seen,
+            SPIN_LED => is_lead,
+            _ => false,
+        }
+    }
+
+    fn add_cross_arms(&mut self, hub: usize, pip: usize) {
+        let t = &self.rules.t;
+        let p = pip as i64;
+        let cross = if t.spinner == SPIN_INLINE {
+            (self.new_arm(p, 0, 0, NO, NO, false, true), self.new_arm(p, 0, 0, NO, NO, false, true))
+        } else {
+            let opened = if t.order != ORDER_SIDES { p } else { -1 };
+            let h = hub as i8;
+            (
+                self.new_arm(opened, p, 0, h, h, false, false),
+                self.new_arm(opened, p, 0, h, h, false, false),
+            )
+        };
+        self.hub_cross[hub] = (cross.0 as i8, cross.1 as i8);
+        self.spinners += 1;
+    }
+
+    fn lead(&mut self, tile: usize, flip: bool) {
+        let r = Arc::clone(&self.rules);
+        let t = &r.t;
+        if r.is_double[tile] {
+            let pip = r.low[tile] as usize;
+            let spinner = self.becomes_spinner(true);
+            self.first_double_seen = true;
+            let mult = if spinner { t.spinner_mult } else { [2, t.double_weight, 0, 0, 0] };
+            let hub = self.new_hub(pip, mult, 0, spinner && t.spinner != SPIN_INLINE);
+            let root = if self.hub_spins[hub] { hub as i8 } else { NO };
+            let p = pip as i64;
+            self.new_arm(p, p, 0, hub as i8, root, true, false);
+            self.new_arm(p, p, 0, hub as i8, root, true, false);
+            if spinner {
+                self.add_cross_arms(hub, pip);
+            }
+            self.count = self.hub_val(hub, 0);
+        } else {
+            let (mut west, mut east) = (r.low[tile] as i64, r.high[tile] as i64);
+            if flip {
+                std::mem::swap(&mut west, &mut east);
+            }
+            self.new_arm(west, west, 1, NO, NO, false, false);
+            self.new_arm(east, east, 1, NO, NO, false, false);
+            self.count = west + east;
+        }
+    }
+
+    fn place(&mut self, tile: usize, arm: usize) {
+        let r = Arc::clone(&self.rules);
+        let t = &r.t;
+        let pip = self.arm_open[arm] as usize;
+        let far = r.other_half(tile, pip);
+        let mut count = self.count;
+        let hub = self.arm_hub[arm];
+        if hub >= 0 {
+            let h = hub as usize;
+            let mut k = self.hub_k[h] as usize;
+            count -= self.hub_val(h, k);
+            k += 1;
+            self.hub_k[h] = k as u8;
+            count += self.hub_val(h, k);
+            self.arm_hub[arm] = NO;
+            if self.arm_side[arm] {
+                self.arm_side[arm] = false;
+                let left = self.hub_sides_left[h] - 1;
+                self.hub_sides_left[h] = left;
+                if left == 0 && t.order == ORDER_SIDES && self.hub_spins[h] {
+                    let (a, b) = self.hub_cross[h];
+                    for c in [a, b] {
+                        if c >= 0 {
+                            self.arm_open[c as usize] = self.hub_pip[h];
+                        }
+                    }
+                }
+            }
+            if k == 4 && t.order == ORDER_ALL4 && self.hub_spins[h] {
+                self.unfreeze(h);
+            }
+        } else {
+            count -= self.arm_end[arm] as i64 * self.arm_weight[arm] as i64;
+        }
+
+        if self.arm_stub[arm] {
+            self.arm_end[arm] = far as i8;
+            self.arm_weight[arm] = 1;
+            self.arm_open[arm] = NO;
+            self.count = count + far;
+            return;
+        }
+
+        if r.is_double[tile] {
+            if self.becomes_spinner(false) {
+                self.first_double_seen = true;
+                let spins = t.spinner != SPIN_INLINE;
+                let new_hub = self.new_hub(pip, t.spinner_mult, 1, spins);
+                self.hub_sides_left[new_hub] = 1;
+                self.arm_hub[arm] = new_hub as i8;
+                self.arm_root[arm] = if spins { new_hub as i8 } else { NO };
+                self.arm_side[arm] = true;
+                self.arm_end[arm] = pip as i8;
+                self.arm_weight[arm] = 0;
+                self.arm_open[arm] = pip as i8;
+                self.add_cross_arms(new_hub, pip);
+                self.count = count + self.hub_val(new_hub, 1);
+                return;
+            }
+            self.first_double_seen = true;
+            self.arm_end[arm] = pip as i8;
+            self.arm_weight[arm] = t.double_weight as i8;
+            self.arm_open[arm] = pip as i8;
+            self.count = count + pip as i64 * t.double_weight;
+        } else {
+            self.arm_end[arm] = far as i8;
+            self.arm_weight[arm] = 1;
+            self.arm_open[arm] = far as i8;
+            self.count = count + far;
+        }
+        if t.order == ORDER_ALL4 {
+            let root = self.arm_root[arm];
+            if root >= 0 && self.hub_k[root as usize] < 4 {
+                self.arm_frozen[arm] = self.arm_open[arm];
+                self.arm_open[arm] = NO;
+            }
+        }
+    }
+
+    fn unfreeze(&mut self, hub: usize) {
+        for a in 0..self.n_arms {
+            if self.arm_root[a] == hub as i8 && self.arm_frozen[a] >= 0 {
+                self.arm_open[a] = self.arm_frozen[a];
+                self.arm_frozen[a] = NO;
+            }
+        }
+    }
+
+    /// Matching-ends points: the most open ends showing one number.
+    fn header_points(&self) -> i64 {
+        let n = self.rules.t.highest + 1;
+        let mut weights = [0i64; 19];
+        let mut items = [0i64; 19];
+        for a in 0..self.n_arms {
+            if self.arm_hub[a] < 0 && self.arm_weight[a] != 0 {
+                let v = self.arm_end[a] as usize;
+                weights[v] += self.arm_weight[a] as i64;
+                items[v] += 1;
+            }
+        }
+        for h in 0..self.n_hubs {
+            let m = self.hub_mult[h][self.hub_k[h] as usize];
+            if m != 0 {
+                let v = self.hub_pip[h] as usize;
+                weights[v] += m;
+                items[v] += 1;
+            }
+        }
+        let table = &self.rules.t.header_points;
+        let mut best = 0;
+        for v in 0..n {
+            if items[v] > 0 && (items[v] >= 2 || self.placed == 1) {
+                let w = weights[v].min(table.len() as i64 - 1).max(0) as usize;
+                best = best.max(table[w]);
+            }
+        }
+        best
+    }
+
+    // ---------------------------------------------------- turn and ending
+
+    fn advance(&mut self) {
+        let t = &self.rules.t;
+        let mut seat = (self.turn + 1) % t.players;
+        if t.partners_both_out {
+            // bounded: a table where every seat is out must not hang
+            for _ in 0..t.players {
+                if !self.out[seat] {
+                    break;
+                }
+                seat = (seat + 1) % t.players;
+            }
+        }
+        self.turn = seat;
+        if self.bone_end > self.bone_pos && t.max_draws != 0 {
+            return;
+        }
+        let open = self.open_mask;
+        if self.hands[..t.players].iter().any(|h| h.intersects(&open)) {
+            return;
+        }
+        self.end_hand(BLOCKED, -1, &[]);
+    }
+
+    fn end_hand(&mut self, how: u8, domino_seat: i64, gains: &[(usize, i64)]) {
+        let r = Arc::clone(&self.rules);
+        let t = &r.t;
+        self.state = how;
+        self.domino_seat = domino_seat;
+        let mut pips = vec![0i64; t.owners];
+        let mut doubles = vec![false; t.owners];
+        for seat in 0..t.players {
+            let o = t.owner[seat];
+            pips[o] += r.pips_of(&self.hands[seat]);
+            if self.hands[seat].intersects(&r.doubles) {
+                doubles[o] = true;
+            }
+        }
+        let blocker = if self.last_player >= 0 { t.owner[self.last_player as usize] as i64 } else { -1 };
+        let mut deltas = if how == DOMINO {
+            t.settle_domino.settle(&pips, &doubles, t.owner[domino_seat as usize] as i64, blocker)
+        } else {
+            t.settle_blocked.settle(&pips, &doubles, -1, blocker)
+        };
+        self.settlement = Some(deltas.clone());
+        for &(o, g) in gains {
+            deltas[o] += g;
+        }
+        self.apply_settlement(&deltas);
+    }
+
+    fn apply_settlement(&mut self, deltas: &[i64]) {
+        let t = &self.rules.t;
+        let floor = t.floor;
+        let fl = |s: i64| match floor {
+            Some(f) => s.max(f),
+            None => s,
+        };
+        if t.check == CHECK_EXACT {
+            let mut reached: Vec<usize> = Vec::new();
+            for (o, &d) in deltas.iter().enumerate() {
+                if d == 0 {
+                    continue;
+                }
+                let s = self.scores[o] + d;
+                if s > t.target {
+                    continue;
+                }
+                self.scores[o] = fl(s);
+                if s == t.target {
+                    reached.push(o);
+                }
+            }
+            if !reached.is_empty() {
+                self.game_over = true;
+                self.winner = if reached.len() == 1 { reached[0] as i64 } else { -1 };
+            }
+            return;
+        }
+        for (o, &d) in deltas.iter().enumerate() {
+            self.scores[o] = fl(self.scores[o] + d);
+        }
+        if t.check == CHECK_HAND_END || t.check == CHECK_IMMEDIATE {
+            let top = *self.scores.iter().max().unwrap();
+            if top >= t.target {
+                let leaders: Vec<usize> =
+                    (0..self.scores.len()).filter(|&o| self.scores[o] == top).collect();
+                if leaders.len() == 1 {
+                    self.game_over = true;
+                    self.winner = leaders[0] as i64;
+                }
+            }
+        }
+    }
+
+    pub fn pips_left(&self, seat: usize) -> i64 {
+        self.rules.pips_of(&self.hands[seat])
+    }
+}

@@ -1,0 +1,14 @@
+//! bones' native core: the same games as the Python engine, from the same
+//! compiled tables (see `bones.engine.flat`), at native speed.
+//!
+//! The kernel (`bits`, `table`, `settle`, `hand`) has no Python in it; the
+//! `python` feature adds the binding (`py.rs`).
+
+pub mod bits;
+pub mod format;
+pub mod hand;
+pub mod settle;
+pub mod table;
+
+#[cfg(feature = "python")]
+mod py;

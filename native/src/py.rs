@@ -1,0 +1,504 @@
+//! The Python binding: `bones_native.Rules` (a flat table, checked once) and
+//! `bones_native.Hand` (the stepwise hand). Every entry point runs under
+//! `guard`, so a Rust panic becomes a one-line `NativeError`, never a dead
+//! interpreter or a `PanicException` (which derives from BaseException).
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::bits::Bits;
+use crate::format::TABLE_FORMAT;
+use crate::hand::Hand as Kernel;
+use crate::table::{Rules as KRules, Settle, Table};
+
+create_exception!(bones_native, NativeError, PyRuntimeError, "An internal error of the native core.");
+
+fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic".to_string()
+    }
+}
+
+/// Run `f`, turning a panic into a one-line `NativeError`.
+fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => {
+            let msg = panic_message(payload);
+            let line = msg.lines().next().unwrap_or("").to_string();
+            Err(NativeError::new_err(format!(
+                "internal error in the native core: {line} (please report it; \
+                 BONES_CORE=python runs the Python core)"
+            )))
+        }
+    }
+}
+
+// ------------------------------------------------------------------ tables
+
+fn get_i64(d: &Bound<'_, PyDict>, key: &str) -> PyResult<i64> {
+    match d.get_item(key)? {
+        Some(v) => v.extract::<i64>(),
+        None => Err(PyValueError::new_err(format!("the flat table has no field '{key}'"))),
+    }
+}
+
+fn get_vec(d: &Bound<'_, PyDict>, key: &str) -> PyResult<Vec<i64>> {
+    match d.get_item(key)? {
+        Some(v) => v.extract::<Vec<i64>>(),
+        None => Err(PyValueError::new_err(format!("the flat table has no field '{key}'"))),
+    }
+}
+
+pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
+    let format: String = match d.get_item("format")? {
+        Some(v) => v.extract()?,
+        None => String::new(),
+    };
+    if format != TABLE_FORMAT {
+        return Err(PyValueError::new_err(format!(
+            "table format {format} but the native core was built for {TABLE_FORMAT}: \
+             rebuild it (pip install ./native)"
+        )));
+    }
+    let mult = get_vec(d, "spinner_mult")?;
+    if mult.len() != 5 {
+        return Err(PyValueError::new_err("spinner_mult needs 5 entries"));
+    }
+    let floor = if get_i64(d, "floor_set")? != 0 { Some(get_i64(d, "floor")?) } else { None };
+    let usize_of = |k: &str| -> PyResult<usize> {
+        let v = get_i64(d, k)?;
+        usize::try_from(v).map_err(|_| PyValueError::new_err(format!("{k} = {v} is negative")))
+    };
+    let owner: Vec<usize> = get_vec(d, "owner")?
+        .into_iter()
+        .map(|o| usize::try_from(o).map_err(|_| PyValueError::new_err("negative owner")))
+        .collect::<PyResult<_>>()?;
+    let t = Table {
+        players: usize_of("players")?,
+        owners: usize_of("owners")?,
+        teams: get_i64(d, "teams")? != 0,
+        owner,
+        highest: usize_of("highest")?,
+        hand_size: usize_of("hand_size")?,
+        reserve: usize_of("reserve")?,
+        spinner: get_i64(d, "spinner")? as i32,
+        order: get_i64(d, "order")? as i32,
+        spinner_mult: [mult[0], mult[1], mult[2], mult[3], mult[4]],
+        double_weight: get_i64(d, "double_weight")?,
+        scores_plays: get_i64(d, "scores_plays")? != 0,
+        count_points: get_vec(d, "count_points")?,
+        headers: get_i64(d, "headers")? != 0,
+        header_points: get_vec(d, "header_points")?,
+        when: get_i64(d, "when")? as i32,
+        when_values: get_vec(d, "when_values")?,
+        points: get_i64(d, "points")? as i32,
+        points_param: get_i64(d, "points_param")?,
+        get_in: get_i64(d, "get_in")?,
+        win_on_lead: get_i64(d, "win_on_lead")? != 0,
+        muggins: get_i64(d, "muggins")? as i32,
+        penalise_over_claim: get_i64(d, "penalise_over_claim")? != 0,
+        drawing: get_i64(d, "drawing")? as i32,
+        max_draws: get_i64(d, "max_draws")?,
+        must_play_drawn: get_i64(d, "must_play_drawn")? != 0,
+        draw_while_able: get_i64(d, "draw_while_able")? != 0,
+        knock_bonus: get_i64(d, "knock_bonus")?,
+        partners_both_out: get_i64(d, "partners_both_out")? != 0,
+        floor,
+        check: get_i64(d, "check")? as i32,
+        target: get_i64(d, "target")?,
+        hands_in_match: get_i64(d, "hands_in_match")?,
+        settle_domino: Settle::from_codes(&get_vec(d, "settle_domino")?)
+            .map_err(PyValueError::new_err)?,
+        settle_blocked: Settle::from_codes(&get_vec(d, "settle_blocked")?)
+            .map_err(PyValueError::new_err)?,
+    };
+    if t.points == 1 && t.points_param < 1 {
+        return Err(PyValueError::new_err("divided points need a divisor of at least 1"));
+    }
+    if t.when == 1 && t.when_values.iter().any(|&d| d < 1) {
+        return Err(PyValueError::new_err("divisors must be at least 1"));
+    }
+    t.check().map_err(PyValueError::new_err)?;
+    Ok(t)
+}
+
+#[derive(Clone)]
+enum AnyRules {
+    W1(Arc<KRules<1>>),
+    W2(Arc<KRules<2>>),
+    W3(Arc<KRules<3>>),
+}
+
+/// A flat rule table, checked and turned into the kernel's tables once.
+#[pyclass(module = "bones_native", frozen)]
+struct Rules {
+    inner: AnyRules,
+    size: usize,
+    players: usize,
+}
+
+#[pymethods]
+impl Rules {
+    #[new]
+    fn new(table: &Bound<'_, PyDict>) -> PyResult<Self> {
+        guard(|| {
+            let t = table_from_dict(table)?;
+            let (size, players) = (t.size(), t.players);
+            let err = |e: String| PyValueError::new_err(e);
+            let inner = match t.words() {
+                1 => AnyRules::W1(Arc::new(KRules::new(t).map_err(err)?)),
+                2 => AnyRules::W2(Arc::new(KRules::new(t).map_err(err)?)),
+                _ => AnyRules::W3(Arc::new(KRules::new(t).map_err(err)?)),
+            };
+            Ok(Rules { inner, size, players })
+        })
+    }
+
+    /// How many 64-bit words a tile mask takes for this set.
+    #[getter]
+    fn words(&self) -> usize {
+        match self.inner {
+            AnyRules::W1(_) => 1,
+            AnyRules::W2(_) => 2,
+            AnyRules::W3(_) => 3,
+        }
+    }
+
+    #[getter]
+    fn tiles(&self) -> usize {
+        self.size
+    }
+}
+
+// ------------------------------------------------------------------- hand
+
+enum AnyHand {
+    W1(Kernel<1>),
+    W2(Kernel<2>),
+    W3(Kernel<3>),
+}
+
+macro_rules! each {
+    ($self:expr, $h:ident => $body:expr) => {
+        match &$self.inner {
+            AnyHand::W1($h) => $body,
+            AnyHand::W2($h) => $body,
+            AnyHand::W3($h) => $body,
+        }
+    };
+}
+
+macro_rules! each_mut {
+    ($self:expr, $h:ident => $body:expr) => {
+        match &mut $self.inner {
+            AnyHand::W1($h) => $body,
+            AnyHand::W2($h) => $body,
+            AnyHand::W3($h) => $body,
+        }
+    };
+}
+
+fn mask_of<const W: usize>(tiles: &[usize], size: usize) -> PyResult<Bits<W>> {
+    let mut b = Bits::<W>::ZERO;
+    for &t in tiles {
+        if t >= size {
+            return Err(PyValueError::new_err(format!("tile id {t} is not in a set of {size}")));
+        }
+        b.set(t);
+    }
+    Ok(b)
+}
+
+fn py_mask<'py, const W: usize>(py: Python<'py>, b: &Bits<W>) -> PyResult<Bound<'py, PyAny>> {
+    let mut v = 0u64.into_pyobject(py)?.into_any();
+    for i in (0..W).rev() {
+        v = v.lshift(64)?.bitor(b.0[i].into_pyobject(py)?)?;
+    }
+    Ok(v)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build<const W: usize>(
+    rules: &Arc<KRules<W>>,
+    hands: &[Vec<usize>],
+    boneyard: &[usize],
+    leader: usize,
+    scores: Option<Vec<i64>>,
+    lead_tile: i64,
+    lead_doubles_only: bool,
+    out_of_play: &[usize],
+    record: bool,
+) -> PyResult<Kernel<W>> {
+    let t = &rules.t;
+    let size = rules.size;
+    if hands.len() != t.players {
+        return Err(PyValueError::new_err(format!("{} hands for {} players", hands.len(), t.players)));
+    }
+    if leader >= t.players {
+        return Err(PyValueError::new_err(format!("leader {leader} is not a seat")));
+    }
+    if let Some(s) = &scores {
+        if s.len() != t.owners {
+            return Err(PyValueError::new_err(format!("{} scores for {} sides", s.len(), t.owners)));
+        }
+    }
+    if lead_tile >= size as i64 {
+        return Err(PyValueError::new_err(format!("lead tile {lead_tile} is not in the set")));
+    }
+    let masks = hands.iter().map(|h| mask_of::<W>(h, size)).collect::<PyResult<Vec<_>>>()?;
+    let mut bone = Vec::with_capacity(boneyard.len());
+    for &b in boneyard {
+        if b >= size {
+            return Err(PyValueError::new_err(format!("tile id {b} is not in a set of {size}")));
+        }
+        bone.push(b as u8);
+    }
+    let oop = mask_of::<W>(out_of_play, size)?;
+    Ok(Kernel::new(Arc::clone(rules), &masks, &bone, leader, scores, lead_tile,
+                   lead_doubles_only, oop, record))
+}
+
+/// The stepwise hand: dealt from given tiles, then moves applied one by one.
+#[pyclass(module = "bones_native")]
+struct Hand {
+    inner: AnyHand,
+}
+
+#[pymethods]
+impl Hand {
+    #[new]
+    #[pyo3(signature = (rules, hands, boneyard, leader, scores=None, lead_tile=-1,
+                        lead_doubles_only=false, out_of_play=Vec::new(), record=true))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        rules: &Rules,
+        hands: Vec<Vec<usize>>,
+        boneyard: Vec<usize>,
+        leader: usize,
+        scores: Option<Vec<i64>>,
+        lead_tile: i64,
+        lead_doubles_only: bool,
+        out_of_play: Vec<usize>,
+        record: bool,
+    ) -> PyResult<Self> {
+        guard(|| {
+            let inner = match &rules.inner {
+                AnyRules::W1(r) => AnyHand::W1(build(r, &hands, &boneyard, leader, scores,
+                    lead_tile, lead_doubles_only, &out_of_play, record)?),
+                AnyRules::W2(r) => AnyHand::W2(build(r, &hands, &boneyard, leader, scores,
+                    lead_tile, lead_doubles_only, &out_of_play, record)?),
+                AnyRules::W3(r) => AnyHand::W3(build(r, &hands, &boneyard, leader, scores,
+                    lead_tile, lead_doubles_only, &out_of_play, record)?),
+            };
+            Ok(Hand { inner })
+        })
+    }
+
+    fn legal_moves(&self) -> PyResult<Vec<i64>> {
+        guard(|| Ok(each!(self, h => h.legal_moves())))
+    }
+
+    fn is_legal(&self, mv: i64) -> PyResult<bool> {
+        guard(|| Ok(each!(self, h => h.is_legal(mv))))
+    }
+
+    /// Apply a move without checking it (the caller checked it is legal).
+    #[pyo3(signature = (mv, claim=None))]
+    fn apply(&mut self, mv: i64, claim: Option<i64>) -> PyResult<()> {
+        guard(|| {
+            each_mut!(self, h => {
+                if h.state != crate::hand::PLAYING {
+                    return Err(PyValueError::new_err("the hand is over"));
+                }
+                h.apply(mv, claim)
+            });
+            Ok(())
+        })
+    }
+
+    fn copy(&self) -> PyResult<Hand> {
+        guard(|| {
+            let inner = match &self.inner {
+                AnyHand::W1(h) => AnyHand::W1(h.clone()),
+                AnyHand::W2(h) => AnyHand::W2(h.clone()),
+                AnyHand::W3(h) => AnyHand::W3(h.clone()),
+            };
+            Ok(Hand { inner })
+        })
+    }
+
+    fn recount(&self) -> i64 {
+        each!(self, h => h.recount())
+    }
+
+    /// The tile mask (a Python int, bit t for tile t) of a seat's hand.
+    fn hand_mask<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyAny>> {
+        each!(self, h => {
+            if seat >= h.rules.t.players {
+                return Err(PyValueError::new_err(format!("seat {seat} is not at the table")));
+            }
+            py_mask(py, &h.hands[seat])
+        })
+    }
+
+    #[getter]
+    fn open_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        each!(self, h => py_mask(py, &h.open_mask))
+    }
+
+    #[getter]
+    fn on_table<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        each!(self, h => py_mask(py, &h.on_table))
+    }
+
+    #[getter]
+    fn turn(&self) -> usize {
+        each!(self, h => h.turn)
+    }
+    #[getter]
+    fn leader(&self) -> usize {
+        each!(self, h => h.leader)
+    }
+    #[getter]
+    fn state(&self) -> u8 {
+        each!(self, h => h.state)
+    }
+    #[getter]
+    fn count(&self) -> i64 {
+        each!(self, h => h.count)
+    }
+    #[getter]
+    fn placed(&self) -> u32 {
+        each!(self, h => h.placed)
+    }
+    #[getter]
+    fn passes(&self) -> i64 {
+        each!(self, h => h.passes)
+    }
+    #[getter]
+    fn drawn_turn(&self) -> i64 {
+        each!(self, h => h.drawn_turn)
+    }
+    #[getter]
+    fn last_points(&self) -> i64 {
+        each!(self, h => h.last_points)
+    }
+    #[getter]
+    fn last_player(&self) -> i64 {
+        each!(self, h => h.last_player)
+    }
+    #[getter]
+    fn domino_seat(&self) -> i64 {
+        each!(self, h => h.domino_seat)
+    }
+    #[getter]
+    fn winner(&self) -> i64 {
+        each!(self, h => h.winner)
+    }
+    #[getter]
+    fn game_over(&self) -> bool {
+        each!(self, h => h.game_over)
+    }
+    #[getter]
+    fn bone_pos(&self) -> usize {
+        each!(self, h => h.bone_pos)
+    }
+    #[getter]
+    fn bone_end(&self) -> usize {
+        each!(self, h => h.bone_end)
+    }
+    #[getter]
+    fn spinners(&self) -> u32 {
+        each!(self, h => h.spinners)
+    }
+    #[getter]
+    fn scores(&self) -> Vec<i64> {
+        each!(self, h => h.scores.clone())
+    }
+    /// Replace the running scores (a match keeps them between hands).
+    #[setter]
+    fn set_scores(&mut self, scores: Vec<i64>) -> PyResult<()> {
+        each_mut!(self, h => {
+            if scores.len() != h.scores.len() {
+                return Err(PyValueError::new_err("wrong number of scores"));
+            }
+            h.scores = scores;
+        });
+        Ok(())
+    }
+    #[getter]
+    fn got_in(&self) -> Vec<bool> {
+        each!(self, h => h.got_in.clone())
+    }
+    #[getter]
+    fn settlement(&self) -> Option<Vec<i64>> {
+        each!(self, h => h.settlement.clone())
+    }
+    #[getter]
+    fn drawn(&self) -> Vec<u32> {
+        each!(self, h => h.drawn[..h.rules.t.players].to_vec())
+    }
+    #[getter]
+    fn out(&self) -> Vec<bool> {
+        each!(self, h => h.out[..h.rules.t.players].to_vec())
+    }
+    #[getter]
+    fn arm_open(&self) -> Vec<i64> {
+        each!(self, h => h.arm_open[..h.n_arms].iter().map(|&p| p as i64).collect())
+    }
+    #[getter]
+    fn boneyard(&self) -> Vec<u8> {
+        each!(self, h => h.boneyard.clone())
+    }
+    /// (seat, move, points of the mover) per move, in order (when recording).
+    #[getter]
+    fn log(&self) -> Vec<(u8, i64, i64)> {
+        each!(self, h => h.log.clone())
+    }
+    /// Moves made (recorded or not).
+    #[getter]
+    fn moves(&self) -> u32 {
+        each!(self, h => h.moves)
+    }
+    fn pips_left(&self, seat: usize) -> PyResult<i64> {
+        each!(self, h => {
+            if seat >= h.rules.t.players {
+                return Err(PyValueError::new_err(format!("seat {seat} is not at the table")));
+            }
+            Ok(h.pips_left(seat))
+        })
+    }
+}
+
+/// Panic on purpose (the tests check a panic becomes a one-line error).
+#[pyfunction]
+fn _provoke_panic() -> PyResult<()> {
+    guard(|| {
+        let v: Vec<i64> = Vec::new();
+        let i = v.len() + 3;
+        Ok(drop(v[i]))
+    })
+}
+
+#[pymodule]
+fn bones_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // the message goes into the NativeError: nothing on stderr
+    std::panic::set_hook(Box::new(|_| {}));
+    m.add("TABLE_FORMAT", TABLE_FORMAT)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("NativeError", m.py().get_type::<NativeError>())?;
+    m.add_class::<Rules>()?;
+    m.add_class::<Hand>()?;
+    m.add_function(wrap_pyfunction!(_provoke_panic, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,172 @@
+//! End-of-hand settlement (`bones.engine.settle`), from the rule's codes.
+
+use crate::table::Settle;
+
+/// Round a non-negative amount to the nearest multiple of `unit` (half up).
+pub fn round_nearest(value: i64, unit: i64) -> i64 {
+    let (q, r) = (value.div_euclid(unit), value.rem_euclid(unit));
+    (q + if 2 * r >= unit { 1 } else { 0 }) * unit
+}
+
+impl Settle {
+    fn of_total(&self, pips: i64) -> i64 {
+        let mut p = pips.max(0);
+        if self.unit > 1 {
+            p = round_nearest(p, self.unit);
+        }
+        p.div_euclid(self.divisor)
+    }
+
+    fn of_parts(&self, parts: impl Iterator<Item = i64>) -> i64 {
+        if self.per_opponent && self.unit > 1 {
+            parts.map(|p| round_nearest(p, self.unit)).sum::<i64>().div_euclid(self.divisor)
+        } else {
+            self.of_total(parts.sum())
+        }
+    }
+
+    fn share(&self, amount: i64, ways: i64) -> i64 {
+        let mut each = amount.div_euclid(ways);
+        if self.unit > 1 {
+            each -= each.rem_euclid(self.unit);
+        }
+        each
+    }
+
+    fn amount(&self, pips: &[i64], winner: usize, losers: &[usize]) -> i64 {
+        match self.amount {
+            3 => self.flat,
+            0 => self.of_parts(losers.iter().map(|&o| pips[o])),
+            1 => self.of_total(losers.iter().map(|&o| pips[o]).sum::<i64>() - pips[winner]),
+            _ => self.of_total(pips.iter().sum()),
+        }
+    }
+
+    /// The score changes of one hand, per owner. `domino` and `blocker` are
+    /// owners, -1 for none.
+    pub fn settle(&self, pips: &[i64], doubles: &[bool], domino: i64, blocker: i64) -> Vec<i64> {
+        let n = pips.len();
+        let mut deltas = vec![0i64; n];
+        match self.kind {
+            0 => {}
+            1 => {
+                for o in 0..n {
+                    deltas[o] = -self.of_total(pips[o]);
+                }
+            }
+            2 => {
+                for i in 0..n {
+                    for &theirs in pips {
+                        if theirs > pips[i] {
+                            deltas[i] += self.of_total(theirs - pips[i]);
+                        }
+                    }
+                }
+            }
+            3 => {
+                if domino >= 0 {
+                    let d = domino as usize;
+                    let losers: Vec<usize> = (0..n).filter(|&o| o != d).collect();
+                    deltas[d] = self.amount(pips, d, &losers);
+                }
+            }
+            _ => {
+                let key = |o: usize| (self.doubles_lose && doubles[o], pips[o]);
+                let best = (0..n).map(key).min().unwrap();
+                let mut lightest: Vec<usize> = (0..n).filter(|&o| key(o) == best).collect();
+                if lightest.len() > 1 {
+                    match self.ties {
+                        2 => {
+                            lightest.retain(|&o| o as i64 != blocker);
+                            if lightest.len() != 1 {
+                                return deltas;
+                            }
+                        }
+                        1 => {
+                            let losers: Vec<usize> =
+                                (0..n).filter(|o| !lightest.contains(o)).collect();
+                            let total = self.amount(pips, lightest[0], &losers);
+                            let each = self.share(total, lightest.len() as i64);
+                            for &o in &lightest {
+                                deltas[o] = each;
+                            }
+                            return deltas;
+                        }
+                        _ => return deltas,
+                    }
+                }
+                let w = lightest[0];
+                let losers: Vec<usize> = (0..n).filter(|&o| o != w).collect();
+                deltas[w] = self.amount(pips, w, &losers);
+            }
+        }
+        deltas
+    }
+}
+
+/// `settle.hand_winner`: the domino-er, else the one owner with the best
+/// positive settlement; -1 for none.
+pub fn hand_winner(deltas: &[i64], domino: i64) -> i64 {
+    if domino >= 0 {
+        return domino;
+    }
+    let best = *deltas.iter().max().unwrap();
+    let top: Vec<usize> = (0..deltas.len()).filter(|&o| deltas[o] == best).collect();
+    if top.len() == 1 && best > 0 {
+        top[0] as i64
+    } else {
+        -1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(c: [i64; 8]) -> Settle {
+        Settle::from_codes(&c).unwrap()
+    }
+
+    #[test]
+    fn rounding_half_up() {
+        let got: Vec<i64> = [2, 3, 26, 27, 28].iter().map(|&x| round_nearest(x, 5)).collect();
+        assert_eq!(got, vec![0, 5, 25, 25, 30]);
+    }
+
+    #[test]
+    fn dominoer_rounds_per_opponent_and_divides() {
+        // opponents' pips 12 and 13, rounded each to 10 + 15, divided by 5
+        let r = rule([3, 0, 1, 5, 1, 5, 0, 0]);
+        assert_eq!(r.settle(&[0, 12, 13], &[false; 3], 0, -1), vec![5, 0, 0]);
+        // aggregate: 25 -> 25 / 5
+        let r = rule([3, 0, 1, 5, 0, 5, 0, 0]);
+        assert_eq!(r.settle(&[0, 12, 13], &[false; 3], 0, -1), vec![5, 0, 0]);
+        assert_eq!(r.settle(&[0, 12, 13], &[false; 3], -1, -1), vec![0, 0, 0]);
+    }
+
+    #[test]
+    fn lightest_ties() {
+        let pips = [5, 5, 20];
+        let nobody = rule([4, 0, 1, 1, 0, 1, 0, 0]);
+        assert_eq!(nobody.settle(&pips, &[false; 3], -1, 1), vec![0, 0, 0]);
+        let share = rule([4, 0, 1, 1, 0, 1, 1, 0]);
+        // the losers' 20 pips shared by two
+        assert_eq!(share.settle(&pips, &[false; 3], -1, 1), vec![10, 10, 0]);
+        let not_blocker = rule([4, 1, 1, 1, 0, 1, 2, 0]);
+        // seat 0 did not block: 25 - 5
+        assert_eq!(not_blocker.settle(&pips, &[false; 3], -1, 1), vec![20, 0, 0]);
+        let doubles_lose = rule([4, 3, 7, 1, 0, 1, 0, 1]);
+        assert_eq!(doubles_lose.settle(&[1, 9, 20], &[true, false, true], -1, -1), vec![0, 7, 0]);
+    }
+
+    #[test]
+    fn cascade_and_own_penalty() {
+        let each = rule([2, 0, 1, 1, 0, 1, 0, 0]);
+        assert_eq!(each.settle(&[1, 4, 10], &[false; 3], -1, -1), vec![12, 6, 0]);
+        let own = rule([1, 0, 1, 1, 0, 1, 0, 0]);
+        assert_eq!(own.settle(&[1, 4], &[false; 2], -1, -1), vec![-1, -4]);
+        assert_eq!(hand_winner(&[0, 3, 3], -1), -1);
+        assert_eq!(hand_winner(&[0, 3, 2], -1), 1);
+        assert_eq!(hand_winner(&[0, 0, 0], 2), 2);
+    }
+}

@@ -1,0 +1,350 @@
+//! The flat rule table (see `bones.engine.flat`) and the tile tables
+//! derived from it. Built once per run; the hand only reads it.
+
+use crate::bits::Bits;
+
+pub const SPIN_NONE: i32 = 0;
+pub const SPIN_FIRST: i32 = 1;
+pub const SPIN_EVERY: i32 = 2;
+pub const SPIN_LED: i32 = 3;
+pub const SPIN_INLINE: i32 = 4;
+pub const ORDER_SIDES: i32 = 0;
+pub const ORDER_ALL4: i32 = 2;
+pub const CHECK_NONE: i32 = 0;
+pub const CHECK_HAND_END: i32 = 1;
+pub const CHECK_IMMEDIATE: i32 = 2;
+pub const CHECK_EXACT: i32 = 3;
+pub const MUGGINS_OFF: i32 = 0;
+pub const MUGGINS_TRANSFER: i32 = 1;
+
+pub const MAX_PLAYERS: usize = 10;
+
+/// One settlement rule: `[kind, amount, flat, unit, per_opponent, divisor,
+/// ties, doubles_lose]` in the flat table.
+#[derive(Clone, Debug)]
+pub struct Settle {
+    pub kind: i32,
+    pub amount: i32,
+    pub flat: i64,
+    pub unit: i64,
+    pub per_opponent: bool,
+    pub divisor: i64,
+    pub ties: i32,
+    pub doubles_lose: bool,
+}
+
+impl Settle {
+    pub fn from_codes(c: &[i64]) -> Result<Settle, String> {
+        if c.len() != 8 {
+            return Err(format!("a settlement rule has 8 codes, not {}", c.len()));
+        }
+        if !(0..=4).contains(&c[0]) || !(0..=3).contains(&c[1]) || !(0..=2).contains(&c[6]) {
+            return Err(format!("unknown settlement codes {:?}", c));
+        }
+        if c[3] < 1 || c[5] < 1 {
+            return Err("settlement unit and divisor must be at least 1".into());
+        }
+        Ok(Settle {
+            kind: c[0] as i32,
+            amount: c[1] as i32,
+            flat: c[2],
+            unit: c[3],
+            per_opponent: c[4] != 0,
+            divisor: c[5],
+            ties: c[6] as i32,
+            doubles_lose: c[7] != 0,
+        })
+    }
+}
+
+/// Everything the hand reads, independent of the mask width.
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub players: usize,
+    pub owners: usize,
+    pub teams: bool,
+    pub owner: Vec<usize>,
+    pub highest: usize,
+    pub hand_size: usize,
+    pub reserve: usize,
+    pub spinner: i32,
+    pub order: i32,
+    pub spinner_mult: [i64; 5],
+    pub double_weight: i64,
+    pub scores_plays: bool,
+    pub count_points: Vec<i64>,
+    pub headers: bool,
+    pub header_points: Vec<i64>,
+    pub when: i32,
+    pub when_values: Vec<i64>,
+    pub points: i32,
+    pub points_param: i64,
+    pub get_in: i64,
+    pub win_on_lead: bool,
+    pub muggins: i32,
+    pub penalise_over_claim: bool,
+    pub drawing: i32,
+    pub max_draws: i64,
+    pub must_play_drawn: bool,
+    pub draw_while_able: bool,
+    pub knock_bonus: i64,
+    pub partners_both_out: bool,
+    pub floor: Option<i64>,
+    pub check: i32,
+    pub target: i64,
+    pub hands_in_match: i64,
+    pub settle_domino: Settle,
+    pub settle_blocked: Settle,
+}
+
+impl Table {
+    /// Checks what the hand relies on, so a bad table is an error, never a panic.
+    pub fn check(&self) -> Result<(), String> {
+        if !(2..=MAX_PLAYERS).contains(&self.players) {
+            return Err(format!("{} players: the core plays 2 to {}", self.players, MAX_PLAYERS));
+        }
+        if !(1..=18).contains(&self.highest) {
+            return Err(format!("double-{} is not a tile set of the language", self.highest));
+        }
+        if self.owner.len() != self.players || self.owner.iter().any(|&o| o >= self.owners) {
+            return Err("the owner table does not fit the players".into());
+        }
+        if self.owners == 0 || self.owners > self.players {
+            return Err("bad owner count".into());
+        }
+        if !(0..=4).contains(&self.spinner) || !(0..=2).contains(&self.order) {
+            return Err("unknown spinner or edge order code".into());
+        }
+        if !(0..=3).contains(&self.check) || !(0..=2).contains(&self.muggins) {
+            return Err("unknown target check or muggins code".into());
+        }
+        if self.headers && self.header_points.is_empty() {
+            return Err("matching ends without a points table".into());
+        }
+        let tiles = (self.highest + 1) * (self.highest + 2) / 2;
+        if self.players * self.hand_size > tiles {
+            return Err("the deal needs more tiles than the set has".into());
+        }
+        Ok(())
+    }
+
+    pub fn size(&self) -> usize {
+        (self.highest + 1) * (self.highest + 2) / 2
+    }
+
+    /// The mask width a table needs: 64 tiles a word.
+    pub fn words(&self) -> usize {
+        self.size().div_ceil(64)
+    }
+
+    /// `Rules.points`: the table, else the scoring rule computed.
+    #[inline(always)]
+    pub fn points(&self, count: i64) -> i64 {
+        if count >= 0 && (count as usize) < self.count_points.len() {
+            return self.count_points[count as usize];
+        }
+        self.points_for_count(count)
+    }
+
+    /// `rules.points_for_count`: a count of 0 never scores.
+    pub fn points_for_count(&self, count: i64) -> i64 {
+        if count <= 0 {
+            return 0;
+        }
+        let mut dividing: Vec<i64> = Vec::new();
+        match self.when {
+            1 => {
+                for &d in &self.when_values {
+                    if count % d == 0 && !dividing.contains(&d) {
+                        dividing.push(d);
+                    }
+                }
+                if dividing.is_empty() {
+                    return 0;
+                }
+            }
+            2 => {
+                if !self.when_values.contains(&count) {
+                    return 0;
+                }
+            }
+            _ => return 0,
+        }
+        match self.points {
+            0 => count,
+            1 => count.div_euclid(self.points_param),
+            2 => dividing.iter().map(|d| count / d).sum(),
+            3 => count * dividing.len() as i64,
+            _ => self.points_param,
+        }
+    }
+
+    pub fn next_opponent(&self, seat: usize) -> usize {
+        let me = self.owner[seat];
+        for step in 1..self.players {
+            let other = (seat + step) % self.players;
+            if self.owner[other] != me {
+                return other;
+            }
+        }
+        seat
+    }
+}
+
+/// The tile set's tables for one mask width.
+#[derive(Clone, Debug)]
+pub struct Rules<const W: usize> {
+    pub t: Table,
+    pub size: usize,
+    pub low: Vec<u8>,
+    pub high: Vec<u8>,
+    pub pips: Vec<i64>,
+    pub is_double: Vec<bool>,
+    /// other_half[tile * (highest + 1) + pip]; -1 where the tile lacks pip
+    pub other: Vec<i8>,
+    pub matching: Vec<Bits<W>>,
+    pub doubles: Bits<W>,
+    pub full: Bits<W>,
+    pub next_seat: Vec<usize>,
+    pub plain_arms: bool,
+}
+
+impl<const W: usize> Rules<W> {
+    pub fn new(t: Table) -> Result<Self, String> {
+        t.check()?;
+        if t.words() > W {
+            return Err(format!("{} tiles need {} mask words", t.size(), t.words()));
+        }
+        let n = t.highest;
+        let (mut low, mut high) = (Vec::new(), Vec::new());
+        for a in 0..=n {
+            for b in a..=n {
+                low.push(a as u8);
+                high.push(b as u8);
+            }
+        }
+        let size = low.len();
+        let mut matching = vec![Bits::<W>::ZERO; n + 1];
+        let mut doubles = Bits::<W>::ZERO;
+        let mut full = Bits::<W>::ZERO;
+        let mut other = vec![-1i8; size * (n + 1)];
+        for tile in 0..size {
+            let (l, h) = (low[tile] as usize, high[tile] as usize);
+            matching[l].set(tile);
+            matching[h].set(tile);
+            full.set(tile);
+            if l == h {
+                doubles.set(tile);
+            }
+            other[tile * (n + 1) + l] = h as i8;
+            other[tile * (n + 1) + h] = l as i8;
+        }
+        let players = t.players;
+        Ok(Rules {
+            size,
+            pips: low.iter().zip(&high).map(|(&a, &b)| a as i64 + b as i64).collect(),
+            is_double: low.iter().zip(&high).map(|(a, b)| a == b).collect(),
+            low,
+            high,
+            other,
+            matching,
+            doubles,
+            full,
+            next_seat: (0..players).map(|s| (s + 1) % players).collect(),
+            plain_arms: t.order != ORDER_ALL4,
+            t,
+        })
+    }
+
+    #[inline(always)]
+    pub fn other_half(&self, tile: usize, pip: usize) -> i64 {
+        self.other[tile * (self.t.highest + 1) + pip] as i64
+    }
+
+    pub fn pips_of(&self, mask: &Bits<W>) -> i64 {
+        mask.ones().map(|t| self.pips[t]).sum()
+    }
+
+    /// The tile id of the double `d`.
+    pub fn double(&self, d: usize) -> usize {
+        // ids run 0-0..0-N, 1-1..1-N, ...: row a starts at a*(N+1) - a(a-1)/2
+        let n = self.t.highest;
+        d * (n + 1) - d * d.saturating_sub(1) / 2
+    }
+}
+
+#[cfg(test)]
+pub mod tests {
+    use super::*;
+
+    pub fn table(highest: usize, players: usize) -> Table {
+        Table {
+            players,
+            owners: players,
+            teams: false,
+            owner: (0..players).collect(),
+            highest,
+            hand_size: 7,
+            reserve: 0,
+            spinner: SPIN_NONE,
+            order: 1,
+            spinner_mult: [2, 2, 0, 0, 0],
+            double_weight: 2,
+            scores_plays: true,
+            count_points: Vec::new(),
+            headers: false,
+            header_points: Vec::new(),
+            when: 1,
+            when_values: vec![5, 3],
+            points: 2,
+            points_param: 0,
+            get_in: 0,
+            win_on_lead: true,
+            muggins: 0,
+            penalise_over_claim: false,
+            drawing: 0,
+            max_draws: 0,
+            must_play_drawn: true,
+            draw_while_able: false,
+            knock_bonus: 0,
+            partners_both_out: false,
+            floor: None,
+            check: CHECK_HAND_END,
+            target: 100,
+            hands_in_match: 0,
+            settle_domino: Settle::from_codes(&[3, 0, 1, 1, 0, 1, 0, 0]).unwrap(),
+            settle_blocked: Settle::from_codes(&[4, 0, 1, 1, 0, 1, 0, 0]).unwrap(),
+        }
+    }
+
+    #[test]
+    fn points_like_the_compiler() {
+        // the doctest of rules.points_for_count: fives and threes
+        let t = table(6, 2);
+        let got: Vec<i64> = [3, 5, 15, 30, 0, 7].iter().map(|&c| t.points(c)).collect();
+        assert_eq!(got, vec![1, 1, 8, 16, 0, 0]);
+        let mut t = table(6, 2);
+        t.when = 2;
+        t.when_values = vec![6, 10];
+        t.points = 4;
+        t.points_param = 3;
+        assert_eq!([6, 7, 10].map(|c| t.points(c)), [3, 0, 3]);
+    }
+
+    #[test]
+    fn tile_tables_for_every_width() {
+        let r = Rules::<3>::new(table(18, 2)).unwrap();
+        assert_eq!(r.size, 190);
+        assert_eq!(r.matching[18].count(), 19);
+        assert_eq!(r.doubles.count(), 19);
+        for d in 0..=18 {
+            let t = r.double(d);
+            assert!(r.is_double[t] && r.low[t] as usize == d, "double {d} at {t}");
+        }
+        assert!(Rules::<1>::new(table(18, 2)).is_err());
+        let r = Rules::<1>::new(table(6, 4)).unwrap();
+        assert_eq!(r.size, 28);
+        assert_eq!(r.other_half(r.double(6) - 1, 6), 5);
+        assert_eq!(r.t.next_opponent(3), 0);
+    }
+}
