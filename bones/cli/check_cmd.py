@@ -12,7 +12,7 @@ import typer
 
 from bones.cli.formats import Format, github_annotation
 from bones.cli.formats import gh_escape as _gh_escape
-from bones.cli.options import EXIT_USAGE, FormatOption, fail, not_a_file
+from bones.cli.options import EXIT_USAGE, FormatOption, fail, missing_file
 
 
 def _run(path: str) -> Any:
@@ -46,7 +46,7 @@ def check(
     read; 2 a usage error (among them a path that is not a file).
     """
     for path in files:
-        problem = not_a_file(path)
+        problem = missing_file(path)
         if problem is not None:
             fail("check", problem, EXIT_USAGE)
     results = [_run(path) for path in files]

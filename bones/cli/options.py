@@ -4,11 +4,13 @@ Exit codes (the README's table says the same):
 
 * ``0`` all is well;
 * ``1`` a problem found in an input that exists: an invalid variant or
-  scenario file, a failed scenario, a corrupt record or save, a file that
-  cannot be written, a cluster that cannot be reached, a run stopped early;
+  scenario file, a failed scenario, a corrupt record or save, a path that is
+  not a regular file (a directory, a device, a FIFO) or is too large, a file
+  that cannot be written, a cluster that cannot be reached, a run stopped
+  early;
 * ``2`` a usage error: the command line is wrong - an unknown option or a bad
   value, options that exclude each other, a variant name that is not built
-  in, a path that is not a file (missing, a directory, a device).
+  in, a path that does not exist.
 
 Every error a command reports on standard error is one line that starts with
 ``bones COMMAND: ``.  Options several commands take are declared here once
@@ -100,22 +102,18 @@ def note(text: str, quiet: bool = False) -> None:
 
 def input_exit_code(ref: str) -> int:
     """The exit code for an input that could not be loaded: a problem found in
-    a file that exists (1), or a name or path that names no file (2)."""
+    something that exists (1), or a name or path that names nothing (2)."""
     if ref == "-":
         return EXIT_PROBLEM
-    return EXIT_PROBLEM if Path(ref).is_file() else EXIT_USAGE
+    return EXIT_PROBLEM if os.path.lexists(ref) else EXIT_USAGE
 
 
-def not_a_file(path: str) -> str | None:
-    """Why ``path`` cannot be read as a file (``None`` when it is a regular file)."""
-    p = Path(path)
-    if path == "-" or p.is_file():  # "-": standard input, where the loader takes it
+def missing_file(path: str) -> str | None:
+    """``PATH: no such file`` when nothing is at ``path`` (a usage error);
+    ``None`` otherwise, and the loader says what is wrong with what is there."""
+    if path == "-" or os.path.lexists(path):  # "-": standard input, for the loader
         return None
-    if not p.exists():
-        return f"{path}: no such file"
-    if p.is_dir():
-        return f"{path}: is a directory, not a file"
-    return f"{path}: is not a regular file"
+    return f"{path}: no such file"
 
 
 def first_problem(problems: list[Any], ref: str) -> str:

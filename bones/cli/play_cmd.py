@@ -156,19 +156,11 @@ def _make_ui(session, tiles: str, no_color: bool, delay: float | None):  # type:
 
 
 def _load(ref: str):  # type: ignore[no-untyped-def]
-    from bones.engine.load import VariantError, load_variant
+    from bones.cli.options import variant_or_exit
 
-    try:
-        return load_variant(ref)
-    except VariantError as err:
-        problems = getattr(err, "problems", None) or []
-        first = problems[0].format() if problems else str(err).splitlines()[0]
-        more = f" (and {len(problems) - 1} more problem{'s' * (len(problems) > 2)}; "\
-               f"see bones validate {shlex.quote(ref)})" if len(problems) > 1 else ""
-        # a file that exists but is wrong is a problem found (1); a name or
-        # path that names nothing is a usage error (2)
-        code = 1 if Path(ref).is_file() else 2
-        raise _fail(f"{first}{more}", code) from None
+    # a file that exists but is wrong is a problem found (1); a name or
+    # path that names nothing is a usage error (2)
+    return variant_or_exit("play", ref)
 
 
 def _play(session, ui, resumed: bool = False) -> None:  # type: ignore[no-untyped-def]

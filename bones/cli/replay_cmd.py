@@ -26,9 +26,9 @@ def replay_command(
 ) -> None:
     from bones.engine.record import RecordError, load_record, replay
 
-    from bones.cli.options import EXIT_USAGE, fail, not_a_file
+    from bones.cli.options import EXIT_USAGE, fail, missing_file
 
-    problem = not_a_file(str(file))
+    problem = missing_file(str(file))
     if problem is not None:
         fail("replay", problem, EXIT_USAGE)
     try:
