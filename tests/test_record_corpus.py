@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 from typer.testing import CliRunner
 
 from bones.cli.app import app
 from bones.engine.record import MAX_RECORD_BYTES
-from hypothesis_budget import examples
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent

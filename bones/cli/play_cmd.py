@@ -1,7 +1,7 @@
 """`bones play`: a game at the terminal against bots or friends, saved after every move.
 
 This module only reads the command line; the game itself is
-:class:`bones.engine.game.GameSession` and its turn loop :func:`bones.engine.game.run`,
+:class:`bones.engine.game.GameSession` and its turn loop :func:`bones.cli.turns.run`,
 drawn by :mod:`bones.cli.render`.
 """
 
@@ -164,7 +164,8 @@ def _load(ref: str):  # type: ignore[no-untyped-def]
 
 
 def _play(session, ui, resumed: bool = False) -> None:  # type: ignore[no-untyped-def]
-    from bones.engine.game import FINISHED, GameError, run
+    from bones.cli.turns import FINISHED, run
+    from bones.engine.game import GameError
 
     where = shlex.quote(str(session.save_path))
     try:

@@ -1,6 +1,6 @@
 """The terminal face of `bones play`: the table drawn with rich, and the prompts.
 
-:class:`TerminalUI` implements :class:`bones.engine.game.PlayUI`.  The layout is
+:class:`TerminalUI` implements :class:`bones.cli.turns.PlayUI`.  The layout is
 drawn as a picture: the line runs W to E on one row, each spinner on it has its
 cross arms drawn as columns (N up, S down), and the cross arms of a spinner
 that sits on a column branch sideways on its row.  Whatever cannot be placed
@@ -24,7 +24,15 @@ from rich.table import Table
 from rich.text import Text
 
 from bones.engine.hand import Hand
-from bones.engine.moves import DRAW, PASS, Outcome, arm_name, arm_of, is_flipped, tile_of
+from bones.engine.moves import (
+    DRAW,
+    PASS,
+    Outcome,
+    arm_name,
+    arm_of,
+    is_flipped,
+    tile_of,
+)
 from bones.engine.rules import CHECK_EXACT
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -350,40 +358,11 @@ class LayoutPicture:
 # ------------------------------------------------------------ explaining
 
 
-def rule_phrase(rule: Any, side: str) -> str:
-    """A short description of a settlement rule (``bones.engine.spec`` settle models)."""
-    kind = getattr(rule, "kind", "nobody")
-    rounding = getattr(rule, "rounding", None)
-    unit = getattr(rounding, "unit", 1) if getattr(rounding, "kind", "none") == "nearest" else 1
-    divisor = getattr(rule, "divisor", 1)
-    extra = ""
-    if unit > 1:
-        extra += f", rounded to the nearest {unit}"
-    if divisor > 1:
-        extra += f", divided by {divisor}"
-    amount = {
-        "opponents": "the opponents' pips",
-        "opponents_minus_own": "the opponents' pips less its own",
-        "all_hands": "every pip left in every hand",
-        "flat": f"{getattr(rule, 'points', 1)} point(s)",
-    }.get(getattr(rule, "amount", "opponents"), "the opponents' pips")
-    if kind == "own_penalty":
-        return f"each {side} loses its own pips{extra}"
-    if kind == "domino_er":
-        who = "team that" if side == "team" else "player who"
-        return f"the {who} went out scores {amount}{extra}"
-    if kind == "lightest":
-        return f"the lightest {side} scores {amount}{extra}"
-    if kind == "each_heavier":
-        return f"each {side} scores the difference against every heavier {side}{extra}"
-    return "nobody scores"
-
-
 # ------------------------------------------------------------------- UI
 
 
 class TerminalUI:
-    """:class:`bones.engine.game.PlayUI` on a rich console and standard input."""
+    """:class:`bones.cli.turns.PlayUI` on a rich console and standard input."""
 
     def __init__(self, console: Console, *, interactive: bool, face: TileFace,
                  delay: float = 0.0, stdin: Any = None) -> None:
@@ -588,70 +567,55 @@ class TerminalUI:
     # ---------------------------------------------------------- hand end
 
     def show_hand_end(self, session: GameSession, hand: Hand, summary: HandSummary) -> None:
+        from bones.engine.handend import hand_end
+
         console = self.console
         rules = session.rules
         self._flush_draws(session)
         self.recent = []
         console.print()
-        if summary.end == Outcome.DOMINO:
-            how = f"{session.seat_name(hand.domino_seat)} went out (domino)"
-            rule = rules.variant.settlement.domino
-        elif summary.end == Outcome.BLOCKED:
+        account = hand_end(rules, hand, summary)
+        if account.outcome == Outcome.DOMINO:
+            how = f"{session.seat_name(account.domino_seat)} went out (domino)"
+        elif account.outcome == Outcome.BLOCKED:
             how = "the hand is blocked"
-            rule = rules.variant.settlement.blocked
         else:
             how = "the target was reached during the hand"
-            rule = None
         console.rule(Text(f"hand {summary.hand_number} over: {how}", STYLES["title"]))
         log = session.hands[summary.hand_number - 1]
         for line in LayoutPicture(layout_of(rules, log.deal, log.codes), self.face,
                                   console.width - 2).draw():
             console.print(line, no_wrap=True, overflow="crop", crop=False)
-        if rule is not None:
-            side = "team" if rules.teams else "player"
-            console.print(Text(f"  rule: {rule_phrase(rule, side)}", STYLES["note"]))
+        if account.rule is not None:
+            console.print(Text(f"  rule: {account.rule}", STYLES["note"]))
         table = Table(box=None, padding=(0, 2), show_edge=False)
         table.add_column("seat")
         table.add_column("tiles left")
         table.add_column("pips", justify="right")
-        unit = _unit(rule)
-        # a rounding column says the truth only where each side's pips are
-        # rounded apart: its own penalty, per-opponent rounding, or one opponent
-        per_row = unit > 1 and (getattr(rule, "kind", "") == "own_penalty" or rules.owners == 2
-                                or getattr(getattr(rule, "rounding", None), "per", "") == "opponent")
         if rules.teams:
             table.add_column("team pips", justify="right")
-        if per_row:
-            table.add_column(f"rounded to {unit}", justify="right")
+        if account.rounded is not None:
+            table.add_column(f"rounded to {account.unit}", justify="right")
         table.add_column("settlement", justify="right")
-        pooled = [0] * rules.owners
-        for seat in range(rules.players):
-            pooled[rules.owner[seat]] += hand.pips_left(seat)
-        settlement = summary.settlement
-        shown_owner: set[int] = set()
-        for seat in range(rules.players):
-            owner = rules.owner[seat]
-            tiles = " ".join(self.face.tile(rules, t) for t in rules.tiles.tiles_of(hand.hands[seat]))
-            row = [session.seat_name(seat) + (f" ({session.owner_name(owner)})" if rules.teams else ""),
-                   tiles or "-", str(hand.pips_left(seat))]
-            first = owner not in shown_owner
-            shown_owner.add(owner)
+        for left in account.seats:
+            owner = left.owner
+            tiles = " ".join(self.face.tile(rules, t) for t in left.tiles)
+            row = [session.seat_name(left.seat) + (f" ({session.owner_name(owner)})"
+                                                   if rules.teams else ""),
+                   tiles or "-", str(left.pips)]
+            mine = left.scoring_row
             if rules.teams:
-                row.append(str(pooled[owner]) if first else "")
-            if per_row:
-                row.append(str(_round(pooled[owner], unit)) if first else "")
-            delta = settlement[owner] if settlement else 0
-            row.append((f"{delta:+d}" if delta else "0") if first else "")
+                row.append(str(account.pooled[owner]) if mine else "")
+            if account.rounded is not None:
+                row.append(str(account.rounded[owner]) if mine else "")
+            delta = account.settlement[owner] if account.settlement else 0
+            row.append((f"{delta:+d}" if delta else "0") if mine else "")
             table.add_row(*row)
         console.print(table)
-        if unit > 1 and not per_row and settlement and max(settlement) > 0:
-            winner = settlement.index(max(settlement))
-            amount = getattr(rule, "amount", "opponents")
-            others = sum(p for o, p in enumerate(pooled) if o != winner)
-            counted = {"all_hands": sum(pooled),
-                       "opponents_minus_own": max(others - pooled[winner], 0)}.get(amount, others)
-            console.print(Text(f"  pips counted: {counted}, rounded to {_round(counted, unit)}",
-                               STYLES["note"]))
+        if account.counted is not None:
+            counted, rounded = account.counted
+            console.print(Text(f"  pips counted: {counted}, rounded to {rounded}", STYLES["note"]))
+        settlement = account.settlement
         console.print(Text("  settlement: " + " · ".join(
             f"{session.owner_name(o)} {settlement[o]:+d}" if settlement[o] else
             f"{session.owner_name(o)} 0" for o in range(rules.owners)), "bold"))
@@ -727,19 +691,6 @@ def _target(rules: Rules) -> str:
         return f"{rules.hands_in_match} hand{'s' if rules.hands_in_match > 1 else ''}"
     exact = " exactly" if rules.check == CHECK_EXACT else ""
     return f"target {rules.target}{exact}"
-
-
-def _unit(rule: Any) -> int:
-    rounding = getattr(rule, "rounding", None)
-    if getattr(rounding, "kind", "none") == "nearest":
-        return int(getattr(rounding, "unit", 1))
-    return 1
-
-
-def _round(value: int, unit: int) -> int:
-    from bones.engine.settle import round_nearest
-
-    return round_nearest(value, unit)
 
 
 def make_console(no_color: bool, interactive: bool) -> Console:

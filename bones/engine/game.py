@@ -3,9 +3,9 @@
 Nothing here reads a keyboard or draws a screen.  :class:`GameSession` holds the
 state of one game (who sits where, the match, the current hand, the moves made
 in it with their notation and claims, the take-backs) and writes it as a game
-record after every move, so a closed terminal loses nothing.  :func:`run` is the
-turn loop; it talks to the player only through a :class:`PlayUI` (the terminal
-one is :mod:`bones.cli.render`; tests may drive it with another).
+record after every move, so a closed terminal loses nothing.  The keyboard's
+turn loop is :mod:`bones.cli.turns`; the web server drives a session by
+requests.
 
 Determinism: the deals come from the match's generator, seeded once and saved
 with the record; every bot decision gets its own generator seeded from
@@ -21,12 +21,18 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from bones.engine.hand import Hand
-from bones.engine.moves import DRAW, Outcome
 from bones.engine.match import Deal, HandSummary, Match, new_seed
-from bones.engine.notation import AmbiguousMoveError, NotationError, format_move, parse_move
+from bones.engine.moves import DRAW
+from bones.engine.notation import (
+    AmbiguousMoveError,
+    NotationError,
+    format_move,
+    parse_move,
+)
+from bones.engine.record import Record, Recorder
 from bones.engine.rules import MUGGINS_OFF, Rules, RulesError, compile_rules
 from bones.engine.saves import (
     SaveError,
@@ -156,6 +162,7 @@ class GameSession:
         self.save_path = save_path
         self.source = source  # what the player named: a built-in or a file
         self.match = Match(rules, seed)
+        self.recorder = Recorder(self.match)
         self.hands: list[_HandLog] = []
         self.hand: Hand | None = None
         #: the hand that ended last and its summary, for the hand-end table
@@ -206,13 +213,13 @@ class GameSession:
         line).  Hold :func:`bones.engine.saves.save_lock` on ``path`` around
         the resume and the play that follows.
         """
-        record = _read_record(path)
-        meta = record.get("meta")
-        play = meta.get(SAVE_FORMAT_KEY) if isinstance(meta, dict) else None
+        from bones.engine.record import deal_from_record
+
+        record, variant, rules = _read_save(path)
+        play = record.meta.get(SAVE_FORMAT_KEY)
         if not isinstance(play, dict):
             raise GameError(f"{path}: a game record but not a `bones play` save (no meta.play)")
         try:
-            variant = Variant.model_validate(record["variant"])
             seats = tuple(str(s) for s in play["seats"])
             config = SeatConfig(seats, str(play.get("level", DEFAULT_LEVEL)))
             for k, spec_text in enumerate(seats):
@@ -226,21 +233,21 @@ class GameSession:
                         f"{path}: seat {k} is the bot {spec_text!r}, which is not a built-in bot "
                         "that reads nothing; a save cannot start it: if you trust it, resume "
                         f"with --bots {shlex.quote(spec_text)}")
-            rules = compile_rules(variant, int(record["players"]), bool(record.get("teams")))
             if len(seats) != rules.players:
                 raise GameError(f"{path}: meta.play.seats names {len(seats)} seats for "
                                 f"{rules.players} players")
-            seed = int(record["seed"])
-            session = cls(variant, rules, config, seed, path, str(play.get("source", variant.name)))
+            if record.seed is None:
+                raise GameError(f"{path}: the save has no seed")
+            session = cls(variant, rules, config, record.seed, path,
+                          str(play.get("source", variant.name)))
             session.takebacks = list(play.get("takebacks", []))
-            hands = record["hands"]
-            if not isinstance(hands, list) or not hands:
+            hands = record.hands
+            if not hands:
                 raise GameError(f"{path}: the save holds no hand")
             for number, entry in enumerate(hands, 1):
-                deal = _deal_from_json(rules, entry["deal"])
-                hand = session._start(deal)
-                claims = entry.get("claims") or [None] * len(entry["moves"])
-                for ply, (text, claim) in enumerate(zip(entry["moves"], claims, strict=True), 1):
+                hand = session._start(deal_from_record(rules, entry.deal, f"hand {number}"))
+                claims = entry.claims or [None] * len(entry.moves)
+                for ply, (text, claim) in enumerate(zip(entry.moves, claims, strict=True), 1):
                     if hand.over:
                         raise GameError(f"{path}: hand {number} goes on after it ended (move {ply})")
                     session._apply_text(text, claim, where=f"hand {number} move {ply}")
@@ -410,56 +417,27 @@ class GameSession:
 
     # ------------------------------------------------------------ saving
 
-    def to_record(self) -> Any:
-        """The game as an :class:`bones.engine.record.Record`, our own fields under meta.play.
+    def to_record(self) -> Record:
+        """The game as a :class:`bones.engine.record.Record`, our own fields under meta.play.
 
-        Finished hands carry their end, settlement and scores; the hand in
-        progress is stored as interrupted, so a finished game's save is an
-        ordinary record for `bones replay`.
+        Built by the session's :class:`bones.engine.record.Recorder`: finished
+        hands carry their end, settlement and scores; the hand in progress is
+        stored as interrupted, so a finished game's save is an ordinary record
+        for `bones replay`.
         """
-        from bones.engine.record import parse_record
-
-        rules = self.rules
-        hands = []
-        for number, log in enumerate(self.hands, 1):
-            summary = self.match.history[number - 1] if number <= len(self.match.history) else None
-            entry: dict[str, Any] = {
-                "deal": _deal_to_json(rules, log.deal),
-                "moves": list(log.moves),
-                "claims": list(log.claims) if any(c is not None for c in log.claims) else None,
-                "end": Outcome(summary.end).label if summary else None,
-                "settlement": list(summary.settlement) if summary else None,
-                "scores": list(summary.scores) if summary else list(self.match.scores),
-            }
-            hands.append(entry)
-        match = self.match
-        data: dict[str, Any] = {
-            "format": "bones-record",
-            "version": 1,
-            "variant": self.variant.model_dump(mode="json"),
-            "players": rules.players,
-            "teams": rules.teams,
-            "seed": self.seed,
-            "hands": hands,
-            "result": {
-                "finished": match.game_over,
-                "winner": match.winner if match.game_over and match.winner >= 0 else None,
-                "scores": list(match.scores),
-            },
-            "meta": {
-                "command": "play",
-                SAVE_FORMAT_KEY: {
-                    "source": self.source,
-                    "seats": list(self.config.seats),
-                    "level": self.config.level,
-                    "takebacks": list(self.takebacks),
-                    # the generator that deals the next hand, so a resumed
-                    # game deals exactly what the uninterrupted one would
-                    "rng": None if self.over else _rng_state_to_json(match.rng.getstate()),
-                },
+        self.recorder.meta = {
+            "command": "play",
+            SAVE_FORMAT_KEY: {
+                "source": self.source,
+                "seats": list(self.config.seats),
+                "level": self.config.level,
+                "takebacks": list(self.takebacks),
+                # the generator that deals the next hand, so a resumed
+                # game deals exactly what the uninterrupted one would
+                "rng": None if self.over else _rng_state_to_json(self.match.rng.getstate()),
             },
         }
-        return parse_record(data, str(self.save_path))
+        return self.recorder.record()
 
     def save(self) -> None:
         """Write the game to its save: replace it atomically, or create it.
@@ -557,6 +535,7 @@ class GameSession:
 
     def _start(self, deal: Deal) -> Hand:
         self.hands.append(_HandLog(deal, list(self.match.scores)))
+        self.recorder.start_hand(deal)
         self.hand = self.match.start_hand(deal)
         return self.hand
 
@@ -564,6 +543,7 @@ class GameSession:
         log = self.current
         self.match.scores[:] = log.start_scores
         self.hands.pop()
+        self.recorder.discard_hand()
         self._start(log.deal)
 
     def _apply_text(self, text: str, claim: int | None, where: str) -> Event:
@@ -600,6 +580,7 @@ class GameSession:
         log.moves.append(text)
         log.codes.append(move)
         log.claims.append(claim if move >= 0 else None)
+        self.recorder.move(seat, move, text, claim if move >= 0 else None)
         drawn = hand.boneyard[hand.bone_pos - 1] if move == DRAW else -1
         event = Event(seat, move, text, hand.count, points, claim, gains, hand.over, drawn)
         log.events.append(event)
@@ -611,6 +592,7 @@ class GameSession:
         hand = self.hand
         assert hand is not None and hand.over
         summary = self.match.finish_hand(hand)
+        self.recorder.end_hand(hand)
         self.finished = (hand, summary)
 
     def _after_move(self) -> None:
@@ -662,47 +644,19 @@ def bot_is_data(spec_text: str) -> bool:
 # ------------------------------------------------------------ save files
 
 
-def _read_record(path: Path) -> dict[str, Any]:
+def _read_save(path: Path) -> tuple[Any, Variant, Rules]:
+    """The record in ``path`` with its variant and rules, checked by a full replay."""
     from bones.engine.record import RecordError, load_record, replay
 
     try:
         record = load_record(path)
         # a save whose recorded ends, settlements or scores disagree with its
         # moves has been edited or damaged: refuse it rather than "repair" it
-        replay(record)
+        result = replay(record)
     except RecordError as err:
         message = _one_line(err)
         raise GameError(message if message.startswith(str(path)) else f"{path}: {message}") from None
-    data: dict[str, Any] = record.model_dump(mode="json")
-    return data
-
-
-def _deal_to_json(rules: Rules, deal: Deal) -> dict[str, Any]:
-    ts = rules.tiles
-    return {
-        "hands": [[ts.names[t] for t in ts.tiles_of(mask)] for mask in deal.hands],
-        "boneyard": [ts.names[t] for t in deal.boneyard],
-        "leader": deal.leader,
-        "lead_tile": ts.names[deal.lead_tile] if deal.lead_tile >= 0 else None,
-        "lead_doubles_only": deal.lead_doubles_only,
-        "out_of_play": [ts.names[t] for t in ts.tiles_of(deal.out_of_play)],
-    }
-
-
-def _deal_from_json(rules: Rules, data: dict[str, Any]) -> Deal:
-    ts = rules.tiles
-    hands = tuple(ts.mask_of([ts.parse(t) for t in hand]) for hand in data["hands"])
-    if len(hands) != rules.players:
-        raise ValueError(f"the deal has {len(hands)} hands for {rules.players} players")
-    lead = data.get("lead_tile")
-    return Deal(
-        hands=hands,
-        boneyard=tuple(ts.parse(t) for t in data["boneyard"]),
-        leader=int(data["leader"]),
-        lead_tile=ts.parse(lead) if lead else -1,
-        lead_doubles_only=bool(data.get("lead_doubles_only", False)),
-        out_of_play=ts.mask_of([ts.parse(t) for t in data.get("out_of_play", [])]),
-    )
+    return record, result.variant, result.rules
 
 
 def _rng_state_to_json(state: tuple[Any, ...]) -> list[Any]:
@@ -720,126 +674,15 @@ def _one_line(err: BaseException) -> str:
     return text[0] if text else type(err).__name__
 
 
-# ------------------------------------------------------------- turn loop
-
-
-class PlayUI(Protocol):
-    """What :func:`run` needs from a user interface."""
-
-    def start(self, session: GameSession, resumed: bool) -> None: ...
-    def show_table(self, session: GameSession, seat: int) -> None: ...
-    def show_options(self, session: GameSession, options: list[Option]) -> None: ...
-    def read(self, prompt: str) -> str: ...  # raises EOFError when input ends
-    def message(self, text: str, style: str = "") -> None: ...
-    def show_event(self, session: GameSession, event: Event) -> None: ...
-    def show_hand_end(self, session: GameSession, hand: Hand, summary: HandSummary) -> None: ...
-    def show_match_end(self, session: GameSession) -> None: ...
-    def show_history(self, session: GameSession) -> None: ...
-    def show_rules(self, session: GameSession) -> None: ...
-    def handoff(self, session: GameSession, seat: int) -> None: ...
-    def between_hands(self, session: GameSession) -> None: ...
-    def bot_pause(self) -> None: ...
-
-
-FINISHED, STOPPED = "finished", "stopped"
-
-
-def run(session: GameSession, ui: PlayUI, resumed: bool = False) -> str:
-    """Play until the match ends (:data:`FINISHED`) or the player quits
-    (:data:`STOPPED`; the game is saved).  EOF and Ctrl-C propagate to the
-    caller after the last move has been saved."""
-    ui.start(session, resumed)
-    session.save()
-    at_keyboard = -1 if len(session.human_seats) > 1 else (session.human_seats or [-1])[0]
-    while not session.over:
-        hand = session.hand
-        assert hand is not None and not hand.over
-        seat = hand.turn
-        if not session.is_human(seat):
-            event = session.bot_move()
-            ui.show_event(session, event)
-            if _hand_ended(session, ui):
-                continue
-            ui.bot_pause()
-            continue
-        if seat != at_keyboard:
-            ui.handoff(session, seat)
-            at_keyboard = seat
-        if _human_turn(session, ui, seat) == STOPPED:
-            return STOPPED
-        _hand_ended(session, ui)
-    return FINISHED
-
-
-def _hand_ended(session: GameSession, ui: PlayUI) -> bool:
-    if session.finished is None:
-        return False
-    hand, summary = session.finished
-    session.finished = None
-    ui.show_hand_end(session, hand, summary)
-    if session.over:
-        ui.show_match_end(session)
-    else:
-        ui.between_hands(session)
-    return True
-
-
-def _human_turn(session: GameSession, ui: PlayUI, seat: int) -> str:
-    ui.show_table(session, seat)
-    options = session.options()
-    ui.show_options(session, options)
-    while True:
-        who = session.seat_name(seat)
-        text = ui.read("Your move: " if who == "You" else f"{who}, your move: ")
-        word = text.strip().lower()
-        if word in ("q", "quit"):
-            return STOPPED
-        if word in ("?", "hint"):
-            ui.message(f"hint: {session.hint()}", "hint")
-            continue
-        if word in ("h", "history"):
-            ui.show_history(session)
-            continue
-        if word in ("r", "rules"):
-            ui.show_rules(session)
-            continue
-        if word in ("u", "undo"):
-            try:
-                undone = session.take_back()
-            except GameError as err:
-                ui.message(str(err), "error")
-                continue
-            ui.message(f"took back {undone} move{'s' * (undone != 1)}", "note")
-            ui.show_table(session, seat)
-            options = session.options()
-            ui.show_options(session, options)
-            continue
-        try:
-            move = session.parse(text)
-        except GameError as err:
-            ui.message(str(err), "error")
-            continue
-        claim = None
-        if session.muggins and move >= 0:
-            claim = _read_claim(ui)
-        event = session.play(move, claim)
-        ui.show_event(session, event)
-        return "moved"
-
-
-def _read_claim(ui: PlayUI) -> int:
-    while True:
-        text = ui.read("points you claim for this play (Enter for none): ").strip()
-        if not text:
-            return 0
-        if text.isdigit():
-            return int(text)
-        ui.message(f"'{text}' is not a number of points: type a whole number like 10, or Enter for none",
-                   "error")
-
-
 __all__ = [
-    "GameSession", "GameError", "SeatConfig", "seat_config", "Event", "Option", "PlayUI",
-    "run", "bot_rng", "bot_is_data", "LEVELS", "HUMAN",
-    "FINISHED", "STOPPED",
+    "HUMAN",
+    "LEVELS",
+    "Event",
+    "GameError",
+    "GameSession",
+    "Option",
+    "SeatConfig",
+    "bot_is_data",
+    "bot_rng",
+    "seat_config",
 ]

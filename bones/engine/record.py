@@ -164,6 +164,11 @@ class Recorder:
         elif hand.claims is not None:
             hand.claims.append(None)
 
+    def discard_hand(self) -> None:
+        """Forget the hand in progress, deal and moves (a take-back starts it again)."""
+        self._require_hand()
+        self._current = None
+
     def play(self, hand: Hand, move: int, claim: int | None = None) -> int:
         """Make ``move`` in ``hand`` (checked) and record it; returns its points."""
         text = format_move(hand, move)
@@ -502,7 +507,8 @@ class ReplayResult:
     winner: int | None = None
 
 
-def _deal_from(rules: Rules, deal: DealRecord, where: str) -> Deal:
+def deal_from_record(rules: Rules, deal: DealRecord, where: str) -> Deal:
+    """The :class:`Deal` a :class:`DealRecord` names, checked (``where`` starts each message)."""
     from bones.engine.match import Deal
     from bones.engine.tiles import TileError
 
@@ -598,7 +604,7 @@ def replay(record: Record) -> ReplayResult:
         where = f"hand {number}"
         if match.game_over:
             raise RecordError(f"{where}: the match was already over after hand {number - 1}")
-        hand = match.start_hand(_deal_from(rules, hand_record.deal, where))
+        hand = match.start_hand(deal_from_record(rules, hand_record.deal, where))
         claims = hand_record.claims
         if claims is not None and len(claims) != len(hand_record.moves):
             raise RecordError(f"{where}: {len(claims)} claims for {len(hand_record.moves)} moves")
@@ -658,12 +664,13 @@ __all__ = [
     "ReplayedHand",
     "ReplayedMove",
     "ResultRecord",
-    "dumps_record",
     "check_record_file",
+    "deal_from_record",
+    "dumps_record",
     "load_record",
     "loads_record_json",
-    "read_record_text",
     "parse_record",
+    "read_record_text",
     "record_match",
     "replay",
     "save_record",

@@ -1,0 +1,90 @@
+"""The hand-end account (bones.engine.handend) and the terminal's table drawn from it."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from rich.console import Console
+
+from bones.cli.render import TerminalUI, TileFace
+from bones.engine.game import GameSession
+from bones.engine.handend import hand_end
+from bones.engine.load import load_variant
+from bones.engine.match import Match
+from bones.engine.moves import Outcome
+from bones.engine.rules import compile_rules
+from bones.engine.settle import round_nearest
+
+
+def finished(name: str, seed: int, players: int | None = None, teams: bool | None = None):  # type: ignore[no-untyped-def]
+    rules = compile_rules(load_variant(name), players, teams)
+    match = Match(rules, seed)
+    hand = match.new_hand()
+    rnd = random.Random(seed)
+    while not hand.over:
+        hand.apply(rnd.choice(hand.legal_moves()))
+    return rules, hand, match.finish_hand(hand)
+
+
+def test_the_account_adds_up_for_every_builtin_seat_count() -> None:
+    from bones.engine.load import builtin_names
+
+    for name in builtin_names():
+        variant = load_variant(name)
+        for players in variant.players.counts:
+            for seed in range(3):
+                rules, hand, summary = finished(name, seed, players)
+                account = hand_end(rules, hand, summary)
+                assert account.outcome == Outcome(summary.end)
+                assert [s.pips for s in account.seats] == summary.pips
+                for owner in range(rules.owners):
+                    rows = [s for s in account.seats if s.owner == owner]
+                    assert sum(s.pips for s in rows) == account.pooled[owner]
+                    assert sum(s.scoring_row for s in rows) == 1
+                if account.rounded is not None:
+                    assert account.rounded == tuple(round_nearest(p, account.unit)
+                                                    for p in account.pooled)
+                assert account.settlement == tuple(summary.settlement)
+                if summary.end in (Outcome.DOMINO, Outcome.BLOCKED):
+                    assert account.rule
+
+
+def test_the_team_amount_is_on_the_row_of_the_seat_that_went_out() -> None:
+    for seed in range(60):
+        rules, hand, summary = finished("sniff", seed, 4, True)
+        if hand.domino_seat in (2, 3) and any(summary.settlement):
+            break
+    else:  # pragma: no cover
+        raise AssertionError("no hand went out from seat 2 or 3")
+    account = hand_end(rules, hand, summary)
+    assert [s.seat for s in account.seats if s.scoring_row and
+            s.owner == rules.owner[hand.domino_seat]] == [hand.domino_seat]
+
+
+def test_the_terminal_table_shows_the_team_amount_on_the_scoring_row() -> None:
+    for seed in range(60):
+        session = GameSession.new(load_variant("sniff"), players=4, teams=True, humans=0,
+                                  bots=["random"], seed=seed)
+        while session.finished is None:
+            session.bot_move()
+        hand, summary = session.finished
+        if hand.domino_seat in (2, 3) and summary.settlement[rules_owner(session, hand)]:
+            break
+    else:  # pragma: no cover
+        raise AssertionError("no hand went out from seat 2 or 3")
+    out = io.StringIO()
+    ui = TerminalUI(Console(file=out, width=100, no_color=True), interactive=False,
+                    face=TileFace())
+    ui.show_hand_end(session, hand, summary)
+    owner = rules_owner(session, hand)
+    amount = f"{summary.settlement[owner]:+d}"
+    rows = {line.split()[1]: line for line in out.getvalue().splitlines()
+            if line.strip().startswith("Seat ")}
+    scorer, partner = str(hand.domino_seat), str(hand.domino_seat - 2)
+    assert rows[scorer].rstrip().endswith(amount), out.getvalue()
+    assert not rows[partner].rstrip().endswith(amount), out.getvalue()
+
+
+def rules_owner(session: GameSession, hand) -> int:  # type: ignore[no-untyped-def]
+    return session.rules.owner[hand.domino_seat]
