@@ -50,6 +50,18 @@ def wait_for(predicate, what: str, timeout: float = 60.0) -> None:  # type: igno
         time.sleep(0.05)
 
 
+def read_until(process: subprocess.Popen[str], text: str) -> str:
+    """The process's output up to and including ``text`` (a prompt ends without a newline)."""
+    assert process.stdout is not None
+    seen = ""
+    while not seen.endswith(text):
+        char = process.stdout.read(1)
+        if not char:  # pragma: no cover - a failure
+            raise AssertionError(f"the process ended before {text!r}: {seen[-500:]}")
+        seen += char
+    return seen
+
+
 # ------------------------------------------------------------ new saves
 
 
@@ -112,8 +124,8 @@ def test_a_save_in_play_is_locked_against_a_second_session(tmp_path) -> None:
     holder = start_play(["all-fives", "--bots", "greedy", "--seed", "3", "--save", str(save)],
                         tmp_path)
     try:
-        wait_for(lambda: save.exists() and lock_path(save).exists()
-                 and read_holder(save) is not None, "the first session's lock")
+        read_until(holder, "Your move: ")  # waiting for the human: the save stands still
+        assert read_holder(save) is not None
         before = save.read_text()
         second = subprocess.run([sys.executable, "-m", "bones", "play", "--resume", str(save)],
                                 cwd=tmp_path, env=env_for(tmp_path), input="1\n1\nq\n",
@@ -124,7 +136,7 @@ def test_a_save_in_play_is_locked_against_a_second_session(tmp_path) -> None:
         assert f"{save} is in use by process {holder.pid} (" in lines[0]
         assert "play" in lines[0]
         assert save.read_text() == before  # the refused session wrote nothing
-        out, err = holder.communicate("1\nq\n", timeout=120)
+        _, err = holder.communicate("1\nq\n", timeout=120)
         assert holder.returncode == 0, err
     finally:
         if holder.poll() is None:  # pragma: no cover - a failure

@@ -548,6 +548,9 @@ def deal_from_record(rules: Rules, deal: DealRecord, where: str) -> Deal:
     return Deal(tuple(hands), boneyard, deal.leader, lead, deal.lead_doubles_only, out)
 
 
+_deal_from = deal_from_record  # the old private name, still used by tests/test_golden.py
+
+
 def _compile(record: Record) -> tuple[Variant, Rules]:
     from bones.engine.rules import RulesError, compile_rules
     from bones.engine.spec import Variant, semantic_problems
