@@ -178,3 +178,41 @@ def test_illegal_input_is_an_error_not_a_crash() -> None:
         bones_native.Hand(table, [[0, 99], [1]], [], 0)
     with pytest.raises(ValueError, match="hands for 2 players"):
         bones_native.Hand(table, [[0]], [], 0)
+
+
+@pytest.mark.parametrize("name,players,teams", tables())
+def test_policies_agree(name: str, players: int, teams: bool) -> None:
+    """points_if and the greedy move at every ply of random games; then whole
+    hands played out natively (greedy, and random on the specified stream)
+    end exactly as the Python policies played on the Python hand."""
+    from bones.engine.bots.policies import greedy_move, points_if
+    from bones.engine.rng import Rng
+
+    rules = compile_rules(load_variant(name), players, teams)
+    for seed in range(4):
+        rng = random.Random(seed)
+        match = Match(rules, seed=seed)
+        py = match.new_hand()
+        nat = native_hand(rules, match.current_deal, list(match.scores))
+        while not py.state and py.legal_moves():
+            legal = py.legal_moves()
+            for move in legal:
+                assert nat.points_if(move) == points_if(py, move), (name, seed, move)
+            assert nat.greedy_move() == greedy_move(py, legal)
+            move = rng.choice(legal)
+            py.apply(move)
+            nat.apply(move)
+        for policy in ("greedy", "random"):
+            match = Match(rules, seed=100 + seed)
+            py = match.new_hand()
+            nat = native_hand(rules, match.current_deal, list(match.scores))
+            stream = Rng(seed)
+            while not py.state and py.legal_moves():
+                legal = py.legal_moves()
+                if policy == "greedy":
+                    move = greedy_move(py, legal)
+                else:
+                    move = legal[0] if len(legal) == 1 else stream.choice(legal)
+                py.apply(move)
+            nat.playout(policy, seed)
+            assert_same(py, nat, f"{name} {players}p {policy} playout seed {seed}")

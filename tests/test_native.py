@@ -143,3 +143,43 @@ def test_a_stale_table_is_refused() -> None:
     del table["target"]
     with pytest.raises(ValueError, match="no field 'target'"):
         bones_native.Rules(table)
+
+
+@needs_native
+def test_the_stream_matches_the_shared_vectors() -> None:
+    """docs/random.md's vectors (tests/data/rng_vectors.json), native side."""
+    import json
+
+    data = json.loads((ROOT / "tests" / "data" / "rng_vectors.json").read_text())["vectors"]
+    mask = (1 << 64) - 1
+    for v in data["next_u64"]:
+        r = bones_native.Rng(int(v["seed"]) & mask)
+        assert [r.next_u64() for _ in v["out"]] == [int(x) for x in v["out"]]
+    for v in data["random"]:
+        r = bones_native.Rng(int(v["seed"]) & mask)
+        assert [r.random() for _ in v["out"]] == v["out"]
+    for v in data["below"]:
+        r = bones_native.Rng(int(v["seed"]) & mask)
+        assert [r.below(int(v["n"])) for _ in v["out"]] == [int(x) for x in v["out"]]
+    for v in data["shuffle"]:
+        r = bones_native.Rng(int(v["seed"]) & mask)
+        assert r.shuffled(list(range(v["n"]))) == v["out"]
+    for v in data["shuffle_tail"]:
+        r = bones_native.Rng(int(v["seed"]) & mask)
+        assert r.shuffled_tail(list(range(v["n"])), v["k"]) == v["out"]
+    for v in data["derive"]:
+        path = [int(p) & mask for p in v["path"]]
+        assert bones_native.derive(int(v["seed"]) & mask, path) == int(v["out"])
+
+
+@needs_native
+def test_the_stream_matches_python_after_many_draws() -> None:
+    from bones.engine.rng import Rng
+
+    py, nat = Rng(12345), bones_native.Rng(12345)
+    for n in range(1, 400):
+        assert nat.below(n) == py.below(n)
+    assert nat.state == py.state
+    a = list(range(190))
+    py.shuffle(a)
+    assert nat.shuffled(list(range(190))) == a

@@ -7,6 +7,8 @@
 pub mod bits;
 pub mod format;
 pub mod hand;
+pub mod policy;
+pub mod rng;
 pub mod settle;
 pub mod table;
 

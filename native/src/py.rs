@@ -14,6 +14,7 @@ use pyo3::types::PyDict;
 use crate::bits::Bits;
 use crate::format::TABLE_FORMAT;
 use crate::hand::Hand as Kernel;
+use crate::rng::{derive as kderive, Rng as KRng};
 use crate::table::{Rules as KRules, Settle, Table};
 
 create_exception!(bones_native, NativeError, PyRuntimeError, "An internal error of the native core.");
@@ -470,6 +471,37 @@ impl Hand {
     fn moves(&self) -> u32 {
         each!(self, h => h.moves)
     }
+    /// The points the mover would score by `mv` (`policies.points_if`).
+    fn points_if(&self, mv: i64) -> PyResult<i64> {
+        guard(|| Ok(each!(self, h => h.points_if(mv))))
+    }
+
+    /// The greedy bot's move (`policies.greedy_move`).
+    fn greedy_move(&self) -> PyResult<i64> {
+        guard(|| Ok(each!(self, h => {
+            let legal = h.legal_moves();
+            if legal.is_empty() { -2 } else { h.greedy_move(&legal) }
+        })))
+    }
+
+    /// Play to the end with `policy` ("random" or "greedy"), random choices
+    /// from `Rng(seed)` as docs/random.md specifies. True when the hand ended.
+    #[pyo3(signature = (policy, seed, max_moves=100_000))]
+    fn playout(&mut self, py: Python<'_>, policy: &str, seed: u64, max_moves: usize) -> PyResult<bool> {
+        let greedy = match policy {
+            "random" => false,
+            "greedy" => true,
+            other => return Err(PyValueError::new_err(format!("no native policy {other:?}"))),
+        };
+        let mut rng = KRng::new(seed);
+        let inner = &mut self.inner;
+        py.allow_threads(|| guard(|| Ok(match inner {
+            AnyHand::W1(h) => h.playout(greedy, &mut rng, max_moves),
+            AnyHand::W2(h) => h.playout(greedy, &mut rng, max_moves),
+            AnyHand::W3(h) => h.playout(greedy, &mut rng, max_moves),
+        })))
+    }
+
     fn pips_left(&self, seat: usize) -> PyResult<i64> {
         each!(self, h => {
             if seat >= h.rules.t.players {
@@ -478,6 +510,51 @@ impl Hand {
             Ok(h.pips_left(seat))
         })
     }
+}
+
+/// The specified stream (`bones.engine.rng.Rng`), for tests and tools.
+#[pyclass(module = "bones_native")]
+struct Rng {
+    inner: KRng,
+}
+
+#[pymethods]
+impl Rng {
+    #[new]
+    fn new(seed: u64) -> Self {
+        Rng { inner: KRng::new(seed) }
+    }
+    #[getter]
+    fn state(&self) -> u64 {
+        self.inner.state
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.inner.next_u64()
+    }
+    fn random(&mut self) -> f64 {
+        self.inner.random()
+    }
+    fn below(&mut self, n: u64) -> PyResult<u64> {
+        if n == 0 {
+            return Err(PyValueError::new_err("below() needs 1 <= n < 2**64"));
+        }
+        Ok(self.inner.below(n))
+    }
+    /// A shuffled copy of `a`.
+    fn shuffled(&mut self, mut a: Vec<i64>) -> Vec<i64> {
+        self.inner.shuffle(&mut a);
+        a
+    }
+    fn shuffled_tail(&mut self, mut a: Vec<i64>, k: usize) -> Vec<i64> {
+        self.inner.shuffle_tail(&mut a, k);
+        a
+    }
+}
+
+/// `bones.engine.rng.derive` for seeds and path elements already reduced mod 2**64.
+#[pyfunction]
+fn derive(seed: u64, path: Vec<u64>) -> u64 {
+    kderive(seed, &path)
 }
 
 /// Panic on purpose (the tests check a panic becomes a one-line error).
@@ -499,6 +576,8 @@ fn bones_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     m.add_class::<Rules>()?;
     m.add_class::<Hand>()?;
+    m.add_class::<Rng>()?;
+    m.add_function(wrap_pyfunction!(derive, m)?)?;
     m.add_function(wrap_pyfunction!(_provoke_panic, m)?)?;
     Ok(())
 }

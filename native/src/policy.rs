@@ -1,0 +1,132 @@
+//! The built-in one-move policies that draw nothing (`greedy`) or draw as
+//! docs/random.md says (`random`), the same as `bones.engine.bots`.
+
+use crate::hand::{Hand, DRAW, PASS, PLAYING};
+use crate::rng::Rng;
+use crate::table::*;
+
+impl<const W: usize> Hand<W> {
+    /// `policies.points_if`: the points the mover would score by `mv`.
+    pub fn points_if(&self, mv: i64) -> i64 {
+        if mv < 0 {
+            return 0;
+        }
+        let r = &*self.rules;
+        let t = &r.t;
+        if !t.scores_plays {
+            return 0;
+        }
+        let count = if t.headers { -1 } else { self.count_after(mv) };
+        if count < 0 {
+            let mut trial = self.clone();
+            trial.record = false;
+            trial.log = Vec::new();
+            trial.apply(mv, None);
+            return trial.last_points;
+        }
+        let mut points = t.points(count);
+        let owner = t.owner[self.turn];
+        let short_of_get_in = !self.got_in[owner] && points < t.get_in;
+        let lead_barred = self.placed == 0 && !t.win_on_lead && t.check != CHECK_NONE
+            && self.scores[owner] + points >= t.target;
+        if short_of_get_in || lead_barred {
+            points = 0;
+        }
+        if self.passes != 0 && t.knock_bonus != 0 {
+            points += self.passes * t.knock_bonus;
+        }
+        points
+    }
+
+    /// `policies._count_after`: the count after `mv`, or -1 where only
+    /// playing it tells (a double that becomes a spinner).
+    fn count_after(&self, mv: i64) -> i64 {
+        let r = &*self.rules;
+        let t = &r.t;
+        let tile = (mv >> 7) as usize;
+        let double = r.is_double[tile];
+        if self.placed == 0 {
+            if !double {
+                return r.pips[tile];
+            }
+            let first = if t.spinner != SPIN_NONE { t.spinner_mult[0] } else { 2 };
+            return first * r.low[tile] as i64;
+        }
+        let arm = ((mv >> 1) & 63) as usize;
+        let pip = self.arm_open[arm] as usize;
+        let mut count = self.count;
+        let hub = self.arm_hub[arm];
+        if hub >= 0 {
+            let h = hub as usize;
+            let k = self.hub_k[h] as usize;
+            let p = self.hub_pip[h] as i64;
+            count += (self.hub_mult[h][k + 1] - self.hub_mult[h][k]) * p;
+        } else {
+            count -= self.arm_end[arm] as i64 * self.arm_weight[arm] as i64;
+        }
+        if !double || self.arm_stub[arm] {
+            return count + r.other_half(tile, pip);
+        }
+        let kind = t.spinner;
+        if kind == SPIN_EVERY
+            || ((kind == SPIN_FIRST || kind == SPIN_INLINE) && !self.first_double_seen)
+        {
+            return -1;
+        }
+        count + pip as i64 * t.double_weight
+    }
+
+    /// `policies.greedy_move`: most points now; ties to the heaviest tile,
+    /// then a double; never a voluntary draw or pass while a tile fits.
+    pub fn greedy_move(&self, legal: &[i64]) -> i64 {
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        let r = &*self.rules;
+        let mut best = -1i64;
+        let mut best_key = (-1i64 << 30, 0i64, false);
+        for &mv in legal {
+            if mv < 0 {
+                continue;
+            }
+            let tile = (mv >> 7) as usize;
+            let key = (self.points_if(mv), r.pips[tile], r.is_double[tile]);
+            if key > best_key {
+                best_key = key;
+                best = mv;
+            }
+        }
+        if best >= 0 {
+            return best;
+        }
+        if legal.contains(&DRAW) {
+            DRAW
+        } else {
+            PASS
+        }
+    }
+
+    /// Play the hand to its end: `greedy` (draws nothing) or `random` (one
+    /// move alone is played without a draw, else `choice(legal)`).
+    pub fn playout(&mut self, greedy: bool, rng: &mut Rng, max_moves: usize) -> bool {
+        let mut legal = Vec::with_capacity(32);
+        for _ in 0..max_moves {
+            if self.state != PLAYING {
+                return true;
+            }
+            self.legal_moves_into(&mut legal);
+            if legal.is_empty() {
+                return false;
+            }
+            let mv = if legal.len() == 1 {
+                legal[0]
+            } else if greedy {
+                self.greedy_move(&legal)
+            } else {
+                legal[rng.below(legal.len() as u64) as usize]
+            };
+            self.apply(mv, None);
+        }
+        self.state != PLAYING
+    }
+}

@@ -1,0 +1,124 @@
+//! The specified random stream (docs/random.md): splitmix64, `below` by
+//! rejection, Fisher-Yates from the back, and seed derivation. The same
+//! draws as `bones.engine.rng`, checked on the shared test vectors.
+
+pub const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+
+#[inline(always)]
+fn scramble(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// splitmix64's output for the state `x` (one step from `x - GOLDEN`).
+#[inline(always)]
+pub fn mix(x: u64) -> u64 {
+    scramble(x.wrapping_add(GOLDEN))
+}
+
+/// The seed of the stream at `path` under `seed`.
+pub fn derive(seed: u64, path: &[u64]) -> u64 {
+    let mut h = mix(seed);
+    for &p in path {
+        h = mix(h ^ p);
+    }
+    h
+}
+
+#[derive(Clone, Debug)]
+pub struct Rng {
+    pub state: u64,
+}
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng { state: seed }
+    }
+
+    #[inline(always)]
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(GOLDEN);
+        scramble(self.state)
+    }
+
+    #[inline(always)]
+    pub fn random(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// An int in `0..n` (n >= 1), unbiased by rejection.
+    #[inline(always)]
+    pub fn below(&mut self, n: u64) -> u64 {
+        assert!(n >= 1, "below(0)");
+        let t = n.wrapping_neg() % n; // 2^64 mod n
+        loop {
+            let x = self.next_u64();
+            if x >= t {
+                return x % n;
+            }
+        }
+    }
+
+    pub fn shuffle<T>(&mut self, a: &mut [T]) {
+        let n = a.len();
+        self.shuffle_tail(a, n);
+    }
+
+    /// The first `k` steps of `shuffle`.
+    pub fn shuffle_tail<T>(&mut self, a: &mut [T], k: usize) {
+        let n = a.len();
+        if n < 2 {
+            return;
+        }
+        let stop = n.saturating_sub(k).max(1);
+        let mut i = n - 1;
+        while i >= stop {
+            let j = self.below(i as u64 + 1) as usize;
+            a.swap(i, j);
+            i -= 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // the vectors of docs/random.md (tests/data/rng_vectors.json)
+    #[test]
+    fn next_u64_vectors() {
+        let mut r = Rng::new(0);
+        let got: Vec<u64> = (0..5).map(|_| r.next_u64()).collect();
+        assert_eq!(got, vec![0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4, 0x06c45d188009454f,
+                             0xf88bb8a8724c81ec, 0x1b39896a51a8749b]);
+        let mut r = Rng::new(u64::MAX);
+        assert_eq!(r.next_u64(), 16490336266968443936);
+    }
+
+    #[test]
+    fn random_below_shuffle_vectors() {
+        let mut r = Rng::new(0);
+        assert_eq!(r.random(), 0.8833108082136426);
+        let mut r = Rng::new(1);
+        let got: Vec<u64> = (0..10).map(|_| r.below(10)).collect();
+        assert_eq!(got, vec![5, 9, 0, 5, 1, 8, 5, 3, 0, 0]);
+        let mut r = Rng::new(3);
+        assert_eq!(r.below(9223372036854775809), 3694763184872335752);
+        let mut a: Vec<u32> = (0..28).collect();
+        Rng::new(42).shuffle(&mut a);
+        assert_eq!(a, vec![22, 1, 16, 24, 15, 3, 12, 8, 18, 21, 9, 26, 4, 0, 23, 6, 11, 17, 13,
+                           27, 20, 7, 2, 25, 14, 10, 19, 5]);
+        let mut a: Vec<u32> = (0..28).collect();
+        Rng::new(7).shuffle_tail(&mut a, 3);
+        assert_eq!(&a[21..], &[21, 25, 27, 26, 22, 24, 23]);
+    }
+
+    #[test]
+    fn derive_vectors() {
+        assert_eq!(derive(0, &[]), 0xe220a8397b1dcdaf);
+        assert_eq!(derive(1, &[2]), 0xbcd9dbb49673066b);
+        assert_eq!(derive(7, &[1, 1]), 0xca4470043a5e3686);
+        assert_eq!(derive(u64::MAX, &[3, (-2i64) as u64]), 5186283864435672657);
+    }
+}
