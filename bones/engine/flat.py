@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
 #: :data:`FORMAT_VERSION`; the Rust side must be updated to match (see
 #: ``native/src/format.rs``; a test checks the two agree).
 TABLE_FORMAT = """\
-players: int; owners: int; teams: 0|1; owner: [owner per seat]
+players: int; owners: int; teams: 0|1; owner: [owner per seat]; a seat's mates: the other seats of its owner
 highest: int (tile ids in the order of bones.engine.tiles); hand_size; reserve
 spinner: SPIN_* of rules.py; order: ORDER_*; spinner_mult: [5]; double_weight
 scores_plays: 0|1; count_points: [points by count]; headers: 0|1; header_points: [by weight]

@@ -295,7 +295,7 @@ impl<const W: usize> Hand<W> {
         self.last_points = 0;
         self.log_move(seat, mv, 0);
         if went_out {
-            if !t.partners_both_out || self.out[(seat + 2) % t.players] {
+            if !t.partners_both_out || self.mates_out(seat) {
                 self.end_hand(DOMINO, seat as i64, &[]);
                 return;
             }
@@ -322,8 +322,7 @@ impl<const W: usize> Hand<W> {
         let mover_points: i64 = gains.iter().filter(|g| g.0 == owner).map(|g| g.1).sum();
         self.last_points = mover_points;
         self.log_move(seat, mv, mover_points);
-        let hand_ends =
-            went_out && (!t.partners_both_out || self.out[(seat + 2) % t.players]);
+        let hand_ends = went_out && (!t.partners_both_out || self.mates_out(seat));
         if t.check == CHECK_EXACT {
             let mut merged: Vec<(usize, i64)> = Vec::new();
             for &(o, g) in &gains {
@@ -353,6 +352,13 @@ impl<const W: usize> Hand<W> {
             self.out[seat] = true;
         }
         self.advance();
+    }
+
+    /// Whether every other member of `seat`'s team is out already.
+    fn mates_out(&self, seat: usize) -> bool {
+        let t = &self.rules.t;
+        let me = t.owner[seat];
+        (0..t.players).all(|s| s == seat || t.owner[s] != me || self.out[s])
     }
 
     fn draw(&mut self, seat: usize) {
