@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from bench import JSON_VERSION, peers, proposals, system, throughput
+from bench import JSON_VERSION, native, peers, proposals, system, throughput
 from bench.common import machine_info
 
 # name -> (full-size run, quick run); each takes the parsed options
@@ -37,6 +37,10 @@ SECTIONS: dict[str, tuple[Section, Section]] = {
     "startup": (
         lambda o: system.startup(7, bones_path=o.bones),
         lambda o: system.startup(3, bones_path=o.bones),
+    ),
+    "native": (
+        lambda o: native.run(o.hands or 20_000, o.rounds or 3, o.sim_hands or 20_000),
+        lambda o: native.run(o.hands or 200, 1, o.sim_hands or 200, peer_games=50),
     ),
     # prototypes of docs/performance.md's proposals: run only when asked
     "proposals": (

@@ -742,3 +742,94 @@ impl<const W: usize> Hand<W> {
         self.rules.pips_of(&self.hands[seat])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::table::tests::table;
+
+    fn rules(spinner: i32, highest: usize) -> Arc<Rules<1>> {
+        let mut t = table(highest, 2);
+        t.spinner = spinner;
+        t.spinner_mult = [2, 2, 2, 1, 0]; // sniff-count
+        t.order = ORDER_SIDES;
+        Arc::new(Rules::<1>::new(t).unwrap())
+    }
+
+    fn deal(r: &Arc<Rules<1>>, a: &[(usize, usize)], b: &[(usize, usize)]) -> Hand<1> {
+        let mask = |tiles: &[(usize, usize)]| {
+            let mut m = Bits::<1>::ZERO;
+            for &(x, y) in tiles {
+                let t = (0..r.size).find(|&t| {
+                    (r.low[t] as usize, r.high[t] as usize) == (x.min(y), x.max(y))
+                });
+                m.set(t.unwrap());
+            }
+            m
+        };
+        Hand::new(Arc::clone(r), &[mask(a), mask(b)], &[], 0, None, -1, false, Bits::ZERO, true)
+    }
+
+    fn tile(r: &Rules<1>, x: usize, y: usize) -> i64 {
+        (0..r.size).find(|&t| (r.low[t] as usize, r.high[t] as usize) == (x, y)).unwrap() as i64
+    }
+
+    #[test]
+    fn a_led_spinner_counts_and_opens_its_sides() {
+        let r = rules(SPIN_FIRST, 6);
+        let mut h = deal(&r, &[(5, 5), (1, 2)], &[(5, 0), (5, 3), (6, 6)]);
+        assert_eq!(h.legal_moves().len(), 2);
+        h.apply(tile(&r, 5, 5) << 7, None);
+        // sniff-count: the lone spinner counts 2 x 5; 10 scores 2 (fives and threes)
+        assert_eq!(h.count, 10);
+        assert_eq!(h.last_points, 10 / 5);
+        assert_eq!(h.scores, vec![2, 0]);
+        // sides first: the cross arms stay shut, two side arms fit 5-0 and 5-3
+        assert_eq!(h.n_arms, 4);
+        let legal = h.legal_moves();
+        assert_eq!(legal.len(), 4);
+        h.apply(tile(&r, 0, 5) << 7, None);
+        assert_eq!(h.count, 10 + 0);
+        assert_eq!(h.recount(), h.count);
+        assert_eq!(h.turn, 0);
+    }
+
+    #[test]
+    fn blocked_without_a_boneyard_and_settled() {
+        let r = rules(SPIN_NONE, 6);
+        let mut h = deal(&r, &[(6, 6), (0, 1)], &[(2, 3), (4, 4)]);
+        h.apply(tile(&r, 6, 6) << 7, None);
+        // nobody holds a 6 and nothing can be drawn: blocked at once
+        assert_eq!(h.state, BLOCKED);
+        // lightest (seat 0: 1 pip) takes the opponents' 13
+        assert_eq!(h.settlement, Some(vec![13, 0]));
+        assert_eq!(h.log.len(), 1);
+    }
+
+    #[test]
+    fn random_playouts_always_end_with_a_consistent_count() {
+        let r = rules(SPIN_EVERY, 9);
+        for seed in 0..200u64 {
+            let mut rng = Rng::new(seed);
+            let mut tiles: Vec<u8> = (0..r.size as u8).collect();
+            rng.shuffle(&mut tiles);
+            let mut hands = [Bits::<1>::ZERO; 2];
+            for (i, &t) in tiles[..14].iter().enumerate() {
+                hands[i / 7].set(t as usize);
+            }
+            let mut h = Hand::new(Arc::clone(&r), &hands, &tiles[14..], 0, None, -1, false,
+                                  Bits::ZERO, false);
+            let mut legal = Vec::new();
+            while h.state == PLAYING {
+                h.legal_moves_into(&mut legal);
+                let mv = legal[rng.below(legal.len() as u64) as usize];
+                h.apply(mv, None);
+                assert_eq!(h.recount(), h.count);
+            }
+            let held: u32 = h.hands[..2].iter().map(|m| m.count()).sum();
+            assert_eq!(held as usize + h.on_table.count() as usize + h.boneyard.len() - h.bone_pos,
+                       r.size, "every tile is somewhere");
+        }
+    }
+}
