@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import random
 import sys
 from pathlib import Path
 
@@ -30,6 +29,7 @@ from bones.engine.load import builtin_names, load_variant
 from bones.engine.match import Match
 from bones.engine.notation import format_move
 from bones.engine.record import Record, Recorder, dumps_record
+from bones.engine.rng import Rng
 from bones.engine.rules import compile_rules
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -47,7 +47,7 @@ def playthrough(name: str, seed: int = SEED) -> tuple[str, Record]:
     rules = compile_rules(variant, players)
     ts = rules.tiles
     match = Match(rules, seed=seed)
-    policy = random.Random(seed)
+    policy = Rng(seed)  # docs/random.md: one choice() per move, forced or not
     recorder = Recorder(match, meta={"policy": "seeded random", "policy_seed": seed})
     side = "team" if rules.teams else "seat"
     out = [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import random
+from bones.engine.rng import Rng
 from functools import cache
 
 import pytest
@@ -41,7 +41,7 @@ def _tables() -> list[tuple[str, int, bool]]:
 def test_every_bot_plays_legally_everywhere(name: str, players: int, teams: bool) -> None:
     rules = _rules(name, players, teams)
     bots = [make_bot(text) for text in _QUICK]
-    rng = random.Random(1)
+    rng = Rng(1)
     for seed in range(2):
         hand = Match(rules, seed).new_hand()
         turn = 0
@@ -96,7 +96,7 @@ def test_greedy_never_draws_by_choice() -> None:
 
 
 def test_points_preview_matches_playing_the_move() -> None:
-    rng = random.Random(5)
+    rng = Rng(5)
     checked = 0
     for name in builtin_names():
         rules = _rules(name, min(load_variant(name).players.counts))
@@ -156,8 +156,8 @@ def test_bots_are_deterministic_for_a_seed() -> None:
     hand = Match(rules, 2).new_hand()
     while not hand.over:
         obs = observe(hand, hand.turn)
-        a = bot.choose(obs, random.Random(9))
-        assert all(bot.choose(obs, random.Random(9)) == a for _ in range(2))
+        a = bot.choose(obs, Rng(9))
+        assert all(bot.choose(obs, Rng(9)) == a for _ in range(2))
         hand.apply(a)
 
 
@@ -167,7 +167,7 @@ def test_heuristic_may_draw_where_the_variant_allows() -> None:
     rules = _rules("muggins", 2)
     bot = make_bot("heuristic")
     draws_by_choice = 0
-    rng = random.Random(0)
+    rng = Rng(0)
     for seed in range(40):
         hand = Match(rules, seed).new_hand()
         while not hand.over:

@@ -718,7 +718,7 @@ def _record_dict():
     ('{"format": "bones-rec', "not valid JSON"),
     ("[1, 2]", "not a bones record"),
     ('{"format": "chess-pgn"}', "not a bones record"),
-    ('{"format": "bones-record", "version": 2}', "version 2 is newer"),
+    ('{"format": "bones-record", "version": 3}', "version 3 is newer"),
     ('{"format": "bones-record"}', "no format version"),
 ])
 def test_load_record_refuses_bad_files(tmp_path, text, message):

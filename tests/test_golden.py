@@ -17,7 +17,7 @@ from bones.cli.app import app
 from bones.engine.load import builtin_names
 from bones.engine.match import Match
 from bones.engine.notation import parse_move
-from bones.engine.record import _deal_from, load_record, record_match, replay
+from bones.engine.record import VERSION, _deal_from, load_record, record_match, replay
 
 NAMES = builtin_names()
 
@@ -95,7 +95,7 @@ def test_recorder_and_record_match_agree(name):
 
 def test_golden_record_loads_with_every_field(tmp_path):
     record = load_record(golden_gen.paths("sniff")[1])
-    assert record.format == "bones-record" and record.version == 1
+    assert record.format == "bones-record" and record.version == VERSION
     assert record.players == 2 and record.result.finished
     assert all(h.end in ("domino", "blocked", "target") for h in record.hands)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-import random
+from bones.engine.rng import Rng
 from functools import cache
 
 import pytest
@@ -38,7 +38,7 @@ def _positions(name: str, players: int, seeds: range, mix: float = 0.5):
     rules = _rules(name, players)
     for seed in seeds:
         hand = Match(rules, seed).new_hand()
-        rng = random.Random(seed)
+        rng = Rng(seed)
         while not hand.over:
             yield hand
             legal = hand.legal_moves()
@@ -81,7 +81,7 @@ def test_observation_shows_nothing_hidden() -> None:
 @pytest.mark.parametrize("name,players", _tables())
 def test_true_world_obeys_every_void_bound_and_samples_agree(name: str, players: int) -> None:
     """The bounds are sound (the real deal satisfies them) and every sample obeys them."""
-    rng = random.Random(7)
+    rng = Rng(7)
     for hand in _positions(name, players, range(4)):
         seat = hand.turn
         obs = observe(hand, seat)
@@ -104,7 +104,7 @@ def test_true_world_obeys_every_void_bound_and_samples_agree(name: str, players:
 
 def test_void_bounds_are_enforced_on_many_positions() -> None:
     """Positions with binding bounds: no sample ever breaks one."""
-    rng = random.Random(3)
+    rng = Rng(3)
     binding = 0
     for name, players in (("all-fives", 2), ("sniff", 3), ("muggins", 4), ("five-up", 2)):
         for hand in _positions(name, players, range(12), mix=0.8):
@@ -148,11 +148,11 @@ def _all_worlds(obs: Observation) -> list[tuple[int, ...]]:
     return worlds
 
 
-def _random_voids(obs: Observation, rng: random.Random) -> Observation:
+def _random_voids(obs: Observation, rng: Rng) -> Observation:
     """The same position under made-up proofs (some satisfiable, some not)."""
     drawn = list(obs.drawn)
     voids = []
-    for _ in range(rng.randrange(1, 4)):
+    for _ in range(1 + rng.below(3)):
         seat = rng.choice([s for s in range(len(obs.counts)) if s != obs.seat])
         mask = 0
         for t in range(obs.rules.tiles.size):
@@ -164,7 +164,7 @@ def _random_voids(obs: Observation, rng: random.Random) -> Observation:
 
 
 def test_sampler_against_brute_force_on_small_positions() -> None:
-    rng = random.Random(11)
+    rng = Rng(11)
     positions = _small_positions()
     assert len(positions) >= 5
     checked = impossible = 0
@@ -201,6 +201,6 @@ def test_sampling_is_deterministic_for_a_seed() -> None:
     hands = list(_positions("all-fives", 2, range(2)))
     for hand in hands[::5]:
         obs = observe(hand, hand.turn)
-        a = sample_world(obs, random.Random(42))
-        b = sample_world(obs, random.Random(42))
+        a = sample_world(obs, Rng(42))
+        b = sample_world(obs, Rng(42))
         assert a.hands == b.hands and a.boneyard == b.boneyard

@@ -7,8 +7,8 @@ record after every move, so a closed terminal loses nothing.  The keyboard's
 turn loop is :mod:`bones.cli.turns`; the web server drives a session by
 requests.
 
-Determinism: the deals come from the match's generator, seeded once and saved
-with the record; every bot decision gets its own generator seeded from
+Determinism (docs/random.md): each hand is dealt from the stream of the seed
+and the hand number; every bot decision gets its own stream from
 ``(seed, hand number, ply, seat)``, so a resumed game, or a game replayed after
 a take-back, makes exactly the decisions the uninterrupted one would have.
 """
@@ -33,6 +33,7 @@ from bones.engine.notation import (
     parse_move,
 )
 from bones.engine.record import Record, Recorder
+from bones.engine.rng import PLAY, PURPOSE_HINT, PURPOSE_MOVE, Rng, stream
 from bones.engine.rules import MUGGINS_OFF, Rules, RulesError, compile_rules
 from bones.engine.saves import (
     SaveError,
@@ -100,13 +101,11 @@ def seat_config(players: int, *, seat: int = 0, humans: int = 1,
     return SeatConfig(tuple(seats), level)
 
 
-def bot_rng(seed: int, hand_number: int, ply: int, seat: int, salt: str = "bot") -> random.Random:
-    """The generator of one decision: a pure function of where it is made.
-
-    String seeds are hashed with SHA-512 by :mod:`random`, the same on every
-    run and platform (unlike ``hash()``).
-    """
-    return random.Random(f"bones-{salt}:{seed}:{hand_number}:{ply}:{seat}")
+def bot_rng(seed: int, hand_number: int, ply: int, seat: int, salt: str = "bot") -> Rng:
+    """The generator of one decision: a pure function of where it is made,
+    ``stream(seed, PLAY, hand_number, ply, seat, purpose)`` (docs/random.md)."""
+    purpose = PURPOSE_HINT if salt == "hint" else PURPOSE_MOVE
+    return stream(seed, PLAY, hand_number, ply, seat, purpose)
 
 
 # ---------------------------------------------------------------- events
@@ -256,8 +255,12 @@ class GameSession:
             if session.hand is not None and session.hand.over and not session.over:
                 raise GameError(f"{path}: the last hand ended but the match goes on and no hand follows")
             state = play.get("rng")
-            if state is not None and not session.match.game_over:
-                session.match.rng.setstate(_rng_state_from_json(state))
+            if record.version == 1 and state is not None and not session.match.game_over:
+                # a save from before the specified stream: the next hands are
+                # dealt by the generator it was made with (docs/random.md)
+                legacy = random.Random()
+                legacy.setstate(_rng_state_from_json(state))
+                session.match.legacy = session.match.rng = legacy
             for spec_text in set(config.seats) - {HUMAN}:
                 _make_bot(spec_text)
         except GameError:
@@ -425,6 +428,7 @@ class GameSession:
         stored as interrupted, so a finished game's save is an ordinary record
         for `bones replay`.
         """
+        match = self.match
         self.recorder.meta = {
             "command": "play",
             SAVE_FORMAT_KEY: {
@@ -432,12 +436,18 @@ class GameSession:
                 "seats": list(self.config.seats),
                 "level": self.config.level,
                 "takebacks": list(self.takebacks),
-                # the generator that deals the next hand, so a resumed
-                # game deals exactly what the uninterrupted one would
-                "rng": None if self.over else _rng_state_to_json(self.match.rng.getstate()),
+                # an old save's generator that deals the next hand, so a
+                # resumed game deals exactly what the uninterrupted one would
+                # (the specified stream needs no state: docs/random.md)
+                "rng": (None if self.over or match.legacy is None
+                        else _rng_state_to_json(match.legacy.getstate())),
             },
         }
-        return self.recorder.record()
+        record = self.recorder.record()
+        if match.legacy is not None:
+            # format 1: the deals come from Python's random, saved above
+            record = record.model_copy(update={"version": 1})
+        return record
 
     def save(self) -> None:
         """Write the game to its save: replace it atomically, or create it.

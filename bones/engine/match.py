@@ -1,4 +1,10 @@
-"""A match: hands dealt from one seeded generator until the variant's end.
+"""A match: hands dealt from one seed until the variant's end.
+
+Hand ``h`` of a match seeded ``S`` is dealt from the stream
+``stream(S, DEALS, h)`` (docs/random.md says exactly what it draws), so a
+deal depends only on the seed and the hand number.  Matches resumed from
+saves made before that stream existed keep dealing from Python's Mersenne
+Twister (``legacy``), exactly as they would have.
 
 >>> from bones.engine.load import load_variant
 >>> from bones.engine.rules import compile_rules
@@ -40,6 +46,7 @@ from bones.engine.rules import (
     Rules,
     RulesError,
 )
+from bones.engine.rng import DEALS, Rng, stream
 from bones.engine.settle import hand_winner
 
 #: A match that has not ended after this many hands is called a draw: ties
@@ -84,17 +91,15 @@ class Match:
 
     def __init__(self, rules: Rules, seed: int | None = None,
                  scores: list[int] | None = None, *,
-                 rng: random.Random | None = None) -> None:
-        """``rng`` lends the match a generator that a caller already owns
-        (a simulation batch plays many one-hand matches from one generator);
-        otherwise the match seeds its own from ``seed``."""
+                 legacy: random.Random | None = None) -> None:
+        """``legacy`` is the Mersenne Twister of a save made before the
+        specified stream (record format 1): the match then deals from it as
+        those versions did."""
         self.rules = rules
-        if rng is not None:
-            self.seed = seed
-            self.rng = rng
-        else:
-            self.seed = new_seed() if seed is None else seed
-            self.rng = random.Random(self.seed)
+        self.seed = new_seed() if seed is None else seed
+        self.legacy = legacy
+        # the stream of the hand being dealt (docs/random.md)
+        self.rng: Rng | random.Random = legacy if legacy is not None else Rng(0)
 
         self.scores = list(scores) if scores is not None else [0] * rules.owners
         self.history: list[HandSummary] = []
@@ -122,6 +127,8 @@ class Match:
         rules = self.rules
         # a LeadRule, or a seat decided by the later-lead rule
         rule: LeadRule | int = rules.lead_first if not self.history else self._later_rule()
+        if self.legacy is None:
+            self.rng = stream(self.seed, DEALS, len(self.history) + 1)
         for _ in range(_MAX_REDEALS):
             deal = self._deal_with(rule)
             if deal is not None:
@@ -129,18 +136,45 @@ class Match:
         raise RulesError(f"{rules.name}: no lead found after {_MAX_REDEALS} deals")
 
     def _shuffle_deal(self) -> tuple[list[int], list[int]]:
+        """Seat masks and the boneyard, shuffled as docs/random.md says: the
+        shuffled tiles are dealt from the end, seat 0 first, and the rest,
+        still read from the end, is the boneyard."""
+        rng = self.rng
+        if not isinstance(rng, Rng):
+            return self._legacy_shuffle_deal(rng)
+        rules = self.rules
+        n = rules.tiles.size
+        size = rules.hand_size
+        players = rules.players
+        dealt = players * size
+        tiles = list(range(n))
+        if rules.boneyard_unread:
+            rng.shuffle_tail(tiles, dealt)  # nobody reads the boneyard's order
+        else:
+            rng.shuffle(tiles)
+        masks = [0] * players
+        top = n
+        for s in range(players):
+            mask = 0
+            for t in tiles[top - size:top]:
+                mask |= 1 << t
+            masks[s] = mask
+            top -= size
+        boneyard = tiles[:top]
+        boneyard.reverse()
+        return masks, boneyard
+
+    def _legacy_shuffle_deal(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """The deal of record format 1 (Python's ``random``), for old saves."""
         rules = self.rules
         tiles = list(range(rules.tiles.size))
         size = rules.hand_size
         players = rules.players
         dealt = players * size
         masks = [0] * players
-        # Fisher-Yates on rng.random(): several times faster than
-        # random.shuffle's integer draws, and just as reproducible
-        random_float = self.rng.random
+        random_float = rng.random
         n = len(tiles)
         if rules.boneyard_unread:
-            # only the dealt places are shuffled: nobody reads the rest
             for i in range(dealt):
                 j = i + int(random_float() * (n - i))
                 t = tiles[j]
@@ -167,7 +201,9 @@ class Match:
             if kind == LEAD_LOT:
                 leader = self._lot(list(range(rules.players)))
             elif kind == LEAD_RANDOM:
-                leader = self.rng.randrange(rules.players)
+                rng = self.rng
+                leader = (rng.below(rules.players) if isinstance(rng, Rng)
+                          else rng.randrange(rules.players))
             elif kind == LEAD_SEAT:
                 leader = rule.arg
         hands, boneyard = self._shuffle_deal()
@@ -195,8 +231,18 @@ class Match:
         """Each contender draws a tile from the whole set; the heaviest leads."""
         pips = self.rules.tiles.pips
         size = self.rules.tiles.size
+        rng = self.rng
         while len(contenders) > 1:
-            drawn = self.rng.sample(range(size), len(contenders))
+            k = len(contenders)
+            if isinstance(rng, Rng):
+                # the first k steps of a shuffle from the front
+                pool = list(range(size))
+                for i in range(k):
+                    j = i + rng.below(size - i)
+                    pool[i], pool[j] = pool[j], pool[i]
+                drawn = pool[:k]
+            else:
+                drawn = rng.sample(range(size), k)
             best = max(pips[t] for t in drawn)
             contenders = [c for c, t in zip(contenders, drawn) if pips[t] == best]
         return contenders[0]

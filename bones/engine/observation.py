@@ -14,13 +14,13 @@ has played since was one of those draws, so its current hand holds at most
 it has not drawn since.  Every world :func:`sample_world` returns respects
 every such bound.
 
->>> import random
+>>> from bones.engine.rng import Rng
 >>> from bones.engine.match import Match
 >>> from bones.engine.rules import compile_rules
 >>> from bones.engine.sim import load_variant
 >>> hand = Match(compile_rules(load_variant("all-fives")), seed=3).new_hand()
 >>> obs = observe(hand, hand.turn)
->>> world = sample_world(obs, random.Random(1))
+>>> world = sample_world(obs, Rng(1))
 >>> world.hands[obs.seat] == hand.hands[obs.seat]
 True
 >>> [bin(h).count("1") for h in world.hands] == list(obs.counts)
@@ -29,10 +29,10 @@ True
 
 from __future__ import annotations
 
-import random
 from typing import NamedTuple
 
 from bones.engine.hand import Hand
+from bones.engine.rng import Rng
 from bones.engine.rules import Rules
 
 #: Randomised constrained deals tried before the exhaustive search.
@@ -158,7 +158,7 @@ def consistent(obs: Observation, hands: list[int]) -> bool:
     return True
 
 
-def sample_world(obs: Observation, rng: random.Random) -> Hand:
+def sample_world(obs: Observation, rng: Rng) -> Hand:
     """A complete hand agreeing with ``obs``: the unseen tiles dealt at random.
 
     Other seats get their known tile counts, the rest goes to the boneyard in
@@ -179,7 +179,7 @@ def sample_world(obs: Observation, rng: random.Random) -> Hand:
     return world
 
 
-def deal_unseen(obs: Observation, rng: random.Random) -> list[int]:
+def deal_unseen(obs: Observation, rng: Rng) -> list[int]:
     """Masks for every seat (own hand included) consistent with ``obs``."""
     limits = obs.limits()
     others = [s for s in range(len(obs.counts)) if s != obs.seat and obs.counts[s]]
@@ -237,12 +237,12 @@ class _Constrained:
                 1 for caps in self.caps if any(cap == 0 and mask & bit for mask, cap in caps)
             )
 
-    def _order(self, rng: random.Random) -> list[int]:
-        keyed = [(-self.refusals[t], rng.random(), t) for t in self.tiles]
+    def _order(self, rng: Rng) -> list[int]:
+        keyed = [(-self.refusals[t], rng.next_u64(), t) for t in self.tiles]
         keyed.sort()
         return [t for _, _, t in keyed]
 
-    def greedy(self, rng: random.Random) -> dict[int, int] | None:
+    def greedy(self, rng: Rng) -> dict[int, int] | None:
         need = list(self.need)
         left = [[cap for _, cap in caps] for caps in self.caps]
         got = [0] * len(self.dests)
@@ -259,7 +259,7 @@ class _Constrained:
                 weights += need[d]
             if not options:
                 return None
-            pick = rng.random() * weights
+            pick = rng.below(weights)
             for d in options:
                 pick -= need[d]
                 if pick < 0:
@@ -271,7 +271,7 @@ class _Constrained:
                     left[d][i] -= 1
         return {s: got[d] for d, s in enumerate(self.dests) if s != _BONEYARD}
 
-    def exhaustive(self, rng: random.Random) -> dict[int, int] | None:
+    def exhaustive(self, rng: Rng) -> dict[int, int] | None:
         order = self._order(rng)
         need = list(self.need)
         left = [[cap for _, cap in caps] for caps in self.caps]

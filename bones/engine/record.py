@@ -42,7 +42,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.spec import Variant
 
 FORMAT = "bones-record"
-VERSION = 1
+#: 2: seeds deal from the specified stream (docs/random.md); 1: from Python's
+#: random (such records replay the same: deals are stored)
+VERSION = 2
 
 class RecordError(ValueError):
     """A record that cannot be read or does not replay; the message is one line."""

@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import random
 import signal
 import time
 from collections.abc import Callable, Iterable
@@ -30,6 +29,7 @@ from typing import Any
 
 from bones.engine import spec
 from bones.engine.hand import BLOCKED
+from bones.engine.rng import BOTS, derive, mix, stream
 
 FORMAT = "bones-simulation"
 FORMAT_VERSION = 1
@@ -51,16 +51,13 @@ def load_variant(ref: str) -> spec.Variant:
 
 # ------------------------------------------------------------------ seeds
 
-def splitmix64(x: int) -> int:
-    x = (x + 0x9E3779B97F4A7C15) & _MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return x ^ (x >> 31)
+#: splitmix64's output function (kept under its old name)
+splitmix64 = mix
 
 
 def game_seed(seed: int, index: int) -> int:
-    """The seed of game ``index`` of a run seeded ``seed``."""
-    return splitmix64(splitmix64(seed & _MASK64) ^ index)
+    """The seed of game ``index`` of a run seeded ``seed`` (docs/random.md)."""
+    return derive(seed, index)
 
 
 # ----------------------------------------------------------------- config
@@ -283,8 +280,7 @@ def _play_game(config: SimConfig, t: int, rules: Any, bots: list[Any], bot_ids: 
     players = rules.players
     owner = rules.owner
     match = Match(rules, seed=seed)
-    rngs = [random.Random(splitmix64(seed ^ (s + 1) * 0x9E3779B97F4A7C15 & _MASK64))
-            for s in range(players)]
+    rngs = [stream(seed, BOTS, s) for s in range(players)]
     play = [0] * players
     settle = [0] * rules.owners
     moves = blocked = hands = 0

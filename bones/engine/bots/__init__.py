@@ -14,7 +14,9 @@ Traceback (most recent call last):
 bones.engine.bots.BotError: unknown bot 'gredy' (did you mean greedy?); bots: random, greedy, heuristic, search
 
 The protocol: ``bot.choose(obs, rng) -> int`` returns one of
-``obs.legal_moves()`` (a move code); all its randomness comes from ``rng``.
+``obs.legal_moves()`` (a move code); all its randomness comes from ``rng``,
+a :class:`bones.engine.rng.Rng` (``random()``, ``below(n)``, ``choice``,
+``shuffle``: docs/random.md).
 A bot never claims muggins points wrongly: it plays the move and the engine
 credits the true points.
 """
@@ -22,11 +24,11 @@ credits the true points.
 from __future__ import annotations
 
 import difflib
-import random
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bones.engine.observation import Observation
+from bones.engine.rng import Rng
 
 
 class BotError(ValueError):
@@ -36,7 +38,7 @@ class BotError(ValueError):
 class Bot(Protocol):
     name: str
 
-    def choose(self, obs: Observation, rng: random.Random) -> int: ...
+    def choose(self, obs: Observation, rng: Rng) -> int: ...
 
 
 @dataclass(frozen=True)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import random
-
 from bones.engine.bots import BotInfo, canonical
 from bones.engine.bots.policies import greedy_move, points_if
 from bones.engine.hand import DRAW, PASS, Hand
 from bones.engine.observation import Observation
+from bones.engine.rng import Rng
 
 
 class RandomBot:
@@ -16,7 +15,7 @@ class RandomBot:
     def __init__(self) -> None:
         self.name = canonical("random", {})
 
-    def choose(self, obs: Observation, rng: random.Random) -> int:
+    def choose(self, obs: Observation, rng: Rng) -> int:
         legal = obs.legal_moves()
         return legal[0] if len(legal) == 1 else rng.choice(legal)
 
@@ -27,7 +26,7 @@ class GreedyBot:
     def __init__(self) -> None:
         self.name = canonical("greedy", {})
 
-    def choose(self, obs: Observation, rng: random.Random) -> int:
+    def choose(self, obs: Observation, rng: Rng) -> int:
         return greedy_move(obs.layout, obs.legal_moves())
 
 
@@ -157,7 +156,7 @@ class HeuristicBot:
     def __init__(self) -> None:
         self.name = canonical("heuristic", {})
 
-    def choose(self, obs: Observation, rng: random.Random) -> int:
+    def choose(self, obs: Observation, rng: Rng) -> int:
         legal = obs.legal_moves()
         if len(legal) == 1:
             return legal[0]

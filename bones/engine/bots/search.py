@@ -12,7 +12,6 @@ than the values themselves.
 
 from __future__ import annotations
 
-import random
 import time
 
 from bones.engine.bots import BotInfo, Param, canonical
@@ -20,17 +19,18 @@ from bones.engine.bots.basic import heuristic_move
 from bones.engine.bots.policies import greedy_move
 from bones.engine.hand import Hand
 from bones.engine.observation import Observation, sample_world
+from bones.engine.rng import Rng
 
 #: Worlds per move by default: a median move stays well under 0.25 s on one
 #: core in 2-player all-fives (docs/simulate.md has the measurements).
 DEFAULT_ITERATIONS = 200
 
 
-def _greedy_policy(hand: Hand, rng: random.Random) -> int:
+def _greedy_policy(hand: Hand, rng: Rng) -> int:
     return greedy_move(hand)
 
 
-def _heuristic_policy(hand: Hand, rng: random.Random) -> int:
+def _heuristic_policy(hand: Hand, rng: Rng) -> int:
     legal = hand.legal_moves()
     if len(legal) == 1:
         return legal[0]
@@ -40,7 +40,7 @@ def _heuristic_policy(hand: Hand, rng: random.Random) -> int:
     return heuristic_move(hand, unseen, counts, hand.drawable, 0, legal)
 
 
-def _random_policy(hand: Hand, rng: random.Random) -> int:
+def _random_policy(hand: Hand, rng: Rng) -> int:
     legal = hand.legal_moves()
     return legal[0] if len(legal) == 1 else rng.choice(legal)
 
@@ -68,13 +68,13 @@ class SearchBot:
         """Whether moves depend on the clock (not reproducible)."""
         return self.seconds > 0
 
-    def choose(self, obs: Observation, rng: random.Random) -> int:
+    def choose(self, obs: Observation, rng: Rng) -> int:
         legal = obs.legal_moves()
         if len(legal) == 1:
             return legal[0]
         return self.values(obs, rng, legal)[0]
 
-    def values(self, obs: Observation, rng: random.Random,
+    def values(self, obs: Observation, rng: Rng,
                legal: list[int]) -> tuple[int, list[float]]:
         """The chosen move and every candidate's total value."""
         rules = obs.rules
@@ -85,13 +85,13 @@ class SearchBot:
         done = 0
         while True:
             world = sample_world(obs, rng)
-            seeds = [rng.getrandbits(32) for _ in range(self.rollouts)]
+            seeds = [rng.next_u64() for _ in range(self.rollouts)]
             base = list(world.scores)
             for i, move in enumerate(legal):
                 for seed in seeds:
                     trial = world.copy()
                     trial.apply(move)
-                    play_rng = random.Random(seed)
+                    play_rng = Rng(seed)
                     while not trial.state:
                         trial.apply(policy(trial, play_rng))
                     gains = [a - b for a, b in zip(trial.scores, base)]
