@@ -24,9 +24,8 @@ def replay_command(
     verbose: bool = typer.Option(False, "--verbose", "-v",
                                  help="Print every move with the count and points."),
 ) -> None:
-    from bones.engine.record import RecordError, load_record, replay
-
     from bones.cli.options import EXIT_USAGE, fail, missing_file
+    from bones.engine.record import RecordError, load_record, replay
 
     problem = missing_file(str(file))
     if problem is not None:
