@@ -16,7 +16,8 @@ for each allowed count.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from bones.engine import spec
 from bones.engine.rules import points_for_count, spinner_multipliers
@@ -35,7 +36,7 @@ _MULTIPLIER_WORDS = {
     3: "three times its number",
     4: "four times its number",
 }
-_PRESET_NAMES = {(2, 2, 0, 0, 0): "drop2", (2, 2, 2, 1, 0): "sniff-count"}
+_PRESET_NAMES: dict[tuple[int, ...], str] = {(2, 2, 0, 0, 0): "drop2", (2, 2, 2, 1, 0): "sniff-count"}
 
 
 # ------------------------------------------------------------ small helpers
@@ -72,7 +73,7 @@ def _counts(players: int | None, variant: spec.Variant) -> list[int]:
 
 
 def _per_count(value: Any, variant: spec.Variant, players: int | None,
-               fmt=str, unit: str = "") -> str:  # type: ignore[no-untyped-def]
+               fmt: Callable[[Any], str] = str, unit: str = "") -> str:
     """A per-player-count value as text: one value, or one per player count."""
     counts = _counts(players, variant)
     if not isinstance(value, dict):

@@ -535,7 +535,7 @@ class GameSession:
         if bot is None:
             bot = self._bots[bot_spec] = _make_bot(bot_spec)
         rng = bot_rng(self.seed, self.hand_number, len(hand.log), seat, salt)
-        move = bot.choose(observe(hand, seat), rng)
+        move: int = bot.choose(observe(hand, seat), rng)
         if not hand.is_legal(move):  # pragma: no cover - a bot bug must not corrupt a game
             raise GameError(f"bot {bot_spec} chose an illegal move ({format_move(hand, move)})")
         return move

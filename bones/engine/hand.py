@@ -138,7 +138,7 @@ class Hand:
         self.out = [False] * rules.players
         self.scores = scores if scores is not None else [0] * rules.owners
         self.got_in = [rules.get_in == 0] * rules.owners
-        self.state = PLAYING
+        self.state: int = PLAYING  # an Outcome; a plain int in the compiled core
         self.game_over = False
         self.winner = -1
         self.domino_seat = -1

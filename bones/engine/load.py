@@ -28,6 +28,7 @@ import functools
 import os
 import types
 import typing
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin
@@ -182,7 +183,9 @@ def deep_merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     ...            {"deal": {"hand_size": 5}, "match": {"kind": "hands", "count": 3}})
     {'deal': {'hand_size': 5, 'reserve': 1}, 'match': {'kind': 'hands', 'count': 3}}
     """
-    return _merge_nodes(from_plain(parent, "<parent>"), from_plain(child, "<child>")).to_plain()
+    merged: dict[str, Any] = _merge_nodes(from_plain(parent, "<parent>"),
+                                          from_plain(child, "<child>")).to_plain()
+    return merged
 
 
 def _merge_extends(parent: YNode, child: YNode) -> YNode:
@@ -738,9 +741,9 @@ def _matching_member(members: list[Any], value: Any) -> Any:
     return None
 
 
-def _pydantic_problems(tree: YNode, errors: list[dict[str, Any]]) -> list[LocatedProblem]:
+def _pydantic_problems(tree: YNode, errors: Sequence[Mapping[str, Any]]) -> list[LocatedProblem]:
     out: list[LocatedProblem] = []
-    groups: dict[tuple[Any, ...], list[tuple[dict[str, Any], _Walk]]] = {}
+    groups: dict[tuple[Any, ...], list[tuple[Mapping[str, Any], _Walk]]] = {}
     order: list[tuple[str, Any]] = []
     for err in errors:
         w = _walk(tuple(err["loc"]))
@@ -788,7 +791,7 @@ def _union_problem(
     return _at(node, key_node, step.path, message)
 
 
-def _one_problem(tree: YNode, err: dict[str, Any], w: _Walk) -> LocatedProblem:
+def _one_problem(tree: YNode, err: Mapping[str, Any], w: _Walk) -> LocatedProblem:
     etype: str = err["type"]
     ctx: dict[str, Any] = err.get("ctx") or {}
     path = w.path

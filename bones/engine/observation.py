@@ -78,8 +78,8 @@ class Observation(NamedTuple):
         return tuple((seat, move) for seat, move, _ in self.layout.log)
 
     @property
-    def count(self) -> int:
-        """The layout's count."""
+    def layout_count(self) -> int:
+        """The layout's count (not ``count``, which a tuple already has)."""
         return self.layout.count
 
     def legal_moves(self) -> list[int]:

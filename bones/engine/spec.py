@@ -49,7 +49,7 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def for_players(value: int | str | dict[int, T], players: int) -> T:  # type: ignore[type-var]
+def for_players(value: int | str | dict[int, T], players: int) -> T:
     """The value of a per-player-count field for ``players`` players.
 
     >>> for_players({2: 7, 3: 6, 4: 5}, 3)

@@ -137,7 +137,8 @@ class YNode:
     def get(self, key: Any) -> tuple[YNode, YNode] | None:
         if self.kind != "map":
             return None
-        return self.value.get(key)
+        pair: tuple[YNode, YNode] | None = self.value.get(key)
+        return pair
 
     def to_plain(self) -> Any:
         """The plain Python value (dicts, lists, scalars)."""
