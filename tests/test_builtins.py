@@ -9,8 +9,8 @@ import pytest
 import yaml
 from pydantic import BaseModel
 
-from bones.engine.load import builtin_names, load_mapping, load_variant
 from bones.engine import spec
+from bones.engine.load import builtin_names, load_mapping, load_variant
 from bones.engine.rules import points_for_count
 
 ROOT = Path(__file__).resolve().parent.parent

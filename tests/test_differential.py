@@ -30,6 +30,7 @@ from bones.engine.rules import compile_rules
 
 try:
     import bones_native
+
     from bones.engine.core import native_hand
     from bones.engine.flat import FORMAT_VERSION
 

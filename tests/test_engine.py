@@ -14,10 +14,20 @@ from pathlib import Path
 import pytest
 
 from bones.engine import spec
-from bones.engine.moves import Outcome
 from bones.engine.load import load_variant
 from bones.engine.match import Deal, Match
+from bones.engine.moves import Outcome
 from bones.engine.notation import format_move, parse_move
+from bones.engine.record import (
+    Recorder,
+    RecordError,
+    dumps_record,
+    load_record,
+    parse_record,
+    record_match,
+    replay,
+    save_record,
+)
 from bones.engine.rules import compile_rules
 from bones.engine.settle import compile_settlement, hand_winner, round_nearest
 from bones.engine.settle import settle as run_settle
@@ -85,7 +95,7 @@ def test_lead_by_lot_is_seeded_and_reaches_every_seat():
     again = [d.leader for _, d in deals("sniff", None, range(40), players=3)]
     assert leaders == again
     assert set(leaders) == {0, 1, 2}
-    for rules, deal in deals("sniff", None, range(5)):
+    for _rules, deal in deals("sniff", None, range(5)):
         assert deal.lead_tile == -1 and not deal.lead_doubles_only
 
 
@@ -617,17 +627,6 @@ def test_api_doc_examples_run():
 
 
 # ------------------------------------------------------------------ records
-
-from bones.engine.record import (
-    Recorder,
-    RecordError,
-    dumps_record,
-    load_record,
-    parse_record,
-    record_match,
-    replay,
-    save_record,
-)
 
 
 def played_match(name="all-fives", seed=5, overrides=None, hands=None):

@@ -11,9 +11,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from hypothesis_budget import examples
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 from bones.engine.load import (
     MAX_EXTENDS,
@@ -26,8 +26,6 @@ from bones.engine.load import (
     load_variant,
 )
 from bones.engine.spec import Variant
-
-
 
 VARIANTS = Path(__file__).resolve().parent.parent / "variants"
 BUILTIN_FILES = sorted(VARIANTS.glob("*.yaml"))

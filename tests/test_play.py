@@ -108,7 +108,7 @@ def check_game(output: str, save: Path, *, human: int | None = 0) -> None:
     shown = screen_plays(output)
     expected = engine_plays(record)
     assert len(shown) == len(expected) > 0
-    for (who, text, count, points, claim, rest), (seat, etext, ecount, epoints, eclaim, _) in zip(
+    for (who, text, count, points, claim, _rest), (seat, etext, ecount, epoints, eclaim, _) in zip(
             shown, expected):
         if human is None:
             assert who != "You"
@@ -199,7 +199,7 @@ def test_muggins_claims(tmp_path: Path, muggins_file: Path) -> None:
     record = load_record(save)
     calls = 0
     rules = load_record_rules(record)[1]
-    for who, text, count, points, claim, rest in screen_plays(result.output):
+    for who, _text, _count, points, claim, rest in screen_plays(result.output):
         if who != "You":
             assert claim is None  # bots claim right, silently
             continue

@@ -251,6 +251,7 @@ def test_a_missing_file_is_an_error_not_an_exception(tmp_path: Path) -> None:
 
 def test_the_json_schema_accepts_every_scenario_and_rejects_a_bad_step() -> None:
     import jsonschema
+
     from bones.engine.schemagen import scenario_schema
 
     validator = jsonschema.Draft7Validator(scenario_schema())

@@ -11,8 +11,8 @@ from jsonschema import Draft7Validator
 from typer.testing import CliRunner
 
 from bones.cli.app import app
-from bones.engine.load import load_variant
 from bones.engine import schemagen
+from bones.engine.load import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "schemas"

@@ -13,9 +13,9 @@ from pydantic import BaseModel
 from typer.testing import CliRunner
 
 from bones.cli.app import app
-from bones.engine.load import load_variant
 from bones.engine import spec
 from bones.engine.describe import describe
+from bones.engine.load import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

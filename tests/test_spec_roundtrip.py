@@ -12,16 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis_budget import examples
 import yaml
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 import bones.engine.spec as spec
 from bones.engine.load import VariantError, load_variant
 from bones.engine.spec import Variant, max_reachable_count, semantic_problems
-
-
 
 # ------------------------------------------------------------- primitives
 

@@ -123,7 +123,8 @@ def _list_rows() -> list[dict[str, Any]]:
 def register(app: typer.Typer) -> None:
     @app.command("list")
     def list_cmd(
-        as_json: bool = typer.Option(False, "--json", help="Print a JSON list of objects instead of a table."),
+        as_json: bool = typer.Option(False, "--json",
+                                     help="Print a JSON list of objects instead of a table."),
     ) -> None:
         """List the built-in variants: aliases, players, spinner, scoring, target."""
         try:

@@ -313,7 +313,8 @@ def _multiplier_lines(mult: list[int], edges: int, what: str) -> list[str]:
         m = mult[k]
         covered = "none" if k == 0 else ("all" if k == edges else str(k))
         example = f"; a [5-5] counts {5 * m}" if m else ""
-        out.append(f"  - {covered} of its {what} covered: {_MULTIPLIER_WORDS.get(m, f'{m} times its number')}{example}")
+        words = _MULTIPLIER_WORDS.get(m, f"{m} times its number")
+        out.append(f"  - {covered} of its {what} covered: {words}{example}")
     return out
 
 

@@ -22,9 +22,7 @@ differ (an editable checkout pulled without rebuilding the extension),
 from __future__ import annotations
 
 import hashlib
-from typing import Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.rules import Rules

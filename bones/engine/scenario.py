@@ -689,7 +689,8 @@ def _run_step(n: int, step: Step, hand: Any, layout_mode: bool) -> None:
         if not want_illegal:
             raise _Mismatch(n, f"expected a legal move, got: {err}", "error", None, "illegal") from None
         if _snapshot(hand) != before:
-            raise _Mismatch(n, "the rejected move changed the hand", "error", "unchanged", "changed")
+            raise _Mismatch(n, "the rejected move changed the hand", "error", "unchanged",
+                            "changed") from None
         _check_expect(n, expect, hand)  # type: ignore[arg-type]
         return
     if want_illegal:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 Tile = int
 Mask = int
@@ -143,7 +143,7 @@ class TileSet:
         return " ".join(self.names[t] for t in self.tiles_of(mask))
 
 
-@lru_cache(maxsize=None)
+@cache
 def tile_set(highest: int) -> TileSet:
     """The shared, immutable table of the double-``highest`` set."""
     return TileSet(highest)

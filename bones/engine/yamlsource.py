@@ -24,8 +24,9 @@ raises :class:`VariantError` carrying them.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 MAX_BYTES = 1024 * 1024
 MAX_NODES = 100_000
@@ -351,8 +352,10 @@ class _Builder:
                 items = [self._build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
                 return YNode("seq", items, self.file, line, col, block=not node.flow_style)
             if node.tag not in _MAP_TAGS:
-                self.problem(node, path, f"the tag {node.tag} is not supported here (write a plain mapping)")
-            return YNode("map", self._entries(node, path, depth), self.file, line, col, block=not node.flow_style)
+                self.problem(node, path,
+                             f"the tag {node.tag} is not supported here (write a plain mapping)")
+            return YNode("map", self._entries(node, path, depth), self.file, line, col,
+                         block=not node.flow_style)
         finally:
             self.active.discard(id(node))
 
@@ -396,7 +399,8 @@ class _Builder:
             value = self._build(value_node, path + (key,), depth + 1)
             if key in explicit:
                 first = explicit[key][0]
-                self.problem(key_node, path + (key,), f"duplicate key {_quote(key)} (first at line {first.line})")
+                self.problem(key_node, path + (key,),
+                             f"duplicate key {_quote(key)} (first at line {first.line})")
             explicit[key] = (kn, value)
         if not merged:
             return explicit

@@ -8,10 +8,10 @@ A bot is written as text: its name and parameters separated by colons,
 'search:iterations=50'
 >>> [b.name for b in parse_bots("greedy, random")]
 ['greedy', 'random']
->>> make_bot("gredy")
+>>> make_bot("gredy")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-bones.engine.bots.BotError: unknown bot 'gredy' (did you mean greedy?); bots: random, greedy, heuristic, search
+bones.engine.bots.BotError: unknown bot 'gredy' (did you mean greedy?); bots: random, greedy, ...
 
 The protocol: ``bot.choose(obs, rng) -> int`` returns one of
 ``obs.legal_moves()`` (a move code); all its randomness comes from ``rng``,
