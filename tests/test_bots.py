@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bones.engine.rng import Rng
 from functools import cache
 
 import pytest
@@ -13,6 +12,7 @@ from bones.engine.hand import DRAW, Hand
 from bones.engine.load import builtin_names, load_variant
 from bones.engine.match import Match
 from bones.engine.observation import observe
+from bones.engine.rng import Rng
 from bones.engine.rules import compile_rules
 
 _QUICK = ("random", "greedy", "heuristic", "search:iterations=2",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-from bones.engine.rng import Rng
 from functools import cache
 
 import pytest
@@ -21,6 +20,7 @@ from bones.engine.observation import (
     observe,
     sample_world,
 )
+from bones.engine.rng import Rng
 from bones.engine.rules import compile_rules
 
 

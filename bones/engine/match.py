@@ -23,6 +23,7 @@ import random
 from dataclasses import dataclass, field
 
 from bones.engine.hand import BLOCKED, DOMINO, Hand
+from bones.engine.rng import DEALS, Rng, stream
 from bones.engine.rules import (
     LATER_ALTERNATE,
     LATER_DOMINOER,
@@ -46,7 +47,6 @@ from bones.engine.rules import (
     Rules,
     RulesError,
 )
-from bones.engine.rng import DEALS, Rng, stream
 from bones.engine.settle import hand_winner
 
 #: A match that has not ended after this many hands is called a draw: ties
