@@ -24,9 +24,6 @@ class Estimate:
     hi: float
     se: float | None = None  # None for Wilson intervals
 
-    def as_dict(self) -> dict[str, float | None]:
-        return {"value": self.value, "lo": self.lo, "hi": self.hi, "se": self.se}
-
 
 def wilson(successes: float, n: int, z: float = Z95) -> Estimate:
     """The Wilson score interval for a proportion.
