@@ -129,4 +129,22 @@ impl<const W: usize> Hand<W> {
         }
         self.state != PLAYING
     }
+
+    /// Move-path counts ("perft"): sequences of `depth` moves, a sequence
+    /// that ends the hand early counting as one leaf.
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 || self.state != PLAYING {
+            return 1;
+        }
+        let legal = self.legal_moves();
+        let mut total = 0;
+        for mv in legal {
+            let mut child = self.clone();
+            child.record = false;
+            child.log = Vec::new();
+            child.apply(mv, None);
+            total += child.perft(depth - 1);
+        }
+        total
+    }
 }

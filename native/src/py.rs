@@ -476,6 +476,16 @@ impl Hand {
         guard(|| Ok(each!(self, h => h.points_if(mv))))
     }
 
+    /// Move-path counts to `depth` (the perft tests' measure).
+    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
+        let inner = &self.inner;
+        py.allow_threads(|| guard(|| Ok(match inner {
+            AnyHand::W1(h) => h.perft(depth),
+            AnyHand::W2(h) => h.perft(depth),
+            AnyHand::W3(h) => h.perft(depth),
+        })))
+    }
+
     /// The greedy bot's move (`policies.greedy_move`).
     fn greedy_move(&self) -> PyResult<i64> {
         guard(|| Ok(each!(self, h => {
