@@ -20,6 +20,7 @@ from bones.engine.record import deal_from_record, load_record, replay
 
 try:
     import bones_native  # noqa: F401
+
     from bones.engine.core import native_hand
 except ImportError as err:  # pragma: no cover - depends on the install
     if os.environ.get("BONES_CORE") == "native":

@@ -17,6 +17,7 @@ from bones.engine.notation import parse_move
 
 try:
     import bones_native  # noqa: F401
+
     from bones.engine.core import native_hand
 except ImportError as err:  # pragma: no cover - depends on the install
     if os.environ.get("BONES_CORE") == "native":
