@@ -529,7 +529,9 @@ class Settlement(Model):
     domino: SettleRule = Field(description="When a player (or team) goes out.")
     blocked: SettleRule = Field(description="When nobody can play and nothing can be drawn.")
     floor: int | None = Field(
-        None, description="Scores never fall below this (none: negative scores allowed)."
+        None, le=0,
+        description="Scores never fall below this (none: negative scores allowed). At "
+        "most 0: scores start at 0, so a floor above it would lift a first gain to it.",
     )
 
 
@@ -619,16 +621,31 @@ class Problem:
 
 
 def max_reachable_count(variant: Variant) -> int:
-    """An upper bound on the count any layout of this variant can show."""
+    """An upper bound on the count any layout of this variant can show.
+
+    The count adds one value per open end and one per hub (a spinner or the
+    in-line sniff, counted once as ``multiplier x pip``). A plain end shows
+    at most ``n`` (``2n`` for a crosswise double), a hub at most the largest
+    multiplier times ``n``; a line has two ends, and each hub adds at most two
+    arms besides itself.
+    """
     n = variant.tiles.highest
-    spinner = variant.layout.spinner.kind
+    spinner = variant.layout.spinner
     double_weight = 2 if variant.layout.doubles == "crosswise" else 1
-    if spinner == "none" or spinner == "inline_sniff":
-        line = double_weight * n + double_weight * (n - 1)
-        if spinner == "inline_sniff":
-            line += 2 * n  # the two stubs' outer ends
+    line = double_weight * n + double_weight * (n - 1)
+    if spinner.kind == "none":
         return line
-    if spinner == "every_double":
+    count = getattr(spinner, "count", "drop2")
+    presets = {"drop2": (2, 2, 0, 0, 0), "sniff-count": (2, 2, 2, 1, 0)}
+    top_mult = max(presets[count] if isinstance(count, str) else count)
+    if top_mult > 2:
+        # a hub may count more than a crosswise double: bound every item by it
+        hubs = n + 1 if spinner.kind == "every_double" else 1
+        stubs = 2 * n if spinner.kind == "inline_sniff" else 0
+        return (2 + 3 * hubs) * top_mult * n + stubs
+    if spinner.kind == "inline_sniff":
+        return line + 2 * n  # the two stubs' outer ends
+    if spinner.kind == "every_double":
         return sum(2 * d for d in range(n + 1)) + 4 * n
     # one spinner: crosswise doubles on each of its four arms
     return sum(double_weight * (n - i) for i in range(4)) + 2 * n
