@@ -188,6 +188,8 @@ def play_checked(hand: Hand, move: int, claim: int | None) -> list[int]:
     got_in = hand.got_in[owner]
     fast = hand.copy()
     fast.apply(move, claim)
+    unclaimed = hand.copy()
+    unclaimed.apply(move, None)
     hand.play(move, claim)
     # the unchecked path does exactly what the checked one does
     assert (fast.count, fast.hands, fast.scores, fast.state, fast.turn) == (
@@ -202,7 +204,8 @@ def play_checked(hand: Hand, move: int, claim: int | None) -> list[int]:
         return [0] * rules.owners
     true = expected_points(hand, is_lead, got_in)
     if true is None:  # matching ends (Bergen) or a lead barred from winning
-        true = hand.last_points - knocks * rules.knock_bonus
+        # what the play is worth with no claim made: what a claim is judged against
+        true = unclaimed.last_points - knocks * rules.knock_bonus
         assert true >= 0
     gains = move_gains(rules, seat, true, claim, knocks)
     assert hand.last_points == gains[owner], (

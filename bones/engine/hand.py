@@ -481,8 +481,11 @@ class Hand:
         owner = rules.owner[seat]
         if not self.got_in[owner] and points:
             if points < rules.get_in:
-                return []
-            self.got_in[owner] = True
+                # below the get-in threshold the play is worth nothing to its
+                # side; a claim on it is judged against 0 (docs/language.md, get_in)
+                points = 0
+            else:
+                self.got_in[owner] = True
         if (not rules.win_on_lead and is_lead and rules.check != CHECK_NONE
                 and self.scores[owner] + points >= rules.target):
             return []

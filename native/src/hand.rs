@@ -381,11 +381,15 @@ impl<const W: usize> Hand<W> {
         let r = Arc::clone(&self.rules);
         let t = &r.t;
         let owner = t.owner[seat];
+        let mut points = points;
         if !self.got_in[owner] && points != 0 {
             if points < t.get_in {
-                return Vec::new();
+                // below the get-in threshold the play is worth nothing to its
+                // side; a claim on it is judged against 0 (docs/language.md)
+                points = 0;
+            } else {
+                self.got_in[owner] = true;
             }
-            self.got_in[owner] = true;
         }
         if !t.win_on_lead && is_lead && t.check != CHECK_NONE
             && self.scores[owner] + points >= t.target
