@@ -276,7 +276,7 @@ def settlement(counts: list[int]) -> st.SearchStrategy:
         spec.Settlement,
         domino=settle_rules(counts, blocked=False),
         blocked=settle_rules(counts, blocked=True),
-        floor=st.none() | st.integers(-100, 100),
+        floor=st.none() | st.integers(-100, 0),
     )
 
 
