@@ -27,8 +27,13 @@ def _ext_modules() -> list:
             "--no-build-isolation"
         ) from err
     # the build needs none of the runtime dependencies: hand.py reads the
-    # compiled rules only, so pydantic may be unknown to the type checker
-    return mypycify(["--ignore-missing-imports", "bones/engine/hand.py"], opt_level="3")
+    # compiled rules only, so pydantic may be unknown to the type checker.
+    # An empty --config-file keeps pyproject's [tool.mypy] (its pydantic
+    # plugin, its warnings about unused sections) out of this one-file build.
+    return mypycify(
+        ["--config-file", "", "--ignore-missing-imports", "bones/engine/hand.py"],
+        opt_level="3",
+    )
 
 
 setup(ext_modules=_ext_modules())
