@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from bones.engine import spec
 from bones.engine.load import builtin_names, load_mapping, load_variant
-from bones.engine.rules import points_for_count
+from bones.engine.spec import points_for_count
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ROOT / "variants"

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from bones.engine import spec
-from bones.engine.rules import points_for_count, spinner_multipliers
+from bones.engine.spec import points_for_count, spinner_multipliers
 
 _NUMBER_WORDS = {
     0: "zero", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six",

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from bones.engine import spec
 from bones.engine.settle import Settle, compile_settlement
+from bones.engine.spec import points_for_count, spinner_multipliers
 from bones.engine.tiles import TileSet, tile_set
 
 # spinner kinds
@@ -34,8 +35,6 @@ LEAD_LOT, LEAD_RANDOM, LEAD_HIGHEST_DOUBLE, LEAD_LOWEST_DOUBLE, LEAD_TILE, LEAD_
 # later-lead rules (Rules.lead_later)
 (LATER_DOMINOER, LATER_WINNER, LATER_ROTATE_NEXT, LATER_ROTATE_PREVIOUS, LATER_ALTERNATE,
  LATER_SERIES, LATER_FIRST) = range(7)
-
-SPINNER_PRESETS = {"drop2": (2, 2, 0, 0, 0), "sniff-count": (2, 2, 2, 1, 0)}
 
 _SPIN_CODES = {
     "none": SPIN_NONE,
@@ -66,48 +65,6 @@ _CHECK_CODES = {"hand_end": CHECK_HAND_END, "immediate": CHECK_IMMEDIATE, "exact
 
 class RulesError(ValueError):
     """A variant that cannot be played with the requested table."""
-
-
-def spinner_multipliers(count: object) -> tuple[int, ...]:
-    if isinstance(count, str):
-        return SPINNER_PRESETS[count]
-    return tuple(count)  # type: ignore[arg-type]
-
-
-def points_for_count(scoring: spec.Scoring, count: int) -> int:
-    """The points a play scores when the layout shows ``count``.
-
-    Decision 1: a count of 0 never scores.
-
-    >>> s = spec.Scoring(when=spec.MultipleOf(kind="multiple_of", divisors=[5, 3]),
-    ...                  points=spec.SumOfQuotients(kind="sum_of_quotients"))
-    >>> [points_for_count(s, c) for c in (3, 5, 15, 30)]
-    [1, 1, 8, 16]
-    """
-    when, points = scoring.when, scoring.points
-    if count <= 0:
-        return 0
-    if isinstance(when, spec.MultipleOf):
-        dividing = [d for d in when.divisors if count % d == 0]
-        if not dividing:
-            return 0
-    elif isinstance(when, spec.InList):
-        if count not in when.counts:
-            return 0
-        dividing = []
-    else:
-        return 0
-    if isinstance(points, spec.CountPoints):
-        return count
-    if isinstance(points, spec.DividedPoints):
-        return count // points.by
-    if isinstance(points, spec.SumOfQuotients):
-        return sum(count // d for d in dict.fromkeys(dividing))
-    if isinstance(points, spec.PerDivisor):
-        return count * len(dict.fromkeys(dividing))
-    if isinstance(points, spec.FlatPoints):
-        return points.amount
-    raise TypeError(points)  # pragma: no cover
 
 
 @dataclass(frozen=True)

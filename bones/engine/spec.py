@@ -609,6 +609,61 @@ class Variant(Model):
         return bool(teams)
 
 
+
+# ------------------------------------------------- what the models mean
+
+#: The spinner count presets: multipliers of the spinner's number by how many
+#: of its four edges are covered (0 to 4).
+SPINNER_PRESETS: dict[str, tuple[int, ...]] = {"drop2": (2, 2, 0, 0, 0), "sniff-count": (2, 2, 2, 1, 0)}
+
+
+def spinner_multipliers(count: object) -> tuple[int, ...]:
+    """A spinner's ``count`` (a preset name or five multipliers) as five multipliers.
+
+    >>> spinner_multipliers("sniff-count")
+    (2, 2, 2, 1, 0)
+    """
+    if isinstance(count, str):
+        return SPINNER_PRESETS[count]
+    return tuple(count)  # type: ignore[call-overload]
+
+
+def points_for_count(scoring: Scoring, count: int) -> int:
+    """The points a play scores when the layout shows ``count``.
+
+    A count of 0 never scores (docs/rules.md, decision 1).
+
+    >>> s = Scoring(when=MultipleOf(kind="multiple_of", divisors=[5, 3]),
+    ...             points=SumOfQuotients(kind="sum_of_quotients"))
+    >>> [points_for_count(s, c) for c in (3, 5, 15, 30)]
+    [1, 1, 8, 16]
+    """
+    when, points = scoring.when, scoring.points
+    if count <= 0:
+        return 0
+    if isinstance(when, MultipleOf):
+        dividing = [d for d in when.divisors if count % d == 0]
+        if not dividing:
+            return 0
+    elif isinstance(when, InList):
+        if count not in when.counts:
+            return 0
+        dividing = []
+    else:
+        return 0
+    if isinstance(points, CountPoints):
+        return count
+    if isinstance(points, DividedPoints):
+        return count // points.by
+    if isinstance(points, SumOfQuotients):
+        return sum(count // d for d in dict.fromkeys(dividing))
+    if isinstance(points, PerDivisor):
+        return count * len(dict.fromkeys(dividing))
+    if isinstance(points, FlatPoints):
+        return points.amount
+    raise TypeError(points)  # pragma: no cover
+
+
 # ------------------------------------------------------- semantic checks
 
 
@@ -777,8 +832,6 @@ def score_granularity(variant: Variant) -> int:
     """The largest number that divides every change a score can undergo
     (1 when nothing useful is known, e.g. where players claim their points)."""
     from math import gcd
-
-    from bones.engine.rules import points_for_count  # bones.engine.rules imports this module
 
     if isinstance(variant.scoring.muggins, MugginsOn) or variant.settlement.floor is not None:
         return 1
