@@ -203,12 +203,26 @@ def test_hand_mode_reserve_and_out_of_play(tmp_path: Path) -> None:
 
 
 def test_variant_path_is_relative_to_the_scenario(tmp_path: Path) -> None:
+    sub = tmp_path / "s"
+    (sub / "v").mkdir(parents=True)
+    (sub / "v" / "house.yaml").write_text("name: house\nextends: muggins\n")
+    text = "variant: v/house.yaml\nsource: t\nsteps:\n  - {play: 5-5, expect: {points: 10}}\n"
+    assert run_scenario(_write(sub, text)).ok
+
+
+def test_variant_outside_the_scenario_folder_needs_allow_dirs(tmp_path: Path) -> None:
     (tmp_path / "v").mkdir()
     (tmp_path / "v" / "house.yaml").write_text("name: house\nextends: muggins\n")
     sub = tmp_path / "s"
     sub.mkdir()
     text = "variant: ../v/house.yaml\nsource: t\nsteps:\n  - {play: 5-5, expect: {points: 10}}\n"
-    assert run_scenario(_write(sub, text)).ok
+    path = _write(sub, text)
+    refused = run_scenario(path)
+    assert [p.format().split(": ", 1)[1] for p in refused.problems] == [
+        "variant: '../v/house.yaml' is outside the folder of the file that names it (name a built-in "
+        "variant, or a .yaml file inside that folder; --allow-dir DIR allows another folder)"
+    ]
+    assert run_scenario(path, allow_dirs=[tmp_path / "v"]).ok
 
 
 # --------------------------------------------------------- malformed files

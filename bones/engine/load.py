@@ -26,19 +26,24 @@ from __future__ import annotations
 import difflib
 import functools
 import os
+import stat
 import types
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Any, Iterable, Literal, Union, get_args, get_origin
 
 from bones.engine.yamlsource import (
+    MAX_BYTES,
     LocatedProblem,
     VariantError,
     YNode,
+    decode,
     display_name,
+    file_kind,
     from_plain,
+    parse_yaml,
     read_yaml,
 )
 
@@ -55,6 +60,7 @@ __all__ = [
     "deep_merge",
     "load_mapping",
     "load_variant",
+    "load_variant_text",
 ]
 
 #: The most ``extends`` links a chain may follow (a file and 8 ancestors).
@@ -112,15 +118,12 @@ def builtin_names() -> list[str]:
 
 
 def _unknown_name(name: str) -> VariantError:
-    index, names = _registry()
+    index, _ = _registry()
     message = f"unknown variant {name!r}"
     close = difflib.get_close_matches(name.lower(), list(index), n=1, cutoff=0.6)
     if close:
         message += f"; did you mean {close[0]!r}?"
-    if names:
-        message += f" (built-in variants: {', '.join(names)}; or give a path to a .yaml file)"
-    else:
-        message += " (there are no built-in variants; give a path to a .yaml file)"
+    message += " (bones list shows them)"
     return VariantError([LocatedProblem(name, 0, 0, (), message)])
 
 
@@ -235,10 +238,52 @@ def _looks_like_path(ref: str) -> bool:
     return "/" in ref or "\\" in ref or ref.lower().endswith(_YAML_SUFFIXES)
 
 
+#: The environment variable read when ``allow_dirs`` is not given: folders
+#: (separated by ``os.pathsep``) whose files ``extends:`` may also name.
+ALLOW_DIRS_ENV = "BONES_ALLOW_DIRS"
+
+
+def _allowed_roots(allow_dirs: Iterable[str | os.PathLike[str]] | None) -> tuple[str, ...]:
+    if allow_dirs is None:
+        allow_dirs = [d for d in os.environ.get(ALLOW_DIRS_ENV, "").split(os.pathsep) if d]
+    return tuple(os.path.realpath(os.fspath(d)) for d in allow_dirs)
+
+
+def _inside(path: str, folder: str) -> bool:
+    try:
+        return os.path.commonpath([path, folder]) == folder
+    except ValueError:  # different drives
+        return False
+
+
+@dataclass(frozen=True)
+class _Text:
+    """A variant given as text (an upload, standard input): it has no folder."""
+
+    data: bytes
+    file: str
+
+
+#: ``named_by`` for a ref written in text that has no folder (standard input).
+NO_FOLDER = _Text(b"", "<text>")
+
+
 class _Reader:
-    def __init__(self) -> None:
+    """Reads a chain of variant files under the file access policy (docs/language.md).
+
+    A parent named by ``extends:`` is a built-in name, or a ``.yaml``/``.yml``
+    regular file whose real path lies inside the folder of the file that
+    names it, or inside one of ``allow_dirs``.  Text without a folder may
+    name files only inside ``allow_dirs``, and none when ``allow_files`` is
+    false.
+    """
+
+    def __init__(self, allow_dirs: Iterable[str | os.PathLike[str]] | None = None,
+                 allow_files: bool = True) -> None:
         self.problems: list[LocatedProblem] = []
         self.files: list[str] = []
+        self.roots = _allowed_roots(allow_dirs) if allow_files else ()
+        self.allow_files = allow_files
 
     def fail(self, *problems: LocatedProblem) -> VariantError:
         return VariantError(self.problems + list(problems))
@@ -258,26 +303,34 @@ class _Reader:
             return ref, display_name(ref), None
         raise _unknown_name(ref)
 
+    def read_root(self, source: Any, display: str) -> tuple[YNode | None, list[LocatedProblem]]:
+        if isinstance(source, _Text):
+            return parse_yaml(decode(source.data, display), display)
+        return read_yaml(source, display)
+
     def read_tree(self, source: Any, display: str, chain: list[tuple[str, str]]) -> YNode:
         if display not in self.files:
             self.files.append(display)
         try:
-            root, problems = read_yaml(source, display)
+            root, problems = self.read_root(source, display)
         except VariantError as err:
             raise self.fail(*err.problems) from None
-        self.problems.extend(problems)
+        if root is not None and root.refused:
+            raise self.fail(*problems)
         if root is None:
             raise self.fail(
                 LocatedProblem(display, 1, 1, (), "the file is empty (expected a mapping of keys, like name: my-variant)")
             )
         if root.kind != "map":
-            what = "a list" if root.kind == "seq" else f"the value {_show(root.value, root)}"
+            # say what is wrong, never what the file holds: it may not be a variant file at all
+            what = "a list" if root.kind == "seq" else "a single value"
             raise self.fail(
                 LocatedProblem(
                     display, root.line, root.col, (),
                     f"the file must be a mapping of keys (like name: my-variant), not {what}",
                 )
             )
+        self.problems.extend(problems)
         chain = chain + [(_identity(source), display)]
         entry = root.get("extends")
         if entry is None or entry[1].value is None:
@@ -289,7 +342,7 @@ class _Reader:
                     f"not a variant name or path (expected a built-in variant name or a path relative "
                     f"to this file, got {_show(node.to_plain(), node)})")
             )
-        parent_source, parent_display = self.resolve_parent(source, display, node)
+        parent_source, parent_display = self.resolve_parent(source, node)
         names = [d for _, d in chain]
         ident = _identity(parent_source)
         if any(ident == i for i, _ in chain):
@@ -304,7 +357,7 @@ class _Reader:
         parent = self.read_tree(parent_source, parent_display, chain)
         return _merge_extends(parent, root)
 
-    def resolve_parent(self, source: Any, display: str, node: YNode) -> tuple[Any, str]:
+    def resolve_parent(self, source: Any, node: YNode) -> tuple[Any, str]:
         ref: str = node.value.strip()
         if not _looks_like_path(ref):
             found = _find_builtin(ref)
@@ -312,17 +365,48 @@ class _Reader:
                 err = _unknown_name(ref)
                 raise self.fail(_at(node, None, ("extends",), err.problems[0].message))
             return found, _builtin_display(found)
-        if isinstance(source, (str, os.PathLike)):
-            base = os.path.dirname(os.fspath(source))
-            target: Any = os.path.join(base, ref)
-            shown = os.path.normpath(os.path.join(os.path.dirname(display), ref))
-            exists = os.path.isfile(target)
-        else:  # a built-in that is not a plain file (zipped install)
+        problem = self.check_path(ref, source)
+        if isinstance(problem, str):
+            raise self.fail(_at(node, None, ("extends",), problem))
+        return problem
+
+    def check_path(self, ref: str, named_by: Any) -> str | tuple[Any, str]:
+        """(the file, its display name) for a path that ``named_by`` names, or what is wrong."""
+        if not isinstance(named_by, (str, os.PathLike, _Text)):  # a built-in inside a zipped install
             target = _builtin_dir().joinpath(*ref.replace("\\", "/").split("/"))
-            shown = f"<built-in>/{ref}"
-            exists = target.is_file()
-        if not exists:
-            raise self.fail(_at(node, None, ("extends",), f"no such file {ref!r} (looked for {shown})"))
+            if not target.is_file():
+                return f"no such file {ref!r} (looked for <built-in>/{ref})"
+            return target, f"<built-in>/{ref}"
+        folders = list(self.roots)
+        if isinstance(named_by, _Text):
+            if not self.allow_files:
+                return f"{ref!r}: here extends may name only a built-in variant (bones list shows them)"
+            if not folders:
+                return (f"{ref!r} is not a built-in variant, and text read without a folder may name "
+                        f"only files inside a folder given with --allow-dir")
+            base, shown_base, whose = os.getcwd(), "", "every folder given with --allow-dir"
+        else:
+            base = os.path.dirname(os.path.abspath(os.fspath(named_by)))
+            shown_base, whose = os.path.dirname(display_name(named_by)), "the folder of the file that names it"
+            folders.append(os.path.realpath(base))
+        target = os.path.join(base, ref)
+        shown = ref if os.path.isabs(ref) else os.path.normpath(os.path.join(shown_base, ref))
+        real = os.path.realpath(target)
+        if not any(_inside(real, folder) for folder in folders):
+            return (f"{ref!r} is outside {whose} (name a built-in variant, or a .yaml file inside "
+                    f"that folder; --allow-dir DIR allows another folder)")
+        try:
+            st = os.stat(real)
+        except FileNotFoundError:
+            return f"no such file {ref!r} (looked for {shown})"
+        except OSError as err:
+            return f"cannot read {ref!r}: {err.strerror or type(err).__name__}"
+        if stat.S_ISDIR(st.st_mode):
+            return f"{ref!r} is a directory, not a variant file"
+        if not stat.S_ISREG(st.st_mode):
+            return f"{ref!r} is {file_kind(st.st_mode)}, not a variant file (only regular files are read)"
+        if not ref.lower().endswith(_YAML_SUFFIXES):
+            return f"{ref!r} is not a variant file (a parent file's name ends in .yaml or .yml)"
         return target, shown
 
 
@@ -338,8 +422,17 @@ def _builtin_display(entry: Any) -> str:
     return f"<built-in>/{entry.name}"
 
 
-def _resolve(ref: str | os.PathLike[str], reader: _Reader) -> tuple[YNode, Origin]:
-    source, display, builtin = reader.open_ref(ref)
+def _resolve(ref: Any, reader: _Reader, named_by: Any = None) -> tuple[YNode, Origin]:
+    if isinstance(ref, _Text):
+        source, display, builtin = ref, ref.file, None
+    elif named_by is not None and isinstance(ref, str) and _looks_like_path(ref):
+        found = reader.check_path(ref, named_by)
+        if isinstance(found, str):
+            raise VariantError([LocatedProblem(ref, 0, 0, (), found)])
+        source, display = found
+        builtin = None
+    else:
+        source, display, builtin = reader.open_ref(ref)
     try:
         tree = reader.read_tree(source, display, [])
     except VariantError as err:
@@ -347,13 +440,16 @@ def _resolve(ref: str | os.PathLike[str], reader: _Reader) -> tuple[YNode, Origi
     return tree, Origin(display, builtin, tuple(reader.files), tree)
 
 
-def load_mapping(ref: str | os.PathLike[str]) -> tuple[dict[str, Any], Origin]:
+Dirs = Union[Iterable[Union[str, "os.PathLike[str]"]], None]
+
+
+def load_mapping(ref: str | os.PathLike[str], *, allow_dirs: Dirs = None) -> tuple[dict[str, Any], Origin]:
     """The mapping a variant file describes once its ``extends`` chain is merged.
 
     It is not validated (see :func:`load_variant`); reading problems (YAML
     syntax, duplicate keys, a missing parent...) raise :class:`VariantError`.
     """
-    reader = _Reader()
+    reader = _Reader(allow_dirs)
     tree, origin = _resolve(ref, reader)
     if reader.problems:
         raise VariantError(_sorted(reader.problems, origin.chain))
@@ -361,7 +457,11 @@ def load_mapping(ref: str | os.PathLike[str]) -> tuple[dict[str, Any], Origin]:
 
 
 def load_variant(
-    ref: str | os.PathLike[str], *, overrides: dict[str, Any] | YNode | None = None
+    ref: str | os.PathLike[str],
+    *,
+    overrides: dict[str, Any] | YNode | None = None,
+    allow_dirs: Dirs = None,
+    named_by: str | os.PathLike[str] | _Text | None = None,
 ) -> Variant:
     """Read, merge, validate and check a variant; raise :class:`VariantError` listing every problem.
 
@@ -369,9 +469,47 @@ def load_variant(
     over the variant with the rules of :func:`deep_merge`.  Give it as a :class:`bones.engine.yamlsource.YNode` (from
     :func:`bones.engine.yamlsource.read_yaml`) to have its problems located in its
     own file; plain values are reported at ``<overrides>``.
+
+    A file named by ``extends:`` must be a ``.yaml``/``.yml`` regular file
+    inside the folder of the file naming it, or inside one of ``allow_dirs``
+    (default: the folders in the ``BONES_ALLOW_DIRS`` environment variable).
+    ``named_by`` (a scenario file) makes a path ``ref`` obey the same rule,
+    relative to that file; :data:`NO_FOLDER` for a ref from text with no
+    folder (it may name only files inside ``allow_dirs``).
     """
-    reader = _Reader()
-    tree, origin = _resolve(ref, reader)
+    reader = _Reader(allow_dirs)
+    tree, origin = _resolve(ref, reader, named_by)
+    return _validated(tree, origin, reader, overrides)
+
+
+def load_variant_text(
+    text: str | bytes,
+    *,
+    file: str = "<text>",
+    allow_files: bool = False,
+    allow_dirs: Dirs = None,
+    overrides: dict[str, Any] | YNode | None = None,
+) -> Variant:
+    """A variant from text (an upload, standard input), as :func:`load_variant` reads a file.
+
+    Text has no folder of its own: with ``allow_files`` false (the default)
+    its ``extends:`` may name only a built-in variant; with it true, also a
+    file inside ``allow_dirs`` (relative paths from the working directory).
+    Problems are located at ``file``, line and column.
+
+    >>> load_variant_text("name: mine\\nextends: sniff\\n", file="upload.yaml").name
+    'mine'
+    """
+    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    if len(data) > MAX_BYTES:
+        raise VariantError([LocatedProblem(file, 1, 1, (), f"the text is too large ({len(data)} bytes; "
+                                           "a variant file is limited to 1 MiB)")])
+    reader = _Reader(allow_dirs if allow_files else (), allow_files)
+    tree, origin = _resolve(_Text(data, file), reader)
+    return _validated(tree, origin, reader, overrides)
+
+
+def _validated(tree: YNode, origin: Origin, reader: _Reader, overrides: dict[str, Any] | YNode | None) -> Variant:
     files = origin.chain
     if overrides is not None:
         over = from_plain(overrides, "<overrides>")
@@ -383,6 +521,9 @@ def load_variant(
         if over.file not in files:
             files = files + (over.file,)
     variant, problems = validate_tree(tree)
+    refused = tree.refused_paths()
+    if refused:  # a refused tag was reported once; nothing more about its value
+        problems = [p for p in problems if not any(p.path[: len(r)] == r for r in refused)]
     problems = reader.problems + problems
     if problems:
         raise VariantError(_sorted(problems, files))

@@ -246,39 +246,61 @@ class LoadedScenario:
     root: YNode
 
 
-def load_scenario(path: str | os.PathLike[str]) -> LoadedScenario:
-    """Read, validate and compile a scenario file; raises :class:`ScenarioError`."""
+def load_scenario(path: str | os.PathLike[str], *, allow_dirs: Any = None) -> LoadedScenario:
+    """Read, validate and compile a scenario file; raises :class:`ScenarioError`.
+
+    Its ``variant:`` is a built-in name or a ``.yaml`` file inside the
+    scenario's folder (or inside ``allow_dirs``), as ``extends:`` in a
+    variant file (see :func:`bones.engine.load.load_variant`).
+    """
     path = Path(path)
     file = display_name(path)
     try:
-        root, problems = read_yaml(path, file)
+        root, problems = read_yaml(path, file, what="scenario file")
     except VariantError as err:
-        raise ScenarioError(_as_scenario_problems(err.problems)) from None
-    if problems:
+        raise ScenarioError(err.problems) from None
+    return _loaded(root, problems, path, file, allow_dirs)
+
+
+def load_scenario_text(text: str | bytes, *, file: str = "<text>", allow_dirs: Any = None) -> LoadedScenario:
+    """A scenario given as text (standard input): its ``variant:`` may name a
+    built-in, or a file inside ``allow_dirs`` only (text has no folder)."""
+    from bones.engine.load import NO_FOLDER
+    from bones.engine.yamlsource import MAX_BYTES, decode, parse_yaml
+
+    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    try:
+        if len(data) > MAX_BYTES:
+            raise VariantError([LocatedProblem(file, 1, 1, (), f"the text is too large ({len(data)} bytes; "
+                                               "a scenario file is limited to 1 MiB)")])
+        root, problems = parse_yaml(decode(data, file), file)
+    except VariantError as err:
+        raise ScenarioError(err.problems) from None
+    return _loaded(root, problems, NO_FOLDER, file, allow_dirs)
+
+
+def _loaded(root: YNode | None, problems: list[LocatedProblem], path: Any, file: str,
+            allow_dirs: Any) -> LoadedScenario:
+    if root is not None and root.refused:
         raise ScenarioError(problems)
     if root is None or root.kind != "map":
+        # say what is wrong, never what the file holds
         line, col = (root.line, root.col) if root is not None else (1, 1)
         raise ScenarioError([LocatedProblem(
             file, line, col, (), "a scenario file is a mapping with variant, source and steps")])
+    if problems:
+        raise ScenarioError(problems)
     try:
         scenario = Scenario.model_validate(root.to_plain(), strict=True)
     except ValidationError as err:
         raise ScenarioError(_pydantic_problems(err, root, file)) from None
 
-    rules = _compile(path, file, root, scenario)
+    rules = _compile(path, file, root, scenario, allow_dirs)
     problems = _semantic_problems(scenario, rules, root, file)
     if problems:
         raise ScenarioError(problems)
-    return LoadedScenario(path, file, scenario, rules, root)
-
-
-def _as_scenario_problems(problems: list[LocatedProblem]) -> list[LocatedProblem]:
-    fixed = []
-    for p in problems:
-        message = p.message.replace("a variant file", "a scenario file").replace(
-            "variant files are limited", "scenario files are limited")
-        fixed.append(LocatedProblem(p.file, p.line, p.col, p.path, message))
-    return fixed
+    return LoadedScenario(Path(file) if path is None or not isinstance(path, (str, os.PathLike)) else Path(path),
+                          file, scenario, rules, root)
 
 
 def _node_at(root: YNode, path: tuple[Any, ...]) -> tuple[YNode, tuple[Any, ...]]:
@@ -386,28 +408,22 @@ def _pattern_message(loc: tuple[Any, ...], value: Any) -> str:
 # ------------------------------------------------------ variant and checks
 
 
-def _variant_ref(path: Path, ref: str) -> str:
-    """A built-in name stays a name; anything path-like is relative to the scenario."""
-    looks_like_path = "/" in ref or "\\" in ref or ref.endswith((".yaml", ".yml"))
-    if looks_like_path and not os.path.isabs(ref):
-        return str(path.parent / ref)
-    return ref
-
-
-def _load_variant(ref: str, overrides: YNode | None) -> Any:
+def _load_variant(path: Any, ref: str, overrides: YNode | None, allow_dirs: Any) -> Any:
+    """The scenario's variant: a built-in name, or a path under the file policy of
+    :func:`bones.engine.load.load_variant` relative to the scenario file."""
     from bones.engine.load import load_variant
 
-    return load_variant(ref, overrides=overrides)
+    return load_variant(ref, overrides=overrides, allow_dirs=allow_dirs, named_by=path)
 
 
-def _compile(path: Path, file: str, root: YNode, scenario: Scenario) -> Any:
+def _compile(path: Any, file: str, root: YNode, scenario: Scenario, allow_dirs: Any = None) -> Any:
     from bones.engine.rules import RulesError, compile_rules
 
-    ref = _variant_ref(path, scenario.variant)
+    ref = scenario.variant
     entry = root.get("rules")
     overrides = entry[1] if entry is not None and scenario.rules is not None else None
     try:
-        variant = _load_variant(ref, overrides)
+        variant = _load_variant(path, ref, overrides, allow_dirs)
     except VariantError as err:
         problems = []
         for p in err.problems:
@@ -738,20 +754,30 @@ def run_loaded(loaded: LoadedScenario) -> ScenarioResult:
     return ScenarioResult(loaded.file, "ok")
 
 
-def run_scenario(path: str | os.PathLike[str]) -> ScenarioResult:
+def run_scenario(path: str | os.PathLike[str], *, allow_dirs: Any = None) -> ScenarioResult:
     """Replay the scenario file at ``path`` and report the first mismatch.
 
     Never raises for a bad file: a file that cannot be read or run gives a
     result with ``status == "error"`` and located ``problems``.
     """
     try:
-        loaded = load_scenario(path)
+        loaded = load_scenario(path, allow_dirs=allow_dirs)
     except ScenarioError as err:
         return ScenarioResult(display_name(Path(path)), "error", problems=err.problems)
     return run_loaded(loaded)
 
 
+def run_scenario_text(text: str | bytes, *, file: str = "<text>", allow_dirs: Any = None) -> ScenarioResult:
+    """:func:`run_scenario` for a scenario given as text (see :func:`load_scenario_text`)."""
+    try:
+        loaded = load_scenario_text(text, file=file, allow_dirs=allow_dirs)
+    except ScenarioError as err:
+        return ScenarioResult(file, "error", problems=err.problems)
+    return run_loaded(loaded)
+
+
 __all__ = [
     "Scenario", "Step", "Expect", "ExpectEnd", "ScenarioResult", "ScenarioError",
-    "LoadedScenario", "load_scenario", "run_scenario", "run_loaded",
+    "LoadedScenario", "load_scenario", "load_scenario_text", "run_scenario", "run_scenario_text",
+    "run_loaded",
 ]

@@ -38,6 +38,10 @@ BOOL_WORDS = frozenset({"yes", "no", "on", "off", "y", "n"})
 _MAP_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:set"}
 _SEQ_TAGS = {"tag:yaml.org,2002:seq"}
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_SCALAR_TAGS = {
+    f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "timestamp", "value")
+}
+_STANDARD = "tag:yaml.org,2002:"
 
 Path = tuple[Any, ...]
 
@@ -101,10 +105,11 @@ class YNode:
     ``"seq"`` (``value``: list of nodes) or ``"scalar"`` (``value``: the Python
     value).  ``block`` is true for a block (indented) mapping or list;
     ``text`` is a scalar's source text; ``bool_word`` is set when a plain
-    ``yes``/``no``/``on``/``off`` was read as a boolean.
+    ``yes``/``no``/``on``/``off`` was read as a boolean; ``refused`` marks a
+    value left out because its tag was refused (already reported).
     """
 
-    __slots__ = ("kind", "value", "file", "line", "col", "block", "text", "bool_word")
+    __slots__ = ("kind", "value", "file", "line", "col", "block", "text", "bool_word", "refused")
 
     def __init__(
         self,
@@ -117,6 +122,7 @@ class YNode:
         block: bool = False,
         text: str | None = None,
         bool_word: bool = False,
+        refused: bool = False,
     ) -> None:
         self.kind = kind
         self.value = value
@@ -126,6 +132,7 @@ class YNode:
         self.block = block
         self.text = text
         self.bool_word = bool_word
+        self.refused = refused
 
     def __repr__(self) -> str:
         return f"YNode({self.kind}, {self.file}:{self.line}:{self.col})"
@@ -140,6 +147,16 @@ class YNode:
             return None
         pair: tuple[YNode, YNode] | None = self.value.get(key)
         return pair
+
+    def refused_paths(self, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """The key paths of every refused value under this node."""
+        if self.refused:
+            return [path]
+        if self.kind == "map":
+            return [p for k, (_, v) in self.value.items() for p in v.refused_paths(path + (k,))]
+        if self.kind == "seq":
+            return [p for i, v in enumerate(self.value) for p in v.refused_paths(path + (i,))]
+        return []
 
     def to_plain(self) -> Any:
         """The plain Python value (dicts, lists, scalars)."""
@@ -180,23 +197,20 @@ def display_name(path: str | os.PathLike[str]) -> str:
     return text
 
 
-def read_bytes(path: Any, file: str) -> bytes:
-    """The bytes of a file (a path or an importlib Traversable), at most MAX_BYTES."""
+def read_bytes(path: Any, file: str, *, what: str = "variant file") -> bytes:
+    """The bytes of a regular file (a path or an importlib Traversable), at most MAX_BYTES.
+
+    The file is opened without blocking and checked to be a regular file
+    before anything is read, so a FIFO, a device (``/dev/zero``) or a
+    directory is refused at once instead of hanging or reading without end.
+    """
 
     def fail(message: str) -> VariantError:
         return VariantError([LocatedProblem(file, 1, 1, (), message)])
 
     try:
         if isinstance(path, (str, os.PathLike)):
-            st = os.stat(path)
-            import stat as _stat
-
-            if _stat.S_ISDIR(st.st_mode):
-                raise fail("is a directory, not a variant file")
-            if st.st_size > MAX_BYTES:
-                raise fail(_too_big(st.st_size))
-            with open(path, "rb") as fh:
-                data = fh.read(MAX_BYTES + 1)
+            data = _read_regular(path, what, fail)
         else:  # a Traversable from importlib.resources
             if not path.is_file():
                 raise fail("no such file")
@@ -204,18 +218,72 @@ def read_bytes(path: Any, file: str) -> bytes:
     except FileNotFoundError:
         raise fail("no such file") from None
     except IsADirectoryError:
-        raise fail("is a directory, not a variant file") from None
+        raise fail(f"is a directory, not a {what}") from None
     except PermissionError:
         raise fail("cannot read the file: permission denied") from None
     except OSError as err:
-        raise fail(f"cannot read the file: {err.strerror or err}") from None
+        raise fail(f"cannot read the file: {err.strerror or type(err).__name__}") from None
     if len(data) > MAX_BYTES:
-        raise fail(_too_big(len(data)))
+        raise fail(_too_big(len(data), what))
     return data
 
 
-def _too_big(size: int) -> str:
-    return f"the file is too large ({size} bytes; variant files are limited to 1 MiB)"
+def _read_regular(path: str | os.PathLike[str], what: str, fail: Any) -> bytes:
+    import stat
+
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise fail(f"is a directory, not a {what}")
+        if not stat.S_ISREG(st.st_mode):
+            raise fail(f"is {file_kind(st.st_mode)}, not a {what} (only regular files are read)")
+        if st.st_size > MAX_BYTES:
+            raise fail(_too_big(st.st_size, what))
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        fh = os.fdopen(fd, "rb")
+        fd = -1  # the file object owns it now
+        with fh:
+            return fh.read(MAX_BYTES + 1)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words (``a named pipe (FIFO)``)."""
+    import stat
+
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_stream(stream: Any, file: str, *, what: str = "variant file") -> bytes:
+    """At most MAX_BYTES from a binary stream (standard input), or a located error."""
+    try:
+        data = stream.read(MAX_BYTES + 1)
+    except OSError as err:
+        message = f"cannot read: {err.strerror or type(err).__name__}"
+        raise VariantError([LocatedProblem(file, 1, 1, (), message)]) from None
+    if len(data) > MAX_BYTES:
+        message = f"the input is too large (more than {MAX_BYTES} bytes; a {what} is limited to 1 MiB)"
+        raise VariantError([LocatedProblem(file, 1, 1, (), message)])
+    return bytes(data)
+
+
+def _too_big(size: int, what: str = "variant file") -> str:
+    return f"the file is too large ({size} bytes; a {what} is limited to 1 MiB)"
 
 
 def decode(data: bytes, file: str) -> str:
@@ -239,7 +307,9 @@ def decode(data: bytes, file: str) -> str:
         ) from None
 
 
-def read_yaml(path: Any, file: str | None = None) -> tuple[YNode | None, list[LocatedProblem]]:
+def read_yaml(
+    path: Any, file: str | None = None, *, what: str = "variant file"
+) -> tuple[YNode | None, list[LocatedProblem]]:
     """Read a YAML file into a node tree.
 
     Returns the root (None for an empty document) and the problems that did
@@ -248,7 +318,7 @@ def read_yaml(path: Any, file: str | None = None) -> tuple[YNode | None, list[Lo
     """
     if file is None:
         file = display_name(path) if isinstance(path, (str, os.PathLike)) else str(path)
-    text = decode(read_bytes(path, file), file)
+    text = decode(read_bytes(path, file, what=what), file)
     return parse_yaml(text, file)
 
 
@@ -347,20 +417,35 @@ class _Builder:
         self.active.add(id(node))
         try:
             if isinstance(node, yaml.SequenceNode):
-                if node.tag not in _SEQ_TAGS:
-                    self.problem(node, path, f"the tag {node.tag} is not supported here (write a plain list)")
+                if node.tag not in _SEQ_TAGS and self.refuse_tag(node, path, "a plain list"):
+                    return self.refused(node, line, col)
                 items = [self._build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
                 return YNode("seq", items, self.file, line, col, block=not node.flow_style)
-            if node.tag not in _MAP_TAGS:
-                self.problem(node, path,
-                             f"the tag {node.tag} is not supported here (write a plain mapping)")
+            if node.tag not in _MAP_TAGS and self.refuse_tag(node, path, "a plain mapping"):
+                return self.refused(node, line, col)
             return YNode("map", self._entries(node, path, depth), self.file, line, col,
                          block=not node.flow_style)
         finally:
             self.active.discard(id(node))
 
+    def refuse_tag(self, node: Any, path: Path, plain: str) -> bool:
+        """Report a tag that is not plain YAML (once: the value is then left out)."""
+        tag = str(node.tag)
+        shown = "!!" + tag[len(_STANDARD):] if tag.startswith(_STANDARD) else tag
+        if tag.startswith(_STANDARD + "python/"):
+            self.problem(node, path, f"the tag {shown} is not allowed: bones reads plain YAML only, never Python objects")
+        else:
+            self.problem(node, path, f"the tag {shown} is not supported here (write {plain})")
+        return True
+
+    def refused(self, node: Any, line: int, col: int) -> YNode:
+        """A refused value: empty, and marked so later checks say nothing more about it."""
+        return YNode("scalar", None, self.file, line, col, text=None, refused=True)
+
     def _scalar(self, node: Any, path: Path) -> YNode:
         line, col = node.start_mark.line + 1, node.start_mark.column + 1
+        if node.tag not in _SCALAR_TAGS and self.refuse_tag(node, path, "a plain value"):
+            return self.refused(node, line, col)
         try:
             value = self.constructor.construct_object(node)
         except Exception as err:  # noqa: BLE001 - any constructor failure is a problem in the file
