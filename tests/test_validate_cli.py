@@ -161,7 +161,7 @@ def test_bad_fixtures(runner: CliRunner, fixture: Path, monkeypatch: pytest.Monk
 def test_internal_errors_become_one_line(monkeypatch: pytest.MonkeyPatch, runner: CliRunner) -> None:
     import bones.engine.load
 
-    def boom(ref: str) -> None:
+    def boom(ref: str, **options: object) -> None:
         raise RuntimeError("simulated bug\nsecond line")
 
     monkeypatch.setattr(bones.engine.load, "load_variant", boom)

@@ -282,6 +282,7 @@ class _Reader:
                  allow_files: bool = True) -> None:
         self.problems: list[LocatedProblem] = []
         self.files: list[str] = []
+        self.builtin_files: set[str] = set()
         self.roots = _allowed_roots(allow_dirs) if allow_files else ()
         self.allow_files = allow_files
 
@@ -298,6 +299,7 @@ class _Reader:
             return ref, display_name(ref), None
         found = _find_builtin(ref)
         if found is not None:
+            self.builtin_files.add(_builtin_display(found))
             return found, _builtin_display(found), ref
         if os.path.exists(ref):
             return ref, display_name(ref), None
@@ -364,6 +366,7 @@ class _Reader:
             if found is None:
                 err = _unknown_name(ref)
                 raise self.fail(_at(node, None, ("extends",), err.problems[0].message))
+            self.builtin_files.add(_builtin_display(found))
             return found, _builtin_display(found)
         problem = self.check_path(ref, source)
         if isinstance(problem, str):
@@ -520,7 +523,10 @@ def _validated(tree: YNode, origin: Origin, reader: _Reader, overrides: dict[str
         tree = YNode("map", merged.value, tree.file, tree.line, tree.col, block=tree.block)
         if over.file not in files:
             files = files + (over.file,)
+    if len(origin.chain) > 1:
+        tree = _fit_inherited_to_counts(tree, origin.file)
     variant, problems = validate_tree(tree)
+    problems = _into_own_file(problems, tree, origin.file, reader.builtin_files)
     refused = tree.refused_paths()
     if refused:  # a refused tag was reported once; nothing more about its value
         problems = [p for p in problems if not any(p.path[: len(r)] == r for r in refused)]
@@ -529,6 +535,83 @@ def _validated(tree: YNode, origin: Origin, reader: _Reader, overrides: dict[str
         raise VariantError(_sorted(problems, files))
     assert variant is not None
     return variant
+
+
+def _fit_inherited_to_counts(tree: YNode, own: str) -> YNode:
+    """Drop what a file inherited for player counts it no longer allows.
+
+    A house rule that narrows ``players.counts`` never has to override the
+    parent's per-count values (``hand_size: {2: 7, 3: 6, 4: 5}``) or
+    partnership counts for the counts it dropped: inherited entries for those
+    counts go; anything the file itself wrote stays (and is checked).
+    """
+    from pydantic import ValidationError
+
+    from bones.engine.spec import Variant, per_count_values
+
+    written, _, found = _find(tree, ("players", "counts"))
+    if not found or written.file != own:
+        return tree  # the counts are inherited with the values
+    try:
+        variant = Variant.model_validate(tree.to_plain(), strict=True)
+    except ValidationError:
+        return tree  # the problems are reported as they are
+    counts = set(variant.players.counts)
+    for path, value in per_count_values(variant):
+        if set(value) <= counts:
+            continue
+        node, _, found = _find(tree, path)
+        if found and node.kind == "map":
+            node.value = {
+                k: (kn, v) for k, (kn, v) in node.value.items()
+                if k in counts or not isinstance(k, int) or kn.file == own
+            }
+    parts = _find(tree, ("players", "partnerships"))
+    node, key_node, found = _find(tree, ("players", "partnerships", "player_counts"))
+    partnered = variant.players.partnerships.kind != "none"
+    if (found and partnered and node.kind == "seq" and node.file != own
+            and not set(variant.players.partnerships.player_counts) <= counts):
+        node.value = [item for item in node.value if item.value in counts]
+        if not node.value and parts[2] and parts[0].kind == "map":
+            # no partnership game is left: the inherited partnership rules go too
+            parts[0].value = {k: e for k, e in parts[0].value.items() if e[0].file == own}
+            parts[0].value.setdefault("kind", (YNode("scalar", "kind", own, 0, 0), YNode("scalar", "none", own, 0, 0)))
+            both, _, has_both = _find(tree, ("hand_end", "partners_both_out"))
+            if has_both and both.file != own:
+                hand_end, _, _ = _find(tree, ("hand_end",))
+                hand_end.value = {k: e for k, e in hand_end.value.items() if k != "partners_both_out"}
+    return tree
+
+
+def _into_own_file(
+    problems: list[LocatedProblem], tree: YNode, own: str, builtin_files: set[str]
+) -> list[LocatedProblem]:
+    """Point problems found in a built-in parent at the user's own file.
+
+    A built-in file is valid on its own, so a problem inside it comes from a
+    change the user's file made; it is reported at the nearest key that file
+    wrote (or its top), saying which built-in the value comes from.
+    """
+    if own in builtin_files:
+        return problems
+    out = []
+    for p in problems:
+        if p.file not in builtin_files:
+            out.append(p)
+            continue
+        at = tree
+        node, key_node = tree, None
+        for el in p.path:
+            entry = node.get(el) if node.kind == "map" else None
+            if entry is None:
+                break
+            key_node, node = entry
+            if key_node.file == own:
+                at = key_node
+        line, col = (at.line, at.col) if at is not tree else (1, 1)
+        parent = p.file.rsplit("/", 1)[-1]
+        out.append(LocatedProblem(own, line, col, p.path, f"{p.message} (the value comes from {parent})"))
+    return out
 
 
 def _sorted(problems: list[LocatedProblem], files: tuple[str, ...]) -> list[LocatedProblem]:

@@ -716,6 +716,29 @@ def _scoring_counts(variant: Variant) -> list[int]:
     return []
 
 
+def per_count_values(variant: Variant) -> list[tuple[tuple[str, ...], dict[int, object]]]:
+    """Every value given per player count as a mapping, with its key path.
+
+    >>> v = Variant(name="x", deal=Deal(hand_size={2: 7, 3: 5}),
+    ...             settlement=Settlement(domino=DominoerSettles(kind="domino_er"),
+    ...                                   blocked=LightestSettles(kind="lightest")),
+    ...             match=TargetMatch(kind="target", points=61))
+    >>> per_count_values(v)
+    [(('deal', 'hand_size'), {2: 7, 3: 5})]
+    """
+    found: list[tuple[tuple[str, ...], object]] = [
+        (("deal", "hand_size"), variant.deal.hand_size),
+        (("deal", "reserve"), variant.deal.reserve),
+    ]
+    if isinstance(variant.match, TargetMatch):
+        found.append((("match", "points"), variant.match.points))
+    for rule_name in ("domino", "blocked"):
+        rule = getattr(variant.settlement, rule_name)
+        if isinstance(rule, LightestSettles):
+            found.append((("settlement", rule_name, "ties"), rule.ties))
+    return [(path, value) for path, value in found if isinstance(value, dict)]
+
+
 def semantic_problems(variant: Variant) -> list[Problem]:
     """Every rule combination of ``variant`` that cannot be played."""
     problems: list[Problem] = []
@@ -814,6 +837,11 @@ def semantic_problems(variant: Variant) -> list[Problem]:
     if variant.scoring.get_in and isinstance(when, NoPredicate):
         add(("scoring", "get_in"), "a get-in score needs scoring plays (scoring.when.kind is none)")
 
+    if isinstance(variant.match, TargetMatch) and not _scores_can_rise(variant):
+        plays = (f"no play scores the get-in of {variant.scoring.get_in}" if max_play_points(variant)
+                 else "no play scores")
+        add(("match", "points"), f"the target can never be reached: nothing adds to a score ({plays}, "
+            "there is no knock bonus, and each settlement is nobody or own_penalty)")
     if isinstance(variant.match, TargetMatch) and variant.match.check == "exact":
         step = score_granularity(variant)
         if step > 1:
@@ -826,6 +854,29 @@ def semantic_problems(variant: Variant) -> list[Problem]:
                     add(path, f"an exact target of {target} can never be reached: every "
                         f"score changes by a multiple of {step}")
     return problems
+
+
+def max_play_points(variant: Variant) -> int:
+    """The most points a single play can score (0 when plays never score)."""
+    when = variant.scoring.when
+    if isinstance(when, MatchingEnds):
+        return max(when.points.values(), default=0)
+    if isinstance(when, NoPredicate):
+        return 0
+    return max((points_for_count(variant.scoring, c) for c in _scoring_counts(variant)), default=0)
+
+
+def _scores_can_rise(variant: Variant) -> bool:
+    """Whether anything in the rules can ever add points to a score."""
+    play = max_play_points(variant)
+    if play > 0 and play >= variant.scoring.get_in:
+        return True
+    if variant.drawing.knock_bonus > 0:
+        return True
+    return any(
+        not isinstance(rule, (NobodySettles, OwnPenaltySettles))
+        for rule in (variant.settlement.domino, variant.settlement.blocked)
+    )
 
 
 def score_granularity(variant: Variant) -> int:
