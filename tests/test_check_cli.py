@@ -57,7 +57,7 @@ def test_malformed_file_is_a_located_line_not_a_traceback(tmp_path: Path) -> Non
     assert result.exit_code == 1
     assert "Traceback" not in result.output
     assert result.output.splitlines() == [
-        f"{bad}:3:1: stepz: unknown key 'stepz' (did you mean steps?)",
+        f"{bad}:3:1: stepz: unknown key 'stepz'; did you mean 'steps'?",
     ]
 
 

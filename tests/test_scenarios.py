@@ -229,11 +229,15 @@ def test_variant_outside_the_scenario_folder_needs_allow_dirs(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize("text, line, col, fragment", [
-    ("variant: sniff\nsource: t\nstepz: []\nsteps: [play: 4-4]\n", 3, 1, "unknown key 'stepz' (did you mean steps?)"),
+    ("variant: sniff\nsource: t\nstepz: []\nsteps: [play: 4-4]\n", 3, 1, "unknown key 'stepz'; did you mean 'steps'?"),
     ("variant: sniff\nsource: t\nsteps:\n  - {play: 4-4, expect: {count: x}}\n", 4, 33, "not a whole number"),
     ("variant: sniff\nsource: t\nsteps:\n  - {play: 4-4, draw: true}\n", 4, 5, "exactly one of play, draw and pass"),
-    ("variant: sniff\nsource: t\nsteps:\n  - play: 4-4@Q\n", 4, 11, "is not a play"),
-    ("variant: sniff\nsource: t\nsteps:\n  - dra\n", 4, 5, "not a step"),
+    ("variant: sniff\nsource: t\nsteps:\n  - play: 4-4@Q\n", 4, 11, "not a play (expected a tile like 6-4, or TILE@ARM like 6-4@W, got '4-4@Q')"),
+    ("variant: sniff\nsource: t\nsteps:\n  - dra\n", 4, 5,
+     "not a step (expected draw, pass, or a mapping like {play: 6-4@W}, got 'dra')"),
+    ("variant: sniff\nsource: t\nsteps:\n  - {play: 4-4, expect: {cuont: 8}}\n", 4, 26,
+     "unknown key 'cuont'; did you mean 'count'?"),
+    ("variant: sniff\nsource: t\nsteps:\n  - {pas: true}\n", 4, 6, "unknown key 'pas'; did you mean 'pass'?"),
     ("variant: snif\nsource: t\nsteps: [play: 4-4]\n", 1, 10, "unknown variant 'snif'"),
     ("variant: sniff\nsource: t\nrules: {match: {check: sometimes}}\nsteps: [play: 4-4]\n", 3, 24, "rules.match.check"),
     ("variant: sniff\nsource: t\nsteps:\n  - play: 9-9\n", 4, 11, "9-9 is not in the double-6 set"),

@@ -27,13 +27,12 @@ import difflib
 import functools
 import os
 import stat
-import types
 import typing
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Literal, Union, get_args, get_origin
+from typing import Any, Iterable, Union
 
+from bones.engine.problems import find, locate_at, position, pydantic_problems, show_value
 from bones.engine.yamlsource import (
     MAX_BYTES,
     LocatedProblem,
@@ -229,8 +228,8 @@ class Origin:
     tree: YNode = field(repr=False, compare=False)
 
     def locate(self, path: tuple[str | int, ...] | list[str | int]) -> tuple[str, int, int]:
-        node, key_node, _ = _find(self.tree, tuple(path))
-        at = _position(node, key_node)
+        node, key_node, _ = find(self.tree, tuple(path))
+        at = position(node, key_node)
         return at.file, at.line, at.col
 
 
@@ -340,20 +339,20 @@ class _Reader:
         node = entry[1]
         if node.kind != "scalar" or not isinstance(node.value, str) or not node.value.strip():
             raise self.fail(
-                _at(node, None, ("extends",),
+                locate_at(node, None, ("extends",),
                     f"not a variant name or path (expected a built-in variant name or a path relative "
-                    f"to this file, got {_show(node.to_plain(), node)})")
+                    f"to this file, got {show_value(node.to_plain(), node)})")
             )
         parent_source, parent_display = self.resolve_parent(source, node)
         names = [d for _, d in chain]
         ident = _identity(parent_source)
         if any(ident == i for i, _ in chain):
             raise self.fail(
-                _at(node, None, ("extends",), "cycle: " + " -> ".join(names + [parent_display]))
+                locate_at(node, None, ("extends",), "cycle: " + " -> ".join(names + [parent_display]))
             )
         if len(chain) > MAX_EXTENDS:
             raise self.fail(
-                _at(node, None, ("extends",),
+                locate_at(node, None, ("extends",),
                     f"chain deeper than {MAX_EXTENDS} files: " + " -> ".join(names + [parent_display]))
             )
         parent = self.read_tree(parent_source, parent_display, chain)
@@ -365,12 +364,12 @@ class _Reader:
             found = _find_builtin(ref)
             if found is None:
                 err = _unknown_name(ref)
-                raise self.fail(_at(node, None, ("extends",), err.problems[0].message))
+                raise self.fail(locate_at(node, None, ("extends",), err.problems[0].message))
             self.builtin_files.add(_builtin_display(found))
             return found, _builtin_display(found)
         problem = self.check_path(ref, source)
         if isinstance(problem, str):
-            raise self.fail(_at(node, None, ("extends",), problem))
+            raise self.fail(locate_at(node, None, ("extends",), problem))
         return problem
 
     def check_path(self, ref: str, named_by: Any) -> str | tuple[Any, str]:
@@ -549,7 +548,7 @@ def _fit_inherited_to_counts(tree: YNode, own: str) -> YNode:
 
     from bones.engine.spec import Variant, per_count_values
 
-    written, _, found = _find(tree, ("players", "counts"))
+    written, _, found = find(tree, ("players", "counts"))
     if not found or written.file != own:
         return tree  # the counts are inherited with the values
     try:
@@ -560,14 +559,14 @@ def _fit_inherited_to_counts(tree: YNode, own: str) -> YNode:
     for path, value in per_count_values(variant):
         if set(value) <= counts:
             continue
-        node, _, found = _find(tree, path)
+        node, _, found = find(tree, path)
         if found and node.kind == "map":
             node.value = {
                 k: (kn, v) for k, (kn, v) in node.value.items()
                 if k in counts or not isinstance(k, int) or kn.file == own
             }
-    parts = _find(tree, ("players", "partnerships"))
-    node, key_node, found = _find(tree, ("players", "partnerships", "player_counts"))
+    parts = find(tree, ("players", "partnerships"))
+    node, key_node, found = find(tree, ("players", "partnerships", "player_counts"))
     partnered = variant.players.partnerships.kind != "none"
     if (found and partnered and node.kind == "seq" and node.file != own
             and not set(variant.players.partnerships.player_counts) <= counts):
@@ -576,9 +575,9 @@ def _fit_inherited_to_counts(tree: YNode, own: str) -> YNode:
             # no partnership game is left: the inherited partnership rules go too
             parts[0].value = {k: e for k, e in parts[0].value.items() if e[0].file == own}
             parts[0].value.setdefault("kind", (YNode("scalar", "kind", own, 0, 0), YNode("scalar", "none", own, 0, 0)))
-            both, _, has_both = _find(tree, ("hand_end", "partners_both_out"))
+            both, _, has_both = find(tree, ("hand_end", "partners_both_out"))
             if has_both and both.file != own:
-                hand_end, _, _ = _find(tree, ("hand_end",))
+                hand_end, _, _ = find(tree, ("hand_end",))
                 hand_end.value = {k: e for k, e in hand_end.value.items() if k != "partners_both_out"}
     return tree
 
@@ -627,509 +626,15 @@ def validate_tree(tree: YNode) -> tuple[Variant | None, list[LocatedProblem]]:
     """Validate a merged node tree: (the variant or None, its located problems)."""
     from pydantic import ValidationError
 
-    from bones.engine.spec import Variant, semantic_problems
+    from bones.engine.spec import FORMS, Variant, semantic_problems
 
     data = tree.to_plain()
     try:
         variant = Variant.model_validate(data, strict=True)
     except ValidationError as err:
-        return None, _pydantic_problems(tree, err.errors(include_url=False))
+        return None, pydantic_problems(tree, err.errors(include_url=False), Variant, FORMS)
     problems = []
     for problem in semantic_problems(variant):
-        node, key_node, _ = _find(tree, tuple(problem.path))
-        problems.append(_at(node, key_node, tuple(problem.path), problem.message))
+        node, key_node, _ = find(tree, tuple(problem.path))
+        problems.append(locate_at(node, key_node, tuple(problem.path), problem.message))
     return (variant if not problems else None), problems
-
-
-def _find(tree: YNode, path: tuple[Any, ...]) -> tuple[YNode, YNode | None, bool]:
-    """The node at ``path`` (or the deepest written one), its key node, and whether all was found."""
-    node, key_node = tree, None
-    for el in path:
-        if node.kind == "map":
-            entry = node.value.get(el)
-            if entry is None and isinstance(el, int):
-                entry = node.value.get(str(el))
-            if entry is not None:
-                key_node, node = entry
-                continue
-        elif node.kind == "seq" and isinstance(el, int) and 0 <= el < len(node.value):
-            key_node, node = None, node.value[el]
-            continue
-        return node, key_node, False
-    return node, key_node, True
-
-
-def _position(node: YNode, key_node: YNode | None, at_key: bool = False) -> YNode:
-    """Where to point for a problem with a value: the value when it is on the key's line."""
-    if at_key and key_node is not None:
-        return key_node
-    if node.kind == "scalar":
-        if node.is_empty and key_node is not None:
-            return key_node
-        return node
-    if not node.block:
-        return node
-    return key_node if key_node is not None else node
-
-
-def _at(node: YNode, key_node: YNode | None, path: tuple[Any, ...], message: str, at_key: bool = False) -> LocatedProblem:
-    at = _position(node, key_node, at_key)
-    return LocatedProblem(at.file, at.line, at.col, tuple(path), message)
-
-
-# ------------------------------------------------ types along an error's loc
-
-
-def _unwrap(tp: Any) -> tuple[Any, list[Any]]:
-    meta: list[Any] = []
-    while get_origin(tp) is typing.Annotated:
-        args = get_args(tp)
-        tp = args[0]
-        meta.extend(args[1:])
-    return tp, meta
-
-
-def _is_model(tp: Any) -> bool:
-    from pydantic import BaseModel
-
-    return isinstance(tp, type) and issubclass(tp, BaseModel)
-
-
-def _is_union(tp: Any) -> bool:
-    return get_origin(tp) in (Union, types.UnionType)
-
-
-def _kind_of(model: Any) -> Any:
-    f = model.model_fields.get("kind")
-    if f is None:
-        return None
-    args = get_args(f.annotation)
-    return args[0] if args else None
-
-
-def _constraints(meta: list[Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    todo = list(meta)
-    while todo:
-        item = todo.pop(0)
-        inner = getattr(item, "metadata", None)
-        if isinstance(inner, list):
-            todo.extend(inner)
-        for name in ("ge", "gt", "le", "lt", "min_length", "max_length", "pattern"):
-            value = getattr(item, name, None)
-            if value is not None and name not in out:
-                out[name] = value
-    return out
-
-
-@dataclass
-class _UnionStep:
-    index: int  # the loc index of the member tag
-    path: tuple[Any, ...]
-    members: list[Any]
-    member: Any
-
-
-@dataclass
-class _Walk:
-    path: tuple[Any, ...] = ()
-    tp: Any = None
-    meta: list[Any] = field(default_factory=list)
-    model: Any = None  # the model whose field the last step named
-    kinds: list[Any] | None = None  # the discriminated union the model was chosen from
-    unions: list[_UnionStep] = field(default_factory=list)
-    at_key: bool = False
-    unknown_field: bool = False  # the last step named no field of its model
-    complete: bool = True
-
-
-def _member_for_tag(members: list[Any], tag: Any) -> Any:
-    tag = str(tag)
-    for m in members:
-        t, _ = _unwrap(m)
-        o = get_origin(t)
-        if tag.startswith("dict[") and o is dict:
-            return m
-        if tag.startswith("list[") and o is list:
-            return m
-        if tag.startswith("literal[") and o is Literal:
-            return m
-        if tag in ("int", "constrained-int") and t is int:
-            return m
-        if tag in ("str", "constrained-str") and t is str:
-            return m
-    return None
-
-
-def _walk(loc: tuple[Any, ...]) -> _Walk:
-    from bones.engine.spec import Variant
-
-    w = _Walk()
-    tp: Any = Variant
-    meta: list[Any] = []
-    path: list[Any] = []
-    i = 0
-    while i < len(loc):
-        tp, more = _unwrap(tp)
-        meta = meta + more
-        el = loc[i]
-        if _is_union(tp):
-            members = [a for a in get_args(tp) if a is not type(None)]
-            if len(members) == 1:
-                tp = members[0]
-                continue
-            if all(_is_model(_unwrap(m)[0]) for m in members):
-                chosen = next((m for m in members if _kind_of(_unwrap(m)[0]) == el), None)
-                if chosen is None:
-                    break
-                w.kinds = members
-                tp, meta = chosen, []
-                i += 1
-                continue
-            chosen = _member_for_tag(members, el)
-            if chosen is None:
-                break
-            w.unions.append(_UnionStep(i, tuple(path), members, chosen))
-            tp, meta = chosen, []
-            i += 1
-            continue
-        if _is_model(tp):
-            w.model = tp
-            f = tp.model_fields.get(el) if isinstance(el, str) else None
-            path.append(el)
-            i += 1
-            if f is None:
-                w.unknown_field = True
-                tp, meta = None, []
-                break
-            tp, meta = f.annotation, list(f.metadata)
-            # a model reached through this field is not from a union any more
-            if not _is_union(_unwrap(tp)[0]):
-                w.kinds = None
-            continue
-        origin = get_origin(tp)
-        if origin is dict:
-            kt, vt = get_args(tp)
-            path.append(el)
-            if i + 1 < len(loc) and loc[i + 1] == "[key]":
-                w.at_key = True
-                tp, meta = kt, []
-                i += 2
-                continue
-            tp, meta = vt, []
-            i += 1
-            continue
-        if origin is list:
-            path.append(el)
-            tp, meta = get_args(tp)[0], []
-            i += 1
-            continue
-        break
-    if i < len(loc):
-        w.complete = False
-        path.extend(x for x in loc[i:] if x != "[key]")
-    tp, more = _unwrap(tp)
-    if _is_union(tp):
-        members = [a for a in get_args(tp) if a is not type(None)]
-        if len(members) == 1:
-            tp, extra = _unwrap(members[0])
-            more = more + extra
-    w.path, w.tp, w.meta = tuple(path), tp, meta + more
-    return w
-
-
-# ---------------------------------------------------------- error messages
-
-
-def _show(value: Any, node: YNode | None = None) -> str:
-    if node is not None and node.kind == "scalar":
-        if node.bool_word:
-            return f"{node.text} (read as a boolean)"
-        if node.is_empty:
-            return "nothing"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return repr(value if len(value) <= 40 else value[:37] + "...")
-    if isinstance(value, (int, float)):
-        text = repr(value)
-        return text if len(text) <= 40 else text[:37] + "..."
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    if isinstance(value, bytes):
-        return "binary data"
-    import datetime
-
-    if isinstance(value, (datetime.date, datetime.datetime)):
-        return f"a date ({value.isoformat()})"
-    return type(value).__name__
-
-
-def _bool_message(node: YNode) -> str:
-    return f"{node.text} is read as a boolean; quote it ('{node.text}') if you meant the word"
-
-
-def _range_expect(c: dict[str, Any]) -> str:
-    lo = c["ge"] if "ge" in c else (c["gt"] + 1 if "gt" in c else None)
-    hi = c["le"] if "le" in c else (c["lt"] - 1 if "lt" in c else None)
-    if lo is not None and hi is not None:
-        return f"{lo} to {hi}"
-    if lo is not None:
-        return f"at least {lo}"
-    return f"at most {hi}"
-
-
-def _int_expect(c: dict[str, Any]) -> str:
-    if not any(k in c for k in ("ge", "gt", "le", "lt")):
-        return "an integer"
-    text = _range_expect(c)
-    return f"an integer from {text}" if " to " in text else f"an integer, {text}"
-
-
-def _describe(tp: Any) -> str:
-    t, meta = _unwrap(tp)
-    o = get_origin(t)
-    if t is int:
-        return "an integer"
-    if t is str:
-        return "text"
-    if t is bool:
-        return "true or false"
-    if o is Literal:
-        return "one of " + ", ".join(str(a) for a in get_args(t))
-    if o is dict:
-        kt, _ = get_args(t)
-        k, kmeta = _unwrap(kt)
-        c = _constraints(kmeta)
-        if k is int and c.get("ge") == 2 and c.get("le") == 10:
-            return "a mapping of player counts"
-        return "a mapping"
-    if o is list:
-        c = _constraints(meta)
-        item = _unwrap(get_args(t)[0])[0]
-        if c.get("min_length") is not None and c.get("min_length") == c.get("max_length"):
-            return f"a list of {c['min_length']} {'numbers' if item is int else 'items'}"
-        return "a list of numbers" if item is int else "a list"
-    if _is_model(t):
-        return "a mapping"
-    return str(t)
-
-
-def _join_or(parts: list[str]) -> str:
-    if len(parts) == 1:
-        return parts[0]
-    sep = ", or " if any("," in p for p in parts) else " or "
-    return ", ".join(parts[:-1]) + sep + parts[-1]
-
-
-def _headline(tp: Any) -> str:
-    t, _ = _unwrap(tp)
-    o = get_origin(t)
-    if t is int:
-        return "not a whole number"
-    if o is Literal:
-        return "not a valid value"
-    if o is list:
-        return "not a list"
-    if o is dict or _is_model(t):
-        return "not a mapping"
-    if t is str:
-        return "not text"
-    return "not valid"
-
-
-def _union_members_take_text(members: list[Any]) -> bool:
-    for m in members:
-        t, _ = _unwrap(m)
-        if t is str or get_origin(t) is Literal:
-            return True
-    return False
-
-
-def _matching_member(members: list[Any], value: Any) -> Any:
-    for m in members:
-        t, _ = _unwrap(m)
-        o = get_origin(t)
-        if isinstance(value, dict) and (o is dict or _is_model(t)):
-            return m
-        if isinstance(value, list) and o is list:
-            return m
-        if isinstance(value, str) and (o is Literal or t is str):
-            return m
-        if isinstance(value, int) and not isinstance(value, bool) and t is int:
-            return m
-    return None
-
-
-def _pydantic_problems(tree: YNode, errors: Sequence[Mapping[str, Any]]) -> list[LocatedProblem]:
-    out: list[LocatedProblem] = []
-    groups: dict[tuple[Any, ...], list[tuple[Mapping[str, Any], _Walk]]] = {}
-    order: list[tuple[str, Any]] = []
-    for err in errors:
-        w = _walk(tuple(err["loc"]))
-        if w.unions:
-            key = tuple(err["loc"][: w.unions[0].index])
-            if key not in groups:
-                groups[key] = []
-                order.append(("group", key))
-            groups[key].append((err, w))
-        else:
-            order.append(("one", (err, w)))
-    for what, item in order:
-        if what == "one":
-            out.append(_one_problem(tree, *item))
-            continue
-        items = groups[item]
-        step = items[0][1].unions[0]
-        node, key_node, found = _find(tree, step.path)
-        value = node.to_plain() if found else items[0][0]["input"]
-        member = _matching_member(step.members, value)
-        chosen = [(e, w) for e, w in items if member is not None and w.unions[0].member is member]
-        if chosen:
-            for e, w in chosen:
-                leaf = len(e["loc"]) == step.index + 1
-                if leaf and e["type"] == "literal_error" and len(step.members) > 1:
-                    out.append(_union_problem(tree, step, node, key_node, found, value, e["type"]))
-                else:
-                    out.append(_one_problem(tree, e, w))
-        else:
-            out.append(_union_problem(tree, step, node, key_node, found, value, None))
-    return out
-
-
-def _union_problem(
-    tree: YNode, step: _UnionStep, node: YNode, key_node: YNode | None, found: bool, value: Any, etype: str | None
-) -> LocatedProblem:
-    shown = _show(value, node if found else None)
-    if found and node.bool_word and _union_members_take_text(step.members):
-        return _at(node, key_node, step.path, _bool_message(node))
-    expected = _join_or([_describe(m) for m in step.members])
-    if etype == "literal_error" and isinstance(value, str):
-        message = f"unknown value {shown} (expected {expected})"
-    else:
-        message = f"{_headline(step.members[0])} (expected {expected}, got {shown})"
-    return _at(node, key_node, step.path, message)
-
-
-def _one_problem(tree: YNode, err: Mapping[str, Any], w: _Walk) -> LocatedProblem:
-    etype: str = err["type"]
-    ctx: dict[str, Any] = err.get("ctx") or {}
-    path = w.path
-    node, key_node, found = _find(tree, path)
-    value = err.get("input")
-    shown = _show(value, node if found else None)
-    cons = _constraints(w.meta)
-
-    def at(message: str, *, at_key: bool = False, where: tuple[Any, ...] = path) -> LocatedProblem:
-        n, k, _ = _find(tree, where)
-        return _at(n, k, where, message, at_key)
-
-    if w.at_key:
-        if found and key_node is not None and key_node.bool_word:
-            return at(_bool_message(key_node), at_key=True)
-        shown = _show(value, key_node if found else None)
-        player_count = cons.get("ge") == 2 and cons.get("le") == 10
-        what = "not a player count" if player_count else "invalid key"
-        expect = _int_expect(cons)
-        if etype in ("int_type", "int_parsing", "greater_than", "greater_than_equal", "less_than", "less_than_equal"):
-            return at(f"{what} (expected {expect}, got {shown})", at_key=True)
-        return at(f"invalid key: {err['msg']}", at_key=True)
-
-    if etype == "missing":
-        parent = path[:-1]
-        return at(f"missing required key {path[-1]!r}", where=parent)
-
-    if etype == "extra_forbidden" or (etype == "invalid_key" and w.unknown_field):
-        key = path[-1]
-        if found and key_node is not None and key_node.bool_word:
-            return at(_bool_message(key_node), at_key=True)
-        names = list(w.model.model_fields) if w.model is not None else []
-        suggestion = difflib.get_close_matches(str(key), names, n=1, cutoff=0.6)
-        if suggestion:
-            return at(f"unknown key {key!r}; did you mean {suggestion[0]!r}?", at_key=True)
-        if w.kinds and w.model is not None:
-            users = [
-                str(_kind_of(_unwrap(m)[0]))
-                for m in w.kinds
-                if _unwrap(m)[0] is not w.model and key in _unwrap(m)[0].model_fields
-            ]
-            if users:
-                return at(
-                    f"unknown key {key!r} for kind {_kind_of(w.model)} "
-                    f"(used by kind {', '.join(users)})",
-                    at_key=True,
-                )
-        expected = f" (expected one of: {', '.join(names)})" if names else ""
-        return at(f"unknown key {key!r}{expected}", at_key=True)
-
-    if etype in ("union_tag_invalid", "union_tag_not_found"):
-        members = [a for a in get_args(w.tp) if a is not type(None)] if _is_union(w.tp) else []
-        kinds = [str(_kind_of(_unwrap(m)[0])) for m in members]
-        expected = f" (expected one of: {', '.join(kinds)})" if kinds else ""
-        if etype == "union_tag_not_found":
-            return at(f"missing required key 'kind'{expected}")
-        kind_path = path + ("kind",)
-        knode, kkey, kfound = _find(tree, kind_path)
-        if kfound and knode.bool_word:
-            return at(_bool_message(knode), where=kind_path)
-        tag = knode.to_plain() if kfound else ctx.get("tag")
-        if not isinstance(tag, str):
-            got = _show(tag, knode if kfound else None)
-            return at(f"not a valid kind{expected[:-1]}, got {got})", where=kind_path)
-        return at(f"unknown kind {_show(tag)}{expected}", where=kind_path)
-
-    if etype in ("model_type", "model_attributes_type", "dict_type"):
-        if _is_union(w.tp) and all(_is_model(_unwrap(m)[0]) for m in get_args(w.tp)):
-            members = [a for a in get_args(w.tp) if a is not type(None)]
-            kinds = [str(_kind_of(_unwrap(m)[0])) for m in members]
-            if isinstance(value, str) and value in kinds:
-                return at(f"not a mapping (expected a mapping such as {{kind: {value}}}, got {shown})")
-            return at(f"not a mapping (expected a mapping with a kind: key, got {shown})")
-        return at(f"not a mapping (expected a mapping of keys, got {shown})")
-
-    if found and node.bool_word and etype in ("literal_error", "string_type", "string_pattern_mismatch"):
-        return at(_bool_message(node))
-
-    if etype == "literal_error":
-        choices = [str(a) for a in get_args(w.tp)] if get_origin(w.tp) is Literal else []
-        expected = f"one of: {', '.join(choices)}" if choices else str(ctx.get("expected"))
-        if not isinstance(value, str):
-            return at(f"not a valid value (expected {expected}, got {shown})")
-        return at(f"unknown value {shown} (expected {expected})")
-    if etype in ("int_type", "int_parsing", "int_from_float"):
-        return at(f"not a whole number (expected an integer, got {shown})")
-    if etype in ("greater_than", "greater_than_equal"):
-        return at(f"too small (expected {_range_expect(cons or ctx)}, got {shown})")
-    if etype in ("less_than", "less_than_equal"):
-        return at(f"too large (expected {_range_expect(cons or ctx)}, got {shown})")
-    if etype in ("bool_type", "bool_parsing"):
-        return at(f"not true or false (expected true or false, got {shown})")
-    if etype == "string_type":
-        return at(f"not text (expected a string, got {shown})")
-    if etype == "string_pattern_mismatch":
-        pattern = str(ctx.get("pattern", ""))
-        if "a-z0-9" in pattern:
-            return at(f"not a valid name (expected lower-case letters, digits and hyphens, like all-fives, got {shown})")
-        if r"\d{1,2}" in pattern:
-            return at(f"not a tile (expected two numbers like 6-6 or 3-2, got {shown})")
-        return at(f"not in the expected form (expected text matching {pattern}, got {shown})")
-    if etype == "string_too_short":
-        return at("empty (expected at least one character)")
-    if etype == "string_too_long":
-        return at(f"too long (expected at most {ctx.get('max_length')} characters, got {len(value) if isinstance(value, str) else shown})")
-    if etype == "list_type":
-        return at(f"not a list (expected {_describe(w.tp) if get_origin(w.tp) is list else 'a list'}, got {shown})")
-    if etype in ("too_short", "too_long"):
-        lo, hi = cons.get("min_length"), cons.get("max_length")
-        actual = ctx.get("actual_length")
-        if lo is not None and lo == hi:
-            return at(f"wrong length (expected {lo} items, got {actual})")
-        if etype == "too_short":
-            return at(f"too short (expected at least {ctx.get('min_length')} item{'s' if ctx.get('min_length') != 1 else ''}, got {actual})")
-        return at(f"too long (expected at most {ctx.get('max_length')} items, got {actual})")
-    return at(f"{err['msg'][:1].lower()}{err['msg'][1:]} (got {shown})")
-

@@ -21,19 +21,23 @@ reported as :class:`~bones.engine.yamlsource.LocatedProblem` lines
 
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Union
+from typing import Any, ClassVar, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from bones.engine.moves import Outcome
+from bones.engine import spec
+from bones.engine.problems import pydantic_problems
 from bones.engine.spec import TileText
 from bones.engine.yamlsource import LocatedProblem, VariantError, YNode, display_name, read_yaml
 
-_PLAY_PATTERN = r"^\s*\d{1,2}\s*-\s*\d{1,2}\s*(@\s*[NSEWnsew][0-9]*\s*)?$"
+PLAY_PATTERN = r"^\s*\d{1,2}\s*-\s*\d{1,2}\s*(@\s*[NSEWnsew][0-9]*\s*)?$"
+
+#: What each text pattern of the scenario models means, for messages.
+FORMS = {**spec.FORMS, PLAY_PATTERN: ("not a play", "a tile like 6-4, or TILE@ARM like 6-4@W")}
 
 
 class _Model(BaseModel):
@@ -72,9 +76,12 @@ class Expect(_Model):
 class Step(_Model):
     """One move: exactly one of play, draw and pass."""
 
+    #: How a step is written, for the message about a value that is not one.
+    written_as: ClassVar[tuple[str, str]] = ("not a step", "draw, pass, or a mapping like {play: 6-4@W}")
+
     play: str | None = Field(
         None,
-        pattern=_PLAY_PATTERN,
+        pattern=PLAY_PATTERN,
         description="A tile (the lead's halves in W-to-E order), or TILE@ARM.",
     )
     draw: Union[bool, TileText, None] = Field(
@@ -293,7 +300,8 @@ def _loaded(root: YNode | None, problems: list[LocatedProblem], path: Any, file:
     try:
         scenario = Scenario.model_validate(root.to_plain(), strict=True)
     except ValidationError as err:
-        raise ScenarioError(_pydantic_problems(err, root, file)) from None
+        problems = pydantic_problems(root, err.errors(include_url=False), Scenario, FORMS)
+        raise ScenarioError(sorted(dict.fromkeys(problems), key=lambda p: (p.line, p.col))) from None
 
     rules = _compile(path, file, root, scenario, allow_dirs)
     problems = _semantic_problems(scenario, rules, root, file)
@@ -330,79 +338,6 @@ def _locate(root: YNode, file: str, path: tuple[Any, ...], message: str,
         if entry is not None:
             line, col = entry[0].line, entry[0].col
     return LocatedProblem(file, line, col, matched, message)
-
-
-def _allowed_keys(root: YNode, path: tuple[Any, ...]) -> list[str]:
-    """The keys a mapping at ``path`` may have (for 'did you mean')."""
-    parts = [p for p in path if isinstance(p, str)]
-    if not parts:
-        return list(Scenario.model_fields)
-    if parts[0] == "expect_end":
-        model: type[BaseModel] = ExpectEnd
-    elif parts[0] == "steps":
-        model = Expect if "expect" in parts[1:] else Step
-    else:
-        model = Scenario
-    return [f.alias or name for name, f in model.model_fields.items()]
-
-
-def _pydantic_problems(err: ValidationError, root: YNode, file: str) -> list[LocatedProblem]:
-    out: list[LocatedProblem] = []
-    seen: set[tuple[Any, ...]] = set()
-    for e in err.errors():
-        loc = tuple(e["loc"])
-        kind = e["type"]
-        if kind == "extra_forbidden":
-            key = loc[-1]
-            allowed = _allowed_keys(root, loc[:-1])
-            close = difflib.get_close_matches(str(key), allowed, n=1)
-            hint = f" (did you mean {close[0]}?)" if close else f" (allowed: {', '.join(allowed)})"
-            problem = _locate(root, file, loc, f"unknown key '{key}'{hint}", at_key=True)
-        elif kind == "missing":
-            node, matched = _node_at(root, loc[:-1])
-            problem = LocatedProblem(file, node.line, node.col, matched,
-                                     f"missing required key '{loc[-1]}'")
-        else:
-            problem = _locate(root, file, loc, _message(kind, loc, e))
-        where = (problem.line, problem.col, problem.path)
-        if where in seen:
-            continue  # one problem per place (a union reports each branch)
-        seen.add(where)
-        out.append(problem)
-    return sorted(out, key=lambda p: (p.line, p.col))
-
-
-def _message(kind: str, loc: tuple[Any, ...], e: Any) -> str:
-    value = e.get("input")
-    shown = repr(value) if isinstance(value, str) else str(value)
-    if kind == "string_pattern_mismatch":
-        return _pattern_message(loc, value)
-    if kind in ("int_type", "int_parsing", "int_from_float"):
-        return f"not a whole number (got {shown})"
-    if kind in ("bool_type", "bool_parsing"):
-        return f"not true or false (got {shown})"
-    if kind == "string_type":
-        return f"not text (got {shown})"
-    if kind in ("list_type",):
-        return f"not a list (got {shown})"
-    if kind in ("dict_type", "model_type", "model_attributes_type"):
-        if len(loc) == 2 and loc[0] == "steps":
-            return f"not a step (got {shown}; write draw, pass, or a mapping like {{play: 6-4@W}})"
-        return f"not a mapping of keys (got {shown})"
-    if kind == "literal_error":
-        return f"unknown value {shown} (expected {e.get('ctx', {}).get('expected')})"
-    if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
-        return f"out of range: {e['msg'].lower()} (got {shown})"
-    message: str = e["msg"]
-    if message.startswith("Value error, "):
-        message = message[len("Value error, "):]
-    return message
-
-
-def _pattern_message(loc: tuple[Any, ...], value: Any) -> str:
-    if "play" in loc:
-        return f"'{value}' is not a play (write a tile like 6-4, or TILE@ARM like 6-4@W)"
-    return f"'{value}' is not a tile (write it as two numbers, like 4-6)"
 
 
 # ------------------------------------------------------ variant and checks

@@ -23,15 +23,25 @@ from bones.engine.tiles import TileError, parse_halves
 
 T = TypeVar("T")
 
+TILE_PATTERN = r"^\s*\d{1,2}\s*-\s*\d{1,2}\s*$"
+NAME_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
+
+#: What each text pattern of these models means, for messages:
+#: ``{pattern: (headline, what was expected)}``.
+FORMS: dict[str, tuple[str, str]] = {
+    TILE_PATTERN: ("not a tile", "two numbers like 6-6 or 3-2"),
+    NAME_PATTERN: ("not a valid name", "lower-case letters, digits and hyphens, like all-fives"),
+}
+
 TileText = Annotated[
     str,
-    StringConstraints(pattern=r"^\s*\d{1,2}\s*-\s*\d{1,2}\s*$"),
+    StringConstraints(pattern=TILE_PATTERN),
     Field(description="A tile written as two numbers, like 6-6 or 3-2."),
 ]
 PlayerCount = Annotated[int, Field(ge=2, le=10)]
 Name = Annotated[
     str,
-    StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=60),
+    StringConstraints(pattern=NAME_PATTERN, max_length=60),
     Field(description="Lower-case letters, digits and hyphens, like all-fives."),
 ]
 
