@@ -476,7 +476,7 @@ def test_extends_merges_and_replaces() -> None:
     v = load_variant("child.yaml")
     assert v.name == "child"
     assert v.aliases == []  # aliases are not inherited
-    assert v.summary == "A house game"  # summary is
+    assert v.summary == "" and v.sources == []  # nor the prose about the parent's rules
     assert v.deal.hand_size == {2: 7, 3: 6, 4: 5}
     assert v.reserve(2) == 1
     assert v.layout.spinner.order == "any"
@@ -503,7 +503,7 @@ def test_load_mapping_resolves_the_chain() -> None:
     assert list(mapping)[:2] == ["name", "extends"]
     assert mapping["name"] == "child"
     assert "aliases" not in mapping
-    assert mapping["summary"] == "middle"
+    assert "summary" not in mapping  # mid's summary describes mid, not child
     assert mapping["deal"] == {"hand_size": {2: 7, 3: 6, 4: 5}, "reserve": 2}
     assert origin.chain == ("child.yaml", "mid/mid.yaml", "base.yaml")
     assert origin.locate(("deal", "hand_size", 3)) == ("base.yaml", 5, 24)

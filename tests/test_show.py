@@ -509,3 +509,52 @@ def test_the_command_module_imports_nothing_heavy():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+# ------------------------------------------- a house rule shows only its truth
+
+AXIS_CHANGES = {
+    "tiles": "tiles: {highest: 9}",
+    "players": "players: {counts: [2, 3]}",
+    "deal": "deal: {reserve: 2}",
+    "lead": "lead: {first: {kind: highest_double}}",
+    "layout": "layout: {spinner: {kind: none}}",
+    "scoring": "scoring: {when: {kind: multiple_of, divisors: [3]}}",
+    "drawing": "drawing: {kind: none}",
+    "hand_end": "hand_end: {partners_both_out: true}",
+    "settlement": "settlement: {blocked: {kind: nobody}}",
+    "match": "match: {kind: hands, count: 3}",
+}
+
+
+def _sentences(text: str) -> set[str]:
+    import re
+
+    return {s.strip() for s in re.split(r"(?<=[.;:])\s+|\n", text) if len(s.strip()) > 12}
+
+
+@pytest.mark.parametrize("parent", ["all-fives", "sniff", "fives-and-threes"])
+@pytest.mark.parametrize("axis", sorted(AXIS_CHANGES))
+def test_a_house_rule_shows_nothing_stale(parent: str, axis: str, tmp_path: Path) -> None:
+    """Changing any rule axis in a child: `bones show` prints what is true of the
+    child, exactly as for the same rules written out in one file, and none of
+    the parent's prose (its summary and source notes describe the parent)."""
+    from bones.cli.variants_cmd import resolved_yaml
+
+    house = tmp_path / "house.yaml"
+    house.write_text(f"name: house\nextends: {parent}\n{AXIS_CHANGES[axis]}\n", encoding="utf-8")
+    child = load_variant(house)
+    shown = describe(child)
+    # the same rules, written out as a standalone file
+    flat = tmp_path / "flat.yaml"
+    flat.write_text(resolved_yaml(child), encoding="utf-8")
+    standalone = describe(load_variant(flat))
+    body = shown.split("\nSources\n")[0].splitlines()
+    expected = standalone.split("\nSources\n")[0].splitlines()
+    assert [line for line in body if not line.startswith("This file extends")] == expected
+    original = load_variant(parent)
+    stale = _sentences(original.summary)
+    for source in original.sources:
+        stale |= _sentences(source.supports or "")
+    assert not {s for s in stale if s in shown}
+    assert f"bones show {parent}" in shown.split("\nSources\n")[1]

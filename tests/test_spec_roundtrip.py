@@ -361,7 +361,8 @@ def test_round_trip_through_extends(variant: Variant, moved: str, tmp_path: Path
     """A variant split into a parent (everything) and a child (one section) loads the same."""
     data = variant.model_dump(mode="python", exclude={"extends"})
     (tmp_path / "parent.yaml").write_text(yaml.safe_dump({**data, "name": "parent"}), encoding="utf-8")
-    child = {"name": data["name"], "extends": "parent.yaml", "aliases": data["aliases"], moved: data[moved]}
+    own = {k: data[k] for k in ("aliases", "summary", "sources")}  # never inherited
+    child = {"name": data["name"], "extends": "parent.yaml", **own, moved: data[moved]}
     (tmp_path / "child.yaml").write_text(yaml.safe_dump(child), encoding="utf-8")
     loaded = load_variant(tmp_path / "child.yaml")
     assert loaded.model_copy(update={"extends": None}) == variant

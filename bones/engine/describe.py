@@ -736,6 +736,9 @@ def _muggins(variant: spec.Variant) -> list[str]:
 
 
 def _sources(variant: spec.Variant) -> list[str]:
+    if not variant.sources and variant.extends:
+        return [f"This file names no sources of its own. The rules it takes unchanged from "
+                f"{variant.extends} are sourced there (bones show {variant.extends})."]
     if not variant.sources:
         return ["No sources are named."]
     out = []

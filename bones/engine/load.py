@@ -17,8 +17,9 @@ in the parent file when the value came from a parent::
 Merging (``extends``, and the ``overrides`` of scenario files): mappings merge
 key by key; scalars and lists replace; a mapping whose ``kind:`` differs from
 the parent's replaces it whole.  A file that extends another gives its own
-``name`` and ``aliases`` (aliases are never inherited); ``summary`` and
-``sources`` are inherited unless given.
+``name``; its ``aliases``, ``summary`` and ``sources`` are its own too (never
+inherited: the parent's prose describes the parent's rules).  Values the
+parent gives for player counts the child no longer allows are dropped.
 """
 
 from __future__ import annotations
@@ -190,9 +191,15 @@ def deep_merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+#: Keys a file never inherits: who it is, and the prose that describes its
+#: rules (the parent's summary and source notes describe the parent's rules,
+#: which the child changes; ``bones show`` must not print them as the child's).
+OWN_KEYS = frozenset({"name", "aliases", "extends", "summary", "sources"})
+
+
 def _merge_extends(parent: YNode, child: YNode) -> YNode:
-    """A child file over its parent: the child's own name and aliases; no parent extends."""
-    own = {"name", "aliases", "extends"}
+    """A child file over its parent: the child's own name, aliases, summary and sources."""
+    own = OWN_KEYS
     base = YNode(
         "map",
         {k: v for k, v in parent.value.items() if k not in own},
