@@ -160,19 +160,36 @@ def test_uploaded_text_problems_are_located() -> None:
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
 @pytest.mark.parametrize("command", ["validate", "check"])
-def test_a_fifo_or_a_device_never_hangs(tmp_path: Path, command: str) -> None:
+@pytest.mark.parametrize("path", ["pipe.yaml", "/dev/zero"])
+def test_a_fifo_or_a_device_never_hangs(tmp_path: Path, command: str, path: str) -> None:
+    """A path that is not a regular file is a usage error (exit 2), said at once."""
     os.mkfifo(tmp_path / "pipe.yaml")
     proc = subprocess.run(
-        [sys.executable, "-m", "bones", command, "pipe.yaml", "/dev/zero"],
+        [sys.executable, "-m", "bones", command, path],
         cwd=tmp_path, capture_output=True, text=True, timeout=60,
     )
-    what = "variant" if command == "validate" else "scenario"
-    assert proc.returncode == 1
-    assert proc.stdout.splitlines() == [
-        f"pipe.yaml:1:1: is a named pipe (FIFO), not a {what} file (only regular files are read)",
-        f"/dev/zero:1:1: is a character device, not a {what} file (only regular files are read)",
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.startswith(f"bones {command}: {path}")
+    assert len(proc.stderr.splitlines()) == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_the_loader_refuses_a_fifo_or_a_device_by_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    os.mkfifo("pipe.yaml")
+    assert problems("pipe.yaml") == [
+        "pipe.yaml:1:1: is a named pipe (FIFO), not a variant file (only regular files are read)"
     ]
-    assert proc.stderr == ""
+    assert problems("/dev/zero") == [
+        "/dev/zero:1:1: is a character device, not a variant file (only regular files are read)"
+    ]
+    for path in ("pipe.yaml", "/dev/zero"):
+        result = run_scenario(path)
+        assert [p.format() for p in result.problems] == [
+            f"{path}:1:1: is {'a named pipe (FIFO)' if path == 'pipe.yaml' else 'a character device'}, "
+            "not a scenario file (only regular files are read)"
+        ]
 
 
 def test_a_file_that_is_not_a_mapping_is_never_quoted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -249,6 +266,7 @@ def test_standard_input_is_capped(tree: Path) -> None:
 
 
 def test_unknown_variant_message_is_short() -> None:
-    result = CliRunner().invoke(app, ["validate", "snif"])
-    assert result.exit_code == 1
-    assert result.output == "snif: unknown variant 'snif'; did you mean 'sniff'? (bones list shows them)\n"
+    proc = subprocess.run([sys.executable, "-m", "bones", "validate", "snif"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2  # a name that names nothing is a usage error
+    assert proc.stderr == "bones validate: snif: unknown variant 'snif'; did you mean 'sniff'? (bones list shows them)\n"
