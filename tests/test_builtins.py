@@ -1,5 +1,5 @@
 """The built-in variant files: they load, they are complete, and they say
-what ../shared/RULES.md's table of built-ins says each game is."""
+what docs/rules.md's table of built-ins says each game is."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from bones.engine.spec import points_for_count
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ROOT / "variants"
 
-# The table "The built-in variants and where each comes from" of RULES.md.
+# The table "The built-in variants and where each comes from" of docs/rules.md.
 EXPECTED = [
     "sniff", "sniff-english", "all-fives", "all-fives-cribbage", "muggins",
     "all-threes", "all-threes-and-fives", "all-primes", "all-fibs",

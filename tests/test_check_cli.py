@@ -11,6 +11,7 @@ from bones.cli.app import app
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 
+# SEED1: the source id of docs/rules.md
 OK = """\
 variant: sniff
 source: "SEED1, US version"

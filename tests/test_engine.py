@@ -314,7 +314,7 @@ NEAREST = {"kind": "nearest", "unit": 5}
 
 
 def test_round_nearest():
-    # RULES.md decision 8: remainders 1-2 down, 3-4 up
+    # docs/rules.md decision 8: remainders 1-2 down, 3-4 up
     assert [round_nearest(p, 5) for p in (0, 1, 2, 3, 4, 26, 27, 28)] == [0, 0, 0, 5, 5, 25, 25, 30]
 
 
@@ -426,7 +426,7 @@ def test_immediate_target_ends_mid_hand_without_settlement():
 
 
 def test_exact_target_pg_f3_arithmetic():
-    # RULES.md S20 and decision 9.  At 58, a play that would pass 61 is ignored:
+    # docs/rules.md S20 and decision 9.  At 58, a play that would pass 61 is ignored:
     # 3-6 leads (count 9: 3 points); 6-6 on the 6 shows 3 + 12 = 15 (8 points)
     deal = [["3-6", "5-5"], ["6-6", "1-3"]]
     match, hand = start("fives-and-threes", deal, scores=[0, 58], moves=["3-6"])

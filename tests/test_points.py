@@ -1,4 +1,4 @@
-"""The points function on counts no layout can reach (RULES.md S12) and the
+"""The points function on counts no layout can reach (docs/rules.md S12) and the
 Fives and Threes table (S11)."""
 
 from __future__ import annotations

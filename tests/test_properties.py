@@ -1,7 +1,7 @@
 """Properties of every built-in variant at every table it allows, over random games.
 
 Hypothesis picks the seed and the policy's choices; every move of every hand
-is then checked against invariants the rules imply (RULES.md decisions 1, 9,
+is then checked against invariants the rules imply (docs/rules.md decisions 1, 9,
 10, 11, 12): tiles are conserved, legal moves are well formed and complete,
 the incremental count equals a recount, points follow the predicate, scores
 move only by play points and settlement, hands and matches end.

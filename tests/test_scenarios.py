@@ -1,6 +1,6 @@
 """Every scenario file replays exactly; the runner catches each kind of mismatch.
 
-``tests/scenarios/*.yaml`` are the worked examples of RULES.md part 3 and of
+``tests/scenarios/*.yaml`` are the worked examples of docs/rules.md part 3 and of
 the seed documents (``bones check`` runs the same files).  Files under
 ``tests/scenarios/pending/`` are examples the engine does not follow yet: they
 are not run here, but a test checks that they still fail, so a fix is noticed
@@ -45,8 +45,8 @@ def _sources() -> list[str]:
 @pytest.mark.parametrize("example", [f"S{n}" for n in range(1, 23) if n != 12])
 def test_every_rules_example_has_a_scenario(example: str) -> None:
     # S12 (an unreachable count) is a unit test in test_points.py
-    pattern = re.compile(rf"RULES\.md (S\d+[′']?, )*{example}\b")
-    assert any(pattern.search(s) for s in _sources()), f"no scenario names RULES.md {example}"
+    pattern = re.compile(rf"docs/rules\.md (S\d+[′']?, )*{example}\b")
+    assert any(pattern.search(s) for s in _sources()), f"no scenario names docs/rules.md {example}"
 
 
 @pytest.mark.parametrize("seed", [f"SEED{n}" for n in range(5)])

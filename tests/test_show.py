@@ -22,7 +22,7 @@ runner = CliRunner()
 
 BUILTINS = [p.stem for p in sorted((ROOT / "variants").glob("*.yaml"))]
 
-# Sentences each built-in's rules must contain (RULES.md's table, in words).
+# Sentences each built-in's rules must contain (docs/rules.md's table, in words).
 KEY_SENTENCES = {
     "sniff": [
         "each player takes 7 tiles with 2 players, 6 tiles with 3 and 5 tiles with 4",

@@ -429,7 +429,7 @@ class Hand:
         hand_ends = went_out and (not rules.partners_both_out or self._mates_out(seat))
         if rules.check == CHECK_EXACT:
             # a move's gains for one side are one gain, ignored whole if it
-            # would pass the target (decision 9): the play with its knock
+            # would pass the target (docs/rules.md, decision 9): the play with its knock
             # bonus, and with the chip-out point (PG-F3 59+2+1)
             merged: dict[int, int] = {}
             for o, g in gains:
