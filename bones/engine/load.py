@@ -440,6 +440,14 @@ def _resolve(ref: Any, reader: _Reader, named_by: Any = None) -> tuple[YNode, Or
             raise VariantError([LocatedProblem(ref, 0, 0, (), found)])
         source, display = found
         builtin = None
+    elif named_by is not None and isinstance(ref, str):
+        # a ref written in a file that is not a path is a built-in name, never
+        # a file found from the working directory
+        entry = _find_builtin(ref)
+        if entry is None:
+            raise _unknown_name(ref)
+        source, display, builtin = entry, _builtin_display(entry), ref
+        reader.builtin_files.add(display)
     else:
         source, display, builtin = reader.open_ref(ref)
     try:
