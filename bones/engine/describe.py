@@ -752,6 +752,94 @@ def _sources(variant: spec.Variant) -> list[str]:
     return out
 
 
+# ------------------------------------------------- one line per rule axis
+
+
+def _per(value: Any) -> str:
+    if isinstance(value, dict):
+        values = list(value.values())
+        if len(set(values)) == 1:
+            return str(values[0])
+        return "/".join(str(value[k]) for k in sorted(value))
+    return str(value)
+
+
+def _players_summary(variant: spec.Variant) -> str:
+    counts = sorted(variant.players.counts)
+    text = str(counts[0]) if len(counts) == 1 else (
+        f"{counts[0]}-{counts[-1]}" if counts == list(range(counts[0], counts[-1] + 1))
+        else ",".join(str(c) for c in counts)
+    )
+    parts = variant.players.partnerships
+    if parts.kind == "required":
+        text += " (teams)"
+    elif parts.kind == "optional":
+        text += " (teams optional)"
+    return text
+
+
+def _spinner_summary(variant: spec.Variant) -> str:
+    sp = variant.layout.spinner
+    if sp.kind == "none":
+        return "none"
+    if sp.kind == "inline_sniff":
+        return "in-line sniff"
+    count = sp.count if isinstance(sp.count, str) else "[" + ",".join(str(m) for m in sp.count) + "]"
+    order = {"sides_first": "sides first", "any": "any edge", "all_four_first": "all four first"}[sp.order]
+    label = {"first_double": "first double", "every_double": "every double",
+             "led_double": "led double"}[sp.kind]
+    return f"{label}, {count}, {order}"
+
+
+def _scoring_summary(variant: spec.Variant) -> str:
+    when, points = variant.scoring.when, variant.scoring.points
+    if when.kind == "none":
+        return "none"
+    if when.kind == "matching_ends":
+        return "matching ends " + ", ".join(f"{k}:{v}" for k, v in sorted(when.points.items()))
+    if when.kind == "multiple_of":
+        test = "x" + "|".join(str(d) for d in when.divisors)
+    else:
+        test = "list of " + str(len(when.counts))
+    worth = {"count": "count", "sum_of_quotients": "sum of quotients",
+             "per_divisor": "count per divisor"}.get(points.kind)
+    if points.kind == "divided":
+        worth = f"count/{points.by}"
+    elif points.kind == "flat":
+        worth = f"{points.amount} each"
+    muggins = ", muggins" if variant.scoring.muggins.kind != "none" else ""
+    return f"{test} -> {worth}{muggins}"
+
+
+def _target_summary(variant: spec.Variant) -> str:
+    match = variant.match
+    if match.kind == "hands":
+        return f"{match.count} hand" + ("" if match.count == 1 else "s")
+    check = {"hand_end": "", "immediate": ", immediate", "exact": ", exact"}[match.check]
+    return _per(match.points) + check
+
+
+def catalogue_row(v: spec.Variant) -> dict[str, Any]:
+    """A variant in one row of short phrases, as ``bones list`` shows it.
+
+    >>> from bones.engine.load import load_variant
+    >>> row = catalogue_row(load_variant("all-fives"))
+    >>> row["players_text"], row["spinner"], row["scoring"], row["target"]
+    ('2-4 (teams optional)', 'first double, drop2, sides first', 'x5 -> count', '250/200/200')
+    """
+    return {
+        "name": v.name,
+        "aliases": list(v.aliases),
+        "summary": " ".join(v.summary.split()),
+        "players": sorted(v.players.counts),
+        "partnerships": v.players.partnerships.kind,
+        "players_text": _players_summary(v),
+        "spinner": _spinner_summary(v),
+        "scoring": _scoring_summary(v),
+        "target": _target_summary(v),
+    }
+
+
 def describe(variant: spec.Variant, players: int | None = None) -> str:
     """The complete rules of ``variant`` in plain English.
 
