@@ -149,7 +149,7 @@ spinners = st.one_of(
     st.builds(spec.LedDoubleSpinner, kind=st.just("led_double"), order=edge_order, count=spinner_count),
     st.builds(spec.InlineSniff, kind=st.just("inline_sniff"), count=spinner_count),
 )
-layouts = st.builds(spec.Layout, spinner=spinners, doubles=st.sampled_from(["crosswise", "inline"]))
+layouts = st.builds(spec.LayoutRule, spinner=spinners, doubles=st.sampled_from(["crosswise", "inline"]))
 
 
 # ---------------------------------------------------------------- scoring

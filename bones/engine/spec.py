@@ -288,7 +288,9 @@ Spinner = Annotated[
 ]
 
 
-class Layout(Model):
+class LayoutRule(Model):
+    """How tiles join the layout: the spinner, and how other doubles count."""
+
     spinner: Spinner = Field(default_factory=NoSpinner)
     doubles: Literal["crosswise", "inline"] = Field(
         "crosswise",
@@ -564,7 +566,7 @@ class HandsMatch(Model):
     count: int = Field(1, ge=1, description="The match is this many hands; the highest total wins.")
 
 
-Match = Annotated[Union[TargetMatch, HandsMatch], Field(discriminator="kind")]
+MatchRule = Annotated[Union[TargetMatch, HandsMatch], Field(discriminator="kind")]
 
 
 # ---------------------------------------------------------------- variant
@@ -592,12 +594,12 @@ class Variant(Model):
     players: Players = Field(default_factory=Players)
     deal: Deal
     lead: Lead = Field(default_factory=Lead)
-    layout: Layout = Field(default_factory=Layout)
+    layout: LayoutRule = Field(default_factory=LayoutRule)
     scoring: Scoring = Field(default_factory=Scoring)
     drawing: Drawing = Field(default_factory=DrawUntilPlayable)
     hand_end: HandEnd = Field(default_factory=HandEnd)
     settlement: Settlement
-    match: Match
+    match: MatchRule
 
     # --- convenience readers, used by the compiler, `show` and the CLI
     def hand_size(self, players: int) -> int:
