@@ -15,7 +15,7 @@ compiles a validated variant into immutable tables once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Literal, TypeVar, Union
+from typing import Annotated, Callable, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -751,6 +751,9 @@ def per_count_values(variant: Variant) -> list[tuple[tuple[str, ...], dict[int, 
     return [(path, value) for path, value in found if isinstance(value, dict)]
 
 
+Add = Callable[[tuple[Union[str, int], ...], str], None]
+
+
 def semantic_problems(variant: Variant) -> list[Problem]:
     """Every rule combination of ``variant`` that cannot be played."""
     problems: list[Problem] = []
@@ -758,24 +761,32 @@ def semantic_problems(variant: Variant) -> list[Problem]:
     def add(path: tuple[str | int, ...], message: str) -> None:
         problems.append(Problem(path, message))
 
+    for check in (_check_players_and_deal, _check_match, _check_settlement, _check_lead, _check_scoring):
+        check(variant, add)
+    return problems
+
+
+def _check_per_count(variant: Variant, value: object, path: tuple[str | int, ...], add: Add) -> bool:
+    """A per-player-count mapping gives a value for every allowed count and no other."""
+    counts = variant.players.counts
+    if not isinstance(value, dict):
+        return True
+    missing = [c for c in counts if c not in value]
+    if missing:
+        add(path, f"no value for {_players(missing)} (allowed player counts: {_list(counts)})")
+    for c in value:
+        if c not in counts:
+            add(path + (c,), f"{c} players is not an allowed player count ({_list(counts)})")
+    return not missing
+
+
+def _check_players_and_deal(variant: Variant, add: Add) -> None:
     counts = variant.players.counts
     if len(set(counts)) != len(counts):
         add(("players", "counts"), "a player count is listed twice")
     set_size = (variant.tiles.highest + 1) * (variant.tiles.highest + 2) // 2
-
-    def check_per_count(value: object, path: tuple[str | int, ...]) -> bool:
-        if isinstance(value, dict):
-            missing = [c for c in counts if c not in value]
-            extra = [c for c in value if c not in counts]
-            if missing:
-                add(path, f"no value for {_players(missing)} (allowed player counts: {_list(counts)})")
-            for c in extra:
-                add(path + (c,), f"{c} players is not an allowed player count ({_list(counts)})")
-            return not missing
-        return True
-
-    hands_ok = check_per_count(variant.deal.hand_size, ("deal", "hand_size"))
-    reserve_ok = check_per_count(variant.deal.reserve, ("deal", "reserve"))
+    hands_ok = _check_per_count(variant, variant.deal.hand_size, ("deal", "hand_size"), add)
+    reserve_ok = _check_per_count(variant, variant.deal.reserve, ("deal", "reserve"), add)
     if hands_ok and reserve_ok:
         for c in counts:
             need = c * variant.hand_size(c) + variant.reserve(c)
@@ -789,7 +800,6 @@ def semantic_problems(variant: Variant) -> list[Problem]:
                     + (f" + {variant.reserve(c)} reserved" if variant.reserve(c) else "")
                     + f" = {need} tiles, but the double-{variant.tiles.highest} set has {set_size}",
                 )
-
     parts = variant.players.partnerships
     if parts.kind != "none":
         for i, c in enumerate(parts.player_counts):
@@ -802,20 +812,21 @@ def semantic_problems(variant: Variant) -> list[Problem]:
     if variant.hand_end.partners_both_out and parts.kind == "none":
         add(("hand_end", "partners_both_out"), "needs partnerships (players.partnerships.kind is none)")
 
-    if isinstance(variant.match, TargetMatch):
-        check_per_count(variant.match.points, ("match", "points"))
 
+def _check_settlement(variant: Variant, add: Add) -> None:
     for rule_name in ("domino", "blocked"):
         rule = getattr(variant.settlement, rule_name)
         if isinstance(rule, LightestSettles) and isinstance(rule.ties, dict):
-            check_per_count(rule.ties, ("settlement", rule_name, "ties"))
+            _check_per_count(variant, rule.ties, ("settlement", rule_name, "ties"), add)
     if isinstance(variant.settlement.blocked, DominoerSettles):
         add(("settlement", "blocked", "kind"), "nobody has gone out in a blocked hand: "
             "use lightest, each_heavier, own_penalty or nobody")
 
-    first = variant.lead.first
+
+def _check_lead(variant: Variant, add: Add) -> None:
+    counts = variant.players.counts
+    first, later = variant.lead.first, variant.lead.later
     _check_lead_tile(variant, first, ("lead", "first"), add)
-    later = variant.lead.later
     if isinstance(later, DominoerLead):
         _check_lead_tile(variant, later.after_block, ("lead", "later", "after_block"), add)
     if isinstance(later, WinnerLead):
@@ -827,7 +838,9 @@ def semantic_problems(variant: Variant) -> list[Problem]:
         add(("lead", "first", "seat"), f"seat {first.seat} does not exist with {min(counts)} "
             "players (seats are numbered from 0)")
 
-    when = variant.scoring.when
+
+def _check_scoring(variant: Variant, add: Add) -> None:
+    when, points = variant.scoring.when, variant.scoring.points
     if isinstance(when, (MultipleOf, InList)) and not _scoring_counts(variant):
         top = max_reachable_count(variant)
         what = "divisor" if isinstance(when, MultipleOf) else "count"
@@ -836,7 +849,6 @@ def semantic_problems(variant: Variant) -> list[Problem]:
             f"above {top}, the largest count this layout can show")
     if isinstance(when, MatchingEnds) and not when.points:
         add(("scoring", "when", "points"), "give points for at least one number of matching ends")
-    points = variant.scoring.points
     if isinstance(points, (SumOfQuotients, PerDivisor)) and not isinstance(when, MultipleOf):
         add(("scoring", "points", "kind"), f"{points.kind} needs a multiple_of predicate "
             "(its divisors say what to divide by)")
@@ -849,23 +861,28 @@ def semantic_problems(variant: Variant) -> list[Problem]:
     if variant.scoring.get_in and isinstance(when, NoPredicate):
         add(("scoring", "get_in"), "a get-in score needs scoring plays (scoring.when.kind is none)")
 
-    if isinstance(variant.match, TargetMatch) and not _scores_can_rise(variant):
+
+def _check_match(variant: Variant, add: Add) -> None:
+    match = variant.match
+    if not isinstance(match, TargetMatch):
+        return
+    _check_per_count(variant, match.points, ("match", "points"), add)
+    if not _scores_can_rise(variant):
         plays = (f"no play scores the get-in of {variant.scoring.get_in}" if max_play_points(variant)
                  else "no play scores")
         add(("match", "points"), f"the target can never be reached: nothing adds to a score ({plays}, "
             "there is no knock bonus, and each settlement is nobody or own_penalty)")
-    if isinstance(variant.match, TargetMatch) and variant.match.check == "exact":
+    if match.check == "exact":
         step = score_granularity(variant)
         if step > 1:
-            for c in counts:
-                target = for_players(variant.match.points, c)
+            for c in variant.players.counts:
+                target = for_players(match.points, c)
                 if target % step:
-                    path = ("match", "points")
-                    if isinstance(variant.match.points, dict):
+                    path: tuple[str | int, ...] = ("match", "points")
+                    if isinstance(match.points, dict):
                         path += (c,)
                     add(path, f"an exact target of {target} can never be reached: every "
                         f"score changes by a multiple of {step}")
-    return problems
 
 
 def max_play_points(variant: Variant) -> int:
@@ -919,7 +936,7 @@ def score_granularity(variant: Variant) -> int:
     return step
 
 
-def _check_lead_tile(variant: Variant, rule: object, path: tuple[str | int, ...], add) -> None:  # type: ignore[no-untyped-def]
+def _check_lead_tile(variant: Variant, rule: object, path: tuple[str | int, ...], add: Add) -> None:
     if isinstance(rule, TileLead):
         try:
             a, b = parse_halves(rule.tile)
