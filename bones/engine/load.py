@@ -382,10 +382,10 @@ class _Reader:
     def check_path(self, ref: str, named_by: Any) -> str | tuple[Any, str]:
         """(the file, its display name) for a path that ``named_by`` names, or what is wrong."""
         if not isinstance(named_by, (str, os.PathLike, _Text)):  # a built-in inside a zipped install
-            target = _builtin_dir().joinpath(*ref.replace("\\", "/").split("/"))
-            if not target.is_file():
+            inside = _builtin_dir().joinpath(*ref.replace("\\", "/").split("/"))
+            if not inside.is_file():
                 return f"no such file {ref!r} (looked for <built-in>/{ref})"
-            return target, f"<built-in>/{ref}"
+            return inside, f"<built-in>/{ref}"
         folders = list(self.roots)
         if isinstance(named_by, _Text):
             if not self.allow_files:

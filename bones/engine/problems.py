@@ -21,7 +21,7 @@ import difflib
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Any, Literal, Sequence, Union, get_args, get_origin
 
 from bones.engine.yamlsource import LocatedProblem, YNode
 
@@ -371,7 +371,7 @@ def _matching_member(members: list[Any], value: Any) -> Any:
 
 
 def pydantic_problems(
-    tree: YNode, errors: list[dict[str, Any]], root: Any, forms: dict[str, tuple[str, str]] | None = None
+    tree: YNode, errors: Sequence[Any], root: Any, forms: dict[str, tuple[str, str]] | None = None
 ) -> list[LocatedProblem]:
     """pydantic's errors for the document ``tree`` (validated as the model ``root``) as located problems.
 
@@ -399,7 +399,8 @@ def pydantic_problems(
             order.append(("one", (err, w)))
     for what, item in order:
         if what == "one":
-            out.append(_one_problem(tree, *item, forms))
+            err, w = item
+            out.append(_one_problem(tree, err, w, forms))
             continue
         items = groups[item]
         step = items[0][1].unions[0]
@@ -483,7 +484,7 @@ def _one_problem(tree: YNode, err: dict[str, Any], w: _Walk, forms: dict[str, tu
         return _key_problem(e)
     handler = _HANDLERS.get(e.etype)
     if handler is not None:
-        problem = handler(e)
+        problem: LocatedProblem | None = handler(e)
         if problem is not None:
             return problem
     msg = str(err["msg"])

@@ -637,7 +637,7 @@ def spinner_multipliers(count: object) -> tuple[int, ...]:
     """
     if isinstance(count, str):
         return SPINNER_PRESETS[count]
-    return tuple(count)  # type: ignore[call-overload]
+    return tuple(count)  # type: ignore[arg-type]
 
 
 def points_for_count(scoring: Scoring, count: int) -> int:
