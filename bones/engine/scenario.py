@@ -381,103 +381,119 @@ def _compile(path: Any, file: str, root: YNode, scenario: Scenario, allow_dirs: 
         raise ScenarioError([_locate(root, file, (key,), str(err))]) from None
 
 
-def _semantic_problems(s: Scenario, rules: Any, root: YNode, file: str) -> list[LocatedProblem]:
-    from bones.engine.notation import NotationError, arm_index
-    from bones.engine.rules import MUGGINS_OFF
-    from bones.engine.tiles import TileError
+class _Checks:
+    """The checks of a scenario against its compiled variant, each located in the file."""
 
-    problems: list[LocatedProblem] = []
+    def __init__(self, s: Scenario, rules: Any, root: YNode, file: str) -> None:
+        self.s, self.rules, self.root, self.file = s, rules, root, file
+        self.problems: list[LocatedProblem] = []
+        self.owners = rules.owners
+        self.who = "team" if rules.teams else "seat"
+        self.seen: dict[int, tuple[Any, ...]] = {}
 
-    def add(path: tuple[Any, ...], message: str) -> None:
-        problems.append(_locate(root, file, path, message))
+    def add(self, path: tuple[Any, ...], message: str) -> None:
+        self.problems.append(_locate(self.root, self.file, path, message))
 
-    ts = rules.tiles
-    owners = rules.owners
-    who = "team" if rules.teams else "seat"
+    def tile(self, text: str, path: tuple[Any, ...]) -> int | None:
+        from bones.engine.tiles import TileError
 
-    def tile_of(text: str, path: tuple[Any, ...]) -> int | None:
         try:
-            tile: int = ts.parse(text)
-            return tile
+            return int(self.rules.tiles.parse(text))
         except TileError as err:
-            add(path, str(err))
+            self.add(path, str(err))
             return None
 
-    if s.leader is not None and s.leader >= rules.players:
-        add(("leader",), f"seat {s.leader} does not exist with {rules.players} players "
-            "(seats are numbered from 0)")
-    for key in ("scores",):
-        value = getattr(s, key)
-        if value is not None and len(value) != owners:
-            add((key,), f"give {owners} scores, one per {who} (got {len(value)})")
+    def arm(self, name: str, path: tuple[Any, ...]) -> None:
+        from bones.engine.notation import NotationError, arm_index
 
-    layout_mode = s.deal is None
-    if layout_mode and s.boneyard is not None:
-        add(("boneyard",), "a boneyard needs a deal (hand mode)")
-    seen: dict[int, tuple[Any, ...]] = {}
+        try:
+            arm_index(name)
+        except NotationError as err:
+            self.add(path, str(err))
 
-    def claim_tile(t: int | None, path: tuple[Any, ...]) -> None:
+    def claim_tile(self, t: int | None, path: tuple[Any, ...]) -> None:
+        """A tile given in the deal or the boneyard, given only once."""
         if t is None:
             return
-        if t in seen:
-            first = ".".join(str(p) for p in seen[t])
-            add(path, f"{ts.names[t]} is given twice (also at {first})")
+        if t in self.seen:
+            first = ".".join(str(p) for p in self.seen[t])
+            self.add(path, f"{self.rules.tiles.names[t]} is given twice (also at {first})")
         else:
-            seen[t] = path
+            self.seen[t] = path
 
-    if s.deal is not None:
-        if len(s.deal) != rules.players:
-            add(("deal",), f"give {rules.players} hands, one per seat (got {len(s.deal)})")
-        for seat, tiles in enumerate(s.deal):
-            for i, text in enumerate(tiles):
-                claim_tile(tile_of(text, ("deal", seat, i)), ("deal", seat, i))
-    for i, text in enumerate(s.boneyard or []):
-        claim_tile(tile_of(text, ("boneyard", i)), ("boneyard", i))
+    def per_owner(self, path: tuple[Any, ...], value: list[int] | None, what: str = "scores") -> None:
+        if value is not None and len(value) != self.owners:
+            self.add(path, f"give {self.owners} {what}, one per {self.who}")
 
-    muggins_on = rules.muggins != MUGGINS_OFF
-    for n, step in enumerate(s.steps):
+    def winner(self, path: tuple[Any, ...], value: Any) -> None:
+        if value not in (None, "none") and not 0 <= int(value) < self.owners:
+            self.add(path, f"{self.who} {value} does not exist")
+
+    def table(self) -> None:
+        s, rules = self.s, self.rules
+        if s.leader is not None and s.leader >= rules.players:
+            self.add(("leader",), f"seat {s.leader} does not exist with {rules.players} players "
+                     "(seats are numbered from 0)")
+        if s.scores is not None and len(s.scores) != self.owners:
+            self.add(("scores",), f"give {self.owners} scores, one per {self.who} (got {len(s.scores)})")
+
+    def deal(self) -> None:
+        s, rules = self.s, self.rules
+        if s.deal is None and s.boneyard is not None:
+            self.add(("boneyard",), "a boneyard needs a deal (hand mode)")
+        if s.deal is not None:
+            if len(s.deal) != rules.players:
+                self.add(("deal",), f"give {rules.players} hands, one per seat (got {len(s.deal)})")
+            for seat, tiles in enumerate(s.deal):
+                for i, text in enumerate(tiles):
+                    self.claim_tile(self.tile(text, ("deal", seat, i)), ("deal", seat, i))
+        for i, text in enumerate(s.boneyard or []):
+            self.claim_tile(self.tile(text, ("boneyard", i)), ("boneyard", i))
+
+    def step(self, n: int, step: Step) -> None:
+        from bones.engine.rules import MUGGINS_OFF
+
         base = ("steps", n)
-        if step.seat is not None and step.seat >= rules.players:
-            add(base + ("seat",), f"seat {step.seat} does not exist with {rules.players} players")
-        if step.claim is not None and not muggins_on:
-            add(base + ("claim",), "the variant's muggins rule is off "
-                "(set scoring.muggins.kind: transfer or forfeit, for example under rules:)")
-        if layout_mode and step.kind != "play":
-            add(base, f"a {step.kind} needs a deal: layout mode (no deal) takes only plays")
+        players = self.rules.players
+        if step.seat is not None and step.seat >= players:
+            self.add(base + ("seat",), f"seat {step.seat} does not exist with {players} players")
+        if step.claim is not None and self.rules.muggins == MUGGINS_OFF:
+            self.add(base + ("claim",), "the variant's muggins rule is off "
+                     "(set scoring.muggins.kind: transfer or forfeit, for example under rules:)")
+        if self.s.deal is None and step.kind != "play":
+            self.add(base, f"a {step.kind} needs a deal: layout mode (no deal) takes only plays")
         if step.play is not None:
             tile_text, _, arm = step.play.partition("@")
-            tile_of(tile_text, base + ("play",))
+            self.tile(tile_text, base + ("play",))
             if arm:
-                try:
-                    arm_index(arm)
-                except NotationError as err:
-                    add(base + ("play",), str(err))
+                self.arm(arm, base + ("play",))
         if isinstance(step.draw, str):
-            tile_of(step.draw, base + ("draw",))
+            self.tile(step.draw, base + ("draw",))
         e = step.expect
         if e is not None:
-            for key in ("scores",):
-                value = getattr(e, key)
-                if value is not None and len(value) != owners:
-                    add(base + ("expect", key), f"give {owners} scores, one per {who}")
+            self.per_owner(base + ("expect", "scores"), e.scores)
             for name in e.ends or {}:
-                try:
-                    arm_index(name)
-                except NotationError as err:
-                    add(base + ("expect", "ends", name), str(err))
-            if e.winner not in (None, "none") and not 0 <= int(e.winner) < owners:
-                add(base + ("expect", "winner"), f"{who} {e.winner} does not exist")
-    if s.expect_end is not None:
-        end = s.expect_end
-        for key in ("settlement", "scores"):
-            value = getattr(end, key)
-            if value is not None and len(value) != owners:
-                add(("expect_end", key), f"give {owners} numbers, one per {who}")
-        if end.winner not in (None, "none") and not 0 <= int(end.winner) < owners:
-            add(("expect_end", "winner"), f"{who} {end.winner} does not exist")
-    if not s.steps and s.expect_end is None:
-        add(("steps",), "nothing to check: give steps or expect_end")
-    return sorted(problems, key=lambda p: (p.line, p.col))
+                self.arm(name, base + ("expect", "ends", name))
+            self.winner(base + ("expect", "winner"), e.winner)
+
+    def end(self) -> None:
+        end = self.s.expect_end
+        if end is not None:
+            for key in ("settlement", "scores"):
+                self.per_owner(("expect_end", key), getattr(end, key), "numbers")
+            self.winner(("expect_end", "winner"), end.winner)
+        if not self.s.steps and end is None:
+            self.add(("steps",), "nothing to check: give steps or expect_end")
+
+
+def _semantic_problems(s: Scenario, rules: Any, root: YNode, file: str) -> list[LocatedProblem]:
+    checks = _Checks(s, rules, root, file)
+    checks.table()
+    checks.deal()
+    for n, step in enumerate(s.steps):
+        checks.step(n, step)
+    checks.end()
+    return sorted(checks.problems, key=lambda p: (p.line, p.col))
 
 
 # ---------------------------------------------------------------- running
