@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 from typer.testing import CliRunner
 
 from bones.cli.app import app
-from hypothesis_budget import examples
 
 ROOT = Path(__file__).resolve().parent
 CORPUS = ROOT / "corpus"

@@ -29,9 +29,10 @@ import functools
 import os
 import stat
 import typing
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Union
+from typing import Any, Union
 
 from bones.engine.problems import find, locate_at, position, pydantic_problems, show_value
 from bones.engine.yamlsource import (

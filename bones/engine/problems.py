@@ -20,8 +20,9 @@ from __future__ import annotations
 import difflib
 import types
 import typing
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Sequence, Union, get_args, get_origin
+from typing import Any, Literal, Union, get_args, get_origin
 
 from bones.engine.yamlsource import LocatedProblem, YNode
 
@@ -62,7 +63,9 @@ def position(node: YNode, key_node: YNode | None, at_key: bool = False) -> YNode
     return key_node if key_node is not None else node
 
 
-def locate_at(node: YNode, key_node: YNode | None, path: tuple[Any, ...], message: str, at_key: bool = False) -> LocatedProblem:
+def locate_at(
+    node: YNode, key_node: YNode | None, path: tuple[Any, ...], message: str, at_key: bool = False
+) -> LocatedProblem:
     at = position(node, key_node, at_key)
     return LocatedProblem(at.file, at.line, at.col, tuple(path), message)
 
@@ -421,7 +424,8 @@ def pydantic_problems(
 
 
 def _union_problem(
-    tree: YNode, step: _UnionStep, node: YNode, key_node: YNode | None, found: bool, value: Any, etype: str | None
+    tree: YNode, step: _UnionStep, node: YNode, key_node: YNode | None, found: bool, value: Any,
+    etype: str | None,
 ) -> LocatedProblem:
     shown = show_value(value, node if found else None)
     if found and node.bool_word and _union_members_take_text(step.members):
@@ -472,13 +476,17 @@ class _Error:
     def cons(self) -> dict[str, Any]:
         return _constraints(self.w.meta)
 
-    def at(self, message: str, *, at_key: bool = False, where: tuple[Any, ...] | None = None) -> LocatedProblem:
+    def at(
+        self, message: str, *, at_key: bool = False, where: tuple[Any, ...] | None = None
+    ) -> LocatedProblem:
         where = self.w.path if where is None else where
         n, k, _ = find(self.tree, where)
         return locate_at(n, k, where, message, at_key)
 
 
-def _one_problem(tree: YNode, err: dict[str, Any], w: _Walk, forms: dict[str, tuple[str, str]]) -> LocatedProblem:
+def _one_problem(
+    tree: YNode, err: dict[str, Any], w: _Walk, forms: dict[str, tuple[str, str]]
+) -> LocatedProblem:
     e = _Error(tree, err, w, forms)
     if w.at_key:
         return _key_problem(e)
@@ -633,7 +641,8 @@ _HANDLERS: dict[str, Any] = {
         f"too long (expected at most {e.ctx.get('max_length')} characters, "
         f"got {len(e.value) if isinstance(e.value, str) else e.shown})"),
     "list_type": lambda e: e.at(
-        f"not a list (expected {_describe(e.w.tp) if get_origin(e.w.tp) is list else 'a list'}, got {e.shown})"),
+        f"not a list (expected {_describe(e.w.tp) if get_origin(e.w.tp) is list else 'a list'}, "
+        f"got {e.shown})"),
     "too_short": _length,
     "too_long": _length,
     "bool_type": lambda e: e.at(f"not true or false (expected true or false, got {e.shown})"),

@@ -28,8 +28,8 @@ from typing import Any, ClassVar, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from bones.engine.moves import Outcome
 from bones.engine import spec
+from bones.engine.moves import Outcome
 from bones.engine.problems import pydantic_problems
 from bones.engine.spec import TileText
 from bones.engine.yamlsource import LocatedProblem, VariantError, YNode, display_name, read_yaml
@@ -307,8 +307,8 @@ def _loaded(root: YNode | None, problems: list[LocatedProblem], path: Any, file:
     problems = _semantic_problems(scenario, rules, root, file)
     if problems:
         raise ScenarioError(problems)
-    return LoadedScenario(Path(file) if path is None or not isinstance(path, (str, os.PathLike)) else Path(path),
-                          file, scenario, rules, root)
+    where = Path(path) if isinstance(path, (str, os.PathLike)) else Path(file)
+    return LoadedScenario(where, file, scenario, rules, root)
 
 
 def _node_at(root: YNode, path: tuple[Any, ...]) -> tuple[YNode, tuple[Any, ...]]:

@@ -231,7 +231,8 @@ def read_bytes(path: Any, file: str, *, what: str = "variant file") -> bytes:
 def _read_regular(path: str | os.PathLike[str], what: str, fail: Any) -> bytes:
     import stat
 
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    flags |= getattr(os, "O_BINARY", 0)
     fd = os.open(path, flags)
     try:
         st = os.fstat(fd)
@@ -433,7 +434,8 @@ class _Builder:
         tag = str(node.tag)
         shown = "!!" + tag[len(_STANDARD):] if tag.startswith(_STANDARD) else tag
         if tag.startswith(_STANDARD + "python/"):
-            self.problem(node, path, f"the tag {shown} is not allowed: bones reads plain YAML only, never Python objects")
+            self.problem(node, path,
+                         f"the tag {shown} is not allowed: bones reads plain YAML only, never Python objects")
         else:
             self.problem(node, path, f"the tag {shown} is not supported here (write {plain})")
         return True
