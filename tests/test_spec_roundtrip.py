@@ -338,6 +338,9 @@ def variants(draw: st.DrawFn) -> Variant:
                  else points * step)
         variant = variant.model_copy(
             update={"match": variant.match.model_copy(update={"points": fixed})})
+    if any(p.path == ("match", "points") for p in semantic_problems(variant)):
+        # a target nothing can reach is refused: play a number of hands instead
+        variant = variant.model_copy(update={"match": spec.HandsMatch(kind="hands", count=3)})
     problems = semantic_problems(variant)
     assert not problems, problems  # the strategies keep every cross-field rule
     return variant
