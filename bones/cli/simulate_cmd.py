@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 import typer
 
@@ -39,6 +39,9 @@ from bones.cli.options import (
     note,
     worker_count,
 )
+
+if TYPE_CHECKING:  # pragma: no cover - the engine is imported inside the commands
+    from bones.engine.report import Tournament
 
 _EXIT_HELP = ("Exit codes: 0 ok; 1 a problem (an invalid variant file, a cluster that "
               "cannot be reached, a run stopped early by Ctrl-C: its partial results are "
@@ -451,22 +454,7 @@ def tournament_command(
         except (BotError, SimError, TournamentError) as err:
             raise CommandError(str(err), EXIT_USAGE) from None
         runner = _Runner(jobs, scheduler, matches, oversubscribe, quiet)
-        count = len(plan.configs)
-        note(f"{count} seating{'s' * (count != 1)} x {matches} matches", quiet)
-        started = time.perf_counter()
-        bar = _Progress(plan.total_matches, "tournament", quiet)
-        try:
-            for config in plan.configs:
-                summary = runner.run(config, bar)
-                bar.advance_base(summary.n)
-                plan.add(config, summary)
-                if summary.partial:
-                    break
-        finally:
-            bar.stop()
-            runner.close()
-        report = plan.report()
-        report["run"] = runner.facts(plan.summaries, time.perf_counter() - started)
+        report = _play_tournament(plan, runner, quiet)
         if as_json:
             _write(out, json.dumps(report, indent=2) + "\n")
         else:
@@ -480,6 +468,27 @@ def tournament_command(
         return 0
 
     _command("tournament", body)
+
+
+def _play_tournament(plan: Tournament, runner: _Runner, quiet: bool) -> dict[str, Any]:
+    """Play every seating of ``plan`` (stopping at a partial run): its report."""
+    count = len(plan.configs)
+    note(f"{count} seating{'s' * (count != 1)} x {plan.matches} matches", quiet)
+    started = time.perf_counter()
+    bar = _Progress(plan.total_matches, "tournament", quiet)
+    try:
+        for config in plan.configs:
+            summary = runner.run(config, bar)
+            bar.advance_base(summary.n)
+            plan.add(config, summary)
+            if summary.partial:
+                break
+    finally:
+        bar.stop()
+        runner.close()
+    report: dict[str, Any] = plan.report()
+    report["run"] = runner.facts(plan.summaries, time.perf_counter() - started)
+    return report
 
 
 def _print_tournament(console: Any, body: dict[str, Any]) -> None:
