@@ -50,7 +50,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # how a hand stands (``Hand.state``): the hot path compares with these names
 PLAYING, DOMINO, BLOCKED, TARGET = Outcome.PLAYING, Outcome.DOMINO, Outcome.BLOCKED, Outcome.TARGET
-END_NAMES = tuple(o.label for o in Outcome)  # kept until every caller uses Outcome
 
 _NO_ARM = -1
 
@@ -772,6 +771,6 @@ class Hand:
 
 
 __all__ = [
-    "DRAW", "PASS", "PLAYING", "DOMINO", "BLOCKED", "TARGET", "END_NAMES",
+    "DRAW", "PASS", "PLAYING", "DOMINO", "BLOCKED", "TARGET",
     "Hand", "IllegalMoveError", "SPIN_NONE",
 ]
