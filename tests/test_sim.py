@@ -7,6 +7,7 @@ import json
 import math
 import random
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -303,3 +304,23 @@ def test_summary_merge_is_exact() -> None:
     for start, stop in ((3, 6), (0, 2), (2, 3)):
         parts.merge(run_batch(config, start, stop))
     assert parts.totals() == whole.totals()
+
+
+# ------------------------------------------- the fast path changes nothing
+
+_REPORTS = Path(__file__).resolve().parent / "data" / "sim_reports_before.json"
+
+
+def test_reports_are_those_of_the_plain_loop() -> None:
+    """The `--json` body (everything outside ``run``) of a few runs is exactly
+    what the plain loop gave before the fast path (no observation for bots
+    that do not read one, legal moves computed once, sampled timing): the
+    file was written by that loop, on the same stream."""
+    import json
+
+    for entry in json.loads(_REPORTS.read_text()):
+        case = dict(entry["case"])
+        config = make_config(case.pop("variants"), case.pop("bots"), case.pop("games"),
+                             case.pop("seed"), **case)
+        got = json.loads(json.dumps(report(config, simulate(config)), sort_keys=True))
+        assert got == entry["report"], entry["case"]

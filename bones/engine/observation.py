@@ -67,6 +67,8 @@ class Observation(NamedTuple):
     voids: tuple[tuple[int, int, int, int], ...]  # (seat, mask, draws_then, log_then)
     unseen: int  # tiles this seat cannot see: other hands and the boneyard
     out_of_play: int
+    # the legal moves, when the caller has them already (else computed)
+    legal: tuple[int, ...] | None = None
 
     @property
     def history(self) -> tuple[tuple[int, int], ...]:
@@ -86,6 +88,8 @@ class Observation(NamedTuple):
         """This seat's legal moves (empty when it is not its turn)."""
         if self.turn != self.seat:
             return []
+        if self.legal is not None:
+            return list(self.legal)
         return self.layout.legal_moves()
 
     def open_ends(self) -> dict[int, int]:
@@ -121,8 +125,9 @@ class Observation(NamedTuple):
         return out
 
 
-def observe(hand: Hand, seat: int) -> Observation:
-    """``seat``'s view of ``hand``."""
+def observe(hand: Hand, seat: int, legal: list[int] | None = None) -> Observation:
+    """``seat``'s view of ``hand``; ``legal``, the legal moves of the seat to
+    move if the caller has computed them, saves computing them again."""
     rules = hand.rules
     public = hand.public_copy(seat)
     own = hand.hands[seat]
@@ -132,6 +137,7 @@ def observe(hand: Hand, seat: int) -> Observation:
     return Observation(
         rules, seat, own, hand.turn, public, counts, tuple(hand.drawn), hand.drawable,
         hand.boneyard_left, tuple(hand.scores), tuple(hand.voids), unseen, hand.out_of_play,
+        None if legal is None or hand.turn != seat else tuple(legal),
     )
 
 

@@ -224,10 +224,57 @@ def _add(hist: dict[int, int], key: int, amount: int = 1) -> None:
 
 # ---------------------------------------------------------------- workers
 
-_CACHE: dict[str, tuple[list[Any], list[Any], Layout]] = {}
+@dataclass
+class _Prepared:
+    """What a worker compiles once per run: the rules, the bots, the layout."""
+
+    rules: list[Any]
+    bots: list[Any]  # one per lineup entry
+    layout: Layout
+    # per lineup entry: its fast ``decide(hand, legal, rng)`` or None (observes)
+    decide: list[Any]
+    # per lineup entry: whether it draws from its generator at all
+    draws: list[bool]
+    # per lineup entry: timed on every decision (expensive) or sampled
+    expensive: list[bool]
+    # per table: the vector slots of its quantities (see _Slots)
+    slots: list[_Slots]
 
 
-def _prepared(config: SimConfig) -> tuple[list[Any], list[Any], Layout]:
+@dataclass(frozen=True)
+class _Slots:
+    """Where one table's per-game quantities sit in the summary's vector."""
+
+    hands: int
+    moves: int
+    blocked: int
+    leader_win: int
+    tie: int
+    margin: int
+    seat_win: tuple[int, ...]  # per seat; its play, settle, score follow
+    bot_win: tuple[int, ...]  # per distinct bot; likewise
+    ahead: dict[tuple[int, int], int]  # (bot a, bot b) -> slot
+
+    @classmethod
+    def of(cls, layout: Layout, t: int, players: int, distinct: int) -> _Slots:
+        ix = layout.index
+        return cls(
+            ix[f"{t}.hands"], ix[f"{t}.moves"], ix[f"{t}.blocked"], ix[f"{t}.leader_win"],
+            ix[f"{t}.tie"], ix[f"{t}.margin"],
+            tuple(ix[f"{t}.seat{s}.win"] for s in range(players)),
+            tuple(ix[f"{t}.bot{d}.win"] for d in range(distinct)),
+            {(a, b): ix[f"{t}.ahead{a}.{b}"]
+             for a in range(distinct) for b in range(distinct) if a != b},
+        )
+
+
+# a side's quantities follow its win slot in this order (see _SIDE)
+_PLAY, _SETTLE, _SCORE = 1, 2, 3
+
+_CACHE: dict[str, _Prepared] = {}
+
+
+def _prepared(config: SimConfig) -> _Prepared:
     got = _CACHE.get(config.key)
     if got is None:
         from bones.engine.bots import make_bot
@@ -235,15 +282,29 @@ def _prepared(config: SimConfig) -> tuple[list[Any], list[Any], Layout]:
 
         rules = [compile_rules(t.variant, t.players, t.teams) for t in config.tables]
         bots = [make_bot(text) for text in config.lineup]
-        got = (rules, bots, Layout(config))
+        layout = Layout(config)
+        got = _Prepared(
+            rules, bots, layout,
+            decide=[getattr(b, "decide", None) for b in bots],
+            draws=[getattr(b, "draws", True) for b in bots],
+            expensive=[getattr(b, "expensive", False) for b in bots],
+            slots=[_Slots.of(layout, t, config.players, len(config.distinct))
+                   for t in range(len(config.tables))],
+        )
         _CACHE.clear()
         _CACHE[config.key] = got
     return got
 
 
+#: Cheap bots are timed on one decision in this many (the clock costs about
+#: as much as a random bot's choice); expensive ones on every decision.
+TIME_SAMPLE = 16
+
+
 def run_batch(config: SimConfig, start: int, stop: int) -> Summary:
     """Play games ``start`` to ``stop - 1`` and sum them up."""
-    rules_list, bots, layout = _prepared(config)
+    prep = _prepared(config)
+    layout = prep.layout
     summary = Summary.empty(layout)
     players = config.players
     distinct = config.distinct
@@ -251,14 +312,16 @@ def run_batch(config: SimConfig, start: int, stop: int) -> Summary:
     sums = summary.sums
     pairs = summary.pairs
     updates = layout._updates
+    size = len(layout)
     for g in range(start, stop):
         seed = game_seed(config.seed, g)
+        # seat s of game g holds the lineup's entry (s + g) mod players
         rot = g % players
-        seat_lineup = [(s + rot) % players for s in range(players)]
-        vector = [0] * len(layout)
-        for t, rules in enumerate(rules_list):
-            _play_game(config, t, rules, [bots[i] for i in seat_lineup],
-                       [which[i] for i in seat_lineup], seed, layout, vector, summary)
+        seated = [(s + rot) % players for s in range(players)]
+        vector = [0] * size
+        for t, rules in enumerate(prep.rules):
+            _play_game(config, t, rules, prep, seated, [which[i] for i in seated], seed,
+                       vector, summary)
         summary.n += 1
         for i, v in enumerate(vector):
             if v:
@@ -272,15 +335,22 @@ def run_batch(config: SimConfig, start: int, stop: int) -> Summary:
     return summary
 
 
-def _play_game(config: SimConfig, t: int, rules: Any, bots: list[Any], bot_ids: list[int],
-               seed: int, layout: Layout, vector: list[int], summary: Summary) -> None:
+def _play_game(config: SimConfig, t: int, rules: Any, prep: _Prepared, seated: list[int],
+               bot_ids: list[int], seed: int, vector: list[int], summary: Summary) -> None:
+    """Play game ``seed`` of table ``t`` (a match, or one hand in hands mode)
+    and write its quantities into ``vector``; ``seated[s]`` is the lineup
+    entry in seat ``s``."""
     from bones.engine.match import Match
     from bones.engine.observation import observe
 
     players = rules.players
     owner = rules.owner
     match = Match(rules, seed=seed)
-    rngs = [stream(seed, BOTS, s) for s in range(players)]
+    bots = [prep.bots[i] for i in seated]
+    decide = [prep.decide[i] for i in seated]
+    # docs/random.md: the bot in seat s draws from stream(game seed, BOTS, s)
+    rngs = [stream(seed, BOTS, s) if prep.draws[i] else None for s, i in enumerate(seated)]
+    expensive = [prep.expensive[i] for i in seated]
     play = [0] * players
     settle = [0] * rules.owners
     moves = blocked = hands = 0
@@ -289,12 +359,8 @@ def _play_game(config: SimConfig, t: int, rules: Any, bots: list[Any], bot_ids: 
     counts_hist = hists.setdefault(f"{t}.scoring_counts", {})
     points_hist = hists.setdefault(f"{t}.play_points", {})
     timing = summary.timing
-    # Slow bots are timed in CPU time of this thread (their cost on one core
-    # whatever else runs); the clock call is too slow here for fast bots,
-    # which are timed by the wall clock.
-    clocks = [time.thread_time if getattr(b, "expensive", False) else time.perf_counter
-              for b in bots]
-    keys = [(f"{b.name}|forced", f"{b.name}|choice") for b in bots]
+    time_keys = [f"{b.name}|choice" for b in bots]
+    decisions = 0
     result: list[int] = []
     while not match.game_over:
         hand = match.new_hand()
@@ -302,30 +368,44 @@ def _play_game(config: SimConfig, t: int, rules: Any, bots: list[Any], bot_ids: 
             leader = hand.leader
         before = list(match.scores)
         while not hand.state:
-            seat = hand.turn
             legal = hand.legal_moves()
-            bot = bots[seat]
-            clock = clocks[seat]
-            t0 = clock()
-            move = bot.choose(observe(hand, seat), rngs[seat])
-            spent = clock() - t0
-            if move not in legal and not hand.is_legal(move):
-                raise SimError(f"{bot.name} chose an illegal move")
-            _add(timing.setdefault(keys[seat][len(legal) > 1], {}),
-                 round(TIME_BINS * math.log(max(spent, 1e-7) * 1e6)))
+            if len(legal) == 1:
+                # a forced move is made without asking the bot (as in bones play)
+                move = legal[0]
+            else:
+                seat = hand.turn
+                decisions += 1
+                timed = expensive[seat] or not decisions % TIME_SAMPLE
+                if timed:
+                    # slow bots in CPU time of this thread (their cost on one
+                    # core whatever else runs), fast ones by the wall clock
+                    clock = time.thread_time if expensive[seat] else time.perf_counter
+                    t0 = clock()
+                fast = decide[seat]
+                if fast is not None:
+                    move = fast(hand, legal, rngs[seat])
+                else:
+                    move = bots[seat].choose(observe(hand, seat, legal), rngs[seat])
+                if timed:
+                    _add(timing.setdefault(time_keys[seat], {}),
+                         round(TIME_BINS * math.log(max(clock() - t0, 1e-7) * 1e6)))
+                if move not in legal and not hand.is_legal(move):
+                    raise SimError(f"{bots[seat].name} chose an illegal move")
             hand.apply(move)
             if hand.last_points > 0:
                 _add(counts_hist, hand.count)
                 _add(points_hist, hand.last_points)
-        moves += len(hand.log)
+        log = hand.log
+        moves += len(log)
         hands += 1
         if hand.state == BLOCKED:
             blocked += 1
         if hand.settlement is not None:
             for o, d in enumerate(hand.settlement):
                 settle[o] += d
-        for s, _, p in hand.log:
-            play[s] += p
+        for s, _, p in log:
+            if p:
+                play[s] += p
         match.finish_hand(hand)
         if config.hands_only:
             result = [a - b for a, b in zip(match.scores, before)]
@@ -341,33 +421,36 @@ def _play_game(config: SimConfig, t: int, rules: Any, bots: list[Any], bot_ids: 
     margin = ordered[0] - ordered[1] if len(ordered) > 1 else 0
     _add(hists.setdefault(f"{t}.margin", {}), margin)
 
-    index = layout.index
-    base = index[f"{t}.hands"]
-    vector[base] = hands
-    vector[base + 1] = moves
-    vector[base + 2] = blocked
-    vector[base + 3] = int(winner >= 0 and winner == owner[leader])
-    vector[base + 4] = int(winner < 0)
-    vector[base + 5] = margin
+    slots = prep.slots[t]
+    vector[slots.hands] = hands
+    vector[slots.moves] = moves
+    vector[slots.blocked] = blocked
+    vector[slots.leader_win] = int(winner >= 0 and winner == owner[leader])
+    vector[slots.tie] = int(winner < 0)
+    vector[slots.margin] = margin
     for s in range(players):
         o = owner[s]
-        at = index[f"{t}.seat{s}.win"]
-        values = (int(winner == o), play[s], settle[o], result[o])
-        for k, v in enumerate(values):
-            vector[at + k] = v
-        at = index[f"{t}.bot{bot_ids[s]}.win"]
+        won = int(winner == o)
+        at = slots.seat_win[s]
+        vector[at] = won
+        vector[at + _PLAY] = play[s]
+        vector[at + _SETTLE] = settle[o]
+        vector[at + _SCORE] = result[o]
+        at = slots.bot_win[bot_ids[s]]
         # a bot in several seats: it wins when any of its sides wins
-        vector[at] = vector[at] or values[0]
-        for k in range(1, 4):
-            vector[at + k] += values[k]
-    seats_of: dict[int, list[int]] = {}
-    for s, d in enumerate(bot_ids):
-        seats_of.setdefault(d, []).append(s)
-    for a, sa in seats_of.items():
-        best_a = max(result[owner[s]] for s in sa)
-        for b, sb in seats_of.items():
-            if a != b and best_a > max(result[owner[s]] for s in sb):
-                vector[index[f"{t}.ahead{a}.{b}"]] = 1
+        vector[at] = vector[at] or won
+        vector[at + _PLAY] += play[s]
+        vector[at + _SETTLE] += settle[o]
+        vector[at + _SCORE] += result[o]
+    if len(slots.bot_win) > 1:
+        best: dict[int, int] = {}
+        for s, d in enumerate(bot_ids):
+            score = result[owner[s]]
+            if d not in best or score > best[d]:
+                best[d] = score
+        for (a, b), at in slots.ahead.items():
+            if best[a] > best[b]:
+                vector[at] = 1
 
 
 # ----------------------------------------------------------------- driver

@@ -18,7 +18,17 @@ The protocol: ``bot.choose(obs, rng) -> int`` returns one of
 a :class:`bones.engine.rng.Rng` (``random()``, ``below(n)``, ``choice``,
 ``shuffle``: docs/random.md).
 A bot never claims muggins points wrongly: it plays the move and the engine
-credits the true points.
+credits the true points.  A bot is not asked for a forced move (one legal
+move): simulations and ``bones play`` make it themselves.
+
+What a bot declares, for simulations to skip work it does not need:
+
+* ``decide(hand, legal, rng) -> int`` (optional): the move from the live hand
+  and its legal moves, with no :class:`Observation` built.  Only a built-in
+  bot that reads nothing but what the mover may see (its own tiles, the
+  layout, counts and scores) defines it; it must choose as ``choose`` would.
+* ``draws = False``: it never draws from ``rng`` (it gets ``None``).
+* ``expensive = True``: its every decision is timed (others are sampled).
 """
 
 from __future__ import annotations

@@ -16,18 +16,27 @@ class RandomBot:
         self.name = canonical("random", {})
 
     def choose(self, obs: Observation, rng: Rng) -> int:
-        legal = obs.legal_moves()
-        return legal[0] if len(legal) == 1 else rng.choice(legal)
+        return self.decide(obs.layout, obs.legal_moves(), rng)
+
+    def decide(self, hand: Hand, legal: list[int], rng: Rng) -> int:
+        """The move, from the legal moves alone (docs/random.md)."""
+        return legal[0] if len(legal) == 1 else legal[rng.below(len(legal))]
 
 
 class GreedyBot:
     """Most points now; ties to the heaviest tile, then doubles first."""
+
+    draws = False  # never draws from its generator
 
     def __init__(self) -> None:
         self.name = canonical("greedy", {})
 
     def choose(self, obs: Observation, rng: Rng) -> int:
         return greedy_move(obs.layout, obs.legal_moves())
+
+    def decide(self, hand: Hand, legal: list[int], rng: Rng) -> int:
+        """The move, reading only the mover's tiles and the layout of ``hand``."""
+        return greedy_move(hand, legal)
 
 
 # Weights of the heuristic's terms (points are the unit), chosen by matches
@@ -152,6 +161,8 @@ def barred_for(obs: Observation, seat: int) -> int:
 
 class HeuristicBot:
     """Points now, minus what the next opponent may score, plus hand shape."""
+
+    draws = False  # never draws from its generator
 
     def __init__(self) -> None:
         self.name = canonical("heuristic", {})
