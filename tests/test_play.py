@@ -351,7 +351,8 @@ def test_notation_moves_and_illegal_ones(tmp_path: Path) -> None:
     save2 = tmp_path / "n2.json"
     r = play(["all-fives", "--bots", "greedy", "--seed", "30", "--save", str(save2)],
              f"{illegal}\n{listed[-1]}\nq\n", tmp_path)
-    assert re.search(r"(is not legal now; legal: |no arm W yet|the lead takes no arm|fits)", r.output)
+    assert re.search(r"(is not legal now; legal: |no arm W yet|the lead takes no arm|fits|"
+                     r"you don.t hold 0-0\n)", r.output)
     record = load_record(save2)
     assert listed[-1] in record.hands[0].moves
 
@@ -432,8 +433,8 @@ def test_save_refusals_leave_files_untouched(tmp_path: Path) -> None:
     # --resume continues a game; it cannot set one up
     r = play(["--resume", str(bots), "--players", "3"], "", tmp_path)
     assert r.exit_code == 2 and "--players cannot change a saved game" in r.output
-    r = play(["sniff", "--resume", str(bots)], "", tmp_path)
-    assert r.exit_code == 2 and "takes no variant" in r.output
+    r = play(["sniff", "--resume", str(bots)], "", tmp_path)  # --resume FILE takes one FILE
+    assert r.exit_code == 2 and "unexpected extra argument" in r.output
 
 
 def test_default_save_location(tmp_path: Path) -> None:

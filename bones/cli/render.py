@@ -452,7 +452,9 @@ class TerminalUI:
         console.print(self.ends_line(hand))
         recent = [line for s, line in self.recent if s != seat]
         if recent and self.interactive:  # the screen was cleared: say what happened
-            console.print(Text("  since your last move:", STYLES["note"]))
+            moved = any(s == seat for s, _, _ in hand.log)
+            since = "since your last move:" if moved else "since the hand began:"
+            console.print(Text(f"  {since}", STYLES["note"]))
             for line in recent:
                 console.print(Text("    ").append_text(line))
         self.recent = []
@@ -664,18 +666,25 @@ class TerminalUI:
             return
         self.console.print(describe(session.variant, session.players), markup=False, highlight=False)
 
-    def _clear(self) -> None:
-        """Clear the terminal, except the first time: the banner names the save file."""
+    def _clear(self, scrollback: bool = False) -> None:
+        """Clear the terminal, except the first time: the banner names the save file.
+
+        ``scrollback`` clears the terminal's scrollback too (``ESC [3J``), so
+        in hot-seat the next player cannot scroll up to the last one's hand.
+        """
         if self.interactive and not self._banner:
             self.console.clear()
+            if scrollback:
+                self.console.file.write("\x1b[3J")
+                self.console.file.flush()
         self._banner = False
 
-    def handoff(self, session: GameSession, seat: int) -> None:
-        self._clear()
+    def handoff(self, session: GameSession, seat: int) -> str:
+        self._clear(scrollback=True)
         self._handed = True
-        self.read(f"Pass the keyboard to seat {seat}, then press Enter ")
+        return self.read(f"Pass the keyboard to seat {seat}, then press Enter (q to save and quit) ")
 
-    def between_hands(self, session: GameSession) -> None:
+    def between_hands(self, session: GameSession) -> str:
         hand = session.hand
         if hand is not None:
             self.console.print()
@@ -683,7 +692,8 @@ class TerminalUI:
                                     f"lead{'' if session.seat_name(hand.leader) == 'You' else 's'}",
                                     STYLES["title"]))
         if self.interactive and session.human_seats:
-            self.read("Press Enter for the next hand ")
+            return self.read("Press Enter for the next hand (q to save and quit) ")
+        return ""
 
 
 def _target(rules: Rules) -> str:

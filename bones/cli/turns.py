@@ -12,6 +12,7 @@ from typing import Protocol
 from bones.engine.game import Event, GameError, GameSession, Option
 from bones.engine.hand import Hand
 from bones.engine.match import HandSummary
+from bones.engine.moves import DRAW
 
 
 class PlayUI(Protocol):
@@ -27,20 +28,39 @@ class PlayUI(Protocol):
     def show_match_end(self, session: GameSession) -> None: ...
     def show_history(self, session: GameSession) -> None: ...
     def show_rules(self, session: GameSession) -> None: ...
-    def handoff(self, session: GameSession, seat: int) -> None: ...
-    def between_hands(self, session: GameSession) -> None: ...
+    def handoff(self, session: GameSession, seat: int) -> str: ...  # what was typed
+    def between_hands(self, session: GameSession) -> str: ...  # what was typed ("" if nothing)
     def bot_pause(self) -> None: ...
 
 
 FINISHED, STOPPED = "finished", "stopped"
 
+QUIT_WORDS = ("q", "quit")
+#: the keys of the move prompt, for `help`
+KEYS = ("keys: a move's number, its notation (6-4@E, draw, pass) or the tile as shown "
+        "([6|4]); ? a hint; h this hand's history; r the rules; u take back your last "
+        "move; q save and quit (at any prompt); help these keys")
 
-def run(session: GameSession, ui: PlayUI, resumed: bool = False) -> str:
+
+class _Quit(Exception):
+    """`q` typed at a prompt other than the move prompt."""
+
+
+def run(session: GameSession, ui: PlayUI, resumed: bool = False, ask_forced: bool = False) -> str:
     """Play until the match ends (:data:`FINISHED`) or the player quits
     (:data:`STOPPED`; the game is saved).  EOF and Ctrl-C propagate to the
-    caller after the last move has been saved."""
+    caller after the last move has been saved.  A human's only move, when
+    it is a draw or a pass, is made for them and shown, unless
+    ``ask_forced``."""
     ui.start(session, resumed)
     session.save()
+    try:
+        return _loop(session, ui, ask_forced)
+    except _Quit:
+        return STOPPED
+
+
+def _loop(session: GameSession, ui: PlayUI, ask_forced: bool) -> str:
     at_keyboard = -1 if len(session.human_seats) > 1 else (session.human_seats or [-1])[0]
     while not session.over:
         hand = session.hand
@@ -54,12 +74,31 @@ def run(session: GameSession, ui: PlayUI, resumed: bool = False) -> str:
             ui.bot_pause()
             continue
         if seat != at_keyboard:
-            ui.handoff(session, seat)
+            _check_quit(ui.handoff(session, seat))
             at_keyboard = seat
+        if not ask_forced and _forced(session, ui, seat):
+            _hand_ended(session, ui)
+            continue
         if _human_turn(session, ui, seat) == STOPPED:
             return STOPPED
         _hand_ended(session, ui)
     return FINISHED
+
+
+def _check_quit(text: str) -> None:
+    if text.strip().lower() in QUIT_WORDS:
+        raise _Quit
+
+
+def _forced(session: GameSession, ui: PlayUI, seat: int) -> bool:
+    """Make a human's only move for them when it is a draw or a pass (and say so)."""
+    options = session.options()
+    if len(options) != 1 or options[0].move >= 0:
+        return False
+    why = "nothing fits" + ("" if options[0].move == DRAW else " and nothing can be drawn")
+    ui.message(f"{session.seat_name(seat)}: {why}: {options[0].text} (forced)", "note")
+    ui.show_event(session, session.play(options[0].move))
+    return True
 
 
 def _hand_ended(session: GameSession, ui: PlayUI) -> bool:
@@ -71,7 +110,7 @@ def _hand_ended(session: GameSession, ui: PlayUI) -> bool:
     if session.over:
         ui.show_match_end(session)
     else:
-        ui.between_hands(session)
+        _check_quit(ui.between_hands(session))
     return True
 
 
@@ -83,8 +122,11 @@ def _human_turn(session: GameSession, ui: PlayUI, seat: int) -> str:
         who = session.seat_name(seat)
         text = ui.read("Your move: " if who == "You" else f"{who}, your move: ")
         word = text.strip().lower()
-        if word in ("q", "quit"):
+        if word in QUIT_WORDS:
             return STOPPED
+        if word in ("help", "keys"):
+            ui.message(KEYS, "note")
+            continue
         if word in ("?", "hint"):
             ui.message(f"hint: {session.hint()}", "hint")
             continue
@@ -120,14 +162,14 @@ def _human_turn(session: GameSession, ui: PlayUI, seat: int) -> str:
 
 def _read_claim(ui: PlayUI) -> int:
     while True:
-        text = ui.read("points you claim for this play (Enter for none): ").strip()
+        text = ui.read("points you claim for this play (Enter for none, q to quit): ").strip()
         if not text:
             return 0
         if text.isdigit():
             return int(text)
+        _check_quit(text)
         ui.message(f"'{text}' is not a number of points: type a whole number like 10, or Enter for none",
                    "error")
-
 
 
 __all__ = ["FINISHED", "STOPPED", "PlayUI", "run"]

@@ -16,6 +16,7 @@ a take-back, makes exactly the decisions the uninterrupted one would have.
 from __future__ import annotations
 
 import random
+import re
 import shlex
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -25,7 +26,7 @@ from typing import Any
 
 from bones.engine.hand import Hand
 from bones.engine.match import Deal, HandSummary, Match, new_seed
-from bones.engine.moves import DRAW
+from bones.engine.moves import DRAW, tile_of
 from bones.engine.notation import (
     AmbiguousMoveError,
     NotationError,
@@ -54,6 +55,8 @@ DEFAULT_LEVEL = "hard"
 HINT_BOT = "search"
 SAVE_FORMAT_KEY = "play"  # our fields live under record["meta"]["play"]
 _MAX_NAMES = 1000  # NAME.json, NAME-2.json, ... NAME-999.json
+#: a tile as the table prints it, ``[2|1]``, possibly followed by ``@E``
+_TILE_AS_PRINTED = re.compile(r"^\[\s*(\d+)\s*\|\s*(\d+)\s*\]")
 
 
 class GameError(ValueError):
@@ -89,6 +92,9 @@ def seat_config(players: int, *, seat: int = 0, humans: int = 1,
     if not 0 <= seat < players:
         raise GameError(f"--seat must be between 0 and {players - 1} for {players} players")
     human_seats = {(seat + i) % players for i in range(humans)}
+    bot_seats = players - len(human_seats)
+    if bots and len(bots) > bot_seats:  # the message of `bones simulate --bots`
+        raise GameError(f"{len(bots)} bots for {bot_seats} seat{'s' * (bot_seats != 1)}")
     bot_list = list(bots) if bots else [LEVELS[level]]
     seats: list[str] = []
     b = 0
@@ -335,7 +341,7 @@ class GameSession:
         """
         hand = self.hand
         assert hand is not None
-        raw = text.strip()
+        raw = _TILE_AS_PRINTED.sub(r"\1-\2", text.strip())  # [2|1] as the screen prints it
         legal = hand.legal_moves()
         if raw.isdigit():
             n = int(raw)
@@ -355,6 +361,10 @@ class GameSession:
             if reason.startswith(doubled):  # the notation quotes the text once already
                 reason = reason[len(f"'{raw}': "):]
             raise GameError(f"{reason} (type a number from the list, or ? for a hint)") from None
+        if move >= 0 and not hand.hands[hand.turn] >> tile_of(move) & 1:
+            name = self.rules.tiles.names[tile_of(move)]
+            who = "you don't" if self.seat_name(hand.turn) == "You" else f"seat {hand.turn} doesn't"
+            raise GameError(f"{who} hold {name}")
         if not hand.is_legal(move):
             names = ", ".join(format_move(hand, m) for m in legal)
             shown = raw if move >= 0 else raw.lower()

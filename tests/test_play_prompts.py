@@ -1,0 +1,163 @@
+"""The prompts of `bones play` (issue 11 items 11-14): what a player may type, and what they see."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+from rich.console import Console
+from typer.testing import CliRunner
+
+from bones.cli.app import app
+from bones.cli.render import TerminalUI, TileFace
+from bones.cli.turns import STOPPED, run
+from bones.engine.game import GameSession
+from bones.engine.load import load_variant
+from bones.engine.record import load_record
+
+runner = CliRunner()
+
+
+def play(args: list[str], answers: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+    env = {"XDG_DATA_HOME": str(tmp_path / "data"), "NO_COLOR": "1", "COLUMNS": "100"}
+    result = runner.invoke(app, ["play", *args], input=answers, env=env)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result
+
+
+class ScriptedUI(TerminalUI):
+    """A terminal UI as at a real terminal (interactive), answering prompts from a script."""
+
+    def __init__(self, answer) -> None:  # type: ignore[no-untyped-def]
+        self.out = io.StringIO()
+        super().__init__(Console(file=self.out, width=100, no_color=True), interactive=True,
+                         face=TileFace())
+        self.answer = answer
+        self.prompts: list[str] = []
+
+    def read(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        self.console.print(prompt, end="")
+        return str(self.answer(prompt))
+
+
+def test_the_tile_as_printed_is_accepted(tmp_path: Path) -> None:
+    first = play(["all-fives", "--bots", "greedy", "--seed", "30"], "q\n", tmp_path)
+    option = re.search(r"^\s+1\. (\d+)-(\d+)(@\w+)?", first.output, re.M)
+    assert option is not None
+    a, b, arm = option.groups()
+    save = tmp_path / "t.json"
+    r = play(["all-fives", "--bots", "greedy", "--seed", "30", "--save", str(save)],
+             f"[{a}|{b}]{arm or ''}\nq\n", tmp_path)
+    assert r.exit_code == 0
+    assert "not a tile" not in r.output
+    moves = load_record(save).hands[0].moves
+    assert f"{a}-{b}{arm or ''}" in moves
+
+
+def test_help_shows_the_keys_and_a_tile_not_held_is_named(tmp_path: Path) -> None:
+    r = play(["all-fives", "--bots", "greedy", "--seed", "30"], "help\n0-0\nq\n", tmp_path)
+    assert "keys: a move's number" in r.output and "q save and quit (at any prompt)" in r.output
+    assert "you don't hold 0-0" in r.output
+    assert "'help'" not in r.output  # not taken for a tile
+
+
+def test_q_saves_and_quits_at_the_next_hand_prompt(tmp_path: Path) -> None:
+    save = tmp_path / "n.json"
+    session = GameSession.new(load_variant("all-fives"), bots=["greedy"], seed=3, save_path=save)
+    ui = ScriptedUI(lambda prompt: "q" if prompt.startswith("Press Enter") else "1")
+    with session.new_save():
+        assert run(session, ui) == STOPPED
+    assert any(p.startswith("Press Enter for the next hand") for p in ui.prompts)
+    record = load_record(save)
+    assert record.hands[0].end is not None  # the first hand is over and saved...
+    assert len(record.hands) == 2 and record.hands[1].moves == []  # ...and nothing after
+
+
+def test_q_at_the_hot_seat_hand_off_saves_and_quits(tmp_path: Path) -> None:
+    session = GameSession.new(load_variant("sniff"), humans=2, seed=5,
+                              save_path=tmp_path / "h.json")
+    ui = ScriptedUI(lambda prompt: "q" if prompt.startswith("Pass the keyboard") else "1")
+    with session.new_save():
+        assert run(session, ui) == STOPPED
+    assert len(ui.prompts) == 1 and ui.prompts[0].startswith("Pass the keyboard to seat 0")
+    assert load_record(tmp_path / "h.json").hands[0].moves == []
+
+
+def test_hot_seat_clears_the_scrollback_and_the_first_turn_heading(tmp_path: Path) -> None:
+    session = GameSession.new(load_variant("sniff"), humans=2, seed=5,
+                              save_path=tmp_path / "h.json")
+    answers = iter(["", "1", "", "1", "", "q"])
+    ui = ScriptedUI(lambda prompt: next(answers))
+    ui._banner = False  # as after the first screen
+    with session.new_save():
+        run(session, ui)
+    out = ui.out.getvalue()
+    assert "\x1b[3J" in out  # the scrollback is cleared at each hand-off
+    if "since" in out:
+        first = out.index("since")
+        assert out[first:].startswith("since the hand began:")
+
+
+def test_a_forced_draw_is_made_and_shown(tmp_path: Path) -> None:
+    # answer the first listed move every time until a forced draw comes up
+    for seed in range(1, 40):
+        save = tmp_path / f"f{seed}.json"
+        r = play(["all-fives", "--bots", "greedy", "--seed", str(seed), "--save", str(save)],
+                 "1\n" * 40 + "q\n", tmp_path)
+        if "(forced)" in r.output:
+            break
+    else:  # pragma: no cover
+        raise AssertionError("no forced draw in 40 games")
+    assert re.search(r"You: nothing fits.*: draw \(forced\)\n\s+You drew \[\d\|\d\]", r.output)
+    # the old behaviour on request: the draw is offered as the only move
+    old = play(["all-fives", "--bots", "greedy", "--seed", str(seed), "--ask-forced",
+                "--save", str(tmp_path / "old.json")], "1\n" * 40 + "q\n", tmp_path)
+    assert "(forced)" not in old.output
+    assert re.search(r"^\s+1\. draw\s*$", old.output, re.M)
+
+
+def test_play_bots_gets_the_checks_of_simulate(tmp_path: Path) -> None:
+    r = play(["sniff", "--bots", "random,random,random"], "", tmp_path)
+    s = runner.invoke(app, ["simulate", "sniff", "--bots", "random,random,random", "-n", "1"])
+    assert r.exit_code == 2 and s.exit_code == 2
+    assert r.output.strip() == "bones play: 3 bots for 1 seat"
+    assert s.output.strip().endswith("3 bots for 2 seats")
+    r = play(["sniff", "--bots", "greedy,,random", "--humans", "0"], "", tmp_path)
+    assert r.exit_code == 2 and "an empty bot name in 'greedy,,random'" in r.output
+
+
+def test_resume_without_a_file_lists_the_saves_and_continue_goes_on(tmp_path: Path) -> None:
+    saves = tmp_path / "data" / "bones" / "saves"
+    r = play(["--resume"], "", tmp_path)
+    assert r.exit_code == 0 and "no saved games" in r.output
+    play(["block-2p", "--humans", "0", "--bots", "greedy", "--seed", "1"], "", tmp_path)
+    play(["all-fives", "--bots", "greedy", "--seed", "2"], "1\nq\n", tmp_path)
+    files = sorted(saves.glob("*.json"))
+    assert len(files) == 2
+    listing = play(["--resume"], "", tmp_path)
+    assert listing.exit_code == 0
+    names = re.findall(r"^  (\S+\.json)$", listing.output, re.M)
+    assert names[0].startswith("all-fives-") and names[1].startswith("block-2p-")  # newest first
+    assert re.search(r"all-fives, 2 players, hand 1, scores \d+-\d+, unfinished", listing.output)
+    assert re.search(r"block-2p, 2 players, hand \d+, scores \d+-\d+, finished", listing.output)
+    assert re.search(r"^      \d{4}-\d\d-\d\d \d\d:\d\d  ", listing.output, re.M)
+    unfinished = saves / names[0]
+    before = len(load_record(unfinished).hands[0].moves)
+    cont = play(["--continue"], "1\nq\n", tmp_path)
+    assert cont.exit_code == 0 and "resumed" in cont.output and str(unfinished) in cont.output
+    assert len(load_record(unfinished).hands[0].moves) > before
+
+
+def test_play_offers_json_at_the_end(tmp_path: Path) -> None:
+    r = play(["block-2p", "--humans", "0", "--bots", "greedy", "--seed", "1", "--json"], "",
+             tmp_path)
+    assert r.exit_code == 0
+    data = json.loads(r.output.strip().splitlines()[-1])
+    assert data["state"] == "finished" and data["variant"] == "block-2p"
+    assert data["seed"] == 1 and len(data["scores"]) == 2
+    assert load_record(data["save"]).result.scores == data["scores"]
+    stopped = play(["all-fives", "--bots", "greedy", "--seed", "2", "--json"], "q\n", tmp_path)
+    assert json.loads(stopped.output.strip().splitlines()[-1])["state"] == "stopped"
