@@ -161,3 +161,129 @@ def test_play_offers_json_at_the_end(tmp_path: Path) -> None:
     assert load_record(data["save"]).result.scores == data["scores"]
     stopped = play(["all-fives", "--bots", "greedy", "--seed", "2", "--json"], "q\n", tmp_path)
     assert json.loads(stopped.output.strip().splitlines()[-1])["state"] == "stopped"
+
+
+# ------------------------------------------------------- the board and the list
+
+
+def _random_positions(per_table: int = 3):  # type: ignore[no-untyped-def]
+    import random
+
+    from bones.engine.load import builtin_names
+    from bones.engine.match import Match
+    from bones.engine.rules import compile_rules
+
+    for name in builtin_names():
+        variant = load_variant(name)
+        for players in variant.players.counts:
+            rules = compile_rules(variant, players)
+            for seed in range(per_table):
+                match = Match(rules, seed)
+                hand = match.new_hand()
+                rnd = random.Random(seed)
+                while not hand.over:
+                    yield name, hand
+                    hand.apply(rnd.choice(hand.legal_moves()))
+
+
+def test_what_each_end_adds_is_the_count() -> None:
+    from bones.engine.handend import count_parts
+
+    seen_hub = seen_free = False
+    for _, hand in _random_positions():
+        if not hand.placed:
+            continue
+        parts = count_parts(hand)
+        assert parts is not None
+        assert sum(p.points for p in parts) == hand.count
+        seen_hub |= any(p.kind == "hub" for p in parts)
+        seen_free |= any(p.kind == "free" for p in parts)
+    assert seen_hub and seen_free  # spinners counted whole, free edges adding nothing
+
+
+def test_the_board_line_adds_up_on_screen(tmp_path: Path) -> None:
+    for seed in range(1, 30):
+        r = play(["all-fives", "--bots", "greedy", "--seed", str(seed)], "1\n" * 12 + "q\n",
+                 tmp_path)
+        lines = re.findall(r"count: (.*) = (\d+)$", r.output, re.M)
+        if any("(free)" in parts or "[" in parts for parts, _ in lines):
+            break
+    assert lines
+    for parts, total in lines:
+        numbers = [int(x) for x in re.findall(r"(?:^|\+ )(?:[WENS]\d* |\[\d\|\d\] )?(\d+)(?:\+(\d+))?",
+                                              parts) for x in x if x]
+        assert sum(numbers) == int(total), (parts, total)
+
+
+def test_a_led_double_lists_each_placement_once(tmp_path: Path) -> None:
+    from bones.engine.moves import tile_of
+    from bones.engine.notation import format_move
+
+    checked = 0
+    for seed in range(300):
+        session = GameSession.new(load_variant("block-2p"), humans=2, seed=seed,
+                                  save_path=tmp_path / f"{seed}.json")
+        hand = session.hand
+        assert hand is not None
+        doubles = [m for m in hand.legal_moves()
+                   if m >= 0 and session.rules.tiles.is_double[tile_of(m)]]
+        if not doubles:
+            continue
+        session.play(doubles[0])
+        legal = [m for m in hand.legal_moves() if m >= 0]
+        listed = [m for m in session.listed_moves() if m >= 0]
+        assert sorted(tile_of(m) for m in listed) == sorted({tile_of(m) for m in legal})
+        if len(legal) > len(listed):
+            checked += 1
+            numbers = [o.text for o in session.options()]
+            assert len(numbers) == len(set(numbers))
+            for dropped in set(legal) - set(listed):  # typed, it is still accepted
+                assert session.parse(format_move(hand, dropped)) == dropped
+        if checked >= 3:
+            break
+    assert checked >= 1
+
+
+def test_replay_offers_json(tmp_path: Path) -> None:
+    corpus = Path(__file__).resolve().parent / "corpus" / "records" / "good-save.json"
+    r = runner.invoke(app, ["replay", str(corpus), "--json"])
+    assert r.exit_code == 0
+    data = json.loads(r.output)
+    record = load_record(corpus)
+    assert data["result"]["scores"] == record.result.scores
+    assert [m["move"] for m in data["hands"][0]["moves"]] == record.hands[0].moves
+    assert data["hands"][0]["end"] == record.hands[0].end
+    bad = runner.invoke(app, ["replay", str(corpus.parent / "nested-arrays.json"), "--json"])
+    assert bad.exit_code == 1 and bad.stdout == ""
+
+
+# ------------------------------------------------------------- 80 columns
+
+
+def test_the_rules_wrap_at_words_at_80_columns(tmp_path: Path) -> None:
+    from bones.engine.describe import describe
+
+    env = {"XDG_DATA_HOME": str(tmp_path / "data"), "NO_COLOR": "1", "COLUMNS": "80"}
+    r = runner.invoke(app, ["play", "all-fives", "--bots", "greedy", "--seed", "3"],
+                      input="r\nq\n", env=env)
+    assert r.exit_code == 0
+    out = r.output
+    start = out.index("Your move: r\n") + len("Your move: r\n")
+    shown = out[start:out.index("Your move:", start)]
+    assert max(len(line) for line in shown.splitlines()) <= 80
+    text = describe(load_variant("all-fives"), 2)
+    assert shown.split() == text.split()  # no word cut in two
+
+
+def test_a_tall_layout_is_elided_vertically() -> None:
+    from bones.cli.render import Layout, LayoutPicture, Piece
+
+    lead = Piece(27, 6, 6, True, cross=(2, 3))
+    north = [Piece(20 + i, 6 if i == 0 else i, i + 1, False) for i in range(8)]
+    layout = Layout(lead=lead, arms=[[], [], north, []], open=[6, 6, 1, 6])
+    full = LayoutPicture(layout, TileFace(), 78).draw()
+    short = LayoutPicture(layout, TileFace(), 78, column=2).draw()
+    assert len(full) >= 10
+    assert len(short) <= 6
+    assert any("⋮" in line.plain for line in short)
+    assert "N:1" in "".join(line.plain for line in short)  # the open end is still shown

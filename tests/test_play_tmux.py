@@ -161,9 +161,33 @@ def test_hot_seat_hides_each_hand(terminal: Terminal, tmp_path: Path) -> None:
     screen = terminal.wait_for("Pass the keyboard to seat 1")
     # seat 0's tiles are gone from the screen before seat 1 sits down
     assert "holds:" not in screen and "[" not in screen
+    # ...and from the scrollback: seat 1 cannot scroll up to them
+    history = terminal.tmux("capture-pane", "-p", "-S", "-", "-t", terminal.name)
+    assert "Seat 0 holds:" not in history
     terminal.keys("Enter")
     screen = terminal.wait_for("Seat 1, your move:")
     assert "Seat 1 holds:" in screen and "Seat 0 holds:" not in screen
     assert re.search(r"^    Seat 0 plays \S+: count \d+", screen, re.M)  # what seat 0 did
+    terminal.keys("q", "Enter")
+    assert "EXITED 0" in terminal.wait_for("EXITED")
+
+
+def test_the_scores_stay_on_an_80_by_24_screen(terminal: Terminal, tmp_path: Path) -> None:
+    env = {"XDG_DATA_HOME": str(tmp_path), "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
+    terminal.start(_command("all-fives", "--bots", "greedy", "--seed", "12", "--delay", "0"),
+                   env, width=80, height=24)
+    screen = terminal.wait_for("Your move:")
+    tables = 0
+    while "Your move:" in screen and tables < 10:
+        lines = screen.splitlines()
+        assert any(line.startswith("  scores: ") for line in lines), screen
+        assert any("  open ends: " in line and "count: " in line for line in lines), screen
+        assert any(re.match(r"\s+1\. ", line) for line in lines), screen
+        tables += 1
+        before = screen
+        terminal.keys("1", "Enter")
+        screen = terminal.wait_for(lambda s: (s != before and s.rstrip().endswith("Your move:"))
+                                   or "Press Enter" in s or "game over" in s)
+    assert tables >= 3
     terminal.keys("q", "Enter")
     assert "EXITED 0" in terminal.wait_for("EXITED")

@@ -189,10 +189,13 @@ class _Canvas:
 class LayoutPicture:
     """Draws a :class:`Layout` within ``width`` columns."""
 
-    def __init__(self, layout: Layout, face: TileFace, width: int) -> None:
+    def __init__(self, layout: Layout, face: TileFace, width: int, column: int = 0) -> None:
         self.layout = layout
         self.face = face
         self.width = max(width, 40)
+        #: the most tiles drawn in a cross arm's column (0: no limit); inner
+        #: plain tiles beyond it are shown as a ⋮, as a long line's are as …
+        self.column = column
         self.canvas = _Canvas()
         self.listed: list[Text] = []
         self.placed_arms: set[int] = set()
@@ -289,9 +292,10 @@ class LayoutPicture:
         """A spinner's cross arm drawn up (-1) or down (+1) from row 0."""
         pieces = self.layout.arms[arm] if arm < len(self.layout.arms) else []
         w = self.face.width
-        cells = [(direction * (i + 1), p) for i, p in enumerate(pieces)]
+        shown = self._shown(pieces, self.column) if self.column else list(pieces)
+        cells = [(direction * (i + 1), p) for i, p in enumerate(shown)]
         label = self._label(arm)
-        end_row = direction * (len(pieces) + 1)
+        end_row = direction * (len(shown) + 1)
         if not all(self.canvas.free(r, col, w) for r, _ in cells) or (
             label and not self.canvas.free(end_row, col, len(label))
         ):
@@ -300,6 +304,9 @@ class LayoutPicture:
         self.placed_arms.add(arm)
         branches = []
         for row, piece in cells:
+            if piece is None:
+                self.canvas.put(row, col, w, "⋮".center(w), STYLES["note"])
+                continue
             top, bottom = (piece.far, piece.near) if direction < 0 else (piece.near, piece.far)
             self.canvas.put(row, col, w, self.face.vertical(top, bottom), self._style(piece))
             if piece.cross is not None:
@@ -446,7 +453,10 @@ class TerminalUI:
         console.print()
         log = session.current
         layout = layout_of(rules, log.deal, log.codes)
-        for line in LayoutPicture(layout, self.face, console.width - 2).draw():
+        # the table around the picture takes about 18 lines: the rest of the
+        # screen, split between the up and the down columns, is the picture's
+        column = max(2, (console.height - 18) // 2 - 1) if self.interactive else 0
+        for line in LayoutPicture(layout, self.face, console.width - 2, column).draw():
             console.print(line, no_wrap=True, overflow="crop", crop=False)
         console.print()
         console.print(self.ends_line(hand))
@@ -476,13 +486,37 @@ class TerminalUI:
         return line
 
     def ends_line(self, hand: Hand) -> Text:
+        """The open ends and what each adds to the count, so the numbers add up on screen:
+        ``open ends: W 2  E 5  N 3  S 4`` then ``count: W 2 + E 5 + N 3 + S 0 (free) = 10``."""
+        from bones.engine.handend import count_parts
+
         ends = hand.open_ends()
         line = Text("  open ends: ")
         if not hand.placed:
             line.append("none yet (the lead)")
-        else:
-            line.append("  ".join(f"{arm_name(a)} {p}" for a, p in ends.items()) or "none")
+            line.append("   count: ")
+            line.append(str(hand.count), "bold")
+            return line
+        line.append("  ".join(f"{arm_name(a)} {p}" for a, p in ends.items()) or "none")
+        parts = count_parts(hand)
         line.append("   count: ")
+        if parts is None:
+            line.append(str(hand.count), "bold")
+            return line
+        shown = []
+        for part in parts:
+            if part.kind == "hub":
+                shown.append(f"{self.face.horizontal(part.pip, part.pip)} {part.points}")
+            elif part.kind == "free":
+                if part.arm in ends:
+                    shown.append(f"{arm_name(part.arm)} 0 (free)")
+            elif part.kind == "double":
+                shown.append(f"{arm_name(part.arm)} {part.pip}+{part.pip}"
+                             if part.points == 2 * part.pip else
+                             f"{arm_name(part.arm)} {part.points}")
+            else:
+                shown.append(f"{arm_name(part.arm)} {part.points}")
+        line.append(" + ".join(shown) + " = " if len(shown) > 1 else "")
         line.append(str(hand.count), "bold")
         return line
 
@@ -658,13 +692,20 @@ class TerminalUI:
         for i, event in enumerate(events, 1):
             self.console.print(Text(f"  {i:>3}. ").append_text(self.describe(session, event)))
 
-    def show_rules(self, session: GameSession) -> None:
-        try:
-            from bones.engine.describe import describe
-        except ImportError:
-            self.message(f"{session.variant.name}: {session.variant.summary}")
-            return
-        self.console.print(describe(session.variant, session.players), markup=False, highlight=False)
+    def show_rules(self, session: GameSession) -> bool:
+        """The variant's rules, wrapped at words; through a pager at a terminal.
+
+        Returns whether the table must be drawn again (the pager took the screen).
+        """
+        from bones.engine.describe import describe
+
+        text = describe(session.variant, session.players)
+        if self.interactive:
+            with self.console.pager(styles=False):
+                self.console.print(text, markup=False, highlight=False, soft_wrap=False)
+            return True
+        self.console.print(text, markup=False, highlight=False, soft_wrap=False)
+        return False
 
     def _clear(self, scrollback: bool = False) -> None:
         """Clear the terminal, except the first time: the banner names the save file.

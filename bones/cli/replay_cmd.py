@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import typer
@@ -23,6 +24,9 @@ def replay_command(
     file: Path = typer.Argument(..., help="A record written by bones (JSON).", metavar="FILE"),
     verbose: bool = typer.Option(False, "--verbose", "-v",
                                  help="Print every move with the count and points."),
+    json_out: bool = typer.Option(False, "--json", help="Print the replay as JSON: every "
+                                  "hand with its moves, counts, points, end, settlement and "
+                                  "scores, and the result."),
 ) -> None:
     from bones.cli.options import EXIT_USAGE, fail, missing_file
     from bones.engine.record import RecordError, load_record, replay
@@ -40,6 +44,9 @@ def replay_command(
         typer.echo(f"bones replay: {message}", err=True)
         raise typer.Exit(1) from None
 
+    if json_out:
+        typer.echo(json.dumps(_as_json(file, record, result), indent=2))
+        return
     rules = result.rules
     side = "team" if rules.teams else "seat"
     table = f"{rules.players} players" + (" in two teams" if rules.teams else "")
@@ -57,6 +64,30 @@ def replay_command(
     else:
         outcome = "unfinished"
     typer.echo(f"result: {outcome}, scores {_scores(result.scores)}")
+
+
+def _as_json(file: Path, record, result) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    rules = result.rules
+    return {
+        "file": str(file),
+        "variant": rules.name,
+        "players": rules.players,
+        "teams": rules.teams,
+        "seed": record.seed,
+        "engine": record.engine,
+        "hands": [{
+            "number": hand.number,
+            "leader": hand.leader,
+            "moves": [{"seat": m.seat, "move": m.notation, "count": m.count, "points": m.points}
+                      for m in hand.moves],
+            "end": hand.end,
+            "domino_seat": hand.domino_seat if hand.domino_seat >= 0 else None,
+            "settlement": hand.settlement,
+            "scores": hand.scores,
+        } for hand in result.hands],
+        "result": {"finished": result.finished, "winner": result.winner,
+                   "scores": result.scores},
+    }
 
 
 def _scores(values: list[int]) -> str:

@@ -27,7 +27,7 @@ class PlayUI(Protocol):
     def show_hand_end(self, session: GameSession, hand: Hand, summary: HandSummary) -> None: ...
     def show_match_end(self, session: GameSession) -> None: ...
     def show_history(self, session: GameSession) -> None: ...
-    def show_rules(self, session: GameSession) -> None: ...
+    def show_rules(self, session: GameSession) -> bool: ...  # True: draw the table again
     def handoff(self, session: GameSession, seat: int) -> str: ...  # what was typed
     def between_hands(self, session: GameSession) -> str: ...  # what was typed ("" if nothing)
     def bot_pause(self) -> None: ...
@@ -134,7 +134,9 @@ def _human_turn(session: GameSession, ui: PlayUI, seat: int) -> str:
             ui.show_history(session)
             continue
         if word in ("r", "rules"):
-            ui.show_rules(session)
+            if ui.show_rules(session):  # a pager had the screen: the board comes back
+                ui.show_table(session, seat)
+                ui.show_options(session, options)
             continue
         if word in ("u", "undo"):
             try:

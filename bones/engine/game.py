@@ -26,7 +26,7 @@ from typing import Any
 
 from bones.engine.hand import Hand
 from bones.engine.match import Deal, HandSummary, Match, new_seed
-from bones.engine.moves import DRAW, tile_of
+from bones.engine.moves import DRAW, arm_of, tile_of
 from bones.engine.notation import (
     AmbiguousMoveError,
     NotationError,
@@ -323,10 +323,33 @@ class GameSession:
         hand = self.hand
         assert hand is not None
         out = []
-        for move in hand.legal_moves():
+        for move in self.listed_moves():
             trial = hand.copy()
             trial.apply(move)
             out.append(Option(move, format_move(hand, move), trial.last_points, trial.count))
+        return out
+
+    def listed_moves(self) -> list[int]:
+        """The legal moves as offered (numbered) to a human: placements that are the
+        same move on a symmetric layout are listed once.
+
+        While the only tile on the table is a led double, its two line arms
+        are mirror images, and so are its cross arms: playing a tile on
+        either gives the same position, so only the first is listed (the
+        other is still accepted when typed).
+        """
+        hand = self.hand
+        assert hand is not None
+        legal = hand.legal_moves()
+        placed = [m for _, m, _ in hand.log if m >= 0]
+        if len(placed) != 1 or not self.rules.tiles.is_double[tile_of(placed[0])]:
+            return legal
+        out, seen = [], set()
+        for move in legal:
+            key = (tile_of(move), arm_of(move) >= 2) if move >= 0 else (move, False)
+            if key not in seen:
+                seen.add(key)
+                out.append(move)
         return out
 
     def history(self) -> list[Event]:
@@ -342,7 +365,7 @@ class GameSession:
         hand = self.hand
         assert hand is not None
         raw = _TILE_AS_PRINTED.sub(r"\1-\2", text.strip())  # [2|1] as the screen prints it
-        legal = hand.legal_moves()
+        legal = self.listed_moves()
         if raw.isdigit():
             n = int(raw)
             if 1 <= n <= len(legal):
