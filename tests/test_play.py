@@ -304,10 +304,12 @@ def test_take_back_restores_the_position_and_is_recorded(tmp_path: Path) -> None
 
 
 def test_take_back_refused_before_moving_and_in_hot_seat(tmp_path: Path) -> None:
-    r = play(["sniff", "--bots", "greedy", "--seed", "1", "--save", str(tmp_path / "a.json")],
-             "u\nq\n", tmp_path)
+    # --ask-forced: a forced draw made for the player would count as a move
+    r = play(["sniff", "--bots", "greedy", "--seed", "1", "--ask-forced",
+              "--save", str(tmp_path / "a.json")], "u\nq\n", tmp_path)
     assert "you have not moved yet in this hand" in r.output
-    h = play(["sniff", "--humans", "2", "--seed", "1", "--save", str(tmp_path / "b.json")],
+    h = play(["sniff", "--humans", "2", "--seed", "1", "--ask-forced",
+              "--save", str(tmp_path / "b.json")],
              "\n1\n\nu\nq\n", tmp_path)
     assert "take-backs are for games against bots only" in h.output
 

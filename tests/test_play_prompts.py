@@ -82,7 +82,7 @@ def test_q_at_the_hot_seat_hand_off_saves_and_quits(tmp_path: Path) -> None:
     ui = ScriptedUI(lambda prompt: "q" if prompt.startswith("Pass the keyboard") else "1")
     with session.new_save():
         assert run(session, ui) == STOPPED
-    assert len(ui.prompts) == 1 and ui.prompts[0].startswith("Pass the keyboard to seat 0")
+    assert len(ui.prompts) == 1 and ui.prompts[0].startswith("Pass the keyboard to seat ")
     assert load_record(tmp_path / "h.json").hands[0].moves == []
 
 
