@@ -186,8 +186,9 @@ def test_the_scores_stay_on_an_80_by_24_screen(terminal: Terminal, tmp_path: Pat
         tables += 1
         before = screen
         terminal.keys("1", "Enter")
-        screen = terminal.wait_for(lambda s: (s != before and s.rstrip().endswith("Your move:"))
-                                   or "Press Enter" in s or "game over" in s)
+        screen = terminal.wait_for(
+            lambda s, before=before: (s != before and s.rstrip().endswith("Your move:"))
+            or "Press Enter" in s or "game over" in s)
     assert tables >= 3
     terminal.keys("q", "Enter")
     assert "EXITED 0" in terminal.wait_for("EXITED")
