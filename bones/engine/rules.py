@@ -166,6 +166,18 @@ class Rules:
                 return other
         return seat  # pragma: no cover - every table has an opponent
 
+    # Compiled tables are derived data: a copy is the same immutable object,
+    # and a pickle stores only what they were compiled from (the settlement
+    # rules compile to functions, which do not pickle).
+    def __copy__(self) -> Rules:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Rules:
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[spec.Variant, int, bool]]:
+        return (_compile, (self.variant, self.players, self.teams))
+
     def points(self, count: int) -> int:
         table = self.count_points
         return table[count] if 0 <= count < len(table) else points_for_count(

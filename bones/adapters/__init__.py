@@ -1,0 +1,22 @@
+"""Environments for learning frameworks over any bones variant.
+
+Install the frameworks with ``pip install 'bones[rl]'``; then
+
+* :mod:`bones.adapters.pettingzoo`: ``env(variant, players, ...)``, a
+  PettingZoo AEC environment (every seat an agent);
+* :mod:`bones.adapters.gymnasium`: ``env(variant, seat, opponents, ...)``, a
+  Gymnasium environment for one seat against built-in bots;
+* :mod:`bones.adapters.openspiel`: importing it registers the OpenSpiel game
+  ``python_bones``.
+
+All three rest on the engine's framework-neutral pieces: the fixed action
+space (:mod:`bones.engine.actions`), the observation encoding
+(:mod:`bones.engine.encoding`) and explicit chance
+(:mod:`bones.engine.chance`).  See docs/adapters.md.
+"""
+
+from __future__ import annotations
+
+from bones.adapters.common import Table, tables
+
+__all__ = ["Table", "tables"]

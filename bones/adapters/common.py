@@ -1,0 +1,110 @@
+"""What the adapters share: the tables a variant can be played at, and a
+hand or match stepped one move at a time with chance resolved from a seed."""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+from bones.engine.actions import ActionSpace
+from bones.engine.chance import RandomChooser, deal, hand_rewards, lead_rule, match_rewards
+from bones.engine.encoding import Encoding
+from bones.engine.hand import Hand
+from bones.engine.load import builtin_names, load_variant
+from bones.engine.match import Match
+from bones.engine.observation import Observation, observe
+from bones.engine.rules import Rules, compile_rules
+
+#: What an episode is: one hand (the default) or a whole match.
+EPISODES = ("hand", "match")
+
+
+class Table(NamedTuple):
+    """A variant with its player count and partnership choice."""
+
+    variant: str
+    players: int
+    teams: bool
+
+    def __str__(self) -> str:
+        return f"{self.variant}-{self.players}p{'-teams' if self.teams else ''}"
+
+
+def tables(variants: list[str] | None = None) -> list[Table]:
+    """Every (variant, players, teams) the variants can be played at
+    (by default every built-in variant)."""
+    out = []
+    for name in variants or builtin_names():
+        variant = load_variant(name)
+        partner = variant.players.partnerships
+        for players in variant.players.counts:
+            choices = [False]
+            if partner.kind != "none" and players in partner.player_counts:
+                choices = [True] if partner.kind == "required" else [False, True]
+            for teams in choices:
+                out.append(Table(name, players, teams))
+    return out
+
+
+def compile_table(variant: str, players: int | None, teams: bool | None) -> Rules:
+    return compile_rules(load_variant(variant), players, teams)
+
+
+class Game:
+    """One hand or match, stepped move by move; chance comes from ``rng``.
+
+    ``rewards`` after each move holds what every seat earned by it, zero
+    until the episode ends: under ``episode="hand"`` the hand's zero-sum
+    point rewards (:func:`bones.engine.chance.hand_rewards`); under
+    ``episode="match"`` the match's win or loss
+    (:func:`bones.engine.chance.match_rewards`).
+    """
+
+    def __init__(self, rules: Rules, rng: random.Random, episode: str = "hand") -> None:
+        if episode not in EPISODES:
+            raise ValueError(f"episode must be one of {', '.join(EPISODES)}, not '{episode}'")
+        self.rules = rules
+        self.rng = rng
+        self.episode = episode
+        self.space = ActionSpace(rules)
+        self.encoding = Encoding(rules)
+        self.match = Match(rules, seed=0)
+        self.match.rng = random.Random(0)  # unused: every deal comes from self.rng
+        self.rewards = [0.0] * rules.players
+        self.over = False
+        self.hand = self._start()
+
+    def _start(self) -> Hand:
+        found = deal(self.rules, lead_rule(self.match), RandomChooser(self.rng))
+        self._before = list(self.match.scores)
+        return self.match.start_hand(found)
+
+    @property
+    def turn(self) -> int:
+        return self.hand.turn
+
+    def observe(self, seat: int) -> Observation:
+        return observe(self.hand, seat)
+
+    def step(self, move: int) -> None:
+        """Make the legal ``move`` for the seat to move."""
+        hand = self.hand
+        hand.apply(move)
+        rules = self.rules
+        self.rewards = [0.0] * rules.players
+        if not hand.over:
+            return
+        gained = hand_rewards(rules, self._before, self.match.scores)
+        self.match.finish_hand(hand)
+        if self.episode == "hand":
+            self.over = True
+            self.rewards = gained
+            return
+        if self.match.game_over:
+            self.over = True
+            self.rewards = match_rewards(rules, self.match.winner)
+            return
+        self.hand = self._start()
+
+
+__all__ = ["EPISODES", "Game", "Table", "compile_table", "tables"]

@@ -1,0 +1,147 @@
+"""A Gymnasium environment: one seat of a bones variant against built-in bots.
+
+>>> from bones.adapters.gymnasium import env
+>>> e = env("all-fives", seat=0, opponents="greedy")
+>>> obs, info = e.reset(seed=1)
+>>> obs.shape, int(info["action_mask"].sum()) > 0
+((162,), True)
+
+The observation is the seat's encoding (:class:`bones.engine.encoding.Encoding`,
+float32); the action an index of :class:`bones.engine.actions.ActionSpace`.
+The legal actions come in ``info["action_mask"]`` and from
+:meth:`BonesEnv.action_masks` (the method maskable learners call).  The
+other seats are played by ``opponents`` (bot texts, see ``bones bots``),
+whose randomness, like the deals', flows from the seed given to
+:meth:`~BonesEnv.reset`.  An illegal action ends the episode with
+``illegal_reward`` (``info["illegal"]`` is then true).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from bones.adapters.common import Game, compile_table
+from bones.adapters.pettingzoo import render_text
+from bones.engine.bots import Bot, make_bot
+
+
+def env(variant: str = "all-fives", seat: int = 0, opponents: str | list[str] = "heuristic",
+        players: int | None = None, teams: bool | None = None, episode: str = "hand",
+        render_mode: str | None = None, illegal_reward: float = -1.0) -> BonesEnv:
+    """The environment; see :class:`BonesEnv` for the arguments."""
+    return BonesEnv(variant, seat, opponents, players, teams, episode, render_mode,
+                    illegal_reward)
+
+
+class BonesEnv(gymnasium.Env):  # type: ignore[misc]
+    """``seat`` plays ``variant`` against ``opponents``.
+
+    ``opponents`` is one bot text for every other seat or a list of bot
+    texts, one per other seat in seat order (a partner included);
+    ``episode`` is ``"hand"`` (reward: the hand's points, zero-sum) or
+    ``"match"`` (reward: 1 for a win, -1/(sides-1) for a loss).
+    """
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, variant: str = "all-fives", seat: int = 0,
+                 opponents: str | list[str] = "heuristic", players: int | None = None,
+                 teams: bool | None = None, episode: str = "hand",
+                 render_mode: str | None = None, illegal_reward: float = -1.0) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        self.rules = compile_table(variant, players, teams)
+        if not 0 <= seat < self.rules.players:
+            raise ValueError(f"seat must be 0..{self.rules.players - 1}, not {seat}")
+        self.seat = seat
+        self.episode = episode
+        self.render_mode = render_mode
+        self.illegal_reward = illegal_reward
+        others = self.rules.players - 1
+        texts = [opponents] * others if isinstance(opponents, str) else list(opponents)
+        if len(texts) != others:
+            raise ValueError(f"{others} opponents are needed, got {len(texts)}")
+        self.bots: dict[int, Bot] = {}
+        bots = [make_bot(text) for text in texts]
+        for s in range(self.rules.players):
+            if s != seat:
+                self.bots[s] = bots.pop(0)
+        probe = Game(self.rules, random.Random(0), episode)
+        self.space = probe.space
+        self.encoding = probe.encoding
+        low, high = self.encoding.bounds()
+        self.observation_space = spaces.Box(np.array(low, dtype=np.float32),
+                                            np.array(high, dtype=np.float32), dtype=np.float32)
+        self.action_space = spaces.Discrete(self.space.num_actions)
+        self.game: Game | None = None
+        self._rng: random.Random | None = None
+        self._bot_rng = random.Random(0)
+
+    def _obs(self) -> tuple[np.ndarray, dict[str, Any]]:
+        assert self.game is not None
+        obs = self.encoding.encode(self.game.observe(self.seat))
+        return obs, {"action_mask": self.action_masks()}
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now (int8; all zero once the episode is over)."""
+        mask = np.zeros(self.space.num_actions, dtype=np.int8)
+        game = self.game
+        if game is not None and not game.over and game.turn == self.seat:
+            mask[self.space.legal(game.hand)] = 1
+        return mask
+
+    def _others(self) -> float:
+        """Let the bots move until it is this seat's turn; the seat's reward."""
+        game = self.game
+        assert game is not None
+        reward = 0.0
+        while not game.over and game.turn != self.seat:
+            turn = game.turn
+            move = self.bots[turn].choose(game.observe(turn), self._bot_rng)
+            game.step(move)
+            reward += game.rewards[self.seat]
+        return reward
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None or self._rng is None:
+            first = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
+            self._rng = random.Random(first)
+            self._bot_rng = random.Random(self._rng.getrandbits(64))
+        while True:
+            self.game = Game(self.rules, self._rng, self.episode)
+            self._others()
+            if not self.game.over:  # the seat has a move to make
+                return self._obs()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        game = self.game
+        if game is None or game.over:
+            raise RuntimeError("call reset() first: the episode is over")
+        move = self.space.move(int(action)) if 0 <= int(action) < self.space.num_actions else None
+        if move is None or move not in game.hand.legal_moves():
+            game.over = True
+            obs, info = self._obs()
+            info["illegal"] = True
+            return obs, float(self.illegal_reward), True, False, info
+        game.step(move)
+        reward = game.rewards[self.seat]
+        reward += self._others()
+        obs, info = self._obs()
+        return obs, float(reward), game.over, False, info
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.game is None:
+            return None
+        return render_text(self.rules, self.game.hand, self.game.match,
+                           self.game.match.current_deal)
+
+
+__all__ = ["BonesEnv", "env"]

@@ -1,0 +1,187 @@
+"""A PettingZoo AEC environment for any bones variant (``pip install 'bones[rl]'``).
+
+>>> from bones.adapters.pettingzoo import env
+>>> e = env("all-fives", players=2)
+>>> e.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> sorted(obs), obs["observation"].shape, int(obs["action_mask"].sum()) > 0
+(['action_mask', 'observation'], (162,), True)
+
+Every seat is an agent, ``player_0`` ... ``player_{n-1}``.  An observation
+is a dict: ``observation`` is the seat's encoding
+(:class:`bones.engine.encoding.Encoding`, float32) and ``action_mask`` the
+legal actions of :class:`bones.engine.actions.ActionSpace` (int8, all zero
+when it is not the seat's turn).  See docs/adapters.md for the options.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from bones.adapters.common import Game, compile_table
+from bones.engine.hand import Hand
+from bones.engine.rules import Rules
+
+
+def env(variant: str = "all-fives", players: int | None = None, teams: bool | None = None,
+        seed: int | None = None, episode: str = "hand", render_mode: str | None = None,
+        illegal_reward: float = -1.0) -> AECEnv:
+    """The environment, wrapped as PettingZoo's classic games are: an
+    illegal action ends the episode with ``illegal_reward`` for the seat
+    that made it, and calls out of order raise."""
+    raw = raw_env(variant, players, teams, seed, episode, render_mode)
+    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=illegal_reward)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """The unwrapped environment; :func:`env` is what most users want.
+
+    ``variant`` is a built-in name or a variant file; ``players`` and
+    ``teams`` choose the table (defaults: the variant's smallest player
+    count, partnerships where the variant requires them); ``episode`` is
+    ``"hand"`` (one hand, rewarded in points) or ``"match"`` (hands until
+    the variant's target, rewarded by the win); ``seed`` seeds the first
+    :meth:`reset` that is given none.
+    """
+
+    metadata = {"render_modes": ["ansi"], "name": "bones_v0", "is_parallelizable": False}
+
+    def __init__(self, variant: str = "all-fives", players: int | None = None,
+                 teams: bool | None = None, seed: int | None = None, episode: str = "hand",
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        self.rules: Rules = compile_table(variant, players, teams)
+        self.episode = episode
+        self.render_mode = render_mode
+        self._seed = seed
+        self._rng: random.Random | None = None
+        rules = self.rules
+        self.possible_agents = [f"player_{i}" for i in range(rules.players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        probe = Game(rules, random.Random(0), episode)
+        self.space = probe.space
+        self.encoding = probe.encoding
+        low, high = self.encoding.bounds()
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(np.array(low, dtype=np.float32),
+                                      np.array(high, dtype=np.float32), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (self.space.num_actions,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.space.num_actions)
+                              for a in self.possible_agents}
+        self.game: Game | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------ episode
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        elif self._rng is None:
+            first = self._seed if self._seed is not None else int.from_bytes(os.urandom(4), "big")
+            self._rng = random.Random(first)
+        self.game = Game(self.rules, self._rng, self.episode)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.turn]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        assert self.game is not None
+        seat = self.agent_name_mapping[agent]
+        mask = np.zeros(self.space.num_actions, dtype=np.int8)
+        hand = self.game.hand
+        if not self.game.over and hand.turn == seat:
+            mask[self.space.legal(hand)] = 1
+        return {"observation": self.encoding.encode(self.game.observe(seat)),
+                "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        assert game is not None and action is not None
+        move = self.space.move(int(action))
+        if move not in game.hand.legal_moves():
+            raise ValueError(f"{self.space.name(int(action))} is not legal now")
+        self._cumulative_rewards[agent] = 0.0
+        game.step(move)
+        for a, seat in self.agent_name_mapping.items():
+            self.rewards[a] = game.rewards[seat]
+        if game.over:
+            for a in self.agents:
+                self.terminations[a] = True
+        else:
+            self.agent_selection = self.possible_agents[game.turn]
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            pass  # drawn on request by render()
+
+    # ------------------------------------------------------------ drawing
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import warnings
+
+            warnings.warn("render() needs render_mode='ansi'", stacklevel=2)
+            return None
+        if self.game is None:
+            return ""
+        return render_text(self.rules, self.game.hand, self.game.match,
+                           self.game.match.current_deal)
+
+    def close(self) -> None:
+        pass
+
+
+def render_text(rules: Rules, hand: Hand, match: Any, deal: Any) -> str:
+    """The table as ``bones play`` draws it, as plain text: scores, tile
+    counts, the layout picture, the open ends and every seat's tiles."""
+    from bones.cli.render import LayoutPicture, TileFace, layout_of
+    from bones.engine.match import Deal
+    from bones.engine.notation import arm_name
+
+    lines = []
+    scores = " · ".join(f"{'team' if rules.teams else 'seat'} {o} {s}"
+                        for o, s in enumerate(match.scores))
+    lines.append(f"{rules.name} · hand {len(match.history) + (0 if hand.over else 1)}"
+                 f" · scores: {scores}")
+    held = " · ".join(f"{'▶' if s == hand.turn and not hand.over else ''}seat {s} "
+                      f"{hand.hands[s].bit_count()}" for s in range(rules.players))
+    lines.append(f"tiles: {held} · boneyard {hand.boneyard_left}")
+    if deal is not None:
+        # the boneyard as it was drawn (a draw chosen by chance reorders it)
+        played = Deal(deal.hands, tuple(hand.boneyard), deal.leader, deal.lead_tile,
+                      deal.lead_doubles_only, deal.out_of_play)
+        layout = layout_of(rules, played, [move for _, move, _ in hand.log])
+        lines += [line.plain for line in LayoutPicture(layout, TileFace(), 100).draw()]
+    ends = "  ".join(f"{arm_name(a)} {p}" for a, p in hand.open_ends().items())
+    lines.append(f"open ends: {ends or 'none yet'}   count: {hand.count}")
+    for s in range(rules.players):
+        lines.append(f"seat {s} holds: {rules.tiles.name_mask(hand.hands[s])}")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["env", "raw_env", "render_text"]

@@ -1,0 +1,113 @@
+"""A fixed action space for a compiled variant.
+
+Learning frameworks want every move a player could ever make to have one
+stable index, the same in every state and for every seat.  Move codes
+(``tile << 7 | arm << 1 | flip``, see :mod:`bones.engine.hand`) are stable
+but sparse; :class:`ActionSpace` numbers only what can occur:
+
+* ``tile * arms + arm`` for laying ``tile`` on arm ``arm``, for every tile of
+  the set and every arm the layout can ever grow (W and E; N and S with one
+  spinner or the in-line sniff; two more per spinner when every double
+  spins).  The lead is the tile "on arm W" (index ``tile * arms``): it is the
+  move code a lead has, and a lead's orientation is free;
+* then ``draw``, where the variant draws at all;
+* then ``pass``, last.
+
+``num_actions`` is their number; :meth:`ActionSpace.index` and
+:meth:`ActionSpace.move` convert both ways and :meth:`ActionSpace.mask`
+gives the legal actions of a position.
+
+>>> from bones.engine.load import load_variant
+>>> from bones.engine.rules import compile_rules
+>>> from bones.engine.match import Match
+>>> space = ActionSpace(compile_rules(load_variant("all-fives")))
+>>> space.arms, space.num_actions
+(4, 114)
+>>> space.name(space.index(space.rules.tiles.parse("6-4") << 7 | 1 << 1))
+'4-6@E'
+>>> hand = Match(space.rules, seed=3).new_hand()
+>>> [space.move(i) for i in space.legal(hand)] == hand.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+from bones.engine.hand import DRAW, PASS, Hand
+from bones.engine.notation import arm_name
+from bones.engine.rules import SPIN_EVERY, SPIN_NONE, Rules
+
+
+def max_arms(rules: Rules) -> int:
+    """The most arms a layout of ``rules`` can ever have."""
+    if rules.spinner == SPIN_NONE:
+        return 2
+    if rules.spinner == SPIN_EVERY:
+        return 2 + 2 * (rules.tiles.highest + 1)
+    return 4
+
+
+class ActionSpace:
+    """Every move of a compiled variant, numbered from 0 to ``num_actions - 1``."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.tiles = rules.tiles.size
+        self.arms = max_arms(rules)
+        plays = self.tiles * self.arms
+        #: whether the variant lets a player draw (else there is no draw action)
+        self.draws = rules.max_draws > 0
+        self.draw_index = plays if self.draws else -1
+        self.pass_index = plays + 1 if self.draws else plays
+        self.num_actions = self.pass_index + 1
+
+    def __reduce__(self) -> tuple[object, tuple[Rules]]:
+        return (ActionSpace, (self.rules,))
+
+    def index(self, move: int) -> int:
+        """The action index of move code ``move``."""
+        if move == PASS:
+            return self.pass_index
+        if move == DRAW:
+            if not self.draws:
+                raise ValueError("this variant has no draw action")
+            return self.draw_index
+        tile, arm = move >> 7, (move >> 1) & 63
+        if not (0 <= tile < self.tiles and arm < self.arms):
+            raise ValueError(f"move code {move} is outside the action space")
+        return tile * self.arms + arm
+
+    def move(self, index: int) -> int:
+        """The move code of action ``index``."""
+        if index == self.pass_index:
+            return PASS
+        if index == self.draw_index:
+            return DRAW
+        if not 0 <= index < self.tiles * self.arms:
+            raise ValueError(f"action {index} is outside 0..{self.num_actions - 1}")
+        tile, arm = divmod(index, self.arms)
+        return tile << 7 | arm << 1
+
+    def name(self, index: int) -> str:
+        """A name of action ``index`` that does not depend on the position:
+        ``6-4@E`` (a lead is named as the tile on W), ``draw``, ``pass``."""
+        move = self.move(index)
+        if move == PASS:
+            return "pass"
+        if move == DRAW:
+            return "draw"
+        tile, arm = divmod(index, self.arms)
+        return f"{self.rules.tiles.names[tile]}@{arm_name(arm)}"
+
+    def legal(self, hand: Hand) -> list[int]:
+        """The legal action indices of the player to move, ascending."""
+        return sorted(self.index(m) for m in hand.legal_moves())
+
+    def mask(self, hand: Hand) -> list[int]:
+        """``num_actions`` entries, 1 where the action is legal now."""
+        out = [0] * self.num_actions
+        for move in hand.legal_moves():
+            out[self.index(move)] = 1
+        return out
+
+
+__all__ = ["ActionSpace", "max_arms"]

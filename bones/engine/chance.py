@@ -1,0 +1,402 @@
+"""Chance made explicit: deals, draws and leads resolved by an outside chooser.
+
+:class:`~bones.engine.match.Match` owns a random generator and resolves every
+random event itself.  A framework that models chance (OpenSpiel's chance
+nodes, a learner that wants to control or enumerate deals) needs the same
+events one at a time instead.  This module writes every random event of a
+hand's start as a request to a *chooser*:
+
+* ``"tile"``: one tile out of ``options``, uniformly (a tile dealt to a seat,
+  a tile drawn for the lead rule's ``draw_more``, a tile drawn by lot);
+* ``"seat"``: one seat out of ``options``, uniformly (a lead at random).
+
+:func:`build_deal` applies the variant's own lead rule (the first hand's or,
+through :func:`lead_rule`, the one a match's history decides) and returns the
+:class:`~bones.engine.match.Deal` that :meth:`Match.start_hand` plays, or
+``None`` when the rule asks for a redeal.  Choosers:
+
+* :class:`RandomChooser` resolves requests from a :class:`random.Random`;
+* :class:`Script` replays a list of outcomes and raises :class:`NeedChance`
+  (carrying the :class:`ChanceRequest`) when it runs out: a framework keeps
+  the outcomes list as its state, asks :func:`next_request` what the next
+  chance node is, and appends the outcome it chose (see
+  :class:`DealProcess`).
+
+The boneyard can be ordered when the hand starts (``order_boneyard=True``:
+every tile is dealt, the rest in the order drawn) or left unordered, each
+draw then being its own chance event: :func:`draw_options` lists the tiles a
+draw can bring (uniformly: the reserve is a uniformly random part of the
+boneyard too) and :func:`draw_tile` makes the current player draw a given
+one.
+
+Rewards: :func:`hand_rewards` and :func:`match_rewards` (zero-sum, per seat).
+
+>>> import random
+>>> from bones.engine.load import load_variant
+>>> from bones.engine.rules import compile_rules
+>>> from bones.engine.match import Match
+>>> rules = compile_rules(load_variant("all-fives"))
+>>> process = DealProcess(rules, rules.variant.lead.first)
+>>> request = process.request()
+>>> request.kind, request.what, len(request.options)
+('tile', 'lot', 28)
+>>> rng = random.Random(5)
+>>> while process.request() is not None:
+...     process.apply(rng.choice(process.request().options))
+>>> hand = Match(rules, seed=0).start_hand(process.deal)
+>>> [bin(h).count("1") for h in hand.hands]
+[9, 9]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol
+
+from bones.engine import spec
+from bones.engine.hand import DRAW, Hand
+from bones.engine.match import Deal, Match
+from bones.engine.rules import Rules, RulesError
+
+#: A deal whose lead rule keeps asking for redeals gives up after this many.
+MAX_REDEALS = 200
+
+
+class ChanceRequest(NamedTuple):
+    """One random event: choose uniformly among ``options``."""
+
+    kind: str  # "tile" or "seat"
+    options: tuple[int, ...]
+    what: str  # what the event is, for people: "deal to seat 1", "lot", ...
+
+
+class NeedChance(Exception):
+    """Raised by :class:`Script` when the next outcome is not known yet."""
+
+    def __init__(self, request: ChanceRequest) -> None:
+        super().__init__(request.what)
+        self.request = request
+
+
+class Chooser(Protocol):
+    def pick(self, kind: str, options: Sequence[int], what: str) -> int: ...
+
+
+class RandomChooser:
+    """Resolves every request uniformly from ``rng``."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def pick(self, kind: str, options: Sequence[int], what: str) -> int:
+        return options[int(self.rng.random() * len(options))]
+
+
+class Script:
+    """Replays ``outcomes`` in order; raises :class:`NeedChance` past them."""
+
+    def __init__(self, outcomes: Sequence[int]) -> None:
+        self.outcomes = outcomes
+        self.pos = 0
+
+    def pick(self, kind: str, options: Sequence[int], what: str) -> int:
+        if self.pos >= len(self.outcomes):
+            raise NeedChance(ChanceRequest(kind, tuple(options), what))
+        outcome = self.outcomes[self.pos]
+        if outcome not in options:
+            raise ValueError(f"{what}: {outcome} is not one of the possible outcomes")
+        self.pos += 1
+        return outcome
+
+
+def lead_rule(match: Match) -> object:
+    """The lead rule (or fixed leading seat) of ``match``'s next hand."""
+    if not match.history:
+        return match.rules.variant.lead.first
+    return match._later_rule()
+
+
+def build_deal(rules: Rules, rule: object, chooser: Chooser, *,
+               order_boneyard: bool = True) -> Deal | None:
+    """Deal one hand and apply the lead ``rule``; ``None`` asks for a redeal.
+
+    Seats are dealt in turn, ``hand_size`` tiles each, each tile a ``"tile"``
+    request over the tiles not dealt yet; with ``order_boneyard`` the rest of
+    the set is then drawn into the boneyard's order too.
+    """
+    players = rules.players
+    leader = -1
+    if isinstance(rule, spec.LotLead):
+        leader = _lot(rules, list(range(players)), chooser)
+    elif isinstance(rule, spec.RandomLead):
+        leader = chooser.pick("seat", range(players), "lead at random")
+    elif isinstance(rule, spec.SeatLead):
+        leader = rule.seat % players
+    elif isinstance(rule, int):
+        leader = rule
+    remaining = list(range(rules.tiles.size))
+    hands = [0] * players
+    for seat in range(players):
+        what = f"deal to seat {seat}"
+        for _ in range(rules.hand_size):
+            tile = chooser.pick("tile", remaining, what)
+            remaining.remove(tile)
+            hands[seat] |= 1 << tile
+    boneyard: list[int] = []
+    if order_boneyard:
+        while remaining:
+            tile = chooser.pick("tile", remaining, "order the boneyard")
+            remaining.remove(tile)
+            boneyard.append(tile)
+    else:
+        boneyard = remaining
+    lead_tile = -1
+    if isinstance(rule, (spec.HighestDoubleLead, spec.LowestDoubleLead, spec.TileLead)):
+        found = _lead_by_tile(rules, rule, hands, boneyard, chooser, order_boneyard)
+        if found is None:
+            return None
+        leader, lead_tile = found
+    doubles_only = False
+    if lead_tile < 0 and rules.variant.lead.allowed == "double":
+        doubles = rules.tiles.doubles
+        for step in range(players):
+            seat = (leader + step) % players
+            if hands[seat] & doubles:
+                leader = seat
+                break
+        else:
+            return None
+        doubles_only = True
+    return Deal(tuple(hands), tuple(boneyard), leader, lead_tile, doubles_only)
+
+
+def deal_from_permutation(rules: Rules, permutation: Sequence[int], rule: object,
+                          chooser: Chooser | None = None) -> Deal | None:
+    """The deal in which the tiles come out in ``permutation``'s order.
+
+    Seat 0 gets the first ``hand_size`` tiles, seat 1 the next, and so on;
+    the rest is the boneyard in order.  A lead by lot or at random still needs
+    ``chooser``.  ``None`` asks for a redeal (the lead rule's ``redeal``).
+    """
+    if sorted(permutation) != list(range(rules.tiles.size)):
+        raise ValueError(f"a permutation of the {rules.tiles.size} tiles is needed")
+    return build_deal(rules, rule, _Ordered(permutation, chooser), order_boneyard=True)
+
+
+class _Ordered:
+    """Tile requests answered in a fixed order, others passed on."""
+
+    def __init__(self, order: Sequence[int], chooser: Chooser | None) -> None:
+        self.order = list(order)
+        self.pos = 0
+        self.chooser = chooser
+
+    def pick(self, kind: str, options: Sequence[int], what: str) -> int:
+        if kind == "tile" and what != "lot":
+            tile = self.order[self.pos]
+            self.pos += 1
+            return tile
+        if self.chooser is None:
+            raise ValueError(f"{what}: this lead rule needs a chooser for its random events")
+        return self.chooser.pick(kind, options, what)
+
+
+def deal(rules: Rules, rule: object, chooser: Chooser, *,
+         order_boneyard: bool = True) -> Deal:
+    """A deal for ``rule``, redealing as the lead rule asks."""
+    for _ in range(MAX_REDEALS):
+        found = build_deal(rules, rule, chooser, order_boneyard=order_boneyard)
+        if found is not None:
+            return found
+    raise RulesError(f"{rules.name}: no lead found after {MAX_REDEALS} deals")
+
+
+def next_request(rules: Rules, rule: object, outcomes: Sequence[int], *,
+                 order_boneyard: bool = False) -> ChanceRequest | Deal:
+    """The next random event after ``outcomes``, or the finished deal."""
+    try:
+        return deal(rules, rule, Script(outcomes), order_boneyard=order_boneyard)
+    except NeedChance as need:
+        return need.request
+
+
+class DealProcess:
+    """A hand's start as a sequence of chance events (picklable, copyable).
+
+    ``request()`` is the next :class:`ChanceRequest` (``None`` once dealt),
+    ``apply(outcome)`` resolves it, and ``deal`` is the finished
+    :class:`~bones.engine.match.Deal`.  The boneyard is left unordered unless
+    ``order_boneyard``: draws are then chance events of their own
+    (:func:`draw_options`, :func:`draw_tile`).
+    """
+
+    def __init__(self, rules: Rules, rule: object, *, order_boneyard: bool = False) -> None:
+        self.rules = rules
+        self.rule = rule
+        self.order_boneyard = order_boneyard
+        self.outcomes: list[int] = []
+        self._next: ChanceRequest | Deal | None = None
+
+    def _resolve(self) -> ChanceRequest | Deal:
+        if self._next is None:
+            self._next = next_request(self.rules, self.rule, self.outcomes,
+                                      order_boneyard=self.order_boneyard)
+        return self._next
+
+    def request(self) -> ChanceRequest | None:
+        found = self._resolve()
+        return found if isinstance(found, ChanceRequest) else None
+
+    def apply(self, outcome: int) -> None:
+        request = self.request()
+        if request is None:
+            raise ValueError("the hand is dealt: no chance event is pending")
+        if outcome not in request.options:
+            raise ValueError(f"{request.what}: {outcome} is not a possible outcome")
+        self.outcomes.append(outcome)
+        self._next = None
+
+    @property
+    def deal(self) -> Deal:
+        found = self._resolve()
+        if isinstance(found, ChanceRequest):
+            raise ValueError(f"the deal is not finished: next is {found.what}")
+        return found
+
+
+def _lot(rules: Rules, contenders: list[int], chooser: Chooser) -> int:
+    """Each contender draws a tile from the whole set; the heaviest leads,
+    ties drawing again."""
+    pips = rules.tiles.pips
+    while len(contenders) > 1:
+        left = list(range(rules.tiles.size))
+        drawn = []
+        for _ in contenders:
+            tile = chooser.pick("tile", left, "lot")
+            left.remove(tile)
+            drawn.append(tile)
+        best = max(pips[t] for t in drawn)
+        contenders = [c for c, t in zip(contenders, drawn) if pips[t] == best]
+    return contenders[0]
+
+
+def _holder(hands: list[int], tile: int) -> int:
+    for seat, held in enumerate(hands):
+        if held >> tile & 1:
+            return seat
+    return -1
+
+
+def _lead_by_tile(rules: Rules, rule: object, hands: list[int], boneyard: list[int],
+                  chooser: Chooser, ordered: bool) -> tuple[int, int] | None:
+    ts = rules.tiles
+    if isinstance(rule, spec.TileLead):
+        tile = ts.parse(rule.tile)
+        seat = _holder(hands, tile)
+        if seat >= 0:
+            return seat, tile
+        if rule.if_none == "highest_double":
+            return _lead_by_tile(rules, spec.HighestDoubleLead(kind="highest_double"),
+                                 hands, boneyard, chooser, ordered)
+        return _no_double(rules, rule.if_none, hands, chooser)
+    order = range(ts.highest, -1, -1)
+    if isinstance(rule, spec.LowestDoubleLead):
+        order = range(ts.highest + 1)
+    while True:
+        for d in order:
+            seat = _holder(hands, ts.double(d))
+            if seat >= 0:
+                return seat, ts.double(d)
+        fallback = rule.if_none  # type: ignore[attr-defined]
+        if fallback != "draw_more":
+            return _no_double(rules, fallback, hands, chooser)
+        # everyone draws one more tile, in turn, until a double appears
+        if len(boneyard) - rules.reserve < rules.players:
+            return None
+        for seat in range(rules.players):
+            if ordered:
+                tile = boneyard.pop(0)
+            else:
+                tile = chooser.pick("tile", boneyard, f"seat {seat} draws for the lead")
+                boneyard.remove(tile)
+            hands[seat] |= 1 << tile
+
+
+def _no_double(rules: Rules, fallback: str, hands: list[int],
+               chooser: Chooser) -> tuple[int, int] | None:
+    ts = rules.tiles
+    if fallback == "redeal":
+        return None
+    if fallback == "heaviest_hand":
+        weights = [ts.pips_of(h) for h in hands]
+        return weights.index(max(weights)), -1
+    if fallback == "lot":
+        return _lot(rules, list(range(rules.players)), chooser), -1
+    best = max((t for h in hands for t in ts.tiles_of(h)),
+               key=lambda t: (ts.pips[t], ts.high[t]))
+    return _holder(hands, best), best
+
+
+# ------------------------------------------------------------------ draws
+
+def draw_options(hand: Hand) -> tuple[int, ...]:
+    """The tiles the next draw can bring, each equally likely (sorted)."""
+    return tuple(sorted(hand.boneyard[hand.bone_pos:]))
+
+
+def draw_tile(hand: Hand, tile: int) -> None:
+    """The player to move draws ``tile`` (which must be in the boneyard).
+
+    The boneyard's unread part is reordered so ``tile`` comes next; a deal
+    made with ``order_boneyard=False`` is meant to be played this way.
+    """
+    if DRAW not in hand.legal_moves():
+        raise ValueError("drawing is not legal now")
+    boneyard = hand.boneyard
+    try:
+        at = boneyard.index(tile, hand.bone_pos)
+    except ValueError:
+        raise ValueError(f"tile {tile} is not in the boneyard") from None
+    boneyard[at], boneyard[hand.bone_pos] = boneyard[hand.bone_pos], boneyard[at]
+    hand.apply(DRAW)
+
+
+# ---------------------------------------------------------------- rewards
+
+def _zero_sum(rules: Rules, gains: Sequence[float]) -> list[float]:
+    """Per seat: its side's gain less the mean gain of the other sides."""
+    owners = rules.owners
+    total = sum(gains)
+    out = []
+    for seat in range(rules.players):
+        mine = gains[rules.owner[seat]]
+        out.append(float(mine - (total - mine) / (owners - 1)))
+    return out
+
+
+def hand_rewards(rules: Rules, before: Sequence[int], after: Sequence[int]) -> list[float]:
+    """Each seat's reward for one hand, from the scores before and after it.
+
+    A side's gain is the points it scored during the hand, settlement
+    included; a seat's reward is its side's gain less the mean gain of the
+    other sides, so the rewards of all seats add up to zero.
+    """
+    return _zero_sum(rules, [a - b for a, b in zip(after, before)])
+
+
+def match_rewards(rules: Rules, winner: int) -> list[float]:
+    """Each seat's reward for a finished match won by owner ``winner``:
+    1 for the winning side, -1/(sides - 1) for the others, 0 for all when
+    nobody won (``winner`` -1).  The rewards add up to zero."""
+    if winner < 0:
+        return [0.0] * rules.players
+    lose = -1.0 / (rules.owners - 1)
+    return [1.0 if rules.owner[seat] == winner else lose for seat in range(rules.players)]
+
+
+__all__ = [
+    "ChanceRequest", "Chooser", "DealProcess", "MAX_REDEALS", "NeedChance", "RandomChooser",
+    "Script", "build_deal", "deal", "deal_from_permutation", "draw_options", "draw_tile",
+    "hand_rewards", "lead_rule", "match_rewards", "next_request",
+]
