@@ -3,6 +3,8 @@ hand or match stepped one move at a time with chance resolved from a seed."""
 
 from __future__ import annotations
 
+import functools
+import os
 import random
 from typing import NamedTuple
 
@@ -47,6 +49,19 @@ def tables(variants: list[str] | None = None) -> list[Table]:
 
 
 def compile_table(variant: str, players: int | None, teams: bool | None) -> Rules:
+    """The compiled rules of a table, cached: frameworks build games often
+    (OpenSpiel builds one for every state it deserialises).  A variant file
+    is read again when it changes."""
+    try:
+        stamp = os.stat(variant).st_mtime_ns
+    except OSError:
+        stamp = 0
+    return _compile_table(variant, players, teams, stamp)
+
+
+@functools.lru_cache(maxsize=64)
+def _compile_table(variant: str, players: int | None, teams: bool | None,
+                   stamp: int) -> Rules:
     return compile_rules(load_variant(variant), players, teams)
 
 

@@ -1,0 +1,449 @@
+"""The OpenSpiel game ``python_bones`` (``pip install 'bones[rl]'``, Linux).
+
+Importing this module registers it:
+
+>>> import pyspiel
+>>> import bones.adapters.openspiel
+>>> game = pyspiel.load_game("python_bones", {"variant": "sniff", "players": 2})
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), game.num_distinct_actions()
+(True, 114)
+
+Parameters: ``variant`` (a built-in name or a variant file), ``players`` (0:
+the variant's smallest count), ``teams`` (partnerships where the variant
+makes them optional; where it requires them they are always played) and
+``episode`` (``"hand"`` or ``"match"``).
+
+Every random event is a chance node and the game keeps no generator of its
+own: each tile dealt (seat 0's tiles first), each tile drawn by lot or for
+the lead rule, a lead at random (outcome: the seat), every draw from the
+boneyard (outcome: the tile), a redeal (the deal simply starts again).  A
+player's actions are the indices of :class:`bones.engine.actions.ActionSpace`;
+chance outcomes are tile ids (or seats).
+
+Information: the information-state string of a seat is its seat, the
+match's scores, the tiles it was dealt and every move of the hand, with the
+tiles it drew itself; the observation string is what it sees now.  The
+tensors are the seat's :class:`bones.engine.encoding.Encoding`, and for the
+information state also its dealt tiles and the hand's moves in order.  In
+match episodes the information state covers the current hand and the scores,
+not the moves of earlier hands.
+
+``state.resample_from_infostate(player, sampler)`` deals the tiles the
+player cannot see with bones' world sampler
+(:func:`bones.engine.observation.sample_world`), seeded from the sampler, so
+OpenSpiel's ISMCTS can play the game.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from bones.adapters.common import EPISODES, compile_table
+from bones.engine.actions import ActionSpace, max_arms
+from bones.engine.chance import (
+    ChanceRequest,
+    DealProcess,
+    draw_options,
+    draw_tile,
+    hand_rewards,
+    lead_rule,
+    match_rewards,
+)
+from bones.engine.encoding import Encoding
+from bones.engine.hand import DRAW, PASS, Hand
+from bones.engine.match import MAX_HANDS, Match
+from bones.engine.observation import observe, sample_world
+from bones.engine.rules import Rules
+
+SHORT_NAME = "python_bones"
+
+_DEFAULTS = {"variant": "all-fives", "players": 0, "teams": False, "episode": "hand"}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Python bones (any point-domino variant)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_DEFAULTS,
+)
+
+
+def _max_moves(rules: Rules) -> int:
+    """Most player moves in one hand: each play or draw can be followed by
+    fewer passes than there are players (all passing in turn blocks it)."""
+    return (2 * rules.tiles.size + 1) * rules.players
+
+
+def _hand_bound(rules: Rules) -> float:
+    """A bound on any side's points from one hand, plays and settlement."""
+    variant = rules.variant
+    per_play = max(rules.count_points) + max(rules.header_points or (0,))
+    per_play += rules.knock_bonus * rules.players
+    flat = 0
+    for rule in (variant.settlement.domino, variant.settlement.blocked):
+        flat = max(flat, getattr(rule, "points", 0))
+    pips = sum(rules.tiles.pips)
+    return float(rules.tiles.size * per_play * 2 + rules.players * pips + flat)
+
+
+class BonesGame(pyspiel.Game):
+    """A bones variant at one table; see the module docstring."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        merged = {**_DEFAULTS, **(params or {})}
+        episode = str(merged["episode"])
+        if episode not in EPISODES:
+            raise ValueError(f"episode must be one of {', '.join(EPISODES)}, not '{episode}'")
+        players = int(merged["players"]) or None
+        teams = True if merged["teams"] else None
+        rules = compile_table(str(merged["variant"]), players, teams)
+        self.rules = rules
+        self.episode = episode
+        self.space = ActionSpace(rules)
+        self.encoding = Encoding(rules)
+        self.max_moves = _max_moves(rules)
+        if episode == "hand":
+            bound = 2 * _hand_bound(rules)
+            low, high = -bound, bound
+        else:
+            low, high = -1.0, 1.0
+        deal_events = rules.tiles.size * 4 + 50  # deals, draws, lots (generous)
+        length = self.max_moves + deal_events
+        if episode == "match":
+            length *= MAX_HANDS
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.space.num_actions,
+            max_chance_outcomes=max(rules.tiles.size, rules.players),
+            num_players=rules.players,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=0.0,
+            max_game_length=length,
+        )
+        super().__init__(_GAME_TYPE, info, {**merged, "players": rules.players,
+                                            "teams": rules.teams})
+
+    def new_initial_state(self) -> BonesState:
+        return BonesState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: dict[str, Any] | None = None) -> BonesObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        return BonesObserver(self, iig_obs_type or pyspiel.IIGObservationType(
+            perfect_recall=False))
+
+
+class _Table:
+    """The Python side of a state: everything its copies must copy."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.match = Match(rules, seed=0)
+        self.process: DealProcess | None = DealProcess(rules, lead_rule(self.match))
+        self.hand: Hand | None = None
+        self.pending_draw = False
+        self.over = False
+        self.returns = [0.0] * rules.players
+        self.before = list(self.match.scores)
+        # per seat: (log index, tile) for each tile it drew; -1 when unknown
+        self.draws: list[list[tuple[int, int]]] = [[] for _ in range(rules.players)]
+        self.dealt: list[int] = [0] * rules.players
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
+        new = _Table.__new__(_Table)
+        match = copy.copy(self.match)
+        match.scores = list(self.match.scores)
+        match.history = list(self.match.history)
+        match.rng = random.Random(0)
+        new.match = match
+        new.hand = None
+        if self.hand is not None:
+            new.hand = self.hand.copy()
+            new.hand.scores = match.scores
+            if self.match.current is self.hand:
+                match.current = new.hand
+        new.process = None
+        if self.process is not None:
+            new.process = copy.copy(self.process)
+            new.process.outcomes = list(self.process.outcomes)
+        new.pending_draw = self.pending_draw
+        new.over = self.over
+        new.returns = list(self.returns)
+        new.before = list(self.before)
+        new.draws = [list(d) for d in self.draws]
+        new.dealt = list(self.dealt)
+        return new
+
+
+class BonesState(pyspiel.State):
+    """A position of ``python_bones``: dealing, a move, a draw or the end."""
+
+    def __init__(self, game: BonesGame) -> None:
+        super().__init__(game)
+        self.table = _Table(game.rules)
+
+    # the game's pieces, reached through the game (a state holds only _Table)
+    @property
+    def _game(self) -> BonesGame:
+        return self.get_game()  # type: ignore[no-any-return]
+
+    def _request(self) -> ChanceRequest | None:
+        process = self.table.process
+        return process.request() if process is not None else None
+
+    def current_player(self) -> int:
+        t = self.table
+        if t.over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if t.process is not None or t.pending_draw:
+            return int(pyspiel.PlayerId.CHANCE)
+        assert t.hand is not None
+        return t.hand.turn
+
+    def _legal_actions(self, player: int) -> list[int]:
+        hand = self.table.hand
+        assert hand is not None and player == hand.turn
+        return self._game.space.legal(hand)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        t = self.table
+        if t.pending_draw:
+            assert t.hand is not None
+            options: tuple[int, ...] = draw_options(t.hand)
+        else:
+            request = self._request()
+            assert request is not None
+            options = request.options
+        p = 1.0 / len(options)
+        return [(o, p) for o in options]
+
+    def _apply_action(self, action: int) -> None:
+        t = self.table
+        game = self._game
+        if t.pending_draw:
+            hand = t.hand
+            assert hand is not None
+            seat = hand.turn
+            t.draws[seat].append((len(hand.log), action))
+            t.pending_draw = False
+            draw_tile(hand, action)
+            self._after_move()
+            return
+        if t.process is not None:
+            t.process.apply(action)
+            if t.process.request() is None:
+                deal = t.process.deal
+                t.process = None
+                t.hand = t.match.start_hand(deal)
+                t.dealt = list(deal.hands)
+                t.draws = [[] for _ in range(game.rules.players)]
+                t.before = list(t.match.scores)
+            return
+        hand = t.hand
+        assert hand is not None
+        move = game.space.move(action)
+        if move == DRAW:
+            t.pending_draw = True
+            return
+        hand.apply(move)
+        self._after_move()
+
+    def _after_move(self) -> None:
+        t = self.table
+        hand = t.hand
+        assert hand is not None
+        if not hand.over:
+            return
+        game = self._game
+        rules = game.rules
+        gained = hand_rewards(rules, t.before, t.match.scores)
+        t.match.finish_hand(hand)
+        if game.episode == "hand":
+            t.over, t.returns = True, gained
+        elif t.match.game_over:
+            t.over, t.returns = True, match_rewards(rules, t.match.winner)
+        else:
+            t.process = DealProcess(rules, lead_rule(t.match))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        game = self._game
+        if player == pyspiel.PlayerId.CHANCE:
+            name = game.rules.tiles.names
+            if self.table.pending_draw:
+                return f"draw {name[action]}"
+            request = self._request()
+            if request is not None and request.kind == "seat":
+                return f"{request.what}: seat {action}"
+            what = request.what if request is not None else "chance"
+            return f"{what}: {name[action]}"
+        return f"p{player} {game.space.name(action)}"
+
+    def is_terminal(self) -> bool:
+        return self.table.over
+
+    def returns(self) -> list[float]:
+        return list(self.table.returns)
+
+    def __str__(self) -> str:
+        t = self.table
+        rules = self._game.rules
+        lines = [f"scores {list(t.match.scores)} hand {len(t.match.history) + 1}"]
+        if t.hand is not None:
+            for s, held in enumerate(t.hand.hands):
+                lines.append(f"seat {s}: {rules.tiles.name_mask(held)}")
+            lines.append("moves: " + " ".join(_move_text(self._game, s, m, t, s)
+                                                for s, m, _ in t.hand.log))
+        return "\n".join(lines)
+
+    def resample_from_infostate(self, player: int, probability_sampler: Any) -> BonesState:
+        """A state ``player`` cannot tell from this one: the tiles it cannot
+        see dealt anew by bones' world sampler (seeded from the sampler)."""
+        t = self.table
+        clone = self.clone()
+        if t.hand is None or t.process is not None:
+            return clone  # dealing: nothing has been seen yet that binds
+        rng = random.Random(int(probability_sampler() * 2**53))
+        world = sample_world(observe(t.hand, player), rng)
+        ct = clone.table
+        world.scores = ct.match.scores
+        ct.hand = world
+        ct.match.current = world
+        played_by = [0] * len(world.hands)
+        for s, move, _ in world.log:
+            if move >= 0:
+                played_by[s] |= 1 << (move >> 7)
+        for s in range(len(world.hands)):
+            if s != player:
+                # what it drew is unknown: its dealt tiles are summarised by
+                # what it holds and has played
+                ct.dealt[s] = world.hands[s] | played_by[s]
+                ct.draws[s] = [(at, -1) for at, _ in ct.draws[s]]
+        return clone
+
+
+def _move_text(game: BonesGame, seat: int, move: int, table: _Table, viewer: int,
+               at: int = -1) -> str:
+    if move == DRAW:
+        if seat == viewer and at >= 0:
+            for where, tile in table.draws[seat]:
+                if where == at and tile >= 0:
+                    return f"{seat}:draw {game.rules.tiles.names[tile]}"
+        return f"{seat}:draw"
+    if move == PASS:
+        return f"{seat}:pass"
+    return f"{seat}:{game.space.name(game.space.index(move & ~1))}"
+
+
+class BonesObserver:
+    """Observation and information-state strings and tensors (PyObserver)."""
+
+    def __init__(self, game: BonesGame, iig_obs_type: Any) -> None:
+        rules = game.rules
+        self.game = game
+        self.perfect_recall = iig_obs_type.perfect_recall
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.public = iig_obs_type.public_info
+        enc = game.encoding
+        pieces = [("observation", enc.size)]
+        self.slot = rules.players + rules.tiles.size + max_arms(rules) + 2
+        if self.perfect_recall:
+            pieces += [("dealt", rules.tiles.size), ("moves", game.max_moves * self.slot)]
+        size = sum(n for _, n in pieces)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        at = 0
+        for name, n in pieces:
+            self.dict[name] = self.tensor[at:at + n]
+            at += n
+        enc_blocks = {b.name: b for b in enc.blocks}
+        self._own = enc_blocks["own"]
+
+    def set_from(self, state: BonesState, player: int) -> None:
+        self.tensor.fill(0)
+        t = state.table
+        game = self.game
+        if t.hand is None:
+            return
+        values = game.encoding.values(observe(t.hand, player))
+        if not self.private:
+            for i in range(self._own.start, self._own.start + self._own.size):
+                values[i] = 0.0
+        if not self.public:
+            values = [values[i] if self._own.start <= i < self._own.start + self._own.size
+                      else 0.0 for i in range(len(values))]
+        self.dict["observation"][:] = values
+        if not self.perfect_recall:
+            return
+        rules = game.rules
+        if self.private:
+            for tile in rules.tiles.tiles_of(t.dealt[player]):
+                self.dict["dealt"][tile] = 1.0
+        if not self.public:
+            return
+        moves = self.dict["moves"]
+        players, tiles, arms = rules.players, rules.tiles.size, max_arms(rules)
+        own_draws = {at: tile for at, tile in t.draws[player]} if self.private else {}
+        for i, (seat, move, _) in enumerate(t.hand.log[:game.max_moves]):
+            base = i * self.slot
+            moves[base + (seat - player) % players] = 1.0
+            base += players
+            if move == DRAW:
+                tile = own_draws.get(i, -1) if seat == player else -1
+                if tile >= 0:
+                    moves[base + tile] = 1.0
+                moves[base + tiles + arms] = 1.0
+            elif move == PASS:
+                moves[base + tiles + arms + 1] = 1.0
+            else:
+                moves[base + (move >> 7)] = 1.0
+                moves[base + tiles + ((move >> 1) & 63)] = 1.0
+
+    def string_from(self, state: BonesState, player: int) -> str:
+        t = state.table
+        game = self.game
+        rules = game.rules
+        names = rules.tiles.name_mask
+        head = f"p{player} hand {len(t.match.history) + 1} scores {list(t.match.scores)}"
+        if t.hand is None:
+            return head + " dealing"
+        hand = t.hand
+        if self.perfect_recall:
+            parts = [head]
+            if self.private:
+                parts.append(f"dealt {names(t.dealt[player])}")
+            if self.public:
+                viewer = player if self.private else -1
+                parts.append("moves " + " ".join(
+                    _move_text(game, s, m, t, viewer, i) for i, (s, m, _) in enumerate(hand.log)))
+            return "\n".join(parts)
+        parts = [head]
+        if self.private:
+            parts.append(f"holds {names(hand.hands[player])}")
+        if self.public:
+            ends = " ".join(f"{a}:{p}" for a, p in hand.open_ends().items())
+            counts = [h.bit_count() for h in hand.hands]
+            parts.append(f"turn {hand.turn} ends {ends or '-'} count {hand.count} "
+                         f"tiles {counts} boneyard {hand.boneyard_left} "
+                         f"drawn-this-turn {hand.drawn_turn} placed {hand.placed}")
+            parts.append(f"played {names(hand.on_table)}")
+        return "\n".join(parts)
+
+
+pyspiel.register_game(_GAME_TYPE, BonesGame)
+
+__all__ = ["BonesGame", "BonesObserver", "BonesState", "SHORT_NAME"]
