@@ -515,6 +515,9 @@ def _print_tournament(console: Any, body: dict[str, Any]) -> None:
     for i, r in enumerate(body["ranking"], 1):
         t.add_row(str(i), r["bot"], str(r["games"]), _pct(r["win_rate"]))
     console.print(t)
+    from bones.engine.ratings import print_ratings
+
+    print_ratings(console, body["ratings"])
 
 
 # ---------------------------------------------------------------- compare

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bones.engine.ratings import ratings_report
 from bones.engine.sim import FORMAT_VERSION, Layout, SimConfig, Summary, Table, make_config
 from bones.engine.stats import wilson
 
@@ -150,6 +151,7 @@ class Tournament:
             "ranking": [{"bot": b, "games": self.games[b], "wins": self.wins[b],
                          "win_rate": _estimate(self.wins[b], self.games[b])}
                         for b in self.ranking()],
+            "ratings": ratings_report(names, self.ahead),
         }
 
 
