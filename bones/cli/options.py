@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import shlex
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, List, NoReturn, Optional
 
 import typer
 
@@ -53,9 +53,9 @@ Oversubscribe = Annotated[bool, typer.Option(
 Scheduler = Annotated[Optional[str], typer.Option(
     "--scheduler", metavar="ADDRESS", help="A Dask scheduler, tcp://HOST:PORT.",
     show_default=False)]
-Bots = Annotated[str, typer.Option(
-    "--bots", help="Bots by seat, comma-separated; a shorter list repeats "
-    "(see `bones bots`).")]
+Bots = Annotated[List[str], typer.Option(
+    "--bots", help="Bots by seat, comma-separated, or --bots repeated with one bot each "
+    "(for a bot text with a comma); a shorter list repeats (see `bones bots`).")]
 Players = Annotated[Optional[int], typer.Option(
     "--players", "-p", help="Number of players (default: the smallest the variant allows).",
     show_default=False)]

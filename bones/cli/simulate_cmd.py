@@ -122,7 +122,7 @@ def _tables(refs: list[str], players: Optional[int], teams: bool) -> list[Any]:
     return tables
 
 
-def _config(tables: list[Any], bots: str, games: int, seed: Optional[int],
+def _config(tables: list[Any], bots: list[str], games: int, seed: Optional[int],
             hands_only: bool) -> Any:
     from bones.engine.bots import BotError
     from bones.engine.match import new_seed
@@ -137,10 +137,31 @@ def _config(tables: list[Any], bots: str, games: int, seed: Optional[int],
         raise CommandError(str(err), EXIT_USAGE) from None
 
 
-def _parse_bots(text: str) -> list[Any]:
-    from bones.engine.bots import parse_bots
+def _parse_bots(values: list[str]) -> list[Any]:
+    # the command line is the one place outside bots (py:, file:, ep:,
+    # cmd:) may be named: permit exactly those named here
+    from bones.engine.bots import make_bot, permit_outside, split_bots
 
-    return parse_bots(text)
+    texts = split_bots(values)
+    permit_outside(texts)
+    return [make_bot(text) for text in texts]
+
+
+def _reproducibility() -> dict[str, Any]:
+    from bones.engine.bots import time_limited_bots
+
+    limited = time_limited_bots()
+    if not limited:
+        return {"reproducible": True}
+    return {"reproducible": False,
+            "not_reproducible_because": f"time-limited bots: {', '.join(limited)}"}
+
+
+def _print_reproducibility(console: Any, body: dict[str, Any]) -> None:
+    run = body.get("run", {})
+    if run.get("reproducible") is False:
+        console.print(f"NOT REPRODUCIBLE: {run['not_reproducible_because']} (a move that "
+                      "overruns its time limit loses the game, and time depends on the machine)")
 
 
 def _games(matches: Optional[int], hands: Optional[int]) -> int:
@@ -215,8 +236,8 @@ class _Runner:
     def facts(self, summaries: list[Any], seconds: float) -> dict[str, Any]:
         from bones.engine.report import run_facts
 
-        return run_facts(summaries, seconds, jobs=self.jobs, workers=self.workers,
-                         scheduler=self.scheduler)
+        return {**run_facts(summaries, seconds, jobs=self.jobs, workers=self.workers,
+                            scheduler=self.scheduler), **_reproducibility()}
 
 
 class _Progress:
@@ -291,7 +312,7 @@ def simulate_command(
     hands: Hands = None,
     players: Players = None,
     teams: Teams = False,
-    bots: Bots = "heuristic",
+    bots: Bots = ["heuristic"],
     seed: Seed = None,
     jobs: Jobs = 1,
     oversubscribe: Oversubscribe = False,
@@ -355,6 +376,7 @@ def _print_simulation(console: Any, body: dict[str, Any]) -> None:
     partial = " (PARTIAL)" if body["partial"] else ""
     console.print(f"{v['name']}, {v['players']} players{' in teams' if v['teams'] else ''}: "
                   f"{body['games']} {unit}{partial}, seed {body['seed']}")
+    _print_reproducibility(console, body)
     sections = [("bot", body["bots"], "bot"), ("seat", body["seats"], "seat")]
     if len(body["bots"]) == 1:
         # one bot in every seat: its "win rate" is only how often anybody won
@@ -415,8 +437,22 @@ def bots_command(as_json: Json = False) -> None:
             extra = f" (one of {', '.join(p.choices)})" if p.choices else ""
             default = f"{p.default:g}" if isinstance(p.default, float) else p.default
             typer.echo(f"    {p.name}={default}  {p.help}{extra}")
+    from bones.engine.bots.external import entry_points
+
+    installed = entry_points()
+    typer.echo("Installed bots (entry-point group bones.bots; use as ep:NAME):")
+    for name, ep in sorted(installed.items()):
+        typer.echo(f"  ep:{name}  ({ep.value})")
+    if not installed:
+        typer.echo("  none")
     typer.echo("Write a bot as name:key=value:key=value, e.g. search:iterations=40:rollouts=2; "
-               "several bots separated by commas.")
+               "several bots separated by commas, or --bots repeated with one bot each "
+               "(needed when a bot's text has a comma).")
+    typer.echo("Bots from outside bones (named on the command line only, see docs/bots.md):")
+    typer.echo("  py:package.module:Class[:key=value]   a Python class")
+    typer.echo("  file:path/to/bot.py:Class[:key=value] a class in a Python file")
+    typer.echo("  ep:NAME[:key=value]                   an installed package's bot")
+    typer.echo("  cmd:[timeout=SECONDS:]PROGRAM ARGS    a program speaking the line protocol")
 
 
 # ------------------------------------------------------------- tournament
@@ -424,8 +460,8 @@ def bots_command(as_json: Json = False) -> None:
 def tournament_command(
     variant: str = typer.Argument(..., metavar="NAME-or-FILE",
                                   help="A built-in variant or a variant file."),
-    bots: str = typer.Option(..., "--bots", help="At least two bots, comma-separated "
-                             "(see `bones bots`)."),
+    bots: list[str] = typer.Option(..., "--bots", help="At least two bots, comma-separated, "
+                                   "or --bots repeated with one bot each (see `bones bots`)."),
     matches: int = typer.Option(100, "-n", "--matches",
                                 help="Matches per pairing (or per seating)."),
     players: Players = None,
@@ -499,6 +535,7 @@ def _print_tournament(console: Any, body: dict[str, Any]) -> None:
     console.print(f"{v['name']}, {v['players']} players: {body['matches_per_seating']} "
                   f"matches per seating, seed {body['seed']}"
                   + (" (PARTIAL)" if body["partial"] else ""))
+    _print_reproducibility(console, body)
     what = "wins against" if v["players"] == 2 else "finishes ahead of"
     t = Table(title=f"row {what} column (95%)", title_justify="left")
     t.add_column("")
@@ -529,7 +566,7 @@ def compare_command(
     hands: Hands = None,
     players: Players = None,
     teams: Teams = False,
-    bots: Bots = "heuristic",
+    bots: Bots = ["heuristic"],
     seed: Seed = None,
     jobs: Jobs = 1,
     oversubscribe: Oversubscribe = False,
@@ -573,6 +610,7 @@ def _print_compare(console: Any, body: dict[str, Any]) -> None:
     console.print(f"A = {va['variant']['ref']}, B = {vb['variant']['ref']}: {body['games']} "
                   f"paired {unit}, seed {body['seed']}"
                   + (" (PARTIAL)" if body["partial"] else ""))
+    _print_reproducibility(console, body)
     t = Table(title="A - B with 95% intervals", title_justify="left")
     for col in ("statistic", "A", "B", "A - B"):
         t.add_column(col, justify="left" if col == "statistic" else "right")

@@ -340,32 +340,85 @@ def _play_game(config: SimConfig, t: int, rules: Any, prep: _Prepared, seated: l
     """Play game ``seed`` of table ``t`` (a match, or one hand in hands mode)
     and write its quantities into ``vector``; ``seated[s]`` is the lineup
     entry in seat ``s``."""
+    from bones.engine.bots.external import BotForfeit
     from bones.engine.match import Match
-    from bones.engine.observation import observe
 
-    players = rules.players
     owner = rules.owner
     match = Match(rules, seed=seed)
+    bots = [prep.bots[i] for i in seated]
+    play = [0] * rules.players
+    settle = [0] * rules.owners
+    tally = _Tally()
+    # outside bots (bones.engine.bots.external) hear of hand and match ends
+    listeners = [(s, b.notify) for s, b in enumerate(bots) if hasattr(b, "notify")]
+    forfeit = -1
+    try:
+        result = _play_hands(config, t, match, prep, seated, seed, summary, listeners,
+                             play, settle, tally)
+    except BotForfeit as err:
+        forfeit = match.current.turn if match.current is not None else 0
+        _report_forfeit(bots[forfeit], seed, err)
+        result = [0] * rules.owners if config.hands_only else list(match.scores)
+    if forfeit >= 0:
+        # the side of the bot that failed loses the game, placed below all
+        loser = owner[forfeit]
+        standing = list(result)
+        standing[loser] = min(result) - 1
+        others = [o for o in range(rules.owners) if o != loser]
+        top = max(standing[o] for o in others)
+        leaders = [o for o in others if standing[o] == top]
+        winner = leaders[0] if len(leaders) == 1 else -1
+        result = standing
+    elif not config.hands_only:
+        winner = match.winner
+    else:
+        top = max(result)
+        winner = result.index(top) if result.count(top) == 1 else -1
+    for _, notify in listeners:
+        notify({"type": "match_end", "scores": list(match.scores), "winner": winner,
+                "forfeit": forfeit})
+    _record_game(prep.slots[t], t, owner, result, winner, tally, play, settle, bot_ids,
+                 vector, summary.hists)
+
+
+@dataclass
+class _Tally:
+    """A game's counts as its hands are played."""
+
+    moves: int = 0
+    blocked: int = 0
+    hands: int = 0
+    leader: int = -1  # the first hand's leader
+
+
+def _report_forfeit(bot: Any, seed: int, err: Exception) -> None:
+    import sys
+
+    print(f"bones: {bot.name} lost the game with seed {seed}: {err}", file=sys.stderr,
+          flush=True)
+
+
+def _play_hands(config: SimConfig, t: int, match: Any, prep: _Prepared, seated: list[int],
+                seed: int, summary: Summary, listeners: list[Any], play: list[int],
+                settle: list[int], tally: _Tally) -> list[int]:
+    """Play the match's hands (one in hands mode); return the result per side."""
+    from bones.engine.observation import observe
+
     bots = [prep.bots[i] for i in seated]
     decide = [prep.decide[i] for i in seated]
     # docs/random.md: the bot in seat s draws from stream(game seed, BOTS, s)
     rngs = [stream(seed, BOTS, s) if prep.draws[i] else None for s, i in enumerate(seated)]
     expensive = [prep.expensive[i] for i in seated]
-    play = [0] * players
-    settle = [0] * rules.owners
-    moves = blocked = hands = 0
-    leader = -1
     hists = summary.hists
     counts_hist = hists.setdefault(f"{t}.scoring_counts", {})
     points_hist = hists.setdefault(f"{t}.play_points", {})
     timing = summary.timing
     time_keys = [f"{b.name}|choice" for b in bots]
     decisions = 0
-    result: list[int] = []
     while not match.game_over:
         hand = match.new_hand()
-        if leader < 0:
-            leader = hand.leader
+        if tally.leader < 0:
+            tally.leader = hand.leader
         before = list(match.scores)
         while not hand.state:
             legal = hand.legal_moves()
@@ -396,10 +449,10 @@ def _play_game(config: SimConfig, t: int, rules: Any, prep: _Prepared, seated: l
                 _add(counts_hist, hand.count)
                 _add(points_hist, hand.last_points)
         log = hand.log
-        moves += len(log)
-        hands += 1
+        tally.moves += len(log)
+        tally.hands += 1
         if hand.state == BLOCKED:
-            blocked += 1
+            tally.blocked += 1
         if hand.settlement is not None:
             for o, d in enumerate(hand.settlement):
                 settle[o] += d
@@ -407,28 +460,31 @@ def _play_game(config: SimConfig, t: int, rules: Any, prep: _Prepared, seated: l
             if p:
                 play[s] += p
         match.finish_hand(hand)
+        for _, notify in listeners:
+            notify({"type": "hand_end", "scores": list(match.scores),
+                    "settlement": list(hand.settlement or [])})
         if config.hands_only:
-            result = [a - b for a, b in zip(match.scores, before)]
-            break
-    if not config.hands_only:
-        result = list(match.scores)
-        winner = match.winner
-    else:
-        top = max(result)
-        winner = result.index(top) if result.count(top) == 1 else -1
-    _add(hists.setdefault(f"{t}.game_hands", {}), hands)
+            return [a - b for a, b in zip(match.scores, before)]
+    return list(match.scores)
+
+
+def _record_game(slots: _Slots, t: int, owner: Any, result: list[int], winner: int,
+                 tally: _Tally, play: list[int], settle: list[int], bot_ids: list[int],
+                 vector: list[int], hists: dict[str, dict[int, int]]) -> None:
+    """Write one game's quantities into its vector slots and histograms."""
+    _add(hists.setdefault(f"{t}.game_hands", {}), tally.hands)
     ordered = sorted(result, reverse=True)
     margin = ordered[0] - ordered[1] if len(ordered) > 1 else 0
     _add(hists.setdefault(f"{t}.margin", {}), margin)
 
-    slots = prep.slots[t]
-    vector[slots.hands] = hands
-    vector[slots.moves] = moves
-    vector[slots.blocked] = blocked
+    vector[slots.hands] = tally.hands
+    vector[slots.moves] = tally.moves
+    vector[slots.blocked] = tally.blocked
+    leader = max(tally.leader, 0)
     vector[slots.leader_win] = int(winner >= 0 and winner == owner[leader])
     vector[slots.tie] = int(winner < 0)
     vector[slots.margin] = margin
-    for s in range(players):
+    for s, d in enumerate(bot_ids):
         o = owner[s]
         won = int(winner == o)
         at = slots.seat_win[s]
@@ -436,7 +492,7 @@ def _play_game(config: SimConfig, t: int, rules: Any, prep: _Prepared, seated: l
         vector[at + _PLAY] = play[s]
         vector[at + _SETTLE] = settle[o]
         vector[at + _SCORE] = result[o]
-        at = slots.bot_win[bot_ids[s]]
+        at = slots.bot_win[d]
         # a bot in several seats: it wins when any of its sides wins
         vector[at] = vector[at] or won
         vector[at + _PLAY] += play[s]

@@ -1,7 +1,11 @@
 """Bots: players that see only an :class:`~bones.engine.observation.Observation`.
 
 A bot is written as text: its name and parameters separated by colons,
-``search:iterations=800:rollouts=4``; several bots are separated by commas.
+``search:iterations=800:rollouts=4``; several bots are separated by commas
+(:func:`split_bots`: or ``--bots`` repeated, one bot each).  Outside bots
+name their kind, ``py:``, ``file:``, ``ep:`` or ``cmd:``
+(:mod:`bones.engine.bots.external`, docs/bots.md), and load only when the
+command line permitted them (:func:`permit_outside`).
 
 >>> bot = make_bot("search:iterations=50")
 >>> bot.name
@@ -117,8 +121,38 @@ def _convert(bot: str, param: Param, text: str) -> Any:
     return value
 
 
+#: Outside bot texts the command line named in this process (see permit_outside).
+_PERMITTED: set[str] = set()
+
+
+def kind_of(text: str) -> str:
+    """``"builtin"``, or the outside kind a bot text names (py, file, ep, cmd)."""
+    from bones.engine.bots.external import KINDS
+
+    head = text.strip().partition(":")[0].strip().lower()
+    return head if head in KINDS else "builtin"
+
+
+def permit_outside(texts: list[str]) -> None:
+    """Allow the outside bots among ``texts`` to load in this process (and in
+    worker processes forked from it).  Only the command line calls this:
+    bot texts from a variant file, a save, a record or a server request
+    never load outside code."""
+    _PERMITTED.update(t.strip() for t in texts if kind_of(t) != "builtin")
+
+
+def time_limited_bots() -> list[str]:
+    """The permitted bots with a time limit per decision (``cmd:``): a run
+    with one is not reproducible."""
+    return sorted(t for t in _PERMITTED if kind_of(t) == "cmd")
+
+
 def make_bot(text: str) -> Bot:
-    """The bot written as ``name:key=value:...``."""
+    """The bot written as ``name:key=value:...`` (or an outside bot the
+    command line permitted: ``py:``, ``file:``, ``ep:``, ``cmd:``)."""
+    kind = kind_of(text)
+    if kind != "builtin":
+        return _make_outside(kind, text.strip())
     parts = [p.strip() for p in text.strip().split(":")]
     name = parts[0].lower()
     if name not in BOTS:
@@ -151,6 +185,46 @@ def make_bot(text: str) -> Bot:
     return bot
 
 
+def _make_outside(kind: str, text: str) -> Bot:
+    from bones.engine.bots.external import CommandBot, OutsideBotError, load_python
+
+    if text not in _PERMITTED:
+        raise BotError(f"{text}: outside bots ({kind}:) load only when named on the command "
+                       "line (bones simulate, tournament or compare --bots)")
+    try:
+        if kind == "cmd":
+            return CommandBot(text)
+        bot: Bot = load_python(text)
+        return bot
+    except OutsideBotError as err:
+        raise BotError(str(err)) from None
+
+
+def split_bots(values: list[str] | str) -> list[str]:
+    """Bot texts from ``--bots`` values.
+
+    One value: bots separated by commas.  Several values (``--bots`` given
+    more than once): each value is one bot, commas and all, which is how a
+    bot text containing a comma is given.
+    """
+    if isinstance(values, str):
+        values = [values]
+    if len(values) == 1:
+        items = values[0].split(",")
+        if not any(item.strip() for item in items):
+            raise BotError("no bots given (write them like greedy,search:iterations=40)")
+        for item in items:
+            if not item.strip():
+                raise BotError(f"an empty bot name in '{values[0]}'")
+        return [item.strip() for item in items]
+    out = []
+    for value in values:
+        if not value.strip():
+            raise BotError("an empty --bots value")
+        out.append(value.strip())
+    return out
+
+
 def parse_bots(text: str) -> list[Bot]:
     """Bots separated by commas: ``"search:iterations=40,greedy"``."""
     items = [item for item in text.split(",")]
@@ -166,4 +240,5 @@ def parse_bots(text: str) -> list[Bot]:
 
 BOTS.update(_registry())
 
-__all__ = ["BOTS", "Bot", "BotError", "BotInfo", "Param", "canonical", "make_bot", "parse_bots"]
+__all__ = ["BOTS", "Bot", "BotError", "BotInfo", "Param", "canonical", "kind_of", "make_bot",
+           "parse_bots", "permit_outside", "split_bots", "time_limited_bots"]

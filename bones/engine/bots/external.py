@@ -1,0 +1,410 @@
+"""Bots from outside bones: Python classes and programs in any language.
+
+Kinds of bot text (see docs/bots.md):
+
+* ``py:package.module:Class[:key=value...]``: a class importable by name;
+* ``file:path/to/bot.py:Class[:key=value...]``: a class in a Python file;
+* ``ep:NAME[:key=value...]``: a bot an installed package offers through the
+  entry-point group ``bones.bots``;
+* ``cmd:[timeout=SECONDS:]PROGRAM ARGS...``: a program speaking the line
+  protocol below (:data:`PROTOCOL`), run without a shell.
+
+Outside code is loaded only for texts the command line named
+(:func:`bones.engine.bots.permit_outside`); a variant file, a save, a record
+or a server request can never load it.
+
+Every outside bot is guarded: when it raises, hangs past its time limit,
+exits, or answers something that is not a legal move, it raises
+:class:`BotForfeit` with a message for people, and the simulation scores
+that game as lost by its side and goes on (a program is started again for
+the next game).
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib
+import importlib.util
+import json
+import os
+import random
+import selectors
+import shlex
+import signal
+import subprocess
+import sys
+import time
+import weakref
+from pathlib import Path
+from typing import Any
+
+from bones.engine.hand import DRAW, PASS
+from bones.engine.observation import Observation
+
+#: The version of the command-bot line protocol (docs/bots.md, schemas/bot-protocol.json).
+PROTOCOL = 1
+#: A command bot's time limit per decision, in seconds, unless its text sets one.
+DEFAULT_TIMEOUT = 5.0
+KINDS = ("py", "file", "ep", "cmd")
+
+
+class BotForfeit(Exception):
+    """An outside bot failed: it loses the game it was playing."""
+
+
+class OutsideBotError(ValueError):
+    """An outside bot text that cannot be loaded (one line for people)."""
+
+
+# ----------------------------------------------------------- parameters
+
+def _value(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _split_params(parts: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """Trailing ``key=value`` parts become keyword arguments."""
+    params: dict[str, Any] = {}
+    while parts and "=" in parts[-1]:
+        key, _, raw = parts.pop().partition("=")
+        key = key.strip()
+        if not key.isidentifier():
+            raise OutsideBotError(f"'{key}' is not a parameter name")
+        params[key] = _value(raw.strip())
+    return parts, params
+
+
+# ---------------------------------------------------------- python bots
+
+def load_python(text: str) -> Any:
+    """The bot a ``py:``, ``file:`` or ``ep:`` text names, guarded."""
+    kind, _, rest = text.partition(":")
+    parts, params = _split_params(rest.split(":"))
+    if kind == "ep":
+        if len(parts) != 1 or not parts[0]:
+            raise OutsideBotError(f"write an entry-point bot as ep:NAME, not '{text}'")
+        found = entry_points().get(parts[0])
+        if found is None:
+            known = ", ".join(sorted(entry_points())) or "none installed"
+            raise OutsideBotError(f"no installed bot '{parts[0]}' (entry-point bots: {known})")
+        try:
+            cls = found.load()
+        except Exception as err:  # noqa: BLE001 - anything the package raises
+            raise OutsideBotError(f"{text}: loading failed: {err}") from None
+    else:
+        if len(parts) < 2 or not parts[-1]:
+            form = "py:package.module:Class" if kind == "py" else "file:path/to/bot.py:Class"
+            raise OutsideBotError(f"write it as {form}, not '{text}'")
+        where, name = ":".join(parts[:-1]), parts[-1]
+        module = _import_module(kind, where, text)
+        cls = getattr(module, name, None)
+        if cls is None:
+            raise OutsideBotError(f"{text}: {where} has no {name}")
+    try:
+        bot = cls(**params)
+    except Exception as err:  # noqa: BLE001
+        raise OutsideBotError(f"{text}: could not be created: {err}") from None
+    if not callable(getattr(bot, "choose", None)):
+        raise OutsideBotError(f"{text}: it has no choose(observation, rng) method")
+    return Guarded(bot, text)
+
+
+def _import_module(kind: str, where: str, text: str) -> Any:
+    if kind == "py":
+        try:
+            return importlib.import_module(where)
+        except Exception as err:  # noqa: BLE001
+            raise OutsideBotError(f"{text}: cannot import {where}: {err}") from None
+    path = Path(where)
+    if not path.is_file():
+        raise OutsideBotError(f"{text}: no file {where}")
+    name = f"bones_bot_{abs(hash(str(path.resolve())))}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise OutsideBotError(f"{text}: {where} is not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as err:  # noqa: BLE001
+        raise OutsideBotError(f"{text}: {where} failed to load: {err}") from None
+    sys.modules[name] = module
+    return module
+
+
+def entry_points() -> dict[str, Any]:
+    """The bots installed packages offer (group ``bones.bots``), by name."""
+    from importlib.metadata import entry_points as found
+
+    return {ep.name: ep for ep in found(group="bones.bots")}
+
+
+def to_code(obs: Observation, answer: Any) -> int:
+    """A bot's answer as a legal move code: a code, or text in notation."""
+    from bones.engine.notation import NotationError, format_move, parse_move
+
+    legal = obs.legal_moves()
+    if isinstance(answer, tuple) and answer:
+        answer = answer[0]  # (move, claim): the engine credits the true points
+    if isinstance(answer, bool):
+        answer = None
+    if isinstance(answer, int):
+        move = answer
+    elif isinstance(answer, str):
+        try:
+            move = parse_move(obs.layout, answer)
+        except NotationError as err:
+            raise BotForfeit(f"answered '{answer}', which is not a move: {err}") from None
+    else:
+        raise BotForfeit(f"answered {answer!r}, not a move")
+    if move not in legal and not (obs.layout.placed == 0 and move >= 0 and move ^ 1 in legal):
+        shown = ", ".join(format_move(obs.layout, m) for m in legal)
+        raise BotForfeit(f"answered an illegal move ({answer!r}); legal were: {shown}")
+    return move if move in legal else move ^ 1
+
+
+class Guarded:
+    """A Python bot whose failures become :class:`BotForfeit`."""
+
+    time_limited = False
+
+    def __init__(self, bot: Any, text: str) -> None:
+        self.bot = bot
+        self.name = text
+
+    def choose(self, obs: Observation, rng: random.Random) -> int:
+        try:
+            answer = self.bot.choose(obs, rng)
+        except BotForfeit:
+            raise
+        except Exception as err:  # noqa: BLE001 - the bot's own bug
+            raise BotForfeit(f"raised {type(err).__name__}: {err}") from None
+        return to_code(obs, answer)
+
+    def notify(self, event: dict[str, Any]) -> None:
+        hook = getattr(self.bot, "notify", None)
+        if hook is not None:
+            try:
+                hook(event)
+            except Exception:  # noqa: BLE001 - a notification needs no answer
+                pass
+
+
+# --------------------------------------------------------- command bots
+
+def parse_command(text: str) -> tuple[list[str], float]:
+    """The argument vector and time limit of a ``cmd:`` text."""
+    rest = text.partition(":")[2]
+    timeout = DEFAULT_TIMEOUT
+    while True:
+        head, sep, tail = rest.partition(":")
+        if sep and head.strip().startswith("timeout="):
+            raw = head.strip()[len("timeout="):]
+            try:
+                timeout = float(raw)
+            except ValueError:
+                raise OutsideBotError(f"timeout must be a number of seconds, not '{raw}'") from None
+            if not 0 < timeout <= 3600:
+                raise OutsideBotError(f"timeout must be between 0 and 3600 seconds, not {raw}")
+            rest = tail
+            continue
+        break
+    try:
+        argv = shlex.split(rest)
+    except ValueError as err:
+        raise OutsideBotError(f"{text}: {err}") from None
+    if not argv:
+        raise OutsideBotError("write a command bot as cmd:PROGRAM ARGS..., e.g. cmd:python3 bot.py")
+    return argv, timeout
+
+
+_LIVE: weakref.WeakSet[CommandBot] = weakref.WeakSet()
+
+
+def stop_all(grace: float = 0.5) -> None:
+    """Stop every command bot of this process (the run has ended)."""
+    for bot in list(_LIVE):
+        bot.close(grace)
+
+
+atexit.register(stop_all)
+
+
+class CommandBot:
+    """An outside program playing through the line protocol."""
+
+    time_limited = True
+
+    def __init__(self, text: str) -> None:
+        self.name = text.strip()
+        self.argv, self.timeout = parse_command(self.name)
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.buffer = b""
+        self.need_hello = True
+        _LIVE.add(self)
+
+    # process --------------------------------------------------------
+
+    def _start(self, obs: Observation) -> None:
+        try:
+            self.proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=None, start_new_session=True, close_fds=True)
+        except OSError as err:
+            raise BotForfeit(f"could not start {self.argv[0]}: {err.strerror or err}") from None
+        self.buffer = b""
+        self.need_hello = True
+
+    def _hello(self, obs: Observation) -> None:
+        rules = obs.rules
+        self._send({"type": "hello", "protocol": PROTOCOL, "variant": rules.name,
+                    "players": rules.players, "teams": rules.teams, "seat": obs.seat,
+                    "highest": rules.tiles.highest, "timeout": self.timeout})
+        self.need_hello = False
+
+    def close(self, grace: float = 0.0) -> None:
+        """Stop the program and its whole process group (after ``grace``
+        seconds to finish by itself once its input is closed)."""
+        proc = self.proc
+        self.proc = None
+        if proc is None:
+            return
+        if grace > 0:
+            try:
+                if proc.stdin is not None:
+                    proc.stdin.close()
+                proc.wait(timeout=grace)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is final
+            pass
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
+
+    def _fail(self, reason: str) -> BotForfeit:
+        self.close()
+        return BotForfeit(reason)
+
+    def _send(self, message: dict[str, Any]) -> None:
+        proc = self.proc
+        assert proc is not None and proc.stdin is not None
+        try:
+            proc.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise self._fail(self._exit_reason()) from None
+
+    def _exit_reason(self) -> str:
+        proc = self.proc
+        code = proc.poll() if proc is not None else None
+        if code is None and proc is not None:
+            try:
+                code = proc.wait(timeout=0.2)
+            except subprocess.TimeoutExpired:
+                return "stopped reading its input"
+        return f"exited with code {code}" if code is not None else "exited"
+
+    def _read_line(self) -> str:
+        proc = self.proc
+        assert proc is not None and proc.stdout is not None
+        fd = proc.stdout.fileno()
+        deadline = time.monotonic() + self.timeout
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self.buffer:
+                left = deadline - time.monotonic()
+                if left <= 0 or not sel.select(left):
+                    raise self._fail(f"gave no move within {self.timeout:g} s")
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    reason = self._exit_reason()
+                    raise self._fail(reason)
+                self.buffer += chunk
+                if len(self.buffer) > 1 << 20:
+                    raise self._fail("answered a line longer than 1 MiB")
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode("utf-8", "replace").strip()
+
+    # protocol -------------------------------------------------------
+
+    def choose(self, obs: Observation, rng: random.Random) -> int:
+        if self.proc is not None and self.proc.poll() is not None:
+            self.close()
+        if self.proc is None:
+            self._start(obs)
+        if self.need_hello:
+            self._hello(obs)
+        legal = obs.legal_moves()
+        self._send(decision(obs, legal))
+        answer = self._read_line()
+        return to_code(obs, answer)
+
+    def notify(self, event: dict[str, Any]) -> None:
+        if self.proc is None:
+            return
+        try:
+            self._send(event)
+        except BotForfeit:
+            pass  # it is gone; the next decision starts it again
+        if event.get("type") == "match_end":
+            self.need_hello = True  # the next match starts with a hello
+
+
+def decision(obs: Observation, legal: list[int]) -> dict[str, Any]:
+    """The protocol's ``move`` message for ``obs``."""
+    from bones.engine.notation import arm_name, format_move
+
+    layout = obs.layout
+    names = obs.rules.tiles.names
+    history = []
+    led = False
+    for seat, move, points in layout.log:
+        if move == DRAW:
+            text = "draw"
+        elif move == PASS:
+            text = "pass"
+        else:
+            tile, arm = move >> 7, (move >> 1) & 63
+            text = f"{names[tile]}@{arm_name(arm)}" if led else names[tile]
+            led = True
+        history.append({"seat": seat, "move": text, "points": points})
+    return {
+        "type": "move",
+        "seat": obs.seat,
+        "hand": [names[t] for t in obs.rules.tiles.tiles_of(obs.hand)],
+        "ends": {arm_name(a): pip for a, pip in layout.open_ends().items()},
+        "count": layout.count,
+        "played": [names[t] for t in obs.rules.tiles.tiles_of(layout.on_table)],
+        "tiles_held": list(obs.counts),
+        "boneyard": obs.boneyard_left,
+        "drawable": obs.drawable,
+        "scores": list(obs.scores),
+        "history": history,
+        "legal": [format_move(layout, m) for m in legal],
+    }
+
+
+__all__ = ["BotForfeit", "CommandBot", "DEFAULT_TIMEOUT", "Guarded", "KINDS", "OutsideBotError",
+           "PROTOCOL", "decision", "entry_points", "load_python", "parse_command", "stop_all", "to_code"]

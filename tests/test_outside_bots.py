@@ -1,0 +1,278 @@
+"""Bots from outside bones: Python classes (py:, file:, ep:) and programs
+(cmd:) play simulations and tournaments; their failures cost them the game,
+never the run; and they load only when the command line names them."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import jsonschema
+import pytest
+from typer.testing import CliRunner
+
+import bones.engine.bots as bots_module
+from bones.cli.app import app
+from bones.engine.bots import BotError, make_bot, permit_outside, split_bots
+from bones.engine.bots.external import stop_all
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "docs" / "examples" / "heaviest_bot.py"
+SCHEMA = json.loads((ROOT / "docs" / "bot-protocol.schema.json").read_text())
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_permissions(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bots_module, "_PERMITTED", set())
+
+
+def _simulate(*args: str, n: int = 4):  # type: ignore[no-untyped-def]
+    result = runner.invoke(app, ["simulate", "all-fives", "-n", str(n), "--seed", "5", "--json",
+                                 "--quiet", *args])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout), result
+
+
+def _wins(body, name):  # type: ignore[no-untyped-def]
+    return next(b for b in body["bots"] if b["bot"] == name)["win_rate"]["value"]
+
+
+PY_BOT = '''
+import random
+
+class Heaviest:
+    """Lays the heaviest tile it can."""
+    def __init__(self, bias=0):
+        self.bias = bias
+        self.events = []
+
+    def choose(self, obs, rng):
+        legal = obs.legal_moves()
+        return max(legal, key=lambda m: (m >> 7) + self.bias if m >= 0 else -1)
+
+    def notify(self, event):
+        self.events.append(event["type"])
+
+
+class AsText:
+    def choose(self, obs, rng):
+        return "draw" if obs.legal_moves() == [-1] else "pass" if obs.legal_moves() == [-2] else None
+
+
+class Broken:
+    def choose(self, obs, rng):
+        raise RuntimeError("my bug")
+
+
+class Cheat:
+    def choose(self, obs, rng):
+        return 12345
+'''
+
+
+# ----------------------------------------------------------- bot texts
+
+def test_commas_separate_bots_unless_bots_is_repeated() -> None:
+    assert split_bots(["greedy, random"]) == ["greedy", "random"]
+    assert split_bots(["cmd:bot --names a,b", "greedy"]) == ["cmd:bot --names a,b", "greedy"]
+    with pytest.raises(BotError, match="empty"):
+        split_bots(["greedy,,random"])
+    with pytest.raises(BotError, match="empty"):
+        split_bots(["greedy", " "])
+
+
+def test_outside_bots_load_only_when_the_command_line_names_them(tmp_path: Path) -> None:
+    (tmp_path / "mybot.py").write_text(PY_BOT)
+    text = f"file:{tmp_path / 'mybot.py'}:Heaviest"
+    for attempt in (text, "py:os:getcwd", "cmd:python3 -c pass", "ep:anything"):
+        with pytest.raises(BotError, match="command line"):
+            make_bot(attempt)
+    permit_outside([text])
+    assert make_bot(text).name == text
+    with pytest.raises(BotError, match="command line"):
+        make_bot("cmd:python3 -c pass")
+
+
+def test_a_saved_game_cannot_name_an_outside_bot(tmp_path: Path) -> None:
+    # a play session (new or resumed from a save) builds its bots through
+    # make_bot, which never permits outside code
+    from bones.engine import game
+
+    for text in (f"file:{tmp_path / 'x.py'}:Bot", "cmd:python3 bot.py", "py:os:Bot"):
+        with pytest.raises(game.GameError, match="command line"):
+            game._make_bot(text)
+
+
+def test_python_bots_by_module_and_by_file(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "house_bots.py").write_text(PY_BOT)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    body, _ = _simulate("--bots", "py:house_bots:Heaviest:bias=1,random", n=6)
+    played = next(b for b in body["bots"] if b["bot"] == "py:house_bots:Heaviest:bias=1")
+    assert played["games"] == 6 and played["play_points_per_hand"]["value"] > 0
+    permit_outside(["py:house_bots:Heaviest:bias=1"])
+    bot = make_bot("py:house_bots:Heaviest:bias=1")
+    assert bot.bot.bias == 1
+    path = tmp_path / "house_bots.py"
+    body, _ = _simulate("--bots", f"file:{path}:Heaviest", "--bots", "greedy")
+    assert body["run"]["reproducible"] is True
+    assert {b["bot"] for b in body["bots"]} == {f"file:{path}:Heaviest", "greedy"}
+
+
+def test_bad_python_bot_texts_say_what_is_wrong(tmp_path: Path) -> None:
+    (tmp_path / "b.py").write_text(PY_BOT)
+    for text, message in [
+        ("py:no_such_module_here:Bot", "cannot import"),
+        (f"file:{tmp_path / 'b.py'}:Missing", "has no Missing"),
+        (f"file:{tmp_path / 'none.py'}:Bot", "no file"),
+        ("py:house", "write it as py:package.module:Class"),
+        ("ep:nothing-installed", "no installed bot"),
+    ]:
+        result = runner.invoke(app, ["simulate", "all-fives", "-n", "1", "--bots",
+                                     f"{text},greedy"])
+        assert result.exit_code == 2, result.output
+        assert message in result.output
+
+
+def test_failing_python_bots_lose_their_games_and_the_run_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / "bad.py"
+    path.write_text(PY_BOT)
+    for cls, reason in (("Broken", "raised RuntimeError: my bug"), ("Cheat", "illegal move"),
+                        ("AsText", "not a move")):
+        body, result = _simulate("--bots", f"file:{path}:{cls}", "--bots", "random", n=3)
+        assert body["games"] == 3 and not body["partial"]
+        assert _wins(body, f"file:{path}:{cls}") == 0.0
+        assert _wins(body, "random") == 1.0
+        assert "lost the game with seed" in result.stderr and reason in result.stderr
+
+
+def test_entry_point_bots_are_listed_and_play(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "pkg_bots.py").write_text(PY_BOT)
+    dist = tmp_path / "pkg_bots-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: pkg-bots\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[bones.bots]\nheaviest = pkg_bots:Heaviest\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    listed = runner.invoke(app, ["bots"])
+    assert "ep:heaviest  (pkg_bots:Heaviest)" in listed.output
+    assert "cmd:[timeout=SECONDS:]PROGRAM ARGS" in listed.output
+    body, _ = _simulate("--bots", "ep:heaviest,random", n=4)
+    played = next(b for b in body["bots"] if b["bot"] == "ep:heaviest")
+    assert played["games"] == 4 and played["play_points_per_hand"]["value"] > 0
+
+
+# ------------------------------------------------------------ programs
+
+def _script(tmp_path: Path, name: str, body: str) -> str:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(body))
+    return f"{sys.executable} {path}"
+
+
+def test_the_documented_example_bot_plays_and_is_plain_python() -> None:
+    source = EXAMPLE.read_text()
+    assert "bones" not in source.split('"""', 2)[2]  # no bones import, only the docstring
+    assert len(source.splitlines()) <= 35
+    text = f"cmd:{sys.executable} {EXAMPLE}"
+    body, _ = _simulate("--bots", f"{text},random", n=6)
+    assert _wins(body, text) > 0.5
+    assert body["run"]["reproducible"] is False
+    assert "time-limited" in body["run"]["not_reproducible_because"]
+
+
+def test_every_protocol_line_follows_the_schema(tmp_path: Path) -> None:
+    log = tmp_path / "seen.jsonl"
+    command = _script(tmp_path, "recorder.py", f'''
+        import json, sys
+        with open({str(log)!r}, "a") as seen:
+            for line in sys.stdin:
+                seen.write(line)
+                seen.flush()
+                message = json.loads(line)
+                if message["type"] == "move":
+                    print(message["legal"][0], flush=True)
+    ''')
+    _simulate("--bots", f"cmd:{command}", "--bots", "greedy", n=3)
+    stop_all()  # the run is over: the program reads to the end and is stopped
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    kinds = [m["type"] for m in lines]
+    assert kinds[0] == "hello" and kinds.count("hello") == 3 and kinds.count("match_end") == 3
+    assert "hand_end" in kinds and "move" in kinds
+    for message in lines:
+        jsonschema.validate(message, SCHEMA)
+    hello = lines[0]
+    assert (hello["protocol"], hello["variant"], hello["players"]) == (1, "all-fives", 2)
+
+
+def test_failing_programs_lose_their_games_and_the_run_goes_on(tmp_path: Path) -> None:
+    cases = {
+        "crash": ("import sys; sys.exit(3)", "exited with code 3"),
+        "hang": ("import time\nwhile True: time.sleep(1)", "gave no move within 0.5 s"),
+        "nonsense": ("import sys\nfor line in sys.stdin: print('9-9@Q', flush=True)", "not a move"),
+        "illegal": ("import sys\nfor line in sys.stdin: print('pass', flush=True)", "illegal"),
+    }
+    for name, (code, reason) in cases.items():
+        command = _script(tmp_path, f"{name}.py", code)
+        text = f"cmd:timeout=0.5:{command}"
+        started = time.monotonic()
+        body, result = _simulate("--bots", text, "--bots", "greedy", n=2)
+        assert body["games"] == 2 and _wins(body, text) == 0.0, name
+        assert reason in result.stderr, (name, result.stderr)
+        assert time.monotonic() - started < 20
+
+
+def test_a_program_is_killed_with_its_process_group(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    command = _script(tmp_path, "spawner.py", f'''
+        import subprocess, sys, time
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+        open({str(pids)!r}, "a").write(f"{{child.pid}}\\n")
+        time.sleep(300)
+    ''')
+    _simulate("--bots", f"cmd:timeout=0.5:{command}", "--bots", "greedy", n=1)
+    children = [int(p) for p in pids.read_text().split()]
+    assert children
+    for pid in children:
+        assert not _running(pid)
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` still runs (a killed process not yet reaped by its
+    new parent is a zombie: it runs no more)."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return False
+        if state in ("Z", "X"):
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_a_missing_program_is_a_lost_game_not_a_crash(tmp_path: Path) -> None:
+    text = f"cmd:{tmp_path / 'no-such-program'}"
+    body, result = _simulate("--bots", text, "--bots", "greedy", n=1)
+    assert _wins(body, text) == 0.0 and "could not start" in result.stderr
+
+
+def test_command_texts_are_checked() -> None:
+    for text, message in (("cmd:", "write a command bot"), ("cmd:timeout=x:bot", "number"),
+                          ("cmd:timeout=0:bot", "between"), ("cmd:'unclosed", "quotation")):
+        result = runner.invoke(app, ["simulate", "all-fives", "-n", "1", "--bots", text,
+                                     "--bots", "greedy"])
+        assert result.exit_code == 2 and message in result.output, (text, result.output)
+
+
+def test_tournaments_take_outside_bots_and_rate_them(tmp_path: Path) -> None:
+    text = f"cmd:{sys.executable} {EXAMPLE}"
+    result = runner.invoke(app, ["tournament", "all-fives", "--bots", text, "--bots", "random",
+                                 "--bots", "greedy", "-n", "2", "--seed", "1", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "NOT REPRODUCIBLE" in result.stdout and "ratings" in result.stdout
