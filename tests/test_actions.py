@@ -12,7 +12,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bones.adapters.common import tables
-from bones.engine import spec
 from bones.engine.actions import ActionSpace
 from bones.engine.chance import (
     DealProcess,
@@ -33,7 +32,14 @@ from bones.engine.hand import DRAW
 from bones.engine.load import load_variant
 from bones.engine.match import Match
 from bones.engine.observation import observe, sample_world
-from bones.engine.rules import compile_rules
+from bones.engine.rules import (
+    LEAD_HIGHEST_DOUBLE,
+    LEAD_LOT,
+    LEAD_RANDOM,
+    LEAD_SEAT,
+    LeadRule,
+    compile_rules,
+)
 from tests.hypothesis_budget import examples
 
 TABLES = tables()
@@ -177,12 +183,12 @@ def _check_deal(rules, found) -> None:  # type: ignore[no-untyped-def]
 def test_chance_deals_follow_the_lead_rule(table) -> None:  # type: ignore[no-untyped-def]
     rules = _rules(table)
     rng = random.Random(str(table))
-    first = rules.variant.lead.first
+    first = rules.lead_first
     for _ in range(20):
         found = deal(rules, first, RandomChooser(rng))
         _check_deal(rules, found)
         ts = rules.tiles
-        if isinstance(first, spec.HighestDoubleLead) and found.lead_tile >= 0:
+        if first.kind == LEAD_HIGHEST_DOUBLE and found.lead_tile >= 0:
             held = [d for d in range(ts.highest + 1)
                     if any(h >> ts.double(d) & 1 for h in found.hands)]
             if held:
@@ -204,20 +210,20 @@ def test_a_permutation_deals_in_order(rng) -> None:  # type: ignore[no-untyped-d
     rules = compile_rules(load_variant("all-fives"))
     perm = list(range(28))
     rng.shuffle(perm)
-    found = deal_from_permutation(rules, perm, spec.SeatLead(kind="seat", seat=1))
+    found = deal_from_permutation(rules, perm, LeadRule(LEAD_SEAT, 1, -1))
     assert found is not None and found.leader == 1
     assert found.hands[0] == rules.tiles.mask_of(perm[:9])
     assert found.hands[1] == rules.tiles.mask_of(perm[9:18])
     assert list(found.boneyard) == perm[18:]
     with pytest.raises(ValueError, match="chooser"):
-        deal_from_permutation(rules, perm, spec.LotLead())
+        deal_from_permutation(rules, perm, LeadRule(LEAD_LOT, -1, -1))
     with pytest.raises(ValueError, match="permutation"):
-        deal_from_permutation(rules, perm[:-1], spec.LotLead())
+        deal_from_permutation(rules, perm[:-1], LeadRule(LEAD_LOT, -1, -1))
 
 
 def test_a_script_names_each_chance_event() -> None:
     rules = compile_rules(load_variant("sniff"))
-    rule = spec.RandomLead(kind="random")
+    rule = LeadRule(LEAD_RANDOM, -1, -1)
     with pytest.raises(NeedChance) as need:
         build_deal(rules, rule, Script([]))
     assert need.value.request.kind == "seat" and need.value.request.options == (0, 1)

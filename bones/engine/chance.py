@@ -36,7 +36,7 @@ Rewards: :func:`hand_rewards` and :func:`match_rewards` (zero-sum, per seat).
 >>> from bones.engine.rules import compile_rules
 >>> from bones.engine.match import Match
 >>> rules = compile_rules(load_variant("all-fives"))
->>> process = DealProcess(rules, rules.variant.lead.first)
+>>> process = DealProcess(rules, rules.lead_first)
 >>> request = process.request()
 >>> request.kind, request.what, len(request.options)
 ('tile', 'lot', 28)
@@ -54,10 +54,25 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
-from bones.engine import spec
 from bones.engine.hand import DRAW, Hand
 from bones.engine.match import Deal, Match
-from bones.engine.rules import Rules, RulesError
+from bones.engine.rules import (
+    LEAD_HIGHEST_DOUBLE,
+    LEAD_LOT,
+    LEAD_LOWEST_DOUBLE,
+    LEAD_RANDOM,
+    LEAD_SEAT,
+    LEAD_TILE,
+    NONE_DRAW_MORE,
+    NONE_HEAVIEST_HAND,
+    NONE_HEAVIEST_TILE,
+    NONE_HIGHEST_DOUBLE,
+    NONE_LOT,
+    NONE_REDEAL,
+    LeadRule,
+    Rules,
+    RulesError,
+)
 
 #: A deal whose lead rule keeps asking for redeals gives up after this many.
 MAX_REDEALS = 200
@@ -110,14 +125,14 @@ class Script:
         return outcome
 
 
-def lead_rule(match: Match) -> object:
-    """The lead rule (or fixed leading seat) of ``match``'s next hand."""
+def lead_rule(match: Match) -> LeadRule | int:
+    """The compiled lead rule (or fixed leading seat) of ``match``'s next hand."""
     if not match.history:
-        return match.rules.variant.lead.first
+        return match.rules.lead_first
     return match._later_rule()
 
 
-def build_deal(rules: Rules, rule: object, chooser: Chooser, *,
+def build_deal(rules: Rules, rule: LeadRule | int, chooser: Chooser, *,
                order_boneyard: bool = True) -> Deal | None:
     """Deal one hand and apply the lead ``rule``; ``None`` asks for a redeal.
 
@@ -127,14 +142,17 @@ def build_deal(rules: Rules, rule: object, chooser: Chooser, *,
     """
     players = rules.players
     leader = -1
-    if isinstance(rule, spec.LotLead):
-        leader = _lot(rules, list(range(players)), chooser)
-    elif isinstance(rule, spec.RandomLead):
-        leader = chooser.pick("seat", range(players), "lead at random")
-    elif isinstance(rule, spec.SeatLead):
-        leader = rule.seat % players
-    elif isinstance(rule, int):
-        leader = rule
+    kind = -1
+    if isinstance(rule, int):
+        leader = rule  # a seat decided by the later-lead rule
+    else:
+        kind = rule.kind
+        if kind == LEAD_LOT:
+            leader = _lot(rules, list(range(players)), chooser)
+        elif kind == LEAD_RANDOM:
+            leader = chooser.pick("seat", range(players), "lead at random")
+        elif kind == LEAD_SEAT:
+            leader = rule.arg
     remaining = list(range(rules.tiles.size))
     hands = [0] * players
     for seat in range(players):
@@ -152,13 +170,14 @@ def build_deal(rules: Rules, rule: object, chooser: Chooser, *,
     else:
         boneyard = remaining
     lead_tile = -1
-    if isinstance(rule, (spec.HighestDoubleLead, spec.LowestDoubleLead, spec.TileLead)):
+    if kind in (LEAD_HIGHEST_DOUBLE, LEAD_LOWEST_DOUBLE, LEAD_TILE):
+        assert isinstance(rule, LeadRule)
         found = _lead_by_tile(rules, rule, hands, boneyard, chooser, order_boneyard)
         if found is None:
             return None
         leader, lead_tile = found
     doubles_only = False
-    if lead_tile < 0 and rules.variant.lead.allowed == "double":
+    if lead_tile < 0 and rules.lead_doubles_only:
         doubles = rules.tiles.doubles
         for step in range(players):
             seat = (leader + step) % players
@@ -171,7 +190,7 @@ def build_deal(rules: Rules, rule: object, chooser: Chooser, *,
     return Deal(tuple(hands), tuple(boneyard), leader, lead_tile, doubles_only)
 
 
-def deal_from_permutation(rules: Rules, permutation: Sequence[int], rule: object,
+def deal_from_permutation(rules: Rules, permutation: Sequence[int], rule: LeadRule | int,
                           chooser: Chooser | None = None) -> Deal | None:
     """The deal in which the tiles come out in ``permutation``'s order.
 
@@ -202,7 +221,7 @@ class _Ordered:
         return self.chooser.pick(kind, options, what)
 
 
-def deal(rules: Rules, rule: object, chooser: Chooser, *,
+def deal(rules: Rules, rule: LeadRule | int, chooser: Chooser, *,
          order_boneyard: bool = True) -> Deal:
     """A deal for ``rule``, redealing as the lead rule asks."""
     for _ in range(MAX_REDEALS):
@@ -212,7 +231,7 @@ def deal(rules: Rules, rule: object, chooser: Chooser, *,
     raise RulesError(f"{rules.name}: no lead found after {MAX_REDEALS} deals")
 
 
-def next_request(rules: Rules, rule: object, outcomes: Sequence[int], *,
+def next_request(rules: Rules, rule: LeadRule | int, outcomes: Sequence[int], *,
                  order_boneyard: bool = False) -> ChanceRequest | Deal:
     """The next random event after ``outcomes``, or the finished deal."""
     try:
@@ -231,7 +250,8 @@ class DealProcess:
     (:func:`draw_options`, :func:`draw_tile`).
     """
 
-    def __init__(self, rules: Rules, rule: object, *, order_boneyard: bool = False) -> None:
+    def __init__(self, rules: Rules, rule: LeadRule | int, *,
+                 order_boneyard: bool = False) -> None:
         self.rules = rules
         self.rule = rule
         self.order_boneyard = order_boneyard
@@ -288,28 +308,30 @@ def _holder(hands: list[int], tile: int) -> int:
     return -1
 
 
-def _lead_by_tile(rules: Rules, rule: object, hands: list[int], boneyard: list[int],
+def _lead_by_tile(rules: Rules, rule: LeadRule, hands: list[int], boneyard: list[int],
                   chooser: Chooser, ordered: bool) -> tuple[int, int] | None:
+    """(leader, tile to lead) for rules that name a tile, with fallbacks."""
     ts = rules.tiles
-    if isinstance(rule, spec.TileLead):
-        tile = ts.parse(rule.tile)
-        seat = _holder(hands, tile)
+    fallback = rule.if_none
+    if rule.kind == LEAD_TILE:
+        seat = _holder(hands, rule.arg)
         if seat >= 0:
-            return seat, tile
-        if rule.if_none == "highest_double":
-            return _lead_by_tile(rules, spec.HighestDoubleLead(kind="highest_double"),
-                                 hands, boneyard, chooser, ordered)
-        return _no_double(rules, rule.if_none, hands, chooser)
-    order = range(ts.highest, -1, -1)
-    if isinstance(rule, spec.LowestDoubleLead):
+            return seat, rule.arg
+        if fallback != NONE_HIGHEST_DOUBLE:
+            return _no_double(rules, fallback, hands, chooser)
+        # the highest double, and failing that the heaviest tile
+        order = range(ts.highest, -1, -1)
+        fallback = NONE_HEAVIEST_TILE
+    elif rule.kind == LEAD_LOWEST_DOUBLE:
         order = range(ts.highest + 1)
+    else:
+        order = range(ts.highest, -1, -1)
     while True:
         for d in order:
             seat = _holder(hands, ts.double(d))
             if seat >= 0:
                 return seat, ts.double(d)
-        fallback = rule.if_none  # type: ignore[attr-defined]
-        if fallback != "draw_more":
+        if fallback != NONE_DRAW_MORE:
             return _no_double(rules, fallback, hands, chooser)
         # everyone draws one more tile, in turn, until a double appears
         if len(boneyard) - rules.reserve < rules.players:
@@ -323,16 +345,18 @@ def _lead_by_tile(rules: Rules, rule: object, hands: list[int], boneyard: list[i
             hands[seat] |= 1 << tile
 
 
-def _no_double(rules: Rules, fallback: str, hands: list[int],
+def _no_double(rules: Rules, fallback: int, hands: list[int],
                chooser: Chooser) -> tuple[int, int] | None:
     ts = rules.tiles
-    if fallback == "redeal":
+    if fallback == NONE_REDEAL:
         return None
-    if fallback == "heaviest_hand":
+    if fallback == NONE_HEAVIEST_HAND:
         weights = [ts.pips_of(h) for h in hands]
         return weights.index(max(weights)), -1
-    if fallback == "lot":
+    if fallback == NONE_LOT:
         return _lot(rules, list(range(rules.players)), chooser), -1
+    # heaviest_tile: the holder of the heaviest tile (most pips, then the
+    # higher top half) leads it
     best = max((t for h in hands for t in ts.tiles_of(h)),
                key=lambda t: (ts.pips[t], ts.high[t]))
     return _holder(hands, best), best
