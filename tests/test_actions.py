@@ -89,6 +89,12 @@ def test_copies_share_the_rules() -> None:
     assert twin.rules is rules and copy.copy(rules) is rules
     twin.apply(twin.legal_moves()[0])
     assert hand.placed == 0 and twin.placed == 1
+    # a match copied whole keeps its hand adding to its own scores
+    match = Match(rules, seed=3)
+    match.new_hand()
+    clone = copy.deepcopy(match)
+    assert clone.current is not match.current and clone.current.rules is rules
+    assert clone.current.scores is clone.scores and clone.scores is not match.scores
 
 
 # ---------------------------------------------------------- action space

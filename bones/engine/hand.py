@@ -24,7 +24,7 @@ double alike.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bones.engine.moves import DRAW, PASS, Outcome
 from bones.engine.rules import (
@@ -207,6 +207,16 @@ class Hand:
         new.voids = self.voids[:]
         new.last_points = self.last_points
         new.open_mask = self.open_mask
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Hand:
+        """``copy.deepcopy``: :meth:`copy` (the rules and tuples are
+        immutable), keeping the scores shared with a match copied alongside."""
+        import copy
+
+        new = self.copy()
+        new.scores = copy.deepcopy(self.scores, memo)
+        memo[id(self)] = new
         return new
 
     def public_copy(self, seat: int) -> Hand:
