@@ -31,7 +31,7 @@ from bones.adapters.pettingzoo import render_text
 from bones.engine.bots import Bot, make_bot
 
 
-def env(variant: str = "all-fives", seat: int = 0, opponents: str | list[str] = "heuristic",
+def env(variant: str = "all-fives", seat: int = 0, opponents: str | list[Any] = "heuristic",
         players: int | None = None, teams: bool | None = None, episode: str = "hand",
         render_mode: str | None = None, illegal_reward: float = -1.0) -> BonesEnv:
     """The environment; see :class:`BonesEnv` for the arguments."""
@@ -42,8 +42,9 @@ def env(variant: str = "all-fives", seat: int = 0, opponents: str | list[str] = 
 class BonesEnv(gymnasium.Env):  # type: ignore[misc]
     """``seat`` plays ``variant`` against ``opponents``.
 
-    ``opponents`` is one bot text for every other seat or a list of bot
-    texts, one per other seat in seat order (a partner included);
+    ``opponents`` is one bot text for every other seat or a list, one per
+    other seat in seat order (a partner included), of bot texts or bot
+    objects (anything with ``choose(observation, rng)``, see docs/bots.md);
     ``episode`` is ``"hand"`` (reward: the hand's points, zero-sum) or
     ``"match"`` (reward: 1 for a win, -1/(sides-1) for a loss).
     """
@@ -51,7 +52,7 @@ class BonesEnv(gymnasium.Env):  # type: ignore[misc]
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, variant: str = "all-fives", seat: int = 0,
-                 opponents: str | list[str] = "heuristic", players: int | None = None,
+                 opponents: str | list[Any] = "heuristic", players: int | None = None,
                  teams: bool | None = None, episode: str = "hand",
                  render_mode: str | None = None, illegal_reward: float = -1.0) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -68,7 +69,7 @@ class BonesEnv(gymnasium.Env):  # type: ignore[misc]
         if len(texts) != others:
             raise ValueError(f"{others} opponents are needed, got {len(texts)}")
         self.bots: dict[int, Bot] = {}
-        bots = [make_bot(text) for text in texts]
+        bots = [make_bot(b) if isinstance(b, str) else b for b in texts]
         for s in range(self.rules.players):
             if s != seat:
                 self.bots[s] = bots.pop(0)
