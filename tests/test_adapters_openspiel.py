@@ -8,7 +8,6 @@ the world sampler as ISMCTS's resampler, and ISMCTS against a bones bot.
 from __future__ import annotations
 
 import os
-import random
 
 import pytest
 
@@ -21,6 +20,7 @@ import bones.adapters.openspiel  # noqa: E402,F401
 from bones.adapters.common import tables  # noqa: E402
 from bones.engine.bots import make_bot  # noqa: E402
 from bones.engine.observation import observe  # noqa: E402
+from bones.engine.rng import Rng  # noqa: E402
 
 SIMS = int(os.environ.get("BONES_RL_SIMS", "1"))
 TABLES = tables()
@@ -151,7 +151,7 @@ def test_ismcts_plays_a_bones_bot() -> None:
         max_simulations=40, random_state=np.random.RandomState(seed))
     rival = make_bot("greedy")
     rng = np.random.default_rng(seed)
-    bot_rng = random.Random(seed)
+    bot_rng = Rng(seed)
     space = game.space
     for hand in range(2):
         state = game.new_initial_state()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import os
-import random
 from typing import NamedTuple
 
 from bones.engine.actions import ActionSpace
@@ -15,6 +14,7 @@ from bones.engine.hand import Hand
 from bones.engine.load import builtin_names, load_variant
 from bones.engine.match import Match
 from bones.engine.observation import Observation, observe
+from bones.engine.rng import Rng
 from bones.engine.rules import Rules, compile_rules
 
 #: What an episode is: one hand (the default) or a whole match.
@@ -75,7 +75,7 @@ class Game:
     (:func:`bones.engine.chance.match_rewards`).
     """
 
-    def __init__(self, rules: Rules, rng: random.Random, episode: str = "hand") -> None:
+    def __init__(self, rules: Rules, rng: Rng, episode: str = "hand") -> None:
         if episode not in EPISODES:
             raise ValueError(f"episode must be one of {', '.join(EPISODES)}, not '{episode}'")
         self.rules = rules
@@ -84,7 +84,6 @@ class Game:
         self.space = ActionSpace(rules)
         self.encoding = Encoding(rules)
         self.match = Match(rules, seed=0)
-        self.match.rng = random.Random(0)  # unused: every deal comes from self.rng
         self.rewards = [0.0] * rules.players
         self.over = False
         self.hand = self._start()

@@ -19,7 +19,6 @@ whose randomness, like the deals', flows from the seed given to
 from __future__ import annotations
 
 import os
-import random
 from typing import Any
 
 import gymnasium
@@ -29,6 +28,7 @@ from gymnasium import spaces
 from bones.adapters.common import Game, compile_table
 from bones.adapters.pettingzoo import render_text
 from bones.engine.bots import Bot, make_bot
+from bones.engine.rng import Rng
 
 
 def env(variant: str = "all-fives", seat: int = 0, opponents: str | list[Any] = "heuristic",
@@ -73,7 +73,7 @@ class BonesEnv(gymnasium.Env):  # type: ignore[misc]
         for s in range(self.rules.players):
             if s != seat:
                 self.bots[s] = bots.pop(0)
-        probe = Game(self.rules, random.Random(0), episode)
+        probe = Game(self.rules, Rng(0), episode)
         self.space = probe.space
         self.encoding = probe.encoding
         low, high = self.encoding.bounds()
@@ -81,8 +81,8 @@ class BonesEnv(gymnasium.Env):  # type: ignore[misc]
                                             np.array(high, dtype=np.float32), dtype=np.float32)
         self.action_space = spaces.Discrete(self.space.num_actions)
         self.game: Game | None = None
-        self._rng: random.Random | None = None
-        self._bot_rng = random.Random(0)
+        self._rng: Rng | None = None
+        self._bot_rng = Rng(0)
 
     def _obs(self) -> tuple[np.ndarray, dict[str, Any]]:
         assert self.game is not None
@@ -114,8 +114,8 @@ class BonesEnv(gymnasium.Env):  # type: ignore[misc]
         super().reset(seed=seed)
         if seed is not None or self._rng is None:
             first = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
-            self._rng = random.Random(first)
-            self._bot_rng = random.Random(self._rng.getrandbits(64))
+            self._rng = Rng(first)
+            self._bot_rng = Rng(self._rng.next_u64())
         while True:
             self.game = Game(self.rules, self._rng, self.episode)
             self._others()

@@ -38,7 +38,6 @@ OpenSpiel's ISMCTS can play the game.
 from __future__ import annotations
 
 import copy
-import random
 from typing import Any
 
 import numpy as np
@@ -59,6 +58,7 @@ from bones.engine.encoding import Encoding
 from bones.engine.hand import DRAW, PASS, Hand
 from bones.engine.match import MAX_HANDS, Match
 from bones.engine.observation import observe, sample_world
+from bones.engine.rng import Rng
 from bones.engine.rules import Rules
 
 SHORT_NAME = "python_bones"
@@ -169,7 +169,6 @@ class _Table:
         match = copy.copy(self.match)
         match.scores = list(self.match.scores)
         match.history = list(self.match.history)
-        match.rng = random.Random(0)
         new.match = match
         new.hand = None
         if self.hand is not None:
@@ -317,7 +316,7 @@ class BonesState(pyspiel.State):
         clone = self.clone()
         if t.hand is None or t.process is not None:
             return clone  # dealing: nothing has been seen yet that binds
-        rng = random.Random(int(probability_sampler() * 2**53))
+        rng = Rng(int(probability_sampler() * 2**53))
         world = sample_world(observe(t.hand, player), rng)
         ct = clone.table
         world.scores = ct.match.scores

@@ -17,7 +17,6 @@ when it is not the seat's turn).  See docs/adapters.md for the options.
 from __future__ import annotations
 
 import os
-import random
 from typing import Any
 
 import numpy as np
@@ -27,6 +26,7 @@ from pettingzoo.utils import wrappers
 
 from bones.adapters.common import Game, compile_table
 from bones.engine.hand import Hand
+from bones.engine.rng import Rng
 from bones.engine.rules import Rules
 
 
@@ -65,11 +65,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.episode = episode
         self.render_mode = render_mode
         self._seed = seed
-        self._rng: random.Random | None = None
+        self._rng: Rng | None = None
         rules = self.rules
         self.possible_agents = [f"player_{i}" for i in range(rules.players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        probe = Game(rules, random.Random(0), episode)
+        probe = Game(rules, Rng(0), episode)
         self.space = probe.space
         self.encoding = probe.encoding
         low, high = self.encoding.bounds()
@@ -93,10 +93,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._rng = Rng(seed)
         elif self._rng is None:
             first = self._seed if self._seed is not None else int.from_bytes(os.urandom(4), "big")
-            self._rng = random.Random(first)
+            self._rng = Rng(first)
         self.game = Game(self.rules, self._rng, self.episode)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}

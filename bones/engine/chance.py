@@ -15,7 +15,7 @@ through :func:`lead_rule`, the one a match's history decides) and returns the
 :class:`~bones.engine.match.Deal` that :meth:`Match.start_hand` plays, or
 ``None`` when the rule asks for a redeal.  Choosers:
 
-* :class:`RandomChooser` resolves requests from a :class:`random.Random`;
+* :class:`RandomChooser` resolves requests from a random stream;
 * :class:`Script` replays a list of outcomes and raises :class:`NeedChance`
   (carrying the :class:`ChanceRequest`) when it runs out: a framework keeps
   the outcomes list as its state, asks :func:`next_request` what the next
@@ -50,9 +50,8 @@ Rewards: :func:`hand_rewards` and :func:`match_rewards` (zero-sum, per seat).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from bones.engine.hand import DRAW, Hand
 from bones.engine.match import Deal, Match
@@ -99,9 +98,10 @@ class Chooser(Protocol):
 
 
 class RandomChooser:
-    """Resolves every request uniformly from ``rng``."""
+    """Resolves every request uniformly from ``rng`` (anything with a
+    ``random()`` in [0, 1): :class:`bones.engine.rng.Rng`, :class:`random.Random`)."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: Any) -> None:
         self.rng = rng
 
     def pick(self, kind: str, options: Sequence[int], what: str) -> int:
