@@ -39,7 +39,7 @@ def env(variant: str = "all-fives", seat: int = 0, opponents: str | list[Any] = 
                     illegal_reward)
 
 
-class BonesEnv(gymnasium.Env):  # type: ignore[misc]
+class BonesEnv(gymnasium.Env):
     """``seat`` plays ``variant`` against ``opponents``.
 
     ``opponents`` is one bot text for every other seat or a list, one per

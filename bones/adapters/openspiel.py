@@ -199,7 +199,7 @@ class BonesState(pyspiel.State):
     # the game's pieces, reached through the game (a state holds only _Table)
     @property
     def _game(self) -> BonesGame:
-        return self.get_game()  # type: ignore[no-any-return]
+        return self.get_game()
 
     def _request(self) -> ChanceRequest | None:
         process = self.table.process

@@ -53,7 +53,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     :meth:`reset` that is given none.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "bones_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "bones_v0",
+                                "is_parallelizable": False}
 
     def __init__(self, variant: str = "all-fives", players: int | None = None,
                  teams: bool | None = None, seed: int | None = None, episode: str = "hand",
@@ -83,10 +84,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                               for a in self.possible_agents}
         self.game: Game | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------ episode

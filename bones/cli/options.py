@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import shlex
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, List, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
 
 import typer
 
@@ -53,9 +53,10 @@ Oversubscribe = Annotated[bool, typer.Option(
 Scheduler = Annotated[Optional[str], typer.Option(
     "--scheduler", metavar="ADDRESS", help="A Dask scheduler, tcp://HOST:PORT.",
     show_default=False)]
-Bots = Annotated[List[str], typer.Option(
+Bots = Annotated[Optional[list[str]], typer.Option(
     "--bots", help="Bots by seat, comma-separated, or --bots repeated with one bot each "
-    "(for a bot text with a comma); a shorter list repeats (see `bones bots`).")]
+    "(for a bot text with a comma); a shorter list repeats (see `bones bots`; default "
+    "heuristic).", show_default=False)]
 Players = Annotated[Optional[int], typer.Option(
     "--players", "-p", help="Number of players (default: the smallest the variant allows).",
     show_default=False)]

@@ -122,7 +122,7 @@ def _tables(refs: list[str], players: Optional[int], teams: bool) -> list[Any]:
     return tables
 
 
-def _config(tables: list[Any], bots: list[str], games: int, seed: Optional[int],
+def _config(tables: list[Any], bots: Optional[list[str]], games: int, seed: Optional[int],
             hands_only: bool) -> Any:
     from bones.engine.bots import BotError
     from bones.engine.match import new_seed
@@ -131,7 +131,7 @@ def _config(tables: list[Any], bots: list[str], games: int, seed: Optional[int],
     if seed is None:
         seed = new_seed()
     try:
-        names = [b.name for b in _parse_bots(bots)]
+        names = [b.name for b in _parse_bots(bots or ["heuristic"])]
         return make_config(tables, names, games, seed, hands_only=hands_only)
     except (BotError, SimError) as err:
         raise CommandError(str(err), EXIT_USAGE) from None
@@ -312,7 +312,7 @@ def simulate_command(
     hands: Hands = None,
     players: Players = None,
     teams: Teams = False,
-    bots: Bots = ["heuristic"],
+    bots: Bots = None,
     seed: Seed = None,
     jobs: Jobs = 1,
     oversubscribe: Oversubscribe = False,
@@ -566,7 +566,7 @@ def compare_command(
     hands: Hands = None,
     players: Players = None,
     teams: Teams = False,
-    bots: Bots = ["heuristic"],
+    bots: Bots = None,
     seed: Seed = None,
     jobs: Jobs = 1,
     oversubscribe: Oversubscribe = False,

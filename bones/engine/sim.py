@@ -350,7 +350,7 @@ def _play_game(config: SimConfig, t: int, rules: Any, prep: _Prepared, seated: l
     settle = [0] * rules.owners
     tally = _Tally()
     # outside bots (bones.engine.bots.external) hear of hand and match ends
-    listeners = [(s, b.notify) for s, b in enumerate(bots) if hasattr(b, "notify")]
+    listeners = [b.notify for b in bots if hasattr(b, "notify")]
     forfeit = -1
     try:
         result = _play_hands(config, t, match, prep, seated, seed, summary, listeners,
@@ -374,7 +374,7 @@ def _play_game(config: SimConfig, t: int, rules: Any, prep: _Prepared, seated: l
     else:
         top = max(result)
         winner = result.index(top) if result.count(top) == 1 else -1
-    for _, notify in listeners:
+    for notify in listeners:
         notify({"type": "match_end", "scores": list(match.scores), "winner": winner,
                 "forfeit": forfeit})
     _record_game(prep.slots[t], t, owner, result, winner, tally, play, settle, bot_ids,
@@ -460,7 +460,7 @@ def _play_hands(config: SimConfig, t: int, match: Any, prep: _Prepared, seated: 
             if p:
                 play[s] += p
         match.finish_hand(hand)
-        for _, notify in listeners:
+        for notify in listeners:
             notify({"type": "hand_end", "scores": list(match.scores),
                     "settlement": list(hand.settlement or [])})
         if config.hands_only:

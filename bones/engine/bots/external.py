@@ -27,7 +27,6 @@ import importlib
 import importlib.util
 import json
 import os
-import random
 import selectors
 import shlex
 import signal
@@ -40,6 +39,7 @@ from typing import Any
 
 from bones.engine.hand import DRAW, PASS
 from bones.engine.observation import Observation
+from bones.engine.rng import Rng
 
 #: The version of the command-bot line protocol (docs/bots.md, schemas/bot-protocol.json).
 PROTOCOL = 1
@@ -178,7 +178,7 @@ class Guarded:
         self.bot = bot
         self.name = text
 
-    def choose(self, obs: Observation, rng: random.Random) -> int:
+    def choose(self, obs: Observation, rng: Rng) -> int:
         try:
             answer = self.bot.choose(obs, rng)
         except BotForfeit:
@@ -349,7 +349,7 @@ class CommandBot:
 
     # protocol -------------------------------------------------------
 
-    def choose(self, obs: Observation, rng: random.Random) -> int:
+    def choose(self, obs: Observation, rng: Rng) -> int:
         if self.proc is not None and self.proc.poll() is not None:
             self.close()
         if self.proc is None:
