@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "bones.cli.replay_cmd",
     "bones.cli.play_cmd",
     "bones.cli.simulate_cmd",
+    "bones.cli.serve_cmd",
 )
 
 

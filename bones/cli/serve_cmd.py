@@ -1,0 +1,131 @@
+"""`bones serve`: the table in a browser (needs the web extra: pip install 'bones[web]').
+
+This module reads the command line, prints the links and runs uvicorn; the
+application is :mod:`bones.web.app`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+_HELP = """Serve the table in a browser: play any variant or house rule against bots
+or with friends, validate rule files, run simulations and replay games.
+
+Binds to 127.0.0.1 unless --host says otherwise (--host 0.0.0.0 lets other
+devices on your network join: each friend opens their own seat link).  The
+address printed carries the host key after '#': open that link (--open does)
+to create games.  Games are the save files of `bones play`, saved after every
+move in --saves (default $XDG_DATA_HOME/bones/saves); a restarted server
+continues every game with the same seat links.  Ctrl-C stops it; nothing is lost.
+
+Exit codes: 0 stopped; 1 the server could not start (the port is taken); 2 a
+usage error or the web extra is missing.
+"""
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve", help=_HELP)(serve_command)
+
+
+def _fail(message: str, code: int) -> typer.Exit:
+    typer.echo(f"bones serve: {message}", err=True)
+    return typer.Exit(code)
+
+
+def lan_address() -> str | None:
+    """This machine's address on its local network (no packet is sent)."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.254.254.254", 1))
+            address = s.getsockname()[0]
+    except OSError:
+        return None
+    return None if address.startswith("127.") else address
+
+
+def serve_command(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (0.0.0.0: every "
+                             "network of this machine, for friends on your network)."),
+    port: int = typer.Option(8765, "--port", help="Port to listen on (0: any free port)."),
+    open_browser: bool = typer.Option(False, "--open", help="Open the page in your browser."),
+    saves: Optional[Path] = typer.Option(None, "--saves", metavar="DIR",
+                                         help="Folder of the games' save files "
+                                              "(default: the one bones play uses)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Workers for bots and simulations."),
+    pace: float = typer.Option(0.7, "--pace", metavar="SECONDS",
+                               help="Pause before each bot move, so people see it."),
+    max_games: int = typer.Option(50, "--max-games", help="Most unfinished games held at once."),
+    allow_host: Optional[List[str]] = typer.Option(
+        None, "--allow-host", metavar="NAME",
+        help="Another name the page may be reached by (repeatable); other Host headers are refused."),
+) -> None:
+    started = time.perf_counter()
+    try:
+        import uvicorn
+
+        from bones.web.app import ServeConfig, create_app
+    except ImportError as err:
+        raise _fail(f"the web extra is missing ({err.name}): pip install 'bones[web]'", 2) from None
+    if not 0 <= port <= 65535:
+        raise _fail("--port must be from 0 to 65535", 2)
+    if jobs < 1 or jobs > (os.cpu_count() or 1) * 4:
+        raise _fail(f"--jobs must be from 1 to {(os.cpu_count() or 1) * 4}", 2)
+    if pace < 0 or pace > 10:
+        raise _fail("--pace must be from 0 to 10 seconds", 2)
+    if max_games < 1:
+        raise _fail("--max-games must be at least 1", 2)
+    from bones.engine.game import default_save_dir
+
+    folder = saves if saves is not None else default_save_dir()
+    if folder.exists() and not folder.is_dir():
+        raise _fail(f"--saves {folder}: not a folder", 2)
+    public = None
+    if host in ("0.0.0.0", "::", ""):
+        public = lan_address()
+    elif host not in ("127.0.0.1", "localhost", "::1"):
+        public = host
+    import socket
+
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as err:
+        raise _fail(f"cannot listen on {host}:{port}: {err.strerror or err}", 1) from None
+    port = sock.getsockname()[1]
+    config = ServeConfig(saves=folder, host=host, port=port, jobs=jobs, pace=pace,
+                         max_games=max_games, allow_hosts=list(allow_host or []),
+                         public_host=public)
+    try:
+        app = create_app(config)
+    except OSError as err:
+        raise _fail(f"cannot use --saves {folder}: {err.strerror or err}", 1) from None
+    server = app.state.server
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "", "localhost") else host
+    local = f"http://{shown}:{port}/#host={server.host_key}"
+    typer.echo(f"bones serve: the table is at {local}")
+    if public:
+        typer.echo(f"bones serve: other devices on your network: http://{public}:{port}/ "
+                   "(each player opens the seat link the host's page gives them)")
+    typer.echo(f"bones serve: games are saved in {folder}; Ctrl-C stops the server, nothing is lost")
+    typer.echo(f"bones serve: ready in {time.perf_counter() - started:.2f} s", err=True)
+    sys.stdout.flush()
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(local)
+    uv = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+                        timeout_graceful_shutdown=5)
+    try:
+        uvicorn.Server(uv).run(sockets=[sock])
+    except KeyboardInterrupt:  # pragma: no cover - uvicorn handles the signal itself
+        pass
+    typer.echo("bones serve: stopped; every game is saved")

@@ -1,0 +1,59 @@
+"""What each part of the layout adds to the count, so the numbers add up on screen.
+
+The count is the sum of the arms that end in a tile (the far pip, or both
+halves of a crosswise double) and of each hub (a spinner, the in-line sniff,
+a led double), which counts once however many of its edges are free.  This
+is :meth:`bones.engine.hand.Hand.recount` spelled out part by part.
+
+>>> from bones.engine.load import load_variant
+>>> from bones.engine.match import Match
+>>> from bones.engine.rules import compile_rules
+>>> hand = Match(compile_rules(load_variant("sniff")), seed=4).new_hand()
+>>> while hand.placed < 4:
+...     hand.apply(hand.legal_moves()[0])
+>>> sum(part.points for part in count_parts(hand)) == hand.count
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bones.engine.hand import Hand
+from bones.engine.notation import arm_name
+
+
+@dataclass(frozen=True)
+class CountPart:
+    """One term of the count: an arm's end tile, or a hub counted once."""
+
+    kind: str  # "arm" or "hub"
+    arm: int  # the arm (-1 for a hub)
+    hub: int  # the hub (-1 for an arm)
+    pip: int  # the pip showing (an arm's far pip, a hub's double)
+    points: int
+    label: str  # "E 5", "E 3-3 (double)", "spinner 6-6"
+
+
+def count_parts(hand: Hand) -> list[CountPart]:
+    """The terms of ``hand.count``: arms first (by arm), then hubs; zeros kept.
+
+    Their points always add up to the count.
+    """
+    parts: list[CountPart] = []
+    for a in range(len(hand.arm_end)):
+        if hand.arm_hub[a] >= 0:
+            continue  # still at its hub: the hub counts for it
+        pip, weight = hand.arm_end[a], hand.arm_weight[a]
+        name = arm_name(a)
+        label = f"{name} {pip}-{pip} (double)" if weight > 1 else f"{name} {pip}"
+        parts.append(CountPart("arm", a, -1, pip, pip * weight, label))
+    for h in range(len(hand.hub_pip)):
+        pip = hand.hub_pip[h]
+        what = "spinner" if hand.hub_spins[h] else ("sniff" if hand.hub_cross[h] else "double")
+        parts.append(CountPart("hub", -1, h, pip, hand.hub_vals[h][hand.hub_k[h]],
+                               f"{what} {pip}-{pip}"))
+    return parts
+
+
+__all__ = ["CountPart", "count_parts"]

@@ -1,0 +1,446 @@
+"""Live games of `bones serve`: sessions, their save files, seat keys and bots.
+
+A web game is a :class:`bones.engine.game.GameSession` whose save file lives
+in the server's save folder, the same file `bones play` writes (a game begun
+in the browser resumes with ``bones play --resume`` and the other way round).
+It is saved after every move.  Beside the saves, ``web/ID.json`` (readable by
+its owner only) names the save and holds the SHA-256 of each human seat's key,
+never a key: a restarted server finds every game again and the same seat
+links keep working.
+
+Every operation on a game runs in a worker thread under the game's lock (and
+the save's lock while :mod:`bones.engine.saves` provides one), re-reads the
+save first when another program changed it, and touches nothing of any other
+game: a failure is reported for that game alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bones.engine.game import HUMAN, GameError, GameSession, SeatConfig
+from bones.web import tokens
+from bones.web.view import seat_view, version_of
+
+log = logging.getLogger("bones.serve")
+
+#: Bots a client may seat, with the largest value of each parameter it may give.
+BOT_LIMITS: dict[str, dict[str, float]] = {
+    "random": {},
+    "greedy": {},
+    "heuristic": {},
+    "search": {"iterations": 2000, "rollouts": 8, "seconds": 5.0},
+}
+#: What a save's file name must look like to be opened by name.
+SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}\.json$")
+INDEX_DIR = "web"
+
+
+class ApiError(Exception):
+    """A request that cannot be served: an HTTP status and a one-line reason."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def check_bot(text: Any) -> str:
+    """A client's bot text if it is a built-in bot within :data:`BOT_LIMITS`; else :class:`ApiError`."""
+    if not isinstance(text, str) or not text.strip():
+        raise ApiError(400, "a bot seat needs a bot: one of " + ", ".join(BOT_LIMITS))
+    raw = text.strip()
+    if len(raw) > 80 or not re.match(r"^[A-Za-z0-9:=._-]+$", raw):
+        raise ApiError(400, f"bot '{raw[:40]}' is not a built-in bot (bots: {', '.join(BOT_LIMITS)})")
+    parts = raw.split(":")
+    name = parts[0].lower()
+    if name not in BOT_LIMITS:
+        raise ApiError(400, f"bot '{name}' is not a built-in bot the server runs "
+                            f"(bots: {', '.join(BOT_LIMITS)})")
+    limits = BOT_LIMITS[name]
+    for part in parts[1:]:
+        key, _, value = part.partition("=")
+        key = key.lower()
+        if key not in limits:
+            allowed = ", ".join(limits) or "none"
+            raise ApiError(400, f"{name}: parameter '{key}' is not allowed here (allowed: {allowed})")
+        try:
+            number = float(value)
+        except ValueError:
+            raise ApiError(400, f"{name}: {key} must be a number, not '{value[:20]}'") from None
+        if not number <= limits[key]:
+            raise ApiError(400, f"{name}: {key} may be at most {limits[key]:g} on the server")
+    from bones.engine.bots import BotError, make_bot
+
+    try:
+        return make_bot(raw).name
+    except BotError as err:
+        raise ApiError(400, str(err)) from None
+
+
+def _save_lock(path: Path) -> Any:
+    """The save's inter-process lock when the engine has one (held per request)."""
+    try:
+        from bones.engine.saves import save_lock  # type: ignore[import-not-found]
+    except ImportError:
+        return contextlib.nullcontext()
+    return save_lock(path, "bones serve")
+
+
+def _stat(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+def _write_private(path: Path, data: dict[str, Any]) -> None:
+    """Write ``data`` as JSON, readable by its owner only, atomically."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        json.dump(data, out, indent=1)
+    os.replace(tmp, path)
+
+
+@dataclass
+class WebGame:
+    """One game the server holds."""
+
+    id: str
+    path: Path  # the save file
+    seat_hashes: dict[int, str]
+    created: float
+    session: GameSession | None = None
+    stat: tuple[int, int] | None = None  # the save as we last wrote or read it
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    version: int = -1
+    over: bool = False
+    error: str | None = None  # why this game stopped (a bot failure), shown to its seats
+    busy: bool = False  # a bot is thinking
+
+    # -- under the lock ------------------------------------------------
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[GameSession]:
+        """The session, fresh from the save, with the game's and the save's locks held."""
+        with self.lock:
+            try:
+                with _save_lock(self.path):
+                    yield self._fresh()
+            except ApiError:
+                raise
+            except GameError as err:
+                raise ApiError(409 if "in use" in str(err) else 500, str(err)) from None
+            except ValueError as err:
+                if type(err).__name__ == "SaveInUse":
+                    raise ApiError(423, str(err).splitlines()[0]) from None
+                raise
+
+    def _fresh(self) -> GameSession:
+        now = _stat(self.path)
+        if now is None:
+            raise ApiError(410, f"the save of game {self.id} is gone ({self.path.name})")
+        if self.session is None or now != self.stat:
+            try:
+                self.session = GameSession.resume(self.path)
+            except GameError as err:
+                raise ApiError(500, f"game {self.id}: {err}") from None
+            self.stat = now
+        self._note()
+        return self.session
+
+    def _note(self) -> None:
+        assert self.session is not None
+        self.version = version_of(self.session)
+        self.over = self.session.over
+
+    def saved(self) -> None:
+        """Remember the save as just written by us."""
+        self.stat = _stat(self.path)
+        self._note()
+
+    def seat_of(self, key: str | None) -> int:
+        """The seat whose key ``key`` is; 401 without a key, 403 for a wrong one."""
+        if key is None:
+            raise ApiError(401, "this needs a seat's key: send it as 'Authorization: Bearer KEY'")
+        for seat, stored in self.seat_hashes.items():
+            if tokens.matches(key, stored):
+                return seat
+        raise ApiError(403, "that key is not a seat of this game")
+
+    def view(self, seat: int) -> dict[str, Any]:
+        with self.held() as session:
+            return seat_view(session, seat, version=self.version, game_id=self.id,
+                             busy=self.busy, error=self.error)
+
+    def bot_to_move(self) -> bool:
+        session = self.session
+        if session is None or session.over or self.error:
+            return False
+        hand = session.hand
+        return hand is not None and not hand.over and not session.is_human(hand.turn)
+
+    def move(self, seat: int, text: Any, claim: Any, version: Any) -> dict[str, Any]:
+        """Make ``text`` (notation) for ``seat`` if ``version`` is the game's current one."""
+        if not isinstance(text, str) or not text.strip() or len(text) > 40:
+            raise ApiError(400, "move must be a move in notation, like 6-4@E, draw or pass")
+        if text.strip().isdigit():
+            raise ApiError(422, f"'{text.strip()}' is not a move: write it in notation "
+                                "(6-4@E, draw or pass)")
+        with self.held() as session:
+            self._check_turn(session, seat, version)
+            try:
+                move = session.parse(text)
+            except GameError as err:
+                raise ApiError(422, str(err)) from None
+            if session.muggins and move >= 0:
+                if isinstance(claim, bool) or not isinstance(claim, int) or not 0 <= claim <= 10_000:
+                    raise ApiError(422, "this variant has the muggins rule: give claim, the points "
+                                        "you claim for this play (0 for none)")
+            elif claim is not None:
+                raise ApiError(422, "claim is only for plays under the muggins rule")
+            session.play(move, claim if session.muggins and move >= 0 else None)
+            self.saved()
+            return seat_view(session, seat, version=self.version, game_id=self.id,
+                             busy=self.busy, error=self.error)
+
+    def take_back(self, seat: int, version: Any) -> dict[str, Any]:
+        """Undo ``seat``'s last move of the hand and the bots' replies (games against bots)."""
+        with self.held() as session:
+            self._check_version(session, version)
+            if not session.is_human(seat):  # pragma: no cover - keys are only for human seats
+                raise ApiError(403, "only a player takes back")
+            try:
+                session.take_back()
+            except GameError as err:
+                raise ApiError(409, str(err)) from None
+            self.saved()
+            return seat_view(session, seat, version=self.version, game_id=self.id,
+                             busy=self.busy, error=self.error)
+
+    def _check_version(self, session: GameSession, version: Any) -> None:
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ApiError(400, "version must be the version of the state the move was chosen in")
+        if version != self.version:
+            raise ApiError(409, f"the game has moved on since version {version} (it is at "
+                                f"{self.version}): look again and choose again")
+
+    def _check_turn(self, session: GameSession, seat: int, version: Any) -> None:
+        self._check_version(session, version)
+        if self.error:
+            raise ApiError(409, f"this game has stopped: {self.error}")
+        if session.over:
+            raise ApiError(409, "the game is over")
+        hand = session.hand
+        assert hand is not None
+        if hand.turn != seat:
+            raise ApiError(409, f"it is not your turn: seat {hand.turn} is to move")
+
+    def bot_step(self, expected: int) -> bool:
+        """The bot to move plays, if the game is still at ``expected``; True when it moved."""
+        with self.held() as session:
+            if self.version != expected or not self.bot_to_move():
+                return False
+            try:
+                session.bot_move()
+            except Exception as err:  # noqa: BLE001 - one game's failure stays in that game
+                self.error = f"a bot failed: {type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
+                log.error("game %s: %s", self.id, self.error)
+                self.session = None  # re-read the last good save next time
+                return False
+            self.saved()
+            return True
+
+    def index_data(self) -> dict[str, Any]:
+        return {"format": "bones-serve-game", "version": 1, "id": self.id,
+                "save": self.path.name, "created": self.created,
+                "seats": {str(s): h for s, h in sorted(self.seat_hashes.items())},
+                "over": self.over}
+
+
+class GameStore:
+    """The games of one server, indexed beside the saves in ``SAVES/web/``."""
+
+    def __init__(self, saves: Path, max_games: int = 50) -> None:
+        self.saves = saves
+        self.index_dir = saves / INDEX_DIR
+        self.max_games = max_games
+        self.games: dict[str, WebGame] = {}
+        self._lock = threading.Lock()
+
+    # -------------------------------------------------------------- set-up
+
+    def open(self) -> None:
+        """Create the folders (owner only) and read the index of earlier games."""
+        self.index_dir.mkdir(parents=True, exist_ok=True)
+        for folder in (self.saves, self.index_dir):
+            with contextlib.suppress(OSError):
+                os.chmod(folder, 0o700)
+        for entry in sorted(self.index_dir.glob("*.json")):
+            try:
+                data = json.loads(entry.read_text(encoding="utf-8"))
+                gid = str(data["id"])
+                save = str(data["save"])
+                if not re.match(r"^[0-9a-f]{16}$", gid) or not SAVE_NAME.match(save) \
+                        or entry.stem != gid:
+                    raise ValueError("bad id or save name")
+                hashes = {int(s): str(h) for s, h in data["seats"].items()}
+                game = WebGame(gid, self.saves / save, hashes, float(data.get("created", 0)))
+                game.over = bool(data.get("over", False))
+            except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
+                log.warning("ignoring %s: %s", entry.name, str(err).splitlines()[0] if str(err) else "")
+                continue
+            self.games[gid] = game
+
+    def live(self) -> int:
+        return sum(1 for g in self.games.values() if not g.over)
+
+    def get(self, gid: str) -> WebGame:
+        game = self.games.get(gid)
+        if game is None:
+            raise ApiError(404, f"no game '{gid[:20]}' on this server")
+        return game
+
+    # ----------------------------------------------------------- new games
+
+    def _admit(self) -> None:
+        if self.live() >= self.max_games:
+            raise ApiError(503, f"the server already holds {self.max_games} unfinished games "
+                                "(its --max-games): finish or delete one first")
+
+    def _new_path(self, variant_name: str, seed: int) -> Path:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        safe = re.sub(r"[^A-Za-z0-9._-]", "-", variant_name)[:40] or "variant"
+        for attempt in range(1, 1000):
+            suffix = "" if attempt == 1 else f"-{attempt}"
+            path = self.saves / f"{safe}-{stamp}-{seed}{suffix}.json"
+            if not path.exists():
+                return path
+        raise ApiError(500, "cannot find a free save name")  # pragma: no cover
+
+    def _register(self, path: Path, session: GameSession) -> tuple[WebGame, dict[int, str]]:
+        keys = {seat: tokens.new_key() for seat in session.human_seats}
+        game = WebGame(tokens.new_id(), path, {s: tokens.key_hash(k) for s, k in keys.items()},
+                       time.time(), session)
+        game.saved()
+        _write_private(self.index_dir / f"{game.id}.json", game.index_data())
+        self.games[game.id] = game
+        return game, keys
+
+    def create(self, variant: Any, source: str, players: int | None, teams: bool | None,
+               seats: list[str] | None, seed: int | None) -> tuple[WebGame, dict[int, str]]:
+        """A new game; every human seat gets a fresh key (returned once, stored as a hash)."""
+        from bones.engine.match import new_seed
+        from bones.engine.rules import RulesError, compile_rules
+
+        with self._lock:
+            self._admit()
+            try:
+                rules = compile_rules(variant, players, teams)
+            except RulesError as err:
+                raise ApiError(400, str(err).splitlines()[0]) from None
+            if seats is None:
+                seats = [HUMAN] + ["search"] * (rules.players - 1)
+            if len(seats) != rules.players:
+                raise ApiError(400, f"seats lists {len(seats)} seats for {rules.players} players")
+            seed = new_seed() if seed is None else seed
+            path = self._new_path(variant.name, seed)
+            session = GameSession(variant, rules, SeatConfig(tuple(seats)), seed, path, source)
+            session._deal()
+            try:
+                session.save()
+            except GameError as err:
+                raise ApiError(500, str(err)) from None
+            return self._register(path, session)
+
+    def open_save(self, name: str) -> tuple[WebGame, dict[int, str]]:
+        """A game from a listed save, by its file name; new keys for its human seats.
+
+        A save already open on this server gets new keys (the old links stop working).
+        """
+        path = self.save_path(name)
+        with self._lock:
+            for game in list(self.games.values()):
+                if game.path == path:
+                    del self.games[game.id]
+                    with contextlib.suppress(OSError):
+                        (self.index_dir / f"{game.id}.json").unlink()
+            self._admit()
+            try:
+                with _save_lock(path):
+                    session = GameSession.resume(path)
+            except GameError as err:
+                raise ApiError(400, str(err).splitlines()[0]) from None
+            except ValueError as err:  # SaveInUse
+                raise ApiError(423, str(err).splitlines()[0]) from None
+            for k, spec in enumerate(session.config.seats):
+                if spec != HUMAN:
+                    try:
+                        check_bot(spec)
+                    except ApiError as err:
+                        raise ApiError(400, f"seat {k}: {err.message}") from None
+            if not session.human_seats:
+                raise ApiError(400, f"{name} has no human seat to play")
+            return self._register(path, session)
+
+    def save_path(self, name: Any) -> Path:
+        """The save called ``name`` in the save folder; never any other path."""
+        if not isinstance(name, str) or not SAVE_NAME.match(name):
+            raise ApiError(400, "a save is named by its file name as GET /api/saves lists it")
+        if name not in self._save_names():
+            raise ApiError(404, f"no save named '{name}'")
+        return self.saves / name
+
+    def _save_names(self) -> set[str]:
+        try:
+            return {e.name for e in os.scandir(self.saves)
+                    if e.is_file(follow_symlinks=False) and SAVE_NAME.match(e.name)}
+        except OSError:
+            return set()
+
+    def list_saves(self) -> list[dict[str, Any]]:
+        """The saves in the folder, newest first, with what each holds."""
+        out = []
+        web = {g.path.name: g.id for g in self.games.values()}
+        for name in self._save_names():
+            path = self.saves / name
+            entry: dict[str, Any] = {"name": name, "modified": path.stat().st_mtime,
+                                     "game": web.get(name)}
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                play = data["meta"]["play"]
+                entry.update({
+                    "variant": data["variant"]["name"], "players": data["players"],
+                    "seats": play["seats"], "hands": len(data["hands"]),
+                    "scores": data["result"]["scores"], "finished": data["result"]["finished"],
+                })
+            except (OSError, ValueError, KeyError, TypeError, RecursionError):
+                entry["unreadable"] = True
+            out.append(entry)
+        out.sort(key=lambda e: -e["modified"])
+        return out
+
+    def delete(self, gid: str) -> None:
+        """Forget a game (its save stays in the folder)."""
+        game = self.get(gid)
+        with self._lock:
+            self.games.pop(gid, None)
+            with contextlib.suppress(OSError):
+                (self.index_dir / f"{game.id}.json").unlink()
+
+    def note_over(self, game: WebGame) -> None:
+        """Record in the index that a game has ended (it no longer counts as live)."""
+        with contextlib.suppress(OSError):
+            _write_private(self.index_dir / f"{game.id}.json", game.index_data())

@@ -1,0 +1,113 @@
+"""Replays for the page: a record or a save, step by step.
+
+The record is checked exactly as `bones replay` checks it
+(:func:`bones.engine.record.replay`); then each hand is played again move by
+move and every position is given as a frame: the layout, the count, the
+tiles in every hand (a record is a finished game's whole story), the boneyard
+size and the scores.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from bones.web.games import ApiError
+
+#: The largest record text accepted for a replay.
+MAX_RECORD_TEXT = 2 * 1024 * 1024
+#: The most moves a replay shows (a real match has a few hundred).
+MAX_FRAMES = 5000
+
+
+def replay_record_text(text: str) -> dict[str, Any]:
+    from bones.engine.record import RecordError, parse_record
+
+    if len(text) > MAX_RECORD_TEXT:
+        raise ApiError(413, f"the record is larger than {MAX_RECORD_TEXT // (1024 * 1024)} MiB")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ApiError(422, f"record: line {err.lineno} column {err.colno}: not valid JSON "
+                            f"({err.msg})") from None
+    except RecursionError:
+        raise ApiError(422, "record: nested too deeply to be a bones record") from None
+    try:
+        record = parse_record(data, "record")
+    except RecordError as err:
+        raise ApiError(422, str(err).splitlines()[0]) from None
+    return frames_of(record, "record")
+
+
+def replay_save(path: Path) -> dict[str, Any]:
+    from bones.engine.record import RecordError, load_record
+
+    try:
+        record = load_record(path)
+    except (RecordError, RecursionError) as err:
+        raise ApiError(422, f"{path.name}: {str(err).splitlines()[0]}") from None
+    return frames_of(record, path.name)
+
+
+def frames_of(record: Any, label: str) -> dict[str, Any]:
+    from bones.cli.render import layout_of
+    from bones.engine.hand import Hand
+    from bones.engine.notation import parse_move
+    from bones.engine.record import RecordError, _deal_from, replay
+
+    try:
+        result = replay(record)
+    except (RecordError, RecursionError) as err:
+        raise ApiError(422, f"{label}: {str(err).splitlines()[0]}") from None
+    rules = result.rules
+    ts = rules.tiles
+    from bones.web.view import layout_json
+
+    hands_out = []
+    total = 0
+    scores = list(record.start_scores or [0] * rules.owners)
+    for number, (hrec, done) in enumerate(zip(record.hands, result.hands), 1):
+        deal = _deal_from(rules, hrec.deal, f"hand {number}")
+        hand = Hand(rules, deal.hands, deal.boneyard, deal.leader, list(scores),
+                    deal.lead_tile, deal.lead_doubles_only, deal.out_of_play)
+        codes: list[int] = []
+        frames = []
+
+        class _Log:
+            pass
+
+        def frame(move: str | None, seat: int | None, points: int) -> dict[str, Any]:
+            log = _Log()
+            log.deal, log.codes = deal, list(codes)  # type: ignore[attr-defined]
+            return {
+                "move": move, "seat": seat, "points": points, "count": hand.count,
+                "scores": list(hand.scores), "boneyard": hand.boneyard_left,
+                "hands": [[ts.names[t] for t in ts.tiles_of(h)] for h in hand.hands],
+                "layout": layout_json(_Session(rules), log),
+            }
+
+        frames.append(frame(None, None, 0))
+        claims = hrec.claims
+        for i, text in enumerate(hrec.moves):
+            total += 1
+            if total > MAX_FRAMES:
+                raise ApiError(413, f"{label}: more than {MAX_FRAMES} moves to show")
+            seat = hand.turn
+            code = parse_move(hand, text)
+            hand.apply(code, claims[i] if claims is not None and code >= 0 else None)
+            codes.append(code)
+            frames.append(frame(text, seat, hand.last_points if code >= 0 else 0))
+        scores = list(done.scores)
+        hands_out.append({"hand": number, "leader": done.leader, "end": done.end,
+                          "settlement": done.settlement, "scores": done.scores, "frames": frames})
+    return {"label": label, "variant": result.variant.name, "players": rules.players,
+            "teams": rules.teams, "owners": rules.owners, "hands": hands_out,
+            "finished": result.finished, "winner": result.winner, "scores": result.scores}
+
+
+class _Session:
+    """Just enough of a session for :func:`bones.web.view.layout_json`."""
+
+    def __init__(self, rules: Any) -> None:
+        self.rules = rules

@@ -1,0 +1,367 @@
+// The table: one seat's view of a game, followed as the others move.
+
+import { call, seatKey, ApiError } from "./api.js";
+import { drawBoard } from "./board.js";
+import { tileSvg } from "./tiles.js";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+export class Table {
+  constructor(root, gameId, onLeave) {
+    this.root = root;
+    this.id = gameId;
+    this.auth = seatKey(gameId);
+    this.view = null;
+    this.selected = null;
+    this.seenEvents = { hand: 0, n: 0 };
+    this.shownEnd = null;
+    this.stopped = false;
+    this.sending = false;
+    this.onLeave = onLeave;
+    this.keyHandler = (e) => this.onKey(e);
+    this.resizeHandler = () => this.view && this.drawBoard();
+  }
+
+  async start() {
+    if (!this.auth) {
+      this.root.replaceChildren(h("p", { class: "error" },
+        "This browser has no seat in that game: open the seat link you were given."));
+      return;
+    }
+    this.build();
+    document.addEventListener("keydown", this.keyHandler);
+    window.addEventListener("resize", this.resizeHandler);
+    try {
+      const view = await call("GET", `/api/games/${this.id}`, { key: this.auth.key });
+      this.firstView = true;
+      this.render(view);
+    } catch (err) {
+      this.status(err.message, "error");
+      return;
+    }
+    this.follow();
+  }
+
+  stop() {
+    this.stopped = true;
+    if (this.poll) this.poll.abort();
+    document.removeEventListener("keydown", this.keyHandler);
+    window.removeEventListener("resize", this.resizeHandler);
+  }
+
+  async follow() {
+    while (!this.stopped) {
+      this.poll = new AbortController();
+      try {
+        const v = await call("GET", `/api/games/${this.id}?wait=${this.view.version}`,
+          { key: this.auth.key, signal: this.poll.signal });
+        if (!this.stopped && v.version !== this.view.version) this.render(v);
+        else if (!this.stopped && v.busy !== this.view.busy) this.render(v);
+      } catch (err) {
+        if (this.stopped || err.name === "AbortError") return;
+        this.status(err.message, "error");
+        await new Promise((r) => setTimeout(r, 2000));
+      }
+    }
+  }
+
+  build() {
+    this.root.replaceChildren(
+      h("div", { class: "table-top" },
+        h("div", { class: "scores", id: "scores" }),
+        h("div", { class: "seats", id: "seats" })),
+      h("div", { class: "board", id: "board" }),
+      h("div", { class: "countline", id: "countline" }),
+      h("div", { class: "status", id: "status", role: "status", "aria-live": "polite" }),
+      h("div", { class: "hand-row" },
+        h("div", { class: "hand", id: "hand", role: "list", "aria-label": "your tiles" }),
+        h("div", { class: "actions", id: "actions" })),
+      h("div", { class: "moves", id: "moves" }),
+      h("div", { class: "table-bottom" },
+        h("details", { class: "log", open: true },
+          h("summary", {}, "This hand"), h("ol", { id: "log" })),
+        h("details", { class: "history" },
+          h("summary", {}, "Match history"), h("div", { id: "history" }))),
+      h("dialog", { id: "handend", class: "handend" }),
+      h("dialog", { id: "claim", class: "claim" }),
+    );
+  }
+
+  status(text, kind = "") {
+    const s = $("#status", this.root);
+    if (!s) return;
+    s.textContent = text;
+    s.className = `status ${kind}`;
+  }
+
+  render(view) {
+    const before = this.view;
+    this.view = view;
+    if (!before || before.hand_number !== view.hand_number || (before && before.version !== view.version)) {
+      this.selected = null;
+    }
+    this.drawScores();
+    this.drawBoard();
+    this.drawHand();
+    this.drawLog(before);
+    this.drawHistory();
+    this.maybeHandEnd();
+    if (view.error) this.status(`This game has stopped: ${view.error}`, "error");
+    else if (view.over) this.status(`Game over: ${view.result}.`, "over");
+    else if (view.your_turn) {
+      const only = view.legal.length === 1 ? view.legal[0].kind : null;
+      this.status(only === "draw" ? "Your turn: nothing fits, draw a tile."
+        : only === "pass" ? "Your turn: nothing fits and nothing to draw: pass."
+        : "Your turn: choose a tile, then the end to play it on.", "turn");
+    } else {
+      const who = view.seats[view.turn];
+      this.status(`${who.who} ${who.kind === "bot" ? "is thinking" : "is to move"}…`, "wait");
+    }
+    this.firstView = false;
+  }
+
+  drawScores() {
+    const v = this.view;
+    const scores = $("#scores", this.root);
+    scores.replaceChildren(
+      h("div", { class: "variant" }, h("b", {}, v.variant.name), ` · hand ${v.hand_number} · target ${v.target}`),
+      h("div", { class: "owner-scores" }, v.owners.map((o) =>
+        h("span", { class: `score ${o.seats.includes(v.you) ? "mine" : ""}`, "data-owner": o.owner },
+          `${o.who}: `, h("b", {}, String(v.scores[o.owner]))))),
+    );
+    const seats = $("#seats", this.root);
+    seats.replaceChildren(...v.seats.map((s) =>
+      h("span", { class: `seat ${s.seat === v.turn ? "to-move" : ""} ${s.seat === v.you ? "me" : ""}` },
+        `${s.seat === v.turn ? "▶ " : ""}${s.who}: ${s.tiles} tile${s.tiles === 1 ? "" : "s"}`)),
+      h("span", { class: "seat boneyard" }, `boneyard: ${v.boneyard}`));
+  }
+
+  drawBoard() {
+    const v = this.view;
+    const targets = [];
+    if (this.selected && v.your_turn) {
+      for (const m of v.legal) if (m.tile === this.selected && m.arm) targets.push(m);
+    }
+    drawBoard($("#board", this.root), v.layout, { targets, onTarget: (m) => this.play(m) });
+    const line = $("#countline", this.root);
+    const parts = v.count_parts.filter((p) => p.points);
+    const sum = parts.length ? parts.map((p) => `${p.label} (${p.points})`).join(" + ") : "nothing yet";
+    line.replaceChildren(
+      h("span", { class: "count" }, "count ", h("b", { id: "count" }, String(v.count))),
+      h("span", { class: "parts" }, ` = ${sum}`));
+  }
+
+  drawHand() {
+    const v = this.view;
+    const hand = $("#hand", this.root);
+    const playable = new Set(v.legal.filter((m) => m.tile).map((m) => m.tile));
+    hand.replaceChildren(...v.hand.map((t, i) => {
+      const ok = playable.has(t.name);
+      const b = h("button", {
+        class: `hand-tile ${ok ? "playable" : ""} ${this.selected === t.name ? "selected" : ""}`,
+        "data-tile": t.name, title: `${t.name}${i < 9 ? ` (key ${i + 1})` : ""}`,
+        "aria-pressed": this.selected === t.name ? "true" : "false", role: "listitem",
+        disabled: v.your_turn && !ok ? true : null,
+        onclick: () => this.choose(t.name),
+      }, tileSvg(t.a, t.b, { title: t.name }));
+      return b;
+    }));
+    const actions = $("#actions", this.root);
+    const draw = v.legal.find((m) => m.kind === "draw");
+    const pass = v.legal.find((m) => m.kind === "pass");
+    actions.replaceChildren(
+      h("span", { class: "pips" }, `${v.hand.length} tiles, ${v.pips} pips`),
+      h("button", { id: "draw", disabled: !draw, onclick: () => this.play(draw), title: "key D" }, "Draw"),
+      h("button", { id: "pass", disabled: !pass, onclick: () => this.play(pass), title: "key P" }, "Pass"),
+      h("button", { id: "takeback", disabled: !v.take_back, onclick: () => this.takeBack(),
+        title: "take back your last move and the bots' replies (key U)" }, "Take back"),
+    );
+    const moves = $("#moves", this.root);
+    const options = this.selected ? v.legal.filter((m) => m.tile === this.selected) : [];
+    moves.replaceChildren(...options.map((m) =>
+      h("button", { class: "move-option", "data-move": m.move, onclick: () => this.play(m) },
+        m.move, m.points ? h("span", { class: "gain" }, ` +${m.points}`) : null)));
+  }
+
+  choose(name) {
+    const v = this.view;
+    if (!v.your_turn || this.sending) return;
+    const options = v.legal.filter((m) => m.tile === name);
+    if (!options.length) {
+      this.status(`${name} fits no open end now.`, "error");
+      return;
+    }
+    if (options.length === 1) {
+      this.play(options[0]);
+      return;
+    }
+    this.selected = this.selected === name ? null : name;
+    this.drawBoard();
+    this.drawHand();
+    if (this.selected) this.status(`Play ${name} on which end? ${options.map((m) => m.arm).join(", ")}`, "turn");
+  }
+
+  async play(m, claim = undefined) {
+    if (!m || this.sending) return;
+    const v = this.view;
+    if (v.muggins && m.kind === "play" && claim === undefined) {
+      this.askClaim(m);
+      return;
+    }
+    this.sending = true;
+    try {
+      const body = { move: m.move, version: v.version };
+      if (claim !== undefined) body.claim = claim;
+      const view = await call("POST", `/api/games/${this.id}/moves`, { key: this.auth.key, body });
+      this.selected = null;
+      this.render(view);
+    } catch (err) {
+      this.status(err.message, "error");
+      if (err instanceof ApiError && err.status === 409) this.refresh();
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  async playText(text) {  // a move typed or sent by a test: refused moves show the reason
+    const v = this.view;
+    await this.play({ move: text, kind: text === "draw" || text === "pass" ? text : "play" },
+      v.muggins && text !== "draw" && text !== "pass" ? 0 : undefined);
+  }
+
+  askClaim(m) {
+    const dlg = $("#claim", this.root);
+    const input = h("input", { type: "number", min: "0", value: "0", id: "claim-points" });
+    dlg.replaceChildren(h("form", { method: "dialog" },
+      h("p", {}, `Muggins: how many points do you claim for ${m.move}?`), input,
+      h("menu", {}, h("button", { value: "ok" }, "Play"), h("button", { value: "cancel" }, "Cancel"))));
+    dlg.onclose = () => {
+      if (dlg.returnValue === "ok") this.play(m, Math.max(0, parseInt(input.value || "0", 10) || 0));
+    };
+    dlg.showModal();
+    input.select();
+  }
+
+  async takeBack() {
+    try {
+      const view = await call("POST", `/api/games/${this.id}/takeback`,
+        { key: this.auth.key, body: { version: this.view.version } });
+      this.render(view);
+      this.status("Taken back: your move again.", "turn");
+    } catch (err) {
+      this.status(err.message, "error");
+    }
+  }
+
+  async refresh() {
+    try {
+      this.render(await call("GET", `/api/games/${this.id}`, { key: this.auth.key }));
+    } catch { /* the follower reports */ }
+  }
+
+  describe(e) {
+    if (e.kind === "draw") return `${e.who} ${e.who === "You" ? "draw" : "draws"}${e.drew ? ` ${e.drew.name}` : ""}`;
+    if (e.kind === "pass") return `${e.who} ${e.who === "You" ? "pass" : "passes"}`;
+    let text = `${e.who} ${e.who === "You" ? "play" : "plays"} ${e.move}: count ${e.count}`;
+    if (e.claim !== null && e.claim !== undefined) text += `, claimed ${e.claim} of ${e.points}`;
+    else if (e.points) text += ` — scores ${e.points}!`;
+    return text;
+  }
+
+  drawLog(before) {
+    const v = this.view;
+    const log = $("#log", this.root);
+    log.replaceChildren(...v.events.map((e) =>
+      h("li", { class: `${e.points ? "scoring" : ""} ${e.seat === v.you ? "mine" : ""}` }, this.describe(e))));
+    log.scrollTop = log.scrollHeight;
+    // announce what the others did since we last looked
+    if (before && before.hand_number === v.hand_number) {
+      const fresh = v.events.slice(before.events.length);
+      const scoring = fresh.filter((e) => e.points && e.kind === "play");
+      if (scoring.length) this.announce(scoring.map((e) => this.describe(e)).join(" · "));
+    }
+  }
+
+  announce(text) {
+    const box = h("div", { class: "toast", role: "alert" }, text);
+    document.body.append(box);
+    setTimeout(() => box.remove(), 2600);
+  }
+
+  drawHistory() {
+    const v = this.view;
+    const hist = $("#history", this.root);
+    if (!v.history.length) {
+      hist.replaceChildren(h("p", { class: "muted" }, "No hand has ended yet."));
+      return;
+    }
+    hist.replaceChildren(h("table", { class: "grid" },
+      h("thead", {}, h("tr", {}, h("th", {}, "hand"), h("th", {}, "end"),
+        ...v.owners.map((o) => h("th", {}, o.who)))),
+      h("tbody", {}, ...v.history.map((r) => h("tr", {}, h("td", {}, String(r.hand)), h("td", {}, r.end),
+        ...r.scores.map((s, o) => h("td", {}, `${s}`, r.settlement[o]
+          ? h("small", {}, ` (${r.settlement[o] > 0 ? "+" : ""}${r.settlement[o]})`) : null)))))));
+  }
+
+  maybeHandEnd() {
+    const v = this.view;
+    const end = v.hand_end;
+    if (!end) return;
+    const key = `${this.id}:${end.hand}`;
+    if (this.firstView && !v.over && v.events.length) { this.shownEnd = key; return; }
+    if (this.shownEnd === key || sessionStorage.getItem(`bones.shown.${key}`)) return;
+    this.shownEnd = key;
+    sessionStorage.setItem(`bones.shown.${key}`, "1");
+    const dlg = $("#handend", this.root);
+    dlg.replaceChildren(...[
+      h("h2", {}, `Hand ${end.hand} over: ${end.how}`),
+      end.rule ? h("p", { class: "muted" }, `Rule: ${end.rule}`) : null,
+      h("table", { class: "grid settlement" },
+        h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "tiles left"), h("th", {}, "pips"))),
+        h("tbody", {}, ...end.rows.map((r) => h("tr", {},
+          h("td", {}, r.who),
+          h("td", { class: "mini-tiles" }, r.tiles.length ? r.tiles.map((t) => tileSvg(t.a, t.b, { horizontal: true })) : "—"),
+          h("td", {}, String(r.pips)))))),
+      h("p", { class: "settle-line" }, "Settlement: ", end.settlement.map((s) =>
+        `${s.who} ${s.points > 0 ? "+" : ""}${s.points}`).join(" · ")),
+      h("p", {}, "Scores: ", v.owners.map((o) => `${o.who} ${end.scores[o.owner]}`).join(" · ")),
+      v.over ? h("p", { class: "result" }, `Game over: ${v.result}.`) : null,
+      h("form", { method: "dialog" }, h("button", { id: "next-hand", autofocus: true },
+        v.over ? "Close" : "Next hand")),
+    ].filter(Boolean));
+    if (!dlg.open) dlg.showModal();
+  }
+
+  onKey(e) {
+    if (e.target && ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
+    if (document.querySelector("dialog[open]")) return;
+    const v = this.view;
+    if (!v || !v.your_turn) {
+      if (e.key === "u" && v && v.take_back) this.takeBack();
+      return;
+    }
+    const k = e.key.toLowerCase();
+    if (/^[1-9]$/.test(k)) {
+      const t = v.hand[parseInt(k, 10) - 1];
+      if (t) this.choose(t.name);
+    } else if (k === "d") this.play(v.legal.find((m) => m.kind === "draw"));
+    else if (k === "p") this.play(v.legal.find((m) => m.kind === "pass"));
+    else if (k === "u" && v.take_back) this.takeBack();
+    else if (k === "escape") { this.selected = null; this.drawBoard(); this.drawHand(); }
+    else if (this.selected && /^[wens]$/.test(k)) {
+      const m = v.legal.find((x) => x.tile === this.selected && x.arm && x.arm.toLowerCase() === k);
+      if (m) this.play(m);
+    } else return;
+    e.preventDefault();
+  }
+}

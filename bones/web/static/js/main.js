@@ -1,0 +1,445 @@
+// The page: pick and read variants, write a house rule, play, watch simulations, replay.
+
+import { call, host, hostKey, setHostKey, rememberSeat, seatKeys } from "./api.js";
+import { Table } from "./game.js";
+import { reportCharts, intervalBars } from "./charts.js";
+import { drawBoard } from "./board.js";
+import { tileSvg } from "./tiles.js";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+const state = { variants: [], bots: [], table: null, houseText: "", sim: null };
+const main = () => $("#main");
+
+function note(text, kind = "") {
+  const n = $("#note");
+  n.textContent = text;
+  n.className = `note ${kind}`;
+}
+
+// ----------------------------------------------------------------- routing
+
+function readHash() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (params.get("host")) {
+    setHostKey(params.get("host"));
+    params.delete("host");
+  }
+  if (params.get("game") && params.get("key")) {
+    rememberSeat(params.get("game"), Number(params.get("seat") || 0), params.get("key"));
+    const id = params.get("game");
+    history.replaceState(null, "", `#play=${id}`);  // the key leaves the address bar
+    return { view: "play", id };
+  }
+  const rest = params.toString();
+  if (location.hash.includes("host=")) history.replaceState(null, "", rest ? `#${rest}` : "#");
+  for (const view of ["play", "rules", "house", "simulate", "replay", "saves"]) {
+    if (params.has(view)) return { view, id: params.get(view) };
+  }
+  return { view: "new" };
+}
+
+async function route() {
+  if (state.table) { state.table.stop(); state.table = null; }
+  const { view, id } = readHash();
+  for (const a of document.querySelectorAll("nav a")) a.classList.toggle("active", a.dataset.view === view);
+  note("");
+  if (view === "play" && id) return showGame(id);
+  if (view === "rules") return showRules(id);
+  if (view === "house") return showHouse();
+  if (view === "simulate") return showSimulate(id);
+  if (view === "replay") return showReplay(id);
+  if (view === "saves") return showSaves();
+  return showNew();
+}
+
+window.addEventListener("hashchange", route);
+
+// ----------------------------------------------------------------- new game
+
+function variantOptions(selected, { house = true } = {}) {
+  const opts = state.variants.map((v) => h("option", { value: v.name, selected: v.name === selected }, v.name));
+  if (house && state.houseText) opts.push(h("option", { value: "@house", selected: selected === "@house" }, "my house rule (from the editor)"));
+  return opts;
+}
+
+function botSelect(value = "search") {
+  return h("select", { class: "bot" }, state.bots.map((b) => h("option", { value: b.name, selected: b.name === value }, b.name)));
+}
+
+function needHost() {
+  if (hostKey()) return false;
+  main().append(h("p", { class: "error" }, "To create games, open the link `bones serve` printed ",
+    "(it ends with #host=…). Friends join with the seat links the host gives them."));
+  return true;
+}
+
+function variantRef(name) { return name === "@house" ? state.houseText : name; }
+
+function showNew(preselect = "sniff") {
+  const v = state.variants.find((x) => x.name === preselect) || state.variants[0];
+  const players = h("select", { id: "players" });
+  const seatsBox = h("div", { id: "seats-config" });
+  const variantSel = h("select", { id: "variant" }, variantOptions(v ? v.name : "sniff"));
+  const teams = h("input", { type: "checkbox", id: "teams" });
+  const seed = h("input", { type: "number", id: "seed", min: "0", placeholder: "random" });
+  const summary = h("p", { class: "muted", id: "variant-summary" });
+
+  function counts() {
+    if (variantSel.value === "@house") return [2, 3, 4];
+    const x = state.variants.find((y) => y.name === variantSel.value);
+    return x ? x.players : [2];
+  }
+  function fillPlayers() {
+    const c = counts();
+    players.replaceChildren(...c.map((n) => h("option", { value: n }, `${n} players`)));
+    const x = state.variants.find((y) => y.name === variantSel.value);
+    summary.textContent = x ? x.summary : "your house rule, as the editor holds it";
+    fillSeats();
+  }
+  function fillSeats() {
+    const n = Number(players.value);
+    seatsBox.replaceChildren(...Array.from({ length: n }, (_, k) => {
+      const kind = h("select", { class: "kind", "data-seat": k },
+        h("option", { value: "human", selected: k === 0 }, "a person"),
+        h("option", { value: "bot", selected: k !== 0 }, "a bot"));
+      const bot = botSelect();
+      bot.hidden = k === 0;
+      kind.addEventListener("change", () => { bot.hidden = kind.value !== "bot"; });
+      return h("label", { class: "seat-config" }, `Seat ${k}: `, kind, bot);
+    }));
+  }
+  variantSel.addEventListener("change", fillPlayers);
+  players.addEventListener("change", fillSeats);
+
+  async function start(ev) {
+    ev.preventDefault();
+    const seats = [...seatsBox.querySelectorAll(".seat-config")].map((row) => {
+      const kind = $(".kind", row).value;
+      return kind === "human" ? { kind } : { kind, bot: $(".bot", row).value };
+    });
+    const body = { variant: variantRef(variantSel.value), players: Number(players.value), seats };
+    if (teams.checked) body.teams = true;
+    if (seed.value !== "") body.seed = Number(seed.value);
+    try {
+      const game = await host("POST", "/api/games", body);
+      // this browser plays the first human seat; the others get their links
+      const mine = game.seats[0];
+      rememberSeat(game.id, mine.seat, mine.key);
+      if (game.seats.length > 1) sessionStorage.setItem(`bones.links.${game.id}`, JSON.stringify(game.seats));
+      location.hash = `play=${game.id}`;
+    } catch (err) {
+      note(err.message, "error");
+    }
+  }
+
+  main().replaceChildren(
+    h("section", { class: "card new-game" },
+      h("h1", {}, "Play dominoes"),
+      h("form", { onsubmit: start },
+        h("label", {}, "Variant ", variantSel), summary,
+        h("div", { class: "row" }, h("label", {}, "Players ", players),
+          h("label", {}, teams, " in two teams"), h("label", {}, "Seed ", seed)),
+        h("fieldset", {}, h("legend", {}, "Who sits where"), seatsBox,
+          h("p", { class: "muted" }, "Several people? Each gets a link to open on their own phone or computer.")),
+        h("button", { class: "primary", id: "start" }, "Start the game"))),
+    myGames());
+  fillPlayers();
+  needHost();
+}
+
+function myGames() {
+  const games = Object.entries(seatKeys());
+  if (!games.length) return h("span");
+  return h("section", { class: "card" }, h("h2", {}, "Your games in this browser"),
+    h("ul", {}, games.slice(-8).reverse().map(([id, s]) =>
+      h("li", {}, h("a", { href: `#play=${id}` }, `game ${id}, seat ${s.seat}`)))));
+}
+
+// ----------------------------------------------------------------- a game
+
+function showGame(id) {
+  const root = h("section", { class: "game", id: "game" });
+  const links = JSON.parse(sessionStorage.getItem(`bones.links.${id}`) || "null");
+  main().replaceChildren(root);
+  if (links) {
+    main().append(h("section", { class: "card links" }, h("h2", {}, "Seat links"),
+      h("p", { class: "muted" }, "Give each player their own link (or let them scan it). ",
+        "Whoever has a link plays that seat: share it only with that player."),
+      h("div", { class: "link-grid" }, links.map((s) => h("div", { class: "link", "data-seat": s.seat },
+        h("b", {}, `Seat ${s.seat}`), h("input", { readonly: true, value: s.url, class: "seat-url" }),
+        s.qr ? h("div", { class: "qr", "aria-label": `QR code of seat ${s.seat}'s link` }) : null)))));
+    main().querySelectorAll(".link").forEach((box, i) => {
+      const qr = $(".qr", box);
+      if (qr) qr.innerHTML = links[i].qr;  // SVG made by the server from the link
+    });
+  }
+  state.table = new Table(root, id);
+  state.table.start();
+  window.bonesTable = state.table;  // for tests and the curious
+}
+
+// ----------------------------------------------------------------- rules
+
+async function showRules(name) {
+  const list = h("div", { class: "variant-list" }, state.variants.map((v) =>
+    h("a", { class: `variant-card ${v.name === name ? "active" : ""}`, href: `#rules=${v.name}` },
+      h("b", {}, v.name), h("span", { class: "muted" }, ` ${v.players_text} · ${v.target}`),
+      h("p", {}, v.summary))));
+  const text = h("div", { class: "rules-text" });
+  main().replaceChildren(h("section", { class: "rules" }, h("h1", {}, "The variants"), list, text));
+  if (!name) return;
+  try {
+    const d = await call("GET", `/api/variants/${encodeURIComponent(name)}`);
+    text.replaceChildren(h("h2", {}, d.name),
+      h("div", { class: "row" }, h("a", { class: "button primary", href: "#", onclick: (e) => { e.preventDefault(); showNew(d.name); } }, `Play ${d.name}`),
+        h("a", { class: "button", href: `#simulate=${d.name}` }, "Simulate")),
+      h("pre", { id: "rules-pre" }, d.rules));
+  } catch (err) { note(err.message, "error"); }
+}
+
+// ----------------------------------------------------------------- house rules
+
+const EXAMPLE = `name: my-house-fives
+extends: all-fives
+summary: All Fives with six tiles each and a game to 150.
+deal:
+  hand_size: 6
+match:
+  points: 150
+`;
+
+function showHouse() {
+  const area = h("textarea", { id: "house-text", spellcheck: "false", rows: 18 });
+  area.value = state.houseText || EXAMPLE;
+  const gutter = h("div", { class: "gutter", "aria-hidden": "true" });
+  const problems = h("ul", { id: "problems", class: "problems" });
+  const result = h("div", { id: "house-rules" });
+  const file = h("input", { type: "file", accept: ".yaml,.yml,text/yaml", id: "house-file" });
+
+  function lines(bad = new Set()) {
+    const n = area.value.split("\n").length;
+    gutter.replaceChildren(...Array.from({ length: n }, (_, i) =>
+      h("div", { class: bad.has(i + 1) ? "bad" : "" }, String(i + 1))));
+    gutter.scrollTop = area.scrollTop;
+  }
+  area.addEventListener("input", () => { state.houseText = area.value; lines(); });
+  area.addEventListener("scroll", () => { gutter.scrollTop = area.scrollTop; });
+  file.addEventListener("change", async () => {
+    const f = file.files[0];
+    if (!f) return;
+    if (f.size > 64 * 1024) { note("that file is larger than 64 KiB: not a variant file", "error"); return; }
+    area.value = await f.text();
+    state.houseText = area.value;
+    lines();
+    check();
+  });
+
+  function goto(line) {
+    const text = area.value.split("\n");
+    const start = text.slice(0, line - 1).reduce((s, l) => s + l.length + 1, 0);
+    area.focus();
+    area.setSelectionRange(start, start + (text[line - 1] || "").length);
+    area.scrollTop = Math.max(0, (line - 4) * 20);
+  }
+
+  async function check() {
+    state.houseText = area.value;
+    try {
+      const r = await call("POST", "/api/validate", { body: { text: area.value } });
+      const bad = new Set(r.problems.map((p) => p.line));
+      lines(bad);
+      if (r.ok) {
+        problems.replaceChildren(h("li", { class: "ok" }, `No problems: ${r.name}, for ${r.players.join(", ")} players.`));
+        const d = await call("POST", "/api/rules", { body: { text: area.value } });
+        result.replaceChildren(h("div", { class: "row" },
+          h("button", { class: "primary", onclick: () => showNew("@house") }, "Play it"),
+          h("a", { class: "button", href: "#simulate=@house" }, "Simulate it")),
+          h("pre", {}, d.rules));
+      } else {
+        result.replaceChildren();
+        problems.replaceChildren(...r.problems.map((p) => h("li", { class: "problem", "data-line": p.line },
+          h("a", { href: "#", onclick: (e) => { e.preventDefault(); goto(p.line); } },
+            p.line ? `line ${p.line}, column ${p.column}` : p.file),
+          p.path ? h("code", {}, ` ${p.path}`) : null, `: ${p.message}`)));
+      }
+    } catch (err) { note(err.message, "error"); }
+  }
+
+  main().replaceChildren(h("section", { class: "house card" },
+    h("h1", {}, "A house rule"),
+    h("p", { class: "muted" }, "Write a variant file (or upload one). It may extend a built-in variant by name. ",
+      "Check shows every problem at its line, as bones validate does."),
+    h("div", { class: "editor" }, gutter, area),
+    h("div", { class: "row" }, h("button", { class: "primary", id: "check", onclick: check }, "Check"), file),
+    problems, result));
+  lines();
+}
+
+// ----------------------------------------------------------------- simulations
+
+function showSimulate(preselect) {
+  const a = h("select", { id: "sim-variant" }, variantOptions(preselect || "sniff"));
+  const b = h("select", { id: "sim-compare" }, h("option", { value: "" }, "(nothing: one variant)"), variantOptions("", {}));
+  const bots = h("input", { id: "sim-bots", value: "greedy" });
+  const hands = h("input", { id: "sim-hands", type: "number", value: "500", min: "1", max: "20000" });
+  const mode = h("select", { id: "sim-mode" }, h("option", { value: "hands" }, "first hands"), h("option", { value: "games" }, "whole matches"));
+  const bar = h("progress", { id: "sim-progress", max: "1", value: "0" });
+  const out = h("div", { id: "sim-report" });
+  const cancel = h("button", { id: "sim-cancel", disabled: true }, "Cancel");
+
+  async function run(ev) {
+    ev.preventDefault();
+    const body = { variant: variantRef(a.value), bots: bots.value.split(",").map((s) => s.trim()).filter(Boolean) };
+    body[mode.value] = Number(hands.value);
+    if (b.value) body.compare = variantRef(b.value);
+    out.replaceChildren();
+    try {
+      let sim = await host("POST", "/api/simulations", body);
+      cancel.disabled = false;
+      cancel.onclick = async () => { await host("DELETE", `/api/simulations/${sim.id}`, {}); };
+      while (sim.state === "running") {
+        bar.value = sim.progress;
+        note(`simulating: ${sim.done} of ${sim.games}`);
+        await new Promise((r) => setTimeout(r, 400));
+        sim = await host("GET", `/api/simulations/${sim.id}`);
+      }
+      bar.value = sim.progress;
+      cancel.disabled = true;
+      if (sim.state === "failed") { note(sim.error, "error"); return; }
+      note(`${sim.state}: ${sim.done} games in ${sim.seconds} s`);
+      showReport(out, sim.report);
+    } catch (err) { note(err.message, "error"); }
+  }
+
+  main().replaceChildren(h("section", { class: "card simulate" },
+    h("h1", {}, "Watch and compare"),
+    h("form", { onsubmit: run },
+      h("div", { class: "row" }, h("label", {}, "Variant ", a), h("label", {}, "compared with ", b)),
+      h("div", { class: "row" }, h("label", {}, "Bots ", bots), h("label", {}, "Play ", hands, " ", mode)),
+      h("div", { class: "row" }, h("button", { class: "primary", id: "sim-run" }, "Run"), cancel, bar))),
+  out);
+}
+
+function showReport(out, report) {
+  const head = (r) => h("p", { class: "muted" },
+    `${r.variant.name}: ${r.games} ${report.mode}, ${r.moves_per_hand.value.toFixed(1)} moves a hand, `,
+    `${(r.blocked_share.value * 100).toFixed(1)}% blocked, leader advantage `,
+    `${(r.leader.advantage.value * 100).toFixed(1)} points [${(r.leader.advantage.lo * 100).toFixed(1)}, ${(r.leader.advantage.hi * 100).toFixed(1)}]`);
+  if (report.compare) {
+    const d = report.compare.difference;
+    out.replaceChildren(h("div", { class: "compare" },
+      h("div", { class: "col" }, head(report), ...reportCharts(report)),
+      h("div", { class: "col" }, head(report.compare.b), ...reportCharts(report.compare.b))),
+    intervalBars("Difference (first − second)", [
+      { label: "moves per hand", ...d.moves_per_hand }, { label: "hands per game", ...d.hands_per_game },
+      { label: "leader win rate", ...d.leader_win_rate }, { label: "blocked share", ...d.blocked_share }]));
+  } else {
+    out.replaceChildren(head(report), h("div", { class: "charts" }, ...reportCharts(report)));
+  }
+}
+
+// ----------------------------------------------------------------- replay
+
+function showReplay(name) {
+  const file = h("input", { type: "file", accept: ".json,application/json", id: "replay-file" });
+  const view = h("div", { id: "replay-view" });
+  async function load(body) {
+    try {
+      const r = body.save ? await host("POST", "/api/replay", body) : await call("POST", "/api/replay", { body });
+      player(view, r);
+    } catch (err) { note(err.message, "error"); }
+  }
+  file.addEventListener("change", async () => {
+    const f = file.files[0];
+    if (f) load({ record: await f.text() });
+  });
+  main().replaceChildren(h("section", { class: "card replay" }, h("h1", {}, "Replay a game"),
+    h("p", { class: "muted" }, "Open a record (bones replay's JSON, or a save file), or choose a save on the Saves page."),
+    file), view);
+  if (name) load({ save: name });
+}
+
+function player(root, r) {
+  const steps = [];
+  r.hands.forEach((hd, hi) => hd.frames.forEach((f, fi) => steps.push({ hi, fi, hd, f })));
+  let at = 0;
+  const board = h("div", { class: "board", id: "replay-board" });
+  const info = h("div", { class: "replay-info", id: "replay-info" });
+  const hands = h("div", { class: "replay-hands" });
+  const slider = h("input", { type: "range", min: "0", max: String(steps.length - 1), value: "0", id: "replay-slider" });
+  function show() {
+    const s = steps[at];
+    slider.value = String(at);
+    drawBoard(board, s.f.layout);
+    info.textContent = `hand ${s.hd.hand} · move ${s.fi} of ${s.hd.frames.length - 1}` +
+      (s.f.move ? ` · seat ${s.f.seat} ${s.f.move}${s.f.points ? ` scores ${s.f.points}` : ""}` : " · the deal") +
+      ` · count ${s.f.count} · scores ${s.f.scores.join(" – ")}` +
+      (s.fi === s.hd.frames.length - 1 && s.hd.end ? ` · ${s.hd.end}` : "");
+    hands.replaceChildren(...s.f.hands.map((ts, seat) => h("div", { class: "replay-hand" }, h("b", {}, `seat ${seat}: `),
+      ...ts.map((t) => { const [x, y] = t.split("-").map(Number); return tileSvg(x, y, { horizontal: true }); }))));
+  }
+  const go = (n) => { at = Math.max(0, Math.min(steps.length - 1, n)); show(); };
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  root.replaceChildren(h("section", { class: "card" },
+    h("h2", {}, `${r.label}: ${r.variant}, ${r.players} players`),
+    h("div", { class: "row controls" },
+      h("button", { onclick: () => go(0) }, "⏮"), h("button", { id: "replay-prev", onclick: () => go(at - 1) }, "◀ back"),
+      h("button", { id: "replay-next", onclick: () => go(at + 1) }, "next ▶"), h("button", { onclick: () => go(steps.length - 1) }, "⏭"),
+      slider),
+    info, board, hands));
+  show();
+}
+
+// ----------------------------------------------------------------- saves
+
+async function showSaves() {
+  main().replaceChildren(h("section", { class: "card" }, h("h1", {}, "Saved games"), h("div", { id: "saves" })));
+  if (needHost()) return;
+  try {
+    const { saves } = await host("GET", "/api/saves");
+    const box = $("#saves");
+    if (!saves.length) { box.replaceChildren(h("p", {}, "No saves yet.")); return; }
+    box.replaceChildren(h("table", { class: "grid" },
+      h("thead", {}, h("tr", {}, ...["save", "variant", "hands", "scores", "", ""].map((x) => h("th", {}, x)))),
+      h("tbody", {}, ...saves.map((s) => h("tr", {},
+        h("td", {}, s.name), h("td", {}, s.variant || "?"), h("td", {}, String(s.hands ?? "")),
+        h("td", {}, s.scores ? s.scores.join(" – ") + (s.finished ? " (finished)" : "") : ""),
+        h("td", {}, s.finished || s.unreadable ? "" : h("button", { class: "resume", "data-save": s.name, onclick: () => resume(s.name) }, "Resume")),
+        h("td", {}, s.unreadable ? "" : h("a", { href: `#replay=${encodeURIComponent(s.name)}` }, "Replay")))))));
+  } catch (err) { note(err.message, "error"); }
+}
+
+async function resume(name) {
+  try {
+    const game = await host("POST", "/api/saves/open", { name });
+    rememberSeat(game.id, game.seats[0].seat, game.seats[0].key);
+    if (game.seats.length > 1) sessionStorage.setItem(`bones.links.${game.id}`, JSON.stringify(game.seats));
+    location.hash = `play=${game.id}`;
+  } catch (err) { note(err.message, "error"); }
+}
+
+// ----------------------------------------------------------------- start
+
+async function boot() {
+  try {
+    const [{ variants }, { bots }] = await Promise.all([call("GET", "/api/variants"), call("GET", "/api/bots")]);
+    state.variants = variants;
+    state.bots = bots;
+  } catch (err) {
+    note(err.message, "error");
+  }
+  route();
+}
+
+boot();

@@ -1,0 +1,238 @@
+"""A game as one seat may see it: the JSON of ``GET /api/games/{id}``.
+
+What a seat sees is what a player at a real table sees: its own tiles, the
+layout, how many tiles each seat holds, the boneyard's size, the scores, the
+public history (a draw shows its tile only to the drawer) and, once a hand is
+over, the tiles left in every hand (they are turned face up to settle).  The
+other seats' tiles during a hand, the boneyard's order and the bots' state
+never appear: :func:`seat_view` reads the hand only through
+:func:`bones.engine.observation.observe` for the hand in play, and the
+settlement table only from hands that have ended.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bones.engine.game import GameSession
+from bones.engine.hand import DRAW, PASS, Hand
+from bones.engine.notation import arm_name
+from bones.engine.observation import observe
+from bones.engine.tally import count_parts
+
+END_WORDS = {1: "domino", 2: "blocked", 3: "target"}
+
+
+def version_of(session: GameSession) -> int:
+    """A number that grows with every move and every take-back, the same after a restart.
+
+    Moves made, plus for each take-back the moves it undid and one: a
+    take-back of k moves removes k moves and adds k + 1.
+    """
+    made = sum(len(log.moves) for log in session.hands)
+    undone = sum(len(t.get("undone", [])) + 1 for t in session.takebacks)
+    return made + undone
+
+
+def tile_json(session: GameSession, t: int) -> dict[str, Any]:
+    ts = session.rules.tiles
+    return {"name": ts.names[t], "a": ts.low[t], "b": ts.high[t]}
+
+
+def target_text(session: GameSession) -> str:
+    rules = session.rules
+    if rules.hands_in_match:
+        n = rules.hands_in_match
+        return f"{n} hand{'s' if n > 1 else ''}"
+    exact = " exactly" if rules.check == 3 else ""
+    return f"{rules.target}{exact}"
+
+
+def seat_label(session: GameSession, seat: int, viewer: int) -> str:
+    if seat == viewer:
+        return "You"
+    kind = session.config.seats[seat]
+    return f"Seat {seat}" + ("" if kind == "human" else f" ({kind.split(':')[0]})")
+
+
+def owner_label(session: GameSession, owner: int, viewer: int) -> str:
+    rules = session.rules
+    if rules.teams:
+        seats = [s for s in range(rules.players) if rules.owner[s] == owner]
+        mine = " (yours)" if rules.owner[viewer] == owner else ""
+        return f"Team {'AB'[owner]}: seats {'+'.join(str(s) for s in seats)}{mine}"
+    return seat_label(session, owner, viewer)
+
+
+def layout_json(session: GameSession, log: Any) -> dict[str, Any]:
+    """The layout of a hand: the lead and each arm's tiles, inner first."""
+    from bones.cli.render import layout_of
+
+    lay = layout_of(session.rules, log.deal, log.codes)
+
+    def piece(p: Any) -> dict[str, Any]:
+        return {"near": p.near, "far": p.far, "double": bool(p.double),
+                "cross": list(p.cross) if p.cross is not None else None, "last": bool(p.last)}
+
+    return {
+        "lead": piece(lay.lead) if lay.lead is not None else None,
+        "arms": [{"arm": a, "name": arm_name(a), "open": (lay.open[a] if a < len(lay.open) else -1),
+                  "tiles": [piece(p) for p in pieces]} for a, pieces in enumerate(lay.arms)],
+    }
+
+
+def _event_json(session: GameSession, ev: Any, viewer: int) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "seat": ev.seat, "who": seat_label(session, ev.seat, viewer), "move": ev.text,
+        "kind": "draw" if ev.move == DRAW else "pass" if ev.move == PASS else "play",
+        "count": ev.count, "points": ev.points, "gains": list(ev.gains),
+        "claim": ev.claim, "hand_over": ev.hand_over,
+    }
+    if ev.move == DRAW and ev.seat == viewer and ev.drawn >= 0:
+        out["drew"] = tile_json(session, ev.drawn)
+    return out
+
+
+def replay_hand(session: GameSession, index: int) -> Hand:
+    """Hand ``index`` (0-based) of the session replayed to its end on a scratch score list."""
+    log = session.hands[index]
+    rules = session.rules
+    deal = log.deal
+    hand = Hand(rules, deal.hands, deal.boneyard, deal.leader, list(log.start_scores),
+                deal.lead_tile, deal.lead_doubles_only, deal.out_of_play)
+    for code, claim in zip(log.codes, log.claims):
+        hand.apply(code, claim if code >= 0 else None)
+    return hand
+
+
+def settlement_json(session: GameSession, index: int, viewer: int) -> dict[str, Any] | None:
+    """The hand-end table of hand ``index`` (it must have ended): who went out or why it
+    blocked, the rule, each seat's tiles and pips, each side's settlement and scores."""
+    match = session.match
+    if index >= len(match.history):
+        return None
+    summary = match.history[index]
+    hand = replay_hand(session, index)
+    rules = session.rules
+    variant = rules.variant
+    if summary.end == 1:
+        how = f"{seat_label(session, summary.domino_seat, viewer)} went out (domino)"
+        rule = variant.settlement.domino
+    elif summary.end == 2:
+        how = "the hand is blocked"
+        rule = variant.settlement.blocked
+    else:
+        how = "the target was reached during the hand"
+        rule = None
+    phrase = None
+    if rule is not None:
+        from bones.cli.render import rule_phrase
+
+        phrase = rule_phrase(rule, "team" if rules.teams else "player")
+    rows = []
+    for seat in range(rules.players):
+        rows.append({
+            "seat": seat, "who": seat_label(session, seat, viewer), "owner": rules.owner[seat],
+            "tiles": [tile_json(session, t) for t in rules.tiles.tiles_of(hand.hands[seat])],
+            "pips": hand.pips_left(seat),
+        })
+    return {
+        "hand": summary.hand_number,
+        "end": END_WORDS.get(summary.end, "?"),
+        "how": how,
+        "rule": phrase,
+        "rows": rows,
+        "settlement": [{"owner": o, "who": owner_label(session, o, viewer),
+                        "points": summary.settlement[o]} for o in range(rules.owners)],
+        "scores": list(summary.scores),
+        "layout": layout_json(session, session.hands[index]),
+    }
+
+
+def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
+              busy: bool = False, error: str | None = None) -> dict[str, Any]:
+    """Everything ``seat`` may see of the game now."""
+    rules = session.rules
+    hand = session.hand
+    assert hand is not None
+    match = session.match
+    obs = observe(hand, seat)
+    table = obs.layout  # the public copy: other hands and the boneyard scrubbed
+    log = session.current
+    playing = not hand.over
+    my_turn = playing and hand.turn == seat and not session.over
+    legal: list[dict[str, Any]] = []
+    if my_turn:
+        for opt in session.options():
+            entry: dict[str, Any] = {"move": opt.text, "kind": "play" if opt.move >= 0 else
+                                     ("draw" if opt.move == DRAW else "pass")}
+            if opt.move >= 0:
+                entry["tile"] = rules.tiles.names[opt.move >> 7]
+                entry["arm"] = arm_name((opt.move >> 1) & 63) if hand.placed else None
+                if hand.placed:
+                    entry["pip"] = hand.arm_open[(opt.move >> 1) & 63]
+                if not session.muggins:  # under muggins, seeing the points is the player's job
+                    entry["points"] = opt.points
+                    entry["count"] = opt.count
+            legal.append(entry)
+    seats = []
+    for k in range(rules.players):
+        seats.append({
+            "seat": k, "who": seat_label(session, k, seat),
+            "kind": "human" if session.is_human(k) else "bot",
+            "bot": None if session.is_human(k) else session.config.seats[k],
+            "owner": rules.owner[k], "tiles": obs.counts[k], "drawn": obs.drawn[k],
+        })
+    finished = len(match.history)
+    # the last hand that ended (the page shows it once, when it first appears)
+    last_end = settlement_json(session, finished - 1, seat) if finished else None
+    parts = [{"label": p.label, "points": p.points, "arm": arm_name(p.arm) if p.arm >= 0 else None}
+             for p in count_parts(table)] if playing else []
+    return {
+        "id": game_id,
+        "version": version,
+        "variant": {"name": session.variant.name, "source": session.source,
+                    "summary": " ".join(session.variant.summary.split())},
+        "players": rules.players,
+        "teams": rules.teams,
+        "you": seat,
+        "seats": seats,
+        "owners": [{"owner": o, "who": owner_label(session, o, seat),
+                    "seats": [s for s in range(rules.players) if rules.owner[s] == o]}
+                   for o in range(rules.owners)],
+        "scores": list(match.scores),
+        "target": target_text(session),
+        "hand_number": session.hand_number,
+        "leader": hand.leader,
+        "turn": hand.turn if playing else None,
+        "your_turn": my_turn,
+        "over": session.over,
+        "winner": (match.winner if session.over else None),
+        "result": _result_text(session, seat) if session.over else None,
+        "hand": [tile_json(session, t) for t in rules.tiles.tiles_of(obs.hand)],
+        "pips": rules.tiles.pips_of(obs.hand),
+        "layout": layout_json(session, log),
+        "ends": [{"arm": arm_name(a), "pip": p} for a, p in table.open_ends().items()],
+        "count": table.count if playing else 0,
+        "count_parts": parts,
+        "boneyard": obs.boneyard_left,
+        "drawable": obs.drawable,
+        "legal": legal,
+        "muggins": session.muggins,
+        "events": [_event_json(session, ev, seat) for ev in log.events],
+        "hand_end": last_end,
+        "history": [{"hand": s.hand_number, "end": END_WORDS.get(s.end, "?"),
+                     "settlement": list(s.settlement), "scores": list(s.scores)}
+                    for s in match.history],
+        "take_back": session.can_take_back() is None and session.is_human(seat),
+        "busy": busy,
+        "error": error,
+    }
+
+
+def _result_text(session: GameSession, viewer: int) -> str:
+    match = session.match
+    if match.winner < 0:
+        return "the game is a draw"
+    who = owner_label(session, match.winner, viewer)
+    return f"{who} win{'' if who == 'You' else 's'} the game"

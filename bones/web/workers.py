@@ -1,0 +1,63 @@
+"""The server's workers: at most ``--jobs`` pieces of thinking at once, off the request loop.
+
+Bots think in a thread pool, simulation batches run in a process pool; both
+take a slot from one semaphore of ``jobs`` slots first, so at most ``jobs``
+bots or batches run at any moment, and requests (which only read or make one
+move) are never queued behind them.  A batch is small, so a long simulation
+gives its slot back often and a bot never waits long.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import multiprocessing
+from collections.abc import Callable
+from typing import Any
+
+
+class Workers:
+    def __init__(self, jobs: int = 1, processes: bool = True) -> None:
+        self.jobs = max(1, jobs)
+        self.use_processes = processes
+        self._slots: asyncio.Semaphore | None = None
+        self.threads = concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs,
+                                                             thread_name_prefix="bones-bot")
+        self._procs: concurrent.futures.Executor | None = None
+
+    @property
+    def slots(self) -> asyncio.Semaphore:
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.jobs)
+        return self._slots
+
+    def _process_pool(self) -> concurrent.futures.Executor:
+        if self._procs is None:
+            if self.use_processes:
+                from bones.engine.sim import _ignore_sigint
+
+                method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
+                    else "spawn"
+                self._procs = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=self.jobs, mp_context=multiprocessing.get_context(method),
+                    initializer=_ignore_sigint)
+            else:
+                self._procs = concurrent.futures.ThreadPoolExecutor(
+                    max_workers=self.jobs, thread_name_prefix="bones-sim")
+        return self._procs
+
+    async def thread(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in a bot thread, when a slot is free."""
+        async with self.slots:
+            return await asyncio.get_running_loop().run_in_executor(self.threads, fn, *args)
+
+    async def process(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in a worker process (picklable arguments), when a slot is free."""
+        async with self.slots:
+            return await asyncio.get_running_loop().run_in_executor(self._process_pool(), fn, *args)
+
+    def close(self) -> None:
+        """Finish what is running (a bot's move is saved), drop what waits."""
+        self.threads.shutdown(wait=True, cancel_futures=True)
+        if self._procs is not None:
+            self._procs.shutdown(wait=False, cancel_futures=True)
