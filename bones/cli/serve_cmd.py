@@ -123,7 +123,7 @@ def serve_command(
 
         webbrowser.open(local)
     uv = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                        timeout_graceful_shutdown=5)
+                        timeout_graceful_shutdown=2)
     try:
         uvicorn.Server(uv).run(sockets=[sock])
     except KeyboardInterrupt:  # pragma: no cover - uvicorn handles the signal itself
