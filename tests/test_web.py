@@ -773,3 +773,15 @@ def test_about_names_the_limits(server) -> None:  # type: ignore[no-untyped-def]
     _, client = server
     about = client.get("/api/").json() if client.get("/api/").status_code == 200 else client.get("/api").json()
     assert about["limits"]["body_bytes"] == MAX_BODY
+
+
+def test_a_save_held_by_bones_play_is_refused_while_held(server, saves: Path) -> None:  # type: ignore[no-untyped-def]
+    from bones.engine.saves import save_lock
+
+    app, client = server
+    g = new_game(app, client, seed=14, seats=[{"kind": "human"}, {"kind": "human"}])
+    key = g["seats"][0]["key"]
+    with save_lock(saves / g["save"], "bones play"):  # a terminal has the game open
+        r = client.get(f"/api/games/{g['id']}", headers=seat_headers(key))
+        assert r.status_code == 423 and "in use" in r.json()["error"]
+    assert client.get(f"/api/games/{g['id']}", headers=seat_headers(key)).status_code == 200

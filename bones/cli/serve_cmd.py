@@ -82,7 +82,7 @@ def serve_command(
         raise _fail("--pace must be from 0 to 10 seconds", 2)
     if max_games < 1:
         raise _fail("--max-games must be at least 1", 2)
-    from bones.engine.game import default_save_dir
+    from bones.engine.saves import default_save_dir
 
     folder = saves if saves is not None else default_save_dir()
     if folder.exists() and not folder.is_dir():

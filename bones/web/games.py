@@ -8,10 +8,11 @@ its owner only) names the save and holds the SHA-256 of each human seat's key,
 never a key: a restarted server finds every game again and the same seat
 links keep working.
 
-Every operation on a game runs in a worker thread under the game's lock (and
-the save's lock while :mod:`bones.engine.saves` provides one), re-reads the
-save first when another program changed it, and touches nothing of any other
-game: a failure is reported for that game alone.
+Every operation on a game runs in a worker thread under the game's lock and
+the save's lock (:func:`bones.engine.saves.save_lock`, held only while one
+request is served, so `bones play` and the server never write one save at
+once), re-reads the save first when another program changed it, and touches
+nothing of any other game: a failure is reported for that game alone.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bones.engine.game import HUMAN, GameError, GameSession, SeatConfig
+from bones.engine.saves import SaveError, SaveInUse
 from bones.web import tokens
 from bones.web.view import seat_view, version_of
 
@@ -89,11 +91,9 @@ def check_bot(text: Any) -> str:
 
 
 def _save_lock(path: Path) -> Any:
-    """The save's inter-process lock when the engine has one (held per request)."""
-    try:
-        from bones.engine.saves import save_lock  # type: ignore[import-not-found]
-    except ImportError:
-        return contextlib.nullcontext()
+    """The save's inter-process lock, held only while one request is served on it."""
+    from bones.engine.saves import save_lock
+
     return save_lock(path, "bones serve")
 
 
@@ -141,12 +141,12 @@ class WebGame:
                     yield self._fresh()
             except ApiError:
                 raise
+            except SaveInUse as err:
+                raise ApiError(423, f"game {self.id}: {str(err).splitlines()[0]}") from None
+            except SaveError as err:
+                raise ApiError(500, f"game {self.id}: {str(err).splitlines()[0]}") from None
             except GameError as err:
-                raise ApiError(409 if "in use" in str(err) else 500, str(err)) from None
-            except ValueError as err:
-                if type(err).__name__ == "SaveInUse":
-                    raise ApiError(423, str(err).splitlines()[0]) from None
-                raise
+                raise ApiError(500, f"game {self.id}: {str(err).splitlines()[0]}") from None
 
     def _fresh(self) -> GameSession:
         now = _stat(self.path)
@@ -320,16 +320,6 @@ class GameStore:
             raise ApiError(503, f"the server already holds {self.max_games} unfinished games "
                                 "(its --max-games): finish or delete one first")
 
-    def _new_path(self, variant_name: str, seed: int) -> Path:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        safe = re.sub(r"[^A-Za-z0-9._-]", "-", variant_name)[:40] or "variant"
-        for attempt in range(1, 1000):
-            suffix = "" if attempt == 1 else f"-{attempt}"
-            path = self.saves / f"{safe}-{stamp}-{seed}{suffix}.json"
-            if not path.exists():
-                return path
-        raise ApiError(500, "cannot find a free save name")  # pragma: no cover
-
     def _register(self, path: Path, session: GameSession) -> tuple[WebGame, dict[int, str]]:
         keys = {seat: tokens.new_key() for seat in session.human_seats}
         game = WebGame(tokens.new_id(), path, {s: tokens.key_hash(k) for s, k in keys.items()},
@@ -356,14 +346,18 @@ class GameStore:
             if len(seats) != rules.players:
                 raise ApiError(400, f"seats lists {len(seats)} seats for {rules.players} players")
             seed = new_seed() if seed is None else seed
-            path = self._new_path(variant.name, seed)
-            session = GameSession(variant, rules, SeatConfig(tuple(seats)), seed, path, source)
+            from bones.engine.saves import default_save_stem, new_save_path
+
+            stem = default_save_stem(variant.name, seed)
+            session = GameSession(variant, rules, SeatConfig(tuple(seats)), seed,
+                                  new_save_path(self.saves, stem, 1), source)
+            session._default_stem = stem  # a taken name passes to the next (-2, -3...)
             session._deal()
             try:
-                session.save()
+                session.save()  # creates the file; never replaces one
             except GameError as err:
                 raise ApiError(500, str(err)) from None
-            return self._register(path, session)
+            return self._register(session.save_path, session)
 
     def open_save(self, name: str) -> tuple[WebGame, dict[int, str]]:
         """A game from a listed save, by its file name; new keys for its human seats.
@@ -383,7 +377,7 @@ class GameStore:
                     session = GameSession.resume(path)
             except GameError as err:
                 raise ApiError(400, str(err).splitlines()[0]) from None
-            except ValueError as err:  # SaveInUse
+            except SaveInUse as err:
                 raise ApiError(423, str(err).splitlines()[0]) from None
             for k, spec in enumerate(session.config.seats):
                 if spec != HUMAN:

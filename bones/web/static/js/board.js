@@ -16,9 +16,9 @@ export function drawBoard(container, layout, { targets = [], onTarget = null, co
   svg.setAttribute("viewBox", `${box.x} ${box.y} ${box.w} ${box.h}`);
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", `the layout: ${placed.length} tiles`);
-  // never draw tiles bigger than about 60 px
-  svg.style.maxWidth = `${box.w * 30}px`;
-  svg.style.maxHeight = `${box.h * 30}px`;
+  // never draw tiles bigger than about 76 px
+  svg.style.maxWidth = `${box.w * 38}px`;
+  svg.style.maxHeight = `${box.h * 38}px`;
   if (!placed.length) {
     const t = el("text", { x: 0, y: 0, "text-anchor": "middle", class: "board-empty", "font-size": 0.5 }, svg);
     t.textContent = "the table is empty: the lead opens it";

@@ -85,16 +85,23 @@ export function histogram(title, counts, { xlabel = "" } = {}) {
 // Every chart of one table's report.
 export function reportCharts(report) {
   const out = [];
-  out.push(intervalBars("Win rate by bot (95% interval)", report.bots.map((b) => ({
-    label: b.bot, value: b.win_rate.value, lo: b.win_rate.lo, hi: b.win_rate.hi })), { percent: true }));
-  out.push(intervalBars("Points per hand: play / settlement", report.bots.flatMap((b) => [
+  if (report.bots.length > 1) {
+    out.push(intervalBars("Win rate by bot (95% interval)", report.bots.map((b) => ({
+      label: b.bot, value: b.win_rate.value, lo: b.win_rate.lo, hi: b.win_rate.hi })), { percent: true }));
+  }
+  out.push(intervalBars("Points per hand: in play and at settlement", report.bots.flatMap((b) => [
     { label: `${b.bot} play`, ...b.play_points_per_hand },
     { label: `${b.bot} settle`, ...b.settlement_points_per_hand }])));
-  out.push(intervalBars("Win rate by seat (the leader's advantage)", report.seats.map((s) => ({
+  out.push(intervalBars("Win rate by seat, and the hand leader's", report.seats.map((s) => ({
     label: `seat ${s.seat}`, ...s.win_rate })).concat([{ label: "hand leader", ...report.leader.win_rate }]),
   { percent: true, ref: report.leader.fair_share }));
+  out.push(intervalBars("Hand length", [
+    { label: "moves per hand", ...report.moves_per_hand },
+    ...(report.mode === "hands" ? [] : [{ label: "hands per match", ...report.hands_per_game }])]));
   out.push(histogram("Scoring counts (how often each count scored)", report.scoring.counts, { xlabel: "count" }));
-  out.push(histogram(report.mode === "hands" ? "Hands per game" : "Hands per match",
-    report.hands_per_game_distribution, { xlabel: "hands" }));
+  out.push(histogram("Points of the scoring plays", report.scoring.points, { xlabel: "points" }));
+  if (report.mode !== "hands") {
+    out.push(histogram("Hands per match", report.hands_per_game_distribution, { xlabel: "hands" }));
+  }
   return out;
 }
