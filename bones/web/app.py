@@ -632,6 +632,8 @@ def create_app(config: ServeConfig) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> Any:
+        # the engine loads in the background while the server already answers
+        asyncio.get_running_loop().run_in_executor(None, _warm)
         yield
         await server.close()
 
@@ -645,6 +647,15 @@ def create_app(config: ServeConfig) -> Starlette:
 
 async def _method_not_allowed(request: Request, exc: Exception) -> Response:
     return _error(405, f"{request.method} is not allowed on {request.url.path[:80]}")
+
+
+def _warm() -> None:
+    from bones.web.games import warm
+
+    try:
+        warm()
+    except Exception as err:  # noqa: BLE001 - the first request will report it
+        log.warning("could not load the engine ahead: %s", err)
 
 
 def _table(variant: Any, label: str, players: int | None, teams: bool | None) -> Any:

@@ -27,14 +27,28 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bones.engine.game import HUMAN, GameError, GameSession, SeatConfig
-from bones.engine.saves import SaveError, SaveInUse
 from bones.web import tokens
-from bones.web.view import seat_view, version_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bones.engine.game import GameSession
+
+# The engine is imported at a game's first use, not when the server starts
+# (pydantic alone takes most of a second): see :func:`warm`.
+HUMAN = "human"
 
 log = logging.getLogger("bones.serve")
+
+
+def warm() -> None:
+    """Import the engine and read the built-in variants (the server does this
+    in the background right after it starts listening)."""
+    from bones.engine import game, observation, saves  # noqa: F401
+    from bones.web import view  # noqa: F401
+    from bones.web.variants import builtin_index
+
+    builtin_index()
 
 #: Bots a client may seat, with the largest value of each parameter it may give.
 BOT_LIMITS: dict[str, dict[str, float]] = {
@@ -135,6 +149,9 @@ class WebGame:
     @contextlib.contextmanager
     def held(self) -> Iterator[GameSession]:
         """The session, fresh from the save, with the game's and the save's locks held."""
+        from bones.engine.game import GameError
+        from bones.engine.saves import SaveError, SaveInUse
+
         with self.lock:
             try:
                 with _save_lock(self.path):
@@ -149,6 +166,8 @@ class WebGame:
                 raise ApiError(500, f"game {self.id}: {str(err).splitlines()[0]}") from None
 
     def _fresh(self) -> GameSession:
+        from bones.engine.game import GameError, GameSession
+
         now = _stat(self.path)
         if now is None:
             raise ApiError(410, f"the save of game {self.id} is gone ({self.path.name})")
@@ -162,6 +181,8 @@ class WebGame:
         return self.session
 
     def _note(self) -> None:
+        from bones.web.view import version_of
+
         assert self.session is not None
         self.version = version_of(self.session)
         self.over = self.session.over
@@ -181,6 +202,8 @@ class WebGame:
         raise ApiError(403, "that key is not a seat of this game")
 
     def view(self, seat: int) -> dict[str, Any]:
+        from bones.web.view import seat_view
+
         with self.held() as session:
             return seat_view(session, seat, version=self.version, game_id=self.id,
                              busy=self.busy, error=self.error)
@@ -194,6 +217,9 @@ class WebGame:
 
     def move(self, seat: int, text: Any, claim: Any, version: Any) -> dict[str, Any]:
         """Make ``text`` (notation) for ``seat`` if ``version`` is the game's current one."""
+        from bones.engine.game import GameError
+        from bones.web.view import seat_view
+
         if not isinstance(text, str) or not text.strip() or len(text) > 40:
             raise ApiError(400, "move must be a move in notation, like 6-4@E, draw or pass")
         if text.strip().isdigit():
@@ -218,6 +244,9 @@ class WebGame:
 
     def take_back(self, seat: int, version: Any) -> dict[str, Any]:
         """Undo ``seat``'s last move of the hand and the bots' replies (games against bots)."""
+        from bones.engine.game import GameError
+        from bones.web.view import seat_view
+
         with self.held() as session:
             self._check_version(session, version)
             if not session.is_human(seat):  # pragma: no cover - keys are only for human seats
@@ -332,6 +361,8 @@ class GameStore:
     def create(self, variant: Any, source: str, players: int | None, teams: bool | None,
                seats: list[str] | None, seed: int | None) -> tuple[WebGame, dict[int, str]]:
         """A new game; every human seat gets a fresh key (returned once, stored as a hash)."""
+        from bones.engine.game import GameError, GameSession, SeatConfig
+
         from bones.engine.match import new_seed
         from bones.engine.rules import RulesError, compile_rules
 
@@ -364,6 +395,9 @@ class GameStore:
 
         A save already open on this server gets new keys (the old links stop working).
         """
+        from bones.engine.game import GameError, GameSession
+        from bones.engine.saves import SaveInUse
+
         path = self.save_path(name)
         with self._lock:
             for game in list(self.games.values()):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from conftest import Served, chromium_path, free_port  # noqa: E402
+from serving import Served, chromium_path, free_port  # noqa: E402
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

@@ -147,6 +147,7 @@ def test_a_small_simulation_and_its_charts(page, served) -> None:  # type: ignor
     page.click('nav a[data-view="simulate"]')
     page.select_option("#sim-variant", "all-fives")
     page.fill("#sim-hands", "150")
+    page.fill("#sim-bots", "greedy,random")
     page.click("#sim-run")
     page.wait_for_selector("svg.chart", timeout=60_000)
     assert page.locator("svg.chart").count() >= 5
@@ -190,5 +191,8 @@ def test_replay_a_save_step_by_step(page, served) -> None:  # type: ignore[no-un
 
 
 def test_start_up_time(served) -> None:  # type: ignore[no-untyped-def]
-    # the issue asks for under two seconds; a loaded CI machine gets some slack
-    assert served.ready_seconds < 6, served.ready_seconds
+    # under two seconds from the command to the first answer: measured in CPU
+    # time, which a loaded machine (CI shares two cores) does not stretch
+    if served.ready_cpu is None:
+        pytest.skip("no /proc to read the server's CPU time from")
+    assert served.ready_cpu < 2.0, (served.ready_cpu, served.ready_seconds)
