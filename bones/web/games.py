@@ -285,7 +285,8 @@ class WebGame:
             try:
                 session.bot_move()
             except Exception as err:  # noqa: BLE001 - one game's failure stays in that game
-                self.error = f"a bot failed: {type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
+                first = str(err).splitlines()[0] if str(err) else ""
+                self.error = f"a bot failed: {type(err).__name__}: {first}"
                 log.error("game %s: %s", self.id, self.error)
                 self.session = None  # re-read the last good save next time
                 return False
@@ -362,7 +363,6 @@ class GameStore:
                seats: list[str] | None, seed: int | None) -> tuple[WebGame, dict[int, str]]:
         """A new game; every human seat gets a fresh key (returned once, stored as a hash)."""
         from bones.engine.game import GameError, GameSession, SeatConfig
-
         from bones.engine.match import new_seed
         from bones.engine.rules import RulesError, compile_rules
 
@@ -390,7 +390,7 @@ class GameStore:
                 raise ApiError(500, str(err)) from None
             return self._register(session.save_path, session)
 
-    def open_save(self, name: str) -> tuple[WebGame, dict[int, str]]:
+    def open_save(self, name: Any) -> tuple[WebGame, dict[int, str]]:
         """A game from a listed save, by its file name; new keys for its human seats.
 
         A save already open on this server gets new keys (the old links stop working).

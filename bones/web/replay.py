@@ -51,7 +51,6 @@ def replay_save(path: Path) -> dict[str, Any]:
 
 
 def frames_of(record: Any, label: str) -> dict[str, Any]:
-    from bones.cli.render import layout_of
     from bones.engine.hand import Hand
     from bones.engine.notation import parse_move
     from bones.engine.record import RecordError, _deal_from, replay
@@ -61,8 +60,6 @@ def frames_of(record: Any, label: str) -> dict[str, Any]:
     except (RecordError, RecursionError) as err:
         raise ApiError(422, f"{label}: {str(err).splitlines()[0]}") from None
     rules = result.rules
-    ts = rules.tiles
-    from bones.web.view import layout_json
 
     hands_out = []
     total = 0
@@ -74,20 +71,7 @@ def frames_of(record: Any, label: str) -> dict[str, Any]:
         codes: list[int] = []
         frames = []
 
-        class _Log:
-            pass
-
-        def frame(move: str | None, seat: int | None, points: int) -> dict[str, Any]:
-            log = _Log()
-            log.deal, log.codes = deal, list(codes)  # type: ignore[attr-defined]
-            return {
-                "move": move, "seat": seat, "points": points, "count": hand.count,
-                "scores": list(hand.scores), "boneyard": hand.boneyard_left,
-                "hands": [[ts.names[t] for t in ts.tiles_of(h)] for h in hand.hands],
-                "layout": layout_json(_Session(rules), log),
-            }
-
-        frames.append(frame(None, None, 0))
+        frames.append(_frame(rules, deal, codes, hand, None, None, 0))
         claims = hrec.claims
         for i, text in enumerate(hrec.moves):
             total += 1
@@ -97,13 +81,34 @@ def frames_of(record: Any, label: str) -> dict[str, Any]:
             code = parse_move(hand, text)
             hand.apply(code, claims[i] if claims is not None and code >= 0 else None)
             codes.append(code)
-            frames.append(frame(text, seat, hand.last_points if code >= 0 else 0))
+            frames.append(_frame(rules, deal, codes, hand, text, seat, hand.last_points if code >= 0 else 0))
         scores = list(done.scores)
         hands_out.append({"hand": number, "leader": done.leader, "end": done.end,
                           "settlement": done.settlement, "scores": done.scores, "frames": frames})
     return {"label": label, "variant": result.variant.name, "players": rules.players,
             "teams": rules.teams, "owners": rules.owners, "hands": hands_out,
             "finished": result.finished, "winner": result.winner, "scores": result.scores}
+
+
+class _Log:
+    """A hand's deal and moves, as :func:`bones.web.view.layout_json` reads them."""
+
+    def __init__(self, deal: Any, codes: list[int]) -> None:
+        self.deal = deal
+        self.codes = codes
+
+
+def _frame(rules: Any, deal: Any, codes: list[int], hand: Any, move: str | None, seat: int | None,
+           points: int) -> dict[str, Any]:
+    from bones.web.view import layout_json
+
+    ts = rules.tiles
+    return {
+        "move": move, "seat": seat, "points": points, "count": hand.count,
+        "scores": list(hand.scores), "boneyard": hand.boneyard_left,
+        "hands": [[ts.names[t] for t in ts.tiles_of(h)] for h in hand.hands],
+        "layout": layout_json(_Session(rules), _Log(deal, list(codes))),
+    }
 
 
 class _Session:

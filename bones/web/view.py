@@ -64,7 +64,7 @@ def owner_label(session: GameSession, owner: int, viewer: int) -> str:
     return seat_label(session, owner, viewer)
 
 
-def layout_json(session: GameSession, log: Any) -> dict[str, Any]:
+def layout_json(session: Any, log: Any) -> dict[str, Any]:
     """The layout of a hand: the lead and each arm's tiles, inner first."""
     from bones.cli.render import layout_of
 
@@ -114,27 +114,22 @@ def settlement_json(session: GameSession, index: int, viewer: int) -> dict[str, 
     summary = match.history[index]
     hand = replay_hand(session, index)
     rules = session.rules
-    variant = rules.variant
+    from bones.engine.handend import hand_end
+
+    account = hand_end(rules, hand, summary)
     if summary.end == 1:
         how = f"{seat_label(session, summary.domino_seat, viewer)} went out (domino)"
-        rule = variant.settlement.domino
     elif summary.end == 2:
         how = "the hand is blocked"
-        rule = variant.settlement.blocked
     else:
         how = "the target was reached during the hand"
-        rule = None
-    phrase = None
-    if rule is not None:
-        from bones.cli.render import rule_phrase
-
-        phrase = rule_phrase(rule, "team" if rules.teams else "player")
+    phrase = account.rule
     rows = []
-    for seat in range(rules.players):
+    for left in account.seats:
         rows.append({
-            "seat": seat, "who": seat_label(session, seat, viewer), "owner": rules.owner[seat],
-            "tiles": [tile_json(session, t) for t in rules.tiles.tiles_of(hand.hands[seat])],
-            "pips": hand.pips_left(seat),
+            "seat": left.seat, "who": seat_label(session, left.seat, viewer), "owner": left.owner,
+            "tiles": [tile_json(session, t) for t in left.tiles], "pips": left.pips,
+            "scoring_row": left.scoring_row,
         })
     return {
         "hand": summary.hand_number,
@@ -145,6 +140,10 @@ def settlement_json(session: GameSession, index: int, viewer: int) -> dict[str, 
         "settlement": [{"owner": o, "who": owner_label(session, o, viewer),
                         "points": summary.settlement[o]} for o in range(rules.owners)],
         "scores": list(summary.scores),
+        "pooled": list(account.pooled),
+        "unit": account.unit,
+        "rounded": list(account.rounded) if account.rounded is not None else None,
+        "counted": list(account.counted) if account.counted is not None else None,
         "layout": layout_json(session, session.hands[index]),
     }
 

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from .serving import Served, chromium_path, free_port
 
 

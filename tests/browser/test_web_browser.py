@@ -25,7 +25,6 @@ def wait_my_turn(page):  # type: ignore[no-untyped-def]
 def click_move(page, v):  # type: ignore[no-untyped-def]
     """The test's policy, by clicking: draw when it must, else the best-scoring play."""
     draw = [m for m in v["legal"] if m["kind"] == "draw"]
-    passing = [m for m in v["legal"] if m["kind"] == "pass"]
     plays = [m for m in v["legal"] if m["kind"] == "play"]
     if draw:
         page.click("#draw")

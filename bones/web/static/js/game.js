@@ -16,6 +16,8 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
 export class Table {
   constructor(root, gameId, onLeave) {
     this.root = root;
@@ -327,11 +329,17 @@ export class Table {
       h("h2", {}, `Hand ${end.hand} over: ${end.how}`),
       end.rule ? h("p", { class: "muted" }, `Rule: ${end.rule}`) : null,
       h("table", { class: "grid settlement" },
-        h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "tiles left"), h("th", {}, "pips"))),
+        h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "tiles left"), h("th", {}, "pips"),
+          v.teams ? h("th", {}, "team pips") : null,
+          end.rounded ? h("th", {}, `rounded to ${end.unit}`) : null, h("th", {}, "settlement"))),
         h("tbody", {}, ...end.rows.map((r) => h("tr", {},
           h("td", {}, r.who),
           h("td", { class: "mini-tiles" }, r.tiles.length ? r.tiles.map((t) => tileSvg(t.a, t.b, { horizontal: true })) : "—"),
-          h("td", {}, String(r.pips)))))),
+          h("td", {}, String(r.pips)),
+          v.teams ? h("td", {}, r.scoring_row ? String(end.pooled[r.owner]) : "") : null,
+          end.rounded ? h("td", {}, r.scoring_row ? String(end.rounded[r.owner]) : "") : null,
+          h("td", {}, r.scoring_row ? signed(end.settlement[r.owner].points) : ""))))),
+      end.counted ? h("p", { class: "muted" }, `pips counted: ${end.counted[0]}, rounded to ${end.counted[1]}`) : null,
       h("p", { class: "settle-line" }, "Settlement: ", end.settlement.map((s) =>
         `${s.who} ${s.points > 0 ? "+" : ""}${s.points}`).join(" · ")),
       h("p", {}, "Scores: ", v.owners.map((o) => `${o.who} ${end.scores[o.owner]}`).join(" · ")),
