@@ -10,7 +10,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import List, Optional
+from typing import Optional
 
 import typer
 
@@ -63,7 +63,7 @@ def serve_command(
     pace: float = typer.Option(0.7, "--pace", metavar="SECONDS",
                                help="Pause before each bot move, so people see it."),
     max_games: int = typer.Option(50, "--max-games", help="Most unfinished games held at once."),
-    allow_host: Optional[List[str]] = typer.Option(
+    allow_host: Optional[list[str]] = typer.Option(
         None, "--allow-host", metavar="NAME",
         help="Another name the page may be reached by (repeatable); other Host headers are refused."),
 ) -> None:
