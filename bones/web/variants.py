@@ -72,45 +72,13 @@ def load_text(text: str) -> Variant:
 
     ``extends:`` may name only a built-in variant.
     """
-    from bones.engine.load import _merge_extends, _Reader, _sorted, validate_tree
-    from bones.engine.yamlsource import parse_yaml
+    from bones.engine.load import load_variant_text
 
     if len(text.encode("utf-8", "replace")) > MAX_VARIANT_TEXT:
         raise VariantError([LocatedProblem(UPLOAD_NAME, 1, 1, (), (
             f"the text is too large (variant texts are limited to {MAX_VARIANT_TEXT // 1024} KiB)"))])
-    root, problems = parse_yaml(text, UPLOAD_NAME)
-    if root is None:
-        raise VariantError([LocatedProblem(UPLOAD_NAME, 1, 1, (), (
-            "the text is empty (expected a mapping of keys, like name: my-variant)"))])
-    if root.kind != "map":
-        raise VariantError([LocatedProblem(UPLOAD_NAME, root.line, root.col, (), (
-            "the text must be a mapping of keys (like name: my-variant)"))])
-    files: tuple[str, ...] = (UPLOAD_NAME,)
-    tree = root
-    entry = root.get("extends")
-    if entry is not None and entry[1].value is not None:
-        node = entry[1]
-        name = builtin_name(node.value) if isinstance(node.value, str) else None
-        if node.kind != "scalar" or name is None:
-            shown = node.value if isinstance(node.value, str) and len(node.value) <= 60 else "this"
-            raise VariantError(_sorted(problems + [LocatedProblem(
-                UPLOAD_NAME, node.line, node.col, ("extends",),
-                f"a variant given to the server may extend only a built-in variant, not "
-                f"'{shown}' (built-in variants: {', '.join(builtin_names())})")], files))
-        from bones.engine.load import builtin_path
-
-        reader = _Reader()
-        path = builtin_path(name)
-        parent = reader.read_tree(path, f"<built-in>/{path.name}", [])
-        problems = problems + reader.problems
-        tree = _merge_extends(parent, root)
-        files = files + tuple(reader.files)
-    variant, more = validate_tree(tree)
-    problems = problems + more
-    if problems:
-        raise VariantError(_sorted(problems, files))
-    assert variant is not None
-    return variant
+    # text has no folder: its extends: may name only a built-in variant
+    return load_variant_text(text, file=UPLOAD_NAME, allow_files=False)
 
 
 def resolve(ref: Any) -> tuple[Variant, str]:
