@@ -57,6 +57,7 @@ from bones.engine.chance import (
 from bones.engine.encoding import Encoding
 from bones.engine.hand import DRAW, PASS, Hand
 from bones.engine.match import MAX_HANDS, Match
+from bones.engine.moves import arm_of, tile_of
 from bones.engine.observation import observe, sample_world
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
@@ -325,7 +326,7 @@ class BonesState(pyspiel.State):
         played_by = [0] * len(world.hands)
         for s, move, _ in world.log:
             if move >= 0:
-                played_by[s] |= 1 << (move >> 7)
+                played_by[s] |= 1 << tile_of(move)
         for s in range(len(world.hands)):
             if s != player:
                 # what it drew is unknown: its dealt tiles are summarised by
@@ -409,8 +410,8 @@ class BonesObserver:
             elif move == PASS:
                 moves[base + tiles + arms + 1] = 1.0
             else:
-                moves[base + (move >> 7)] = 1.0
-                moves[base + tiles + ((move >> 1) & 63)] = 1.0
+                moves[base + tile_of(move)] = 1.0
+                moves[base + tiles + arm_of(move)] = 1.0
 
     def string_from(self, state: BonesState, player: int) -> str:
         t = state.table

@@ -33,6 +33,7 @@ True
 from __future__ import annotations
 
 from bones.engine.hand import DRAW, PASS, Hand
+from bones.engine.moves import arm_of, play_code, tile_of
 from bones.engine.notation import arm_name
 from bones.engine.rules import SPIN_EVERY, SPIN_NONE, Rules
 
@@ -71,7 +72,7 @@ class ActionSpace:
             if not self.draws:
                 raise ValueError("this variant has no draw action")
             return self.draw_index
-        tile, arm = move >> 7, (move >> 1) & 63
+        tile, arm = tile_of(move), arm_of(move)
         if not (0 <= tile < self.tiles and arm < self.arms):
             raise ValueError(f"move code {move} is outside the action space")
         return tile * self.arms + arm
@@ -85,7 +86,7 @@ class ActionSpace:
         if not 0 <= index < self.tiles * self.arms:
             raise ValueError(f"action {index} is outside 0..{self.num_actions - 1}")
         tile, arm = divmod(index, self.arms)
-        return tile << 7 | arm << 1
+        return play_code(tile, arm)
 
     def name(self, index: int) -> str:
         """A name of action ``index`` that does not depend on the position:

@@ -3,7 +3,7 @@
 This is the hot path.  Moves are small ints (:mod:`bones.engine.moves` defines
 their layout, :mod:`bones.engine.notation` their text form):
 
-* a play is ``tile << 7 | arm << 1 | flip``: ``arm`` indexes the arm it is laid
+* a play is ``tile << TILE_SHIFT | arm << ARM_SHIFT | flip``: ``arm`` indexes the arm it is laid
   on (0 W, 1 E, 2 N, 3 S, 4 N2, 5 S2, ...); ``flip`` is used only by the lead
   and puts the tile's higher half to the W;
 * :data:`DRAW` and :data:`PASS` are negative.
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bones.engine.moves import DRAW, PASS, Outcome
+from bones.engine.moves import ARM_MASK, ARM_SHIFT, DRAW, FLIP, PASS, TILE_SHIFT, Outcome
 from bones.engine.rules import (
     CHECK_EXACT,
     CHECK_HAND_END,
@@ -287,10 +287,10 @@ class Hand:
             if pip >= 0:
                 fits = hand & matching[pip]
                 if fits:
-                    where = arm << 1
+                    where = arm << ARM_SHIFT
                     while fits:
                         low = fits & -fits
-                        append((low.bit_length() - 1) << 7 | where)
+                        append((low.bit_length() - 1) << TILE_SHIFT | where)
                         fits ^= low
             arm += 1
         if rules.max_draws:
@@ -303,18 +303,18 @@ class Hand:
 
     def _lead_moves(self, hand: int) -> list[int]:
         if self.lead_tile >= 0:
-            return [self.lead_tile << 7] if hand >> self.lead_tile & 1 else []
+            return [self.lead_tile << TILE_SHIFT] if hand >> self.lead_tile & 1 else []
         if self.lead_doubles_only:
             hand &= self.rules.tiles.doubles
         moves = []
         while hand:
             low = hand & -hand
-            moves.append((low.bit_length() - 1) << 7)
+            moves.append((low.bit_length() - 1) << TILE_SHIFT)
             hand ^= low
         return moves
 
     def is_legal(self, move: int) -> bool:
-        if not self.placed and move >= 0 and move & 1:
+        if not self.placed and move >= 0 and move & FLIP:
             move ^= 1  # the lead's orientation is free
         return move in self.legal_moves()
 
@@ -356,16 +356,16 @@ class Hand:
             return
 
         rules = self.rules
-        tile = move >> 7
+        tile = move >> TILE_SHIFT
         hands = self.hands
         hand = hands[seat] ^ (1 << tile)
         hands[seat] = hand
         arm_open = self.arm_open
         is_lead = not self.placed
         if is_lead:
-            self._lead(tile, move & 1)
+            self._lead(tile, move & FLIP)
         else:
-            arm = (move >> 1) & 63
+            arm = (move >> ARM_SHIFT) & ARM_MASK
             # the common case inline: a plain tile on the end of an arm
             if (self.arm_hub[arm] < 0 and not rules.is_double[tile]
                     and rules.plain_arms and not self.arm_stub[arm]):

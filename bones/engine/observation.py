@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from bones.engine.hand import Hand
+from bones.engine.moves import TILE_SHIFT
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
 
@@ -111,7 +112,7 @@ class Observation(NamedTuple):
             # since, so it is one fewer that it can hold now
             played = 0
             for s, move, _ in log[at:]:
-                if s == seat and move >= 0 and mask >> (move >> 7) & 1:
+                if s == seat and move >= 0 and mask >> (move >> TILE_SHIFT) & 1:
                     played += 1
             mask &= self.unseen
             cap = self.drawn[seat] - then - played

@@ -16,6 +16,7 @@ from typing import Any
 
 from bones.engine.game import GameSession
 from bones.engine.hand import DRAW, PASS, Hand
+from bones.engine.moves import arm_of, tile_of
 from bones.engine.notation import arm_name
 from bones.engine.observation import observe
 from bones.engine.tally import count_parts
@@ -166,10 +167,10 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
             entry: dict[str, Any] = {"move": opt.text, "kind": "play" if opt.move >= 0 else
                                      ("draw" if opt.move == DRAW else "pass")}
             if opt.move >= 0:
-                entry["tile"] = rules.tiles.names[opt.move >> 7]
-                entry["arm"] = arm_name((opt.move >> 1) & 63) if hand.placed else None
+                entry["tile"] = rules.tiles.names[tile_of(opt.move)]
+                entry["arm"] = arm_name(arm_of(opt.move)) if hand.placed else None
                 if hand.placed:
-                    entry["pip"] = hand.arm_open[(opt.move >> 1) & 63]
+                    entry["pip"] = hand.arm_open[arm_of(opt.move)]
                 if not session.muggins:  # under muggins, seeing the points is the player's job
                     entry["points"] = opt.points
                     entry["count"] = opt.count

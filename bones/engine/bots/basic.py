@@ -5,6 +5,7 @@ from __future__ import annotations
 from bones.engine.bots import BotInfo, canonical
 from bones.engine.bots.policies import greedy_move, points_if
 from bones.engine.hand import DRAW, PASS, Hand
+from bones.engine.moves import ARM_SHIFT, TILE_SHIFT
 from bones.engine.observation import Observation
 from bones.engine.rng import Rng
 
@@ -77,7 +78,7 @@ def heuristic_move(hand: Hand, unseen: int, counts: list[int] | tuple[int, ...],
     for move in legal:
         if move < 0:
             continue
-        tile = move >> 7
+        tile = move >> TILE_SHIFT
         points = points_if(hand, move)
         left = mine & ~(1 << tile)
         value = points + shed * ts.pips[tile]
@@ -135,7 +136,7 @@ def _reply_on(after: Hand, mover: int, candidates: int, p_hold: float) -> float:
             fits = candidates & matching[pip]
             while fits:
                 low = fits & -fits
-                points = points_if(after, (low.bit_length() - 1) << 7 | arm << 1)
+                points = points_if(after, (low.bit_length() - 1) << TILE_SHIFT | arm << ARM_SHIFT)
                 if points:
                     replies.append(points)
                 fits ^= low

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from bones.engine.hand import DRAW, PASS
+from bones.engine.moves import arm_of, tile_of
 from bones.engine.observation import Observation
 from bones.engine.rng import Rng
 
@@ -386,7 +387,7 @@ def decision(obs: Observation, legal: list[int]) -> dict[str, Any]:
         elif move == PASS:
             text = "pass"
         else:
-            tile, arm = move >> 7, (move >> 1) & 63
+            tile, arm = tile_of(move), arm_of(move)
             text = f"{names[tile]}@{arm_name(arm)}" if led else names[tile]
             led = True
         history.append({"seat": seat, "move": text, "points": points})

@@ -9,6 +9,7 @@ the common case).
 from __future__ import annotations
 
 from bones.engine.hand import DRAW, PASS, Hand
+from bones.engine.moves import ARM_MASK, ARM_SHIFT, TILE_SHIFT
 from bones.engine.rules import CHECK_NONE, SPIN_EVERY, SPIN_FIRST, SPIN_INLINE, SPIN_NONE
 
 
@@ -47,14 +48,14 @@ def _count_after(hand: Hand, move: int) -> int:
     """The layout's count after ``move``, or -1 where only playing it tells."""
     rules = hand.rules
     ts = rules.tiles
-    tile = move >> 7
+    tile = move >> TILE_SHIFT
     double = ts.is_double[tile]
     if not hand.placed:
         if not double:
             return ts.pips[tile]
         first = rules.spinner_mult[0] if rules.spinner != SPIN_NONE else 2
         return first * ts.low[tile]
-    arm = (move >> 1) & 63
+    arm = (move >> ARM_SHIFT) & ARM_MASK
     pip = hand.arm_open[arm]
     count = hand.count
     hub = hand.arm_hub[arm]
@@ -87,7 +88,7 @@ def greedy_move(hand: Hand, legal: list[int] | None = None) -> int:
     for move in legal:
         if move < 0:
             continue
-        tile = move >> 7
+        tile = move >> TILE_SHIFT
         key = (points_if(hand, move), pips[tile], doubles[tile])
         if key > best_key:
             best_key, best = key, move
