@@ -189,7 +189,8 @@ def _resume_game(path: Path, bots: str | None, screen: _Screen) -> None:
 
 
 def _continue_path(ref: str | None) -> Path:
-    from bones.engine.saves import default_save_dir, list_saves
+    from bones.engine.savelist import list_saves
+    from bones.engine.saves import default_save_dir
 
     if ref is not None:
         raise _fail("--continue takes no variant or file: it resumes the newest unfinished save", 2)
@@ -202,7 +203,8 @@ def _continue_path(ref: str | None) -> Path:
 def _list_saves() -> None:
     import time
 
-    from bones.engine.saves import default_save_dir, list_saves
+    from bones.engine.savelist import list_saves
+    from bones.engine.saves import default_save_dir
 
     folder = default_save_dir()
     saves = list_saves(folder)

@@ -249,65 +249,8 @@ def save_lock(path: str | os.PathLike[str], command: str | None = None) -> Itera
 
 
 
-# ---------------------------------------------------------------- listing
-
-
-@dataclass(frozen=True)
-class SaveSummary:
-    """What a list of saved games shows of one save (read without replaying it)."""
-
-    path: Path
-    modified: float  # seconds since the epoch
-    variant: str | None = None
-    players: int = 0
-    teams: bool = False
-    scores: tuple[int, ...] = ()
-    finished: bool = False
-    hands: int = 0
-    holder: LockHolder | None = None  # the session playing it now, if any
-    problem: str | None = None  # why it cannot be read (then the fields above are empty)
-
-
-def list_saves(directory: Path | None = None) -> list[SaveSummary]:
-    """The saves in ``directory`` (default :func:`default_save_dir`), newest first.
-
-    Each is read (size-capped, as every record) but not replayed; a file that
-    cannot be read is listed with its problem rather than left out.
-    """
-    from bones.engine.record import RecordError, load_record
-
-    folder = directory if directory is not None else default_save_dir()
-    try:
-        entries = [p for p in folder.iterdir() if p.suffix == ".json" and not p.name.startswith(".")]
-    except OSError:
-        return []
-    out = []
-    for path in entries:
-        try:
-            modified = path.stat().st_mtime
-        except OSError:
-            continue
-        holder = read_holder(path) if lock_path(path).exists() else None
-        try:
-            record = load_record(path)
-        except RecordError as err:
-            text = str(err)
-            out.append(SaveSummary(path, modified, holder=holder,
-                                   problem=text[len(str(path)) + 2:] if text.startswith(str(path))
-                                   else text))
-            continue
-        name = record.variant.get("name") if isinstance(record.variant, dict) else None
-        out.append(SaveSummary(path, modified, str(name) if name else None, record.players,
-                               record.teams, tuple(record.result.scores),
-                               record.result.finished, len(record.hands), holder,
-                               None if "play" in record.meta else "not a bones play save"))
-    out.sort(key=lambda s: (s.modified, s.path.name), reverse=True)
-    return out
-
-
 __all__ = [
-    "LockHolder", "SaveError", "SaveExists", "SaveInUse", "SaveSummary", "create_save",
-    "default_save_dir", "list_saves",
+    "LockHolder", "SaveError", "SaveExists", "SaveInUse", "create_save", "default_save_dir",
     "default_save_stem", "lock_path", "new_save_path", "read_holder", "replace_save",
     "save_lock",
 ]

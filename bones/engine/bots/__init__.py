@@ -38,9 +38,9 @@ What a bot declares, for simulations to skip work it does not need:
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bones.engine.bots.info import BotInfo, Param, _show, named
 from bones.engine.observation import Observation
 from bones.engine.rng import Rng
 
@@ -53,24 +53,6 @@ class Bot(Protocol):
     name: str
 
     def choose(self, obs: Observation, rng: Rng) -> int: ...
-
-
-@dataclass(frozen=True)
-class Param:
-    name: str
-    kind: type  # int, float or str
-    default: Any
-    help: str
-    choices: tuple[str, ...] = ()
-    minimum: float | None = None
-
-
-@dataclass(frozen=True)
-class BotInfo:
-    name: str
-    summary: str
-    params: tuple[Param, ...]
-    factory: Any
 
 
 def _registry() -> dict[str, BotInfo]:
@@ -86,19 +68,7 @@ BOTS: dict[str, BotInfo] = {}
 
 def canonical(name: str, values: dict[str, Any]) -> str:
     """``name`` followed by the parameters that differ from their defaults."""
-    info = BOTS[name]
-    parts = [name]
-    for p in info.params:
-        value = values.get(p.name, p.default)
-        if value != p.default:
-            parts.append(f"{p.name}={_show(value)}")
-    return ":".join(parts)
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
+    return named(name, BOTS[name].params, values)
 
 
 def _convert(bot: str, param: Param, text: str) -> Any:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bones.engine.bots import BotInfo, canonical
+from bones.engine.bots.info import BotInfo, named
 from bones.engine.bots.policies import greedy_move, points_if
 from bones.engine.hand import DRAW, PASS, Hand
 from bones.engine.moves import ARM_SHIFT, TILE_SHIFT
@@ -14,7 +14,7 @@ class RandomBot:
     """Any legal move, uniformly."""
 
     def __init__(self) -> None:
-        self.name = canonical("random", {})
+        self.name = named("random", (), {})
 
     def choose(self, obs: Observation, rng: Rng) -> int:
         return self.decide(obs.layout, obs.legal_moves(), rng)
@@ -30,7 +30,7 @@ class GreedyBot:
     draws = False  # never draws from its generator
 
     def __init__(self) -> None:
-        self.name = canonical("greedy", {})
+        self.name = named("greedy", (), {})
 
     def choose(self, obs: Observation, rng: Rng) -> int:
         return greedy_move(obs.layout, obs.legal_moves())
@@ -166,7 +166,7 @@ class HeuristicBot:
     draws = False  # never draws from its generator
 
     def __init__(self) -> None:
-        self.name = canonical("heuristic", {})
+        self.name = named("heuristic", (), {})
 
     def choose(self, obs: Observation, rng: Rng) -> int:
         legal = obs.legal_moves()

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import time
 
-from bones.engine.bots import BotInfo, Param, canonical
 from bones.engine.bots.basic import heuristic_move
+from bones.engine.bots.info import BotInfo, Param, named
 from bones.engine.bots.policies import greedy_move
 from bones.engine.hand import Hand
 from bones.engine.observation import Observation, sample_world
@@ -48,6 +48,17 @@ def _random_policy(hand: Hand, rng: Rng) -> int:
 POLICIES = {"greedy": _greedy_policy, "heuristic": _heuristic_policy, "random": _random_policy}
 
 
+PARAMS = (
+    Param("iterations", int, DEFAULT_ITERATIONS,
+          "worlds sampled per move (reproducible for a seed)", minimum=1),
+    Param("rollouts", int, 1, "playouts per move and world", minimum=1),
+    Param("seconds", float, 0.0,
+          "time budget per move instead of iterations (interactive play only)",
+          minimum=0),
+    Param("policy", str, "greedy", "how rollouts play", tuple(POLICIES)),
+)
+
+
 class SearchBot:
     """Determinized Monte Carlo search over sampled worlds."""
 
@@ -60,8 +71,8 @@ class SearchBot:
         self.seconds = seconds
         self.policy = policy
         self._policy = POLICIES[policy]
-        self.name = canonical("search", {"iterations": iterations, "rollouts": rollouts,
-                                         "seconds": seconds, "policy": policy})
+        self.name = named("search", PARAMS, {"iterations": iterations, "rollouts": rollouts,
+                                             "seconds": seconds, "policy": policy})
 
     @property
     def timed(self) -> bool:
@@ -113,17 +124,9 @@ INFOS = (
         "search",
         "determinized search: samples worlds consistent with what it has seen and "
         "plays each move out with a fast policy",
-        (
-            Param("iterations", int, DEFAULT_ITERATIONS,
-                  "worlds sampled per move (reproducible for a seed)", minimum=1),
-            Param("rollouts", int, 1, "playouts per move and world", minimum=1),
-            Param("seconds", float, 0.0,
-                  "time budget per move instead of iterations (interactive play only)",
-                  minimum=0),
-            Param("policy", str, "greedy", "how rollouts play", tuple(POLICIES)),
-        ),
+        PARAMS,
         SearchBot,
     ),
 )
 
-__all__ = ["DEFAULT_ITERATIONS", "INFOS", "POLICIES", "SearchBot"]
+__all__ = ["DEFAULT_ITERATIONS", "INFOS", "PARAMS", "POLICIES", "SearchBot"]

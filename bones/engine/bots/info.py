@@ -1,0 +1,51 @@
+"""What describes a bot: its parameters and its entry in the list of bots.
+
+A leaf module: the bots' own modules (``basic``, ``search``) import it, and
+:mod:`bones.engine.bots` builds the registry from their ``INFOS``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: type  # int, float or str
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: float | None = None
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    name: str
+    summary: str
+    params: tuple[Param, ...]
+    factory: Any
+
+
+def named(name: str, params: tuple[Param, ...], values: dict[str, Any]) -> str:
+    """``name`` followed by the parameters that differ from their defaults.
+
+    >>> named("search", (Param("iterations", int, 50, ""),), {"iterations": 200})
+    'search:iterations=200'
+    """
+    parts = [name]
+    for p in params:
+        value = values.get(p.name, p.default)
+        if value != p.default:
+            parts.append(f"{p.name}={_show(value)}")
+    return ":".join(parts)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+__all__ = ["BotInfo", "Param", "named"]
