@@ -276,11 +276,11 @@ def test_the_rules_wrap_at_words_at_80_columns(tmp_path: Path) -> None:
 
 
 def test_a_tall_layout_is_elided_vertically() -> None:
-    from bones.cli.render import Layout, LayoutPicture, Piece
+    from bones.cli.render import LayoutPicture, Piece, Placement
 
     lead = Piece(27, 6, 6, True, cross=(2, 3))
     north = [Piece(20 + i, 6 if i == 0 else i, i + 1, False) for i in range(8)]
-    layout = Layout(lead=lead, arms=[[], [], north, []], open=[6, 6, 1, 6])
+    layout = Placement(lead=lead, arms=[[], [], north, []], open=[6, 6, 1, 6])
     full = LayoutPicture(layout, TileFace(), 78).draw()
     short = LayoutPicture(layout, TileFace(), 78, column=2).draw()
     assert len(full) >= 10

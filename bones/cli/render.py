@@ -106,18 +106,20 @@ class Piece:
 
 
 @dataclass
-class Layout:
+class Placement:
+    """Where each tile of a hand lies on the table (the lead and each arm in order)."""
+
     lead: Piece | None = None  # near = the W half, far = the E half
     arms: list[list[Piece]] = field(default_factory=list)
     open: list[int] = field(default_factory=list)  # pip to match per arm, -1 closed
 
 
-def layout_of(rules: Rules, deal: Deal, codes: list[int]) -> Layout:
+def layout_of(rules: Rules, deal: Deal, codes: list[int]) -> Placement:
     """Replay a hand's moves on a fresh copy of its deal to learn where each tile lies."""
     hand = Hand(rules, deal.hands, deal.boneyard, deal.leader, [0] * rules.owners,
                 deal.lead_tile, deal.lead_doubles_only, deal.out_of_play)
     ts = rules.tiles
-    out = Layout()
+    out = Placement()
     last: Piece | None = None
     for move in codes:
         if move < 0:
@@ -187,9 +189,9 @@ class _Canvas:
 
 
 class LayoutPicture:
-    """Draws a :class:`Layout` within ``width`` columns."""
+    """Draws a :class:`Placement` within ``width`` columns."""
 
-    def __init__(self, layout: Layout, face: TileFace, width: int, column: int = 0) -> None:
+    def __init__(self, layout: Placement, face: TileFace, width: int, column: int = 0) -> None:
         self.layout = layout
         self.face = face
         self.width = max(width, 40)
