@@ -262,9 +262,6 @@ class Hand:
             total += self.hub_vals[h][self.hub_k[h]]
         return total
 
-    def can_play(self, seat: int) -> bool:
-        return bool(self.hands[seat] & self.open_tiles())
-
     # -------------------------------------------------------- legal moves
 
     def legal_moves(self) -> list[int]:

@@ -12,7 +12,10 @@ and runs :func:`bones.engine.spec.semantic_problems`.  Any failure raises
 :class:`LocatedProblem` at the file, line and column that wrote the value --
 in the parent file when the value came from a parent::
 
-    house.yaml:4:14: deal.hand_size: not a whole number (expected an integer or a mapping of player counts, got 'seven')
+    house.yaml:4:14: deal.hand_size: not a whole number (expected an integer
+    or a mapping of player counts, got 'seven')
+
+(one line when printed; wrapped here).
 
 Merging (``extends``, and the ``overrides`` of scenario files): mappings merge
 key by key; scalars and lists replace; a mapping whose ``kind:`` differs from
@@ -328,7 +331,8 @@ class _Reader:
             raise self.fail(*problems)
         if root is None:
             raise self.fail(
-                LocatedProblem(display, 1, 1, (), "the file is empty (expected a mapping of keys, like name: my-variant)")
+                LocatedProblem(display, 1, 1, (),
+                               "the file is empty (expected a mapping of keys, like name: my-variant)")
             )
         if root.kind != "map":
             # say what is wrong, never what the file holds: it may not be a variant file at all
@@ -397,7 +401,8 @@ class _Reader:
             base, shown_base, whose = os.getcwd(), "", "every folder given with --allow-dir"
         else:
             base = os.path.dirname(os.path.abspath(os.fspath(named_by)))
-            shown_base, whose = os.path.dirname(display_name(named_by)), "the folder of the file that names it"
+            shown_base = os.path.dirname(display_name(named_by))
+            whose = "the folder of the file that names it"
             folders.append(os.path.realpath(base))
         target = os.path.join(base, ref)
         shown = ref if os.path.isabs(ref) else os.path.normpath(os.path.join(shown_base, ref))
@@ -484,7 +489,8 @@ def load_variant(
     """Read, merge, validate and check a variant; raise :class:`VariantError` listing every problem.
 
     ``overrides`` (a mapping, such as a scenario file's ``rules:``) is merged
-    over the variant with the rules of :func:`deep_merge`.  Give it as a :class:`bones.engine.yamlsource.YNode` (from
+    over the variant with the rules of :func:`deep_merge`.  Give it as a
+    :class:`bones.engine.yamlsource.YNode` (from
     :func:`bones.engine.yamlsource.read_yaml`) to have its problems located in its
     own file; plain values are reported at ``<overrides>``.
 
@@ -527,12 +533,14 @@ def load_variant_text(
     return _validated(tree, origin, reader, overrides)
 
 
-def _validated(tree: YNode, origin: Origin, reader: _Reader, overrides: dict[str, Any] | YNode | None) -> Variant:
+def _validated(tree: YNode, origin: Origin, reader: _Reader,
+               overrides: dict[str, Any] | YNode | None) -> Variant:
     files = origin.chain
     if overrides is not None:
         over = from_plain(overrides, "<overrides>")
         if over.kind != "map":
-            raise VariantError([LocatedProblem(over.file, over.line, over.col, (), "overrides must be a mapping")])
+            raise VariantError([LocatedProblem(over.file, over.line, over.col, (),
+                                               "overrides must be a mapping")])
         merged = _merge_nodes(tree, over)
         # problems with the variant as a whole stay at the variant's file
         tree = YNode("map", merged.value, tree.file, tree.line, tree.col, block=tree.block)
@@ -590,7 +598,8 @@ def _fit_inherited_to_counts(tree: YNode, own: str) -> YNode:
         if not node.value and parts[2] and parts[0].kind == "map":
             # no partnership game is left: the inherited partnership rules go too
             parts[0].value = {k: e for k, e in parts[0].value.items() if e[0].file == own}
-            parts[0].value.setdefault("kind", (YNode("scalar", "kind", own, 0, 0), YNode("scalar", "none", own, 0, 0)))
+            parts[0].value.setdefault("kind", (YNode("scalar", "kind", own, 0, 0),
+                                               YNode("scalar", "none", own, 0, 0)))
             both, _, has_both = find(tree, ("hand_end", "partners_both_out"))
             if has_both and both.file != own:
                 hand_end, _, _ = find(tree, ("hand_end",))

@@ -16,7 +16,7 @@ from typing import Any
 
 from bones.engine.game import GameSession
 from bones.engine.hand import DRAW, PASS, Hand
-from bones.engine.moves import arm_of, tile_of
+from bones.engine.moves import Outcome, arm_of, tile_of
 from bones.engine.notation import arm_name
 from bones.engine.observation import observe
 from bones.engine.tally import count_parts
@@ -118,9 +118,9 @@ def settlement_json(session: GameSession, index: int, viewer: int) -> dict[str, 
     from bones.engine.handend import hand_end
 
     account = hand_end(rules, hand, summary)
-    if summary.end == 1:
+    if summary.end == Outcome.DOMINO:
         how = f"{seat_label(session, summary.domino_seat, viewer)} went out (domino)"
-    elif summary.end == 2:
+    elif summary.end == Outcome.BLOCKED:
         how = "the hand is blocked"
     else:
         how = "the target was reached during the hand"
