@@ -19,6 +19,7 @@ from bones.engine.hand import DRAW, PASS, Hand
 from bones.engine.moves import Outcome, arm_of, tile_of
 from bones.engine.notation import arm_name
 from bones.engine.observation import observe
+from bones.engine.rules import CHECK_EXACT
 from bones.engine.tally import count_parts
 
 END_WORDS = {1: "domino", 2: "blocked", 3: "target"}
@@ -45,7 +46,7 @@ def target_text(session: GameSession) -> str:
     if rules.hands_in_match:
         n = rules.hands_in_match
         return f"{n} hand{'s' if n > 1 else ''}"
-    exact = " exactly" if rules.check == 3 else ""
+    exact = " exactly" if rules.check == CHECK_EXACT else ""
     return f"{rules.target}{exact}"
 
 
