@@ -236,3 +236,21 @@ def test_big_partnerships_with_partners_both_out(players: int) -> None:
     assert rules.partners_both_out and rules.owners == 2
     for seed in range(10):
         play_match(rules, seed)
+
+
+#: House rules that turn on the options of issue 12, section 4, over
+#: built-ins: each is played on both cores (``overrides`` deep-merged).
+OPTION_RULES = [
+    ("all-fives", 4, True, {"settlement": {"domino": {"rounding": {"kind": "up", "per": "player"}},
+                                            "blocked": {"ties": "full"}}}),
+    ("all-fives", 3, False, {"settlement": {"domino": {"rounding": {"kind": "down", "unit": 5}},
+                                             "blocked": {"ties": "full",
+                                                         "rounding": {"kind": "up", "unit": 10}}}}),
+    ("partners", 4, True, {"settlement": {"domino": {"rounding": {"kind": "nearest", "per": "player"}}}}),
+]
+
+
+@pytest.mark.parametrize("name,players,teams,overrides", OPTION_RULES)
+def test_rule_options_agree(name: str, players: int, teams: bool, overrides: dict) -> None:
+    rules = compile_rules(load_variant(name, overrides=overrides), players, teams)
+    assert sum(play_match(rules, 3000 + seed) for seed in range(20)) > 0

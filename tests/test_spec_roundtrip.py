@@ -235,10 +235,11 @@ drawings = st.one_of(
 
 roundings = st.one_of(
     st.builds(spec.NoRounding),
-    st.builds(spec.NearestRounding, kind=st.just("nearest"), unit=st.integers(2, 10), per=st.sampled_from(["aggregate", "opponent"])),
+    st.builds(spec.UnitRounding, kind=st.sampled_from(["nearest", "up", "down"]), unit=st.integers(2, 10),
+              per=st.sampled_from(["aggregate", "opponent", "player"])),
 )
 amounts = st.sampled_from(["opponents", "opponents_minus_own", "all_hands", "flat"])
-ties = st.sampled_from(["nobody", "share", "not_blocker"])
+ties = st.sampled_from(["nobody", "share", "not_blocker", "full"])
 
 
 def settle_rules(counts: list[int], *, blocked: bool) -> st.SearchStrategy:

@@ -536,28 +536,44 @@ def _amount(rule: Any, winner: str) -> str:
     return _AMOUNT_TEXT[rule.amount]
 
 
-def _arithmetic(rule: Any, sample: int) -> list[str]:
+def _arithmetic(rule: Any, sample: int, teams: bool = False) -> list[str]:
     """How an amount of pips is rounded and divided, with a worked example."""
     out = []
     rounding = rule.rounding
     value = sample
     amount = getattr(rule, "amount", None)
-    if isinstance(rounding, spec.NearestRounding):
+    if isinstance(rounding, spec.UnitRounding):
         u = rounding.unit
-        half = (u + 1) // 2
-        up, down = 2 * u + half, 2 * u + half - 1
-        out.append(
-            f"The pips are rounded to the nearest multiple of {u}: a remainder "
-            f"{_remainders(1, half - 1)} rounds down, {_remainders(half, u - 1)} rounds up "
-            f"({up} pips count {3 * u}, {down} count {2 * u})."
-        )
-        apart = rounding.per == "opponent"
+        mode = rounding.kind
+        if mode == "nearest":
+            half = (u + 1) // 2
+            up, down = 2 * u + half, 2 * u + half - 1
+            out.append(
+                f"The pips are rounded to the nearest multiple of {u}: a remainder "
+                f"{_remainders(1, half - 1)} rounds down, {_remainders(half, u - 1)} rounds up "
+                f"({up} pips count {3 * u}, {down} count {2 * u})."
+            )
+        elif mode == "up":
+            out.append(f"The pips are rounded up to the next multiple of {u}: {2 * u + 1} pips "
+                       f"count {3 * u}, {2 * u} count {2 * u}.")
+        else:
+            out.append(f"The pips are rounded down to a multiple of {u}: {3 * u - 1} pips "
+                       f"count {2 * u}.")
+        apart = rounding.per != "aggregate"
         if amount == "opponents":
-            if apart:
+            if rounding.per == "player" and teams:
+                out.append(
+                    "Each opposing player's hand is rounded on its own, partners' hands too, "
+                    "and the results added: opponents holding 2 and 2 pips give "
+                    f"{2 * _round(2, u, mode)} where the total, 4, would round to "
+                    f"{_round(4, u, mode)}."
+                )
+            elif apart:
                 out.append(
                     "Each opponent's hand (partners' pips pooled) is rounded separately and "
                     "the results added: opponents holding 2 and 2 pips give "
-                    f"{2 * _round(2, u)} where the total, 4, would round to {_round(4, u)}."
+                    f"{2 * _round(2, u, mode)} where the total, 4, would round to "
+                    f"{_round(4, u, mode)}."
                 )
             else:
                 out.append("The opponents' pips are added up first, then rounded once.")
@@ -569,7 +585,7 @@ def _arithmetic(rule: Any, sample: int) -> list[str]:
                        else "Each hand is rounded on its own (a team's pips pooled first)."),
             }[amount]
             out.append(what + (" (Rounding each opponent apart does not apply here.)" if apart else ""))
-        value = _round(value, u)
+        value = _round(value, u, mode)
     else:
         out.append("The pips are not rounded.")
     if rule.divisor > 1:
@@ -581,7 +597,11 @@ def _arithmetic(rule: Any, sample: int) -> list[str]:
     return out
 
 
-def _round(value: int, unit: int) -> int:
+def _round(value: int, unit: int, mode: str = "nearest") -> int:
+    if mode == "up":
+        return -(-value // unit) * unit
+    if mode == "down":
+        return value - value % unit
     quotient, remainder = divmod(value, unit)
     return (quotient + (1 if 2 * remainder >= unit else 0)) * unit
 
@@ -605,12 +625,13 @@ def _settle_rule(rule: Any, variant: spec.Variant, players: int | None, event: s
                 "lightest of them win."
             )
         ties = rule.ties
-        unit = rule.rounding.unit if isinstance(rule.rounding, spec.NearestRounding) else 1
+        unit = rule.rounding.unit if isinstance(rule.rounding, spec.UnitRounding) else 1
         tie_text = {
             "nobody": "nobody scores",
             "share": ("the tied players share the amount equally, each share rounded down"
                       + (f" to a multiple of {unit}" if unit > 1 else "")),
             "not_blocker": "the tied hand that did not make the last play wins",
+            "full": "each tied hand scores the whole amount from the hands that are not tied",
         }
         if isinstance(ties, dict):
             parts = [f"with {c} players, {tie_text[ties[c]]}" for c in _counts(players, variant) if c in ties]
@@ -634,13 +655,13 @@ def _settle_rule(rule: Any, variant: spec.Variant, players: int | None, event: s
                          f"{_rounding_brief(rule)}.)")
         return lines
     sample = 26 if not isinstance(rule, spec.OwnPenaltySettles) else 13
-    lines += _arithmetic(rule, sample)
+    lines += _arithmetic(rule, sample, bool(_team_word(variant)))
     return lines
 
 
 def _rounding_brief(rule: Any) -> str:
     r = rule.rounding
-    text = "no rounding" if isinstance(r, spec.NoRounding) else f"nearest {r.unit}, {r.per}"
+    text = "no rounding" if isinstance(r, spec.NoRounding) else f"{r.kind} {r.unit}, {r.per}"
     return f"{text}, divisor {rule.divisor}"
 
 

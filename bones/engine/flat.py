@@ -44,23 +44,16 @@ points: 0 count|1 divided|2 sum_of_quotients|3 per_divisor|4 flat; points_param
 get_in; win_on_lead: 0|1; muggins: MUGGINS_*; penalise_over_claim: 0|1
 drawing: DRAW_*; max_draws (1<<30 unlimited); must_play_drawn; draw_while_able; knock_bonus
 partners_both_out: 0|1; floor_set: 0|1; floor; check: CHECK_*; target; hands_in_match
-settle_domino, settle_blocked: [kind, amount, flat, unit, per_opponent, divisor, ties, doubles_lose]
+settle_domino, settle_blocked: [kind, amount, flat, unit, per, divisor, ties, doubles_lose, mode]
   kind 0 nobody|1 own_penalty|2 each_heavier|3 domino_er|4 lightest
-  amount 0 opponents|1 opponents_minus_own|2 all_hands|3 flat; ties 0 nobody|1 share|2 not_blocker
+  amount 0 opponents|1 opponents_minus_own|2 all_hands|3 flat; ties 0 nobody|1 share|2 not_blocker|3 full
+  per 0 aggregate|1 opponent|2 player (the opponents amount: player rounds each seat's pips apart)
+  mode 0 nearest|1 up|2 down
 moves: tile << 7 | arm << 1 | flip; DRAW -1; PASS -2; ends PLAYING 0 DOMINO 1 BLOCKED 2 TARGET 3
 """
 
 FORMAT_VERSION = hashlib.sha256(TABLE_FORMAT.encode()).hexdigest()[:16]
 
-_SETTLE_KINDS = {
-    "NobodySettles": 0,
-    "OwnPenaltySettles": 1,
-    "EachHeavierSettles": 2,
-    "DominoerSettles": 3,
-    "LightestSettles": 4,
-}
-_AMOUNTS = {"opponents": 0, "opponents_minus_own": 1, "all_hands": 2, "flat": 3}
-_TIES = {"nobody": 0, "share": 1, "not_blocker": 2}
 _POINTS_KINDS = {
     "CountPoints": 0,
     "DividedPoints": 1,
@@ -75,26 +68,10 @@ class Unsupported(ValueError):
     """A rule the flat table (and so the native core) cannot express yet."""
 
 
-def _settlement(rule: object, players: int) -> list[int]:
-    kind = _SETTLE_KINDS.get(type(rule).__name__)
-    if kind is None:
-        raise Unsupported(f"settlement rule {type(rule).__name__}")
-    unit, per_opponent = 1, 0
-    rounding = getattr(rule, "rounding", None)
-    if getattr(rounding, "kind", "none") == "nearest":
-        unit, per_opponent = rounding.unit, int(rounding.per == "opponent")  # type: ignore[union-attr]
-    ties = getattr(rule, "ties", "nobody")
-    ties = ties[players] if isinstance(ties, dict) else ties
-    return [
-        kind,
-        _AMOUNTS[getattr(rule, "amount", "opponents")],
-        int(getattr(rule, "points", 1)),
-        unit,
-        per_opponent,
-        int(getattr(rule, "divisor", 1)),
-        _TIES[ties],
-        int(bool(getattr(rule, "doubles_lose", False))),
-    ]
+def _settlement(rule: Any) -> list[int]:
+    """A compiled :class:`~bones.engine.settle.Settle` as its codes."""
+    return [rule.kind, rule.amount, rule.flat, rule.unit, rule.per, rule.divisor,
+            rule.ties, int(rule.doubles_lose), rule.mode]
 
 
 def flatten(rules: Rules) -> dict[str, Any]:
@@ -147,8 +124,8 @@ def flatten(rules: Rules) -> dict[str, Any]:
         "check": rules.check,
         "target": rules.target,
         "hands_in_match": rules.hands_in_match,
-        "settle_domino": _settlement(variant.settlement.domino, rules.players),
-        "settle_blocked": _settlement(variant.settlement.blocked, rules.players),
+        "settle_domino": _settlement(rules.settle_domino),
+        "settle_blocked": _settlement(rules.settle_blocked),
     }
 
 

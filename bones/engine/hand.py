@@ -43,7 +43,7 @@ from bones.engine.rules import (
     SPIN_NONE,
     Rules,
 )
-from bones.engine.settle import settle
+from bones.engine.settle import PER_PLAYER, settle
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
@@ -729,10 +729,15 @@ class Hand:
             if hand & ts.doubles:
                 doubles[o] = True
         blocker = rules.owner[self.last_player] if self.last_player >= 0 else -1
-        if how == DOMINO:
-            deltas = settle(rules.settle_domino, pips, doubles, rules.owner[domino_seat], blocker)
-        else:
-            deltas = settle(rules.settle_blocked, pips, doubles, -1, blocker)
+        rule = rules.settle_domino if how == DOMINO else rules.settle_blocked
+        players: list[list[int]] | None = None
+        if rule.per == PER_PLAYER and rules.teams:
+            # rounded player by player: each owner's players' pips
+            players = [[] for _ in range(rules.owners)]
+            for seat, hand in enumerate(self.hands):
+                players[rules.owner[seat]].append(ts.pips_of(hand))
+        domino = rules.owner[domino_seat] if how == DOMINO else -1
+        deltas = settle(rule, pips, doubles, domino, blocker, players)
         self.settlement = list(deltas)
         for o, g in gains:
             deltas[o] += g

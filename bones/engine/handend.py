@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bones.engine.moves import Outcome
-from bones.engine.settle import round_nearest
+from bones.engine.settle import ROUND_DOWN, ROUND_NEAREST, ROUND_UP, round_to
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.hand import Hand
@@ -71,9 +71,15 @@ def settlement_rule(rules: Rules, outcome: int) -> Any:
 
 def rounding_unit(rule: Any) -> int:
     rounding = getattr(rule, "rounding", None)
-    if getattr(rounding, "kind", "none") == "nearest":
+    if getattr(rounding, "kind", "none") != "none":
         return int(getattr(rounding, "unit", 1))
     return 1
+
+
+def rounding_mode(rule: Any) -> int:
+    """The rule's ROUND_* code (nearest when it does not round)."""
+    kind = getattr(getattr(rule, "rounding", None), "kind", "nearest")
+    return {"up": ROUND_UP, "down": ROUND_DOWN}.get(kind, ROUND_NEAREST)
 
 
 def rule_phrase(rule: Any, side: str) -> str:
@@ -83,7 +89,9 @@ def rule_phrase(rule: Any, side: str) -> str:
     divisor = getattr(rule, "divisor", 1)
     extra = ""
     if unit > 1:
-        extra += f", rounded to the nearest {unit}"
+        way = {ROUND_UP: "up to the next", ROUND_DOWN: "down to a multiple of"}.get(
+            rounding_mode(rule), "to the nearest")
+        extra += f", rounded {way} {unit}"
     if divisor > 1:
         extra += f", divided by {divisor}"
     amount = {
@@ -120,10 +128,15 @@ def hand_end(rules: Rules, hand: Hand, summary: HandSummary) -> HandEnd:
                  hand.pips_left(seat), scorer[rules.owner[seat]] == seat)
         for seat in range(rules.players))
     unit = rounding_unit(rule)
+    mode = rounding_mode(rule)
+    per = getattr(getattr(rule, "rounding", None), "per", "aggregate")
     # each side's pips are rounded apart under its own penalty, per-opponent
     # rounding, or with one opponent; otherwise one total is rounded
     apart = unit > 1 and (getattr(rule, "kind", "") == "own_penalty" or rules.owners == 2
-                          or getattr(getattr(rule, "rounding", None), "per", "") == "opponent")
+                          or per != "aggregate")
+    # per player: a side's pips count as the sum of its players' rounded hands
+    by_player = (per == "player" and getattr(rule, "amount", "") == "opponents"
+                 and getattr(rule, "kind", "") in ("domino_er", "lightest"))
     settlement = tuple(summary.settlement)
     counted = None
     if unit > 1 and not apart and settlement and max(settlement) > 0:
@@ -131,7 +144,7 @@ def hand_end(rules: Rules, hand: Hand, summary: HandSummary) -> HandEnd:
         others = sum(p for o, p in enumerate(pooled) if o != winner)
         total = {"all_hands": sum(pooled), "opponents_minus_own": max(others - pooled[winner], 0)
                  }.get(getattr(rule, "amount", "opponents"), others)
-        counted = (total, round_nearest(total, unit))
+        counted = (total, round_to(total, unit, mode))
     return HandEnd(
         outcome=Outcome(summary.end),
         domino_seat=hand.domino_seat,
@@ -139,7 +152,10 @@ def hand_end(rules: Rules, hand: Hand, summary: HandSummary) -> HandEnd:
         seats=seats,
         pooled=tuple(pooled),
         unit=unit,
-        rounded=tuple(round_nearest(p, unit) for p in pooled) if apart else None,
+        rounded=(tuple(
+            sum(round_to(hand.pips_left(s), unit, mode) for s in range(rules.players)
+                if rules.owner[s] == o) if by_player else round_to(p, unit, mode)
+            for o, p in enumerate(pooled)) if apart else None),
         counted=counted,
         settlement=settlement,
     )

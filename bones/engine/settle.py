@@ -6,7 +6,7 @@ divisor, ties); :func:`settle` interprets one over score owners (seats, or
 teams when partnered), once per hand, with each owner's pooled pips.  Being
 plain data, a compiled rule pickles and the native core reads the same codes.
 
->>> rule = Settle(SETTLE_DOMINOER, AMOUNT_OPPONENTS, 1, 5, False, 1, False, TIES_NOBODY)
+>>> rule = Settle(SETTLE_DOMINOER, AMOUNT_OPPONENTS, 1, 5, PER_AGGREGATE, 1, False, TIES_NOBODY)
 >>> settle(rule, [0, 13, 9], [False, True, False], 0, 0)
 [20, 0, 0]
 """
@@ -22,7 +22,12 @@ SETTLE_NOBODY, SETTLE_OWN_PENALTY, SETTLE_EACH_HEAVIER, SETTLE_DOMINOER, SETTLE_
 # the amount
 AMOUNT_OPPONENTS, AMOUNT_OPPONENTS_MINUS_OWN, AMOUNT_ALL_HANDS, AMOUNT_FLAT = range(4)
 # tied lightest hands
-TIES_NOBODY, TIES_SHARE, TIES_NOT_BLOCKER = range(3)
+TIES_NOBODY, TIES_SHARE, TIES_NOT_BLOCKER, TIES_FULL = range(4)
+# what is rounded apart (rounding.per): the total, each opposing owner (a
+# team's pips pooled), each opposing player
+PER_AGGREGATE, PER_OPPONENT, PER_PLAYER = range(3)
+# which way (rounding.kind)
+ROUND_NEAREST, ROUND_UP, ROUND_DOWN = range(3)
 
 _KINDS = {
     "nobody": SETTLE_NOBODY,
@@ -37,7 +42,10 @@ _AMOUNTS = {
     "all_hands": AMOUNT_ALL_HANDS,
     "flat": AMOUNT_FLAT,
 }
-_TIES = {"nobody": TIES_NOBODY, "share": TIES_SHARE, "not_blocker": TIES_NOT_BLOCKER}
+_TIES = {"nobody": TIES_NOBODY, "share": TIES_SHARE, "not_blocker": TIES_NOT_BLOCKER,
+         "full": TIES_FULL}
+_PER = {"aggregate": PER_AGGREGATE, "opponent": PER_OPPONENT, "player": PER_PLAYER}
+_ROUND = {"nearest": ROUND_NEAREST, "up": ROUND_UP, "down": ROUND_DOWN}
 
 
 @dataclass(frozen=True)
@@ -48,10 +56,11 @@ class Settle:
     amount: int  # AMOUNT_*
     flat: int  # the points of AMOUNT_FLAT
     unit: int  # rounding unit; 1: no rounding
-    per_opponent: bool  # round each opponent's pips apart
+    per: int  # PER_*: what the opponents amount rounds apart
     divisor: int
     doubles_lose: bool  # lightest: a hand holding a double loses to any double-free one
     ties: int  # TIES_*
+    mode: int = ROUND_NEAREST  # ROUND_*
 
 
 def round_nearest(value: int, unit: int) -> int:
@@ -67,18 +76,35 @@ def round_nearest(value: int, unit: int) -> int:
     return (quotient + (1 if 2 * remainder >= unit else 0)) * unit
 
 
+def round_to(value: int, unit: int, mode: int = ROUND_NEAREST) -> int:
+    """Round a non-negative whole number to a multiple of ``unit``: to the
+    nearest (:func:`round_nearest`), up or down.
+
+    >>> [round_to(x, 5, ROUND_UP) for x in (0, 1, 5, 26)]
+    [0, 5, 5, 30]
+    >>> [round_to(x, 5, ROUND_DOWN) for x in (4, 5, 29)]
+    [0, 5, 25]
+    """
+    if mode == ROUND_UP:
+        return -(-value // unit) * unit
+    if mode == ROUND_DOWN:
+        return value - value % unit
+    return round_nearest(value, unit)
+
+
 def of_total(rule: Settle, pips: int) -> int:
     """An amount of pips, floored at 0, rounded, then divided."""
     pips = max(pips, 0)
     if rule.unit > 1:
-        pips = round_nearest(pips, rule.unit)
+        pips = round_to(pips, rule.unit, rule.mode)
     return pips // rule.divisor
 
 
 def of_parts(rule: Settle, parts: list[int]) -> int:
-    """Opponents' pips, rounded once in all or each opponent apart."""
-    if rule.per_opponent and rule.unit > 1:
-        return sum(round_nearest(p, rule.unit) for p in parts) // rule.divisor
+    """Opponents' pips, rounded once in all, or each part apart (``parts``
+    are the opponents' hands, or their players' hands under ``per: player``)."""
+    if rule.per != PER_AGGREGATE and rule.unit > 1:
+        return sum(round_to(p, rule.unit, rule.mode) for p in parts) // rule.divisor
     return of_total(rule, sum(parts))
 
 
@@ -90,12 +116,16 @@ def share(rule: Settle, amount: int, ways: int) -> int:
     return each
 
 
-def amount_won(rule: Settle, pips: list[int], winner: int, losers: list[int]) -> int:
-    """What ``winner`` scores from ``losers`` by the rule's amount."""
+def amount_won(rule: Settle, pips: list[int], winner: int, losers: list[int],
+               players: list[list[int]] | None = None) -> int:
+    """What ``winner`` scores from ``losers`` by the rule's amount
+    (``players``: each owner's players' pips, for ``per: player``)."""
     amount = rule.amount
     if amount == AMOUNT_FLAT:
         return rule.flat
     if amount == AMOUNT_OPPONENTS:
+        if rule.per == PER_PLAYER and players is not None:
+            return of_parts(rule, [p for o in losers for p in players[o]])
         return of_parts(rule, [pips[o] for o in losers])
     if amount == AMOUNT_OPPONENTS_MINUS_OWN:
         return of_total(rule, sum(pips[o] for o in losers) - pips[winner])
@@ -104,10 +134,11 @@ def amount_won(rule: Settle, pips: list[int], winner: int, losers: list[int]) ->
 
 
 def settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
-           blocker: int) -> list[int]:
+           blocker: int, players: list[list[int]] | None = None) -> list[int]:
     """Each owner's settlement: ``pips`` and ``doubles`` (holds a double) per
     owner, ``domino`` the owner who went out (-1 when blocked), ``blocker``
-    the owner who made the last play (-1 when none)."""
+    the owner who made the last play (-1 when none); ``players`` is each
+    owner's players' pips (needed only by ``per: player`` with teams)."""
     n = len(pips)
     deltas = [0] * n
     kind = rule.kind
@@ -124,7 +155,7 @@ def settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
     if kind == SETTLE_DOMINOER:
         if domino >= 0:
             losers = [o for o in range(n) if o != domino]
-            deltas[domino] = amount_won(rule, pips, domino, losers)
+            deltas[domino] = amount_won(rule, pips, domino, losers, players)
         return deltas
     # SETTLE_LIGHTEST
     doubles_lose = rule.doubles_lose
@@ -136,17 +167,19 @@ def settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
             lightest = [o for o in lightest if o != blocker]
             if len(lightest) != 1:
                 return deltas
-        elif rule.ties == TIES_SHARE:
+        elif rule.ties == TIES_SHARE or rule.ties == TIES_FULL:
+            # the tied hands score from the hands that are not tied
             losers = [o for o in range(n) if o not in lightest]
-            total = amount_won(rule, pips, lightest[0], losers)
+            total = amount_won(rule, pips, lightest[0], losers, players)
+            each = total if rule.ties == TIES_FULL else share(rule, total, len(lightest))
             for o in lightest:
-                deltas[o] = share(rule, total, len(lightest))
+                deltas[o] = each
             return deltas
         else:
             return deltas
     winner = lightest[0]
     losers = [o for o in range(n) if o != winner]
-    deltas[winner] = amount_won(rule, pips, winner, losers)
+    deltas[winner] = amount_won(rule, pips, winner, losers, players)
     return deltas
 
 
@@ -154,9 +187,9 @@ def compile_settlement(rule: object, players: int) -> Settle:
     """The codes of one rule (``settlement.domino`` or ``.blocked``)."""
     kind = _KINDS[rule.kind]  # type: ignore[attr-defined]
     rounding = getattr(rule, "rounding", spec.NoRounding())
-    unit, per_opponent = 1, False
-    if isinstance(rounding, spec.NearestRounding):
-        unit, per_opponent = rounding.unit, rounding.per == "opponent"
+    unit, per, mode = 1, PER_AGGREGATE, ROUND_NEAREST
+    if isinstance(rounding, spec.UnitRounding):
+        unit, per, mode = rounding.unit, _PER[rounding.per], _ROUND[rounding.kind]
     ties = TIES_NOBODY
     if isinstance(rule, spec.LightestSettles):
         ties = _TIES[spec.for_players(rule.ties, players)]
@@ -165,10 +198,11 @@ def compile_settlement(rule: object, players: int) -> Settle:
         amount=_AMOUNTS[getattr(rule, "amount", "opponents")],
         flat=getattr(rule, "points", 1),
         unit=unit,
-        per_opponent=per_opponent,
+        per=per,
         divisor=getattr(rule, "divisor", 1),
         doubles_lose=bool(getattr(rule, "doubles_lose", False)),
         ties=ties,
+        mode=mode,
     )
 
 

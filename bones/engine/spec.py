@@ -468,17 +468,27 @@ class NoRounding(Model):
     kind: Literal["none"] = "none"
 
 
-class NearestRounding(Model):
-    kind: Literal["nearest"]
-    unit: int = Field(5, ge=2, description="Round to the nearest multiple of this.")
-    per: Literal["aggregate", "opponent"] = Field(
+class UnitRounding(Model):
+    kind: Literal["nearest", "up", "down"] = Field(
+        description="nearest: to the nearest multiple of the unit (a remainder of half "
+        "a unit or more rounds up); up: to the next multiple (26 -> 30); down: to the "
+        "multiple below (29 -> 25)."
+    )
+    unit: int = Field(5, ge=2, description="Round to a multiple of this.")
+    per: Literal["aggregate", "opponent", "player"] = Field(
         "aggregate",
-        description="aggregate: round the total once; opponent: round each opponent's "
-        "hand (partners' pips pooled) and add.",
+        description="What is rounded when the amount is the opponents' pips. "
+        "aggregate: the total, once; opponent: each opponent's hand (partners' pips "
+        "pooled), then added; player: each opposing player's hand on its own, partners "
+        "too, then added (the same as opponent without partnerships).",
     )
 
 
-Rounding = Annotated[Union[NoRounding, NearestRounding], Field(discriminator="kind")]
+#: The name of :class:`UnitRounding` when it only rounded to the nearest unit.
+NearestRounding = UnitRounding
+
+
+Rounding = Annotated[Union[NoRounding, UnitRounding], Field(discriminator="kind")]
 
 Amount = Literal["opponents", "opponents_minus_own", "all_hands", "flat"]
 _AMOUNT = (
@@ -486,7 +496,7 @@ _AMOUNT = (
     "(a team's pooled); all_hands: all pips left in every hand, a partner's included "
     "(both teams' pips); flat: the fixed number of points."
 )
-Tie = Literal["nobody", "share", "not_blocker"]
+Tie = Literal["nobody", "share", "not_blocker", "full"]
 TieRule = Union[Tie, dict[PlayerCount, Tie]]
 
 
@@ -508,8 +518,9 @@ class LightestSettles(_Arithmetic):
     ties: TieRule = Field(
         "nobody",
         description="When the lightest hands tie: nobody scores, the tied share the "
-        "amount (rounded down to the rounding unit), or not_blocker (the tied hand "
-        "that did not make the last play wins); one value or one per player count.",
+        "amount (rounded down to the rounding unit), not_blocker (the tied hand that "
+        "did not make the last play wins), or full (each tied hand scores the whole "
+        "amount from the hands not tied); one value or one per player count.",
     )
     doubles_lose: bool = Field(
         False, description="A hand holding a double loses to any double-free hand."
@@ -932,7 +943,7 @@ def score_granularity(variant: Variant) -> int:
         if amount == "flat":
             step = gcd(step, rule.points)  # type: ignore[union-attr]
             continue
-        unit = rule.rounding.unit if isinstance(rule.rounding, NearestRounding) else 1
+        unit = rule.rounding.unit if isinstance(rule.rounding, UnitRounding) else 1
         step = gcd(step, unit // rule.divisor if unit % rule.divisor == 0 else 1)
     return step
 

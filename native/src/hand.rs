@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use crate::bits::Bits;
+use crate::settle::Seats;
 use crate::table::*;
 
 pub const DRAW: i64 = -1;
@@ -686,10 +687,13 @@ impl<const W: usize> Hand<W> {
             }
         }
         let blocker = if self.last_player >= 0 { t.owner[self.last_player as usize] as i64 } else { -1 };
+        let seat_pips: Vec<i64> = (0..t.players).map(|s| r.pips_of(&self.hands[s])).collect();
+        let seats = Seats { pips: &seat_pips, owner: &t.owner };
         let mut deltas = if how == DOMINO {
-            t.settle_domino.settle(&pips, &doubles, t.owner[domino_seat as usize] as i64, blocker)
+            t.settle_domino.settle(&pips, &doubles, t.owner[domino_seat as usize] as i64, blocker,
+                                   &seats)
         } else {
-            t.settle_blocked.settle(&pips, &doubles, -1, blocker)
+            t.settle_blocked.settle(&pips, &doubles, -1, blocker, &seats)
         };
         self.settlement = Some(deltas.clone());
         for &(o, g) in gains {

@@ -8,18 +8,33 @@ pub fn round_nearest(value: i64, unit: i64) -> i64 {
     (q + if 2 * r >= unit { 1 } else { 0 }) * unit
 }
 
+/// `settle.round_to`: to a multiple of `unit`, nearest (0), up (1) or down (2).
+pub fn round_to(value: i64, unit: i64, mode: i32) -> i64 {
+    match mode {
+        1 => (value + unit - 1).div_euclid(unit) * unit,
+        2 => value - value.rem_euclid(unit),
+        _ => round_nearest(value, unit),
+    }
+}
+
+/// Each seat's pips with its owner: what `per: player` rounds apart.
+pub struct Seats<'a> {
+    pub pips: &'a [i64],
+    pub owner: &'a [usize],
+}
+
 impl Settle {
     fn of_total(&self, pips: i64) -> i64 {
         let mut p = pips.max(0);
         if self.unit > 1 {
-            p = round_nearest(p, self.unit);
+            p = round_to(p, self.unit, self.mode);
         }
         p.div_euclid(self.divisor)
     }
 
     fn of_parts(&self, parts: impl Iterator<Item = i64>) -> i64 {
-        if self.per_opponent && self.unit > 1 {
-            parts.map(|p| round_nearest(p, self.unit)).sum::<i64>().div_euclid(self.divisor)
+        if self.per != 0 && self.unit > 1 {
+            parts.map(|p| round_to(p, self.unit, self.mode)).sum::<i64>().div_euclid(self.divisor)
         } else {
             self.of_total(parts.sum())
         }
@@ -33,9 +48,12 @@ impl Settle {
         each
     }
 
-    fn amount(&self, pips: &[i64], winner: usize, losers: &[usize]) -> i64 {
+    fn amount(&self, pips: &[i64], winner: usize, losers: &[usize], seats: &Seats) -> i64 {
         match self.amount {
             3 => self.flat,
+            0 if self.per == 2 => self.of_parts(
+                (0..seats.pips.len()).filter(|&s| losers.contains(&seats.owner[s])).map(|s| seats.pips[s]),
+            ),
             0 => self.of_parts(losers.iter().map(|&o| pips[o])),
             1 => self.of_total(losers.iter().map(|&o| pips[o]).sum::<i64>() - pips[winner]),
             _ => self.of_total(pips.iter().sum()),
@@ -43,8 +61,9 @@ impl Settle {
     }
 
     /// The score changes of one hand, per owner. `domino` and `blocker` are
-    /// owners, -1 for none.
-    pub fn settle(&self, pips: &[i64], doubles: &[bool], domino: i64, blocker: i64) -> Vec<i64> {
+    /// owners, -1 for none; `seats` each seat's own pips.
+    pub fn settle(&self, pips: &[i64], doubles: &[bool], domino: i64, blocker: i64,
+                  seats: &Seats) -> Vec<i64> {
         let n = pips.len();
         let mut deltas = vec![0i64; n];
         match self.kind {
@@ -67,7 +86,7 @@ impl Settle {
                 if domino >= 0 {
                     let d = domino as usize;
                     let losers: Vec<usize> = (0..n).filter(|&o| o != d).collect();
-                    deltas[d] = self.amount(pips, d, &losers);
+                    deltas[d] = self.amount(pips, d, &losers, seats);
                 }
             }
             _ => {
@@ -82,11 +101,16 @@ impl Settle {
                                 return deltas;
                             }
                         }
-                        1 => {
+                        1 | 3 => {
+                            // the tied hands score from the hands that are not tied
                             let losers: Vec<usize> =
                                 (0..n).filter(|o| !lightest.contains(o)).collect();
-                            let total = self.amount(pips, lightest[0], &losers);
-                            let each = self.share(total, lightest.len() as i64);
+                            let total = self.amount(pips, lightest[0], &losers, seats);
+                            let each = if self.ties == 3 {
+                                total
+                            } else {
+                                self.share(total, lightest.len() as i64)
+                            };
                             for &o in &lightest {
                                 deltas[o] = each;
                             }
@@ -97,7 +121,7 @@ impl Settle {
                 }
                 let w = lightest[0];
                 let losers: Vec<usize> = (0..n).filter(|&o| o != w).collect();
-                deltas[w] = self.amount(pips, w, &losers);
+                deltas[w] = self.amount(pips, w, &losers, seats);
             }
         }
         deltas
@@ -124,7 +148,15 @@ mod tests {
     use super::*;
 
     fn rule(c: [i64; 8]) -> Settle {
-        Settle::from_codes(&c).unwrap()
+        let mut codes = c.to_vec();
+        codes.push(0);
+        Settle::from_codes(&codes).unwrap()
+    }
+
+    /// Settle with every seat its own owner.
+    fn solo(r: &Settle, pips: &[i64], doubles: &[bool], domino: i64, blocker: i64) -> Vec<i64> {
+        let owner: Vec<usize> = (0..pips.len()).collect();
+        r.settle(pips, doubles, domino, blocker, &Seats { pips, owner: &owner })
     }
 
     #[test]
@@ -137,34 +169,57 @@ mod tests {
     fn dominoer_rounds_per_opponent_and_divides() {
         // opponents' pips 12 and 13, rounded each to 10 + 15, divided by 5
         let r = rule([3, 0, 1, 5, 1, 5, 0, 0]);
-        assert_eq!(r.settle(&[0, 12, 13], &[false; 3], 0, -1), vec![5, 0, 0]);
+        assert_eq!(solo(&r, &[0, 12, 13], &[false; 3], 0, -1), vec![5, 0, 0]);
         // aggregate: 25 -> 25 / 5
         let r = rule([3, 0, 1, 5, 0, 5, 0, 0]);
-        assert_eq!(r.settle(&[0, 12, 13], &[false; 3], 0, -1), vec![5, 0, 0]);
-        assert_eq!(r.settle(&[0, 12, 13], &[false; 3], -1, -1), vec![0, 0, 0]);
+        assert_eq!(solo(&r, &[0, 12, 13], &[false; 3], 0, -1), vec![5, 0, 0]);
+        assert_eq!(solo(&r, &[0, 12, 13], &[false; 3], -1, -1), vec![0, 0, 0]);
     }
 
     #[test]
     fn lightest_ties() {
         let pips = [5, 5, 20];
         let nobody = rule([4, 0, 1, 1, 0, 1, 0, 0]);
-        assert_eq!(nobody.settle(&pips, &[false; 3], -1, 1), vec![0, 0, 0]);
+        assert_eq!(solo(&nobody, &pips, &[false; 3], -1, 1), vec![0, 0, 0]);
         let share = rule([4, 0, 1, 1, 0, 1, 1, 0]);
         // the losers' 20 pips shared by two
-        assert_eq!(share.settle(&pips, &[false; 3], -1, 1), vec![10, 10, 0]);
+        assert_eq!(solo(&share, &pips, &[false; 3], -1, 1), vec![10, 10, 0]);
         let not_blocker = rule([4, 1, 1, 1, 0, 1, 2, 0]);
         // seat 0 did not block: 25 - 5
-        assert_eq!(not_blocker.settle(&pips, &[false; 3], -1, 1), vec![20, 0, 0]);
+        assert_eq!(solo(&not_blocker, &pips, &[false; 3], -1, 1), vec![20, 0, 0]);
         let doubles_lose = rule([4, 3, 7, 1, 0, 1, 0, 1]);
-        assert_eq!(doubles_lose.settle(&[1, 9, 20], &[true, false, true], -1, -1), vec![0, 7, 0]);
+        assert_eq!(solo(&doubles_lose, &[1, 9, 20], &[true, false, true], -1, -1), vec![0, 7, 0]);
+    }
+
+    #[test]
+    fn rounding_up_down_per_player_and_full_ties() {
+        assert_eq!([0, 1, 5, 26].map(|x| round_to(x, 5, 1)), [0, 5, 5, 30]);
+        assert_eq!([4, 5, 29].map(|x| round_to(x, 5, 2)), [0, 5, 25]);
+        // two teams (seats 0+2, 1+3); team 1 went out; team 0's players hold 2 and 2
+        let seats = Seats { pips: &[2, 0, 2, 0], owner: &[0, 1, 0, 1] };
+        let mut c = vec![3, 0, 1, 5, 1, 1, 0, 0, 0];
+        // per opponent: 4 pooled -> 5
+        let r = Settle::from_codes(&c).unwrap();
+        assert_eq!(r.settle(&[4, 0], &[false; 2], 1, -1, &seats), vec![0, 5]);
+        // per player: 2 -> 0 and 2 -> 0
+        c[4] = 2;
+        let r = Settle::from_codes(&c).unwrap();
+        assert_eq!(r.settle(&[4, 0], &[false; 2], 1, -1, &seats), vec![0, 0]);
+        // rounded up, per player: 5 + 5
+        c[8] = 1;
+        let r = Settle::from_codes(&c).unwrap();
+        assert_eq!(r.settle(&[4, 0], &[false; 2], 1, -1, &seats), vec![0, 10]);
+        // tied lightest hands each score the whole of the rest
+        let full = rule([4, 0, 1, 1, 0, 1, 3, 0]);
+        assert_eq!(solo(&full, &[5, 5, 20], &[false; 3], -1, 1), vec![20, 20, 0]);
     }
 
     #[test]
     fn cascade_and_own_penalty() {
         let each = rule([2, 0, 1, 1, 0, 1, 0, 0]);
-        assert_eq!(each.settle(&[1, 4, 10], &[false; 3], -1, -1), vec![12, 6, 0]);
+        assert_eq!(solo(&each, &[1, 4, 10], &[false; 3], -1, -1), vec![12, 6, 0]);
         let own = rule([1, 0, 1, 1, 0, 1, 0, 0]);
-        assert_eq!(own.settle(&[1, 4], &[false; 2], -1, -1), vec![-1, -4]);
+        assert_eq!(solo(&own, &[1, 4], &[false; 2], -1, -1), vec![-1, -4]);
         assert_eq!(hand_winner(&[0, 3, 3], -1), -1);
         assert_eq!(hand_winner(&[0, 3, 2], -1), 1);
         assert_eq!(hand_winner(&[0, 0, 0], 2), 2);

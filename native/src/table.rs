@@ -19,26 +19,31 @@ pub const MUGGINS_TRANSFER: i32 = 1;
 
 pub const MAX_PLAYERS: usize = 10;
 
-/// One settlement rule: `[kind, amount, flat, unit, per_opponent, divisor,
-/// ties, doubles_lose]` in the flat table.
+/// One settlement rule: `[kind, amount, flat, unit, per, divisor, ties,
+/// doubles_lose, mode]` in the flat table.
 #[derive(Clone, Debug)]
 pub struct Settle {
     pub kind: i32,
     pub amount: i32,
     pub flat: i64,
     pub unit: i64,
-    pub per_opponent: bool,
+    /// 0 aggregate, 1 each opponent, 2 each opposing player
+    pub per: i32,
     pub divisor: i64,
     pub ties: i32,
     pub doubles_lose: bool,
+    /// 0 nearest, 1 up, 2 down
+    pub mode: i32,
 }
 
 impl Settle {
     pub fn from_codes(c: &[i64]) -> Result<Settle, String> {
-        if c.len() != 8 {
-            return Err(format!("a settlement rule has 8 codes, not {}", c.len()));
+        if c.len() != 9 {
+            return Err(format!("a settlement rule has 9 codes, not {}", c.len()));
         }
-        if !(0..=4).contains(&c[0]) || !(0..=3).contains(&c[1]) || !(0..=2).contains(&c[6]) {
+        if !(0..=4).contains(&c[0]) || !(0..=3).contains(&c[1]) || !(0..=3).contains(&c[6])
+            || !(0..=2).contains(&c[4]) || !(0..=2).contains(&c[8])
+        {
             return Err(format!("unknown settlement codes {:?}", c));
         }
         if c[3] < 1 || c[5] < 1 {
@@ -49,10 +54,11 @@ impl Settle {
             amount: c[1] as i32,
             flat: c[2],
             unit: c[3],
-            per_opponent: c[4] != 0,
+            per: c[4] as i32,
             divisor: c[5],
             ties: c[6] as i32,
             doubles_lose: c[7] != 0,
+            mode: c[8] as i32,
         })
     }
 }
@@ -312,8 +318,8 @@ pub mod tests {
             check: CHECK_HAND_END,
             target: 100,
             hands_in_match: 0,
-            settle_domino: Settle::from_codes(&[3, 0, 1, 1, 0, 1, 0, 0]).unwrap(),
-            settle_blocked: Settle::from_codes(&[4, 0, 1, 1, 0, 1, 0, 0]).unwrap(),
+            settle_domino: Settle::from_codes(&[3, 0, 1, 1, 0, 1, 0, 0, 0]).unwrap(),
+            settle_blocked: Settle::from_codes(&[4, 0, 1, 1, 0, 1, 0, 0, 0]).unwrap(),
         }
     }
 
