@@ -50,6 +50,8 @@ settle_domino, settle_blocked: [kind, amount, flat, unit, per, divisor, ties, do
   per 0 aggregate|1 opponent|2 player (the opponents amount: player rounds each seat's pips apart)
   mode 0 nearest|1 up|2 down
 moves: tile << 7 | arm << 1 | flip; DRAW -1; PASS -2; ends PLAYING 0 DOMINO 1 BLOCKED 2 TARGET 3
+match (read by whole simulations): lead_first, lead_again: [kind LEAD_*, arg, if_none NONE_*]
+  lead_later: LATER_*; lead_doubles_only: 0|1; boneyard_unread: 0|1 (deal by shuffle_tail)
 """
 
 FORMAT_VERSION = hashlib.sha256(TABLE_FORMAT.encode()).hexdigest()[:16]
@@ -72,6 +74,10 @@ def _settlement(rule: Any) -> list[int]:
     """A compiled :class:`~bones.engine.settle.Settle` as its codes."""
     return [rule.kind, rule.amount, rule.flat, rule.unit, rule.per, rule.divisor,
             rule.ties, int(rule.doubles_lose), rule.mode]
+
+
+def _lead(rule: Any) -> list[int]:
+    return [rule.kind, rule.arg, rule.if_none]
 
 
 def flatten(rules: Rules) -> dict[str, Any]:
@@ -126,6 +132,11 @@ def flatten(rules: Rules) -> dict[str, Any]:
         "hands_in_match": rules.hands_in_match,
         "settle_domino": _settlement(rules.settle_domino),
         "settle_blocked": _settlement(rules.settle_blocked),
+        "lead_first": _lead(rules.lead_first),
+        "lead_later": rules.lead_later,
+        "lead_again": _lead(rules.lead_again),
+        "lead_doubles_only": int(rules.lead_doubles_only),
+        "boneyard_unread": int(rules.boneyard_unread),
     }
 
 

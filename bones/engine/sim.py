@@ -239,6 +239,9 @@ class _Prepared:
     expensive: list[bool]
     # per table: the vector slots of its quantities (see _Slots)
     slots: list[_Slots]
+    # the native core's runner of whole batches (bones_native.Simulation),
+    # built on first use; False when this run cannot be played natively
+    native: Any = None
 
 
 @dataclass(frozen=True)
@@ -301,9 +304,73 @@ def _prepared(config: SimConfig) -> _Prepared:
 TIME_SAMPLE = 16
 
 
+def native_module(config: SimConfig) -> Any:
+    """The native core's module when it plays this run's batches, else None.
+
+    It does when :func:`bones.engine.core.native` returns the module (see
+    ``BONES_CORE``) and it plays every bot of the lineup itself
+    (``bones_native.SIM_BOTS``: the built-in ``random`` and ``greedy``);
+    anything else (outside bots, ``search``, ``heuristic``...) runs on the
+    Python path, with the same results.
+    """
+    from bones.engine import core
+
+    module = core.native()
+    if module is None:
+        return None
+    capable = getattr(module, "SIM_BOTS", ())
+    if not all(name in capable for name in config.lineup):
+        return None
+    return module
+
+
+def _native_runner(config: SimConfig, prep: _Prepared) -> Any:
+    """The ``bones_native.Simulation`` of this run, or None (Python plays)."""
+    module = native_module(config)
+    if module is None:
+        return None
+    if prep.native is None:
+        from bones.engine.flat import Unsupported, flatten
+
+        distinct = config.distinct
+        slots = [{"hands": s.hands, "moves": s.moves, "blocked": s.blocked,
+                  "leader_win": s.leader_win, "tie": s.tie, "margin": s.margin,
+                  "seat_win": list(s.seat_win), "bot_win": list(s.bot_win),
+                  "ahead": [(a, b, at) for (a, b), at in s.ahead.items()]}
+                 for s in prep.slots]
+        try:
+            prep.native = module.Simulation(
+                [flatten(r) for r in prep.rules], list(config.lineup),
+                [distinct.index(text) for text in config.lineup], len(distinct),
+                len(prep.layout), prep.layout.pairs, slots, config.hands_only)
+        except (Unsupported, ValueError):
+            prep.native = False  # a table the native core cannot play: Python does
+    return prep.native or None
+
+
+def _native_batch(config: SimConfig, runner: Any, start: int, stop: int) -> Summary:
+    """Games ``start`` to ``stop - 1`` played in the native core (the GIL is
+    released while it plays).  Its time histograms sample one decision in
+    :data:`TIME_SAMPLE` by the wall clock, as the Python path does for
+    cheap bots, but time only the bot's choice inside the core."""
+    n, sums, pairs, hists, timing = runner.run(config.seed & _MASK64, start, stop)
+    distinct = config.distinct
+    times = {f"{distinct[d]}|choice": bins for d, bins in enumerate(timing) if bins}
+    return Summary(n, sums, pairs, hists, times)
+
+
 def run_batch(config: SimConfig, start: int, stop: int) -> Summary:
-    """Play games ``start`` to ``stop - 1`` and sum them up."""
+    """Play games ``start`` to ``stop - 1`` and sum them up (in the native
+    core when :func:`native_module` says it can, else in Python)."""
     prep = _prepared(config)
+    runner = _native_runner(config, prep)
+    if runner is not None:
+        try:
+            return _native_batch(config, runner, start, stop)
+        except RuntimeError as err:
+            if "no lead found" not in str(err):
+                raise
+            # the Python path raises the same error, in the engine's words
     layout = prep.layout
     summary = Summary.empty(layout)
     players = config.players
@@ -515,10 +582,13 @@ def batches(games: int, size: int) -> list[tuple[int, int]]:
     return [(a, min(a + size, games)) for a in range(0, games, size)]
 
 
-def default_batch_size(games: int, workers: int) -> int:
+def default_batch_size(games: int, workers: int, native: bool = False,
+                       hands_only: bool = False) -> int:
     # enough batches to balance the workers and show progress, few enough
-    # that the per-batch overhead stays small
-    return max(1, min(200, math.ceil(games / (8 * max(workers, 1)))))
+    # that the per-batch overhead stays small; native batches play games
+    # 100 times faster, so they are larger (still well under a second each)
+    cap = (4000 if hands_only else 500) if native else 200
+    return max(1, min(cap, math.ceil(games / (8 * max(workers, 1)))))
 
 
 def _ignore_sigint() -> None:
@@ -542,7 +612,9 @@ def simulate(config: SimConfig, executor: Executor | None = None, workers: int =
     """
     layout = Layout(config)
     total = Summary.empty(layout)
-    size = batch_size or default_batch_size(config.games, workers)
+    size = batch_size or default_batch_size(config.games, workers,
+                                            native_module(config) is not None,
+                                            config.hands_only)
     todo = batches(config.games, size)
     try:
         if executor is None:
@@ -791,6 +863,7 @@ __all__ = [
     "game_seed",
     "load_variant",
     "make_config",
+    "native_module",
     "process_executor",
     "report",
     "run_batch",

@@ -6,11 +6,15 @@
 
 pub mod bits;
 pub mod format;
+pub mod game;
 pub mod hand;
 pub mod policy;
 pub mod rng;
 pub mod settle;
+pub mod sim;
 pub mod table;
 
 #[cfg(feature = "python")]
 mod py;
+#[cfg(feature = "python")]
+mod pysim;

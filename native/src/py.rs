@@ -30,7 +30,7 @@ fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
 }
 
 /// Run `f`, turning a panic into a one-line `NativeError`.
-fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(payload) => {
@@ -589,5 +589,6 @@ fn bones_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Rng>()?;
     m.add_function(wrap_pyfunction!(derive, m)?)?;
     m.add_function(wrap_pyfunction!(_provoke_panic, m)?)?;
+    crate::pysim::register(m)?;
     Ok(())
 }

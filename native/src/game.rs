@@ -1,0 +1,534 @@
+//! A match: hands dealt from one seed until the variant's end, the same
+//! deals, leads, redeals and match ends as `bones.engine.match.Match`.
+//!
+//! Hand `h` (from 1) of a match seeded `S` is dealt from the stream
+//! `derive(S, [DEALS, h])` (docs/random.md): the shuffle, a lead by lot or at
+//! random, fallbacks by lot and every redeal draw from it, in that order.
+
+use std::sync::Arc;
+
+use crate::bits::Bits;
+use crate::hand::{Hand, DOMINO};
+use crate::rng::{derive, Rng};
+use crate::table::Rules;
+
+/// Stream labels of docs/random.md.
+pub const DEALS: u64 = 1;
+pub const BOTS: u64 = 2;
+
+// lead rules (rules.py LEAD_*, NONE_*, LATER_*)
+pub const LEAD_LOT: i64 = 0;
+pub const LEAD_RANDOM: i64 = 1;
+pub const LEAD_HIGHEST_DOUBLE: i64 = 2;
+pub const LEAD_LOWEST_DOUBLE: i64 = 3;
+pub const LEAD_TILE: i64 = 4;
+pub const LEAD_SEAT: i64 = 5;
+pub const NONE_DRAW_MORE: i64 = 0;
+pub const NONE_HEAVIEST_HAND: i64 = 1;
+pub const NONE_HEAVIEST_TILE: i64 = 2;
+pub const NONE_LOT: i64 = 3;
+pub const NONE_REDEAL: i64 = 4;
+pub const NONE_HIGHEST_DOUBLE: i64 = 5;
+pub const LATER_DOMINOER: i64 = 0;
+pub const LATER_WINNER: i64 = 1;
+pub const LATER_ROTATE_NEXT: i64 = 2;
+pub const LATER_ROTATE_PREVIOUS: i64 = 3;
+pub const LATER_ALTERNATE: i64 = 4;
+pub const LATER_SERIES: i64 = 5;
+
+/// `match.MAX_HANDS`: a match not over after this many hands is a draw.
+pub const MAX_HANDS: usize = 500;
+/// `match._MAX_REDEALS`.
+pub const MAX_REDEALS: usize = 200;
+
+/// `rules.LeadRule`: `[kind, arg, if_none]` in the flat table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeadRule {
+    pub kind: i64,
+    pub arg: i64,
+    pub if_none: i64,
+}
+
+impl LeadRule {
+    pub fn from_codes(c: &[i64]) -> Result<LeadRule, String> {
+        if c.len() != 3 || !(0..=5).contains(&c[0]) || !(-1..=5).contains(&c[2]) {
+            return Err(format!("bad lead rule codes {c:?}"));
+        }
+        Ok(LeadRule { kind: c[0], arg: c[1], if_none: c[2] })
+    }
+}
+
+/// What a match reads beyond the hand's table (the flat table's `match` fields).
+#[derive(Clone, Debug)]
+pub struct MatchRules {
+    pub lead_first: LeadRule,
+    pub lead_later: i64,
+    pub lead_again: LeadRule,
+    pub lead_doubles_only: bool,
+    pub boneyard_unread: bool,
+}
+
+impl MatchRules {
+    /// Checks what dealing relies on against the tile set and the table.
+    pub fn check<const W: usize>(&self, r: &Rules<W>) -> Result<(), String> {
+        for rule in [self.lead_first, self.lead_again] {
+            if rule.kind == LEAD_TILE && !(0..r.size as i64).contains(&rule.arg) {
+                return Err(format!("lead tile {} is not in the set", rule.arg));
+            }
+            if rule.kind == LEAD_SEAT && !(0..r.t.players as i64).contains(&rule.arg) {
+                return Err(format!("lead seat {} is not at the table", rule.arg));
+            }
+        }
+        if !(0..=6).contains(&self.lead_later) {
+            return Err(format!("unknown later-lead code {}", self.lead_later));
+        }
+        Ok(())
+    }
+}
+
+/// `match.Deal`: everything a hand starts from.
+#[derive(Clone, Debug)]
+pub struct Deal<const W: usize> {
+    pub hands: Vec<Bits<W>>,
+    pub boneyard: Vec<u8>,
+    pub leader: usize,
+    pub lead_tile: i64,
+    pub lead_doubles_only: bool,
+}
+
+/// What a later lead reads of the hand before (`match.HandSummary`).
+#[derive(Clone, Debug, Default)]
+pub struct LastHand {
+    pub end: u8,
+    pub domino_seat: i64,
+    pub last_player: i64,
+    pub leader: usize,
+    /// the owner who won the hand, -1 for none
+    pub winner: i64,
+    pub pips: Vec<i64>,
+}
+
+enum Rule {
+    Lead(LeadRule),
+    Seat(usize),
+}
+
+/// A match in progress: the scores carried between hands and how it ends.
+pub struct Match<const W: usize> {
+    pub rules: Arc<Rules<W>>,
+    pub m: MatchRules,
+    pub seed: u64,
+    pub scores: Vec<i64>,
+    pub hands_played: usize,
+    pub last: Option<LastHand>,
+    pub game_over: bool,
+    pub winner: i64,
+}
+
+impl<const W: usize> Match<W> {
+    pub fn new(rules: Arc<Rules<W>>, m: MatchRules, seed: u64) -> Self {
+        let owners = rules.t.owners;
+        Match {
+            rules,
+            m,
+            seed,
+            scores: vec![0; owners],
+            hands_played: 0,
+            last: None,
+            game_over: false,
+            winner: -1,
+        }
+    }
+
+    /// `Match.new_hand`: the next deal, as a hand carrying the match's scores.
+    pub fn new_hand(&self, record: bool) -> Result<Hand<W>, String> {
+        let d = self.next_deal()?;
+        Ok(Hand::new(Arc::clone(&self.rules), &d.hands, &d.boneyard, d.leader,
+                     Some(self.scores.clone()), d.lead_tile, d.lead_doubles_only, Bits::ZERO,
+                     record))
+    }
+
+    pub fn next_deal(&self) -> Result<Deal<W>, String> {
+        let rule = match &self.last {
+            None => Rule::Lead(self.m.lead_first),
+            Some(last) => self.later_rule(last),
+        };
+        let mut rng = Rng::new(derive(self.seed, &[DEALS, self.hands_played as u64 + 1]));
+        for _ in 0..MAX_REDEALS {
+            if let Some(d) = self.deal_with(&rule, &mut rng) {
+                return Ok(d);
+            }
+        }
+        Err(format!("no lead found after {MAX_REDEALS} deals"))
+    }
+
+    /// `Match._shuffle_deal`: seat masks and the boneyard.
+    fn shuffle_deal(&self, rng: &mut Rng) -> (Vec<Bits<W>>, Vec<u8>) {
+        let r = &*self.rules;
+        let t = &r.t;
+        let (n, size, players) = (r.size, t.hand_size, t.players);
+        let mut tiles: Vec<u8> = (0..n as u32).map(|x| x as u8).collect();
+        if self.m.boneyard_unread {
+            rng.shuffle_tail(&mut tiles, players * size);
+        } else {
+            rng.shuffle(&mut tiles);
+        }
+        let mut masks = vec![Bits::<W>::ZERO; players];
+        let mut top = n;
+        for mask in masks.iter_mut() {
+            for &x in &tiles[top - size..top] {
+                mask.set(x as usize);
+            }
+            top -= size;
+        }
+        let mut boneyard = tiles[..top].to_vec();
+        boneyard.reverse();
+        (masks, boneyard)
+    }
+
+    fn deal_with(&self, rule: &Rule, rng: &mut Rng) -> Option<Deal<W>> {
+        let r = &*self.rules;
+        let players = r.t.players;
+        let mut leader: i64 = -1;
+        let mut kind = -1;
+        match rule {
+            Rule::Seat(s) => leader = *s as i64,
+            Rule::Lead(lr) => {
+                kind = lr.kind;
+                if kind == LEAD_LOT {
+                    leader = self.lot(players, rng) as i64;
+                } else if kind == LEAD_RANDOM {
+                    leader = rng.below(players as u64) as i64;
+                } else if kind == LEAD_SEAT {
+                    leader = lr.arg;
+                }
+            }
+        }
+        let (mut hands, mut boneyard) = self.shuffle_deal(rng);
+        let mut lead_tile = -1;
+        if kind == LEAD_HIGHEST_DOUBLE || kind == LEAD_LOWEST_DOUBLE || kind == LEAD_TILE {
+            let Rule::Lead(lr) = rule else { unreachable!() };
+            let (seat, tile) = self.lead_by_tile(lr, &mut hands, &mut boneyard, rng)?;
+            leader = seat as i64;
+            lead_tile = tile;
+        }
+        let mut doubles_only = false;
+        if lead_tile < 0 && self.m.lead_doubles_only {
+            let mut found = false;
+            for step in 0..players {
+                let seat = (leader as usize + step) % players;
+                if hands[seat].intersects(&r.doubles) {
+                    leader = seat as i64;
+                    found = true;
+                    break;
+                }
+            }
+            if !found {
+                return None;
+            }
+            doubles_only = true;
+        }
+        Some(Deal {
+            hands,
+            boneyard,
+            leader: leader as usize,
+            lead_tile,
+            lead_doubles_only: doubles_only,
+        })
+    }
+
+    /// `Match._lot`: each contender draws a tile of the whole set (the first
+    /// k steps of a shuffle from the front); the heaviest leads.
+    fn lot(&self, players: usize, rng: &mut Rng) -> usize {
+        let r = &*self.rules;
+        let size = r.size;
+        let mut contenders: Vec<usize> = (0..players).collect();
+        let mut pool: Vec<usize> = Vec::with_capacity(size);
+        while contenders.len() > 1 {
+            let k = contenders.len();
+            pool.clear();
+            pool.extend(0..size);
+            for i in 0..k {
+                let j = i + rng.below((size - i) as u64) as usize;
+                pool.swap(i, j);
+            }
+            let best = pool[..k].iter().map(|&x| r.pips[x]).max().unwrap();
+            contenders = contenders
+                .iter()
+                .zip(&pool[..k])
+                .filter(|(_, &x)| r.pips[x] == best)
+                .map(|(&c, _)| c)
+                .collect();
+        }
+        contenders[0]
+    }
+
+    fn holder(hands: &[Bits<W>], tile: usize) -> Option<usize> {
+        hands.iter().position(|h| h.has(tile))
+    }
+
+    fn lead_by_tile(&self, rule: &LeadRule, hands: &mut [Bits<W>], boneyard: &mut Vec<u8>,
+                    rng: &mut Rng) -> Option<(usize, i64)> {
+        let r = &*self.rules;
+        let t = &r.t;
+        let n = t.highest;
+        let mut fallback = rule.if_none;
+        let ascending;
+        if rule.kind == LEAD_TILE {
+            if let Some(seat) = Self::holder(hands, rule.arg as usize) {
+                return Some((seat, rule.arg));
+            }
+            if fallback != NONE_HIGHEST_DOUBLE {
+                return self.no_double(fallback, hands, rng);
+            }
+            ascending = false;
+            fallback = NONE_HEAVIEST_TILE;
+        } else {
+            ascending = rule.kind == LEAD_LOWEST_DOUBLE;
+        }
+        loop {
+            for i in 0..=n {
+                let d = if ascending { i } else { n - i };
+                let tile = r.double(d);
+                if let Some(seat) = Self::holder(hands, tile) {
+                    return Some((seat, tile as i64));
+                }
+            }
+            if fallback != NONE_DRAW_MORE {
+                return self.no_double(fallback, hands, rng);
+            }
+            // everyone draws one more tile, in turn, until a double appears
+            let drawable = boneyard.len() as i64 - t.reserve as i64;
+            if drawable < t.players as i64 {
+                return None;
+            }
+            let drawn: Vec<u8> = boneyard.drain(..t.players).collect();
+            for (seat, &x) in drawn.iter().enumerate() {
+                hands[seat].set(x as usize);
+            }
+        }
+    }
+
+    fn no_double(&self, fallback: i64, hands: &[Bits<W>], rng: &mut Rng) -> Option<(usize, i64)> {
+        let r = &*self.rules;
+        if fallback == NONE_REDEAL {
+            return None;
+        }
+        if fallback == NONE_HEAVIEST_HAND {
+            let mut best = 0;
+            let mut best_w = i64::MIN;
+            for (s, h) in hands.iter().enumerate() {
+                let w = r.pips_of(h);
+                if w > best_w {
+                    best_w = w;
+                    best = s;
+                }
+            }
+            return Some((best, -1));
+        }
+        if fallback == NONE_LOT {
+            return Some((self.lot(r.t.players, rng), -1));
+        }
+        // heaviest_tile: the holder of the heaviest tile (most pips, then the
+        // higher top half) leads it
+        let mut best: Option<(usize, (i64, u8))> = None;
+        for h in hands {
+            for x in h.ones() {
+                let key = (r.pips[x], r.high[x]);
+                if best.is_none_or(|(_, k)| key > k) {
+                    best = Some((x, key));
+                }
+            }
+        }
+        let (tile, _) = best?;
+        Some((Self::holder(hands, tile)?, tile as i64))
+    }
+
+    fn later_rule(&self, last: &LastHand) -> Rule {
+        let t = &self.rules.t;
+        let players = t.players;
+        match self.m.lead_later {
+            LATER_DOMINOER => {
+                if last.end == DOMINO {
+                    Rule::Seat(last.domino_seat as usize)
+                } else {
+                    Rule::Lead(self.m.lead_again)
+                }
+            }
+            LATER_WINNER => {
+                if last.end == DOMINO {
+                    return Rule::Seat(last.domino_seat as usize);
+                }
+                match self.winning_seat(last) {
+                    Some(s) => Rule::Seat(s),
+                    None => Rule::Lead(self.m.lead_again),
+                }
+            }
+            LATER_ROTATE_NEXT | LATER_ALTERNATE => Rule::Seat((last.leader + 1) % players),
+            LATER_ROTATE_PREVIOUS => Rule::Seat((last.leader + players - 1) % players),
+            LATER_SERIES => {
+                if last.end == DOMINO {
+                    return Rule::Seat(last.domino_seat as usize);
+                }
+                // a hand always has a move, so the blocker is a seat
+                let blocker = if last.last_player >= 0 {
+                    last.last_player as usize
+                } else {
+                    players - 1
+                };
+                if last.winner == t.owner[blocker] as i64 {
+                    Rule::Seat(blocker)
+                } else if last.winner < 0 {
+                    Rule::Seat(last.leader)
+                } else {
+                    Rule::Seat((blocker + 1) % players)
+                }
+            }
+            _ => Rule::Lead(self.m.lead_first),
+        }
+    }
+
+    fn winning_seat(&self, last: &LastHand) -> Option<usize> {
+        if last.winner < 0 {
+            return None;
+        }
+        let t = &self.rules.t;
+        (0..t.players)
+            .filter(|&s| t.owner[s] as i64 == last.winner)
+            .min_by_key(|&s| (last.pips[s], s))
+    }
+
+    /// `Match.finish_hand`: record a finished hand (its scores become the
+    /// match's) and decide whether the match is over.
+    pub fn finish_hand(&mut self, hand: &Hand<W>) {
+        let t = &self.rules.t;
+        let winner = match &hand.settlement {
+            Some(deltas) => {
+                let domino = if hand.domino_seat >= 0 {
+                    t.owner[hand.domino_seat as usize] as i64
+                } else {
+                    -1
+                };
+                hand_winner(deltas, domino)
+            }
+            None => hand.winner,
+        };
+        self.last = Some(LastHand {
+            end: hand.state,
+            domino_seat: hand.domino_seat,
+            last_player: hand.last_player,
+            leader: hand.leader,
+            winner,
+            pips: (0..t.players).map(|s| hand.pips_left(s)).collect(),
+        });
+        self.scores.clone_from(&hand.scores);
+        self.hands_played += 1;
+        if hand.game_over {
+            self.game_over = true;
+            self.winner = hand.winner;
+        } else if t.hands_in_match > 0 && self.hands_played as i64 >= t.hands_in_match {
+            self.game_over = true;
+            self.winner = unique_top(&self.scores);
+        } else if self.hands_played >= MAX_HANDS {
+            self.game_over = true;
+            self.winner = -1;
+        }
+    }
+}
+
+/// `settle.hand_winner`: the domino-er, else the one owner whose settlement
+/// was best and positive; -1 when there is no such owner.
+pub fn hand_winner(deltas: &[i64], domino: i64) -> i64 {
+    if domino >= 0 {
+        return domino;
+    }
+    let best = *deltas.iter().max().unwrap_or(&0);
+    let top: Vec<usize> = (0..deltas.len()).filter(|&o| deltas[o] == best).collect();
+    if top.len() == 1 && best > 0 {
+        top[0] as i64
+    } else {
+        -1
+    }
+}
+
+/// The one owner with the top value, else -1.
+pub fn unique_top(values: &[i64]) -> i64 {
+    let top = *values.iter().max().unwrap_or(&0);
+    let leaders: Vec<usize> = (0..values.len()).filter(|&o| values[o] == top).collect();
+    if leaders.len() == 1 {
+        leaders[0] as i64
+    } else {
+        -1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::tests::table;
+
+    fn mrules(first: LeadRule) -> MatchRules {
+        MatchRules {
+            lead_first: first,
+            lead_later: LATER_DOMINOER,
+            lead_again: LeadRule { kind: LEAD_LOT, arg: -1, if_none: -1 },
+            lead_doubles_only: false,
+            boneyard_unread: false,
+        }
+    }
+
+    #[test]
+    fn a_deal_uses_every_tile_once_and_is_reproducible() {
+        let r = Arc::new(Rules::<1>::new(table(6, 3)).unwrap());
+        let m = Match::new(Arc::clone(&r), mrules(LeadRule { kind: LEAD_LOT, arg: -1, if_none: -1 }), 9);
+        let a = m.next_deal().unwrap();
+        let b = m.next_deal().unwrap();
+        assert_eq!(a.boneyard, b.boneyard);
+        assert_eq!(a.leader, b.leader);
+        let mut all = Bits::<1>::ZERO;
+        for h in &a.hands {
+            assert_eq!(h.count(), 7);
+            assert!(!all.intersects(h));
+            all.or_assign(h);
+        }
+        for &x in &a.boneyard {
+            assert!(!all.has(x as usize));
+            all.set(x as usize);
+        }
+        assert_eq!(all.count(), 28);
+    }
+
+    #[test]
+    fn the_highest_double_leads_and_draw_more_fills_hands() {
+        let mut t = table(6, 2);
+        t.hand_size = 2;
+        let r = Arc::new(Rules::<1>::new(t).unwrap());
+        let first = LeadRule { kind: LEAD_HIGHEST_DOUBLE, arg: -1, if_none: NONE_DRAW_MORE };
+        for seed in 0..50 {
+            let m = Match::new(Arc::clone(&r), mrules(first), seed);
+            let d = m.next_deal().unwrap();
+            let tile = d.lead_tile as usize;
+            assert!(r.is_double[tile] && d.hands[d.leader].has(tile));
+            // no higher double is held by anyone
+            for h in &d.hands {
+                for x in h.ones() {
+                    assert!(!r.is_double[x] || r.low[x] <= r.low[tile]);
+                }
+            }
+            // tiles drawn for the lead come off the boneyard in pairs
+            let held: u32 = d.hands.iter().map(|h| h.count()).sum();
+            assert_eq!(held as usize + d.boneyard.len(), 28);
+            assert_eq!(held % 2, 0);
+        }
+    }
+
+    #[test]
+    fn hand_winner_and_unique_top() {
+        assert_eq!(hand_winner(&[3, 0], -1), 0);
+        assert_eq!(hand_winner(&[0, 0], -1), -1);
+        assert_eq!(hand_winner(&[2, 2, 0], -1), -1);
+        assert_eq!(hand_winner(&[0, 5], 0), 0);
+        assert_eq!(unique_top(&[4, 9, 9]), -1);
+        assert_eq!(unique_top(&[4, 9, 1]), 1);
+    }
+}

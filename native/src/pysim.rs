@@ -1,0 +1,134 @@
+//! The binding of whole simulations: `bones_native.Simulation`, built once
+//! per run from the flat tables and `sim.Layout`'s slots, then `run(seed,
+//! start, stop)` for each batch, with the GIL released.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::game::{LeadRule, MatchRules};
+use crate::py::{guard, table_from_dict, NativeError};
+use crate::sim::{AnyRules, Bot, Sim, SimTable, Slots, Totals, NATIVE_BOTS};
+use crate::table::Rules as KRules;
+
+fn item<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
+    match d.get_item(key)? {
+        Some(v) => v.extract::<T>(),
+        None => Err(PyValueError::new_err(format!("no field '{key}'"))),
+    }
+}
+
+fn match_rules(d: &Bound<'_, PyDict>) -> PyResult<MatchRules> {
+    let lead = |k: &str| -> PyResult<LeadRule> {
+        LeadRule::from_codes(&item::<Vec<i64>>(d, k)?).map_err(PyValueError::new_err)
+    };
+    Ok(MatchRules {
+        lead_first: lead("lead_first")?,
+        lead_later: item(d, "lead_later")?,
+        lead_again: lead("lead_again")?,
+        lead_doubles_only: item::<i64>(d, "lead_doubles_only")? != 0,
+        boneyard_unread: item::<i64>(d, "boneyard_unread")? != 0,
+    })
+}
+
+fn slots(d: &Bound<'_, PyDict>) -> PyResult<Slots> {
+    Ok(Slots {
+        hands: item(d, "hands")?,
+        moves: item(d, "moves")?,
+        blocked: item(d, "blocked")?,
+        leader_win: item(d, "leader_win")?,
+        tie: item(d, "tie")?,
+        margin: item(d, "margin")?,
+        seat_win: item(d, "seat_win")?,
+        bot_win: item(d, "bot_win")?,
+        ahead: item(d, "ahead")?,
+    })
+}
+
+/// A simulation run: its tables, lineup and summary layout, checked once.
+#[pyclass(module = "bones_native", frozen)]
+pub struct Simulation {
+    sim: Arc<Sim>,
+}
+
+#[pymethods]
+impl Simulation {
+    /// `tables`: flat tables (`bones.engine.flat.flatten`); `lineup`: bot
+    /// names per lineup entry; `which`: each entry's distinct-bot index;
+    /// `size`, `pairs`, `slots`: `sim.Layout` (one slots dict per table).
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(tables: Vec<Bound<'_, PyDict>>, lineup: Vec<String>, which: Vec<usize>,
+           distinct: usize, size: usize, pairs: Vec<(usize, usize)>,
+           slots_of: Vec<Bound<'_, PyDict>>, hands_only: bool) -> PyResult<Self> {
+        guard(|| {
+            if tables.len() != slots_of.len() || tables.is_empty() {
+                return Err(PyValueError::new_err("one slots dict per table"));
+            }
+            let bots = lineup
+                .iter()
+                .map(|n| Bot::from_name(n).ok_or_else(|| {
+                    PyValueError::new_err(format!("no native bot {n:?}"))
+                }))
+                .collect::<PyResult<Vec<_>>>()?;
+            let mut out = Vec::new();
+            let mut players = 0;
+            for (d, s) in tables.iter().zip(&slots_of) {
+                let t = table_from_dict(d)?;
+                players = t.players;
+                let err = |e: String| PyValueError::new_err(e);
+                let rules = match t.words() {
+                    1 => AnyRules::W1(Arc::new(KRules::new(t).map_err(err)?)),
+                    2 => AnyRules::W2(Arc::new(KRules::new(t).map_err(err)?)),
+                    _ => AnyRules::W3(Arc::new(KRules::new(t).map_err(err)?)),
+                };
+                out.push(SimTable { rules, m: match_rules(d)?, slots: slots(s)? });
+            }
+            let sim = Sim { tables: out, lineup: bots, which, distinct, players, size, pairs,
+                            hands_only };
+            sim.check().map_err(PyValueError::new_err)?;
+            Ok(Simulation { sim: Arc::new(sim) })
+        })
+    }
+
+    /// Games `start..stop` of the run seeded `seed` (already reduced mod
+    /// 2**64): `(n, sums, pairs, hists, timing)` where `hists` maps
+    /// `"{t}.scoring_counts"` etc. to `{key: count}` and `timing` holds, per
+    /// distinct bot, sampled decision times in `sim`'s time bins.
+    #[allow(clippy::type_complexity)]
+    fn run<'py>(&self, py: Python<'py>, seed: u64, start: u64, stop: u64)
+                -> PyResult<(u64, Vec<i64>, Vec<i64>, Bound<'py, PyDict>, Vec<Bound<'py, PyDict>>)> {
+        let sim = Arc::clone(&self.sim);
+        let got: PyResult<Result<Totals, String>> =
+            py.allow_threads(|| guard(|| Ok(sim.run(seed, start, stop))));
+        let totals = got?.map_err(NativeError::new_err)?;
+        let hists = PyDict::new(py);
+        for (t, th) in totals.hists.iter().enumerate() {
+            for (name, h) in [("scoring_counts", &th.scoring_counts), ("play_points", &th.play_points),
+                              ("game_hands", &th.game_hands), ("margin", &th.margin)] {
+                let d = PyDict::new(py);
+                for (k, v) in h.items() {
+                    d.set_item(k, v)?;
+                }
+                hists.set_item(format!("{t}.{name}"), d)?;
+            }
+        }
+        let mut timing = Vec::new();
+        for bins in &totals.timing {
+            let d = PyDict::new(py);
+            for (k, v) in bins {
+                d.set_item(k, v)?;
+            }
+            timing.push(d);
+        }
+        Ok((totals.n, totals.sums, totals.pairs, hists, timing))
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Simulation>()?;
+    m.add("SIM_BOTS", NATIVE_BOTS.to_vec())?;
+    Ok(())
+}

@@ -1,0 +1,460 @@
+//! Whole simulations (`bones.engine.sim.run_batch`) played in the core:
+//! game `g` of a run seeded `S` is the match seeded `derive(S, [g])`, with the
+//! lineup rotated by `g` over the seats and the bot in seat `s` drawing from
+//! `derive(game seed, [BOTS, s])`. Each game's quantities go into the same
+//! vector slots as `sim._record_game` writes, summed with their pair
+//! products, and into the same histograms: no object per game or per move.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::game::{unique_top, Match, MatchRules, BOTS};
+use crate::hand::{BLOCKED, PLAYING};
+use crate::rng::{derive, Rng};
+use crate::table::Rules;
+
+/// The built-in bots a batch plays natively (names as `bones.engine.bots`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bot {
+    Random,
+    Greedy,
+}
+
+pub const NATIVE_BOTS: &[&str] = &["random", "greedy"];
+
+impl Bot {
+    pub fn from_name(name: &str) -> Option<Bot> {
+        match name {
+            "random" => Some(Bot::Random),
+            "greedy" => Some(Bot::Greedy),
+            _ => None,
+        }
+    }
+}
+
+/// `sim._Slots`: where one table's per-game quantities sit in the vector.
+#[derive(Clone, Debug, Default)]
+pub struct Slots {
+    pub hands: usize,
+    pub moves: usize,
+    pub blocked: usize,
+    pub leader_win: usize,
+    pub tie: usize,
+    pub margin: usize,
+    /// per seat: its win slot; play, settle and score follow it
+    pub seat_win: Vec<usize>,
+    /// per distinct bot: likewise
+    pub bot_win: Vec<usize>,
+    /// (bot a, bot b, slot): a's best side scored more than b's
+    pub ahead: Vec<(usize, usize, usize)>,
+}
+
+const PLAY: usize = 1;
+const SETTLE: usize = 2;
+const SCORE: usize = 3;
+/// `sim.TIME_SAMPLE` and `sim.TIME_BINS`
+const TIME_SAMPLE: u64 = 16;
+const TIME_BINS: f64 = 20.0;
+
+/// A histogram of non-negative ints (dense below 4096), others sparse.
+#[derive(Clone, Debug, Default)]
+pub struct Hist {
+    pub dense: Vec<u64>,
+    pub sparse: BTreeMap<i64, u64>,
+}
+
+impl Hist {
+    #[inline(always)]
+    pub fn add(&mut self, key: i64) {
+        if (0..4096).contains(&key) {
+            let k = key as usize;
+            if k >= self.dense.len() {
+                self.dense.resize(k + 1, 0);
+            }
+            self.dense[k] += 1;
+        } else {
+            *self.sparse.entry(key).or_insert(0) += 1;
+        }
+    }
+
+    /// (key, count) for every key seen, in order.
+    pub fn items(&self) -> Vec<(i64, u64)> {
+        let mut out: Vec<(i64, u64)> = self.sparse.iter().map(|(&k, &v)| (k, v)).collect();
+        out.extend(self.dense.iter().enumerate().filter(|(_, &v)| v > 0).map(|(k, &v)| (k as i64, v)));
+        out.sort_unstable();
+        out
+    }
+}
+
+/// One table's histograms (`sim` names them `{t}.scoring_counts` and so on).
+#[derive(Clone, Debug, Default)]
+pub struct TableHists {
+    pub scoring_counts: Hist,
+    pub play_points: Hist,
+    pub game_hands: Hist,
+    pub margin: Hist,
+}
+
+/// A table of any mask width.
+#[derive(Clone)]
+pub enum AnyRules {
+    W1(Arc<Rules<1>>),
+    W2(Arc<Rules<2>>),
+    W3(Arc<Rules<3>>),
+}
+
+#[derive(Clone)]
+pub struct SimTable {
+    pub rules: AnyRules,
+    pub m: MatchRules,
+    pub slots: Slots,
+}
+
+/// Everything a batch reads: fixed for a run.
+#[derive(Clone)]
+pub struct Sim {
+    pub tables: Vec<SimTable>,
+    /// per lineup entry (before rotation): its bot
+    pub lineup: Vec<Bot>,
+    /// per lineup entry: the index of its bot among the distinct bots
+    pub which: Vec<usize>,
+    pub distinct: usize,
+    pub players: usize,
+    pub size: usize,
+    pub pairs: Vec<(usize, usize)>,
+    pub hands_only: bool,
+}
+
+/// The sums of a batch (`sim.Summary` without the per-bot names).
+#[derive(Clone, Debug)]
+pub struct Totals {
+    pub n: u64,
+    pub sums: Vec<i64>,
+    pub pairs: Vec<i64>,
+    pub hists: Vec<TableHists>,
+    /// per distinct bot: sampled decision times, `sim` time bins
+    pub timing: Vec<BTreeMap<i64, u64>>,
+}
+
+struct Game<'a> {
+    sim: &'a Sim,
+    seated: Vec<usize>,
+    bot_ids: Vec<usize>,
+    seed: u64,
+    decisions: u64,
+}
+
+impl Sim {
+    pub fn check(&self) -> Result<(), String> {
+        let players = self.players;
+        if self.lineup.len() != players || self.which.len() != players {
+            return Err("the lineup must fill every seat".into());
+        }
+        if self.which.iter().any(|&d| d >= self.distinct) {
+            return Err("a lineup entry names no distinct bot".into());
+        }
+        if self.pairs.iter().any(|&(i, j)| i >= self.size || j >= self.size) {
+            return Err("a pair product is outside the vector".into());
+        }
+        for st in &self.tables {
+            let table_players = match &st.rules {
+                AnyRules::W1(r) => { st.m.check(r)?; r.t.players }
+                AnyRules::W2(r) => { st.m.check(r)?; r.t.players }
+                AnyRules::W3(r) => { st.m.check(r)?; r.t.players }
+            };
+            if table_players != players {
+                return Err("every table must seat the same players".into());
+            }
+            let s = &st.slots;
+            let mut all = vec![s.hands, s.moves, s.blocked, s.leader_win, s.tie, s.margin];
+            if s.seat_win.len() != players || s.bot_win.len() != self.distinct {
+                return Err("the slots do not fit the seats and bots".into());
+            }
+            for &w in s.seat_win.iter().chain(&s.bot_win) {
+                all.push(w + SCORE);
+            }
+            for &(a, b, at) in &s.ahead {
+                if a >= self.distinct || b >= self.distinct {
+                    return Err("an ahead slot names no bot".into());
+                }
+                all.push(at);
+            }
+            if all.iter().any(|&i| i >= self.size) {
+                return Err("a slot is outside the vector".into());
+            }
+        }
+        Ok(())
+    }
+
+    pub fn empty(&self) -> Totals {
+        Totals {
+            n: 0,
+            sums: vec![0; self.size],
+            pairs: vec![0; self.pairs.len()],
+            hists: vec![TableHists::default(); self.tables.len()],
+            timing: vec![BTreeMap::new(); self.distinct],
+        }
+    }
+
+    /// Play games `start..stop` of the run seeded `seed` into `out`.
+    pub fn run_into(&self, seed: u64, start: u64, stop: u64, out: &mut Totals) -> Result<(), String> {
+        let players = self.players;
+        let mut vector = vec![0i64; self.size];
+        for g in start..stop {
+            let rot = (g % players as u64) as usize;
+            let seated: Vec<usize> = (0..players).map(|s| (s + rot) % players).collect();
+            let bot_ids = seated.iter().map(|&i| self.which[i]).collect();
+            let mut game = Game { sim: self, seated, bot_ids, seed: derive(seed, &[g]), decisions: 0 };
+            vector.iter_mut().for_each(|v| *v = 0);
+            for (t, st) in self.tables.iter().enumerate() {
+                let hists = &mut out.hists[t];
+                let timing = &mut out.timing;
+                match &st.rules {
+                    AnyRules::W1(r) => game.play(r, st, &mut vector, hists, timing)?,
+                    AnyRules::W2(r) => game.play(r, st, &mut vector, hists, timing)?,
+                    AnyRules::W3(r) => game.play(r, st, &mut vector, hists, timing)?,
+                }
+            }
+            out.n += 1;
+            for (s, &v) in out.sums.iter_mut().zip(&vector) {
+                *s += v;
+            }
+            for (p, &(i, j)) in out.pairs.iter_mut().zip(&self.pairs) {
+                *p += vector[i] * vector[j];
+            }
+        }
+        Ok(())
+    }
+
+    pub fn run(&self, seed: u64, start: u64, stop: u64) -> Result<Totals, String> {
+        let mut out = self.empty();
+        self.run_into(seed, start, stop, &mut out)?;
+        Ok(out)
+    }
+}
+
+impl Game<'_> {
+    /// `sim._play_game` and `_play_hands` for one table: a match (one hand
+    /// in hands mode), its quantities written into `vector`.
+    fn play<const W: usize>(&mut self, rules: &Arc<Rules<W>>, st: &SimTable, vector: &mut [i64],
+                            hists: &mut TableHists, timing: &mut [BTreeMap<i64, u64>])
+                            -> Result<(), String> {
+        let sim = self.sim;
+        let t = &rules.t;
+        let players = t.players;
+        let bots: Vec<Bot> = self.seated.iter().map(|&i| sim.lineup[i]).collect();
+        let mut rngs: Vec<Rng> =
+            (0..players).map(|s| Rng::new(derive(self.seed, &[BOTS, s as u64]))).collect();
+        let mut mt = Match::new(Arc::clone(rules), st.m.clone(), self.seed);
+        let mut play = vec![0i64; players];
+        let mut settle = vec![0i64; t.owners];
+        let (mut moves, mut blocked, mut hands, mut leader) = (0i64, 0i64, 0i64, -1i64);
+        let mut legal: Vec<i64> = Vec::with_capacity(64);
+        let mut result: Option<Vec<i64>> = None;
+        self.decisions = 0;
+        while !mt.game_over {
+            let mut hand = mt.new_hand(false)?;
+            if leader < 0 {
+                leader = hand.leader as i64;
+            }
+            let before = mt.scores.clone();
+            while hand.state == PLAYING {
+                hand.legal_moves_into(&mut legal);
+                let mv = match legal.len() {
+                    0 => return Err("a hand with no legal move".into()),
+                    // a forced move is made without asking the bot
+                    1 => legal[0],
+                    n => {
+                        let seat = hand.turn;
+                        self.decisions += 1;
+                        let clock = (self.decisions % TIME_SAMPLE == 0).then(Instant::now);
+                        let mv = match bots[seat] {
+                            Bot::Random => legal[rngs[seat].below(n as u64) as usize],
+                            Bot::Greedy => hand.greedy_move(&legal),
+                        };
+                        if let Some(t0) = clock {
+                            let us = t0.elapsed().as_secs_f64().max(1e-7) * 1e6;
+                            let bin = (TIME_BINS * us.ln()).round() as i64;
+                            *timing[self.bot_ids[seat]].entry(bin).or_insert(0) += 1;
+                        }
+                        mv
+                    }
+                };
+                hand.apply(mv, None);
+                if hand.last_points > 0 {
+                    hists.scoring_counts.add(hand.count);
+                    hists.play_points.add(hand.last_points);
+                }
+            }
+            moves += hand.moves as i64;
+            hands += 1;
+            if hand.state == BLOCKED {
+                blocked += 1;
+            }
+            if let Some(deltas) = &hand.settlement {
+                for (o, d) in deltas.iter().enumerate() {
+                    settle[o] += d;
+                }
+            }
+            for (s, p) in play.iter_mut().enumerate() {
+                *p += hand.play_points[s];
+            }
+            mt.finish_hand(&hand);
+            if sim.hands_only {
+                result = Some(mt.scores.iter().zip(&before).map(|(a, b)| a - b).collect());
+                break;
+            }
+        }
+        let (result, winner) = match result {
+            Some(r) => {
+                let w = unique_top(&r);
+                (r, w)
+            }
+            None => (mt.scores.clone(), mt.winner),
+        };
+        self.record(&st.slots, &t.owner, &result, winner, [moves, blocked, hands, leader],
+                    &play, &settle, vector, hists);
+        Ok(())
+    }
+
+    /// `sim._record_game`.
+    #[allow(clippy::too_many_arguments)]
+    fn record(&self, slots: &Slots, owner: &[usize], result: &[i64], winner: i64,
+              [moves, blocked, hands, leader]: [i64; 4], play: &[i64], settle: &[i64],
+              vector: &mut [i64], hists: &mut TableHists) {
+        hists.game_hands.add(hands);
+        let mut ordered = result.to_vec();
+        ordered.sort_unstable_by(|a, b| b.cmp(a));
+        let margin = if ordered.len() > 1 { ordered[0] - ordered[1] } else { 0 };
+        hists.margin.add(margin);
+        vector[slots.hands] = hands;
+        vector[slots.moves] = moves;
+        vector[slots.blocked] = blocked;
+        let leader = leader.max(0) as usize;
+        vector[slots.leader_win] = (winner >= 0 && winner == owner[leader] as i64) as i64;
+        vector[slots.tie] = (winner < 0) as i64;
+        vector[slots.margin] = margin;
+        for (s, &d) in self.bot_ids.iter().enumerate() {
+            let o = owner[s];
+            let won = (winner == o as i64) as i64;
+            let at = slots.seat_win[s];
+            vector[at] = won;
+            vector[at + PLAY] = play[s];
+            vector[at + SETTLE] = settle[o];
+            vector[at + SCORE] = result[o];
+            let at = slots.bot_win[d];
+            // a bot in several seats: it wins when any of its sides wins
+            vector[at] = vector[at].max(won);
+            vector[at + PLAY] += play[s];
+            vector[at + SETTLE] += settle[o];
+            vector[at + SCORE] += result[o];
+        }
+        if slots.bot_win.len() > 1 {
+            let mut best = vec![i64::MIN; slots.bot_win.len()];
+            for (s, &d) in self.bot_ids.iter().enumerate() {
+                best[d] = best[d].max(result[owner[s]]);
+            }
+            for &(a, b, at) in &slots.ahead {
+                if best[a] > best[b] {
+                    vector[at] = 1;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{LeadRule, LATER_DOMINOER, LEAD_LOT};
+    use crate::table::tests::table;
+
+    /// sniff-like: 2 players, one bot, the layout of `sim.Layout` for them.
+    fn sim(bots: &[Bot], hands_only: bool) -> Sim {
+        let players = 2;
+        let r = Arc::new(Rules::<1>::new(table(6, players)).unwrap());
+        let m = MatchRules {
+            lead_first: LeadRule { kind: LEAD_LOT, arg: -1, if_none: -1 },
+            lead_later: LATER_DOMINOER,
+            lead_again: LeadRule { kind: LEAD_LOT, arg: -1, if_none: -1 },
+            lead_doubles_only: false,
+            boneyard_unread: false,
+        };
+        let mut distinct: Vec<Bot> = Vec::new();
+        for &b in bots {
+            if !distinct.contains(&b) {
+                distinct.push(b);
+            }
+        }
+        let lineup: Vec<Bot> = (0..players).map(|s| bots[s % bots.len()]).collect();
+        let which = lineup.iter().map(|b| distinct.iter().position(|d| d == b).unwrap()).collect();
+        // 6 globals, 4 per seat, 4 per bot, then the ahead slots
+        let mut at = 6;
+        let seat_win: Vec<usize> = (0..players).map(|s| at + 4 * s).collect();
+        at += 4 * players;
+        let bot_win: Vec<usize> = (0..distinct.len()).map(|d| at + 4 * d).collect();
+        at += 4 * distinct.len();
+        let mut ahead = Vec::new();
+        for a in 0..distinct.len() {
+            for b in 0..distinct.len() {
+                if a != b {
+                    ahead.push((a, b, at));
+                    at += 1;
+                }
+            }
+        }
+        let slots = Slots { hands: 0, moves: 1, blocked: 2, leader_win: 3, tie: 4, margin: 5,
+                            seat_win, bot_win, ahead };
+        let pairs = (0..at).map(|i| (i, i)).collect();
+        let s = Sim { tables: vec![SimTable { rules: AnyRules::W1(r), m, slots }], lineup, which,
+                      distinct: distinct.len(), players, size: at, pairs, hands_only };
+        s.check().unwrap();
+        s
+    }
+
+    #[test]
+    fn batches_split_anywhere_give_the_same_sums() {
+        for hands_only in [false, true] {
+            let s = sim(&[Bot::Greedy, Bot::Random], hands_only);
+            let whole = s.run(5, 0, 40).unwrap();
+            let mut parts = s.run(5, 0, 13).unwrap();
+            let rest = s.run(5, 13, 40).unwrap();
+            parts.n += rest.n;
+            for (a, b) in parts.sums.iter_mut().zip(&rest.sums) {
+                *a += b;
+            }
+            for (a, b) in parts.pairs.iter_mut().zip(&rest.pairs) {
+                *a += b;
+            }
+            assert_eq!(whole.n, 40);
+            assert_eq!(parts.sums, whole.sums);
+            assert_eq!(parts.pairs, whole.pairs);
+            let games: u64 = whole.hists[0].game_hands.items().iter().map(|kv| kv.1).sum();
+            assert_eq!(games, 40);
+        }
+    }
+
+    #[test]
+    fn totals_are_consistent() {
+        let s = sim(&[Bot::Random], false);
+        let t = s.run(1, 0, 30).unwrap();
+        // every game has a winner or a tie; one bot wins whenever a side does
+        let (wins0, wins1) = (t.sums[s.tables[0].slots.seat_win[0]], t.sums[s.tables[0].slots.seat_win[1]]);
+        let ties = t.sums[4];
+        assert_eq!(wins0 + wins1 + ties, 30);
+        assert_eq!(t.sums[s.tables[0].slots.bot_win[0]], wins0 + wins1);
+        // a match to 100 is over when a side has 100
+        assert!(t.sums[s.tables[0].slots.bot_win[0] + SCORE] >= 100 * (30 - ties));
+        assert!(t.sums[0] >= 30 && t.sums[1] > t.sums[0]);
+    }
+
+    #[test]
+    fn histogram_keys_dense_and_sparse() {
+        let mut h = Hist::default();
+        for k in [3, -2, 5000, 3, 0] {
+            h.add(k);
+        }
+        assert_eq!(h.items(), vec![(-2, 1), (0, 1), (3, 2), (5000, 1)]);
+    }
+}

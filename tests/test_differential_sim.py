@@ -1,0 +1,168 @@
+"""The two cores simulate the same games: whole ``bones simulate`` runs.
+
+The native core plays a run's batches itself (``bones_native.Simulation``:
+deals, leads, redeals, match ends, the built-in bots and the summary) when
+every bot of the lineup is one it plays.  Here each run is simulated twice
+in-process, once on the Python path (``core.native`` patched to say there is
+no native core) and once natively, and the totals (every vector sum, pair
+product and histogram) must be identical: for every built-in variant at
+every allowed player count (teams where allowed), random and greedy bots,
+whole matches and ``--hands`` mode; for bigger tile sets and for
+hypothesis-generated variant files.  Through the command line, the
+``--json`` report must be byte-identical (outside ``run``) between
+``BONES_CORE=python`` and ``BONES_CORE=native`` and between ``--jobs 1``
+and ``--jobs 2``.
+
+Skipped without the native core; ``BONES_CORE=native`` (CI's native pass)
+turns a missing core into a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis_budget import examples
+
+from bones.engine import core, sim
+from bones.engine.load import builtin_names, load_variant
+from bones.engine.rules import RulesError
+
+try:
+    import bones_native
+
+    from bones.engine.flat import FORMAT_VERSION
+
+    if bones_native.TABLE_FORMAT != FORMAT_VERSION:
+        raise ImportError("built for another table format")
+except ImportError as err:  # pragma: no cover - depends on the install
+    if os.environ.get("BONES_CORE") == "native":
+        raise
+    pytestmark = pytest.mark.skip(reason=f"native core not available: {err}")
+    bones_native = None
+else:
+    if core.native() is None:  # BONES_CORE=python: CI's Python-core pass
+        pytestmark = pytest.mark.skip(reason="BONES_CORE=python forces the Python core")
+
+
+def tables() -> list[tuple[str, int, bool]]:
+    out = []
+    for name in builtin_names():
+        variant = load_variant(name)
+        for players in variant.players.counts:
+            for teams in sorted({variant.partnered(players, False),
+                                 variant.partnered(players, True)}):
+                out.append((name, players, teams))
+    return out
+
+
+def both(config: sim.SimConfig, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
+    """(Python totals, native totals) of one run; an error is a result too."""
+    def run() -> Any:
+        sim._CACHE.clear()
+        try:
+            return sim.simulate(config).totals()
+        except RulesError as err:
+            return f"RulesError: {err}"
+
+    with monkeypatch.context() as m:
+        m.setattr(core, "native", lambda: None)
+        assert sim.native_module(config) is None
+        python = run()
+    assert sim.native_module(config) is bones_native, "this run should play natively"
+    return python, run()
+
+
+@pytest.mark.parametrize("name,players,teams", tables())
+def test_builtin_variants_simulate_the_same(name: str, players: int, teams: bool,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    variant = load_variant(name)
+    table = sim.Table(name, variant, players, teams)
+    for bots in (["random"], ["greedy", "random"]):
+        for hands_only, games in ((False, 8), (True, 40)):
+            config = sim.make_config([table], bots, games=games, seed=players * 7 + len(bots),
+                                     hands_only=hands_only)
+            python, native = both(config, monkeypatch)
+            assert python == native, (name, players, teams, bots, hands_only)
+            assert native["n"] == games and any(native["sums"])
+
+
+def test_bigger_sets_and_paired_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """double-9, double-12 (two mask words) and double-18 (three), four
+    players; and a paired comparison of two variants (two tables a game)."""
+    base = load_variant("all-fives")
+    for highest in (9, 12, 18):
+        variant = base.model_copy(update={
+            "tiles": base.tiles.model_copy(update={"highest": highest}),
+            "name": f"all-fives-{highest}",
+        })
+        config = sim.make_config([sim.Table("x", variant, 4, False)], ["greedy", "random"],
+                                 games=4, seed=highest)
+        python, native = both(config, monkeypatch)
+        assert python == native, highest
+    config = sim.make_config(["sniff", "all-fives"], ["greedy", "random"], games=10, seed=2,
+                             players=2)
+    python, native = both(config, monkeypatch)
+    assert python == native
+
+
+try:
+    from test_spec_roundtrip import variants as generated_variants
+except ImportError:  # pragma: no cover
+    generated_variants = None
+
+
+@pytest.mark.skipif(generated_variants is None, reason="variant generator not importable")
+@examples(30)
+@given(variant=generated_variants() if generated_variants else None)
+def test_generated_variants_simulate_the_same(variant: Any) -> None:
+    """Every lead rule, fallback, redeal and match end the generator writes."""
+    mp = pytest.MonkeyPatch()
+    try:
+        players = variant.players.counts[0]
+        for teams in sorted({variant.partnered(players, False),
+                             variant.partnered(players, True)}):
+            table = sim.Table("generated", variant, players, teams)
+            for hands_only in (False, True):
+                config = sim.make_config([table], ["greedy", "random"], games=3, seed=4,
+                                         hands_only=hands_only)
+                python, native = both(config, mp)
+                assert python == native, (teams, hands_only)
+    finally:
+        mp.undo()
+
+
+def test_only_the_native_bots_play_natively() -> None:
+    assert set(bones_native.SIM_BOTS) >= {"random", "greedy"}
+    config = sim.make_config(["sniff"], ["greedy", "random"], games=1, seed=1)
+    assert sim.native_module(config) is bones_native
+    config = sim.make_config(["sniff"], ["search:iterations=4", "random"], games=1, seed=1)
+    assert sim.native_module(config) is None
+
+
+def _cli(core_name: str, *args: str) -> dict[str, Any]:
+    env = {**os.environ, "BONES_CORE": core_name}
+    out = subprocess.run([sys.executable, "-m", "bones", "simulate", *args, "--json", "--quiet"],
+                         capture_output=True, text=True, env=env, timeout=300, check=True)
+    body = json.loads(out.stdout)
+    body.pop("run")
+    return body
+
+
+@pytest.mark.parametrize("args", [
+    ("sniff", "--hands", "3000", "--bots", "random", "--seed", "12"),
+    ("partnership-block", "-n", "60", "--bots", "greedy,random", "--seed", "3"),
+])
+def test_cli_json_is_the_same_for_both_cores_and_any_jobs(args: tuple[str, ...]) -> None:
+    python = _cli("python", *args)
+    native = _cli("native", *args)
+    native2 = _cli("native", *args, "--jobs", "2")
+    text = json.dumps(python, sort_keys=True)
+    assert json.dumps(native, sort_keys=True) == text
+    assert json.dumps(native2, sort_keys=True) == text
+    assert python["games"] == int(args[2]) and not python["partial"]
