@@ -23,3 +23,10 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# The compiled-variant cache (bones.engine.cache) of the commands the tests
+# run goes to a folder of this test session, never the user's own cache.
+if "BONES_CACHE_DIR" not in os.environ:
+    import tempfile
+
+    os.environ["BONES_CACHE_DIR"] = tempfile.mkdtemp(prefix="bones-test-cache-")

@@ -135,14 +135,20 @@ def load_problem(err: BaseException, ref: str) -> str:
     return (str(err).splitlines() or [type(err).__name__])[0]
 
 
-def load_variant(ref: str) -> Variant:
+def load_variant(ref: str, cached: bool = False) -> Variant:
     """Load a variant for a command; raise :class:`CommandError` (1 for a bad
-    file, 2 for a name or path that names nothing)."""
-    from bones.engine.load import VariantError
-    from bones.engine.load import load_variant as load
+    file, 2 for a name or path that names nothing).
 
+    ``cached``: a built-in may come from :mod:`bones.engine.cache` as a
+    stand-in for the model, for commands that only play it."""
+    from bones.engine.yamlsource import VariantError
+
+    if cached:
+        from bones.engine.cache import load_builtin as load
+    else:
+        from bones.engine.load import load_variant as load
     try:
-        return load(ref)
+        return load(ref)  # type: ignore[no-any-return]
     except VariantError as err:
         raise CommandError(load_problem(err, ref), input_exit_code(ref)) from None
 

@@ -113,7 +113,8 @@ def _tables(refs: list[str], players: Optional[int], teams: bool) -> list[Any]:
 
     tables = []
     for ref in refs:
-        variant = load_variant(ref)
+        # a built-in comes from the compiled cache when it can (fast start-up)
+        variant = load_variant(ref, cached=True)
         try:
             rules = compile_rules(variant, players, True if teams else None)
         except RulesError as err:

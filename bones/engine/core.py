@@ -112,7 +112,10 @@ def native_rules(rules: Any, module: Any = None) -> Any:
         return got[1]
     from bones.engine.flat import flatten
 
-    table = module.Rules(flatten(rules))
+    # a built-in read from bones.engine.cache brings its flat table along
+    cached = getattr(rules.variant, "cached_flat", None)
+    flat = cached(rules.players, rules.teams) if cached is not None else None
+    table = module.Rules(flat if flat is not None else flatten(rules))
     if len(_RULES_CACHE) > 64:
         _RULES_CACHE.clear()
     _RULES_CACHE[id(rules)] = (rules, table)

@@ -9,11 +9,13 @@ indexed by a number or a function chosen here, so the hot path in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from bones.engine import spec
 from bones.engine.settle import Settle, compile_settlement
-from bones.engine.spec import points_for_count, spinner_multipliers
 from bones.engine.tiles import TileSet, tile_set
+
+if TYPE_CHECKING:  # the models are needed to compile, not to play (fast start-up)
+    from bones.engine import spec
 
 # spinner kinds
 SPIN_NONE, SPIN_FIRST, SPIN_EVERY, SPIN_LED, SPIN_INLINE = range(5)
@@ -83,6 +85,8 @@ class LeadRule:
 
 def compile_lead(rule: object, ts: TileSet, players: int) -> LeadRule:
     """The codes of one first-lead rule."""
+    from bones.engine import spec
+
     kind = _LEAD_CODES[rule.kind]  # type: ignore[attr-defined]
     arg = -1
     if isinstance(rule, spec.TileLead):
@@ -176,13 +180,15 @@ class Rules:
         return self
 
     def __reduce__(self) -> tuple[object, tuple[spec.Variant, int, bool]]:
-        return (_compile, (self.variant, self.players, self.teams))
+        return (_rebuild, (self.variant, self.players, self.teams))
 
     def points(self, count: int) -> int:
         table = self.count_points
-        return table[count] if 0 <= count < len(table) else points_for_count(
-            self.variant.scoring, count
-        )
+        if 0 <= count < len(table):
+            return table[count]
+        from bones.engine.spec import points_for_count
+
+        return points_for_count(self.variant.scoring, count)
 
 
 _LATER_CODES = {
@@ -195,6 +201,8 @@ _LATER_CODES = {
 
 
 def _compile_later(lead: spec.Lead, ts: TileSet, players: int) -> tuple[int, LeadRule]:
+    from bones.engine import spec
+
     later = lead.later
     if isinstance(later, spec.RotateLead):
         code = LATER_ROTATE_NEXT if later.to == "next" else LATER_ROTATE_PREVIOUS
@@ -215,6 +223,9 @@ def compile_rules(variant: spec.Variant, players: int | None = None,
     ``teams`` chooses partnerships where the variant makes them optional;
     where they are required it may be left out.
     """
+    cached = getattr(variant, "cached_rules", None)
+    if cached is not None:  # a built-in read from bones.engine.cache
+        return cached(players, teams)  # type: ignore[no-any-return]
     if players is None:
         players = min(variant.players.counts)
     if players not in variant.players.counts:
@@ -230,7 +241,19 @@ def compile_rules(variant: spec.Variant, players: int | None = None,
     return _compile(variant, players, variant.partnered(players, teams))
 
 
+def _rebuild(variant: spec.Variant, players: int, teams: bool) -> Rules:
+    """Unpickle compiled rules: a cached built-in (:mod:`bones.engine.cache`)
+    restores its tables, any other variant compiles again."""
+    cached = getattr(variant, "cached_rules", None)
+    if cached is not None:
+        return cached(players, teams)  # type: ignore[no-any-return]
+    return _compile(variant, players, teams)
+
+
 def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
+    from bones.engine import spec
+    from bones.engine.spec import points_for_count, spinner_multipliers
+
     ts = tile_set(variant.tiles.highest)
     # two teams, seats alternating round the table (docs/language.md)
     owner = tuple(seat % 2 for seat in range(players)) if teams else tuple(range(players))

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bones.engine import spec
-
 # who scores
 SETTLE_NOBODY, SETTLE_OWN_PENALTY, SETTLE_EACH_HEAVIER, SETTLE_DOMINOER, SETTLE_LIGHTEST = range(5)
 # the amount
@@ -185,6 +183,8 @@ def settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
 
 def compile_settlement(rule: object, players: int) -> Settle:
     """The codes of one rule (``settlement.domino`` or ``.blocked``)."""
+    from bones.engine import spec
+
     kind = _KINDS[rule.kind]  # type: ignore[attr-defined]
     rounding = getattr(rule, "rounding", spec.NoRounding())
     unit, per, mode = 1, PER_AGGREGATE, ROUND_NEAREST

@@ -25,11 +25,13 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bones.engine import spec
 from bones.engine.hand import BLOCKED
 from bones.engine.rng import BOTS, derive, mix, stream
+
+if TYPE_CHECKING:  # the models load only when a variant is read (fast start-up)
+    from bones.engine import spec
 
 FORMAT = "bones-simulation"
 FORMAT_VERSION = 1

@@ -1,0 +1,247 @@
+"""A cache of compiled built-in variants, so a run starts without the models.
+
+Reading a variant means YAML and pydantic (about a quarter of a second of
+imports and model building); playing it needs only the compiled
+:class:`~bones.engine.rules.Rules`.  For a built-in variant named on the
+command line, :func:`load_builtin` keeps what the compiler made in one small
+file per variant under the user's cache directory and, the next time, hands
+back a :class:`CachedVariant` that stands for the model without importing
+it, with the compiled tables at hand.
+
+The key of an entry is a SHA-256 of everything the result depends on: the
+bytes of every built-in variant file (a built-in may extend another), the
+source of every module of the compiler (so an edited checkout never reads
+tables an older compiler made; the package version is not enough, it does
+not change in a checkout), the cache's own format and the Python version.
+A variant file named by path is never cached.
+
+The cache is only an optimisation, so it fails safe:
+
+* ``BONES_CACHE=off`` turns it off; ``BONES_CACHE_DIR`` moves it (default
+  ``$XDG_CACHE_HOME/bones``, else ``~/.cache/bones``);
+* an entry is read only from a folder and a file owned by the user and
+  writable by nobody else (it is a pickle: never load one another user could
+  have written), opened without following a symbolic link;
+* a folder that cannot be created or written, a corrupt or foreign entry:
+  the variant is loaded and compiled as if there were no cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import stat
+import sys
+import tempfile
+from dataclasses import fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bones.engine.rules import Rules
+    from bones.engine.spec import Variant
+
+#: Bump when the layout of an entry changes.
+CACHE_FORMAT = 1
+ENV_OFF = "BONES_CACHE"
+ENV_DIR = "BONES_CACHE_DIR"
+
+#: The modules whose source decides what a built-in compiles to.
+COMPILER = ("cache", "flat", "load", "problems", "rules", "settle", "spec", "tiles", "yamlsource")
+
+_YAML_SUFFIXES = (".yaml", ".yml")
+_ENGINE = Path(__file__).resolve().parent
+
+
+def builtin_dir() -> Path:
+    """The built-in variant files (as :mod:`bones.engine.load` finds them)."""
+    package = _ENGINE.parent
+    installed = package / "variants"
+    return installed if installed.is_dir() else package.parent / "variants"
+
+
+def enabled() -> bool:
+    return os.environ.get(ENV_OFF, "").strip().lower() not in ("0", "off", "no", "false")
+
+
+def cache_dir() -> Path:
+    given = os.environ.get(ENV_DIR)
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "bones"
+
+
+def is_builtin_ref(ref: str) -> bool:
+    """Whether ``ref`` names a built-in rather than a file (the loader's rule)."""
+    return bool(ref.strip()) and not ("/" in ref or "\\" in ref
+                                      or ref.lower().endswith(_YAML_SUFFIXES))
+
+
+def key(ref: str) -> str | None:
+    """The entry's key for ``ref``, or None when the files cannot be read."""
+    digest = hashlib.sha256(f"bones-cache|{CACHE_FORMAT}|{sys.version_info[:2]}|".encode())
+    digest.update(ref.strip().lower().encode() + b"\0")
+    try:
+        for module in COMPILER:
+            digest.update(module.encode() + b"\0")
+            digest.update((_ENGINE / f"{module}.py").read_bytes())
+        for entry in sorted(builtin_dir().iterdir(), key=lambda e: e.name):
+            if entry.name.lower().endswith(_YAML_SUFFIXES):
+                digest.update(entry.name.encode() + b"\0")
+                digest.update(entry.read_bytes())
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+# ------------------------------------------------------------- the entries
+
+def _safe_stat(st: os.stat_result) -> bool:
+    """Owned by this user and writable by no one else."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is not None and st.st_uid != getuid():
+        return False
+    return not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def _read(folder: Path, name: str) -> dict[str, Any] | None:
+    try:
+        if not _safe_stat(os.stat(folder)):
+            return None
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(folder / name, flags)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or not _safe_stat(st) or st.st_size > 1 << 22:
+            return None
+        with os.fdopen(fd, "rb") as handle:
+            fd = -1
+            entry = pickle.load(handle)  # noqa: S301 - the user's own file, checked above
+    except Exception:  # noqa: BLE001 - a corrupt entry is a miss
+        return None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    return entry if isinstance(entry, dict) and entry.get("format") == CACHE_FORMAT else None
+
+
+def _write(folder: Path, name: str, entry: dict[str, Any]) -> None:
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not _safe_stat(os.stat(folder)):
+            return
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".pickle")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                pickle.dump(entry, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temp, folder / name)
+        except BaseException:
+            os.unlink(temp)
+            raise
+    except OSError:
+        pass  # an unwritable cache is no cache
+
+
+class CachedVariant:
+    """Stands for a built-in variant's model, read from the cache.
+
+    Its ``name`` and its JSON dump (what a simulation's report and key use)
+    are at hand; :func:`bones.engine.rules.compile_rules` takes the cached
+    tables from it; any other attribute loads the real model once.
+    """
+
+    def __init__(self, ref: str, entry_key: str, entry: dict[str, Any]) -> None:
+        self.ref = ref
+        self._key = entry_key
+        self._entry = entry
+        self._model: Variant | None = None
+
+    @property
+    def name(self) -> str:
+        return str(self._entry["name"])
+
+    def model_dump(self, *, mode: str = "python", **options: Any) -> Any:
+        if mode == "json" and not options:
+            return pickle.loads(pickle.dumps(self._entry["dump"]))
+        return self.model().model_dump(mode=mode, **options)
+
+    def model(self) -> Variant:
+        """The real, validated model (loaded on first use)."""
+        if self._model is None:
+            from bones.engine.load import load_variant
+
+            self._model = load_variant(self.ref)
+        return self._model
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__") or attr in ("ref", "_key", "_entry", "_model"):
+            raise AttributeError(attr)
+        return getattr(self.model(), attr)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str, dict[str, Any]]]:
+        return (CachedVariant, (self.ref, self._key, self._entry))
+
+    def cached_rules(self, players: int | None, teams: bool | None) -> Rules:
+        """The rules for a table, from the cache when it has them."""
+        from bones.engine.rules import Rules, compile_rules
+
+        tables = self._entry["tables"]
+        got = tables.get(self._entry["requests"].get((players, teams), (players, teams)))
+        if got is not None:
+            return Rules(variant=self, **got)  # type: ignore[arg-type]
+        rules = compile_rules(self.model(), players, teams)
+        _remember(self.ref, self._key, self._entry, players, teams, rules)
+        return Rules(**{**_state(rules), "variant": self})
+
+    def cached_flat(self, players: int, teams: bool) -> dict[str, Any] | None:
+        """The native core's flat table for a table, when the cache has it."""
+        flat = self._entry["flat"].get((players, teams))
+        return dict(flat) if flat is not None else None
+
+
+def _state(rules: Rules) -> dict[str, Any]:
+    return {f.name: getattr(rules, f.name) for f in fields(rules) if f.name != "variant"}
+
+
+def _remember(ref: str, entry_key: str, entry: dict[str, Any], players: int | None,
+              teams: bool | None, rules: Rules) -> None:
+    resolved = (rules.players, rules.teams)
+    entry["tables"][resolved] = _state(rules)
+    entry["requests"][(players, teams)] = resolved
+    try:
+        from bones.engine.flat import Unsupported, flatten
+
+        entry["flat"][resolved] = flatten(rules)
+    except (ImportError, Unsupported):  # pragma: no cover - a rule the flat table lacks
+        pass
+    _write(cache_dir(), f"{entry_key}.pickle", entry)
+
+
+def load_builtin(ref: str) -> Any:
+    """The variant ``ref`` names: a :class:`CachedVariant` for a built-in the
+    cache holds, else the loaded model (remembered for next time when it is a
+    built-in).  Raises what :func:`bones.engine.load.load_variant` raises."""
+    entry_key = key(ref) if enabled() and is_builtin_ref(ref) else None
+    if entry_key is not None:
+        entry = _read(cache_dir(), f"{entry_key}.pickle")
+        if entry is not None:
+            return CachedVariant(ref, entry_key, entry)
+    from bones.engine.load import load_variant
+
+    variant = load_variant(ref)
+    if entry_key is not None:
+        entry = {"format": CACHE_FORMAT, "name": variant.name,
+                 "dump": variant.model_dump(mode="json"), "tables": {}, "requests": {},
+                 "flat": {}}
+        _write(cache_dir(), f"{entry_key}.pickle", entry)
+        standin = CachedVariant(ref, entry_key, entry)
+        standin._model = variant
+        return standin
+    return variant
+
+
+__all__ = ["CACHE_FORMAT", "CachedVariant", "cache_dir", "enabled", "key", "load_builtin"]

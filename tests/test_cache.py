@@ -1,0 +1,155 @@
+"""The compiled-variant cache: same games, fast start-up, never a stale or
+foreign entry (bones.engine.cache)."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bones.engine import cache
+from bones.engine.load import load_variant
+from bones.engine.rules import compile_rules
+from bones.engine.sim import Table, make_config, simulate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    where = tmp_path / "cache"
+    monkeypatch.setenv(cache.ENV_DIR, str(where))
+    monkeypatch.delenv(cache.ENV_OFF, raising=False)
+    return where
+
+
+def from_disk(variant: object) -> bool:
+    """Whether ``variant`` was read from a cache entry (not loaded from YAML)."""
+    return isinstance(variant, cache.CachedVariant) and variant._model is None
+
+
+def _entries(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.pickle")) if folder.is_dir() else []
+
+
+def test_a_builtin_comes_back_from_the_cache_with_the_same_tables(folder: Path) -> None:
+    first = cache.load_builtin("all-fives")
+    rules = compile_rules(first, 3)  # compiled, then remembered
+    assert len(_entries(folder)) == 1
+    again = cache.load_builtin("All-Fives")  # the key is the name in any case
+    assert from_disk(again)
+    restored = compile_rules(again, 3)
+    assert again._model is None, "the cached tables were used, not the model"
+    real = compile_rules(load_variant("all-fives"), 3)
+    for name in ("owner", "count_points", "settle_domino", "settle_blocked", "lead_first",
+                 "target", "spinner_mult", "hand_size", "check"):
+        assert getattr(restored, name) == getattr(real, name) == getattr(rules, name), name
+    assert restored.name == real.name == "all-fives"
+    assert again.model_dump(mode="json") == load_variant("all-fives").model_dump(mode="json")
+
+
+def test_cached_and_uncached_runs_play_the_same_games(folder: Path) -> None:
+    def totals(variant: object) -> dict[str, object]:
+        rules = compile_rules(variant, 2)
+        table = Table("sniff", variant, rules.players, rules.teams)  # type: ignore[arg-type]
+        config = make_config([table], ["random", "greedy"], 30, seed=7)
+        return simulate(config).totals()
+
+    plain = totals(load_variant("sniff"))
+    cache.load_builtin("sniff")
+    compile_rules(cache.load_builtin("sniff"), 2)
+    hit = cache.load_builtin("sniff")
+    assert from_disk(hit)
+    assert totals(hit) == plain
+    # a worker receives the rules by pickle: a cached built-in travels with its tables
+    clone = pickle.loads(pickle.dumps(compile_rules(hit, 2)))
+    assert clone.count_points == compile_rules(load_variant("sniff"), 2).count_points
+
+
+def test_editing_a_variant_or_the_compiler_makes_a_new_key(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    variants = tmp_path / "variants"
+    shutil.copytree(cache.builtin_dir(), variants)
+    engine = tmp_path / "engine"
+    engine.mkdir()
+    for module in cache.COMPILER:
+        shutil.copy(Path(cache.__file__).parent / f"{module}.py", engine / f"{module}.py")
+    monkeypatch.setattr(cache, "builtin_dir", lambda: variants)
+    monkeypatch.setattr(cache, "_ENGINE", engine)
+    before = cache.key("sniff")
+    assert before is not None and cache.key("sniff") == before
+    with open(variants / "all-threes.yaml", "a") as handle:  # any built-in: one may extend another
+        handle.write("\n# an edit\n")
+    edited_variant = cache.key("sniff")
+    assert edited_variant != before
+    with open(engine / "rules.py", "a") as handle:
+        handle.write("\n# an edit of the compiler\n")
+    assert cache.key("sniff") not in (before, edited_variant)
+    assert cache.key("fives") != cache.key("sniff")
+
+
+def test_paths_are_never_cached(folder: Path) -> None:
+    path = ROOT / "variants" / "sniff.yaml"
+    variant = cache.load_builtin(str(path))
+    assert not isinstance(variant, cache.CachedVariant)
+    assert _entries(folder) == []
+
+
+def test_an_entry_others_could_write_is_never_loaded(folder: Path) -> None:
+    compile_rules(cache.load_builtin("muggins"), 2)
+    assert from_disk(cache.load_builtin("muggins"))
+    os.chmod(folder, 0o770)  # group-writable folder
+    assert not from_disk(cache.load_builtin("muggins"))
+    os.chmod(folder, 0o700)
+    (entry,) = _entries(folder)
+    os.chmod(entry, 0o666)  # a file anyone may rewrite
+    assert not from_disk(cache.load_builtin("muggins"))
+    os.chmod(entry, 0o600)
+    link = folder / "link.pickle"
+    entry.rename(link)
+    entry.symlink_to(link)  # never followed
+    assert not from_disk(cache.load_builtin("muggins"))
+
+
+def test_a_corrupt_entry_or_an_unusable_folder_is_no_cache(
+        folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    compile_rules(cache.load_builtin("bergen"), 2)
+    (entry,) = _entries(folder)
+    entry.write_bytes(b"not a pickle")
+    variant = cache.load_builtin("bergen")
+    assert compile_rules(variant, 2).name == "bergen"
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv(cache.ENV_DIR, str(blocker / "cache"))  # cannot be created
+    variant = cache.load_builtin("bergen")
+    assert compile_rules(variant, 2).name == "bergen"
+    monkeypatch.setenv(cache.ENV_OFF, "off")
+    assert not from_disk(cache.load_builtin("bergen"))
+
+
+def test_a_cached_command_starts_without_yaml_or_the_models(tmp_path: Path) -> None:
+    env = {**os.environ, cache.ENV_DIR: str(tmp_path / "cache"), "BONES_CORE": "python"}
+    env.pop(cache.ENV_OFF, None)
+    run = ("import sys\n"
+           "from bones.cli.app import main\n"
+           "sys.argv = ['bones', 'simulate', 'sniff', '--hands', '2', '--bots', 'random',"
+           " '--quiet', '--seed', '3', '--json']\n"
+           "try:\n    main()\nexcept SystemExit as done:\n    assert not done.code, done.code\n"
+           "loaded = [m for m in ('yaml', 'bones.engine.spec', 'bones.engine.load')"
+           " if m in sys.modules]\n"
+           "print('LOADED', loaded, file=sys.stderr)\n")
+    cold = subprocess.run([sys.executable, "-c", run], env=env, capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert cold.returncode == 0, cold.stderr
+    assert "'bones.engine.spec'" in cold.stderr  # the first run reads the file
+    warm = subprocess.run([sys.executable, "-c", run], env=env, capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert warm.returncode == 0, warm.stderr
+    assert "LOADED []" in warm.stderr
+    strip = lambda text: text.split('"run"')[0]  # noqa: E731 - the report outside its run facts
+    assert strip(warm.stdout) == strip(cold.stdout)
