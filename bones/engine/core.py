@@ -102,6 +102,18 @@ def active_name() -> str:
 _RULES_CACHE: dict[int, tuple[Any, Any]] = {}
 
 
+def flat_table(rules: Any) -> dict[str, Any]:
+    """The flat table of ``rules`` (:func:`bones.engine.flat.flatten`); a
+    built-in read from :mod:`bones.engine.cache` brings its own along."""
+    cached = getattr(rules.variant, "cached_flat", None)
+    flat = cached(rules.players, rules.teams) if cached is not None else None
+    if flat is None:
+        from bones.engine.flat import flatten
+
+        flat = flatten(rules)
+    return flat
+
+
 def native_rules(rules: Any, module: Any = None) -> Any:
     """The native core's table for ``rules`` (built once per Rules object)."""
     module = module or native()
@@ -110,12 +122,7 @@ def native_rules(rules: Any, module: Any = None) -> Any:
     got = _RULES_CACHE.get(id(rules))
     if got is not None and got[0] is rules:
         return got[1]
-    from bones.engine.flat import flatten
-
-    # a built-in read from bones.engine.cache brings its flat table along
-    cached = getattr(rules.variant, "cached_flat", None)
-    flat = cached(rules.players, rules.teams) if cached is not None else None
-    table = module.Rules(flat if flat is not None else flatten(rules))
+    table = module.Rules(flat_table(rules))
     if len(_RULES_CACHE) > 64:
         _RULES_CACHE.clear()
     _RULES_CACHE[id(rules)] = (rules, table)
@@ -140,4 +147,5 @@ def native_hand(rules: Any, deal: Any, scores: list[int] | None = None,
     )
 
 
-__all__ = ["CoreError", "ENV", "active_name", "native", "native_hand", "native_rules"]
+__all__ = ["CoreError", "ENV", "active_name", "flat_table", "native", "native_hand",
+           "native_rules"]

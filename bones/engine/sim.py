@@ -332,7 +332,8 @@ def _native_runner(config: SimConfig, prep: _Prepared) -> Any:
     if module is None:
         return None
     if prep.native is None:
-        from bones.engine.flat import Unsupported, flatten
+        from bones.engine.core import flat_table
+        from bones.engine.flat import Unsupported
 
         distinct = config.distinct
         slots = [{"hands": s.hands, "moves": s.moves, "blocked": s.blocked,
@@ -342,7 +343,7 @@ def _native_runner(config: SimConfig, prep: _Prepared) -> Any:
                  for s in prep.slots]
         try:
             prep.native = module.Simulation(
-                [flatten(r) for r in prep.rules], list(config.lineup),
+                [flat_table(r) for r in prep.rules], list(config.lineup),
                 [distinct.index(text) for text in config.lineup], len(distinct),
                 len(prep.layout), prep.layout.pairs, slots, config.hands_only)
         except (Unsupported, ValueError):
