@@ -13,9 +13,9 @@ Three figures per table (``python -m bench --only native``):
   ``Game.new``), timed in-process in the same run.
 * **simulate**: the whole ``bones simulate VARIANT --hands N --bots random
   --jobs 1 --quiet`` process under ``BONES_CORE=python`` and
-  ``BONES_CORE=native`` (start-up included).  Until ``bones simulate``
-  dispatches to a native batch, both run the Python simulation loop, and the
-  section says so.
+  ``BONES_CORE=native`` (start-up included).  Under the native core the
+  whole run is played in native batches (``bones_native.Simulation``, see
+  docs/simulate.md); the section says whether the installed core has them.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def _simulate_seconds(variant: str, players: int, hands: int, core: str) -> floa
 def run(hands: int = 20_000, rounds: int = 3, sim_hands: int = 20_000,
         peer_games: int = 2_000, log: Callable[[str], None] = print) -> dict[str, object]:
     try:
-        import bones_native  # noqa: F401
+        import bones_native
     except ImportError as err:
         why = f"the native core is not installed ({err}); pip install ./native"
         log(f"  skipped: {why}")
@@ -112,7 +112,8 @@ def run(hands: int = 20_000, rounds: int = 3, sim_hands: int = 20_000,
     from bones.engine.core import native
 
     os.environ.pop("BONES_CORE", None)
-    dispatches = False  # bones simulate has no native batch yet
+    # whether bones simulate plays the random bots' runs in native batches
+    dispatches = "random" in getattr(bones_native, "SIM_BOTS", ())
     result: dict[str, object] = {"simulate_dispatches_to_native": dispatches}
     for variant, players in TABLES:
         rules = compile_table(variant, players)
@@ -156,7 +157,7 @@ def run(hands: int = 20_000, rounds: int = 3, sim_hands: int = 20_000,
                 sim[core][f"over_{peer}"] = round(sim[core]["hands_per_s"] / peer_rate, 2)
         log(f"  {'':18} bones simulate --hands {sim_hands}: python "
             f"{sim['python']['hands_per_s']:,}/s, native {sim['native']['hands_per_s']:,}/s "
-            f"(whole process{'' if dispatches else '; both run the Python loop today'})")
+            f"(whole process{'' if dispatches else '; this core has no native batches'})")
         result[variant] = entry
     native()  # the core the rest of this process would use
     return result

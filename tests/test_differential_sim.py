@@ -6,7 +6,8 @@ every bot of the lineup is one it plays.  Here each run is simulated twice
 in-process, once on the Python path (``core.native`` patched to say there is
 no native core) and once natively, and the totals (every vector sum, pair
 product and histogram) must be identical: for every built-in variant at
-every allowed player count (teams where allowed), random and greedy bots,
+every allowed player count (teams where allowed), random, greedy and
+heuristic bots,
 whole matches and ``--hands`` mode; for bigger tile sets and for
 hypothesis-generated variant files.  Through the command line, the
 ``--json`` report must be byte-identical (outside ``run``) between
@@ -83,7 +84,7 @@ def test_builtin_variants_simulate_the_same(name: str, players: int, teams: bool
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     variant = load_variant(name)
     table = sim.Table(name, variant, players, teams)
-    for bots in (["random"], ["greedy", "random"]):
+    for bots in (["random"], ["greedy", "random"], ["heuristic", "greedy"]):
         for hands_only, games in ((False, 8), (True, 40)):
             config = sim.make_config([table], bots, games=games, seed=players * 7 + len(bots),
                                      hands_only=hands_only)
@@ -101,8 +102,8 @@ def test_bigger_sets_and_paired_tables(monkeypatch: pytest.MonkeyPatch) -> None:
             "tiles": base.tiles.model_copy(update={"highest": highest}),
             "name": f"all-fives-{highest}",
         })
-        config = sim.make_config([sim.Table("x", variant, 4, False)], ["greedy", "random"],
-                                 games=4, seed=highest)
+        config = sim.make_config([sim.Table("x", variant, 4, False)],
+                                 ["heuristic", "greedy", "random"], games=4, seed=highest)
         python, native = both(config, monkeypatch)
         assert python == native, highest
     config = sim.make_config(["sniff", "all-fives"], ["greedy", "random"], games=10, seed=2,
@@ -129,8 +130,8 @@ def test_generated_variants_simulate_the_same(variant: Any) -> None:
                              variant.partnered(players, True)}):
             table = sim.Table("generated", variant, players, teams)
             for hands_only in (False, True):
-                config = sim.make_config([table], ["greedy", "random"], games=3, seed=4,
-                                         hands_only=hands_only)
+                bots = ["heuristic", "greedy", "random"][:players]
+                config = sim.make_config([table], bots, games=3, seed=4, hands_only=hands_only)
                 python, native = both(config, mp)
                 assert python == native, (teams, hands_only)
     finally:
@@ -138,7 +139,7 @@ def test_generated_variants_simulate_the_same(variant: Any) -> None:
 
 
 def test_only_the_native_bots_play_natively() -> None:
-    assert set(bones_native.SIM_BOTS) >= {"random", "greedy"}
+    assert set(bones_native.SIM_BOTS) >= {"random", "greedy", "heuristic"}
     config = sim.make_config(["sniff"], ["greedy", "random"], games=1, seed=1)
     assert sim.native_module(config) is bones_native
     config = sim.make_config(["sniff"], ["search:iterations=4", "random"], games=1, seed=1)
@@ -157,6 +158,7 @@ def _cli(core_name: str, *args: str) -> dict[str, Any]:
 @pytest.mark.parametrize("args", [
     ("sniff", "--hands", "3000", "--bots", "random", "--seed", "12"),
     ("partnership-block", "-n", "60", "--bots", "greedy,random", "--seed", "3"),
+    ("all-fives", "-n", "20", "--bots", "heuristic,greedy", "--seed", "8"),
 ])
 def test_cli_json_is_the_same_for_both_cores_and_any_jobs(args: tuple[str, ...]) -> None:
     python = _cli("python", *args)

@@ -311,8 +311,8 @@ def native_module(config: SimConfig) -> Any:
 
     It does when :func:`bones.engine.core.native` returns the module (see
     ``BONES_CORE``) and it plays every bot of the lineup itself
-    (``bones_native.SIM_BOTS``: the built-in ``random`` and ``greedy``);
-    anything else (outside bots, ``search``, ``heuristic``...) runs on the
+    (``bones_native.SIM_BOTS``: the built-in ``random``, ``greedy`` and
+    ``heuristic``); anything else (outside bots, ``search``...) runs on the
     Python path, with the same results.
     """
     from bones.engine import core

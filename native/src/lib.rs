@@ -5,6 +5,7 @@
 //! `python` feature adds the binding (`py.rs`).
 
 pub mod bits;
+pub mod bots;
 pub mod format;
 pub mod game;
 pub mod hand;

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::bots::{heuristic_decide, Voids};
 use crate::game::{unique_top, Match, MatchRules, BOTS};
 use crate::hand::{BLOCKED, PLAYING};
 use crate::rng::{derive, Rng};
@@ -19,15 +20,17 @@ use crate::table::Rules;
 pub enum Bot {
     Random,
     Greedy,
+    Heuristic,
 }
 
-pub const NATIVE_BOTS: &[&str] = &["random", "greedy"];
+pub const NATIVE_BOTS: &[&str] = &["random", "greedy", "heuristic"];
 
 impl Bot {
     pub fn from_name(name: &str) -> Option<Bot> {
         match name {
             "random" => Some(Bot::Random),
             "greedy" => Some(Bot::Greedy),
+            "heuristic" => Some(Bot::Heuristic),
             _ => None,
         }
     }
@@ -253,12 +256,16 @@ impl Game<'_> {
         let mut legal: Vec<i64> = Vec::with_capacity(64);
         let mut result: Option<Vec<i64>> = None;
         self.decisions = 0;
+        // what the heuristic reads of the history (Hand.voids)
+        let track = bots.contains(&Bot::Heuristic);
+        let mut voids = Voids::<W>::default();
         while !mt.game_over {
             let mut hand = mt.new_hand(false)?;
             if leader < 0 {
                 leader = hand.leader as i64;
             }
             let before = mt.scores.clone();
+            voids.clear();
             while hand.state == PLAYING {
                 hand.legal_moves_into(&mut legal);
                 let mv = match legal.len() {
@@ -272,6 +279,7 @@ impl Game<'_> {
                         let mv = match bots[seat] {
                             Bot::Random => legal[rngs[seat].below(n as u64) as usize],
                             Bot::Greedy => hand.greedy_move(&legal),
+                            Bot::Heuristic => heuristic_decide(&hand, &voids, &legal),
                         };
                         if let Some(t0) = clock {
                             let us = t0.elapsed().as_secs_f64().max(1e-7) * 1e6;
@@ -281,6 +289,9 @@ impl Game<'_> {
                         mv
                     }
                 };
+                if track {
+                    voids.before_move(&hand, mv);
+                }
                 hand.apply(mv, None);
                 if hand.last_points > 0 {
                     hists.scoring_counts.add(hand.count);
