@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -279,3 +280,233 @@ def test_the_json_schema_accepts_every_scenario_and_rejects_a_bad_step() -> None
     bad = {"variant": "sniff", "source": "t",
            "steps": [{"play": "4-4", "draw": True}, "dra", {"play": "4-4@Q"}, {"pass": True, "sea": 1}]}
     assert len(list(validator.iter_errors(bad))) == 4
+
+
+# ------------------------------------------------------------ match files
+
+
+def _match_files() -> list[Path]:
+    return [p for p in SCENARIOS if "hands" in (yaml.safe_load(p.read_text()) or {})]
+
+
+def test_every_later_lead_rule_of_a_built_in_has_a_match_scenario() -> None:
+    # docs/scenarios.md: tests/scenarios/ holds a match file for every
+    # later-lead rule (and, after a block, lead-again rule) a built-in uses
+    from bones.engine.load import builtin_names, load_variant
+    from bones.engine.rules import LATER_DOMINOER, LATER_WINNER, compile_rules
+    from bones.engine.scenario import load_scenario
+
+    def rule(rules: Any) -> tuple[int, ...]:
+        if rules.lead_later in (LATER_DOMINOER, LATER_WINNER):  # they lead again by a rule
+            return rules.lead_later, rules.lead_again.kind
+        return (rules.lead_later,)
+
+    used = {rule(compile_rules(load_variant(name))) for name in builtin_names()}
+    covered = {rule(load_scenario(p).rules) for p in _match_files()}
+    assert len(used) >= 4 and used <= covered, sorted(used - covered)
+
+
+def _pips(tile: str) -> int:
+    a, b = tile.split("-")
+    return int(a) + int(b)
+
+
+def test_each_lot_in_a_match_file_follows_the_sources_rule() -> None:
+    # "each player draws one tile and highest tile starts" (SEED0): worked out
+    # here from the file alone, without the engine, for every lot a file gives
+    checked = 0
+    for path in _match_files():
+        for n, hand in enumerate(yaml.safe_load(path.read_text())["hands"], 1):
+            if "lot" not in hand:
+                continue
+            contenders = list(range(len(hand["deal"])))
+            for draws in hand["lot"]:
+                assert len(draws) == len(contenders), (path.name, n)
+                best = max(_pips(t) for t in draws)
+                contenders = [c for c, t in zip(contenders, draws) if _pips(t) == best]
+            assert contenders == [hand["expect_leader"]], (path.name, n)
+            checked += 1
+    assert checked >= 4
+
+
+def test_a_lead_at_random_in_a_match_file_is_the_documented_draw() -> None:
+    # docs/random.md: a lead at random is below(players), the first draw of
+    # the hand's deal stream stream(seed, DEALS, h)
+    from bones.engine.rng import DEALS, stream
+
+    path = HERE / "match-seed3-sniff-set-rotates.yaml"
+    data = yaml.safe_load(path.read_text())
+    assert data["rules"]["lead"]["first"] == {"kind": "random"}
+    players = data["players"]
+    assert data["hands"][0]["expect_leader"] == stream(data["seed"], DEALS, 1).below(players)
+    assert run_scenario(path).ok
+
+
+MATCH = """\
+variant: sniff
+source: t
+scores: [225, 225]
+hands:
+  - lot: [[2-3, 6-5]]
+    expect_leader: 1
+    deal: [[1-2, 3-4], [5-5, 5-0]]
+    steps:
+      - {seat: 1, play: 5-5}
+      - {seat: 0, pass: true}
+      - {seat: 1, play: 5-0@W, expect: {count: 10, points: 10}}
+    expect_end: {hand: domino, settlement: [-10, 0], scores: [215, 245], game_over: false}
+  - expect_leader: 1
+    deal: [[2-3], [6-6, 1-4, 3-3]]
+    steps:
+      - {seat: 1, play: 6-6, expect: {count: 12}}
+    expect_end: {hand: blocked, settlement: [-5, -10], scores: [210, 235]}
+  - lot: [[6-3, 5-4], [1-0, 2-2]]
+    expect_leader: 1
+    deal: [[3-4, 6-2], [5-5, 5-0]]
+    steps:
+      - {seat: 1, play: 5-5}
+      - {seat: 0, pass: true}
+      - {seat: 1, play: 5-0@W}
+    expect_end: {hand: domino, scores: [195, 255], game_over: true, winner: 1}
+expect_match: {scores: [195, 255], game_over: true, winner: 1}
+"""
+
+
+def test_a_match_file_replays(tmp_path: Path) -> None:
+    result = run_scenario(_write(tmp_path, MATCH))
+    assert result.ok, result.lines()
+
+
+@pytest.mark.parametrize("old, new, line", [
+    # the later-lead rule's choice, checked before the hand's first step
+    ("  - expect_leader: 1\n    deal: [[2-3]", "  - expect_leader: 0\n    deal: [[2-3]",
+     "hand 2: start: expected leader 0, got 1"),
+    # a step of a later hand
+    ("play: 6-6, expect: {count: 12}", "play: 6-6, expect: {count: 6}", "hand 2: step 1: expected count 6, got 12"),
+    # the end of a hand: the scores carried from the hands before
+    ("scores: [210, 235]}", "scores: [200, 235]}", "hand 2: end: expected scores [200, 235], got [210, 235]"),
+    # the match
+    ("expect_match: {scores: [195, 255], game_over: true, winner: 1}", "expect_match: {winner: 0}",
+     "match: expected winner 0, got 1"),
+    # a lot the engine does not draw (the domino-er leads hand 2)
+    ("  - expect_leader: 1\n    deal: [[2-3]", "  - lot: [[1-1, 2-2]]\n    deal: [[2-3]",
+     "hand 2: start: the file gives a lot, but the lead rule chose seat 1 without drawing one"),
+    # a lot tied after its last round, and one decided before its last round
+    ("[[6-3, 5-4], [1-0, 2-2]]", "[[6-3, 5-4]]",
+     "hand 3: start: the lot is tied after round 1 (the file gives 1): give the next round under lot"),
+    ("[[6-3, 5-4], [1-0, 2-2]]", "[[6-3, 4-4], [1-0, 2-2]]",
+     "hand 3: start: the lot was decided in round 1, but the file gives 2 rounds"),
+    ("[[6-3, 5-4], [1-0, 2-2]]", "[[6-3, 5-4], [1-0, 2-2, 3-3]]",
+     "hand 3: start: round 2 of the lot has 2 contenders, the file gives 3 tiles"),
+    ("[[2-3, 6-5]]", "[[2-3]]", "hand 1: start: round 1 of the lot has more contenders than the 1 tiles the file gives"),
+    # a hand that is not over cannot be followed by another
+    ("    steps:\n      - {seat: 1, play: 6-6, expect: {count: 12}}\n", "    steps: []\n",
+     "hand 2: end: expected hand blocked, got playing"),
+])
+def test_each_match_mismatch_names_its_hand(tmp_path: Path, old: str, new: str, line: str) -> None:
+    assert old in MATCH
+    result = run_scenario(_write(tmp_path, MATCH.replace(old, new)))
+    assert result.status == "mismatch"
+    assert result.lines() == [f"{result.file}: {line}"]
+
+
+def test_a_hand_left_playing_or_after_the_match_is_a_mismatch(tmp_path: Path) -> None:
+    playing = MATCH.replace("    steps:\n      - {seat: 1, play: 6-6, expect: {count: 12}}\n", "    steps: []\n")
+    playing = playing.replace("    expect_end: {hand: blocked, settlement: [-5, -10], scores: [210, 235]}\n", "")
+    result = run_scenario(_write(tmp_path, playing))
+    assert result.lines()[0].endswith(
+        "hand 2: end: the hand is not over after its steps (playing), but the file gives hand 3")
+    extra = MATCH.replace("expect_match:", "  - deal: [[1-1], [2-2]]\nexpect_match:")
+    result = run_scenario(_write(tmp_path, extra))
+    assert result.lines()[0].endswith(
+        "hand 4: start: the match is already over (winner seat 1 after hand 3), but the file gives hand 4")
+
+
+def test_the_last_hand_of_a_match_file_may_stop_in_play(tmp_path: Path) -> None:
+    text = MATCH.split("  - lot: [[6-3")[0] + "  - deal: [[5-5, 5-1], [2-3, 6-1]]\n    leader: 0\n" \
+        "    steps: [{play: 5-5, expect: {scores: [220, 235]}}]\n" \
+        "expect_match: {scores: [220, 235], game_over: false, winner: none}\n"
+    result = run_scenario(_write(tmp_path, text))
+    assert result.ok, result.lines()
+
+
+def test_a_match_mismatch_in_json_names_hand_and_phase(tmp_path: Path) -> None:
+    result = run_scenario(_write(tmp_path, MATCH.replace("expect_match: {scores: [195, 255]",
+                                                         "expect_match: {scores: [0, 0]")))
+    assert result.to_dict() == {
+        "file": result.file, "status": "mismatch", "phase": "match", "step": None, "key": "scores",
+        "expected": [0, 0], "got": [195, 255], "message": "expected scores [0, 0], got [195, 255]"}
+    result = run_scenario(_write(tmp_path, MATCH.replace("play: 6-6, expect: {count: 12}",
+                                                         "play: 6-6, expect: {count: 6}")))
+    assert result.to_dict()["hand"] == 2 and result.to_dict()["step"] == 1
+    assert "phase" not in result.to_dict()
+
+
+def test_a_single_hand_file_takes_a_lot_and_expect_leader(tmp_path: Path) -> None:
+    text = ("variant: sniff\nsource: t\nlot: [[6-6, 0-1]]\nexpect_leader: %d\n"
+            "deal: [[3-4], [1-1]]\nsteps: [{seat: 0, play: 3-4}]\n")
+    assert run_scenario(_write(tmp_path, text % 0)).ok
+    result = run_scenario(_write(tmp_path, text % 1))
+    assert result.lines()[0].endswith(": start: expected leader 1, got 0")
+
+
+@pytest.mark.parametrize("text, line, col, fragment", [
+    (MATCH.replace("source: t\n", "source: t\nsteps: [play: 4-4]\n"), 3, 8,
+     "steps: a match file (hands:) gives steps under each hand"),
+    (MATCH.replace("source: t\n", "source: t\nleader: 0\n"), 3, 9, "leader: a match file (hands:) gives leader under each hand"),
+    ("variant: sniff\nsource: t\nsteps: [play: 4-4]\nexpect_match: {winner: 0}\n", 4, 15,
+     "expect_match needs hands:"),
+    (MATCH.replace("    deal: [[2-3], [6-6", "    dael: [[2-3], [6-6"), 14, 5,
+     "hands.1.dael: unknown key 'dael'; did you mean 'deal'?"),
+    (MATCH.replace("  - expect_leader: 1\n    deal: [[2-3]", "  - expect_leader: 2\n    deal: [[2-3]"), 13, 20,
+     "hands.1.expect_leader: seat 2 does not exist with 2 players"),
+    (MATCH.replace("  - expect_leader: 1\n    deal: [[2-3]", "  - leader: 5\n    deal: [[2-3]"), 13, 13,
+     "hands.1.leader: seat 5 does not exist"),
+    (MATCH.replace("  - expect_leader: 1\n    deal: [[2-3]", "  - leader: 1\n    expect_leader: 1\n    deal: [[2-3]"),
+     14, 20, "give leader (the lead rule is not applied) or expect_leader"),
+    (MATCH.replace("    expect_leader: 1\n    deal: [[1-2", "    leader: 1\n    deal: [[1-2"), 5, 10,
+     "hands.0.lot: a lot is drawn only when the lead rule chooses the leader"),
+    (MATCH.replace("[[2-3, 6-5]]", "[[6-5, 5-6]]"), 5, 17, "5-6 is drawn twice in one round of the lot (also at 0)"),
+    (MATCH.replace("deal: [[2-3], [6-6, 1-4, 3-3]]", "deal: [[2-3], [6-6, 1-4, 3-2]]"), 14, 30,
+     "2-3 is given twice"),
+    (MATCH.replace("hands:\n", "hands: []\n").split("  - lot")[0], 4, 8, "hands"),
+    (MATCH.replace("expect_match: {scores: [195, 255]", "expect_match: {scores: [195]"), 26, 24,
+     "expect_match.scores: give 2 numbers"),
+])
+def test_malformed_match_files_give_located_errors(tmp_path: Path, text: str, line: int, col: int,
+                                                   fragment: str) -> None:
+    result = run_scenario(_write(tmp_path, text))
+    assert result.status == "error", result.lines()
+    found = [p for p in result.problems if fragment in p.format()]
+    assert found, result.lines()
+    assert (found[0].line, found[0].col) == (line, col), found[0].format()
+    assert all("\n" not in p.format() for p in result.problems)
+
+
+def test_the_json_schema_takes_match_files_and_rejects_a_bad_hand() -> None:
+    import jsonschema
+
+    from bones.engine.schemagen import scenario_schema
+
+    validator = jsonschema.Draft7Validator(scenario_schema())
+    assert not list(validator.iter_errors(yaml.safe_load(MATCH)))
+    def spoilt(hand: int, change: Any) -> dict[str, Any]:
+        data = yaml.safe_load(MATCH)
+        change(data["hands"][hand])
+        return data  # type: ignore[no-any-return]
+
+    for bad in (spoilt(0, lambda h: h["steps"].append("dra")),
+                spoilt(1, lambda h: h.update(dael=h.pop("deal"))),
+                spoilt(2, lambda h: h.update(lot="6-3")),
+                spoilt(2, lambda h: h.update(expect_leader=-1)),
+                {**yaml.safe_load(MATCH), "expect_match": {"hand": "domino"}}):
+        assert list(validator.iter_errors(bad)), bad
+
+
+def test_the_examples_in_docs_scenarios_md_replay(tmp_path: Path) -> None:
+    doc = (HERE.parent.parent / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```yaml\n(.*?)```", doc, flags=re.S)
+    assert any("hands:" in b for b in blocks)
+    for n, block in enumerate(blocks):
+        result = run_scenario(_write(tmp_path, block, f"example{n}.yaml"))
+        assert result.ok, result.lines()

@@ -5,14 +5,22 @@ scenario file), optional rule overrides, and a list of steps, each with what
 the source says must happen.  :func:`run_scenario` replays it and reports the
 first place where the engine disagrees; ``bones check`` prints that report.
 
-Two modes:
+Three forms:
 
 * **layout mode** (no ``deal``): every seat is treated as holding every tile
   not yet on the table, so only the layout's legality, the count and the
   points are checked; plays alternate seats from seat 0 (or ``leader``) so
   running ``scores`` still mean something;
 * **hand mode** (``deal`` given): a fixed deal played by the full rules, with
-  drawing, passing, blocking and settlement.
+  drawing, passing, blocking and settlement;
+* **a match** (``hands`` given): several hands in order, each in hand mode,
+  with the match's scores carried from hand to hand, so the later-lead rule,
+  the target reached across hands and the match's end can be checked.
+
+Where a lead is drawn by lot, the file may give the tiles drawn (``lot``):
+the engine's own lot rule then decides from them, through a stand-in for its
+random stream (:class:`_ScriptedLot`).  Left out, the lot (and a lead at
+random) is drawn from ``seed`` as docs/random.md says.
 
 The format is documented in ``docs/scenarios.md``.  Malformed files are
 reported as :class:`~bones.engine.yamlsource.LocatedProblem` lines
@@ -136,6 +144,52 @@ class ExpectEnd(_Model):
     winner: Winner | None = None
 
 
+LOT_DESCRIPTION = (
+    "The tiles drawn by lot for this hand's lead, one list per round: in the first "
+    "round one tile per seat in seat order, in each later round one per seat still "
+    "tied, in seat order. The engine's own lot rule (heaviest tile leads; a tie "
+    "draws again) decides from them; left out, the lot is drawn from the seed."
+)
+EXPECT_LEADER_DESCRIPTION = (
+    "The seat the variant's lead rule must choose for this hand (checked before "
+    "the first step)."
+)
+
+
+class MatchHand(_Model):
+    """One hand of a match file: its deal, its lead, its moves and its end."""
+
+    deal: list[list[TileText]] = Field(
+        description="Each seat's hand in seat order (any sizes); tiles neither dealt "
+        "nor in the boneyard are out of play in this hand."
+    )
+    boneyard: list[TileText] | None = Field(
+        None, description="The boneyard, top first; the variant's reserve applies."
+    )
+    leader: int | None = Field(
+        None, ge=0,
+        description="Who leads, given: the variant's lead rule is not applied and any "
+        "tile may lead. Left out, the lead rule (the first-hand rule for hand 1, the "
+        "later-lead rule after) chooses.",
+    )
+    expect_leader: int | None = Field(None, ge=0, description=EXPECT_LEADER_DESCRIPTION)
+    lot: list[list[TileText]] | None = Field(None, description=LOT_DESCRIPTION)
+    steps: list[Step] = Field(default_factory=list)
+    expect_end: ExpectEnd | None = None
+
+
+class ExpectMatch(_Model):
+    """What must hold once every hand of a match file is done."""
+
+    scores: list[int] | None = Field(
+        None, description="The match scores, per seat (per team when partnered)."
+    )
+    game_over: bool | None = Field(None, description="Whether the match is over.")
+    winner: Winner | None = Field(
+        None, description="The seat (team when partnered) that won the match, or none."
+    )
+
+
 class Scenario(_Model):
     """A scenario file."""
 
@@ -175,8 +229,21 @@ class Scenario(_Model):
     boneyard: list[TileText] | None = Field(
         None, description="Hand mode: the boneyard, top first; the variant's reserve applies."
     )
+    expect_leader: int | None = Field(
+        None, ge=0, description="Hand mode: " + EXPECT_LEADER_DESCRIPTION
+    )
+    lot: list[list[TileText]] | None = Field(None, description="Hand mode: " + LOT_DESCRIPTION)
     steps: list[Step] = Field(default_factory=list)
     expect_end: ExpectEnd | None = None
+    hands: list[MatchHand] | None = Field(
+        None, min_length=1,
+        description="A match file: the hands in order, each with its deal; scores carry "
+        "from hand to hand (leader, deal, boneyard, lot, steps and expect_end then go "
+        "under each hand).",
+    )
+    expect_match: ExpectMatch | None = Field(
+        None, description="A match file: what must hold once every hand is done."
+    )
 
 
 # ---------------------------------------------------------------- results
@@ -187,8 +254,11 @@ class ScenarioResult:
     """The outcome of one scenario file.
 
     ``status`` is ``"ok"``, ``"mismatch"`` (the engine disagreed with the
-    file at ``step``; 0 means the end of the hand) or ``"error"`` (the file
-    cannot be run; ``problems`` say where).
+    file) or ``"error"`` (the file cannot be run; ``problems`` say where).
+    A mismatch says where: ``phase`` is ``"step"`` (at ``step``, counted
+    from 1), ``"start"`` (the lead of a hand), ``"end"`` (the end of a hand;
+    ``step`` is then 0) or ``"match"`` (the end of a match file); ``hand``
+    is the hand's number (from 1) in a match file, else ``None``.
     """
 
     file: str
@@ -199,10 +269,18 @@ class ScenarioResult:
     got: Any = None
     key: str | None = None
     problems: list[LocatedProblem] = field(default_factory=list)
+    hand: int | None = None
+    phase: str | None = None
 
     @property
     def ok(self) -> bool:
         return self.status == "ok"
+
+    def where(self) -> str:
+        """``hand 2: step 3``, ``end``, ``hand 1: start``, ``match``..."""
+        phase = self.phase or ("end" if self.step == 0 else "step")
+        where = f"step {self.step}" if phase == "step" else phase
+        return where if self.hand is None or phase == "match" else f"hand {self.hand}: {where}"
 
     def lines(self) -> list[str]:
         """The report: ``FILE: ok``, ``FILE: step N: ...`` or located problems."""
@@ -210,17 +288,24 @@ class ScenarioResult:
             return [f"{self.file}: ok"]
         if self.status == "error":
             return [p.format() for p in self.problems]
-        where = "end" if self.step == 0 else f"step {self.step}"
-        return [f"{self.file}: {where}: {self.message}"]
+        return [f"{self.file}: {self.where()}: {self.message}"]
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"file": self.file, "status": self.status}
         if self.status == "mismatch":
-            out.update(step=self.step, key=self.key, expected=self.expected,
-                       got=self.got, message=self.message)
+            if self.hand is not None:
+                out["hand"] = self.hand
+            if self.phase in ("start", "match"):  # else step says where: N, or 0 for the end
+                out["phase"] = self.phase
+            out.update(step=self.step, key=self.key, expected=self.expected, got=self.got,
+                       message=self.message)
         if self.status == "error":
             out["problems"] = [p.to_dict() for p in self.problems]
         return out
+
+
+#: ``_Mismatch.step`` for the lead of a hand and for the end of a match
+START, MATCH_END = -1, -2
 
 
 class _Mismatch(Exception):
@@ -229,6 +314,13 @@ class _Mismatch(Exception):
         super().__init__(message)
         self.step, self.message, self.key = step, message, key
         self.expected, self.got = expected, got
+        self.hand: int | None = None
+
+    def result(self, file: str) -> ScenarioResult:
+        phase = {START: "start", MATCH_END: "match", 0: "end"}.get(self.step, "step")
+        step = self.step if self.step >= 0 else None
+        return ScenarioResult(file, "mismatch", step, self.message, self.expected, self.got,
+                              self.key, hand=self.hand, phase=phase)
 
 
 class ScenarioError(ValueError):
@@ -429,38 +521,80 @@ class _Checks:
         if value not in (None, "none") and not 0 <= int(value) < self.owners:
             self.add(path, f"{self.who} {value} does not exist")
 
-    def table(self) -> None:
-        s, rules = self.s, self.rules
-        if s.leader is not None and s.leader >= rules.players:
-            self.add(("leader",), f"seat {s.leader} does not exist with {rules.players} players "
+    def seat(self, path: tuple[Any, ...], seat: int | None) -> None:
+        players = self.rules.players
+        if seat is not None and seat >= players:
+            self.add(path, f"seat {seat} does not exist with {players} players "
                      "(seats are numbered from 0)")
+
+    def table(self) -> None:
+        s = self.s
+        self.seat(("leader",), s.leader)
         if s.scores is not None and len(s.scores) != self.owners:
             self.add(("scores",), f"give {self.owners} scores, one per {self.who} (got {len(s.scores)})")
+        if s.hands is not None:
+            for key in ("leader", "expect_leader", "lot", "deal", "boneyard", "expect_end"):
+                if getattr(s, key) is not None:
+                    self.add((key,), f"a match file (hands:) gives {key} under each hand")
+            if s.steps:
+                self.add(("steps",), "a match file (hands:) gives steps under each hand")
+        elif s.expect_match is not None:
+            self.add(("expect_match",), "expect_match needs hands: (a match file); the end "
+                     "of a single hand goes under expect_end")
 
-    def deal(self) -> None:
-        s, rules = self.s, self.rules
-        if s.deal is None and s.boneyard is not None:
-            self.add(("boneyard",), "a boneyard needs a deal (hand mode)")
-        if s.deal is not None:
-            if len(s.deal) != rules.players:
-                self.add(("deal",), f"give {rules.players} hands, one per seat (got {len(s.deal)})")
-            for seat, tiles in enumerate(s.deal):
+    def lead(self, prefix: tuple[Any, ...], leader: int | None, expect_leader: int | None,
+             lot: list[list[str]] | None, deal: Any) -> None:
+        """A hand's leader (given or expected) and its lot."""
+        self.seat(prefix + ("expect_leader",), expect_leader)
+        if leader is not None and expect_leader is not None:
+            self.add(prefix + ("expect_leader",), "give leader (the lead rule is not applied) or "
+                     "expect_leader (the lead rule's choice is checked), not both")
+        if lot is None:
+            return
+        if deal is None:
+            self.add(prefix + ("lot",), "a lot needs a deal (hand mode)")
+        elif leader is not None:
+            self.add(prefix + ("lot",), "a lot is drawn only when the lead rule chooses the "
+                     "leader: leave out leader")
+        for r, draws in enumerate(lot):
+            path = prefix + ("lot", r)
+            if not draws:
+                self.add(path, "a round of the lot gives one tile per contender")
+            seen: dict[int, int] = {}
+            for i, text in enumerate(draws):
+                t = self.tile(text, path + (i,))
+                if t is not None and t in seen:
+                    self.add(path + (i,), f"{self.rules.tiles.names[t]} is drawn twice in one "
+                             f"round of the lot (also at {seen[t]}): each draws a different tile")
+                elif t is not None:
+                    seen[t] = i
+
+    def deal(self, prefix: tuple[Any, ...], deal: Any, boneyard: Any) -> None:
+        rules = self.rules
+        self.seen = {}  # every hand is dealt anew
+        if deal is None and boneyard is not None:
+            self.add(prefix + ("boneyard",), "a boneyard needs a deal (hand mode)")
+        if deal is not None:
+            if len(deal) != rules.players:
+                self.add(prefix + ("deal",), f"give {rules.players} hands, one per seat (got {len(deal)})")
+            for seat, tiles in enumerate(deal):
                 for i, text in enumerate(tiles):
-                    self.claim_tile(self.tile(text, ("deal", seat, i)), ("deal", seat, i))
-        for i, text in enumerate(s.boneyard or []):
-            self.claim_tile(self.tile(text, ("boneyard", i)), ("boneyard", i))
+                    path = prefix + ("deal", seat, i)
+                    self.claim_tile(self.tile(text, path), path)
+        for i, text in enumerate(boneyard or []):
+            path = prefix + ("boneyard", i)
+            self.claim_tile(self.tile(text, path), path)
 
-    def step(self, n: int, step: Step) -> None:
+    def step(self, base: tuple[Any, ...], step: Step, has_deal: bool) -> None:
         from bones.engine.rules import MUGGINS_OFF
 
-        base = ("steps", n)
         players = self.rules.players
         if step.seat is not None and step.seat >= players:
             self.add(base + ("seat",), f"seat {step.seat} does not exist with {players} players")
         if step.claim is not None and self.rules.muggins == MUGGINS_OFF:
             self.add(base + ("claim",), "the variant's muggins rule is off "
                      "(set scoring.muggins.kind: transfer or forfeit, for example under rules:)")
-        if self.s.deal is None and step.kind != "play":
+        if not has_deal and step.kind != "play":
             self.add(base, f"a {step.kind} needs a deal: layout mode (no deal) takes only plays")
         if step.play is not None:
             tile_text, _, arm = step.play.partition("@")
@@ -476,84 +610,176 @@ class _Checks:
                 self.arm(name, base + ("expect", "ends", name))
             self.winner(base + ("expect", "winner"), e.winner)
 
-    def end(self) -> None:
-        end = self.s.expect_end
-        if end is not None:
-            for key in ("settlement", "scores"):
-                self.per_owner(("expect_end", key), getattr(end, key), "numbers")
-            self.winner(("expect_end", "winner"), end.winner)
-        if not self.s.steps and end is None:
-            self.add(("steps",), "nothing to check: give steps or expect_end")
+    def end(self, prefix: tuple[Any, ...], end: ExpectEnd | ExpectMatch | None, key: str) -> None:
+        if end is None:
+            return
+        for name in ("settlement", "scores"):
+            self.per_owner(prefix + (key, name), getattr(end, name, None), "numbers")
+        self.winner(prefix + (key, "winner"), end.winner)
+
+    def hand(self, prefix: tuple[Any, ...], h: Scenario | MatchHand) -> None:
+        """The checks of one hand: the top level of a single-hand file, or an
+        item of a match file's hands."""
+        self.lead(prefix, h.leader, h.expect_leader, h.lot, h.deal)
+        self.deal(prefix, h.deal, h.boneyard)
+        for n, step in enumerate(h.steps):
+            self.step(prefix + ("steps", n), step, h.deal is not None)
+        self.end(prefix, h.expect_end, "expect_end")
 
 
 def _semantic_problems(s: Scenario, rules: Any, root: YNode, file: str) -> list[LocatedProblem]:
     checks = _Checks(s, rules, root, file)
     checks.table()
-    checks.deal()
-    for n, step in enumerate(s.steps):
-        checks.step(n, step)
-    checks.end()
-    return sorted(checks.problems, key=lambda p: (p.line, p.col))
+    if s.hands is None:
+        checks.hand((), s)
+        if not s.steps and s.expect_end is None:
+            checks.add(("steps",), "nothing to check: give steps or expect_end")
+    else:
+        for i, h in enumerate(s.hands):
+            checks.seat(("hands", i, "leader"), h.leader)
+            checks.hand(("hands", i), h)
+        checks.end((), s.expect_match, "expect_match")
+    return sorted(dict.fromkeys(checks.problems), key=lambda p: (p.line, p.col))
 
 
 # ---------------------------------------------------------------- running
 
 
-class _FixedDeal:
-    """Builds a Match whose dealer hands out the scenario's deal, so the
-    variant's own first-lead rule (with its fallbacks) picks the leader."""
+class _ScriptedLot:
+    """Stands in for a hand's random stream while the engine draws a lot the
+    file gives: each draw of the engine's lot (docs/random.md, "The lot")
+    returns the index that makes the engine's own pool yield the file's tile,
+    so the engine's rule (the heaviest tile leads, a tie draws again) decides
+    from the tiles the players drew."""
 
-    @staticmethod
-    def match(rules: Any, seed: int, scores: list[int] | None, hands: list[int],
-              boneyard: list[int]) -> Any:
-        from bones.engine.match import Match
+    def __init__(self, rounds: list[list[int]], size: int) -> None:
+        self.rounds, self.size = rounds, size
+        self.drawn: list[int] = []  # how many tiles the engine drew in each round
+        self.pool: list[int] = []
 
-        class FixedDealMatch(Match):
-            def _shuffle_deal(self) -> tuple[list[int], list[int]]:
-                return list(hands), list(boneyard)
+    def below(self, n: int) -> int:
+        i = self.size - n
+        if i == 0:  # the engine starts a round with a full pool
+            self.drawn.append(0)
+            self.pool = list(range(self.size))
+        r = len(self.drawn) - 1
+        if r >= len(self.rounds):
+            raise _Mismatch(START, f"the lot is tied after round {r} (the file gives {len(self.rounds)}): "
+                            "give the next round under lot", "lot", len(self.rounds), r + 1)
+        if i >= len(self.rounds[r]):
+            raise _Mismatch(START, f"round {r + 1} of the lot has more contenders than the "
+                            f"{len(self.rounds[r])} tiles the file gives", "lot",
+                            len(self.rounds[r]), i + 1)
+        self.drawn[r] += 1
+        j = self.pool.index(self.rounds[r][i])
+        self.pool[i], self.pool[j] = self.pool[j], self.pool[i]
+        return j - i
 
-        return FixedDealMatch(rules, seed, scores)
+
+def _scenario_match(rules: Any, seed: int, scores: list[int] | None) -> Any:
+    """A Match whose dealer hands out the file's deal of each hand (so the
+    variant's own lead rules, with their fallbacks, pick the leader) and
+    whose lot draws the file's tiles where the file gives them."""
+    from bones.engine.match import Match
+    from bones.engine.rng import Rng
+
+    class ScriptedRng(Rng):
+        __slots__ = ("script",)
+
+        def __init__(self, script: _ScriptedLot) -> None:
+            super().__init__(0)
+            self.script = script
+
+        def below(self, n: int) -> int:
+            return self.script.below(n)
+
+    class ScenarioMatch(Match):
+        fixed: tuple[list[int], list[int]] = ([], [])
+        lot: list[list[int]] | None = None
+        script: _ScriptedLot | None = None
+
+        def _shuffle_deal(self) -> tuple[list[int], list[int]]:
+            return list(self.fixed[0]), list(self.fixed[1])
+
+        def _lot(self, contenders: list[int]) -> int:
+            if self.lot is None:
+                return super()._lot(contenders)  # drawn from the seed
+            if self.script is not None:
+                raise _Mismatch(START, "the lead rule drew a second lot for this hand "
+                                "(a redeal); give leader:", "lot", 1, 2)
+            self.script = _ScriptedLot(self.lot, self.rules.tiles.size)
+            saved = self.rng
+            self.rng = ScriptedRng(self.script)
+            try:
+                return int(super()._lot(contenders))
+            finally:
+                self.rng = saved
+
+    return ScenarioMatch(rules, seed, scores)
 
 
-def _start(loaded: LoadedScenario) -> tuple[Any, Any, bool]:
-    """(match, hand, layout_mode) for a loaded scenario."""
+def _start_hand(match: Any, loaded: LoadedScenario, h: Scenario | MatchHand,
+                prefix: tuple[Any, ...]) -> Any:
+    """Deal a hand (hand mode) and check its lead; returns the hand."""
+    import dataclasses
+
     from bones.engine.match import Deal
+    from bones.engine.rules import RulesError
 
-    s, rules = loaded.scenario, loaded.rules
+    rules = loaded.rules
     ts = rules.tiles
-    scores = list(s.scores) if s.scores is not None else None
-    doubles_only = rules.variant.lead.allowed == "double"
-    if s.deal is None:
-        from bones.engine.match import Match
-
-        match = Match(rules, s.seed, scores)
-        full = ts.full
-        leader = s.leader or 0
-        deal = Deal(tuple([full] * rules.players), (), leader, -1, doubles_only, 0)
-        return match, match.start_hand(deal), True
-
-    hands = [ts.mask_of([ts.parse(t) for t in tiles]) for tiles in s.deal]
-    boneyard = [ts.parse(t) for t in s.boneyard or []]
+    assert h.deal is not None
+    hands = [ts.mask_of([ts.parse(t) for t in tiles]) for tiles in h.deal]
+    boneyard = [ts.parse(t) for t in h.boneyard or []]
     used = ts.mask_of(boneyard)
-    for h in hands:
-        used |= h
+    for m in hands:
+        used |= m
     out_of_play = ts.full & ~used
-    match = _FixedDeal.match(rules, s.seed, scores, hands, boneyard)
-    if s.leader is not None:
-        deal = Deal(tuple(hands), tuple(boneyard), s.leader, -1, doubles_only, out_of_play)
+    match.fixed = (hands, boneyard)
+    match.lot = [[ts.parse(t) for t in r] for r in h.lot] if h.lot is not None else None
+    match.script = None
+    if h.leader is not None:
+        doubles_only = rules.variant.lead.allowed == "double"
+        deal = Deal(tuple(hands), tuple(boneyard), h.leader, -1, doubles_only, out_of_play)
     else:
-        from bones.engine.rules import RulesError
-
         try:
             deal = match.next_deal()
         except RulesError:
             raise ScenarioError([_locate(
-                loaded.root, loaded.file, ("deal",),
+                loaded.root, loaded.file, prefix + ("deal",),
                 "the variant's lead rule finds no leader in this deal (give leader:)")]) from None
-        import dataclasses
-
         deal = dataclasses.replace(deal, out_of_play=out_of_play)
-    return match, match.start_hand(deal), False
+    if match.lot is not None:
+        script = match.script
+        if script is None:
+            raise _Mismatch(START, f"the file gives a lot, but the lead rule chose seat "
+                            f"{deal.leader} without drawing one", "lot", "a lot", "none")
+        if len(script.drawn) < len(match.lot):
+            raise _Mismatch(START, f"the lot was decided in round {len(script.drawn)}, but the "
+                            f"file gives {len(match.lot)} rounds", "lot", len(match.lot),
+                            len(script.drawn))
+        for r, (want, got) in enumerate(zip(match.lot, script.drawn), 1):
+            if len(want) != got:
+                raise _Mismatch(START, f"round {r} of the lot has {got} contenders, the file "
+                                f"gives {len(want)} tiles", "lot", len(want), got)
+    if h.expect_leader is not None:
+        _check(START, "leader", h.expect_leader, deal.leader)
+    return match.start_hand(deal)
+
+
+def _start(loaded: LoadedScenario) -> tuple[Any, Any, bool]:
+    """(match, hand, layout_mode) for a loaded single-hand scenario."""
+    from bones.engine.match import Deal
+
+    s, rules = loaded.scenario, loaded.rules
+    scores = list(s.scores) if s.scores is not None else None
+    match = _scenario_match(rules, s.seed, scores)
+    if s.deal is None:
+        doubles_only = rules.variant.lead.allowed == "double"
+        deal = Deal(tuple([rules.tiles.full] * rules.players), (), s.leader or 0, -1,
+                    doubles_only, 0)
+        return match, match.start_hand(deal), True
+    return match, _start_hand(match, loaded, s, ()), False
 
 
 def _ends(hand: Any) -> dict[str, int]:
@@ -689,17 +915,61 @@ def _run_end(end: ExpectEnd, match: Any, hand: Any) -> None:
         _check(0, "winner", end.winner, _winner(winner))
 
 
+def _run_match(loaded: LoadedScenario) -> None:
+    """Replay a match file hand by hand; raises :class:`_Mismatch` with its hand."""
+    s = loaded.scenario
+    assert s.hands is not None
+    scores = list(s.scores) if s.scores is not None else None
+    match = _scenario_match(loaded.rules, s.seed, scores)
+    hand = None
+    for i, h in enumerate(s.hands, 1):
+        try:
+            if match.game_over:
+                who = "team" if loaded.rules.teams else "seat"
+                won = "none" if match.winner < 0 else f"{who} {match.winner}"
+                raise _Mismatch(START, f"the match is already over (winner {won} after hand "
+                                f"{i - 1}), but the file gives hand {i}", "game_over", False, True)
+            hand = _start_hand(match, loaded, h, ("hands", i - 1))
+            for n, step in enumerate(h.steps, 1):
+                _run_step(n, step, hand, False)
+            if h.expect_end is not None:
+                _run_end(h.expect_end, match, hand)
+            if hand.over and match.current is hand:
+                match.finish_hand(hand)
+            elif not hand.over and i < len(s.hands):
+                raise _Mismatch(0, f"the hand is not over after its steps (playing), but the "
+                                f"file gives hand {i + 1}", "hand", "over", "playing")
+        except _Mismatch as m:
+            m.hand = i
+            raise
+    end = s.expect_match
+    if end is None:
+        return
+    game_over, winner = match.game_over, match.winner
+    if hand is not None and match.current is hand:  # the last hand is still being played
+        game_over, winner = hand.game_over, hand.winner
+    if end.scores is not None:
+        _check(MATCH_END, "scores", list(end.scores), list(match.scores))
+    if end.game_over is not None:
+        _check(MATCH_END, "game_over", end.game_over, game_over)
+    if end.winner is not None:
+        _check(MATCH_END, "winner", end.winner, _winner(winner))
+
+
 def run_loaded(loaded: LoadedScenario) -> ScenarioResult:
     """Replay a loaded scenario (see :func:`run_scenario`)."""
     s = loaded.scenario
     try:
-        match, hand, layout_mode = _start(loaded)
-        for n, step in enumerate(s.steps, 1):
-            _run_step(n, step, hand, layout_mode)
-        if s.expect_end is not None:
-            _run_end(s.expect_end, match, hand)
+        if s.hands is not None:
+            _run_match(loaded)
+        else:
+            match, hand, layout_mode = _start(loaded)
+            for n, step in enumerate(s.steps, 1):
+                _run_step(n, step, hand, layout_mode)
+            if s.expect_end is not None:
+                _run_end(s.expect_end, match, hand)
     except _Mismatch as m:
-        return ScenarioResult(loaded.file, "mismatch", m.step, m.message, m.expected, m.got, m.key)
+        return m.result(loaded.file)
     except ScenarioError as err:
         return ScenarioResult(loaded.file, "error", problems=err.problems)
     return ScenarioResult(loaded.file, "ok")
@@ -728,7 +998,7 @@ def run_scenario_text(text: str | bytes, *, file: str = "<text>", allow_dirs: An
 
 
 __all__ = [
-    "Scenario", "Step", "Expect", "ExpectEnd", "ScenarioResult", "ScenarioError",
+    "Scenario", "Step", "Expect", "ExpectEnd", "ExpectMatch", "MatchHand", "ScenarioResult", "ScenarioError",
     "LoadedScenario", "load_scenario", "load_scenario_text", "run_scenario", "run_scenario_text",
     "run_loaded",
 ]
