@@ -247,6 +247,12 @@ OPTION_RULES = [
                                              "blocked": {"ties": "full",
                                                          "rounding": {"kind": "up", "unit": 10}}}}),
     ("partners", 4, True, {"settlement": {"domino": {"rounding": {"kind": "nearest", "per": "player"}}}}),
+    ("five-up", 3, False, {"layout": {"spinner": {"kind": "every_double_but_led"}}}),
+    ("all-fives", 2, False, {"layout": {"spinner": {"kind": "every_double_but_led", "order": "any",
+                                                    "count": "sniff-count"}}}),
+    ("muggins", 3, False, {"scoring": {"muggins": {"kind": "transfer", "penalise_over_claim": True,
+                                                   "over_claim_points": "caller"}}}),
+    ("muggins", 2, False, {"scoring": {"muggins": {"kind": "forfeit", "over_claim_points": "claimer"}}}),
 ]
 
 

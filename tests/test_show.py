@@ -255,6 +255,7 @@ FLAT = {"scoring.points": {"kind": "flat", "amount": 1}}
 WINNER = {"lead.later": {"kind": "winner"}}
 LED = {"layout.spinner": {"kind": "led_double"}}
 MUGGINS_ON = {"scoring.muggins": {"kind": "transfer"}}
+BUT_LED = {"layout.spinner": {"kind": "every_double_but_led"}}
 
 # (base variant, or (base, {path: value}) changes applied first; path; new value)
 MUTATIONS = [
@@ -301,6 +302,9 @@ MUTATIONS = [
     ("sniff", "layout.spinner", {"kind": "every_double"}),
     ("sniff", "layout.spinner", {"kind": "led_double"}),
     ("sniff", "layout.spinner", {"kind": "inline_sniff"}),
+    ("sniff", "layout.spinner", {"kind": "every_double_but_led"}),
+    (("sniff", BUT_LED), "layout.spinner.order", "any"),
+    (("sniff", BUT_LED), "layout.spinner.count", [2, 2, 2, 1, 0]),
     ("sniff", "layout.spinner.order", "sides_first"),
     ("sniff", "layout.spinner.order", "all_four_first"),
     ("sniff", "layout.spinner.count", "drop2"),
@@ -330,6 +334,8 @@ MUTATIONS = [
     ("sniff", "scoring.muggins", {"kind": "transfer"}),
     (("sniff", MUGGINS_ON), "scoring.muggins.kind", "forfeit"),
     (("sniff", MUGGINS_ON), "scoring.muggins.penalise_over_claim", True),
+    (("sniff", MUGGINS_ON), "scoring.muggins.over_claim_points", "caller"),
+    (("sniff", MUGGINS_ON), "scoring.muggins.over_claim_points", "claimer"),
     # drawing
     ("sniff", "drawing", {"kind": "limited", "max_per_turn": 2}),
     ("sniff", "drawing", {"kind": "none"}),
@@ -355,11 +361,16 @@ MUTATIONS = [
     ("bergen", "settlement.domino.points", 2),
     ("all-fives", "settlement.domino.rounding.unit", 10),
     ("all-fives", "settlement.domino.rounding.per", "opponent"),
+    (("all-fives", {"players.partnerships.kind": "required"}), "settlement.domino.rounding.per",
+     "player"),
+    ("all-fives", "settlement.domino.rounding", {"kind": "up", "unit": 5}),
+    ("all-fives", "settlement.domino.rounding", {"kind": "down", "unit": 5}),
     ("all-fives", "settlement.blocked.rounding", {"kind": "none"}),
     ("all-fives", "settlement.blocked.divisor", 5),
     ("all-fives", "settlement.blocked.amount", "opponents_minus_own"),
     ("bergen", "settlement.blocked.points", 2),
     ("all-fives", "settlement.blocked.ties", "share"),
+    ("all-fives", "settlement.blocked.ties", "full"),
     ("all-fives", "settlement.blocked.ties", {2: "nobody", 3: "not_blocker", 4: "nobody"}),
     ("all-fives", "settlement.blocked.doubles_lose", True),
     ("muggins", "settlement.blocked.rounding", {"kind": "nearest"}),

@@ -147,6 +147,8 @@ spinners = st.one_of(
     st.builds(spec.FirstDoubleSpinner, kind=st.just("first_double"), order=edge_order, count=spinner_count),
     st.builds(spec.EveryDoubleSpinner, kind=st.just("every_double"), order=edge_order, count=spinner_count),
     st.builds(spec.LedDoubleSpinner, kind=st.just("led_double"), order=edge_order, count=spinner_count),
+    st.builds(spec.EveryDoubleButLedSpinner, kind=st.just("every_double_but_led"), order=edge_order,
+              count=spinner_count),
     st.builds(spec.InlineSniff, kind=st.just("inline_sniff"), count=spinner_count),
 )
 layouts = st.builds(spec.LayoutRule, spinner=spinners, doubles=st.sampled_from(["crosswise", "inline"]))
@@ -199,7 +201,8 @@ def scoring(draw: st.DrawFn, top: int) -> spec.Scoring:
             spec.MugginsOn,
             kind=st.sampled_from(["transfer", "forfeit"]),
             penalise_over_claim=st.booleans(),
-        ),
+            over_claim_points=st.sampled_from(["lost", "caller", "claimer"]),
+        ).filter(lambda m: m.kind == "transfer" or m.over_claim_points != "caller"),
     ) if scores else st.builds(spec.MugginsOff)
     return spec.Scoring(
         when=when,

@@ -363,6 +363,13 @@ def _layout(variant: spec.Variant) -> list[str]:
             "Every double is a spinner: it lies crosswise and takes tiles on all four edges, "
             "its two long sides and its two cross ends, each starting an arm."
         )
+    elif sp.kind == "every_double_but_led":
+        lines.append(
+            "Every double is a spinner except a led one: a double played after the lead lies "
+            "crosswise and takes tiles on all four edges, its two long sides and its two cross "
+            "ends, each starting an arm. A double that is led is an ordinary double: it takes "
+            "tiles on its two long sides only."
+        )
     elif sp.kind == "led_double":
         lines.append(
             "A double that is led is the spinner: it lies crosswise and takes tiles on all "
@@ -746,12 +753,17 @@ def _muggins(variant: spec.Variant) -> list[str]:
         missed = ("go to the next opponent in turn, who calls \"muggins\" and scores them")
     else:
         missed = "are lost: nobody scores them"
-    over = ("the next opponent in turn scores the amount claimed as a penalty"
-            if m.penalise_over_claim else "nothing more happens")
+    over = (", and the next opponent in turn scores the amount claimed as a penalty"
+            if m.penalise_over_claim else "")
+    truth = {
+        "lost": "Nobody scores the true points of that play.",
+        "caller": "The true points of that play go to the next opponent in turn, who calls it.",
+        "claimer": "The player still scores the true points of that play.",
+    }[m.over_claim_points]
     return [
         "Each player must claim the points of their own scoring play. Points not claimed "
         f"(a missed score, or the rest of an under-claim) {missed}.",
-        f"A claim that is too high is rejected, and {over}.",
+        f"A claim that is too high is rejected{over}. {truth}",
         "Bots always claim correctly and always call muggins when they may.",
     ]
 
@@ -808,7 +820,8 @@ def _spinner_summary(variant: spec.Variant) -> str:
     count = sp.count if isinstance(sp.count, str) else "[" + ",".join(str(m) for m in sp.count) + "]"
     order = {"sides_first": "sides first", "any": "any edge", "all_four_first": "all four first"}[sp.order]
     label = {"first_double": "first double", "every_double": "every double",
-             "led_double": "led double"}[sp.kind]
+             "led_double": "led double", "every_double_but_led": "every double but a led one",
+             }[sp.kind]
     return f"{label}, {count}, {order}"
 
 

@@ -38,10 +38,12 @@ TABLE_FORMAT = """\
 players: int; owners: int; teams: 0|1; owner: [owner per seat]; a seat's mates: the other seats of its owner
 highest: int (tile ids in the order of bones.engine.tiles); hand_size; reserve
 spinner: SPIN_* of rules.py; order: ORDER_*; spinner_mult: [5]; double_weight
+  spinner 0 none|1 first|2 every|3 led|4 inline|5 every but led
 scores_plays: 0|1; count_points: [points by count]; headers: 0|1; header_points: [by weight]
 when: 0 none|1 multiple_of|2 in_list|3 matching_ends; when_values: [divisors or counts]
 points: 0 count|1 divided|2 sum_of_quotients|3 per_divisor|4 flat; points_param
 get_in; win_on_lead: 0|1; muggins: MUGGINS_*; penalise_over_claim: 0|1
+  over_claim_points: 0 lost|1 caller|2 claimer
 drawing: DRAW_*; max_draws (1<<30 unlimited); must_play_drawn; draw_while_able; knock_bonus
 partners_both_out: 0|1; floor_set: 0|1; floor; check: CHECK_*; target; hands_in_match
 settle_domino, settle_blocked: [kind, amount, flat, unit, per, divisor, ties, doubles_lose, mode]
@@ -119,6 +121,7 @@ def flatten(rules: Rules) -> dict[str, Any]:
         "win_on_lead": int(rules.win_on_lead),
         "muggins": rules.muggins,
         "penalise_over_claim": int(rules.penalise_over_claim),
+        "over_claim_points": rules.over_claim_points,
         "drawing": rules.drawing,
         "max_draws": rules.max_draws,
         "must_play_drawn": int(rules.must_play_drawn),

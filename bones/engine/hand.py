@@ -36,7 +36,10 @@ from bones.engine.rules import (
     MUGGINS_TRANSFER,
     ORDER_ALL4,
     ORDER_SIDES,
+    OVER_CLAIM_CALLER,
+    OVER_CLAIM_LOST,
     SPIN_EVERY,
+    SPIN_EVERY_BUT_LED,
     SPIN_FIRST,
     SPIN_INLINE,
     SPIN_LED,
@@ -503,7 +506,12 @@ class Hand:
             if rules.muggins == MUGGINS_TRANSFER:
                 gains.append((caller, points - claim))
             return gains
-        return [(caller, claim)] if rules.penalise_over_claim else []
+        # an over-claim is rejected: a penalty, and the true points to
+        # whoever the rules name (docs/language.md, muggins)
+        gains = [(caller, claim)] if rules.penalise_over_claim else []
+        if points and rules.over_claim_points != OVER_CLAIM_LOST:
+            gains.append((caller if rules.over_claim_points == OVER_CLAIM_CALLER else owner, points))
+        return gains
 
     def _gain(self, owner: int, amount: int) -> None:
         if not amount:
@@ -553,6 +561,8 @@ class Hand:
             return not self.first_double_seen
         if kind == SPIN_LED:
             return is_lead
+        if kind == SPIN_EVERY_BUT_LED:
+            return not is_lead
         return False
 
     def _add_cross_arms(self, hub: int, pip: int) -> None:

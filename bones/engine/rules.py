@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # the models are needed to compile, not to play (fast start-u
     from bones.engine import spec
 
 # spinner kinds
-SPIN_NONE, SPIN_FIRST, SPIN_EVERY, SPIN_LED, SPIN_INLINE = range(5)
+SPIN_NONE, SPIN_FIRST, SPIN_EVERY, SPIN_LED, SPIN_INLINE, SPIN_EVERY_BUT_LED = range(6)
 # edge order
 ORDER_SIDES, ORDER_ANY, ORDER_ALL4 = range(3)
 # drawing kinds
@@ -27,6 +27,8 @@ DRAW_NONE, DRAW_UNTIL, DRAW_LIMITED = range(3)
 CHECK_NONE, CHECK_HAND_END, CHECK_IMMEDIATE, CHECK_EXACT = range(4)
 # muggins
 MUGGINS_OFF, MUGGINS_TRANSFER, MUGGINS_FORFEIT = range(3)
+# who scores the true points of a rejected over-claim
+OVER_CLAIM_LOST, OVER_CLAIM_CALLER, OVER_CLAIM_CLAIMER = range(3)
 # first-lead rules (LeadRule.kind)
 LEAD_LOT, LEAD_RANDOM, LEAD_HIGHEST_DOUBLE, LEAD_LOWEST_DOUBLE, LEAD_TILE, LEAD_SEAT = range(6)
 # what a double or tile rule does when nobody holds one (LeadRule.if_none);
@@ -44,7 +46,10 @@ _SPIN_CODES = {
     "every_double": SPIN_EVERY,
     "led_double": SPIN_LED,
     "inline_sniff": SPIN_INLINE,
+    "every_double_but_led": SPIN_EVERY_BUT_LED,
 }
+_OVER_CLAIM_CODES = {"lost": OVER_CLAIM_LOST, "caller": OVER_CLAIM_CALLER,
+                     "claimer": OVER_CLAIM_CLAIMER}
 _ORDER_CODES = {"sides_first": ORDER_SIDES, "any": ORDER_ANY, "all_four_first": ORDER_ALL4}
 _LEAD_CODES = {
     "lot": LEAD_LOT,
@@ -136,6 +141,7 @@ class Rules:
     win_on_lead: bool
     muggins: int
     penalise_over_claim: bool
+    over_claim_points: int  # OVER_CLAIM_*
     # drawing
     drawing: int
     max_draws: int
@@ -286,9 +292,11 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
     scores_plays = not isinstance(scoring.when, spec.NoPredicate)
     muggins = MUGGINS_OFF
     penalise = False
+    over_claim = OVER_CLAIM_LOST
     if isinstance(scoring.muggins, spec.MugginsOn):
         muggins = MUGGINS_TRANSFER if scoring.muggins.kind == "transfer" else MUGGINS_FORFEIT
         penalise = scoring.muggins.penalise_over_claim
+        over_claim = _OVER_CLAIM_CODES[scoring.muggins.over_claim_points]
 
     drawing = variant.drawing
     if isinstance(drawing, spec.NoDrawing):
@@ -334,6 +342,7 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         win_on_lead=scoring.winning_points_on_lead,
         muggins=muggins,
         penalise_over_claim=penalise,
+        over_claim_points=over_claim,
         drawing=draw_code,
         max_draws=max_draws,
         must_play_drawn=must_play,

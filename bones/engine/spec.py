@@ -271,6 +271,14 @@ class LedDoubleSpinner(Model):
     count: SpinnerCount = Field("drop2", description=_COUNT)
 
 
+class EveryDoubleButLedSpinner(Model):
+    """Every double is a spinner except a led one, which is an ordinary crosswise double."""
+
+    kind: Literal["every_double_but_led"]
+    order: EdgeOrder = Field("sides_first", description=_ORDER)
+    count: SpinnerCount = Field("drop2", description=_COUNT)
+
+
 class InlineSniff(Model):
     """The English sniff: the first double lies in the line and takes one stub tile on each long side."""
 
@@ -284,7 +292,8 @@ class InlineSniff(Model):
 
 
 Spinner = Annotated[
-    Union[NoSpinner, FirstDoubleSpinner, EveryDoubleSpinner, LedDoubleSpinner, InlineSniff],
+    Union[NoSpinner, FirstDoubleSpinner, EveryDoubleSpinner, LedDoubleSpinner,
+          EveryDoubleButLedSpinner, InlineSniff],
     Field(discriminator="kind"),
 ]
 
@@ -387,6 +396,13 @@ class MugginsOn(Model):
         False,
         description="Whether the next opponent in turn scores the amount of a claim "
         "that was too high.",
+    )
+    over_claim_points: Literal["lost", "caller", "claimer"] = Field(
+        "lost",
+        description="Who scores the true points of a play whose claim was too high "
+        "(the claim is rejected): lost (nobody), caller (the next opponent in turn, who "
+        "calls it; transfer only), or claimer (the player who made the play). Any "
+        "penalty for the over-claim is scored as well.",
     )
 
 
@@ -719,12 +735,12 @@ def max_reachable_count(variant: Variant) -> int:
     top_mult = max(presets[count] if isinstance(count, str) else count)
     if top_mult > 2:
         # a hub may count more than a crosswise double: bound every item by it
-        hubs = n + 1 if spinner.kind == "every_double" else 1
+        hubs = n + 1 if spinner.kind in ("every_double", "every_double_but_led") else 1
         stubs = 2 * n if spinner.kind == "inline_sniff" else 0
         return (2 + 3 * hubs) * top_mult * n + stubs
     if spinner.kind == "inline_sniff":
         return line + 2 * n  # the two stubs' outer ends
-    if spinner.kind == "every_double":
+    if spinner.kind in ("every_double", "every_double_but_led"):
         return sum(2 * d for d in range(n + 1)) + 4 * n
     # one spinner: crosswise doubles on each of its four arms
     return sum(double_weight * (n - i) for i in range(4)) + 2 * n
@@ -867,6 +883,11 @@ def _check_scoring(variant: Variant, add: Add) -> None:
     if isinstance(when, (NoPredicate, MatchingEnds)) and not isinstance(points, CountPoints):
         add(("scoring", "points", "kind"), "points are only used with a predicate on the count "
             f"(scoring.when.kind is {when.kind})")
+    muggins = variant.scoring.muggins
+    if (isinstance(muggins, MugginsOn) and muggins.kind == "forfeit"
+            and muggins.over_claim_points == "caller"):
+        add(("scoring", "muggins", "over_claim_points"), "under forfeit nobody calls muggins: "
+            "use lost or claimer (or kind: transfer)")
     if isinstance(variant.scoring.muggins, MugginsOn) and isinstance(when, NoPredicate):
         add(("scoring", "muggins", "kind"), "the muggins rule needs scoring plays "
             "(scoring.when.kind is none)")

@@ -412,11 +412,15 @@ impl<const W: usize> Hand<W> {
             }
             return gains;
         }
+        // rejected: a penalty, and the true points to whoever the rules name
+        let mut gains = Vec::new();
         if t.penalise_over_claim {
-            vec![(caller, claim)]
-        } else {
-            Vec::new()
+            gains.push((caller, claim));
         }
+        if points != 0 && t.over_claim_points != OVER_CLAIM_LOST {
+            gains.push((if t.over_claim_points == OVER_CLAIM_CALLER { caller } else { owner }, points));
+        }
+        gains
     }
 
     fn gain(&mut self, owner: usize, amount: i64) {
@@ -479,6 +483,7 @@ impl<const W: usize> Hand<W> {
             SPIN_EVERY => true,
             SPIN_FIRST | SPIN_INLINE => !self.first_double_seen,
             SPIN_LED => is_lead,
+            SPIN_EVERY_BUT_LED => !is_lead,
             _ => false,
         }
     }

@@ -49,7 +49,9 @@ impl<const W: usize> Hand<W> {
             if !double {
                 return r.pips[tile];
             }
-            let first = if t.spinner != SPIN_NONE { t.spinner_mult[0] } else { 2 };
+            // a led double that is not a spinner counts both halves
+            let led_spins = t.spinner != SPIN_NONE && t.spinner != SPIN_EVERY_BUT_LED;
+            let first = if led_spins { t.spinner_mult[0] } else { 2 };
             return first * r.low[tile] as i64;
         }
         let arm = ((mv >> 1) & 63) as usize;
@@ -69,6 +71,7 @@ impl<const W: usize> Hand<W> {
         }
         let kind = t.spinner;
         if kind == SPIN_EVERY
+            || kind == SPIN_EVERY_BUT_LED
             || ((kind == SPIN_FIRST || kind == SPIN_INLINE) && !self.first_double_seen)
         {
             return -1;

@@ -108,6 +108,7 @@ pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
         win_on_lead: get_i64(d, "win_on_lead")? != 0,
         muggins: get_i64(d, "muggins")? as i32,
         penalise_over_claim: get_i64(d, "penalise_over_claim")? != 0,
+        over_claim_points: get_i64(d, "over_claim_points")? as i32,
         drawing: get_i64(d, "drawing")? as i32,
         max_draws: get_i64(d, "max_draws")?,
         must_play_drawn: get_i64(d, "must_play_drawn")? != 0,

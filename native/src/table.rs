@@ -8,6 +8,7 @@ pub const SPIN_FIRST: i32 = 1;
 pub const SPIN_EVERY: i32 = 2;
 pub const SPIN_LED: i32 = 3;
 pub const SPIN_INLINE: i32 = 4;
+pub const SPIN_EVERY_BUT_LED: i32 = 5;
 pub const ORDER_SIDES: i32 = 0;
 pub const ORDER_ALL4: i32 = 2;
 pub const CHECK_NONE: i32 = 0;
@@ -16,6 +17,8 @@ pub const CHECK_IMMEDIATE: i32 = 2;
 pub const CHECK_EXACT: i32 = 3;
 pub const MUGGINS_OFF: i32 = 0;
 pub const MUGGINS_TRANSFER: i32 = 1;
+pub const OVER_CLAIM_LOST: i32 = 0;
+pub const OVER_CLAIM_CALLER: i32 = 1;
 
 pub const MAX_PLAYERS: usize = 10;
 
@@ -89,6 +92,8 @@ pub struct Table {
     pub win_on_lead: bool,
     pub muggins: i32,
     pub penalise_over_claim: bool,
+    /// who scores a rejected over-claim's true points: OVER_CLAIM_*, 2 the claimer
+    pub over_claim_points: i32,
     pub drawing: i32,
     pub max_draws: i64,
     pub must_play_drawn: bool,
@@ -118,10 +123,12 @@ impl Table {
         if self.owners == 0 || self.owners > self.players {
             return Err("bad owner count".into());
         }
-        if !(0..=4).contains(&self.spinner) || !(0..=2).contains(&self.order) {
+        if !(0..=5).contains(&self.spinner) || !(0..=2).contains(&self.order) {
             return Err("unknown spinner or edge order code".into());
         }
-        if !(0..=3).contains(&self.check) || !(0..=2).contains(&self.muggins) {
+        if !(0..=3).contains(&self.check) || !(0..=2).contains(&self.muggins)
+            || !(0..=2).contains(&self.over_claim_points)
+        {
             return Err("unknown target check or muggins code".into());
         }
         if self.headers && self.header_points.is_empty() {
@@ -308,6 +315,7 @@ pub mod tests {
             win_on_lead: true,
             muggins: 0,
             penalise_over_claim: false,
+            over_claim_points: 0,
             drawing: 0,
             max_draws: 0,
             must_play_drawn: true,

@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from bones.engine.hand import DRAW, PASS, Hand
 from bones.engine.moves import ARM_MASK, ARM_SHIFT, TILE_SHIFT
-from bones.engine.rules import CHECK_NONE, SPIN_EVERY, SPIN_FIRST, SPIN_INLINE, SPIN_NONE
+from bones.engine.rules import (
+    CHECK_NONE,
+    SPIN_EVERY,
+    SPIN_EVERY_BUT_LED,
+    SPIN_FIRST,
+    SPIN_INLINE,
+    SPIN_NONE,
+)
 
 
 def points_if(hand: Hand, move: int) -> int:
@@ -53,7 +60,9 @@ def _count_after(hand: Hand, move: int) -> int:
     if not hand.placed:
         if not double:
             return ts.pips[tile]
-        first = rules.spinner_mult[0] if rules.spinner != SPIN_NONE else 2
+        # a led double that is not a spinner counts both halves
+        led_spins = rules.spinner != SPIN_NONE and rules.spinner != SPIN_EVERY_BUT_LED
+        first = rules.spinner_mult[0] if led_spins else 2
         return first * ts.low[tile]
     arm = (move >> ARM_SHIFT) & ARM_MASK
     pip = hand.arm_open[arm]
@@ -68,7 +77,8 @@ def _count_after(hand: Hand, move: int) -> int:
     if not double or hand.arm_stub[arm]:
         return count + ts.other_half[tile][pip]
     kind = rules.spinner
-    if kind == SPIN_EVERY or (kind in (SPIN_FIRST, SPIN_INLINE) and not hand.first_double_seen):
+    if kind == SPIN_EVERY or kind == SPIN_EVERY_BUT_LED or (
+            kind in (SPIN_FIRST, SPIN_INLINE) and not hand.first_double_seen):
         return -1  # becomes a spinner
     return count + pip * rules.double_weight
 
