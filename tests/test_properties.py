@@ -36,6 +36,8 @@ from bones.engine.rules import (
     CHECK_IMMEDIATE,
     MUGGINS_OFF,
     MUGGINS_TRANSFER,
+    OVER_CLAIM_CALLER,
+    OVER_CLAIM_CLAIMER,
     Rules,
     compile_rules,
 )
@@ -171,8 +173,14 @@ def move_gains(rules: Rules, seat: int, true: int, claim: int | None,
             gains[owner] += max(claim, 0)
             if rules.muggins == MUGGINS_TRANSFER:
                 gains[caller] += true - max(claim, 0)
-        elif rules.penalise_over_claim:
-            gains[caller] += claim
+        else:
+            # an over-claim: the penalty, and the true points where the rules give them
+            if rules.penalise_over_claim:
+                gains[caller] += claim
+            if true and rules.over_claim_points == OVER_CLAIM_CALLER:
+                gains[caller] += true
+            elif true and rules.over_claim_points == OVER_CLAIM_CLAIMER:
+                gains[owner] += true
     gains[owner] += knocks * rules.knock_bonus
     return gains
 
