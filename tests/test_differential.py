@@ -77,6 +77,7 @@ def assert_same(py: Hand, nat: object, where: str) -> None:
     assert nat.recount() == nat.count, where
     for seat in range(rules.players):
         assert nat.hand_mask(seat) == py.hands[seat], where
+    assert nat.pot == py.pot, where
     if py.state:
         assert nat.settlement == py.settlement, where
         assert nat.domino_seat == py.domino_seat, where
@@ -95,7 +96,7 @@ def play_match(rules, seed: int, claims: bool = True, max_hands: int = 12) -> in
             break
         scores = list(match.scores)
         py = match.new_hand()
-        nat = native_hand(rules, match.current_deal, scores)
+        nat = native_hand(rules, match.current_deal, scores, pot=match.pot)
         where = f"{rules.name} {rules.players}p teams={rules.teams} seed {seed} hand {number}"
         assert_same(py, nat, where)
         while not py.state:
@@ -253,6 +254,9 @@ OPTION_RULES = [
     ("muggins", 3, False, {"scoring": {"muggins": {"kind": "transfer", "penalise_over_claim": True,
                                                    "over_claim_points": "caller"}}}),
     ("muggins", 2, False, {"scoring": {"muggins": {"kind": "forfeit", "over_claim_points": "claimer"}}}),
+    ("all-fives", 2, False, {"settlement": {"blocked": {"ties": "carry"}}}),
+    ("all-fives", 3, False, {"settlement": {"blocked": {"ties": "carry"}}}),
+    ("partnership-block", 4, True, {"settlement": {"blocked": {"ties": "carry"}}}),
 ]
 
 

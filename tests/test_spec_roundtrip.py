@@ -242,7 +242,7 @@ roundings = st.one_of(
               per=st.sampled_from(["aggregate", "opponent", "player"])),
 )
 amounts = st.sampled_from(["opponents", "opponents_minus_own", "all_hands", "flat"])
-ties = st.sampled_from(["nobody", "share", "not_blocker", "full"])
+ties = st.sampled_from(["nobody", "share", "not_blocker", "full", "carry"])
 
 
 def settle_rules(counts: list[int], *, blocked: bool) -> st.SearchStrategy:

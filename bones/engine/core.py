@@ -130,7 +130,7 @@ def native_rules(rules: Any, module: Any = None) -> Any:
 
 
 def native_hand(rules: Any, deal: Any, scores: list[int] | None = None,
-                module: Any = None, record: bool = True) -> Any:
+                module: Any = None, record: bool = True, pot: int = 0) -> Any:
     """A native stepwise hand dealt like ``Match.start_hand(deal)``."""
     module = module or native()
     ts = rules.tiles
@@ -144,6 +144,7 @@ def native_hand(rules: Any, deal: Any, scores: list[int] | None = None,
         deal.lead_doubles_only,
         ts.tiles_of(deal.out_of_play),
         record,
+        pot,
     )
 
 

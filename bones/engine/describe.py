@@ -639,6 +639,11 @@ def _settle_rule(rule: Any, variant: spec.Variant, players: int | None, event: s
                       + (f" to a multiple of {unit}" if unit > 1 else "")),
             "not_blocker": "the tied hand that did not make the last play wins",
             "full": "each tied hand scores the whole amount from the hands that are not tied",
+            "carry": ("nobody scores now: what one tied hand would have scored alone (from "
+                      "every other hand, the other tied ones included) stays on the table, and "
+                      "the winner of the next hand that has a winner (the player who goes out, "
+                      "or the one best settlement) takes it with that hand's settlement; the "
+                      "points of several tied hands in a row add up"),
         }
         if isinstance(ties, dict):
             parts = [f"with {c} players, {tie_text[ties[c]]}" for c in _counts(players, variant) if c in ties]

@@ -48,7 +48,9 @@ drawing: DRAW_*; max_draws (1<<30 unlimited); must_play_drawn; draw_while_able; 
 partners_both_out: 0|1; floor_set: 0|1; floor; check: CHECK_*; target; hands_in_match
 settle_domino, settle_blocked: [kind, amount, flat, unit, per, divisor, ties, doubles_lose, mode]
   kind 0 nobody|1 own_penalty|2 each_heavier|3 domino_er|4 lightest
-  amount 0 opponents|1 opponents_minus_own|2 all_hands|3 flat; ties 0 nobody|1 share|2 not_blocker|3 full
+  amount 0 opponents|1 opponents_minus_own|2 all_hands|3 flat
+  ties 0 nobody|1 share|2 not_blocker|3 full|4 carry
+  carry: a hand's pot (Hand.pot) comes in, is paid to its winner, and grows by a tie
   per 0 aggregate|1 opponent|2 player (the opponents amount: player rounds each seat's pips apart)
   mode 0 nearest|1 up|2 down
 moves: tile << 7 | arm << 1 | flip; DRAW -1; PASS -2; ends PLAYING 0 DOMINO 1 BLOCKED 2 TARGET 3

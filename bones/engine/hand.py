@@ -46,7 +46,7 @@ from bones.engine.rules import (
     SPIN_NONE,
     Rules,
 )
-from bones.engine.settle import PER_PLAYER, settle
+from bones.engine.settle import PER_PLAYER, TIES_CARRY, carried, hand_winner, settle
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
@@ -75,7 +75,7 @@ FIELDS = (
     "count", "turn", "leader", "lead_tile", "lead_doubles_only", "placed",
     "on_table", "passes", "drawn_turn", "drawn", "out", "scores", "got_in",
     "state", "game_over", "winner", "domino_seat", "last_player",
-    "settlement", "log", "voids", "last_points", "open_mask",
+    "settlement", "log", "voids", "last_points", "open_mask", "pot",
 )
 
 
@@ -99,6 +99,7 @@ class Hand:
         lead_tile: int = -1,
         lead_doubles_only: bool = False,
         out_of_play: int = 0,
+        pot: int = 0,
     ) -> None:
         if rules is None:
             # a blank for copy() to fill: compiled with mypyc, Hand.__new__
@@ -154,6 +155,9 @@ class Hand:
         self.last_points = 0
         # tiles that fit some open arm; refreshed after every play
         self.open_mask = 0
+        # points left on the table by tied hands (``ties: carry``): the
+        # winner of this hand takes them; after the hand, what stays
+        self.pot = pot
 
     # ------------------------------------------------------------ copying
 
@@ -210,6 +214,7 @@ class Hand:
         new.voids = self.voids[:]
         new.last_points = self.last_points
         new.open_mask = self.open_mask
+        new.pot = self.pot
         return new
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Hand:
@@ -748,6 +753,15 @@ class Hand:
                 players[rules.owner[seat]].append(ts.pips_of(hand))
         domino = rules.owner[domino_seat] if how == DOMINO else -1
         deltas = settle(rule, pips, doubles, domino, blocker, players)
+        if self.pot:
+            # the pot of earlier tied hands goes to this hand's winner, as
+            # part of its settlement
+            won = hand_winner(deltas, domino)
+            if won >= 0:
+                deltas[won] += self.pot
+                self.pot = 0
+        if rule.ties == TIES_CARRY:
+            self.pot += carried(rule, pips, doubles, players)
         self.settlement = list(deltas)
         for o, g in gains:
             deltas[o] += g

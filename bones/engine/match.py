@@ -84,6 +84,7 @@ class HandSummary:
     scores: list[int]
     winner: int  # owner who won the hand, -1 for none
     pips: list[int] = field(default_factory=list)
+    pot: int = 0  # points tied hands left on the table after this hand (ties: carry)
 
 
 class Match:
@@ -107,6 +108,10 @@ class Match:
         self.winner = -1
         self.current: Hand | None = None
         self.current_deal: Deal | None = None
+        # points left on the table by tied hands (ties: carry), for the
+        # winner of the next hand that has one; replaying a record's hands
+        # rebuilds it, so records and saves need not store it
+        self.pot = 0
 
     # ------------------------------------------------------------ dealing
 
@@ -118,7 +123,7 @@ class Match:
     def start_hand(self, deal: Deal) -> Hand:
         """Start a hand from a known deal (replays, scenarios)."""
         hand = Hand(self.rules, deal.hands, deal.boneyard, deal.leader, self.scores,
-                    deal.lead_tile, deal.lead_doubles_only, deal.out_of_play)
+                    deal.lead_tile, deal.lead_doubles_only, deal.out_of_play, self.pot)
         self.current = hand
         self.current_deal = deal
         return hand
@@ -360,7 +365,9 @@ class Match:
                 if hand.settlement is not None else hand.winner
             ),
             pips=[hand.pips_left(s) for s in range(rules.players)],
+            pot=hand.pot,
         )
+        self.pot = hand.pot
         self.history.append(summary)
         if hand.game_over:
             self.game_over, self.winner = True, hand.winner

@@ -20,7 +20,7 @@ SETTLE_NOBODY, SETTLE_OWN_PENALTY, SETTLE_EACH_HEAVIER, SETTLE_DOMINOER, SETTLE_
 # the amount
 AMOUNT_OPPONENTS, AMOUNT_OPPONENTS_MINUS_OWN, AMOUNT_ALL_HANDS, AMOUNT_FLAT = range(4)
 # tied lightest hands
-TIES_NOBODY, TIES_SHARE, TIES_NOT_BLOCKER, TIES_FULL = range(4)
+TIES_NOBODY, TIES_SHARE, TIES_NOT_BLOCKER, TIES_FULL, TIES_CARRY = range(5)
 # what is rounded apart (rounding.per): the total, each opposing owner (a
 # team's pips pooled), each opposing player
 PER_AGGREGATE, PER_OPPONENT, PER_PLAYER = range(3)
@@ -41,7 +41,7 @@ _AMOUNTS = {
     "flat": AMOUNT_FLAT,
 }
 _TIES = {"nobody": TIES_NOBODY, "share": TIES_SHARE, "not_blocker": TIES_NOT_BLOCKER,
-         "full": TIES_FULL}
+         "full": TIES_FULL, "carry": TIES_CARRY}
 _PER = {"aggregate": PER_AGGREGATE, "opponent": PER_OPPONENT, "player": PER_PLAYER}
 _ROUND = {"nearest": ROUND_NEAREST, "up": ROUND_UP, "down": ROUND_DOWN}
 
@@ -156,10 +156,7 @@ def settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
             deltas[domino] = amount_won(rule, pips, domino, losers, players)
         return deltas
     # SETTLE_LIGHTEST
-    doubles_lose = rule.doubles_lose
-    keys = [((doubles[o] if doubles_lose else False), pips[o]) for o in range(n)]
-    best = min(keys)
-    lightest = [o for o in range(n) if keys[o] == best]
+    lightest = lightest_owners(rule, pips, doubles)
     if len(lightest) > 1:
         if rule.ties == TIES_NOT_BLOCKER:
             lightest = [o for o in lightest if o != blocker]
@@ -179,6 +176,35 @@ def settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
     losers = [o for o in range(n) if o != winner]
     deltas[winner] = amount_won(rule, pips, winner, losers, players)
     return deltas
+
+
+def lightest_owners(rule: Settle, pips: list[int], doubles: list[bool]) -> list[int]:
+    """The owners with the lightest hand (by the rule's ``doubles_lose`` too)."""
+    n = len(pips)
+    doubles_lose = rule.doubles_lose
+    keys = [((doubles[o] if doubles_lose else False), pips[o]) for o in range(n)]
+    best = min(keys)
+    return [o for o in range(n) if keys[o] == best]
+
+
+def carried(rule: Settle, pips: list[int], doubles: list[bool],
+            players: list[list[int]] | None = None) -> int:
+    """What a hand puts in the pot under ``ties: carry``: what one of the tied
+    lightest hands would have scored alone, from every other hand (the other
+    tied hands included, so a tie of two players still leaves a pot); 0 when
+    the lightest hand is alone.
+
+    >>> rule = Settle(SETTLE_LIGHTEST, AMOUNT_OPPONENTS, 1, 5, PER_AGGREGATE, 1, False, TIES_CARRY)
+    >>> settle(rule, [3, 3, 9], [False] * 3, -1, 0), carried(rule, [3, 3, 9], [False] * 3)
+    ([0, 0, 0], 10)
+    """
+    if rule.kind != SETTLE_LIGHTEST or rule.ties != TIES_CARRY:
+        return 0
+    lightest = lightest_owners(rule, pips, doubles)
+    if len(lightest) < 2:
+        return 0
+    losers = [o for o in range(len(pips)) if o != lightest[0]]
+    return amount_won(rule, pips, lightest[0], losers, players)
 
 
 def compile_settlement(rule: object, players: int) -> Settle:

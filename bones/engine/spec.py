@@ -512,7 +512,7 @@ _AMOUNT = (
     "(a team's pooled); all_hands: all pips left in every hand, a partner's included "
     "(both teams' pips); flat: the fixed number of points."
 )
-Tie = Literal["nobody", "share", "not_blocker", "full"]
+Tie = Literal["nobody", "share", "not_blocker", "full", "carry"]
 TieRule = Union[Tie, dict[PlayerCount, Tie]]
 
 
@@ -535,8 +535,10 @@ class LightestSettles(_Arithmetic):
         "nobody",
         description="When the lightest hands tie: nobody scores, the tied share the "
         "amount (rounded down to the rounding unit), not_blocker (the tied hand that "
-        "did not make the last play wins), or full (each tied hand scores the whole "
-        "amount from the hands not tied); one value or one per player count.",
+        "did not make the last play wins), full (each tied hand scores the whole "
+        "amount from the hands not tied), or carry (nobody scores now: what one tied "
+        "hand would have scored alone stays on the table, and the winner of the next "
+        "hand that has one takes it); one value or one per player count.",
     )
     doubles_lose: bool = Field(
         False, description="A hand holding a double loses to any double-free hand."

@@ -100,8 +100,10 @@ def replay_hand(session: GameSession, index: int) -> Hand:
     log = session.hands[index]
     rules = session.rules
     deal = log.deal
+    history = session.match.history
+    pot = history[index - 1].pot if 0 < index <= len(history) else 0  # ties: carry
     hand = Hand(rules, deal.hands, deal.boneyard, deal.leader, list(log.start_scores),
-                deal.lead_tile, deal.lead_doubles_only, deal.out_of_play)
+                deal.lead_tile, deal.lead_doubles_only, deal.out_of_play, pot)
     for code, claim in zip(log.codes, log.claims):
         hand.apply(code, claim if code >= 0 else None)
     return hand

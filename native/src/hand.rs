@@ -67,6 +67,9 @@ pub struct Hand<const W: usize> {
     pub domino_seat: i64,
     pub last_player: i64,
     pub settlement: Option<Vec<i64>>,
+    /// points tied hands left on the table (`ties: carry`): taken by this
+    /// hand's winner; after the hand, what stays for the next
+    pub pot: i64,
     /// (seat, move, points of the mover) per move, when recording
     pub log: Vec<(u8, i64, i64)>,
     pub record: bool,
@@ -139,6 +142,7 @@ impl<const W: usize> Hand<W> {
             domino_seat: -1,
             last_player: -1,
             settlement: None,
+            pot: 0,
             log: Vec::new(),
             record,
             moves: 0,
@@ -700,6 +704,20 @@ impl<const W: usize> Hand<W> {
         } else {
             t.settle_blocked.settle(&pips, &doubles, -1, blocker, &seats)
         };
+        let (rule, domino) = if how == DOMINO {
+            (&t.settle_domino, t.owner[domino_seat as usize] as i64)
+        } else {
+            (&t.settle_blocked, -1)
+        };
+        if self.pot != 0 {
+            // the pot of earlier tied hands goes to this hand's winner
+            let won = crate::settle::hand_winner(&deltas, domino);
+            if won >= 0 {
+                deltas[won as usize] += self.pot;
+                self.pot = 0;
+            }
+        }
+        self.pot += rule.carried(&pips, &doubles, &seats);
         self.settlement = Some(deltas.clone());
         for &(o, g) in gains {
             deltas[o] += g;

@@ -280,7 +280,7 @@ struct Hand {
 impl Hand {
     #[new]
     #[pyo3(signature = (rules, hands, boneyard, leader, scores=None, lead_tile=-1,
-                        lead_doubles_only=false, out_of_play=Vec::new(), record=true))]
+                        lead_doubles_only=false, out_of_play=Vec::new(), record=true, pot=0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: &Rules,
@@ -292,6 +292,7 @@ impl Hand {
         lead_doubles_only: bool,
         out_of_play: Vec<usize>,
         record: bool,
+        pot: i64,
     ) -> PyResult<Self> {
         guard(|| {
             let inner = match &rules.inner {
@@ -302,8 +303,16 @@ impl Hand {
                 AnyRules::W3(r) => AnyHand::W3(build(r, &hands, &boneyard, leader, scores,
                     lead_tile, lead_doubles_only, &out_of_play, record)?),
             };
-            Ok(Hand { inner })
+            let mut hand = Hand { inner };
+            each_mut!(hand, h => h.pot = pot);
+            Ok(hand)
         })
+    }
+
+    /// Points tied hands left on the table (`ties: carry`).
+    #[getter]
+    fn pot(&self) -> i64 {
+        each!(self, h => h.pot)
     }
 
     fn legal_moves(&self) -> PyResult<Vec<i64>> {

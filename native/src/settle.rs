@@ -60,6 +60,26 @@ impl Settle {
         }
     }
 
+    fn lightest(&self, pips: &[i64], doubles: &[bool]) -> Vec<usize> {
+        let key = |o: usize| (self.doubles_lose && doubles[o], pips[o]);
+        let best = (0..pips.len()).map(key).min().unwrap();
+        (0..pips.len()).filter(|&o| key(o) == best).collect()
+    }
+
+    /// `settle.carried`: what a tie puts in the pot under `ties: carry`.
+    pub fn carried(&self, pips: &[i64], doubles: &[bool], seats: &Seats) -> i64 {
+        if self.kind != 4 || self.ties != 4 {
+            return 0;
+        }
+        let lightest = self.lightest(pips, doubles);
+        if lightest.len() < 2 {
+            return 0;
+        }
+        // what one tied hand would have scored alone, from every other hand
+        let losers: Vec<usize> = (0..pips.len()).filter(|&o| o != lightest[0]).collect();
+        self.amount(pips, lightest[0], &losers, seats)
+    }
+
     /// The score changes of one hand, per owner. `domino` and `blocker` are
     /// owners, -1 for none; `seats` each seat's own pips.
     pub fn settle(&self, pips: &[i64], doubles: &[bool], domino: i64, blocker: i64,
@@ -90,9 +110,7 @@ impl Settle {
                 }
             }
             _ => {
-                let key = |o: usize| (self.doubles_lose && doubles[o], pips[o]);
-                let best = (0..n).map(key).min().unwrap();
-                let mut lightest: Vec<usize> = (0..n).filter(|&o| key(o) == best).collect();
+                let mut lightest = self.lightest(pips, doubles);
                 if lightest.len() > 1 {
                     match self.ties {
                         2 => {

@@ -44,7 +44,7 @@ impl Settle {
         if c.len() != 9 {
             return Err(format!("a settlement rule has 9 codes, not {}", c.len()));
         }
-        if !(0..=4).contains(&c[0]) || !(0..=3).contains(&c[1]) || !(0..=3).contains(&c[6])
+        if !(0..=4).contains(&c[0]) || !(0..=3).contains(&c[1]) || !(0..=4).contains(&c[6])
             || !(0..=2).contains(&c[4]) || !(0..=2).contains(&c[8])
         {
             return Err(format!("unknown settlement codes {:?}", c));
