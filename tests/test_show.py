@@ -371,6 +371,7 @@ MUTATIONS = [
     ("bergen", "settlement.blocked.points", 2),
     ("all-fives", "settlement.blocked.ties", "share"),
     ("all-fives", "settlement.blocked.ties", "full"),
+    ("all-fives", "settlement.blocked.ties", "carry"),
     ("all-fives", "settlement.blocked.ties", {2: "nobody", 3: "not_blocker", 4: "nobody"}),
     ("all-fives", "settlement.blocked.doubles_lose", True),
     ("muggins", "settlement.blocked.rounding", {"kind": "nearest"}),
