@@ -133,7 +133,7 @@ def test_key_of_another_kind() -> None:
     write("v.yaml", GOOD.replace("{kind: first_double, order: any}", "{kind: none, order: any}"))
     assert errors("v.yaml") == [
         "v.yaml:6:25: layout.spinner.order: unknown key 'order' for kind none "
-        "(used by kind first_double, every_double, led_double)"
+        "(used by kind first_double, every_double, led_double, every_double_but_led)"
     ]
 
 
