@@ -177,7 +177,7 @@ def test_bad_kind() -> None:
     write("v.yaml", GOOD.replace("kind: first_double", "kind: firstdouble"))
     assert errors("v.yaml") == [
         "v.yaml:6:19: layout.spinner.kind: unknown kind 'firstdouble' "
-        "(expected one of: none, first_double, every_double, led_double, inline_sniff)"
+        "(expected one of: none, first_double, every_double, led_double, every_double_but_led, inline_sniff)"
     ]
 
 
@@ -246,7 +246,7 @@ def test_all_problems_are_reported_in_file_order() -> None:
         "v.yaml:4:14: deal.hand_size: not a whole number "
         "(expected an integer or a mapping of player counts, got 'seven')",
         "v.yaml:6:19: layout.spinner.kind: unknown kind 'firstdouble' "
-        "(expected one of: none, first_double, every_double, led_double, inline_sniff)",
+        "(expected one of: none, first_double, every_double, led_double, every_double_but_led, inline_sniff)",
         "v.yaml:10:1: settlement: missing required key 'blocked'",
     ]
 
