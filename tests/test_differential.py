@@ -254,7 +254,8 @@ OPTION_RULES = [
     ("muggins", 3, False, {"scoring": {"muggins": {"kind": "transfer", "penalise_over_claim": True,
                                                    "over_claim_points": "caller"}}}),
     ("muggins", 2, False, {"scoring": {"muggins": {"kind": "forfeit", "over_claim_points": "claimer"}}}),
-    ("all-fives", 2, False, {"settlement": {"blocked": {"ties": "carry"}}}),
+    ("all-fives", 2, False, {"settlement": {"blocked": {"ties": "carry", "rounding": {"kind": "none"}}},
+                             "drawing": {"kind": "none"}, "deal": {"hand_size": {2: 3, 3: 3, 4: 3}}}),
     ("all-fives", 3, False, {"settlement": {"blocked": {"ties": "carry"}}}),
     ("partnership-block", 4, True, {"settlement": {"blocked": {"ties": "carry"}}}),
 ]

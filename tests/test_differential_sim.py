@@ -138,6 +138,29 @@ def test_generated_variants_simulate_the_same(variant: Any) -> None:
         mp.undo()
 
 
+#: the options of issue 12, section 4, as house rules over built-ins; the
+#: small blocked hands of the first make tied hands (and so pots) common
+OPTION_RULES = [
+    ("all-fives", 2, {"settlement": {"blocked": {"ties": "carry", "rounding": {"kind": "none"}}},
+                      "drawing": {"kind": "none"}, "deal": {"hand_size": {2: 3, 3: 3, 4: 3}}}),
+    ("all-fives", 4, {"settlement": {"blocked": {"ties": "carry", "rounding": {"kind": "none"}}},
+                      "drawing": {"kind": "none"}, "deal": {"hand_size": {2: 3, 3: 3, 4: 3}}}),
+    ("all-fives", 3, {"settlement": {"domino": {"rounding": {"kind": "up", "per": "player"}},
+                                     "blocked": {"ties": "full"}},
+                      "layout": {"spinner": {"kind": "every_double_but_led"}}}),
+]
+
+
+@pytest.mark.parametrize("name,players,overrides", OPTION_RULES)
+def test_rule_options_simulate_the_same(name: str, players: int, overrides: dict,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    variant = load_variant(name, overrides=overrides)
+    table = sim.Table(name, variant, players, False)
+    config = sim.make_config([table], ["greedy", "random"], games=20, seed=players)
+    python, native = both(config, monkeypatch)
+    assert python == native
+
+
 def test_only_the_native_bots_play_natively() -> None:
     assert set(bones_native.SIM_BOTS) >= {"random", "greedy", "heuristic"}
     config = sim.make_config(["sniff"], ["greedy", "random"], games=1, seed=1)

@@ -123,6 +123,9 @@ pub struct Match<const W: usize> {
     pub last: Option<LastHand>,
     pub game_over: bool,
     pub winner: i64,
+    /// points tied hands left on the table (`ties: carry`) for the winner of
+    /// the next hand that has one
+    pub pot: i64,
 }
 
 impl<const W: usize> Match<W> {
@@ -137,15 +140,18 @@ impl<const W: usize> Match<W> {
             last: None,
             game_over: false,
             winner: -1,
+            pot: 0,
         }
     }
 
     /// `Match.new_hand`: the next deal, as a hand carrying the match's scores.
     pub fn new_hand(&self, record: bool) -> Result<Hand<W>, String> {
         let d = self.next_deal()?;
-        Ok(Hand::new(Arc::clone(&self.rules), &d.hands, &d.boneyard, d.leader,
-                     Some(self.scores.clone()), d.lead_tile, d.lead_doubles_only, Bits::ZERO,
-                     record))
+        let mut hand = Hand::new(Arc::clone(&self.rules), &d.hands, &d.boneyard, d.leader,
+                                 Some(self.scores.clone()), d.lead_tile, d.lead_doubles_only,
+                                 Bits::ZERO, record);
+        hand.pot = self.pot;
+        Ok(hand)
     }
 
     pub fn next_deal(&self) -> Result<Deal<W>, String> {
@@ -422,6 +428,7 @@ impl<const W: usize> Match<W> {
             pips: (0..t.players).map(|s| hand.pips_left(s)).collect(),
         });
         self.scores.clone_from(&hand.scores);
+        self.pot = hand.pot;
         self.hands_played += 1;
         if hand.game_over {
             self.game_over = true;
