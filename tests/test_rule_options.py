@@ -152,7 +152,14 @@ def test_records_of_carry_matches_replay() -> None:
             continue
         pots += 1
         record = parse_record(loads_record_json(dumps_record(record_match(match))))
-        assert replay(record).scores == match.scores
+        result = replay(record)
+        assert result.scores == match.scores
+        assert [h.pot for h in result.hands] == [0] + [s.pot for s in match.history[:-1]]
+        # the web page's replay frames end each hand on its recorded scores
+        from bones.web.replay import frames_of
+
+        for shown in frames_of(record, "carry")["hands"]:
+            assert shown["frames"][-1]["scores"] == shown["scores"]
         if pots == 3:
             break
     assert pots == 3, "fewer than three of 200 matches left a pot"

@@ -497,6 +497,7 @@ class ReplayedHand:
     settlement: list[int] | None
     scores: list[int]
     domino_seat: int = -1
+    pot: int = 0  # what tied hands left on the table when this hand began (ties: carry)
 
 
 @dataclass
@@ -610,6 +611,7 @@ def replay(record: Record) -> ReplayResult:
         if match.game_over:
             raise RecordError(f"{where}: the match was already over after hand {number - 1}")
         hand = match.start_hand(deal_from_record(rules, hand_record.deal, where))
+        pot = hand.pot
         claims = hand_record.claims
         if claims is not None and len(claims) != len(hand_record.moves):
             raise RecordError(f"{where}: {len(claims)} claims for {len(hand_record.moves)} moves")
@@ -643,7 +645,7 @@ def replay(record: Record) -> ReplayResult:
             match.current = None
         _check("scores", hand_record.scores, list(match.scores), where)
         result.hands.append(ReplayedHand(number, hand_record.deal.leader, steps, end,
-                                         settlement, list(match.scores), hand.domino_seat))
+                                         settlement, list(match.scores), hand.domino_seat, pot))
         if hand.state == Outcome.TARGET and not match.game_over:  # pragma: no cover - engine invariant
             raise RecordError(f"{where}: ended on the target but the match went on")
     result.scores = list(match.scores)
