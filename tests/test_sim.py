@@ -324,3 +324,30 @@ def test_reports_are_those_of_the_plain_loop() -> None:
                              case.pop("seed"), **case)
         got = json.loads(json.dumps(report(config, simulate(config)), sort_keys=True))
         assert got == entry["report"], entry["case"]
+
+
+@pytest.mark.parametrize("columns", [80, 200])
+def test_bot_labels_stay_whole_and_distinct_and_intervals_unbroken(columns: int) -> None:
+    """At 80 columns, in a pipe, and on a wide terminal: every bot name is printed
+    whole (in the table, or beside a short label in a legend), no two bots print
+    alike, nothing is cut with an ellipsis and no interval is broken across lines."""
+    names = ["search:iterations=2:policy=random", "search:iterations=3:policy=random", "greedy"]
+    runs = [
+        ("simulate", "block-2p", "--hands", "4", "--bots", ",".join(names[:2]), "--seed", "1"),
+        ("tournament", "block-2p", "-n", "1", "--bots", ",".join(names), "--seed", "1"),
+    ]
+    for args in runs:
+        result = runner.invoke(app, list(args), env={"COLUMNS": str(columns)})
+        assert result.exit_code == 0, result.output
+        lines = result.stdout.splitlines()
+        assert all(len(line) <= columns for line in lines), result.stdout
+        assert "…" not in result.stdout
+        for line in lines:
+            assert line.count("[") == line.count("]"), line  # an interval on one line
+        used = names[:2] if args[0] == "simulate" else names
+        for name in used:
+            whole = [line for line in lines if re.search(rf"(^|[\s│]){re.escape(name)}(\s|$)", line)]
+            assert whole, f"{name} is never printed whole:\n{result.stdout}"
+        # the rows of the first table are told apart by their labels
+        first = [line.split("│")[1].strip() for line in lines if line.startswith("│")][:len(used)]
+        assert len(set(first)) == len(used), result.stdout

@@ -304,6 +304,27 @@ def _console(out: Optional[Path]) -> Any:
     return Console(highlight=False)
 
 
+def _fits(console: Any, table: Any) -> bool:
+    """Whether a rich table prints at its natural width, nothing wrapped or cut."""
+    from rich.measure import Measurement
+
+    unlimited = console.options.update(width=1_000_000)  # measure unclamped
+    return Measurement.get(console, unlimited, table).maximum <= console.width
+
+
+def _letters(names: list[str]) -> list[str]:
+    """Short labels A, B, ... (then A1 ...), one per bot, for a legend."""
+    abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return [abc[i] if i < 26 else f"{abc[i % 26]}{i // 26}" for i in range(len(names))]
+
+
+def _print_legend(console: Any, labels: list[str], names: list[str]) -> None:
+    """The bots behind the short labels: each whole, one per line, never cut."""
+    for label, name in zip(labels, names):
+        console.print(f"  {label} = {name}", no_wrap=True, overflow="ignore", crop=False,
+                      markup=False, highlight=False)
+
+
 # --------------------------------------------------------------- simulate
 
 def simulate_command(
@@ -384,17 +405,31 @@ def _print_simulation(console: Any, body: dict[str, Any]) -> None:
         console.print(f"every seat: {body['bots'][0]['bot']}")
         sections = sections[1:]
     for title, rows, key in sections:
-        t = Table(title=f"per {title} (95% intervals)", title_justify="left")
-        t.add_column(title)
-        t.add_column("wins", justify="right", no_wrap=True)
-        t.add_column("play/hand", justify="right", no_wrap=True)
-        t.add_column("settle/hand", justify="right", no_wrap=True)
-        t.add_column(f"points/{'hand' if unit == 'hands' else 'match'}", justify="right",
-                     no_wrap=True)
-        for r in rows:
-            t.add_row(str(r[key]), _pct(r["win_rate"]), _num(r["play_points_per_hand"]),
-                      _num(r["settlement_points_per_hand"]), _num(r["points_per_game"], 1))
-        console.print(t)
+        names = [str(r[key]) for r in rows]
+
+        def table(labels: list[str], title: str = title, rows: list[Any] = rows) -> Any:
+            t = Table(title=f"per {title} (95% intervals)", title_justify="left")
+            t.add_column(title, no_wrap=True)
+            t.add_column("wins", justify="right", no_wrap=True)
+            t.add_column("play/hand", justify="right", no_wrap=True)
+            t.add_column("settle/hand", justify="right", no_wrap=True)
+            t.add_column(f"points/{'hand' if unit == 'hands' else 'match'}", justify="right",
+                         no_wrap=True)
+            for label, r in zip(labels, rows):
+                t.add_row(label, _pct(r["win_rate"]), _num(r["play_points_per_hand"]),
+                          _num(r["settlement_points_per_hand"]), _num(r["points_per_game"], 1))
+            return t
+
+        t = table(names)
+        if key == "bot" and not _fits(console, t):
+            # bot names too long for the screen: short labels and a legend, so
+            # no two bots ever print alike (never search:ite... twice)
+            labels = _letters(names)
+            t = table(labels)
+            console.print(t)
+            _print_legend(console, labels, names)
+        else:
+            console.print(t)
     t = Table(title="game", title_justify="left")
     t.add_column("statistic")
     t.add_column("value (95%)", justify="right")
@@ -538,16 +573,31 @@ def _print_tournament(console: Any, body: dict[str, Any]) -> None:
                   + (" (PARTIAL)" if body["partial"] else ""))
     _print_reproducibility(console, body)
     what = "wins against" if v["players"] == 2 else "finishes ahead of"
-    t = Table(title=f"row {what} column (95%)", title_justify="left")
-    t.add_column("")
-    for b in names:
-        t.add_column(b, justify="right")
-    for a, row in zip(names, body["matrix"]):
-        t.add_row(a, *("-" if cell is None else _pct(cell) for cell in row))
+
+    def matrix(labels: list[str], split: bool) -> Any:
+        # a cell is never broken inside its interval: on one line, or (split)
+        # the rate on one line and its whole interval on the next
+        t = Table(title=f"row {what} column (95%)", title_justify="left")
+        t.add_column("", no_wrap=True)
+        for b in labels:
+            t.add_column(b, justify="right", no_wrap=True)
+        for a, row in zip(labels, body["matrix"]):
+            cells = ("-" if cell is None else _pct(cell) for cell in row)
+            t.add_row(a, *(c.replace(" [", "\n[", 1) if split else c for c in cells))
+        return t
+
+    letters = _letters(list(names))
+    tries = [(list(names), False), (letters, False), (letters, True)]
+    for labels, split in tries:
+        t = matrix(labels, split)
+        if _fits(console, t):
+            break
     console.print(t)
+    if labels is letters:
+        _print_legend(console, letters, list(names))
     t = Table(title="ranking", title_justify="left")
     t.add_column("#", justify="right")
-    t.add_column("bot")
+    t.add_column("bot", no_wrap=True)
     t.add_column("matches", justify="right")
     t.add_column("wins (95%)", justify="right")
     for i, r in enumerate(body["ranking"], 1):

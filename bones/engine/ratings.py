@@ -206,7 +206,7 @@ def print_ratings(console: object, ratings: Mapping[str, object]) -> None:
         console.print(f"ratings: {ratings['error']}")  # type: ignore[attr-defined]
         return
     t = Table(title=f"ratings (Elo; {ratings['anchor']} = 0)", title_justify="left")
-    t.add_column("bot")
+    t.add_column("bot", no_wrap=True)
     t.add_column("Elo", justify="right")
     t.add_column("95% interval", justify="right")
     for r in ratings["bots"]:  # type: ignore[attr-defined]
