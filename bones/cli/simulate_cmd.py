@@ -309,7 +309,8 @@ def _fits(console: Any, table: Any) -> bool:
     from rich.measure import Measurement
 
     unlimited = console.options.update(width=1_000_000)  # measure unclamped
-    return Measurement.get(console, unlimited, table).maximum <= console.width
+    width: int = Measurement.get(console, unlimited, table).maximum
+    return width <= int(console.width)
 
 
 def _letters(names: list[str]) -> list[str]:
