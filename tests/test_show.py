@@ -570,3 +570,76 @@ def test_a_house_rule_shows_nothing_stale(parent: str, axis: str, tmp_path: Path
         stale |= _sentences(source.supports or "")
     assert not {s for s in stale if s in shown}
     assert f"bones show {parent}" in shown.split("\nSources\n")[1]
+
+
+def _on_a_terminal(args: list[str], columns: int, tmp_path: Path) -> str:
+    """`bones ARGS` on a pseudo-terminal COLUMNS wide and 24 lines tall, with a
+    pager that marks where it starts; returns what the screen received."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+
+    pager = tmp_path / "pager.sh"
+    pager.write_text("#!/bin/sh\necho '<<PAGER>>'\ncat\n", encoding="utf-8")
+    pager.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k not in ("MANPAGER", "NO_COLOR")}
+    env.update(COLUMNS=str(columns), LINES="24", TERM="xterm", PAGER=str(pager))
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "bones", *args], stdin=follower,
+                            stdout=follower, stderr=follower, env=env, cwd=tmp_path)
+    os.close(follower)
+    out = b""
+    while True:
+        ready, _, _ = select.select([leader], [], [], 30)
+        if not ready:
+            proc.kill()
+            raise AssertionError(f"bones {' '.join(args)} hung:\n{out.decode(errors='replace')}")
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closed: the program is done
+            break
+        if not chunk:
+            break
+        out += chunk
+    assert proc.wait(timeout=30) == 0, out.decode(errors="replace")
+    os.close(leader)
+    import re
+
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.decode()).replace("\r\n", "\n")
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in text.split() if w.isalpha()}
+
+
+@pytest.mark.parametrize("columns", [80, 200])
+def test_show_at_a_terminal_wraps_at_words_and_pages(columns: int, tmp_path: Path) -> None:
+    """At a terminal `bones show` fits the lines to its width without breaking a
+    word, and (taller than the screen) goes through the pager; in a pipe the
+    text is printed as is."""
+    text = describe(load_variant("all-fives"))
+    screen = _on_a_terminal(["show", "all-fives"], columns, tmp_path)
+    assert screen.lstrip().startswith("<<PAGER>>")
+    body = screen.split("<<PAGER>>", 1)[1]
+    assert all(len(line) <= columns for line in body.splitlines())
+    assert _words(body) == _words(text)  # every word whole, none split by a line end
+    piped = runner.invoke(app, ["show", "all-fives"], env={"COLUMNS": "80"})
+    assert piped.stdout == text
+
+
+@pytest.mark.parametrize("columns", [80, 200])
+def test_list_at_a_terminal_never_breaks_a_name(columns: int, tmp_path: Path) -> None:
+    """`bones list` on a narrow or a wide terminal, and in a pipe: every variant
+    name and alias (what the user types next) is printed whole on one line."""
+    rows = json.loads(runner.invoke(app, ["list", "--json"]).stdout)
+    names = [r["name"] for r in rows] + [a for r in rows for a in r["aliases"]]
+    screens = [_on_a_terminal(["list"], columns, tmp_path),
+               runner.invoke(app, ["list"], env={"COLUMNS": str(columns)}).stdout]
+    for screen in screens:
+        assert all(len(line) <= max(columns, 160) for line in screen.splitlines())
+        assert "…" not in screen
+        words = {w.strip("│,() ") for line in screen.splitlines() for w in line.split()}
+        assert set(names) <= words, sorted(set(names) - words)
+    assert all(len(line) <= columns for line in screens[0].splitlines())

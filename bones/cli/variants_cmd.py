@@ -60,16 +60,27 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.table import Table
 
-        table = Table(title="Built-in variants (bones show NAME for the rules)")
+        title = "Built-in variants (bones show NAME for the rules)"
+        table = Table(title=title)
+        # names and aliases are what a user types next: never broken or cut;
+        # the other cells wrap at words
         for column in ("name", "aliases", "players", "spinner", "scoring", "target"):
-            table.add_column(column, overflow="fold")
+            table.add_column(column, no_wrap=column == "name")
         for row in rows:
-            table.add_row(row["name"], ", ".join(row["aliases"]), row["players_text"],
-                          row["spinner"], row["scoring"], row["target"])
+            table.add_row(*_cells(row))
         console = Console()
         if not console.is_terminal:
             console = Console(width=160)  # a pipe or a file: no terminal width to fit
-        console.print(table)
+        # the narrowest table that breaks no word: each column as wide as its
+        # longest word (a name whole), plus the borders and padding
+        columns = list(zip(*(_cells(row) for row in rows)))
+        narrowest = sum(max(len(w) for cell in col for w in (cell.split() if i else [cell]))
+                        for i, col in enumerate(columns)) + 3 * len(columns) + 1
+        if narrowest <= console.width:
+            console.print(table)
+            return
+        # too narrow for the table without breaking a word: one block per variant
+        typer.echo(_stacked(title, rows, console.width))
 
     @app.command("show")
     def show_cmd(
@@ -93,7 +104,7 @@ def register(app: typer.Typer) -> None:
             return
         from bones.engine.describe import describe
 
-        typer.echo(describe(v, players), nl=False)
+        _page(describe(v, players))
 
     @app.command("schema")
     def schema_cmd(
@@ -123,6 +134,49 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(1) from None
         for path in written:
             typer.echo(str(path))
+
+
+def _cells(row: dict[str, Any]) -> tuple[str, ...]:
+    return (row["name"], ", ".join(row["aliases"]), row["players_text"], row["spinner"],
+            row["scoring"], row["target"])
+
+
+def _stacked(title: str, rows: list[dict[str, Any]], width: int) -> str:
+    """The catalogue for a narrow screen: each variant's name (and aliases) on a
+    line of its own, its rules below, wrapped at words and never inside a name."""
+    import textwrap
+
+    def wrap(text: str, indent: str) -> list[str]:
+        return textwrap.wrap(text, max(width, 20), initial_indent=indent, subsequent_indent=indent,
+                             break_long_words=False, break_on_hyphens=False)
+
+    out = [title]
+    for row in rows:
+        head = row["name"] + (f" (also {', '.join(row['aliases'])})" if row["aliases"] else "")
+        out.append("")
+        out += wrap(head, "")
+        out += wrap(f"players {row['players_text']}; spinner: {row['spinner']}; "
+                    f"scoring: {row['scoring']}; target: {row['target']}", "    ")
+    return "\n".join(out)
+
+
+def _page(text: str) -> None:
+    """Long text for people: at a terminal, wrapped at words to its width and
+    through a pager when taller than the screen; in a pipe or a file, as is."""
+    import sys
+
+    if not sys.stdout.isatty():
+        typer.echo(text, nl=False)
+        return
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    lines = console.render_lines(text, console.options, pad=False)
+    if len(lines) < console.height:
+        console.print(text, markup=False, highlight=False, end="")
+        return
+    with console.pager(styles=False):
+        console.print(text, markup=False, highlight=False, end="")
 
 
 def resolved_yaml(variant: Any) -> str:
