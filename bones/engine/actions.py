@@ -2,7 +2,7 @@
 
 Learning frameworks want every move a player could ever make to have one
 stable index, the same in every state and for every seat.  Move codes
-(``tile << 7 | arm << 1 | flip``, see :mod:`bones.engine.hand`) are stable
+(``tile << 7 | arm << 1 | flip``, see :mod:`bones.engine.moves`) are stable
 but sparse; :class:`ActionSpace` numbers only what can occur:
 
 * ``tile * arms + arm`` for laying ``tile`` on arm ``arm``, for every tile of
@@ -23,7 +23,8 @@ gives the legal actions of a position.
 >>> space = ActionSpace(compile_rules(load_variant("all-fives")))
 >>> space.arms, space.num_actions
 (4, 114)
->>> space.name(space.index(space.rules.tiles.parse("6-4") << 7 | 1 << 1))
+>>> from bones.engine.moves import arm_index, play_code
+>>> space.name(space.index(play_code(space.rules.tiles.parse("6-4"), arm_index("E"))))
 '4-6@E'
 >>> hand = Match(space.rules, seed=3).new_hand()
 >>> [space.move(i) for i in space.legal(hand)] == hand.legal_moves()
