@@ -51,7 +51,7 @@ Rewards: :func:`hand_rewards` and :func:`match_rewards` (zero-sum, per seat).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from bones.engine.hand import DRAW, Hand
 from bones.engine.match import Deal, Match
@@ -97,11 +97,17 @@ class Chooser(Protocol):
     def pick(self, kind: str, options: Sequence[int], what: str) -> int: ...
 
 
+class Uniform(Protocol):
+    """Anything with a ``random()`` in [0, 1)."""
+
+    def random(self) -> float: ...
+
+
 class RandomChooser:
     """Resolves every request uniformly from ``rng`` (anything with a
     ``random()`` in [0, 1): :class:`bones.engine.rng.Rng`, :class:`random.Random`)."""
 
-    def __init__(self, rng: Any) -> None:
+    def __init__(self, rng: Uniform) -> None:
         self.rng = rng
 
     def pick(self, kind: str, options: Sequence[int], what: str) -> int:

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bones.engine.hand import Hand
 from bones.engine.match import Deal, HandSummary, Match, new_seed
@@ -46,6 +46,9 @@ from bones.engine.saves import (
     save_lock,
 )
 from bones.engine.spec import Variant
+
+if TYPE_CHECKING:  # pragma: no cover - the bots are imported when a bot plays
+    from bones.engine.bots import Bot
 
 HUMAN = "human"
 #: ``--level`` names the bot that plays every seat not taken by a human.
@@ -173,7 +176,7 @@ class GameSession:
         #: the hand that ended last and its summary, for the hand-end table
         self.finished: tuple[Hand, HandSummary] | None = None
         self.takebacks: list[dict[str, Any]] = []
-        self._bots: dict[str, Any] = {}
+        self._bots: dict[str, Bot] = {}
         #: the file exists (it was resumed, or its first version was created):
         #: later saves replace it; before that, a save creates it and never
         #: replaces another file
@@ -647,7 +650,7 @@ class GameSession:
 # ------------------------------------------------------------------ bots
 
 
-def _make_bot(spec_text: str) -> Any:
+def _make_bot(spec_text: str) -> Bot:
     try:
         from bones.engine.bots import make_bot
     except ImportError as err:  # pragma: no cover - a broken install

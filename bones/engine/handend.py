@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.hand import Hand
     from bones.engine.match import HandSummary
     from bones.engine.rules import Rules
+    from bones.engine.spec import SettleRule
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ class HandEnd:
     settlement: tuple[int, ...]
 
 
-def settlement_rule(rules: Rules, outcome: int) -> Any:
+def settlement_rule(rules: Rules, outcome: int) -> SettleRule | None:
     """The variant's settlement model for a hand that ended so (None: no settlement)."""
     if outcome == Outcome.DOMINO:
         return rules.variant.settlement.domino

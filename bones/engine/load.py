@@ -52,6 +52,8 @@ from bones.engine.yamlsource import (
 )
 
 if typing.TYPE_CHECKING:  # pragma: no cover
+    from importlib.resources.abc import Traversable
+
     from bones.engine.spec import Variant
 
 __all__ = [
@@ -85,12 +87,12 @@ def _builtin_dir() -> Path:
 
 
 @functools.lru_cache(maxsize=1)
-def _registry() -> tuple[dict[str, Any], tuple[str, ...]]:
+def _registry() -> tuple[dict[str, Traversable], tuple[str, ...]]:
     """(lower-case name/alias/file stem -> file, the canonical names)."""
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    index: dict[str, Any] = {}
+    index: dict[str, Traversable] = {}
     names: list[str] = []
     try:
         entries = sorted(_builtin_dir().iterdir(), key=lambda e: e.name)
@@ -131,7 +133,7 @@ def _unknown_name(name: str) -> VariantError:
     return VariantError([LocatedProblem(name, 0, 0, (), message)])
 
 
-def _find_builtin(name: str) -> Any | None:
+def _find_builtin(name: str) -> Traversable | None:
     key = name.strip().lower()
     if not key or "/" in key or "\\" in key:
         return None
@@ -144,7 +146,7 @@ def _find_builtin(name: str) -> Any | None:
     return _registry()[0].get(key)
 
 
-def builtin_path(name: str) -> Any:
+def builtin_path(name: str) -> Traversable:
     """The file of a built-in variant named ``name`` (or an alias), any case.
 
     Raises :class:`VariantError` naming the built-in variants (and the closest
@@ -438,6 +440,7 @@ def _builtin_display(entry: Any) -> str:
 
 
 def _resolve(ref: Any, reader: _Reader, named_by: Any = None) -> tuple[YNode, Origin]:
+    source: Any  # a _Text, a Path or a built-in's Traversable: what read_tree reads
     if isinstance(ref, _Text):
         source, display, builtin = ref, ref.file, None
     elif named_by is not None and isinstance(ref, str) and _looks_like_path(ref):
