@@ -287,3 +287,29 @@ def test_a_tall_layout_is_elided_vertically() -> None:
     assert len(short) <= 6
     assert any("⋮" in line.plain for line in short)
     assert "N:1" in "".join(line.plain for line in short)  # the open end is still shown
+
+
+def test_the_keys_wrap_at_words_at_80_columns(tmp_path: Path) -> None:
+    """The keys, at the start and after `help`, are prose: at 80 columns they wrap
+    between words, never inside a word or an item like ([6|4])."""
+    from bones.cli.turns import KEYS
+
+    env = {"XDG_DATA_HOME": str(tmp_path / "data"), "NO_COLOR": "1", "COLUMNS": "80"}
+    r = runner.invoke(app, ["play", "all-fives", "--bots", "greedy", "--seed", "30"],
+                      input="help\nq\n", env=env)
+    lines = r.output.splitlines()
+    for first_words in ("type a move's number", "keys: a move's number"):
+        start = next(i for i, line in enumerate(lines) if first_words in line)
+        block = []
+        for line in lines[start:]:
+            block.append(line)
+            if line.rstrip().endswith(("q save and quit", "help these keys")):
+                break
+        assert all(len(line) <= 80 for line in block), block
+        assert len(block) > 1  # it did not fit on one line: it wrapped
+        text = " ".join(line.strip() for line in block)
+        text = text[text.index(first_words):]
+        if first_words.startswith("keys"):
+            assert text == KEYS
+        else:
+            assert text.endswith("? hint, h history, r rules, u take back, q save and quit")

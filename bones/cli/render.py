@@ -399,8 +399,10 @@ class TerminalUI:
             self.console.print(text, markup=False, highlight=False)  # a transcript reads like a session
         return text
 
-    def message(self, text: str, style: str = "") -> None:
-        self.console.print(Text(text, STYLES.get(style, style)))
+    def message(self, text: str, style: str = "", prose: bool = False) -> None:
+        """One message; ``prose`` wraps at words to the screen (a message that
+        may hold a path or a command stays one line, whole, for copying)."""
+        self.console.print(Text(text, STYLES.get(style, style)), soft_wrap=not prose)
 
     def bot_pause(self) -> None:
         if self.delay > 0:
@@ -421,7 +423,8 @@ class TerminalUI:
         if session.human_seats:
             self.console.print(Text(
                 "type a move's number or notation (6-4@E, draw, pass); "
-                "? hint, h history, r rules, u take back, q save and quit", STYLES["note"]))
+                "? hint, h history, r rules, u take back, q save and quit", STYLES["note"]),
+                soft_wrap=False)  # prose: wrapped at words
 
     # ------------------------------------------------------------ table
 
