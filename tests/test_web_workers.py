@@ -1,0 +1,75 @@
+"""`bones serve`'s workers: bots and simulation batches think off the request
+loop, at most ``--jobs`` at once, so one table never stalls another."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install 'bones[web]'")
+
+from bones.web.workers import Workers  # noqa: E402
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_thinking_is_off_the_loop_and_at_most_jobs_at_once(jobs: int) -> None:
+    workers = Workers(jobs, processes=False)
+    running = 0
+    most = 0
+    lock = threading.Lock()
+
+    def think() -> str:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.3)  # a bot thinking (blocking, as a search does)
+        with lock:
+            running -= 1
+        return threading.current_thread().name
+
+    async def main() -> tuple[list[str], list[float]]:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        bots = [asyncio.create_task(workers.thread(think)) for _ in range(4)]
+        # meanwhile the loop answers other requests at once, many times over
+        answered = []
+        for _ in range(10):
+            await asyncio.sleep(0.01)
+            answered.append(loop.time() - started)
+        names = await asyncio.gather(*bots)
+        return names, answered
+
+    try:
+        names, answered = asyncio.run(main())
+    finally:
+        workers.close()
+    assert all(name.startswith("bones-bot") for name in names)  # never on the loop's thread
+    assert most == jobs  # the slots are used, and never more than --jobs
+    # ten short waits on the loop ended long before the first bot finished
+    assert answered[-1] < 0.3, answered
+
+
+def test_a_batch_of_a_simulation_takes_a_slot_too() -> None:
+    workers = Workers(1, processes=False)
+    order: list[str] = []
+
+    def job(name: str) -> str:
+        order.append(f"start {name}")
+        time.sleep(0.1)
+        order.append(f"end {name}")
+        return name
+
+    async def main() -> list[str]:
+        return list(await asyncio.gather(workers.thread(job, "bot"), workers.process(job, "batch")))
+
+    try:
+        assert asyncio.run(main()) == ["bot", "batch"]
+    finally:
+        workers.close()
+    # one slot: the batch waited for the bot (or the other way round), never both at once
+    assert order in (["start bot", "end bot", "start batch", "end batch"],
+                     ["start batch", "end batch", "start bot", "end bot"])
