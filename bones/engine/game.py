@@ -690,7 +690,7 @@ def bot_is_data(spec_text: str) -> bool:
 # ------------------------------------------------------------ save files
 
 
-def _read_save(path: Path) -> tuple[Any, Variant, Rules]:
+def _read_save(path: Path) -> tuple[Record, Variant, Rules]:
     """The record in ``path`` with its variant and rules, checked by a full replay."""
     from bones.engine.record import RecordError, load_record, replay
 
