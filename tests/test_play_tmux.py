@@ -192,3 +192,24 @@ def test_the_scores_stay_on_an_80_by_24_screen(terminal: Terminal, tmp_path: Pat
     assert tables >= 3
     terminal.keys("q", "Enter")
     assert "EXITED 0" in terminal.wait_for("EXITED")
+
+
+def test_r_pages_the_rules_and_draws_the_board_again(terminal: Terminal, tmp_path: Path) -> None:
+    """At an 80 x 24 terminal `r` shows the rules through the pager (wrapped at
+    words, not 90 lines pushing the board away); leaving the pager brings the
+    board back."""
+    env = {"XDG_DATA_HOME": str(tmp_path), "TERM": "xterm-256color", "PYTHONPATH": str(ROOT),
+           "PAGER": "less"}
+    terminal.start(_command("all-fives", "--bots", "greedy", "--seed", "4", "--delay", "0"),
+                   env, width=80, height=24)
+    terminal.wait_for("Your move:")
+    terminal.keys("r", "Enter")
+    paged = terminal.wait_for("All Fives as pagat gives it")
+    assert "Your move:" not in paged  # the pager has the screen
+    words = set("All Fives as pagat gives it: the first double is the spinner".split())
+    assert words <= set(paged.split())  # the opening sentence, its words whole
+    terminal.keys("q")
+    screen = terminal.wait_for(lambda s: s.rstrip().endswith("Your move:") and "  scores: " in s)
+    assert any(line.startswith("  open ends: ") for line in screen.splitlines())
+    terminal.keys("q", "Enter")
+    assert "EXITED 0" in terminal.wait_for("EXITED")
