@@ -98,6 +98,9 @@ def serve_command(
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        # listening from now on: a browser opened (--open) or a client that read
+        # "ready" is queued until the server takes it, never refused
+        sock.listen(128)
     except OSError as err:
         raise _fail(f"cannot listen on {host}:{port}: {err.strerror or err}", 1) from None
     port = sock.getsockname()[1]
@@ -111,21 +114,26 @@ def serve_command(
     server = app.state.server
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "", "localhost") else host
     local = f"http://{shown}:{port}/#host={server.host_key}"
-    typer.echo(f"bones serve: the table is at {local}")
-    if public:
-        typer.echo(f"bones serve: other devices on your network: http://{public}:{port}/ "
-                   "(each player opens the seat link the host's page gives them)")
-    typer.echo(f"bones serve: games are saved in {folder}; Ctrl-C stops the server, nothing is lost")
-    typer.echo(f"bones serve: ready in {time.perf_counter() - started:.2f} s", err=True)
-    sys.stdout.flush()
-    if open_browser:
-        import webbrowser
+    try:  # from the first line printed, Ctrl-C stops cleanly
+        typer.echo(f"bones serve: the table is at {local}")
+        if public:
+            typer.echo(f"bones serve: other devices on your network: http://{public}:{port}/ "
+                       "(each player opens the seat link the host's page gives them)")
+        typer.echo(f"bones serve: games are saved in {folder}; Ctrl-C stops the server, nothing is lost")
+        typer.echo(f"bones serve: ready in {time.perf_counter() - started:.2f} s", err=True)
+        sys.stdout.flush()
+        if open_browser:
+            import webbrowser
 
-        webbrowser.open(local)
-    uv = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                        timeout_graceful_shutdown=2)
-    try:
+            webbrowser.open(local)
+        import warnings
+
+        # a Ctrl-C just as the server starts leaves its coroutine unstarted: no
+        # "never awaited" warning for that
+        warnings.filterwarnings("ignore", "coroutine .* was never awaited", RuntimeWarning)
+        uv = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+                            timeout_graceful_shutdown=2)
         uvicorn.Server(uv).run(sockets=[sock])
-    except KeyboardInterrupt:  # pragma: no cover - uvicorn handles the signal itself
+    except KeyboardInterrupt:  # Ctrl-C before uvicorn took the signal over
         pass
     typer.echo("bones serve: stopped; every game is saved")

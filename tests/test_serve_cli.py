@@ -1,0 +1,83 @@
+"""The `bones serve` command itself: what it prints, where it listens, and how it stops."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install 'bones[web]'")
+pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install 'bones[web]'")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve(args: list[str], tmp_path: Path) -> tuple[subprocess.Popen[bytes], list[str]]:
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path),
+           "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "bones", "serve", *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    out = b""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and b"ready in" not in out:
+        ready, _, _ = select.select([fd], [], [], 1)
+        if ready:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            out += chunk
+    while b"ready in" in out and not out.endswith(b"\n"):
+        out += os.read(fd, 65536)
+    lines = out.decode().splitlines()
+    if not any("ready in" in line for line in lines):
+        proc.kill()
+        raise AssertionError("bones serve did not start:\n" + "\n".join(lines))
+    return proc, lines
+
+
+def _stop(proc: subprocess.Popen[bytes], lines: list[str]) -> list[str]:
+    proc.send_signal(signal.SIGINT)  # Ctrl-C
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 0, out
+    rest = out.decode().splitlines()
+    assert rest == ["bones serve: stopped; every game is saved"], rest  # nothing else, no warning
+    return lines + rest
+
+
+def test_serve_listens_on_localhost_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
+    port = _free_port()
+    proc, lines = _serve(["--port", str(port)], tmp_path)
+    try:
+        assert any(line.startswith(f"bones serve: the table is at http://127.0.0.1:{port}/#host=")
+                   for line in lines), lines
+        assert not any("other devices" in line for line in lines)
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            pass
+    finally:
+        lines = _stop(proc, lines)
+    assert lines[-1] == "bones serve: stopped; every game is saved"
+
+
+@pytest.mark.parametrize("attempt", range(3))  # Ctrl-C at once after "ready", several times
+def test_serve_on_the_network_prints_an_address_other_devices_reach(tmp_path: Path, attempt: int) -> None:
+    port = _free_port()
+    proc, lines = _serve(["--host", "0.0.0.0", "--port", str(port)], tmp_path)
+    _stop(proc, lines)
+    network = [line for line in lines if "other devices on your network:" in line]
+    assert len(network) == 1, lines
+    address = network[0].split("http://", 1)[1].split(":", 1)[0]
+    # an address another device can use, never the wildcard or this machine's loopback
+    assert address not in ("0.0.0.0", "127.0.0.1", "localhost") and address.count(".") == 3, network
