@@ -14,6 +14,16 @@ pytest.importorskip("starlette", reason="the web extra is not installed: pip ins
 from bones.web.workers import Workers  # noqa: E402
 
 
+def _run(coro):  # type: ignore[no-untyped-def]
+    """``asyncio.run`` in a thread of its own (another test may leave a loop running here)."""
+    out: list[object] = []
+    worker = threading.Thread(target=lambda: out.append(asyncio.run(coro)))
+    worker.start()
+    worker.join(60)
+    assert out, "the event loop did not finish"
+    return out[0]
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_thinking_is_off_the_loop_and_at_most_jobs_at_once(jobs: int) -> None:
     workers = Workers(jobs, processes=False)
@@ -44,7 +54,7 @@ def test_thinking_is_off_the_loop_and_at_most_jobs_at_once(jobs: int) -> None:
         return names, answered
 
     try:
-        names, answered = asyncio.run(main())
+        names, answered = _run(main())
     finally:
         workers.close()
     assert all(name.startswith("bones-bot") for name in names)  # never on the loop's thread
@@ -67,7 +77,7 @@ def test_a_batch_of_a_simulation_takes_a_slot_too() -> None:
         return list(await asyncio.gather(workers.thread(job, "bot"), workers.process(job, "batch")))
 
     try:
-        assert asyncio.run(main()) == ["bot", "batch"]
+        assert _run(main()) == ["bot", "batch"]
     finally:
         workers.close()
     # one slot: the batch waited for the bot (or the other way round), never both at once
