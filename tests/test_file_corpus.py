@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import json
 import os
-import resource
-import sys
-import threading
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import bounded as _bounded
 from hypothesis_budget import examples
 from typer.testing import CliRunner
 
@@ -103,27 +101,6 @@ def _mutations(seeds: list[bytes]) -> st.SearchStrategy[bytes]:
     )
     ops = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 10**6), chunks), min_size=1, max_size=6)
     return st.builds(mutate, st.sampled_from(seeds), ops)
-
-
-def _bounded(fn) -> None:  # type: ignore[no-untyped-def]
-    """Run ``fn`` in a thread; it must end within 20 s and grow memory by less than 200 MB."""
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    errors: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            fn()
-        except BaseException as err:  # noqa: BLE001 - reported below
-            errors.append(err)
-
-    worker = threading.Thread(target=target, daemon=True)
-    worker.start()
-    worker.join(20)
-    assert not worker.is_alive(), "hung"
-    if errors:
-        raise errors[0]
-    grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
-    assert grown_kb < 200_000 * (1 if sys.platform != "darwin" else 1024)
 
 
 @settings(examples(60), suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
