@@ -25,7 +25,8 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bones.engine.rules import Rules
+    from bones.engine.rules import LeadRule, Rules
+    from bones.engine.settle import Settle
 
 # (the variant model is read by class name: checking the format version,
 # as every start-up does, must not import pydantic)
@@ -74,13 +75,13 @@ class Unsupported(ValueError):
     """A rule the flat table (and so the native core) cannot express yet."""
 
 
-def _settlement(rule: Any) -> list[int]:
+def _settlement(rule: Settle) -> list[int]:
     """A compiled :class:`~bones.engine.settle.Settle` as its codes."""
     return [rule.kind, rule.amount, rule.flat, rule.unit, rule.per, rule.divisor,
             rule.ties, int(rule.doubles_lose), rule.mode]
 
 
-def _lead(rule: Any) -> list[int]:
+def _lead(rule: LeadRule) -> list[int]:
     return [rule.kind, rule.arg, rule.if_none]
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Literal, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -41,6 +41,9 @@ from bones.engine.moves import Outcome
 from bones.engine.problems import pydantic_problems
 from bones.engine.spec import TileText
 from bones.engine.yamlsource import LocatedProblem, VariantError, YNode, display_name, read_yaml
+
+if TYPE_CHECKING:  # pragma: no cover - compiled only when a scenario runs
+    from bones.engine.rules import Rules
 
 PLAY_PATTERN = r"^\s*\d{1,2}\s*-\s*\d{1,2}\s*(@\s*[NSEWnsew][0-9]*\s*)?$"
 
@@ -341,7 +344,7 @@ class LoadedScenario:
     path: Path
     file: str
     scenario: Scenario
-    rules: Any  # bones.engine.rules.Rules
+    rules: Rules
     root: YNode
 
 
@@ -435,7 +438,7 @@ def _locate(root: YNode, file: str, path: tuple[Any, ...], message: str,
 # ------------------------------------------------------ variant and checks
 
 
-def _load_variant(path: Any, ref: str, overrides: YNode | None, allow_dirs: Any) -> Any:
+def _load_variant(path: Any, ref: str, overrides: YNode | None, allow_dirs: Any) -> spec.Variant:
     """The scenario's variant: a built-in name, or a path under the file policy of
     :func:`bones.engine.load.load_variant` relative to the scenario file."""
     from bones.engine.load import load_variant
@@ -443,7 +446,8 @@ def _load_variant(path: Any, ref: str, overrides: YNode | None, allow_dirs: Any)
     return load_variant(ref, overrides=overrides, allow_dirs=allow_dirs, named_by=path)
 
 
-def _compile(path: Any, file: str, root: YNode, scenario: Scenario, allow_dirs: Any = None) -> Any:
+def _compile(path: Any, file: str, root: YNode, scenario: Scenario,
+             allow_dirs: Any = None) -> Rules:
     from bones.engine.rules import RulesError, compile_rules
 
     ref = scenario.variant
@@ -476,7 +480,7 @@ def _compile(path: Any, file: str, root: YNode, scenario: Scenario, allow_dirs: 
 class _Checks:
     """The checks of a scenario against its compiled variant, each located in the file."""
 
-    def __init__(self, s: Scenario, rules: Any, root: YNode, file: str) -> None:
+    def __init__(self, s: Scenario, rules: Rules, root: YNode, file: str) -> None:
         self.s, self.rules, self.root, self.file = s, rules, root, file
         self.problems: list[LocatedProblem] = []
         self.owners = rules.owners

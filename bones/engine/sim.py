@@ -32,6 +32,10 @@ from bones.engine.rng import BOTS, derive, mix, stream
 
 if TYPE_CHECKING:  # the models load only when a variant is read (fast start-up)
     from bones.engine import spec
+    from bones.engine.bots import Bot
+    from bones.engine.match import Match
+    from bones.engine.rules import Rules
+    from bones.engine.stats import Moments
 
 FORMAT = "bones-simulation"
 FORMAT_VERSION = 1
@@ -214,7 +218,7 @@ class Summary:
         return {"n": self.n, "sums": self.sums, "pairs": self.pairs,
                 "hists": {k: dict(sorted(v.items())) for k, v in sorted(self.hists.items())}}
 
-    def moments(self, layout: Layout) -> Any:
+    def moments(self, layout: Layout) -> Moments:
         from bones.engine.stats import Moments
 
         return Moments(self.n, self.sums, dict(zip(layout.pairs, self.pairs)))
@@ -230,8 +234,8 @@ def _add(hist: dict[int, int], key: int, amount: int = 1) -> None:
 class _Prepared:
     """What a worker compiles once per run: the rules, the bots, the layout."""
 
-    rules: list[Any]
-    bots: list[Any]  # one per lineup entry
+    rules: list[Rules]
+    bots: list[Bot]  # one per lineup entry
     layout: Layout
     # per lineup entry: its fast ``decide(hand, legal, rng)`` or None (observes)
     decide: list[Any]
@@ -405,7 +409,7 @@ def run_batch(config: SimConfig, start: int, stop: int) -> Summary:
     return summary
 
 
-def _play_game(config: SimConfig, t: int, rules: Any, prep: _Prepared, seated: list[int],
+def _play_game(config: SimConfig, t: int, rules: Rules, prep: _Prepared, seated: list[int],
                bot_ids: list[int], seed: int, vector: list[int], summary: Summary) -> None:
     """Play game ``seed`` of table ``t`` (a match, or one hand in hands mode)
     and write its quantities into ``vector``; ``seated[s]`` is the lineup
@@ -468,7 +472,7 @@ def _report_forfeit(bot: Any, seed: int, err: Exception) -> None:
           flush=True)
 
 
-def _play_hands(config: SimConfig, t: int, match: Any, prep: _Prepared, seated: list[int],
+def _play_hands(config: SimConfig, t: int, match: Match, prep: _Prepared, seated: list[int],
                 seed: int, summary: Summary, listeners: list[Any], play: list[int],
                 settle: list[int], tally: _Tally) -> list[int]:
     """Play the match's hands (one in hands mode); return the result per side."""
@@ -508,7 +512,9 @@ def _play_hands(config: SimConfig, t: int, match: Any, prep: _Prepared, seated: 
                 if fast is not None:
                     move = fast(hand, legal, rngs[seat])
                 else:
-                    move = bots[seat].choose(observe(hand, seat, legal), rngs[seat])
+                    # a bot that declares draws = False is given no generator
+                    move = bots[seat].choose(observe(hand, seat, legal),
+                                             rngs[seat])  # type: ignore[arg-type]
                 if timed:
                     _add(timing.setdefault(time_keys[seat], {}),
                          round(TIME_BINS * math.log(max(clock() - t0, 1e-7) * 1e6)))
@@ -538,7 +544,7 @@ def _play_hands(config: SimConfig, t: int, match: Any, prep: _Prepared, seated: 
     return list(match.scores)
 
 
-def _record_game(slots: _Slots, t: int, owner: Any, result: list[int], winner: int,
+def _record_game(slots: _Slots, t: int, owner: tuple[int, ...], result: list[int], winner: int,
                  tally: _Tally, play: list[int], settle: list[int], bot_ids: list[int],
                  vector: list[int], hists: dict[str, dict[int, int]]) -> None:
     """Write one game's quantities into its vector slots and histograms."""

@@ -120,12 +120,11 @@ def _stat(path: Path) -> tuple[int, int] | None:
 
 
 def _write_private(path: Path, data: dict[str, Any]) -> None:
-    """Write ``data`` as JSON, readable by its owner only, atomically."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        json.dump(data, out, indent=1)
-    os.replace(tmp, path)
+    """Write ``data`` as JSON, readable by its owner only, atomically (the
+    save writer's temporary file is created 0600 and renamed over ``path``)."""
+    from bones.engine.saves import replace_save
+
+    replace_save(path, json.dumps(data, indent=1))
 
 
 @dataclass
