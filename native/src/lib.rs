@@ -11,6 +11,7 @@ pub mod game;
 pub mod hand;
 pub mod policy;
 pub mod rng;
+pub mod search;
 pub mod settle;
 pub mod sim;
 pub mod table;
@@ -19,3 +20,5 @@ pub mod table;
 mod py;
 #[cfg(feature = "python")]
 mod pysim;
+#[cfg(feature = "python")]
+mod pysearch;

@@ -600,5 +600,6 @@ fn bones_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(derive, m)?)?;
     m.add_function(wrap_pyfunction!(_provoke_panic, m)?)?;
     crate::pysim::register(m)?;
+    crate::pysearch::register(m)?;
     Ok(())
 }

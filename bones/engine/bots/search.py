@@ -13,13 +13,16 @@ than the values themselves.
 from __future__ import annotations
 
 import time
+from typing import Any
 
+from bones.engine import core
 from bones.engine.bots.basic import heuristic_move
 from bones.engine.bots.info import BotInfo, Param, named
 from bones.engine.bots.policies import greedy_move
 from bones.engine.hand import Hand
-from bones.engine.observation import Observation, sample_world
+from bones.engine.observation import NoWorldError, Observation, sample_world
 from bones.engine.rng import Rng
+from bones.engine.rules import Rules
 
 #: Worlds per move by default: a median move stays well under 0.25 s on one
 #: core in 2-player all-fives (docs/simulate.md has the measurements).
@@ -87,7 +90,34 @@ class SearchBot:
 
     def values(self, obs: Observation, rng: Rng,
                legal: list[int]) -> tuple[int, list[float]]:
-        """The chosen move and every candidate's total value."""
+        """The chosen move and every candidate's total value.
+
+        The native core judges them when it is active
+        (:func:`bones.engine.core.native`), with the same draws from ``rng``,
+        so the move, the totals and ``rng``'s state afterwards are the same
+        as :meth:`python_values` gives.
+        """
+        searcher = native_searcher(obs.rules) if type(rng) is Rng else None
+        if searcher is not None:
+            return self.native_values(searcher, obs, rng, legal)
+        return self.python_values(obs, rng, legal)
+
+    def native_values(self, searcher: Any, obs: Observation, rng: Rng,
+                      legal: list[int]) -> tuple[int, list[float]]:
+        """:meth:`values` in the native core (``searcher``: a
+        ``bones_native.Searcher`` for ``obs.rules``)."""
+        got = searcher.search(
+            obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen, obs.limits(),
+            legal, self.iterations, self.rollouts, self.policy, self.seconds, rng.state,
+        )
+        best, totals, rng.state, _ = got
+        if best is None:
+            raise NoWorldError("no deal of the unseen tiles agrees with what the history proves")
+        return best, [float(t) for t in totals]
+
+    def python_values(self, obs: Observation, rng: Rng,
+                      legal: list[int]) -> tuple[int, list[float]]:
+        """:meth:`values` in Python (the reference)."""
         rules = obs.rules
         me = rules.owner[obs.seat]
         totals = [0.0] * len(legal)
@@ -119,6 +149,31 @@ class SearchBot:
         return legal[best], totals
 
 
+#: ``bones_native.Searcher`` per rule table (False: the table cannot run natively)
+_SEARCHERS: dict[int, tuple[Rules, Any]] = {}
+
+
+def native_searcher(rules: Rules) -> Any:
+    """The native core's searcher for ``rules`` when the native core is
+    active (:func:`bones.engine.core.native`), else None."""
+    module = core.native()
+    if module is None:
+        return None
+    got = _SEARCHERS.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1] or None
+    try:
+        searcher = module.Searcher(core.flat_table(rules))
+    except (ValueError, AttributeError):
+        # a table the native core refuses, or an extension built before the
+        # searcher: the Python search gives the same moves
+        searcher = False
+    if len(_SEARCHERS) > 64:
+        _SEARCHERS.clear()
+    _SEARCHERS[id(rules)] = (rules, searcher)
+    return searcher or None
+
+
 INFOS = (
     BotInfo(
         "search",
@@ -129,4 +184,4 @@ INFOS = (
     ),
 )
 
-__all__ = ["DEFAULT_ITERATIONS", "INFOS", "PARAMS", "POLICIES", "SearchBot"]
+__all__ = ["DEFAULT_ITERATIONS", "INFOS", "PARAMS", "POLICIES", "SearchBot", "native_searcher"]

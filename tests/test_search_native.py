@@ -1,0 +1,198 @@
+"""The ``search`` bot plays the same in both cores.
+
+For many positions of whole matches (later hands carry scores, get-in and
+pots), in several variants (All Fives, Sniff, a block game, partnerships, a
+draw game with three seats, double-nine), the Python search and the native
+one (``bones_native.Searcher``) judge the same moves from the same stream:
+the same chosen move, the same total for every candidate and the generator
+left in the same state, with every rollout policy.  Positions under made-up
+void proofs drive the constrained sampler through its retries and its
+exhaustive search, and an impossible proof fails the same way in both.
+
+Skipped only when the native core is not installed; ``BONES_CORE=native``
+(CI's native pass) turns a missing core into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from functools import cache
+
+import pytest
+
+from bones.engine.bots.policies import greedy_move
+from bones.engine.bots.search import SearchBot, native_searcher
+from bones.engine.hand import Hand
+from bones.engine.load import load_variant
+from bones.engine.match import Match
+from bones.engine.observation import NoWorldError, Observation, observe
+from bones.engine.rng import Rng
+from bones.engine.rules import Rules, compile_rules
+
+try:
+    import bones_native
+
+    from bones.engine.core import flat_table
+    from bones.engine.flat import FORMAT_VERSION
+
+    if bones_native.TABLE_FORMAT != FORMAT_VERSION:
+        raise ImportError("built for another table format")
+except ImportError as err:  # pragma: no cover - depends on the install
+    if os.environ.get("BONES_CORE") == "native":
+        raise
+    pytestmark = pytest.mark.skip(reason=f"native core not available: {err}")
+    bones_native = None
+
+
+@cache
+def _rules(name: str, players: int, teams: bool) -> Rules:
+    return compile_rules(load_variant(name), players, teams)
+
+
+@cache
+def _searcher(name: str, players: int, teams: bool):  # type: ignore[no-untyped-def]
+    return bones_native.Searcher(flat_table(_rules(name, players, teams)))
+
+
+def _positions(rules: Rules, seed: int, hands: int, every: int) -> Iterator[Hand]:
+    """Positions with a real choice from the first ``hands`` hands of a
+    match, moves half greedy and half random; one in ``every``."""
+    match = Match(rules, seed)
+    rng = Rng(seed)
+    n = 0
+    for _ in range(hands):
+        hand = match.new_hand()
+        while not hand.over:
+            legal = hand.legal_moves()
+            if len(legal) > 1:
+                n += 1
+                if n % every == 0:
+                    yield hand
+            move = greedy_move(hand, legal) if rng.random() < 0.5 else rng.choice(legal)
+            hand.apply(move)
+        match.finish_hand(hand)
+        if match.game_over:
+            return
+
+
+def _both(bot: SearchBot, searcher: object, obs: Observation, seed: int) -> tuple[object, object]:
+    legal = obs.legal_moves()
+    a, b = Rng(seed), Rng(seed)
+    try:
+        got_py: object = bot.python_values(obs, a, legal)
+    except NoWorldError as err:
+        got_py = ("no world", str(err))
+    try:
+        got_native: object = bot.native_values(searcher, obs, b, legal)
+    except NoWorldError as err:
+        got_native = ("no world", str(err))
+    assert a.state == b.state
+    return got_py, got_native
+
+
+TABLES = [
+    ("all-fives", 2, False, "greedy"),
+    ("all-fives", 4, True, "heuristic"),
+    ("sniff", 2, False, "heuristic"),
+    ("sniff-english", 3, False, "random"),
+    ("block-2p", 2, False, "greedy"),
+    ("partnership-block", 4, True, "greedy"),
+    ("muggins", 3, False, "greedy"),
+    ("fives-and-threes", 2, False, "random"),
+    ("all-fibs", 4, False, "heuristic"),
+]
+
+
+@pytest.mark.parametrize("name,players,teams,policy", TABLES)
+def test_native_search_takes_the_python_decision(name: str, players: int, teams: bool,
+                                                 policy: str) -> None:
+    rules = _rules(name, players, teams)
+    searcher = _searcher(name, players, teams)
+    bot = SearchBot(iterations=4, rollouts=2, policy=policy)
+    compared = bound = later = 0
+    for seed in range(4):
+        for hand in _positions(rules, seed, hands=3, every=2):
+            obs = observe(hand, hand.turn)
+            got_py, got_native = _both(bot, searcher, obs, seed * 1000 + compared)
+            assert got_py == got_native, (name, seed, hand.log)
+            compared += 1
+            bound += any(obs.limits())
+            later += any(obs.scores)
+    assert compared >= 12
+    # positions with proven voids and with scores carried in from earlier hands
+    if rules.hands_in_match != 1:
+        assert later > 0
+    if name in ("block-2p", "partnership-block", "all-fives", "muggins"):
+        assert bound > 0
+
+
+def _made_up_voids(obs: Observation, rng: Rng) -> Observation:
+    """The position under invented proofs: tight ones, some impossible."""
+    drawn = list(obs.drawn)
+    voids = []
+    others = [s for s in range(len(obs.counts)) if s != obs.seat and obs.counts[s]]
+    for _ in range(1 + rng.below(3)):
+        seat = rng.choice(others)
+        mask = 0
+        for t in range(obs.rules.tiles.size):
+            if obs.unseen >> t & 1 and rng.random() < 0.5:
+                mask |= 1 << t
+        drawn[seat] = max(drawn[seat], 2)
+        voids.append((seat, mask, drawn[seat] - rng.choice((0, 0, 0, 1)), len(obs.layout.log)))
+    return obs._replace(voids=tuple(voids), drawn=tuple(drawn))
+
+
+def test_the_constrained_sampler_draws_the_same_worlds() -> None:
+    """Retries, the exhaustive search and a proof no deal meets, in both."""
+    bot = SearchBot(iterations=3, policy="greedy")
+    rng = Rng(17)
+    outcomes = set()
+    for name, players in (("all-fives", 3), ("muggins", 4), ("all-fives", 2)):
+        rules = _rules(name, players, False)
+        searcher = _searcher(name, players, False)
+        for seed in range(8):
+            for hand in _positions(rules, seed, hands=1, every=1):
+                if observe(hand, hand.turn).unseen.bit_count() > 10:
+                    continue  # the exhaustive search in Python is slow on many tiles
+                obs = _made_up_voids(observe(hand, hand.turn), rng)
+                got_py, got_native = _both(bot, searcher, obs, seed)
+                assert got_py == got_native, (name, seed, obs.voids)
+                outcomes.add("no world" if got_py[0] == "no world" else "found")
+    assert outcomes == {"found", "no world"}
+
+
+def test_search_runs_native_whenever_the_native_core_is_active(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BONES_CORE", "native")
+    rules = _rules("all-fives", 2, False)
+    assert native_searcher(rules) is not None
+    bot = SearchBot(iterations=6)
+    for hand in _positions(rules, 4, hands=1, every=4):
+        obs = observe(hand, hand.turn)
+        a, b = Rng(9), Rng(9)
+        assert bot.choose(obs, a) == bot.python_values(obs, b, obs.legal_moves())[0]
+        assert a.state == b.state
+    monkeypatch.setenv("BONES_CORE", "python")
+    assert native_searcher(rules) is None
+
+
+def test_bad_views_are_refused_with_one_line() -> None:
+    rules = _rules("all-fives", 2, False)
+    searcher = _searcher("all-fives", 2, False)
+    hand = next(_positions(rules, 1, hands=1, every=1))
+    obs = observe(hand, hand.turn)
+    legal = obs.legal_moves()
+    args = (obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen, obs.limits())
+    with pytest.raises(ValueError, match="not legal"):
+        searcher.search(*args, [legal[0] + 2 ** 20], 2, 1, "greedy", 0.0, 1)
+    with pytest.raises(ValueError, match="no rollout policy"):
+        searcher.search(*args, legal, 2, 1, "clever", 0.0, 1)
+    with pytest.raises(ValueError, match="beyond the set"):
+        searcher.search(obs.layout, obs.seat, 1 << 200, *args[3:], legal, 2, 1, "greedy", 0.0, 1)
+    other = 1 - obs.seat
+    with pytest.raises(ValueError, match="not the one to move"):
+        searcher.search(obs.layout, other, *args[2:], legal, 2, 1, "greedy", 0.0, 1)
+    # a time budget samples at least one world and plays a legal move
+    got = searcher.search(*args, legal, 1, 1, "greedy", 0.01, 1)
+    assert got[0] in legal and got[3] >= 1
