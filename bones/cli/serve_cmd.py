@@ -71,7 +71,8 @@ def serve_command(
     try:
         import uvicorn
 
-        from bones.web.app import ServeConfig, create_app
+        from bones.web.app import create_app
+        from bones.web.server import ServeConfig
     except ImportError as err:
         raise _fail(f"the web extra is missing ({err.name}): pip install 'bones[web]'", 2) from None
     if not 0 <= port <= 65535:

@@ -10,8 +10,14 @@ The pieces:
   and their save files, bots answering off the request loop;
 * :mod:`bones.web.view` - a game as one seat may see it;
 * :mod:`bones.web.sims` - simulations in the background, with progress and cancel;
-* :mod:`bones.web.app` - the Starlette application: the JSON API, the guards
-  (Host, Origin, JSON bodies, size caps) and the static page in ``static/``.
+* :mod:`bones.web.api` - reading a request: the JSON body, its fields, seats
+  and bots, and the one-line JSON errors;
+* :mod:`bones.web.server` - the state behind the routes: configuration, games
+  and their bots, simulations, workers, the host key;
+* :mod:`bones.web.routes` - one function per endpoint of the JSON API and the
+  static page in ``static/``;
+* :mod:`bones.web.app` - the Starlette application: the guards (Host, Origin,
+  JSON bodies, size caps) around the routes.
 
 Everything here needs the ``web`` extra: ``pip install 'bones[web]'``.
 """

@@ -1,0 +1,404 @@
+"""The routes of `bones serve`: one function per endpoint (docs/serve.md
+lists them), each reading the server from ``request.app.state.server``.
+
+Handlers that load variants, play moves or run the engine hand the work to a
+thread, so the event loop keeps answering long polls meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from bones.web import sims as sims_module
+from bones.web.api import (
+    MAX_BODY,
+    check_fields,
+    host_name,
+    read_json,
+    seats_from,
+    simulation_bots,
+    teams_flag,
+    whole_number,
+)
+from bones.web.games import ApiError, WebGame
+from bones.web.server import ServeConfig, server_of
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: How long ``GET /api/games/{id}?wait=V`` waits for a change before answering.
+LONG_POLL = 20.0
+
+
+# ---------------------------------------------------------- the page
+
+
+async def index(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html", media_type="text/html")
+
+
+# ---------------------------------------------------------- variants
+
+
+async def variants(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    from bones.web.variants import summary_rows
+
+    return JSONResponse({"variants": await run_in_threadpool(summary_rows)})
+
+
+async def variant(request: Request) -> Response:
+    from bones.web.variants import builtin_name, details, load_builtin
+
+    name = builtin_name(request.path_params["name"])
+    if name is None:
+        raise ApiError(404, f"no built-in variant '{request.path_params['name'][:40]}'")
+    players = request.query_params.get("players")
+    v = load_builtin(name)
+    count = None
+    if players is not None:
+        if not players.isdigit() or int(players) not in v.players.counts:
+            raise ApiError(400, f"players: {name} is played by "
+                                f"{', '.join(str(c) for c in sorted(v.players.counts))} players")
+        count = int(players)
+    return JSONResponse(details(v, count))
+
+
+async def validate(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    from bones.web.variants import validate_text
+
+    data = await read_json(request)
+    check_fields(data, {"text"})
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise ApiError(400, "text must be the variant file's text")
+    return JSONResponse(await run_in_threadpool(validate_text, text))
+
+
+async def rules_text(request: Request) -> Response:
+    """The rules text (and model) of uploaded variant text, as `bones show` prints it."""
+    from starlette.concurrency import run_in_threadpool
+
+    from bones.engine.load import VariantError
+    from bones.web.variants import details, load_text, problems_json
+
+    data = await read_json(request)
+    check_fields(data, {"text"})
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise ApiError(400, "text must be the variant file's text")
+    try:
+        v = await run_in_threadpool(load_text, text)
+    except VariantError as err:
+        return JSONResponse({"ok": False, "problems": problems_json(err.problems)}, status_code=422)
+    return JSONResponse({"ok": True, **details(v)})
+
+
+async def bots(request: Request) -> Response:
+    from bones.engine.bots import BOTS
+    from bones.web.games import BOT_LIMITS
+
+    out = []
+    for name, limits in BOT_LIMITS.items():
+        info = BOTS[name]
+        out.append({"name": name, "summary": info.summary,
+                    "params": [{"name": p.name, "default": p.default, "max": limits[p.name],
+                                "help": p.help} for p in info.params if p.name in limits]})
+    return JSONResponse({"bots": out})
+
+
+# ------------------------------------------------------------- games
+
+
+def _resolve_variant(ref: Any) -> tuple[Any, str]:
+    from bones.engine.load import VariantError
+    from bones.web.variants import WebVariantError, problems_json, resolve
+
+    try:
+        return resolve(ref)
+    except WebVariantError as err:
+        raise ApiError(400, str(err)) from None
+    except VariantError as err:
+        first = problems_json(err.problems)[0]
+        where = f"line {first['line']}: " if first["line"] else ""
+        raise ApiError(422, f"the variant has {len(err.problems)} problem"
+                            f"{'s' * (len(err.problems) > 1)}: {where}{first['message']}") from None
+
+
+def _links(request: Request, game: WebGame, keys: dict[int, str]) -> list[dict[str, Any]]:
+    base = _base_url(request, server_of(request).config)
+    out = []
+    for seat, key in sorted(keys.items()):
+        url = f"{base}/#game={game.id}&seat={seat}&key={key}"
+        out.append({"seat": seat, "key": key, "url": url, "qr": _qr_svg(url)})
+    return out
+
+
+async def create_game(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    server = server_of(request)
+    server.require_host(request)
+    data = await read_json(request)
+    check_fields(data, {"variant", "players", "teams", "seats", "seed"})
+    variant, source = await run_in_threadpool(_resolve_variant, data.get("variant"))
+    players = whole_number(data, "players", 2, 10)
+    teams = teams_flag(data)
+    seed = whole_number(data, "seed", 0, 2**63 - 1)
+    seats = seats_from(data.get("seats"))
+    if seats is not None and players is None:
+        players = len(seats)
+    game, keys = await run_in_threadpool(server.store.create, variant, source, players, teams,
+                                         seats, seed)
+    server.kick(game)
+    return JSONResponse({"id": game.id, "version": game.version, "save": game.path.name,
+                         "seats": _links(request, game, keys)}, status_code=201)
+
+
+async def list_games(request: Request) -> Response:
+    server = server_of(request)
+    server.require_host(request)
+    out = []
+    for game in sorted(server.store.games.values(), key=lambda g: -g.created):
+        out.append({"id": game.id, "save": game.path.name, "over": game.over,
+                    "seats": sorted(game.seat_hashes), "created": game.created})
+    return JSONResponse({"games": out, "live": server.store.live(),
+                         "max": server.store.max_games})
+
+
+async def get_game(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    server = server_of(request)
+    game = server.store.get(request.path_params["id"])
+    seat = server.seat(request, game)
+    wait = request.query_params.get("wait")
+    if wait is not None:
+        if not wait.lstrip("-").isdigit():
+            raise ApiError(400, "wait must be the version you have")
+        if int(wait) == game.version and game.session is not None:
+            server.kick(game)
+            ev = server.event(game.id)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(ev.wait(), LONG_POLL)
+    view = await run_in_threadpool(game.view, seat)
+    server.kick(game)
+    return JSONResponse(view)
+
+
+async def move(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    server = server_of(request)
+    game = server.store.get(request.path_params["id"])
+    seat = server.seat(request, game)
+    data = await read_json(request)
+    check_fields(data, {"move", "version", "claim"})
+    view = await run_in_threadpool(game.move, seat, data.get("move"), data.get("claim"),
+                                   data.get("version"))
+    server.notify(game)
+    return JSONResponse(view)
+
+
+async def take_back(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    server = server_of(request)
+    game = server.store.get(request.path_params["id"])
+    seat = server.seat(request, game)
+    data = await read_json(request)
+    check_fields(data, {"version"})
+    task = server.bot_tasks.get(game.id)
+    if task is not None and not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+    view = await run_in_threadpool(game.take_back, seat, data.get("version"))
+    server.notify(game)
+    return JSONResponse(view)
+
+
+async def delete_game(request: Request) -> Response:
+    server = server_of(request)
+    server.require_host(request)
+    await read_json(request)
+    server.store.delete(request.path_params["id"])
+    return JSONResponse({"deleted": request.path_params["id"]})
+
+
+# ------------------------------------------------------------- saves
+
+
+async def saves(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    server = server_of(request)
+    server.require_host(request)
+    return JSONResponse({"saves": await run_in_threadpool(server.store.list_saves)})
+
+
+async def open_save(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    server = server_of(request)
+    server.require_host(request)
+    data = await read_json(request)
+    check_fields(data, {"name"})
+    game, keys = await run_in_threadpool(server.store.open_save, data.get("name"))
+    server.kick(game)
+    return JSONResponse({"id": game.id, "version": game.version, "save": game.path.name,
+                         "seats": _links(request, game, keys)}, status_code=201)
+
+
+# ------------------------------------------------------------ replay
+
+
+async def replay(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    from bones.web.replay import replay_record_text, replay_save
+
+    server = server_of(request)
+    data = await read_json(request)
+    check_fields(data, {"record", "save"})
+    if ("record" in data) == ("save" in data):
+        raise ApiError(400, "give record (a record's JSON text) or save (a save's name)")
+    if "save" in data:
+        server.require_host(request)
+        path = server.store.save_path(data["save"])
+        frames = await run_in_threadpool(replay_save, path)
+    else:
+        text = data["record"]
+        if not isinstance(text, str):
+            raise ApiError(400, "record must be the text of a record file")
+        frames = await run_in_threadpool(replay_record_text, text)
+    return JSONResponse(frames)
+
+
+# ------------------------------------------------------- simulations
+
+
+async def start_simulation(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    server = server_of(request)
+    server.require_host(request)
+    data = await read_json(request)
+    check_fields(data, {"variant", "compare", "players", "teams", "bots", "games", "hands", "seed"})
+    tables = []
+    players = whole_number(data, "players", 2, 10)
+    teams = teams_flag(data)
+    refs = [data.get("variant")] + ([data["compare"]] if data.get("compare") is not None else [])
+    for ref in refs:
+        variant, label = await run_in_threadpool(_resolve_variant, ref)
+        tables.append(await run_in_threadpool(_table, variant, label, players, teams))
+    if len({t.players for t in tables}) > 1:
+        raise ApiError(400, "the two variants are played by different numbers of players "
+                            "here; choose one with players")
+    bot_names = simulation_bots(data.get("bots", ["greedy"]))
+    if "games" in data and "hands" in data:
+        raise ApiError(400, "give games (whole matches) or hands, not both")
+    hands_only = "hands" in data
+    games = whole_number(data, "hands" if hands_only else "games", 1, sims_module.MAX_GAMES, 200)
+    seed = whole_number(data, "seed", 0, 2**63 - 1)
+    config = await run_in_threadpool(sims_module.make_config, tables, bot_names, games, seed, hands_only)
+    sim = server.sims.start(config)
+    return JSONResponse(sim.status(), status_code=202)
+
+
+async def get_simulation(request: Request) -> Response:
+    server = server_of(request)
+    server.require_host(request)
+    return JSONResponse(server.sims.get(request.path_params["id"]).status())
+
+
+async def cancel_simulation(request: Request) -> Response:
+    server = server_of(request)
+    server.require_host(request)
+    await read_json(request)
+    return JSONResponse(server.sims.cancel(request.path_params["id"]).status())
+
+
+async def about(request: Request) -> Response:
+    from bones._version import __version__
+
+    server = server_of(request)
+    return JSONResponse({"name": "bones", "version": __version__, "api": 1,
+                         "docs": "docs/serve.md", "limits": {
+                             "body_bytes": MAX_BODY, "games": server.config.max_games,
+                             "simulations": server.config.max_simulations,
+                             "simulation_games": sims_module.MAX_GAMES,
+                             "simulation_seconds": sims_module.MAX_SECONDS,
+                             "jobs": server.config.jobs}})
+
+
+async def not_found(request: Request) -> Response:
+    raise ApiError(404, f"no such endpoint: {request.method} {request.url.path[:80]}")
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/", index),
+    Route("/api", about),
+    Route("/api/variants", variants),
+    Route("/api/variants/{name}", variant),
+    Route("/api/validate", validate, methods=["POST"]),
+    Route("/api/rules", rules_text, methods=["POST"]),
+    Route("/api/bots", bots),
+    Route("/api/games", create_game, methods=["POST"]),
+    Route("/api/games", list_games, methods=["GET"]),
+    Route("/api/games/{id}", get_game, methods=["GET"]),
+    Route("/api/games/{id}", delete_game, methods=["DELETE"]),
+    Route("/api/games/{id}/moves", move, methods=["POST"]),
+    Route("/api/games/{id}/takeback", take_back, methods=["POST"]),
+    Route("/api/saves", saves),
+    Route("/api/saves/open", open_save, methods=["POST"]),
+    Route("/api/replay", replay, methods=["POST"]),
+    Route("/api/simulations", start_simulation, methods=["POST"]),
+    Route("/api/simulations/{id}", get_simulation, methods=["GET"]),
+    Route("/api/simulations/{id}", cancel_simulation, methods=["DELETE"]),
+    Route("/api/{rest:path}", not_found, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
+    Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+]
+
+
+def _table(variant: Any, label: str, players: int | None, teams: bool | None) -> Any:
+    from bones.engine.rules import RulesError, compile_rules
+    from bones.engine.sim import Table
+
+    try:
+        rules = compile_rules(variant, players, teams)
+    except RulesError as err:
+        raise ApiError(400, str(err).splitlines()[0]) from None
+    return Table(label, variant, rules.players, rules.teams)
+
+
+def _base_url(request: Request, config: ServeConfig) -> str:
+    host = request.headers.get("host", f"{config.host}:{config.port}")
+    if config.public_host and host_name(host) in ("localhost", "127.0.0.1", "[::1]", "::1"):
+        # the host's own page on localhost: friends need the address they can reach
+        host = f"{config.public_host}:{config.port}"
+    return f"http://{host}"
+
+
+def _qr_svg(text: str) -> str | None:
+    try:
+        import segno
+    except ImportError:  # pragma: no cover - segno is in the web extra
+        return None
+    import io
+
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=3, border=2, xmldecl=False,
+                                     svgns=True, title="seat link", dark="#111", light="#fff")
+    return out.getvalue().decode("utf-8")
+
+
