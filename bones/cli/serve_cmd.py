@@ -7,12 +7,17 @@ application is :mod:`bones.web.app`.
 from __future__ import annotations
 
 import os
+import socket
 import sys
 import time
 from pathlib import Path
-from typing import Optional
+from types import ModuleType
+from typing import TYPE_CHECKING, Optional
 
 import typer
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
 
 _HELP = """Serve the table in a browser: play any variant or house rule against bots
 or with friends, validate rule files, run simulations and replay games.
@@ -40,8 +45,6 @@ def _fail(message: str, code: int) -> typer.Exit:
 
 def lan_address() -> str | None:
     """This machine's address on its local network (no packet is sent)."""
-    import socket
-
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             s.connect(("10.254.254.254", 1))
@@ -75,35 +78,10 @@ def serve_command(
         from bones.web.server import ServeConfig
     except ImportError as err:
         raise _fail(f"the web extra is missing ({err.name}): pip install 'bones[web]'", 2) from None
-    if not 0 <= port <= 65535:
-        raise _fail("--port must be from 0 to 65535", 2)
-    if jobs < 1 or jobs > (os.cpu_count() or 1) * 4:
-        raise _fail(f"--jobs must be from 1 to {(os.cpu_count() or 1) * 4}", 2)
-    if pace < 0 or pace > 10:
-        raise _fail("--pace must be from 0 to 10 seconds", 2)
-    if max_games < 1:
-        raise _fail("--max-games must be at least 1", 2)
-    from bones.engine.saves import default_save_dir
-
-    folder = saves if saves is not None else default_save_dir()
-    if folder.exists() and not folder.is_dir():
-        raise _fail(f"--saves {folder}: not a folder", 2)
-    public = None
-    if host in ("0.0.0.0", "::", ""):
-        public = lan_address()
-    elif host not in ("127.0.0.1", "localhost", "::1"):
-        public = host
-    import socket
-
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-        # listening from now on: a browser opened (--open) or a client that read
-        # "ready" is queued until the server takes it, never refused
-        sock.listen(128)
-    except OSError as err:
-        raise _fail(f"cannot listen on {host}:{port}: {err.strerror or err}", 1) from None
+    _check_limits(port, jobs, pace, max_games)
+    folder = _save_folder(saves)
+    public = _public_host(host)
+    sock = _listen(host, port)
     port = sock.getsockname()[1]
     config = ServeConfig(saves=folder, host=host, port=port, jobs=jobs, pace=pace,
                          max_games=max_games, allow_hosts=list(allow_host or []),
@@ -116,25 +94,76 @@ def serve_command(
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "", "localhost") else host
     local = f"http://{shown}:{port}/#host={server.host_key}"
     try:  # from the first line printed, Ctrl-C stops cleanly
-        typer.echo(f"bones serve: the table is at {local}")
-        if public:
-            typer.echo(f"bones serve: other devices on your network: http://{public}:{port}/ "
-                       "(each player opens the seat link the host's page gives them)")
-        typer.echo(f"bones serve: games are saved in {folder}; Ctrl-C stops the server, nothing is lost")
-        typer.echo(f"bones serve: ready in {time.perf_counter() - started:.2f} s", err=True)
-        sys.stdout.flush()
+        _announce(local, public, port, folder, started)
         if open_browser:
             import webbrowser
 
             webbrowser.open(local)
-        import warnings
-
-        # a Ctrl-C just as the server starts leaves its coroutine unstarted: no
-        # "never awaited" warning for that
-        warnings.filterwarnings("ignore", "coroutine .* was never awaited", RuntimeWarning)
-        uv = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=2)
-        uvicorn.Server(uv).run(sockets=[sock])
+        _run(uvicorn, app, sock)
     except KeyboardInterrupt:  # Ctrl-C before uvicorn took the signal over
         pass
     typer.echo("bones serve: stopped; every game is saved")
+
+
+def _check_limits(port: int, jobs: int, pace: float, max_games: int) -> None:
+    if not 0 <= port <= 65535:
+        raise _fail("--port must be from 0 to 65535", 2)
+    if jobs < 1 or jobs > (os.cpu_count() or 1) * 4:
+        raise _fail(f"--jobs must be from 1 to {(os.cpu_count() or 1) * 4}", 2)
+    if pace < 0 or pace > 10:
+        raise _fail("--pace must be from 0 to 10 seconds", 2)
+    if max_games < 1:
+        raise _fail("--max-games must be at least 1", 2)
+
+
+def _save_folder(saves: Path | None) -> Path:
+    from bones.engine.saves import default_save_dir
+
+    folder = saves if saves is not None else default_save_dir()
+    if folder.exists() and not folder.is_dir():
+        raise _fail(f"--saves {folder}: not a folder", 2)
+    return folder
+
+
+def _public_host(host: str) -> str | None:
+    """The address other devices reach the server by, if any."""
+    if host in ("0.0.0.0", "::", ""):
+        return lan_address()
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        return host
+    return None
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        # listening from now on: a browser opened (--open) or a client that read
+        # "ready" is queued until the server takes it, never refused
+        sock.listen(128)
+    except OSError as err:
+        sock.close()
+        raise _fail(f"cannot listen on {host}:{port}: {err.strerror or err}", 1) from None
+    return sock
+
+
+def _announce(local: str, public: str | None, port: int, folder: Path, started: float) -> None:
+    typer.echo(f"bones serve: the table is at {local}")
+    if public:
+        typer.echo(f"bones serve: other devices on your network: http://{public}:{port}/ "
+                   "(each player opens the seat link the host's page gives them)")
+    typer.echo(f"bones serve: games are saved in {folder}; Ctrl-C stops the server, nothing is lost")
+    typer.echo(f"bones serve: ready in {time.perf_counter() - started:.2f} s", err=True)
+    sys.stdout.flush()
+
+
+def _run(uvicorn: ModuleType, app: Starlette, sock: socket.socket) -> None:
+    import warnings
+
+    # a Ctrl-C just as the server starts leaves its coroutine unstarted: no
+    # "never awaited" warning for that
+    warnings.filterwarnings("ignore", "coroutine .* was never awaited", RuntimeWarning)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+                            timeout_graceful_shutdown=2)
+    uvicorn.Server(config).run(sockets=[sock])

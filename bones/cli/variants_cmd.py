@@ -41,99 +41,107 @@ def _list_rows() -> list[dict[str, Any]]:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("list")
-    def list_cmd(
-        as_json: bool = typer.Option(False, "--json",
-                                     help="Print a JSON list of objects instead of a table."),
-    ) -> None:
-        """List the built-in variants: aliases, players, spinner, scoring, target."""
-        try:
-            rows = _list_rows()
-        except (ValueError, OSError) as err:
-            typer.echo(_problem_text(err), err=True)
-            raise typer.Exit(1) from None
-        if as_json:
-            import json
+    app.command("list")(list_command)
+    app.command("show")(show_command)
+    app.command("schema")(schema_command)
 
-            typer.echo(json.dumps(rows, indent=2))
-            return
-        from rich.console import Console
-        from rich.table import Table
 
-        title = "Built-in variants (bones show NAME for the rules)"
-        table = Table(title=title)
-        # names and aliases are what a user types next: never broken or cut;
-        # the other cells wrap at words
-        for column in ("name", "aliases", "players", "spinner", "scoring", "target"):
-            table.add_column(column, no_wrap=column == "name")
-        for row in rows:
-            table.add_row(*_cells(row))
-        console = Console()
-        if not console.is_terminal:
-            console = Console(width=160)  # a pipe or a file: no terminal width to fit
-        # the narrowest table that breaks no word: each column as wide as its
-        # longest word (a name whole), plus the borders and padding
-        columns = list(zip(*(_cells(row) for row in rows)))
-        narrowest = sum(max(len(w) for cell in col for w in (cell.split() if i else [cell]))
-                        for i, col in enumerate(columns)) + 3 * len(columns) + 1
-        if narrowest <= console.width:
-            console.print(table)
-            return
-        # too narrow for the table without breaking a word: one block per variant
-        typer.echo(_stacked(title, rows, console.width))
+def list_command(
+    as_json: bool = typer.Option(False, "--json",
+                                 help="Print a JSON list of objects instead of a table."),
+) -> None:
+    """List the built-in variants: aliases, players, spinner, scoring, target."""
+    try:
+        rows = _list_rows()
+    except (ValueError, OSError) as err:
+        typer.echo(_problem_text(err), err=True)
+        raise typer.Exit(1) from None
+    if as_json:
+        import json
 
-    @app.command("show")
-    def show_cmd(
-        variant: str = typer.Argument(..., metavar="NAME-or-FILE",
-                                      help="A built-in name or alias, or a variant file."),
-        players: Optional[int] = typer.Option(None, "--players", "-p",
-                                              help="Describe the game for this many players."),
-        as_yaml: bool = typer.Option(False, "--yaml",
-                                     help="Print the fully resolved variant file (extends applied, "
-                                          "every rule written out) instead of the rules text."),
-    ) -> None:
-        """Print a variant's complete rules in plain English."""
-        v = _load_or_exit(variant)
-        if players is not None and players not in v.players.counts:
-            allowed = ", ".join(str(c) for c in v.players.counts)
-            typer.echo(f"bones show: --players {players}: {v.name} is played by {allowed} players",
-                       err=True)
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    _print_table(rows)
+
+
+def show_command(
+    variant: str = typer.Argument(..., metavar="NAME-or-FILE",
+                                  help="A built-in name or alias, or a variant file."),
+    players: Optional[int] = typer.Option(None, "--players", "-p",
+                                          help="Describe the game for this many players."),
+    as_yaml: bool = typer.Option(False, "--yaml",
+                                 help="Print the fully resolved variant file (extends applied, "
+                                      "every rule written out) instead of the rules text."),
+) -> None:
+    """Print a variant's complete rules in plain English."""
+    v = _load_or_exit(variant)
+    if players is not None and players not in v.players.counts:
+        allowed = ", ".join(str(c) for c in v.players.counts)
+        typer.echo(f"bones show: --players {players}: {v.name} is played by {allowed} players",
+                   err=True)
+        raise typer.Exit(2)
+    if as_yaml:
+        typer.echo(resolved_yaml(v), nl=False)
+        return
+    from bones.engine.describe import describe
+
+    _page(describe(v, players))
+
+def schema_command(
+    name: str = typer.Argument("variant", metavar="[NAME]",
+                               help="The schema to print: variant or scenario."),
+    out: Optional[Path] = typer.Option(
+        None, "--out", "-o", metavar="DIR",
+        help="Write every schema into DIR (created if missing) instead of printing one."),
+) -> None:
+    """Print the JSON Schema of variant files (or of scenario files) for
+    editors; with --out DIR, write every schema (variant.schema.json ...) there."""
+    from bones.engine.schemagen import render, schemas, write_schemas
+
+    if out is None:
+        every = schemas()
+        chosen = every.get(f"{name}.schema.json")
+        if chosen is None:
+            names = ", ".join(sorted(k.removesuffix(".schema.json") for k in every))
+            typer.echo(f"bones schema: no schema named '{name}' (one of {names})", err=True)
             raise typer.Exit(2)
-        if as_yaml:
-            typer.echo(resolved_yaml(v), nl=False)
-            return
-        from bones.engine.describe import describe
+        typer.echo(render(chosen), nl=False)
+        return
+    try:
+        written = write_schemas(out)
+    except OSError as err:
+        typer.echo(f"bones schema: cannot write to {out}: {err.strerror}", err=True)
+        raise typer.Exit(1) from None
+    for path in written:
+        typer.echo(str(path))
 
-        _page(describe(v, players))
 
-    @app.command("schema")
-    def schema_cmd(
-        name: str = typer.Argument("variant", metavar="[NAME]",
-                                   help="The schema to print: variant or scenario."),
-        out: Optional[Path] = typer.Option(
-            None, "--out", "-o", metavar="DIR",
-            help="Write every schema into DIR (created if missing) instead of printing one."),
-    ) -> None:
-        """Print the JSON Schema of variant files (or of scenario files) for
-        editors; with --out DIR, write every schema (variant.schema.json ...) there."""
-        from bones.engine.schemagen import render, schemas, write_schemas
+def _print_table(rows: list[dict[str, Any]]) -> None:
+    """The catalogue as a table, or one block per variant where a table would break words."""
+    from rich.console import Console
+    from rich.table import Table
 
-        if out is None:
-            every = schemas()
-            chosen = every.get(f"{name}.schema.json")
-            if chosen is None:
-                names = ", ".join(sorted(k.removesuffix(".schema.json") for k in every))
-                typer.echo(f"bones schema: no schema named '{name}' (one of {names})", err=True)
-                raise typer.Exit(2)
-            typer.echo(render(chosen), nl=False)
-            return
-        try:
-            written = write_schemas(out)
-        except OSError as err:
-            typer.echo(f"bones schema: cannot write to {out}: {err.strerror}", err=True)
-            raise typer.Exit(1) from None
-        for path in written:
-            typer.echo(str(path))
+    title = "Built-in variants (bones show NAME for the rules)"
+    table = Table(title=title)
+    # names and aliases are what a user types next: never broken or cut;
+    # the other cells wrap at words
+    for column in ("name", "aliases", "players", "spinner", "scoring", "target"):
+        table.add_column(column, no_wrap=column == "name")
+    for row in rows:
+        table.add_row(*_cells(row))
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=160)  # a pipe or a file: no terminal width to fit
+    # the narrowest table that breaks no word: each column as wide as its
+    # longest word (a name whole), plus the borders and padding
+    columns = list(zip(*(_cells(row) for row in rows)))
+    narrowest = sum(max(len(w) for cell in col for w in (cell.split() if i else [cell]))
+                    for i, col in enumerate(columns)) + 3 * len(columns) + 1
+    if narrowest <= console.width:
+        console.print(table)
+        return
+    # too narrow for the table without breaking a word: one block per variant
+    typer.echo(_stacked(title, rows, console.width))
 
 
 def _cells(row: dict[str, Any]) -> tuple[str, ...]:
