@@ -258,7 +258,7 @@ def _rebuild(variant: spec.Variant, players: int, teams: bool) -> Rules:
 
 def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
     from bones.engine import spec
-    from bones.engine.spec import points_for_count, spinner_multipliers
+    from bones.engine.spec import spinner_multipliers
 
     ts = tile_set(variant.tiles.highest)
     # two teams, seats alternating round the table (docs/language.md)
@@ -280,39 +280,12 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
     double_weight = 2 if variant.layout.doubles == "crosswise" else 1
 
     scoring = variant.scoring
-    max_count = spec.max_reachable_count(variant) + 4 * variant.tiles.highest + 8
-    count_points = tuple(points_for_count(scoring, c) for c in range(max_count + 1))
-    header_points = None
-    if isinstance(scoring.when, spec.MatchingEnds):
-        top = max(scoring.when.points)
-        header_points = tuple(
-            scoring.when.points.get(size, 0) if size <= top else scoring.when.points[top]
-            for size in range(2 * top + 9)
-        )
+    count_points, header_points = _points_tables(variant)
     scores_plays = not isinstance(scoring.when, spec.NoPredicate)
-    muggins = MUGGINS_OFF
-    penalise = False
-    over_claim = OVER_CLAIM_LOST
-    if isinstance(scoring.muggins, spec.MugginsOn):
-        muggins = MUGGINS_TRANSFER if scoring.muggins.kind == "transfer" else MUGGINS_FORFEIT
-        penalise = scoring.muggins.penalise_over_claim
-        over_claim = _OVER_CLAIM_CODES[scoring.muggins.over_claim_points]
-
+    muggins, penalise, over_claim = _muggins_codes(scoring)
     drawing = variant.drawing
-    if isinstance(drawing, spec.NoDrawing):
-        draw_code, max_draws, must_play, while_able = DRAW_NONE, 0, True, False
-    elif isinstance(drawing, spec.DrawLimited):
-        draw_code, max_draws = DRAW_LIMITED, drawing.max_per_turn
-        must_play, while_able = drawing.must_play_drawn, drawing.draw_while_able
-    else:
-        draw_code, max_draws = DRAW_UNTIL, 1 << 30
-        must_play, while_able = drawing.must_play_drawn, drawing.draw_while_able
-
-    match = variant.match
-    if isinstance(match, spec.TargetMatch):
-        check, target, hands_in_match = _CHECK_CODES[match.check], spec.for_players(match.points, players), 0
-    else:
-        check, target, hands_in_match = CHECK_NONE, 0, match.count
+    draw_code, max_draws, must_play, while_able = _drawing_codes(drawing)
+    check, target, hands_in_match = _match_codes(variant.match, players)
 
     return Rules(
         variant=variant,
@@ -360,3 +333,53 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         target=target,
         hands_in_match=hands_in_match,
     )
+
+
+def _points_tables(variant: spec.Variant) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """Points for every reachable count, and for matching ends by their number."""
+    from bones.engine import spec
+    from bones.engine.spec import points_for_count
+
+    scoring = variant.scoring
+    max_count = spec.max_reachable_count(variant) + 4 * variant.tiles.highest + 8
+    count_points = tuple(points_for_count(scoring, c) for c in range(max_count + 1))
+    header_points = None
+    if isinstance(scoring.when, spec.MatchingEnds):
+        top = max(scoring.when.points)
+        header_points = tuple(
+            scoring.when.points.get(size, 0) if size <= top else scoring.when.points[top]
+            for size in range(2 * top + 9)
+        )
+    return count_points, header_points
+
+
+def _muggins_codes(scoring: spec.Scoring) -> tuple[int, bool, int]:
+    """(muggins code, penalise an over-claim, where over-claimed points go)."""
+    from bones.engine import spec
+
+    if isinstance(scoring.muggins, spec.MugginsOn):
+        kind = MUGGINS_TRANSFER if scoring.muggins.kind == "transfer" else MUGGINS_FORFEIT
+        return (kind, scoring.muggins.penalise_over_claim,
+                _OVER_CLAIM_CODES[scoring.muggins.over_claim_points])
+    return MUGGINS_OFF, False, OVER_CLAIM_LOST
+
+
+def _drawing_codes(drawing: spec.Drawing) -> tuple[int, int, bool, bool]:
+    """(drawing code, most draws a turn, must play the drawn, draw while able)."""
+    from bones.engine import spec
+
+    if isinstance(drawing, spec.NoDrawing):
+        return DRAW_NONE, 0, True, False
+    if isinstance(drawing, spec.DrawLimited):
+        return (DRAW_LIMITED, drawing.max_per_turn, drawing.must_play_drawn,
+                drawing.draw_while_able)
+    return DRAW_UNTIL, 1 << 30, drawing.must_play_drawn, drawing.draw_while_able
+
+
+def _match_codes(match: spec.MatchRule, players: int) -> tuple[int, int, int]:
+    """(target check code, target, hands in a match of a fixed number of hands)."""
+    from bones.engine import spec
+
+    if isinstance(match, spec.TargetMatch):
+        return _CHECK_CODES[match.check], spec.for_players(match.points, players), 0
+    return CHECK_NONE, 0, match.count
