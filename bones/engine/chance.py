@@ -54,24 +54,9 @@ from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
 from bones.engine.hand import DRAW, Hand
+from bones.engine.leads import by_lot, deal_and_lead
 from bones.engine.match import Deal, Match
-from bones.engine.rules import (
-    LEAD_HIGHEST_DOUBLE,
-    LEAD_LOT,
-    LEAD_LOWEST_DOUBLE,
-    LEAD_RANDOM,
-    LEAD_SEAT,
-    LEAD_TILE,
-    NONE_DRAW_MORE,
-    NONE_HEAVIEST_HAND,
-    NONE_HEAVIEST_TILE,
-    NONE_HIGHEST_DOUBLE,
-    NONE_LOT,
-    NONE_REDEAL,
-    LeadRule,
-    Rules,
-    RulesError,
-)
+from bones.engine.rules import LeadRule, Rules, RulesError
 
 #: A deal whose lead rule keeps asking for redeals gives up after this many.
 MAX_REDEALS = 200
@@ -133,9 +118,7 @@ class Script:
 
 def lead_rule(match: Match) -> LeadRule | int:
     """The compiled lead rule (or fixed leading seat) of ``match``'s next hand."""
-    if not match.history:
-        return match.rules.lead_first
-    return match._later_rule()
+    return match.next_lead_rule()
 
 
 def build_deal(rules: Rules, rule: LeadRule | int, chooser: Chooser, *,
@@ -146,54 +129,58 @@ def build_deal(rules: Rules, rule: LeadRule | int, chooser: Chooser, *,
     request over the tiles not dealt yet; with ``order_boneyard`` the rest of
     the set is then drawn into the boneyard's order too.
     """
-    players = rules.players
-    leader = -1
-    kind = -1
-    if isinstance(rule, int):
-        leader = rule  # a seat decided by the later-lead rule
-    else:
-        kind = rule.kind
-        if kind == LEAD_LOT:
-            leader = _lot(rules, list(range(players)), chooser)
-        elif kind == LEAD_RANDOM:
-            leader = chooser.pick("seat", range(players), "lead at random")
-        elif kind == LEAD_SEAT:
-            leader = rule.arg
-    remaining = list(range(rules.tiles.size))
-    hands = [0] * players
-    for seat in range(players):
-        what = f"deal to seat {seat}"
-        for _ in range(rules.hand_size):
-            tile = chooser.pick("tile", remaining, what)
-            remaining.remove(tile)
-            hands[seat] |= 1 << tile
-    boneyard: list[int] = []
-    if order_boneyard:
+    return deal_and_lead(rules, rule, _ChooserDealer(rules, chooser, order_boneyard))
+
+
+class _ChooserDealer:
+    """A dealer (:class:`bones.engine.leads.Dealer`) that asks ``chooser``
+    for every random event."""
+
+    def __init__(self, rules: Rules, chooser: Chooser, order_boneyard: bool) -> None:
+        self.rules = rules
+        self.chooser = chooser
+        self.ordered = order_boneyard
+
+    def leader_by_lot(self, contenders: list[int]) -> int:
+        return by_lot(self.rules, contenders, self._lot_tiles)
+
+    def _lot_tiles(self, k: int) -> list[int]:
+        left = list(range(self.rules.tiles.size))
+        drawn = []
+        for _ in range(k):
+            tile = self.chooser.pick("tile", left, "lot")
+            left.remove(tile)
+            drawn.append(tile)
+        return drawn
+
+    def leader_at_random(self) -> int:
+        return self.chooser.pick("seat", range(self.rules.players), "lead at random")
+
+    def hands_and_boneyard(self) -> tuple[list[int], list[int]]:
+        rules, chooser = self.rules, self.chooser
+        remaining = list(range(rules.tiles.size))
+        hands = [0] * rules.players
+        for seat in range(rules.players):
+            what = f"deal to seat {seat}"
+            for _ in range(rules.hand_size):
+                tile = chooser.pick("tile", remaining, what)
+                remaining.remove(tile)
+                hands[seat] |= 1 << tile
+        if not self.ordered:
+            return hands, remaining
+        boneyard: list[int] = []
         while remaining:
             tile = chooser.pick("tile", remaining, "order the boneyard")
             remaining.remove(tile)
             boneyard.append(tile)
-    else:
-        boneyard = remaining
-    lead_tile = -1
-    if kind in (LEAD_HIGHEST_DOUBLE, LEAD_LOWEST_DOUBLE, LEAD_TILE):
-        assert isinstance(rule, LeadRule)
-        found = _lead_by_tile(rules, rule, hands, boneyard, chooser, order_boneyard)
-        if found is None:
-            return None
-        leader, lead_tile = found
-    doubles_only = False
-    if lead_tile < 0 and rules.lead_doubles_only:
-        doubles = rules.tiles.doubles
-        for step in range(players):
-            seat = (leader + step) % players
-            if hands[seat] & doubles:
-                leader = seat
-                break
-        else:
-            return None
-        doubles_only = True
-    return Deal(tuple(hands), tuple(boneyard), leader, lead_tile, doubles_only)
+        return hands, boneyard
+
+    def draw_for_lead(self, seat: int, boneyard: list[int]) -> int:
+        if self.ordered:
+            return boneyard.pop(0)
+        tile = self.chooser.pick("tile", boneyard, f"seat {seat} draws for the lead")
+        boneyard.remove(tile)
+        return tile
 
 
 def deal_from_permutation(rules: Rules, permutation: Sequence[int], rule: LeadRule | int,
@@ -289,83 +276,6 @@ class DealProcess:
         if isinstance(found, ChanceRequest):
             raise ValueError(f"the deal is not finished: next is {found.what}")
         return found
-
-
-def _lot(rules: Rules, contenders: list[int], chooser: Chooser) -> int:
-    """Each contender draws a tile from the whole set; the heaviest leads,
-    ties drawing again."""
-    pips = rules.tiles.pips
-    while len(contenders) > 1:
-        left = list(range(rules.tiles.size))
-        drawn = []
-        for _ in contenders:
-            tile = chooser.pick("tile", left, "lot")
-            left.remove(tile)
-            drawn.append(tile)
-        best = max(pips[t] for t in drawn)
-        contenders = [c for c, t in zip(contenders, drawn) if pips[t] == best]
-    return contenders[0]
-
-
-def _holder(hands: list[int], tile: int) -> int:
-    for seat, held in enumerate(hands):
-        if held >> tile & 1:
-            return seat
-    return -1
-
-
-def _lead_by_tile(rules: Rules, rule: LeadRule, hands: list[int], boneyard: list[int],
-                  chooser: Chooser, ordered: bool) -> tuple[int, int] | None:
-    """(leader, tile to lead) for rules that name a tile, with fallbacks."""
-    ts = rules.tiles
-    fallback = rule.if_none
-    if rule.kind == LEAD_TILE:
-        seat = _holder(hands, rule.arg)
-        if seat >= 0:
-            return seat, rule.arg
-        if fallback != NONE_HIGHEST_DOUBLE:
-            return _no_double(rules, fallback, hands, chooser)
-        # the highest double, and failing that the heaviest tile
-        order = range(ts.highest, -1, -1)
-        fallback = NONE_HEAVIEST_TILE
-    elif rule.kind == LEAD_LOWEST_DOUBLE:
-        order = range(ts.highest + 1)
-    else:
-        order = range(ts.highest, -1, -1)
-    while True:
-        for d in order:
-            seat = _holder(hands, ts.double(d))
-            if seat >= 0:
-                return seat, ts.double(d)
-        if fallback != NONE_DRAW_MORE:
-            return _no_double(rules, fallback, hands, chooser)
-        # everyone draws one more tile, in turn, until a double appears
-        if len(boneyard) - rules.reserve < rules.players:
-            return None
-        for seat in range(rules.players):
-            if ordered:
-                tile = boneyard.pop(0)
-            else:
-                tile = chooser.pick("tile", boneyard, f"seat {seat} draws for the lead")
-                boneyard.remove(tile)
-            hands[seat] |= 1 << tile
-
-
-def _no_double(rules: Rules, fallback: int, hands: list[int],
-               chooser: Chooser) -> tuple[int, int] | None:
-    ts = rules.tiles
-    if fallback == NONE_REDEAL:
-        return None
-    if fallback == NONE_HEAVIEST_HAND:
-        weights = [ts.pips_of(h) for h in hands]
-        return weights.index(max(weights)), -1
-    if fallback == NONE_LOT:
-        return _lot(rules, list(range(rules.players)), chooser), -1
-    # heaviest_tile: the holder of the heaviest tile (most pips, then the
-    # higher top half) leads it
-    best = max((t for h in hands for t in ts.tiles_of(h)),
-               key=lambda t: (ts.pips[t], ts.high[t]))
-    return _holder(hands, best), best
 
 
 # ------------------------------------------------------------------ draws

@@ -23,6 +23,7 @@ import random
 from dataclasses import dataclass, field
 
 from bones.engine.hand import BLOCKED, DOMINO, Hand
+from bones.engine.leads import Deal, by_lot, deal_and_lead
 from bones.engine.rng import DEALS, Rng, stream
 from bones.engine.rules import (
     LATER_ALTERNATE,
@@ -31,18 +32,6 @@ from bones.engine.rules import (
     LATER_ROTATE_PREVIOUS,
     LATER_SERIES,
     LATER_WINNER,
-    LEAD_HIGHEST_DOUBLE,
-    LEAD_LOT,
-    LEAD_LOWEST_DOUBLE,
-    LEAD_RANDOM,
-    LEAD_SEAT,
-    LEAD_TILE,
-    NONE_DRAW_MORE,
-    NONE_HEAVIEST_HAND,
-    NONE_HEAVIEST_TILE,
-    NONE_HIGHEST_DOUBLE,
-    NONE_LOT,
-    NONE_REDEAL,
     LeadRule,
     Rules,
     RulesError,
@@ -58,18 +47,6 @@ _MAX_REDEALS = 200
 def new_seed() -> int:
     """A fresh seed for a run that was given none (shown and recorded)."""
     return int.from_bytes(os.urandom(4), "big")
-
-
-@dataclass(frozen=True)
-class Deal:
-    """Everything needed to replay a hand without the random generator."""
-
-    hands: tuple[int, ...]
-    boneyard: tuple[int, ...]
-    leader: int
-    lead_tile: int = -1
-    lead_doubles_only: bool = False
-    out_of_play: int = 0
 
 
 @dataclass
@@ -130,8 +107,7 @@ class Match:
 
     def next_deal(self) -> Deal:
         rules = self.rules
-        # a LeadRule, or a seat decided by the later-lead rule
-        rule: LeadRule | int = rules.lead_first if not self.history else self._later_rule()
+        rule = self.next_lead_rule()
         if self.legacy is None:
             self.rng = stream(self.seed, DEALS, len(self.history) + 1)
         for _ in range(_MAX_REDEALS):
@@ -196,116 +172,29 @@ class Match:
 
     def _deal_with(self, rule: LeadRule | int) -> Deal | None:
         """Deal and apply a lead rule; ``None`` asks for a redeal."""
-        rules = self.rules
-        leader = -1
-        kind = -1
-        if isinstance(rule, int):
-            leader = rule  # a seat decided by the later-lead rule
-        else:
-            kind = rule.kind
-            if kind == LEAD_LOT:
-                leader = self._lot(list(range(rules.players)))
-            elif kind == LEAD_RANDOM:
-                rng = self.rng
-                leader = (rng.below(rules.players) if isinstance(rng, Rng)
-                          else rng.randrange(rules.players))
-            elif kind == LEAD_SEAT:
-                leader = rule.arg
-        hands, boneyard = self._shuffle_deal()
-        lead_tile = -1
-        if kind in (LEAD_HIGHEST_DOUBLE, LEAD_LOWEST_DOUBLE, LEAD_TILE):
-            assert isinstance(rule, LeadRule)
-            found = self._lead_by_tile(rule, hands, boneyard)
-            if found is None:
-                return None
-            leader, lead_tile = found
-        doubles_only = False
-        if lead_tile < 0 and rules.lead_doubles_only:
-            doubles = rules.tiles.doubles
-            for step in range(rules.players):
-                seat = (leader + step) % rules.players
-                if hands[seat] & doubles:
-                    leader = seat
-                    break
-            else:
-                return None
-            doubles_only = True
-        return Deal(tuple(hands), tuple(boneyard), leader, lead_tile, doubles_only)
+        return deal_and_lead(self.rules, rule, _SeededDealer(self))
 
     def _lot(self, contenders: list[int]) -> int:
         """Each contender draws a tile from the whole set; the heaviest leads."""
-        pips = self.rules.tiles.pips
+        return by_lot(self.rules, contenders, self._lot_tiles)
+
+    def _lot_tiles(self, k: int) -> list[int]:
+        """k distinct tiles drawn for the lot (docs/random.md, "The lot")."""
         size = self.rules.tiles.size
         rng = self.rng
-        while len(contenders) > 1:
-            k = len(contenders)
-            if isinstance(rng, Rng):
-                # the first k steps of a shuffle from the front
-                pool = list(range(size))
-                for i in range(k):
-                    j = i + rng.below(size - i)
-                    pool[i], pool[j] = pool[j], pool[i]
-                drawn = pool[:k]
-            else:
-                drawn = rng.sample(range(size), k)
-            best = max(pips[t] for t in drawn)
-            contenders = [c for c, t in zip(contenders, drawn) if pips[t] == best]
-        return contenders[0]
+        if not isinstance(rng, Rng):
+            return rng.sample(range(size), k)
+        # the first k steps of a shuffle from the front
+        pool = list(range(size))
+        for i in range(k):
+            j = i + rng.below(size - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        return pool[:k]
 
-    def _holder(self, hands: list[int], tile: int) -> int:
-        for seat, hand in enumerate(hands):
-            if hand >> tile & 1:
-                return seat
-        return -1
-
-    def _lead_by_tile(self, rule: LeadRule, hands: list[int],
-                      boneyard: list[int]) -> tuple[int, int] | None:
-        """(leader, tile to lead) for rules that name a tile, with fallbacks."""
-        ts = self.rules.tiles
-        fallback = rule.if_none
-        if rule.kind == LEAD_TILE:
-            seat = self._holder(hands, rule.arg)
-            if seat >= 0:
-                return seat, rule.arg
-            if fallback != NONE_HIGHEST_DOUBLE:
-                return self._no_double(fallback, hands)
-            # the highest double, and failing that the heaviest tile
-            order = range(ts.highest, -1, -1)
-            fallback = NONE_HEAVIEST_TILE
-        elif rule.kind == LEAD_LOWEST_DOUBLE:
-            order = range(ts.highest + 1)
-        else:
-            order = range(ts.highest, -1, -1)
-        while True:
-            for d in order:
-                seat = self._holder(hands, ts.double(d))
-                if seat >= 0:
-                    return seat, ts.double(d)
-            if fallback != NONE_DRAW_MORE:
-                return self._no_double(fallback, hands)
-            # everyone draws one more tile, in turn, until a double appears
-            drawable = len(boneyard) - self.rules.reserve
-            if drawable < self.rules.players:
-                return None
-            for seat in range(self.rules.players):
-                hands[seat] |= 1 << boneyard.pop(0)
-
-    def _no_double(self, fallback: int, hands: list[int]) -> tuple[int, int] | None:
-        ts = self.rules.tiles
-        if fallback == NONE_REDEAL:
-            return None
-        if fallback == NONE_HEAVIEST_HAND:
-            weights = [ts.pips_of(h) for h in hands]
-            return weights.index(max(weights)), -1
-        if fallback == NONE_LOT:
-            return self._lot(list(range(self.rules.players))), -1
-        # heaviest_tile: the holder of the heaviest tile (most pips, then the
-        # higher top half) leads it
-        best = max(
-            (t for h in hands for t in ts.tiles_of(h)),
-            key=lambda t: (ts.pips[t], ts.high[t]),
-        )
-        return self._holder(hands, best), best
+    def next_lead_rule(self) -> LeadRule | int:
+        """The compiled lead rule (or the seat fixed by the later-lead rule)
+        that decides the next hand's leader."""
+        return self.rules.lead_first if not self.history else self._later_rule()
 
     def _later_rule(self) -> LeadRule | int:
         """The lead rule or fixed seat that decides the next hand's leader."""
@@ -392,6 +281,30 @@ class Match:
                 if moves > max_moves:  # pragma: no cover - a bug guard
                     raise RuntimeError("hand did not end")
             self.finish_hand(hand)
+
+
+class _SeededDealer:
+    """A match's dealer (:class:`bones.engine.leads.Dealer`): the events of a
+    hand's start drawn from the match's stream, in docs/random.md's order."""
+
+    __slots__ = ("match",)
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+
+    def leader_by_lot(self, contenders: list[int]) -> int:
+        return self.match._lot(contenders)
+
+    def leader_at_random(self) -> int:
+        rng = self.match.rng
+        players = self.match.rules.players
+        return rng.below(players) if isinstance(rng, Rng) else rng.randrange(players)
+
+    def hands_and_boneyard(self) -> tuple[list[int], list[int]]:
+        return self.match._shuffle_deal()
+
+    def draw_for_lead(self, seat: int, boneyard: list[int]) -> int:
+        return boneyard.pop(0)
 
 
 __all__ = ["Match", "Deal", "HandSummary", "new_seed", "MAX_HANDS", "BLOCKED", "DOMINO"]
