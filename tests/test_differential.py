@@ -16,42 +16,20 @@ turns a missing core into a failure.
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
 from hypothesis import given
 from hypothesis_budget import examples
+from native_support import bones_native, builtin_tables, skip_native
 
+from bones.engine.core import native_hand
 from bones.engine.hand import Hand
-from bones.engine.load import builtin_names, load_variant
+from bones.engine.load import load_variant
 from bones.engine.match import MAX_HANDS, Match
 from bones.engine.rules import compile_rules
 
-try:
-    import bones_native
-
-    from bones.engine.core import native_hand
-    from bones.engine.flat import FORMAT_VERSION
-
-    if bones_native.TABLE_FORMAT != FORMAT_VERSION:
-        raise ImportError("built for another table format")
-except ImportError as err:  # pragma: no cover - depends on the install
-    if os.environ.get("BONES_CORE") == "native":
-        raise
-    pytestmark = pytest.mark.skip(reason=f"native core not available: {err}")
-    bones_native = None
-
-
-def tables() -> list[tuple[str, int, bool]]:
-    out = []
-    for name in builtin_names():
-        variant = load_variant(name)
-        for players in variant.players.counts:
-            modes = {variant.partnered(players, False), variant.partnered(players, True)}
-            for teams in sorted(modes):
-                out.append((name, players, teams))
-    return out
+pytestmark = skip_native()
 
 
 def assert_same(py: Hand, nat: object, where: str) -> None:
@@ -122,7 +100,7 @@ def play_match(rules, seed: int, claims: bool = True, max_hands: int = 12) -> in
     return plies
 
 
-@pytest.mark.parametrize("name,players,teams", tables())
+@pytest.mark.parametrize("name,players,teams", builtin_tables())
 def test_builtin_variants_agree_move_for_move(name: str, players: int, teams: bool) -> None:
     rules = compile_rules(load_variant(name), players, teams)
     plies = 0
@@ -178,7 +156,7 @@ def test_illegal_input_is_an_error_not_a_crash() -> None:
         bones_native.Hand(table, [[0]], [], 0)
 
 
-@pytest.mark.parametrize("name,players,teams", tables())
+@pytest.mark.parametrize("name,players,teams", builtin_tables())
 def test_policies_agree(name: str, players: int, teams: bool) -> None:
     """points_if and the greedy move at every ply of random games; then whole
     hands played out natively (greedy, and random on the specified stream)

@@ -29,37 +29,13 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis_budget import examples
+from native_support import bones_native, builtin_tables, skip_native
 
 from bones.engine import core, sim
-from bones.engine.load import builtin_names, load_variant
+from bones.engine.load import load_variant
 from bones.engine.rules import RulesError
 
-try:
-    import bones_native
-
-    from bones.engine.flat import FORMAT_VERSION
-
-    if bones_native.TABLE_FORMAT != FORMAT_VERSION:
-        raise ImportError("built for another table format")
-except ImportError as err:  # pragma: no cover - depends on the install
-    if os.environ.get("BONES_CORE") == "native":
-        raise
-    pytestmark = pytest.mark.skip(reason=f"native core not available: {err}")
-    bones_native = None
-else:
-    if core.native() is None:  # BONES_CORE=python: CI's Python-core pass
-        pytestmark = pytest.mark.skip(reason="BONES_CORE=python forces the Python core")
-
-
-def tables() -> list[tuple[str, int, bool]]:
-    out = []
-    for name in builtin_names():
-        variant = load_variant(name)
-        for players in variant.players.counts:
-            for teams in sorted({variant.partnered(players, False),
-                                 variant.partnered(players, True)}):
-                out.append((name, players, teams))
-    return out
+pytestmark = skip_native(when_python_forced=True)
 
 
 def both(config: sim.SimConfig, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
@@ -79,7 +55,7 @@ def both(config: sim.SimConfig, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, A
     return python, run()
 
 
-@pytest.mark.parametrize("name,players,teams", tables())
+@pytest.mark.parametrize("name,players,teams", builtin_tables())
 def test_builtin_variants_simulate_the_same(name: str, players: int, teams: bool,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     variant = load_variant(name)
