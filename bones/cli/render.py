@@ -616,12 +616,7 @@ class TerminalUI:
         self.recent = []
         console.print()
         account = hand_end(rules, hand, summary)
-        if account.outcome == Outcome.DOMINO:
-            how = f"{session.seat_name(account.domino_seat)} went out (domino)"
-        elif account.outcome == Outcome.BLOCKED:
-            how = "the hand is blocked"
-        else:
-            how = "the target was reached during the hand"
+        how = account.how(session.seat_name)
         console.rule(Text(f"hand {summary.hand_number} over: {how}", STYLES["title"]))
         log = session.hands[summary.hand_number - 1]
         for line in LayoutPicture(layout_of(rules, log.deal, log.codes), self.face,

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +60,14 @@ class HandEnd:
     #: (pips counted, rounded) where one total over several sides is rounded
     counted: tuple[int, int] | None
     settlement: tuple[int, ...]
+
+    def how(self, seat_name: Callable[[int], str]) -> str:
+        """Why the hand ended, in words, naming seats by ``seat_name``."""
+        if self.outcome == Outcome.DOMINO:
+            return f"{seat_name(self.domino_seat)} went out (domino)"
+        if self.outcome == Outcome.BLOCKED:
+            return "the hand is blocked"
+        return "the target was reached during the hand"
 
 
 def settlement_rule(rules: Rules, outcome: int) -> SettleRule | None:

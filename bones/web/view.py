@@ -22,8 +22,6 @@ from bones.engine.observation import observe
 from bones.engine.rules import CHECK_EXACT
 from bones.engine.tally import count_parts
 
-END_WORDS = {1: "domino", 2: "blocked", 3: "target"}
-
 
 def version_of(session: GameSession) -> int:
     """A number that grows with every move and every take-back, the same after a restart.
@@ -121,12 +119,7 @@ def settlement_json(session: GameSession, index: int, viewer: int) -> dict[str, 
     from bones.engine.handend import hand_end
 
     account = hand_end(rules, hand, summary)
-    if summary.end == Outcome.DOMINO:
-        how = f"{seat_label(session, summary.domino_seat, viewer)} went out (domino)"
-    elif summary.end == Outcome.BLOCKED:
-        how = "the hand is blocked"
-    else:
-        how = "the target was reached during the hand"
+    how = account.how(lambda seat: seat_label(session, seat, viewer))
     phrase = account.rule
     rows = []
     for left in account.seats:
@@ -137,7 +130,7 @@ def settlement_json(session: GameSession, index: int, viewer: int) -> dict[str, 
         })
     return {
         "hand": summary.hand_number,
-        "end": END_WORDS.get(summary.end, "?"),
+        "end": Outcome(summary.end).label,
         "how": how,
         "rule": phrase,
         "rows": rows,
@@ -224,7 +217,7 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
         "muggins": session.muggins,
         "events": [_event_json(session, ev, seat) for ev in log.events],
         "hand_end": last_end,
-        "history": [{"hand": s.hand_number, "end": END_WORDS.get(s.end, "?"),
+        "history": [{"hand": s.hand_number, "end": Outcome(s.end).label,
                      "settlement": list(s.settlement), "scores": list(s.scores)}
                     for s in match.history],
         "take_back": session.can_take_back() is None and session.is_human(seat),
