@@ -5,18 +5,7 @@ import { Table } from "./game.js";
 import { reportCharts, intervalBars } from "./charts.js";
 import { drawBoard } from "./board.js";
 import { tileSvg } from "./tiles.js";
-
-const $ = (sel, root = document) => root.querySelector(sel);
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
-  return node;
-}
+import { $, h } from "./dom.js";
 
 const state = { variants: [], bots: [], table: null, houseText: "", sim: null };
 const main = () => $("#main");
