@@ -483,6 +483,10 @@ class _Error:
         n, k, _ = find(self.tree, where)
         return locate_at(n, k, where, message, at_key)
 
+    def expected(self, headline: str, expected: str, *, at_key: bool = False) -> LocatedProblem:
+        """The usual message: ``HEADLINE (expected EXPECTED, got VALUE)``."""
+        return self.at(f"{headline} (expected {expected}, got {self.shown})", at_key=at_key)
+
 
 def _one_problem(
     tree: YNode, err: dict[str, Any], w: _Walk, forms: dict[str, tuple[str, str]]
@@ -561,13 +565,13 @@ def _not_a_mapping(e: _Error) -> LocatedProblem:
     if _is_union(tp) and all(_is_model(_unwrap(m)[0]) for m in get_args(tp)):
         kinds = [str(_kind_of(_unwrap(m)[0])) for m in get_args(tp) if m is not type(None)]
         if isinstance(e.value, str) and e.value in kinds:
-            return e.at(f"not a mapping (expected a mapping such as {{kind: {e.value}}}, got {e.shown})")
-        return e.at(f"not a mapping (expected a mapping with a kind: key, got {e.shown})")
+            return e.expected("not a mapping", f"a mapping such as {{kind: {e.value}}}")
+        return e.expected("not a mapping", "a mapping with a kind: key")
     form = getattr(tp, "written_as", None) if _is_model(tp) else None
     if isinstance(form, tuple):
         headline, expected = form
-        return e.at(f"{headline} (expected {expected}, got {e.shown})")
-    return e.at(f"not a mapping (expected a mapping of keys, got {e.shown})")
+        return e.expected(headline, expected)
+    return e.expected("not a mapping", "a mapping of keys")
 
 
 def _text_problem(e: _Error) -> LocatedProblem | None:
@@ -583,14 +587,14 @@ def _literal(e: _Error) -> LocatedProblem:
     choices = [str(a) for a in get_args(e.w.tp)] if get_origin(e.w.tp) is Literal else []
     expected = f"one of: {', '.join(choices)}" if choices else str(e.ctx.get("expected"))
     if not isinstance(e.value, str):
-        return e.at(f"not a valid value (expected {expected}, got {e.shown})")
+        return e.expected("not a valid value", expected)
     return e.at(f"unknown value {e.shown} (expected {expected})")
 
 
 def _string(e: _Error) -> LocatedProblem:
     if (p := _text_problem(e)) is not None:
         return p
-    return e.at(f"not text (expected a string, got {e.shown})")
+    return e.expected("not text", "a string")
 
 
 def _pattern(e: _Error) -> LocatedProblem:
@@ -599,8 +603,8 @@ def _pattern(e: _Error) -> LocatedProblem:
     pattern = str(e.ctx.get("pattern", ""))
     if pattern in e.forms:
         headline, expected = e.forms[pattern]
-        return e.at(f"{headline} (expected {expected}, got {e.shown})")
-    return e.at(f"not in the expected form (expected text matching {pattern}, got {e.shown})")
+        return e.expected(headline, expected)
+    return e.expected("not in the expected form", f"text matching {pattern}")
 
 
 def _length(e: _Error) -> LocatedProblem:
@@ -640,17 +644,16 @@ _HANDLERS: dict[str, Any] = {
     "string_too_long": lambda e: e.at(
         f"too long (expected at most {e.ctx.get('max_length')} characters, "
         f"got {len(e.value) if isinstance(e.value, str) else e.shown})"),
-    "list_type": lambda e: e.at(
-        f"not a list (expected {_describe(e.w.tp) if get_origin(e.w.tp) is list else 'a list'}, "
-        f"got {e.shown})"),
+    "list_type": lambda e: e.expected(
+        "not a list", _describe(e.w.tp) if get_origin(e.w.tp) is list else "a list"),
     "too_short": _length,
     "too_long": _length,
-    "bool_type": lambda e: e.at(f"not true or false (expected true or false, got {e.shown})"),
-    "bool_parsing": lambda e: e.at(f"not true or false (expected true or false, got {e.shown})"),
+    **{t: (lambda e: e.expected("not true or false", "true or false"))
+       for t in ("bool_type", "bool_parsing")},
     "value_error": _value_error,
-    **{t: (lambda e: e.at(f"not a whole number (expected an integer, got {e.shown})")) for t in _INT_ERRORS},
-    **{t: (lambda e: e.at(f"too small (expected {_range_expect(e.cons or e.ctx)}, got {e.shown})"))
+    **{t: (lambda e: e.expected("not a whole number", "an integer")) for t in _INT_ERRORS},
+    **{t: (lambda e: e.expected("too small", _range_expect(e.cons or e.ctx)))
        for t in ("greater_than", "greater_than_equal")},
-    **{t: (lambda e: e.at(f"too large (expected {_range_expect(e.cons or e.ctx)}, got {e.shown})"))
+    **{t: (lambda e: e.expected("too large", _range_expect(e.cons or e.ctx)))
        for t in ("less_than", "less_than_equal")},
 }
