@@ -8,6 +8,15 @@ the hand (plays and settlement) less the best opposing side's.  All
 candidates are judged in the same worlds with the same rollout generators
 (common random numbers), so the comparison between moves is much sharper
 than the values themselves.
+
+With the native core active (:func:`bones.engine.core.native`) the search
+runs in Rust (``bones_native.Searcher``, native/src/search.rs) and takes
+exactly the same decisions from the same draws, about 70 times faster.  By
+default rollouts play by the ``heuristic`` policy over 45 worlds: in 2-player
+all-fives that beats the ``heuristic`` bot in 81% of 1,000 matches at a
+median 1.5 ms a move with a choice (native; 104 ms in Python), and 180 worlds
+beat 45 in 56.3% (docs/simulate.md, "Strength", has the curve and the
+commands that reproduce every figure).
 """
 
 from __future__ import annotations
@@ -190,4 +199,7 @@ INFOS = (
     ),
 )
 
-__all__ = ["DEFAULT_ITERATIONS", "DEFAULT_POLICY", "INFOS", "PARAMS", "POLICIES", "SearchBot", "native_searcher"]
+__all__ = [
+    "DEFAULT_ITERATIONS", "DEFAULT_POLICY", "INFOS", "PARAMS", "POLICIES", "SearchBot",
+    "native_searcher",
+]
