@@ -11,7 +11,7 @@ second.  ISMCTS is ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` with a
 random-rollout evaluator, ``uct_c=2``, 1,000 simulations a move (the
 defaults of docs/adapters.md), and the adapter's
 ``resample_from_infostate`` (bones' world sampler) as its resampler; its
-generators are seeded from the deal and the side.  bones' bot chooses from
+generators, the resampler's included, are seeded from the deal and the side.  bones' bot chooses from
 its seat's :class:`~bones.engine.observation.Observation` of the adapter's
 hand and its move is applied as the adapter's action; every action is
 checked against the state's legal actions.  A game's result is the sign of
@@ -62,8 +62,13 @@ def ismcts_bot(game: Any, simulations: int, seed: int) -> Any:
     from open_spiel.python.algorithms import ismcts, mcts
 
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
-    return ismcts.ISMCTSBot(game, evaluator, uct_c=UCT_C, max_simulations=simulations,
-                            random_state=np.random.RandomState(seed + 1))
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=UCT_C, max_simulations=simulations,
+                           random_state=np.random.RandomState(seed + 1))
+    # ISMCTS resamples with an unseeded C++ sampler unless given a resampler:
+    # the same resampler (the adapter's, bones' world sampler) with a seeded one
+    worlds = np.random.RandomState(seed + 2)
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, worlds.uniform))
+    return bot
 
 
 def play(deal: int, bones_seat: int, setup: Setup = Setup()) -> Game:
@@ -77,7 +82,7 @@ def play(deal: int, bones_seat: int, setup: Setup = Setup()) -> Game:
     game = load(setup.variant)
     space = game.space
     bot = make_bot(setup.bot)
-    peer = ismcts_bot(game, setup.simulations, 2 * (2 * deal + bones_seat))
+    peer = ismcts_bot(game, setup.simulations, 3 * (2 * deal + bones_seat))
     rng = Rng(2 * deal + bones_seat)
     chance = np.random.RandomState(deal)  # the deal: the same in both games of the pair
     state = game.new_initial_state()
