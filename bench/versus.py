@@ -48,7 +48,7 @@ def pairs_of(deals: int, seed: int) -> list[tuple[int, int]]:
 
 
 def play_all(task: Callable[[tuple[int, int]], Game], games: list[tuple[int, int]], jobs: int,
-             progress: Callable[[int, int], None] | None = None,
+             progress: Callable[[list[Game], int], None] | None = None,
              init: Callable[..., None] | None = None, initargs: tuple = ()) -> list[Game]:
     """Play ``games`` with ``task`` in ``jobs`` processes; results in order.
 
@@ -58,17 +58,17 @@ def play_all(task: Callable[[tuple[int, int]], Game], games: list[tuple[int, int
     if init is not None:
         init(*initargs)
     if jobs <= 1:
-        for i, g in enumerate(games):
+        for g in games:
             out.append(task(g))
             if progress:
-                progress(i + 1, len(games))
+                progress(out, len(games))
         return out
     ctx = multiprocessing.get_context("spawn")  # no state shared with the parent
     with ctx.Pool(jobs, initializer=init, initargs=initargs) as pool:
-        for i, result in enumerate(pool.imap(task, games, chunksize=1)):
+        for result in pool.imap(task, games, chunksize=1):
             out.append(result)
             if progress:
-                progress(i + 1, len(games))
+                progress(out, len(games))
     return out
 
 
@@ -162,13 +162,28 @@ def report(opts: argparse.Namespace, games: list[Game], peer: str, settings: dic
     return body
 
 
-def progress_printer(quiet: bool) -> Callable[[int, int], None] | None:
-    if quiet:
-        return None
+def partial_file(opts: argparse.Namespace) -> str | None:
+    """Where the games so far are kept during a run: FILE.partial for --json FILE."""
+    return opts.json + ".partial" if opts.json else None
+
+
+def progress_printer(quiet: bool, partial: str | None = None) -> Callable[[list[Game], int], None]:
+    """Every 20 games: a line with the tally so far on stderr (unless
+    ``quiet``) and, with ``partial``, the games so far as JSON in that file,
+    so a long run that is stopped still leaves its figures."""
     start = time.time()
 
-    def show(done: int, total: int) -> None:
-        if done % 20 == 0 or done == total:
-            print(f"  {done}/{total} games, {time.time() - start:.0f} s", file=sys.stderr, flush=True)
+    def show(done: list[Game], total: int) -> None:
+        n = len(done)
+        if n % 20 and n != total:
+            return
+        if partial:
+            with open(partial, "w", encoding="utf-8") as fh:
+                json.dump({"summary": summarise(done), "games": [asdict(g) for g in done]}, fh)
+        if not quiet:
+            w = sum(g.outcome > 0 for g in done)
+            t = sum(g.outcome == 0 for g in done)
+            print(f"  {n}/{total} games, {time.time() - start:.0f} s: bones won {w}, tied {t}, "
+                  f"lost {n - w - t}", file=sys.stderr, flush=True)
 
     return show

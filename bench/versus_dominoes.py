@@ -47,7 +47,15 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from bench.versus import Game, common_args, pairs_of, play_all, progress_printer, report
+from bench.versus import (
+    Game,
+    common_args,
+    pairs_of,
+    partial_file,
+    play_all,
+    progress_printer,
+    report,
+)
 
 PEER = "probabilistic_alphabeta"
 START_MOVE = 4
@@ -225,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     setup = Setup(opts.bot, opts.start_move, opts.sample_size)
     started = time.time()
     games = pairs_of(opts.deals, opts.seed)
-    results = play_all(_task, games, opts.jobs, progress_printer(opts.quiet), _init, (setup,))
+    results = play_all(_task, games, opts.jobs, progress_printer(opts.quiet, partial_file(opts)),
+                       _init, (setup,))
     report(opts, results, PEER, _settings(setup), started, argv)
     return 0
 

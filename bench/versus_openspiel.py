@@ -26,7 +26,15 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from bench.versus import Game, common_args, pairs_of, play_all, progress_printer, report
+from bench.versus import (
+    Game,
+    common_args,
+    pairs_of,
+    partial_file,
+    play_all,
+    progress_printer,
+    report,
+)
 
 PEER = "ISMCTS"
 SIMULATIONS = 1000
@@ -144,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     setup = Setup(opts.bot, opts.simulations)
     started = time.time()
     results = play_all(_task, pairs_of(opts.deals, opts.seed), opts.jobs,
-                       progress_printer(opts.quiet), _init, (setup,))
+                       progress_printer(opts.quiet, partial_file(opts)), _init, (setup,))
     settings = {"variant": setup.variant,
                 "peer_bot": f"ISMCTSBot(RandomRolloutEvaluator(1), uct_c={UCT_C}, "
                             f"max_simulations={setup.simulations}), bones' resampler"}
