@@ -2,7 +2,9 @@
 
 Random games are played in the peer itself (the PyPI ``dominoes`` package;
 OpenSpiel's ``python_block_dominoes`` where it is installed) and replayed
-move by move in bones from the same deal.  At every turn the two agree on the
+move by move in bones from the same deal, on the hand of the core that runs (the native
+stepwise hand under ``BONES_CORE=native``, the Python one under
+``BONES_CORE=python``).  At every turn the two agree on the
 legal moves (bones names both arms where a peer merges equal ends, and
 writes passes where a peer skips a seat), every move the peer makes is legal
 in bones, and each game ends the same way with the same points.
@@ -14,12 +16,20 @@ import random
 
 import pytest
 
+from bones.engine.core import native
 from bones.engine.hand import PASS
 from bones.engine.load import load_variant
 from bones.engine.match import Deal, Match
 from bones.engine.rules import compile_rules
 
 GAMES = 400
+
+
+def _start(rules, deal: Deal):  # type: ignore[no-untyped-def]
+    """The hand of ``deal`` on the core that runs (bones.engine.core.new_hand)."""
+    hand = Match(rules, seed=0, stepwise_core=True).start_hand(deal)
+    assert type(hand).__name__ == ("NativeHand" if native() is not None else "Hand")
+    return hand
 
 
 def _as_peer(hand, move: int) -> tuple[int, int | None]:  # type: ignore[no-untyped-def]
@@ -45,8 +55,7 @@ def test_partnership_block_is_the_dominoes_package_game() -> None:
             leader = game.starting_player
             hands = [ts.mask_of([ts.tile(d.first, d.second) for d in h]) for h in game.hands]
             hands[leader] |= 1 << six  # Game.new has already played the 6-6
-            hand = Match(rules, seed=0).start_hand(
-                Deal(tuple(hands), (), leader, lead_tile=six))
+            hand = _start(rules, Deal(tuple(hands), (), leader, lead_tile=six))
             hand.play(six << 7)
             while game.result is None:
                 # seats the peer skipped are explicit passes in bones
@@ -99,7 +108,7 @@ def test_block_2p_is_openspiels_block_dominoes() -> None:
         while state.is_chance_node():
             state.apply_action(rng.choice(state.chance_outcomes())[0])
         hands = [ts.mask_of([tile_of(t) for t in h]) for h in state.hands]
-        hand = Match(rules, seed=0).start_hand(Deal(tuple(hands), (), 0))
+        hand = _start(rules, Deal(tuple(hands), (), 0))
         while not state.is_terminal():
             while hand.turn != state.current_player():
                 assert hand.legal_moves() == [PASS]

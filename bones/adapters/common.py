@@ -83,7 +83,7 @@ class Game:
         self.episode = episode
         self.space = ActionSpace(rules)
         self.encoding = Encoding(rules)
-        self.match = Match(rules, seed=0)
+        self.match = Match(rules, seed=0, stepwise_core=True)
         self.rewards = [0.0] * rules.players
         self.over = False
         self.hand = self._start()

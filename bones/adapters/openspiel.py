@@ -154,7 +154,7 @@ class _Table:
     """The Python side of a state: everything its copies must copy."""
 
     def __init__(self, rules: Rules) -> None:
-        self.match = Match(rules, seed=0)
+        self.match = Match(rules, seed=0, stepwise_core=True)
         self.process: DealProcess | None = DealProcess(rules, lead_rule(self.match))
         self.hand: Hand | None = None
         self.pending_draw = False
@@ -320,9 +320,13 @@ class BonesState(pyspiel.State):
         rng = Rng(int(probability_sampler() * 2**53))
         world = sample_world(observe(t.hand, player), rng)
         ct = clone.table
-        world.scores = ct.match.scores
-        ct.hand = world
-        ct.match.current = world
+        # the clone's hand (on the core that steps this game) takes the
+        # world's tiles: only the hidden tiles differ, and the boneyard's
+        # drawn part stays scrubbed as the world has it
+        assert ct.hand is not None
+        ct.hand.hands = world.hands
+        ct.hand.boneyard = world.boneyard
+        world = ct.hand
         played_by = [0] * len(world.hands)
         for s, move, _ in world.log:
             if move >= 0:

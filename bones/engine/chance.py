@@ -293,12 +293,13 @@ def draw_tile(hand: Hand, tile: int) -> None:
     """
     if DRAW not in hand.legal_moves():
         raise ValueError("drawing is not legal now")
-    boneyard = hand.boneyard
+    boneyard = list(hand.boneyard)
     try:
         at = boneyard.index(tile, hand.bone_pos)
     except ValueError:
         raise ValueError(f"tile {tile} is not in the boneyard") from None
     boneyard[at], boneyard[hand.bone_pos] = boneyard[hand.bone_pos], boneyard[at]
+    hand.boneyard = boneyard  # assigned whole: a native hand's boneyard is a view
     hand.apply(DRAW)
 
 

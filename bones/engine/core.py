@@ -148,5 +148,26 @@ def native_hand(rules: Any, deal: Any, scores: list[int] | None = None,
     )
 
 
+def new_hand(rules: Any, hands: Any, boneyard: Any, leader: int,
+             scores: list[int] | None = None, lead_tile: int = -1,
+             lead_doubles_only: bool = False, out_of_play: int = 0, pot: int = 0) -> Any:
+    """A hand dealt as ``Hand(rules, hands, boneyard, ...)`` deals it, stepped
+    by the core that runs: a :class:`~bones.engine.nativehand.NativeHand`
+    when the native core is active, else the Python
+    :class:`~bones.engine.hand.Hand`.  Both read and play alike, and play the
+    same games; ``scores`` (a match's running list) is kept up to date by
+    either."""
+    module = native()
+    if module is None:
+        from bones.engine.hand import Hand
+
+        return Hand(rules, hands, boneyard, leader, scores, lead_tile, lead_doubles_only,
+                    out_of_play, pot)
+    from bones.engine.nativehand import NativeHand
+
+    return NativeHand.deal(rules, hands, boneyard, leader, scores, lead_tile,
+                           lead_doubles_only, out_of_play, pot, module)
+
+
 __all__ = ["CoreError", "ENV", "active_name", "flat_table", "native", "native_hand",
-           "native_rules"]
+           "native_rules", "new_hand"]

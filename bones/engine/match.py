@@ -69,11 +69,15 @@ class Match:
 
     def __init__(self, rules: Rules, seed: int | None = None,
                  scores: list[int] | None = None, *,
-                 legacy: random.Random | None = None) -> None:
+                 legacy: random.Random | None = None, stepwise_core: bool = False) -> None:
         """``legacy`` is the Mersenne Twister of a save made before the
         specified stream (record format 1): the match then deals from it as
-        those versions did."""
+        those versions did.  With ``stepwise_core`` its hands are stepped by
+        the core that runs (:func:`bones.engine.core.new_hand`: the native
+        hand when the native core is active); without it, always by the
+        Python reference."""
         self.rules = rules
+        self.stepwise_core = stepwise_core
         self.seed = new_seed() if seed is None else seed
         self.legacy = legacy
         # the stream of the hand being dealt (docs/random.md)
@@ -99,8 +103,15 @@ class Match:
 
     def start_hand(self, deal: Deal) -> Hand:
         """Start a hand from a known deal (replays, scenarios)."""
-        hand = Hand(self.rules, deal.hands, deal.boneyard, deal.leader, self.scores,
-                    deal.lead_tile, deal.lead_doubles_only, deal.out_of_play, self.pot)
+        if self.stepwise_core:
+            from bones.engine.core import new_hand
+
+            hand: Hand = new_hand(self.rules, deal.hands, deal.boneyard, deal.leader,
+                                  self.scores, deal.lead_tile, deal.lead_doubles_only,
+                                  deal.out_of_play, self.pot)
+        else:
+            hand = Hand(self.rules, deal.hands, deal.boneyard, deal.leader, self.scores,
+                        deal.lead_tile, deal.lead_doubles_only, deal.out_of_play, self.pot)
         self.current = hand
         self.current_deal = deal
         return hand

@@ -603,7 +603,8 @@ def replay(record: Record) -> ReplayResult:
     if len(start) != rules.owners:
         raise RecordError(f"start_scores: {len(start)} scores for {rules.owners} "
                           f"{'teams' if rules.teams else 'players'}")
-    match = Match(rules, seed=record.seed if record.seed is not None else 0, scores=start)
+    match = Match(rules, seed=record.seed if record.seed is not None else 0, scores=start,
+                  stepwise_core=True)
     result = ReplayResult(variant, rules)
     last = len(record.hands)
     for number, hand_record in enumerate(record.hands, 1):

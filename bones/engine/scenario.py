@@ -719,7 +719,7 @@ def _scenario_match(rules: Any, seed: int, scores: list[int] | None) -> Any:
             finally:
                 self.rng = saved
 
-    return ScenarioMatch(rules, seed, scores)
+    return ScenarioMatch(rules, seed, scores, stepwise_core=True)
 
 
 def _start_hand(match: Any, loaded: LoadedScenario, h: Scenario | MatchHand,
@@ -856,8 +856,7 @@ def _run_step(n: int, step: Step, hand: Any, layout_mode: bool) -> None:
     if layout_mode:
         # every seat holds every tile not yet laid: only the layout decides
         rest = hand.rules.tiles.full & ~hand.on_table
-        for seat in range(len(hand.hands)):
-            hand.hands[seat] = rest
+        hand.hands = [rest] * len(hand.hands)
     if step.seat is not None and step.seat != hand.turn:
         raise _Mismatch(n, f"expected seat {step.seat} to move, got seat {hand.turn}",
                         "seat", step.seat, hand.turn)

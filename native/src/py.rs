@@ -270,6 +270,9 @@ fn build<const W: usize>(
                    lead_doubles_only, oop, record))
 }
 
+/// A boneyard entry scrubbed from a world (`-1` in Python): no tile has this id.
+const HIDDEN: u8 = u8::MAX;
+
 /// The stepwise hand: dealt from given tiles, then moves applied one by one.
 #[pyclass(module = "bones_native")]
 struct Hand {
@@ -467,9 +470,102 @@ impl Hand {
     fn arm_open(&self) -> Vec<i64> {
         each!(self, h => h.arm_open[..h.n_arms].iter().map(|&p| p as i64).collect())
     }
+    /// The boneyard in drawing order; -1 for a tile scrubbed from a world
+    /// (only before `bone_pos`: those are never read again).
     #[getter]
-    fn boneyard(&self) -> Vec<u8> {
-        each!(self, h => h.boneyard.clone())
+    fn boneyard(&self) -> Vec<i64> {
+        each!(self, h => h.boneyard.iter().map(|&t| if t == HIDDEN { -1 } else { t as i64 }).collect())
+    }
+    /// Replace the boneyard (same length; a re-dealt world, a chance node's
+    /// draw). Tiles from `bone_pos` on must be real tiles; earlier ones may be -1.
+    #[setter]
+    fn set_boneyard(&mut self, tiles: Vec<i64>) -> PyResult<()> {
+        guard(|| each_mut!(self, h => {
+            if tiles.len() != h.boneyard.len() {
+                return Err(PyValueError::new_err(format!(
+                    "{} boneyard tiles for a boneyard of {}", tiles.len(), h.boneyard.len())));
+            }
+            let size = h.rules.size as i64;
+            let mut bone = Vec::with_capacity(tiles.len());
+            for (i, &t) in tiles.iter().enumerate() {
+                if t == -1 && i < h.bone_pos {
+                    bone.push(HIDDEN);
+                } else if (0..size).contains(&t) {
+                    bone.push(t as u8);
+                } else {
+                    return Err(PyValueError::new_err(format!(
+                        "boneyard entry {i} is {t}, not a tile of a set of {size}")));
+                }
+            }
+            h.boneyard = bone;
+            Ok(())
+        }))
+    }
+    /// Every seat's tile mask (Python ints), in seat order.
+    #[getter]
+    fn hands<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        each!(self, h => (0..h.rules.t.players).map(|s| py_mask(py, &h.hands[s])).collect())
+    }
+    /// Replace every seat's tiles (tile ids per seat): a scenario's layout
+    /// mode, a world with the hidden tiles dealt anew.
+    fn set_hands(&mut self, hands: Vec<Vec<usize>>) -> PyResult<()> {
+        guard(|| each_mut!(self, h => {
+            let players = h.rules.t.players;
+            if hands.len() != players {
+                return Err(PyValueError::new_err(format!(
+                    "{} hands for {players} players", hands.len())));
+            }
+            let size = h.rules.size;
+            for (s, tiles) in hands.iter().enumerate() {
+                h.hands[s] = mask_of(tiles, size)?;
+            }
+            Ok(())
+        }))
+    }
+    #[getter]
+    fn out_of_play<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        each!(self, h => py_mask(py, &h.out_of_play))
+    }
+    #[getter]
+    fn lead_tile(&self) -> i64 {
+        each!(self, h => h.lead_tile)
+    }
+    #[getter]
+    fn lead_doubles_only(&self) -> bool {
+        each!(self, h => h.lead_doubles_only)
+    }
+    #[getter]
+    fn first_double_seen(&self) -> bool {
+        each!(self, h => h.first_double_seen)
+    }
+    /// The layout as the Python `Hand` keeps it, in one call:
+    /// `((arm_open, arm_end, arm_weight, arm_hub, arm_root, arm_side,
+    /// arm_stub, arm_frozen), (hub_pip, hub_k, hub_mult, hub_cross,
+    /// hub_sides_left, hub_spins))`; a hub without cross arms has `()`.
+    #[allow(clippy::type_complexity)]
+    fn layout(&self) -> (
+        (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<bool>, Vec<bool>, Vec<i64>),
+        (Vec<i64>, Vec<i64>, Vec<Vec<i64>>, Vec<Vec<i64>>, Vec<i64>, Vec<bool>),
+    ) {
+        each!(self, h => {
+            let n = h.n_arms;
+            let ints = |a: &[i8]| a[..n].iter().map(|&v| v as i64).collect::<Vec<i64>>();
+            let k = h.n_hubs;
+            let arms = (ints(&h.arm_open), ints(&h.arm_end), ints(&h.arm_weight),
+                        ints(&h.arm_hub), ints(&h.arm_root), h.arm_side[..n].to_vec(),
+                        h.arm_stub[..n].to_vec(), ints(&h.arm_frozen));
+            let hubs = (
+                h.hub_pip[..k].iter().map(|&v| v as i64).collect(),
+                h.hub_k[..k].iter().map(|&v| v as i64).collect(),
+                h.hub_mult[..k].iter().map(|m| m.to_vec()).collect(),
+                h.hub_cross[..k].iter().map(|&(a, b)| {
+                    if a < 0 { Vec::new() } else { vec![a as i64, b as i64] }
+                }).collect(),
+                h.hub_sides_left[..k].iter().map(|&v| v as i64).collect(),
+                h.hub_spins[..k].to_vec(),
+            );
+            (arms, hubs)
+        })
     }
     /// (seat, move, points of the mover) per move, in order (when recording).
     #[getter]

@@ -1,0 +1,461 @@
+"""The native stepwise hand behind the Python :class:`~bones.engine.hand.Hand`'s interface.
+
+:class:`NativeHand` wraps a ``bones_native.Hand`` (the Rust kernel, see
+:mod:`bones.engine.core`) and presents what the code around a hand reads
+and calls: ``legal_moves``, ``is_legal``, ``play`` (checked, with a muggins
+claim), ``apply``, ``copy``, ``public_copy``, ``state``/``over``, ``count``,
+``last_points``, ``scores``, ``winner``, ``game_over``, ``settlement``,
+``turn``, ``hands``, ``on_table``, the boneyard, ``log``, ``voids``,
+``open_ends()`` and the layout's arms and hubs.  The scenario runner, record
+replay and the adapters get one from :func:`bones.engine.core.new_hand`
+when the native core is active, and play the same games as on the Python
+reference, move for move (tests/test_nativehand.py checks every field after
+every move).
+
+What differs, on purpose:
+
+* ``hands`` and ``boneyard`` are tuples, read from the kernel: change them by
+  assigning the whole sequence (``hand.hands = masks``), which writes it
+  into the kernel; ``hand.hands[seat] = mask`` raises instead of silently
+  changing a copy;
+* ``scores`` is the list the hand was given (a match's running scores, as
+  with the Python hand): the kernel's scores are copied into it after every
+  move;
+* :meth:`public_copy` (what a bot observes) and :meth:`to_python` are
+  Python hands: bots and the world sampler read and copy plain Python
+  structures, and may step them as they would any observation's layout;
+* a pickle of a native hand loads as its Python twin (the same state).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from bones.engine.hand import PLAYING, Hand, IllegalMoveError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Sequence
+
+    from bones.engine.rules import Rules
+
+
+class NativeHand:
+    """One hand on the native core, read and stepped like a Python ``Hand``."""
+
+    __slots__ = ("rules", "_h", "_scores", "voids")
+
+    def __init__(self, rules: Rules, native: Any, scores: list[int],
+                 voids: list[tuple[int, int, int, int]] | None = None) -> None:
+        """``native`` is a ``bones_native.Hand`` of ``rules``; ``scores`` the
+        list this hand keeps up to date (its values are the kernel's)."""
+        self.rules = rules
+        self._h = native
+        self._scores = scores
+        # (seat, tiles it was proven not to hold, its draw count then, the
+        # length of the log then): kept here, as the Python hand keeps them
+        self.voids: list[tuple[int, int, int, int]] = voids if voids is not None else []
+
+    @classmethod
+    def deal(cls, rules: Rules, hands: Sequence[int], boneyard: Sequence[int], leader: int,
+             scores: list[int] | None = None, lead_tile: int = -1,
+             lead_doubles_only: bool = False, out_of_play: int = 0, pot: int = 0,
+             module: Any = None) -> NativeHand:
+        """A hand dealt as ``Hand(rules, hands, boneyard, ...)`` deals it."""
+        from bones.engine.core import native, native_rules
+
+        module = module or native()
+        ts = rules.tiles
+        if scores is None:
+            scores = [0] * rules.owners
+        h = module.Hand(native_rules(rules, module), [ts.tiles_of(m) for m in hands],
+                        list(boneyard), leader, list(scores), lead_tile, lead_doubles_only,
+                        ts.tiles_of(out_of_play), True, pot)
+        return cls(rules, h, scores)
+
+    @property
+    def native(self) -> Any:
+        """The ``bones_native.Hand`` underneath."""
+        return self._h
+
+    # ------------------------------------------------------------ copying
+
+    def copy(self) -> NativeHand:
+        """An independent copy (the rules are shared, the scores copied)."""
+        return NativeHand(self.rules, self._h.copy(), self._scores[:], self.voids[:])
+
+    def __copy__(self) -> NativeHand:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> NativeHand:
+        """``copy.deepcopy``: :meth:`copy`, keeping the scores shared with a
+        match copied alongside."""
+        import copy
+
+        new = self.copy()
+        new.scores = copy.deepcopy(self._scores, memo)
+        memo[id(self)] = new
+        return new
+
+    def __reduce__(self) -> Any:
+        """A pickle holds the Python twin (with the same scores list)."""
+        twin = self.to_python()
+        twin.scores = self._scores
+        return _same, (twin,)
+
+    def to_python(self) -> Hand:
+        """The Python :class:`Hand` in exactly this state (scores copied)."""
+        h = self._h
+        (arm_open, arm_end, arm_weight, arm_hub, arm_root, arm_side, arm_stub,
+         arm_frozen), (hub_pip, hub_k, hub_mult, hub_cross, hub_sides_left,
+                       hub_spins) = h.layout()
+        new = Hand.__new__(Hand)
+        new.rules = self.rules
+        new.hands = list(h.hands)
+        new.boneyard = list(h.boneyard)
+        new.bone_pos = h.bone_pos
+        new.bone_end = h.bone_end
+        new.out_of_play = h.out_of_play
+        new.arm_open = arm_open
+        new.arm_end = arm_end
+        new.arm_weight = arm_weight
+        new.arm_hub = arm_hub
+        new.arm_root = arm_root
+        new.arm_side = arm_side
+        new.arm_stub = arm_stub
+        new.arm_frozen = arm_frozen
+        new.hub_pip = hub_pip
+        new.hub_k = hub_k
+        new.hub_mult = [tuple(m) for m in hub_mult]
+        new.hub_vals = [tuple(m * p for m in mult) for mult, p in zip(hub_mult, hub_pip)]
+        new.hub_cross = [tuple(c) for c in hub_cross]
+        new.hub_sides_left = hub_sides_left
+        new.hub_spins = hub_spins
+        new.spinners = h.spinners
+        new.first_double_seen = h.first_double_seen
+        new.count = h.count
+        new.turn = h.turn
+        new.leader = h.leader
+        new.lead_tile = h.lead_tile
+        new.lead_doubles_only = h.lead_doubles_only
+        new.placed = h.placed
+        new.on_table = h.on_table
+        new.passes = h.passes
+        new.drawn_turn = h.drawn_turn
+        new.drawn = list(h.drawn)
+        new.out = list(h.out)
+        new.scores = self._scores[:]
+        new.got_in = list(h.got_in)
+        new.state = h.state
+        new.game_over = h.game_over
+        new.winner = h.winner
+        new.domino_seat = h.domino_seat
+        new.last_player = h.last_player
+        settlement = h.settlement
+        new.settlement = None if settlement is None else list(settlement)
+        new.log = [tuple(entry) for entry in h.log]
+        new.voids = self.voids[:]
+        new.last_points = h.last_points
+        new.open_mask = h.open_mask
+        new.pot = h.pot
+        return new
+
+    def public_copy(self, seat: int) -> Hand:
+        """What ``seat`` may see, as a Python hand (see :meth:`Hand.public_copy`)."""
+        new = self.to_python()
+        hands = [0] * len(new.hands)
+        hands[seat] = new.hands[seat]
+        new.hands = hands
+        new.boneyard = [-1] * len(new.boneyard)
+        return new
+
+    # ------------------------------------------------------ reading state
+
+    @property
+    def hands(self) -> tuple[int, ...]:
+        """Every seat's tile mask (assign a whole sequence to change them)."""
+        return tuple(self._h.hands)
+
+    @hands.setter
+    def hands(self, masks: Sequence[int]) -> None:
+        ts = self.rules.tiles
+        self._h.set_hands([ts.tiles_of(m) for m in masks])
+
+    @property
+    def boneyard(self) -> tuple[int, ...]:
+        """The boneyard in drawing order (assign a whole sequence to change it)."""
+        return tuple(self._h.boneyard)
+
+    @boneyard.setter
+    def boneyard(self, tiles: Sequence[int]) -> None:
+        self._h.boneyard = list(tiles)
+
+    @property
+    def scores(self) -> list[int]:
+        return self._scores
+
+    @scores.setter
+    def scores(self, scores: list[int]) -> None:
+        """Keep ``scores`` (a match's list) up to date from now on."""
+        self._h.scores = list(scores)
+        self._scores = scores
+
+    @property
+    def state(self) -> int:
+        return int(self._h.state)
+
+    @property
+    def over(self) -> bool:
+        return bool(self._h.state != PLAYING)
+
+    @property
+    def turn(self) -> int:
+        return int(self._h.turn)
+
+    @property
+    def leader(self) -> int:
+        return int(self._h.leader)
+
+    @property
+    def count(self) -> int:
+        return int(self._h.count)
+
+    @property
+    def last_points(self) -> int:
+        return int(self._h.last_points)
+
+    @property
+    def last_player(self) -> int:
+        return int(self._h.last_player)
+
+    @property
+    def domino_seat(self) -> int:
+        return int(self._h.domino_seat)
+
+    @property
+    def winner(self) -> int:
+        return int(self._h.winner)
+
+    @property
+    def game_over(self) -> bool:
+        return bool(self._h.game_over)
+
+    @property
+    def settlement(self) -> list[int] | None:
+        got = self._h.settlement
+        return None if got is None else list(got)
+
+    @property
+    def pot(self) -> int:
+        return int(self._h.pot)
+
+    @property
+    def placed(self) -> int:
+        return int(self._h.placed)
+
+    @property
+    def passes(self) -> int:
+        return int(self._h.passes)
+
+    @property
+    def drawn_turn(self) -> int:
+        return int(self._h.drawn_turn)
+
+    @property
+    def drawn(self) -> list[int]:
+        return list(self._h.drawn)
+
+    @property
+    def out(self) -> list[bool]:
+        return list(self._h.out)
+
+    @property
+    def got_in(self) -> list[bool]:
+        return list(self._h.got_in)
+
+    @property
+    def spinners(self) -> int:
+        return int(self._h.spinners)
+
+    @property
+    def first_double_seen(self) -> bool:
+        return bool(self._h.first_double_seen)
+
+    @property
+    def lead_tile(self) -> int:
+        return int(self._h.lead_tile)
+
+    @property
+    def lead_doubles_only(self) -> bool:
+        return bool(self._h.lead_doubles_only)
+
+    @property
+    def on_table(self) -> int:
+        return int(self._h.on_table)
+
+    @property
+    def open_mask(self) -> int:
+        return int(self._h.open_mask)
+
+    @property
+    def out_of_play(self) -> int:
+        return int(self._h.out_of_play)
+
+    @property
+    def bone_pos(self) -> int:
+        return int(self._h.bone_pos)
+
+    @property
+    def bone_end(self) -> int:
+        return int(self._h.bone_end)
+
+    @property
+    def drawable(self) -> int:
+        """Tiles that can still be drawn (the reserve excluded)."""
+        h = self._h
+        return max(int(h.bone_end) - int(h.bone_pos), 0)
+
+    @property
+    def boneyard_left(self) -> int:
+        return len(self._h.boneyard) - int(self._h.bone_pos)
+
+    @property
+    def log(self) -> list[tuple[int, int, int]]:
+        """(seat, move, points scored by the mover) for every move, in order."""
+        return list(self._h.log)
+
+    @property
+    def arm_open(self) -> list[int]:
+        return list(self._h.arm_open)
+
+    # the rest of the layout, read in one call (bots and the hand-end
+    # explanation read these; the hot loop never does)
+    def _arms(self) -> tuple[list[Any], ...]:
+        arms: tuple[list[Any], ...] = self._h.layout()[0]
+        return arms
+
+    def _hubs(self) -> tuple[list[Any], ...]:
+        hubs: tuple[list[Any], ...] = self._h.layout()[1]
+        return hubs
+
+    @property
+    def arm_end(self) -> list[int]:
+        return self._arms()[1]
+
+    @property
+    def arm_weight(self) -> list[int]:
+        return self._arms()[2]
+
+    @property
+    def arm_hub(self) -> list[int]:
+        return self._arms()[3]
+
+    @property
+    def arm_root(self) -> list[int]:
+        return self._arms()[4]
+
+    @property
+    def arm_side(self) -> list[bool]:
+        return self._arms()[5]
+
+    @property
+    def arm_stub(self) -> list[bool]:
+        return self._arms()[6]
+
+    @property
+    def arm_frozen(self) -> list[int]:
+        return self._arms()[7]
+
+    @property
+    def hub_pip(self) -> list[int]:
+        return self._hubs()[0]
+
+    @property
+    def hub_k(self) -> list[int]:
+        return self._hubs()[1]
+
+    @property
+    def hub_mult(self) -> list[tuple[int, ...]]:
+        return [tuple(m) for m in self._hubs()[2]]
+
+    @property
+    def hub_vals(self) -> list[tuple[int, ...]]:
+        hubs = self._hubs()
+        return [tuple(m * p for m in mult) for mult, p in zip(hubs[2], hubs[0])]
+
+    @property
+    def hub_cross(self) -> list[tuple[int, ...]]:
+        return [tuple(c) for c in self._hubs()[3]]
+
+    @property
+    def hub_sides_left(self) -> list[int]:
+        return self._hubs()[4]
+
+    @property
+    def hub_spins(self) -> list[bool]:
+        return self._hubs()[5]
+
+    def open_tiles(self) -> int:
+        """The mask of tiles that could be laid on some open arm."""
+        return int(self._h.open_mask)
+
+    def open_ends(self) -> dict[int, int]:
+        """The pip to match on each arm open for play, by arm index."""
+        return {a: pip for a, pip in enumerate(self._h.arm_open) if pip >= 0}
+
+    def recount(self) -> int:
+        return int(self._h.recount())
+
+    def pips_left(self, seat: int) -> int:
+        return int(self._h.pips_left(seat))
+
+    # -------------------------------------------------------------- moves
+
+    def legal_moves(self) -> list[int]:
+        """Every legal move of the player to move, as move codes."""
+        moves: list[int] = self._h.legal_moves()
+        return moves
+
+    def is_legal(self, move: int) -> bool:
+        return bool(self._h.is_legal(move))
+
+    def play(self, move: int, claim: int | None = None) -> int:
+        """Apply ``move`` after checking it; returns the points it scored."""
+        h = self._h
+        if h.state != PLAYING:
+            raise IllegalMoveError("the hand is over", [])
+        if not h.is_legal(move):
+            from bones.engine.notation import format_move
+
+            me = cast("Hand", self)  # notation reads what both hands present
+            legal = [format_move(me, m) for m in h.legal_moves()]
+            raise IllegalMoveError(
+                f"{format_move(me, move)} is not legal now; legal: {', '.join(legal)}",
+                legal,
+            )
+        self.apply(move, claim)
+        return int(h.last_points)
+
+    def apply(self, move: int, claim: int | None = None) -> None:
+        """Apply a legal move without checking it (the fast path)."""
+        h = self._h
+        if move < 0:
+            # a pass, or a draw forced by having nothing to play, proves the
+            # seat holds no tile of the open ends (Hand.voids)
+            seat = h.turn
+            open_mask = h.open_mask
+            if not h.hand_mask(seat) & open_mask:
+                self.voids.append((seat, open_mask, h.drawn[seat], h.moves))
+        h.apply(move, claim)
+        self._scores[:] = h.scores
+
+    def __repr__(self) -> str:
+        return (f"<NativeHand {self.rules.name} turn {self.turn} count {self.count} "
+                f"moves {self._h.moves} state {self.state}>")
+
+
+def _same(hand: Hand) -> Hand:
+    """Unpickle a native hand: its Python twin, pickled whole."""
+    return hand
+
+
+__all__ = ["NativeHand"]
