@@ -17,48 +17,24 @@ The native half is skipped only when the native core is not installed;
 from __future__ import annotations
 
 import copy
-import os
 import pickle
 import random
 from pathlib import Path
 
 import pytest
+from native_support import bones_native, builtin_tables
 
 from bones.engine import core
 from bones.engine.hand import FIELDS, PASS, Hand, IllegalMoveError
-from bones.engine.load import builtin_names, load_variant
+from bones.engine.load import load_variant
 from bones.engine.match import Match
 from bones.engine.nativehand import NativeHand
 from bones.engine.rules import compile_rules
 
-try:
-    import bones_native
-
-    from bones.engine.flat import FORMAT_VERSION
-
-    if bones_native.TABLE_FORMAT != FORMAT_VERSION:
-        raise ImportError("built for another table format")
-    HAVE_NATIVE = True
-except ImportError:  # pragma: no cover - depends on the install
-    if os.environ.get("BONES_CORE") == "native":
-        raise
-    HAVE_NATIVE = False
-
-needs_native = pytest.mark.skipif(not HAVE_NATIVE, reason="native core not installed")
+needs_native = pytest.mark.skipif(bones_native is None, reason="native core not installed")
 ROOT = Path(__file__).resolve().parent.parent
 CORES = ["python", pytest.param("native", marks=needs_native)]
 EXPECTED = {"python": Hand, "native": NativeHand}
-
-
-def tables() -> list[tuple[str, int, bool]]:
-    out = []
-    for name in builtin_names():
-        variant = load_variant(name)
-        for players in variant.players.counts:
-            for teams in sorted({variant.partnered(players, False),
-                                 variant.partnered(players, True)}):
-                out.append((name, players, teams))
-    return out
 
 
 def slots(hand: Hand) -> dict[str, object]:
@@ -139,7 +115,7 @@ def native_core(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @needs_native
 @pytest.mark.usefixtures("native_core")
-@pytest.mark.parametrize("name,players,teams", tables())
+@pytest.mark.parametrize("name,players,teams", builtin_tables())
 def test_native_hand_is_the_python_hand_slot_for_slot(name: str, players: int,
                                                        teams: bool) -> None:
     rules = compile_rules(load_variant(name), players, teams)
