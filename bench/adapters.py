@@ -1,6 +1,6 @@
 """Random-play steps per second through each learning-framework adapter.
 
-``python -m bench.adapters [--steps N] [--variant NAME] [--players N]``
+``python -m bench.adapters [--steps N] [--variant NAME] [--players N] [--core CORE]``
 
 A *step* is one player decision: a legal action chosen uniformly at random
 and applied (OpenSpiel's chance outcomes are applied too, but not counted
@@ -15,13 +15,17 @@ are built the way a learner would ask for them:
 * ``openspiel``: ``state.legal_actions()``, ``state.apply_action`` and the
   information-state tensor of the player to move.
 
-The median of ``--rounds`` rounds is printed; the results (and the machine)
-go to docs/adapters.md.
+Each adapter runs once per core (``--core python``, ``native`` or ``both``,
+the default): the adapters step hands through
+:func:`bones.engine.core.new_hand`, so ``BONES_CORE`` decides which hand
+they step.  The median of ``--rounds`` rounds is printed; the results (and
+the machine) go to docs/adapters.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -117,18 +121,29 @@ ADAPTERS: dict[str, Callable[[str, int, int], float]] = {
 
 
 def run(variant: str = "all-fives", players: int = 2, steps: int = 5_000,
-        rounds: int = 3) -> dict[str, float]:
-    """Median steps per second of each adapter (an adapter whose framework is
-    not installed is left out)."""
-    out = {}
-    for name, fn in ADAPTERS.items():
-        try:
-            rates = [fn(variant, players, steps) for _ in range(rounds)]
-        except ImportError as err:
-            print(f"{name}: skipped ({err})")
-            continue
-        out[name] = statistics.median(rates)
-    return out
+        rounds: int = 3, core: str = "python") -> dict[str, float]:
+    """Median steps per second of each adapter on ``core`` (an adapter whose
+    framework is not installed is left out)."""
+    from bones.engine.core import ENV, native
+
+    saved = os.environ.get(ENV)
+    os.environ[ENV] = core
+    try:
+        native()  # BONES_CORE=native without the native core: one line, no figures
+        out = {}
+        for name, fn in ADAPTERS.items():
+            try:
+                rates = [fn(variant, players, steps) for _ in range(rounds)]
+            except ImportError as err:
+                print(f"{name}: skipped ({err})")
+                continue
+            out[name] = statistics.median(rates)
+        return out
+    finally:
+        if saved is None:
+            del os.environ[ENV]
+        else:
+            os.environ[ENV] = saved
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -137,12 +152,27 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--steps", type=int, default=5_000, help="decisions per round")
     ap.add_argument("--rounds", type=int, default=3, help="rounds (the median is reported)")
+    ap.add_argument("--core", choices=("python", "native", "both"), default="both",
+                    help="the core the adapters step (both: one column each)")
     o = ap.parse_args(argv)
     info = machine_info()
     print(f"{o.variant}, {o.players} players, {o.steps} random decisions x {o.rounds} rounds; "
           f"Python {info['python']}, {info['cpu_model']}, load average {info['load_average']}")
-    for name, rate in run(o.variant, o.players, o.steps, o.rounds).items():
-        print(f"  {name:11} {rate:10,.0f} steps/s")
+    cores = ["python", "native"] if o.core == "both" else [o.core]
+    from bones.engine.core import CoreError
+
+    results: dict[str, dict[str, float]] = {}
+    for core in cores:
+        try:
+            results[core] = run(o.variant, o.players, o.steps, o.rounds, core)
+        except CoreError as err:
+            print(f"{core}: skipped ({err})")
+    names = [n for n in ADAPTERS if any(n in r for r in results.values())]
+    print(f"  {'adapter':11}" + "".join(f"{c + ' steps/s':>20}" for c in results))
+    for name in names:
+        cells = "".join(f"{r[name]:20,.0f}" if name in r else f"{'-':>20}"
+                        for r in results.values())
+        print(f"  {name:11}{cells}")
 
 
 if __name__ == "__main__":

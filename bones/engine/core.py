@@ -165,8 +165,13 @@ def new_hand(rules: Any, hands: Any, boneyard: Any, leader: int,
                     out_of_play, pot)
     from bones.engine.nativehand import NativeHand
 
-    return NativeHand.deal(rules, hands, boneyard, leader, scores, lead_tile,
-                           lead_doubles_only, out_of_play, pot, module)
+    ts = rules.tiles
+    if scores is None:
+        scores = [0] * rules.owners
+    kernel = module.Hand(native_rules(rules, module), [ts.tiles_of(m) for m in hands],
+                         list(boneyard), leader, list(scores), lead_tile, lead_doubles_only,
+                         ts.tiles_of(out_of_play), True, pot)
+    return NativeHand(rules, kernel, scores)
 
 
 __all__ = ["CoreError", "ENV", "active_name", "flat_table", "native", "native_hand",

@@ -55,23 +55,6 @@ class NativeHand:
         # length of the log then): kept here, as the Python hand keeps them
         self.voids: list[tuple[int, int, int, int]] = voids if voids is not None else []
 
-    @classmethod
-    def deal(cls, rules: Rules, hands: Sequence[int], boneyard: Sequence[int], leader: int,
-             scores: list[int] | None = None, lead_tile: int = -1,
-             lead_doubles_only: bool = False, out_of_play: int = 0, pot: int = 0,
-             module: Any = None) -> NativeHand:
-        """A hand dealt as ``Hand(rules, hands, boneyard, ...)`` deals it."""
-        from bones.engine.core import native, native_rules
-
-        module = module or native()
-        ts = rules.tiles
-        if scores is None:
-            scores = [0] * rules.owners
-        h = module.Hand(native_rules(rules, module), [ts.tiles_of(m) for m in hands],
-                        list(boneyard), leader, list(scores), lead_tile, lead_doubles_only,
-                        ts.tiles_of(out_of_play), True, pot)
-        return cls(rules, h, scores)
-
     @property
     def native(self) -> Any:
         """The ``bones_native.Hand`` underneath."""
