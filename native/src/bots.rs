@@ -6,6 +6,8 @@
 //! values (and so the ties) are the same to the last bit.
 
 use crate::bits::Bits;
+use std::sync::Arc;
+
 use crate::hand::{Hand, DRAW, PASS};
 
 const REPLY: f64 = 0.7;
@@ -96,6 +98,90 @@ impl<const W: usize> Hand<W> {
         new
     }
 
+    /// Make `self` what `src.public_copy(seat)` is for playing a tile:
+    /// the layout, scores and turn state, the other hands emptied, without
+    /// allocating (the buffers of `self` are reused) and without the
+    /// boneyard's tiles (a tile move never reads them) or the log. Only the
+    /// arms and hubs in use are copied: `new_arm` and `new_hub` write every
+    /// field of the ones they add.
+    pub fn view_from(&mut self, src: &Hand<W>, seat: usize) {
+        self.copy_for_play(src, Some(seat));
+    }
+
+    /// `view_from`, or (`seat` None) the whole hand as it is: every seat's
+    /// tiles kept, as `Hand.copy` keeps them.
+    pub fn copy_for_play(&mut self, src: &Hand<W>, seat: Option<usize>) {
+        // every field named, so a field added to `Hand` must be handled here
+        let Hand {
+            rules, hands, boneyard: _, bone_pos, bone_end, out_of_play, n_arms, arm_open,
+            arm_end, arm_weight, arm_hub, arm_root, arm_side, arm_stub, arm_frozen, n_hubs,
+            hub_pip, hub_k, hub_mult, hub_cross, hub_sides_left, hub_spins, spinners,
+            first_double_seen, count, turn, leader, lead_tile, lead_doubles_only, placed,
+            on_table, passes, drawn_turn, drawn, out, scores, got_in, state, game_over, winner,
+            domino_seat, last_player, settlement: _, pot, log: _, record: _, moves,
+            play_points, last_points, open_mask,
+        } = src;
+        if !Arc::ptr_eq(&self.rules, rules) {
+            self.rules = Arc::clone(rules);
+        }
+        match seat {
+            Some(seat) => {
+                self.hands = [Bits::ZERO; crate::table::MAX_PLAYERS];
+                self.hands[seat] = hands[seat];
+            }
+            None => self.hands = *hands,
+        }
+        self.boneyard.clear();
+        self.bone_pos = *bone_pos;
+        self.bone_end = *bone_end;
+        self.out_of_play = *out_of_play;
+        let (a, h) = (*n_arms, *n_hubs);
+        self.n_arms = a;
+        self.arm_open[..a].copy_from_slice(&arm_open[..a]);
+        self.arm_end[..a].copy_from_slice(&arm_end[..a]);
+        self.arm_weight[..a].copy_from_slice(&arm_weight[..a]);
+        self.arm_hub[..a].copy_from_slice(&arm_hub[..a]);
+        self.arm_root[..a].copy_from_slice(&arm_root[..a]);
+        self.arm_side[..a].copy_from_slice(&arm_side[..a]);
+        self.arm_stub[..a].copy_from_slice(&arm_stub[..a]);
+        self.arm_frozen[..a].copy_from_slice(&arm_frozen[..a]);
+        self.n_hubs = h;
+        self.hub_pip[..h].copy_from_slice(&hub_pip[..h]);
+        self.hub_k[..h].copy_from_slice(&hub_k[..h]);
+        self.hub_mult[..h].copy_from_slice(&hub_mult[..h]);
+        self.hub_cross[..h].copy_from_slice(&hub_cross[..h]);
+        self.hub_sides_left[..h].copy_from_slice(&hub_sides_left[..h]);
+        self.hub_spins[..h].copy_from_slice(&hub_spins[..h]);
+        self.spinners = *spinners;
+        self.first_double_seen = *first_double_seen;
+        self.count = *count;
+        self.turn = *turn;
+        self.leader = *leader;
+        self.lead_tile = *lead_tile;
+        self.lead_doubles_only = *lead_doubles_only;
+        self.placed = *placed;
+        self.on_table = *on_table;
+        self.passes = *passes;
+        self.drawn_turn = *drawn_turn;
+        self.drawn = *drawn;
+        self.out = *out;
+        self.scores.clone_from(scores);
+        self.got_in.clone_from(got_in);
+        self.state = *state;
+        self.game_over = *game_over;
+        self.winner = *winner;
+        self.domino_seat = *domino_seat;
+        self.last_player = *last_player;
+        self.settlement = None;
+        self.pot = *pot;
+        self.log.clear();
+        self.record = false;
+        self.moves = *moves;
+        self.play_points = *play_points;
+        self.last_points = *last_points;
+        self.open_mask = *open_mask;
+    }
+
     fn variety(&self, mask: &Bits<W>) -> i64 {
         let r = &*self.rules;
         r.matching.iter().filter(|m| m.intersects(mask)).count() as i64
@@ -103,30 +189,53 @@ impl<const W: usize> Hand<W> {
 }
 
 /// The heuristic bot's move in seat `seat` of the live `hand` (it sees only
-/// what `observe(hand, seat)` shows).
-pub fn heuristic_decide<const W: usize>(hand: &Hand<W>, voids: &Voids<W>, legal: &[i64]) -> i64 {
+/// what `observe(hand, seat)` shows: it reads the mover's own tiles and
+/// plays candidate moves on `scratch`, a view with the other hands empty).
+/// `scratch` is any hand of the same tile set, reused between calls.
+pub fn heuristic_decide<const W: usize>(hand: &Hand<W>, voids: &Voids<W>, legal: &[i64],
+                                        scratch: &mut Hand<W>) -> i64 {
     if legal.len() == 1 {
         return legal[0];
     }
     let r = &*hand.rules;
     let seat = hand.turn;
-    let public = hand.public_copy(seat);
     let own = hand.hands[seat];
     let mut seen = own;
     seen.or_assign(&hand.on_table);
     seen.or_assign(&hand.out_of_play);
     let unseen = r.full.and_not(&seen);
     let players = r.t.players;
-    let counts: Vec<i64> = (0..players).map(|s| hand.hands[s].count() as i64).collect();
+    let mut counts = [0i64; crate::table::MAX_PLAYERS];
+    for (s, c) in counts[..players].iter_mut().enumerate() {
+        *c = hand.hands[s].count() as i64;
+    }
     let drawable = hand.drawable() as i64;
     let opponent = r.t.next_opponent(seat);
     let barred = voids.barred_for(hand, seat, opponent, &unseen);
-    heuristic_move(&public, &unseen, &counts, drawable, &barred, legal)
+    heuristic_move_in(hand, &unseen, &counts[..players], drawable, &barred, legal, scratch, true)
 }
 
-/// `basic.heuristic_move` on the mover's view `hand`.
+/// `basic.heuristic_move` on `hand` exactly as given (the search's rollouts
+/// pass the full-information hand): its candidate moves are played on one
+/// copy made for the call.
 pub fn heuristic_move<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, counts: &[i64],
                                       drawable: i64, barred: &Bits<W>, legal: &[i64]) -> i64 {
+    if legal.len() == 1 {
+        return legal[0];
+    }
+    let mut scratch = hand.clone();
+    heuristic_move_in(hand, unseen, counts, drawable, barred, legal, &mut scratch, false)
+}
+
+/// `basic.heuristic_move`, its candidate moves played in `scratch` (any
+/// hand of the same tile set, reused between calls). With `public`, they are
+/// played on the mover's view (`Hand.public_copy`: the other hands empty), so
+/// `hand` may be the live hand: the rest of the bot reads only the mover's
+/// tiles and the layout.
+#[allow(clippy::too_many_arguments)]
+pub fn heuristic_move_in<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, counts: &[i64],
+                                         drawable: i64, barred: &Bits<W>, legal: &[i64],
+                                         scratch: &mut Hand<W>, public: bool) -> i64 {
     if legal.len() == 1 {
         return legal[0];
     }
@@ -164,7 +273,7 @@ pub fn heuristic_move<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, counts: 
             value += avg_pips * theirs as f64;
         } else {
             value += VARIETY * hand.variety(&left) as f64;
-            value -= REPLY * reply_estimate(hand, mv, &candidates, p_hold);
+            value -= REPLY * reply_estimate(hand, mv, &candidates, p_hold, scratch, public);
         }
         if value > best_value {
             best = mv;
@@ -184,55 +293,72 @@ pub fn heuristic_move<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, counts: 
     best
 }
 
-fn reply_estimate<const W: usize>(hand: &Hand<W>, mv: i64, candidates: &Bits<W>, p_hold: f64) -> f64 {
+/// `_reply_estimate`: the move played in `scratch` (on the mover's view
+/// when `public`).
+fn reply_estimate<const W: usize>(hand: &Hand<W>, mv: i64, candidates: &Bits<W>, p_hold: f64,
+                                  scratch: &mut Hand<W>, public: bool) -> f64 {
     if p_hold == 0.0 || !hand.rules.t.scores_plays {
         return 0.0;
     }
-    let mut after = hand.clone();
-    after.apply(mv, None);
-    if after.state != 0 {
+    scratch.copy_for_play(hand, public.then_some(hand.turn));
+    scratch.apply(mv, None);
+    if scratch.state != 0 {
         return 0.0;
     }
-    reply_on(&after, hand.turn, candidates, p_hold)
+    reply_on(scratch, hand.turn, candidates, p_hold)
 }
 
+/// `_reply_on`: the expected best score of the seat to move after `mover`
+/// on the ends of `after` (the next opponent when `after.turn` is still
+/// `mover`: the ends judged as they are, before a draw).
 fn reply_on<const W: usize>(after: &Hand<W>, mover: usize, candidates: &Bits<W>, p_hold: f64) -> f64 {
     let r = &*after.rules;
     let t = &r.t;
     if p_hold == 0.0 || !t.scores_plays {
         return 0.0;
     }
-    let turned;
-    let after = if after.turn == mover {
-        let mut c = after.clone();
-        c.turn = t.next_opponent(mover);
-        turned = c;
-        &turned
-    } else {
-        after
-    };
-    if t.owner[after.turn] == t.owner[mover] {
+    let turn = if after.turn == mover { t.next_opponent(mover) } else { after.turn };
+    if t.owner[turn] == t.owner[mover] {
         return 0.0;
     }
-    let mut replies: Vec<i64> = Vec::new();
+    // the replies of a hand are few: sorted in place on the stack
+    let mut replies = [0i64; 64];
+    let mut n = 0usize;
+    let mut more: Vec<i64> = Vec::new();
     for arm in 0..after.n_arms {
         let pip = after.arm_open[arm];
         if pip >= 0 {
             let fits = candidates.and(&r.matching[pip as usize]);
             for tile in fits.ones() {
-                let points = after.points_if((tile as i64) << 7 | (arm as i64) << 1);
+                let points = after.points_as(turn, (tile as i64) << 7 | (arm as i64) << 1);
                 if points != 0 {
-                    replies.push(points);
+                    if n < replies.len() {
+                        replies[n] = points;
+                        n += 1;
+                    } else {
+                        more.push(points);
+                    }
                 }
             }
         }
     }
-    if replies.is_empty() {
+    if n == 0 {
         return 0.0;
     }
-    replies.sort_unstable_by(|a, b| b.cmp(a));
+    if more.is_empty() {
+        let replies = &mut replies[..n];
+        replies.sort_unstable_by(|a, b| b.cmp(a));
+        expect(replies, p_hold)
+    } else {
+        more.extend_from_slice(&replies[..n]);
+        more.sort_unstable_by(|a, b| b.cmp(a));
+        expect(&more, p_hold)
+    }
+}
+
+fn expect(sorted: &[i64], p_hold: f64) -> f64 {
     let (mut expected, mut none_higher) = (0.0f64, 1.0f64);
-    for &points in &replies {
+    for &points in sorted {
         expected += points as f64 * p_hold * none_higher;
         none_higher *= 1.0 - p_hold;
     }
@@ -244,7 +370,8 @@ mod tests {
     use super::*;
     use crate::hand::PLAYING;
     use crate::rng::Rng;
-    use crate::table::{tests::table, Rules};
+    use crate::table::{tests::table, Rules, ORDER_ALL4, ORDER_SIDES, SPIN_EVERY,
+                       SPIN_EVERY_BUT_LED, SPIN_FIRST, SPIN_INLINE, SPIN_LED, SPIN_NONE};
     use std::sync::Arc;
 
     fn dealt(r: &Arc<Rules<1>>, seed: u64) -> Hand<1> {
@@ -265,9 +392,10 @@ mod tests {
             let mut h = dealt(&r, seed);
             let mut voids = Voids::<1>::default();
             let mut legal = Vec::new();
+            let mut scratch = h.clone();
             while h.state == PLAYING {
                 h.legal_moves_into(&mut legal);
-                let mv = heuristic_decide(&h, &voids, &legal);
+                let mv = heuristic_decide(&h, &voids, &legal, &mut scratch);
                 assert!(legal.contains(&mv), "seed {seed}: {mv} not in {legal:?}");
                 voids.before_move(&h, mv);
                 h.apply(mv, None);
@@ -295,5 +423,86 @@ mod tests {
         assert!(voids.barred_for(&h, 0, 1, &unseen).is_zero());
         // the observer never bars itself
         assert!(voids.barred_for(&h, 1, 1, &unseen).is_zero());
+    }
+
+    /// A hand of 2 players with 7 tiles each, a boneyard to draw from.
+    fn spinner_rules(spinner: i32, order: i32, highest: usize) -> Arc<Rules<1>> {
+        let mut t = table(highest, 2);
+        t.spinner = spinner;
+        t.order = order;
+        t.spinner_mult = [2, 2, 2, 1, 0];
+        t.drawing = 1;
+        t.max_draws = 99;
+        Arc::new(Rules::<1>::new(t).unwrap())
+    }
+
+    #[test]
+    fn points_of_a_spinner_double_are_those_playing_it_scores() {
+        // points_if computes the count a new spinner leaves; playing the
+        // move on a copy (what the Python reference does) must agree
+        for spinner in [SPIN_NONE, SPIN_FIRST, SPIN_EVERY, SPIN_LED, SPIN_INLINE, SPIN_EVERY_BUT_LED] {
+            for order in [ORDER_SIDES, 1, ORDER_ALL4] {
+                let r = spinner_rules(spinner, order, 9);
+                for seed in 0..60u64 {
+                    let mut rng = Rng::new(seed);
+                    let mut tiles: Vec<u8> = (0..r.size as u8).collect();
+                    rng.shuffle(&mut tiles);
+                    let mut hands = [Bits::<1>::ZERO; 2];
+                    for (i, &t) in tiles[..14].iter().enumerate() {
+                        hands[i / 7].set(t as usize);
+                    }
+                    let mut h = Hand::new(Arc::clone(&r), &hands, &tiles[14..], 0, None, -1,
+                                          false, Bits::ZERO, false);
+                    let mut legal = Vec::new();
+                    while h.state == PLAYING {
+                        h.legal_moves_into(&mut legal);
+                        for &mv in legal.iter().filter(|&&m| m >= 0) {
+                            let mut trial = h.clone();
+                            trial.apply(mv, None);
+                            assert_eq!(h.points_if(mv), trial.last_points,
+                                       "spinner {spinner} order {order} seed {seed} move {mv}");
+                        }
+                        let mv = legal[rng.below(legal.len() as u64) as usize];
+                        h.apply(mv, None);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_reused_view_plays_like_a_public_copy() {
+        let r = spinner_rules(SPIN_FIRST, ORDER_SIDES, 6);
+        let mut scratch = dealt(&r, 99);
+        for seed in 0..80u64 {
+            let mut h = dealt(&r, seed);
+            let mut rng = Rng::new(seed);
+            let mut legal = Vec::new();
+            while h.state == PLAYING {
+                h.legal_moves_into(&mut legal);
+                for &mv in legal.iter().filter(|&&m| m >= 0) {
+                    let public = mv & 2 == 0; // both kinds of copy, on some moves each
+                    let mut copy = if public { h.public_copy(h.turn) } else { h.clone() };
+                    copy.apply(mv, None);
+                    scratch.copy_for_play(&h, public.then_some(h.turn));
+                    scratch.apply(mv, None);
+                    assert_eq!((scratch.state, scratch.turn, scratch.count, scratch.last_points),
+                               (copy.state, copy.turn, copy.count, copy.last_points));
+                    assert_eq!(&scratch.scores, &copy.scores);
+                    assert_eq!(scratch.n_arms, copy.n_arms);
+                    assert_eq!(scratch.arm_open[..copy.n_arms], copy.arm_open[..copy.n_arms]);
+                    assert_eq!(scratch.open_mask, copy.open_mask);
+                    if scratch.state == PLAYING {
+                        let (a, b) = (scratch.legal_moves(), copy.legal_moves());
+                        assert_eq!(a, b);
+                        for mv in a {
+                            assert_eq!(scratch.points_if(mv), copy.points_if(mv));
+                        }
+                    }
+                }
+                let mv = legal[rng.below(legal.len() as u64) as usize];
+                h.apply(mv, None);
+            }
+        }
     }
 }

@@ -8,6 +8,12 @@ use crate::table::*;
 impl<const W: usize> Hand<W> {
     /// `policies.points_if`: the points the mover would score by `mv`.
     pub fn points_if(&self, mv: i64) -> i64 {
+        self.points_as(self.turn, mv)
+    }
+
+    /// `points_if` as if `seat` were to move (the heuristic judges the
+    /// next opponent's replies on the ends as they are).
+    pub fn points_as(&self, seat: usize, mv: i64) -> i64 {
         if mv < 0 {
             return 0;
         }
@@ -16,16 +22,17 @@ impl<const W: usize> Hand<W> {
         if !t.scores_plays {
             return 0;
         }
-        let count = if t.headers { -1 } else { self.count_after(mv) };
-        if count < 0 {
+        if t.headers {
+            // matching-ends points read the whole layout: play it
             let mut trial = self.clone();
             trial.record = false;
             trial.log = Vec::new();
+            trial.turn = seat;
             trial.apply(mv, None);
             return trial.last_points;
         }
-        let mut points = t.points(count);
-        let owner = t.owner[self.turn];
+        let mut points = t.points(self.count_after(mv));
+        let owner = t.owner[seat];
         let short_of_get_in = !self.got_in[owner] && points < t.get_in;
         let lead_barred = self.placed == 0 && !t.win_on_lead && t.check != CHECK_NONE
             && self.scores[owner] + points >= t.target;
@@ -38,8 +45,9 @@ impl<const W: usize> Hand<W> {
         points
     }
 
-    /// `policies._count_after`: the count after `mv`, or -1 where only
-    /// playing it tells (a double that becomes a spinner).
+    /// `policies._count_after`: the count after `mv`. Where the Python
+    /// reference plays a double that becomes a spinner to learn the count,
+    /// this computes what `place` would: the new hub covered on one side.
     fn count_after(&self, mv: i64) -> i64 {
         let r = &*self.rules;
         let t = &r.t;
@@ -74,7 +82,7 @@ impl<const W: usize> Hand<W> {
             || kind == SPIN_EVERY_BUT_LED
             || ((kind == SPIN_FIRST || kind == SPIN_INLINE) && !self.first_double_seen)
         {
-            return -1;
+            return count + t.spinner_mult[1] * pip as i64;
         }
         count + pip as i64 * t.double_weight
     }

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use crate::bots::{heuristic_decide, Voids};
 use crate::game::{unique_top, Match, MatchRules, BOTS};
-use crate::hand::{BLOCKED, PLAYING};
+use crate::hand::{Hand, BLOCKED, PLAYING};
 use crate::rng::{derive, Rng};
 use crate::table::Rules;
 
@@ -259,6 +259,8 @@ impl Game<'_> {
         // what the heuristic reads of the history (Hand.voids)
         let track = bots.contains(&Bot::Heuristic);
         let mut voids = Voids::<W>::default();
+        // the heuristic plays its candidate moves here (allocated once a game)
+        let mut scratch: Option<Hand<W>> = None;
         while !mt.game_over {
             let mut hand = mt.new_hand(false)?;
             if leader < 0 {
@@ -279,7 +281,10 @@ impl Game<'_> {
                         let mv = match bots[seat] {
                             Bot::Random => legal[rngs[seat].below(n as u64) as usize],
                             Bot::Greedy => hand.greedy_move(&legal),
-                            Bot::Heuristic => heuristic_decide(&hand, &voids, &legal),
+                            Bot::Heuristic => {
+                                let scratch = scratch.get_or_insert_with(|| hand.clone());
+                                heuristic_decide(&hand, &voids, &legal, scratch)
+                            }
                         };
                         if let Some(t0) = clock {
                             let us = t0.elapsed().as_secs_f64().max(1e-7) * 1e6;
