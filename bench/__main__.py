@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 
 from bench import JSON_VERSION, native, peers, proposals, system, throughput
-from bench.common import machine_info
+from bench.common import compile_bytecode, machine_info
 
 # name -> (full-size run, quick run); each takes the parsed options
 Section = Callable[[argparse.Namespace], dict]
@@ -81,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     m = report["machine"]
     print(f"bones {m['engine_version']} @ {m['commit']}  Python {m['python']}  "  # type: ignore[index]
           f"{m['cpu_model']} x{m['cores']}  load {m['load_average']}")  # type: ignore[index]
+    compile_bytecode()
     began = time.perf_counter()
     for name in chosen:
         print(f"[{name}]")
