@@ -15,14 +15,15 @@ Skipped only when the native core is not installed; ``BONES_CORE=native``
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from functools import cache
 
 import pytest
+from native_support import bones_native, skip_native
 
 from bones.engine.bots.policies import greedy_move
 from bones.engine.bots.search import SearchBot, native_searcher
+from bones.engine.core import flat_table
 from bones.engine.hand import Hand
 from bones.engine.load import load_variant
 from bones.engine.match import Match
@@ -30,19 +31,7 @@ from bones.engine.observation import NoWorldError, Observation, observe
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules, compile_rules
 
-try:
-    import bones_native
-
-    from bones.engine.core import flat_table
-    from bones.engine.flat import FORMAT_VERSION
-
-    if bones_native.TABLE_FORMAT != FORMAT_VERSION:
-        raise ImportError("built for another table format")
-except ImportError as err:  # pragma: no cover - depends on the install
-    if os.environ.get("BONES_CORE") == "native":
-        raise
-    pytestmark = pytest.mark.skip(reason=f"native core not available: {err}")
-    bones_native = None
+pytestmark = skip_native()
 
 
 @cache

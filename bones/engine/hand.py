@@ -231,11 +231,16 @@ class Hand:
         """A copy with everything ``seat`` may not see scrubbed: the other
         hands are empty and the boneyard's tiles are -1."""
         new = self.copy()
+        new.scrub_for(seat)
+        return new
+
+    def scrub_for(self, seat: int) -> None:
+        """Hide in place what ``seat`` may not see: the other hands emptied,
+        the boneyard's tiles -1 (its length and position stay)."""
         hands = [0] * len(self.hands)
         hands[seat] = self.hands[seat]
-        new.hands = hands
-        new.boneyard = [-1] * len(self.boneyard)
-        return new
+        self.hands = hands
+        self.boneyard = [-1] * len(self.boneyard)
 
     # ------------------------------------------------------ reading state
 

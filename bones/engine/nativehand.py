@@ -145,10 +145,7 @@ class NativeHand:
     def public_copy(self, seat: int) -> Hand:
         """What ``seat`` may see, as a Python hand (see :meth:`Hand.public_copy`)."""
         new = self.to_python()
-        hands = [0] * len(new.hands)
-        hands[seat] = new.hands[seat]
-        new.hands = hands
-        new.boneyard = [-1] * len(new.boneyard)
+        new.scrub_for(seat)
         return new
 
     # ------------------------------------------------------ reading state

@@ -12,6 +12,7 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -47,8 +48,6 @@ async def index(request: Request) -> Response:
 
 
 async def variants(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
     from bones.web.variants import summary_rows
 
     return JSONResponse({"variants": await run_in_threadpool(summary_rows)})
@@ -72,8 +71,6 @@ async def variant(request: Request) -> Response:
 
 
 async def validate(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
     from bones.web.variants import validate_text
 
     data = await read_json(request)
@@ -86,8 +83,6 @@ async def validate(request: Request) -> Response:
 
 async def rules_text(request: Request) -> Response:
     """The rules text (and model) of uploaded variant text, as `bones show` prints it."""
-    from starlette.concurrency import run_in_threadpool
-
     from bones.engine.load import VariantError
     from bones.web.variants import details, load_text, problems_json
 
@@ -144,8 +139,6 @@ def _links(request: Request, game: WebGame, keys: dict[int, str]) -> list[dict[s
 
 
 async def create_game(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
     server = server_of(request)
     server.require_host(request)
     data = await read_json(request)
@@ -176,8 +169,6 @@ async def list_games(request: Request) -> Response:
 
 
 async def get_game(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
     server = server_of(request)
     game = server.store.get(request.path_params["id"])
     seat = server.seat(request, game)
@@ -196,8 +187,6 @@ async def get_game(request: Request) -> Response:
 
 
 async def move(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
     server = server_of(request)
     game = server.store.get(request.path_params["id"])
     seat = server.seat(request, game)
@@ -210,8 +199,6 @@ async def move(request: Request) -> Response:
 
 
 async def take_back(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
     server = server_of(request)
     game = server.store.get(request.path_params["id"])
     seat = server.seat(request, game)
@@ -239,16 +226,12 @@ async def delete_game(request: Request) -> Response:
 
 
 async def saves(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
     server = server_of(request)
     server.require_host(request)
     return JSONResponse({"saves": await run_in_threadpool(server.store.list_saves)})
 
 
 async def open_save(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
     server = server_of(request)
     server.require_host(request)
     data = await read_json(request)
@@ -263,8 +246,6 @@ async def open_save(request: Request) -> Response:
 
 
 async def replay(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
     from bones.web.replay import replay_record_text, replay_save
 
     server = server_of(request)
@@ -288,8 +269,6 @@ async def replay(request: Request) -> Response:
 
 
 async def start_simulation(request: Request) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
     server = server_of(request)
     server.require_host(request)
     data = await read_json(request)

@@ -368,6 +368,7 @@ fn expect(sorted: &[i64], p_hold: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hand::tests::shuffled_deal;
     use crate::hand::PLAYING;
     use crate::rng::Rng;
     use crate::table::{tests::table, Rules, ORDER_ALL4, ORDER_SIDES, SPIN_EVERY,
@@ -375,14 +376,7 @@ mod tests {
     use std::sync::Arc;
 
     fn dealt(r: &Arc<Rules<1>>, seed: u64) -> Hand<1> {
-        let mut rng = Rng::new(seed);
-        let mut tiles: Vec<u8> = (0..r.size as u8).collect();
-        rng.shuffle(&mut tiles);
-        let mut hands = [Bits::<1>::ZERO; 2];
-        for (i, &t) in tiles[..10].iter().enumerate() {
-            hands[i / 5].set(t as usize);
-        }
-        Hand::new(Arc::clone(r), &hands, &tiles[10..], 0, None, -1, false, Bits::ZERO, false)
+        shuffled_deal(r, &mut Rng::new(seed), 5)
     }
 
     #[test]
@@ -445,14 +439,7 @@ mod tests {
                 let r = spinner_rules(spinner, order, 9);
                 for seed in 0..60u64 {
                     let mut rng = Rng::new(seed);
-                    let mut tiles: Vec<u8> = (0..r.size as u8).collect();
-                    rng.shuffle(&mut tiles);
-                    let mut hands = [Bits::<1>::ZERO; 2];
-                    for (i, &t) in tiles[..14].iter().enumerate() {
-                        hands[i / 7].set(t as usize);
-                    }
-                    let mut h = Hand::new(Arc::clone(&r), &hands, &tiles[14..], 0, None, -1,
-                                          false, Bits::ZERO, false);
+                    let mut h = shuffled_deal(&r, &mut rng, 7);
                     let mut legal = Vec::new();
                     while h.state == PLAYING {
                         h.legal_moves_into(&mut legal);

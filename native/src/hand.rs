@@ -775,10 +775,23 @@ impl<const W: usize> Hand<W> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::rng::Rng;
     use crate::table::tests::table;
+
+    /// A two-seat hand dealt from a shuffle drawn from `rng`: `per_seat`
+    /// tiles each, the rest the boneyard, seat 0 leading.
+    pub(crate) fn shuffled_deal(r: &Arc<Rules<1>>, rng: &mut Rng, per_seat: usize) -> Hand<1> {
+        let mut tiles: Vec<u8> = (0..r.size as u8).collect();
+        rng.shuffle(&mut tiles);
+        let mut hands = [Bits::<1>::ZERO; 2];
+        for (i, &t) in tiles[..2 * per_seat].iter().enumerate() {
+            hands[i / per_seat].set(t as usize);
+        }
+        Hand::new(Arc::clone(r), &hands, &tiles[2 * per_seat..], 0, None, -1, false, Bits::ZERO,
+                  false)
+    }
 
     fn rules(spinner: i32, highest: usize) -> Arc<Rules<1>> {
         let mut t = table(highest, 2);
@@ -843,14 +856,7 @@ mod tests {
         let r = rules(SPIN_EVERY, 9);
         for seed in 0..200u64 {
             let mut rng = Rng::new(seed);
-            let mut tiles: Vec<u8> = (0..r.size as u8).collect();
-            rng.shuffle(&mut tiles);
-            let mut hands = [Bits::<1>::ZERO; 2];
-            for (i, &t) in tiles[..14].iter().enumerate() {
-                hands[i / 7].set(t as usize);
-            }
-            let mut h = Hand::new(Arc::clone(&r), &hands, &tiles[14..], 0, None, -1, false,
-                                  Bits::ZERO, false);
+            let mut h = shuffled_deal(&r, &mut rng, 7);
             let mut legal = Vec::new();
             while h.state == PLAYING {
                 h.legal_moves_into(&mut legal);

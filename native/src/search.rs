@@ -402,18 +402,12 @@ pub fn search<const W: usize>(view: &View<W>, legal: &[i64], budget: &Budget, rn
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hand::tests::shuffled_deal;
     use crate::table::{tests::table, Rules};
     use std::sync::Arc;
 
     fn dealt(r: &Arc<Rules<1>>, seed: u64) -> Hand<1> {
-        let mut rng = Rng::new(seed);
-        let mut tiles: Vec<u8> = (0..r.size as u8).collect();
-        rng.shuffle(&mut tiles);
-        let mut hands = [Bits::<1>::ZERO; 2];
-        for (i, &t) in tiles[..10].iter().enumerate() {
-            hands[i / 5].set(t as usize);
-        }
-        Hand::new(Arc::clone(r), &hands, &tiles[10..], 0, None, -1, false, Bits::ZERO, false)
+        shuffled_deal(r, &mut Rng::new(seed), 5)
     }
 
     fn budget(policy: Policy) -> Budget {
