@@ -23,7 +23,8 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _serve(args: list[str], tmp_path: Path) -> tuple[subprocess.Popen[bytes], list[str]]:
+def _serve(args: list[str], tmp_path: Path,
+           until: bytes = b"ready in") -> tuple[subprocess.Popen[bytes], list[str]]:
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path),
            "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "bones", "serve", *args], env=env,
@@ -32,17 +33,17 @@ def _serve(args: list[str], tmp_path: Path) -> tuple[subprocess.Popen[bytes], li
     fd = proc.stdout.fileno()
     out = b""
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and b"ready in" not in out:
+    while time.monotonic() < deadline and until not in out:
         ready, _, _ = select.select([fd], [], [], 1)
         if ready:
             chunk = os.read(fd, 65536)
             if not chunk:
                 break
             out += chunk
-    while b"ready in" in out and not out.endswith(b"\n"):
+    while until in out and not out.endswith(b"\n"):
         out += os.read(fd, 65536)
     lines = out.decode().splitlines()
-    if not any("ready in" in line for line in lines):
+    if not any(until.decode() in line for line in lines):
         proc.kill()
         raise AssertionError("bones serve did not start:\n" + "\n".join(lines))
     return proc, lines
@@ -81,3 +82,16 @@ def test_serve_on_the_network_prints_an_address_other_devices_reach(tmp_path: Pa
     address = network[0].split("http://", 1)[1].split(":", 1)[0]
     # an address another device can use, never the wildcard or this machine's loopback
     assert address not in ("0.0.0.0", "127.0.0.1", "localhost") and address.count(".") == 3, network
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_ctrl_c_while_the_server_starts_stops_it_cleanly(tmp_path: Path, attempt: int) -> None:
+    # Ctrl-C as soon as the first line is out: before uvicorn has taken the signal
+    # over, while the event loop is being built; no traceback, nothing lost
+    proc, lines = _serve(["--port", "0"], tmp_path, until=b"the table is at")
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=60)
+    rest = out.decode().splitlines()
+    assert proc.returncode == 0, rest
+    assert rest[-1] == "bones serve: stopped; every game is saved", rest
+    assert not any("Traceback" in line or "Exception" in line or "Error" in line for line in rest), rest

@@ -7,17 +7,18 @@ application is :mod:`bones.web.app`.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, Optional
 
 import typer
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
+    from uvicorn import Server
 
 _HELP = """Serve the table in a browser: play any variant or house rule against bots
 or with friends, validate rule files, run simulations and replay games.
@@ -72,7 +73,7 @@ def serve_command(
 ) -> None:
     started = time.perf_counter()
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401 - checked here, used by _uvicorn_server
 
         from bones.web.app import create_app
         from bones.web.server import ServeConfig
@@ -93,15 +94,20 @@ def serve_command(
     server = app.state.server
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "", "localhost") else host
     local = f"http://{shown}:{port}/#host={server.host_key}"
-    try:  # from the first line printed, Ctrl-C stops cleanly
+    uv = _uvicorn_server(app)
+    # from the first line printed, Ctrl-C stops cleanly: until uvicorn takes the
+    # signal over, it is handed to the server (which then starts and stops at
+    # once), never raised in the middle of building the event loop
+    previous = signal.signal(signal.SIGINT, uv.handle_exit)
+    try:
         _announce(local, public, port, folder, started)
         if open_browser:
             import webbrowser
 
             webbrowser.open(local)
-        _run(uvicorn, app, sock)
-    except KeyboardInterrupt:  # Ctrl-C before uvicorn took the signal over
-        pass
+        uv.run(sockets=[sock])
+    finally:
+        signal.signal(signal.SIGINT, previous)
     typer.echo("bones serve: stopped; every game is saved")
 
 
@@ -158,12 +164,8 @@ def _announce(local: str, public: str | None, port: int, folder: Path, started: 
     sys.stdout.flush()
 
 
-def _run(uvicorn: ModuleType, app: Starlette, sock: socket.socket) -> None:
-    import warnings
+def _uvicorn_server(app: Starlette) -> Server:
+    from uvicorn import Config, Server
 
-    # a Ctrl-C just as the server starts leaves its coroutine unstarted: no
-    # "never awaited" warning for that
-    warnings.filterwarnings("ignore", "coroutine .* was never awaited", RuntimeWarning)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=2)
-    uvicorn.Server(config).run(sockets=[sock])
+    return Server(Config(app, log_level="warning", access_log=False, lifespan="on",
+                         timeout_graceful_shutdown=2))
