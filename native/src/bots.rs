@@ -273,6 +273,11 @@ pub fn heuristic_move_in<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, count
             value += avg_pips * theirs as f64;
         } else {
             value += VARIETY * hand.variety(&left) as f64;
+            // the reply only lowers the value: a move that cannot beat the
+            // best so far even before it is not played out (same decision)
+            if value <= best_value {
+                continue;
+            }
             value -= REPLY * reply_estimate(hand, mv, &candidates, p_hold, scratch, public);
         }
         if value > best_value {
@@ -329,8 +334,17 @@ fn reply_on<const W: usize>(after: &Hand<W>, mover: usize, candidates: &Bits<W>,
         let pip = after.arm_open[arm];
         if pip >= 0 {
             let fits = candidates.and(&r.matching[pip as usize]);
+            if fits.is_zero() {
+                continue;
+            }
+            // `points_as` per tile, the arm's share of the count found once
+            let base = after.count_without_end(arm);
             for tile in fits.ones() {
-                let points = after.points_as(turn, (tile as i64) << 7 | (arm as i64) << 1);
+                let points = if t.headers {
+                    after.points_as(turn, (tile as i64) << 7 | (arm as i64) << 1)
+                } else {
+                    after.adjust_points(turn, t.points(after.count_on_arm(base, arm, tile)))
+                };
                 if points != 0 {
                     if n < replies.len() {
                         replies[n] = points;

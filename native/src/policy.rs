@@ -31,7 +31,15 @@ impl<const W: usize> Hand<W> {
             trial.apply(mv, None);
             return trial.last_points;
         }
-        let mut points = t.points(self.count_after(mv));
+        self.adjust_points(seat, t.points(self.count_after(mv)))
+    }
+
+    /// The points `seat` scores for a count that scores `points` by the
+    /// table: none short of getting in, none for a lead that would reach the
+    /// target where leads may not win, plus the knock bonus.
+    #[inline]
+    pub fn adjust_points(&self, seat: usize, mut points: i64) -> i64 {
+        let t = &self.rules.t;
         let owner = t.owner[seat];
         let short_of_get_in = !self.got_in[owner] && points < t.get_in;
         let lead_barred = self.placed == 0 && !t.win_on_lead && t.check != CHECK_NONE
@@ -63,28 +71,41 @@ impl<const W: usize> Hand<W> {
             return first * r.low[tile] as i64;
         }
         let arm = ((mv >> 1) & 63) as usize;
-        let pip = self.arm_open[arm] as usize;
-        let mut count = self.count;
+        self.count_on_arm(self.count_without_end(arm), arm, tile)
+    }
+
+    /// The count with the open end of `arm` taken away (or its hub's next
+    /// side counted): what every tile played on `arm` adds to.
+    #[inline]
+    pub fn count_without_end(&self, arm: usize) -> i64 {
         let hub = self.arm_hub[arm];
         if hub >= 0 {
             let h = hub as usize;
             let k = self.hub_k[h] as usize;
             let p = self.hub_pip[h] as i64;
-            count += (self.hub_mult[h][k + 1] - self.hub_mult[h][k]) * p;
+            self.count + (self.hub_mult[h][k + 1] - self.hub_mult[h][k]) * p
         } else {
-            count -= self.arm_end[arm] as i64 * self.arm_weight[arm] as i64;
+            self.count - self.arm_end[arm] as i64 * self.arm_weight[arm] as i64
         }
-        if !double || self.arm_stub[arm] {
-            return count + r.other_half(tile, pip);
+    }
+
+    /// The count after `tile` is played on `arm` (`base`: `count_without_end(arm)`).
+    #[inline]
+    pub fn count_on_arm(&self, base: i64, arm: usize, tile: usize) -> i64 {
+        let r = &*self.rules;
+        let t = &r.t;
+        let pip = self.arm_open[arm] as usize;
+        if !r.is_double[tile] || self.arm_stub[arm] {
+            return base + r.other_half(tile, pip);
         }
         let kind = t.spinner;
         if kind == SPIN_EVERY
             || kind == SPIN_EVERY_BUT_LED
             || ((kind == SPIN_FIRST || kind == SPIN_INLINE) && !self.first_double_seen)
         {
-            return count + t.spinner_mult[1] * pip as i64;
+            return base + t.spinner_mult[1] * pip as i64;
         }
-        count + pip as i64 * t.double_weight
+        base + pip as i64 * t.double_weight
     }
 
     /// `policies.greedy_move`: most points now; ties to the heaviest tile,
