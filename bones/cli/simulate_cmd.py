@@ -192,8 +192,9 @@ class _Runner:
                                "decides its workers)", EXIT_USAGE)
         self.jobs = jobs
         self.scheduler = scheduler
-        self.executor: Any = None
+        self.executor: Any = None  # the cluster's
         self.client: Any = None
+        self._local: dict[str, Any] = {}  # "threads" / "processes", opened when first needed
         if scheduler:
             self._connect(scheduler)
             return
@@ -201,10 +202,6 @@ class _Runner:
         self.workers, why = worker_count(jobs, planned, oversubscribe)
         if why:
             note(why, quiet)
-        if self.workers > 1:
-            from bones.engine.sim import process_executor
-
-            self.executor = process_executor(self.workers)
 
     def _connect(self, scheduler: str) -> None:
         try:
@@ -224,15 +221,29 @@ class _Runner:
         from bones.engine.sim import SimError, simulate
 
         try:
-            return simulate(config, self.executor, self.workers, progress=progress)
+            return simulate(config, self._executor_for(config), self.workers, progress=progress)
         except SimError as err:
             raise CommandError(str(err), EXIT_PROBLEM) from None
+
+    def _executor_for(self, config: Any) -> Any:
+        """The cluster's executor; else, for more than one worker, threads when
+        the native core plays the batches (it releases the GIL) and processes
+        when Python does."""
+        if self.executor is not None or self.workers == 1:
+            return self.executor
+        from bones.engine import sim
+
+        kind = "threads" if sim.plays_natively(config) else "processes"
+        if kind not in self._local:
+            make = sim.thread_executor if kind == "threads" else sim.process_executor
+            self._local[kind] = make(self.workers)
+        return self._local[kind]
 
     def close(self) -> None:
         if self.client is not None:
             self.client.close()
-        elif self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
+        for executor in self._local.values():
+            executor.shutdown(wait=False, cancel_futures=True)
 
     def facts(self, summaries: list[Any], seconds: float) -> dict[str, Any]:
         from bones.engine.report import run_facts

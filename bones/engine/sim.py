@@ -21,6 +21,7 @@ import hashlib
 import json
 import math
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
@@ -366,11 +367,23 @@ def _native_batch(config: SimConfig, runner: Any, start: int, stop: int) -> Summ
     return Summary(n, sums, pairs, hists, times)
 
 
+#: Threads of one process share the prepared run (see :func:`thread_executor`).
+_PREPARING = threading.Lock()
+
+
+def plays_natively(config: SimConfig) -> bool:
+    """Whether the native core plays every batch of ``config`` (preparing it
+    here, so that threads of this process share it)."""
+    with _PREPARING:
+        return _native_runner(config, _prepared(config)) is not None
+
+
 def run_batch(config: SimConfig, start: int, stop: int) -> Summary:
     """Play games ``start`` to ``stop - 1`` and sum them up (in the native
     core when :func:`native_module` says it can, else in Python)."""
-    prep = _prepared(config)
-    runner = _native_runner(config, prep)
+    with _PREPARING:
+        prep = _prepared(config)
+        runner = _native_runner(config, prep)
     if runner is not None:
         try:
             return _native_batch(config, runner, start, stop)
@@ -606,9 +619,19 @@ def _ignore_sigint() -> None:
 
 
 def process_executor(jobs: int) -> Executor:
+    """Worker processes, for batches the Python path plays (it holds the GIL)."""
     from concurrent.futures import ProcessPoolExecutor
 
     return ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+
+
+def thread_executor(jobs: int) -> Executor:
+    """Worker threads, for batches the native core plays: it releases the GIL
+    while it plays, so threads use every core with no process to start and
+    one copy of the engine (:func:`plays_natively` says when)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    return ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="bones-sim")
 
 
 def simulate(config: SimConfig, executor: Executor | None = None, workers: int = 1,
@@ -873,7 +896,9 @@ __all__ = [
     "load_variant",
     "make_config",
     "native_module",
+    "plays_natively",
     "process_executor",
+    "thread_executor",
     "report",
     "run_batch",
     "simulate",

@@ -114,6 +114,17 @@ pub struct SimTable {
     pub slots: Slots,
 }
 
+impl SimTable {
+    fn own_copy(&self) -> SimTable {
+        let rules = match &self.rules {
+            AnyRules::W1(r) => AnyRules::W1(Arc::new((**r).clone())),
+            AnyRules::W2(r) => AnyRules::W2(Arc::new((**r).clone())),
+            AnyRules::W3(r) => AnyRules::W3(Arc::new((**r).clone())),
+        };
+        SimTable { rules, m: self.m.clone(), slots: self.slots.clone() }
+    }
+}
+
 /// Everything a batch reads: fixed for a run.
 #[derive(Clone)]
 pub struct Sim {
@@ -230,9 +241,14 @@ impl Sim {
         Ok(())
     }
 
+    /// Games `start..stop` played on a copy of the tables of their own:
+    /// batches on other threads then share no reference count (each game
+    /// clones the `Arc` of its rules, and a count shared between cores
+    /// costs a cache-line transfer each time).
     pub fn run(&self, seed: u64, start: u64, stop: u64) -> Result<Totals, String> {
-        let mut out = self.empty();
-        self.run_into(seed, start, stop, &mut out)?;
+        let own = Sim { tables: self.tables.iter().map(SimTable::own_copy).collect(), ..self.clone() };
+        let mut out = own.empty();
+        own.run_into(seed, start, stop, &mut out)?;
         Ok(out)
     }
 }
