@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::bits::Bits;
 use crate::hand::{Hand, DOMINO};
 use crate::rng::{derive, Rng};
-use crate::table::Rules;
+use crate::table::{Rules, MAX_PLAYERS, MAX_TILES};
 
 /// Stream labels of docs/random.md.
 pub const DEALS: u64 = 1;
@@ -147,7 +147,7 @@ impl<const W: usize> Match<W> {
     /// `Match.new_hand`: the next deal, as a hand carrying the match's scores.
     pub fn new_hand(&self, record: bool) -> Result<Hand<W>, String> {
         let d = self.next_deal()?;
-        let mut hand = Hand::new(Arc::clone(&self.rules), &d.hands, &d.boneyard, d.leader,
+        let mut hand = Hand::new(Arc::clone(&self.rules), &d.hands, d.boneyard, d.leader,
                                  Some(self.scores.clone()), d.lead_tile, d.lead_doubles_only,
                                  Bits::ZERO, record);
         hand.pot = self.pot;
@@ -187,9 +187,10 @@ impl<const W: usize> Match<W> {
             }
             top -= size;
         }
-        let mut boneyard = tiles[..top].to_vec();
-        boneyard.reverse();
-        (masks, boneyard)
+        // the boneyard is what the shuffle leaves, its last tile drawn first
+        tiles.truncate(top);
+        tiles.reverse();
+        (masks, tiles)
     }
 
     fn deal_with(&self, rule: &Rule, rng: &mut Rng) -> Option<Deal<W>> {
@@ -248,23 +249,30 @@ impl<const W: usize> Match<W> {
     fn lot(&self, players: usize, rng: &mut Rng) -> usize {
         let r = &*self.rules;
         let size = r.size;
-        let mut contenders: Vec<usize> = (0..players).collect();
-        let mut pool: Vec<usize> = Vec::with_capacity(size);
-        while contenders.len() > 1 {
-            let k = contenders.len();
-            pool.clear();
-            pool.extend(0..size);
+        // on the stack: seats and tile ids are small
+        let mut contenders = [0usize; MAX_PLAYERS];
+        for (s, c) in contenders[..players].iter_mut().enumerate() {
+            *c = s;
+        }
+        let mut k = players;
+        let mut pool = [0u8; MAX_TILES];
+        while k > 1 {
+            for (x, p) in pool[..size].iter_mut().enumerate() {
+                *p = x as u8;
+            }
             for i in 0..k {
                 let j = i + rng.below((size - i) as u64) as usize;
                 pool.swap(i, j);
             }
-            let best = pool[..k].iter().map(|&x| r.pips[x]).max().unwrap();
-            contenders = contenders
-                .iter()
-                .zip(&pool[..k])
-                .filter(|(_, &x)| r.pips[x] == best)
-                .map(|(&c, _)| c)
-                .collect();
+            let best = pool[..k].iter().map(|&x| r.pips[x as usize]).max().unwrap();
+            let mut kept = 0;
+            for i in 0..k {
+                if r.pips[pool[i] as usize] == best {
+                    contenders[kept] = contenders[i];
+                    kept += 1;
+                }
+            }
+            k = kept;
         }
         contenders[0]
     }

@@ -85,7 +85,7 @@ impl<const W: usize> Hand<W> {
     pub fn new(
         rules: Arc<Rules<W>>,
         hands: &[Bits<W>],
-        boneyard: &[u8],
+        boneyard: Vec<u8>,
         leader: usize,
         scores: Option<Vec<i64>>,
         lead_tile: i64,
@@ -101,7 +101,7 @@ impl<const W: usize> Hand<W> {
         let got_in = vec![t.get_in == 0; owners];
         Hand {
             hands: h,
-            boneyard: boneyard.to_vec(),
+            boneyard,
             bone_pos: 0,
             bone_end,
             out_of_play,
@@ -789,8 +789,8 @@ pub(crate) mod tests {
         for (i, &t) in tiles[..2 * per_seat].iter().enumerate() {
             hands[i / per_seat].set(t as usize);
         }
-        Hand::new(Arc::clone(r), &hands, &tiles[2 * per_seat..], 0, None, -1, false, Bits::ZERO,
-                  false)
+        Hand::new(Arc::clone(r), &hands, tiles[2 * per_seat..].to_vec(), 0, None, -1, false,
+                  Bits::ZERO, false)
     }
 
     fn rules(spinner: i32, highest: usize) -> Arc<Rules<1>> {
@@ -812,7 +812,7 @@ pub(crate) mod tests {
             }
             m
         };
-        Hand::new(Arc::clone(r), &[mask(a), mask(b)], &[], 0, None, -1, false, Bits::ZERO, true)
+        Hand::new(Arc::clone(r), &[mask(a), mask(b)], Vec::new(), 0, None, -1, false, Bits::ZERO, true)
     }
 
     fn tile(r: &Rules<1>, x: usize, y: usize) -> i64 {

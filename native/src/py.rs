@@ -266,7 +266,7 @@ fn build<const W: usize>(
         bone.push(b as u8);
     }
     let oop = mask_of::<W>(out_of_play, size)?;
-    Ok(Kernel::new(Arc::clone(rules), &masks, &bone, leader, scores, lead_tile,
+    Ok(Kernel::new(Arc::clone(rules), &masks, bone, leader, scores, lead_tile,
                    lead_doubles_only, oop, record))
 }
 

@@ -59,7 +59,7 @@ fn hand_from_py<const W: usize>(rules: &Arc<Rules<W>>, o: &Bound<'_, PyAny>) -> 
     }
     let oop = mask::<W>(&o.getattr("out_of_play")?, size)?;
     let bone = vec![0u8; boneyard.len()];
-    let mut h = Hand::new(Arc::clone(rules), &vec![Bits::<W>::ZERO; t.players], &bone, leader,
+    let mut h = Hand::new(Arc::clone(rules), &vec![Bits::<W>::ZERO; t.players], bone, leader,
                           Some(scores), attr(o, "lead_tile")?, attr(o, "lead_doubles_only")?,
                           oop, false);
     h.bone_pos = attr(o, "bone_pos")?;

@@ -13,7 +13,7 @@ use crate::bots::{heuristic_decide, Voids};
 use crate::game::{unique_top, Match, MatchRules, BOTS};
 use crate::hand::{Hand, BLOCKED, PLAYING};
 use crate::rng::{derive, Rng};
-use crate::table::Rules;
+use crate::table::{Rules, MAX_PLAYERS};
 
 /// The built-in bots a batch plays natively (names as `bones.engine.bots`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,6 +165,9 @@ impl Sim {
         if self.lineup.len() != players || self.which.len() != players {
             return Err("the lineup must fill every seat".into());
         }
+        if self.distinct > players {
+            return Err("more distinct bots than seats".into());
+        }
         if self.which.iter().any(|&d| d >= self.distinct) {
             return Err("a lineup entry names no distinct bot".into());
         }
@@ -215,11 +218,15 @@ impl Sim {
     pub fn run_into(&self, seed: u64, start: u64, stop: u64, out: &mut Totals) -> Result<(), String> {
         let players = self.players;
         let mut vector = vec![0i64; self.size];
+        let mut game = Game { sim: self, seated: vec![0; players], bot_ids: vec![0; players],
+                              seed: 0, decisions: 0 };
         for g in start..stop {
             let rot = (g % players as u64) as usize;
-            let seated: Vec<usize> = (0..players).map(|s| (s + rot) % players).collect();
-            let bot_ids = seated.iter().map(|&i| self.which[i]).collect();
-            let mut game = Game { sim: self, seated, bot_ids, seed: derive(seed, &[g]), decisions: 0 };
+            for s in 0..players {
+                game.seated[s] = (s + rot) % players;
+                game.bot_ids[s] = self.which[game.seated[s]];
+            }
+            game.seed = derive(seed, &[g]);
             vector.iter_mut().for_each(|v| *v = 0);
             for (t, st) in self.tables.iter().enumerate() {
                 let hists = &mut out.hists[t];
@@ -262,15 +269,23 @@ impl Game<'_> {
         let sim = self.sim;
         let t = &rules.t;
         let players = t.players;
-        let bots: Vec<Bot> = self.seated.iter().map(|&i| sim.lineup[i]).collect();
-        let mut rngs: Vec<Rng> =
-            (0..players).map(|s| Rng::new(derive(self.seed, &[BOTS, s as u64]))).collect();
+        // per seat, on the stack (no allocation a game)
+        let mut bots = [Bot::Random; MAX_PLAYERS];
+        let mut rngs = [const { Rng { state: 0 } }; MAX_PLAYERS];
+        for s in 0..players {
+            bots[s] = sim.lineup[self.seated[s]];
+            rngs[s] = Rng::new(derive(self.seed, &[BOTS, s as u64]));
+        }
+        let bots = &bots[..players];
         let mut mt = Match::new(Arc::clone(rules), st.m.clone(), self.seed);
-        let mut play = vec![0i64; players];
-        let mut settle = vec![0i64; t.owners];
+        let mut play = [0i64; MAX_PLAYERS];
+        let play = &mut play[..players];
+        let mut settle = [0i64; MAX_PLAYERS];
+        let settle = &mut settle[..t.owners];
         let (mut moves, mut blocked, mut hands, mut leader) = (0i64, 0i64, 0i64, -1i64);
         let mut legal: Vec<i64> = Vec::with_capacity(64);
         let mut result: Option<Vec<i64>> = None;
+        let mut before: Vec<i64> = Vec::with_capacity(t.owners);
         self.decisions = 0;
         // what the heuristic reads of the history (Hand.voids)
         let track = bots.contains(&Bot::Heuristic);
@@ -282,7 +297,7 @@ impl Game<'_> {
             if leader < 0 {
                 leader = hand.leader as i64;
             }
-            let before = mt.scores.clone();
+            before.clone_from(&mt.scores);
             voids.clear();
             while hand.state == PLAYING {
                 hand.legal_moves_into(&mut legal);
@@ -293,7 +308,7 @@ impl Game<'_> {
                     n => {
                         let seat = hand.turn;
                         self.decisions += 1;
-                        let clock = (self.decisions % TIME_SAMPLE == 0).then(Instant::now);
+                        let clock = self.decisions.is_multiple_of(TIME_SAMPLE).then(Instant::now);
                         let mv = match bots[seat] {
                             Bot::Random => legal[rngs[seat].below(n as u64) as usize],
                             Bot::Greedy => hand.greedy_move(&legal),
@@ -346,7 +361,7 @@ impl Game<'_> {
             None => (mt.scores.clone(), mt.winner),
         };
         self.record(&st.slots, &t.owner, &result, winner, [moves, blocked, hands, leader],
-                    &play, &settle, vector, hists);
+                    play, settle, vector, hists);
         Ok(())
     }
 
@@ -356,7 +371,9 @@ impl Game<'_> {
               [moves, blocked, hands, leader]: [i64; 4], play: &[i64], settle: &[i64],
               vector: &mut [i64], hists: &mut TableHists) {
         hists.game_hands.add(hands);
-        let mut ordered = result.to_vec();
+        let mut ordered = [0i64; MAX_PLAYERS];
+        let ordered = &mut ordered[..result.len()];
+        ordered.copy_from_slice(result);
         ordered.sort_unstable_by(|a, b| b.cmp(a));
         let margin = if ordered.len() > 1 { ordered[0] - ordered[1] } else { 0 };
         hists.margin.add(margin);
@@ -383,7 +400,7 @@ impl Game<'_> {
             vector[at + SCORE] += result[o];
         }
         if slots.bot_win.len() > 1 {
-            let mut best = vec![i64::MIN; slots.bot_win.len()];
+            let mut best = [i64::MIN; MAX_PLAYERS];
             for (s, &d) in self.bot_ids.iter().enumerate() {
                 best[d] = best[d].max(result[owner[s]]);
             }

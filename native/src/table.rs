@@ -21,6 +21,9 @@ pub const OVER_CLAIM_LOST: i32 = 0;
 pub const OVER_CLAIM_CALLER: i32 = 1;
 
 pub const MAX_PLAYERS: usize = 10;
+/// Tiles of the largest set the widest mask (three words) holds: double-18's
+/// 190 fit.
+pub const MAX_TILES: usize = 192;
 
 /// One settlement rule: `[kind, amount, flat, unit, per, divisor, ties,
 /// doubles_lose, mode]` in the flat table.
