@@ -124,6 +124,20 @@ def test_native_hand_is_the_python_hand_slot_for_slot(name: str, players: int,
 
 @needs_native
 @pytest.mark.usefixtures("native_core")
+def test_the_kernel_hands_over_the_fields_the_wrapper_reads() -> None:
+    from bones.engine.nativehand import NATIVE_FIELDS
+
+    assert tuple(bones_native.HAND_FIELDS) == NATIVE_FIELDS
+    assert set(NATIVE_FIELDS) | {"rules", "scores", "voids"} == set(FIELDS)
+    rules = compile_rules(load_variant("all-fives"), 2, None)
+    hand = Match(rules, 3, stepwise_core=True).new_hand()
+    assert isinstance(hand, NativeHand)
+    with pytest.raises(ValueError, match="seat 2 is not at the table"):
+        hand.native.fields(2)
+
+
+@needs_native
+@pytest.mark.usefixtures("native_core")
 def test_copies_are_independent_and_pickles_load_as_the_python_twin() -> None:
     rules = compile_rules(load_variant("all-fives"), 3)
     match = Match(rules, seed=5, stepwise_core=True)

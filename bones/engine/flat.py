@@ -57,6 +57,7 @@ settle_domino, settle_blocked: [kind, amount, flat, unit, per, divisor, ties, do
 moves: tile << 7 | arm << 1 | flip; DRAW -1; PASS -2; ends PLAYING 0 DOMINO 1 BLOCKED 2 TARGET 3
 match (read by whole simulations): lead_first, lead_again: [kind LEAD_*, arg, if_none NONE_*]
   lead_later: LATER_*; lead_doubles_only: 0|1; boneyard_unread: 0|1 (deal by shuffle_tail)
+stepwise hand: Hand.fields(seat) gives hand.FIELDS but rules, scores, voids, in order (HAND_FIELDS)
 """
 
 FORMAT_VERSION = hashlib.sha256(TABLE_FORMAT.encode()).hexdigest()[:16]

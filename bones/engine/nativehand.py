@@ -31,12 +31,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from bones.engine.hand import PLAYING, Hand, IllegalMoveError
+from bones.engine.hand import FIELDS, PLAYING, Hand, IllegalMoveError
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
 
     from bones.engine.rules import Rules
+
+
+#: The fields ``bones_native.Hand.fields`` returns, in order (its ``HAND_FIELDS``):
+#: the rest (``rules``, ``scores``, ``voids``) the wrapper keeps.
+NATIVE_FIELDS = tuple(f for f in FIELDS if f not in ("rules", "scores", "voids"))
 
 
 class NativeHand:
@@ -85,68 +90,28 @@ class NativeHand:
         twin.scores = self._scores
         return _same, (twin,)
 
-    def to_python(self) -> Hand:
-        """The Python :class:`Hand` in exactly this state (scores copied)."""
-        h = self._h
-        (arm_open, arm_end, arm_weight, arm_hub, arm_root, arm_side, arm_stub,
-         arm_frozen), (hub_pip, hub_k, hub_mult, hub_cross, hub_sides_left,
-                       hub_spins) = h.layout()
+    def to_python(self, seat: int | None = None) -> Hand:
+        """The Python :class:`Hand` in exactly this state (scores copied);
+        with ``seat``, what that seat may see (:meth:`Hand.scrub_for`). The
+        native hand hands over every field in one call."""
         new = Hand.__new__(Hand)
         new.rules = self.rules
-        new.hands = list(h.hands)
-        new.boneyard = list(h.boneyard)
-        new.bone_pos = h.bone_pos
-        new.bone_end = h.bone_end
-        new.out_of_play = h.out_of_play
-        new.arm_open = arm_open
-        new.arm_end = arm_end
-        new.arm_weight = arm_weight
-        new.arm_hub = arm_hub
-        new.arm_root = arm_root
-        new.arm_side = arm_side
-        new.arm_stub = arm_stub
-        new.arm_frozen = arm_frozen
-        new.hub_pip = hub_pip
-        new.hub_k = hub_k
-        new.hub_mult = [tuple(m) for m in hub_mult]
-        new.hub_vals = [tuple(m * p for m in mult) for mult, p in zip(hub_mult, hub_pip)]
-        new.hub_cross = [tuple(c) for c in hub_cross]
-        new.hub_sides_left = hub_sides_left
-        new.hub_spins = hub_spins
-        new.spinners = h.spinners
-        new.first_double_seen = h.first_double_seen
-        new.count = h.count
-        new.turn = h.turn
-        new.leader = h.leader
-        new.lead_tile = h.lead_tile
-        new.lead_doubles_only = h.lead_doubles_only
-        new.placed = h.placed
-        new.on_table = h.on_table
-        new.passes = h.passes
-        new.drawn_turn = h.drawn_turn
-        new.drawn = list(h.drawn)
-        new.out = list(h.out)
+        # one tuple from the kernel, unpacked in NATIVE_FIELDS order
+        (new.hands, new.boneyard, new.bone_pos, new.bone_end, new.out_of_play, new.arm_open,
+         new.arm_end, new.arm_weight, new.arm_hub, new.arm_root, new.arm_side, new.arm_stub,
+         new.arm_frozen, new.hub_pip, new.hub_k, new.hub_vals, new.hub_mult, new.hub_cross,
+         new.hub_sides_left, new.hub_spins, new.spinners, new.first_double_seen, new.count,
+         new.turn, new.leader, new.lead_tile, new.lead_doubles_only, new.placed, new.on_table,
+         new.passes, new.drawn_turn, new.drawn, new.out, new.got_in, new.state, new.game_over,
+         new.winner, new.domino_seat, new.last_player, new.settlement, new.log, new.last_points,
+         new.open_mask, new.pot) = self._h.fields(seat)
         new.scores = self._scores[:]
-        new.got_in = list(h.got_in)
-        new.state = h.state
-        new.game_over = h.game_over
-        new.winner = h.winner
-        new.domino_seat = h.domino_seat
-        new.last_player = h.last_player
-        settlement = h.settlement
-        new.settlement = None if settlement is None else list(settlement)
-        new.log = [tuple(entry) for entry in h.log]
         new.voids = self.voids[:]
-        new.last_points = h.last_points
-        new.open_mask = h.open_mask
-        new.pot = h.pot
         return new
 
     def public_copy(self, seat: int) -> Hand:
         """What ``seat`` may see, as a Python hand (see :meth:`Hand.public_copy`)."""
-        new = self.to_python()
-        new.scrub_for(seat)
-        return new
+        return self.to_python(seat)
 
     # ------------------------------------------------------ reading state
 

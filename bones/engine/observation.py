@@ -131,14 +131,17 @@ def observe(hand: Hand, seat: int, legal: list[int] | None = None) -> Observatio
     move if the caller has computed them, saves computing them again."""
     rules = hand.rules
     public = hand.public_copy(seat)
-    own = hand.hands[seat]
-    counts = tuple(map(int.bit_count, hand.hands))
-    unseen = rules.tiles.full & ~(own | hand.on_table | hand.out_of_play)
+    # the public copy is a Python hand whatever the core: read it, and the
+    # live hand only for what it hides (the other seats' tile counts)
+    hands = hand.hands
+    own = hands[seat]
+    counts = tuple(map(int.bit_count, hands))
+    unseen = rules.tiles.full & ~(own | public.on_table | public.out_of_play)
     # positional: a named tuple builds fastest so, and bots observe every move
     return Observation(
-        rules, seat, own, hand.turn, public, counts, tuple(hand.drawn), hand.drawable,
-        hand.boneyard_left, tuple(hand.scores), tuple(hand.voids), unseen, hand.out_of_play,
-        None if legal is None or hand.turn != seat else tuple(legal),
+        rules, seat, own, public.turn, public, counts, tuple(public.drawn), public.drawable,
+        public.boneyard_left, tuple(public.scores), tuple(public.voids), unseen,
+        public.out_of_play, None if legal is None or public.turn != seat else tuple(legal),
     )
 
 

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::IntoPyObjectExt;
 
 use crate::bits::Bits;
 use crate::format::TABLE_FORMAT;
@@ -146,7 +147,6 @@ enum AnyRules {
 struct Rules {
     inner: AnyRules,
     size: usize,
-    players: usize,
 }
 
 #[pymethods]
@@ -155,14 +155,14 @@ impl Rules {
     fn new(table: &Bound<'_, PyDict>) -> PyResult<Self> {
         guard(|| {
             let t = table_from_dict(table)?;
-            let (size, players) = (t.size(), t.players);
+            let size = t.size();
             let err = |e: String| PyValueError::new_err(e);
             let inner = match t.words() {
                 1 => AnyRules::W1(Arc::new(KRules::new(t).map_err(err)?)),
                 2 => AnyRules::W2(Arc::new(KRules::new(t).map_err(err)?)),
                 _ => AnyRules::W3(Arc::new(KRules::new(t).map_err(err)?)),
             };
-            Ok(Rules { inner, size, players })
+            Ok(Rules { inner, size })
         })
     }
 
@@ -222,11 +222,79 @@ fn mask_of<const W: usize>(tiles: &[usize], size: usize) -> PyResult<Bits<W>> {
 }
 
 fn py_mask<'py, const W: usize>(py: Python<'py>, b: &Bits<W>) -> PyResult<Bound<'py, PyAny>> {
+    if W == 1 {
+        return Ok(b.0[0].into_pyobject(py)?.into_any());
+    }
     let mut v = 0u64.into_pyobject(py)?.into_any();
     for i in (0..W).rev() {
         v = v.lshift(64)?.bitor(b.0[i].into_pyobject(py)?)?;
     }
     Ok(v)
+}
+
+/// The names of `Hand.fields`, in order.
+const HAND_FIELDS: [&str; 44] = [
+    "hands", "boneyard", "bone_pos", "bone_end", "out_of_play",
+    "arm_open", "arm_end", "arm_weight", "arm_hub", "arm_root", "arm_side", "arm_stub", "arm_frozen",
+    "hub_pip", "hub_k", "hub_vals", "hub_mult", "hub_cross", "hub_sides_left", "hub_spins",
+    "spinners", "first_double_seen", "count", "turn", "leader", "lead_tile", "lead_doubles_only",
+    "placed", "on_table", "passes", "drawn_turn", "drawn", "out", "got_in", "state", "game_over",
+    "winner", "domino_seat", "last_player", "settlement", "log", "last_points", "open_mask", "pot",
+];
+
+fn python_fields<'py, const W: usize>(py: Python<'py>, h: &Kernel<W>, seat: Option<usize>)
+                                      -> PyResult<Bound<'py, PyTuple>> {
+    let players = h.rules.t.players;
+    if seat.is_some_and(|s| s >= players) {
+        return Err(PyValueError::new_err(format!("seat {} is not at the table", seat.unwrap_or(0))));
+    }
+    let (n, k) = (h.n_arms, h.n_hubs);
+    let ints = |a: &[i8]| a[..n].iter().map(|&v| v as i64).collect::<Vec<i64>>();
+    let hub_ints = |a: &[i8]| a[..k].iter().map(|&v| v as i64).collect::<Vec<i64>>();
+    let hands = (0..players)
+        .map(|s| if seat.is_none_or(|me| me == s) { py_mask(py, &h.hands[s]) } else { 0u64.into_bound_py_any(py) })
+        .collect::<PyResult<Vec<_>>>()?;
+    let boneyard: Vec<i64> = match seat {
+        Some(_) => vec![-1; h.boneyard.len()],
+        None => h.boneyard.iter().map(|&t| if t == HIDDEN { -1 } else { t as i64 }).collect(),
+    };
+    let tuples = |rows: Vec<Vec<i64>>| -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, rows.into_iter().map(|r| PyTuple::new(py, r)).collect::<PyResult<Vec<_>>>()?)
+    };
+    let mult = &h.hub_mult[..k];
+    let hub_vals = tuples(mult.iter().zip(&h.hub_pip[..k])
+        .map(|(m, &p)| m.iter().map(|&x| x * p as i64).collect()).collect())?;
+    let hub_mult = tuples(mult.iter().map(|m| m.to_vec()).collect())?;
+    let hub_cross = tuples(h.hub_cross[..k].iter()
+        .map(|&(a, b)| if a < 0 { Vec::new() } else { vec![a as i64, b as i64] }).collect())?;
+    let log = h.log.iter().map(|&(s, m, p)| (s as i64, m, p)).collect::<Vec<_>>();
+    let items: [Bound<'py, PyAny>; 44] = [
+        hands.into_bound_py_any(py)?, boneyard.into_bound_py_any(py)?,
+        h.bone_pos.into_bound_py_any(py)?, h.bone_end.into_bound_py_any(py)?,
+        py_mask(py, &h.out_of_play)?,
+        ints(&h.arm_open).into_bound_py_any(py)?, ints(&h.arm_end).into_bound_py_any(py)?,
+        ints(&h.arm_weight).into_bound_py_any(py)?, ints(&h.arm_hub).into_bound_py_any(py)?,
+        ints(&h.arm_root).into_bound_py_any(py)?, h.arm_side[..n].to_vec().into_bound_py_any(py)?,
+        h.arm_stub[..n].to_vec().into_bound_py_any(py)?, ints(&h.arm_frozen).into_bound_py_any(py)?,
+        hub_ints(&h.hub_pip).into_bound_py_any(py)?,
+        h.hub_k[..k].iter().map(|&v| v as i64).collect::<Vec<_>>().into_bound_py_any(py)?,
+        hub_vals.into_any(), hub_mult.into_any(), hub_cross.into_any(),
+        hub_ints(&h.hub_sides_left).into_bound_py_any(py)?,
+        h.hub_spins[..k].to_vec().into_bound_py_any(py)?,
+        h.spinners.into_bound_py_any(py)?, h.first_double_seen.into_bound_py_any(py)?,
+        h.count.into_bound_py_any(py)?, h.turn.into_bound_py_any(py)?,
+        h.leader.into_bound_py_any(py)?, h.lead_tile.into_bound_py_any(py)?,
+        h.lead_doubles_only.into_bound_py_any(py)?, h.placed.into_bound_py_any(py)?,
+        py_mask(py, &h.on_table)?, h.passes.into_bound_py_any(py)?,
+        h.drawn_turn.into_bound_py_any(py)?, h.drawn[..players].to_vec().into_bound_py_any(py)?,
+        h.out[..players].to_vec().into_bound_py_any(py)?, h.got_in.clone().into_bound_py_any(py)?,
+        h.state.into_bound_py_any(py)?, h.game_over.into_bound_py_any(py)?,
+        h.winner.into_bound_py_any(py)?, h.domino_seat.into_bound_py_any(py)?,
+        h.last_player.into_bound_py_any(py)?, h.settlement.clone().into_bound_py_any(py)?,
+        log.into_bound_py_any(py)?, h.last_points.into_bound_py_any(py)?,
+        py_mask(py, &h.open_mask)?, h.pot.into_bound_py_any(py)?,
+    ];
+    PyTuple::new(py, items)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -538,6 +606,14 @@ impl Hand {
     fn first_double_seen(&self) -> bool {
         each!(self, h => h.first_double_seen)
     }
+    /// Every field of the Python `Hand` but `rules`, `scores` and `voids`, in
+    /// the order of `HAND_FIELDS` and in the Python hand's types, in one call
+    /// (`NativeHand.to_python`). With `seat`, what that seat may see
+    /// (`Hand.scrub_for`): the other hands empty, the boneyard's tiles -1.
+    #[pyo3(signature = (seat=None))]
+    fn fields<'py>(&self, py: Python<'py>, seat: Option<usize>) -> PyResult<Bound<'py, PyTuple>> {
+        each!(self, h => python_fields(py, h, seat))
+    }
     /// The layout as the Python `Hand` keeps it, in one call:
     /// `((arm_open, arm_end, arm_weight, arm_hub, arm_root, arm_side,
     /// arm_stub, arm_frozen), (hub_pip, hub_k, hub_mult, hub_cross,
@@ -679,7 +755,8 @@ fn _provoke_panic() -> PyResult<()> {
     guard(|| {
         let v: Vec<i64> = Vec::new();
         let i = v.len() + 3;
-        Ok(drop(v[i]))
+        std::hint::black_box(v[i]);
+        Ok(())
     })
 }
 
@@ -688,6 +765,7 @@ fn bones_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // the message goes into the NativeError: nothing on stderr
     std::panic::set_hook(Box::new(|_| {}));
     m.add("TABLE_FORMAT", TABLE_FORMAT)?;
+    m.add("HAND_FIELDS", PyTuple::new(m.py(), HAND_FIELDS)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     m.add_class::<Rules>()?;

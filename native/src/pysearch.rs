@@ -266,7 +266,7 @@ impl Searcher {
     ) -> PyResult<(Option<i64>, Vec<i64>, u64, usize)> {
         let policy = Policy::from_name(policy)
             .ok_or_else(|| PyValueError::new_err(format!("no rollout policy {policy:?}")))?;
-        if iterations < 1 || rollouts < 1 || !(seconds >= 0.0) {
+        if iterations < 1 || rollouts < 1 || seconds.is_nan() || seconds < 0.0 {
             return Err(PyValueError::new_err("a search needs at least one world and one rollout"));
         }
         let deadline = if seconds > 0.0 {
