@@ -92,6 +92,8 @@ def heuristic_move(hand: Hand, unseen: int, counts: list[int] | tuple[int, ...],
                 if left & matching:
                     variety += 1
             value += _VARIETY * variety
+            if value <= best_value:
+                continue  # the reply only lowers it: not worth playing out
             value -= _REPLY * _reply_estimate(hand, move, unseen & ~barred, p_hold)
         if value > best_value:
             best, best_value = move, value
