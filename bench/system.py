@@ -150,7 +150,7 @@ def memory(hands: int = 1_000_000, jobs: int = 2, variant: str = "sniff",
     mb = peak / 2**20
     log(f"  simulate {variant} --hands {hands:,} --jobs {jobs}: peak tree RSS {mb:.0f} MB "
         f"({samples} samples; halves {halves[0] / 2**20:.0f}/{halves[1] / 2**20:.0f} MB), "
-        f"{took:.1f} s (target < 300 MB)")
+        f"{took:.1f} s (target < 100 MB)")
     return {"variant": variant, "hands": hands, "jobs": jobs, "bots": BOTS, "seconds": round(took, 2),
             "peak_tree_rss_mb": round(mb, 1), "samples": samples,
             "largest_process_rss_mb": round(largest / 2**20, 1),
