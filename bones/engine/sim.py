@@ -24,7 +24,6 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +31,8 @@ from bones.engine.hand import BLOCKED
 from bones.engine.rng import BOTS, derive, mix, stream
 
 if TYPE_CHECKING:  # the models load only when a variant is read (fast start-up)
+    from concurrent.futures import Executor, Future  # only with workers (--jobs > 1)
+
     from bones.engine import spec
     from bones.engine.bots import Bot
     from bones.engine.match import Match
@@ -665,6 +666,8 @@ def simulate(config: SimConfig, executor: Executor | None = None, workers: int =
 
 def _run_on(executor: Executor, config: SimConfig, todo: Iterable[tuple[int, int]],
             workers: int, total: Summary, progress: Callable[[int], None] | None) -> None:
+    from concurrent.futures import FIRST_COMPLETED, wait
+
     pending = iter(todo)
     in_flight: set[Future[Summary]] = set()
     window = 4 * workers  # bounded: memory stays flat for any number of games
