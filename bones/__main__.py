@@ -1,5 +1,5 @@
 """``python -m bones``: the command line."""
 
-from bones.cli.app import main
+from bones.cli.entry import main
 
 main()

@@ -17,13 +17,14 @@ however many games are played.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -677,7 +678,11 @@ def _run_on(executor: Executor, config: SimConfig, todo: Iterable[tuple[int, int
                 nxt = next(pending, None)
                 if nxt is None:
                     break
-                in_flight.add(executor.submit(run_batch, config, *nxt))
+                # the first submit starts the workers and then the thread that
+                # manages them: a Ctrl-C in between would leave a worker nobody
+                # tells to stop, and the exit would wait for it forever
+                with sigint_held():
+                    in_flight.add(executor.submit(run_batch, config, *nxt))
             if not in_flight:
                 return
             done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
@@ -689,6 +694,22 @@ def _run_on(executor: Executor, config: SimConfig, todo: Iterable[tuple[int, int
         for fut in in_flight:
             fut.cancel()
         raise
+
+
+@contextlib.contextmanager
+def sigint_held() -> Iterator[None]:
+    """Hold a Ctrl-C that arrives during the block until it ends (then it
+    raises ``KeyboardInterrupt`` as usual). Only the main thread on POSIX
+    can hold it; elsewhere the block runs as it is."""
+    if (not hasattr(signal, "pthread_sigmask")
+            or threading.current_thread() is not threading.main_thread()):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def time_stats(hist: dict[int, int]) -> dict[str, float]:
@@ -901,6 +922,7 @@ __all__ = [
     "native_module",
     "plays_natively",
     "process_executor",
+    "sigint_held",
     "thread_executor",
     "report",
     "run_batch",
