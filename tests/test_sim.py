@@ -351,3 +351,30 @@ def test_bot_labels_stay_whole_and_distinct_and_intervals_unbroken(columns: int)
         # the rows of the first table are told apart by their labels
         first = [line.split("│")[1].strip() for line in lines if line.startswith("│")][:len(used)]
         assert len(set(first)) == len(used), result.stdout
+
+
+def test_workers_are_threads_for_native_batches_and_processes_for_python(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+    from bones.cli.simulate_cmd import _Runner
+    from bones.engine import core
+    from bones.engine.sim import plays_natively
+
+    config = make_config(["sniff"], ["random"], games=64, seed=3, hands_only=True)
+    kinds = {}
+    for name in ("python", "native"):
+        if name == "native" and core._import()[0] is None:
+            continue  # the native core is not installed: nothing to check
+        monkeypatch.setenv("BONES_CORE", name)
+        run = _Runner(2, None, config.games, oversubscribe=True, quiet=True)
+        try:
+            executor = run._executor_for(config)
+            kinds[name] = (type(executor), plays_natively(config))
+            # the same totals from either kind of worker
+            assert run.run(config).totals() == simulate(config).totals()
+        finally:
+            run.close()
+    assert kinds["python"] == (ProcessPoolExecutor, False)
+    if "native" in kinds:
+        assert kinds["native"] == (ThreadPoolExecutor, True)
