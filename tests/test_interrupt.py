@@ -19,6 +19,10 @@ from pathlib import Path
 import pytest
 
 
+def _ctrl_c_as_from_a_terminal() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _bones() -> list[str]:
     script = Path(sys.executable).parent / "bones"
     return [str(script)] if script.exists() else [sys.executable, "-m", "bones"]
@@ -31,7 +35,10 @@ def test_ctrl_c_never_prints_a_traceback(delay: float, jobs: str, tmp_path: Path
         [*_bones(), "simulate", "sniff", "--hands", "50000000", "--bots", "random",
          "--jobs", jobs, "--seed", "4", "--json", "--quiet"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path,
-        env={**os.environ, "PYTHONFAULTHANDLER": "1"})
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+        # as from a terminal: a suite run in the background (where the shell
+        # ignores Ctrl-C for its jobs) would otherwise pass that on
+        preexec_fn=_ctrl_c_as_from_a_terminal)
     time.sleep(delay)
     proc.send_signal(signal.SIGINT)
     try:
@@ -55,9 +62,13 @@ def test_a_ctrl_c_held_over_a_block_is_raised_after_it() -> None:
     from bones.engine.sim import sigint_held
 
     reached = False
-    with pytest.raises(KeyboardInterrupt):
-        with sigint_held():
-            os.kill(os.getpid(), signal.SIGINT)
-            time.sleep(0.05)  # the signal is pending, not raised here
-            reached = True
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # even if ignored here
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with sigint_held():
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.05)  # the signal is pending, not raised here
+                reached = True
+    finally:
+        signal.signal(signal.SIGINT, before)
     assert reached
