@@ -678,14 +678,16 @@ def _run_on(executor: Executor, config: SimConfig, todo: Iterable[tuple[int, int
                 nxt = next(pending, None)
                 if nxt is None:
                     break
-                # the first submit starts the workers and then the thread that
-                # manages them: a Ctrl-C in between would leave a worker nobody
-                # tells to stop, and the exit would wait for it forever
+                # the first submit starts the workers and the threads that
+                # manage them: they start with Ctrl-C held, so the kernel
+                # delivers it to this thread, and none lands in between (a
+                # worker nobody tells to stop would keep the exit waiting)
                 with sigint_held():
                     in_flight.add(executor.submit(run_batch, config, *nxt))
             if not in_flight:
                 return
-            done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
+            # woken twice a second at least, so a Ctrl-C is acted on at once
+            done, in_flight = wait(in_flight, timeout=0.5, return_when=FIRST_COMPLETED)
             for fut in done:
                 total.merge(fut.result())
             if progress:
