@@ -5,7 +5,7 @@ one thing: with ``BONES_COMPILE=1`` in the environment, ``bones/engine/hand.py``
 (the hot path) is compiled with mypyc, which plays the same games about
 twice as fast.  Without it, bones installs as pure Python.
 
-    pip install mypy setuptools wheel
+    pip install mypy 'setuptools>=77' wheel
     BONES_COMPILE=1 pip install --no-build-isolation .
 """
 
