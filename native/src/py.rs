@@ -242,15 +242,40 @@ const HAND_FIELDS: [&str; 44] = [
     "winner", "domino_seat", "last_player", "settlement", "log", "last_points", "open_mask", "pot",
 ];
 
+/// The arms as `Hand.layout` gives them: open, end, weight, hub, root, side,
+/// stub, frozen.
+type Arms = (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<bool>, Vec<bool>, Vec<i64>);
+/// The hubs: pip, k, mult, cross (`[]` without cross arms), sides left, spins.
+type Hubs = (Vec<i64>, Vec<i64>, Vec<Vec<i64>>, Vec<Vec<i64>>, Vec<i64>, Vec<bool>);
+
+/// The layout in the Python hand's values (`Hand.layout` and `Hand.fields`).
+fn layout_of<const W: usize>(h: &Kernel<W>) -> (Arms, Hubs) {
+    let (n, k) = (h.n_arms, h.n_hubs);
+    let ints = |a: &[i8]| a[..n].iter().map(|&v| v as i64).collect::<Vec<i64>>();
+    let arms = (ints(&h.arm_open), ints(&h.arm_end), ints(&h.arm_weight), ints(&h.arm_hub),
+                ints(&h.arm_root), h.arm_side[..n].to_vec(), h.arm_stub[..n].to_vec(),
+                ints(&h.arm_frozen));
+    let hubs = (
+        h.hub_pip[..k].iter().map(|&v| v as i64).collect(),
+        h.hub_k[..k].iter().map(|&v| v as i64).collect(),
+        h.hub_mult[..k].iter().map(|m| m.to_vec()).collect(),
+        h.hub_cross[..k].iter().map(|&(a, b)| {
+            if a < 0 { Vec::new() } else { vec![a as i64, b as i64] }
+        }).collect(),
+        h.hub_sides_left[..k].iter().map(|&v| v as i64).collect(),
+        h.hub_spins[..k].to_vec(),
+    );
+    (arms, hubs)
+}
+
 fn python_fields<'py, const W: usize>(py: Python<'py>, h: &Kernel<W>, seat: Option<usize>)
                                       -> PyResult<Bound<'py, PyTuple>> {
     let players = h.rules.t.players;
     if seat.is_some_and(|s| s >= players) {
         return Err(PyValueError::new_err(format!("seat {} is not at the table", seat.unwrap_or(0))));
     }
-    let (n, k) = (h.n_arms, h.n_hubs);
-    let ints = |a: &[i8]| a[..n].iter().map(|&v| v as i64).collect::<Vec<i64>>();
-    let hub_ints = |a: &[i8]| a[..k].iter().map(|&v| v as i64).collect::<Vec<i64>>();
+    let ((arm_open, arm_end, arm_weight, arm_hub, arm_root, arm_side, arm_stub, arm_frozen),
+         (hub_pip, hub_k, hub_mult, hub_cross, hub_sides_left, hub_spins)) = layout_of(h);
     let hands = (0..players)
         .map(|s| if seat.is_none_or(|me| me == s) { py_mask(py, &h.hands[s]) } else { 0u64.into_bound_py_any(py) })
         .collect::<PyResult<Vec<_>>>()?;
@@ -261,26 +286,22 @@ fn python_fields<'py, const W: usize>(py: Python<'py>, h: &Kernel<W>, seat: Opti
     let tuples = |rows: Vec<Vec<i64>>| -> PyResult<Bound<'py, PyList>> {
         PyList::new(py, rows.into_iter().map(|r| PyTuple::new(py, r)).collect::<PyResult<Vec<_>>>()?)
     };
-    let mult = &h.hub_mult[..k];
-    let hub_vals = tuples(mult.iter().zip(&h.hub_pip[..k])
-        .map(|(m, &p)| m.iter().map(|&x| x * p as i64).collect()).collect())?;
-    let hub_mult = tuples(mult.iter().map(|m| m.to_vec()).collect())?;
-    let hub_cross = tuples(h.hub_cross[..k].iter()
-        .map(|&(a, b)| if a < 0 { Vec::new() } else { vec![a as i64, b as i64] }).collect())?;
+    let hub_vals = tuples(hub_mult.iter().zip(&hub_pip)
+        .map(|(m, &p)| m.iter().map(|&x| x * p).collect()).collect())?;
+    let hub_mult = tuples(hub_mult)?;
+    let hub_cross = tuples(hub_cross)?;
     let log = h.log.iter().map(|&(s, m, p)| (s as i64, m, p)).collect::<Vec<_>>();
     let items: [Bound<'py, PyAny>; 44] = [
         hands.into_bound_py_any(py)?, boneyard.into_bound_py_any(py)?,
         h.bone_pos.into_bound_py_any(py)?, h.bone_end.into_bound_py_any(py)?,
         py_mask(py, &h.out_of_play)?,
-        ints(&h.arm_open).into_bound_py_any(py)?, ints(&h.arm_end).into_bound_py_any(py)?,
-        ints(&h.arm_weight).into_bound_py_any(py)?, ints(&h.arm_hub).into_bound_py_any(py)?,
-        ints(&h.arm_root).into_bound_py_any(py)?, h.arm_side[..n].to_vec().into_bound_py_any(py)?,
-        h.arm_stub[..n].to_vec().into_bound_py_any(py)?, ints(&h.arm_frozen).into_bound_py_any(py)?,
-        hub_ints(&h.hub_pip).into_bound_py_any(py)?,
-        h.hub_k[..k].iter().map(|&v| v as i64).collect::<Vec<_>>().into_bound_py_any(py)?,
+        arm_open.into_bound_py_any(py)?, arm_end.into_bound_py_any(py)?,
+        arm_weight.into_bound_py_any(py)?, arm_hub.into_bound_py_any(py)?,
+        arm_root.into_bound_py_any(py)?, arm_side.into_bound_py_any(py)?,
+        arm_stub.into_bound_py_any(py)?, arm_frozen.into_bound_py_any(py)?,
+        hub_pip.into_bound_py_any(py)?, hub_k.into_bound_py_any(py)?,
         hub_vals.into_any(), hub_mult.into_any(), hub_cross.into_any(),
-        hub_ints(&h.hub_sides_left).into_bound_py_any(py)?,
-        h.hub_spins[..k].to_vec().into_bound_py_any(py)?,
+        hub_sides_left.into_bound_py_any(py)?, hub_spins.into_bound_py_any(py)?,
         h.spinners.into_bound_py_any(py)?, h.first_double_seen.into_bound_py_any(py)?,
         h.count.into_bound_py_any(py)?, h.turn.into_bound_py_any(py)?,
         h.leader.into_bound_py_any(py)?, h.lead_tile.into_bound_py_any(py)?,
@@ -618,30 +639,8 @@ impl Hand {
     /// `((arm_open, arm_end, arm_weight, arm_hub, arm_root, arm_side,
     /// arm_stub, arm_frozen), (hub_pip, hub_k, hub_mult, hub_cross,
     /// hub_sides_left, hub_spins))`; a hub without cross arms has `()`.
-    #[allow(clippy::type_complexity)]
-    fn layout(&self) -> (
-        (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<bool>, Vec<bool>, Vec<i64>),
-        (Vec<i64>, Vec<i64>, Vec<Vec<i64>>, Vec<Vec<i64>>, Vec<i64>, Vec<bool>),
-    ) {
-        each!(self, h => {
-            let n = h.n_arms;
-            let ints = |a: &[i8]| a[..n].iter().map(|&v| v as i64).collect::<Vec<i64>>();
-            let k = h.n_hubs;
-            let arms = (ints(&h.arm_open), ints(&h.arm_end), ints(&h.arm_weight),
-                        ints(&h.arm_hub), ints(&h.arm_root), h.arm_side[..n].to_vec(),
-                        h.arm_stub[..n].to_vec(), ints(&h.arm_frozen));
-            let hubs = (
-                h.hub_pip[..k].iter().map(|&v| v as i64).collect(),
-                h.hub_k[..k].iter().map(|&v| v as i64).collect(),
-                h.hub_mult[..k].iter().map(|m| m.to_vec()).collect(),
-                h.hub_cross[..k].iter().map(|&(a, b)| {
-                    if a < 0 { Vec::new() } else { vec![a as i64, b as i64] }
-                }).collect(),
-                h.hub_sides_left[..k].iter().map(|&v| v as i64).collect(),
-                h.hub_spins[..k].to_vec(),
-            );
-            (arms, hubs)
-        })
+    fn layout(&self) -> (Arms, Hubs) {
+        each!(self, h => layout_of(h))
     }
     /// (seat, move, points of the mover) per move, in order (when recording).
     #[getter]
