@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 import bones.engine.bots as bots_module
 from bones.cli.app import app
 from bones.engine.bots import BotError, make_bot, permit_outside, split_bots
-from bones.engine.bots.external import stop_all
+from bones.engine.bots.external import BotForfeit, stop_all
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "docs" / "examples" / "heaviest_bot.py"
@@ -255,6 +255,99 @@ def _running(pid: int) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+def test_a_program_that_quits_during_a_match_loses_it(tmp_path: Path) -> None:
+    # it answers its first decision and exits: the next decision of the same
+    # match is a lost game (it is not started again behind the run's back);
+    # the next match starts it again
+    from bones.engine.load import load_variant
+    from bones.engine.match import Match
+    from bones.engine.observation import observe
+    from bones.engine.rng import Rng
+    from bones.engine.rules import compile_rules
+
+    command = _script(tmp_path, "quitter.py", """
+        import json, sys
+        for line in sys.stdin:
+            if json.loads(line)["type"] == "move":
+                print(json.loads(line)["legal"][0], flush=True)
+                sys.exit(5)
+    """)
+    text = f"cmd:{command}"
+    permit_outside([text])
+    bot = make_bot(text)
+    hand = Match(compile_rules(load_variant("all-fives")), seed=1).new_hand()
+    obs = observe(hand, hand.turn)
+    first = bot.choose(obs, Rng(1))
+    assert first in obs.legal_moves()
+    bot.proc.wait(timeout=5)  # type: ignore[attr-defined]
+    with pytest.raises(BotForfeit, match="exited with code 5"):
+        bot.choose(obs, Rng(1))
+    bot.notify({"type": "match_end", "scores": [0, 0], "winner": 1, "forfeit": 0})
+    assert bot.choose(obs, Rng(1)) == first
+    stop_all()
+
+
+def test_a_program_that_quits_after_a_hand_loses_the_match(tmp_path: Path) -> None:
+    command = _script(tmp_path, "one_hand.py", """
+        import json, sys
+        for line in sys.stdin:
+            message = json.loads(line)
+            if message["type"] == "move":
+                print(message["legal"][0], flush=True)
+            elif message["type"] == "hand_end":
+                sys.exit(0)
+    """)
+    text = f"cmd:{command}"
+    body, result = _simulate("--bots", text, "--bots", "greedy", n=3)
+    assert _wins(body, text) == 0.0
+    assert result.stderr.count("exited with code 0") == 3, result.stderr
+
+
+def test_programs_in_worker_processes_are_stopped_when_the_run_ends(tmp_path: Path) -> None:
+    # each worker process (--jobs) runs its own copy of the program; one
+    # that ignores the end of its input is killed, with what it started,
+    # when its worker ends with the run
+    pids = tmp_path / "pids"
+    command = _script(tmp_path, "stubborn.py", f"""
+        import json, os, subprocess, sys, time
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+        open({str(pids)!r}, "a").write(f"{{os.getpid()}} {{child.pid}}\\n")
+        for line in sys.stdin:
+            if json.loads(line)["type"] == "move":
+                print(json.loads(line)["legal"][0], flush=True)
+        time.sleep(300)
+    """)
+    text = f"cmd:{command}"
+    body, _ = _simulate("--bots", text, "--bots", "greedy", "--jobs", "2", n=6)
+    assert body["games"] == 6 and body["run"]["workers"] == 2
+    started = [int(p) for p in pids.read_text().split()]
+    assert len(started) >= 4  # two programs and their children, at least
+    for pid in started:
+        assert not _running(pid), pid
+
+
+def test_worker_processes_started_afresh_may_load_the_named_bots(tmp_path: Path) -> None:
+    # spawn (macOS; forkserver on newer Pythons) starts workers that inherit
+    # nothing: the permission to load the command line's bots goes with them
+    import multiprocessing
+
+    from bones.engine.sim import make_config, process_executor, simulate
+
+    path = tmp_path / "spawned_bots.py"
+    path.write_text(PY_BOT)
+    text = f"file:{path}:Heaviest"
+    permit_outside([text])
+    config = make_config(["all-fives"], [text, "greedy"], 4, seed=3)
+    before = multiprocessing.get_start_method()
+    multiprocessing.set_start_method("spawn", force=True)
+    try:
+        with process_executor(2) as pool:
+            summary = simulate(config, pool, workers=2, batch_size=2)
+    finally:
+        multiprocessing.set_start_method(before, force=True)
+    assert summary.n == 4 and summary.totals() == simulate(config).totals()
 
 
 def test_a_missing_program_is_a_lost_game_not_a_crash(tmp_path: Path) -> None:

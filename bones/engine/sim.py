@@ -620,11 +620,23 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _start_worker(permitted: list[str]) -> None:
+    _ignore_sigint()
+    # the outside bots the command line named may load here too (a worker
+    # started by spawn or forkserver does not inherit the permission)
+    from bones.engine.bots import permit_outside
+
+    permit_outside(permitted)
+
+
 def process_executor(jobs: int) -> Executor:
     """Worker processes, for batches the Python path plays (it holds the GIL)."""
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+    from bones.engine.bots import permitted_outside
+
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
+                               initargs=(permitted_outside(),))
 
 
 def thread_executor(jobs: int) -> Executor:

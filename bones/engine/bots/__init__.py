@@ -111,6 +111,12 @@ def permit_outside(texts: list[str]) -> None:
     _PERMITTED.update(t.strip() for t in texts if kind_of(t) != "builtin")
 
 
+def permitted_outside() -> list[str]:
+    """The outside bot texts the command line permitted in this process (for
+    worker processes to permit them too)."""
+    return sorted(_PERMITTED)
+
+
 def time_limited_bots() -> list[str]:
     """The permitted bots with a time limit per decision (``cmd:``): a run
     with one is not reproducible."""
@@ -211,4 +217,5 @@ def parse_bots(text: str) -> list[Bot]:
 BOTS.update(_registry())
 
 __all__ = ["BOTS", "Bot", "BotError", "BotInfo", "Param", "canonical", "kind_of", "make_bot",
-           "parse_bots", "permit_outside", "split_bots", "time_limited_bots"]
+           "parse_bots", "permit_outside", "permitted_outside", "split_bots",
+           "time_limited_bots"]

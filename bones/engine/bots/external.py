@@ -42,7 +42,7 @@ from bones.engine.moves import arm_of, tile_of
 from bones.engine.observation import Observation
 from bones.engine.rng import Rng
 
-#: The version of the command-bot line protocol (docs/bots.md, schemas/bot-protocol.json).
+#: The version of the command-bot line protocol (docs/bots.md, docs/bot-protocol.schema.json).
 PROTOCOL = 1
 #: A command bot's time limit per decision, in seconds, unless its text sets one.
 DEFAULT_TIMEOUT = 5.0
@@ -235,6 +235,19 @@ def stop_all(grace: float = 0.5) -> None:
 
 
 atexit.register(stop_all)
+_stopping_in: list[int] = []
+
+
+def _stop_at_exit() -> None:
+    """Stop this process's command bots when it exits, a worker process
+    too: a pool's worker ends without running ``atexit`` handlers, but it
+    runs multiprocessing's finalizers (registered afresh in each process)."""
+    if os.getpid() in _stopping_in:
+        return
+    _stopping_in[:] = [os.getpid()]
+    from multiprocessing import util
+
+    util.Finalize(None, stop_all, exitpriority=10)
 
 
 class CommandBot:
@@ -247,12 +260,14 @@ class CommandBot:
         self.argv, self.timeout = parse_command(self.name)
         self.proc: subprocess.Popen[bytes] | None = None
         self.buffer = b""
-        self.need_hello = True
+        self.need_hello = True  # no match under way: the next decision starts one
+        self.gone: str | None = None  # why the program quit during the match
         _LIVE.add(self)
 
     # process --------------------------------------------------------
 
     def _start(self, obs: Observation) -> None:
+        _stop_at_exit()
         try:
             self.proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -352,7 +367,15 @@ class CommandBot:
 
     def choose(self, obs: Observation, rng: Rng) -> int:
         if self.proc is not None and self.proc.poll() is not None:
+            self.gone = self._exit_reason()
             self.close()
+        if self.gone is not None and not self.need_hello:
+            # it quit during the match: it loses this game (the next one
+            # starts it again)
+            reason, self.gone = self.gone, None
+            self.need_hello = True
+            raise BotForfeit(reason)
+        self.gone = None
         if self.proc is None:
             self._start(obs)
         if self.need_hello:
@@ -363,14 +386,15 @@ class CommandBot:
         return to_code(obs, answer)
 
     def notify(self, event: dict[str, Any]) -> None:
-        if self.proc is None:
-            return
-        try:
-            self._send(event)
-        except BotForfeit:
-            pass  # it is gone; the next decision starts it again
-        if event.get("type") == "match_end":
+        ended = event.get("type") == "match_end"
+        if self.proc is not None:
+            try:
+                self._send(event)
+            except BotForfeit as err:
+                self.gone = str(err)  # its next decision in this match loses the game
+        if ended:
             self.need_hello = True  # the next match starts with a hello
+            self.gone = None  # and, if the program quit, with the program started again
 
 
 def decision(obs: Observation, legal: list[int]) -> dict[str, Any]:
