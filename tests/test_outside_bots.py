@@ -85,6 +85,54 @@ def test_commas_separate_bots_unless_bots_is_repeated() -> None:
         split_bots(["greedy", " "])
 
 
+def _documented_bot_values() -> list[tuple[str, list[str]]]:
+    """The --bots values of every bones command shown in a code block of the
+    README and docs/ (placeholders such as BOT left out)."""
+    import re
+    import shlex
+
+    found = []
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for block in re.findall(r"```[a-z]*\n(.*?)```", path.read_text(encoding="utf-8"), re.S):
+            for line in block.replace("\\\n", " ").splitlines():
+                at = line.find("bones ")
+                if at < 0 or "--bots" not in line:
+                    continue
+                words = shlex.split(line[at:], comments=True)
+                if words[1:2] not in (["simulate"], ["tournament"], ["compare"]):
+                    continue
+                values = [words[i + 1] for i, w in enumerate(words[:-1]) if w == "--bots"]
+                values += [w.split("=", 1)[1] for w in words if w.startswith("--bots=")]
+                parts = [part for v in values for part in v.split(",")]
+                if values and not any(p.isupper() or "..." in p for p in parts):
+                    found.append((f"{path.name}: {line.strip()}", values))
+    return found
+
+
+def test_every_documented_bots_value_names_bots() -> None:
+    from bones.engine.bots import kind_of
+    from bones.engine.bots.external import parse_command
+
+    documented = _documented_bot_values()
+    assert any(len(values) > 1 for _, values in documented)  # the comma rule is shown
+    for where, values in documented:
+        for text in split_bots(values):
+            if kind_of(text) == "builtin":
+                make_bot(text)
+            elif kind_of(text) == "cmd":
+                parse_command(text)
+            else:  # pragma: no cover - no such example yet
+                raise AssertionError(f"{where}: check {text} here")
+
+
+def test_a_repeated_bots_value_with_commas_says_what_to_do() -> None:
+    with pytest.raises(BotError, match="each value is one bot; give each of these bots its own"):
+        split_bots(["cmd:mybot --weights 1,2", "greedy,random"])
+    result = runner.invoke(app, ["tournament", "all-fives", "--bots", "cmd:bot.py",
+                                 "--bots", "greedy,random", "-n", "1"])
+    assert result.exit_code == 2 and "its own --bots" in result.output, result.output
+
+
 def test_outside_bots_load_only_when_the_command_line_names_them(tmp_path: Path) -> None:
     (tmp_path / "mybot.py").write_text(PY_BOT)
     text = f"file:{tmp_path / 'mybot.py'}:Heaviest"

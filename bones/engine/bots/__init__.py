@@ -197,6 +197,9 @@ def split_bots(values: list[str] | str) -> list[str]:
     for value in values:
         if not value.strip():
             raise BotError("an empty --bots value")
+        if "," in value and kind_of(value) == "builtin":
+            raise BotError(f"'{value.strip()}': when --bots is given more than once, each "
+                           "value is one bot; give each of these bots its own --bots")
         out.append(value.strip())
     return out
 
