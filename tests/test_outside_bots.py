@@ -209,6 +209,11 @@ def test_entry_point_bots_are_listed_and_play(tmp_path: Path,
     listed = runner.invoke(app, ["bots"])
     assert "ep:heaviest  (pkg_bots:Heaviest)" in listed.output
     assert "cmd:[timeout=SECONDS:]PROGRAM ARGS" in listed.output
+    rows = json.loads(runner.invoke(app, ["bots", "--json"]).stdout)
+    assert {"name": "ep:heaviest", "kind": "entry-point", "entry_point": "pkg_bots:Heaviest",
+            "summary": "an installed package's bot (pkg_bots:Heaviest)",
+            "params": []} in rows
+    assert {row["name"]: row["kind"] for row in rows}["search"] == "builtin"
     body, _ = _simulate("--bots", "ep:heaviest,random", n=4)
     played = next(b for b in body["bots"] if b["bot"] == "ep:heaviest")
     assert played["games"] == 4 and played["play_points_per_hand"]["value"] > 0

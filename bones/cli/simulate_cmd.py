@@ -470,13 +470,20 @@ def _print_simulation(console: Any, body: dict[str, Any]) -> None:
 
 def bots_command(as_json: Json = False) -> None:
     from bones.engine.bots import BOTS
+    from bones.engine.bots.external import entry_points
 
+    installed = entry_points()
     if as_json:
-        rows = [{"name": info.name, "summary": info.summary,
+        rows = [{"name": info.name, "kind": "builtin", "summary": info.summary,
                  "params": [{"name": p.name, "default": p.default, "help": p.help,
                              "choices": list(p.choices) if p.choices else None}
                             for p in info.params]}
                 for info in BOTS.values()]
+        # installed packages' bots, listed without loading them
+        rows += [{"name": f"ep:{name}", "kind": "entry-point",
+                  "summary": f"an installed package's bot ({ep.value})", "entry_point": ep.value,
+                  "params": []}
+                 for name, ep in sorted(installed.items())]
         typer.echo(json.dumps(rows, indent=2))
         return
     for info in BOTS.values():
@@ -485,9 +492,6 @@ def bots_command(as_json: Json = False) -> None:
             extra = f" (one of {', '.join(p.choices)})" if p.choices else ""
             default = f"{p.default:g}" if isinstance(p.default, float) else p.default
             typer.echo(f"    {p.name}={default}  {p.help}{extra}")
-    from bones.engine.bots.external import entry_points
-
-    installed = entry_points()
     typer.echo("Installed bots (entry-point group bones.bots; use as ep:NAME):")
     for name, ep in sorted(installed.items()):
         typer.echo(f"  ep:{name}  ({ep.value})")
