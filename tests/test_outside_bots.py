@@ -198,6 +198,20 @@ def test_failing_python_bots_lose_their_games_and_the_run_goes_on(tmp_path: Path
         assert "lost the game with seed" in result.stderr and reason in result.stderr
 
 
+def test_a_lost_game_keeps_the_points_that_were_scored(tmp_path: Path) -> None:
+    # Cheat fails at its first decision: it has scored nothing (a lead may
+    # have scored for its opponent); the forfeit places it last but invents
+    # no score
+    path = tmp_path / "cheat.py"
+    path.write_text(PY_BOT)
+    text = f"file:{path}:Cheat"
+    body, _ = _simulate("--bots", text, "--bots", "greedy", n=4)
+    row = next(b for b in body["bots"] if b["bot"] == text)
+    assert row["wins"] == 0 and row["points_per_game"]["value"] == 0.0
+    other = next(b for b in body["bots"] if b["bot"] == "greedy")
+    assert other["wins"] == 4 and other["points_per_game"]["value"] >= 0.0
+
+
 def test_entry_point_bots_are_listed_and_play(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "pkg_bots.py").write_text(PY_BOT)

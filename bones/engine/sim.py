@@ -448,6 +448,7 @@ def _play_game(config: SimConfig, t: int, rules: Rules, prep: _Prepared, seated:
         forfeit = match.current.turn if match.current is not None else 0
         _report_forfeit(bots[forfeit], seed, err)
         result = [0] * rules.owners if config.hands_only else list(match.scores)
+    points = result  # what each side scored (a forfeit changes only the placing)
     if forfeit >= 0:
         # the side of the bot that failed loses the game, placed below all
         loser = owner[forfeit]
@@ -466,7 +467,7 @@ def _play_game(config: SimConfig, t: int, rules: Rules, prep: _Prepared, seated:
     for notify in listeners:
         notify({"type": "match_end", "scores": list(match.scores), "winner": winner,
                 "forfeit": forfeit})
-    _record_game(prep.slots[t], t, owner, result, winner, tally, play, settle, bot_ids,
+    _record_game(prep.slots[t], t, owner, result, points, winner, tally, play, settle, bot_ids,
                  vector, summary.hists)
 
 
@@ -559,10 +560,13 @@ def _play_hands(config: SimConfig, t: int, match: Match, prep: _Prepared, seated
     return list(match.scores)
 
 
-def _record_game(slots: _Slots, t: int, owner: tuple[int, ...], result: list[int], winner: int,
-                 tally: _Tally, play: list[int], settle: list[int], bot_ids: list[int],
-                 vector: list[int], hists: dict[str, dict[int, int]]) -> None:
-    """Write one game's quantities into its vector slots and histograms."""
+def _record_game(slots: _Slots, t: int, owner: tuple[int, ...], result: list[int],
+                 points: list[int], winner: int, tally: _Tally, play: list[int],
+                 settle: list[int], bot_ids: list[int], vector: list[int],
+                 hists: dict[str, dict[int, int]]) -> None:
+    """Write one game's quantities into its vector slots and histograms:
+    ``result`` places the sides (a side whose bot failed below the others),
+    ``points`` is what they scored."""
     _add(hists.setdefault(f"{t}.game_hands", {}), tally.hands)
     ordered = sorted(result, reverse=True)
     margin = ordered[0] - ordered[1] if len(ordered) > 1 else 0
@@ -582,13 +586,13 @@ def _record_game(slots: _Slots, t: int, owner: tuple[int, ...], result: list[int
         vector[at] = won
         vector[at + _PLAY] = play[s]
         vector[at + _SETTLE] = settle[o]
-        vector[at + _SCORE] = result[o]
+        vector[at + _SCORE] = points[o]
         at = slots.bot_win[d]
         # a bot in several seats: it wins when any of its sides wins
         vector[at] = vector[at] or won
         vector[at + _PLAY] += play[s]
         vector[at + _SETTLE] += settle[o]
-        vector[at + _SCORE] += result[o]
+        vector[at + _SCORE] += points[o]
     if len(slots.bot_win) > 1:
         best: dict[int, int] = {}
         for s, d in enumerate(bot_ids):
