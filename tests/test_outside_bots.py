@@ -309,6 +309,40 @@ def test_a_program_is_killed_with_its_process_group(tmp_path: Path) -> None:
         assert not _running(pid)
 
 
+def test_a_run_ended_by_sigterm_stops_its_programs(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+
+    pids = tmp_path / "pids"
+    command = _script(tmp_path, "stubborn.py", f"""
+        import json, os, subprocess, sys, time
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+        open({str(pids)!r}, "a").write(f"{{os.getpid()}} {{child.pid}}\\n")
+        for line in sys.stdin:
+            if json.loads(line)["type"] == "move":
+                print(json.loads(line)["legal"][0], flush=True)
+        time.sleep(300)
+    """)
+    errors = tmp_path / "stderr"
+    with errors.open("wb") as sink:
+        run = subprocess.Popen([sys.executable, "-m", "bones", "simulate", "all-fives", "-n",
+                                "100000", "--bots", f"cmd:{command}", "--bots", "greedy",
+                                "--quiet"], stdout=subprocess.DEVNULL, stderr=sink, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 60
+        while not (pids.exists() and pids.read_text().endswith("\n")):
+            assert time.monotonic() < deadline and run.poll() is None
+            time.sleep(0.05)
+        time.sleep(0.2)
+        run.send_signal(signal.SIGTERM)
+        # it ends as the signal says, without a traceback
+        assert run.wait(timeout=20) == -signal.SIGTERM, errors.read_text()
+    finally:
+        run.kill()
+    for pid in [int(p) for p in pids.read_text().split()]:
+        assert not _running(pid), pid
+
+
 def _running(pid: int) -> bool:
     """Whether ``pid`` still runs (a killed process not yet reaped by its
     new parent is a zombie: it runs no more)."""

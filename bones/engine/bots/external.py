@@ -32,6 +32,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import threading
 import time
 import weakref
 from pathlib import Path
@@ -241,13 +242,33 @@ _stopping_in: list[int] = []
 def _stop_at_exit() -> None:
     """Stop this process's command bots when it exits, a worker process
     too: a pool's worker ends without running ``atexit`` handlers, but it
-    runs multiprocessing's finalizers (registered afresh in each process)."""
+    runs multiprocessing's finalizers (registered afresh in each process).
+    A run ended by SIGTERM or SIGHUP (``timeout``, ``kill``, a closed
+    terminal) stops them too, then ends as the signal would have."""
     if os.getpid() in _stopping_in:
         return
     _stopping_in[:] = [os.getpid()]
     from multiprocessing import util
 
     util.Finalize(None, stop_all, exitpriority=10)
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            if signal.getsignal(signum) == signal.SIG_DFL:
+                signal.signal(signum, _stop_then_die)
+
+
+def _stop_then_die(signum: int, frame: Any) -> None:
+    # only kills: the signal may have come in the middle of a write to a
+    # program, whose pipe must not be touched again here
+    for bot in list(_LIVE):
+        proc = bot.proc
+        if proc is not None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
 
 
 class CommandBot:
