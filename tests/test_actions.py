@@ -147,6 +147,7 @@ def test_the_encoding_has_a_fixed_shape_and_reveals_nothing_hidden(table) -> Non
     low, high = enc.bounds()
     rng = random.Random(str(table))
     hand = Match(rules, seed=3).new_hand()
+    redealt = 0
     while not hand.over:
         for seat in range(rules.players):
             obs = observe(hand, seat)
@@ -156,7 +157,9 @@ def test_the_encoding_has_a_fixed_shape_and_reveals_nothing_hidden(table) -> Non
             # a world with the hidden tiles dealt otherwise encodes the same
             world = sample_world(obs, Rng(rng.getrandbits(64)))
             assert enc.values(observe(world, seat)) == values
+            redealt += (world.hands, world.boneyard) != (hand.hands, hand.boneyard)
         hand.apply(rng.choice(hand.legal_moves()))
+    assert redealt  # the other seats' tiles did differ in those worlds
 
 
 def test_the_encoding_reads_the_right_things() -> None:
