@@ -281,8 +281,16 @@ def test_failing_programs_lose_their_games_and_the_run_goes_on(tmp_path: Path) -
     cases = {
         "crash": ("import sys; sys.exit(3)", "exited with code 3"),
         "hang": ("import time\nwhile True: time.sleep(1)", "gave no move within 0.5 s"),
-        "nonsense": ("import sys\nfor line in sys.stdin: print('9-9@Q', flush=True)", "not a move"),
-        "illegal": ("import sys\nfor line in sys.stdin: print('pass', flush=True)", "illegal"),
+        # (they answer only moves: a line answering hello would be unasked for)
+        "nonsense": ("import sys\nfor line in sys.stdin:\n"
+                     "    if '\"legal\"' in line: print('9-9@Q', flush=True)", "not a move"),
+        "illegal": ("import sys\nfor line in sys.stdin:\n"
+                    "    if '\"legal\"' in line: print('pass', flush=True)", "illegal"),
+        # two answers to one move: the second would answer the next move
+        "twice": ("import json, sys\nfor line in sys.stdin:\n"
+                  "    legal = json.loads(line).get('legal')\n"
+                  "    if legal: print(legal[0], legal[-1], sep='\\n', flush=True)",
+                  "when no answer was asked for"),
     }
     for name, (code, reason) in cases.items():
         command = _script(tmp_path, f"{name}.py", code)

@@ -401,10 +401,34 @@ class CommandBot:
             self._start(obs)
         if self.need_hello:
             self._hello(obs)
+        unasked = self._unasked()
+        if unasked:
+            raise self._fail(f"wrote '{unasked[:80]}' when no answer was asked for (it "
+                             "answers each move message with one line, and nothing else)")
         legal = obs.legal_moves()
         self._send(decision(obs, legal))
         answer = self._read_line()
         return to_code(obs, answer)
+
+    def _unasked(self) -> str:
+        """The first line the program has written since its last answer
+        (read without waiting): an answer to a line that asked for none, or a
+        second answer to one move; blank lines are dropped."""
+        proc = self.proc
+        assert proc is not None and proc.stdout is not None
+        fd = proc.stdout.fileno()
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while len(self.buffer) <= 1 << 20 and sel.select(0):
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break  # it exited: sending the decision finds out
+                self.buffer += chunk
+        text = self.buffer.strip()
+        if not text:
+            self.buffer = b""
+            return ""
+        return text.split(b"\n", 1)[0].decode("utf-8", "replace").strip()
 
     def notify(self, event: dict[str, Any]) -> None:
         ended = event.get("type") == "match_end"
