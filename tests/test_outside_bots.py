@@ -43,6 +43,7 @@ def _wins(body, name):  # type: ignore[no-untyped-def]
 
 PY_BOT = '''
 import random
+import sys
 
 class Heaviest:
     """Lays the heaviest tile it can."""
@@ -71,6 +72,16 @@ class Broken:
 class Cheat:
     def choose(self, obs, rng):
         return 12345
+
+
+class Quitter:
+    def choose(self, obs, rng):
+        sys.exit("I give up")
+
+
+class QuitsAtOnce:
+    def __init__(self):
+        sys.exit(2)
 '''
 
 
@@ -178,6 +189,7 @@ def test_bad_python_bot_texts_say_what_is_wrong(tmp_path: Path) -> None:
         (f"file:{tmp_path / 'b.py'}:Missing", "has no Missing"),
         (f"file:{tmp_path / 'none.py'}:Bot", "no file"),
         ("py:house", "write it as py:package.module:Class"),
+        (f"file:{tmp_path / 'b.py'}:QuitsAtOnce", "could not be created"),
         ("ep:nothing-installed", "no installed bot"),
     ]:
         result = runner.invoke(app, ["simulate", "all-fives", "-n", "1", "--bots",
@@ -190,7 +202,7 @@ def test_failing_python_bots_lose_their_games_and_the_run_goes_on(tmp_path: Path
     path = tmp_path / "bad.py"
     path.write_text(PY_BOT)
     for cls, reason in (("Broken", "raised RuntimeError: my bug"), ("Cheat", "illegal move"),
-                        ("AsText", "not a move")):
+                        ("AsText", "not a move"), ("Quitter", "raised SystemExit: I give up")):
         body, result = _simulate("--bots", f"file:{path}:{cls}", "--bots", "random", n=3)
         assert body["games"] == 3 and not body["partial"]
         assert _wins(body, f"file:{path}:{cls}") == 0.0

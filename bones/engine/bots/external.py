@@ -96,7 +96,7 @@ def load_python(text: str) -> Any:
             raise OutsideBotError(f"no installed bot '{parts[0]}' (entry-point bots: {known})")
         try:
             cls = found.load()
-        except Exception as err:  # noqa: BLE001 - anything the package raises
+        except (Exception, SystemExit) as err:  # noqa: BLE001 - anything the package raises
             raise OutsideBotError(f"{text}: loading failed: {err}") from None
     else:
         if len(parts) < 2 or not parts[-1]:
@@ -109,7 +109,7 @@ def load_python(text: str) -> Any:
             raise OutsideBotError(f"{text}: {where} has no {name}")
     try:
         bot = cls(**params)
-    except Exception as err:  # noqa: BLE001
+    except (Exception, SystemExit) as err:  # noqa: BLE001
         raise OutsideBotError(f"{text}: could not be created: {err}") from None
     if not callable(getattr(bot, "choose", None)):
         raise OutsideBotError(f"{text}: it has no choose(observation, rng) method")
@@ -120,7 +120,7 @@ def _import_module(kind: str, where: str, text: str) -> Any:
     if kind == "py":
         try:
             return importlib.import_module(where)
-        except Exception as err:  # noqa: BLE001
+        except (Exception, SystemExit) as err:  # noqa: BLE001
             raise OutsideBotError(f"{text}: cannot import {where}: {err}") from None
     path = Path(where)
     if not path.is_file():
@@ -134,7 +134,7 @@ def _import_module(kind: str, where: str, text: str) -> Any:
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
-    except Exception as err:  # noqa: BLE001
+    except (Exception, SystemExit) as err:  # noqa: BLE001
         raise OutsideBotError(f"{text}: {where} failed to load: {err}") from None
     sys.modules[name] = module
     return module
@@ -172,7 +172,9 @@ def to_code(obs: Observation, answer: Any) -> int:
 
 
 class Guarded:
-    """A Python bot whose failures become :class:`BotForfeit`."""
+    """A Python bot whose failures become :class:`BotForfeit`: an exception,
+    or a ``sys.exit()`` it calls (which would otherwise end the whole run;
+    loading a bot catches it too)."""
 
     time_limited = False
 
@@ -185,7 +187,7 @@ class Guarded:
             answer = self.bot.choose(obs, rng)
         except BotForfeit:
             raise
-        except Exception as err:  # noqa: BLE001 - the bot's own bug
+        except (Exception, SystemExit) as err:  # noqa: BLE001 - the bot's own bug
             raise BotForfeit(f"raised {type(err).__name__}: {err}") from None
         return to_code(obs, answer)
 
@@ -194,7 +196,7 @@ class Guarded:
         if hook is not None:
             try:
                 hook(event)
-            except Exception:  # noqa: BLE001 - a notification needs no answer
+            except (Exception, SystemExit):  # noqa: BLE001 - a notification needs no answer
                 pass
 
 
