@@ -17,12 +17,30 @@ def test_no_import_cycle() -> None:
     assert done.stdout.strip() == "no import cycles"
 
 
-def test_the_check_finds_a_cycle_and_counts_function_local_imports() -> None:
+def _tools_module():  # type: ignore[no-untyped-def]
     sys.path.insert(0, str(ROOT / "tools"))
     try:
         import import_cycles
     finally:
         sys.path.pop(0)
+    return import_cycles
+
+
+def test_the_layers_import_downwards() -> None:
+    # the library knows no front end; the page's server and the terminal are
+    # two front ends that share only the library (what both need, such as
+    # where each tile lies or the catalogue of variants, lives in the engine)
+    edges = _tools_module().graph()
+    wrong = [f"{source} -> {target}  ({where})"
+             for source, targets in edges.items() for target, where in targets
+             if (source.startswith("bones.engine") and target != "bones"  # the version, compiled()
+                 and not target.startswith(("bones.engine", "bones._version")))
+             or (source.startswith("bones.web") and target.startswith("bones.cli"))]
+    assert wrong == []
+
+
+def test_the_check_finds_a_cycle_and_counts_function_local_imports() -> None:
+    import_cycles = _tools_module()
     # a function-local import is an edge: the record/saves cycle of issue 9
     # ran through one
     path = ROOT / "bones" / "engine" / "record.py"

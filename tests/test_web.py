@@ -401,7 +401,7 @@ def test_a_house_rule_game_from_text(server) -> None:  # type: ignore[no-untyped
     app, client = server
     g = new_game(app, client, variant="name: house\nextends: all-fives\nmatch:\n  points: 50\n")
     v = client.get(f"/api/games/{g['id']}", headers=seat_headers(g["seats"][0]["key"])).json()
-    assert v["variant"]["name"] == "house" and v["target"] == "50"
+    assert v["variant"]["name"] == "house" and v["target"] == "target 50"
 
 
 def test_muggins_claims(server) -> None:  # type: ignore[no-untyped-def]

@@ -1,4 +1,4 @@
-"""bones.engine.tally.count_parts (added for the page's count line): its parts add up to the count."""
+"""bones.engine.tally.count_parts (the terminal's and the page's count line): its parts add up to the count."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ def test_the_parts_add_up_to_the_count_after_every_move(name: str) -> None:
             hand.apply(rng.choice(hand.legal_moves()))
             parts = count_parts(hand)
             assert sum(p.points for p in parts) == hand.count
-            assert all(p.kind in ("arm", "hub") and p.label for p in parts)
+            assert all(p.kind in ("end", "double", "free", "hub") and p.label for p in parts)
+            assert all(p.points == 0 for p in parts if p.kind == "free")
 
 
 def test_a_spinner_counts_once_as_a_hub() -> None:
@@ -38,6 +39,8 @@ def test_a_spinner_counts_once_as_a_hub() -> None:
                 boneyard=(ts.parse("5-5"), ts.parse("0-0")), leader=0)
     hand = Match(rules, seed=0).start_hand(deal)
     hand.play(parse_move(hand, "4-4"))
-    assert [(p.label, p.points) for p in count_parts(hand)] == [("spinner 4-4", 8)]
+    assert [(p.label, p.points) for p in count_parts(hand)] == [
+        ("W (free)", 0), ("E (free)", 0), ("N (free)", 0), ("S (free)", 0), ("spinner 4-4", 8)]
     hand.play(parse_move(hand, "6-4@W"))
-    assert sorted((p.label, p.points) for p in count_parts(hand)) == [("W 6", 6), ("spinner 4-4", 8)]
+    assert [(p.label, p.points) for p in count_parts(hand) if p.kind != "free"] == [
+        ("W 6", 6), ("spinner 4-4", 8)]

@@ -16,28 +16,20 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from bones.engine.describe import target_phrase
 from bones.engine.hand import Hand
-from bones.engine.moves import (
-    DRAW,
-    PASS,
-    Outcome,
-    arm_name,
-    arm_of,
-    is_flipped,
-    tile_of,
-)
-from bones.engine.rules import CHECK_EXACT
+from bones.engine.moves import DRAW, PASS, Outcome, arm_name
+from bones.engine.placement import Piece, Placement, layout_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.game import Event, GameSession, Option
-    from bones.engine.match import Deal, HandSummary
+    from bones.engine.match import HandSummary
     from bones.engine.rules import Rules
 
 STYLES = {
@@ -88,71 +80,6 @@ class TileFace:
     def tile(self, rules: Rules, t: int) -> str:
         ts = rules.tiles
         return self.horizontal(ts.low[t], ts.high[t])
-
-
-# ---------------------------------------------------------- layout model
-
-
-@dataclass
-class Piece:
-    """A placed tile: ``near`` touches what it was laid against, ``far`` faces out."""
-
-    tile: int
-    near: int
-    far: int
-    double: bool
-    cross: tuple[int, int] | None = None  # the cross arms when it is a spinner
-    last: bool = False
-
-
-@dataclass
-class Placement:
-    """Where each tile of a hand lies on the table (the lead and each arm in order)."""
-
-    lead: Piece | None = None  # near = the W half, far = the E half
-    arms: list[list[Piece]] = field(default_factory=list)
-    open: list[int] = field(default_factory=list)  # pip to match per arm, -1 closed
-
-
-def layout_of(rules: Rules, deal: Deal, codes: list[int]) -> Placement:
-    """Replay a hand's moves on a fresh copy of its deal to learn where each tile lies."""
-    hand = Hand(rules, deal.hands, deal.boneyard, deal.leader, [0] * rules.owners,
-                deal.lead_tile, deal.lead_doubles_only, deal.out_of_play)
-    ts = rules.tiles
-    out = Placement()
-    last: Piece | None = None
-    for move in codes:
-        if move < 0:
-            hand.apply(move)
-            continue
-        tile = tile_of(move)
-        before = len(hand.arm_open)
-        if not hand.placed:
-            west, east = ts.low[tile], ts.high[tile]
-            if is_flipped(move):
-                west, east = east, west
-            hand.apply(move)
-            piece = Piece(tile, west, east, ts.is_double[tile])
-            out.lead = piece
-            out.arms = [[] for _ in hand.arm_open]
-            if len(hand.arm_open) > 2:
-                piece.cross = (2, 3)
-        else:
-            arm = arm_of(move)
-            near = hand.arm_open[arm]
-            far = ts.other_half[tile][near]
-            hand.apply(move)
-            piece = Piece(tile, near, far, ts.is_double[tile])
-            out.arms[arm].append(piece)
-            while len(out.arms) < len(hand.arm_open):
-                out.arms.append([])
-            if len(hand.arm_open) > before:
-                piece.cross = (before, before + 1)
-        last = piece
-    if last is not None:
-        last.last = True
-    out.open = list(hand.arm_open)
-    return out
 
 
 class _Canvas:
@@ -440,7 +367,7 @@ class TerminalUI:
             self._clear()
         console.print()
         title = (f"{session.variant.name} · hand {session.hand_number} · seed {session.seed}"
-                 f" · {_target(rules)}")
+                 f" · {target_phrase(rules)}")
         console.rule(Text(title, STYLES["title"]))
         console.print(self.scores_line(session))
         seats = Text("  tiles: ")
@@ -487,13 +414,13 @@ class TerminalUI:
         for owner in range(rules.owners):
             parts.append(f"{session.owner_name(owner)} {session.match.scores[owner]}")
         line.append(" · ".join(parts), "bold")
-        line.append(f"   ({_target(rules)})", STYLES["note"])
+        line.append(f"   ({target_phrase(rules)})", STYLES["note"])
         return line
 
     def ends_line(self, hand: Hand) -> Text:
         """The open ends and what each adds to the count, so the numbers add up on screen:
         ``open ends: W 2  E 5  N 3  S 4`` then ``count: W 2 + E 5 + N 3 + S 0 (free) = 10``."""
-        from bones.engine.handend import count_parts
+        from bones.engine.tally import count_parts
 
         ends = hand.open_ends()
         line = Text("  open ends: ")
@@ -503,15 +430,13 @@ class TerminalUI:
             line.append(str(hand.count), "bold")
             return line
         line.append("  ".join(f"{arm_name(a)} {p}" for a, p in ends.items()) or "none")
-        parts = count_parts(hand)
         line.append("   count: ")
-        if parts is None:
-            line.append(str(hand.count), "bold")
-            return line
         shown = []
-        for part in parts:
+        # the hubs that count first, then the arms
+        for part in sorted(count_parts(hand), key=lambda p: p.kind != "hub"):
             if part.kind == "hub":
-                shown.append(f"{self.face.horizontal(part.pip, part.pip)} {part.points}")
+                if part.points:
+                    shown.append(f"{self.face.horizontal(part.pip, part.pip)} {part.points}")
             elif part.kind == "free":
                 if part.arm in ends:
                     shown.append(f"{arm_name(part.arm)} 0 (free)")
@@ -735,13 +660,6 @@ class TerminalUI:
         if self.interactive and session.human_seats:
             return self.read("Press Enter for the next hand (q to save and quit) ")
         return ""
-
-
-def _target(rules: Rules) -> str:
-    if rules.hands_in_match:
-        return f"{rules.hands_in_match} hand{'s' if rules.hands_in_match > 1 else ''}"
-    exact = " exactly" if rules.check == CHECK_EXACT else ""
-    return f"target {rules.target}{exact}"
 
 
 def make_console(no_color: bool, interactive: bool) -> Console:

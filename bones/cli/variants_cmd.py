@@ -30,13 +30,6 @@ def _load_or_exit(ref: str) -> Any:
     return variant_or_exit("show", ref)
 
 
-def _list_rows() -> list[dict[str, Any]]:
-    from bones.engine.describe import catalogue_row
-    from bones.engine.load import builtin_names, load_variant
-
-    return [catalogue_row(load_variant(name)) for name in builtin_names()]
-
-
 # ----------------------------------------------------------------- commands
 
 
@@ -51,8 +44,10 @@ def list_command(
                                  help="Print a JSON list of objects instead of a table."),
 ) -> None:
     """List the built-in variants: aliases, players, spinner, scoring, target."""
+    from bones.engine.describe import catalogue
+
     try:
-        rows = _list_rows()
+        rows = catalogue()
     except (ValueError, OSError) as err:
         typer.echo(_problem_text(err), err=True)
         raise typer.Exit(1) from None

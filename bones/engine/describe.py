@@ -17,10 +17,14 @@ for each allowed count.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bones.engine import spec
+from bones.engine.rules import CHECK_EXACT
 from bones.engine.spec import points_for_count, spinner_multipliers
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bones.engine.rules import Rules
 
 _NUMBER_WORDS = {
     0: "zero", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six",
@@ -877,6 +881,27 @@ def catalogue_row(v: spec.Variant) -> dict[str, Any]:
         "scoring": _scoring_summary(v),
         "target": _target_summary(v),
     }
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """Every built-in variant as a :func:`catalogue_row` (``bones list``, the page's list)."""
+    from bones.engine.load import builtin_names, load_variant
+
+    return [catalogue_row(load_variant(name)) for name in builtin_names()]
+
+
+def target_phrase(rules: Rules) -> str:
+    """How a match of compiled ``rules`` ends, in a few words.
+
+    >>> from bones.engine.load import load_variant
+    >>> from bones.engine.rules import compile_rules
+    >>> [target_phrase(compile_rules(load_variant(name)))
+    ...  for name in ("muggins", "fives-and-threes", "block-2p")]
+    ['target 200', 'target 61 exactly', '1 hand']
+    """
+    if rules.hands_in_match:
+        return _plural(rules.hands_in_match, "hand")
+    return f"target {rules.target}{' exactly' if rules.check == CHECK_EXACT else ''}"
 
 
 def describe(variant: spec.Variant, players: int | None = None) -> str:

@@ -171,44 +171,5 @@ def hand_end(rules: Rules, hand: Hand, summary: HandSummary) -> HandEnd:
     )
 
 
-@dataclass(frozen=True)
-class CountPart:
-    """What one end of the layout adds to the count."""
-
-    arm: int  # the arm whose end it is, or -1 for a double that counts as a whole
-    pip: int  # the pip at that end (the double's pip for a whole double)
-    points: int  # what it adds
-    kind: str  # "end", "double" (an end showing a double), "hub" (a spinner or
-    #            a led double counting whole), "free" (a spinner's uncovered edge)
-
-
-def count_parts(hand: Hand) -> list[CountPart] | None:
-    """What each end adds to ``hand.count``: the parts always add up to it.
-
-    A tile at an end adds its outer pip (both halves for a double crosswise,
-    by the variant's weight); a spinner or a led double whose sides are not
-    all covered counts as a whole, once, and its uncovered edges add nothing
-    of their own.  ``None`` for a hand that does not expose its layout
-    (a native core's).
-    """
-    try:
-        ends, weights, hubs = hand.arm_end, hand.arm_weight, hand.arm_hub
-        hub_pip, hub_vals, hub_k = hand.hub_pip, hand.hub_vals, hand.hub_k
-    except AttributeError:  # pragma: no cover - another core
-        return None
-    parts = []
-    for h in range(len(hub_pip)):
-        value = hub_vals[h][hub_k[h]]
-        if value:
-            parts.append(CountPart(-1, hub_pip[h], value, "hub"))
-    for a in range(len(ends)):
-        if hubs[a] >= 0:
-            parts.append(CountPart(a, ends[a], 0, "free"))
-        else:
-            points = ends[a] * weights[a]
-            parts.append(CountPart(a, ends[a], points, "double" if weights[a] > 1 else "end"))
-    return parts
-
-
-__all__ = ["CountPart", "HandEnd", "SeatLeft", "count_parts", "hand_end", "rounding_unit",
+__all__ = ["HandEnd", "SeatLeft", "hand_end", "rounding_unit",
            "rule_phrase", "settlement_rule"]

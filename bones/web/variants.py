@@ -120,9 +120,9 @@ def validate_text(text: str) -> dict[str, Any]:
 
 def summary_rows() -> list[dict[str, Any]]:
     """The built-in variants as `bones list --json` gives them."""
-    from bones.cli.variants_cmd import _list_rows
+    from bones.engine.describe import catalogue
 
-    return _list_rows()
+    return catalogue()
 
 
 def details(variant: Variant, players: int | None = None) -> dict[str, Any]:

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from bones.engine.describe import target_phrase
 from bones.engine.game import GameSession
 from bones.engine.hand import DRAW, PASS, Hand
 from bones.engine.moves import Outcome, arm_of, tile_of
 from bones.engine.notation import arm_name
 from bones.engine.observation import observe
-from bones.engine.rules import CHECK_EXACT
+from bones.engine.placement import layout_of
 from bones.engine.tally import count_parts
 
 
@@ -37,15 +38,6 @@ def version_of(session: GameSession) -> int:
 def tile_json(session: GameSession, t: int) -> dict[str, Any]:
     ts = session.rules.tiles
     return {"name": ts.names[t], "a": ts.low[t], "b": ts.high[t]}
-
-
-def target_text(session: GameSession) -> str:
-    rules = session.rules
-    if rules.hands_in_match:
-        n = rules.hands_in_match
-        return f"{n} hand{'s' if n > 1 else ''}"
-    exact = " exactly" if rules.check == CHECK_EXACT else ""
-    return f"{rules.target}{exact}"
 
 
 def seat_label(session: GameSession, seat: int, viewer: int) -> str:
@@ -66,8 +58,6 @@ def owner_label(session: GameSession, owner: int, viewer: int) -> str:
 
 def layout_json(session: Any, log: Any) -> dict[str, Any]:
     """The layout of a hand: the lead and each arm's tiles, inner first."""
-    from bones.cli.render import layout_of
-
     lay = layout_of(session.rules, log.deal, log.codes)
 
     def piece(p: Any) -> dict[str, Any]:
@@ -183,7 +173,7 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
     # the last hand that ended (the page shows it once, when it first appears)
     last_end = settlement_json(session, finished - 1, seat) if finished else None
     parts = [{"label": p.label, "points": p.points, "arm": arm_name(p.arm) if p.arm >= 0 else None}
-             for p in count_parts(table)] if playing else []
+             for p in count_parts(table) if p.kind != "free"] if playing else []
     return {
         "id": game_id,
         "version": version,
@@ -197,7 +187,7 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
                     "seats": [s for s in range(rules.players) if rules.owner[s] == o]}
                    for o in range(rules.owners)],
         "scores": list(match.scores),
-        "target": target_text(session),
+        "target": target_phrase(rules),
         "hand_number": session.hand_number,
         "leader": hand.leader,
         "turn": hand.turn if playing else None,

@@ -125,7 +125,7 @@ export class Table {
     const v = this.view;
     const scores = $("#scores", this.root);
     scores.replaceChildren(
-      h("div", { class: "variant" }, h("b", {}, v.variant.name), ` · hand ${v.hand_number} · target ${v.target}`),
+      h("div", { class: "variant" }, h("b", {}, v.variant.name), ` · hand ${v.hand_number} · ${v.target}`),
       h("div", { class: "owner-scores" }, v.owners.map((o) =>
         h("span", { class: `score ${o.seats.includes(v.you) ? "mine" : ""}`, "data-owner": o.owner },
           `${o.who}: `, h("b", {}, String(v.scores[o.owner]))))),
