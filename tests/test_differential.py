@@ -205,10 +205,10 @@ def test_big_partnerships_with_partners_both_out(players: int) -> None:
         "name": "teams-out",
         "settlement": base.settlement.model_copy(update={"blocked": blocked}),
         "tiles": spec.Tiles(highest=9),
-        "deal": spec.Deal(hand_size=5),
+        "deal": spec.DealRule(hand_size=5),
         "players": spec.Players(counts=[4, 6, 8], partnerships=spec.Partnerships(
             kind="required", player_counts=[4, 6, 8])),
-        "hand_end": spec.HandEnd(partners_both_out=True),
+        "hand_end": spec.HandEndRule(partners_both_out=True),
         "match": spec.TargetMatch(kind="target", points=100),
     })
     rules = compile_rules(variant, players)

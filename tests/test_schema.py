@@ -63,7 +63,7 @@ def test_draft07_form():
     assert "prefixItems" not in text
     assert "$defs" not in text and "2020-12" not in text
     assert "discriminator" not in text
-    assert set(schema["definitions"]) >= {"Variant", "VariantPatch", "Deal", "DealPatch"}
+    assert set(schema["definitions"]) >= {"Variant", "VariantPatch", "DealRule", "DealRulePatch"}
 
 
 @pytest.mark.parametrize("path", VARIANT_FILES, ids=lambda p: p.stem)

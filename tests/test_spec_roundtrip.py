@@ -67,7 +67,7 @@ def players(draw: st.DrawFn, counts: list[int]) -> spec.Players:
 
 
 @st.composite
-def deal(draw: st.DrawFn, highest: int, counts: list[int]) -> spec.Deal:
+def deal(draw: st.DrawFn, highest: int, counts: list[int]) -> spec.DealRule:
     size = (highest + 1) * (highest + 2) // 2
     reserve_max = max(0, size - max(counts) * 1)
     uniform_reserve = draw(st.booleans())
@@ -83,7 +83,7 @@ def deal(draw: st.DrawFn, highest: int, counts: list[int]) -> spec.Deal:
         hand: int | dict[int, int] = draw(st.integers(1, min(limits.values())))
     else:
         hand = {c: draw(st.integers(1, limits[c])) for c in counts}
-    return spec.Deal(hand_size=hand, reserve=reserve)
+    return spec.DealRule(hand_size=hand, reserve=reserve)
 
 
 # ------------------------------------------------------------------ leads
@@ -309,7 +309,7 @@ def variants(draw: st.DrawFn) -> Variant:
     the_layout = draw(layouts)
     partial = Variant(
         name="x",
-        deal=spec.Deal(hand_size=1),
+        deal=spec.DealRule(hand_size=1),
         tiles=spec.Tiles(highest=highest),
         layout=the_layout,
         settlement=spec.Settlement(domino=spec.NobodySettles(), blocked=spec.NobodySettles()),
@@ -328,7 +328,7 @@ def variants(draw: st.DrawFn) -> Variant:
         layout=the_layout,
         scoring=draw(scoring(top)),
         drawing=draw(drawings),
-        hand_end=spec.HandEnd(
+        hand_end=spec.HandEndRule(
             partners_both_out=draw(st.booleans()) if the_players.partnerships.kind != "none" else False
         ),
         settlement=draw(settlement(counts)),
@@ -422,7 +422,7 @@ def test_dumped_yaml_quotes_the_boolean_words() -> None:
         name="q",
         summary="yes",
         aliases=["on"],
-        deal=spec.Deal(hand_size=5),
+        deal=spec.DealRule(hand_size=5),
         settlement=spec.Settlement(domino=spec.NobodySettles(), blocked=spec.NobodySettles()),
         match=spec.HandsMatch(kind="hands"),
     )

@@ -119,7 +119,7 @@ class Players(Model):
     )
 
 
-class Deal(Model):
+class DealRule(Model):
     hand_size: PositiveCount = Field(
         description="Tiles dealt to each player: one number, or one per player count."
     )
@@ -469,7 +469,7 @@ Drawing = Annotated[
 ]
 
 
-class HandEnd(Model):
+class HandEndRule(Model):
     partners_both_out: bool = Field(
         False,
         description="In partnership play the hand goes on until both partners of a "
@@ -622,12 +622,12 @@ class Variant(Model):
     sources: list[Source] = Field(default_factory=list)
     tiles: Tiles = Field(default_factory=Tiles)
     players: Players = Field(default_factory=Players)
-    deal: Deal
+    deal: DealRule
     lead: Lead = Field(default_factory=Lead)
     layout: LayoutRule = Field(default_factory=LayoutRule)
     scoring: Scoring = Field(default_factory=Scoring)
     drawing: Drawing = Field(default_factory=DrawUntilPlayable)
-    hand_end: HandEnd = Field(default_factory=HandEnd)
+    hand_end: HandEndRule = Field(default_factory=HandEndRule)
     settlement: Settlement
     match: MatchRule
 
@@ -761,7 +761,7 @@ def _scoring_counts(variant: Variant) -> list[int]:
 def per_count_values(variant: Variant) -> list[tuple[tuple[str, ...], dict[int, object]]]:
     """Every value given per player count as a mapping, with its key path.
 
-    >>> v = Variant(name="x", deal=Deal(hand_size={2: 7, 3: 5}),
+    >>> v = Variant(name="x", deal=DealRule(hand_size={2: 7, 3: 5}),
     ...             settlement=Settlement(domino=DominoerSettles(kind="domino_er"),
     ...                                   blocked=LightestSettles(kind="lightest")),
     ...             match=TargetMatch(kind="target", points=61))
