@@ -88,3 +88,15 @@ def test_the_terminal_table_shows_the_team_amount_on_the_scoring_row() -> None:
 
 def rules_owner(session: GameSession, hand) -> int:  # type: ignore[no-untyped-def]
     return session.rules.owner[hand.domino_seat]
+
+
+def test_the_account_reads_the_compiled_rule_not_the_variant_model() -> None:
+    # after compilation the engine plays by the codes in Rules; the account
+    # says what those codes did (here the variant model beside them is a
+    # different variant's, whose settlement rule reads differently)
+    import dataclasses
+
+    rules, hand, summary = finished("sniff", 1, 2)
+    elsewhere = dataclasses.replace(rules, variant=load_variant("block-2p"))
+    assert hand_end(elsewhere, hand, summary) == hand_end(rules, hand, summary)
+    assert hand_end(rules, hand, summary).rule != "nobody scores"

@@ -20,16 +20,32 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bones.engine.moves import Outcome
-from bones.engine.settle import ROUND_DOWN, ROUND_NEAREST, ROUND_UP, round_to
+from bones.engine.settle import (
+    AMOUNT_ALL_HANDS,
+    AMOUNT_FLAT,
+    AMOUNT_OPPONENTS,
+    AMOUNT_OPPONENTS_MINUS_OWN,
+    PER_AGGREGATE,
+    PER_PLAYER,
+    ROUND_DOWN,
+    ROUND_NEAREST,
+    ROUND_UP,
+    SETTLE_DOMINOER,
+    SETTLE_EACH_HEAVIER,
+    SETTLE_LIGHTEST,
+    SETTLE_NOBODY,
+    SETTLE_OWN_PENALTY,
+    Settle,
+    round_to,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.hand import Hand
     from bones.engine.match import HandSummary
     from bones.engine.rules import Rules
-    from bones.engine.spec import SettleRule
 
 
 @dataclass(frozen=True)
@@ -70,54 +86,44 @@ class HandEnd:
         return "the target was reached during the hand"
 
 
-def settlement_rule(rules: Rules, outcome: int) -> SettleRule | None:
-    """The variant's settlement model for a hand that ended so (None: no settlement)."""
+def settlement_rule(rules: Rules, outcome: int) -> Settle | None:
+    """The compiled settlement rule of a hand that ended so (None: no settlement)."""
     if outcome == Outcome.DOMINO:
-        return rules.variant.settlement.domino
+        return rules.settle_domino
     if outcome == Outcome.BLOCKED:
-        return rules.variant.settlement.blocked
+        return rules.settle_blocked
     return None
 
 
-def rounding_unit(rule: Any) -> int:
-    rounding = getattr(rule, "rounding", None)
-    if getattr(rounding, "kind", "none") != "none":
-        return int(getattr(rounding, "unit", 1))
-    return 1
+_ROUNDED = {ROUND_NEAREST: "to the nearest", ROUND_UP: "up to the next",
+            ROUND_DOWN: "down to a multiple of"}
+_AMOUNT = {AMOUNT_OPPONENTS: "the opponents' pips",
+           AMOUNT_OPPONENTS_MINUS_OWN: "the opponents' pips less its own",
+           AMOUNT_ALL_HANDS: "every pip left in every hand"}
 
 
-def rounding_mode(rule: Any) -> int:
-    """The rule's ROUND_* code (nearest when it does not round)."""
-    kind = getattr(getattr(rule, "rounding", None), "kind", "nearest")
-    return {"up": ROUND_UP, "down": ROUND_DOWN}.get(kind, ROUND_NEAREST)
+def rule_phrase(rule: Settle, side: str) -> str:
+    """A compiled settlement rule in a few words; ``side`` is ``"player"`` or ``"team"``.
 
-
-def rule_phrase(rule: Any, side: str) -> str:
-    """A settlement rule in a few words; ``side`` is ``"player"`` or ``"team"``."""
-    kind = getattr(rule, "kind", "nobody")
-    unit = rounding_unit(rule)
-    divisor = getattr(rule, "divisor", 1)
+    >>> from bones.engine.settle import SETTLE_DOMINOER, TIES_NOBODY, PER_AGGREGATE
+    >>> rule_phrase(Settle(SETTLE_DOMINOER, AMOUNT_OPPONENTS, 1, 5, PER_AGGREGATE, 1, False,
+    ...                    TIES_NOBODY), "team")
+    "the team that went out scores the opponents' pips, rounded to the nearest 5"
+    """
     extra = ""
-    if unit > 1:
-        way = {ROUND_UP: "up to the next", ROUND_DOWN: "down to a multiple of"}.get(
-            rounding_mode(rule), "to the nearest")
-        extra += f", rounded {way} {unit}"
-    if divisor > 1:
-        extra += f", divided by {divisor}"
-    amount = {
-        "opponents": "the opponents' pips",
-        "opponents_minus_own": "the opponents' pips less its own",
-        "all_hands": "every pip left in every hand",
-        "flat": f"{getattr(rule, 'points', 1)} point(s)",
-    }.get(getattr(rule, "amount", "opponents"), "the opponents' pips")
-    if kind == "own_penalty":
+    if rule.unit > 1:
+        extra += f", rounded {_ROUNDED[rule.mode]} {rule.unit}"
+    if rule.divisor > 1:
+        extra += f", divided by {rule.divisor}"
+    amount = f"{rule.flat} point(s)" if rule.amount == AMOUNT_FLAT else _AMOUNT[rule.amount]
+    if rule.kind == SETTLE_OWN_PENALTY:
         return f"each {side} loses its own pips{extra}"
-    if kind == "domino_er":
+    if rule.kind == SETTLE_DOMINOER:
         who = "team that" if side == "team" else "player who"
         return f"the {who} went out scores {amount}{extra}"
-    if kind == "lightest":
+    if rule.kind == SETTLE_LIGHTEST:
         return f"the lightest {side} scores {amount}{extra}"
-    if kind == "each_heavier":
+    if rule.kind == SETTLE_EACH_HEAVIER:
         return f"each {side} scores the difference against every heavier {side}{extra}"
     return "nobody scores"
 
@@ -137,23 +143,24 @@ def hand_end(rules: Rules, hand: Hand, summary: HandSummary) -> HandEnd:
         SeatLeft(seat, rules.owner[seat], tuple(rules.tiles.tiles_of(hand.hands[seat])),
                  hand.pips_left(seat), scorer[rules.owner[seat]] == seat)
         for seat in range(rules.players))
-    unit = rounding_unit(rule)
-    mode = rounding_mode(rule)
-    per = getattr(getattr(rule, "rounding", None), "per", "aggregate")
+    unit = rule.unit if rule is not None else 1
+    mode = rule.mode if rule is not None else ROUND_NEAREST
+    per = rule.per if rule is not None else PER_AGGREGATE
+    kind = rule.kind if rule is not None else SETTLE_NOBODY
+    amount = rule.amount if rule is not None else AMOUNT_OPPONENTS
     # each side's pips are rounded apart under its own penalty, per-opponent
     # rounding, or with one opponent; otherwise one total is rounded
-    apart = unit > 1 and (getattr(rule, "kind", "") == "own_penalty" or rules.owners == 2
-                          or per != "aggregate")
+    apart = unit > 1 and (kind == SETTLE_OWN_PENALTY or rules.owners == 2 or per != PER_AGGREGATE)
     # per player: a side's pips count as the sum of its players' rounded hands
-    by_player = (per == "player" and getattr(rule, "amount", "") == "opponents"
-                 and getattr(rule, "kind", "") in ("domino_er", "lightest"))
+    by_player = (per == PER_PLAYER and amount == AMOUNT_OPPONENTS
+                 and kind in (SETTLE_DOMINOER, SETTLE_LIGHTEST))
     settlement = tuple(summary.settlement)
     counted = None
     if unit > 1 and not apart and settlement and max(settlement) > 0:
         winner = settlement.index(max(settlement))
         others = sum(p for o, p in enumerate(pooled) if o != winner)
-        total = {"all_hands": sum(pooled), "opponents_minus_own": max(others - pooled[winner], 0)
-                 }.get(getattr(rule, "amount", "opponents"), others)
+        total = {AMOUNT_ALL_HANDS: sum(pooled),
+                 AMOUNT_OPPONENTS_MINUS_OWN: max(others - pooled[winner], 0)}.get(amount, others)
         counted = (total, round_to(total, unit, mode))
     return HandEnd(
         outcome=Outcome(summary.end),
@@ -171,5 +178,4 @@ def hand_end(rules: Rules, hand: Hand, summary: HandSummary) -> HandEnd:
     )
 
 
-__all__ = ["HandEnd", "SeatLeft", "hand_end", "rounding_unit",
-           "rule_phrase", "settlement_rule"]
+__all__ = ["HandEnd", "SeatLeft", "hand_end", "rule_phrase", "settlement_rule"]

@@ -14,6 +14,10 @@ plain data, a compiled rule pickles and the native core reads the same codes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bones.engine.spec import SettleRule
 
 # who scores
 SETTLE_NOBODY, SETTLE_OWN_PENALTY, SETTLE_EACH_HEAVIER, SETTLE_DOMINOER, SETTLE_LIGHTEST = range(5)
@@ -207,11 +211,11 @@ def carried(rule: Settle, pips: list[int], doubles: list[bool],
     return amount_won(rule, pips, lightest[0], losers, players)
 
 
-def compile_settlement(rule: object, players: int) -> Settle:
+def compile_settlement(rule: SettleRule, players: int) -> Settle:
     """The codes of one rule (``settlement.domino`` or ``.blocked``)."""
-    from bones.engine import spec
+    from bones.engine import spec  # pydantic: only when a variant is compiled
 
-    kind = _KINDS[rule.kind]  # type: ignore[attr-defined]
+    kind = _KINDS[rule.kind]
     rounding = getattr(rule, "rounding", spec.NoRounding())
     unit, per, mode = 1, PER_AGGREGATE, ROUND_NEAREST
     if isinstance(rounding, spec.UnitRounding):
