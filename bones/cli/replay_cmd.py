@@ -58,7 +58,7 @@ def replay_command(
             for i, step in enumerate(hand.moves, 1):
                 points = f"  +{step.points}" if step.points else ""
                 typer.echo(f"  {i:3}. seat {step.seat}  {step.notation:<7} count {step.count}{points}")
-        typer.echo(_hand_line(hand, side))
+        typer.echo(_hand_line(hand))
     if result.finished:
         outcome = f"{side} {result.winner} wins" if result.winner is not None else "a draw"
     else:
@@ -94,13 +94,15 @@ def _scores(values: list[int]) -> str:
     return " ".join(str(v) for v in values)
 
 
-def _hand_line(hand, side: str) -> str:  # type: ignore[no-untyped-def]
+def _hand_line(hand) -> str:  # type: ignore[no-untyped-def]
+    from bones.engine.moves import Outcome
+
     moves = f"{len(hand.moves)} move{'s' if len(hand.moves) != 1 else ''}"
     if hand.end is None:
         how = "interrupted"
-    elif hand.end == "domino":
+    elif hand.end == Outcome.DOMINO.label:
         how = f"domino by seat {hand.domino_seat}"
-    elif hand.end == "target":
+    elif hand.end == Outcome.TARGET.label:
         how = "target reached mid-hand"
     else:
         how = "blocked"

@@ -194,7 +194,7 @@ class CachedVariant:
         if got is not None:
             return Rules(variant=self, **got)  # type: ignore[arg-type]
         rules = compile_rules(self.model(), players, teams)
-        _remember(self.ref, self._key, self._entry, players, teams, rules)
+        _remember(self._key, self._entry, players, teams, rules)
         return Rules(**{**_state(rules), "variant": self})
 
     def cached_flat(self, players: int, teams: bool) -> dict[str, Any] | None:
@@ -207,7 +207,7 @@ def _state(rules: Rules) -> dict[str, Any]:
     return {f.name: getattr(rules, f.name) for f in fields(rules) if f.name != "variant"}
 
 
-def _remember(ref: str, entry_key: str, entry: dict[str, Any], players: int | None,
+def _remember(entry_key: str, entry: dict[str, Any], players: int | None,
               teams: bool | None, rules: Rules) -> None:
     resolved = (rules.players, rules.teams)
     entry["tables"][resolved] = _state(rules)

@@ -229,7 +229,7 @@ _IF_NONE = {
 }
 
 
-def _first_lead(rule: Any, variant: spec.Variant, with_tile: bool = True) -> str:
+def _first_lead(rule: Any) -> str:
     """Who leads, as a clause that follows "is led by" or "leads"."""
     kind = rule.kind
     if kind == "lot":
@@ -257,7 +257,7 @@ def _names_tile(rule: Any) -> bool:
 
 def _lead(variant: spec.Variant) -> list[str]:
     lead = variant.lead
-    lines = [f"The first hand is led by {_first_lead(lead.first, variant)}."]
+    lines = [f"The first hand is led by {_first_lead(lead.first)}."]
     later = lead.later
     direction_word = "left" if variant.players.direction == "clockwise" else "right"
     other_word = "right" if direction_word == "left" else "left"
@@ -265,13 +265,13 @@ def _lead(variant: spec.Variant) -> list[str]:
     if later.kind == "domino_er":
         lines.append(
             "Each later hand is led by the player who went out (dominoed) in the hand "
-            f"before; after a blocked hand it is led by {_first_lead(later.after_block, variant)}."
+            f"before; after a blocked hand it is led by {_first_lead(later.after_block)}."
         )
     elif later.kind == "winner":
         lines.append(
             "Each later hand is led by the winner of the hand before, the winner of a "
             "blocked hand included; when that hand had no single winner it is led by "
-            f"{_first_lead(later.if_none, variant)}."
+            f"{_first_lead(later.if_none)}."
         )
     elif later.kind == "rotate":
         if later.to == "next":
@@ -492,7 +492,7 @@ def _qualifies(variant: spec.Variant, count: int) -> bool:
     return False
 
 
-def _drawing(variant: spec.Variant, players: int | None) -> list[str]:
+def _drawing(variant: spec.Variant) -> list[str]:
     d = variant.drawing
     lines = []
     if isinstance(d, spec.NoDrawing):
@@ -541,7 +541,7 @@ _AMOUNT_TEXT = {
 }
 
 
-def _amount(rule: Any, winner: str) -> str:
+def _amount(rule: Any) -> str:
     if rule.amount == "flat":
         return _plural(rule.points, "point")
     return _AMOUNT_TEXT[rule.amount]
@@ -623,12 +623,12 @@ def _settle_rule(rule: Any, variant: spec.Variant, players: int | None, event: s
     if isinstance(rule, spec.NobodySettles):
         return ["Nobody scores."]
     if isinstance(rule, spec.DominoerSettles):
-        lines.append(f"The {who} who went out scores {_amount(rule, who)}.")
+        lines.append(f"The {who} who went out scores {_amount(rule)}.")
     elif isinstance(rule, spec.LightestSettles):
         pooled = " (a team's pips pooled)" if _team_word(variant) else ""
         if event == "domino":
             lines.append("The lightest hand wins: the player who went out holds none.")
-        lines.append(f"The {who} with the lightest hand{pooled} scores {_amount(rule, who)}.")
+        lines.append(f"The {who} with the lightest hand{pooled} scores {_amount(rule)}.")
         if rule.doubles_lose:
             lines.append(
                 "A hand holding a double loses to any hand without one: the lightest "
@@ -919,7 +919,7 @@ def describe(variant: spec.Variant, players: int | None = None) -> str:
         ("The lead", _lead(variant)),
         ("The layout and the spinner", _layout(variant)),
         ("Scoring during play", _scoring(variant)),
-        ("Drawing and passing", _drawing(variant, players)),
+        ("Drawing and passing", _drawing(variant)),
         ("End of the hand and settlement", _end_of_hand(variant, players)),
         ("Winning the game", _winning(variant, players)),
         ("Muggins rule", _muggins(variant)),

@@ -296,33 +296,35 @@ def _int_expect(c: dict[str, Any]) -> str:
     return f"an integer from {text}" if " to " in text else f"an integer, {text}"
 
 
-def _describe(tp: Any) -> str:
+def _expectation(tp: Any) -> tuple[str, str]:
+    """What is wrong with a value that is not a ``tp``, and what was expected:
+    ``("not a whole number", "an integer")``, ``("not a list", "a list of 2 numbers")``..."""
     t, meta = _unwrap(tp)
     o = get_origin(t)
     if t is int:
-        return "an integer"
+        return "not a whole number", "an integer"
     if t is str:
-        return "text"
+        return "not text", "text"
     if t is bool:
-        return "true or false"
+        return "not true or false", "true or false"
     if o is Literal:
-        return "one of " + ", ".join(str(a) for a in get_args(t))
+        return "not a valid value", "one of " + ", ".join(str(a) for a in get_args(t))
     if o is dict:
         kt, _ = get_args(t)
         k, kmeta = _unwrap(kt)
         c = _constraints(kmeta)
         if k is int and c.get("ge") == 2 and c.get("le") == 10:
-            return "a mapping of player counts"
-        return "a mapping"
+            return "not a mapping", "a mapping of player counts"
+        return "not a mapping", "a mapping"
     if o is list:
         c = _constraints(meta)
         item = _unwrap(get_args(t)[0])[0]
         if c.get("min_length") is not None and c.get("min_length") == c.get("max_length"):
-            return f"a list of {c['min_length']} {'numbers' if item is int else 'items'}"
-        return "a list of numbers" if item is int else "a list"
+            return "not a list", f"a list of {c['min_length']} {'numbers' if item is int else 'items'}"
+        return "not a list", "a list of numbers" if item is int else "a list"
     if _is_model(t):
-        return "a mapping"
-    return str(t)
+        return "not a mapping", "a mapping"
+    return "not valid", str(t)
 
 
 def _join_or(parts: list[str]) -> str:
@@ -330,24 +332,6 @@ def _join_or(parts: list[str]) -> str:
         return parts[0]
     sep = ", or " if any("," in p for p in parts) else " or "
     return ", ".join(parts[:-1]) + sep + parts[-1]
-
-
-def _headline(tp: Any) -> str:
-    t, _ = _unwrap(tp)
-    o = get_origin(t)
-    if t is int:
-        return "not a whole number"
-    if t is bool:
-        return "not true or false"
-    if o is Literal:
-        return "not a valid value"
-    if o is list:
-        return "not a list"
-    if o is dict or _is_model(t):
-        return "not a mapping"
-    if t is str:
-        return "not text"
-    return "not valid"
 
 
 def _union_members_take_text(members: list[Any]) -> bool:
@@ -415,26 +399,31 @@ def pydantic_problems(
             for e, w in chosen:
                 leaf = len(e["loc"]) == step.index + 1
                 if leaf and e["type"] == "literal_error" and len(step.members) > 1:
-                    out.append(_union_problem(tree, step, node, key_node, found, value, e["type"]))
+                    out.append(_union_problem(step, node, key_node, found, value, e["type"]))
                 else:
                     out.append(_one_problem(tree, e, w, forms))
         else:
-            out.append(_union_problem(tree, step, node, key_node, found, value, None))
+            out.append(_union_problem(step, node, key_node, found, value, None))
     return out
 
 
+def _expected_message(headline: str, expected: str, shown: str) -> str:
+    """The usual message: ``HEADLINE (expected EXPECTED, got VALUE)``."""
+    return f"{headline} (expected {expected}, got {shown})"
+
+
 def _union_problem(
-    tree: YNode, step: _UnionStep, node: YNode, key_node: YNode | None, found: bool, value: Any,
+    step: _UnionStep, node: YNode, key_node: YNode | None, found: bool, value: Any,
     etype: str | None,
 ) -> LocatedProblem:
     shown = show_value(value, node if found else None)
     if found and node.bool_word and _union_members_take_text(step.members):
         return locate_at(node, key_node, step.path, _bool_message(node))
-    expected = _join_or([_describe(m) for m in step.members])
+    expected = _join_or([_expectation(m)[1] for m in step.members])
     if etype == "literal_error" and isinstance(value, str):
         message = f"unknown value {shown} (expected {expected})"
     else:
-        message = f"{_headline(step.members[0])} (expected {expected}, got {shown})"
+        message = _expected_message(_expectation(step.members[0])[0], expected, shown)
     return locate_at(node, key_node, step.path, message)
 
 
@@ -485,7 +474,7 @@ class _Error:
 
     def expected(self, headline: str, expected: str, *, at_key: bool = False) -> LocatedProblem:
         """The usual message: ``HEADLINE (expected EXPECTED, got VALUE)``."""
-        return self.at(f"{headline} (expected {expected}, got {self.shown})", at_key=at_key)
+        return self.at(_expected_message(headline, expected, self.shown), at_key=at_key)
 
 
 def _one_problem(
@@ -645,7 +634,7 @@ _HANDLERS: dict[str, Any] = {
         f"too long (expected at most {e.ctx.get('max_length')} characters, "
         f"got {len(e.value) if isinstance(e.value, str) else e.shown})"),
     "list_type": lambda e: e.expected(
-        "not a list", _describe(e.w.tp) if get_origin(e.w.tp) is list else "a list"),
+        "not a list", _expectation(e.w.tp)[1] if get_origin(e.w.tp) is list else "a list"),
     "too_short": _length,
     "too_long": _length,
     **{t: (lambda e: e.expected("not true or false", "true or false"))

@@ -247,7 +247,7 @@ class WebGame:
         from bones.web.view import seat_view
 
         with self.held() as session:
-            self._check_version(session, version)
+            self._check_version(version)
             if not session.is_human(seat):  # pragma: no cover - keys are only for human seats
                 raise ApiError(403, "only a player takes back")
             try:
@@ -258,7 +258,7 @@ class WebGame:
             return seat_view(session, seat, version=self.version, game_id=self.id,
                              busy=self.busy, error=self.error)
 
-    def _check_version(self, session: GameSession, version: Any) -> None:
+    def _check_version(self, version: Any) -> None:
         if isinstance(version, bool) or not isinstance(version, int):
             raise ApiError(400, "version must be the version of the state the move was chosen in")
         if version != self.version:
@@ -266,7 +266,7 @@ class WebGame:
                                 f"{self.version}): look again and choose again")
 
     def _check_turn(self, session: GameSession, seat: int, version: Any) -> None:
-        self._check_version(session, version)
+        self._check_version(version)
         if self.error:
             raise ApiError(409, f"this game has stopped: {self.error}")
         if session.over:
