@@ -1,10 +1,13 @@
 """One set of conventions for every command: the same bad input gets the same
-exit code and the same ``bones COMMAND: `` message prefix (README, "Exit
-codes"); shared options are spelled the same everywhere."""
+exit code and the same ``bones COMMAND: `` message prefix; shared options are
+spelled the same everywhere.  The exit code each test expects is read from
+the README's exit-code table (the row that lists the kind of input), so the
+table and the commands cannot drift apart."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,30 @@ from typer.testing import CliRunner
 from bones.cli.app import app
 
 runner = CliRunner()
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _readme_exit_codes() -> dict[int, str]:
+    """The README's exit-code table: each code with its row's text."""
+    rows = re.findall(r"^\| (\d+) \| (.*) \|$", (ROOT / "README.md").read_text(encoding="utf-8"), re.M)
+    return {int(code): text for code, text in rows}
+
+
+README_EXIT_CODES = _readme_exit_codes()
+
+
+def exit_code_for(example: str) -> int:
+    """The exit code whose README row lists ``example``."""
+    codes = [code for code, text in README_EXIT_CODES.items() if example in text]
+    assert len(codes) == 1, f"the README's exit-code table lists {example!r} in rows {codes}"
+    return codes[0]
+
+
+UNKNOWN_VARIANT = exit_code_for("a variant name that is not built in")
+MISSING_PATH = exit_code_for("a path that does not exist")
+NOT_A_FILE = exit_code_for("a path that is not a regular file (a directory")
+INVALID_FILE = exit_code_for("an invalid variant or scenario file")
+BAD_VALUE = exit_code_for("an unknown option or a bad value")
 
 # how each command takes a variant: the arguments before and after it
 VARIANT_COMMANDS = {
@@ -50,7 +77,7 @@ def bad_variant(tmp_path: Path) -> str:
 def test_an_unknown_variant_is_a_usage_error_everywhere(command: str) -> None:
     before, after = VARIANT_COMMANDS[command]
     result = _run(command, *before, "snif", *after)
-    assert result.exit_code == 2, result.output
+    assert result.exit_code == UNKNOWN_VARIANT, result.output
     line = _one_error_line(result, command)
     assert "unknown variant 'snif'" in line and "did you mean 'sniff'" in line
 
@@ -60,7 +87,7 @@ def test_a_missing_file_is_a_usage_error_everywhere(command: str, tmp_path: Path
     before, after = VARIANT_COMMANDS.get(command, ((), ()))
     missing = str(tmp_path / "missing.yaml")
     result = _run(command, *before, missing, *after)
-    assert result.exit_code == 2, result.output
+    assert result.exit_code == MISSING_PATH, result.output
     assert "no such file" in _one_error_line(result, command)
 
 
@@ -70,7 +97,7 @@ def test_a_directory_is_a_problem_everywhere(command: str, tmp_path: Path) -> No
     folder = tmp_path / "folder.yaml"
     folder.mkdir()
     result = _run(command, *before, str(folder), *after)
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == NOT_A_FILE, result.output
     if command in ("validate", "check"):  # their report is their output
         assert "directory" in result.stdout and "Traceback" not in result.output
     else:
@@ -81,7 +108,7 @@ def test_a_directory_is_a_problem_everywhere(command: str, tmp_path: Path) -> No
 def test_an_invalid_variant_file_is_a_problem_everywhere(command: str, bad_variant: str) -> None:
     before, after = VARIANT_COMMANDS[command]
     result = _run(command, *before, bad_variant, *after)
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == INVALID_FILE, result.output
     line = _one_error_line(result, command)
     assert "bad.yaml:4:" in line and "hand_size" in line
 
@@ -89,7 +116,7 @@ def test_an_invalid_variant_file_is_a_problem_everywhere(command: str, bad_varia
 def test_validate_reports_an_invalid_file_on_standard_output(bad_variant: str) -> None:
     # validate's report is its output: the problems go to stdout, located
     result = _run("validate", bad_variant)
-    assert result.exit_code == 1
+    assert result.exit_code == INVALID_FILE
     assert "bad.yaml:4:" in result.stdout and result.stderr == ""
 
 
@@ -97,7 +124,7 @@ def test_validate_reports_an_invalid_file_on_standard_output(bad_variant: str) -
 def test_a_bad_seed_is_a_usage_error_everywhere(command: str) -> None:
     before, after = VARIANT_COMMANDS[command]
     result = _run(command, *before, "sniff", *after, "--seed", "x")
-    assert result.exit_code == 2
+    assert result.exit_code == BAD_VALUE
     assert "Invalid value for '--seed'" in result.stderr
 
 
@@ -105,14 +132,39 @@ def test_a_bad_seed_is_a_usage_error_everywhere(command: str) -> None:
 def test_bad_jobs_and_bots_are_usage_errors_everywhere(command: str) -> None:
     before, after = VARIANT_COMMANDS[command]
     result = _run(command, *before, "sniff", *after, "--jobs", "0")
-    assert result.exit_code == 2
+    assert result.exit_code == BAD_VALUE
     assert "--jobs must be at least 1" in _one_error_line(result, command)
     args = [a for a in after if a not in ("random,greedy",)]
     if "--bots" in args:
         args.remove("--bots")
     result = _run(command, *before, "sniff", *args, "--bots", "gredy,random")
-    assert result.exit_code == 2
+    assert result.exit_code == BAD_VALUE
     assert "did you mean greedy" in _one_error_line(result, command)
+
+
+def _every_command() -> list[str]:
+    import typer.main
+
+    return sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+
+
+def test_every_command_is_covered() -> None:
+    # a new command joins the lists above, or is one of those that read no input
+    reads_nothing = {"list", "bots", "schema", "serve"}
+    assert set(_every_command()) == set(VARIANT_COMMANDS) | set(FILE_COMMANDS) | reads_nothing
+
+
+@pytest.mark.parametrize("command", _every_command())
+def test_a_malformed_command_line_is_a_usage_error_everywhere(command: str) -> None:
+    # Click reports it: the usage line, then the error (README, "Exit codes")
+    result = _run(command, "--no-such-option")
+    assert result.exit_code == BAD_VALUE, result.output
+    assert "No such option: --no-such-option" in result.stderr and "Traceback" not in result.output
+    assert result.stderr.startswith(f"Usage: bones {command} ")
+
+
+def test_the_readme_lists_every_exit_code() -> None:
+    assert sorted(README_EXIT_CODES) == [0, 1, 2, 130]
 
 
 @pytest.mark.parametrize("command", ["simulate", "compare", "tournament", "play", "show"])
@@ -136,7 +188,7 @@ def test_schema_prints_to_standard_output_without_out(tmp_path: Path, monkeypatc
     assert "scenario" in json.loads(_run("schema", "scenario").stdout)["title"]
     assert list(tmp_path.iterdir()) == []  # nothing written where it ran
     result = _run("schema", "recipe")
-    assert result.exit_code == 2
+    assert result.exit_code == BAD_VALUE
     assert _one_error_line(result, "schema").endswith("(one of scenario, variant)")
 
 
