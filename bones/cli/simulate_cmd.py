@@ -42,6 +42,7 @@ from bones.cli.options import (
 
 if TYPE_CHECKING:  # pragma: no cover - the engine is imported inside the commands
     from bones.engine.report import Tournament
+    from bones.engine.sim import Summary
 
 _EXIT_HELP = ("Exit codes: 0 ok; 1 a problem (an invalid variant file, a cluster that "
               "cannot be reached, a run stopped early by Ctrl-C: its partial results are "
@@ -364,22 +365,34 @@ def simulate_command(
         config = _config(tables, bots, games, seed, hands is not None)
         runner = _Runner(jobs, scheduler, games, oversubscribe, quiet)
         report, summary = _run_one(config, runner, games, "simulating", quiet)
-        if as_json:
-            _write(out, json.dumps(report, indent=2) + "\n")
-        elif as_csv:
+        if as_csv:
             _write(out, _csv(report))
         else:
-            console = _console(out)
-            _print_simulation(console, report)
-            if out is not None:
-                _write(out, console.export_text())
-        if summary.partial:
-            typer.echo(f"bones simulate: partial: stopped after {summary.n} of {games} games",
-                       err=True)
-            return EXIT_PROBLEM
-        return 0
+            _emit(out, report, as_json, _print_simulation)
+        return _partial("simulate", summary, games)
 
     _command("simulate", body)
+
+
+def _emit(out: Path | None, report: dict[str, Any], as_json: bool,
+          printer: Callable[[Any, dict[str, Any]], None]) -> None:
+    """A report as JSON, or as tables on the screen (and as their text in ``--out``)."""
+    if as_json:
+        _write(out, json.dumps(report, indent=2) + "\n")
+        return
+    console = _console(out)
+    printer(console, report)
+    if out is not None:
+        _write(out, console.export_text())
+
+
+def _partial(command: str, summary: Summary, games: int) -> int:
+    """The exit code of a run: a run stopped early says so and exits 1."""
+    if summary.partial:
+        typer.echo(f"bones {command}: partial: stopped after {summary.n} of {games} games",
+                   err=True)
+        return EXIT_PROBLEM
+    return 0
 
 
 def _csv(body: dict[str, Any]) -> str:
@@ -442,6 +455,13 @@ def _print_simulation(console: Any, body: dict[str, Any]) -> None:
             _print_legend(console, labels, names)
         else:
             console.print(t)
+    _print_game(console, body, unit)
+
+
+def _print_game(console: Any, body: dict[str, Any], unit: str) -> None:
+    """The whole-game statistics of a simulation, and how often each count scored."""
+    from rich.table import Table
+
     t = Table(title="game", title_justify="left")
     t.add_column("statistic")
     t.add_column("value (95%)", justify="right")
@@ -543,13 +563,7 @@ def tournament_command(
             raise CommandError(str(err), EXIT_USAGE) from None
         runner = _Runner(jobs, scheduler, matches, oversubscribe, quiet)
         report = _play_tournament(plan, runner, quiet)
-        if as_json:
-            _write(out, json.dumps(report, indent=2) + "\n")
-        else:
-            console = _console(out)
-            _print_tournament(console, report)
-            if out is not None:
-                _write(out, console.export_text())
+        _emit(out, report, as_json, _print_tournament)
         if plan.partial:
             typer.echo("bones tournament: partial: stopped early", err=True)
             return EXIT_PROBLEM
@@ -651,18 +665,8 @@ def compare_command(
         config = _config(tables, bots, games, seed, hands is not None)
         runner = _Runner(jobs, scheduler, games, oversubscribe, quiet)
         report, summary = _run_one(config, runner, games, "comparing", quiet)
-        if as_json:
-            _write(out, json.dumps(report, indent=2) + "\n")
-        else:
-            console = _console(out)
-            _print_compare(console, report)
-            if out is not None:
-                _write(out, console.export_text())
-        if summary.partial:
-            typer.echo(f"bones compare: partial: stopped after {summary.n} of {games} games",
-                       err=True)
-            return EXIT_PROBLEM
-        return 0
+        _emit(out, report, as_json, _print_compare)
+        return _partial("compare", summary, games)
 
     _command("compare", body)
 
