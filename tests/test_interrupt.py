@@ -75,3 +75,21 @@ def test_a_ctrl_c_held_over_a_block_is_raised_after_it() -> None:
     finally:
         signal.signal(signal.SIGINT, before)
     assert reached
+
+
+def test_a_ctrl_c_while_typer_builds_the_commands_ends_quietly(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    # under load the signal can land after the imports, while Typer reads the
+    # commands' signatures: still exit 130 with nothing printed
+    import typer.main
+
+    from bones.cli import entry
+
+    def interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(typer.main, "get_command", interrupted)
+    monkeypatch.setattr(sys, "argv", ["bones", "list"])
+    with pytest.raises(SystemExit) as stop:
+        entry.main()
+    assert stop.value.code == entry.EXIT_INTERRUPTED
+    assert capsys.readouterr() == ("", "")

@@ -1,6 +1,7 @@
 """The console script's entry point (``bones``, ``python -m bones``).
 
-A Ctrl-C while the command line is still loading ends the process as an
+A Ctrl-C while the command line is still loading (its modules imported, or
+Typer building the commands from their signatures) ends the process as an
 interrupted command (exit status 130, nothing printed) instead of a
 traceback from the middle of an import; once a command runs, it handles
 Ctrl-C itself (``bones simulate`` keeps its finished games, ``bones serve``
@@ -19,6 +20,7 @@ def main() -> None:
     """Load the command line and run it."""
     try:
         from bones.cli.app import main as run
-    except KeyboardInterrupt:
+
+        run()
+    except KeyboardInterrupt:  # not yet in a command (a command handles its own)
         sys.exit(EXIT_INTERRUPTED)
-    run()
