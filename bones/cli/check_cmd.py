@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
@@ -16,8 +16,11 @@ from bones.cli.formats import gh_escape as _gh_escape
 from bones.cli.options import EXIT_USAGE, FormatOption, fail, missing_file
 from bones.cli.validate_cmd import STDIN, AllowDir
 
+if TYPE_CHECKING:  # pragma: no cover - the engine is imported inside the commands
+    from bones.engine.scenario import ScenarioResult
 
-def _run(path: str, allow_dirs: list[str]) -> Any:
+
+def _run(path: str, allow_dirs: list[str]) -> ScenarioResult:
     """The result of one file; an unexpected failure becomes a one-line error.
 
     ``-`` is standard input: a scenario with no folder, whose ``variant:``

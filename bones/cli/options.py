@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import shlex
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 
@@ -33,6 +33,7 @@ from bones.cli.formats import Format
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.spec import Variant
+    from bones.engine.yamlsource import LocatedProblem
 
 EXIT_OK = 0
 EXIT_PROBLEM = 1
@@ -117,7 +118,7 @@ def missing_file(path: str) -> str | None:
     return f"{path}: no such file"
 
 
-def first_problem(problems: list[Any], ref: str) -> str:
+def first_problem(problems: list[LocatedProblem], ref: str) -> str:
     """The first of a load's problems, with how many more there are."""
     first: str = problems[0].format()
     if len(problems) > 1:

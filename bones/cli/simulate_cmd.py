@@ -40,9 +40,15 @@ from bones.cli.options import (
     worker_count,
 )
 
-if TYPE_CHECKING:  # pragma: no cover - the engine is imported inside the commands
+if TYPE_CHECKING:  # pragma: no cover - the engine and rich are imported inside the commands
+    from concurrent.futures import Executor
+
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    from bones.engine.bots import Bot
     from bones.engine.report import Tournament
-    from bones.engine.sim import Summary
+    from bones.engine.sim import SimConfig, Summary, Table
 
 _EXIT_HELP = ("Exit codes: 0 ok; 1 a problem (an invalid variant file, a cluster that "
               "cannot be reached, a run stopped early by Ctrl-C: its partial results are "
@@ -61,8 +67,8 @@ across matches.  `bones bots` lists the bots.
 {_EXIT_HELP}"""
 
 
-def _run_one(config: Any, runner: _Runner, games: int, label: str,
-             quiet: bool) -> tuple[dict[str, Any], Any]:
+def _run_one(config: SimConfig, runner: _Runner, games: int, label: str,
+             quiet: bool) -> tuple[dict[str, Any], Summary]:
     """Run one configuration with a progress bar: (its report with the run
     facts, the merged summary)."""
     from bones.engine.sim import report
@@ -108,7 +114,7 @@ def _command(name: str, body: Callable[[], int]) -> NoReturn:
 
 # ----------------------------------------------------------------- shared
 
-def _tables(refs: list[str], players: Optional[int], teams: bool) -> list[Any]:
+def _tables(refs: list[str], players: Optional[int], teams: bool) -> list[Table]:
     from bones.engine.rules import RulesError, compile_rules
     from bones.engine.sim import Table
 
@@ -124,8 +130,8 @@ def _tables(refs: list[str], players: Optional[int], teams: bool) -> list[Any]:
     return tables
 
 
-def _config(tables: list[Any], bots: Optional[list[str]], games: int, seed: Optional[int],
-            hands_only: bool) -> Any:
+def _config(tables: list[Table], bots: Optional[list[str]], games: int, seed: Optional[int],
+            hands_only: bool) -> SimConfig:
     from bones.engine.bots import BotError
     from bones.engine.match import new_seed
     from bones.engine.sim import SimError, make_config
@@ -139,7 +145,7 @@ def _config(tables: list[Any], bots: Optional[list[str]], games: int, seed: Opti
         raise CommandError(str(err), EXIT_USAGE) from None
 
 
-def _parse_bots(values: list[str]) -> list[Any]:
+def _parse_bots(values: list[str]) -> list[Bot]:
     # the command line is the one place outside bots (py:, file:, ep:,
     # cmd:) may be named: permit exactly those named here
     from bones.engine.bots import make_bot, permit_outside, split_bots
@@ -159,7 +165,7 @@ def _reproducibility() -> dict[str, Any]:
             "not_reproducible_because": f"time-limited bots: {', '.join(limited)}"}
 
 
-def _print_reproducibility(console: Any, body: dict[str, Any]) -> None:
+def _print_reproducibility(console: Console, body: dict[str, Any]) -> None:
     run = body.get("run", {})
     if run.get("reproducible") is False:
         console.print(f"NOT REPRODUCIBLE: {run['not_reproducible_because']} (a move that "
@@ -193,9 +199,9 @@ class _Runner:
                                "decides its workers)", EXIT_USAGE)
         self.jobs = jobs
         self.scheduler = scheduler
-        self.executor: Any = None  # the cluster's
+        self.executor: Executor | None = None  # the cluster's
         self.client: Any = None
-        self._local: dict[str, Any] = {}  # "threads" / "processes", opened when first needed
+        self._local: dict[str, Executor] = {}  # "threads" / "processes", opened when first needed
         if scheduler:
             self._connect(scheduler)
             return
@@ -218,7 +224,7 @@ class _Runner:
         self.executor = self.client.get_executor()
         self.workers = max(1, sum(self.client.nthreads().values()))
 
-    def run(self, config: Any, progress: Any = None) -> Any:
+    def run(self, config: SimConfig, progress: Callable[[int], None] | None = None) -> Summary:
         from bones.engine.sim import SimError, simulate
 
         try:
@@ -226,7 +232,7 @@ class _Runner:
         except SimError as err:
             raise CommandError(str(err), EXIT_PROBLEM) from None
 
-    def _executor_for(self, config: Any) -> Any:
+    def _executor_for(self, config: SimConfig) -> Executor | None:
         """The cluster's executor; else, for more than one worker, threads when
         the native core plays the batches (it releases the GIL) and processes
         when Python does."""
@@ -246,7 +252,7 @@ class _Runner:
         for executor in self._local.values():
             executor.shutdown(wait=False, cancel_futures=True)
 
-    def facts(self, summaries: list[Any], seconds: float) -> dict[str, Any]:
+    def facts(self, summaries: list[Summary], seconds: float) -> dict[str, Any]:
         from bones.engine.report import run_facts
 
         return {**run_facts(summaries, seconds, jobs=self.jobs, workers=self.workers,
@@ -308,7 +314,7 @@ def _num(e: dict[str, Any], digits: int = 2) -> str:
     return f"{e['value']:.{digits}f} ± {e['value'] - e['lo']:.{digits}f}"
 
 
-def _console(out: Optional[Path]) -> Any:
+def _console(out: Optional[Path]) -> Console:
     from rich.console import Console
 
     if out is not None:
@@ -316,7 +322,7 @@ def _console(out: Optional[Path]) -> Any:
     return Console(highlight=False)
 
 
-def _fits(console: Any, table: Any) -> bool:
+def _fits(console: Console, table: RichTable) -> bool:
     """Whether a rich table prints at its natural width, nothing wrapped or cut."""
     from rich.measure import Measurement
 
@@ -331,7 +337,7 @@ def _letters(names: list[str]) -> list[str]:
     return [abc[i] if i < 26 else f"{abc[i % 26]}{i // 26}" for i in range(len(names))]
 
 
-def _print_legend(console: Any, labels: list[str], names: list[str]) -> None:
+def _print_legend(console: Console, labels: list[str], names: list[str]) -> None:
     """The bots behind the short labels: each whole, one per line, never cut."""
     for label, name in zip(labels, names):
         console.print(f"  {label} = {name}", no_wrap=True, overflow="ignore", crop=False,
@@ -375,7 +381,7 @@ def simulate_command(
 
 
 def _emit(out: Path | None, report: dict[str, Any], as_json: bool,
-          printer: Callable[[Any, dict[str, Any]], None]) -> None:
+          printer: Callable[[Console, dict[str, Any]], None]) -> None:
     """A report as JSON, or as tables on the screen (and as their text in ``--out``)."""
     if as_json:
         _write(out, json.dumps(report, indent=2) + "\n")
@@ -415,7 +421,7 @@ def _csv(body: dict[str, Any]) -> str:
     return buf.getvalue()
 
 
-def _print_simulation(console: Any, body: dict[str, Any]) -> None:
+def _print_simulation(console: Console, body: dict[str, Any]) -> None:
     from rich.table import Table
 
     v = body["variant"]
@@ -432,7 +438,7 @@ def _print_simulation(console: Any, body: dict[str, Any]) -> None:
     for title, rows, key in sections:
         names = [str(r[key]) for r in rows]
 
-        def table(labels: list[str], title: str = title, rows: list[Any] = rows) -> Any:
+        def table(labels: list[str], title: str = title, rows: list[Any] = rows) -> RichTable:
             t = Table(title=f"per {title} (95% intervals)", title_justify="left")
             t.add_column(title, no_wrap=True)
             t.add_column("wins", justify="right", no_wrap=True)
@@ -458,7 +464,7 @@ def _print_simulation(console: Any, body: dict[str, Any]) -> None:
     _print_game(console, body, unit)
 
 
-def _print_game(console: Any, body: dict[str, Any], unit: str) -> None:
+def _print_game(console: Console, body: dict[str, Any], unit: str) -> None:
     """The whole-game statistics of a simulation, and how often each count scored."""
     from rich.table import Table
 
@@ -593,7 +599,7 @@ def _play_tournament(plan: Tournament, runner: _Runner, quiet: bool) -> dict[str
     return report
 
 
-def _print_tournament(console: Any, body: dict[str, Any]) -> None:
+def _print_tournament(console: Console, body: dict[str, Any]) -> None:
     from rich.table import Table
 
     v = body["variant"]
@@ -604,7 +610,7 @@ def _print_tournament(console: Any, body: dict[str, Any]) -> None:
     _print_reproducibility(console, body)
     what = "wins against" if v["players"] == 2 else "finishes ahead of"
 
-    def matrix(labels: list[str], split: bool) -> Any:
+    def matrix(labels: list[str], split: bool) -> RichTable:
         # a cell is never broken inside its interval: on one line, or (split)
         # the rate on one line and its whole interval on the next
         t = Table(title=f"row {what} column (95%)", title_justify="left")
@@ -671,7 +677,7 @@ def compare_command(
     _command("compare", body)
 
 
-def _print_compare(console: Any, body: dict[str, Any]) -> None:
+def _print_compare(console: Console, body: dict[str, Any]) -> None:
     from rich.table import Table
 
     va = body

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from bones.cli.formats import Format, github_annotation
 from bones.cli.options import EXIT_USAGE, FormatOption, fail, first_problem, input_exit_code
+
+if TYPE_CHECKING:  # pragma: no cover - the engine is imported inside the commands
+    from bones.engine.yamlsource import LocatedProblem
 
 #: How standard input (``-``) is named in messages.
 STDIN = "<stdin>"
@@ -25,7 +28,7 @@ AllowDir = typer.Option(
 )
 
 
-def _check(ref: str, allow_dirs: list[str]) -> tuple[bool, list[Any]]:
+def _check(ref: str, allow_dirs: list[str]) -> tuple[bool, list[LocatedProblem]]:
     """(valid, problems) for one input; unexpected failures become one problem.
 
     ``-`` is standard input, read as a variant file with no folder: its

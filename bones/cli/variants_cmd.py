@@ -10,9 +10,12 @@ at its file, line and column; the commands print them one per line and exit 1.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
+
+if TYPE_CHECKING:  # pragma: no cover - the engine is imported inside the commands
+    from bones.engine.spec import Variant
 
 # ------------------------------------------------------------------ loading
 
@@ -24,7 +27,7 @@ def _problem_text(err: BaseException) -> str:
     return " ".join(str(err).split()) or err.__class__.__name__
 
 
-def _load_or_exit(ref: str) -> Any:
+def _load_or_exit(ref: str) -> Variant:
     from bones.cli.options import variant_or_exit
 
     return variant_or_exit("show", ref)
@@ -182,7 +185,7 @@ def _page(text: str) -> None:
         console.print(text, markup=False, highlight=False, end="")
 
 
-def resolved_yaml(variant: Any) -> str:
+def resolved_yaml(variant: Variant) -> str:
     """A variant written out in full as YAML: extends applied, defaults filled in."""
     import yaml
 

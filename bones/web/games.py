@@ -32,7 +32,10 @@ from typing import TYPE_CHECKING, Any
 from bones.web import tokens
 
 if TYPE_CHECKING:  # pragma: no cover
+    from contextlib import AbstractContextManager
+
     from bones.engine.game import GameSession
+    from bones.engine.spec import Variant
 
 # The engine is imported at a game's first use, not when the server starts
 # (pydantic alone takes most of a second): see :func:`warm`.
@@ -104,7 +107,7 @@ def check_bot(text: Any) -> str:
         raise ApiError(400, str(err)) from None
 
 
-def _save_lock(path: Path) -> Any:
+def _save_lock(path: Path) -> AbstractContextManager[Path]:
     """The save's inter-process lock, held only while one request is served on it."""
     from bones.engine.saves import save_lock
 
@@ -358,7 +361,7 @@ class GameStore:
         self.games[game.id] = game
         return game, keys
 
-    def create(self, variant: Any, source: str, players: int | None, teams: bool | None,
+    def create(self, variant: Variant, source: str, players: int | None, teams: bool | None,
                seats: list[str] | None, seed: int | None) -> tuple[WebGame, dict[int, str]]:
         """A new game; every human seat gets a fresh key (returned once, stored as a hash)."""
         from bones.engine.game import GameError, GameSession, SeatConfig

@@ -11,9 +11,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bones.web.games import ApiError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bones.engine.hand import Hand
+    from bones.engine.leads import Deal
+    from bones.engine.record import Record
+    from bones.engine.rules import Rules
 
 #: The largest record text accepted for a replay.
 MAX_RECORD_TEXT = 2 * 1024 * 1024
@@ -50,7 +56,7 @@ def replay_save(path: Path) -> dict[str, Any]:
     return frames_of(record, path.name)
 
 
-def frames_of(record: Any, label: str) -> dict[str, Any]:
+def frames_of(record: Record, label: str) -> dict[str, Any]:
     from bones.engine.hand import Hand
     from bones.engine.notation import parse_move
     from bones.engine.record import RecordError, _deal_from, replay
@@ -90,16 +96,8 @@ def frames_of(record: Any, label: str) -> dict[str, Any]:
             "finished": result.finished, "winner": result.winner, "scores": result.scores}
 
 
-class _Log:
-    """A hand's deal and moves, as :func:`bones.web.view.layout_json` reads them."""
-
-    def __init__(self, deal: Any, codes: list[int]) -> None:
-        self.deal = deal
-        self.codes = codes
-
-
-def _frame(rules: Any, deal: Any, codes: list[int], hand: Any, move: str | None, seat: int | None,
-           points: int) -> dict[str, Any]:
+def _frame(rules: Rules, deal: Deal, codes: list[int], hand: Hand, move: str | None,
+           seat: int | None, points: int) -> dict[str, Any]:
     from bones.web.view import layout_json
 
     ts = rules.tiles
@@ -107,12 +105,5 @@ def _frame(rules: Any, deal: Any, codes: list[int], hand: Any, move: str | None,
         "move": move, "seat": seat, "points": points, "count": hand.count,
         "scores": list(hand.scores), "boneyard": hand.boneyard_left,
         "hands": [[ts.names[t] for t in ts.tiles_of(h)] for h in hand.hands],
-        "layout": layout_json(_Session(rules), _Log(deal, list(codes))),
+        "layout": layout_json(rules, deal, list(codes)),
     }
-
-
-class _Session:
-    """Just enough of a session for :func:`bones.web.view.layout_json`."""
-
-    def __init__(self, rules: Any) -> None:
-        self.rules = rules

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -31,6 +31,10 @@ from bones.web.api import (
 )
 from bones.web.games import ApiError, WebGame
 from bones.web.server import ServeConfig, server_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bones.engine.sim import Table
+    from bones.engine.spec import Variant
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: How long ``GET /api/games/{id}?wait=V`` waits for a change before answering.
@@ -114,7 +118,7 @@ async def bots(request: Request) -> Response:
 # ------------------------------------------------------------- games
 
 
-def _resolve_variant(ref: Any) -> tuple[Any, str]:
+def _resolve_variant(ref: Any) -> tuple[Variant, str]:
     from bones.engine.load import VariantError
     from bones.web.variants import WebVariantError, problems_json, resolve
 
@@ -349,7 +353,7 @@ ROUTES: list[BaseRoute] = [
 ]
 
 
-def _table(variant: Any, label: str, players: int | None, teams: bool | None) -> Any:
+def _table(variant: Variant, label: str, players: int | None, teams: bool | None) -> Table:
     from bones.engine.rules import RulesError, compile_rules
     from bones.engine.sim import Table
 

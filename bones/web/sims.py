@@ -14,10 +14,14 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bones.web import tokens
 from bones.web.games import ApiError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bones.engine.sim import SimConfig, Summary, Table
+    from bones.web.workers import Workers
 
 #: The most games (matches or hands) one simulation may ask for.
 MAX_GAMES = 20_000
@@ -30,7 +34,7 @@ MAX_KEPT = 20
 @dataclass
 class Simulation:
     id: str
-    config: Any
+    config: SimConfig
     requested: int
     started: float = field(default_factory=time.monotonic)
     done: int = 0
@@ -39,7 +43,6 @@ class Simulation:
     error: str | None = None
     task: asyncio.Task[None] | None = None
     cancelled: bool = False
-    summary: Any = None
 
     def status(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -56,8 +59,8 @@ class Simulation:
         return out
 
 
-def make_config(tables: list[Any], bots: list[str], games: int, seed: int | None,
-                hands_only: bool) -> Any:
+def make_config(tables: list[Table], bots: list[str], games: int, seed: int | None,
+                hands_only: bool) -> SimConfig:
     from bones.engine.match import new_seed
     from bones.engine.sim import SimError
     from bones.engine.sim import make_config as engine_config
@@ -74,7 +77,7 @@ def make_config(tables: list[Any], bots: list[str], games: int, seed: int | None
 class Simulations:
     """The simulations of one server."""
 
-    def __init__(self, workers: Any, max_running: int = 2) -> None:
+    def __init__(self, workers: Workers, max_running: int = 2) -> None:
         self.workers = workers
         self.max_running = max_running
         self.runs: dict[str, Simulation] = {}
@@ -82,7 +85,7 @@ class Simulations:
     def running(self) -> int:
         return sum(1 for s in self.runs.values() if s.state == "running")
 
-    def start(self, config: Any) -> Simulation:
+    def start(self, config: SimConfig) -> Simulation:
         if self.running() >= self.max_running:
             raise ApiError(503, f"{self.max_running} simulations are already running "
                                 "(the server's cap): wait for one or cancel it")
@@ -115,7 +118,7 @@ class Simulations:
                           50 if config.hands_only else 5))
         todo = batches(config.games, size)
         window = max(1, self.workers.jobs)
-        pending: set[asyncio.Future[Any]] = set()
+        pending: set[asyncio.Future[Summary]] = set()
         try:
             for start, stop in todo:
                 if sim.cancelled or time.monotonic() - sim.started > MAX_SECONDS:

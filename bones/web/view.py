@@ -12,7 +12,7 @@ settlement table only from hands that have ended.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bones.engine.describe import target_phrase
 from bones.engine.game import GameSession
@@ -22,6 +22,12 @@ from bones.engine.notation import arm_name
 from bones.engine.observation import observe
 from bones.engine.placement import layout_of
 from bones.engine.tally import count_parts
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bones.engine.game import Event
+    from bones.engine.leads import Deal
+    from bones.engine.placement import Piece
+    from bones.engine.rules import Rules
 
 
 def version_of(session: GameSession) -> int:
@@ -56,11 +62,12 @@ def owner_label(session: GameSession, owner: int, viewer: int) -> str:
     return seat_label(session, owner, viewer)
 
 
-def layout_json(session: Any, log: Any) -> dict[str, Any]:
-    """The layout of a hand: the lead and each arm's tiles, inner first."""
-    lay = layout_of(session.rules, log.deal, log.codes)
+def layout_json(rules: Rules, deal: Deal, codes: list[int]) -> dict[str, Any]:
+    """The layout of a hand dealt ``deal`` after ``codes``: the lead and each arm's tiles,
+    inner first."""
+    lay = layout_of(rules, deal, codes)
 
-    def piece(p: Any) -> dict[str, Any]:
+    def piece(p: Piece) -> dict[str, Any]:
         return {"near": p.near, "far": p.far, "double": bool(p.double),
                 "cross": list(p.cross) if p.cross is not None else None, "last": bool(p.last)}
 
@@ -71,7 +78,7 @@ def layout_json(session: Any, log: Any) -> dict[str, Any]:
     }
 
 
-def _event_json(session: GameSession, ev: Any, viewer: int) -> dict[str, Any]:
+def _event_json(session: GameSession, ev: Event, viewer: int) -> dict[str, Any]:
     out: dict[str, Any] = {
         "seat": ev.seat, "who": seat_label(session, ev.seat, viewer), "move": ev.text,
         "kind": "draw" if ev.move == DRAW else "pass" if ev.move == PASS else "play",
@@ -131,7 +138,7 @@ def settlement_json(session: GameSession, index: int, viewer: int) -> dict[str, 
         "unit": account.unit,
         "rounded": list(account.rounded) if account.rounded is not None else None,
         "counted": list(account.counted) if account.counted is not None else None,
-        "layout": layout_json(session, session.hands[index]),
+        "layout": layout_json(rules, session.hands[index].deal, session.hands[index].codes),
     }
 
 
@@ -197,7 +204,7 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
         "result": _result_text(session, seat) if session.over else None,
         "hand": [tile_json(session, t) for t in rules.tiles.tiles_of(obs.hand)],
         "pips": rules.tiles.pips_of(obs.hand),
-        "layout": layout_json(session, log),
+        "layout": layout_json(rules, log.deal, log.codes),
         "ends": [{"arm": arm_name(a), "pip": p} for a, p in table.open_ends().items()],
         "count": table.count if playing else 0,
         "count_parts": parts,
