@@ -779,7 +779,7 @@ def table_report(config: SimConfig, summary: Summary, t: int = 0) -> dict[str, A
             "win_rate": _est(m.proportion(ix[f"{prefix}.win"])),
             "play_points_per_hand": _est(m.ratio(ix[f"{prefix}.play"], hands, 1 / seats)),
             "settlement_points_per_hand": _est(m.ratio(ix[f"{prefix}.settle"], hands, 1 / seats)),
-            "points_per_game": _est(_scaled(m.mean(ix[f"{prefix}.score"]), 1 / seats)),
+            "points_per_game": _est(m.mean(ix[f"{prefix}.score"]).scaled(1 / seats)),
         }
 
     per_bot = []
@@ -814,9 +814,9 @@ def table_report(config: SimConfig, summary: Summary, t: int = 0) -> dict[str, A
         "hands_per_game": _est(m.mean(hands)),
         "hands_per_game_distribution": {str(k): v for k, v in sorted(length_hist.items())},
         "moves_per_hand": _est(m.ratio(ix[f"{t}.moves"], hands)),
-        "blocked_share": _est(_clip(m.ratio(ix[f"{t}.blocked"], hands))),
+        "blocked_share": _est(m.ratio(ix[f"{t}.blocked"], hands).clipped()),
         "leader": {"win_rate": _est(leader), "fair_share": round(fair, 4),
-                   "advantage": _est(_shift(leader, -fair))},
+                   "advantage": _est(leader.shifted(-fair))},
         "ties": _est(m.proportion(ix[f"{t}.tie"])),
         "margin": {"mean": _est(m.mean(ix[f"{t}.margin"])),
                    **{k: round(v, 4) for k, v in histogram_stats(margin_hist).items()
@@ -827,25 +827,6 @@ def table_report(config: SimConfig, summary: Summary, t: int = 0) -> dict[str, A
             "points": {str(k): v for k, v in sorted(points_hist.items())},
         },
     }
-
-
-def _scaled(e: Any, k: float) -> Any:
-    from bones.engine.stats import Estimate
-
-    return Estimate(e.value * k, e.lo * k, e.hi * k, None if e.se is None else e.se * k)
-
-
-def _clip(e: Any) -> Any:
-    """A share's normal interval kept within 0..1."""
-    from bones.engine.stats import Estimate
-
-    return Estimate(e.value, max(0.0, e.lo), min(1.0, e.hi), e.se)
-
-
-def _shift(e: Any, k: float) -> Any:
-    from bones.engine.stats import Estimate
-
-    return Estimate(e.value + k, e.lo + k, e.hi + k, e.se)
 
 
 def report(config: SimConfig, summary: Summary) -> dict[str, Any]:
@@ -896,10 +877,10 @@ def difference_report(config: SimConfig, summary: Summary) -> dict[str, Any]:
         bots.append({
             "bot": name,
             "win_rate": _est(m.diff_mean(q(0, f"{p}.win"), q(1, f"{p}.win"))),
-            "play_points_per_hand": _est(_scaled(m.diff_ratio(
-                q(0, f"{p}.play"), q(0, "hands"), q(1, f"{p}.play"), q(1, "hands")), 1 / k)),
-            "settlement_points_per_hand": _est(_scaled(m.diff_ratio(
-                q(0, f"{p}.settle"), q(0, "hands"), q(1, f"{p}.settle"), q(1, "hands")), 1 / k)),
+            "play_points_per_hand": _est(m.diff_ratio(
+                q(0, f"{p}.play"), q(0, "hands"), q(1, f"{p}.play"), q(1, "hands")).scaled(1 / k)),
+            "settlement_points_per_hand": _est(m.diff_ratio(
+                q(0, f"{p}.settle"), q(0, "hands"), q(1, f"{p}.settle"), q(1, "hands")).scaled(1 / k)),
         })
     out["bots"] = bots
     seats = []

@@ -24,6 +24,23 @@ class Estimate:
     hi: float
     se: float | None = None  # None for Wilson intervals
 
+    def scaled(self, k: float) -> Estimate:
+        """The estimate of ``k`` times the quantity.
+
+        >>> Estimate(2.0, 1.0, 3.0, 0.5).scaled(2)
+        Estimate(value=4.0, lo=2.0, hi=6.0, se=1.0)
+        """
+        return Estimate(self.value * k, self.lo * k, self.hi * k,
+                        None if self.se is None else self.se * k)
+
+    def shifted(self, k: float) -> Estimate:
+        """The estimate of the quantity plus ``k``."""
+        return Estimate(self.value + k, self.lo + k, self.hi + k, self.se)
+
+    def clipped(self) -> Estimate:
+        """A share's normal interval kept within 0..1."""
+        return Estimate(self.value, max(0.0, self.lo), min(1.0, self.hi), self.se)
+
 
 def wilson(successes: float, n: int, z: float = Z95) -> Estimate:
     """The Wilson score interval for a proportion.
