@@ -322,82 +322,84 @@ def _multiplier_lines(mult: list[int], edges: int, what: str) -> list[str]:
     return out
 
 
+_DOUBLE_TEXT = {
+    "crosswise": ("A double that is not a spinner is laid crosswise and, while it stands at the "
+                  "end of a line or arm, counts both halves (a [5-5] counts 10); once a tile is "
+                  "played on it, only the new end counts. A double led alone counts both "
+                  "halves once (a led [5-5] counts 10)."),
+    "inline": ("A double that is not a spinner is laid in line and counts one half at an "
+               "open end (a [5-5] at an end counts 5)."),
+}
+_SPINNER_TEXT = {
+    "first_double": (
+        "The first double played, whether led or played later, is the spinner. It lies "
+        "crosswise and takes tiles on all four edges, its two long sides and its two "
+        "cross ends, each starting an arm. Later doubles are ordinary."),
+    "every_double": (
+        "Every double is a spinner: it lies crosswise and takes tiles on all four edges, "
+        "its two long sides and its two cross ends, each starting an arm."),
+    "every_double_but_led": (
+        "Every double is a spinner except a led one: a double played after the lead lies "
+        "crosswise and takes tiles on all four edges, its two long sides and its two cross "
+        "ends, each starting an arm. A double that is led is an ordinary double: it takes "
+        "tiles on its two long sides only."),
+    "led_double": (
+        "A double that is led is the spinner: it lies crosswise and takes tiles on all "
+        "four edges, its two long sides and its two cross ends, each starting an arm. "
+        "When the lead is not a double there is no spinner; later doubles are ordinary."),
+}
+_ORDER_TEXT = {
+    "sides_first": "Both long sides of a spinner must be covered before either cross end may be played on.",
+    "any": "Any free edge of a spinner may be played on at any time.",
+}
+_ALL_EDGES_FIRST = "No arm may be extended until all four edges of the spinner are covered."
+
+
 def _layout(variant: spec.Variant) -> list[str]:
     sp = variant.layout.spinner
-    doubles = variant.layout.doubles
-    lines = []
-    lines.append(
+    dbl = _DOUBLE_TEXT[variant.layout.doubles]
+    lines = [
         "Each tile is played against an open end with the matching number touching it. "
         "After every play the open ends are added up: that total is the count."
-    )
-    if doubles == "crosswise":
-        dbl = ("A double that is not a spinner is laid crosswise and, while it stands at the "
-               "end of a line or arm, counts both halves (a [5-5] counts 10); once a tile is "
-               "played on it, only the new end counts. A double led alone counts both "
-               "halves once (a led [5-5] counts 10).")
-    else:
-        dbl = ("A double that is not a spinner is laid in line and counts one half at an "
-               "open end (a [5-5] at an end counts 5).")
+    ]
     if sp.kind == "none":
-        lines.append("There is no spinner: the tiles form one line with two open ends.")
-        lines.append(dbl)
-        return lines
+        return [*lines, "There is no spinner: the tiles form one line with two open ends.", dbl]
     if sp.kind == "inline_sniff":
-        mult = list(spinner_multipliers(sp.count))
-        lines.append(
-            "The first double played, whether led or played later, is the sniff. It is laid "
-            "in line like any tile, and each of its two long sides then takes exactly one "
-            "stub tile, played at any time while the sniff is on the table. A stub's outer "
-            "end counts in every later count and can never be built on; a stub added to a "
-            "sniff already enclosed by the line still counts."
-        )
-        lines.append("The sniff's own pips count by how many of its two line ends are covered:")
-        lines += _multiplier_lines(mult, 2, "two line ends")
-        lines.append(dbl.replace("that is not a spinner", "other than the sniff"))
-        return lines
+        return lines + _sniff(sp, dbl)
+    return lines + _spinner(sp, variant.layout.doubles, dbl)
+
+
+def _sniff(sp: spec.InlineSniff, dbl: str) -> list[str]:
+    return [
+        "The first double played, whether led or played later, is the sniff. It is laid "
+        "in line like any tile, and each of its two long sides then takes exactly one "
+        "stub tile, played at any time while the sniff is on the table. A stub's outer "
+        "end counts in every later count and can never be built on; a stub added to a "
+        "sniff already enclosed by the line still counts.",
+        "The sniff's own pips count by how many of its two line ends are covered:",
+        *_multiplier_lines(list(spinner_multipliers(sp.count)), 2, "two line ends"),
+        dbl.replace("that is not a spinner", "other than the sniff"),
+    ]
+
+
+_Spins = (spec.FirstDoubleSpinner | spec.EveryDoubleSpinner | spec.LedDoubleSpinner
+          | spec.EveryDoubleButLedSpinner)
+
+
+def _spinner(sp: _Spins, doubles: str, dbl: str) -> list[str]:
+    """A layout with spinners: which doubles spin, the order of their edges, their count."""
     mult = list(spinner_multipliers(sp.count))
-    if sp.kind == "first_double":
-        lines.append(
-            "The first double played, whether led or played later, is the spinner. It lies "
-            "crosswise and takes tiles on all four edges, its two long sides and its two "
-            "cross ends, each starting an arm. Later doubles are ordinary."
-        )
-    elif sp.kind == "every_double":
-        lines.append(
-            "Every double is a spinner: it lies crosswise and takes tiles on all four edges, "
-            "its two long sides and its two cross ends, each starting an arm."
-        )
-    elif sp.kind == "every_double_but_led":
-        lines.append(
-            "Every double is a spinner except a led one: a double played after the lead lies "
-            "crosswise and takes tiles on all four edges, its two long sides and its two cross "
-            "ends, each starting an arm. A double that is led is an ordinary double: it takes "
-            "tiles on its two long sides only."
-        )
-    elif sp.kind == "led_double":
-        lines.append(
-            "A double that is led is the spinner: it lies crosswise and takes tiles on all "
-            "four edges, its two long sides and its two cross ends, each starting an arm. "
-            "When the lead is not a double there is no spinner; later doubles are ordinary."
-        )
-    order = sp.order
-    if order == "sides_first":
-        lines.append("Both long sides of a spinner must be covered before either cross end may be played on.")
-    elif order == "any":
-        lines.append("Any free edge of a spinner may be played on at any time.")
-    else:
-        lines.append("No arm may be extended until all four edges of the spinner are covered.")
     preset = _PRESET_NAMES.get(tuple(mult))
     name = f" (the {preset} model)" if preset else ""
-    lines.append(
+    lines = [
+        _SPINNER_TEXT[sp.kind],
+        _ORDER_TEXT.get(sp.order, _ALL_EDGES_FIRST),
         "Edges count as covered however they were covered: a spinner played on the end of "
-        "an arm starts with one edge covered, the one it arrived by."
-    )
-    lines.append(
-        f"A spinner's own pips count by how many of its four edges are covered{name}:"
-    )
-    lines += _multiplier_lines(mult, 4, "four edges")
-    lines.append("The open end of every arm counts too; a free edge with no arm adds nothing.")
+        "an arm starts with one edge covered, the one it arrived by.",
+        f"A spinner's own pips count by how many of its four edges are covered{name}:",
+        *_multiplier_lines(mult, 4, "four edges"),
+        "The open end of every arm counts too; a free edge with no arm adds nothing.",
+    ]
     if sp.kind == "every_double":
         style = "crosswise, both halves" if doubles == "crosswise" else "in line, one half"
         lines.append(f"(Every double is a spinner, so the file's rule for ordinary doubles, "
@@ -416,51 +418,9 @@ def _scoring(variant: spec.Variant) -> list[str]:
         if not isinstance(points, spec.CountPoints):
             lines.append(f"(The file names {points.kind} points, which need scoring plays.)")
     elif isinstance(when, spec.MatchingEnds):
-        lines.append(
-            "A play scores when open ends show the same number. A double at an end shows "
-            "its number twice, so a double led alone is a pair."
-        )
-        names = {2: "a double-header", 3: "a triple-header"}
-        for size in sorted(when.points):
-            label = names.get(size, f"{size} alike")
-            lines.append(f"  - {_word(size)} ends alike ({label}): {_plural(when.points[size], 'point')}")
-        if when.points:
-            top = max(when.points)
-            lines.append(f"More than {_word(top)} ends alike score as {_word(top)}.")
-        if not isinstance(points, spec.CountPoints):
-            lines.append(f"(The file names {points.kind} points, which apply to counts only.)")
+        lines += _matching_ends(when, points)
     else:
-        if isinstance(when, spec.MultipleOf):
-            divisors = _join([str(d) for d in when.divisors], "or")
-            lines.append(f"A play scores when the count is a multiple of {divisors}. "
-                         "A count of 0 never scores.")
-        else:
-            lines.append("A play scores when the count is one of these numbers: "
-                         + ", ".join(str(c) for c in when.counts) + ". A count of 0 never scores.")
-        if isinstance(points, spec.CountPoints):
-            lines.append("It scores the count itself (a count of 15 scores 15).")
-        elif isinstance(points, spec.DividedPoints):
-            lines.append(f"It scores one point per {points.by}: the count divided by {points.by}, "
-                         f"rounded down (a count of {3 * points.by} scores 3).")
-        elif isinstance(points, spec.SumOfQuotients):
-            lines.append("It scores the count divided by each of the numbers above that "
-                         "divides it, added together (with 5 and 3, 15 scores 3 + 5 = 8).")
-        elif isinstance(points, spec.PerDivisor):
-            lines.append("It scores the count once for each of the numbers above that divides "
-                         "it (with 3 and 5, 15 scores 30).")
-        elif isinstance(points, spec.FlatPoints):
-            lines.append(f"It scores {_plural(points.amount, 'point')}, whatever the count.")
-        top = spec.max_reachable_count(variant)
-        scoring = [(c, points_for_count(variant.scoring, c)) for c in range(1, top + 1)]
-        scoring = [(c, p) for c, p in scoring if p > 0 or _qualifies(variant, c)]
-        if scoring and len(scoring) <= _SCORING_LIST_LIMIT:
-            table = ", ".join(f"{c} scores {p}" for c, p in scoring)
-            lines.append(f"Scoring counts up to {top} (no count above {top} can arise in this "
-                         f"layout): {table}.")
-        elif scoring:
-            table = ", ".join(f"{c} scores {p}" for c, p in scoring[:12])
-            lines.append(f"The first scoring counts: {table}, and so on up to {top}.")
-        lines.append("The lead itself scores if its count qualifies.")
+        lines += _count_scoring(variant, when, points)
     if not isinstance(when, spec.NoPredicate):
         lines.append("Nothing forces a scoring play: a player may choose any legal placement.")
         if s.get_in:
@@ -480,6 +440,63 @@ def _scoring(variant: spec.Variant) -> list[str]:
         lines.append("The muggins rule is on: players must claim their own scores (see Muggins).")
     else:
         lines.append("Scores are counted for the players: the muggins rule (claiming) is off.")
+    return lines
+
+
+def _matching_ends(when: spec.MatchingEnds, points: spec.Points) -> list[str]:
+    """Scoring by ends alike (double-headers, triple-headers)."""
+    lines = []
+    lines.append(
+        "A play scores when open ends show the same number. A double at an end shows "
+        "its number twice, so a double led alone is a pair."
+    )
+    names = {2: "a double-header", 3: "a triple-header"}
+    for size in sorted(when.points):
+        label = names.get(size, f"{size} alike")
+        lines.append(f"  - {_word(size)} ends alike ({label}): {_plural(when.points[size], 'point')}")
+    if when.points:
+        top = max(when.points)
+        lines.append(f"More than {_word(top)} ends alike score as {_word(top)}.")
+    if not isinstance(points, spec.CountPoints):
+        lines.append(f"(The file names {points.kind} points, which apply to counts only.)")
+    return lines
+
+
+def _count_scoring(variant: spec.Variant, when: spec.MultipleOf | spec.InList,
+                   points: spec.Points) -> list[str]:
+    """Scoring by the count: which counts score, what they score, the first of them."""
+    lines = []
+    if isinstance(when, spec.MultipleOf):
+        divisors = _join([str(d) for d in when.divisors], "or")
+        lines.append(f"A play scores when the count is a multiple of {divisors}. "
+                     "A count of 0 never scores.")
+    else:
+        lines.append("A play scores when the count is one of these numbers: "
+                     + ", ".join(str(c) for c in when.counts) + ". A count of 0 never scores.")
+    if isinstance(points, spec.CountPoints):
+        lines.append("It scores the count itself (a count of 15 scores 15).")
+    elif isinstance(points, spec.DividedPoints):
+        lines.append(f"It scores one point per {points.by}: the count divided by {points.by}, "
+                     f"rounded down (a count of {3 * points.by} scores 3).")
+    elif isinstance(points, spec.SumOfQuotients):
+        lines.append("It scores the count divided by each of the numbers above that "
+                     "divides it, added together (with 5 and 3, 15 scores 3 + 5 = 8).")
+    elif isinstance(points, spec.PerDivisor):
+        lines.append("It scores the count once for each of the numbers above that divides "
+                     "it (with 3 and 5, 15 scores 30).")
+    elif isinstance(points, spec.FlatPoints):
+        lines.append(f"It scores {_plural(points.amount, 'point')}, whatever the count.")
+    top = spec.max_reachable_count(variant)
+    scoring = [(c, points_for_count(variant.scoring, c)) for c in range(1, top + 1)]
+    scoring = [(c, p) for c, p in scoring if p > 0 or _qualifies(variant, c)]
+    if scoring and len(scoring) <= _SCORING_LIST_LIMIT:
+        table = ", ".join(f"{c} scores {p}" for c, p in scoring)
+        lines.append(f"Scoring counts up to {top} (no count above {top} can arise in this "
+                     f"layout): {table}.")
+    elif scoring:
+        table = ", ".join(f"{c} scores {p}" for c, p in scoring[:12])
+        lines.append(f"The first scoring counts: {table}, and so on up to {top}.")
+    lines.append("The lead itself scores if its count qualifies.")
     return lines
 
 
