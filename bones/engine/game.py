@@ -221,48 +221,18 @@ class GameSession:
         line).  Hold :func:`bones.engine.saves.save_lock` on ``path`` around
         the resume and the play that follows.
         """
-        from bones.engine.record import deal_from_record
-
         record, variant, rules = _read_save(path)
         play = record.meta.get(SAVE_FORMAT_KEY)
         if not isinstance(play, dict):
             raise GameError(f"{path}: a game record but not a `bones play` save (no meta.play)")
         try:
-            seats = tuple(str(s) for s in play["seats"])
-            config = SeatConfig(seats, str(play.get("level", DEFAULT_LEVEL)))
-            for k, spec_text in enumerate(seats):
-                if spec_text == HUMAN or spec_text in trusted_bots:
-                    continue
-                if not _known_bot(spec_text):
-                    raise GameError(f"{path}: seat {k} names no bot bones knows "
-                                    f"({spec_text[:40]!r})")
-                if not bot_is_data(spec_text):
-                    raise GameError(
-                        f"{path}: seat {k} is the bot {spec_text!r}, which is not a built-in bot "
-                        "that reads nothing; a save cannot start it: if you trust it, resume "
-                        f"with --bots {shlex.quote(spec_text)}")
-            if len(seats) != rules.players:
-                raise GameError(f"{path}: meta.play.seats names {len(seats)} seats for "
-                                f"{rules.players} players")
+            config = _saved_seats(path, play, rules.players, trusted_bots)
             if record.seed is None:
                 raise GameError(f"{path}: the save has no seed")
             session = cls(variant, rules, config, record.seed, path,
                           str(play.get("source", variant.name)))
             session.takebacks = list(play.get("takebacks", []))
-            hands = record.hands
-            if not hands:
-                raise GameError(f"{path}: the save holds no hand")
-            for number, entry in enumerate(hands, 1):
-                hand = session._start(deal_from_record(rules, entry.deal, f"hand {number}"))
-                claims = entry.claims or [None] * len(entry.moves)
-                for ply, (text, claim) in enumerate(zip(entry.moves, claims, strict=True), 1):
-                    if hand.over:
-                        raise GameError(f"{path}: hand {number} goes on after it ended (move {ply})")
-                    session._apply_text(text, claim, where=f"hand {number} move {ply}")
-                if number < len(hands) and not hand.over:
-                    raise GameError(f"{path}: hand {number} is unfinished but another follows")
-            if session.hand is not None and session.hand.over and not session.over:
-                raise GameError(f"{path}: the last hand ended but the match goes on and no hand follows")
+            session._replay_saved(path, record)
             state = play.get("rng")
             if record.version == 1 and state is not None and not session.match.game_over:
                 # a save from before the specified stream: the next hands are
@@ -279,6 +249,25 @@ class GameSession:
         session.finished = None
         session._on_disk = True
         return session
+
+    def _replay_saved(self, path: Path, record: Record) -> None:
+        """Play a save's hands again, move by move, checking that they hold together."""
+        from bones.engine.record import deal_from_record
+
+        hands = record.hands
+        if not hands:
+            raise GameError(f"{path}: the save holds no hand")
+        for number, entry in enumerate(hands, 1):
+            hand = self._start(deal_from_record(self.rules, entry.deal, f"hand {number}"))
+            claims = entry.claims or [None] * len(entry.moves)
+            for ply, (text, claim) in enumerate(zip(entry.moves, claims, strict=True), 1):
+                if hand.over:
+                    raise GameError(f"{path}: hand {number} goes on after it ended (move {ply})")
+                self._apply_text(text, claim, where=f"hand {number} move {ply}")
+            if number < len(hands) and not hand.over:
+                raise GameError(f"{path}: hand {number} is unfinished but another follows")
+        if self.hand is not None and self.hand.over and not self.over:
+            raise GameError(f"{path}: the last hand ended but the match goes on and no hand follows")
 
     # ---------------------------------------------------------- reading
 
@@ -659,6 +648,26 @@ def _make_bot(spec_text: str) -> Bot:
         return make_bot(spec_text)
     except (ValueError, KeyError) as err:
         raise GameError(f"--bots: {_one_line(err)}") from None
+
+
+def _saved_seats(path: Path, play: dict[str, Any], players: int,
+                 trusted_bots: Sequence[str]) -> SeatConfig:
+    """A save's seats, each a human, a trusted bot or a built-in bot that reads nothing."""
+    seats = tuple(str(s) for s in play["seats"])
+    config = SeatConfig(seats, str(play.get("level", DEFAULT_LEVEL)))
+    for k, spec_text in enumerate(seats):
+        if spec_text == HUMAN or spec_text in trusted_bots:
+            continue
+        if not _known_bot(spec_text):
+            raise GameError(f"{path}: seat {k} names no bot bones knows ({spec_text[:40]!r})")
+        if not bot_is_data(spec_text):
+            raise GameError(
+                f"{path}: seat {k} is the bot {spec_text!r}, which is not a built-in bot "
+                "that reads nothing; a save cannot start it: if you trust it, resume "
+                f"with --bots {shlex.quote(spec_text)}")
+    if len(seats) != players:
+        raise GameError(f"{path}: meta.play.seats names {len(seats)} seats for {players} players")
+    return config
 
 
 def _known_bot(spec_text: str) -> bool:

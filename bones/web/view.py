@@ -142,6 +142,25 @@ def settlement_json(session: GameSession, index: int, viewer: int) -> dict[str, 
     }
 
 
+def _legal_json(session: GameSession, hand: Hand) -> list[dict[str, Any]]:
+    """The moves of the seat to play: notation, kind, tile, arm, the pip it matches and,
+    without muggins, its points and count."""
+    legal = []
+    for opt in session.options():
+        entry: dict[str, Any] = {"move": opt.text, "kind": "play" if opt.move >= 0 else
+                                 ("draw" if opt.move == DRAW else "pass")}
+        if opt.move >= 0:
+            entry["tile"] = session.rules.tiles.names[tile_of(opt.move)]
+            entry["arm"] = arm_name(arm_of(opt.move)) if hand.placed else None
+            if hand.placed:
+                entry["pip"] = hand.arm_open[arm_of(opt.move)]
+            if not session.muggins:  # under muggins, seeing the points is the player's job
+                entry["points"] = opt.points
+                entry["count"] = opt.count
+        legal.append(entry)
+    return legal
+
+
 def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
               busy: bool = False, error: str | None = None) -> dict[str, Any]:
     """Everything ``seat`` may see of the game now."""
@@ -154,28 +173,12 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
     log = session.current
     playing = not hand.over
     my_turn = playing and hand.turn == seat and not session.over
-    legal: list[dict[str, Any]] = []
-    if my_turn:
-        for opt in session.options():
-            entry: dict[str, Any] = {"move": opt.text, "kind": "play" if opt.move >= 0 else
-                                     ("draw" if opt.move == DRAW else "pass")}
-            if opt.move >= 0:
-                entry["tile"] = rules.tiles.names[tile_of(opt.move)]
-                entry["arm"] = arm_name(arm_of(opt.move)) if hand.placed else None
-                if hand.placed:
-                    entry["pip"] = hand.arm_open[arm_of(opt.move)]
-                if not session.muggins:  # under muggins, seeing the points is the player's job
-                    entry["points"] = opt.points
-                    entry["count"] = opt.count
-            legal.append(entry)
-    seats = []
-    for k in range(rules.players):
-        seats.append({
-            "seat": k, "who": seat_label(session, k, seat),
-            "kind": "human" if session.is_human(k) else "bot",
-            "bot": None if session.is_human(k) else session.config.seats[k],
-            "owner": rules.owner[k], "tiles": obs.counts[k], "drawn": obs.drawn[k],
-        })
+    seats = [{
+        "seat": k, "who": seat_label(session, k, seat),
+        "kind": "human" if session.is_human(k) else "bot",
+        "bot": None if session.is_human(k) else session.config.seats[k],
+        "owner": rules.owner[k], "tiles": obs.counts[k], "drawn": obs.drawn[k],
+    } for k in range(rules.players)]
     finished = len(match.history)
     # the last hand that ended (the page shows it once, when it first appears)
     last_end = settlement_json(session, finished - 1, seat) if finished else None
@@ -210,7 +213,7 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
         "count_parts": parts,
         "boneyard": obs.boneyard_left,
         "drawable": obs.drawable,
-        "legal": legal,
+        "legal": _legal_json(session, hand) if my_turn else [],
         "muggins": session.muggins,
         "events": [_event_json(session, ev, seat) for ev in log.events],
         "hand_end": last_end,
