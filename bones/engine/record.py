@@ -588,6 +588,30 @@ def _show(value: object) -> str:
     return str(value)
 
 
+def _replay_moves(hand: Hand, hand_record: HandRecord, where: str) -> list[ReplayedMove]:
+    """Play a recorded hand's moves (and claims) on ``hand``, checked one by one."""
+    claims = hand_record.claims
+    if claims is not None and len(claims) != len(hand_record.moves):
+        raise RecordError(f"{where}: {len(claims)} claims for {len(hand_record.moves)} moves")
+    steps: list[ReplayedMove] = []
+    for index, text in enumerate(hand_record.moves):
+        at = f"{where}, move {index + 1} '{text}'"
+        if hand.over:
+            raise RecordError(f"{at}: the hand is already over "
+                              f"({Outcome(hand.state).label} after move {index})")
+        seat = hand.turn
+        try:
+            move = parse_move(hand, text)
+            points = hand.play(move, claims[index] if claims is not None else None)
+        except NotationError as err:
+            raise RecordError(f"{at}: {err}") from None
+        except IllegalMoveError as err:
+            legal = ", ".join(err.legal) or "nothing"
+            raise RecordError(f"{at}: not legal now (legal: {legal})") from None
+        steps.append(ReplayedMove(seat, text, hand.count, points))
+    return steps
+
+
 def replay(record: Record) -> ReplayResult:
     """Replay every hand of ``record`` with the checked move path.
 
@@ -613,25 +637,7 @@ def replay(record: Record) -> ReplayResult:
             raise RecordError(f"{where}: the match was already over after hand {number - 1}")
         hand = match.start_hand(deal_from_record(rules, hand_record.deal, where))
         pot = hand.pot
-        claims = hand_record.claims
-        if claims is not None and len(claims) != len(hand_record.moves):
-            raise RecordError(f"{where}: {len(claims)} claims for {len(hand_record.moves)} moves")
-        steps: list[ReplayedMove] = []
-        for index, text in enumerate(hand_record.moves):
-            at = f"{where}, move {index + 1} '{text}'"
-            if hand.over:
-                raise RecordError(f"{at}: the hand is already over "
-                                  f"({Outcome(hand.state).label} after move {index})")
-            seat = hand.turn
-            try:
-                move = parse_move(hand, text)
-                points = hand.play(move, claims[index] if claims is not None else None)
-            except NotationError as err:
-                raise RecordError(f"{at}: {err}") from None
-            except IllegalMoveError as err:
-                legal = ", ".join(err.legal) or "nothing"
-                raise RecordError(f"{at}: not legal now (legal: {legal})") from None
-            steps.append(ReplayedMove(seat, text, hand.count, points))
+        steps = _replay_moves(hand, hand_record, where)
         end = _end_name(hand.state)
         _check("end", hand_record.end, end, where)
         if hand.over:

@@ -782,22 +782,11 @@ def table_report(config: SimConfig, summary: Summary, t: int = 0) -> dict[str, A
             "points_per_game": _est(m.mean(ix[f"{prefix}.score"]).scaled(1 / seats)),
         }
 
-    per_bot = []
-    for d, name in enumerate(distinct):
-        entry = {"bot": name, "seats": multiplicity[d], "games": n}
-        entry.update(side(f"{t}.bot{d}", multiplicity[d]))
-        per_bot.append(entry)
-    per_seat = []
-    for s in range(table.players):
-        entry = {"seat": s, "games": n}
-        entry.update(side(f"{t}.seat{s}", 1))
-        per_seat.append(entry)
-    head = []
-    for a in range(len(distinct)):
-        row: list[Any] = []
-        for b in range(len(distinct)):
-            row.append(None if a == b else _est(m.proportion(ix[f"{t}.ahead{a}.{b}"])))
-        head.append(row)
+    per_bot = [{"bot": name, "seats": multiplicity[d], "games": n,
+                **side(f"{t}.bot{d}", multiplicity[d])} for d, name in enumerate(distinct)]
+    per_seat = [{"seat": s, "games": n, **side(f"{t}.seat{s}", 1)} for s in range(table.players)]
+    head = [[None if a == b else _est(m.proportion(ix[f"{t}.ahead{a}.{b}"]))
+             for b in range(len(distinct))] for a in range(len(distinct))]
     leader = m.proportion(ix[f"{t}.leader_win"])
     fair = 1 / owners
     margin_hist = summary.hists.get(f"{t}.margin", {})
