@@ -44,8 +44,8 @@ EXIT_USAGE = 2
 # Annotated types: a command writes ``seed: Seed = None``.
 
 Seed = Annotated[Optional[int], typer.Option(
-    "--seed", help="Master seed: the same seed plays the same games "
-    "(default: a fresh one, recorded in the report).", show_default=False)]
+    "--seed", help="Master seed: the same seed plays the same games, bots' choices included "
+    "(default: a fresh one, shown and recorded in the report or the save).", show_default=False)]
 Jobs = Annotated[int, typer.Option(
     "--jobs", "-j", help="Local worker processes (at most one per batch and, "
     "without --oversubscribe, per CPU).")]

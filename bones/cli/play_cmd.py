@@ -16,6 +16,8 @@ from typing import Optional
 
 import typer
 
+from bones.cli.options import Players, Seed, Teams
+
 _HELP = """Play a variant at the terminal against bots (or friends at the same keyboard).
 
 NAME-or-FILE is a built-in variant (see `bones list`) or a variant file.
@@ -63,8 +65,8 @@ def play_command(
     variant: Optional[str] = typer.Argument(
         None, metavar="NAME-or-FILE", help="A built-in variant or a variant file; with "
         "--resume, the save to go on with."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
-    teams: bool = typer.Option(False, "--teams", help="Play in two partnerships (seats 0+2 v 1+3)."),
+    players: Players = None,
+    teams: Teams = False,
     seat: Optional[int] = typer.Option(None, "--seat", help="Your seat, from 0 (default 0)."),
     humans: Optional[int] = typer.Option(
         None, "--humans", help="Players at this keyboard, in seats --seat, --seat+1, ... "
@@ -75,8 +77,7 @@ def play_command(
         "bots of the save you trust to start, if they are not built-in."),
     level: Optional[str] = typer.Option(
         None, "--level", help="easy (greedy), medium (heuristic) or hard (search, the default)."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the deals and the bots "
-                                       "(default: a fresh one, shown and saved)."),
+    seed: Seed = None,
     tiles: str = typer.Option("ascii", "--tiles", help="ascii ([3|5]) or unicode "
                               "(domino glyphs; double-six sets only)."),
     no_color: bool = typer.Option(False, "--no-color", help="No colours (NO_COLOR is honoured too)."),
