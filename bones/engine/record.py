@@ -331,10 +331,24 @@ def parse_record(data: Any, source: str = "record") -> Record:
     try:
         return Record.model_validate(data)
     except ValidationError as err:
-        first = err.errors()[0]
-        more = err.error_count() - 1
+        problems = _problems(data, err, Record, {})
+        more = len(problems) - 1
         extra = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-        raise RecordError(f"{source}: {_where(first['loc'])}: {first['msg']}{extra}") from None
+        raise RecordError(f"{source}: {problems[0]}{extra}") from None
+
+
+def _problems(data: Any, err: ValidationError, model: type[BaseModel],
+              forms: dict[str, tuple[str, str]], prefix: str = "") -> list[str]:
+    """``PATH: MESSAGE`` for each problem pydantic found in ``data``, worded as a
+    variant file's problems are (:func:`bones.engine.problems.pydantic_problems`):
+    a record is JSON, so a problem has a path but no line."""
+    from bones.engine.problems import pydantic_problems
+    from bones.engine.yamlsource import from_plain
+
+    errors = err.errors(include_url=False)
+    found = pydantic_problems(from_plain(data, "record"), errors, model, forms)
+    return ([f"{prefix}{_where(tuple(p.path))}: {p.message}" for p in found]
+            or [f"{prefix}{_where(errors[0]['loc'])}: {errors[0]['msg']}"])
 
 
 #: The largest record or save bones reads: 4 MiB.  The longest match of any
@@ -561,8 +575,9 @@ def _compile(record: Record) -> tuple[Variant, Rules]:
     try:
         variant = Variant.model_validate(record.variant)
     except ValidationError as err:
-        first = err.errors()[0]
-        raise RecordError(f"variant.{_where(first['loc'])}: {first['msg']}") from None
+        from bones.engine.spec import FORMS
+
+        raise RecordError(_problems(record.variant, err, Variant, FORMS, "variant.")[0]) from None
     problems = semantic_problems(variant)
     if problems:
         p = problems[0]
