@@ -168,7 +168,12 @@ def _players_and_deal(variant: spec.Variant, players: int | None) -> list[str]:
     else:
         lines.append("Play goes counter-clockwise, to the right.")
     lines.append("Seats are numbered from 0 in the order of play: seat 1 plays after seat 0.")
+    return lines + _deal(variant, players)
 
+
+def _deal(variant: spec.Variant, players: int | None) -> list[str]:
+    """The deal: each hand's size, the boneyard, its reserve."""
+    lines = []
     n = variant.tiles.highest
     size = (n + 1) * (n + 2) // 2
     hands = _per_count(variant.deal.hand_size, variant, players,
