@@ -6,8 +6,12 @@ A leaf module: the bots' own modules (``basic``, ``search``) import it, and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - a leaf at run time
+    from bones.engine.bots import Bot
 
 
 @dataclass(frozen=True)
@@ -25,7 +29,7 @@ class BotInfo:
     name: str
     summary: str
     params: tuple[Param, ...]
-    factory: Any
+    factory: Callable[..., Bot]
 
 
 def named(name: str, params: tuple[Param, ...], values: dict[str, Any]) -> str:
