@@ -124,3 +124,21 @@ def test_fused_playout_plays_the_same_games_as_the_engine() -> None:
         assert plain == once
         assert {state for _, _, state, _ in plain} == {1, 2}  # dominoes and blocks both seen
     assert not fused.fusable(compile_table("sniff", 2))
+
+
+def test_adapter_speeds_cover_every_installed_adapter(capsys) -> None:  # type: ignore[no-untyped-def]
+    import importlib.util
+
+    from bench import adapters
+
+    installed = ["engine"] + [name for name, module in (("pettingzoo", "pettingzoo"),
+                                                        ("gymnasium", "gymnasium"),
+                                                        ("openspiel", "pyspiel"))
+                              if importlib.util.find_spec(module) is not None]
+    rates = adapters.run(steps=30, rounds=1, core="python")
+    assert sorted(rates) == sorted(installed) and all(r > 0 for r in rates.values())
+    adapters.main(["--steps", "30", "--rounds", "1"])
+    out = capsys.readouterr().out
+    assert "python steps/s" in out
+    for name in installed:
+        assert f"  {name} " in out
