@@ -182,6 +182,36 @@ def test_python_bots_by_module_and_by_file(tmp_path: Path,
     assert {b["bot"] for b in body["bots"]} == {f"file:{path}:Heaviest", "greedy"}
 
 
+def test_python_bots_hear_every_hand_and_match_end(tmp_path: Path) -> None:
+    path = tmp_path / "listener.py"
+    path.write_text(textwrap.dedent("""
+        import json
+
+        class Listener:
+            def __init__(self, log):
+                self.log = log
+
+            def choose(self, obs, rng):
+                return obs.legal_moves()[0]
+
+            def notify(self, event):
+                with open(self.log, "a") as out:
+                    out.write(json.dumps(event) + "\\n")
+    """))
+    log = tmp_path / "events.jsonl"
+    body, _ = _simulate("--bots", f"file:{path}:Listener:log={log}", "--bots", "greedy", n=3)
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    ends = [e for e in events if e["type"] == "match_end"]
+    hands = [e for e in events if e["type"] == "hand_end"]
+    assert len(ends) == 3 and len(hands) == round(body["hands_per_game"]["value"] * 3)
+    assert all(set(e) == {"type", "scores", "winner", "forfeit"} and e["forfeit"] == -1
+               for e in ends)
+    assert all(set(e) == {"type", "scores", "settlement"} for e in hands)
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    for event in events:  # the same messages a command bot reads
+        validator.validate(event)
+
+
 def test_bad_python_bot_texts_say_what_is_wrong(tmp_path: Path) -> None:
     (tmp_path / "b.py").write_text(PY_BOT)
     for text, message in [
