@@ -471,7 +471,7 @@ def test_programs_in_worker_processes_are_stopped_when_the_run_ends(tmp_path: Pa
         time.sleep(300)
     """)
     text = f"cmd:{command}"
-    body, _ = _simulate("--bots", text, "--bots", "greedy", "--jobs", "2", n=6)
+    body, _ = _simulate("--bots", text, "--bots", "greedy", "--jobs", "2", "--oversubscribe", n=6)
     assert body["games"] == 6 and body["run"]["workers"] == 2
     started = [int(p) for p in pids.read_text().split()]
     assert len(started) >= 4  # two programs and their children, at least
