@@ -359,12 +359,10 @@ def test_a_program_is_killed_with_its_process_group(tmp_path: Path) -> None:
         assert not _running(pid)
 
 
-def test_a_run_ended_by_sigterm_stops_its_programs(tmp_path: Path) -> None:
-    import signal
-    import subprocess
-
-    pids = tmp_path / "pids"
-    command = _script(tmp_path, "stubborn.py", f"""
+def _stubborn(tmp_path: Path, pids: Path) -> str:
+    """A command bot that starts a child, writes both pids to ``pids``,
+    answers every move, and then ignores the end of its input."""
+    return _script(tmp_path, "stubborn.py", f"""
         import json, os, subprocess, sys, time
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
         open({str(pids)!r}, "a").write(f"{{os.getpid()}} {{child.pid}}\\n")
@@ -373,6 +371,14 @@ def test_a_run_ended_by_sigterm_stops_its_programs(tmp_path: Path) -> None:
                 print(json.loads(line)["legal"][0], flush=True)
         time.sleep(300)
     """)
+
+
+def test_a_run_ended_by_sigterm_stops_its_programs(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+
+    pids = tmp_path / "pids"
+    command = _stubborn(tmp_path, pids)
     errors = tmp_path / "stderr"
     with errors.open("wb") as sink:
         run = subprocess.Popen([sys.executable, "-m", "bones", "simulate", "all-fives", "-n",
@@ -461,15 +467,7 @@ def test_programs_in_worker_processes_are_stopped_when_the_run_ends(tmp_path: Pa
     # that ignores the end of its input is killed, with what it started,
     # when its worker ends with the run
     pids = tmp_path / "pids"
-    command = _script(tmp_path, "stubborn.py", f"""
-        import json, os, subprocess, sys, time
-        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
-        open({str(pids)!r}, "a").write(f"{{os.getpid()}} {{child.pid}}\\n")
-        for line in sys.stdin:
-            if json.loads(line)["type"] == "move":
-                print(json.loads(line)["legal"][0], flush=True)
-        time.sleep(300)
-    """)
+    command = _stubborn(tmp_path, pids)
     text = f"cmd:{command}"
     body, _ = _simulate("--bots", text, "--bots", "greedy", "--jobs", "2", "--oversubscribe", n=6)
     assert body["games"] == 6 and body["run"]["workers"] == 2
