@@ -14,14 +14,14 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def load_variant(name: str):  # type: ignore[no-untyped-def]
-    """A built-in variant, through bones.engine.load once it exists."""
+    """A built-in variant, through bones.lang.load once it exists."""
     try:
-        from bones.engine.load import load_variant as load
+        from bones.lang.load import load_variant as load
     except ImportError:
-        # bones.engine.load is not committed yet: read the YAML file directly
+        # bones.lang.load is not committed yet: read the YAML file directly
         import yaml
 
-        from bones.engine.spec import Variant
+        from bones.lang.spec import Variant
 
         with open(REPO / "variants" / f"{name}.yaml", encoding="utf-8") as fh:
             return Variant.model_validate(yaml.safe_load(fh))

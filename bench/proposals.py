@@ -129,7 +129,7 @@ def _view_observe(hand, seat):  # type: ignore[no-untyped-def]
     Not a safe observation (the layout is the live, unscrubbed hand); it
     measures what copying costs the built-in bots.
     """
-    from bones.engine.observation import Observation
+    from bones.seat.observation import Observation
 
     rules = hand.rules
     return Observation(
@@ -140,8 +140,9 @@ def _view_observe(hand, seat):  # type: ignore[no-untyped-def]
 
 
 def simulate_proposals(hands: int, rounds: int, bots: str = "random") -> dict[str, dict]:
-    """bones.engine.sim.run_batch as it is, and with proposal 12's bound."""
-    from bones.engine import observation, sim
+    """bones.sim.simulation.run_batch as it is, and with proposal 12's bound."""
+    from bones.seat import observation
+    from bones.sim import simulation as sim
 
     config = sim.make_config(["sniff"], [bots], hands, 1, hands_only=True)
     real_observe = observation.observe
@@ -184,7 +185,7 @@ def fused_run(games: int, rounds: int) -> dict[str, dict]:
 def run(games: int = 2_000, rounds: int = 10, log: Callable[[str], None] = print) -> dict:
     """Every prototype not yet in the engine, A/B against the engine as it is."""
     from bench.throughput import greedy_factory, play_hands
-    from bones.engine.bots.policies import greedy_move
+    from bones.bots.policies import greedy_move
 
     out: dict[str, dict] = {}
     patches = Patches()

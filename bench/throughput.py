@@ -80,10 +80,10 @@ def greedy_factory() -> tuple[Callable | None, str]:
     seat), rng)``, so building the observation is part of the measured cost.
     """
     try:
-        from bones.engine.bots import make_bot
-        from bones.engine.observation import observe
+        from bones.bots import make_bot
+        from bones.seat.observation import observe
     except ImportError as err:
-        return None, f"bones.engine.bots.make_bot is not available ({err})"
+        return None, f"bones.bots.make_bot is not available ({err})"
 
     def make(seed: int):  # type: ignore[no-untyped-def]
         choose = make_bot("greedy").choose

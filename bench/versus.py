@@ -7,7 +7,7 @@ other side's the second time, so neither side profits from a lucky deal.
 Games are the unit of the figures: each ends in a win, a tie or a loss for
 bones, and a tie is not a win.  Both the win rate of the decided games and
 the win rate of all games are given with Wilson 95% intervals
-(:func:`bones.engine.stats.wilson`).
+(:func:`bones.sim.stats.wilson`).
 
 The time of a move is the wall-clock time of one decision with more than one
 legal option (forced moves are made at once by both sides and not counted);
@@ -73,7 +73,7 @@ def play_all(task: Callable[[tuple[int, int]], Game], games: list[tuple[int, int
 
 
 def _wilson(successes: int, n: int) -> dict[str, float]:
-    from bones.engine.stats import wilson
+    from bones.sim.stats import wilson
 
     e = wilson(successes, n)
     return {"rate": round(100 * e.value, 1), "lo": round(100 * e.lo, 1), "hi": round(100 * e.hi, 1)}

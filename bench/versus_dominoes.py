@@ -7,7 +7,7 @@ Each game is one ``dominoes.Game`` (the first game of the package's series:
 the [6-6] holder leads it) and, move for move beside it, the first hand of a
 bones ``partnership-block`` match from the same deal.  bones' bot holds the
 seats of one team (0 + 2 or 1 + 3) and chooses in bones' hand from its own
-seat's :class:`~bones.engine.observation.Observation`; the peer's player
+seat's :class:`~bones.seat.observation.Observation`; the peer's player
 holds the other team's seats and chooses in the package's game, as its docs
 say players are used (it reorders ``game.valid_moves`` and the first is
 played).  Every move is made in both games: at every turn the two agree on
@@ -99,14 +99,14 @@ def play(deal: int, bones_team: int, setup: Setup = Setup()) -> Game:
     """One game from deal ``deal`` with bones' bot in team ``bones_team``'s seats."""
     import dominoes
 
-    from bones.engine.bots import make_bot
+    from bones.bots import make_bot
     from bones.engine.hand import PASS
-    from bones.engine.load import load_variant
     from bones.engine.match import Deal, Match
     from bones.engine.moves import arm_of, tile_of
-    from bones.engine.observation import observe
     from bones.engine.rng import Rng
     from bones.engine.rules import compile_rules
+    from bones.lang.load import load_variant
+    from bones.seat.observation import observe
 
     rules = _rules(compile_rules, load_variant)
     ts = rules.tiles

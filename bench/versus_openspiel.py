@@ -12,7 +12,7 @@ random-rollout evaluator, ``uct_c=2``, 1,000 simulations a move (the
 defaults of docs/adapters.md), and the adapter's
 ``resample_from_infostate`` (bones' world sampler) as its resampler; its
 generators, the resampler's included, are seeded from the deal and the side.  bones' bot chooses from
-its seat's :class:`~bones.engine.observation.Observation` of the adapter's
+its seat's :class:`~bones.seat.observation.Observation` of the adapter's
 hand and its move is applied as the adapter's action; every action is
 checked against the state's legal actions.  A game's result is the sign of
 the returns (the lighter hand wins the other's pips; equal hands tie).
@@ -83,9 +83,9 @@ def play(deal: int, bones_seat: int, setup: Setup = Setup()) -> Game:
     """One game from deal ``deal`` with bones' bot in seat ``bones_seat``."""
     import numpy as np
 
-    from bones.engine.bots import make_bot
-    from bones.engine.observation import observe
+    from bones.bots import make_bot
     from bones.engine.rng import Rng
+    from bones.seat.observation import observe
 
     game = load(setup.variant)
     space = game.space

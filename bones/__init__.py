@@ -21,10 +21,10 @@ from typing import Any
 from bones._version import __version__
 
 _EXPORTS = {
-    "load_variant": "bones.engine.load",
-    "VariantError": "bones.engine.load",
-    "builtin_names": "bones.engine.load",
-    "Variant": "bones.engine.spec",
+    "load_variant": "bones.lang.load",
+    "VariantError": "bones.lang.load",
+    "builtin_names": "bones.lang.load",
+    "Variant": "bones.lang.spec",
     "compile_rules": "bones.engine.rules",
     "Rules": "bones.engine.rules",
     "Match": "bones.engine.match",
@@ -39,15 +39,15 @@ _EXPORTS = {
     "parse_move": "bones.engine.notation",
     "move_value": "bones.engine.notation",
     "move_code": "bones.engine.notation",
-    "observe": "bones.engine.observation",
-    "sample_world": "bones.engine.observation",
-    "make_bot": "bones.engine.bots",
-    "load_record": "bones.engine.record",
-    "save_record": "bones.engine.record",
-    "replay": "bones.engine.record",
-    "record_match": "bones.engine.record",
-    "Recorder": "bones.engine.record",
-    "RecordError": "bones.engine.record",
+    "observe": "bones.seat.observation",
+    "sample_world": "bones.seat.observation",
+    "make_bot": "bones.bots",
+    "load_record": "bones.games.record",
+    "save_record": "bones.games.record",
+    "replay": "bones.games.record",
+    "record_match": "bones.games.record",
+    "Recorder": "bones.games.record",
+    "RecordError": "bones.games.record",
 }
 
 __all__ = ["__version__", "compiled", *_EXPORTS]

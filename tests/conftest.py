@@ -24,7 +24,7 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
-# The compiled-variant cache (bones.engine.cache) of the commands the tests
+# The compiled-variant cache (bones.games.cache) of the commands the tests
 # run goes to a folder of this test session, never the user's own cache.
 if "BONES_CACHE_DIR" not in os.environ:
     import tempfile

@@ -24,13 +24,13 @@ import difflib
 import sys
 from pathlib import Path
 
-from bones.engine.load import builtin_names, load_variant
 from bones.engine.match import Match
 from bones.engine.moves import Outcome
 from bones.engine.notation import format_move
-from bones.engine.record import Record, Recorder, dumps_record
 from bones.engine.rng import Rng
 from bones.engine.rules import compile_rules
+from bones.games.record import Record, Recorder, dumps_record
+from bones.lang.load import builtin_names, load_variant
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SEED = 2026

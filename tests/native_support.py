@@ -18,7 +18,7 @@ from types import ModuleType
 import pytest
 
 from bones.engine import core
-from bones.engine.load import builtin_names, load_variant
+from bones.lang.load import builtin_names, load_variant
 
 
 def _load() -> tuple[ModuleType | None, str]:

@@ -12,8 +12,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bones.adapters.common import tables
-from bones.engine.actions import ActionSpace
-from bones.engine.chance import (
+from bones.engine.hand import DRAW
+from bones.engine.match import Match
+from bones.engine.rng import Rng
+from bones.engine.rules import (
+    LEAD_HIGHEST_DOUBLE,
+    LEAD_LOT,
+    LEAD_RANDOM,
+    LEAD_SEAT,
+    LeadRule,
+    compile_rules,
+)
+from bones.lang.load import load_variant
+from bones.seat.actions import ActionSpace
+from bones.seat.chance import (
     DealProcess,
     NeedChance,
     RandomChooser,
@@ -27,20 +39,8 @@ from bones.engine.chance import (
     lead_rule,
     match_rewards,
 )
-from bones.engine.encoding import Encoding
-from bones.engine.hand import DRAW
-from bones.engine.load import load_variant
-from bones.engine.match import Match
-from bones.engine.observation import observe, sample_world
-from bones.engine.rng import Rng
-from bones.engine.rules import (
-    LEAD_HIGHEST_DOUBLE,
-    LEAD_LOT,
-    LEAD_RANDOM,
-    LEAD_SEAT,
-    LeadRule,
-    compile_rules,
-)
+from bones.seat.encoding import Encoding
+from bones.seat.observation import observe, sample_world
 from tests.hypothesis_budget import examples
 
 TABLES = tables()

@@ -151,7 +151,7 @@ def test_gymnasium_plays_against_the_named_bots() -> None:
     with pytest.raises(ValueError, match="opponents"):
         gym_adapter.env("all-fives", opponents=["greedy", "random"], players=2)
     # a bot object of the user's own plays too
-    from bones.engine.bots import make_bot
+    from bones.bots import make_bot
 
     mine = make_bot("heuristic")
     env = gym_adapter.env("sniff", seat=0, opponents=[mine], players=2)

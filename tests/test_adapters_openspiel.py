@@ -18,9 +18,9 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 import bones.adapters.openspiel  # noqa: E402,F401
 from bones.adapters.common import tables  # noqa: E402
-from bones.engine.bots import make_bot  # noqa: E402
-from bones.engine.observation import observe  # noqa: E402
+from bones.bots import make_bot  # noqa: E402
 from bones.engine.rng import Rng  # noqa: E402
+from bones.seat.observation import observe  # noqa: E402
 
 SIMS = int(os.environ.get("BONES_RL_SIMS", "1"))
 TABLES = tables()

@@ -91,9 +91,9 @@ def test_machine_info_names_a_commit() -> None:
 
 
 def test_proposal_prototypes_run_and_restore_the_engine() -> None:
-    from bones.engine import observation
     from bones.engine.match import Match
     from bones.engine.tiles import TileSet
+    from bones.seat import observation
 
     before = (observation.observe, Match.finish_hand, TileSet.pips_of, TileSet.parse)
     out = proposals.run(games=4, rounds=2, log=lambda _: None)

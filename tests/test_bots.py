@@ -6,14 +6,14 @@ from functools import cache
 
 import pytest
 
-from bones.engine.bots import BOTS, BotError, make_bot, parse_bots
-from bones.engine.bots.policies import greedy_move, points_if
+from bones.bots import BOTS, BotError, make_bot, parse_bots
+from bones.bots.policies import greedy_move, points_if
 from bones.engine.hand import DRAW, Hand
-from bones.engine.load import builtin_names, load_variant
 from bones.engine.match import Match
-from bones.engine.observation import observe
 from bones.engine.rng import Rng
 from bones.engine.rules import compile_rules
+from bones.lang.load import builtin_names, load_variant
+from bones.seat.observation import observe
 
 _QUICK = ("random", "greedy", "heuristic", "search:iterations=2",
           "search:iterations=1:policy=heuristic", "search:iterations=1:rollouts=2:policy=random",

@@ -9,9 +9,9 @@ import pytest
 import yaml
 from pydantic import BaseModel
 
-from bones.engine import spec
-from bones.engine.load import builtin_names, load_mapping, load_variant
-from bones.engine.spec import points_for_count
+from bones.lang import spec
+from bones.lang.load import builtin_names, load_mapping, load_variant
+from bones.lang.spec import points_for_count
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ROOT / "variants"

@@ -1,5 +1,5 @@
 """The compiled-variant cache: same games, fast start-up, never a stale or
-foreign entry (bones.engine.cache)."""
+foreign entry (bones.games.cache)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bones.engine import cache
-from bones.engine.load import load_variant
 from bones.engine.rules import compile_rules
-from bones.engine.sim import Table, make_config, simulate
+from bones.games import cache
+from bones.lang.load import load_variant
+from bones.sim.simulation import Table, make_config, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -75,19 +75,20 @@ def test_editing_a_variant_or_the_compiler_makes_a_new_key(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     variants = tmp_path / "variants"
     shutil.copytree(cache.builtin_dir(), variants)
-    engine = tmp_path / "engine"
-    engine.mkdir()
+    engine = tmp_path / "bones"
     for module in cache.COMPILER:
-        shutil.copy(Path(cache.__file__).parent / f"{module}.py", engine / f"{module}.py")
+        source = Path(cache.__file__).parent.parent / f"{module.replace('.', '/')}.py"
+        (engine / source.parent.name).mkdir(parents=True, exist_ok=True)
+        shutil.copy(source, engine / source.parent.name / source.name)
     monkeypatch.setattr(cache, "builtin_dir", lambda: variants)
-    monkeypatch.setattr(cache, "_ENGINE", engine)
+    monkeypatch.setattr(cache, "_PACKAGE", engine)
     before = cache.key("sniff")
     assert before is not None and cache.key("sniff") == before
     with open(variants / "all-threes.yaml", "a") as handle:  # any built-in: one may extend another
         handle.write("\n# an edit\n")
     edited_variant = cache.key("sniff")
     assert edited_variant != before
-    with open(engine / "rules.py", "a") as handle:
+    with open(engine / "engine" / "rules.py", "a") as handle:
         handle.write("\n# an edit of the compiler\n")
     assert cache.key("sniff") not in (before, edited_variant)
     assert cache.key("fives") != cache.key("sniff")
@@ -140,13 +141,13 @@ def test_a_cached_command_starts_without_yaml_or_the_models(tmp_path: Path) -> N
            "sys.argv = ['bones', 'simulate', 'sniff', '--hands', '2', '--bots', 'random',"
            " '--quiet', '--seed', '3', '--json']\n"
            "try:\n    main()\nexcept SystemExit as done:\n    assert not done.code, done.code\n"
-           "loaded = [m for m in ('yaml', 'bones.engine.spec', 'bones.engine.load')"
+           "loaded = [m for m in ('yaml', 'bones.lang.spec', 'bones.lang.load')"
            " if m in sys.modules]\n"
            "print('LOADED', loaded, file=sys.stderr)\n")
     cold = subprocess.run([sys.executable, "-c", run], env=env, capture_output=True, text=True,
                           cwd=tmp_path)
     assert cold.returncode == 0, cold.stderr
-    assert "'bones.engine.spec'" in cold.stderr  # the first run reads the file
+    assert "'bones.lang.spec'" in cold.stderr  # the first run reads the file
     warm = subprocess.run([sys.executable, "-c", run], env=env, capture_output=True, text=True,
                           cwd=tmp_path)
     assert warm.returncode == 0, warm.stderr

@@ -25,9 +25,9 @@ from native_support import bones_native, builtin_tables, skip_native
 
 from bones.engine.core import native_hand
 from bones.engine.hand import Hand
-from bones.engine.load import load_variant
 from bones.engine.match import MAX_HANDS, Match
 from bones.engine.rules import compile_rules
+from bones.lang.load import load_variant
 
 pytestmark = skip_native()
 
@@ -161,7 +161,7 @@ def test_policies_agree(name: str, players: int, teams: bool) -> None:
     """points_if and the greedy move at every ply of random games; then whole
     hands played out natively (greedy, and random on the specified stream)
     end exactly as the Python policies played on the Python hand."""
-    from bones.engine.bots.policies import greedy_move, points_if
+    from bones.bots.policies import greedy_move, points_if
     from bones.engine.rng import Rng
 
     rules = compile_rules(load_variant(name), players, teams)
@@ -197,7 +197,7 @@ def test_policies_agree(name: str, players: int, teams: bool) -> None:
 @pytest.mark.parametrize("players", [4, 6, 8])
 def test_big_partnerships_with_partners_both_out(players: int) -> None:
     """Teams of 2, 3 and 4 seats where a hand goes on until a whole team is out."""
-    from bones.engine import spec
+    from bones.lang import spec
 
     base = load_variant("all-fives")
     blocked = base.settlement.blocked.model_copy(update={"ties": "share"})

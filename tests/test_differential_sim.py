@@ -31,9 +31,10 @@ from hypothesis import given
 from hypothesis_budget import examples
 from native_support import bones_native, builtin_tables, skip_native
 
-from bones.engine import core, sim
-from bones.engine.load import load_variant
+from bones.engine import core
 from bones.engine.rules import RulesError
+from bones.lang.load import load_variant
+from bones.sim import simulation as sim
 
 pytestmark = skip_native(when_python_forced=True)
 

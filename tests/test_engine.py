@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from bones.engine import spec
-from bones.engine.load import load_variant
 from bones.engine.match import Deal, Match
 from bones.engine.moves import Outcome
 from bones.engine.notation import format_move, parse_move
-from bones.engine.record import (
+from bones.engine.rules import compile_rules
+from bones.engine.settle import compile_settlement, hand_winner, round_nearest
+from bones.engine.settle import settle as run_settle
+from bones.games.record import (
     Recorder,
     RecordError,
     dumps_record,
@@ -28,9 +29,8 @@ from bones.engine.record import (
     replay,
     save_record,
 )
-from bones.engine.rules import compile_rules
-from bones.engine.settle import compile_settlement, hand_winner, round_nearest
-from bones.engine.settle import settle as run_settle
+from bones.lang import spec
+from bones.lang.load import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -662,7 +662,7 @@ def test_save_is_atomic(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     # a crash in the middle of writing leaves the old file whole and no temp file
-    monkeypatch.setattr("bones.engine.record.os.fsync", crash)
+    monkeypatch.setattr("bones.games.record.os.fsync", crash)
     with pytest.raises(OSError, match="disk full"):
         save_record(record_match(played_match(hands=2)), path)
     assert path.read_text() == before
@@ -782,8 +782,8 @@ def test_replay_refuses_a_bad_deal_and_extra_moves():
 def test_compiled_rules_pickle_for_every_builtin_table():
     import pickle
 
-    from bones.engine.load import builtin_names
     from bones.engine.settle import Settle
+    from bones.lang.load import builtin_names
 
     for name in builtin_names():
         variant = load_variant(name)

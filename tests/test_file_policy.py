@@ -25,8 +25,8 @@ import pytest
 from typer.testing import CliRunner
 
 from bones.cli.app import app
-from bones.engine.load import VariantError, load_variant, load_variant_text
-from bones.engine.scenario import load_scenario_text, run_scenario
+from bones.games.scenario import load_scenario_text, run_scenario
+from bones.lang.load import VariantError, load_variant, load_variant_text
 
 SECRET = "hunter2-do-not-print"
 OUTSIDE = "outside the folder of the file that names it"

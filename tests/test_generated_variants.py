@@ -24,11 +24,11 @@ from hypothesis import strategies as st
 from test_properties import play_checked, play_hand
 from test_spec_roundtrip import dump, variants
 
-from bones.engine.load import load_variant
 from bones.engine.match import Match
-from bones.engine.record import dumps_record, parse_record, record_match, replay
 from bones.engine.rules import Rules, compile_rules
-from bones.engine.spec import Variant
+from bones.games.record import dumps_record, parse_record, record_match, replay
+from bones.lang.load import load_variant
+from bones.lang.spec import Variant
 
 #: hands of a generated match played and replayed (matches to a far target go on longer)
 HANDS = 12

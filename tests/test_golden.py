@@ -14,10 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from bones.cli.app import app
-from bones.engine.load import builtin_names
 from bones.engine.match import Match
 from bones.engine.notation import parse_move
-from bones.engine.record import VERSION, _deal_from, load_record, record_match, replay
+from bones.games.record import VERSION, _deal_from, load_record, record_match, replay
+from bones.lang.load import builtin_names
 
 NAMES = builtin_names()
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 
 from bones.engine.hand import FIELDS, Hand
-from bones.engine.load import load_variant
 from bones.engine.match import Match
 from bones.engine.rules import compile_rules
+from bones.lang.load import load_variant
 
 
 def _mid_hand() -> Hand:

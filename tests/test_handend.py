@@ -8,13 +8,13 @@ import random
 from rich.console import Console
 
 from bones.cli.render import TerminalUI, TileFace
-from bones.engine.game import GameSession
 from bones.engine.handend import hand_end
-from bones.engine.load import load_variant
 from bones.engine.match import Match
 from bones.engine.moves import Outcome
 from bones.engine.rules import compile_rules
 from bones.engine.settle import round_nearest
+from bones.games.game import GameSession
+from bones.lang.load import load_variant
 
 
 def finished(name: str, seed: int, players: int | None = None, teams: bool | None = None):  # type: ignore[no-untyped-def]
@@ -28,7 +28,7 @@ def finished(name: str, seed: int, players: int | None = None, teams: bool | Non
 
 
 def test_the_account_adds_up_for_every_builtin_seat_count() -> None:
-    from bones.engine.load import builtin_names
+    from bones.lang.load import builtin_names
 
     for name in builtin_names():
         variant = load_variant(name)

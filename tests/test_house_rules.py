@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bones.engine.load import VariantError, builtin_names, load_variant
 from bones.engine.rules import compile_rules
+from bones.lang.load import VariantError, builtin_names, load_variant
 
 
 @pytest.fixture(autouse=True)

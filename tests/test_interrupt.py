@@ -60,7 +60,7 @@ def test_ctrl_c_never_prints_a_traceback(delay: float, jobs: str, tmp_path: Path
 
 
 def test_a_ctrl_c_held_over_a_block_is_raised_after_it() -> None:
-    from bones.engine.sim import sigint_held
+    from bones.sim.simulation import sigint_held
 
     reached = False
     before = signal.signal(signal.SIGINT, signal.default_int_handler)  # even if ignored here

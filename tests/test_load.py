@@ -1,4 +1,4 @@
-"""bones.engine.load: reading variant files, extends, and located problems.
+"""bones.lang.load: reading variant files, extends, and located problems.
 
 Each problem is asserted as the exact line `bones validate` prints, so a change
 of wording or position is a deliberate change of these tests.
@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis_budget import examples
 
-from bones.engine.load import (
+from bones.lang.load import (
     MAX_EXTENDS,
     LocatedProblem,
     VariantError,
@@ -25,7 +25,7 @@ from bones.engine.load import (
     load_mapping,
     load_variant,
 )
-from bones.engine.spec import Variant
+from bones.lang.spec import Variant
 
 VARIANTS = Path(__file__).resolve().parent.parent / "variants"
 BUILTIN_FILES = sorted(VARIANTS.glob("*.yaml"))
@@ -396,9 +396,9 @@ def test_deep_nesting() -> None:
 
 
 def test_alias_expansion_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    import bones.engine.yamlsource
+    import bones.lang.yamlsource
 
-    monkeypatch.setattr(bones.engine.yamlsource, "MAX_NODES", 500)
+    monkeypatch.setattr(bones.lang.yamlsource, "MAX_NODES", 500)
     rows = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
     rows += [f"{k}: &{k} [{', '.join([f'*{p}'] * 10)}]" for p, k in zip("abc", "bcd")]
     write("v.yaml", "\n".join(rows) + "\n")
@@ -702,7 +702,7 @@ def _schema_words() -> list[str]:
 
     from pydantic import BaseModel
 
-    import bones.engine.spec as spec
+    import bones.lang.spec as spec
 
     words: set[str] = set()
     for obj in vars(spec).values():

@@ -10,7 +10,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bones.engine.hand import Hand
-from bones.engine.load import builtin_names, load_variant
 from bones.engine.match import Match
 from bones.engine.moves import (
     ARM_MASK,
@@ -33,6 +32,7 @@ from bones.engine.moves import (
 )
 from bones.engine.notation import format_move, move_code, move_value, parse_move
 from bones.engine.rules import Rules, compile_rules
+from bones.lang.load import builtin_names, load_variant
 from tests.hypothesis_budget import examples
 
 

@@ -11,7 +11,7 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "cli", "web")
+PACKAGES = ("engine", "lang", "seat", "bots", "sim", "games", "cli", "web")
 
 
 def _classes() -> dict[str, list[str]]:

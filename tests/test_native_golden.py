@@ -13,10 +13,10 @@ import os
 import golden_gen
 import pytest
 
-from bones.engine.load import builtin_names
 from bones.engine.moves import Outcome
 from bones.engine.notation import parse_move
-from bones.engine.record import deal_from_record, load_record, replay
+from bones.games.record import deal_from_record, load_record, replay
+from bones.lang.load import builtin_names
 
 try:
     import bones_native  # noqa: F401

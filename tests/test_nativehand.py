@@ -26,10 +26,10 @@ from native_support import bones_native, builtin_tables
 
 from bones.engine import core
 from bones.engine.hand import FIELDS, PASS, Hand, IllegalMoveError
-from bones.engine.load import load_variant
 from bones.engine.match import Match
 from bones.engine.nativehand import NativeHand
 from bones.engine.rules import compile_rules
+from bones.lang.load import load_variant
 
 needs_native = pytest.mark.skipif(bones_native is None, reason="native core not installed")
 ROOT = Path(__file__).resolve().parent.parent
@@ -236,8 +236,8 @@ def test_the_factory_follows_the_core(core_name: str, monkeypatch: pytest.Monkey
 @pytest.mark.parametrize("core_name", CORES)
 def test_scenarios_and_replay_step_the_core_that_runs(
         core_name: str, monkeypatch: pytest.MonkeyPatch, spy: Spy) -> None:
-    from bones.engine.record import load_record, replay
-    from bones.engine.scenario import _start, load_scenario, run_scenario
+    from bones.games.record import load_record, replay
+    from bones.games.scenario import _start, load_scenario, run_scenario
 
     monkeypatch.setenv(core.ENV, core_name)
     files = sorted((ROOT / "tests" / "scenarios").glob("*.yaml"))

@@ -7,11 +7,13 @@ from functools import cache
 
 import pytest
 
-from bones.engine.bots.policies import greedy_move
+from bones.bots.policies import greedy_move
 from bones.engine.hand import FIELDS
-from bones.engine.load import builtin_names, load_variant
 from bones.engine.match import Match
-from bones.engine.observation import (
+from bones.engine.rng import Rng
+from bones.engine.rules import compile_rules
+from bones.lang.load import builtin_names, load_variant
+from bones.seat.observation import (
     NoWorldError,
     Observation,
     _Constrained,
@@ -20,8 +22,6 @@ from bones.engine.observation import (
     observe,
     sample_world,
 )
-from bones.engine.rng import Rng
-from bones.engine.rules import compile_rules
 
 
 @cache

@@ -9,8 +9,8 @@ import json
 import shutil
 from pathlib import Path
 
-from bones.engine.game import GameSession
-from bones.engine.record import VERSION
+from bones.games.game import GameSession
+from bones.games.record import VERSION
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -56,7 +56,7 @@ def test_an_old_save_deals_the_next_hand_as_the_old_engine_did(tmp_path: Path) -
 
 
 def test_a_new_save_needs_no_generator_state(tmp_path: Path) -> None:
-    from bones.engine.load import load_variant
+    from bones.lang.load import load_variant
 
     save = tmp_path / "new.json"
     session = GameSession.new(load_variant("sniff"), bots=["greedy"], seed=11, save_path=save)

@@ -14,10 +14,10 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-import bones.engine.bots as bots_module
+import bones.bots as bots_module
+from bones.bots import BotError, make_bot, permit_outside, split_bots
+from bones.bots.external import BotForfeit, stop_all
 from bones.cli.app import app
-from bones.engine.bots import BotError, make_bot, permit_outside, split_bots
-from bones.engine.bots.external import BotForfeit, stop_all
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "docs" / "examples" / "heaviest_bot.py"
@@ -121,8 +121,8 @@ def _documented_bot_values() -> list[tuple[str, list[str]]]:
 
 
 def test_every_documented_bots_value_names_bots() -> None:
-    from bones.engine.bots import kind_of
-    from bones.engine.bots.external import parse_command
+    from bones.bots import kind_of
+    from bones.bots.external import parse_command
 
     documented = _documented_bot_values()
     assert any(len(values) > 1 for _, values in documented)  # the comma rule is shown
@@ -159,7 +159,7 @@ def test_outside_bots_load_only_when_the_command_line_names_them(tmp_path: Path)
 def test_a_saved_game_cannot_name_an_outside_bot(tmp_path: Path) -> None:
     # a play session (new or resumed from a save) builds its bots through
     # make_bot, which never permits outside code
-    from bones.engine import game
+    from bones.games import game
 
     for text in (f"file:{tmp_path / 'x.py'}:Bot", "cmd:python3 bot.py", "py:os:Bot"):
         with pytest.raises(game.GameError, match="command line"):
@@ -418,11 +418,11 @@ def test_a_program_that_quits_during_a_match_loses_it(tmp_path: Path) -> None:
     # it answers its first decision and exits: the next decision of the same
     # match is a lost game (it is not started again behind the run's back);
     # the next match starts it again
-    from bones.engine.load import load_variant
     from bones.engine.match import Match
-    from bones.engine.observation import observe
     from bones.engine.rng import Rng
     from bones.engine.rules import compile_rules
+    from bones.lang.load import load_variant
+    from bones.seat.observation import observe
 
     command = _script(tmp_path, "quitter.py", """
         import json, sys
@@ -482,7 +482,7 @@ def test_worker_processes_started_afresh_may_load_the_named_bots(tmp_path: Path)
     # nothing: the permission to load the command line's bots goes with them
     import multiprocessing
 
-    from bones.engine.sim import make_config, process_executor, simulate
+    from bones.sim.simulation import make_config, process_executor, simulate
 
     path = tmp_path / "spawned_bots.py"
     path.write_text(PY_BOT)

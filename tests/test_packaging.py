@@ -23,14 +23,14 @@ import bones
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("name", ["engine", "cli"])
+@pytest.mark.parametrize("name", ["engine", "lang", "seat", "bots", "sim", "games", "cli"])
 def test_no_generic_top_level_package(name: str) -> None:
     assert importlib.util.find_spec(name) is None, f"'import {name}' must not work"
 
 
 def test_every_module_is_loaded_once() -> None:
     import bones.cli.app  # noqa: F401
-    import bones.engine.sim  # noqa: F401
+    import bones.sim.simulation  # noqa: F401
 
     seen: dict[str, str] = {}
     for name, module in list(sys.modules.items()):

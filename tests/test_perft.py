@@ -24,10 +24,10 @@ import pytest
 import yaml
 
 from bones.engine.hand import Hand
-from bones.engine.load import builtin_names, load_variant
 from bones.engine.match import Deal, Match
 from bones.engine.notation import format_move, parse_move
 from bones.engine.rules import compile_rules
+from bones.lang.load import builtin_names, load_variant
 
 HERE = Path(__file__).resolve().parent / "perft"
 FILES = sorted(HERE.glob("*.yaml"))

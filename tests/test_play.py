@@ -16,13 +16,13 @@ import pytest
 from typer.testing import CliRunner
 
 from bones.cli.app import app
-from bones.engine.game import GameSession, bot_rng, seat_config
 from bones.engine.hand import Hand
-from bones.engine.load import load_variant
 from bones.engine.match import Deal
 from bones.engine.notation import parse_move
-from bones.engine.record import dumps_record, load_record, replay
 from bones.engine.rules import compile_rules
+from bones.games.game import GameSession, bot_rng, seat_config
+from bones.games.record import dumps_record, load_record, replay
+from bones.lang.load import load_variant
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,7 +90,7 @@ def engine_plays(record) -> list[tuple[int, str, int, int, int | None, list[int]
 
 
 def load_record_rules(record):  # type: ignore[no-untyped-def]
-    from bones.engine.spec import Variant
+    from bones.lang.spec import Variant
 
     variant = Variant.model_validate(record.variant)
     return variant, compile_rules(variant, record.players, record.teams)

@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 from bones.cli.app import app
 from bones.cli.render import TerminalUI, TileFace
 from bones.cli.turns import STOPPED, run
-from bones.engine.game import GameSession
-from bones.engine.load import load_variant
-from bones.engine.record import load_record
+from bones.games.game import GameSession
+from bones.games.record import load_record
+from bones.lang.load import load_variant
 
 runner = CliRunner()
 
@@ -169,9 +169,9 @@ def test_play_offers_json_at_the_end(tmp_path: Path) -> None:
 def _random_positions(per_table: int = 3):  # type: ignore[no-untyped-def]
     import random
 
-    from bones.engine.load import builtin_names
     from bones.engine.match import Match
     from bones.engine.rules import compile_rules
+    from bones.lang.load import builtin_names
 
     for name in builtin_names():
         variant = load_variant(name)
@@ -260,7 +260,7 @@ def test_replay_offers_json(tmp_path: Path) -> None:
 
 
 def test_the_rules_wrap_at_words_at_80_columns(tmp_path: Path) -> None:
-    from bones.engine.describe import describe
+    from bones.lang.describe import describe
 
     env = {"XDG_DATA_HOME": str(tmp_path / "data"), "NO_COLOR": "1", "COLUMNS": "80"}
     r = runner.invoke(app, ["play", "all-fives", "--bots", "greedy", "--seed", "3"],

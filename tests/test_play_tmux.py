@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bones.engine.record import load_record, replay
+from bones.games.record import load_record, replay
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

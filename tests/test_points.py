@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bones.engine import spec
-from bones.engine.load import load_variant
 from bones.engine.rules import compile_rules
-from bones.engine.spec import points_for_count
+from bones.lang import spec
+from bones.lang.load import load_variant
+from bones.lang.spec import points_for_count
 
 THREES_AND_FIVES = spec.MultipleOf(kind="multiple_of", divisors=[3, 5])
 

@@ -29,7 +29,6 @@ from bones.engine.hand import (
     Hand,
     IllegalMoveError,
 )
-from bones.engine.load import builtin_names, load_variant
 from bones.engine.match import MAX_HANDS, Match
 from bones.engine.rules import (
     CHECK_EXACT,
@@ -41,6 +40,7 @@ from bones.engine.rules import (
     Rules,
     compile_rules,
 )
+from bones.lang.load import builtin_names, load_variant
 
 
 @dataclass(frozen=True, eq=False)

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bones.cli.app import app
-from bones.engine.ratings import (
+from bones.sim.ratings import (
     ELO,
     RatingError,
     default_anchor,

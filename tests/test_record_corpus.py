@@ -26,7 +26,7 @@ from hypothesis_budget import bounded, examples
 from typer.testing import CliRunner
 
 from bones.cli.app import app
-from bones.engine.record import MAX_RECORD_BYTES
+from bones.games.record import MAX_RECORD_BYTES
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,7 +121,7 @@ def test_devices_fifos_folders_and_huge_files_are_refused_at_once(tmp_path: Path
 
 
 def test_a_file_that_grows_past_the_cap_while_read_is_refused(tmp_path, monkeypatch) -> None:
-    from bones.engine import record
+    from bones.games import record
 
     path = tmp_path / "small.json"
     path.write_text("{}")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bones.engine.load import VariantError, load_variant
+from bones.lang.load import VariantError, load_variant
 
 
 def test_a_floor_above_zero_is_refused_at_its_key(tmp_path: Path) -> None:

@@ -10,10 +10,7 @@ from __future__ import annotations
 
 import random
 
-from bones.engine.game import GameSession
-from bones.engine.load import load_variant
 from bones.engine.match import Deal, Match
-from bones.engine.record import dumps_record, loads_record_json, parse_record, record_match, replay
 from bones.engine.rules import compile_rules
 from bones.engine.settle import (
     AMOUNT_OPPONENTS,
@@ -31,6 +28,9 @@ from bones.engine.settle import (
     carried,
     settle,
 )
+from bones.games.game import GameSession
+from bones.games.record import dumps_record, loads_record_json, parse_record, record_match, replay
+from bones.lang.load import load_variant
 
 CARRY = {"settlement": {"blocked": {"ties": "carry"}}}
 #: carry, and no drawing with 9 tiles each of 28: blocked hands are common

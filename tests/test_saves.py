@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from bones import bots as bots_module
+from bones.bots import BOTS, BotInfo, Param
 from bones.cli.app import app
-from bones.engine import bots as bots_module
-from bones.engine.bots import BOTS, BotInfo, Param
-from bones.engine.game import GameError, GameSession
-from bones.engine.load import load_variant
-from bones.engine.record import load_record
-from bones.engine.saves import SaveInUse, lock_path, read_holder, save_lock
+from bones.games.game import GameError, GameSession
+from bones.games.record import load_record
+from bones.games.saves import SaveInUse, lock_path, read_holder, save_lock
+from bones.lang.load import load_variant
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,7 +67,7 @@ def read_until(process: subprocess.Popen[str], text: str) -> str:
 
 def test_two_games_started_in_the_same_second_keep_both_saves(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setattr("bones.engine.saves.time.strftime", lambda fmt, *a: "20260101-120000")
+    monkeypatch.setattr("bones.games.saves.time.strftime", lambda fmt, *a: "20260101-120000")
     variant = load_variant("sniff")
     a = GameSession.new(variant, bots=["greedy"], seed=5)
     b = GameSession.new(variant, bots=["greedy"], seed=5)
@@ -164,7 +164,7 @@ def test_the_lock_is_refused_within_one_process_and_released_after(tmp_path) -> 
 
 _HOLD = """
 import sys, time
-from bones.engine.saves import save_lock
+from bones.games.saves import save_lock
 with save_lock(sys.argv[1], command="bones play (killed)"):
     print("locked", flush=True)
     time.sleep(600)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from bones.engine.scenario import run_scenario
+from bones.games.scenario import run_scenario
 
 HERE = Path(__file__).resolve().parent / "scenarios"
 SCENARIOS = sorted(HERE.glob("*.yaml"))
@@ -271,7 +271,7 @@ def test_a_missing_file_is_an_error_not_an_exception(tmp_path: Path) -> None:
 def test_the_json_schema_accepts_every_scenario_and_rejects_a_bad_step() -> None:
     import jsonschema
 
-    from bones.engine.schemagen import scenario_schema
+    from bones.lang.schemagen import scenario_schema
 
     validator = jsonschema.Draft7Validator(scenario_schema())
     for path in SCENARIOS + PENDING:
@@ -292,9 +292,9 @@ def _match_files() -> list[Path]:
 def test_every_later_lead_rule_of_a_built_in_has_a_match_scenario() -> None:
     # docs/scenarios.md: tests/scenarios/ holds a match file for every
     # later-lead rule (and, after a block, lead-again rule) a built-in uses
-    from bones.engine.load import builtin_names, load_variant
     from bones.engine.rules import LATER_DOMINOER, LATER_WINNER, compile_rules
-    from bones.engine.scenario import load_scenario
+    from bones.games.scenario import load_scenario
+    from bones.lang.load import builtin_names, load_variant
 
     def rule(rules: Any) -> tuple[int, ...]:
         if rules.lead_later in (LATER_DOMINOER, LATER_WINNER):  # they lead again by a rule
@@ -486,7 +486,7 @@ def test_malformed_match_files_give_located_errors(tmp_path: Path, text: str, li
 def test_the_json_schema_takes_match_files_and_rejects_a_bad_hand() -> None:
     import jsonschema
 
-    from bones.engine.schemagen import scenario_schema
+    from bones.lang.schemagen import scenario_schema
 
     validator = jsonschema.Draft7Validator(scenario_schema())
     assert not list(validator.iter_errors(yaml.safe_load(MATCH)))

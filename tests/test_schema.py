@@ -11,8 +11,8 @@ from jsonschema import Draft7Validator
 from typer.testing import CliRunner
 
 from bones.cli.app import app
-from bones.engine import schemagen
-from bones.engine.load import load_variant
+from bones.lang import schemagen
+from bones.lang.load import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "schemas"
@@ -147,13 +147,13 @@ def _literal_values(tp) -> set[str]:
 
 
 def test_language_reference_names_every_key_and_value():
-    """docs/language.md stays in step with bones/engine/spec.py."""
+    """docs/language.md stays in step with bones/lang/spec.py."""
     import sys
 
     sys.path.insert(0, str(Path(__file__).parent))
     from test_show import _models_in  # noqa: E402
 
-    from bones.engine import spec
+    from bones.lang import spec
 
     text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
     seen, stack, missing = set(), [spec.Variant], []

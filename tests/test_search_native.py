@@ -21,15 +21,15 @@ from functools import cache
 import pytest
 from native_support import bones_native, skip_native
 
-from bones.engine.bots.policies import greedy_move
-from bones.engine.bots.search import SearchBot, native_searcher
+from bones.bots.policies import greedy_move
+from bones.bots.search import SearchBot, native_searcher
 from bones.engine.core import flat_table
 from bones.engine.hand import Hand
-from bones.engine.load import load_variant
 from bones.engine.match import Match
-from bones.engine.observation import NoWorldError, Observation, observe
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules, compile_rules
+from bones.lang.load import load_variant
+from bones.seat.observation import NoWorldError, Observation, observe
 
 pytestmark = skip_native()
 

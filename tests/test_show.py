@@ -1,4 +1,4 @@
-"""`bones.engine.describe` and the `bones list` / `bones show` commands."""
+"""`bones.lang.describe` and the `bones list` / `bones show` commands."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from pydantic import BaseModel
 from typer.testing import CliRunner
 
 from bones.cli.app import app
-from bones.engine import spec
-from bones.engine.describe import describe
-from bones.engine.load import load_variant
+from bones.lang import spec
+from bones.lang.describe import describe
+from bones.lang.load import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -516,7 +516,7 @@ def test_the_command_module_imports_nothing_heavy():
 
     code = (
         "import sys, bones.cli.variants_cmd\n"
-        "heavy = [m for m in ('bones.engine.spec', 'pydantic', 'yaml', 'rich') if m in sys.modules]\n"
+        "heavy = [m for m in ('bones.lang.spec', 'pydantic', 'yaml', 'rich') if m in sys.modules]\n"
         "print(','.join(heavy))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bones.cli.app import app
-from bones.engine.sim import (
+from bones.sim.simulation import (
     FORMAT_VERSION,
     Layout,
     Summary,
@@ -24,7 +24,7 @@ from bones.engine.sim import (
     run_batch,
     simulate,
 )
-from bones.engine.stats import Moments, wilson
+from bones.sim.stats import Moments, wilson
 
 runner = CliRunner()
 
@@ -241,7 +241,7 @@ def test_jobs_are_capped_at_what_helps(monkeypatch) -> None:  # type: ignore[no-
 
 
 def test_bots_json_lists_every_bot_and_parameter() -> None:
-    from bones.engine.bots import BOTS
+    from bones.bots import BOTS
 
     result = _run("bots", "--json")
     assert result.exit_code == 0, result.output
@@ -359,7 +359,7 @@ def test_workers_are_threads_for_native_batches_and_processes_for_python(
 
     from bones.cli.simulate_cmd import _Runner
     from bones.engine import core
-    from bones.engine.sim import plays_natively
+    from bones.sim.simulation import plays_natively
 
     config = make_config(["sniff"], ["random"], games=64, seed=3, hands_only=True)
     kinds = {}

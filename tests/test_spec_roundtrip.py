@@ -2,7 +2,7 @@
 
 The strategies build every sub-model and every member of every ``kind:``
 union with all of its fields drawn, and keep the cross-field rules of
-:func:`bones.engine.spec.semantic_problems` (hands that fit in the set, per-count
+:func:`bones.lang.spec.semantic_problems` (hands that fit in the set, per-count
 values for exactly the allowed counts, even partnership counts...), so that
 what they build is a variant the loader must accept.
 """
@@ -17,9 +17,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis_budget import examples
 
-import bones.engine.spec as spec
-from bones.engine.load import VariantError, load_variant
-from bones.engine.spec import Variant, max_reachable_count, semantic_problems
+import bones.lang.spec as spec
+from bones.lang.load import VariantError, load_variant
+from bones.lang.spec import Variant, max_reachable_count, semantic_problems
 
 # ------------------------------------------------------------- primitives
 

@@ -14,7 +14,7 @@ from hypothesis_budget import examples
 from typer.testing import CliRunner
 
 from bones.cli.app import app
-from bones.engine.load import builtin_names
+from bones.lang.load import builtin_names
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -159,12 +159,12 @@ def test_bad_fixtures(runner: CliRunner, fixture: Path, monkeypatch: pytest.Monk
 
 
 def test_internal_errors_become_one_line(monkeypatch: pytest.MonkeyPatch, runner: CliRunner) -> None:
-    import bones.engine.load
+    import bones.lang.load
 
     def boom(ref: str, **options: object) -> None:
         raise RuntimeError("simulated bug\nsecond line")
 
-    monkeypatch.setattr(bones.engine.load, "load_variant", boom)
+    monkeypatch.setattr(bones.lang.load, "load_variant", boom)
     result = CliRunner().invoke(app, ["validate", "good.yaml"])
     assert result.exit_code == 1
     assert result.output == (
@@ -200,7 +200,7 @@ def test_real_process_no_traceback(tmp_path: Path) -> None:
 def test_command_module_imports_no_engine() -> None:
     code = (
         "import sys, bones.cli.validate_cmd; "
-        "heavy = [m for m in ('bones.engine.load', 'bones.engine.spec', 'pydantic', 'yaml') if m in sys.modules]; "
+        "heavy = [m for m in ('bones.lang.load', 'bones.lang.spec', 'pydantic', 'yaml') if m in sys.modules]; "
         "print(heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout

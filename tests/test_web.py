@@ -22,7 +22,7 @@ pytest.importorskip("httpx", reason="the test extra is not installed")
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from bones.engine.game import GameSession  # noqa: E402
+from bones.games.game import GameSession  # noqa: E402
 from bones.web.app import MAX_BODY, ServeConfig, create_app  # noqa: E402
 
 ORIGIN = {"Origin": "http://localhost"}
@@ -78,7 +78,7 @@ def wait_turn(client, gid: str, key: str, timeout: float = 20.0) -> dict:  # typ
 
 
 def test_variants_lists_every_builtin_with_summary(server) -> None:  # type: ignore[no-untyped-def]
-    from bones.engine.load import builtin_names
+    from bones.lang.load import builtin_names
 
     _, client = server
     rows = client.get("/api/variants").json()["variants"]
@@ -87,8 +87,8 @@ def test_variants_lists_every_builtin_with_summary(server) -> None:  # type: ign
 
 
 def test_variant_details_is_bones_show(server) -> None:  # type: ignore[no-untyped-def]
-    from bones.engine.describe import describe
-    from bones.engine.load import load_variant
+    from bones.lang.describe import describe
+    from bones.lang.load import load_variant
 
     _, client = server
     d = client.get("/api/variants/east-coast").json()  # an alias
@@ -113,7 +113,7 @@ def test_variant_bad_requests(server, path: str, status: int) -> None:  # type: 
 
 
 def test_validate_reports_the_problems_bones_validate_reports(server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from bones.engine.load import VariantError, load_variant
+    from bones.lang.load import VariantError, load_variant
 
     _, client = server
     text = "name: house\nextends: all-fives\ndeal:\n  hand_size: seven\n"
@@ -490,7 +490,7 @@ def test_one_games_failure_stays_in_that_game(server, monkeypatch) -> None:  # t
     store = app.state.server.store
     bad = new_game(app, client, seed=31, seats=[{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}])
     good = new_game(app, client, seed=31, seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
-    from bones.engine import game as game_module
+    from bones.games import game as game_module
 
     real = game_module.GameSession._choose
 
@@ -584,7 +584,7 @@ def test_safety_headers(server) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_saves_of_bones_play_continue_in_the_browser(server, saves: Path) -> None:  # type: ignore[no-untyped-def]
-    from bones.engine.load import load_variant
+    from bones.lang.load import load_variant
 
     app, client = server
     path = saves / "terminal.json"
@@ -616,7 +616,7 @@ def test_saves_are_opened_only_by_listed_name(server, name, status) -> None:  # 
 
 
 def test_a_save_whose_bot_is_not_builtin_is_refused(server, saves: Path) -> None:  # type: ignore[no-untyped-def]
-    from bones.engine.load import load_variant
+    from bones.lang.load import load_variant
 
     app, client = server
     path = saves / "odd.json"
@@ -705,7 +705,7 @@ def run_sim(app, client, body, timeout: float = 60):  # type: ignore[no-untyped-
 
 
 def test_a_simulation_reports_what_bones_simulate_json_reports(server) -> None:  # type: ignore[no-untyped-def]
-    from bones.engine.sim import make_config, report, simulate
+    from bones.sim.simulation import make_config, report, simulate
 
     app, client = server
     s = run_sim(app, client, {"variant": "sniff", "hands": 60, "bots": ["greedy"], "seed": 7})
@@ -778,7 +778,7 @@ def test_about_names_the_limits(server) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_a_save_held_by_bones_play_is_refused_while_held(server, saves: Path) -> None:  # type: ignore[no-untyped-def]
-    from bones.engine.saves import save_lock
+    from bones.games.saves import save_lock
 
     app, client = server
     g = new_game(app, client, seed=14, seats=[{"kind": "human"}, {"kind": "human"}])

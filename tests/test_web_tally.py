@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from bones.engine.load import builtin_names, load_variant
 from bones.engine.match import Match
 from bones.engine.rules import compile_rules
 from bones.engine.tally import count_parts
+from bones.lang.load import builtin_names, load_variant
 
 
 @pytest.mark.parametrize("name", builtin_names())

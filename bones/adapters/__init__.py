@@ -10,9 +10,9 @@ Install the frameworks with ``pip install 'bones[rl]'``; then
   ``python_bones``.
 
 All three rest on the engine's framework-neutral pieces: the fixed action
-space (:mod:`bones.engine.actions`), the observation encoding
-(:mod:`bones.engine.encoding`) and explicit chance
-(:mod:`bones.engine.chance`).  See docs/adapters.md.
+space (:mod:`bones.seat.actions`), the observation encoding
+(:mod:`bones.seat.encoding`) and explicit chance
+(:mod:`bones.seat.chance`).  See docs/adapters.md.
 """
 
 from __future__ import annotations

@@ -7,15 +7,15 @@ import functools
 import os
 from typing import NamedTuple
 
-from bones.engine.actions import ActionSpace
-from bones.engine.chance import RandomChooser, deal, hand_rewards, lead_rule, match_rewards
-from bones.engine.encoding import Encoding
 from bones.engine.hand import Hand
-from bones.engine.load import builtin_names, load_variant
 from bones.engine.match import Match
-from bones.engine.observation import Observation, observe
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules, compile_rules
+from bones.lang.load import builtin_names, load_variant
+from bones.seat.actions import ActionSpace
+from bones.seat.chance import RandomChooser, deal, hand_rewards, lead_rule, match_rewards
+from bones.seat.encoding import Encoding
+from bones.seat.observation import Observation, observe
 
 #: What an episode is: one hand (the default) or a whole match.
 EPISODES = ("hand", "match")
@@ -70,9 +70,9 @@ class Game:
 
     ``rewards`` after each move holds what every seat earned by it, zero
     until the episode ends: under ``episode="hand"`` the hand's zero-sum
-    point rewards (:func:`bones.engine.chance.hand_rewards`); under
+    point rewards (:func:`bones.seat.chance.hand_rewards`); under
     ``episode="match"`` the match's win or loss
-    (:func:`bones.engine.chance.match_rewards`).
+    (:func:`bones.seat.chance.match_rewards`).
     """
 
     def __init__(self, rules: Rules, rng: Rng, episode: str = "hand") -> None:

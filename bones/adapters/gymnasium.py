@@ -6,8 +6,8 @@
 >>> obs.shape, int(info["action_mask"].sum()) > 0
 ((162,), True)
 
-The observation is the seat's encoding (:class:`bones.engine.encoding.Encoding`,
-float32); the action an index of :class:`bones.engine.actions.ActionSpace`.
+The observation is the seat's encoding (:class:`bones.seat.encoding.Encoding`,
+float32); the action an index of :class:`bones.seat.actions.ActionSpace`.
 The legal actions come in ``info["action_mask"]`` and from
 :meth:`BonesEnv.action_masks` (the method maskable learners call).  The
 other seats are played by ``opponents`` (bot texts, see ``bones bots``),
@@ -27,7 +27,7 @@ from gymnasium import spaces
 
 from bones.adapters.common import Game, compile_table
 from bones.adapters.pettingzoo import render_text
-from bones.engine.bots import Bot, make_bot
+from bones.bots import Bot, make_bot
 from bones.engine.rng import Rng
 
 

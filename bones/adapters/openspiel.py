@@ -18,20 +18,20 @@ Every random event is a chance node and the game keeps no generator of its
 own: each tile dealt (seat 0's tiles first), each tile drawn by lot or for
 the lead rule, a lead at random (outcome: the seat), every draw from the
 boneyard (outcome: the tile), a redeal (the deal simply starts again).  A
-player's actions are the indices of :class:`bones.engine.actions.ActionSpace`;
+player's actions are the indices of :class:`bones.seat.actions.ActionSpace`;
 chance outcomes are tile ids (or seats).
 
 Information: the information-state string of a seat is its seat, the
 match's scores, the tiles it was dealt and every move of the hand, with the
 tiles it drew itself; the observation string is what it sees now.  The
-tensors are the seat's :class:`bones.engine.encoding.Encoding`, and for the
+tensors are the seat's :class:`bones.seat.encoding.Encoding`, and for the
 information state also its dealt tiles and the hand's moves in order.  In
 match episodes the information state covers the current hand and the scores,
 not the moves of earlier hands.
 
 ``state.resample_from_infostate(player, sampler)`` deals the tiles the
 player cannot see with bones' world sampler
-(:func:`bones.engine.observation.sample_world`), seeded from the sampler, so
+(:func:`bones.seat.observation.sample_world`), seeded from the sampler, so
 OpenSpiel's ISMCTS can play the game.
 """
 
@@ -44,8 +44,13 @@ import numpy as np
 import pyspiel
 
 from bones.adapters.common import EPISODES, compile_table
-from bones.engine.actions import ActionSpace, max_arms
-from bones.engine.chance import (
+from bones.engine.hand import DRAW, PASS, Hand
+from bones.engine.match import MAX_HANDS, Match
+from bones.engine.moves import arm_of, tile_of
+from bones.engine.rng import Rng
+from bones.engine.rules import Rules
+from bones.seat.actions import ActionSpace, max_arms
+from bones.seat.chance import (
     ChanceRequest,
     DealProcess,
     draw_options,
@@ -54,13 +59,8 @@ from bones.engine.chance import (
     lead_rule,
     match_rewards,
 )
-from bones.engine.encoding import Encoding
-from bones.engine.hand import DRAW, PASS, Hand
-from bones.engine.match import MAX_HANDS, Match
-from bones.engine.moves import arm_of, tile_of
-from bones.engine.observation import observe, sample_world
-from bones.engine.rng import Rng
-from bones.engine.rules import Rules
+from bones.seat.encoding import Encoding
+from bones.seat.observation import observe, sample_world
 
 SHORT_NAME = "python_bones"
 

@@ -9,8 +9,8 @@
 
 Every seat is an agent, ``player_0`` ... ``player_{n-1}``.  An observation
 is a dict: ``observation`` is the seat's encoding
-(:class:`bones.engine.encoding.Encoding`, float32) and ``action_mask`` the
-legal actions of :class:`bones.engine.actions.ActionSpace` (int8, all zero
+(:class:`bones.seat.encoding.Encoding`, float32) and ``action_mask`` the
+legal actions of :class:`bones.seat.actions.ActionSpace` (int8, all zero
 when it is not the seat's turn).  See docs/adapters.md for the options.
 """
 

@@ -17,7 +17,7 @@ from bones.cli.options import EXIT_USAGE, FormatOption, fail, missing_file
 from bones.cli.validate_cmd import STDIN, AllowDir
 
 if TYPE_CHECKING:  # pragma: no cover - the engine is imported inside the commands
-    from bones.engine.scenario import ScenarioResult
+    from bones.games.scenario import ScenarioResult
 
 
 def _run(path: str, allow_dirs: list[str]) -> ScenarioResult:
@@ -26,8 +26,8 @@ def _run(path: str, allow_dirs: list[str]) -> ScenarioResult:
     ``-`` is standard input: a scenario with no folder, whose ``variant:``
     may name a built-in, or a file inside an ``--allow-dir``.
     """
-    from bones.engine.scenario import ScenarioResult, run_scenario, run_scenario_text
-    from bones.engine.yamlsource import LocatedProblem, VariantError, read_stream
+    from bones.games.scenario import ScenarioResult, run_scenario, run_scenario_text
+    from bones.lang.yamlsource import LocatedProblem, VariantError, read_stream
 
     shown = STDIN if path == "-" else path
     try:

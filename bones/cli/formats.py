@@ -22,7 +22,7 @@ def gh_escape(text: str, *, prop: bool = False) -> str:
 
 
 def github_annotation(problem: object) -> str:
-    """A located problem (bones.engine.load.LocatedProblem) as an Actions ``::error``."""
+    """A located problem (bones.lang.load.LocatedProblem) as an Actions ``::error``."""
     props = f"file={gh_escape(problem.file, prop=True)}"  # type: ignore[attr-defined]
     if problem.line:  # type: ignore[attr-defined]
         props += f",line={problem.line},col={problem.col}"  # type: ignore[attr-defined]

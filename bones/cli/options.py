@@ -32,8 +32,8 @@ import typer
 from bones.cli.formats import Format
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bones.engine.spec import Variant
-    from bones.engine.yamlsource import LocatedProblem
+    from bones.lang.spec import Variant
+    from bones.lang.yamlsource import LocatedProblem
 
 EXIT_OK = 0
 EXIT_PROBLEM = 1
@@ -140,14 +140,14 @@ def load_variant(ref: str, cached: bool = False) -> Variant:
     """Load a variant for a command; raise :class:`CommandError` (1 for a bad
     file, 2 for a name or path that names nothing).
 
-    ``cached``: a built-in may come from :mod:`bones.engine.cache` as a
+    ``cached``: a built-in may come from :mod:`bones.games.cache` as a
     stand-in for the model, for commands that only play it."""
-    from bones.engine.yamlsource import VariantError
+    from bones.lang.yamlsource import VariantError
 
     if cached:
-        from bones.engine.cache import load_builtin as load
+        from bones.games.cache import load_builtin as load
     else:
-        from bones.engine.load import load_variant as load
+        from bones.lang.load import load_variant as load
     try:
         return load(ref)  # type: ignore[no-any-return]
     except VariantError as err:

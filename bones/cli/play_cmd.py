@@ -1,7 +1,7 @@
 """`bones play`: a game at the terminal against bots or friends, saved after every move.
 
 This module only reads the command line; the game itself is
-:class:`bones.engine.game.GameSession` and its turn loop :func:`bones.cli.turns.run`,
+:class:`bones.games.game.GameSession` and its turn loop :func:`bones.cli.turns.run`,
 drawn by :mod:`bones.cli.render`.
 """
 
@@ -126,7 +126,7 @@ def play_command(
 def _new_game(ref: str, players: int | None, teams: bool, seat: int | None, humans: int | None,
               bots: str | None, level: str | None, seed: int | None, save: Path | None,
               screen: _Screen) -> None:
-    from bones.engine.game import GameError, GameSession
+    from bones.games.game import GameError, GameSession
 
     loaded = _load(ref)
     if save is not None and save.exists():
@@ -156,7 +156,7 @@ def _new_game(ref: str, players: int | None, teams: bool, seat: int | None, huma
 
 def _bot_list(text: str) -> list[str]:
     """The bots of --bots, with the messages `bones simulate --bots` gives."""
-    from bones.engine.bots import BotError, parse_bots
+    from bones.bots import BotError, parse_bots
 
     try:
         return [bot.name for bot in parse_bots(text)]
@@ -165,9 +165,9 @@ def _bot_list(text: str) -> list[str]:
 
 
 def _resume_game(path: Path, bots: str | None, screen: _Screen) -> None:
-    from bones.engine.game import GameError, GameSession
-    from bones.engine.record import RecordError, check_record_file
-    from bones.engine.saves import SaveError, save_lock
+    from bones.games.game import GameError, GameSession
+    from bones.games.record import RecordError, check_record_file
+    from bones.games.saves import SaveError, save_lock
 
     if not path.exists():
         raise _fail(f"{path}: no such file", 2)
@@ -190,8 +190,8 @@ def _resume_game(path: Path, bots: str | None, screen: _Screen) -> None:
 
 
 def _continue_path(ref: str | None) -> Path:
-    from bones.engine.savelist import list_saves
-    from bones.engine.saves import default_save_dir
+    from bones.games.savelist import list_saves
+    from bones.games.saves import default_save_dir
 
     if ref is not None:
         raise _fail("--continue takes no variant or file: it resumes the newest unfinished save", 2)
@@ -204,8 +204,8 @@ def _continue_path(ref: str | None) -> Path:
 def _list_saves() -> None:
     import time
 
-    from bones.engine.savelist import list_saves
-    from bones.engine.saves import default_save_dir
+    from bones.games.savelist import list_saves
+    from bones.games.saves import default_save_dir
 
     folder = default_save_dir()
     saves = list_saves(folder)
@@ -254,7 +254,7 @@ def _load(ref: str):  # type: ignore[no-untyped-def]
 
 def _play(session, ui, screen: _Screen, resumed: bool = False) -> None:  # type: ignore[no-untyped-def]
     from bones.cli.turns import FINISHED, run
-    from bones.engine.game import GameError
+    from bones.games.game import GameError
 
     where = shlex.quote(str(session.save_path))
     try:

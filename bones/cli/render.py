@@ -22,15 +22,15 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from bones.engine.describe import target_phrase
 from bones.engine.hand import Hand
 from bones.engine.moves import DRAW, PASS, Outcome, arm_name
 from bones.engine.placement import Piece, Placement, layout_of
+from bones.lang.describe import target_phrase
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bones.engine.game import Event, GameSession, Option
     from bones.engine.match import HandSummary
     from bones.engine.rules import Rules
+    from bones.games.game import Event, GameSession, Option
 
 STYLES = {
     "spinner": "bold yellow",
@@ -622,7 +622,7 @@ class TerminalUI:
 
         Returns whether the table must be drawn again (the pager took the screen).
         """
-        from bones.engine.describe import describe
+        from bones.lang.describe import describe
 
         text = describe(session.variant, session.players)
         if self.interactive:

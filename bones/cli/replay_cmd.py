@@ -29,7 +29,7 @@ def replay_command(
                                   "scores, and the result."),
 ) -> None:
     from bones.cli.options import EXIT_USAGE, fail, missing_file
-    from bones.engine.record import RecordError, load_record, replay
+    from bones.games.record import RecordError, load_record, replay
 
     problem = missing_file(str(file))
     if problem is not None:

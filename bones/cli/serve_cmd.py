@@ -123,7 +123,7 @@ def _check_limits(port: int, jobs: int, pace: float, max_games: int) -> None:
 
 
 def _save_folder(saves: Path | None) -> Path:
-    from bones.engine.saves import default_save_dir
+    from bones.games.saves import default_save_dir
 
     folder = saves if saves is not None else default_save_dir()
     if folder.exists() and not folder.is_dir():

@@ -1,7 +1,7 @@
 """`bones simulate`, `bones bots`, `bones tournament` and `bones compare`.
 
-The engine work is :mod:`bones.engine.sim` (runs and their reports) and
-:mod:`bones.engine.report` (tournaments, run facts); this module reads
+The engine work is :mod:`bones.sim.simulation` (runs and their reports) and
+:mod:`bones.sim.report` (tournaments, run facts); this module reads
 options, picks the executor (in-process, local processes or a Dask cluster)
 and formats.
 """
@@ -46,9 +46,9 @@ if TYPE_CHECKING:  # pragma: no cover - the engine and rich are imported inside 
     from rich.console import Console
     from rich.table import Table as RichTable
 
-    from bones.engine.bots import Bot
-    from bones.engine.report import Tournament
-    from bones.engine.sim import SimConfig, Summary, Table
+    from bones.bots import Bot
+    from bones.sim.report import Tournament
+    from bones.sim.simulation import SimConfig, Summary, Table
 
 _EXIT_HELP = ("Exit codes: 0 ok; 1 a problem (an invalid variant file, a cluster that "
               "cannot be reached, a run stopped early by Ctrl-C: its partial results are "
@@ -71,7 +71,7 @@ def _run_one(config: SimConfig, runner: _Runner, games: int, label: str,
              quiet: bool) -> tuple[dict[str, Any], Summary]:
     """Run one configuration with a progress bar: (its report with the run
     facts, the merged summary)."""
-    from bones.engine.sim import report
+    from bones.sim.simulation import report
 
     started = time.perf_counter()
     bar = _Progress(games, label, quiet)
@@ -116,7 +116,7 @@ def _command(name: str, body: Callable[[], int]) -> NoReturn:
 
 def _tables(refs: list[str], players: Optional[int], teams: bool) -> list[Table]:
     from bones.engine.rules import RulesError, compile_rules
-    from bones.engine.sim import Table
+    from bones.sim.simulation import Table
 
     tables = []
     for ref in refs:
@@ -132,9 +132,9 @@ def _tables(refs: list[str], players: Optional[int], teams: bool) -> list[Table]
 
 def _config(tables: list[Table], bots: Optional[list[str]], games: int, seed: Optional[int],
             hands_only: bool) -> SimConfig:
-    from bones.engine.bots import BotError
+    from bones.bots import BotError
     from bones.engine.match import new_seed
-    from bones.engine.sim import SimError, make_config
+    from bones.sim.simulation import SimError, make_config
 
     if seed is None:
         seed = new_seed()
@@ -148,7 +148,7 @@ def _config(tables: list[Table], bots: Optional[list[str]], games: int, seed: Op
 def _parse_bots(values: list[str]) -> list[Bot]:
     # the command line is the one place outside bots (py:, file:, ep:,
     # cmd:) may be named: permit exactly those named here
-    from bones.engine.bots import make_bot, permit_outside, split_bots
+    from bones.bots import make_bot, permit_outside, split_bots
 
     texts = split_bots(values)
     permit_outside(texts)
@@ -156,7 +156,7 @@ def _parse_bots(values: list[str]) -> list[Bot]:
 
 
 def _reproducibility() -> dict[str, Any]:
-    from bones.engine.bots import time_limited_bots
+    from bones.bots import time_limited_bots
 
     limited = time_limited_bots()
     if not limited:
@@ -190,7 +190,7 @@ class _Runner:
 
     def __init__(self, jobs: int, scheduler: Optional[str], games: int,
                  oversubscribe: bool = False, quiet: bool = False) -> None:
-        from bones.engine.sim import batches, default_batch_size
+        from bones.sim.simulation import batches, default_batch_size
 
         if jobs < 1:
             raise CommandError("--jobs must be at least 1", EXIT_USAGE)
@@ -225,7 +225,7 @@ class _Runner:
         self.workers = max(1, sum(self.client.nthreads().values()))
 
     def run(self, config: SimConfig, progress: Callable[[int], None] | None = None) -> Summary:
-        from bones.engine.sim import SimError, simulate
+        from bones.sim.simulation import SimError, simulate
 
         try:
             return simulate(config, self._executor_for(config), self.workers, progress=progress)
@@ -238,7 +238,7 @@ class _Runner:
         when Python does."""
         if self.executor is not None or self.workers == 1:
             return self.executor
-        from bones.engine import sim
+        from bones.sim import simulation as sim
 
         kind = "threads" if sim.plays_natively(config) else "processes"
         if kind not in self._local:
@@ -253,7 +253,7 @@ class _Runner:
             executor.shutdown(wait=False, cancel_futures=True)
 
     def facts(self, summaries: list[Summary], seconds: float) -> dict[str, Any]:
-        from bones.engine.report import run_facts
+        from bones.sim.report import run_facts
 
         return {**run_facts(summaries, seconds, jobs=self.jobs, workers=self.workers,
                             scheduler=self.scheduler), **_reproducibility()}
@@ -495,8 +495,8 @@ def _print_game(console: Console, body: dict[str, Any], unit: str) -> None:
 # ------------------------------------------------------------------- bots
 
 def bots_command(as_json: Json = False) -> None:
-    from bones.engine.bots import BOTS
-    from bones.engine.bots.external import entry_points
+    from bones.bots import BOTS
+    from bones.bots.external import entry_points
 
     installed = entry_points()
     if as_json:
@@ -553,10 +553,10 @@ def tournament_command(
     quiet: Quiet = False,
 ) -> None:
     def body() -> int:
-        from bones.engine.bots import BotError
+        from bones.bots import BotError
         from bones.engine.match import new_seed
-        from bones.engine.report import Tournament, TournamentError
-        from bones.engine.sim import SimError
+        from bones.sim.report import Tournament, TournamentError
+        from bones.sim.simulation import SimError
 
         if matches < 1:
             raise CommandError("the number of matches must be at least 1", EXIT_USAGE)
@@ -639,7 +639,7 @@ def _print_tournament(console: Console, body: dict[str, Any]) -> None:
     for i, r in enumerate(body["ranking"], 1):
         t.add_row(str(i), r["bot"], str(r["games"]), _pct(r["win_rate"]))
     console.print(t)
-    from bones.engine.ratings import print_ratings
+    from bones.sim.ratings import print_ratings
 
     print_ratings(console, body["ratings"])
 

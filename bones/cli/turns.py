@@ -1,6 +1,6 @@
 """The turn loop of `bones play`: whose turn it is, the prompt's keys, the hand and match ends.
 
-:func:`run` drives a :class:`bones.engine.game.GameSession` and talks to the
+:func:`run` drives a :class:`bones.games.game.GameSession` and talks to the
 player only through a :class:`PlayUI` (the terminal one is
 :class:`bones.cli.render.TerminalUI`; tests may drive it with another).
 """
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bones.engine.game import Event, GameError, GameSession, Option
 from bones.engine.hand import Hand
 from bones.engine.match import HandSummary
 from bones.engine.moves import DRAW
+from bones.games.game import Event, GameError, GameSession, Option
 
 
 class PlayUI(Protocol):

@@ -15,7 +15,7 @@ from bones.cli.formats import Format, github_annotation
 from bones.cli.options import EXIT_USAGE, FormatOption, fail, first_problem, input_exit_code
 
 if TYPE_CHECKING:  # pragma: no cover - the engine is imported inside the commands
-    from bones.engine.yamlsource import LocatedProblem
+    from bones.lang.yamlsource import LocatedProblem
 
 #: How standard input (``-``) is named in messages.
 STDIN = "<stdin>"
@@ -34,11 +34,11 @@ def _check(ref: str, allow_dirs: list[str]) -> tuple[bool, list[LocatedProblem]]
     ``-`` is standard input, read as a variant file with no folder: its
     ``extends:`` may name a built-in, or a file inside an ``--allow-dir``.
     """
-    from bones.engine.load import LocatedProblem, VariantError, load_variant, load_variant_text
+    from bones.lang.load import LocatedProblem, VariantError, load_variant, load_variant_text
 
     try:
         if ref == "-":
-            from bones.engine.yamlsource import read_stream
+            from bones.lang.yamlsource import read_stream
 
             data = read_stream(sys.stdin.buffer, STDIN)
             load_variant_text(data, file=STDIN, allow_files=True, allow_dirs=allow_dirs)

@@ -3,7 +3,7 @@
 Nothing heavy is imported at module level: the engine, pydantic, yaml and rich
 are imported inside the commands, so `bones --help` stays fast.
 
-Variants are read with :mod:`bones.engine.load`, whose errors carry every problem
+Variants are read with :mod:`bones.lang.load`, whose errors carry every problem
 at its file, line and column; the commands print them one per line and exit 1.
 """
 
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 if TYPE_CHECKING:  # pragma: no cover - the engine is imported inside the commands
-    from bones.engine.spec import Variant
+    from bones.lang.spec import Variant
 
 # ------------------------------------------------------------------ loading
 
@@ -47,7 +47,7 @@ def list_command(
                                  help="Print a JSON list of objects instead of a table."),
 ) -> None:
     """List the built-in variants: aliases, players, spinner, scoring, target."""
-    from bones.engine.describe import catalogue
+    from bones.lang.describe import catalogue
 
     try:
         rows = catalogue()
@@ -81,7 +81,7 @@ def show_command(
     if as_yaml:
         typer.echo(resolved_yaml(v), nl=False)
         return
-    from bones.engine.describe import describe
+    from bones.lang.describe import describe
 
     _page(describe(v, players))
 
@@ -94,7 +94,7 @@ def schema_command(
 ) -> None:
     """Print the JSON Schema of variant files (or of scenario files) for
     editors; with --out DIR, write every schema (variant.schema.json ...) there."""
-    from bones.engine.schemagen import render, schemas, write_schemas
+    from bones.lang.schemagen import render, schemas, write_schemas
 
     if out is None:
         every = schemas()

@@ -104,7 +104,7 @@ _RULES_CACHE: dict[int, tuple[Any, Any]] = {}
 
 def flat_table(rules: Any) -> dict[str, Any]:
     """The flat table of ``rules`` (:func:`bones.engine.flat.flatten`); a
-    built-in read from :mod:`bones.engine.cache` brings its own along."""
+    built-in read from :mod:`bones.games.cache` brings its own along."""
     cached = getattr(rules.variant, "cached_flat", None)
     flat = cached(rules.players, rules.teams) if cached is not None else None
     if flat is None:

@@ -12,7 +12,7 @@ the version it was built for (``bones_native.TABLE_FORMAT``): when they
 differ (an editable checkout pulled without rebuilding the extension),
 :mod:`bones.engine.core` says how to rebuild and runs the Python core.
 
->>> from bones.engine.load import load_variant
+>>> from bones.lang.load import load_variant
 >>> from bones.engine.rules import compile_rules
 >>> table = flatten(compile_rules(load_variant("sniff"), 2))
 >>> table["players"], table["highest"], table["spinner_mult"]

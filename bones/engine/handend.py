@@ -4,7 +4,7 @@ A front end (the terminal's hand-end table, the web page's) only formats a
 :class:`HandEnd`; the arithmetic and the rule's phrase live here, next to
 :mod:`bones.engine.settle` (which computes the settlement itself).
 
->>> from bones.engine.load import load_variant
+>>> from bones.lang.load import load_variant
 >>> from bones.engine.rules import compile_rules
 >>> from bones.engine.match import Match
 >>> match = Match(compile_rules(load_variant("all-fives")), seed=3)

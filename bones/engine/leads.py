@@ -3,7 +3,7 @@
 One implementation serves every source of randomness.  A *dealer* supplies
 the random events (:class:`Dealer`): :class:`bones.engine.match.Match` answers
 them from its seeded stream (docs/random.md says exactly what it draws), and
-:mod:`bones.engine.chance` asks an outside chooser for each one (OpenSpiel's
+:mod:`bones.seat.chance` asks an outside chooser for each one (OpenSpiel's
 chance nodes, a scripted deal).  :func:`deal_and_lead` then applies the rule:
 
 * a seat fixed by the later-lead rule, a seat by lot (:func:`by_lot`), a seat

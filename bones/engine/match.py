@@ -6,7 +6,7 @@ deal depends only on the seed and the hand number.  Matches resumed from
 saves made before that stream existed keep dealing from Python's Mersenne
 Twister (``legacy``), exactly as they would have.
 
->>> from bones.engine.load import load_variant
+>>> from bones.lang.load import load_variant
 >>> from bones.engine.rules import compile_rules
 >>> match = Match(compile_rules(load_variant("sniff")), seed=7)
 >>> hand = match.new_hand()

@@ -11,7 +11,7 @@ Arms are W and E (the line, or a spinner's long sides), N and S (the first
 spinner's cross ends, or the in-line sniff's stubs), then N2/S2, N3/S3, ...
 for later spinners in order of appearance.
 
->>> from bones.engine.load import load_variant
+>>> from bones.lang.load import load_variant
 >>> from bones.engine.rules import compile_rules
 >>> from bones.engine.match import Match
 >>> hand = Match(compile_rules(load_variant("all-fives")), seed=1).new_hand()

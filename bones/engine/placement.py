@@ -6,7 +6,7 @@ every tile in place: :func:`layout_of` replays a hand's moves on a fresh copy
 of its deal and notes, for each tile, the half that touches what it was laid
 against (``near``) and the half that faces out (``far``).
 
->>> from bones.engine.load import load_variant
+>>> from bones.lang.load import load_variant
 >>> from bones.engine.match import Match
 >>> from bones.engine.rules import compile_rules
 >>> match = Match(compile_rules(load_variant("all-fives"), players=2), seed=1)

@@ -15,7 +15,7 @@ from bones.engine.settle import Settle, compile_settlement
 from bones.engine.tiles import TileSet, tile_set
 
 if TYPE_CHECKING:  # the models are needed to compile, not to play (fast start-up)
-    from bones.engine import spec
+    from bones.lang import spec
 
 # spinner kinds
 SPIN_NONE, SPIN_FIRST, SPIN_EVERY, SPIN_LED, SPIN_INLINE, SPIN_EVERY_BUT_LED = range(6)
@@ -90,7 +90,7 @@ class LeadRule:
 
 def compile_lead(rule: object, ts: TileSet, players: int) -> LeadRule:
     """The codes of one first-lead rule."""
-    from bones.engine import spec
+    from bones.lang import spec
 
     kind = _LEAD_CODES[rule.kind]  # type: ignore[attr-defined]
     arg = -1
@@ -192,7 +192,7 @@ class Rules:
         table = self.count_points
         if 0 <= count < len(table):
             return table[count]
-        from bones.engine.spec import points_for_count
+        from bones.lang.spec import points_for_count
 
         return points_for_count(self.variant.scoring, count)
 
@@ -207,7 +207,7 @@ _LATER_CODES = {
 
 
 def _compile_later(lead: spec.Lead, ts: TileSet, players: int) -> tuple[int, LeadRule]:
-    from bones.engine import spec
+    from bones.lang import spec
 
     later = lead.later
     if isinstance(later, spec.RotateLead):
@@ -230,7 +230,7 @@ def compile_rules(variant: spec.Variant, players: int | None = None,
     where they are required it may be left out.
     """
     cached = getattr(variant, "cached_rules", None)
-    if cached is not None:  # a built-in read from bones.engine.cache
+    if cached is not None:  # a built-in read from bones.games.cache
         return cached(players, teams)  # type: ignore[no-any-return]
     if players is None:
         players = min(variant.players.counts)
@@ -248,7 +248,7 @@ def compile_rules(variant: spec.Variant, players: int | None = None,
 
 
 def _rebuild(variant: spec.Variant, players: int, teams: bool) -> Rules:
-    """Unpickle compiled rules: a cached built-in (:mod:`bones.engine.cache`)
+    """Unpickle compiled rules: a cached built-in (:mod:`bones.games.cache`)
     restores its tables, any other variant compiles again."""
     cached = getattr(variant, "cached_rules", None)
     if cached is not None:
@@ -257,8 +257,8 @@ def _rebuild(variant: spec.Variant, players: int, teams: bool) -> Rules:
 
 
 def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
-    from bones.engine import spec
-    from bones.engine.spec import spinner_multipliers
+    from bones.lang import spec
+    from bones.lang.spec import spinner_multipliers
 
     ts = tile_set(variant.tiles.highest)
     # two teams, seats alternating round the table (docs/language.md)
@@ -337,8 +337,8 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
 
 def _points_tables(variant: spec.Variant) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
     """Points for every reachable count, and for matching ends by their number."""
-    from bones.engine import spec
-    from bones.engine.spec import points_for_count
+    from bones.lang import spec
+    from bones.lang.spec import points_for_count
 
     scoring = variant.scoring
     max_count = spec.max_reachable_count(variant) + 4 * variant.tiles.highest + 8
@@ -355,7 +355,7 @@ def _points_tables(variant: spec.Variant) -> tuple[tuple[int, ...], tuple[int, .
 
 def _muggins_codes(scoring: spec.Scoring) -> tuple[int, bool, int]:
     """(muggins code, penalise an over-claim, where over-claimed points go)."""
-    from bones.engine import spec
+    from bones.lang import spec
 
     if isinstance(scoring.muggins, spec.MugginsOn):
         kind = MUGGINS_TRANSFER if scoring.muggins.kind == "transfer" else MUGGINS_FORFEIT
@@ -366,7 +366,7 @@ def _muggins_codes(scoring: spec.Scoring) -> tuple[int, bool, int]:
 
 def _drawing_codes(drawing: spec.Drawing) -> tuple[int, int, bool, bool]:
     """(drawing code, most draws a turn, must play the drawn, draw while able)."""
-    from bones.engine import spec
+    from bones.lang import spec
 
     if isinstance(drawing, spec.NoDrawing):
         return DRAW_NONE, 0, True, False
@@ -378,7 +378,7 @@ def _drawing_codes(drawing: spec.Drawing) -> tuple[int, int, bool, bool]:
 
 def _match_codes(match: spec.MatchRule, players: int) -> tuple[int, int, int]:
     """(target check code, target, hands in a match of a fixed number of hands)."""
-    from bones.engine import spec
+    from bones.lang import spec
 
     if isinstance(match, spec.TargetMatch):
         return _CHECK_CODES[match.check], spec.for_players(match.points, players), 0

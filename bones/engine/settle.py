@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bones.engine.spec import SettleRule
+    from bones.lang.spec import SettleRule
 
 # who scores
 SETTLE_NOBODY, SETTLE_OWN_PENALTY, SETTLE_EACH_HEAVIER, SETTLE_DOMINOER, SETTLE_LIGHTEST = range(5)
@@ -213,7 +213,7 @@ def carried(rule: Settle, pips: list[int], doubles: list[bool],
 
 def compile_settlement(rule: SettleRule, players: int) -> Settle:
     """The codes of one rule (``settlement.domino`` or ``.blocked``)."""
-    from bones.engine import spec  # pydantic: only when a variant is compiled
+    from bones.lang import spec  # pydantic: only when a variant is compiled
 
     kind = _KINDS[rule.kind]
     rounding = getattr(rule, "rounding", spec.NoRounding())

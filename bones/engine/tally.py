@@ -7,7 +7,7 @@ still free; a free edge adds nothing of its own.  This is
 :meth:`bones.engine.hand.Hand.recount` spelled out part by part, for the
 terminal's count line and the page's.
 
->>> from bones.engine.load import load_variant
+>>> from bones.lang.load import load_variant
 >>> from bones.engine.match import Match
 >>> from bones.engine.rules import compile_rules
 >>> hand = Match(compile_rules(load_variant("sniff")), seed=4).new_hand()

@@ -6,7 +6,7 @@ The pieces:
   (whose ``extends:`` may name only built-ins), validation as `bones validate`
   reports it;
 * :mod:`bones.web.tokens` - seat and host keys: unguessable, kept only as hashes;
-* :mod:`bones.web.games` - live games over :class:`bones.engine.game.GameSession`
+* :mod:`bones.web.games` - live games over :class:`bones.games.game.GameSession`
   and their save files, bots answering off the request loop;
 * :mod:`bones.web.view` - a game as one seat may see it;
 * :mod:`bones.web.sims` - simulations in the background, with progress and cancel;

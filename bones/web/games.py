@@ -1,6 +1,6 @@
 """Live games of `bones serve`: sessions, their save files, seat keys and bots.
 
-A web game is a :class:`bones.engine.game.GameSession` whose save file lives
+A web game is a :class:`bones.games.game.GameSession` whose save file lives
 in the server's save folder, the same file `bones play` writes (a game begun
 in the browser resumes with ``bones play --resume`` and the other way round).
 It is saved after every move.  Beside the saves, ``web/ID.json`` (readable by
@@ -9,7 +9,7 @@ never a key: a restarted server finds every game again and the same seat
 links keep working.
 
 Every operation on a game runs in a worker thread under the game's lock and
-the save's lock (:func:`bones.engine.saves.save_lock`, held only while one
+the save's lock (:func:`bones.games.saves.save_lock`, held only while one
 request is served, so `bones play` and the server never write one save at
 once), re-reads the save first when another program changed it, and touches
 nothing of any other game: a failure is reported for that game alone.
@@ -34,8 +34,8 @@ from bones.web import tokens
 if TYPE_CHECKING:  # pragma: no cover
     from contextlib import AbstractContextManager
 
-    from bones.engine.game import GameSession
-    from bones.engine.spec import Variant
+    from bones.games.game import GameSession
+    from bones.lang.spec import Variant
 
 # The engine is imported at a game's first use, not when the server starts
 # (pydantic alone takes most of a second): see :func:`warm`.
@@ -47,7 +47,8 @@ log = logging.getLogger("bones.serve")
 def warm() -> None:
     """Import the engine and read the built-in variants (the server does this
     in the background right after it starts listening)."""
-    from bones.engine import game, observation, saves  # noqa: F401
+    from bones.games import game, saves  # noqa: F401
+    from bones.seat import observation  # noqa: F401
     from bones.web import view  # noqa: F401
     from bones.web.variants import builtin_index
 
@@ -99,7 +100,7 @@ def check_bot(text: Any) -> str:
             raise ApiError(400, f"{name}: {key} must be a number, not '{value[:20]}'") from None
         if not number <= limits[key]:
             raise ApiError(400, f"{name}: {key} may be at most {limits[key]:g} on the server")
-    from bones.engine.bots import BotError, make_bot
+    from bones.bots import BotError, make_bot
 
     try:
         return make_bot(raw).name
@@ -109,7 +110,7 @@ def check_bot(text: Any) -> str:
 
 def _save_lock(path: Path) -> AbstractContextManager[Path]:
     """The save's inter-process lock, held only while one request is served on it."""
-    from bones.engine.saves import save_lock
+    from bones.games.saves import save_lock
 
     return save_lock(path, "bones serve")
 
@@ -125,7 +126,7 @@ def _stat(path: Path) -> tuple[int, int] | None:
 def _write_private(path: Path, data: dict[str, Any]) -> None:
     """Write ``data`` as JSON, readable by its owner only, atomically (the
     save writer's temporary file is created 0600 and renamed over ``path``)."""
-    from bones.engine.saves import replace_save
+    from bones.games.saves import replace_save
 
     replace_save(path, json.dumps(data, indent=1))
 
@@ -151,8 +152,8 @@ class WebGame:
     @contextlib.contextmanager
     def held(self) -> Iterator[GameSession]:
         """The session, fresh from the save, with the game's and the save's locks held."""
-        from bones.engine.game import GameError
-        from bones.engine.saves import SaveError, SaveInUse
+        from bones.games.game import GameError
+        from bones.games.saves import SaveError, SaveInUse
 
         with self.lock:
             try:
@@ -168,7 +169,7 @@ class WebGame:
                 raise ApiError(500, f"game {self.id}: {str(err).splitlines()[0]}") from None
 
     def _fresh(self) -> GameSession:
-        from bones.engine.game import GameError, GameSession
+        from bones.games.game import GameError, GameSession
 
         now = _stat(self.path)
         if now is None:
@@ -219,7 +220,7 @@ class WebGame:
 
     def move(self, seat: int, text: Any, claim: Any, version: Any) -> dict[str, Any]:
         """Make ``text`` (notation) for ``seat`` if ``version`` is the game's current one."""
-        from bones.engine.game import GameError
+        from bones.games.game import GameError
         from bones.web.view import seat_view
 
         if not isinstance(text, str) or not text.strip() or len(text) > 40:
@@ -246,7 +247,7 @@ class WebGame:
 
     def take_back(self, seat: int, version: Any) -> dict[str, Any]:
         """Undo ``seat``'s last move of the hand and the bots' replies (games against bots)."""
-        from bones.engine.game import GameError
+        from bones.games.game import GameError
         from bones.web.view import seat_view
 
         with self.held() as session:
@@ -364,9 +365,9 @@ class GameStore:
     def create(self, variant: Variant, source: str, players: int | None, teams: bool | None,
                seats: list[str] | None, seed: int | None) -> tuple[WebGame, dict[int, str]]:
         """A new game; every human seat gets a fresh key (returned once, stored as a hash)."""
-        from bones.engine.game import GameError, GameSession, SeatConfig
         from bones.engine.match import new_seed
         from bones.engine.rules import RulesError, compile_rules
+        from bones.games.game import GameError, GameSession, SeatConfig
 
         with self._lock:
             self._admit()
@@ -379,7 +380,7 @@ class GameStore:
             if len(seats) != rules.players:
                 raise ApiError(400, f"seats lists {len(seats)} seats for {rules.players} players")
             seed = new_seed() if seed is None else seed
-            from bones.engine.saves import default_save_stem, new_save_path
+            from bones.games.saves import default_save_stem, new_save_path
 
             stem = default_save_stem(variant.name, seed)
             session = GameSession(variant, rules, SeatConfig(tuple(seats)), seed,
@@ -397,8 +398,8 @@ class GameStore:
 
         A save already open on this server gets new keys (the old links stop working).
         """
-        from bones.engine.game import GameError, GameSession
-        from bones.engine.saves import SaveInUse
+        from bones.games.game import GameError, GameSession
+        from bones.games.saves import SaveInUse
 
         path = self.save_path(name)
         with self._lock:

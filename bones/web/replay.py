@@ -1,7 +1,7 @@
 """Replays for the page: a record or a save, step by step.
 
 The record is checked exactly as `bones replay` checks it
-(:func:`bones.engine.record.replay`); then each hand is played again move by
+(:func:`bones.games.record.replay`); then each hand is played again move by
 move and every position is given as a frame: the layout, the count, the
 tiles in every hand (a record is a finished game's whole story), the boneyard
 size and the scores.
@@ -18,8 +18,8 @@ from bones.web.games import ApiError
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.hand import Hand
     from bones.engine.leads import Deal
-    from bones.engine.record import Record
     from bones.engine.rules import Rules
+    from bones.games.record import Record
 
 #: The largest record text accepted for a replay.
 MAX_RECORD_TEXT = 2 * 1024 * 1024
@@ -28,7 +28,7 @@ MAX_FRAMES = 5000
 
 
 def replay_record_text(text: str) -> dict[str, Any]:
-    from bones.engine.record import RecordError, parse_record
+    from bones.games.record import RecordError, parse_record
 
     if len(text) > MAX_RECORD_TEXT:
         raise ApiError(413, f"the record is larger than {MAX_RECORD_TEXT // (1024 * 1024)} MiB")
@@ -47,7 +47,7 @@ def replay_record_text(text: str) -> dict[str, Any]:
 
 
 def replay_save(path: Path) -> dict[str, Any]:
-    from bones.engine.record import RecordError, load_record
+    from bones.games.record import RecordError, load_record
 
     try:
         record = load_record(path)
@@ -59,7 +59,7 @@ def replay_save(path: Path) -> dict[str, Any]:
 def frames_of(record: Record, label: str) -> dict[str, Any]:
     from bones.engine.hand import Hand
     from bones.engine.notation import parse_move
-    from bones.engine.record import RecordError, _deal_from, replay
+    from bones.games.record import RecordError, _deal_from, replay
 
     try:
         result = replay(record)

@@ -33,8 +33,8 @@ from bones.web.games import ApiError, WebGame
 from bones.web.server import ServeConfig, server_of
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bones.engine.sim import Table
-    from bones.engine.spec import Variant
+    from bones.lang.spec import Variant
+    from bones.sim.simulation import Table
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: How long ``GET /api/games/{id}?wait=V`` waits for a change before answering.
@@ -87,7 +87,7 @@ async def validate(request: Request) -> Response:
 
 async def rules_text(request: Request) -> Response:
     """The rules text (and model) of uploaded variant text, as `bones show` prints it."""
-    from bones.engine.load import VariantError
+    from bones.lang.load import VariantError
     from bones.web.variants import details, load_text, problems_json
 
     data = await read_json(request)
@@ -103,7 +103,7 @@ async def rules_text(request: Request) -> Response:
 
 
 async def bots(request: Request) -> Response:
-    from bones.engine.bots import BOTS
+    from bones.bots import BOTS
     from bones.web.games import BOT_LIMITS
 
     out = []
@@ -119,7 +119,7 @@ async def bots(request: Request) -> Response:
 
 
 def _resolve_variant(ref: Any) -> tuple[Variant, str]:
-    from bones.engine.load import VariantError
+    from bones.lang.load import VariantError
     from bones.web.variants import WebVariantError, problems_json, resolve
 
     try:
@@ -355,7 +355,7 @@ ROUTES: list[BaseRoute] = [
 
 def _table(variant: Variant, label: str, players: int | None, teams: bool | None) -> Table:
     from bones.engine.rules import RulesError, compile_rules
-    from bones.engine.sim import Table
+    from bones.sim.simulation import Table
 
     try:
         rules = compile_rules(variant, players, teams)

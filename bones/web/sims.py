@@ -1,6 +1,6 @@
 """Simulations of `bones serve`: `bones simulate` (and `compare`) in the background.
 
-A simulation is split into batches (:func:`bones.engine.sim.batches`) that run
+A simulation is split into batches (:func:`bones.sim.simulation.batches`) that run
 in the server's worker processes, one worker slot per batch, so a simulation
 never holds more than its share of ``--jobs`` and bots keep answering.  Its
 progress is the games done; when it ends its report is exactly the body of
@@ -20,7 +20,7 @@ from bones.web import tokens
 from bones.web.games import ApiError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bones.engine.sim import SimConfig, Summary, Table
+    from bones.sim.simulation import SimConfig, Summary, Table
     from bones.web.workers import Workers
 
 #: The most games (matches or hands) one simulation may ask for.
@@ -62,8 +62,8 @@ class Simulation:
 def make_config(tables: list[Table], bots: list[str], games: int, seed: int | None,
                 hands_only: bool) -> SimConfig:
     from bones.engine.match import new_seed
-    from bones.engine.sim import SimError
-    from bones.engine.sim import make_config as engine_config
+    from bones.sim.simulation import SimError
+    from bones.sim.simulation import make_config as engine_config
 
     if not 1 <= games <= MAX_GAMES:
         raise ApiError(400, f"games must be between 1 and {MAX_GAMES:,}".replace(",", " "))
@@ -110,7 +110,7 @@ class Simulations:
         return sim
 
     async def _run(self, sim: Simulation) -> None:
-        from bones.engine.sim import Layout, Summary, batches, default_batch_size, report, run_batch
+        from bones.sim.simulation import Layout, Summary, batches, default_batch_size, report, run_batch
 
         config = sim.config
         total = Summary.empty(Layout(config))

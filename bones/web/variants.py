@@ -1,7 +1,7 @@
 """Variants for the web: built-in names, or uploaded text that may extend only built-ins.
 
 A client never names a path.  A variant from a client is either a built-in
-name (checked against :func:`bones.engine.load.builtin_names` and the
+name (checked against :func:`bones.lang.load.builtin_names` and the
 aliases) or the text of a variant file.  Uploaded text is parsed in memory
 (it has no file of its own: its problems are reported at ``upload.yaml``),
 and its ``extends:`` may name only a built-in variant: anything that looks
@@ -14,9 +14,9 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from bones.engine.load import VariantError, builtin_names
-from bones.engine.spec import Variant
-from bones.engine.yamlsource import LocatedProblem
+from bones.lang.load import VariantError, builtin_names
+from bones.lang.spec import Variant
+from bones.lang.yamlsource import LocatedProblem
 
 #: What uploaded text is called in its problems.
 UPLOAD_NAME = "upload.yaml"
@@ -30,7 +30,7 @@ class WebVariantError(ValueError):
 
 
 def _aliases() -> dict[str, str]:
-    from bones.engine.load import load_variant
+    from bones.lang.load import load_variant
 
     out: dict[str, str] = {}
     for name in builtin_names():
@@ -57,7 +57,7 @@ def builtin_name(text: str) -> str | None:
 
 @functools.lru_cache(maxsize=64)
 def load_builtin(name: str) -> Variant:
-    from bones.engine.load import load_variant
+    from bones.lang.load import load_variant
 
     return load_variant(name)
 
@@ -72,7 +72,7 @@ def load_text(text: str) -> Variant:
 
     ``extends:`` may name only a built-in variant.
     """
-    from bones.engine.load import load_variant_text
+    from bones.lang.load import load_variant_text
 
     if len(text.encode("utf-8", "replace")) > MAX_VARIANT_TEXT:
         raise VariantError([LocatedProblem(UPLOAD_NAME, 1, 1, (), (
@@ -120,14 +120,14 @@ def validate_text(text: str) -> dict[str, Any]:
 
 def summary_rows() -> list[dict[str, Any]]:
     """The built-in variants as `bones list --json` gives them."""
-    from bones.engine.describe import catalogue
+    from bones.lang.describe import catalogue
 
     return catalogue()
 
 
 def details(variant: Variant, players: int | None = None) -> dict[str, Any]:
     """The model and the rules text of `bones show`."""
-    from bones.engine.describe import describe
+    from bones.lang.describe import describe
 
     return {
         "name": variant.name,

@@ -6,7 +6,7 @@ public history (a draw shows its tile only to the drawer) and, once a hand is
 over, the tiles left in every hand (they are turned face up to settle).  The
 other seats' tiles during a hand, the boneyard's order and the bots' state
 never appear: :func:`seat_view` reads the hand only through
-:func:`bones.engine.observation.observe` for the hand in play, and the
+:func:`bones.seat.observation.observe` for the hand in play, and the
 settlement table only from hands that have ended.
 """
 
@@ -14,20 +14,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bones.engine.describe import target_phrase
-from bones.engine.game import GameSession
 from bones.engine.hand import DRAW, PASS, Hand
 from bones.engine.moves import Outcome, arm_of, tile_of
 from bones.engine.notation import arm_name
-from bones.engine.observation import observe
 from bones.engine.placement import layout_of
 from bones.engine.tally import count_parts
+from bones.games.game import GameSession
+from bones.lang.describe import target_phrase
+from bones.seat.observation import observe
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bones.engine.game import Event
     from bones.engine.leads import Deal
     from bones.engine.placement import Piece
     from bones.engine.rules import Rules
+    from bones.games.game import Event
 
 
 def version_of(session: GameSession) -> int:

@@ -34,7 +34,7 @@ class Workers:
     def _process_pool(self) -> concurrent.futures.Executor:
         if self._procs is None:
             if self.use_processes:
-                from bones.engine.sim import _ignore_sigint
+                from bones.sim.simulation import _ignore_sigint
 
                 method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
                     else "spawn"

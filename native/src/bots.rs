@@ -1,4 +1,4 @@
-//! The `heuristic` bot (`bones.engine.bots.basic.heuristic_move`), taking
+//! The `heuristic` bot (`bones.bots.basic.heuristic_move`), taking
 //! exactly its decisions: it reads the mover's view of the hand (the other
 //! hands scrubbed, as `Hand.public_copy` leaves them), the unseen tiles, the
 //! tile counts, the drawable tiles and the tiles the next opponent is proven

@@ -1,5 +1,5 @@
 //! The built-in one-move policies that draw nothing (`greedy`) or draw as
-//! docs/random.md says (`random`), the same as `bones.engine.bots`.
+//! docs/random.md says (`random`), the same as `bones.bots`.
 
 use crate::hand::{Hand, DRAW, PASS, PLAYING};
 use crate::rng::Rng;

@@ -1,5 +1,5 @@
-//! The `search` bot (`bones.engine.bots.search.SearchBot`) and the world
-//! sampler it draws from (`bones.engine.observation.sample_world`), taking
+//! The `search` bot (`bones.bots.search.SearchBot`) and the world
+//! sampler it draws from (`bones.seat.observation.sample_world`), taking
 //! exactly the same draws from the same stream (docs/random.md), so both
 //! cores choose the same move and leave the generator in the same state.
 //!

@@ -1,4 +1,4 @@
-//! Whole simulations (`bones.engine.sim.run_batch`) played in the core:
+//! Whole simulations (`bones.sim.simulation.run_batch`) played in the core:
 //! game `g` of a run seeded `S` is the match seeded `derive(S, [g])`, with the
 //! lineup rotated by `g` over the seats and the bot in seat `s` drawing from
 //! `derive(game seed, [BOTS, s])`. Each game's quantities go into the same
@@ -15,7 +15,7 @@ use crate::hand::{Hand, BLOCKED, PLAYING};
 use crate::rng::{derive, Rng};
 use crate::table::{Rules, MAX_PLAYERS};
 
-/// The built-in bots a batch plays natively (names as `bones.engine.bots`).
+/// The built-in bots a batch plays natively (names as `bones.bots`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bot {
     Random,

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.rules import Rules
-    from bones.engine.spec import Variant
+    from bones.lang.spec import Variant
 
 #: Bump when the layout of an entry changes.
 CACHE_FORMAT = 1
@@ -48,15 +48,16 @@ ENV_OFF = "BONES_CACHE"
 ENV_DIR = "BONES_CACHE_DIR"
 
 #: The modules whose source decides what a built-in compiles to.
-COMPILER = ("cache", "flat", "load", "problems", "rules", "settle", "spec", "tiles", "yamlsource")
+COMPILER = ("games.cache", "engine.flat", "lang.load", "lang.problems", "engine.rules",
+            "engine.settle", "lang.spec", "engine.tiles", "lang.yamlsource")
 
 _YAML_SUFFIXES = (".yaml", ".yml")
-_ENGINE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # bones/
 
 
 def builtin_dir() -> Path:
-    """The built-in variant files (as :mod:`bones.engine.load` finds them)."""
-    package = _ENGINE.parent
+    """The built-in variant files (as :mod:`bones.lang.load` finds them)."""
+    package = _PACKAGE
     installed = package / "variants"
     return installed if installed.is_dir() else package.parent / "variants"
 
@@ -86,7 +87,7 @@ def key(ref: str) -> str | None:
     try:
         for module in COMPILER:
             digest.update(module.encode() + b"\0")
-            digest.update((_ENGINE / f"{module}.py").read_bytes())
+            digest.update((_PACKAGE / f"{module.replace('.', '/')}.py").read_bytes())
         for entry in sorted(builtin_dir().iterdir(), key=lambda e: e.name):
             if entry.name.lower().endswith(_YAML_SUFFIXES):
                 digest.update(entry.name.encode() + b"\0")
@@ -172,7 +173,7 @@ class CachedVariant:
     def model(self) -> Variant:
         """The real, validated model (loaded on first use)."""
         if self._model is None:
-            from bones.engine.load import load_variant
+            from bones.lang.load import load_variant
 
             self._model = load_variant(self.ref)
         return self._model
@@ -224,13 +225,13 @@ def _remember(entry_key: str, entry: dict[str, Any], players: int | None,
 def load_builtin(ref: str) -> Any:
     """The variant ``ref`` names: a :class:`CachedVariant` for a built-in the
     cache holds, else the loaded model (remembered for next time when it is a
-    built-in).  Raises what :func:`bones.engine.load.load_variant` raises."""
+    built-in).  Raises what :func:`bones.lang.load.load_variant` raises."""
     entry_key = key(ref) if enabled() and is_builtin_ref(ref) else None
     if entry_key is not None:
         entry = _read(cache_dir(), f"{entry_key}.pickle")
         if entry is not None:
             return CachedVariant(ref, entry_key, entry)
-    from bones.engine.load import load_variant
+    from bones.lang.load import load_variant
 
     variant = load_variant(ref)
     if entry_key is not None:

@@ -1,7 +1,7 @@
 """The determinized search bot.
 
 Each iteration samples one world consistent with the observation
-(:func:`bones.engine.observation.sample_world`) and plays every candidate move in
+(:func:`bones.seat.observation.sample_world`) and plays every candidate move in
 it, then the rest of the hand by a fast full-information policy.  A move's
 value is the sum over worlds of the mover's side's points from the rest of
 the hand (plays and settlement) less the best opposing side's.  All
@@ -24,14 +24,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from bones.bots.basic import heuristic_move
+from bones.bots.info import BotInfo, Param, named
+from bones.bots.policies import greedy_move
 from bones.engine import core
-from bones.engine.bots.basic import heuristic_move
-from bones.engine.bots.info import BotInfo, Param, named
-from bones.engine.bots.policies import greedy_move
 from bones.engine.hand import Hand
-from bones.engine.observation import NoWorldError, Observation, sample_world
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
+from bones.seat.observation import NoWorldError, Observation, sample_world
 
 #: Worlds per move by default, with heuristic rollouts: in 2-player
 #: all-fives a median move with a choice takes about 1.5 ms in the native

@@ -1,6 +1,6 @@
 """The rules of a variant in plain English, generated from the model.
 
-:func:`describe` reads a resolved :class:`~bones.engine.spec.Variant` and writes the
+:func:`describe` reads a resolved :class:`~bones.lang.spec.Variant` and writes the
 rulebook a table can play from: equipment, players and the deal, the lead, the
 layout and the spinner, scoring during play, drawing and passing, the end of
 the hand and its settlement, winning the game, the muggins rule and the
@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from bones.engine import spec
 from bones.engine.rules import CHECK_EXACT
-from bones.engine.spec import points_for_count, spinner_multipliers
+from bones.lang import spec
+from bones.lang.spec import points_for_count, spinner_multipliers
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.rules import Rules
@@ -887,7 +887,7 @@ def _target_summary(variant: spec.Variant) -> str:
 def catalogue_row(v: spec.Variant) -> dict[str, Any]:
     """A variant in one row of short phrases, as ``bones list`` shows it.
 
-    >>> from bones.engine.load import load_variant
+    >>> from bones.lang.load import load_variant
     >>> row = catalogue_row(load_variant("all-fives"))
     >>> row["players_text"], row["spinner"], row["scoring"], row["target"]
     ('2-4 (teams optional)', 'first double, drop2, sides first', 'x5 -> count', '250/200/200')
@@ -907,7 +907,7 @@ def catalogue_row(v: spec.Variant) -> dict[str, Any]:
 
 def catalogue() -> list[dict[str, Any]]:
     """Every built-in variant as a :func:`catalogue_row` (``bones list``, the page's list)."""
-    from bones.engine.load import builtin_names, load_variant
+    from bones.lang.load import builtin_names, load_variant
 
     return [catalogue_row(load_variant(name)) for name in builtin_names()]
 
@@ -915,7 +915,7 @@ def catalogue() -> list[dict[str, Any]]:
 def target_phrase(rules: Rules) -> str:
     """How a match of compiled ``rules`` ends, in a few words.
 
-    >>> from bones.engine.load import load_variant
+    >>> from bones.lang.load import load_variant
     >>> from bones.engine.rules import compile_rules
     >>> [target_phrase(compile_rules(load_variant(name)))
     ...  for name in ("muggins", "fives-and-threes", "block-2p")]

@@ -17,7 +17,7 @@ but sparse; :class:`ActionSpace` numbers only what can occur:
 :meth:`ActionSpace.move` convert both ways and :meth:`ActionSpace.mask`
 gives the legal actions of a position.
 
->>> from bones.engine.load import load_variant
+>>> from bones.lang.load import load_variant
 >>> from bones.engine.rules import compile_rules
 >>> from bones.engine.match import Match
 >>> space = ActionSpace(compile_rules(load_variant("all-fives")))

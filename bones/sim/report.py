@@ -9,7 +9,7 @@ second.  :class:`Tournament` does the adding; :meth:`Tournament.report` is
 the versioned JSON body of ``bones tournament --json``, which the command line
 only formats.
 
->>> from bones.engine.sim import simulate
+>>> from bones.sim.simulation import simulate
 >>> t = Tournament.plan("all-fives", ["greedy", "random"], matches=2, seed=3)
 >>> [c.lineup for c in t.configs]
 [('greedy', 'random')]
@@ -29,9 +29,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bones.engine.ratings import ratings_report
-from bones.engine.sim import FORMAT_VERSION, Layout, SimConfig, Summary, Table, make_config
-from bones.engine.stats import wilson
+from bones.sim.ratings import ratings_report
+from bones.sim.simulation import FORMAT_VERSION, Layout, SimConfig, Summary, Table, make_config
+from bones.sim.stats import wilson
 
 TOURNAMENT_FORMAT = "bones-tournament"
 
@@ -83,9 +83,9 @@ class Tournament:
              seed: int) -> Tournament:
         """Check the bots and build one run per seating.
 
-        ``table`` is a :class:`~bones.engine.sim.Table` (or a variant
+        ``table`` is a :class:`~bones.sim.simulation.Table` (or a variant
         reference, played by its smallest table); ``bots`` are canonical bot
-        names (``bones.engine.bots.parse_bots``).
+        names (``bones.bots.parse_bots``).
         """
         if matches < 1:
             raise TournamentError("the number of matches must be at least 1")
@@ -160,7 +160,7 @@ def run_facts(summaries: Sequence[Summary], seconds: float, *, jobs: int, worker
     """The machine-dependent part of a report (``run``): versions, the
     machine, workers, time and per-bot move times."""
     from bones._version import __version__
-    from bones.engine.sim import timing_report
+    from bones.sim.simulation import timing_report
 
     games = sum(s.n for s in summaries)
     timing: dict[str, Any] = {}

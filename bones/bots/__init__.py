@@ -1,10 +1,10 @@
-"""Bots: players that see only an :class:`~bones.engine.observation.Observation`.
+"""Bots: players that see only an :class:`~bones.seat.observation.Observation`.
 
 A bot is written as text: its name and parameters separated by colons,
 ``search:iterations=800:rollouts=4``; several bots are separated by commas
 (:func:`split_bots`: or ``--bots`` repeated, one bot each).  Outside bots
 name their kind, ``py:``, ``file:``, ``ep:`` or ``cmd:``
-(:mod:`bones.engine.bots.external`, docs/bots.md), and load only when the
+(:mod:`bones.bots.external`, docs/bots.md), and load only when the
 command line permitted them (:func:`permit_outside`).
 
 >>> bot = make_bot("search:iterations=50")
@@ -15,7 +15,7 @@ command line permitted them (:func:`permit_outside`).
 >>> make_bot("gredy")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-bones.engine.bots.BotError: unknown bot 'gredy' (did you mean greedy?); bots: random, greedy, ...
+bones.bots.BotError: unknown bot 'gredy' (did you mean greedy?); bots: random, greedy, ...
 
 The protocol: ``bot.choose(obs, rng) -> int`` returns one of
 ``obs.legal_moves()`` (a move code); all its randomness comes from ``rng``,
@@ -40,9 +40,9 @@ from __future__ import annotations
 import difflib
 from typing import Any, Protocol
 
-from bones.engine.bots.info import BotInfo, Param, _show, named
-from bones.engine.observation import Observation
+from bones.bots.info import BotInfo, Param, _show, named
 from bones.engine.rng import Rng
+from bones.seat.observation import Observation
 
 
 class BotError(ValueError):
@@ -56,7 +56,7 @@ class Bot(Protocol):
 
 
 def _registry() -> dict[str, BotInfo]:
-    from bones.engine.bots import basic, search
+    from bones.bots import basic, search
 
     infos = [*basic.INFOS, *search.INFOS]
     return {info.name: info for info in infos}
@@ -97,7 +97,7 @@ _PERMITTED: set[str] = set()
 
 def kind_of(text: str) -> str:
     """``"builtin"``, or the outside kind a bot text names (py, file, ep, cmd)."""
-    from bones.engine.bots.external import KINDS
+    from bones.bots.external import KINDS
 
     head = text.strip().partition(":")[0].strip().lower()
     return head if head in KINDS else "builtin"
@@ -162,7 +162,7 @@ def make_bot(text: str) -> Bot:
 
 
 def _make_outside(kind: str, text: str) -> Bot:
-    from bones.engine.bots.external import CommandBot, OutsideBotError, load_python
+    from bones.bots.external import CommandBot, OutsideBotError, load_python
 
     if text not in _PERMITTED:
         raise BotError(f"{text}: outside bots ({kind}:) load only when named on the command "

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from bones.engine.bots.info import BotInfo, named
-from bones.engine.bots.policies import greedy_move, points_if
+from bones.bots.info import BotInfo, named
+from bones.bots.policies import greedy_move, points_if
 from bones.engine.hand import DRAW, PASS, Hand
 from bones.engine.moves import ARM_SHIFT, TILE_SHIFT
-from bones.engine.observation import Observation
 from bones.engine.rng import Rng
+from bones.seat.observation import Observation
 
 
 class RandomBot:

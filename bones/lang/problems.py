@@ -1,9 +1,9 @@
 """pydantic's validation errors as located problems, in one style for every file.
 
-Loading a variant (:mod:`bones.engine.load`) and loading a scenario
-(:mod:`bones.engine.scenario`) both validate a YAML node tree against a
+Loading a variant (:mod:`bones.lang.load`) and loading a scenario
+(:mod:`bones.games.scenario`) both validate a YAML node tree against a
 pydantic model and hand the errors to :func:`pydantic_problems`, which
-returns one :class:`~bones.engine.yamlsource.LocatedProblem` per mistake at
+returns one :class:`~bones.lang.yamlsource.LocatedProblem` per mistake at
 the line and column that wrote it::
 
     house.yaml:3:3: deal.hand_sise: unknown key 'hand_sise'; did you mean 'hand_size'?
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Union, get_args, get_origin
 
-from bones.engine.yamlsource import LocatedProblem, YNode
+from bones.lang.yamlsource import LocatedProblem, YNode
 
 __all__ = ["find", "locate_at", "position", "pydantic_problems", "show_value"]
 
@@ -368,7 +368,7 @@ def pydantic_problems(
         deal.hand_sise: unknown key 'hand_sise'; did you mean 'hand_size'?
 
     ``forms`` names the text patterns of ``root``'s fields: ``{pattern:
-    (headline, expected)}``, as :data:`bones.engine.spec.FORMS`.
+    (headline, expected)}``, as :data:`bones.lang.spec.FORMS`.
     """
     forms = forms or {}
     out: list[LocatedProblem] = []

@@ -1,13 +1,13 @@
 """Loading variant files: the public API.
 
->>> from bones.engine.load import load_variant
+>>> from bones.lang.load import load_variant
 >>> variant = load_variant("all-fives")                       # doctest: +SKIP
 >>> variant = load_variant("house.yaml", overrides={"deal": {"hand_size": 6}})  # doctest: +SKIP
 
 A *ref* is a built-in variant's name or alias (any case) or the path of a YAML
 file.  Loading reads the file safely, follows ``extends:`` (deep-merging each
-parent under its child), validates the result against :class:`bones.engine.spec.Variant`
-and runs :func:`bones.engine.spec.semantic_problems`.  Any failure raises
+parent under its child), validates the result against :class:`bones.lang.spec.Variant`
+and runs :func:`bones.lang.spec.semantic_problems`.  Any failure raises
 :class:`VariantError`, whose ``problems`` are *all* the problems found, each a
 :class:`LocatedProblem` at the file, line and column that wrote the value --
 in the parent file when the value came from a parent::
@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
 
-from bones.engine.problems import find, locate_at, position, pydantic_problems, show_value
-from bones.engine.yamlsource import (
+from bones.lang.problems import find, locate_at, position, pydantic_problems, show_value
+from bones.lang.yamlsource import (
     MAX_BYTES,
     LocatedProblem,
     VariantError,
@@ -54,7 +54,7 @@ from bones.engine.yamlsource import (
 if typing.TYPE_CHECKING:  # pragma: no cover
     from importlib.resources.abc import Traversable
 
-    from bones.engine.spec import Variant
+    from bones.lang.spec import Variant
 
 __all__ = [
     "LocatedProblem",
@@ -493,8 +493,8 @@ def load_variant(
 
     ``overrides`` (a mapping, such as a scenario file's ``rules:``) is merged
     over the variant with the rules of :func:`deep_merge`.  Give it as a
-    :class:`bones.engine.yamlsource.YNode` (from
-    :func:`bones.engine.yamlsource.read_yaml`) to have its problems located in its
+    :class:`bones.lang.yamlsource.YNode` (from
+    :func:`bones.lang.yamlsource.read_yaml`) to have its problems located in its
     own file; plain values are reported at ``<overrides>``.
 
     A file named by ``extends:`` must be a ``.yaml``/``.yml`` regular file
@@ -573,7 +573,7 @@ def _fit_inherited_to_counts(tree: YNode, own: str) -> YNode:
     """
     from pydantic import ValidationError
 
-    from bones.engine.spec import Variant, per_count_values
+    from bones.lang.spec import Variant, per_count_values
 
     written, _, found = find(tree, ("players", "counts"))
     if not found or written.file != own:
@@ -654,7 +654,7 @@ def validate_tree(tree: YNode) -> tuple[Variant | None, list[LocatedProblem]]:
     """Validate a merged node tree: (the variant or None, its located problems)."""
     from pydantic import ValidationError
 
-    from bones.engine.spec import FORMS, Variant, semantic_problems
+    from bones.lang.spec import FORMS, Variant, semantic_problems
 
     data = tree.to_plain()
     try:

@@ -1,6 +1,6 @@
 """The variant file's schema: pydantic models that are its source of truth.
 
-A variant file is read by :mod:`bones.engine.load` into a :class:`Variant`.  Every
+A variant file is read by :mod:`bones.lang.load` into a :class:`Variant`.  Every
 rule axis is either a discriminated union chosen by ``kind:`` or a small typed
 field; nothing here is a free string that the engine interprets later.  Type
 checks live in the models; checks that relate several fields (hands that fit

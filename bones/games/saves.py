@@ -24,7 +24,7 @@ a save (`bones play` and `bones serve` alike):
 
 * **Every later version replaces the save atomically** (a temporary file
   renamed over it: a crash leaves the old version or the new one, never half a
-  file); see :func:`bones.engine.record.write_record`.
+  file); see :func:`bones.games.record.write_record`.
 """
 
 from __future__ import annotations

@@ -34,11 +34,11 @@ from bones.engine.rng import BOTS, derive, mix, stream
 if TYPE_CHECKING:  # the models load only when a variant is read (fast start-up)
     from concurrent.futures import Executor, Future  # only with workers (--jobs > 1)
 
-    from bones.engine import spec
-    from bones.engine.bots import Bot
+    from bones.bots import Bot
     from bones.engine.match import Match
     from bones.engine.rules import Rules
-    from bones.engine.stats import Moments
+    from bones.lang import spec
+    from bones.sim.stats import Moments
 
 FORMAT = "bones-simulation"
 FORMAT_VERSION = 1
@@ -52,8 +52,8 @@ class SimError(ValueError):
 
 
 def load_variant(ref: str) -> spec.Variant:
-    """A variant by built-in name or YAML path (raises bones.engine.load.VariantError)."""
-    from bones.engine.load import load_variant as _load
+    """A variant by built-in name or YAML path (raises bones.lang.load.VariantError)."""
+    from bones.lang.load import load_variant as _load
 
     return _load(ref)
 
@@ -106,7 +106,7 @@ def make_config(variants: list[str] | list[Table], bots: list[str], games: int, 
                 players: int | None = None, teams: bool | None = None,
                 hands_only: bool = False) -> SimConfig:
     """Check and build a run: bots are repeated to fill the seats."""
-    from bones.engine.bots import make_bot
+    from bones.bots import make_bot
     from bones.engine.rules import compile_rules
 
     tables = []
@@ -222,7 +222,7 @@ class Summary:
                 "hists": {k: dict(sorted(v.items())) for k, v in sorted(self.hists.items())}}
 
     def moments(self, layout: Layout) -> Moments:
-        from bones.engine.stats import Moments
+        from bones.sim.stats import Moments
 
         return Moments(self.n, self.sums, dict(zip(layout.pairs, self.pairs)))
 
@@ -289,7 +289,7 @@ _CACHE: dict[str, _Prepared] = {}
 def _prepared(config: SimConfig) -> _Prepared:
     got = _CACHE.get(config.key)
     if got is None:
-        from bones.engine.bots import make_bot
+        from bones.bots import make_bot
         from bones.engine.rules import compile_rules
 
         rules = [compile_rules(t.variant, t.players, t.teams) for t in config.tables]
@@ -429,7 +429,7 @@ def _play_game(config: SimConfig, t: int, rules: Rules, prep: _Prepared, seated:
     """Play game ``seed`` of table ``t`` (a match, or one hand in hands mode)
     and write its quantities into ``vector``; ``seated[s]`` is the lineup
     entry in seat ``s``."""
-    from bones.engine.bots.external import BotForfeit
+    from bones.bots.external import BotForfeit
     from bones.engine.match import Match
 
     owner = rules.owner
@@ -438,7 +438,7 @@ def _play_game(config: SimConfig, t: int, rules: Rules, prep: _Prepared, seated:
     play = [0] * rules.players
     settle = [0] * rules.owners
     tally = _Tally()
-    # outside bots (bones.engine.bots.external) hear of hand and match ends
+    # outside bots (bones.bots.external) hear of hand and match ends
     listeners = [b.notify for b in bots if hasattr(b, "notify")]
     forfeit = -1
     try:
@@ -492,7 +492,7 @@ def _play_hands(config: SimConfig, t: int, match: Match, prep: _Prepared, seated
                 seed: int, summary: Summary, listeners: list[Any], play: list[int],
                 settle: list[int], tally: _Tally) -> list[int]:
     """Play the match's hands (one in hands mode); return the result per side."""
-    from bones.engine.observation import observe
+    from bones.seat.observation import observe
 
     bots = [prep.bots[i] for i in seated]
     decide = [prep.decide[i] for i in seated]
@@ -628,7 +628,7 @@ def _start_worker(permitted: list[str]) -> None:
     _ignore_sigint()
     # the outside bots the command line named may load here too (a worker
     # started by spawn or forkserver does not inherit the permission)
-    from bones.engine.bots import permit_outside
+    from bones.bots import permit_outside
 
     permit_outside(permitted)
 
@@ -637,7 +637,7 @@ def process_executor(jobs: int) -> Executor:
     """Worker processes, for batches the Python path plays (it holds the GIL)."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from bones.engine.bots import permitted_outside
+    from bones.bots import permitted_outside
 
     return ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
                                initargs=(permitted_outside(),))
@@ -761,7 +761,7 @@ def _est(e: Any, digits: int = 4) -> dict[str, Any]:
 
 def table_report(config: SimConfig, summary: Summary, t: int = 0) -> dict[str, Any]:
     """Every statistic of table ``t`` of a run, as plain data (the ``--json`` body)."""
-    from bones.engine.stats import histogram_stats
+    from bones.sim.stats import histogram_stats
 
     layout = Layout(config)
     m = summary.moments(layout)

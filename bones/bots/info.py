@@ -1,7 +1,7 @@
 """What describes a bot: its parameters and its entry in the list of bots.
 
 A leaf module: the bots' own modules (``basic``, ``search``) import it, and
-:mod:`bones.engine.bots` builds the registry from their ``INFOS``.
+:mod:`bones.bots` builds the registry from their ``INFOS``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - a leaf at run time
-    from bones.engine.bots import Bot
+    from bones.bots import Bot
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ random stream (:class:`_ScriptedLot`).  Left out, the lot (and a lead at
 random) is drawn from ``seed`` as docs/random.md says.
 
 The format is documented in ``docs/scenarios.md``.  Malformed files are
-reported as :class:`~bones.engine.yamlsource.LocatedProblem` lines
+reported as :class:`~bones.lang.yamlsource.LocatedProblem` lines
 (``FILE:LINE:COL: key.path: message``), never as tracebacks.
 """
 
@@ -36,11 +36,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from bones.engine import spec
 from bones.engine.moves import Outcome
-from bones.engine.problems import pydantic_problems
-from bones.engine.spec import TileText
-from bones.engine.yamlsource import LocatedProblem, VariantError, YNode, display_name, read_yaml
+from bones.lang import spec
+from bones.lang.problems import pydantic_problems
+from bones.lang.spec import TileText
+from bones.lang.yamlsource import LocatedProblem, VariantError, YNode, display_name, read_yaml
 
 if TYPE_CHECKING:  # pragma: no cover - compiled only when a scenario runs
     from bones.engine.rules import Rules
@@ -353,7 +353,7 @@ def load_scenario(path: str | os.PathLike[str], *, allow_dirs: Any = None) -> Lo
 
     Its ``variant:`` is a built-in name or a ``.yaml`` file inside the
     scenario's folder (or inside ``allow_dirs``), as ``extends:`` in a
-    variant file (see :func:`bones.engine.load.load_variant`).
+    variant file (see :func:`bones.lang.load.load_variant`).
     """
     path = Path(path)
     file = display_name(path)
@@ -367,8 +367,8 @@ def load_scenario(path: str | os.PathLike[str], *, allow_dirs: Any = None) -> Lo
 def load_scenario_text(text: str | bytes, *, file: str = "<text>", allow_dirs: Any = None) -> LoadedScenario:
     """A scenario given as text (standard input): its ``variant:`` may name a
     built-in, or a file inside ``allow_dirs`` only (text has no folder)."""
-    from bones.engine.load import NO_FOLDER
-    from bones.engine.yamlsource import MAX_BYTES, decode, parse_yaml
+    from bones.lang.load import NO_FOLDER
+    from bones.lang.yamlsource import MAX_BYTES, decode, parse_yaml
 
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
     try:
@@ -440,8 +440,8 @@ def _locate(root: YNode, file: str, path: tuple[Any, ...], message: str,
 
 def _load_variant(path: Any, ref: str, overrides: YNode | None, allow_dirs: Any) -> spec.Variant:
     """The scenario's variant: a built-in name, or a path under the file policy of
-    :func:`bones.engine.load.load_variant` relative to the scenario file."""
-    from bones.engine.load import load_variant
+    :func:`bones.lang.load.load_variant` relative to the scenario file."""
+    from bones.lang.load import load_variant
 
     return load_variant(ref, overrides=overrides, allow_dirs=allow_dirs, named_by=path)
 

@@ -10,7 +10,7 @@ Kinds of bot text (see docs/bots.md):
   protocol below (:data:`PROTOCOL`), run without a shell.
 
 Outside code is loaded only for texts the command line named
-(:func:`bones.engine.bots.permit_outside`); a variant file, a save, a record
+(:func:`bones.bots.permit_outside`); a variant file, a save, a record
 or a server request can never load it.
 
 Every outside bot is guarded: when it raises, hangs past its time limit,
@@ -40,8 +40,8 @@ from typing import Any
 
 from bones.engine.hand import DRAW, PASS
 from bones.engine.moves import arm_of, tile_of
-from bones.engine.observation import Observation
 from bones.engine.rng import Rng
+from bones.seat.observation import Observation
 
 #: The version of the command-bot line protocol (docs/bots.md, docs/bot-protocol.schema.json).
 PROTOCOL = 1

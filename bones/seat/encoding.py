@@ -1,6 +1,6 @@
 """A fixed-shape numeric encoding of what one seat knows.
 
-:class:`Encoding` turns an :class:`~bones.engine.observation.Observation`
+:class:`Encoding` turns an :class:`~bones.seat.observation.Observation`
 into a flat vector of ``size`` numbers whose layout depends only on the
 compiled variant (its tile set, player count, partnerships and the most arms
 its layout can grow).  Seats are *relative*: entry 0 of every per-seat block
@@ -35,12 +35,12 @@ block                     size       meaning
 
 Nothing hidden from the seat enters: other hands and the boneyard's order
 only through what the public history proves (``proven_void``, the bounds of
-:mod:`bones.engine.observation` whose cap is zero).
+:mod:`bones.seat.observation` whose cap is zero).
 
->>> from bones.engine.load import load_variant
+>>> from bones.lang.load import load_variant
 >>> from bones.engine.rules import compile_rules
 >>> from bones.engine.match import Match
->>> from bones.engine.observation import observe
+>>> from bones.seat.observation import observe
 >>> rules = compile_rules(load_variant("all-fives"))
 >>> enc = Encoding(rules)
 >>> enc.size
@@ -55,9 +55,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from bones.engine.actions import max_arms
-from bones.engine.observation import Observation
 from bones.engine.rules import Rules
+from bones.seat.actions import max_arms
+from bones.seat.observation import Observation
 
 
 class Block(NamedTuple):

@@ -33,10 +33,10 @@ from bones.engine.notation import (
     format_move,
     parse_move,
 )
-from bones.engine.record import Record, Recorder
 from bones.engine.rng import PLAY, PURPOSE_HINT, PURPOSE_MOVE, Rng, stream
 from bones.engine.rules import MUGGINS_OFF, Rules, RulesError, compile_rules
-from bones.engine.saves import (
+from bones.games.record import Record, Recorder
+from bones.games.saves import (
     SaveError,
     SaveExists,
     SaveInUse,
@@ -45,10 +45,10 @@ from bones.engine.saves import (
     new_save_path,
     save_lock,
 )
-from bones.engine.spec import Variant
+from bones.lang.spec import Variant
 
 if TYPE_CHECKING:  # pragma: no cover - the bots are imported when a bot plays
-    from bones.engine.bots import Bot
+    from bones.bots import Bot
 
 HUMAN = "human"
 #: ``--level`` names the bot that plays every seat not taken by a human.
@@ -218,7 +218,7 @@ class GameSession:
         file and starts nothing (every parameter a number or one of fixed
         choices); any other bot must be named, exactly as saved, in
         ``trusted_bots`` by the person resuming (``--bots`` on their command
-        line).  Hold :func:`bones.engine.saves.save_lock` on ``path`` around
+        line).  Hold :func:`bones.games.saves.save_lock` on ``path`` around
         the resume and the play that follows.
         """
         record, variant, rules = _read_save(path)
@@ -252,7 +252,7 @@ class GameSession:
 
     def _replay_saved(self, path: Path, record: Record) -> None:
         """Play a save's hands again, move by move, checking that they hold together."""
-        from bones.engine.record import deal_from_record
+        from bones.games.record import deal_from_record
 
         hands = record.hands
         if not hands:
@@ -446,9 +446,9 @@ class GameSession:
     # ------------------------------------------------------------ saving
 
     def to_record(self) -> Record:
-        """The game as a :class:`bones.engine.record.Record`, our own fields under meta.play.
+        """The game as a :class:`bones.games.record.Record`, our own fields under meta.play.
 
-        Built by the session's :class:`bones.engine.record.Recorder`: finished
+        Built by the session's :class:`bones.games.record.Recorder`: finished
         hands carry their end, settlement and scores; the hand in progress is
         stored as interrupted, so a finished game's save is an ordinary record
         for `bones replay`.
@@ -493,7 +493,7 @@ class GameSession:
 
     def _write(self, new: bool) -> bool:
         """Write the save; with ``new``, only as a new file (False: the name is taken)."""
-        from bones.engine.record import write_record
+        from bones.games.record import write_record
 
         try:
             write_record(self.to_record(), self.save_path, new=new)
@@ -554,7 +554,7 @@ class GameSession:
         legal = hand.legal_moves()
         if len(legal) == 1:
             return legal[0]  # a forced move needs no thought
-        from bones.engine.observation import observe
+        from bones.seat.observation import observe
 
         bot = self._bots.get(bot_spec)
         if bot is None:
@@ -641,7 +641,7 @@ class GameSession:
 
 def _make_bot(spec_text: str) -> Bot:
     try:
-        from bones.engine.bots import make_bot
+        from bones.bots import make_bot
     except ImportError as err:  # pragma: no cover - a broken install
         raise GameError(f"the bots are not available ({err})") from None
     try:
@@ -671,7 +671,7 @@ def _saved_seats(path: Path, play: dict[str, Any], players: int,
 
 
 def _known_bot(spec_text: str) -> bool:
-    from bones.engine.bots import BOTS
+    from bones.bots import BOTS
 
     return spec_text.split(":", 1)[0].strip().lower() in BOTS
 
@@ -680,18 +680,18 @@ def bot_is_data(spec_text: str) -> bool:
     """Whether a saved bot may be started without its player naming it.
 
     True for a bot of bones' own registry that can only compute: defined in
-    :mod:`bones.engine.bots`, every parameter a number or one of fixed
+    :mod:`bones.bots`, every parameter a number or one of fixed
     choices (a free text parameter could name a file or a program).
     """
     try:
-        from bones.engine.bots import BOTS
+        from bones.bots import BOTS
     except ImportError:  # pragma: no cover - a broken install
         return False
     info = BOTS.get(spec_text.split(":", 1)[0].strip().lower())
     if info is None:
         return False
     module = getattr(info.factory, "__module__", "") or ""
-    if not module.startswith("bones.engine.bots"):
+    if not module.startswith("bones.bots"):
         return False
     return all(p.kind in (int, float) or p.choices for p in info.params)
 
@@ -701,7 +701,7 @@ def bot_is_data(spec_text: str) -> bool:
 
 def _read_save(path: Path) -> tuple[Record, Variant, Rules]:
     """The record in ``path`` with its variant and rules, checked by a full replay."""
-    from bones.engine.record import RecordError, load_record, replay
+    from bones.games.record import RecordError, load_record, replay
 
     try:
         record = load_record(path)

@@ -5,7 +5,7 @@ seed and, for every hand, the dealt hands, the boneyard order and every move
 in notation.  Deals are stored rather than re-dealt from the seed, so a record
 replays exactly even if the random generator changes.
 
->>> from bones.engine.load import load_variant
+>>> from bones.lang.load import load_variant
 >>> from bones.engine.rules import compile_rules
 >>> from bones.engine.match import Match
 >>> match = Match(compile_rules(load_variant("all-fives")), seed=3)
@@ -39,7 +39,7 @@ from bones.engine.notation import NotationError, format_move, parse_move
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.match import Deal, HandSummary, Match
     from bones.engine.rules import Rules
-    from bones.engine.spec import Variant
+    from bones.lang.spec import Variant
 
 FORMAT = "bones-record"
 #: 2: seeds deal from the specified stream (docs/random.md); 1: from Python's
@@ -293,13 +293,13 @@ def write_record(record: Record, path: str | os.PathLike[str], *, new: bool = Fa
     """Write ``record`` to ``path``: the one writer of records and saves.
 
     ``new=True`` creates the file and never replaces one
-    (:class:`bones.engine.saves.SaveExists` if the name is taken); otherwise
+    (:class:`bones.games.saves.SaveExists` if the name is taken); otherwise
     the file is replaced atomically, so a killed process leaves the old
     version or the new one, never half a file.  ``fsync`` also flushes it to
     the disk: worth it for a record written once, not for a game saved after
     every move (an fsync costs tens of milliseconds on many disks).
     """
-    from bones.engine.saves import create_save, replace_save
+    from bones.games.saves import create_save, replace_save
 
     target = Path(path)
     text = dumps_record(record)
@@ -340,10 +340,10 @@ def parse_record(data: Any, source: str = "record") -> Record:
 def _problems(data: Any, err: ValidationError, model: type[BaseModel],
               forms: dict[str, tuple[str, str]], prefix: str = "") -> list[str]:
     """``PATH: MESSAGE`` for each problem pydantic found in ``data``, worded as a
-    variant file's problems are (:func:`bones.engine.problems.pydantic_problems`):
+    variant file's problems are (:func:`bones.lang.problems.pydantic_problems`):
     a record is JSON, so a problem has a path but no line."""
-    from bones.engine.problems import pydantic_problems
-    from bones.engine.yamlsource import from_plain
+    from bones.lang.problems import pydantic_problems
+    from bones.lang.yamlsource import from_plain
 
     errors = err.errors(include_url=False)
     found = pydantic_problems(from_plain(data, "record"), errors, model, forms)
@@ -570,12 +570,12 @@ _deal_from = deal_from_record  # the old private name, still used by tests/test_
 
 def _compile(record: Record) -> tuple[Variant, Rules]:
     from bones.engine.rules import RulesError, compile_rules
-    from bones.engine.spec import Variant, semantic_problems
+    from bones.lang.spec import Variant, semantic_problems
 
     try:
         variant = Variant.model_validate(record.variant)
     except ValidationError as err:
-        from bones.engine.spec import FORMS
+        from bones.lang.spec import FORMS
 
         raise RecordError(_problems(record.variant, err, Variant, FORMS, "variant.")[0]) from None
     problems = semantic_problems(variant)

@@ -1,7 +1,7 @@
 """The list of saved games: each save read (not replayed) for what a list shows.
 
-It sits above both :mod:`bones.engine.record` (which reads a save) and
-:mod:`bones.engine.saves` (files, names and locks), which know nothing of
+It sits above both :mod:`bones.games.record` (which reads a save) and
+:mod:`bones.games.saves` (files, names and locks), which know nothing of
 each other's callers.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from bones.engine.record import RecordError, load_record
-from bones.engine.saves import LockHolder, default_save_dir, lock_path, read_holder
+from bones.games.record import RecordError, load_record
+from bones.games.saves import LockHolder, default_save_dir, lock_path, read_holder
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class SaveSummary:
 
 
 def list_saves(directory: Path | None = None) -> list[SaveSummary]:
-    """The saves in ``directory`` (default :func:`bones.engine.saves.default_save_dir`), newest first.
+    """The saves in ``directory`` (default :func:`bones.games.saves.default_save_dir`), newest first.
 
     Each is read (size-capped, as every record) but not replayed; a file that
     cannot be read is listed with its problem rather than left out.
