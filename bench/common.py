@@ -29,7 +29,7 @@ def load_variant(name: str):  # type: ignore[no-untyped-def]
 
 
 def compile_table(name: str, players: int | None = None, teams: bool | None = None):  # type: ignore[no-untyped-def]
-    from bones.engine.rules import compile_rules
+    from bones.lang.compile import compile_rules
 
     return compile_rules(load_variant(name), players, teams)
 

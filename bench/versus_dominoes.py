@@ -104,7 +104,7 @@ def play(deal: int, bones_team: int, setup: Setup = Setup()) -> Game:
     from bones.engine.match import Deal, Match
     from bones.engine.moves import arm_of, tile_of
     from bones.engine.rng import Rng
-    from bones.engine.rules import compile_rules
+    from bones.lang.compile import compile_rules
     from bones.lang.load import load_variant
     from bones.seat.observation import observe
 

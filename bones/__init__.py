@@ -25,7 +25,7 @@ _EXPORTS = {
     "VariantError": "bones.lang.load",
     "builtin_names": "bones.lang.load",
     "Variant": "bones.lang.spec",
-    "compile_rules": "bones.engine.rules",
+    "compile_rules": "bones.lang.compile",
     "Rules": "bones.engine.rules",
     "Match": "bones.engine.match",
     "Deal": "bones.engine.match",

@@ -28,8 +28,8 @@ from bones.engine.match import Match
 from bones.engine.moves import Outcome
 from bones.engine.notation import format_move
 from bones.engine.rng import Rng
-from bones.engine.rules import compile_rules
 from bones.games.record import Record, Recorder, dumps_record
+from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -21,8 +21,8 @@ from bones.engine.rules import (
     LEAD_RANDOM,
     LEAD_SEAT,
     LeadRule,
-    compile_rules,
 )
+from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
 from bones.seat.actions import ActionSpace
 from bones.seat.chance import (

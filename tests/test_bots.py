@@ -11,7 +11,7 @@ from bones.bots.policies import greedy_move, points_if
 from bones.engine.hand import DRAW, Hand
 from bones.engine.match import Match
 from bones.engine.rng import Rng
-from bones.engine.rules import compile_rules
+from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
 from bones.seat.observation import observe
 

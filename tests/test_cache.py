@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bones.engine.rules import compile_rules
 from bones.games import cache
+from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
 from bones.sim.simulation import Table, make_config, simulate
 

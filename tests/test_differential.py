@@ -26,7 +26,7 @@ from native_support import bones_native, builtin_tables, skip_native
 from bones.engine.core import native_hand
 from bones.engine.hand import Hand
 from bones.engine.match import MAX_HANDS, Match
-from bones.engine.rules import compile_rules
+from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
 
 pytestmark = skip_native()

@@ -16,8 +16,7 @@ import pytest
 from bones.engine.match import Deal, Match
 from bones.engine.moves import Outcome
 from bones.engine.notation import format_move, parse_move
-from bones.engine.rules import compile_rules
-from bones.engine.settle import compile_settlement, hand_winner, round_nearest
+from bones.engine.settle import hand_winner, round_nearest
 from bones.engine.settle import settle as run_settle
 from bones.games.record import (
     Recorder,
@@ -30,6 +29,7 @@ from bones.games.record import (
     save_record,
 )
 from bones.lang import spec
+from bones.lang.compile import compile_rules, compile_settlement
 from bones.lang.load import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -25,8 +25,9 @@ from test_properties import play_checked, play_hand
 from test_spec_roundtrip import dump, variants
 
 from bones.engine.match import Match
-from bones.engine.rules import Rules, compile_rules
+from bones.engine.rules import Rules
 from bones.games.record import dumps_record, parse_record, record_match, replay
+from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
 from bones.lang.spec import Variant
 

@@ -7,7 +7,7 @@ import random
 
 from bones.engine.hand import FIELDS, Hand
 from bones.engine.match import Match
-from bones.engine.rules import compile_rules
+from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bones.engine.rules import compile_rules
+from bones.lang.compile import compile_rules
 from bones.lang.load import VariantError, builtin_names, load_variant
 
 

@@ -31,7 +31,8 @@ from bones.engine.moves import (
     tile_of,
 )
 from bones.engine.notation import format_move, move_code, move_value, parse_move
-from bones.engine.rules import Rules, compile_rules
+from bones.engine.rules import Rules
+from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
 from tests.hypothesis_budget import examples
 

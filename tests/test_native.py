@@ -13,7 +13,7 @@ import pytest
 
 from bones.engine import core
 from bones.engine.flat import FORMAT_VERSION, TABLE_FORMAT, flatten
-from bones.engine.rules import compile_rules
+from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -28,7 +28,7 @@ from bones.engine import core
 from bones.engine.hand import FIELDS, PASS, Hand, IllegalMoveError
 from bones.engine.match import Match
 from bones.engine.nativehand import NativeHand
-from bones.engine.rules import compile_rules
+from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
 
 needs_native = pytest.mark.skipif(bones_native is None, reason="native core not installed")

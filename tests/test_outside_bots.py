@@ -420,7 +420,7 @@ def test_a_program_that_quits_during_a_match_loses_it(tmp_path: Path) -> None:
     # the next match starts it again
     from bones.engine.match import Match
     from bones.engine.rng import Rng
-    from bones.engine.rules import compile_rules
+    from bones.lang.compile import compile_rules
     from bones.lang.load import load_variant
     from bones.seat.observation import observe
 

@@ -19,7 +19,7 @@ import pytest
 from bones.engine.core import native
 from bones.engine.hand import PASS
 from bones.engine.match import Deal, Match
-from bones.engine.rules import compile_rules
+from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
 
 GAMES = 400

@@ -26,7 +26,7 @@ import yaml
 from bones.engine.hand import Hand
 from bones.engine.match import Deal, Match
 from bones.engine.notation import format_move, parse_move
-from bones.engine.rules import compile_rules
+from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
 
 HERE = Path(__file__).resolve().parent / "perft"

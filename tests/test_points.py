@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bones.engine.rules import compile_rules
 from bones.lang import spec
+from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
 from bones.lang.spec import points_for_count
 

@@ -38,8 +38,8 @@ from bones.engine.rules import (
     OVER_CLAIM_CALLER,
     OVER_CLAIM_CLAIMER,
     Rules,
-    compile_rules,
 )
+from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
 
 

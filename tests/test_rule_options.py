@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 
 from bones.engine.match import Deal, Match
-from bones.engine.rules import compile_rules
 from bones.engine.settle import (
     AMOUNT_OPPONENTS,
     PER_AGGREGATE,
@@ -30,6 +29,7 @@ from bones.engine.settle import (
 )
 from bones.games.game import GameSession
 from bones.games.record import dumps_record, loads_record_json, parse_record, record_match, replay
+from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
 
 CARRY = {"settlement": {"blocked": {"ties": "carry"}}}

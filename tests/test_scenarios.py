@@ -292,8 +292,9 @@ def _match_files() -> list[Path]:
 def test_every_later_lead_rule_of_a_built_in_has_a_match_scenario() -> None:
     # docs/scenarios.md: tests/scenarios/ holds a match file for every
     # later-lead rule (and, after a block, lead-again rule) a built-in uses
-    from bones.engine.rules import LATER_DOMINOER, LATER_WINNER, compile_rules
+    from bones.engine.rules import LATER_DOMINOER, LATER_WINNER
     from bones.games.scenario import load_scenario
+    from bones.lang.compile import compile_rules
     from bones.lang.load import builtin_names, load_variant
 
     def rule(rules: Any) -> tuple[int, ...]:

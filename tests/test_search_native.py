@@ -27,7 +27,8 @@ from bones.engine.core import flat_table
 from bones.engine.hand import Hand
 from bones.engine.match import Match
 from bones.engine.rng import Rng
-from bones.engine.rules import Rules, compile_rules
+from bones.engine.rules import Rules
+from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
 from bones.seat.observation import NoWorldError, Observation, observe
 

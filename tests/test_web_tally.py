@@ -7,8 +7,8 @@ import random
 import pytest
 
 from bones.engine.match import Match
-from bones.engine.rules import compile_rules
 from bones.engine.tally import count_parts
+from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
 
 

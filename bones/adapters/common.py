@@ -10,7 +10,8 @@ from typing import NamedTuple
 from bones.engine.hand import Hand
 from bones.engine.match import Match
 from bones.engine.rng import Rng
-from bones.engine.rules import Rules, compile_rules
+from bones.engine.rules import Rules
+from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
 from bones.seat.actions import ActionSpace
 from bones.seat.chance import RandomChooser, deal, hand_rewards, lead_rule, match_rewards

@@ -115,7 +115,8 @@ def _command(name: str, body: Callable[[], int]) -> NoReturn:
 # ----------------------------------------------------------------- shared
 
 def _tables(refs: list[str], players: Optional[int], teams: bool) -> list[Table]:
-    from bones.engine.rules import RulesError, compile_rules
+    from bones.engine.rules import RulesError
+    from bones.lang.compile import compile_rules
     from bones.sim.simulation import Table
 
     tables = []

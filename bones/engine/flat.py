@@ -13,7 +13,7 @@ differ (an editable checkout pulled without rebuilding the extension),
 :mod:`bones.engine.core` says how to rebuild and runs the Python core.
 
 >>> from bones.lang.load import load_variant
->>> from bones.engine.rules import compile_rules
+>>> from bones.lang.compile import compile_rules
 >>> table = flatten(compile_rules(load_variant("sniff"), 2))
 >>> table["players"], table["highest"], table["spinner_mult"]
 (2, 6, [2, 2, 2, 1, 0])

@@ -5,7 +5,7 @@ A front end (the terminal's hand-end table, the web page's) only formats a
 :mod:`bones.engine.settle` (which computes the settlement itself).
 
 >>> from bones.lang.load import load_variant
->>> from bones.engine.rules import compile_rules
+>>> from bones.lang.compile import compile_rules
 >>> from bones.engine.match import Match
 >>> match = Match(compile_rules(load_variant("all-fives")), seed=3)
 >>> hand = match.new_hand()

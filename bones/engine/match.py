@@ -7,7 +7,7 @@ saves made before that stream existed keep dealing from Python's Mersenne
 Twister (``legacy``), exactly as they would have.
 
 >>> from bones.lang.load import load_variant
->>> from bones.engine.rules import compile_rules
+>>> from bones.lang.compile import compile_rules
 >>> match = Match(compile_rules(load_variant("sniff")), seed=7)
 >>> hand = match.new_hand()
 >>> while not hand.over:

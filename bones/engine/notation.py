@@ -12,7 +12,7 @@ spinner's cross ends, or the in-line sniff's stubs), then N2/S2, N3/S3, ...
 for later spinners in order of appearance.
 
 >>> from bones.lang.load import load_variant
->>> from bones.engine.rules import compile_rules
+>>> from bones.lang.compile import compile_rules
 >>> from bones.engine.match import Match
 >>> hand = Match(compile_rules(load_variant("all-fives")), seed=1).new_hand()
 >>> first = hand.legal_moves()[0]

@@ -8,7 +8,7 @@ against (``near``) and the half that faces out (``far``).
 
 >>> from bones.lang.load import load_variant
 >>> from bones.engine.match import Match
->>> from bones.engine.rules import compile_rules
+>>> from bones.lang.compile import compile_rules
 >>> match = Match(compile_rules(load_variant("all-fives"), players=2), seed=1)
 >>> hand = match.new_hand()
 >>> codes = []

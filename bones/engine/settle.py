@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bones.lang.spec import SettleRule
+    pass
 
 # who scores
 SETTLE_NOBODY, SETTLE_OWN_PENALTY, SETTLE_EACH_HEAVIER, SETTLE_DOMINOER, SETTLE_LIGHTEST = range(5)
@@ -30,24 +30,6 @@ TIES_NOBODY, TIES_SHARE, TIES_NOT_BLOCKER, TIES_FULL, TIES_CARRY = range(5)
 PER_AGGREGATE, PER_OPPONENT, PER_PLAYER = range(3)
 # which way (rounding.kind)
 ROUND_NEAREST, ROUND_UP, ROUND_DOWN = range(3)
-
-_KINDS = {
-    "nobody": SETTLE_NOBODY,
-    "own_penalty": SETTLE_OWN_PENALTY,
-    "each_heavier": SETTLE_EACH_HEAVIER,
-    "domino_er": SETTLE_DOMINOER,
-    "lightest": SETTLE_LIGHTEST,
-}
-_AMOUNTS = {
-    "opponents": AMOUNT_OPPONENTS,
-    "opponents_minus_own": AMOUNT_OPPONENTS_MINUS_OWN,
-    "all_hands": AMOUNT_ALL_HANDS,
-    "flat": AMOUNT_FLAT,
-}
-_TIES = {"nobody": TIES_NOBODY, "share": TIES_SHARE, "not_blocker": TIES_NOT_BLOCKER,
-         "full": TIES_FULL, "carry": TIES_CARRY}
-_PER = {"aggregate": PER_AGGREGATE, "opponent": PER_OPPONENT, "player": PER_PLAYER}
-_ROUND = {"nearest": ROUND_NEAREST, "up": ROUND_UP, "down": ROUND_DOWN}
 
 
 @dataclass(frozen=True)
@@ -209,31 +191,6 @@ def carried(rule: Settle, pips: list[int], doubles: list[bool],
         return 0
     losers = [o for o in range(len(pips)) if o != lightest[0]]
     return amount_won(rule, pips, lightest[0], losers, players)
-
-
-def compile_settlement(rule: SettleRule, players: int) -> Settle:
-    """The codes of one rule (``settlement.domino`` or ``.blocked``)."""
-    from bones.lang import spec  # pydantic: only when a variant is compiled
-
-    kind = _KINDS[rule.kind]
-    rounding = getattr(rule, "rounding", spec.NoRounding())
-    unit, per, mode = 1, PER_AGGREGATE, ROUND_NEAREST
-    if isinstance(rounding, spec.UnitRounding):
-        unit, per, mode = rounding.unit, _PER[rounding.per], _ROUND[rounding.kind]
-    ties = TIES_NOBODY
-    if isinstance(rule, spec.LightestSettles):
-        ties = _TIES[spec.for_players(rule.ties, players)]
-    return Settle(
-        kind=kind,
-        amount=_AMOUNTS[getattr(rule, "amount", "opponents")],
-        flat=getattr(rule, "points", 1),
-        unit=unit,
-        per=per,
-        divisor=getattr(rule, "divisor", 1),
-        doubles_lose=bool(getattr(rule, "doubles_lose", False)),
-        ties=ties,
-        mode=mode,
-    )
 
 
 def hand_winner(deltas: list[int], domino: int) -> int:

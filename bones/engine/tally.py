@@ -9,7 +9,7 @@ terminal's count line and the page's.
 
 >>> from bones.lang.load import load_variant
 >>> from bones.engine.match import Match
->>> from bones.engine.rules import compile_rules
+>>> from bones.lang.compile import compile_rules
 >>> hand = Match(compile_rules(load_variant("sniff")), seed=4).new_hand()
 >>> while hand.placed < 4:
 ...     hand.apply(hand.legal_moves()[0])

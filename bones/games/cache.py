@@ -48,7 +48,7 @@ ENV_OFF = "BONES_CACHE"
 ENV_DIR = "BONES_CACHE_DIR"
 
 #: The modules whose source decides what a built-in compiles to.
-COMPILER = ("games.cache", "engine.flat", "lang.load", "lang.problems", "engine.rules",
+COMPILER = ("games.cache", "engine.flat", "lang.compile", "lang.load", "lang.problems", "engine.rules",
             "engine.settle", "lang.spec", "engine.tiles", "lang.yamlsource")
 
 _YAML_SUFFIXES = (".yaml", ".yml")
@@ -151,7 +151,7 @@ class CachedVariant:
     """Stands for a built-in variant's model, read from the cache.
 
     Its ``name`` and its JSON dump (what a simulation's report and key use)
-    are at hand; :func:`bones.engine.rules.compile_rules` takes the cached
+    are at hand; :func:`bones.lang.compile.compile_rules` takes the cached
     tables from it; any other attribute loads the real model once.
     """
 
@@ -188,7 +188,8 @@ class CachedVariant:
 
     def cached_rules(self, players: int | None, teams: bool | None) -> Rules:
         """The rules for a table, from the cache when it has them."""
-        from bones.engine.rules import Rules, compile_rules
+        from bones.engine.rules import Rules
+        from bones.lang.compile import compile_rules
 
         tables = self._entry["tables"]
         got = tables.get(self._entry["requests"].get((players, teams), (players, teams)))

@@ -34,7 +34,7 @@ from bones.engine.notation import (
     parse_move,
 )
 from bones.engine.rng import PLAY, PURPOSE_HINT, PURPOSE_MOVE, Rng, stream
-from bones.engine.rules import MUGGINS_OFF, Rules, RulesError, compile_rules
+from bones.engine.rules import MUGGINS_OFF, Rules, RulesError
 from bones.games.record import Record, Recorder
 from bones.games.saves import (
     SaveError,
@@ -45,6 +45,7 @@ from bones.games.saves import (
     new_save_path,
     save_lock,
 )
+from bones.lang.compile import compile_rules
 from bones.lang.spec import Variant
 
 if TYPE_CHECKING:  # pragma: no cover - the bots are imported when a bot plays

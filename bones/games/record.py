@@ -6,7 +6,7 @@ in notation.  Deals are stored rather than re-dealt from the seed, so a record
 replays exactly even if the random generator changes.
 
 >>> from bones.lang.load import load_variant
->>> from bones.engine.rules import compile_rules
+>>> from bones.lang.compile import compile_rules
 >>> from bones.engine.match import Match
 >>> match = Match(compile_rules(load_variant("all-fives")), seed=3)
 >>> hand = match.new_hand()
@@ -569,7 +569,8 @@ _deal_from = deal_from_record  # the old private name, still used by tests/test_
 
 
 def _compile(record: Record) -> tuple[Variant, Rules]:
-    from bones.engine.rules import RulesError, compile_rules
+    from bones.engine.rules import RulesError
+    from bones.lang.compile import compile_rules
     from bones.lang.spec import Variant, semantic_problems
 
     try:

@@ -916,7 +916,7 @@ def target_phrase(rules: Rules) -> str:
     """How a match of compiled ``rules`` ends, in a few words.
 
     >>> from bones.lang.load import load_variant
-    >>> from bones.engine.rules import compile_rules
+    >>> from bones.lang.compile import compile_rules
     >>> [target_phrase(compile_rules(load_variant(name)))
     ...  for name in ("muggins", "fives-and-threes", "block-2p")]
     ['target 200', 'target 61 exactly', '1 hand']

@@ -632,6 +632,11 @@ class Variant(Model):
     match: MatchRule
 
     # --- convenience readers, used by the compiler, `show` and the CLI
+    def points_for_count(self, count: int) -> int:
+        """Points for a layout count (the compiled table holds every count a
+        layout reaches; this answers beyond it)."""
+        return points_for_count(self.scoring, count)
+
     def hand_size(self, players: int) -> int:
         return for_players(self.deal.hand_size, players)
 

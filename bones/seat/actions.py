@@ -18,7 +18,7 @@ but sparse; :class:`ActionSpace` numbers only what can occur:
 gives the legal actions of a position.
 
 >>> from bones.lang.load import load_variant
->>> from bones.engine.rules import compile_rules
+>>> from bones.lang.compile import compile_rules
 >>> from bones.engine.match import Match
 >>> space = ActionSpace(compile_rules(load_variant("all-fives")))
 >>> space.arms, space.num_actions

@@ -33,7 +33,7 @@ Rewards: :func:`hand_rewards` and :func:`match_rewards` (zero-sum, per seat).
 
 >>> import random
 >>> from bones.lang.load import load_variant
->>> from bones.engine.rules import compile_rules
+>>> from bones.lang.compile import compile_rules
 >>> from bones.engine.match import Match
 >>> rules = compile_rules(load_variant("all-fives"))
 >>> process = DealProcess(rules, rules.lead_first)

@@ -38,7 +38,7 @@ only through what the public history proves (``proven_void``, the bounds of
 :mod:`bones.seat.observation` whose cap is zero).
 
 >>> from bones.lang.load import load_variant
->>> from bones.engine.rules import compile_rules
+>>> from bones.lang.compile import compile_rules
 >>> from bones.engine.match import Match
 >>> from bones.seat.observation import observe
 >>> rules = compile_rules(load_variant("all-fives"))

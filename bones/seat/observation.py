@@ -16,7 +16,7 @@ every such bound.
 
 >>> from bones.engine.rng import Rng
 >>> from bones.engine.match import Match
->>> from bones.engine.rules import compile_rules
+>>> from bones.lang.compile import compile_rules
 >>> from bones.sim.simulation import load_variant
 >>> hand = Match(compile_rules(load_variant("all-fives")), seed=3).new_hand()
 >>> obs = observe(hand, hand.turn)

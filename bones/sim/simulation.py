@@ -107,7 +107,7 @@ def make_config(variants: list[str] | list[Table], bots: list[str], games: int, 
                 hands_only: bool = False) -> SimConfig:
     """Check and build a run: bots are repeated to fill the seats."""
     from bones.bots import make_bot
-    from bones.engine.rules import compile_rules
+    from bones.lang.compile import compile_rules
 
     tables = []
     for ref in variants:
@@ -290,7 +290,7 @@ def _prepared(config: SimConfig) -> _Prepared:
     got = _CACHE.get(config.key)
     if got is None:
         from bones.bots import make_bot
-        from bones.engine.rules import compile_rules
+        from bones.lang.compile import compile_rules
 
         rules = [compile_rules(t.variant, t.players, t.teams) for t in config.tables]
         bots = [make_bot(text) for text in config.lineup]

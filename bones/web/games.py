@@ -366,8 +366,9 @@ class GameStore:
                seats: list[str] | None, seed: int | None) -> tuple[WebGame, dict[int, str]]:
         """A new game; every human seat gets a fresh key (returned once, stored as a hash)."""
         from bones.engine.match import new_seed
-        from bones.engine.rules import RulesError, compile_rules
+        from bones.engine.rules import RulesError
         from bones.games.game import GameError, GameSession, SeatConfig
+        from bones.lang.compile import compile_rules
 
         with self._lock:
             self._admit()

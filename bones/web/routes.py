@@ -354,7 +354,8 @@ ROUTES: list[BaseRoute] = [
 
 
 def _table(variant: Variant, label: str, players: int | None, teams: bool | None) -> Table:
-    from bones.engine.rules import RulesError, compile_rules
+    from bones.engine.rules import RulesError
+    from bones.lang.compile import compile_rules
     from bones.sim.simulation import Table
 
     try:

@@ -1,0 +1,361 @@
+"""Compile a validated variant into the engine's immutable tables.
+
+:func:`compile_rules` runs once per (variant, player count, partnership
+choice).  Every choice the variant makes becomes a small int code of
+:mod:`bones.engine.rules` or :mod:`bones.engine.settle`, or a tuple indexed
+by a number, so the engine plays without the models.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bones.engine.rules import (
+    CHECK_EXACT,
+    CHECK_HAND_END,
+    CHECK_IMMEDIATE,
+    CHECK_NONE,
+    DRAW_LIMITED,
+    DRAW_NONE,
+    DRAW_UNTIL,
+    LATER_ALTERNATE,
+    LATER_DOMINOER,
+    LATER_FIRST,
+    LATER_ROTATE_NEXT,
+    LATER_ROTATE_PREVIOUS,
+    LATER_SERIES,
+    LATER_WINNER,
+    LEAD_HIGHEST_DOUBLE,
+    LEAD_LOT,
+    LEAD_LOWEST_DOUBLE,
+    LEAD_RANDOM,
+    LEAD_SEAT,
+    LEAD_TILE,
+    MUGGINS_FORFEIT,
+    MUGGINS_OFF,
+    MUGGINS_TRANSFER,
+    NONE_DRAW_MORE,
+    NONE_HEAVIEST_HAND,
+    NONE_HEAVIEST_TILE,
+    NONE_HIGHEST_DOUBLE,
+    NONE_LOT,
+    NONE_REDEAL,
+    ORDER_ALL4,
+    ORDER_ANY,
+    ORDER_SIDES,
+    OVER_CLAIM_CALLER,
+    OVER_CLAIM_CLAIMER,
+    OVER_CLAIM_LOST,
+    SPIN_EVERY,
+    SPIN_EVERY_BUT_LED,
+    SPIN_FIRST,
+    SPIN_INLINE,
+    SPIN_LED,
+    SPIN_NONE,
+    LeadRule,
+    Rules,
+    RulesError,
+)
+from bones.engine.settle import (
+    AMOUNT_ALL_HANDS,
+    AMOUNT_FLAT,
+    AMOUNT_OPPONENTS,
+    AMOUNT_OPPONENTS_MINUS_OWN,
+    PER_AGGREGATE,
+    PER_OPPONENT,
+    PER_PLAYER,
+    ROUND_DOWN,
+    ROUND_NEAREST,
+    ROUND_UP,
+    SETTLE_DOMINOER,
+    SETTLE_EACH_HEAVIER,
+    SETTLE_LIGHTEST,
+    SETTLE_NOBODY,
+    SETTLE_OWN_PENALTY,
+    TIES_CARRY,
+    TIES_FULL,
+    TIES_NOBODY,
+    TIES_NOT_BLOCKER,
+    TIES_SHARE,
+    Settle,
+)
+from bones.engine.tiles import TileSet, tile_set
+
+if TYPE_CHECKING:  # the models are imported when a variant compiles, not when a
+    # cached built-in's tables are restored (a fast start-up, tests/test_cache.py)
+    from bones.lang import spec
+    from bones.lang.spec import SettleRule
+
+_SPIN_CODES = {
+    "none": SPIN_NONE,
+    "first_double": SPIN_FIRST,
+    "every_double": SPIN_EVERY,
+    "led_double": SPIN_LED,
+    "inline_sniff": SPIN_INLINE,
+    "every_double_but_led": SPIN_EVERY_BUT_LED,
+}
+_OVER_CLAIM_CODES = {"lost": OVER_CLAIM_LOST, "caller": OVER_CLAIM_CALLER,
+                     "claimer": OVER_CLAIM_CLAIMER}
+_ORDER_CODES = {"sides_first": ORDER_SIDES, "any": ORDER_ANY, "all_four_first": ORDER_ALL4}
+_LEAD_CODES = {
+    "lot": LEAD_LOT,
+    "random": LEAD_RANDOM,
+    "highest_double": LEAD_HIGHEST_DOUBLE,
+    "lowest_double": LEAD_LOWEST_DOUBLE,
+    "tile": LEAD_TILE,
+    "seat": LEAD_SEAT,
+}
+_NONE_CODES = {
+    "draw_more": NONE_DRAW_MORE,
+    "heaviest_hand": NONE_HEAVIEST_HAND,
+    "heaviest_tile": NONE_HEAVIEST_TILE,
+    "lot": NONE_LOT,
+    "redeal": NONE_REDEAL,
+    "highest_double": NONE_HIGHEST_DOUBLE,
+}
+_CHECK_CODES = {"hand_end": CHECK_HAND_END, "immediate": CHECK_IMMEDIATE, "exact": CHECK_EXACT}
+
+
+def compile_lead(rule: object, ts: TileSet, players: int) -> LeadRule:
+    """The codes of one first-lead rule."""
+    from bones.lang import spec
+
+
+    kind = _LEAD_CODES[rule.kind]  # type: ignore[attr-defined]
+    arg = -1
+    if isinstance(rule, spec.TileLead):
+        arg = ts.parse(rule.tile)
+    elif isinstance(rule, spec.SeatLead):
+        arg = rule.seat % players
+    if_none = getattr(rule, "if_none", None)
+    return LeadRule(kind, arg, -1 if if_none is None else _NONE_CODES[if_none])
+
+
+_LATER_CODES = {
+    "domino_er": LATER_DOMINOER,
+    "winner": LATER_WINNER,
+    "alternate": LATER_ALTERNATE,
+    "series": LATER_SERIES,
+    "first": LATER_FIRST,
+}
+
+
+def _compile_later(lead: spec.Lead, ts: TileSet, players: int) -> tuple[int, LeadRule]:
+    from bones.lang import spec
+
+
+    later = lead.later
+    if isinstance(later, spec.RotateLead):
+        code = LATER_ROTATE_NEXT if later.to == "next" else LATER_ROTATE_PREVIOUS
+    else:
+        code = _LATER_CODES[later.kind]
+    again: object = lead.first
+    if isinstance(later, spec.DominoerLead):
+        again = later.after_block
+    elif isinstance(later, spec.WinnerLead):
+        again = later.if_none
+    return code, compile_lead(again, ts, players)
+
+
+def compile_rules(variant: spec.Variant, players: int | None = None,
+                  teams: bool | None = None) -> Rules:
+    """Compile ``variant`` for ``players`` (default: its smallest count).
+
+    ``teams`` chooses partnerships where the variant makes them optional;
+    where they are required it may be left out.
+    """
+    cached = getattr(variant, "cached_rules", None)
+    if cached is not None:  # a built-in read from bones.games.cache
+        return cached(players, teams)  # type: ignore[no-any-return]
+    if players is None:
+        players = min(variant.players.counts)
+    if players not in variant.players.counts:
+        allowed = ", ".join(str(c) for c in variant.players.counts)
+        raise RulesError(f"{variant.name} is played by {allowed} players, not {players}")
+    partner = variant.players.partnerships
+    if teams and (partner.kind == "none" or players not in partner.player_counts):
+        raise RulesError(
+            f"{variant.name} has no partnership game for {players} players"
+        )
+    if teams is False and partner.kind == "required" and players in partner.player_counts:
+        raise RulesError(f"{variant.name} is always played in partnerships with {players} players")
+    return _compile(variant, players, variant.partnered(players, teams))
+
+
+def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
+    from bones.lang import spec
+    from bones.lang.spec import spinner_multipliers
+
+
+    ts = tile_set(variant.tiles.highest)
+    # two teams, seats alternating round the table (docs/language.md)
+    owner = tuple(seat % 2 for seat in range(players)) if teams else tuple(range(players))
+    owners = 2 if teams else players
+    mates = tuple(
+        tuple(s for s in range(players) if s != seat and owner[s] == owner[seat]) if teams else ()
+        for seat in range(players)
+    )
+    lead_first = compile_lead(variant.lead.first, ts, players)
+    lead_later, lead_again = _compile_later(variant.lead, ts, players)
+    draws_more = lead_first.draws_more or (
+        lead_later in (LATER_DOMINOER, LATER_WINNER) and lead_again.draws_more)
+
+    spinner = variant.layout.spinner
+    spin_code = _SPIN_CODES[spinner.kind]
+    order = _ORDER_CODES.get(getattr(spinner, "order", "any"), ORDER_ANY)
+    mult = spinner_multipliers(getattr(spinner, "count", "drop2"))
+    double_weight = 2 if variant.layout.doubles == "crosswise" else 1
+
+    scoring = variant.scoring
+    count_points, header_points = _points_tables(variant)
+    scores_plays = not isinstance(scoring.when, spec.NoPredicate)
+    muggins, penalise, over_claim = _muggins_codes(scoring)
+    drawing = variant.drawing
+    draw_code, max_draws, must_play, while_able = _drawing_codes(drawing)
+    check, target, hands_in_match = _match_codes(variant.match, players)
+
+    return Rules(
+        variant=variant,
+        players=players,
+        teams=teams,
+        tiles=ts,
+        matching=ts.matching,
+        other_half=ts.other_half,
+        is_double=ts.is_double,
+        next_seat=tuple((seat + 1) % players for seat in range(players)),
+        plain_arms=order != ORDER_ALL4,
+        boneyard_unread=draw_code == DRAW_NONE and not draws_more,
+        owner=owner,
+        owners=owners,
+        mates=mates,
+        hand_size=variant.hand_size(players),
+        reserve=variant.reserve(players),
+        spinner=spin_code,
+        order=order,
+        spinner_mult=mult,
+        double_weight=double_weight,
+        scores_plays=scores_plays,
+        count_points=count_points,
+        header_points=header_points,
+        headers=header_points is not None,
+        get_in=scoring.get_in,
+        win_on_lead=scoring.winning_points_on_lead,
+        muggins=muggins,
+        penalise_over_claim=penalise,
+        over_claim_points=over_claim,
+        drawing=draw_code,
+        max_draws=max_draws,
+        must_play_drawn=must_play,
+        draw_while_able=while_able,
+        knock_bonus=drawing.knock_bonus,
+        partners_both_out=variant.hand_end.partners_both_out and teams,
+        lead_first=lead_first,
+        lead_later=lead_later,
+        lead_again=lead_again,
+        lead_doubles_only=variant.lead.allowed == "double",
+        settle_domino=compile_settlement(variant.settlement.domino, players),
+        settle_blocked=compile_settlement(variant.settlement.blocked, players),
+        floor=variant.settlement.floor,
+        check=check,
+        target=target,
+        hands_in_match=hands_in_match,
+    )
+
+
+def _points_tables(variant: spec.Variant) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """Points for every reachable count, and for matching ends by their number."""
+    from bones.lang import spec
+    from bones.lang.spec import points_for_count
+
+
+    scoring = variant.scoring
+    max_count = spec.max_reachable_count(variant) + 4 * variant.tiles.highest + 8
+    count_points = tuple(points_for_count(scoring, c) for c in range(max_count + 1))
+    header_points = None
+    if isinstance(scoring.when, spec.MatchingEnds):
+        top = max(scoring.when.points)
+        header_points = tuple(
+            scoring.when.points.get(size, 0) if size <= top else scoring.when.points[top]
+            for size in range(2 * top + 9)
+        )
+    return count_points, header_points
+
+
+def _muggins_codes(scoring: spec.Scoring) -> tuple[int, bool, int]:
+    """(muggins code, penalise an over-claim, where over-claimed points go)."""
+    from bones.lang import spec
+
+
+    if isinstance(scoring.muggins, spec.MugginsOn):
+        kind = MUGGINS_TRANSFER if scoring.muggins.kind == "transfer" else MUGGINS_FORFEIT
+        return (kind, scoring.muggins.penalise_over_claim,
+                _OVER_CLAIM_CODES[scoring.muggins.over_claim_points])
+    return MUGGINS_OFF, False, OVER_CLAIM_LOST
+
+
+def _drawing_codes(drawing: spec.Drawing) -> tuple[int, int, bool, bool]:
+    """(drawing code, most draws a turn, must play the drawn, draw while able)."""
+    from bones.lang import spec
+
+
+    if isinstance(drawing, spec.NoDrawing):
+        return DRAW_NONE, 0, True, False
+    if isinstance(drawing, spec.DrawLimited):
+        return (DRAW_LIMITED, drawing.max_per_turn, drawing.must_play_drawn,
+                drawing.draw_while_able)
+    return DRAW_UNTIL, 1 << 30, drawing.must_play_drawn, drawing.draw_while_able
+
+
+def _match_codes(match: spec.MatchRule, players: int) -> tuple[int, int, int]:
+    """(target check code, target, hands in a match of a fixed number of hands)."""
+    from bones.lang import spec
+
+
+    if isinstance(match, spec.TargetMatch):
+        return _CHECK_CODES[match.check], spec.for_players(match.points, players), 0
+    return CHECK_NONE, 0, match.count
+
+
+_KINDS = {
+    "nobody": SETTLE_NOBODY,
+    "own_penalty": SETTLE_OWN_PENALTY,
+    "each_heavier": SETTLE_EACH_HEAVIER,
+    "domino_er": SETTLE_DOMINOER,
+    "lightest": SETTLE_LIGHTEST,
+}
+_AMOUNTS = {
+    "opponents": AMOUNT_OPPONENTS,
+    "opponents_minus_own": AMOUNT_OPPONENTS_MINUS_OWN,
+    "all_hands": AMOUNT_ALL_HANDS,
+    "flat": AMOUNT_FLAT,
+}
+_TIES = {"nobody": TIES_NOBODY, "share": TIES_SHARE, "not_blocker": TIES_NOT_BLOCKER,
+         "full": TIES_FULL, "carry": TIES_CARRY}
+_PER = {"aggregate": PER_AGGREGATE, "opponent": PER_OPPONENT, "player": PER_PLAYER}
+_ROUND = {"nearest": ROUND_NEAREST, "up": ROUND_UP, "down": ROUND_DOWN}
+
+
+def compile_settlement(rule: SettleRule, players: int) -> Settle:
+    """The codes of one rule (``settlement.domino`` or ``.blocked``)."""
+    from bones.lang import spec
+
+
+    kind = _KINDS[rule.kind]
+    rounding = getattr(rule, "rounding", spec.NoRounding())
+    unit, per, mode = 1, PER_AGGREGATE, ROUND_NEAREST
+    if isinstance(rounding, spec.UnitRounding):
+        unit, per, mode = rounding.unit, _PER[rounding.per], _ROUND[rounding.kind]
+    ties = TIES_NOBODY
+    if isinstance(rule, spec.LightestSettles):
+        ties = _TIES[spec.for_players(rule.ties, players)]
+    return Settle(
+        kind=kind,
+        amount=_AMOUNTS[getattr(rule, "amount", "opponents")],
+        flat=getattr(rule, "points", 1),
+        unit=unit,
+        per=per,
+        divisor=getattr(rule, "divisor", 1),
+        doubles_lose=bool(getattr(rule, "doubles_lose", False)),
+        ties=ties,
+        mode=mode,
+    )
