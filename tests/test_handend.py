@@ -7,14 +7,15 @@ import random
 
 from rich.console import Console
 
-from bones.cli.render import TerminalUI, TileFace
+from bones.cli.render import TerminalUI
 from bones.engine.handend import hand_end
 from bones.engine.match import Match
 from bones.engine.moves import Outcome
-from bones.engine.rules import compile_rules
 from bones.engine.settle import round_nearest
 from bones.games.game import GameSession
+from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
+from bones.seat.picture import TileFace
 
 
 def finished(name: str, seed: int, players: int | None = None, teams: bool | None = None):  # type: ignore[no-untyped-def]

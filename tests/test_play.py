@@ -19,9 +19,9 @@ from bones.cli.app import app
 from bones.engine.hand import Hand
 from bones.engine.match import Deal
 from bones.engine.notation import parse_move
-from bones.engine.rules import compile_rules
 from bones.games.game import GameSession, bot_rng, seat_config
 from bones.games.record import dumps_record, load_record, replay
+from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
 
 runner = CliRunner()
@@ -477,8 +477,8 @@ def _sniff_hand(tiles: list[list[str]]):  # type: ignore[no-untyped-def]
 
 
 def test_layout_picture_draws_the_spinner_cross() -> None:
-    from bones.cli.render import LayoutPicture, TileFace
     from bones.engine.placement import layout_of
+    from bones.seat.picture import LayoutPicture, TileFace
 
     # SEED1's sniff (docs/rules.md S2): [4-4], then [6-4] W, [1-4] E (15), then 4-2 N and 4-3 S
     rules, deal = _sniff_hand([["4-4", "1-4", "2-4", "5-5"], ["6-4", "4-3", "0-0", "6-6"]])
@@ -499,8 +499,8 @@ def test_layout_picture_draws_the_spinner_cross() -> None:
 
 
 def test_layout_picture_elides_long_lines_but_keeps_spinners() -> None:
-    from bones.cli.render import LayoutPicture, TileFace
     from bones.engine.placement import layout_of
+    from bones.seat.picture import LayoutPicture, TileFace
 
     rules = compile_rules(load_variant("all-fives"), 2)
     session_codes = []
@@ -542,7 +542,8 @@ def test_over_claims_and_forfeited_points(tmp_path: Path) -> None:
     next opponent the amount claimed, a short claim loses the rest."""
     from rich.console import Console
 
-    from bones.cli.render import TerminalUI, TileFace
+    from bones.cli.render import TerminalUI
+    from bones.seat.picture import TileFace
 
     path = tmp_path / "strict.yaml"
     path.write_text("extends: muggins\nname: strict\nscoring:\n  muggins: {kind: forfeit, "

@@ -11,11 +11,12 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from bones.cli.app import app
-from bones.cli.render import TerminalUI, TileFace
+from bones.cli.render import TerminalUI
 from bones.cli.turns import STOPPED, run
 from bones.games.game import GameSession
 from bones.games.record import load_record
 from bones.lang.load import load_variant
+from bones.seat.picture import TileFace
 
 runner = CliRunner()
 
@@ -170,7 +171,7 @@ def _random_positions(per_table: int = 3):  # type: ignore[no-untyped-def]
     import random
 
     from bones.engine.match import Match
-    from bones.engine.rules import compile_rules
+    from bones.lang.compile import compile_rules
     from bones.lang.load import builtin_names
 
     for name in builtin_names():
@@ -275,8 +276,8 @@ def test_the_rules_wrap_at_words_at_80_columns(tmp_path: Path) -> None:
 
 
 def test_a_tall_layout_is_elided_vertically() -> None:
-    from bones.cli.render import LayoutPicture
     from bones.engine.placement import Piece, Placement
+    from bones.seat.picture import LayoutPicture
 
     lead = Piece(27, 6, 6, True, cross=(2, 3))
     north = [Piece(20 + i, 6 if i == 0 else i, i + 1, False) for i in range(8)]

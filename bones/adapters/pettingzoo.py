@@ -160,10 +160,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 def render_text(rules: Rules, hand: Hand, match: Any, deal: Any) -> str:
     """The table as ``bones play`` draws it, as plain text: scores, tile
     counts, the layout picture, the open ends and every seat's tiles."""
-    from bones.cli.render import LayoutPicture, TileFace
     from bones.engine.match import Deal
     from bones.engine.notation import arm_name
     from bones.engine.placement import layout_of
+    from bones.seat.picture import LayoutPicture, TileFace
 
     lines = []
     scores = " · ".join(f"{'team' if rules.teams else 'seat'} {o} {s}"

@@ -230,7 +230,8 @@ def _list_saves() -> None:
 
 
 def _make_ui(session, screen: _Screen):  # type: ignore[no-untyped-def]
-    from bones.cli.render import TerminalUI, TileFace, TileStyleError, make_console
+    from bones.cli.render import TerminalUI, make_console
+    from bones.seat.picture import TileFace, TileStyleError
 
     try:
         face = TileFace(screen.tiles == "unicode", session.rules.tiles.highest)
