@@ -8,7 +8,8 @@
 use crate::bits::Bits;
 use std::sync::Arc;
 
-use crate::hand::{Hand, DRAW, PASS};
+use crate::hand::Hand;
+use crate::moves::{is_tile_move, play_code, tile_of, DRAW, PASS, PLAYING};
 
 const REPLY: f64 = 0.7;
 const VARIETY: f64 = 1.5;
@@ -43,13 +44,13 @@ impl<const W: usize> Voids<W> {
     #[inline]
     pub fn before_move(&mut self, hand: &Hand<W>, mv: i64) {
         let seat = hand.turn;
-        if mv < 0 {
+        if !is_tile_move(mv) {
             if !hand.hands[seat].intersects(&hand.open_mask) {
                 self.list.push(Void { seat, mask: hand.open_mask, then: hand.drawn[seat],
                                       played: 0 });
             }
         } else if !self.list.is_empty() {
-            let tile = (mv >> 7) as usize;
+            let tile = tile_of(mv);
             for v in self.list.iter_mut() {
                 if v.seat == seat && v.mask.has(tile) {
                     v.played += 1;
@@ -257,10 +258,10 @@ pub fn heuristic_move_in<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, count
     let candidates = unseen.and_not(barred);
     let (mut best, mut best_value) = (-1i64, f64::NEG_INFINITY);
     for &mv in legal {
-        if mv < 0 {
+        if !is_tile_move(mv) {
             continue;
         }
-        let tile = (mv >> 7) as usize;
+        let tile = tile_of(mv);
         let points = hand.points_if(mv);
         let mut left = mine;
         left.clear(tile);
@@ -307,7 +308,7 @@ fn reply_estimate<const W: usize>(hand: &Hand<W>, mv: i64, candidates: &Bits<W>,
     }
     scratch.copy_for_play(hand, public.then_some(hand.turn));
     scratch.apply(mv, None);
-    if scratch.state != 0 {
+    if scratch.state != PLAYING {
         return 0.0;
     }
     reply_on(scratch, hand.turn, candidates, p_hold)
@@ -341,7 +342,7 @@ fn reply_on<const W: usize>(after: &Hand<W>, mover: usize, candidates: &Bits<W>,
             let base = after.count_without_end(arm);
             for tile in fits.ones() {
                 let points = if t.headers {
-                    after.points_as(turn, (tile as i64) << 7 | (arm as i64) << 1)
+                    after.points_as(turn, play_code(tile, arm))
                 } else {
                     after.adjust_points(turn, t.points(after.count_on_arm(base, arm, tile)))
                 };
@@ -383,7 +384,7 @@ fn expect(sorted: &[i64], p_hold: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::hand::tests::shuffled_deal;
-    use crate::hand::PLAYING;
+    use crate::moves::arm_of;
     use crate::rng::Rng;
     use crate::table::{tests::table, Rules, ORDER_ALL4, ORDER_SIDES, SPIN_EVERY,
                        SPIN_EVERY_BUT_LED, SPIN_FIRST, SPIN_INLINE, SPIN_LED, SPIN_NONE};
@@ -422,7 +423,7 @@ mod tests {
         // seat 1 is shown void when it must draw: pretend it holds nothing that fits
         let open = h.open_mask;
         h.hands[1] = h.hands[1].and_not(&open);
-        voids.before_move(&h, crate::hand::DRAW);
+        voids.before_move(&h, DRAW);
         let unseen = r.full.and_not(&h.hands[0]).and_not(&h.on_table);
         let barred = voids.barred_for(&h, 0, 1, &unseen);
         assert_eq!(barred, open.and(&unseen));
@@ -482,7 +483,7 @@ mod tests {
             while h.state == PLAYING {
                 h.legal_moves_into(&mut legal);
                 for &mv in legal.iter().filter(|&&m| m >= 0) {
-                    let public = mv & 2 == 0; // both kinds of copy, on some moves each
+                    let public = arm_of(mv) % 2 == 0; // both kinds of copy, on some moves each
                     let mut copy = if public { h.public_copy(h.turn) } else { h.clone() };
                     copy.apply(mv, None);
                     scratch.copy_for_play(&h, public.then_some(h.turn));

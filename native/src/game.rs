@@ -8,7 +8,8 @@
 use std::sync::Arc;
 
 use crate::bits::Bits;
-use crate::hand::{Hand, DOMINO};
+use crate::hand::Hand;
+use crate::moves::DOMINO;
 use crate::rng::{derive, Rng};
 use crate::table::{Rules, MAX_PLAYERS, MAX_TILES};
 

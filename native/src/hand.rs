@@ -7,15 +7,12 @@
 use std::sync::Arc;
 
 use crate::bits::Bits;
+use crate::moves::{
+    arm_of, is_flipped, is_tile_move, lead_code, play_code, tile_of, unflipped, BLOCKED, DOMINO,
+    DRAW, PASS, PLAYING, TARGET,
+};
 use crate::settle::Seats;
 use crate::table::*;
-
-pub const DRAW: i64 = -1;
-pub const PASS: i64 = -2;
-pub const PLAYING: u8 = 0;
-pub const DOMINO: u8 = 1;
-pub const BLOCKED: u8 = 2;
-pub const TARGET: u8 = 3;
 
 /// 2 line arms plus 2 cross arms for each of at most 19 doubles.
 pub const MAX_ARMS: usize = 40;
@@ -197,7 +194,7 @@ impl<const W: usize> Hand<W> {
         if self.placed == 0 {
             if self.lead_tile >= 0 {
                 if hand.has(self.lead_tile as usize) {
-                    out.push(self.lead_tile << 7);
+                    out.push(lead_code(self.lead_tile as usize));
                 }
                 return;
             }
@@ -205,7 +202,7 @@ impl<const W: usize> Hand<W> {
                 hand = hand.and(&r.doubles);
             }
             for t in hand.ones() {
-                out.push((t as i64) << 7);
+                out.push(lead_code(t));
             }
             return;
         }
@@ -222,9 +219,8 @@ impl<const W: usize> Hand<W> {
             let pip = self.arm_open[arm];
             if pip >= 0 {
                 let fits = hand.and(&r.matching[pip as usize]);
-                let where_ = (arm as i64) << 1;
                 for tile in fits.ones() {
-                    out.push((tile as i64) << 7 | where_);
+                    out.push(play_code(tile, arm));
                 }
             }
         }
@@ -245,8 +241,8 @@ impl<const W: usize> Hand<W> {
     }
 
     pub fn is_legal(&self, mut mv: i64) -> bool {
-        if self.placed == 0 && mv >= 0 && mv & 1 == 1 {
-            mv ^= 1;
+        if self.placed == 0 && is_tile_move(mv) && is_flipped(mv) {
+            mv = unflipped(mv);
         }
         self.legal_moves().contains(&mv)
     }
@@ -255,7 +251,7 @@ impl<const W: usize> Hand<W> {
     /// muggins rule, `None` for the true points (what the bots do).
     pub fn apply(&mut self, mv: i64, claim: Option<i64>) {
         let seat = self.turn;
-        if mv < 0 {
+        if !is_tile_move(mv) {
             self.last_points = 0;
             if mv == DRAW {
                 self.draw(seat);
@@ -267,14 +263,14 @@ impl<const W: usize> Hand<W> {
             self.advance();
             return;
         }
-        let tile = (mv >> 7) as usize;
+        let tile = tile_of(mv);
         self.hands[seat].clear(tile);
         let went_out = self.hands[seat].is_zero();
         let is_lead = self.placed == 0;
         if is_lead {
-            self.lead(tile, mv & 1 == 1);
+            self.lead(tile, is_flipped(mv));
         } else {
-            self.place(tile, ((mv >> 1) & 63) as usize);
+            self.place(tile, arm_of(mv));
         }
         let r = Arc::clone(&self.rules);
         let mut mask = Bits::<W>::ZERO;
@@ -815,8 +811,8 @@ pub(crate) mod tests {
         Hand::new(Arc::clone(r), &[mask(a), mask(b)], Vec::new(), 0, None, -1, false, Bits::ZERO, true)
     }
 
-    fn tile(r: &Rules<1>, x: usize, y: usize) -> i64 {
-        (0..r.size).find(|&t| (r.low[t] as usize, r.high[t] as usize) == (x, y)).unwrap() as i64
+    fn tile(r: &Rules<1>, x: usize, y: usize) -> usize {
+        (0..r.size).find(|&t| (r.low[t] as usize, r.high[t] as usize) == (x, y)).unwrap()
     }
 
     #[test]
@@ -824,7 +820,7 @@ pub(crate) mod tests {
         let r = rules(SPIN_FIRST, 6);
         let mut h = deal(&r, &[(5, 5), (1, 2)], &[(5, 0), (5, 3), (6, 6)]);
         assert_eq!(h.legal_moves().len(), 2);
-        h.apply(tile(&r, 5, 5) << 7, None);
+        h.apply(lead_code(tile(&r, 5, 5)), None);
         // sniff-count: the lone spinner counts 2 x 5; 10 scores 2 (fives and threes)
         assert_eq!(h.count, 10);
         assert_eq!(h.last_points, 10 / 5);
@@ -833,7 +829,7 @@ pub(crate) mod tests {
         assert_eq!(h.n_arms, 4);
         let legal = h.legal_moves();
         assert_eq!(legal.len(), 4);
-        h.apply(tile(&r, 0, 5) << 7, None);
+        h.apply(play_code(tile(&r, 0, 5), 0), None);
         assert_eq!(h.count, 10 + 0);
         assert_eq!(h.recount(), h.count);
         assert_eq!(h.turn, 0);
@@ -843,7 +839,7 @@ pub(crate) mod tests {
     fn blocked_without_a_boneyard_and_settled() {
         let r = rules(SPIN_NONE, 6);
         let mut h = deal(&r, &[(6, 6), (0, 1)], &[(2, 3), (4, 4)]);
-        h.apply(tile(&r, 6, 6) << 7, None);
+        h.apply(lead_code(tile(&r, 6, 6)), None);
         // nobody holds a 6 and nothing can be drawn: blocked at once
         assert_eq!(h.state, BLOCKED);
         // lightest (seat 0: 1 pip) takes the opponents' 13

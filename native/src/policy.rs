@@ -1,7 +1,8 @@
 //! The built-in one-move policies that draw nothing (`greedy`) or draw as
 //! docs/random.md says (`random`), the same as `bones.engine.bots`.
 
-use crate::hand::{Hand, DRAW, PASS, PLAYING};
+use crate::hand::Hand;
+use crate::moves::{arm_of, is_tile_move, tile_of, DRAW, PASS, PLAYING};
 use crate::rng::Rng;
 use crate::table::*;
 
@@ -14,7 +15,7 @@ impl<const W: usize> Hand<W> {
     /// `points_if` as if `seat` were to move (the heuristic judges the
     /// next opponent's replies on the ends as they are).
     pub fn points_as(&self, seat: usize, mv: i64) -> i64 {
-        if mv < 0 {
+        if !is_tile_move(mv) {
             return 0;
         }
         let r = &*self.rules;
@@ -59,7 +60,7 @@ impl<const W: usize> Hand<W> {
     fn count_after(&self, mv: i64) -> i64 {
         let r = &*self.rules;
         let t = &r.t;
-        let tile = (mv >> 7) as usize;
+        let tile = tile_of(mv);
         let double = r.is_double[tile];
         if self.placed == 0 {
             if !double {
@@ -70,7 +71,7 @@ impl<const W: usize> Hand<W> {
             let first = if led_spins { t.spinner_mult[0] } else { 2 };
             return first * r.low[tile] as i64;
         }
-        let arm = ((mv >> 1) & 63) as usize;
+        let arm = arm_of(mv);
         self.count_on_arm(self.count_without_end(arm), arm, tile)
     }
 
@@ -118,10 +119,10 @@ impl<const W: usize> Hand<W> {
         let mut best = -1i64;
         let mut best_key = (-1i64 << 30, 0i64, false);
         for &mv in legal {
-            if mv < 0 {
+            if !is_tile_move(mv) {
                 continue;
             }
-            let tile = (mv >> 7) as usize;
+            let tile = tile_of(mv);
             let key = (self.points_if(mv), r.pips[tile], r.is_double[tile]);
             if key > best_key {
                 best_key = key;

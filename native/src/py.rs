@@ -420,7 +420,7 @@ impl Hand {
     fn apply(&mut self, mv: i64, claim: Option<i64>) -> PyResult<()> {
         guard(|| {
             each_mut!(self, h => {
-                if h.state != crate::hand::PLAYING {
+                if h.state != crate::moves::PLAYING {
                     return Err(PyValueError::new_err("the hand is over"));
                 }
                 h.apply(mv, claim)

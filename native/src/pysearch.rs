@@ -187,7 +187,7 @@ fn run<const W: usize>(
         return Err(PyValueError::new_err("no legal moves to judge"));
     }
     let layout = hand_from_py(rules, layout)?;
-    if layout.state != crate::hand::PLAYING {
+    if layout.state != crate::moves::PLAYING {
         return Err(PyValueError::new_err("the hand is over"));
     }
     let mut lim = Vec::with_capacity(players);

@@ -13,7 +13,8 @@
 
 use crate::bits::Bits;
 use crate::bots::{heuristic_move, Voids};
-use crate::hand::{Hand, PLAYING};
+use crate::hand::Hand;
+use crate::moves::PLAYING;
 use crate::rng::Rng;
 
 /// Randomised constrained deals tried before the exhaustive search

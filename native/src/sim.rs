@@ -11,7 +11,8 @@ use std::time::Instant;
 
 use crate::bots::{heuristic_decide, Voids};
 use crate::game::{unique_top, Match, MatchRules, BOTS};
-use crate::hand::{Hand, BLOCKED, PLAYING};
+use crate::hand::Hand;
+use crate::moves::{BLOCKED, PLAYING};
 use crate::rng::{derive, Rng};
 use crate::table::{Rules, MAX_PLAYERS};
 
