@@ -386,8 +386,7 @@ mod tests {
     use crate::hand::tests::shuffled_deal;
     use crate::moves::arm_of;
     use crate::rng::Rng;
-    use crate::table::{tests::table, Rules, ORDER_ALL4, ORDER_SIDES, SPIN_EVERY,
-                       SPIN_EVERY_BUT_LED, SPIN_FIRST, SPIN_INLINE, SPIN_LED, SPIN_NONE};
+    use crate::table::{tests::table, Order, Rules, Spinner};
     use std::sync::Arc;
 
     fn dealt(r: &Arc<Rules<1>>, seed: u64) -> Hand<1> {
@@ -435,12 +434,12 @@ mod tests {
     }
 
     /// A hand of 2 players with 7 tiles each, a boneyard to draw from.
-    fn spinner_rules(spinner: i32, order: i32, highest: usize) -> Arc<Rules<1>> {
+    fn spinner_rules(spinner: Spinner, order: Order, highest: usize) -> Arc<Rules<1>> {
         let mut t = table(highest, 2);
         t.spinner = spinner;
         t.order = order;
         t.spinner_mult = [2, 2, 2, 1, 0];
-        t.drawing = 1;
+        t.drawing = crate::table::Drawing::Until;
         t.max_draws = 99;
         Arc::new(Rules::<1>::new(t).unwrap())
     }
@@ -449,8 +448,8 @@ mod tests {
     fn points_of_a_spinner_double_are_those_playing_it_scores() {
         // points_if computes the count a new spinner leaves; playing the
         // move on a copy (what the Python reference does) must agree
-        for spinner in [SPIN_NONE, SPIN_FIRST, SPIN_EVERY, SPIN_LED, SPIN_INLINE, SPIN_EVERY_BUT_LED] {
-            for order in [ORDER_SIDES, 1, ORDER_ALL4] {
+        for spinner in [Spinner::None, Spinner::First, Spinner::Every, Spinner::Led, Spinner::Inline, Spinner::EveryButLed] {
+            for order in [Order::Sides, Order::Any, Order::All4] {
                 let r = spinner_rules(spinner, order, 9);
                 for seed in 0..60u64 {
                     let mut rng = Rng::new(seed);
@@ -462,7 +461,7 @@ mod tests {
                             let mut trial = h.clone();
                             trial.apply(mv, None);
                             assert_eq!(h.points_if(mv), trial.last_points,
-                                       "spinner {spinner} order {order} seed {seed} move {mv}");
+                                       "spinner {spinner:?} order {order:?} seed {seed} move {mv}");
                         }
                         let mv = legal[rng.below(legal.len() as u64) as usize];
                         h.apply(mv, None);
@@ -474,7 +473,7 @@ mod tests {
 
     #[test]
     fn a_reused_view_plays_like_a_public_copy() {
-        let r = spinner_rules(SPIN_FIRST, ORDER_SIDES, 6);
+        let r = spinner_rules(Spinner::First, Order::Sides, 6);
         let mut scratch = dealt(&r, 99);
         for seed in 0..80u64 {
             let mut h = dealt(&r, seed);

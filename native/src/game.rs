@@ -11,31 +11,12 @@ use crate::bits::Bits;
 use crate::hand::Hand;
 use crate::moves::DOMINO;
 use crate::rng::{derive, Rng};
+use crate::codes::{IfNone, LeadKind, Later};
 use crate::table::{Rules, MAX_PLAYERS, MAX_TILES};
 
 /// Stream labels of docs/random.md.
 pub const DEALS: u64 = 1;
 pub const BOTS: u64 = 2;
-
-// lead rules (rules.py LEAD_*, NONE_*, LATER_*)
-pub const LEAD_LOT: i64 = 0;
-pub const LEAD_RANDOM: i64 = 1;
-pub const LEAD_HIGHEST_DOUBLE: i64 = 2;
-pub const LEAD_LOWEST_DOUBLE: i64 = 3;
-pub const LEAD_TILE: i64 = 4;
-pub const LEAD_SEAT: i64 = 5;
-pub const NONE_DRAW_MORE: i64 = 0;
-pub const NONE_HEAVIEST_HAND: i64 = 1;
-pub const NONE_HEAVIEST_TILE: i64 = 2;
-pub const NONE_LOT: i64 = 3;
-pub const NONE_REDEAL: i64 = 4;
-pub const NONE_HIGHEST_DOUBLE: i64 = 5;
-pub const LATER_DOMINOER: i64 = 0;
-pub const LATER_WINNER: i64 = 1;
-pub const LATER_ROTATE_NEXT: i64 = 2;
-pub const LATER_ROTATE_PREVIOUS: i64 = 3;
-pub const LATER_ALTERNATE: i64 = 4;
-pub const LATER_SERIES: i64 = 5;
 
 /// `match.MAX_HANDS`: a match not over after this many hands is a draw.
 pub const MAX_HANDS: usize = 500;
@@ -45,17 +26,20 @@ pub const MAX_REDEALS: usize = 200;
 /// `rules.LeadRule`: `[kind, arg, if_none]` in the flat table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LeadRule {
-    pub kind: i64,
+    pub kind: LeadKind,
+    /// the tile id of a tile lead, the seat of a seat lead; else -1
     pub arg: i64,
-    pub if_none: i64,
+    /// what a double or tile lead does when nobody holds one (-1: `None`)
+    pub if_none: Option<IfNone>,
 }
 
 impl LeadRule {
     pub fn from_codes(c: &[i64]) -> Result<LeadRule, String> {
-        if c.len() != 3 || !(0..=5).contains(&c[0]) || !(-1..=5).contains(&c[2]) {
-            return Err(format!("bad lead rule codes {c:?}"));
+        if c.len() != 3 {
+            return Err(format!("a lead rule has 3 codes, not {}", c.len()));
         }
-        Ok(LeadRule { kind: c[0], arg: c[1], if_none: c[2] })
+        let if_none = if c[2] == -1 { None } else { Some(IfNone::try_from(c[2])?) };
+        Ok(LeadRule { kind: LeadKind::try_from(c[0])?, arg: c[1], if_none })
     }
 }
 
@@ -63,7 +47,7 @@ impl LeadRule {
 #[derive(Clone, Debug)]
 pub struct MatchRules {
     pub lead_first: LeadRule,
-    pub lead_later: i64,
+    pub lead_later: Later,
     pub lead_again: LeadRule,
     pub lead_doubles_only: bool,
     pub boneyard_unread: bool,
@@ -73,15 +57,12 @@ impl MatchRules {
     /// Checks what dealing relies on against the tile set and the table.
     pub fn check<const W: usize>(&self, r: &Rules<W>) -> Result<(), String> {
         for rule in [self.lead_first, self.lead_again] {
-            if rule.kind == LEAD_TILE && !(0..r.size as i64).contains(&rule.arg) {
+            if rule.kind == LeadKind::Tile && !(0..r.size as i64).contains(&rule.arg) {
                 return Err(format!("lead tile {} is not in the set", rule.arg));
             }
-            if rule.kind == LEAD_SEAT && !(0..r.t.players as i64).contains(&rule.arg) {
+            if rule.kind == LeadKind::Seat && !(0..r.t.players as i64).contains(&rule.arg) {
                 return Err(format!("lead seat {} is not at the table", rule.arg));
             }
-        }
-        if !(0..=6).contains(&self.lead_later) {
-            return Err(format!("unknown later-lead code {}", self.lead_later));
         }
         Ok(())
     }
@@ -198,24 +179,21 @@ impl<const W: usize> Match<W> {
         let r = &*self.rules;
         let players = r.t.players;
         let mut leader: i64 = -1;
-        let mut kind = -1;
+        let mut by_tile = None;
         match rule {
             Rule::Seat(s) => leader = *s as i64,
-            Rule::Lead(lr) => {
-                kind = lr.kind;
-                if kind == LEAD_LOT {
-                    leader = self.lot(players, rng) as i64;
-                } else if kind == LEAD_RANDOM {
-                    leader = rng.below(players as u64) as i64;
-                } else if kind == LEAD_SEAT {
-                    leader = lr.arg;
+            Rule::Lead(lr) => match lr.kind {
+                LeadKind::Lot => leader = self.lot(players, rng) as i64,
+                LeadKind::Random => leader = rng.below(players as u64) as i64,
+                LeadKind::Seat => leader = lr.arg,
+                LeadKind::HighestDouble | LeadKind::LowestDouble | LeadKind::Tile => {
+                    by_tile = Some(lr)
                 }
-            }
+            },
         }
         let (mut hands, mut boneyard) = self.shuffle_deal(rng);
         let mut lead_tile = -1;
-        if kind == LEAD_HIGHEST_DOUBLE || kind == LEAD_LOWEST_DOUBLE || kind == LEAD_TILE {
-            let Rule::Lead(lr) = rule else { unreachable!() };
+        if let Some(lr) = by_tile {
             let (seat, tile) = self.lead_by_tile(lr, &mut hands, &mut boneyard, rng)?;
             leader = seat as i64;
             lead_tile = tile;
@@ -289,17 +267,17 @@ impl<const W: usize> Match<W> {
         let n = t.highest;
         let mut fallback = rule.if_none;
         let ascending;
-        if rule.kind == LEAD_TILE {
+        if rule.kind == LeadKind::Tile {
             if let Some(seat) = Self::holder(hands, rule.arg as usize) {
                 return Some((seat, rule.arg));
             }
-            if fallback != NONE_HIGHEST_DOUBLE {
+            if fallback != Some(IfNone::HighestDouble) {
                 return self.no_double(fallback, hands, rng);
             }
             ascending = false;
-            fallback = NONE_HEAVIEST_TILE;
+            fallback = Some(IfNone::HeaviestTile);
         } else {
-            ascending = rule.kind == LEAD_LOWEST_DOUBLE;
+            ascending = rule.kind == LeadKind::LowestDouble;
         }
         loop {
             for i in 0..=n {
@@ -309,7 +287,7 @@ impl<const W: usize> Match<W> {
                     return Some((seat, tile as i64));
                 }
             }
-            if fallback != NONE_DRAW_MORE {
+            if fallback != Some(IfNone::DrawMore) {
                 return self.no_double(fallback, hands, rng);
             }
             // everyone draws one more tile, in turn, until a double appears
@@ -324,12 +302,13 @@ impl<const W: usize> Match<W> {
         }
     }
 
-    fn no_double(&self, fallback: i64, hands: &[Bits<W>], rng: &mut Rng) -> Option<(usize, i64)> {
+    fn no_double(&self, fallback: Option<IfNone>, hands: &[Bits<W>], rng: &mut Rng)
+                 -> Option<(usize, i64)> {
         let r = &*self.rules;
-        if fallback == NONE_REDEAL {
+        if fallback == Some(IfNone::Redeal) {
             return None;
         }
-        if fallback == NONE_HEAVIEST_HAND {
+        if fallback == Some(IfNone::HeaviestHand) {
             let mut best = 0;
             let mut best_w = i64::MIN;
             for (s, h) in hands.iter().enumerate() {
@@ -341,11 +320,11 @@ impl<const W: usize> Match<W> {
             }
             return Some((best, -1));
         }
-        if fallback == NONE_LOT {
+        if fallback == Some(IfNone::Lot) {
             return Some((self.lot(r.t.players, rng), -1));
         }
-        // heaviest_tile: the holder of the heaviest tile (most pips, then the
-        // higher top half) leads it
+        // heaviest_tile (and a rule without a fallback): the holder of the
+        // heaviest tile (most pips, then the higher top half) leads it
         let mut best: Option<(usize, (i64, u8))> = None;
         for h in hands {
             for x in h.ones() {
@@ -363,14 +342,14 @@ impl<const W: usize> Match<W> {
         let t = &self.rules.t;
         let players = t.players;
         match self.m.lead_later {
-            LATER_DOMINOER => {
+            Later::Dominoer => {
                 if last.end == DOMINO {
                     Rule::Seat(last.domino_seat as usize)
                 } else {
                     Rule::Lead(self.m.lead_again)
                 }
             }
-            LATER_WINNER => {
+            Later::Winner => {
                 if last.end == DOMINO {
                     return Rule::Seat(last.domino_seat as usize);
                 }
@@ -379,9 +358,9 @@ impl<const W: usize> Match<W> {
                     None => Rule::Lead(self.m.lead_again),
                 }
             }
-            LATER_ROTATE_NEXT | LATER_ALTERNATE => Rule::Seat((last.leader + 1) % players),
-            LATER_ROTATE_PREVIOUS => Rule::Seat((last.leader + players - 1) % players),
-            LATER_SERIES => {
+            Later::RotateNext | Later::Alternate => Rule::Seat((last.leader + 1) % players),
+            Later::RotatePrevious => Rule::Seat((last.leader + players - 1) % players),
+            Later::Series => {
                 if last.end == DOMINO {
                     return Rule::Seat(last.domino_seat as usize);
                 }
@@ -399,7 +378,7 @@ impl<const W: usize> Match<W> {
                     Rule::Seat((blocker + 1) % players)
                 }
             }
-            _ => Rule::Lead(self.m.lead_first),
+            Later::First => Rule::Lead(self.m.lead_first),
         }
     }
 
@@ -486,8 +465,8 @@ mod tests {
     fn mrules(first: LeadRule) -> MatchRules {
         MatchRules {
             lead_first: first,
-            lead_later: LATER_DOMINOER,
-            lead_again: LeadRule { kind: LEAD_LOT, arg: -1, if_none: -1 },
+            lead_later: Later::Dominoer,
+            lead_again: LeadRule { kind: LeadKind::Lot, arg: -1, if_none: None },
             lead_doubles_only: false,
             boneyard_unread: false,
         }
@@ -496,7 +475,7 @@ mod tests {
     #[test]
     fn a_deal_uses_every_tile_once_and_is_reproducible() {
         let r = Arc::new(Rules::<1>::new(table(6, 3)).unwrap());
-        let m = Match::new(Arc::clone(&r), mrules(LeadRule { kind: LEAD_LOT, arg: -1, if_none: -1 }), 9);
+        let m = Match::new(Arc::clone(&r), mrules(LeadRule { kind: LeadKind::Lot, arg: -1, if_none: None }), 9);
         let a = m.next_deal().unwrap();
         let b = m.next_deal().unwrap();
         assert_eq!(a.boneyard, b.boneyard);
@@ -519,7 +498,7 @@ mod tests {
         let mut t = table(6, 2);
         t.hand_size = 2;
         let r = Arc::new(Rules::<1>::new(t).unwrap());
-        let first = LeadRule { kind: LEAD_HIGHEST_DOUBLE, arg: -1, if_none: NONE_DRAW_MORE };
+        let first = LeadRule { kind: LeadKind::HighestDouble, arg: -1, if_none: Some(IfNone::DrawMore) };
         for seed in 0..50 {
             let m = Match::new(Arc::clone(&r), mrules(first), seed);
             let d = m.next_deal().unwrap();

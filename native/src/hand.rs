@@ -313,7 +313,7 @@ impl<const W: usize> Hand<W> {
         self.passes = 0;
         let mut gains: Vec<(usize, i64)> = Vec::new();
         let claimed = matches!(claim, Some(c) if c != 0);
-        if points != 0 || (claimed && t.muggins != MUGGINS_OFF) {
+        if points != 0 || (claimed && t.muggins != Muggins::Off) {
             gains = self.play_gains(seat, points, is_lead, claim);
         }
         if knocks != 0 && t.knock_bonus != 0 {
@@ -324,7 +324,7 @@ impl<const W: usize> Hand<W> {
         self.last_points = mover_points;
         self.log_move(seat, mv, mover_points);
         let hand_ends = went_out && (!t.partners_both_out || self.mates_out(seat));
-        if t.check == CHECK_EXACT {
+        if t.check == Check::Exact {
             let mut merged: Vec<(usize, i64)> = Vec::new();
             for &(o, g) in &gains {
                 match merged.iter_mut().find(|m| m.0 == o) {
@@ -392,13 +392,13 @@ impl<const W: usize> Hand<W> {
                 self.got_in[owner] = true;
             }
         }
-        if !t.win_on_lead && is_lead && t.check != CHECK_NONE
+        if !t.win_on_lead && is_lead && t.check != Check::None
             && self.scores[owner] + points >= t.target
         {
             return Vec::new();
         }
         let claim = match claim {
-            Some(c) if t.muggins != MUGGINS_OFF && c != points => c,
+            Some(c) if t.muggins != Muggins::Off && c != points => c,
             _ => return vec![(owner, points)],
         };
         let caller = t.owner[t.next_opponent(seat)];
@@ -407,7 +407,7 @@ impl<const W: usize> Hand<W> {
             if claim > 0 {
                 gains.push((owner, claim));
             }
-            if t.muggins == MUGGINS_TRANSFER {
+            if t.muggins == Muggins::Transfer {
                 gains.push((caller, points - claim));
             }
             return gains;
@@ -417,8 +417,12 @@ impl<const W: usize> Hand<W> {
         if t.penalise_over_claim {
             gains.push((caller, claim));
         }
-        if points != 0 && t.over_claim_points != OVER_CLAIM_LOST {
-            gains.push((if t.over_claim_points == OVER_CLAIM_CALLER { caller } else { owner }, points));
+        if points != 0 {
+            match t.over_claim_points {
+                OverClaim::Lost => {}
+                OverClaim::Caller => gains.push((caller, points)),
+                OverClaim::Claimer => gains.push((owner, points)),
+            }
         }
         gains
     }
@@ -429,7 +433,7 @@ impl<const W: usize> Hand<W> {
         }
         let t = &self.rules.t;
         let mut score = self.scores[owner] + amount;
-        if t.check == CHECK_EXACT && score > t.target {
+        if t.check == Check::Exact && score > t.target {
             return;
         }
         if let Some(f) = t.floor {
@@ -438,8 +442,8 @@ impl<const W: usize> Hand<W> {
             }
         }
         self.scores[owner] = score;
-        if (t.check == CHECK_IMMEDIATE && score >= t.target)
-            || (t.check == CHECK_EXACT && score == t.target)
+        if (t.check == Check::Immediate && score >= t.target)
+            || (t.check == Check::Exact && score == t.target)
         {
             self.game_over = true;
             self.winner = owner as i64;
@@ -480,21 +484,21 @@ impl<const W: usize> Hand<W> {
 
     fn becomes_spinner(&self, is_lead: bool) -> bool {
         match self.rules.t.spinner {
-            SPIN_EVERY => true,
-            SPIN_FIRST | SPIN_INLINE => !self.first_double_seen,
-            SPIN_LED => is_lead,
-            SPIN_EVERY_BUT_LED => !is_lead,
-            _ => false,
+            Spinner::Every => true,
+            Spinner::First | Spinner::Inline => !self.first_double_seen,
+            Spinner::Led => is_lead,
+            Spinner::EveryButLed => !is_lead,
+            Spinner::None => false,
         }
     }
 
     fn add_cross_arms(&mut self, hub: usize, pip: usize) {
         let t = &self.rules.t;
         let p = pip as i64;
-        let cross = if t.spinner == SPIN_INLINE {
+        let cross = if t.spinner == Spinner::Inline {
             (self.new_arm(p, 0, 0, NO, NO, false, true), self.new_arm(p, 0, 0, NO, NO, false, true))
         } else {
-            let opened = if t.order != ORDER_SIDES { p } else { -1 };
+            let opened = if t.order != Order::Sides { p } else { -1 };
             let h = hub as i8;
             (
                 self.new_arm(opened, p, 0, h, h, false, false),
@@ -513,7 +517,7 @@ impl<const W: usize> Hand<W> {
             let spinner = self.becomes_spinner(true);
             self.first_double_seen = true;
             let mult = if spinner { t.spinner_mult } else { [2, t.double_weight, 0, 0, 0] };
-            let hub = self.new_hub(pip, mult, 0, spinner && t.spinner != SPIN_INLINE);
+            let hub = self.new_hub(pip, mult, 0, spinner && t.spinner != Spinner::Inline);
             let root = if self.hub_spins[hub] { hub as i8 } else { NO };
             let p = pip as i64;
             self.new_arm(p, p, 0, hub as i8, root, true, false);
@@ -552,7 +556,7 @@ impl<const W: usize> Hand<W> {
                 self.arm_side[arm] = false;
                 let left = self.hub_sides_left[h] - 1;
                 self.hub_sides_left[h] = left;
-                if left == 0 && t.order == ORDER_SIDES && self.hub_spins[h] {
+                if left == 0 && t.order == Order::Sides && self.hub_spins[h] {
                     let (a, b) = self.hub_cross[h];
                     for c in [a, b] {
                         if c >= 0 {
@@ -561,7 +565,7 @@ impl<const W: usize> Hand<W> {
                     }
                 }
             }
-            if k == 4 && t.order == ORDER_ALL4 && self.hub_spins[h] {
+            if k == 4 && t.order == Order::All4 && self.hub_spins[h] {
                 self.unfreeze(h);
             }
         } else {
@@ -579,7 +583,7 @@ impl<const W: usize> Hand<W> {
         if r.is_double[tile] {
             if self.becomes_spinner(false) {
                 self.first_double_seen = true;
-                let spins = t.spinner != SPIN_INLINE;
+                let spins = t.spinner != Spinner::Inline;
                 let new_hub = self.new_hub(pip, t.spinner_mult, 1, spins);
                 self.hub_sides_left[new_hub] = 1;
                 self.arm_hub[arm] = new_hub as i8;
@@ -603,7 +607,7 @@ impl<const W: usize> Hand<W> {
             self.arm_open[arm] = far as i8;
             self.count = count + far;
         }
-        if t.order == ORDER_ALL4 {
+        if t.order == Order::All4 {
             let root = self.arm_root[arm];
             if root >= 0 && self.hub_k[root as usize] < 4 {
                 self.arm_frozen[arm] = self.arm_open[arm];
@@ -728,7 +732,7 @@ impl<const W: usize> Hand<W> {
             Some(f) => s.max(f),
             None => s,
         };
-        if t.check == CHECK_EXACT {
+        if t.check == Check::Exact {
             let mut reached: Vec<usize> = Vec::new();
             for (o, &d) in deltas.iter().enumerate() {
                 if d == 0 {
@@ -752,7 +756,7 @@ impl<const W: usize> Hand<W> {
         for (o, &d) in deltas.iter().enumerate() {
             self.scores[o] = fl(self.scores[o] + d);
         }
-        if t.check == CHECK_HAND_END || t.check == CHECK_IMMEDIATE {
+        if t.check == Check::HandEnd || t.check == Check::Immediate {
             let top = *self.scores.iter().max().unwrap();
             if top >= t.target {
                 let leaders: Vec<usize> =
@@ -789,11 +793,11 @@ pub(crate) mod tests {
                   Bits::ZERO, false)
     }
 
-    fn rules(spinner: i32, highest: usize) -> Arc<Rules<1>> {
+    fn rules(spinner: Spinner, highest: usize) -> Arc<Rules<1>> {
         let mut t = table(highest, 2);
         t.spinner = spinner;
         t.spinner_mult = [2, 2, 2, 1, 0]; // sniff-count
-        t.order = ORDER_SIDES;
+        t.order = Order::Sides;
         Arc::new(Rules::<1>::new(t).unwrap())
     }
 
@@ -817,7 +821,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_led_spinner_counts_and_opens_its_sides() {
-        let r = rules(SPIN_FIRST, 6);
+        let r = rules(Spinner::First, 6);
         let mut h = deal(&r, &[(5, 5), (1, 2)], &[(5, 0), (5, 3), (6, 6)]);
         assert_eq!(h.legal_moves().len(), 2);
         h.apply(lead_code(tile(&r, 5, 5)), None);
@@ -837,7 +841,7 @@ pub(crate) mod tests {
 
     #[test]
     fn blocked_without_a_boneyard_and_settled() {
-        let r = rules(SPIN_NONE, 6);
+        let r = rules(Spinner::None, 6);
         let mut h = deal(&r, &[(6, 6), (0, 1)], &[(2, 3), (4, 4)]);
         h.apply(lead_code(tile(&r, 6, 6)), None);
         // nobody holds a 6 and nothing can be drawn: blocked at once
@@ -849,7 +853,7 @@ pub(crate) mod tests {
 
     #[test]
     fn random_playouts_always_end_with_a_consistent_count() {
-        let r = rules(SPIN_EVERY, 9);
+        let r = rules(Spinner::Every, 9);
         for seed in 0..200u64 {
             let mut rng = Rng::new(seed);
             let mut h = shuffled_deal(&r, &mut rng, 7);

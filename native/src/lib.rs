@@ -6,6 +6,7 @@
 
 pub mod bits;
 pub mod bots;
+pub mod codes;
 pub mod format;
 pub mod game;
 pub mod hand;

@@ -43,7 +43,7 @@ impl<const W: usize> Hand<W> {
         let t = &self.rules.t;
         let owner = t.owner[seat];
         let short_of_get_in = !self.got_in[owner] && points < t.get_in;
-        let lead_barred = self.placed == 0 && !t.win_on_lead && t.check != CHECK_NONE
+        let lead_barred = self.placed == 0 && !t.win_on_lead && t.check != Check::None
             && self.scores[owner] + points >= t.target;
         if short_of_get_in || lead_barred {
             points = 0;
@@ -67,7 +67,7 @@ impl<const W: usize> Hand<W> {
                 return r.pips[tile];
             }
             // a led double that is not a spinner counts both halves
-            let led_spins = t.spinner != SPIN_NONE && t.spinner != SPIN_EVERY_BUT_LED;
+            let led_spins = t.spinner != Spinner::None && t.spinner != Spinner::EveryButLed;
             let first = if led_spins { t.spinner_mult[0] } else { 2 };
             return first * r.low[tile] as i64;
         }
@@ -100,9 +100,9 @@ impl<const W: usize> Hand<W> {
             return base + r.other_half(tile, pip);
         }
         let kind = t.spinner;
-        if kind == SPIN_EVERY
-            || kind == SPIN_EVERY_BUT_LED
-            || ((kind == SPIN_FIRST || kind == SPIN_INLINE) && !self.first_double_seen)
+        if kind == Spinner::Every
+            || kind == Spinner::EveryButLed
+            || ((kind == Spinner::First || kind == Spinner::Inline) && !self.first_double_seen)
         {
             return base + t.spinner_mult[1] * pip as i64;
         }

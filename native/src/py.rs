@@ -16,7 +16,7 @@ use crate::bits::Bits;
 use crate::format::TABLE_FORMAT;
 use crate::hand::Hand as Kernel;
 use crate::rng::{derive as kderive, Rng as KRng};
-use crate::table::{Rules as KRules, Settle, Table};
+use crate::table::{Points, Rules as KRules, Settle, Table, When};
 
 create_exception!(bones_native, NativeError, PyRuntimeError, "An internal error of the native core.");
 
@@ -61,6 +61,11 @@ fn get_vec(d: &Bound<'_, PyDict>, key: &str) -> PyResult<Vec<i64>> {
     }
 }
 
+/// A rule code of the table, decoded (an unknown code is a `ValueError`).
+fn get_code<T: TryFrom<i64, Error = String>>(d: &Bound<'_, PyDict>, key: &str) -> PyResult<T> {
+    T::try_from(get_i64(d, key)?).map_err(PyValueError::new_err)
+}
+
 pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
     let format: String = match d.get_item("format")? {
         Some(v) => v.extract()?,
@@ -93,31 +98,31 @@ pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
         highest: usize_of("highest")?,
         hand_size: usize_of("hand_size")?,
         reserve: usize_of("reserve")?,
-        spinner: get_i64(d, "spinner")? as i32,
-        order: get_i64(d, "order")? as i32,
+        spinner: get_code(d, "spinner")?,
+        order: get_code(d, "order")?,
         spinner_mult: [mult[0], mult[1], mult[2], mult[3], mult[4]],
         double_weight: get_i64(d, "double_weight")?,
         scores_plays: get_i64(d, "scores_plays")? != 0,
         count_points: get_vec(d, "count_points")?,
         headers: get_i64(d, "headers")? != 0,
         header_points: get_vec(d, "header_points")?,
-        when: get_i64(d, "when")? as i32,
+        when: get_code(d, "when")?,
         when_values: get_vec(d, "when_values")?,
-        points: get_i64(d, "points")? as i32,
+        points: get_code(d, "points")?,
         points_param: get_i64(d, "points_param")?,
         get_in: get_i64(d, "get_in")?,
         win_on_lead: get_i64(d, "win_on_lead")? != 0,
-        muggins: get_i64(d, "muggins")? as i32,
+        muggins: get_code(d, "muggins")?,
         penalise_over_claim: get_i64(d, "penalise_over_claim")? != 0,
-        over_claim_points: get_i64(d, "over_claim_points")? as i32,
-        drawing: get_i64(d, "drawing")? as i32,
+        over_claim_points: get_code(d, "over_claim_points")?,
+        drawing: get_code(d, "drawing")?,
         max_draws: get_i64(d, "max_draws")?,
         must_play_drawn: get_i64(d, "must_play_drawn")? != 0,
         draw_while_able: get_i64(d, "draw_while_able")? != 0,
         knock_bonus: get_i64(d, "knock_bonus")?,
         partners_both_out: get_i64(d, "partners_both_out")? != 0,
         floor,
-        check: get_i64(d, "check")? as i32,
+        check: get_code(d, "check")?,
         target: get_i64(d, "target")?,
         hands_in_match: get_i64(d, "hands_in_match")?,
         settle_domino: Settle::from_codes(&get_vec(d, "settle_domino")?)
@@ -125,10 +130,10 @@ pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
         settle_blocked: Settle::from_codes(&get_vec(d, "settle_blocked")?)
             .map_err(PyValueError::new_err)?,
     };
-    if t.points == 1 && t.points_param < 1 {
+    if t.points == Points::Divided && t.points_param < 1 {
         return Err(PyValueError::new_err("divided points need a divisor of at least 1"));
     }
-    if t.when == 1 && t.when_values.iter().any(|&d| d < 1) {
+    if t.when == When::MultipleOf && t.when_values.iter().any(|&d| d < 1) {
         return Err(PyValueError::new_err("divisors must be at least 1"));
     }
     t.check().map_err(PyValueError::new_err)?;

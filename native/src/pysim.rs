@@ -26,7 +26,7 @@ fn match_rules(d: &Bound<'_, PyDict>) -> PyResult<MatchRules> {
     };
     Ok(MatchRules {
         lead_first: lead("lead_first")?,
-        lead_later: item(d, "lead_later")?,
+        lead_later: item::<i64>(d, "lead_later")?.try_into().map_err(PyValueError::new_err)?,
         lead_again: lead("lead_again")?,
         lead_doubles_only: item::<i64>(d, "lead_doubles_only")? != 0,
         boneyard_unread: item::<i64>(d, "boneyard_unread")? != 0,

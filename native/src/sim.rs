@@ -417,7 +417,8 @@ impl Game<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{LeadRule, LATER_DOMINOER, LEAD_LOT};
+    use crate::codes::{LeadKind, Later};
+    use crate::game::LeadRule;
     use crate::table::tests::table;
 
     /// sniff-like: 2 players, one bot, the layout of `sim.Layout` for them.
@@ -425,9 +426,9 @@ mod tests {
         let players = 2;
         let r = Arc::new(Rules::<1>::new(table(6, players)).unwrap());
         let m = MatchRules {
-            lead_first: LeadRule { kind: LEAD_LOT, arg: -1, if_none: -1 },
-            lead_later: LATER_DOMINOER,
-            lead_again: LeadRule { kind: LEAD_LOT, arg: -1, if_none: -1 },
+            lead_first: LeadRule { kind: LeadKind::Lot, arg: -1, if_none: None },
+            lead_later: Later::Dominoer,
+            lead_again: LeadRule { kind: LeadKind::Lot, arg: -1, if_none: None },
             lead_doubles_only: false,
             boneyard_unread: false,
         };
