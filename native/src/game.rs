@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use crate::bits::Bits;
-use crate::hand::Hand;
+use crate::hand::{Hand, HandSetup};
 use crate::moves::DOMINO;
 use crate::rng::{derive, Rng};
 use crate::codes::{IfNone, LeadKind, Later};
@@ -68,16 +68,6 @@ impl MatchRules {
     }
 }
 
-/// `match.Deal`: everything a hand starts from.
-#[derive(Clone, Debug)]
-pub struct Deal<const W: usize> {
-    pub hands: Vec<Bits<W>>,
-    pub boneyard: Vec<u8>,
-    pub leader: usize,
-    pub lead_tile: i64,
-    pub lead_doubles_only: bool,
-}
-
 /// What a later lead reads of the hand before (`match.HandSummary`).
 #[derive(Clone, Debug, Default)]
 pub struct LastHand {
@@ -128,15 +118,14 @@ impl<const W: usize> Match<W> {
 
     /// `Match.new_hand`: the next deal, as a hand carrying the match's scores.
     pub fn new_hand(&self, record: bool) -> Result<Hand<W>, String> {
-        let d = self.next_deal()?;
-        let mut hand = Hand::new(Arc::clone(&self.rules), &d.hands, d.boneyard, d.leader,
-                                 Some(self.scores.clone()), d.lead_tile, d.lead_doubles_only,
-                                 Bits::ZERO, record);
-        hand.pot = self.pot;
-        Ok(hand)
+        let deal = self.next_deal()?;
+        let setup =
+            HandSetup { scores: Some(self.scores.clone()), record, pot: self.pot, ..deal };
+        Ok(Hand::new(Arc::clone(&self.rules), setup))
     }
 
-    pub fn next_deal(&self) -> Result<Deal<W>, String> {
+    /// `Match.next_deal` (`match.Deal`): the next hand's tiles and lead.
+    pub fn next_deal(&self) -> Result<HandSetup<W>, String> {
         let rule = match &self.last {
             None => Rule::Lead(self.m.lead_first),
             Some(last) => self.later_rule(last),
@@ -175,7 +164,7 @@ impl<const W: usize> Match<W> {
         (masks, tiles)
     }
 
-    fn deal_with(&self, rule: &Rule, rng: &mut Rng) -> Option<Deal<W>> {
+    fn deal_with(&self, rule: &Rule, rng: &mut Rng) -> Option<HandSetup<W>> {
         let r = &*self.rules;
         let players = r.t.players;
         let mut leader: i64 = -1;
@@ -214,12 +203,10 @@ impl<const W: usize> Match<W> {
             }
             doubles_only = true;
         }
-        Some(Deal {
-            hands,
-            boneyard,
-            leader: leader as usize,
+        Some(HandSetup {
             lead_tile,
             lead_doubles_only: doubles_only,
+            ..HandSetup::new(hands, boneyard, leader as usize)
         })
     }
 

@@ -19,6 +19,48 @@ pub const MAX_ARMS: usize = 40;
 pub const MAX_HUBS: usize = 20;
 const NO: i8 = -1;
 
+/// Everything a hand starts from: the deal (`match.Deal`) and what a match
+/// or a caller carries into it. `Hand::new` builds a hand from one, and
+/// nothing else does.
+#[derive(Clone, Debug)]
+pub struct HandSetup<const W: usize> {
+    /// each seat's tiles, in seat order
+    pub hands: Vec<Bits<W>>,
+    /// the boneyard in drawing order
+    pub boneyard: Vec<u8>,
+    pub leader: usize,
+    /// the running scores per owner; `None` for all 0
+    pub scores: Option<Vec<i64>>,
+    /// the tile the leader must lead, -1 for any
+    pub lead_tile: i64,
+    /// a lead that names no tile must be a double
+    pub lead_doubles_only: bool,
+    /// tiles out of play (seen by no seat)
+    pub out_of_play: Bits<W>,
+    /// keep the log of moves
+    pub record: bool,
+    /// points tied hands left on the table (`ties: carry`)
+    pub pot: i64,
+}
+
+impl<const W: usize> HandSetup<W> {
+    /// A deal: every other choice at its default (no scores, any lead, nothing
+    /// out of play, no log, no pot).
+    pub fn new(hands: Vec<Bits<W>>, boneyard: Vec<u8>, leader: usize) -> Self {
+        HandSetup {
+            hands,
+            boneyard,
+            leader,
+            scores: None,
+            lead_tile: -1,
+            lead_doubles_only: false,
+            out_of_play: Bits::ZERO,
+            record: false,
+            pot: 0,
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct Hand<const W: usize> {
     pub rules: Arc<Rules<W>>,
@@ -78,22 +120,22 @@ pub struct Hand<const W: usize> {
 }
 
 impl<const W: usize> Hand<W> {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        rules: Arc<Rules<W>>,
-        hands: &[Bits<W>],
-        boneyard: Vec<u8>,
-        leader: usize,
-        scores: Option<Vec<i64>>,
-        lead_tile: i64,
-        lead_doubles_only: bool,
-        out_of_play: Bits<W>,
-        record: bool,
-    ) -> Self {
+    pub fn new(rules: Arc<Rules<W>>, setup: HandSetup<W>) -> Self {
+        let HandSetup {
+            hands,
+            boneyard,
+            leader,
+            scores,
+            lead_tile,
+            lead_doubles_only,
+            out_of_play,
+            record,
+            pot,
+        } = setup;
         let t = &rules.t;
         let owners = t.owners;
         let mut h = [Bits::<W>::ZERO; MAX_PLAYERS];
-        h[..hands.len()].copy_from_slice(hands);
+        h[..hands.len()].copy_from_slice(&hands);
         let bone_end = boneyard.len().saturating_sub(t.reserve);
         let got_in = vec![t.get_in == 0; owners];
         Hand {
@@ -139,7 +181,7 @@ impl<const W: usize> Hand<W> {
             domino_seat: -1,
             last_player: -1,
             settlement: None,
-            pot: 0,
+            pot,
             log: Vec::new(),
             record,
             moves: 0,
@@ -789,8 +831,7 @@ pub(crate) mod tests {
         for (i, &t) in tiles[..2 * per_seat].iter().enumerate() {
             hands[i / per_seat].set(t as usize);
         }
-        Hand::new(Arc::clone(r), &hands, tiles[2 * per_seat..].to_vec(), 0, None, -1, false,
-                  Bits::ZERO, false)
+        Hand::new(Arc::clone(r), HandSetup::new(hands.to_vec(), tiles[2 * per_seat..].to_vec(), 0))
     }
 
     fn rules(spinner: Spinner, highest: usize) -> Arc<Rules<1>> {
@@ -812,7 +853,8 @@ pub(crate) mod tests {
             }
             m
         };
-        Hand::new(Arc::clone(r), &[mask(a), mask(b)], Vec::new(), 0, None, -1, false, Bits::ZERO, true)
+        let setup = HandSetup { record: true, ..HandSetup::new(vec![mask(a), mask(b)], Vec::new(), 0) };
+        Hand::new(Arc::clone(r), setup)
     }
 
     fn tile(r: &Rules<1>, x: usize, y: usize) -> usize {

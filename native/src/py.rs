@@ -14,7 +14,7 @@ use pyo3::IntoPyObjectExt;
 
 use crate::bits::Bits;
 use crate::format::TABLE_FORMAT;
-use crate::hand::Hand as Kernel;
+use crate::hand::{Hand as Kernel, HandSetup};
 use crate::rng::{derive as kderive, Rng as KRng};
 use crate::table::{Points, Rules as KRules, Settle, Table, When};
 
@@ -323,45 +323,62 @@ fn python_fields<'py, const W: usize>(py: Python<'py>, h: &Kernel<W>, seat: Opti
     PyTuple::new(py, items)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn build<const W: usize>(
-    rules: &Arc<KRules<W>>,
-    hands: &[Vec<usize>],
-    boneyard: &[usize],
+/// The arguments of `bones_native.Hand(...)`, in tile ids, before they are
+/// checked against a table.
+struct HandArgs {
+    hands: Vec<Vec<usize>>,
+    boneyard: Vec<usize>,
     leader: usize,
     scores: Option<Vec<i64>>,
     lead_tile: i64,
     lead_doubles_only: bool,
-    out_of_play: &[usize],
+    out_of_play: Vec<usize>,
     record: bool,
-) -> PyResult<Kernel<W>> {
+    pot: i64,
+}
+
+/// A kernel hand from the constructor's arguments, checked against `rules`.
+fn build<const W: usize>(rules: &Arc<KRules<W>>, a: &HandArgs) -> PyResult<Kernel<W>> {
     let t = &rules.t;
     let size = rules.size;
-    if hands.len() != t.players {
-        return Err(PyValueError::new_err(format!("{} hands for {} players", hands.len(), t.players)));
+    if a.hands.len() != t.players {
+        return Err(PyValueError::new_err(format!(
+            "{} hands for {} players",
+            a.hands.len(),
+            t.players
+        )));
     }
-    if leader >= t.players {
-        return Err(PyValueError::new_err(format!("leader {leader} is not a seat")));
+    if a.leader >= t.players {
+        return Err(PyValueError::new_err(format!("leader {} is not a seat", a.leader)));
     }
-    if let Some(s) = &scores {
+    if let Some(s) = &a.scores {
         if s.len() != t.owners {
             return Err(PyValueError::new_err(format!("{} scores for {} sides", s.len(), t.owners)));
         }
     }
-    if lead_tile >= size as i64 {
-        return Err(PyValueError::new_err(format!("lead tile {lead_tile} is not in the set")));
+    if a.lead_tile >= size as i64 {
+        return Err(PyValueError::new_err(format!("lead tile {} is not in the set", a.lead_tile)));
     }
-    let masks = hands.iter().map(|h| mask_of::<W>(h, size)).collect::<PyResult<Vec<_>>>()?;
-    let mut bone = Vec::with_capacity(boneyard.len());
-    for &b in boneyard {
-        if b >= size {
-            return Err(PyValueError::new_err(format!("tile id {b} is not in a set of {size}")));
+    let masks = a.hands.iter().map(|h| mask_of::<W>(h, size)).collect::<PyResult<Vec<_>>>()?;
+    let mut bone = Vec::with_capacity(a.boneyard.len());
+    for &b in &a.boneyard {
+        match u8::try_from(b) {
+            Ok(tile) if b < size => bone.push(tile),
+            _ => {
+                return Err(PyValueError::new_err(format!("tile id {b} is not in a set of {size}")))
+            }
         }
-        bone.push(b as u8);
     }
-    let oop = mask_of::<W>(out_of_play, size)?;
-    Ok(Kernel::new(Arc::clone(rules), &masks, bone, leader, scores, lead_tile,
-                   lead_doubles_only, oop, record))
+    let setup = HandSetup {
+        scores: a.scores.clone(),
+        lead_tile: a.lead_tile,
+        lead_doubles_only: a.lead_doubles_only,
+        out_of_play: mask_of::<W>(&a.out_of_play, size)?,
+        record: a.record,
+        pot: a.pot,
+        ..HandSetup::new(masks, bone, a.leader)
+    };
+    Ok(Kernel::new(Arc::clone(rules), setup))
 }
 
 /// A boneyard entry scrubbed from a world (`-1` in Python): no tile has this id.
@@ -378,6 +395,7 @@ impl Hand {
     #[new]
     #[pyo3(signature = (rules, hands, boneyard, leader, scores=None, lead_tile=-1,
                         lead_doubles_only=false, out_of_play=Vec::new(), record=true, pot=0))]
+    // the keyword signature Python callers use (`nativehand`): one argument a field
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: &Rules,
@@ -391,18 +409,24 @@ impl Hand {
         record: bool,
         pot: i64,
     ) -> PyResult<Self> {
+        let args = HandArgs {
+            hands,
+            boneyard,
+            leader,
+            scores,
+            lead_tile,
+            lead_doubles_only,
+            out_of_play,
+            record,
+            pot,
+        };
         guard(|| {
             let inner = match &rules.inner {
-                AnyRules::W1(r) => AnyHand::W1(build(r, &hands, &boneyard, leader, scores,
-                    lead_tile, lead_doubles_only, &out_of_play, record)?),
-                AnyRules::W2(r) => AnyHand::W2(build(r, &hands, &boneyard, leader, scores,
-                    lead_tile, lead_doubles_only, &out_of_play, record)?),
-                AnyRules::W3(r) => AnyHand::W3(build(r, &hands, &boneyard, leader, scores,
-                    lead_tile, lead_doubles_only, &out_of_play, record)?),
+                AnyRules::W1(r) => AnyHand::W1(build(r, &args)?),
+                AnyRules::W2(r) => AnyHand::W2(build(r, &args)?),
+                AnyRules::W3(r) => AnyHand::W3(build(r, &args)?),
             };
-            let mut hand = Hand { inner };
-            each_mut!(hand, h => h.pot = pot);
-            Ok(hand)
+            Ok(Hand { inner })
         })
     }
 

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::bits::Bits;
-use crate::hand::{Hand, MAX_ARMS, MAX_HUBS};
+use crate::hand::{Hand, HandSetup, MAX_ARMS, MAX_HUBS};
 use crate::py::{guard, table_from_dict};
 use crate::rng::Rng;
 use crate::search::{search, Budget, NoWorld, Policy, View};
@@ -59,9 +59,14 @@ fn hand_from_py<const W: usize>(rules: &Arc<Rules<W>>, o: &Bound<'_, PyAny>) -> 
     }
     let oop = mask::<W>(&o.getattr("out_of_play")?, size)?;
     let bone = vec![0u8; boneyard.len()];
-    let mut h = Hand::new(Arc::clone(rules), &vec![Bits::<W>::ZERO; t.players], bone, leader,
-                          Some(scores), attr(o, "lead_tile")?, attr(o, "lead_doubles_only")?,
-                          oop, false);
+    let setup = HandSetup {
+        scores: Some(scores),
+        lead_tile: attr(o, "lead_tile")?,
+        lead_doubles_only: attr(o, "lead_doubles_only")?,
+        out_of_play: oop,
+        ..HandSetup::new(vec![Bits::<W>::ZERO; t.players], bone, leader)
+    };
+    let mut h = Hand::new(Arc::clone(rules), setup);
     h.bone_pos = attr(o, "bone_pos")?;
     h.bone_end = attr(o, "bone_end")?;
     if h.bone_pos > boneyard.len() || h.bone_end > boneyard.len() {
