@@ -34,14 +34,22 @@ pub struct LeadRule {
 }
 
 impl LeadRule {
+    /// The codes of a lead rule in the flat table, in order.
+    pub const FIELDS: [&'static str; 3] = ["kind", "arg", "if_none"];
+
     pub fn from_codes(c: &[i64]) -> Result<LeadRule, String> {
-        if c.len() != 3 {
+        if c.len() != Self::FIELDS.len() {
             return Err(format!("a lead rule has 3 codes, not {}", c.len()));
         }
         let if_none = if c[2] == -1 { None } else { Some(IfNone::try_from(c[2])?) };
         Ok(LeadRule { kind: LeadKind::try_from(c[0])?, arg: c[1], if_none })
     }
 }
+
+/// The fields of the flat table a match reads beyond the hand's
+/// (`table::TABLE_FIELDS`), in the order `flat.flatten` writes them.
+pub const MATCH_FIELDS: &[&str] =
+    &["lead_first", "lead_later", "lead_again", "lead_doubles_only", "boneyard_unread"];
 
 /// What a match reads beyond the hand's table (the flat table's `match` fields).
 #[derive(Clone, Debug)]

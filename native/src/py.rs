@@ -81,7 +81,9 @@ pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
     if mult.len() != 5 {
         return Err(PyValueError::new_err("spinner_mult needs 5 entries"));
     }
-    let floor = if get_i64(d, "floor_set")? != 0 { Some(get_i64(d, "floor")?) } else { None };
+    // both read: `floor` is in the table whether it is set or not
+    let (floor_set, floor) = (get_i64(d, "floor_set")?, get_i64(d, "floor")?);
+    let floor = if floor_set != 0 { Some(floor) } else { None };
     let usize_of = |k: &str| -> PyResult<usize> {
         let v = get_i64(d, k)?;
         usize::try_from(v).map_err(|_| PyValueError::new_err(format!("{k} = {v} is negative")))
@@ -777,6 +779,79 @@ fn derive(seed: u64, path: Vec<u64>) -> u64 {
     kderive(seed, &path)
 }
 
+/// Every constant the two cores share, by name, for the test that compares
+/// them with the Python modules' (`tests/test_shared_constants.py`).
+#[pyfunction]
+fn constants(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    use crate::moves;
+    let named = |items: &[(&str, i64)]| -> PyResult<Bound<'_, PyDict>> {
+        let d = PyDict::new(py);
+        for &(name, value) in items {
+            d.set_item(name, value)?;
+        }
+        Ok(d)
+    };
+    let out = PyDict::new(py);
+    out.set_item("format", TABLE_FORMAT)?;
+    out.set_item(
+        "moves",
+        named(&[
+            ("DRAW", moves::DRAW),
+            ("PASS", moves::PASS),
+            ("TILE_SHIFT", i64::from(moves::TILE_SHIFT)),
+            ("ARM_SHIFT", i64::from(moves::ARM_SHIFT)),
+            ("ARM_MASK", moves::ARM_MASK),
+            ("FLIP", moves::FLIP),
+            ("NO_ARM", moves::NO_ARM),
+        ])?,
+    )?;
+    out.set_item(
+        "outcomes",
+        named(&[
+            ("PLAYING", i64::from(moves::PLAYING)),
+            ("DOMINO", i64::from(moves::DOMINO)),
+            ("BLOCKED", i64::from(moves::BLOCKED)),
+            ("TARGET", i64::from(moves::TARGET)),
+        ])?,
+    )?;
+    let codes = PyDict::new(py);
+    for &(family, items) in crate::codes::FAMILIES {
+        codes.set_item(family, named(items)?)?;
+    }
+    out.set_item("codes", codes)?;
+    out.set_item("table_fields", crate::table::TABLE_FIELDS.to_vec())?;
+    out.set_item("match_fields", crate::game::MATCH_FIELDS.to_vec())?;
+    out.set_item("settle_fields", Settle::FIELDS.to_vec())?;
+    out.set_item("lead_fields", crate::game::LeadRule::FIELDS.to_vec())?;
+    out.set_item("hand_fields", HAND_FIELDS.to_vec())?;
+    let as_i64 = |n: usize| i64::try_from(n).expect("a small constant");
+    out.set_item(
+        "streams",
+        named(&[
+            ("DEALS", i64::try_from(crate::game::DEALS).expect("a small constant")),
+            ("BOTS", i64::try_from(crate::game::BOTS).expect("a small constant")),
+        ])?,
+    )?;
+    out.set_item(
+        "match",
+        named(&[
+            ("MAX_HANDS", as_i64(crate::game::MAX_HANDS)),
+            ("MAX_REDEALS", as_i64(crate::game::MAX_REDEALS)),
+        ])?,
+    )?;
+    out.set_item(
+        "sim",
+        named(&[
+            ("TIME_SAMPLE", i64::try_from(crate::sim::TIME_SAMPLE).expect("a small constant")),
+            ("PLAY", as_i64(crate::sim::PLAY)),
+            ("SETTLE", as_i64(crate::sim::SETTLE)),
+            ("SCORE", as_i64(crate::sim::SCORE)),
+        ])?,
+    )?;
+    out.set_item("TIME_BINS", crate::sim::TIME_BINS)?;
+    Ok(out)
+}
+
 /// Panic on purpose (the tests check a panic becomes a one-line error).
 #[pyfunction]
 fn _provoke_panic() -> PyResult<()> {
@@ -800,6 +875,7 @@ fn bones_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Hand>()?;
     m.add_class::<Rng>()?;
     m.add_function(wrap_pyfunction!(derive, m)?)?;
+    m.add_function(wrap_pyfunction!(constants, m)?)?;
     m.add_function(wrap_pyfunction!(_provoke_panic, m)?)?;
     crate::pysim::register(m)?;
     crate::pysearch::register(m)?;

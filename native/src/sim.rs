@@ -54,12 +54,13 @@ pub struct Slots {
     pub ahead: Vec<(usize, usize, usize)>,
 }
 
-const PLAY: usize = 1;
-const SETTLE: usize = 2;
-const SCORE: usize = 3;
+/// A side's slots after its win slot, in the order of `sim._SIDE`.
+pub(crate) const PLAY: usize = 1;
+pub(crate) const SETTLE: usize = 2;
+pub(crate) const SCORE: usize = 3;
 /// `sim.TIME_SAMPLE` and `sim.TIME_BINS`
-const TIME_SAMPLE: u64 = 16;
-const TIME_BINS: f64 = 20.0;
+pub(crate) const TIME_SAMPLE: u64 = 16;
+pub(crate) const TIME_BINS: f64 = 20.0;
 
 /// A histogram of non-negative ints (dense below 4096), others sparse.
 #[derive(Clone, Debug, Default)]

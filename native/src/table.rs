@@ -7,6 +7,48 @@ pub use crate::codes::{
     Ties, When,
 };
 
+/// The fields of the flat table the hand reads, in the order
+/// `bones.engine.flat.flatten` writes them (the match's follow, `game::MATCH_FIELDS`).
+pub const TABLE_FIELDS: &[&str] = &[
+    "players",
+    "owners",
+    "teams",
+    "owner",
+    "highest",
+    "hand_size",
+    "reserve",
+    "spinner",
+    "order",
+    "spinner_mult",
+    "double_weight",
+    "scores_plays",
+    "count_points",
+    "headers",
+    "header_points",
+    "when",
+    "when_values",
+    "points",
+    "points_param",
+    "get_in",
+    "win_on_lead",
+    "muggins",
+    "penalise_over_claim",
+    "over_claim_points",
+    "drawing",
+    "max_draws",
+    "must_play_drawn",
+    "draw_while_able",
+    "knock_bonus",
+    "partners_both_out",
+    "floor_set",
+    "floor",
+    "check",
+    "target",
+    "hands_in_match",
+    "settle_domino",
+    "settle_blocked",
+];
+
 pub const MAX_PLAYERS: usize = 10;
 /// Tiles of the largest set the widest mask (three words) holds: double-18's
 /// 190 fit.
@@ -30,8 +72,12 @@ pub struct Settle {
 }
 
 impl Settle {
+    /// The codes of a settlement rule in the flat table, in order.
+    pub const FIELDS: [&'static str; 9] =
+        ["kind", "amount", "flat", "unit", "per", "divisor", "ties", "doubles_lose", "mode"];
+
     pub fn from_codes(c: &[i64]) -> Result<Settle, String> {
-        if c.len() != 9 {
+        if c.len() != Self::FIELDS.len() {
             return Err(format!("a settlement rule has 9 codes, not {}", c.len()));
         }
         if c[3] < 1 || c[5] < 1 {
