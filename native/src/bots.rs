@@ -46,8 +46,12 @@ impl<const W: usize> Voids<W> {
         let seat = hand.turn;
         if !is_tile_move(mv) {
             if !hand.hands[seat].intersects(&hand.open_mask) {
-                self.list.push(Void { seat, mask: hand.open_mask, then: hand.drawn[seat],
-                                      played: 0 });
+                self.list.push(Void {
+                    seat,
+                    mask: hand.open_mask,
+                    then: hand.drawn[seat],
+                    played: 0,
+                });
             }
         } else if !self.list.is_empty() {
             let tile = tile_of(mv);
@@ -61,8 +65,13 @@ impl<const W: usize> Voids<W> {
 
     /// `barred_for(observe(hand, observer), seat)`: the unseen tiles `seat`
     /// is proven not to hold.
-    pub fn barred_for(&self, hand: &Hand<W>, observer: usize, seat: usize, unseen: &Bits<W>)
-                      -> Bits<W> {
+    pub fn barred_for(
+        &self,
+        hand: &Hand<W>,
+        observer: usize,
+        seat: usize,
+        unseen: &Bits<W>,
+    ) -> Bits<W> {
         let mut barred = Bits::<W>::ZERO;
         if seat == observer {
             return barred;
@@ -114,13 +123,56 @@ impl<const W: usize> Hand<W> {
     pub fn copy_for_play(&mut self, src: &Hand<W>, seat: Option<usize>) {
         // every field named, so a field added to `Hand` must be handled here
         let Hand {
-            rules, hands, boneyard: _, bone_pos, bone_end, out_of_play, n_arms, arm_open,
-            arm_end, arm_weight, arm_hub, arm_root, arm_side, arm_stub, arm_frozen, n_hubs,
-            hub_pip, hub_k, hub_mult, hub_cross, hub_sides_left, hub_spins, spinners,
-            first_double_seen, count, turn, leader, lead_tile, lead_doubles_only, placed,
-            on_table, passes, drawn_turn, drawn, out, scores, got_in, state, game_over, winner,
-            domino_seat, last_player, settlement: _, pot, log: _, record: _, moves,
-            play_points, last_points, open_mask,
+            rules,
+            hands,
+            boneyard: _,
+            bone_pos,
+            bone_end,
+            out_of_play,
+            n_arms,
+            arm_open,
+            arm_end,
+            arm_weight,
+            arm_hub,
+            arm_root,
+            arm_side,
+            arm_stub,
+            arm_frozen,
+            n_hubs,
+            hub_pip,
+            hub_k,
+            hub_mult,
+            hub_cross,
+            hub_sides_left,
+            hub_spins,
+            spinners,
+            first_double_seen,
+            count,
+            turn,
+            leader,
+            lead_tile,
+            lead_doubles_only,
+            placed,
+            on_table,
+            passes,
+            drawn_turn,
+            drawn,
+            out,
+            scores,
+            got_in,
+            state,
+            game_over,
+            winner,
+            domino_seat,
+            last_player,
+            settlement: _,
+            pot,
+            log: _,
+            record: _,
+            moves,
+            play_points,
+            last_points,
+            open_mask,
         } = src;
         if !Arc::ptr_eq(&self.rules, rules) {
             self.rules = Arc::clone(rules);
@@ -193,8 +245,12 @@ impl<const W: usize> Hand<W> {
 /// what `observe(hand, seat)` shows: it reads the mover's own tiles and
 /// plays candidate moves on `scratch`, a view with the other hands empty).
 /// `scratch` is any hand of the same tile set, reused between calls.
-pub fn heuristic_decide<const W: usize>(hand: &Hand<W>, voids: &Voids<W>, legal: &[i64],
-                                        scratch: &mut Hand<W>) -> i64 {
+pub fn heuristic_decide<const W: usize>(
+    hand: &Hand<W>,
+    voids: &Voids<W>,
+    legal: &[i64],
+    scratch: &mut Hand<W>,
+) -> i64 {
     if legal.len() == 1 {
         return legal[0];
     }
@@ -219,8 +275,14 @@ pub fn heuristic_decide<const W: usize>(hand: &Hand<W>, voids: &Voids<W>, legal:
 /// `basic.heuristic_move` on `hand` exactly as given (the search's rollouts
 /// pass the full-information hand): its candidate moves are played on one
 /// copy made for the call.
-pub fn heuristic_move<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, counts: &[i64],
-                                      drawable: i64, barred: &Bits<W>, legal: &[i64]) -> i64 {
+pub fn heuristic_move<const W: usize>(
+    hand: &Hand<W>,
+    unseen: &Bits<W>,
+    counts: &[i64],
+    drawable: i64,
+    barred: &Bits<W>,
+    legal: &[i64],
+) -> i64 {
     if legal.len() == 1 {
         return legal[0];
     }
@@ -234,9 +296,16 @@ pub fn heuristic_move<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, counts: 
 /// `hand` may be the live hand: the rest of the bot reads only the mover's
 /// tiles and the layout.
 #[allow(clippy::too_many_arguments)]
-pub fn heuristic_move_in<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, counts: &[i64],
-                                         drawable: i64, barred: &Bits<W>, legal: &[i64],
-                                         scratch: &mut Hand<W>, public: bool) -> i64 {
+pub fn heuristic_move_in<const W: usize>(
+    hand: &Hand<W>,
+    unseen: &Bits<W>,
+    counts: &[i64],
+    drawable: i64,
+    barred: &Bits<W>,
+    legal: &[i64],
+    scratch: &mut Hand<W>,
+    public: bool,
+) -> i64 {
     if legal.len() == 1 {
         return legal[0];
     }
@@ -246,7 +315,8 @@ pub fn heuristic_move_in<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, count
     let mine = hand.hands[seat];
     let opponent = t.next_opponent(seat);
     let n_unseen = unseen.count() as i64;
-    let p_hold = if n_unseen != 0 { (1.0f64).min(counts[opponent] as f64 / n_unseen as f64) } else { 0.0 };
+    let p_hold =
+        if n_unseen != 0 { (1.0f64).min(counts[opponent] as f64 / n_unseen as f64) } else { 0.0 };
     let others_min = (0..counts.len())
         .filter(|&s| s != seat && t.owner[s] != t.owner[seat])
         .map(|s| counts[s])
@@ -267,10 +337,8 @@ pub fn heuristic_move_in<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, count
         left.clear(tile);
         let mut value = points as f64 + shed * r.pips[tile] as f64;
         if left.is_zero() {
-            let theirs: i64 = (0..counts.len())
-                .filter(|&s| t.owner[s] != t.owner[seat])
-                .map(|s| counts[s])
-                .sum();
+            let theirs: i64 =
+                (0..counts.len()).filter(|&s| t.owner[s] != t.owner[seat]).map(|s| counts[s]).sum();
             value += avg_pips * theirs as f64;
         } else {
             value += VARIETY * hand.variety(&left) as f64;
@@ -290,7 +358,9 @@ pub fn heuristic_move_in<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, count
         return if legal.contains(&DRAW) { DRAW } else { PASS };
     }
     if legal.contains(&DRAW) {
-        let stay = VARIETY * hand.variety(&mine) as f64 - shed * avg_pips - DRAW_COST
+        let stay = VARIETY * hand.variety(&mine) as f64
+            - shed * avg_pips
+            - DRAW_COST
             - REPLY * reply_on(hand, seat, &candidates, p_hold);
         if stay > best_value {
             return DRAW;
@@ -301,8 +371,14 @@ pub fn heuristic_move_in<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, count
 
 /// `_reply_estimate`: the move played in `scratch` (on the mover's view
 /// when `public`).
-fn reply_estimate<const W: usize>(hand: &Hand<W>, mv: i64, candidates: &Bits<W>, p_hold: f64,
-                                  scratch: &mut Hand<W>, public: bool) -> f64 {
+fn reply_estimate<const W: usize>(
+    hand: &Hand<W>,
+    mv: i64,
+    candidates: &Bits<W>,
+    p_hold: f64,
+    scratch: &mut Hand<W>,
+    public: bool,
+) -> f64 {
     if p_hold == 0.0 || !hand.rules.t.scores_plays {
         return 0.0;
     }
@@ -317,7 +393,12 @@ fn reply_estimate<const W: usize>(hand: &Hand<W>, mv: i64, candidates: &Bits<W>,
 /// `_reply_on`: the expected best score of the seat to move after `mover`
 /// on the ends of `after` (the next opponent when `after.turn` is still
 /// `mover`: the ends judged as they are, before a draw).
-fn reply_on<const W: usize>(after: &Hand<W>, mover: usize, candidates: &Bits<W>, p_hold: f64) -> f64 {
+fn reply_on<const W: usize>(
+    after: &Hand<W>,
+    mover: usize,
+    candidates: &Bits<W>,
+    p_hold: f64,
+) -> f64 {
     let r = &*after.rules;
     let t = &r.t;
     if p_hold == 0.0 || !t.scores_plays {
@@ -448,7 +529,14 @@ mod tests {
     fn points_of_a_spinner_double_are_those_playing_it_scores() {
         // points_if computes the count a new spinner leaves; playing the
         // move on a copy (what the Python reference does) must agree
-        for spinner in [Spinner::None, Spinner::First, Spinner::Every, Spinner::Led, Spinner::Inline, Spinner::EveryButLed] {
+        for spinner in [
+            Spinner::None,
+            Spinner::First,
+            Spinner::Every,
+            Spinner::Led,
+            Spinner::Inline,
+            Spinner::EveryButLed,
+        ] {
             for order in [Order::Sides, Order::Any, Order::All4] {
                 let r = spinner_rules(spinner, order, 9);
                 for seed in 0..60u64 {
@@ -460,8 +548,11 @@ mod tests {
                         for &mv in legal.iter().filter(|&&m| m >= 0) {
                             let mut trial = h.clone();
                             trial.apply(mv, None);
-                            assert_eq!(h.points_if(mv), trial.last_points,
-                                       "spinner {spinner:?} order {order:?} seed {seed} move {mv}");
+                            assert_eq!(
+                                h.points_if(mv),
+                                trial.last_points,
+                                "spinner {spinner:?} order {order:?} seed {seed} move {mv}"
+                            );
                         }
                         let mv = legal[rng.below(legal.len() as u64) as usize];
                         h.apply(mv, None);
@@ -487,8 +578,10 @@ mod tests {
                     copy.apply(mv, None);
                     scratch.copy_for_play(&h, public.then_some(h.turn));
                     scratch.apply(mv, None);
-                    assert_eq!((scratch.state, scratch.turn, scratch.count, scratch.last_points),
-                               (copy.state, copy.turn, copy.count, copy.last_points));
+                    assert_eq!(
+                        (scratch.state, scratch.turn, scratch.count, scratch.last_points),
+                        (copy.state, copy.turn, copy.count, copy.last_points)
+                    );
                     assert_eq!(&scratch.scores, &copy.scores);
                     assert_eq!(scratch.n_arms, copy.n_arms);
                     assert_eq!(scratch.arm_open[..copy.n_arms], copy.arm_open[..copy.n_arms]);

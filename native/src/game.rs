@@ -8,10 +8,10 @@
 use std::sync::Arc;
 
 use crate::bits::Bits;
+use crate::codes::{IfNone, Later, LeadKind};
 use crate::hand::{Hand, HandSetup};
 use crate::moves::DOMINO;
 use crate::rng::{derive, Rng};
-use crate::codes::{IfNone, LeadKind, Later};
 use crate::table::{Rules, MAX_PLAYERS, MAX_TILES};
 
 /// Stream labels of docs/random.md.
@@ -127,8 +127,7 @@ impl<const W: usize> Match<W> {
     /// `Match.new_hand`: the next deal, as a hand carrying the match's scores.
     pub fn new_hand(&self, record: bool) -> Result<Hand<W>, String> {
         let deal = self.next_deal()?;
-        let setup =
-            HandSetup { scores: Some(self.scores.clone()), record, pot: self.pot, ..deal };
+        let setup = HandSetup { scores: Some(self.scores.clone()), record, pot: self.pot, ..deal };
         Ok(Hand::new(Arc::clone(&self.rules), setup))
     }
 
@@ -255,8 +254,13 @@ impl<const W: usize> Match<W> {
         hands.iter().position(|h| h.has(tile))
     }
 
-    fn lead_by_tile(&self, rule: &LeadRule, hands: &mut [Bits<W>], boneyard: &mut Vec<u8>,
-                    rng: &mut Rng) -> Option<(usize, i64)> {
+    fn lead_by_tile(
+        &self,
+        rule: &LeadRule,
+        hands: &mut [Bits<W>],
+        boneyard: &mut Vec<u8>,
+        rng: &mut Rng,
+    ) -> Option<(usize, i64)> {
         let r = &*self.rules;
         let t = &r.t;
         let n = t.highest;
@@ -297,8 +301,12 @@ impl<const W: usize> Match<W> {
         }
     }
 
-    fn no_double(&self, fallback: Option<IfNone>, hands: &[Bits<W>], rng: &mut Rng)
-                 -> Option<(usize, i64)> {
+    fn no_double(
+        &self,
+        fallback: Option<IfNone>,
+        hands: &[Bits<W>],
+        rng: &mut Rng,
+    ) -> Option<(usize, i64)> {
         let r = &*self.rules;
         if fallback == Some(IfNone::Redeal) {
             return None;
@@ -360,11 +368,8 @@ impl<const W: usize> Match<W> {
                     return Rule::Seat(last.domino_seat as usize);
                 }
                 // a hand always has a move, so the blocker is a seat
-                let blocker = if last.last_player >= 0 {
-                    last.last_player as usize
-                } else {
-                    players - 1
-                };
+                let blocker =
+                    if last.last_player >= 0 { last.last_player as usize } else { players - 1 };
                 if last.winner == t.owner[blocker] as i64 {
                     Rule::Seat(blocker)
                 } else if last.winner < 0 {
@@ -470,7 +475,11 @@ mod tests {
     #[test]
     fn a_deal_uses_every_tile_once_and_is_reproducible() {
         let r = Arc::new(Rules::<1>::new(table(6, 3)).unwrap());
-        let m = Match::new(Arc::clone(&r), mrules(LeadRule { kind: LeadKind::Lot, arg: -1, if_none: None }), 9);
+        let m = Match::new(
+            Arc::clone(&r),
+            mrules(LeadRule { kind: LeadKind::Lot, arg: -1, if_none: None }),
+            9,
+        );
         let a = m.next_deal().unwrap();
         let b = m.next_deal().unwrap();
         assert_eq!(a.boneyard, b.boneyard);
@@ -493,7 +502,8 @@ mod tests {
         let mut t = table(6, 2);
         t.hand_size = 2;
         let r = Arc::new(Rules::<1>::new(t).unwrap());
-        let first = LeadRule { kind: LeadKind::HighestDouble, arg: -1, if_none: Some(IfNone::DrawMore) };
+        let first =
+            LeadRule { kind: LeadKind::HighestDouble, arg: -1, if_none: Some(IfNone::DrawMore) };
         for seed in 0..50 {
             let m = Match::new(Arc::clone(&r), mrules(first), seed);
             let d = m.next_deal().unwrap();

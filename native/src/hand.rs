@@ -347,8 +347,15 @@ impl<const W: usize> Hand<W> {
         self.advance();
     }
 
-    fn scoring_play(&mut self, seat: usize, mv: i64, claim: Option<i64>, points: i64,
-                    is_lead: bool, went_out: bool) {
+    fn scoring_play(
+        &mut self,
+        seat: usize,
+        mv: i64,
+        claim: Option<i64>,
+        points: i64,
+        is_lead: bool,
+        went_out: bool,
+    ) {
         let r = Arc::clone(&self.rules);
         let t = &r.t;
         let knocks = self.passes;
@@ -419,8 +426,13 @@ impl<const W: usize> Hand<W> {
         }
     }
 
-    fn play_gains(&mut self, seat: usize, points: i64, is_lead: bool,
-                  claim: Option<i64>) -> Vec<(usize, i64)> {
+    fn play_gains(
+        &mut self,
+        seat: usize,
+        points: i64,
+        is_lead: bool,
+        claim: Option<i64>,
+    ) -> Vec<(usize, i64)> {
         let r = Arc::clone(&self.rules);
         let t = &r.t;
         let owner = t.owner[seat];
@@ -434,7 +446,9 @@ impl<const W: usize> Hand<W> {
                 self.got_in[owner] = true;
             }
         }
-        if !t.win_on_lead && is_lead && t.check != Check::None
+        if !t.win_on_lead
+            && is_lead
+            && t.check != Check::None
             && self.scores[owner] + points >= t.target
         {
             return Vec::new();
@@ -495,8 +509,16 @@ impl<const W: usize> Hand<W> {
     // ------------------------------------------------------------ layout
 
     #[allow(clippy::too_many_arguments)]
-    fn new_arm(&mut self, pip: i64, end: i64, weight: i64, hub: i8, root: i8, side: bool,
-               stub: bool) -> usize {
+    fn new_arm(
+        &mut self,
+        pip: i64,
+        end: i64,
+        weight: i64,
+        hub: i8,
+        root: i8,
+        side: bool,
+        stub: bool,
+    ) -> usize {
         let a = self.n_arms;
         assert!(a < MAX_ARMS, "more than {MAX_ARMS} arms");
         self.arm_open[a] = pip as i8;
@@ -737,12 +759,18 @@ impl<const W: usize> Hand<W> {
                 doubles[o] = true;
             }
         }
-        let blocker = if self.last_player >= 0 { t.owner[self.last_player as usize] as i64 } else { -1 };
+        let blocker =
+            if self.last_player >= 0 { t.owner[self.last_player as usize] as i64 } else { -1 };
         let seat_pips: Vec<i64> = (0..t.players).map(|s| r.pips_of(&self.hands[s])).collect();
         let seats = Seats { pips: &seat_pips, owner: &t.owner };
         let mut deltas = if how == DOMINO {
-            t.settle_domino.settle(&pips, &doubles, t.owner[domino_seat as usize] as i64, blocker,
-                                   &seats)
+            t.settle_domino.settle(
+                &pips,
+                &doubles,
+                t.owner[domino_seat as usize] as i64,
+                blocker,
+                &seats,
+            )
         } else {
             t.settle_blocked.settle(&pips, &doubles, -1, blocker, &seats)
         };
@@ -846,14 +874,14 @@ pub(crate) mod tests {
         let mask = |tiles: &[(usize, usize)]| {
             let mut m = Bits::<1>::ZERO;
             for &(x, y) in tiles {
-                let t = (0..r.size).find(|&t| {
-                    (r.low[t] as usize, r.high[t] as usize) == (x.min(y), x.max(y))
-                });
+                let t = (0..r.size)
+                    .find(|&t| (r.low[t] as usize, r.high[t] as usize) == (x.min(y), x.max(y)));
                 m.set(t.unwrap());
             }
             m
         };
-        let setup = HandSetup { record: true, ..HandSetup::new(vec![mask(a), mask(b)], Vec::new(), 0) };
+        let setup =
+            HandSetup { record: true, ..HandSetup::new(vec![mask(a), mask(b)], Vec::new(), 0) };
         Hand::new(Arc::clone(r), setup)
     }
 
@@ -907,8 +935,11 @@ pub(crate) mod tests {
                 assert_eq!(h.recount(), h.count);
             }
             let held: u32 = h.hands[..2].iter().map(|m| m.count()).sum();
-            assert_eq!(held as usize + h.on_table.count() as usize + h.boneyard.len() - h.bone_pos,
-                       r.size, "every tile is somewhere");
+            assert_eq!(
+                held as usize + h.on_table.count() as usize + h.boneyard.len() - h.bone_pos,
+                r.size,
+                "every tile is somewhere"
+            );
         }
     }
 }

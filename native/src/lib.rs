@@ -21,6 +21,6 @@ pub mod table;
 #[cfg(feature = "python")]
 mod py;
 #[cfg(feature = "python")]
-mod pysim;
-#[cfg(feature = "python")]
 mod pysearch;
+#[cfg(feature = "python")]
+mod pysim;

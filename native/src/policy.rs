@@ -43,7 +43,9 @@ impl<const W: usize> Hand<W> {
         let t = &self.rules.t;
         let owner = t.owner[seat];
         let short_of_get_in = !self.got_in[owner] && points < t.get_in;
-        let lead_barred = self.placed == 0 && !t.win_on_lead && t.check != Check::None
+        let lead_barred = self.placed == 0
+            && !t.win_on_lead
+            && t.check != Check::None
             && self.scores[owner] + points >= t.target;
         if short_of_get_in || lead_barred {
             points = 0;

@@ -18,7 +18,12 @@ use crate::hand::{Hand as Kernel, HandSetup};
 use crate::rng::{derive as kderive, Rng as KRng};
 use crate::table::{Points, Rules as KRules, Settle, Table, When};
 
-create_exception!(bones_native, NativeError, PyRuntimeError, "An internal error of the native core.");
+create_exception!(
+    bones_native,
+    NativeError,
+    PyRuntimeError,
+    "An internal error of the native core."
+);
 
 fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
@@ -241,12 +246,50 @@ fn py_mask<'py, const W: usize>(py: Python<'py>, b: &Bits<W>) -> PyResult<Bound<
 
 /// The names of `Hand.fields`, in order.
 const HAND_FIELDS: [&str; 44] = [
-    "hands", "boneyard", "bone_pos", "bone_end", "out_of_play",
-    "arm_open", "arm_end", "arm_weight", "arm_hub", "arm_root", "arm_side", "arm_stub", "arm_frozen",
-    "hub_pip", "hub_k", "hub_vals", "hub_mult", "hub_cross", "hub_sides_left", "hub_spins",
-    "spinners", "first_double_seen", "count", "turn", "leader", "lead_tile", "lead_doubles_only",
-    "placed", "on_table", "passes", "drawn_turn", "drawn", "out", "got_in", "state", "game_over",
-    "winner", "domino_seat", "last_player", "settlement", "log", "last_points", "open_mask", "pot",
+    "hands",
+    "boneyard",
+    "bone_pos",
+    "bone_end",
+    "out_of_play",
+    "arm_open",
+    "arm_end",
+    "arm_weight",
+    "arm_hub",
+    "arm_root",
+    "arm_side",
+    "arm_stub",
+    "arm_frozen",
+    "hub_pip",
+    "hub_k",
+    "hub_vals",
+    "hub_mult",
+    "hub_cross",
+    "hub_sides_left",
+    "hub_spins",
+    "spinners",
+    "first_double_seen",
+    "count",
+    "turn",
+    "leader",
+    "lead_tile",
+    "lead_doubles_only",
+    "placed",
+    "on_table",
+    "passes",
+    "drawn_turn",
+    "drawn",
+    "out",
+    "got_in",
+    "state",
+    "game_over",
+    "winner",
+    "domino_seat",
+    "last_player",
+    "settlement",
+    "log",
+    "last_points",
+    "open_mask",
+    "pot",
 ];
 
 /// The arms as `Hand.layout` gives them: open, end, weight, hub, root, side,
@@ -259,68 +302,116 @@ type Hubs = (Vec<i64>, Vec<i64>, Vec<Vec<i64>>, Vec<Vec<i64>>, Vec<i64>, Vec<boo
 fn layout_of<const W: usize>(h: &Kernel<W>) -> (Arms, Hubs) {
     let (n, k) = (h.n_arms, h.n_hubs);
     let ints = |a: &[i8]| a[..n].iter().map(|&v| v as i64).collect::<Vec<i64>>();
-    let arms = (ints(&h.arm_open), ints(&h.arm_end), ints(&h.arm_weight), ints(&h.arm_hub),
-                ints(&h.arm_root), h.arm_side[..n].to_vec(), h.arm_stub[..n].to_vec(),
-                ints(&h.arm_frozen));
+    let arms = (
+        ints(&h.arm_open),
+        ints(&h.arm_end),
+        ints(&h.arm_weight),
+        ints(&h.arm_hub),
+        ints(&h.arm_root),
+        h.arm_side[..n].to_vec(),
+        h.arm_stub[..n].to_vec(),
+        ints(&h.arm_frozen),
+    );
     let hubs = (
         h.hub_pip[..k].iter().map(|&v| v as i64).collect(),
         h.hub_k[..k].iter().map(|&v| v as i64).collect(),
         h.hub_mult[..k].iter().map(|m| m.to_vec()).collect(),
-        h.hub_cross[..k].iter().map(|&(a, b)| {
-            if a < 0 { Vec::new() } else { vec![a as i64, b as i64] }
-        }).collect(),
+        h.hub_cross[..k]
+            .iter()
+            .map(|&(a, b)| if a < 0 { Vec::new() } else { vec![a as i64, b as i64] })
+            .collect(),
         h.hub_sides_left[..k].iter().map(|&v| v as i64).collect(),
         h.hub_spins[..k].to_vec(),
     );
     (arms, hubs)
 }
 
-fn python_fields<'py, const W: usize>(py: Python<'py>, h: &Kernel<W>, seat: Option<usize>)
-                                      -> PyResult<Bound<'py, PyTuple>> {
+fn python_fields<'py, const W: usize>(
+    py: Python<'py>,
+    h: &Kernel<W>,
+    seat: Option<usize>,
+) -> PyResult<Bound<'py, PyTuple>> {
     let players = h.rules.t.players;
     if seat.is_some_and(|s| s >= players) {
-        return Err(PyValueError::new_err(format!("seat {} is not at the table", seat.unwrap_or(0))));
+        return Err(PyValueError::new_err(format!(
+            "seat {} is not at the table",
+            seat.unwrap_or(0)
+        )));
     }
-    let ((arm_open, arm_end, arm_weight, arm_hub, arm_root, arm_side, arm_stub, arm_frozen),
-         (hub_pip, hub_k, hub_mult, hub_cross, hub_sides_left, hub_spins)) = layout_of(h);
+    let (
+        (arm_open, arm_end, arm_weight, arm_hub, arm_root, arm_side, arm_stub, arm_frozen),
+        (hub_pip, hub_k, hub_mult, hub_cross, hub_sides_left, hub_spins),
+    ) = layout_of(h);
     let hands = (0..players)
-        .map(|s| if seat.is_none_or(|me| me == s) { py_mask(py, &h.hands[s]) } else { 0u64.into_bound_py_any(py) })
+        .map(|s| {
+            if seat.is_none_or(|me| me == s) {
+                py_mask(py, &h.hands[s])
+            } else {
+                0u64.into_bound_py_any(py)
+            }
+        })
         .collect::<PyResult<Vec<_>>>()?;
     let boneyard: Vec<i64> = match seat {
         Some(_) => vec![-1; h.boneyard.len()],
         None => h.boneyard.iter().map(|&t| if t == HIDDEN { -1 } else { t as i64 }).collect(),
     };
     let tuples = |rows: Vec<Vec<i64>>| -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, rows.into_iter().map(|r| PyTuple::new(py, r)).collect::<PyResult<Vec<_>>>()?)
+        PyList::new(
+            py,
+            rows.into_iter().map(|r| PyTuple::new(py, r)).collect::<PyResult<Vec<_>>>()?,
+        )
     };
-    let hub_vals = tuples(hub_mult.iter().zip(&hub_pip)
-        .map(|(m, &p)| m.iter().map(|&x| x * p).collect()).collect())?;
+    let hub_vals = tuples(
+        hub_mult.iter().zip(&hub_pip).map(|(m, &p)| m.iter().map(|&x| x * p).collect()).collect(),
+    )?;
     let hub_mult = tuples(hub_mult)?;
     let hub_cross = tuples(hub_cross)?;
     let log = h.log.iter().map(|&(s, m, p)| (s as i64, m, p)).collect::<Vec<_>>();
     let items: [Bound<'py, PyAny>; 44] = [
-        hands.into_bound_py_any(py)?, boneyard.into_bound_py_any(py)?,
-        h.bone_pos.into_bound_py_any(py)?, h.bone_end.into_bound_py_any(py)?,
+        hands.into_bound_py_any(py)?,
+        boneyard.into_bound_py_any(py)?,
+        h.bone_pos.into_bound_py_any(py)?,
+        h.bone_end.into_bound_py_any(py)?,
         py_mask(py, &h.out_of_play)?,
-        arm_open.into_bound_py_any(py)?, arm_end.into_bound_py_any(py)?,
-        arm_weight.into_bound_py_any(py)?, arm_hub.into_bound_py_any(py)?,
-        arm_root.into_bound_py_any(py)?, arm_side.into_bound_py_any(py)?,
-        arm_stub.into_bound_py_any(py)?, arm_frozen.into_bound_py_any(py)?,
-        hub_pip.into_bound_py_any(py)?, hub_k.into_bound_py_any(py)?,
-        hub_vals.into_any(), hub_mult.into_any(), hub_cross.into_any(),
-        hub_sides_left.into_bound_py_any(py)?, hub_spins.into_bound_py_any(py)?,
-        h.spinners.into_bound_py_any(py)?, h.first_double_seen.into_bound_py_any(py)?,
-        h.count.into_bound_py_any(py)?, h.turn.into_bound_py_any(py)?,
-        h.leader.into_bound_py_any(py)?, h.lead_tile.into_bound_py_any(py)?,
-        h.lead_doubles_only.into_bound_py_any(py)?, h.placed.into_bound_py_any(py)?,
-        py_mask(py, &h.on_table)?, h.passes.into_bound_py_any(py)?,
-        h.drawn_turn.into_bound_py_any(py)?, h.drawn[..players].to_vec().into_bound_py_any(py)?,
-        h.out[..players].to_vec().into_bound_py_any(py)?, h.got_in.clone().into_bound_py_any(py)?,
-        h.state.into_bound_py_any(py)?, h.game_over.into_bound_py_any(py)?,
-        h.winner.into_bound_py_any(py)?, h.domino_seat.into_bound_py_any(py)?,
-        h.last_player.into_bound_py_any(py)?, h.settlement.clone().into_bound_py_any(py)?,
-        log.into_bound_py_any(py)?, h.last_points.into_bound_py_any(py)?,
-        py_mask(py, &h.open_mask)?, h.pot.into_bound_py_any(py)?,
+        arm_open.into_bound_py_any(py)?,
+        arm_end.into_bound_py_any(py)?,
+        arm_weight.into_bound_py_any(py)?,
+        arm_hub.into_bound_py_any(py)?,
+        arm_root.into_bound_py_any(py)?,
+        arm_side.into_bound_py_any(py)?,
+        arm_stub.into_bound_py_any(py)?,
+        arm_frozen.into_bound_py_any(py)?,
+        hub_pip.into_bound_py_any(py)?,
+        hub_k.into_bound_py_any(py)?,
+        hub_vals.into_any(),
+        hub_mult.into_any(),
+        hub_cross.into_any(),
+        hub_sides_left.into_bound_py_any(py)?,
+        hub_spins.into_bound_py_any(py)?,
+        h.spinners.into_bound_py_any(py)?,
+        h.first_double_seen.into_bound_py_any(py)?,
+        h.count.into_bound_py_any(py)?,
+        h.turn.into_bound_py_any(py)?,
+        h.leader.into_bound_py_any(py)?,
+        h.lead_tile.into_bound_py_any(py)?,
+        h.lead_doubles_only.into_bound_py_any(py)?,
+        h.placed.into_bound_py_any(py)?,
+        py_mask(py, &h.on_table)?,
+        h.passes.into_bound_py_any(py)?,
+        h.drawn_turn.into_bound_py_any(py)?,
+        h.drawn[..players].to_vec().into_bound_py_any(py)?,
+        h.out[..players].to_vec().into_bound_py_any(py)?,
+        h.got_in.clone().into_bound_py_any(py)?,
+        h.state.into_bound_py_any(py)?,
+        h.game_over.into_bound_py_any(py)?,
+        h.winner.into_bound_py_any(py)?,
+        h.domino_seat.into_bound_py_any(py)?,
+        h.last_player.into_bound_py_any(py)?,
+        h.settlement.clone().into_bound_py_any(py)?,
+        log.into_bound_py_any(py)?,
+        h.last_points.into_bound_py_any(py)?,
+        py_mask(py, &h.open_mask)?,
+        h.pot.into_bound_py_any(py)?,
     ];
     PyTuple::new(py, items)
 }
@@ -355,7 +446,11 @@ fn build<const W: usize>(rules: &Arc<KRules<W>>, a: &HandArgs) -> PyResult<Kerne
     }
     if let Some(s) = &a.scores {
         if s.len() != t.owners {
-            return Err(PyValueError::new_err(format!("{} scores for {} sides", s.len(), t.owners)));
+            return Err(PyValueError::new_err(format!(
+                "{} scores for {} sides",
+                s.len(),
+                t.owners
+            )));
         }
     }
     if a.lead_tile >= size as i64 {
@@ -600,26 +695,28 @@ impl Hand {
     /// draw). Tiles from `bone_pos` on must be real tiles; earlier ones may be -1.
     #[setter]
     fn set_boneyard(&mut self, tiles: Vec<i64>) -> PyResult<()> {
-        guard(|| each_mut!(self, h => {
-            if tiles.len() != h.boneyard.len() {
-                return Err(PyValueError::new_err(format!(
-                    "{} boneyard tiles for a boneyard of {}", tiles.len(), h.boneyard.len())));
-            }
-            let size = h.rules.size as i64;
-            let mut bone = Vec::with_capacity(tiles.len());
-            for (i, &t) in tiles.iter().enumerate() {
-                if t == -1 && i < h.bone_pos {
-                    bone.push(HIDDEN);
-                } else if (0..size).contains(&t) {
-                    bone.push(t as u8);
-                } else {
+        guard(|| {
+            each_mut!(self, h => {
+                if tiles.len() != h.boneyard.len() {
                     return Err(PyValueError::new_err(format!(
-                        "boneyard entry {i} is {t}, not a tile of a set of {size}")));
+                        "{} boneyard tiles for a boneyard of {}", tiles.len(), h.boneyard.len())));
                 }
-            }
-            h.boneyard = bone;
-            Ok(())
-        }))
+                let size = h.rules.size as i64;
+                let mut bone = Vec::with_capacity(tiles.len());
+                for (i, &t) in tiles.iter().enumerate() {
+                    if t == -1 && i < h.bone_pos {
+                        bone.push(HIDDEN);
+                    } else if (0..size).contains(&t) {
+                        bone.push(t as u8);
+                    } else {
+                        return Err(PyValueError::new_err(format!(
+                            "boneyard entry {i} is {t}, not a tile of a set of {size}")));
+                    }
+                }
+                h.boneyard = bone;
+                Ok(())
+            })
+        })
     }
     /// Every seat's tile mask (Python ints), in seat order.
     #[getter]
@@ -629,18 +726,20 @@ impl Hand {
     /// Replace every seat's tiles (tile ids per seat): a scenario's layout
     /// mode, a world with the hidden tiles dealt anew.
     fn set_hands(&mut self, hands: Vec<Vec<usize>>) -> PyResult<()> {
-        guard(|| each_mut!(self, h => {
-            let players = h.rules.t.players;
-            if hands.len() != players {
-                return Err(PyValueError::new_err(format!(
-                    "{} hands for {players} players", hands.len())));
-            }
-            let size = h.rules.size;
-            for (s, tiles) in hands.iter().enumerate() {
-                h.hands[s] = mask_of(tiles, size)?;
-            }
-            Ok(())
-        }))
+        guard(|| {
+            each_mut!(self, h => {
+                let players = h.rules.t.players;
+                if hands.len() != players {
+                    return Err(PyValueError::new_err(format!(
+                        "{} hands for {players} players", hands.len())));
+                }
+                let size = h.rules.size;
+                for (s, tiles) in hands.iter().enumerate() {
+                    h.hands[s] = mask_of(tiles, size)?;
+                }
+                Ok(())
+            })
+        })
     }
     #[getter]
     fn out_of_play<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -691,25 +790,37 @@ impl Hand {
     /// Move-path counts to `depth` (the perft tests' measure).
     fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
         let inner = &self.inner;
-        py.allow_threads(|| guard(|| Ok(match inner {
-            AnyHand::W1(h) => h.perft(depth),
-            AnyHand::W2(h) => h.perft(depth),
-            AnyHand::W3(h) => h.perft(depth),
-        })))
+        py.allow_threads(|| {
+            guard(|| {
+                Ok(match inner {
+                    AnyHand::W1(h) => h.perft(depth),
+                    AnyHand::W2(h) => h.perft(depth),
+                    AnyHand::W3(h) => h.perft(depth),
+                })
+            })
+        })
     }
 
     /// The greedy bot's move (`policies.greedy_move`).
     fn greedy_move(&self) -> PyResult<i64> {
-        guard(|| Ok(each!(self, h => {
-            let legal = h.legal_moves();
-            if legal.is_empty() { -2 } else { h.greedy_move(&legal) }
-        })))
+        guard(|| {
+            Ok(each!(self, h => {
+                let legal = h.legal_moves();
+                if legal.is_empty() { -2 } else { h.greedy_move(&legal) }
+            }))
+        })
     }
 
     /// Play to the end with `policy` ("random" or "greedy"), random choices
     /// from `Rng(seed)` as docs/random.md specifies. True when the hand ended.
     #[pyo3(signature = (policy, seed, max_moves=100_000))]
-    fn playout(&mut self, py: Python<'_>, policy: &str, seed: u64, max_moves: usize) -> PyResult<bool> {
+    fn playout(
+        &mut self,
+        py: Python<'_>,
+        policy: &str,
+        seed: u64,
+        max_moves: usize,
+    ) -> PyResult<bool> {
         let greedy = match policy {
             "random" => false,
             "greedy" => true,
@@ -717,11 +828,15 @@ impl Hand {
         };
         let mut rng = KRng::new(seed);
         let inner = &mut self.inner;
-        py.allow_threads(|| guard(|| Ok(match inner {
-            AnyHand::W1(h) => h.playout(greedy, &mut rng, max_moves),
-            AnyHand::W2(h) => h.playout(greedy, &mut rng, max_moves),
-            AnyHand::W3(h) => h.playout(greedy, &mut rng, max_moves),
-        })))
+        py.allow_threads(|| {
+            guard(|| {
+                Ok(match inner {
+                    AnyHand::W1(h) => h.playout(greedy, &mut rng, max_moves),
+                    AnyHand::W2(h) => h.playout(greedy, &mut rng, max_moves),
+                    AnyHand::W3(h) => h.playout(greedy, &mut rng, max_moves),
+                })
+            })
+        })
     }
 
     fn pips_left(&self, seat: usize) -> PyResult<i64> {

@@ -55,7 +55,11 @@ fn hand_from_py<const W: usize>(rules: &Arc<Rules<W>>, o: &Bound<'_, PyAny>) -> 
     }
     let scores: Vec<i64> = attr(o, "scores")?;
     if scores.len() != t.owners {
-        return Err(PyValueError::new_err(format!("{} scores for {} sides", scores.len(), t.owners)));
+        return Err(PyValueError::new_err(format!(
+            "{} scores for {} sides",
+            scores.len(),
+            t.owners
+        )));
     }
     let oop = mask::<W>(&o.getattr("out_of_play")?, size)?;
     let bone = vec![0u8; boneyard.len()];
@@ -113,8 +117,11 @@ fn hand_from_py<const W: usize>(rules: &Arc<Rules<W>>, o: &Bound<'_, PyAny>) -> 
     let hub_cross: Vec<Vec<i64>> = attr(o, "hub_cross")?;
     let hub_sides_left: Vec<i64> = attr(o, "hub_sides_left")?;
     let hub_spins: Vec<bool> = attr(o, "hub_spins")?;
-    if hub_k.len() != m || hub_mult.len() != m || hub_cross.len() != m
-        || hub_sides_left.len() != m || hub_spins.len() != m
+    if hub_k.len() != m
+        || hub_mult.len() != m
+        || hub_cross.len() != m
+        || hub_sides_left.len() != m
+        || hub_spins.len() != m
     {
         return Err(PyValueError::new_err("the hubs' lists differ in length"));
     }
@@ -144,7 +151,9 @@ fn hand_from_py<const W: usize>(rules: &Arc<Rules<W>>, o: &Bound<'_, PyAny>) -> 
     h.drawn_turn = attr(o, "drawn_turn")?;
     let drawn: Vec<u32> = attr(o, "drawn")?;
     let out: Vec<bool> = attr(o, "out")?;
-    if h.turn >= t.players || drawn.len() != t.players || out.len() != t.players
+    if h.turn >= t.players
+        || drawn.len() != t.players
+        || out.len() != t.players
         || t.players > MAX_PLAYERS
     {
         return Err(PyValueError::new_err("the seats' lists do not match the table"));
@@ -203,8 +212,14 @@ fn run<const W: usize>(
         }
         lim.push(v);
     }
-    let view = View { seat, own: mask::<W>(own, size)?, counts, unseen: mask::<W>(unseen, size)?,
-                      limits: lim, layout };
+    let view = View {
+        seat,
+        own: mask::<W>(own, size)?,
+        counts,
+        unseen: mask::<W>(unseen, size)?,
+        limits: lim,
+        layout,
+    };
     if view.layout.turn != seat {
         return Err(PyValueError::new_err(format!("seat {seat} is not the one to move")));
     }
@@ -282,12 +297,15 @@ impl Searcher {
         let budget = Budget { iterations, rollouts, policy, deadline };
         let mut rng = Rng::new(state);
         let got = guard(|| match &self.inner {
-            AnyRules::W1(r) => run(py, r, layout, seat, own, counts, unseen, &limits, &legal,
-                                   budget, &mut rng),
-            AnyRules::W2(r) => run(py, r, layout, seat, own, counts, unseen, &limits, &legal,
-                                   budget, &mut rng),
-            AnyRules::W3(r) => run(py, r, layout, seat, own, counts, unseen, &limits, &legal,
-                                   budget, &mut rng),
+            AnyRules::W1(r) => {
+                run(py, r, layout, seat, own, counts, unseen, &limits, &legal, budget, &mut rng)
+            }
+            AnyRules::W2(r) => {
+                run(py, r, layout, seat, own, counts, unseen, &limits, &legal, budget, &mut rng)
+            }
+            AnyRules::W3(r) => {
+                run(py, r, layout, seat, own, counts, unseen, &limits, &legal, budget, &mut rng)
+            }
         })?;
         Ok(match got {
             Some((best, totals, done)) => (Some(best), totals, rng.state, done),

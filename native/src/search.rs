@@ -174,9 +174,8 @@ impl<const W: usize> Constrained<W> {
         let refusals = tiles
             .iter()
             .map(|&t| {
-                caps.iter()
-                    .filter(|c| c.iter().any(|(m, cap)| *cap == 0 && m.has(t)))
-                    .count() as i64
+                caps.iter().filter(|c| c.iter().any(|(m, cap)| *cap == 0 && m.has(t))).count()
+                    as i64
             })
             .collect();
         Constrained { need, caps, tiles, refusals }
@@ -185,12 +184,8 @@ impl<const W: usize> Constrained<W> {
     /// The tiles in placing order: most refused first, then by one fresh
     /// 64-bit draw each (drawn in tile order), then by id.
     fn order(&self, rng: &mut Rng) -> Vec<usize> {
-        let mut keyed: Vec<(i64, u64, usize)> = self
-            .tiles
-            .iter()
-            .zip(&self.refusals)
-            .map(|(&t, &r)| (-r, rng.next_u64(), t))
-            .collect();
+        let mut keyed: Vec<(i64, u64, usize)> =
+            self.tiles.iter().zip(&self.refusals).map(|(&t, &r)| (-r, rng.next_u64(), t)).collect();
         keyed.sort_unstable();
         keyed.into_iter().map(|k| k.2).collect()
     }
@@ -200,8 +195,15 @@ impl<const W: usize> Constrained<W> {
             && !self.caps[d].iter().enumerate().any(|(i, (m, _))| m.has(t) && left[d][i] == 0)
     }
 
-    fn take(&self, need: &mut [usize], left: &mut [Vec<i64>], got: &mut [Bits<W>], d: usize,
-            t: usize, back: bool) {
+    fn take(
+        &self,
+        need: &mut [usize],
+        left: &mut [Vec<i64>],
+        got: &mut [Bits<W>],
+        d: usize,
+        t: usize,
+        back: bool,
+    ) {
         if back {
             need[d] += 1;
             got[d].clear(t);
@@ -263,8 +265,15 @@ impl<const W: usize> Constrained<W> {
         }
     }
 
-    fn place(&self, order: &[usize], i: usize, need: &mut Vec<usize>, left: &mut Vec<Vec<i64>>,
-             got: &mut Vec<Bits<W>>, rng: &mut Rng) -> bool {
+    fn place(
+        &self,
+        order: &[usize],
+        i: usize,
+        need: &mut Vec<usize>,
+        left: &mut Vec<Vec<i64>>,
+        got: &mut Vec<Bits<W>>,
+        rng: &mut Rng,
+    ) -> bool {
         if i == order.len() {
             return true;
         }
@@ -296,8 +305,13 @@ impl<const W: usize> Constrained<W> {
 
 /// The rollout policy's move in the full-information `hand`
 /// (`search._greedy_policy` and the others).
-fn rollout_move<const W: usize>(hand: &Hand<W>, policy: Policy, rng: &mut Rng,
-                                legal: &mut Vec<i64>, counts: &mut Vec<i64>) -> i64 {
+fn rollout_move<const W: usize>(
+    hand: &Hand<W>,
+    policy: Policy,
+    rng: &mut Rng,
+    legal: &mut Vec<i64>,
+    counts: &mut Vec<i64>,
+) -> i64 {
     hand.legal_moves_into(legal);
     if legal.len() == 1 {
         return legal[0];
@@ -339,8 +353,12 @@ pub struct Budget {
 }
 
 /// `SearchBot.values`: judge every move of `legal` over sampled worlds.
-pub fn search<const W: usize>(view: &View<W>, legal: &[i64], budget: &Budget, rng: &mut Rng)
-                              -> Result<Found, NoWorld> {
+pub fn search<const W: usize>(
+    view: &View<W>,
+    legal: &[i64],
+    budget: &Budget,
+    rng: &mut Rng,
+) -> Result<Found, NoWorld> {
     let t = &view.layout.rules.t;
     let me = t.owner[view.seat];
     let mut totals = vec![0i64; legal.len()];
@@ -360,8 +378,13 @@ pub fn search<const W: usize>(view: &View<W>, legal: &[i64], budget: &Budget, rn
                 trial.apply(mv, None);
                 let mut play_rng = Rng::new(seed);
                 while trial.state == PLAYING {
-                    let m = rollout_move(&trial, budget.policy, &mut play_rng, &mut scratch,
-                                         &mut counts);
+                    let m = rollout_move(
+                        &trial,
+                        budget.policy,
+                        &mut play_rng,
+                        &mut scratch,
+                        &mut counts,
+                    );
                     trial.apply(m, None);
                 }
                 let mut mine = 0;

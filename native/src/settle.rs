@@ -52,7 +52,9 @@ impl Settle {
         match self.amount {
             Amount::Flat => self.flat,
             Amount::Opponents if self.per == Per::Player => self.of_parts(
-                (0..seats.pips.len()).filter(|&s| losers.contains(&seats.owner[s])).map(|s| seats.pips[s]),
+                (0..seats.pips.len())
+                    .filter(|&s| losers.contains(&seats.owner[s]))
+                    .map(|s| seats.pips[s]),
             ),
             Amount::Opponents => self.of_parts(losers.iter().map(|&o| pips[o])),
             Amount::OpponentsMinusOwn => {
@@ -84,8 +86,14 @@ impl Settle {
 
     /// The score changes of one hand, per owner. `domino` and `blocker` are
     /// owners, -1 for none; `seats` each seat's own pips.
-    pub fn settle(&self, pips: &[i64], doubles: &[bool], domino: i64, blocker: i64,
-                  seats: &Seats) -> Vec<i64> {
+    pub fn settle(
+        &self,
+        pips: &[i64],
+        doubles: &[bool],
+        domino: i64,
+        blocker: i64,
+        seats: &Seats,
+    ) -> Vec<i64> {
         let n = pips.len();
         let mut deltas = vec![0i64; n];
         match self.kind {

@@ -86,7 +86,9 @@ impl Hist {
     /// (key, count) for every key seen, in order.
     pub fn items(&self) -> Vec<(i64, u64)> {
         let mut out: Vec<(i64, u64)> = self.sparse.iter().map(|(&k, &v)| (k, v)).collect();
-        out.extend(self.dense.iter().enumerate().filter(|(_, &v)| v > 0).map(|(k, &v)| (k as i64, v)));
+        out.extend(
+            self.dense.iter().enumerate().filter(|(_, &v)| v > 0).map(|(k, &v)| (k as i64, v)),
+        );
         out.sort_unstable();
         out
     }
@@ -178,9 +180,18 @@ impl Sim {
         }
         for st in &self.tables {
             let table_players = match &st.rules {
-                AnyRules::W1(r) => { st.m.check(r)?; r.t.players }
-                AnyRules::W2(r) => { st.m.check(r)?; r.t.players }
-                AnyRules::W3(r) => { st.m.check(r)?; r.t.players }
+                AnyRules::W1(r) => {
+                    st.m.check(r)?;
+                    r.t.players
+                }
+                AnyRules::W2(r) => {
+                    st.m.check(r)?;
+                    r.t.players
+                }
+                AnyRules::W3(r) => {
+                    st.m.check(r)?;
+                    r.t.players
+                }
             };
             if table_players != players {
                 return Err("every table must seat the same players".into());
@@ -217,11 +228,22 @@ impl Sim {
     }
 
     /// Play games `start..stop` of the run seeded `seed` into `out`.
-    pub fn run_into(&self, seed: u64, start: u64, stop: u64, out: &mut Totals) -> Result<(), String> {
+    pub fn run_into(
+        &self,
+        seed: u64,
+        start: u64,
+        stop: u64,
+        out: &mut Totals,
+    ) -> Result<(), String> {
         let players = self.players;
         let mut vector = vec![0i64; self.size];
-        let mut game = Game { sim: self, seated: vec![0; players], bot_ids: vec![0; players],
-                              seed: 0, decisions: 0 };
+        let mut game = Game {
+            sim: self,
+            seated: vec![0; players],
+            bot_ids: vec![0; players],
+            seed: 0,
+            decisions: 0,
+        };
         for g in start..stop {
             let rot = (g % players as u64) as usize;
             for s in 0..players {
@@ -255,7 +277,8 @@ impl Sim {
     /// clones the `Arc` of its rules, and a count shared between cores
     /// costs a cache-line transfer each time).
     pub fn run(&self, seed: u64, start: u64, stop: u64) -> Result<Totals, String> {
-        let own = Sim { tables: self.tables.iter().map(SimTable::own_copy).collect(), ..self.clone() };
+        let own =
+            Sim { tables: self.tables.iter().map(SimTable::own_copy).collect(), ..self.clone() };
         let mut out = own.empty();
         own.run_into(seed, start, stop, &mut out)?;
         Ok(out)
@@ -265,9 +288,14 @@ impl Sim {
 impl Game<'_> {
     /// `sim._play_game` and `_play_hands` for one table: a match (one hand
     /// in hands mode), its quantities written into `vector`.
-    fn play<const W: usize>(&mut self, rules: &Arc<Rules<W>>, st: &SimTable, vector: &mut [i64],
-                            hists: &mut TableHists, timing: &mut [BTreeMap<i64, u64>])
-                            -> Result<(), String> {
+    fn play<const W: usize>(
+        &mut self,
+        rules: &Arc<Rules<W>>,
+        st: &SimTable,
+        vector: &mut [i64],
+        hists: &mut TableHists,
+        timing: &mut [BTreeMap<i64, u64>],
+    ) -> Result<(), String> {
         let sim = self.sim;
         let t = &rules.t;
         let players = t.players;
@@ -362,16 +390,34 @@ impl Game<'_> {
             }
             None => (mt.scores.clone(), mt.winner),
         };
-        self.record(&st.slots, &t.owner, &result, winner, [moves, blocked, hands, leader],
-                    play, settle, vector, hists);
+        self.record(
+            &st.slots,
+            &t.owner,
+            &result,
+            winner,
+            [moves, blocked, hands, leader],
+            play,
+            settle,
+            vector,
+            hists,
+        );
         Ok(())
     }
 
     /// `sim._record_game`.
     #[allow(clippy::too_many_arguments)]
-    fn record(&self, slots: &Slots, owner: &[usize], result: &[i64], winner: i64,
-              [moves, blocked, hands, leader]: [i64; 4], play: &[i64], settle: &[i64],
-              vector: &mut [i64], hists: &mut TableHists) {
+    fn record(
+        &self,
+        slots: &Slots,
+        owner: &[usize],
+        result: &[i64],
+        winner: i64,
+        [moves, blocked, hands, leader]: [i64; 4],
+        play: &[i64],
+        settle: &[i64],
+        vector: &mut [i64],
+        hists: &mut TableHists,
+    ) {
         hists.game_hands.add(hands);
         let mut ordered = [0i64; MAX_PLAYERS];
         let ordered = &mut ordered[..result.len()];
@@ -418,7 +464,7 @@ impl Game<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codes::{LeadKind, Later};
+    use crate::codes::{Later, LeadKind};
     use crate::game::LeadRule;
     use crate::table::tests::table;
 
@@ -456,11 +502,28 @@ mod tests {
                 }
             }
         }
-        let slots = Slots { hands: 0, moves: 1, blocked: 2, leader_win: 3, tie: 4, margin: 5,
-                            seat_win, bot_win, ahead };
+        let slots = Slots {
+            hands: 0,
+            moves: 1,
+            blocked: 2,
+            leader_win: 3,
+            tie: 4,
+            margin: 5,
+            seat_win,
+            bot_win,
+            ahead,
+        };
         let pairs = (0..at).map(|i| (i, i)).collect();
-        let s = Sim { tables: vec![SimTable { rules: AnyRules::W1(r), m, slots }], lineup, which,
-                      distinct: distinct.len(), players, size: at, pairs, hands_only };
+        let s = Sim {
+            tables: vec![SimTable { rules: AnyRules::W1(r), m, slots }],
+            lineup,
+            which,
+            distinct: distinct.len(),
+            players,
+            size: at,
+            pairs,
+            hands_only,
+        };
         s.check().unwrap();
         s
     }
@@ -492,7 +555,8 @@ mod tests {
         let s = sim(&[Bot::Random], false);
         let t = s.run(1, 0, 30).unwrap();
         // every game has a winner or a tie; one bot wins whenever a side does
-        let (wins0, wins1) = (t.sums[s.tables[0].slots.seat_win[0]], t.sums[s.tables[0].slots.seat_win[1]]);
+        let (wins0, wins1) =
+            (t.sums[s.tables[0].slots.seat_win[0]], t.sums[s.tables[0].slots.seat_win[1]]);
         let ties = t.sums[4];
         assert_eq!(wins0 + wins1 + ties, 30);
         assert_eq!(t.sums[s.tables[0].slots.bot_win[0]], wins0 + wins1);
