@@ -295,6 +295,7 @@ pub fn heuristic_move<const W: usize>(
 /// played on the mover's view (`Hand.public_copy`: the other hands empty), so
 /// `hand` may be the live hand: the rest of the bot reads only the mover's
 /// tiles and the layout.
+// the bot's inputs as `basic.heuristic_move` takes them, plus the scratch hand and the view flag
 #[allow(clippy::too_many_arguments)]
 pub fn heuristic_move_in<const W: usize>(
     hand: &Hand<W>,
@@ -573,7 +574,7 @@ mod tests {
             while h.state == PLAYING {
                 h.legal_moves_into(&mut legal);
                 for &mv in legal.iter().filter(|&&m| m >= 0) {
-                    let public = arm_of(mv) % 2 == 0; // both kinds of copy, on some moves each
+                    let public = arm_of(mv).is_multiple_of(2); // both kinds of copy, on some moves each
                     let mut copy = if public { h.public_copy(h.turn) } else { h.clone() };
                     copy.apply(mv, None);
                     scratch.copy_for_play(&h, public.then_some(h.turn));

@@ -508,6 +508,7 @@ impl<const W: usize> Hand<W> {
 
     // ------------------------------------------------------------ layout
 
+    // an arm's seven fields, each written once here (the only place an arm is made)
     #[allow(clippy::too_many_arguments)]
     fn new_arm(
         &mut self,
@@ -904,7 +905,7 @@ pub(crate) mod tests {
         let legal = h.legal_moves();
         assert_eq!(legal.len(), 4);
         h.apply(play_code(tile(&r, 0, 5), 0), None);
-        assert_eq!(h.count, 10 + 0);
+        assert_eq!(h.count, 10); // the 0-5 on the spinner adds its 0
         assert_eq!(h.recount(), h.count);
         assert_eq!(h.turn, 0);
     }

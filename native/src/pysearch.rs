@@ -177,6 +177,7 @@ fn hand_from_py<const W: usize>(rules: &Arc<Rules<W>>, o: &Bound<'_, PyAny>) -> 
     Ok(h)
 }
 
+// the arguments of `Search.search` as Python passes them, each converted here once
 #[allow(clippy::too_many_arguments)]
 fn run<const W: usize>(
     py: Python<'_>,
@@ -267,6 +268,7 @@ impl Searcher {
     /// sampled)`; the move is None when no world agrees with the view.
     #[pyo3(signature = (layout, seat, own, counts, unseen, limits, legal, iterations, rollouts,
                         policy, seconds, state))]
+    // the signature the Python search bot calls: one argument a field
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,

@@ -59,6 +59,7 @@ impl Simulation {
     /// names per lineup entry; `which`: each entry's distinct-bot index;
     /// `size`, `pairs`, `slots`: `sim.Layout` (one slots dict per table).
     #[new]
+    // the positional signature `bones.engine.sim` calls: one argument a part of `sim.Layout`
     #[allow(clippy::too_many_arguments)]
     fn new(
         tables: Vec<Bound<'_, PyDict>>,
@@ -113,6 +114,7 @@ impl Simulation {
     /// 2**64): `(n, sums, pairs, hists, timing)` where `hists` maps
     /// `"{t}.scoring_counts"` etc. to `{key: count}` and `timing` holds, per
     /// distinct bot, sampled decision times in `sim`'s time bins.
+    // the summary tuple Python unpacks, spelled out where it is built
     #[allow(clippy::type_complexity)]
     fn run<'py>(
         &self,

@@ -405,6 +405,7 @@ impl Game<'_> {
     }
 
     /// `sim._record_game`.
+    // one game's quantities, each a slice the caller owns (no struct to fill per game)
     #[allow(clippy::too_many_arguments)]
     fn record(
         &self,
