@@ -76,13 +76,13 @@ impl<const W: usize> Voids<W> {
         if seat == observer {
             return barred;
         }
-        let count = hand.hands[seat].count() as i64;
+        let count = i64::from(hand.hands[seat].count());
         for v in &self.list {
             if v.seat != seat {
                 continue;
             }
             let mask = v.mask.and(unseen);
-            let cap = hand.drawn[seat] as i64 - v.then as i64 - v.played as i64;
+            let cap = i64::from(hand.drawn[seat]) - i64::from(v.then) - i64::from(v.played);
             if mask.is_zero() || cap >= count {
                 continue;
             }
@@ -264,7 +264,7 @@ pub fn heuristic_decide<const W: usize>(
     let players = r.t.players;
     let mut counts = [0i64; crate::table::MAX_PLAYERS];
     for (s, c) in counts[..players].iter_mut().enumerate() {
-        *c = hand.hands[s].count() as i64;
+        *c = i64::from(hand.hands[s].count());
     }
     let drawable = hand.drawable() as i64;
     let opponent = r.t.next_opponent(seat);
@@ -315,7 +315,7 @@ pub fn heuristic_move_in<const W: usize>(
     let seat = hand.turn;
     let mine = hand.hands[seat];
     let opponent = t.next_opponent(seat);
-    let n_unseen = unseen.count() as i64;
+    let n_unseen = i64::from(unseen.count());
     let p_hold =
         if n_unseen != 0 { (1.0f64).min(counts[opponent] as f64 / n_unseen as f64) } else { 0.0 };
     let others_min = (0..counts.len())

@@ -174,46 +174,39 @@ impl<const W: usize> Match<W> {
     fn deal_with(&self, rule: &Rule, rng: &mut Rng) -> Option<HandSetup<W>> {
         let r = &*self.rules;
         let players = r.t.players;
-        let mut leader: i64 = -1;
         let mut by_tile = None;
-        match rule {
-            Rule::Seat(s) => leader = *s as i64,
+        let mut leader = match rule {
+            Rule::Seat(s) => *s,
             Rule::Lead(lr) => match lr.kind {
-                LeadKind::Lot => leader = self.lot(players, rng) as i64,
-                LeadKind::Random => leader = rng.below(players as u64) as i64,
-                LeadKind::Seat => leader = lr.arg,
+                LeadKind::Lot => self.lot(players, rng),
+                LeadKind::Random => rng.below(players as u64) as usize,
+                // a seat of the table: `MatchRules::check` saw to it
+                LeadKind::Seat => usize::try_from(lr.arg).ok()?,
                 LeadKind::HighestDouble | LeadKind::LowestDouble | LeadKind::Tile => {
-                    by_tile = Some(lr)
+                    by_tile = Some(lr);
+                    0 // the holder of the tile, found once the tiles are dealt
                 }
             },
-        }
+        };
         let (mut hands, mut boneyard) = self.shuffle_deal(rng);
         let mut lead_tile = -1;
         if let Some(lr) = by_tile {
             let (seat, tile) = self.lead_by_tile(lr, &mut hands, &mut boneyard, rng)?;
-            leader = seat as i64;
+            leader = seat;
             lead_tile = tile;
         }
         let mut doubles_only = false;
         if lead_tile < 0 && self.m.lead_doubles_only {
-            let mut found = false;
-            for step in 0..players {
-                let seat = (leader as usize + step) % players;
-                if hands[seat].intersects(&r.doubles) {
-                    leader = seat as i64;
-                    found = true;
-                    break;
-                }
-            }
-            if !found {
-                return None;
-            }
+            // the first seat from the leader on that holds a double, else a redeal
+            leader = (0..players)
+                .map(|step| (leader + step) % players)
+                .find(|&seat| hands[seat].intersects(&r.doubles))?;
             doubles_only = true;
         }
         Some(HandSetup {
             lead_tile,
             lead_doubles_only: doubles_only,
-            ..HandSetup::new(hands, boneyard, leader as usize)
+            ..HandSetup::new(hands, boneyard, leader)
         })
     }
 

@@ -194,7 +194,7 @@ impl<const W: usize> Hand<W> {
 
     #[inline(always)]
     fn hub_val(&self, h: usize, k: usize) -> i64 {
-        self.hub_mult[h][k] * self.hub_pip[h] as i64
+        self.hub_mult[h][k] * i64::from(self.hub_pip[h])
     }
 
     #[inline(always)]
@@ -214,7 +214,7 @@ impl<const W: usize> Hand<W> {
         let mut total = 0;
         for a in 0..self.n_arms {
             if self.arm_hub[a] < 0 {
-                total += self.arm_end[a] as i64 * self.arm_weight[a] as i64;
+                total += i64::from(self.arm_end[a]) * i64::from(self.arm_weight[a]);
             }
         }
         for h in 0..self.n_hubs {
@@ -592,7 +592,7 @@ impl<const W: usize> Hand<W> {
             }
             self.count = self.hub_val(hub, 0);
         } else {
-            let (mut west, mut east) = (r.low[tile] as i64, r.high[tile] as i64);
+            let (mut west, mut east) = (i64::from(r.low[tile]), i64::from(r.high[tile]));
             if flip {
                 std::mem::swap(&mut west, &mut east);
             }
@@ -634,7 +634,7 @@ impl<const W: usize> Hand<W> {
                 self.unfreeze(h);
             }
         } else {
-            count -= self.arm_end[arm] as i64 * self.arm_weight[arm] as i64;
+            count -= i64::from(self.arm_end[arm]) * i64::from(self.arm_weight[arm]);
         }
 
         if self.arm_stub[arm] {
@@ -698,7 +698,7 @@ impl<const W: usize> Hand<W> {
         for a in 0..self.n_arms {
             if self.arm_hub[a] < 0 && self.arm_weight[a] != 0 {
                 let v = self.arm_end[a] as usize;
-                weights[v] += self.arm_weight[a] as i64;
+                weights[v] += i64::from(self.arm_weight[a]);
                 items[v] += 1;
             }
         }

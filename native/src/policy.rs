@@ -71,7 +71,7 @@ impl<const W: usize> Hand<W> {
             // a led double that is not a spinner counts both halves
             let led_spins = t.spinner != Spinner::None && t.spinner != Spinner::EveryButLed;
             let first = if led_spins { t.spinner_mult[0] } else { 2 };
-            return first * r.low[tile] as i64;
+            return first * i64::from(r.low[tile]);
         }
         let arm = arm_of(mv);
         self.count_on_arm(self.count_without_end(arm), arm, tile)
@@ -85,10 +85,10 @@ impl<const W: usize> Hand<W> {
         if hub >= 0 {
             let h = hub as usize;
             let k = self.hub_k[h] as usize;
-            let p = self.hub_pip[h] as i64;
+            let p = i64::from(self.hub_pip[h]);
             self.count + (self.hub_mult[h][k + 1] - self.hub_mult[h][k]) * p
         } else {
-            self.count - self.arm_end[arm] as i64 * self.arm_weight[arm] as i64
+            self.count - i64::from(self.arm_end[arm]) * i64::from(self.arm_weight[arm])
         }
     }
 

@@ -301,7 +301,7 @@ type Hubs = (Vec<i64>, Vec<i64>, Vec<Vec<i64>>, Vec<Vec<i64>>, Vec<i64>, Vec<boo
 /// The layout in the Python hand's values (`Hand.layout` and `Hand.fields`).
 fn layout_of<const W: usize>(h: &Kernel<W>) -> (Arms, Hubs) {
     let (n, k) = (h.n_arms, h.n_hubs);
-    let ints = |a: &[i8]| a[..n].iter().map(|&v| v as i64).collect::<Vec<i64>>();
+    let ints = |a: &[i8]| a[..n].iter().map(|&v| i64::from(v)).collect::<Vec<i64>>();
     let arms = (
         ints(&h.arm_open),
         ints(&h.arm_end),
@@ -313,14 +313,14 @@ fn layout_of<const W: usize>(h: &Kernel<W>) -> (Arms, Hubs) {
         ints(&h.arm_frozen),
     );
     let hubs = (
-        h.hub_pip[..k].iter().map(|&v| v as i64).collect(),
-        h.hub_k[..k].iter().map(|&v| v as i64).collect(),
+        h.hub_pip[..k].iter().map(|&v| i64::from(v)).collect(),
+        h.hub_k[..k].iter().map(|&v| i64::from(v)).collect(),
         h.hub_mult[..k].iter().map(|m| m.to_vec()).collect(),
         h.hub_cross[..k]
             .iter()
-            .map(|&(a, b)| if a < 0 { Vec::new() } else { vec![a as i64, b as i64] })
+            .map(|&(a, b)| if a < 0 { Vec::new() } else { vec![i64::from(a), i64::from(b)] })
             .collect(),
-        h.hub_sides_left[..k].iter().map(|&v| v as i64).collect(),
+        h.hub_sides_left[..k].iter().map(|&v| i64::from(v)).collect(),
         h.hub_spins[..k].to_vec(),
     );
     (arms, hubs)
@@ -353,7 +353,7 @@ fn python_fields<'py, const W: usize>(
         .collect::<PyResult<Vec<_>>>()?;
     let boneyard: Vec<i64> = match seat {
         Some(_) => vec![-1; h.boneyard.len()],
-        None => h.boneyard.iter().map(|&t| if t == HIDDEN { -1 } else { t as i64 }).collect(),
+        None => h.boneyard.iter().map(|&t| if t == HIDDEN { -1 } else { i64::from(t) }).collect(),
     };
     let tuples = |rows: Vec<Vec<i64>>| -> PyResult<Bound<'py, PyList>> {
         PyList::new(
@@ -366,7 +366,7 @@ fn python_fields<'py, const W: usize>(
     )?;
     let hub_mult = tuples(hub_mult)?;
     let hub_cross = tuples(hub_cross)?;
-    let log = h.log.iter().map(|&(s, m, p)| (s as i64, m, p)).collect::<Vec<_>>();
+    let log = h.log.iter().map(|&(s, m, p)| (i64::from(s), m, p)).collect::<Vec<_>>();
     let items: [Bound<'py, PyAny>; 44] = [
         hands.into_bound_py_any(py)?,
         boneyard.into_bound_py_any(py)?,
@@ -683,13 +683,13 @@ impl Hand {
     }
     #[getter]
     fn arm_open(&self) -> Vec<i64> {
-        each!(self, h => h.arm_open[..h.n_arms].iter().map(|&p| p as i64).collect())
+        each!(self, h => h.arm_open[..h.n_arms].iter().map(|&p| i64::from(p)).collect())
     }
     /// The boneyard in drawing order; -1 for a tile scrubbed from a world
     /// (only before `bone_pos`: those are never read again).
     #[getter]
     fn boneyard(&self) -> Vec<i64> {
-        each!(self, h => h.boneyard.iter().map(|&t| if t == HIDDEN { -1 } else { t as i64 }).collect())
+        each!(self, h => h.boneyard.iter().map(|&t| if t == HIDDEN { -1 } else { i64::from(t) }).collect())
     }
     /// Replace the boneyard (same length; a re-dealt world, a chance node's
     /// draw). Tiles from `bone_pos` on must be real tiles; earlier ones may be -1.

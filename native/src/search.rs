@@ -76,7 +76,7 @@ impl<const W: usize> View<W> {
                 continue;
             }
             let mask = v.mask.and(&unseen);
-            let cap = hand.drawn[v.seat] as i64 - v.then as i64 - v.played as i64;
+            let cap = i64::from(hand.drawn[v.seat]) - i64::from(v.then) - i64::from(v.played);
             if mask.is_zero() || cap >= counts[v.seat] as i64 {
                 continue;
             }
@@ -327,7 +327,7 @@ fn rollout_move<const W: usize>(
             seen.or_assign(&hand.out_of_play);
             let unseen = r.full.and_not(&seen);
             counts.clear();
-            counts.extend((0..r.t.players).map(|s| hand.hands[s].count() as i64));
+            counts.extend((0..r.t.players).map(|s| i64::from(hand.hands[s].count())));
             heuristic_move(hand, &unseen, counts, hand.drawable() as i64, &Bits::ZERO, legal)
         }
     }
@@ -453,7 +453,7 @@ mod tests {
                 for s in 0..2 {
                     assert_eq!(world.hands[s].count(), h.hands[s].count());
                     for (mask, cap) in &view.limits[s] {
-                        assert!(world.hands[s].and(mask).count() as i64 <= *cap);
+                        assert!(i64::from(world.hands[s].and(mask).count()) <= *cap);
                     }
                 }
                 // every tile is somewhere, once

@@ -364,7 +364,7 @@ impl Game<'_> {
                     hists.play_points.add(hand.last_points);
                 }
             }
-            moves += hand.moves as i64;
+            moves += i64::from(hand.moves);
             hands += 1;
             if hand.state == BLOCKED {
                 blocked += 1;
@@ -430,12 +430,12 @@ impl Game<'_> {
         vector[slots.moves] = moves;
         vector[slots.blocked] = blocked;
         let leader = leader.max(0) as usize;
-        vector[slots.leader_win] = (winner >= 0 && winner == owner[leader] as i64) as i64;
-        vector[slots.tie] = (winner < 0) as i64;
+        vector[slots.leader_win] = i64::from(winner >= 0 && winner == owner[leader] as i64);
+        vector[slots.tie] = i64::from(winner < 0);
         vector[slots.margin] = margin;
         for (s, &d) in self.bot_ids.iter().enumerate() {
             let o = owner[s];
-            let won = (winner == o as i64) as i64;
+            let won = i64::from(winner == o as i64);
             let at = slots.seat_win[s];
             vector[at] = won;
             vector[at + PLAY] = play[s];

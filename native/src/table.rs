@@ -176,10 +176,10 @@ impl Table {
     /// `Rules.points`: the table, else the scoring rule computed.
     #[inline(always)]
     pub fn points(&self, count: i64) -> i64 {
-        if count >= 0 && (count as usize) < self.count_points.len() {
-            return self.count_points[count as usize];
+        match usize::try_from(count).ok().and_then(|c| self.count_points.get(c)) {
+            Some(&points) => points,
+            None => self.points_for_count(count),
         }
-        self.points_for_count(count)
     }
 
     /// `rules.points_for_count`: a count of 0 never scores.
@@ -279,7 +279,7 @@ impl<const W: usize> Rules<W> {
         let players = t.players;
         Ok(Rules {
             size,
-            pips: low.iter().zip(&high).map(|(&a, &b)| a as i64 + b as i64).collect(),
+            pips: low.iter().zip(&high).map(|(&a, &b)| i64::from(a) + i64::from(b)).collect(),
             is_double: low.iter().zip(&high).map(|(a, b)| a == b).collect(),
             low,
             high,
@@ -295,7 +295,7 @@ impl<const W: usize> Rules<W> {
 
     #[inline(always)]
     pub fn other_half(&self, tile: usize, pip: usize) -> i64 {
-        self.other[tile * (self.t.highest + 1) + pip] as i64
+        i64::from(self.other[tile * (self.t.highest + 1) + pip])
     }
 
     pub fn pips_of(&self, mask: &Bits<W>) -> i64 {
