@@ -8,7 +8,8 @@
 use crate::bits::Bits;
 use std::sync::Arc;
 
-use crate::hand::{Hand, DRAW, PASS};
+use crate::hand::Hand;
+use crate::moves::{is_tile_move, play_code, tile_of, DRAW, PASS, PLAYING};
 
 const REPLY: f64 = 0.7;
 const VARIETY: f64 = 1.5;
@@ -43,13 +44,17 @@ impl<const W: usize> Voids<W> {
     #[inline]
     pub fn before_move(&mut self, hand: &Hand<W>, mv: i64) {
         let seat = hand.turn;
-        if mv < 0 {
+        if !is_tile_move(mv) {
             if !hand.hands[seat].intersects(&hand.open_mask) {
-                self.list.push(Void { seat, mask: hand.open_mask, then: hand.drawn[seat],
-                                      played: 0 });
+                self.list.push(Void {
+                    seat,
+                    mask: hand.open_mask,
+                    then: hand.drawn[seat],
+                    played: 0,
+                });
             }
         } else if !self.list.is_empty() {
-            let tile = (mv >> 7) as usize;
+            let tile = tile_of(mv);
             for v in self.list.iter_mut() {
                 if v.seat == seat && v.mask.has(tile) {
                     v.played += 1;
@@ -60,19 +65,24 @@ impl<const W: usize> Voids<W> {
 
     /// `barred_for(observe(hand, observer), seat)`: the unseen tiles `seat`
     /// is proven not to hold.
-    pub fn barred_for(&self, hand: &Hand<W>, observer: usize, seat: usize, unseen: &Bits<W>)
-                      -> Bits<W> {
+    pub fn barred_for(
+        &self,
+        hand: &Hand<W>,
+        observer: usize,
+        seat: usize,
+        unseen: &Bits<W>,
+    ) -> Bits<W> {
         let mut barred = Bits::<W>::ZERO;
         if seat == observer {
             return barred;
         }
-        let count = hand.hands[seat].count() as i64;
+        let count = i64::from(hand.hands[seat].count());
         for v in &self.list {
             if v.seat != seat {
                 continue;
             }
             let mask = v.mask.and(unseen);
-            let cap = hand.drawn[seat] as i64 - v.then as i64 - v.played as i64;
+            let cap = i64::from(hand.drawn[seat]) - i64::from(v.then) - i64::from(v.played);
             if mask.is_zero() || cap >= count {
                 continue;
             }
@@ -112,6 +122,8 @@ impl<const W: usize> Hand<W> {
     /// tiles kept, as `Hand.copy` keeps them.
     pub fn copy_for_play(&mut self, src: &Hand<W>, seat: Option<usize>) {
         // every field named, so a field added to `Hand` must be handled here
+        // (kept in a paragraph: one field a line would run to fifty lines)
+        #[rustfmt::skip]
         let Hand {
             rules, hands, boneyard: _, bone_pos, bone_end, out_of_play, n_arms, arm_open,
             arm_end, arm_weight, arm_hub, arm_root, arm_side, arm_stub, arm_frozen, n_hubs,
@@ -192,8 +204,12 @@ impl<const W: usize> Hand<W> {
 /// what `observe(hand, seat)` shows: it reads the mover's own tiles and
 /// plays candidate moves on `scratch`, a view with the other hands empty).
 /// `scratch` is any hand of the same tile set, reused between calls.
-pub fn heuristic_decide<const W: usize>(hand: &Hand<W>, voids: &Voids<W>, legal: &[i64],
-                                        scratch: &mut Hand<W>) -> i64 {
+pub fn heuristic_decide<const W: usize>(
+    hand: &Hand<W>,
+    voids: &Voids<W>,
+    legal: &[i64],
+    scratch: &mut Hand<W>,
+) -> i64 {
     if legal.len() == 1 {
         return legal[0];
     }
@@ -207,7 +223,7 @@ pub fn heuristic_decide<const W: usize>(hand: &Hand<W>, voids: &Voids<W>, legal:
     let players = r.t.players;
     let mut counts = [0i64; crate::table::MAX_PLAYERS];
     for (s, c) in counts[..players].iter_mut().enumerate() {
-        *c = hand.hands[s].count() as i64;
+        *c = i64::from(hand.hands[s].count());
     }
     let drawable = hand.drawable() as i64;
     let opponent = r.t.next_opponent(seat);
@@ -218,8 +234,14 @@ pub fn heuristic_decide<const W: usize>(hand: &Hand<W>, voids: &Voids<W>, legal:
 /// `basic.heuristic_move` on `hand` exactly as given (the search's rollouts
 /// pass the full-information hand): its candidate moves are played on one
 /// copy made for the call.
-pub fn heuristic_move<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, counts: &[i64],
-                                      drawable: i64, barred: &Bits<W>, legal: &[i64]) -> i64 {
+pub fn heuristic_move<const W: usize>(
+    hand: &Hand<W>,
+    unseen: &Bits<W>,
+    counts: &[i64],
+    drawable: i64,
+    barred: &Bits<W>,
+    legal: &[i64],
+) -> i64 {
     if legal.len() == 1 {
         return legal[0];
     }
@@ -232,10 +254,18 @@ pub fn heuristic_move<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, counts: 
 /// played on the mover's view (`Hand.public_copy`: the other hands empty), so
 /// `hand` may be the live hand: the rest of the bot reads only the mover's
 /// tiles and the layout.
+// the bot's inputs as `basic.heuristic_move` takes them, plus the scratch hand and the view flag
 #[allow(clippy::too_many_arguments)]
-pub fn heuristic_move_in<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, counts: &[i64],
-                                         drawable: i64, barred: &Bits<W>, legal: &[i64],
-                                         scratch: &mut Hand<W>, public: bool) -> i64 {
+pub fn heuristic_move_in<const W: usize>(
+    hand: &Hand<W>,
+    unseen: &Bits<W>,
+    counts: &[i64],
+    drawable: i64,
+    barred: &Bits<W>,
+    legal: &[i64],
+    scratch: &mut Hand<W>,
+    public: bool,
+) -> i64 {
     if legal.len() == 1 {
         return legal[0];
     }
@@ -244,8 +274,9 @@ pub fn heuristic_move_in<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, count
     let seat = hand.turn;
     let mine = hand.hands[seat];
     let opponent = t.next_opponent(seat);
-    let n_unseen = unseen.count() as i64;
-    let p_hold = if n_unseen != 0 { (1.0f64).min(counts[opponent] as f64 / n_unseen as f64) } else { 0.0 };
+    let n_unseen = i64::from(unseen.count());
+    let p_hold =
+        if n_unseen != 0 { (1.0f64).min(counts[opponent] as f64 / n_unseen as f64) } else { 0.0 };
     let others_min = (0..counts.len())
         .filter(|&s| s != seat && t.owner[s] != t.owner[seat])
         .map(|s| counts[s])
@@ -257,19 +288,17 @@ pub fn heuristic_move_in<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, count
     let candidates = unseen.and_not(barred);
     let (mut best, mut best_value) = (-1i64, f64::NEG_INFINITY);
     for &mv in legal {
-        if mv < 0 {
+        if !is_tile_move(mv) {
             continue;
         }
-        let tile = (mv >> 7) as usize;
+        let tile = tile_of(mv);
         let points = hand.points_if(mv);
         let mut left = mine;
         left.clear(tile);
         let mut value = points as f64 + shed * r.pips[tile] as f64;
         if left.is_zero() {
-            let theirs: i64 = (0..counts.len())
-                .filter(|&s| t.owner[s] != t.owner[seat])
-                .map(|s| counts[s])
-                .sum();
+            let theirs: i64 =
+                (0..counts.len()).filter(|&s| t.owner[s] != t.owner[seat]).map(|s| counts[s]).sum();
             value += avg_pips * theirs as f64;
         } else {
             value += VARIETY * hand.variety(&left) as f64;
@@ -289,7 +318,9 @@ pub fn heuristic_move_in<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, count
         return if legal.contains(&DRAW) { DRAW } else { PASS };
     }
     if legal.contains(&DRAW) {
-        let stay = VARIETY * hand.variety(&mine) as f64 - shed * avg_pips - DRAW_COST
+        let stay = VARIETY * hand.variety(&mine) as f64
+            - shed * avg_pips
+            - DRAW_COST
             - REPLY * reply_on(hand, seat, &candidates, p_hold);
         if stay > best_value {
             return DRAW;
@@ -300,14 +331,20 @@ pub fn heuristic_move_in<const W: usize>(hand: &Hand<W>, unseen: &Bits<W>, count
 
 /// `_reply_estimate`: the move played in `scratch` (on the mover's view
 /// when `public`).
-fn reply_estimate<const W: usize>(hand: &Hand<W>, mv: i64, candidates: &Bits<W>, p_hold: f64,
-                                  scratch: &mut Hand<W>, public: bool) -> f64 {
+fn reply_estimate<const W: usize>(
+    hand: &Hand<W>,
+    mv: i64,
+    candidates: &Bits<W>,
+    p_hold: f64,
+    scratch: &mut Hand<W>,
+    public: bool,
+) -> f64 {
     if p_hold == 0.0 || !hand.rules.t.scores_plays {
         return 0.0;
     }
     scratch.copy_for_play(hand, public.then_some(hand.turn));
     scratch.apply(mv, None);
-    if scratch.state != 0 {
+    if scratch.state != PLAYING {
         return 0.0;
     }
     reply_on(scratch, hand.turn, candidates, p_hold)
@@ -316,7 +353,12 @@ fn reply_estimate<const W: usize>(hand: &Hand<W>, mv: i64, candidates: &Bits<W>,
 /// `_reply_on`: the expected best score of the seat to move after `mover`
 /// on the ends of `after` (the next opponent when `after.turn` is still
 /// `mover`: the ends judged as they are, before a draw).
-fn reply_on<const W: usize>(after: &Hand<W>, mover: usize, candidates: &Bits<W>, p_hold: f64) -> f64 {
+fn reply_on<const W: usize>(
+    after: &Hand<W>,
+    mover: usize,
+    candidates: &Bits<W>,
+    p_hold: f64,
+) -> f64 {
     let r = &*after.rules;
     let t = &r.t;
     if p_hold == 0.0 || !t.scores_plays {
@@ -341,7 +383,7 @@ fn reply_on<const W: usize>(after: &Hand<W>, mover: usize, candidates: &Bits<W>,
             let base = after.count_without_end(arm);
             for tile in fits.ones() {
                 let points = if t.headers {
-                    after.points_as(turn, (tile as i64) << 7 | (arm as i64) << 1)
+                    after.points_as(turn, play_code(tile, arm))
                 } else {
                     after.adjust_points(turn, t.points(after.count_on_arm(base, arm, tile)))
                 };
@@ -383,10 +425,9 @@ fn expect(sorted: &[i64], p_hold: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::hand::tests::shuffled_deal;
-    use crate::hand::PLAYING;
+    use crate::moves::arm_of;
     use crate::rng::Rng;
-    use crate::table::{tests::table, Rules, ORDER_ALL4, ORDER_SIDES, SPIN_EVERY,
-                       SPIN_EVERY_BUT_LED, SPIN_FIRST, SPIN_INLINE, SPIN_LED, SPIN_NONE};
+    use crate::table::{tests::table, Order, Rules, Spinner};
     use std::sync::Arc;
 
     fn dealt(r: &Arc<Rules<1>>, seed: u64) -> Hand<1> {
@@ -422,7 +463,7 @@ mod tests {
         // seat 1 is shown void when it must draw: pretend it holds nothing that fits
         let open = h.open_mask;
         h.hands[1] = h.hands[1].and_not(&open);
-        voids.before_move(&h, crate::hand::DRAW);
+        voids.before_move(&h, DRAW);
         let unseen = r.full.and_not(&h.hands[0]).and_not(&h.on_table);
         let barred = voids.barred_for(&h, 0, 1, &unseen);
         assert_eq!(barred, open.and(&unseen));
@@ -434,12 +475,12 @@ mod tests {
     }
 
     /// A hand of 2 players with 7 tiles each, a boneyard to draw from.
-    fn spinner_rules(spinner: i32, order: i32, highest: usize) -> Arc<Rules<1>> {
+    fn spinner_rules(spinner: Spinner, order: Order, highest: usize) -> Arc<Rules<1>> {
         let mut t = table(highest, 2);
         t.spinner = spinner;
         t.order = order;
         t.spinner_mult = [2, 2, 2, 1, 0];
-        t.drawing = 1;
+        t.drawing = crate::table::Drawing::Until;
         t.max_draws = 99;
         Arc::new(Rules::<1>::new(t).unwrap())
     }
@@ -448,8 +489,15 @@ mod tests {
     fn points_of_a_spinner_double_are_those_playing_it_scores() {
         // points_if computes the count a new spinner leaves; playing the
         // move on a copy (what the Python reference does) must agree
-        for spinner in [SPIN_NONE, SPIN_FIRST, SPIN_EVERY, SPIN_LED, SPIN_INLINE, SPIN_EVERY_BUT_LED] {
-            for order in [ORDER_SIDES, 1, ORDER_ALL4] {
+        for spinner in [
+            Spinner::None,
+            Spinner::First,
+            Spinner::Every,
+            Spinner::Led,
+            Spinner::Inline,
+            Spinner::EveryButLed,
+        ] {
+            for order in [Order::Sides, Order::Any, Order::All4] {
                 let r = spinner_rules(spinner, order, 9);
                 for seed in 0..60u64 {
                     let mut rng = Rng::new(seed);
@@ -460,8 +508,11 @@ mod tests {
                         for &mv in legal.iter().filter(|&&m| m >= 0) {
                             let mut trial = h.clone();
                             trial.apply(mv, None);
-                            assert_eq!(h.points_if(mv), trial.last_points,
-                                       "spinner {spinner} order {order} seed {seed} move {mv}");
+                            assert_eq!(
+                                h.points_if(mv),
+                                trial.last_points,
+                                "spinner {spinner:?} order {order:?} seed {seed} move {mv}"
+                            );
                         }
                         let mv = legal[rng.below(legal.len() as u64) as usize];
                         h.apply(mv, None);
@@ -473,7 +524,7 @@ mod tests {
 
     #[test]
     fn a_reused_view_plays_like_a_public_copy() {
-        let r = spinner_rules(SPIN_FIRST, ORDER_SIDES, 6);
+        let r = spinner_rules(Spinner::First, Order::Sides, 6);
         let mut scratch = dealt(&r, 99);
         for seed in 0..80u64 {
             let mut h = dealt(&r, seed);
@@ -482,13 +533,15 @@ mod tests {
             while h.state == PLAYING {
                 h.legal_moves_into(&mut legal);
                 for &mv in legal.iter().filter(|&&m| m >= 0) {
-                    let public = mv & 2 == 0; // both kinds of copy, on some moves each
+                    let public = arm_of(mv).is_multiple_of(2); // both kinds of copy, on some moves each
                     let mut copy = if public { h.public_copy(h.turn) } else { h.clone() };
                     copy.apply(mv, None);
                     scratch.copy_for_play(&h, public.then_some(h.turn));
                     scratch.apply(mv, None);
-                    assert_eq!((scratch.state, scratch.turn, scratch.count, scratch.last_points),
-                               (copy.state, copy.turn, copy.count, copy.last_points));
+                    assert_eq!(
+                        (scratch.state, scratch.turn, scratch.count, scratch.last_points),
+                        (copy.state, copy.turn, copy.count, copy.last_points)
+                    );
                     assert_eq!(&scratch.scores, &copy.scores);
                     assert_eq!(scratch.n_arms, copy.n_arms);
                     assert_eq!(scratch.arm_open[..copy.n_arms], copy.arm_open[..copy.n_arms]);

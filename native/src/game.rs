@@ -8,33 +8,15 @@
 use std::sync::Arc;
 
 use crate::bits::Bits;
-use crate::hand::{Hand, DOMINO};
+use crate::codes::{IfNone, Later, LeadKind};
+use crate::hand::{Hand, HandSetup};
+use crate::moves::DOMINO;
 use crate::rng::{derive, Rng};
 use crate::table::{Rules, MAX_PLAYERS, MAX_TILES};
 
 /// Stream labels of docs/random.md.
 pub const DEALS: u64 = 1;
 pub const BOTS: u64 = 2;
-
-// lead rules (rules.py LEAD_*, NONE_*, LATER_*)
-pub const LEAD_LOT: i64 = 0;
-pub const LEAD_RANDOM: i64 = 1;
-pub const LEAD_HIGHEST_DOUBLE: i64 = 2;
-pub const LEAD_LOWEST_DOUBLE: i64 = 3;
-pub const LEAD_TILE: i64 = 4;
-pub const LEAD_SEAT: i64 = 5;
-pub const NONE_DRAW_MORE: i64 = 0;
-pub const NONE_HEAVIEST_HAND: i64 = 1;
-pub const NONE_HEAVIEST_TILE: i64 = 2;
-pub const NONE_LOT: i64 = 3;
-pub const NONE_REDEAL: i64 = 4;
-pub const NONE_HIGHEST_DOUBLE: i64 = 5;
-pub const LATER_DOMINOER: i64 = 0;
-pub const LATER_WINNER: i64 = 1;
-pub const LATER_ROTATE_NEXT: i64 = 2;
-pub const LATER_ROTATE_PREVIOUS: i64 = 3;
-pub const LATER_ALTERNATE: i64 = 4;
-pub const LATER_SERIES: i64 = 5;
 
 /// `match.MAX_HANDS`: a match not over after this many hands is a draw.
 pub const MAX_HANDS: usize = 500;
@@ -44,25 +26,36 @@ pub const MAX_REDEALS: usize = 200;
 /// `rules.LeadRule`: `[kind, arg, if_none]` in the flat table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LeadRule {
-    pub kind: i64,
+    pub kind: LeadKind,
+    /// the tile id of a tile lead, the seat of a seat lead; else -1
     pub arg: i64,
-    pub if_none: i64,
+    /// what a double or tile lead does when nobody holds one (-1: `None`)
+    pub if_none: Option<IfNone>,
 }
 
 impl LeadRule {
+    /// The codes of a lead rule in the flat table, in order.
+    pub const FIELDS: [&'static str; 3] = ["kind", "arg", "if_none"];
+
     pub fn from_codes(c: &[i64]) -> Result<LeadRule, String> {
-        if c.len() != 3 || !(0..=5).contains(&c[0]) || !(-1..=5).contains(&c[2]) {
-            return Err(format!("bad lead rule codes {c:?}"));
+        if c.len() != Self::FIELDS.len() {
+            return Err(format!("a lead rule has 3 codes, not {}", c.len()));
         }
-        Ok(LeadRule { kind: c[0], arg: c[1], if_none: c[2] })
+        let if_none = if c[2] == -1 { None } else { Some(IfNone::try_from(c[2])?) };
+        Ok(LeadRule { kind: LeadKind::try_from(c[0])?, arg: c[1], if_none })
     }
 }
+
+/// The fields of the flat table a match reads beyond the hand's
+/// (`table::TABLE_FIELDS`), in the order `flat.flatten` writes them.
+pub const MATCH_FIELDS: &[&str] =
+    &["lead_first", "lead_later", "lead_again", "lead_doubles_only", "boneyard_unread"];
 
 /// What a match reads beyond the hand's table (the flat table's `match` fields).
 #[derive(Clone, Debug)]
 pub struct MatchRules {
     pub lead_first: LeadRule,
-    pub lead_later: i64,
+    pub lead_later: Later,
     pub lead_again: LeadRule,
     pub lead_doubles_only: bool,
     pub boneyard_unread: bool,
@@ -72,28 +65,15 @@ impl MatchRules {
     /// Checks what dealing relies on against the tile set and the table.
     pub fn check<const W: usize>(&self, r: &Rules<W>) -> Result<(), String> {
         for rule in [self.lead_first, self.lead_again] {
-            if rule.kind == LEAD_TILE && !(0..r.size as i64).contains(&rule.arg) {
+            if rule.kind == LeadKind::Tile && !(0..r.size as i64).contains(&rule.arg) {
                 return Err(format!("lead tile {} is not in the set", rule.arg));
             }
-            if rule.kind == LEAD_SEAT && !(0..r.t.players as i64).contains(&rule.arg) {
+            if rule.kind == LeadKind::Seat && !(0..r.t.players as i64).contains(&rule.arg) {
                 return Err(format!("lead seat {} is not at the table", rule.arg));
             }
         }
-        if !(0..=6).contains(&self.lead_later) {
-            return Err(format!("unknown later-lead code {}", self.lead_later));
-        }
         Ok(())
     }
-}
-
-/// `match.Deal`: everything a hand starts from.
-#[derive(Clone, Debug)]
-pub struct Deal<const W: usize> {
-    pub hands: Vec<Bits<W>>,
-    pub boneyard: Vec<u8>,
-    pub leader: usize,
-    pub lead_tile: i64,
-    pub lead_doubles_only: bool,
 }
 
 /// What a later lead reads of the hand before (`match.HandSummary`).
@@ -146,15 +126,13 @@ impl<const W: usize> Match<W> {
 
     /// `Match.new_hand`: the next deal, as a hand carrying the match's scores.
     pub fn new_hand(&self, record: bool) -> Result<Hand<W>, String> {
-        let d = self.next_deal()?;
-        let mut hand = Hand::new(Arc::clone(&self.rules), &d.hands, d.boneyard, d.leader,
-                                 Some(self.scores.clone()), d.lead_tile, d.lead_doubles_only,
-                                 Bits::ZERO, record);
-        hand.pot = self.pot;
-        Ok(hand)
+        let deal = self.next_deal()?;
+        let setup = HandSetup { scores: Some(self.scores.clone()), record, pot: self.pot, ..deal };
+        Ok(Hand::new(Arc::clone(&self.rules), setup))
     }
 
-    pub fn next_deal(&self) -> Result<Deal<W>, String> {
+    /// `Match.next_deal` (`match.Deal`): the next hand's tiles and lead.
+    pub fn next_deal(&self) -> Result<HandSetup<W>, String> {
         let rule = match &self.last {
             None => Rule::Lead(self.m.lead_first),
             Some(last) => self.later_rule(last),
@@ -193,54 +171,42 @@ impl<const W: usize> Match<W> {
         (masks, tiles)
     }
 
-    fn deal_with(&self, rule: &Rule, rng: &mut Rng) -> Option<Deal<W>> {
+    fn deal_with(&self, rule: &Rule, rng: &mut Rng) -> Option<HandSetup<W>> {
         let r = &*self.rules;
         let players = r.t.players;
-        let mut leader: i64 = -1;
-        let mut kind = -1;
-        match rule {
-            Rule::Seat(s) => leader = *s as i64,
-            Rule::Lead(lr) => {
-                kind = lr.kind;
-                if kind == LEAD_LOT {
-                    leader = self.lot(players, rng) as i64;
-                } else if kind == LEAD_RANDOM {
-                    leader = rng.below(players as u64) as i64;
-                } else if kind == LEAD_SEAT {
-                    leader = lr.arg;
+        let mut by_tile = None;
+        let mut leader = match rule {
+            Rule::Seat(s) => *s,
+            Rule::Lead(lr) => match lr.kind {
+                LeadKind::Lot => self.lot(players, rng),
+                LeadKind::Random => rng.below(players as u64) as usize,
+                // a seat of the table: `MatchRules::check` saw to it
+                LeadKind::Seat => usize::try_from(lr.arg).ok()?,
+                LeadKind::HighestDouble | LeadKind::LowestDouble | LeadKind::Tile => {
+                    by_tile = Some(lr);
+                    0 // the holder of the tile, found once the tiles are dealt
                 }
-            }
-        }
+            },
+        };
         let (mut hands, mut boneyard) = self.shuffle_deal(rng);
         let mut lead_tile = -1;
-        if kind == LEAD_HIGHEST_DOUBLE || kind == LEAD_LOWEST_DOUBLE || kind == LEAD_TILE {
-            let Rule::Lead(lr) = rule else { unreachable!() };
+        if let Some(lr) = by_tile {
             let (seat, tile) = self.lead_by_tile(lr, &mut hands, &mut boneyard, rng)?;
-            leader = seat as i64;
+            leader = seat;
             lead_tile = tile;
         }
         let mut doubles_only = false;
         if lead_tile < 0 && self.m.lead_doubles_only {
-            let mut found = false;
-            for step in 0..players {
-                let seat = (leader as usize + step) % players;
-                if hands[seat].intersects(&r.doubles) {
-                    leader = seat as i64;
-                    found = true;
-                    break;
-                }
-            }
-            if !found {
-                return None;
-            }
+            // the first seat from the leader on that holds a double, else a redeal
+            leader = (0..players)
+                .map(|step| (leader + step) % players)
+                .find(|&seat| hands[seat].intersects(&r.doubles))?;
             doubles_only = true;
         }
-        Some(Deal {
-            hands,
-            boneyard,
-            leader: leader as usize,
+        Some(HandSetup {
             lead_tile,
             lead_doubles_only: doubles_only,
+            ..HandSetup::new(hands, boneyard, leader)
         })
     }
 
@@ -281,24 +247,29 @@ impl<const W: usize> Match<W> {
         hands.iter().position(|h| h.has(tile))
     }
 
-    fn lead_by_tile(&self, rule: &LeadRule, hands: &mut [Bits<W>], boneyard: &mut Vec<u8>,
-                    rng: &mut Rng) -> Option<(usize, i64)> {
+    fn lead_by_tile(
+        &self,
+        rule: &LeadRule,
+        hands: &mut [Bits<W>],
+        boneyard: &mut Vec<u8>,
+        rng: &mut Rng,
+    ) -> Option<(usize, i64)> {
         let r = &*self.rules;
         let t = &r.t;
         let n = t.highest;
         let mut fallback = rule.if_none;
         let ascending;
-        if rule.kind == LEAD_TILE {
+        if rule.kind == LeadKind::Tile {
             if let Some(seat) = Self::holder(hands, rule.arg as usize) {
                 return Some((seat, rule.arg));
             }
-            if fallback != NONE_HIGHEST_DOUBLE {
+            if fallback != Some(IfNone::HighestDouble) {
                 return self.no_double(fallback, hands, rng);
             }
             ascending = false;
-            fallback = NONE_HEAVIEST_TILE;
+            fallback = Some(IfNone::HeaviestTile);
         } else {
-            ascending = rule.kind == LEAD_LOWEST_DOUBLE;
+            ascending = rule.kind == LeadKind::LowestDouble;
         }
         loop {
             for i in 0..=n {
@@ -308,7 +279,7 @@ impl<const W: usize> Match<W> {
                     return Some((seat, tile as i64));
                 }
             }
-            if fallback != NONE_DRAW_MORE {
+            if fallback != Some(IfNone::DrawMore) {
                 return self.no_double(fallback, hands, rng);
             }
             // everyone draws one more tile, in turn, until a double appears
@@ -323,12 +294,17 @@ impl<const W: usize> Match<W> {
         }
     }
 
-    fn no_double(&self, fallback: i64, hands: &[Bits<W>], rng: &mut Rng) -> Option<(usize, i64)> {
+    fn no_double(
+        &self,
+        fallback: Option<IfNone>,
+        hands: &[Bits<W>],
+        rng: &mut Rng,
+    ) -> Option<(usize, i64)> {
         let r = &*self.rules;
-        if fallback == NONE_REDEAL {
+        if fallback == Some(IfNone::Redeal) {
             return None;
         }
-        if fallback == NONE_HEAVIEST_HAND {
+        if fallback == Some(IfNone::HeaviestHand) {
             let mut best = 0;
             let mut best_w = i64::MIN;
             for (s, h) in hands.iter().enumerate() {
@@ -340,11 +316,11 @@ impl<const W: usize> Match<W> {
             }
             return Some((best, -1));
         }
-        if fallback == NONE_LOT {
+        if fallback == Some(IfNone::Lot) {
             return Some((self.lot(r.t.players, rng), -1));
         }
-        // heaviest_tile: the holder of the heaviest tile (most pips, then the
-        // higher top half) leads it
+        // heaviest_tile (and a rule without a fallback): the holder of the
+        // heaviest tile (most pips, then the higher top half) leads it
         let mut best: Option<(usize, (i64, u8))> = None;
         for h in hands {
             for x in h.ones() {
@@ -362,14 +338,14 @@ impl<const W: usize> Match<W> {
         let t = &self.rules.t;
         let players = t.players;
         match self.m.lead_later {
-            LATER_DOMINOER => {
+            Later::Dominoer => {
                 if last.end == DOMINO {
                     Rule::Seat(last.domino_seat as usize)
                 } else {
                     Rule::Lead(self.m.lead_again)
                 }
             }
-            LATER_WINNER => {
+            Later::Winner => {
                 if last.end == DOMINO {
                     return Rule::Seat(last.domino_seat as usize);
                 }
@@ -378,18 +354,15 @@ impl<const W: usize> Match<W> {
                     None => Rule::Lead(self.m.lead_again),
                 }
             }
-            LATER_ROTATE_NEXT | LATER_ALTERNATE => Rule::Seat((last.leader + 1) % players),
-            LATER_ROTATE_PREVIOUS => Rule::Seat((last.leader + players - 1) % players),
-            LATER_SERIES => {
+            Later::RotateNext | Later::Alternate => Rule::Seat((last.leader + 1) % players),
+            Later::RotatePrevious => Rule::Seat((last.leader + players - 1) % players),
+            Later::Series => {
                 if last.end == DOMINO {
                     return Rule::Seat(last.domino_seat as usize);
                 }
                 // a hand always has a move, so the blocker is a seat
-                let blocker = if last.last_player >= 0 {
-                    last.last_player as usize
-                } else {
-                    players - 1
-                };
+                let blocker =
+                    if last.last_player >= 0 { last.last_player as usize } else { players - 1 };
                 if last.winner == t.owner[blocker] as i64 {
                     Rule::Seat(blocker)
                 } else if last.winner < 0 {
@@ -398,7 +371,7 @@ impl<const W: usize> Match<W> {
                     Rule::Seat((blocker + 1) % players)
                 }
             }
-            _ => Rule::Lead(self.m.lead_first),
+            Later::First => Rule::Lead(self.m.lead_first),
         }
     }
 
@@ -485,8 +458,8 @@ mod tests {
     fn mrules(first: LeadRule) -> MatchRules {
         MatchRules {
             lead_first: first,
-            lead_later: LATER_DOMINOER,
-            lead_again: LeadRule { kind: LEAD_LOT, arg: -1, if_none: -1 },
+            lead_later: Later::Dominoer,
+            lead_again: LeadRule { kind: LeadKind::Lot, arg: -1, if_none: None },
             lead_doubles_only: false,
             boneyard_unread: false,
         }
@@ -495,7 +468,11 @@ mod tests {
     #[test]
     fn a_deal_uses_every_tile_once_and_is_reproducible() {
         let r = Arc::new(Rules::<1>::new(table(6, 3)).unwrap());
-        let m = Match::new(Arc::clone(&r), mrules(LeadRule { kind: LEAD_LOT, arg: -1, if_none: -1 }), 9);
+        let m = Match::new(
+            Arc::clone(&r),
+            mrules(LeadRule { kind: LeadKind::Lot, arg: -1, if_none: None }),
+            9,
+        );
         let a = m.next_deal().unwrap();
         let b = m.next_deal().unwrap();
         assert_eq!(a.boneyard, b.boneyard);
@@ -518,7 +495,8 @@ mod tests {
         let mut t = table(6, 2);
         t.hand_size = 2;
         let r = Arc::new(Rules::<1>::new(t).unwrap());
-        let first = LeadRule { kind: LEAD_HIGHEST_DOUBLE, arg: -1, if_none: NONE_DRAW_MORE };
+        let first =
+            LeadRule { kind: LeadKind::HighestDouble, arg: -1, if_none: Some(IfNone::DrawMore) };
         for seed in 0..50 {
             let m = Match::new(Arc::clone(&r), mrules(first), seed);
             let d = m.next_deal().unwrap();

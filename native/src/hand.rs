@@ -7,20 +7,59 @@
 use std::sync::Arc;
 
 use crate::bits::Bits;
+use crate::moves::{
+    arm_of, is_flipped, is_tile_move, lead_code, play_code, tile_of, unflipped, BLOCKED, DOMINO,
+    DRAW, PASS, PLAYING, TARGET,
+};
 use crate::settle::Seats;
 use crate::table::*;
-
-pub const DRAW: i64 = -1;
-pub const PASS: i64 = -2;
-pub const PLAYING: u8 = 0;
-pub const DOMINO: u8 = 1;
-pub const BLOCKED: u8 = 2;
-pub const TARGET: u8 = 3;
 
 /// 2 line arms plus 2 cross arms for each of at most 19 doubles.
 pub const MAX_ARMS: usize = 40;
 pub const MAX_HUBS: usize = 20;
 const NO: i8 = -1;
+
+/// Everything a hand starts from: the deal (`match.Deal`) and what a match
+/// or a caller carries into it. `Hand::new` builds a hand from one, and
+/// nothing else does.
+#[derive(Clone, Debug)]
+pub struct HandSetup<const W: usize> {
+    /// each seat's tiles, in seat order
+    pub hands: Vec<Bits<W>>,
+    /// the boneyard in drawing order
+    pub boneyard: Vec<u8>,
+    pub leader: usize,
+    /// the running scores per owner; `None` for all 0
+    pub scores: Option<Vec<i64>>,
+    /// the tile the leader must lead, -1 for any
+    pub lead_tile: i64,
+    /// a lead that names no tile must be a double
+    pub lead_doubles_only: bool,
+    /// tiles out of play (seen by no seat)
+    pub out_of_play: Bits<W>,
+    /// keep the log of moves
+    pub record: bool,
+    /// points tied hands left on the table (`ties: carry`)
+    pub pot: i64,
+}
+
+impl<const W: usize> HandSetup<W> {
+    /// A deal: every other choice at its default (no scores, any lead, nothing
+    /// out of play, no log, no pot).
+    pub fn new(hands: Vec<Bits<W>>, boneyard: Vec<u8>, leader: usize) -> Self {
+        HandSetup {
+            hands,
+            boneyard,
+            leader,
+            scores: None,
+            lead_tile: -1,
+            lead_doubles_only: false,
+            out_of_play: Bits::ZERO,
+            record: false,
+            pot: 0,
+        }
+    }
+}
 
 #[derive(Clone)]
 pub struct Hand<const W: usize> {
@@ -81,22 +120,22 @@ pub struct Hand<const W: usize> {
 }
 
 impl<const W: usize> Hand<W> {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        rules: Arc<Rules<W>>,
-        hands: &[Bits<W>],
-        boneyard: Vec<u8>,
-        leader: usize,
-        scores: Option<Vec<i64>>,
-        lead_tile: i64,
-        lead_doubles_only: bool,
-        out_of_play: Bits<W>,
-        record: bool,
-    ) -> Self {
+    pub fn new(rules: Arc<Rules<W>>, setup: HandSetup<W>) -> Self {
+        let HandSetup {
+            hands,
+            boneyard,
+            leader,
+            scores,
+            lead_tile,
+            lead_doubles_only,
+            out_of_play,
+            record,
+            pot,
+        } = setup;
         let t = &rules.t;
         let owners = t.owners;
         let mut h = [Bits::<W>::ZERO; MAX_PLAYERS];
-        h[..hands.len()].copy_from_slice(hands);
+        h[..hands.len()].copy_from_slice(&hands);
         let bone_end = boneyard.len().saturating_sub(t.reserve);
         let got_in = vec![t.get_in == 0; owners];
         Hand {
@@ -142,7 +181,7 @@ impl<const W: usize> Hand<W> {
             domino_seat: -1,
             last_player: -1,
             settlement: None,
-            pot: 0,
+            pot,
             log: Vec::new(),
             record,
             moves: 0,
@@ -155,7 +194,7 @@ impl<const W: usize> Hand<W> {
 
     #[inline(always)]
     fn hub_val(&self, h: usize, k: usize) -> i64 {
-        self.hub_mult[h][k] * self.hub_pip[h] as i64
+        self.hub_mult[h][k] * i64::from(self.hub_pip[h])
     }
 
     #[inline(always)]
@@ -175,7 +214,7 @@ impl<const W: usize> Hand<W> {
         let mut total = 0;
         for a in 0..self.n_arms {
             if self.arm_hub[a] < 0 {
-                total += self.arm_end[a] as i64 * self.arm_weight[a] as i64;
+                total += i64::from(self.arm_end[a]) * i64::from(self.arm_weight[a]);
             }
         }
         for h in 0..self.n_hubs {
@@ -197,7 +236,7 @@ impl<const W: usize> Hand<W> {
         if self.placed == 0 {
             if self.lead_tile >= 0 {
                 if hand.has(self.lead_tile as usize) {
-                    out.push(self.lead_tile << 7);
+                    out.push(lead_code(self.lead_tile as usize));
                 }
                 return;
             }
@@ -205,7 +244,7 @@ impl<const W: usize> Hand<W> {
                 hand = hand.and(&r.doubles);
             }
             for t in hand.ones() {
-                out.push((t as i64) << 7);
+                out.push(lead_code(t));
             }
             return;
         }
@@ -222,9 +261,8 @@ impl<const W: usize> Hand<W> {
             let pip = self.arm_open[arm];
             if pip >= 0 {
                 let fits = hand.and(&r.matching[pip as usize]);
-                let where_ = (arm as i64) << 1;
                 for tile in fits.ones() {
-                    out.push((tile as i64) << 7 | where_);
+                    out.push(play_code(tile, arm));
                 }
             }
         }
@@ -245,8 +283,8 @@ impl<const W: usize> Hand<W> {
     }
 
     pub fn is_legal(&self, mut mv: i64) -> bool {
-        if self.placed == 0 && mv >= 0 && mv & 1 == 1 {
-            mv ^= 1;
+        if self.placed == 0 && is_tile_move(mv) && is_flipped(mv) {
+            mv = unflipped(mv);
         }
         self.legal_moves().contains(&mv)
     }
@@ -255,7 +293,7 @@ impl<const W: usize> Hand<W> {
     /// muggins rule, `None` for the true points (what the bots do).
     pub fn apply(&mut self, mv: i64, claim: Option<i64>) {
         let seat = self.turn;
-        if mv < 0 {
+        if !is_tile_move(mv) {
             self.last_points = 0;
             if mv == DRAW {
                 self.draw(seat);
@@ -267,14 +305,14 @@ impl<const W: usize> Hand<W> {
             self.advance();
             return;
         }
-        let tile = (mv >> 7) as usize;
+        let tile = tile_of(mv);
         self.hands[seat].clear(tile);
         let went_out = self.hands[seat].is_zero();
         let is_lead = self.placed == 0;
         if is_lead {
-            self.lead(tile, mv & 1 == 1);
+            self.lead(tile, is_flipped(mv));
         } else {
-            self.place(tile, ((mv >> 1) & 63) as usize);
+            self.place(tile, arm_of(mv));
         }
         let r = Arc::clone(&self.rules);
         let mut mask = Bits::<W>::ZERO;
@@ -309,15 +347,22 @@ impl<const W: usize> Hand<W> {
         self.advance();
     }
 
-    fn scoring_play(&mut self, seat: usize, mv: i64, claim: Option<i64>, points: i64,
-                    is_lead: bool, went_out: bool) {
+    fn scoring_play(
+        &mut self,
+        seat: usize,
+        mv: i64,
+        claim: Option<i64>,
+        points: i64,
+        is_lead: bool,
+        went_out: bool,
+    ) {
         let r = Arc::clone(&self.rules);
         let t = &r.t;
         let knocks = self.passes;
         self.passes = 0;
         let mut gains: Vec<(usize, i64)> = Vec::new();
         let claimed = matches!(claim, Some(c) if c != 0);
-        if points != 0 || (claimed && t.muggins != MUGGINS_OFF) {
+        if points != 0 || (claimed && t.muggins != Muggins::Off) {
             gains = self.play_gains(seat, points, is_lead, claim);
         }
         if knocks != 0 && t.knock_bonus != 0 {
@@ -328,7 +373,7 @@ impl<const W: usize> Hand<W> {
         self.last_points = mover_points;
         self.log_move(seat, mv, mover_points);
         let hand_ends = went_out && (!t.partners_both_out || self.mates_out(seat));
-        if t.check == CHECK_EXACT {
+        if t.check == Check::Exact {
             let mut merged: Vec<(usize, i64)> = Vec::new();
             for &(o, g) in &gains {
                 match merged.iter_mut().find(|m| m.0 == o) {
@@ -381,8 +426,13 @@ impl<const W: usize> Hand<W> {
         }
     }
 
-    fn play_gains(&mut self, seat: usize, points: i64, is_lead: bool,
-                  claim: Option<i64>) -> Vec<(usize, i64)> {
+    fn play_gains(
+        &mut self,
+        seat: usize,
+        points: i64,
+        is_lead: bool,
+        claim: Option<i64>,
+    ) -> Vec<(usize, i64)> {
         let r = Arc::clone(&self.rules);
         let t = &r.t;
         let owner = t.owner[seat];
@@ -396,13 +446,15 @@ impl<const W: usize> Hand<W> {
                 self.got_in[owner] = true;
             }
         }
-        if !t.win_on_lead && is_lead && t.check != CHECK_NONE
+        if !t.win_on_lead
+            && is_lead
+            && t.check != Check::None
             && self.scores[owner] + points >= t.target
         {
             return Vec::new();
         }
         let claim = match claim {
-            Some(c) if t.muggins != MUGGINS_OFF && c != points => c,
+            Some(c) if t.muggins != Muggins::Off && c != points => c,
             _ => return vec![(owner, points)],
         };
         let caller = t.owner[t.next_opponent(seat)];
@@ -411,7 +463,7 @@ impl<const W: usize> Hand<W> {
             if claim > 0 {
                 gains.push((owner, claim));
             }
-            if t.muggins == MUGGINS_TRANSFER {
+            if t.muggins == Muggins::Transfer {
                 gains.push((caller, points - claim));
             }
             return gains;
@@ -421,8 +473,12 @@ impl<const W: usize> Hand<W> {
         if t.penalise_over_claim {
             gains.push((caller, claim));
         }
-        if points != 0 && t.over_claim_points != OVER_CLAIM_LOST {
-            gains.push((if t.over_claim_points == OVER_CLAIM_CALLER { caller } else { owner }, points));
+        if points != 0 {
+            match t.over_claim_points {
+                OverClaim::Lost => {}
+                OverClaim::Caller => gains.push((caller, points)),
+                OverClaim::Claimer => gains.push((owner, points)),
+            }
         }
         gains
     }
@@ -433,7 +489,7 @@ impl<const W: usize> Hand<W> {
         }
         let t = &self.rules.t;
         let mut score = self.scores[owner] + amount;
-        if t.check == CHECK_EXACT && score > t.target {
+        if t.check == Check::Exact && score > t.target {
             return;
         }
         if let Some(f) = t.floor {
@@ -442,8 +498,8 @@ impl<const W: usize> Hand<W> {
             }
         }
         self.scores[owner] = score;
-        if (t.check == CHECK_IMMEDIATE && score >= t.target)
-            || (t.check == CHECK_EXACT && score == t.target)
+        if (t.check == Check::Immediate && score >= t.target)
+            || (t.check == Check::Exact && score == t.target)
         {
             self.game_over = true;
             self.winner = owner as i64;
@@ -452,9 +508,18 @@ impl<const W: usize> Hand<W> {
 
     // ------------------------------------------------------------ layout
 
+    // an arm's seven fields, each written once here (the only place an arm is made)
     #[allow(clippy::too_many_arguments)]
-    fn new_arm(&mut self, pip: i64, end: i64, weight: i64, hub: i8, root: i8, side: bool,
-               stub: bool) -> usize {
+    fn new_arm(
+        &mut self,
+        pip: i64,
+        end: i64,
+        weight: i64,
+        hub: i8,
+        root: i8,
+        side: bool,
+        stub: bool,
+    ) -> usize {
         let a = self.n_arms;
         assert!(a < MAX_ARMS, "more than {MAX_ARMS} arms");
         self.arm_open[a] = pip as i8;
@@ -484,21 +549,21 @@ impl<const W: usize> Hand<W> {
 
     fn becomes_spinner(&self, is_lead: bool) -> bool {
         match self.rules.t.spinner {
-            SPIN_EVERY => true,
-            SPIN_FIRST | SPIN_INLINE => !self.first_double_seen,
-            SPIN_LED => is_lead,
-            SPIN_EVERY_BUT_LED => !is_lead,
-            _ => false,
+            Spinner::Every => true,
+            Spinner::First | Spinner::Inline => !self.first_double_seen,
+            Spinner::Led => is_lead,
+            Spinner::EveryButLed => !is_lead,
+            Spinner::None => false,
         }
     }
 
     fn add_cross_arms(&mut self, hub: usize, pip: usize) {
         let t = &self.rules.t;
         let p = pip as i64;
-        let cross = if t.spinner == SPIN_INLINE {
+        let cross = if t.spinner == Spinner::Inline {
             (self.new_arm(p, 0, 0, NO, NO, false, true), self.new_arm(p, 0, 0, NO, NO, false, true))
         } else {
-            let opened = if t.order != ORDER_SIDES { p } else { -1 };
+            let opened = if t.order != Order::Sides { p } else { -1 };
             let h = hub as i8;
             (
                 self.new_arm(opened, p, 0, h, h, false, false),
@@ -517,7 +582,7 @@ impl<const W: usize> Hand<W> {
             let spinner = self.becomes_spinner(true);
             self.first_double_seen = true;
             let mult = if spinner { t.spinner_mult } else { [2, t.double_weight, 0, 0, 0] };
-            let hub = self.new_hub(pip, mult, 0, spinner && t.spinner != SPIN_INLINE);
+            let hub = self.new_hub(pip, mult, 0, spinner && t.spinner != Spinner::Inline);
             let root = if self.hub_spins[hub] { hub as i8 } else { NO };
             let p = pip as i64;
             self.new_arm(p, p, 0, hub as i8, root, true, false);
@@ -527,7 +592,7 @@ impl<const W: usize> Hand<W> {
             }
             self.count = self.hub_val(hub, 0);
         } else {
-            let (mut west, mut east) = (r.low[tile] as i64, r.high[tile] as i64);
+            let (mut west, mut east) = (i64::from(r.low[tile]), i64::from(r.high[tile]));
             if flip {
                 std::mem::swap(&mut west, &mut east);
             }
@@ -556,7 +621,7 @@ impl<const W: usize> Hand<W> {
                 self.arm_side[arm] = false;
                 let left = self.hub_sides_left[h] - 1;
                 self.hub_sides_left[h] = left;
-                if left == 0 && t.order == ORDER_SIDES && self.hub_spins[h] {
+                if left == 0 && t.order == Order::Sides && self.hub_spins[h] {
                     let (a, b) = self.hub_cross[h];
                     for c in [a, b] {
                         if c >= 0 {
@@ -565,11 +630,11 @@ impl<const W: usize> Hand<W> {
                     }
                 }
             }
-            if k == 4 && t.order == ORDER_ALL4 && self.hub_spins[h] {
+            if k == 4 && t.order == Order::All4 && self.hub_spins[h] {
                 self.unfreeze(h);
             }
         } else {
-            count -= self.arm_end[arm] as i64 * self.arm_weight[arm] as i64;
+            count -= i64::from(self.arm_end[arm]) * i64::from(self.arm_weight[arm]);
         }
 
         if self.arm_stub[arm] {
@@ -583,7 +648,7 @@ impl<const W: usize> Hand<W> {
         if r.is_double[tile] {
             if self.becomes_spinner(false) {
                 self.first_double_seen = true;
-                let spins = t.spinner != SPIN_INLINE;
+                let spins = t.spinner != Spinner::Inline;
                 let new_hub = self.new_hub(pip, t.spinner_mult, 1, spins);
                 self.hub_sides_left[new_hub] = 1;
                 self.arm_hub[arm] = new_hub as i8;
@@ -607,7 +672,7 @@ impl<const W: usize> Hand<W> {
             self.arm_open[arm] = far as i8;
             self.count = count + far;
         }
-        if t.order == ORDER_ALL4 {
+        if t.order == Order::All4 {
             let root = self.arm_root[arm];
             if root >= 0 && self.hub_k[root as usize] < 4 {
                 self.arm_frozen[arm] = self.arm_open[arm];
@@ -633,7 +698,7 @@ impl<const W: usize> Hand<W> {
         for a in 0..self.n_arms {
             if self.arm_hub[a] < 0 && self.arm_weight[a] != 0 {
                 let v = self.arm_end[a] as usize;
-                weights[v] += self.arm_weight[a] as i64;
+                weights[v] += i64::from(self.arm_weight[a]);
                 items[v] += 1;
             }
         }
@@ -695,12 +760,18 @@ impl<const W: usize> Hand<W> {
                 doubles[o] = true;
             }
         }
-        let blocker = if self.last_player >= 0 { t.owner[self.last_player as usize] as i64 } else { -1 };
+        let blocker =
+            if self.last_player >= 0 { t.owner[self.last_player as usize] as i64 } else { -1 };
         let seat_pips: Vec<i64> = (0..t.players).map(|s| r.pips_of(&self.hands[s])).collect();
         let seats = Seats { pips: &seat_pips, owner: &t.owner };
         let mut deltas = if how == DOMINO {
-            t.settle_domino.settle(&pips, &doubles, t.owner[domino_seat as usize] as i64, blocker,
-                                   &seats)
+            t.settle_domino.settle(
+                &pips,
+                &doubles,
+                t.owner[domino_seat as usize] as i64,
+                blocker,
+                &seats,
+            )
         } else {
             t.settle_blocked.settle(&pips, &doubles, -1, blocker, &seats)
         };
@@ -732,7 +803,7 @@ impl<const W: usize> Hand<W> {
             Some(f) => s.max(f),
             None => s,
         };
-        if t.check == CHECK_EXACT {
+        if t.check == Check::Exact {
             let mut reached: Vec<usize> = Vec::new();
             for (o, &d) in deltas.iter().enumerate() {
                 if d == 0 {
@@ -756,7 +827,7 @@ impl<const W: usize> Hand<W> {
         for (o, &d) in deltas.iter().enumerate() {
             self.scores[o] = fl(self.scores[o] + d);
         }
-        if t.check == CHECK_HAND_END || t.check == CHECK_IMMEDIATE {
+        if t.check == Check::HandEnd || t.check == Check::Immediate {
             let top = *self.scores.iter().max().unwrap();
             if top >= t.target {
                 let leaders: Vec<usize> =
@@ -789,15 +860,14 @@ pub(crate) mod tests {
         for (i, &t) in tiles[..2 * per_seat].iter().enumerate() {
             hands[i / per_seat].set(t as usize);
         }
-        Hand::new(Arc::clone(r), &hands, tiles[2 * per_seat..].to_vec(), 0, None, -1, false,
-                  Bits::ZERO, false)
+        Hand::new(Arc::clone(r), HandSetup::new(hands.to_vec(), tiles[2 * per_seat..].to_vec(), 0))
     }
 
-    fn rules(spinner: i32, highest: usize) -> Arc<Rules<1>> {
+    fn rules(spinner: Spinner, highest: usize) -> Arc<Rules<1>> {
         let mut t = table(highest, 2);
         t.spinner = spinner;
         t.spinner_mult = [2, 2, 2, 1, 0]; // sniff-count
-        t.order = ORDER_SIDES;
+        t.order = Order::Sides;
         Arc::new(Rules::<1>::new(t).unwrap())
     }
 
@@ -805,26 +875,27 @@ pub(crate) mod tests {
         let mask = |tiles: &[(usize, usize)]| {
             let mut m = Bits::<1>::ZERO;
             for &(x, y) in tiles {
-                let t = (0..r.size).find(|&t| {
-                    (r.low[t] as usize, r.high[t] as usize) == (x.min(y), x.max(y))
-                });
+                let t = (0..r.size)
+                    .find(|&t| (r.low[t] as usize, r.high[t] as usize) == (x.min(y), x.max(y)));
                 m.set(t.unwrap());
             }
             m
         };
-        Hand::new(Arc::clone(r), &[mask(a), mask(b)], Vec::new(), 0, None, -1, false, Bits::ZERO, true)
+        let setup =
+            HandSetup { record: true, ..HandSetup::new(vec![mask(a), mask(b)], Vec::new(), 0) };
+        Hand::new(Arc::clone(r), setup)
     }
 
-    fn tile(r: &Rules<1>, x: usize, y: usize) -> i64 {
-        (0..r.size).find(|&t| (r.low[t] as usize, r.high[t] as usize) == (x, y)).unwrap() as i64
+    fn tile(r: &Rules<1>, x: usize, y: usize) -> usize {
+        (0..r.size).find(|&t| (r.low[t] as usize, r.high[t] as usize) == (x, y)).unwrap()
     }
 
     #[test]
     fn a_led_spinner_counts_and_opens_its_sides() {
-        let r = rules(SPIN_FIRST, 6);
+        let r = rules(Spinner::First, 6);
         let mut h = deal(&r, &[(5, 5), (1, 2)], &[(5, 0), (5, 3), (6, 6)]);
         assert_eq!(h.legal_moves().len(), 2);
-        h.apply(tile(&r, 5, 5) << 7, None);
+        h.apply(lead_code(tile(&r, 5, 5)), None);
         // sniff-count: the lone spinner counts 2 x 5; 10 scores 2 (fives and threes)
         assert_eq!(h.count, 10);
         assert_eq!(h.last_points, 10 / 5);
@@ -833,17 +904,17 @@ pub(crate) mod tests {
         assert_eq!(h.n_arms, 4);
         let legal = h.legal_moves();
         assert_eq!(legal.len(), 4);
-        h.apply(tile(&r, 0, 5) << 7, None);
-        assert_eq!(h.count, 10 + 0);
+        h.apply(play_code(tile(&r, 0, 5), 0), None);
+        assert_eq!(h.count, 10); // the 0-5 on the spinner adds its 0
         assert_eq!(h.recount(), h.count);
         assert_eq!(h.turn, 0);
     }
 
     #[test]
     fn blocked_without_a_boneyard_and_settled() {
-        let r = rules(SPIN_NONE, 6);
+        let r = rules(Spinner::None, 6);
         let mut h = deal(&r, &[(6, 6), (0, 1)], &[(2, 3), (4, 4)]);
-        h.apply(tile(&r, 6, 6) << 7, None);
+        h.apply(lead_code(tile(&r, 6, 6)), None);
         // nobody holds a 6 and nothing can be drawn: blocked at once
         assert_eq!(h.state, BLOCKED);
         // lightest (seat 0: 1 pip) takes the opponents' 13
@@ -853,7 +924,7 @@ pub(crate) mod tests {
 
     #[test]
     fn random_playouts_always_end_with_a_consistent_count() {
-        let r = rules(SPIN_EVERY, 9);
+        let r = rules(Spinner::Every, 9);
         for seed in 0..200u64 {
             let mut rng = Rng::new(seed);
             let mut h = shuffled_deal(&r, &mut rng, 7);
@@ -865,8 +936,11 @@ pub(crate) mod tests {
                 assert_eq!(h.recount(), h.count);
             }
             let held: u32 = h.hands[..2].iter().map(|m| m.count()).sum();
-            assert_eq!(held as usize + h.on_table.count() as usize + h.boneyard.len() - h.bone_pos,
-                       r.size, "every tile is somewhere");
+            assert_eq!(
+                held as usize + h.on_table.count() as usize + h.boneyard.len() - h.bone_pos,
+                r.size,
+                "every tile is somewhere"
+            );
         }
     }
 }

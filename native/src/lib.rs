@@ -6,9 +6,11 @@
 
 pub mod bits;
 pub mod bots;
+pub mod codes;
 pub mod format;
 pub mod game;
 pub mod hand;
+pub mod moves;
 pub mod policy;
 pub mod rng;
 pub mod search;
@@ -19,6 +21,6 @@ pub mod table;
 #[cfg(feature = "python")]
 mod py;
 #[cfg(feature = "python")]
-mod pysim;
-#[cfg(feature = "python")]
 mod pysearch;
+#[cfg(feature = "python")]
+mod pysim;

@@ -1,7 +1,8 @@
 //! The built-in one-move policies that draw nothing (`greedy`) or draw as
 //! docs/random.md says (`random`), the same as `bones.bots`.
 
-use crate::hand::{Hand, DRAW, PASS, PLAYING};
+use crate::hand::Hand;
+use crate::moves::{arm_of, is_tile_move, tile_of, DRAW, PASS, PLAYING};
 use crate::rng::Rng;
 use crate::table::*;
 
@@ -14,7 +15,7 @@ impl<const W: usize> Hand<W> {
     /// `points_if` as if `seat` were to move (the heuristic judges the
     /// next opponent's replies on the ends as they are).
     pub fn points_as(&self, seat: usize, mv: i64) -> i64 {
-        if mv < 0 {
+        if !is_tile_move(mv) {
             return 0;
         }
         let r = &*self.rules;
@@ -42,7 +43,9 @@ impl<const W: usize> Hand<W> {
         let t = &self.rules.t;
         let owner = t.owner[seat];
         let short_of_get_in = !self.got_in[owner] && points < t.get_in;
-        let lead_barred = self.placed == 0 && !t.win_on_lead && t.check != CHECK_NONE
+        let lead_barred = self.placed == 0
+            && !t.win_on_lead
+            && t.check != Check::None
             && self.scores[owner] + points >= t.target;
         if short_of_get_in || lead_barred {
             points = 0;
@@ -59,18 +62,18 @@ impl<const W: usize> Hand<W> {
     fn count_after(&self, mv: i64) -> i64 {
         let r = &*self.rules;
         let t = &r.t;
-        let tile = (mv >> 7) as usize;
+        let tile = tile_of(mv);
         let double = r.is_double[tile];
         if self.placed == 0 {
             if !double {
                 return r.pips[tile];
             }
             // a led double that is not a spinner counts both halves
-            let led_spins = t.spinner != SPIN_NONE && t.spinner != SPIN_EVERY_BUT_LED;
+            let led_spins = t.spinner != Spinner::None && t.spinner != Spinner::EveryButLed;
             let first = if led_spins { t.spinner_mult[0] } else { 2 };
-            return first * r.low[tile] as i64;
+            return first * i64::from(r.low[tile]);
         }
-        let arm = ((mv >> 1) & 63) as usize;
+        let arm = arm_of(mv);
         self.count_on_arm(self.count_without_end(arm), arm, tile)
     }
 
@@ -82,10 +85,10 @@ impl<const W: usize> Hand<W> {
         if hub >= 0 {
             let h = hub as usize;
             let k = self.hub_k[h] as usize;
-            let p = self.hub_pip[h] as i64;
+            let p = i64::from(self.hub_pip[h]);
             self.count + (self.hub_mult[h][k + 1] - self.hub_mult[h][k]) * p
         } else {
-            self.count - self.arm_end[arm] as i64 * self.arm_weight[arm] as i64
+            self.count - i64::from(self.arm_end[arm]) * i64::from(self.arm_weight[arm])
         }
     }
 
@@ -99,9 +102,9 @@ impl<const W: usize> Hand<W> {
             return base + r.other_half(tile, pip);
         }
         let kind = t.spinner;
-        if kind == SPIN_EVERY
-            || kind == SPIN_EVERY_BUT_LED
-            || ((kind == SPIN_FIRST || kind == SPIN_INLINE) && !self.first_double_seen)
+        if kind == Spinner::Every
+            || kind == Spinner::EveryButLed
+            || ((kind == Spinner::First || kind == Spinner::Inline) && !self.first_double_seen)
         {
             return base + t.spinner_mult[1] * pip as i64;
         }
@@ -118,10 +121,10 @@ impl<const W: usize> Hand<W> {
         let mut best = -1i64;
         let mut best_key = (-1i64 << 30, 0i64, false);
         for &mv in legal {
-            if mv < 0 {
+            if !is_tile_move(mv) {
                 continue;
             }
-            let tile = (mv >> 7) as usize;
+            let tile = tile_of(mv);
             let key = (self.points_if(mv), r.pips[tile], r.is_double[tile]);
             if key > best_key {
                 best_key = key;

@@ -14,11 +14,16 @@ use pyo3::IntoPyObjectExt;
 
 use crate::bits::Bits;
 use crate::format::TABLE_FORMAT;
-use crate::hand::Hand as Kernel;
+use crate::hand::{Hand as Kernel, HandSetup};
 use crate::rng::{derive as kderive, Rng as KRng};
-use crate::table::{Rules as KRules, Settle, Table};
+use crate::table::{Points, Rules as KRules, Settle, Table, When};
 
-create_exception!(bones_native, NativeError, PyRuntimeError, "An internal error of the native core.");
+create_exception!(
+    bones_native,
+    NativeError,
+    PyRuntimeError,
+    "An internal error of the native core."
+);
 
 fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
@@ -61,6 +66,11 @@ fn get_vec(d: &Bound<'_, PyDict>, key: &str) -> PyResult<Vec<i64>> {
     }
 }
 
+/// A rule code of the table, decoded (an unknown code is a `ValueError`).
+fn get_code<T: TryFrom<i64, Error = String>>(d: &Bound<'_, PyDict>, key: &str) -> PyResult<T> {
+    T::try_from(get_i64(d, key)?).map_err(PyValueError::new_err)
+}
+
 pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
     let format: String = match d.get_item("format")? {
         Some(v) => v.extract()?,
@@ -76,7 +86,9 @@ pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
     if mult.len() != 5 {
         return Err(PyValueError::new_err("spinner_mult needs 5 entries"));
     }
-    let floor = if get_i64(d, "floor_set")? != 0 { Some(get_i64(d, "floor")?) } else { None };
+    // both read: `floor` is in the table whether it is set or not
+    let (floor_set, floor) = (get_i64(d, "floor_set")?, get_i64(d, "floor")?);
+    let floor = if floor_set != 0 { Some(floor) } else { None };
     let usize_of = |k: &str| -> PyResult<usize> {
         let v = get_i64(d, k)?;
         usize::try_from(v).map_err(|_| PyValueError::new_err(format!("{k} = {v} is negative")))
@@ -93,31 +105,31 @@ pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
         highest: usize_of("highest")?,
         hand_size: usize_of("hand_size")?,
         reserve: usize_of("reserve")?,
-        spinner: get_i64(d, "spinner")? as i32,
-        order: get_i64(d, "order")? as i32,
+        spinner: get_code(d, "spinner")?,
+        order: get_code(d, "order")?,
         spinner_mult: [mult[0], mult[1], mult[2], mult[3], mult[4]],
         double_weight: get_i64(d, "double_weight")?,
         scores_plays: get_i64(d, "scores_plays")? != 0,
         count_points: get_vec(d, "count_points")?,
         headers: get_i64(d, "headers")? != 0,
         header_points: get_vec(d, "header_points")?,
-        when: get_i64(d, "when")? as i32,
+        when: get_code(d, "when")?,
         when_values: get_vec(d, "when_values")?,
-        points: get_i64(d, "points")? as i32,
+        points: get_code(d, "points")?,
         points_param: get_i64(d, "points_param")?,
         get_in: get_i64(d, "get_in")?,
         win_on_lead: get_i64(d, "win_on_lead")? != 0,
-        muggins: get_i64(d, "muggins")? as i32,
+        muggins: get_code(d, "muggins")?,
         penalise_over_claim: get_i64(d, "penalise_over_claim")? != 0,
-        over_claim_points: get_i64(d, "over_claim_points")? as i32,
-        drawing: get_i64(d, "drawing")? as i32,
+        over_claim_points: get_code(d, "over_claim_points")?,
+        drawing: get_code(d, "drawing")?,
         max_draws: get_i64(d, "max_draws")?,
         must_play_drawn: get_i64(d, "must_play_drawn")? != 0,
         draw_while_able: get_i64(d, "draw_while_able")? != 0,
         knock_bonus: get_i64(d, "knock_bonus")?,
         partners_both_out: get_i64(d, "partners_both_out")? != 0,
         floor,
-        check: get_i64(d, "check")? as i32,
+        check: get_code(d, "check")?,
         target: get_i64(d, "target")?,
         hands_in_match: get_i64(d, "hands_in_match")?,
         settle_domino: Settle::from_codes(&get_vec(d, "settle_domino")?)
@@ -125,10 +137,10 @@ pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
         settle_blocked: Settle::from_codes(&get_vec(d, "settle_blocked")?)
             .map_err(PyValueError::new_err)?,
     };
-    if t.points == 1 && t.points_param < 1 {
+    if t.points == Points::Divided && t.points_param < 1 {
         return Err(PyValueError::new_err("divided points need a divisor of at least 1"));
     }
-    if t.when == 1 && t.when_values.iter().any(|&d| d < 1) {
+    if t.when == When::MultipleOf && t.when_values.iter().any(|&d| d < 1) {
         return Err(PyValueError::new_err("divisors must be at least 1"));
     }
     t.check().map_err(PyValueError::new_err)?;
@@ -234,12 +246,50 @@ fn py_mask<'py, const W: usize>(py: Python<'py>, b: &Bits<W>) -> PyResult<Bound<
 
 /// The names of `Hand.fields`, in order.
 const HAND_FIELDS: [&str; 44] = [
-    "hands", "boneyard", "bone_pos", "bone_end", "out_of_play",
-    "arm_open", "arm_end", "arm_weight", "arm_hub", "arm_root", "arm_side", "arm_stub", "arm_frozen",
-    "hub_pip", "hub_k", "hub_vals", "hub_mult", "hub_cross", "hub_sides_left", "hub_spins",
-    "spinners", "first_double_seen", "count", "turn", "leader", "lead_tile", "lead_doubles_only",
-    "placed", "on_table", "passes", "drawn_turn", "drawn", "out", "got_in", "state", "game_over",
-    "winner", "domino_seat", "last_player", "settlement", "log", "last_points", "open_mask", "pot",
+    "hands",
+    "boneyard",
+    "bone_pos",
+    "bone_end",
+    "out_of_play",
+    "arm_open",
+    "arm_end",
+    "arm_weight",
+    "arm_hub",
+    "arm_root",
+    "arm_side",
+    "arm_stub",
+    "arm_frozen",
+    "hub_pip",
+    "hub_k",
+    "hub_vals",
+    "hub_mult",
+    "hub_cross",
+    "hub_sides_left",
+    "hub_spins",
+    "spinners",
+    "first_double_seen",
+    "count",
+    "turn",
+    "leader",
+    "lead_tile",
+    "lead_doubles_only",
+    "placed",
+    "on_table",
+    "passes",
+    "drawn_turn",
+    "drawn",
+    "out",
+    "got_in",
+    "state",
+    "game_over",
+    "winner",
+    "domino_seat",
+    "last_player",
+    "settlement",
+    "log",
+    "last_points",
+    "open_mask",
+    "pot",
 ];
 
 /// The arms as `Hand.layout` gives them: open, end, weight, hub, root, side,
@@ -251,112 +301,181 @@ type Hubs = (Vec<i64>, Vec<i64>, Vec<Vec<i64>>, Vec<Vec<i64>>, Vec<i64>, Vec<boo
 /// The layout in the Python hand's values (`Hand.layout` and `Hand.fields`).
 fn layout_of<const W: usize>(h: &Kernel<W>) -> (Arms, Hubs) {
     let (n, k) = (h.n_arms, h.n_hubs);
-    let ints = |a: &[i8]| a[..n].iter().map(|&v| v as i64).collect::<Vec<i64>>();
-    let arms = (ints(&h.arm_open), ints(&h.arm_end), ints(&h.arm_weight), ints(&h.arm_hub),
-                ints(&h.arm_root), h.arm_side[..n].to_vec(), h.arm_stub[..n].to_vec(),
-                ints(&h.arm_frozen));
+    let ints = |a: &[i8]| a[..n].iter().map(|&v| i64::from(v)).collect::<Vec<i64>>();
+    let arms = (
+        ints(&h.arm_open),
+        ints(&h.arm_end),
+        ints(&h.arm_weight),
+        ints(&h.arm_hub),
+        ints(&h.arm_root),
+        h.arm_side[..n].to_vec(),
+        h.arm_stub[..n].to_vec(),
+        ints(&h.arm_frozen),
+    );
     let hubs = (
-        h.hub_pip[..k].iter().map(|&v| v as i64).collect(),
-        h.hub_k[..k].iter().map(|&v| v as i64).collect(),
+        h.hub_pip[..k].iter().map(|&v| i64::from(v)).collect(),
+        h.hub_k[..k].iter().map(|&v| i64::from(v)).collect(),
         h.hub_mult[..k].iter().map(|m| m.to_vec()).collect(),
-        h.hub_cross[..k].iter().map(|&(a, b)| {
-            if a < 0 { Vec::new() } else { vec![a as i64, b as i64] }
-        }).collect(),
-        h.hub_sides_left[..k].iter().map(|&v| v as i64).collect(),
+        h.hub_cross[..k]
+            .iter()
+            .map(|&(a, b)| if a < 0 { Vec::new() } else { vec![i64::from(a), i64::from(b)] })
+            .collect(),
+        h.hub_sides_left[..k].iter().map(|&v| i64::from(v)).collect(),
         h.hub_spins[..k].to_vec(),
     );
     (arms, hubs)
 }
 
-fn python_fields<'py, const W: usize>(py: Python<'py>, h: &Kernel<W>, seat: Option<usize>)
-                                      -> PyResult<Bound<'py, PyTuple>> {
+fn python_fields<'py, const W: usize>(
+    py: Python<'py>,
+    h: &Kernel<W>,
+    seat: Option<usize>,
+) -> PyResult<Bound<'py, PyTuple>> {
     let players = h.rules.t.players;
     if seat.is_some_and(|s| s >= players) {
-        return Err(PyValueError::new_err(format!("seat {} is not at the table", seat.unwrap_or(0))));
+        return Err(PyValueError::new_err(format!(
+            "seat {} is not at the table",
+            seat.unwrap_or(0)
+        )));
     }
-    let ((arm_open, arm_end, arm_weight, arm_hub, arm_root, arm_side, arm_stub, arm_frozen),
-         (hub_pip, hub_k, hub_mult, hub_cross, hub_sides_left, hub_spins)) = layout_of(h);
+    let (
+        (arm_open, arm_end, arm_weight, arm_hub, arm_root, arm_side, arm_stub, arm_frozen),
+        (hub_pip, hub_k, hub_mult, hub_cross, hub_sides_left, hub_spins),
+    ) = layout_of(h);
     let hands = (0..players)
-        .map(|s| if seat.is_none_or(|me| me == s) { py_mask(py, &h.hands[s]) } else { 0u64.into_bound_py_any(py) })
+        .map(|s| {
+            if seat.is_none_or(|me| me == s) {
+                py_mask(py, &h.hands[s])
+            } else {
+                0u64.into_bound_py_any(py)
+            }
+        })
         .collect::<PyResult<Vec<_>>>()?;
     let boneyard: Vec<i64> = match seat {
         Some(_) => vec![-1; h.boneyard.len()],
-        None => h.boneyard.iter().map(|&t| if t == HIDDEN { -1 } else { t as i64 }).collect(),
+        None => h.boneyard.iter().map(|&t| if t == HIDDEN { -1 } else { i64::from(t) }).collect(),
     };
     let tuples = |rows: Vec<Vec<i64>>| -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, rows.into_iter().map(|r| PyTuple::new(py, r)).collect::<PyResult<Vec<_>>>()?)
+        PyList::new(
+            py,
+            rows.into_iter().map(|r| PyTuple::new(py, r)).collect::<PyResult<Vec<_>>>()?,
+        )
     };
-    let hub_vals = tuples(hub_mult.iter().zip(&hub_pip)
-        .map(|(m, &p)| m.iter().map(|&x| x * p).collect()).collect())?;
+    let hub_vals = tuples(
+        hub_mult.iter().zip(&hub_pip).map(|(m, &p)| m.iter().map(|&x| x * p).collect()).collect(),
+    )?;
     let hub_mult = tuples(hub_mult)?;
     let hub_cross = tuples(hub_cross)?;
-    let log = h.log.iter().map(|&(s, m, p)| (s as i64, m, p)).collect::<Vec<_>>();
+    let log = h.log.iter().map(|&(s, m, p)| (i64::from(s), m, p)).collect::<Vec<_>>();
     let items: [Bound<'py, PyAny>; 44] = [
-        hands.into_bound_py_any(py)?, boneyard.into_bound_py_any(py)?,
-        h.bone_pos.into_bound_py_any(py)?, h.bone_end.into_bound_py_any(py)?,
+        hands.into_bound_py_any(py)?,
+        boneyard.into_bound_py_any(py)?,
+        h.bone_pos.into_bound_py_any(py)?,
+        h.bone_end.into_bound_py_any(py)?,
         py_mask(py, &h.out_of_play)?,
-        arm_open.into_bound_py_any(py)?, arm_end.into_bound_py_any(py)?,
-        arm_weight.into_bound_py_any(py)?, arm_hub.into_bound_py_any(py)?,
-        arm_root.into_bound_py_any(py)?, arm_side.into_bound_py_any(py)?,
-        arm_stub.into_bound_py_any(py)?, arm_frozen.into_bound_py_any(py)?,
-        hub_pip.into_bound_py_any(py)?, hub_k.into_bound_py_any(py)?,
-        hub_vals.into_any(), hub_mult.into_any(), hub_cross.into_any(),
-        hub_sides_left.into_bound_py_any(py)?, hub_spins.into_bound_py_any(py)?,
-        h.spinners.into_bound_py_any(py)?, h.first_double_seen.into_bound_py_any(py)?,
-        h.count.into_bound_py_any(py)?, h.turn.into_bound_py_any(py)?,
-        h.leader.into_bound_py_any(py)?, h.lead_tile.into_bound_py_any(py)?,
-        h.lead_doubles_only.into_bound_py_any(py)?, h.placed.into_bound_py_any(py)?,
-        py_mask(py, &h.on_table)?, h.passes.into_bound_py_any(py)?,
-        h.drawn_turn.into_bound_py_any(py)?, h.drawn[..players].to_vec().into_bound_py_any(py)?,
-        h.out[..players].to_vec().into_bound_py_any(py)?, h.got_in.clone().into_bound_py_any(py)?,
-        h.state.into_bound_py_any(py)?, h.game_over.into_bound_py_any(py)?,
-        h.winner.into_bound_py_any(py)?, h.domino_seat.into_bound_py_any(py)?,
-        h.last_player.into_bound_py_any(py)?, h.settlement.clone().into_bound_py_any(py)?,
-        log.into_bound_py_any(py)?, h.last_points.into_bound_py_any(py)?,
-        py_mask(py, &h.open_mask)?, h.pot.into_bound_py_any(py)?,
+        arm_open.into_bound_py_any(py)?,
+        arm_end.into_bound_py_any(py)?,
+        arm_weight.into_bound_py_any(py)?,
+        arm_hub.into_bound_py_any(py)?,
+        arm_root.into_bound_py_any(py)?,
+        arm_side.into_bound_py_any(py)?,
+        arm_stub.into_bound_py_any(py)?,
+        arm_frozen.into_bound_py_any(py)?,
+        hub_pip.into_bound_py_any(py)?,
+        hub_k.into_bound_py_any(py)?,
+        hub_vals.into_any(),
+        hub_mult.into_any(),
+        hub_cross.into_any(),
+        hub_sides_left.into_bound_py_any(py)?,
+        hub_spins.into_bound_py_any(py)?,
+        h.spinners.into_bound_py_any(py)?,
+        h.first_double_seen.into_bound_py_any(py)?,
+        h.count.into_bound_py_any(py)?,
+        h.turn.into_bound_py_any(py)?,
+        h.leader.into_bound_py_any(py)?,
+        h.lead_tile.into_bound_py_any(py)?,
+        h.lead_doubles_only.into_bound_py_any(py)?,
+        h.placed.into_bound_py_any(py)?,
+        py_mask(py, &h.on_table)?,
+        h.passes.into_bound_py_any(py)?,
+        h.drawn_turn.into_bound_py_any(py)?,
+        h.drawn[..players].to_vec().into_bound_py_any(py)?,
+        h.out[..players].to_vec().into_bound_py_any(py)?,
+        h.got_in.clone().into_bound_py_any(py)?,
+        h.state.into_bound_py_any(py)?,
+        h.game_over.into_bound_py_any(py)?,
+        h.winner.into_bound_py_any(py)?,
+        h.domino_seat.into_bound_py_any(py)?,
+        h.last_player.into_bound_py_any(py)?,
+        h.settlement.clone().into_bound_py_any(py)?,
+        log.into_bound_py_any(py)?,
+        h.last_points.into_bound_py_any(py)?,
+        py_mask(py, &h.open_mask)?,
+        h.pot.into_bound_py_any(py)?,
     ];
     PyTuple::new(py, items)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn build<const W: usize>(
-    rules: &Arc<KRules<W>>,
-    hands: &[Vec<usize>],
-    boneyard: &[usize],
+/// The arguments of `bones_native.Hand(...)`, in tile ids, before they are
+/// checked against a table.
+struct HandArgs {
+    hands: Vec<Vec<usize>>,
+    boneyard: Vec<usize>,
     leader: usize,
     scores: Option<Vec<i64>>,
     lead_tile: i64,
     lead_doubles_only: bool,
-    out_of_play: &[usize],
+    out_of_play: Vec<usize>,
     record: bool,
-) -> PyResult<Kernel<W>> {
+    pot: i64,
+}
+
+/// A kernel hand from the constructor's arguments, checked against `rules`.
+fn build<const W: usize>(rules: &Arc<KRules<W>>, a: &HandArgs) -> PyResult<Kernel<W>> {
     let t = &rules.t;
     let size = rules.size;
-    if hands.len() != t.players {
-        return Err(PyValueError::new_err(format!("{} hands for {} players", hands.len(), t.players)));
+    if a.hands.len() != t.players {
+        return Err(PyValueError::new_err(format!(
+            "{} hands for {} players",
+            a.hands.len(),
+            t.players
+        )));
     }
-    if leader >= t.players {
-        return Err(PyValueError::new_err(format!("leader {leader} is not a seat")));
+    if a.leader >= t.players {
+        return Err(PyValueError::new_err(format!("leader {} is not a seat", a.leader)));
     }
-    if let Some(s) = &scores {
+    if let Some(s) = &a.scores {
         if s.len() != t.owners {
-            return Err(PyValueError::new_err(format!("{} scores for {} sides", s.len(), t.owners)));
+            return Err(PyValueError::new_err(format!(
+                "{} scores for {} sides",
+                s.len(),
+                t.owners
+            )));
         }
     }
-    if lead_tile >= size as i64 {
-        return Err(PyValueError::new_err(format!("lead tile {lead_tile} is not in the set")));
+    if a.lead_tile >= size as i64 {
+        return Err(PyValueError::new_err(format!("lead tile {} is not in the set", a.lead_tile)));
     }
-    let masks = hands.iter().map(|h| mask_of::<W>(h, size)).collect::<PyResult<Vec<_>>>()?;
-    let mut bone = Vec::with_capacity(boneyard.len());
-    for &b in boneyard {
-        if b >= size {
-            return Err(PyValueError::new_err(format!("tile id {b} is not in a set of {size}")));
+    let masks = a.hands.iter().map(|h| mask_of::<W>(h, size)).collect::<PyResult<Vec<_>>>()?;
+    let mut bone = Vec::with_capacity(a.boneyard.len());
+    for &b in &a.boneyard {
+        match u8::try_from(b) {
+            Ok(tile) if b < size => bone.push(tile),
+            _ => {
+                return Err(PyValueError::new_err(format!("tile id {b} is not in a set of {size}")))
+            }
         }
-        bone.push(b as u8);
     }
-    let oop = mask_of::<W>(out_of_play, size)?;
-    Ok(Kernel::new(Arc::clone(rules), &masks, bone, leader, scores, lead_tile,
-                   lead_doubles_only, oop, record))
+    let setup = HandSetup {
+        scores: a.scores.clone(),
+        lead_tile: a.lead_tile,
+        lead_doubles_only: a.lead_doubles_only,
+        out_of_play: mask_of::<W>(&a.out_of_play, size)?,
+        record: a.record,
+        pot: a.pot,
+        ..HandSetup::new(masks, bone, a.leader)
+    };
+    Ok(Kernel::new(Arc::clone(rules), setup))
 }
 
 /// A boneyard entry scrubbed from a world (`-1` in Python): no tile has this id.
@@ -373,6 +492,7 @@ impl Hand {
     #[new]
     #[pyo3(signature = (rules, hands, boneyard, leader, scores=None, lead_tile=-1,
                         lead_doubles_only=false, out_of_play=Vec::new(), record=true, pot=0))]
+    // the keyword signature Python callers use (`nativehand`): one argument a field
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: &Rules,
@@ -386,18 +506,24 @@ impl Hand {
         record: bool,
         pot: i64,
     ) -> PyResult<Self> {
+        let args = HandArgs {
+            hands,
+            boneyard,
+            leader,
+            scores,
+            lead_tile,
+            lead_doubles_only,
+            out_of_play,
+            record,
+            pot,
+        };
         guard(|| {
             let inner = match &rules.inner {
-                AnyRules::W1(r) => AnyHand::W1(build(r, &hands, &boneyard, leader, scores,
-                    lead_tile, lead_doubles_only, &out_of_play, record)?),
-                AnyRules::W2(r) => AnyHand::W2(build(r, &hands, &boneyard, leader, scores,
-                    lead_tile, lead_doubles_only, &out_of_play, record)?),
-                AnyRules::W3(r) => AnyHand::W3(build(r, &hands, &boneyard, leader, scores,
-                    lead_tile, lead_doubles_only, &out_of_play, record)?),
+                AnyRules::W1(r) => AnyHand::W1(build(r, &args)?),
+                AnyRules::W2(r) => AnyHand::W2(build(r, &args)?),
+                AnyRules::W3(r) => AnyHand::W3(build(r, &args)?),
             };
-            let mut hand = Hand { inner };
-            each_mut!(hand, h => h.pot = pot);
-            Ok(hand)
+            Ok(Hand { inner })
         })
     }
 
@@ -420,7 +546,7 @@ impl Hand {
     fn apply(&mut self, mv: i64, claim: Option<i64>) -> PyResult<()> {
         guard(|| {
             each_mut!(self, h => {
-                if h.state != crate::hand::PLAYING {
+                if h.state != crate::moves::PLAYING {
                     return Err(PyValueError::new_err("the hand is over"));
                 }
                 h.apply(mv, claim)
@@ -557,38 +683,40 @@ impl Hand {
     }
     #[getter]
     fn arm_open(&self) -> Vec<i64> {
-        each!(self, h => h.arm_open[..h.n_arms].iter().map(|&p| p as i64).collect())
+        each!(self, h => h.arm_open[..h.n_arms].iter().map(|&p| i64::from(p)).collect())
     }
     /// The boneyard in drawing order; -1 for a tile scrubbed from a world
     /// (only before `bone_pos`: those are never read again).
     #[getter]
     fn boneyard(&self) -> Vec<i64> {
-        each!(self, h => h.boneyard.iter().map(|&t| if t == HIDDEN { -1 } else { t as i64 }).collect())
+        each!(self, h => h.boneyard.iter().map(|&t| if t == HIDDEN { -1 } else { i64::from(t) }).collect())
     }
     /// Replace the boneyard (same length; a re-dealt world, a chance node's
     /// draw). Tiles from `bone_pos` on must be real tiles; earlier ones may be -1.
     #[setter]
     fn set_boneyard(&mut self, tiles: Vec<i64>) -> PyResult<()> {
-        guard(|| each_mut!(self, h => {
-            if tiles.len() != h.boneyard.len() {
-                return Err(PyValueError::new_err(format!(
-                    "{} boneyard tiles for a boneyard of {}", tiles.len(), h.boneyard.len())));
-            }
-            let size = h.rules.size as i64;
-            let mut bone = Vec::with_capacity(tiles.len());
-            for (i, &t) in tiles.iter().enumerate() {
-                if t == -1 && i < h.bone_pos {
-                    bone.push(HIDDEN);
-                } else if (0..size).contains(&t) {
-                    bone.push(t as u8);
-                } else {
+        guard(|| {
+            each_mut!(self, h => {
+                if tiles.len() != h.boneyard.len() {
                     return Err(PyValueError::new_err(format!(
-                        "boneyard entry {i} is {t}, not a tile of a set of {size}")));
+                        "{} boneyard tiles for a boneyard of {}", tiles.len(), h.boneyard.len())));
                 }
-            }
-            h.boneyard = bone;
-            Ok(())
-        }))
+                let size = h.rules.size as i64;
+                let mut bone = Vec::with_capacity(tiles.len());
+                for (i, &t) in tiles.iter().enumerate() {
+                    if t == -1 && i < h.bone_pos {
+                        bone.push(HIDDEN);
+                    } else if (0..size).contains(&t) {
+                        bone.push(t as u8);
+                    } else {
+                        return Err(PyValueError::new_err(format!(
+                            "boneyard entry {i} is {t}, not a tile of a set of {size}")));
+                    }
+                }
+                h.boneyard = bone;
+                Ok(())
+            })
+        })
     }
     /// Every seat's tile mask (Python ints), in seat order.
     #[getter]
@@ -598,18 +726,20 @@ impl Hand {
     /// Replace every seat's tiles (tile ids per seat): a scenario's layout
     /// mode, a world with the hidden tiles dealt anew.
     fn set_hands(&mut self, hands: Vec<Vec<usize>>) -> PyResult<()> {
-        guard(|| each_mut!(self, h => {
-            let players = h.rules.t.players;
-            if hands.len() != players {
-                return Err(PyValueError::new_err(format!(
-                    "{} hands for {players} players", hands.len())));
-            }
-            let size = h.rules.size;
-            for (s, tiles) in hands.iter().enumerate() {
-                h.hands[s] = mask_of(tiles, size)?;
-            }
-            Ok(())
-        }))
+        guard(|| {
+            each_mut!(self, h => {
+                let players = h.rules.t.players;
+                if hands.len() != players {
+                    return Err(PyValueError::new_err(format!(
+                        "{} hands for {players} players", hands.len())));
+                }
+                let size = h.rules.size;
+                for (s, tiles) in hands.iter().enumerate() {
+                    h.hands[s] = mask_of(tiles, size)?;
+                }
+                Ok(())
+            })
+        })
     }
     #[getter]
     fn out_of_play<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -660,25 +790,37 @@ impl Hand {
     /// Move-path counts to `depth` (the perft tests' measure).
     fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
         let inner = &self.inner;
-        py.allow_threads(|| guard(|| Ok(match inner {
-            AnyHand::W1(h) => h.perft(depth),
-            AnyHand::W2(h) => h.perft(depth),
-            AnyHand::W3(h) => h.perft(depth),
-        })))
+        py.allow_threads(|| {
+            guard(|| {
+                Ok(match inner {
+                    AnyHand::W1(h) => h.perft(depth),
+                    AnyHand::W2(h) => h.perft(depth),
+                    AnyHand::W3(h) => h.perft(depth),
+                })
+            })
+        })
     }
 
     /// The greedy bot's move (`policies.greedy_move`).
     fn greedy_move(&self) -> PyResult<i64> {
-        guard(|| Ok(each!(self, h => {
-            let legal = h.legal_moves();
-            if legal.is_empty() { -2 } else { h.greedy_move(&legal) }
-        })))
+        guard(|| {
+            Ok(each!(self, h => {
+                let legal = h.legal_moves();
+                if legal.is_empty() { -2 } else { h.greedy_move(&legal) }
+            }))
+        })
     }
 
     /// Play to the end with `policy` ("random" or "greedy"), random choices
     /// from `Rng(seed)` as docs/random.md specifies. True when the hand ended.
     #[pyo3(signature = (policy, seed, max_moves=100_000))]
-    fn playout(&mut self, py: Python<'_>, policy: &str, seed: u64, max_moves: usize) -> PyResult<bool> {
+    fn playout(
+        &mut self,
+        py: Python<'_>,
+        policy: &str,
+        seed: u64,
+        max_moves: usize,
+    ) -> PyResult<bool> {
         let greedy = match policy {
             "random" => false,
             "greedy" => true,
@@ -686,11 +828,15 @@ impl Hand {
         };
         let mut rng = KRng::new(seed);
         let inner = &mut self.inner;
-        py.allow_threads(|| guard(|| Ok(match inner {
-            AnyHand::W1(h) => h.playout(greedy, &mut rng, max_moves),
-            AnyHand::W2(h) => h.playout(greedy, &mut rng, max_moves),
-            AnyHand::W3(h) => h.playout(greedy, &mut rng, max_moves),
-        })))
+        py.allow_threads(|| {
+            guard(|| {
+                Ok(match inner {
+                    AnyHand::W1(h) => h.playout(greedy, &mut rng, max_moves),
+                    AnyHand::W2(h) => h.playout(greedy, &mut rng, max_moves),
+                    AnyHand::W3(h) => h.playout(greedy, &mut rng, max_moves),
+                })
+            })
+        })
     }
 
     fn pips_left(&self, seat: usize) -> PyResult<i64> {
@@ -748,6 +894,79 @@ fn derive(seed: u64, path: Vec<u64>) -> u64 {
     kderive(seed, &path)
 }
 
+/// Every constant the two cores share, by name, for the test that compares
+/// them with the Python modules' (`tests/test_shared_constants.py`).
+#[pyfunction]
+fn constants(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    use crate::moves;
+    let named = |items: &[(&str, i64)]| -> PyResult<Bound<'_, PyDict>> {
+        let d = PyDict::new(py);
+        for &(name, value) in items {
+            d.set_item(name, value)?;
+        }
+        Ok(d)
+    };
+    let out = PyDict::new(py);
+    out.set_item("format", TABLE_FORMAT)?;
+    out.set_item(
+        "moves",
+        named(&[
+            ("DRAW", moves::DRAW),
+            ("PASS", moves::PASS),
+            ("TILE_SHIFT", i64::from(moves::TILE_SHIFT)),
+            ("ARM_SHIFT", i64::from(moves::ARM_SHIFT)),
+            ("ARM_MASK", moves::ARM_MASK),
+            ("FLIP", moves::FLIP),
+            ("NO_ARM", moves::NO_ARM),
+        ])?,
+    )?;
+    out.set_item(
+        "outcomes",
+        named(&[
+            ("PLAYING", i64::from(moves::PLAYING)),
+            ("DOMINO", i64::from(moves::DOMINO)),
+            ("BLOCKED", i64::from(moves::BLOCKED)),
+            ("TARGET", i64::from(moves::TARGET)),
+        ])?,
+    )?;
+    let codes = PyDict::new(py);
+    for &(family, items) in crate::codes::FAMILIES {
+        codes.set_item(family, named(items)?)?;
+    }
+    out.set_item("codes", codes)?;
+    out.set_item("table_fields", crate::table::TABLE_FIELDS.to_vec())?;
+    out.set_item("match_fields", crate::game::MATCH_FIELDS.to_vec())?;
+    out.set_item("settle_fields", Settle::FIELDS.to_vec())?;
+    out.set_item("lead_fields", crate::game::LeadRule::FIELDS.to_vec())?;
+    out.set_item("hand_fields", HAND_FIELDS.to_vec())?;
+    let as_i64 = |n: usize| i64::try_from(n).expect("a small constant");
+    out.set_item(
+        "streams",
+        named(&[
+            ("DEALS", i64::try_from(crate::game::DEALS).expect("a small constant")),
+            ("BOTS", i64::try_from(crate::game::BOTS).expect("a small constant")),
+        ])?,
+    )?;
+    out.set_item(
+        "match",
+        named(&[
+            ("MAX_HANDS", as_i64(crate::game::MAX_HANDS)),
+            ("MAX_REDEALS", as_i64(crate::game::MAX_REDEALS)),
+        ])?,
+    )?;
+    out.set_item(
+        "sim",
+        named(&[
+            ("TIME_SAMPLE", i64::try_from(crate::sim::TIME_SAMPLE).expect("a small constant")),
+            ("PLAY", as_i64(crate::sim::PLAY)),
+            ("SETTLE", as_i64(crate::sim::SETTLE)),
+            ("SCORE", as_i64(crate::sim::SCORE)),
+        ])?,
+    )?;
+    out.set_item("TIME_BINS", crate::sim::TIME_BINS)?;
+    Ok(out)
+}
+
 /// Panic on purpose (the tests check a panic becomes a one-line error).
 #[pyfunction]
 fn _provoke_panic() -> PyResult<()> {
@@ -771,6 +990,7 @@ fn bones_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Hand>()?;
     m.add_class::<Rng>()?;
     m.add_function(wrap_pyfunction!(derive, m)?)?;
+    m.add_function(wrap_pyfunction!(constants, m)?)?;
     m.add_function(wrap_pyfunction!(_provoke_panic, m)?)?;
     crate::pysim::register(m)?;
     crate::pysearch::register(m)?;

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::bits::Bits;
-use crate::hand::{Hand, MAX_ARMS, MAX_HUBS};
+use crate::hand::{Hand, HandSetup, MAX_ARMS, MAX_HUBS};
 use crate::py::{guard, table_from_dict};
 use crate::rng::Rng;
 use crate::search::{search, Budget, NoWorld, Policy, View};
@@ -55,13 +55,22 @@ fn hand_from_py<const W: usize>(rules: &Arc<Rules<W>>, o: &Bound<'_, PyAny>) -> 
     }
     let scores: Vec<i64> = attr(o, "scores")?;
     if scores.len() != t.owners {
-        return Err(PyValueError::new_err(format!("{} scores for {} sides", scores.len(), t.owners)));
+        return Err(PyValueError::new_err(format!(
+            "{} scores for {} sides",
+            scores.len(),
+            t.owners
+        )));
     }
     let oop = mask::<W>(&o.getattr("out_of_play")?, size)?;
     let bone = vec![0u8; boneyard.len()];
-    let mut h = Hand::new(Arc::clone(rules), &vec![Bits::<W>::ZERO; t.players], bone, leader,
-                          Some(scores), attr(o, "lead_tile")?, attr(o, "lead_doubles_only")?,
-                          oop, false);
+    let setup = HandSetup {
+        scores: Some(scores),
+        lead_tile: attr(o, "lead_tile")?,
+        lead_doubles_only: attr(o, "lead_doubles_only")?,
+        out_of_play: oop,
+        ..HandSetup::new(vec![Bits::<W>::ZERO; t.players], bone, leader)
+    };
+    let mut h = Hand::new(Arc::clone(rules), setup);
     h.bone_pos = attr(o, "bone_pos")?;
     h.bone_end = attr(o, "bone_end")?;
     if h.bone_pos > boneyard.len() || h.bone_end > boneyard.len() {
@@ -108,8 +117,11 @@ fn hand_from_py<const W: usize>(rules: &Arc<Rules<W>>, o: &Bound<'_, PyAny>) -> 
     let hub_cross: Vec<Vec<i64>> = attr(o, "hub_cross")?;
     let hub_sides_left: Vec<i64> = attr(o, "hub_sides_left")?;
     let hub_spins: Vec<bool> = attr(o, "hub_spins")?;
-    if hub_k.len() != m || hub_mult.len() != m || hub_cross.len() != m
-        || hub_sides_left.len() != m || hub_spins.len() != m
+    if hub_k.len() != m
+        || hub_mult.len() != m
+        || hub_cross.len() != m
+        || hub_sides_left.len() != m
+        || hub_spins.len() != m
     {
         return Err(PyValueError::new_err("the hubs' lists differ in length"));
     }
@@ -139,7 +151,9 @@ fn hand_from_py<const W: usize>(rules: &Arc<Rules<W>>, o: &Bound<'_, PyAny>) -> 
     h.drawn_turn = attr(o, "drawn_turn")?;
     let drawn: Vec<u32> = attr(o, "drawn")?;
     let out: Vec<bool> = attr(o, "out")?;
-    if h.turn >= t.players || drawn.len() != t.players || out.len() != t.players
+    if h.turn >= t.players
+        || drawn.len() != t.players
+        || out.len() != t.players
         || t.players > MAX_PLAYERS
     {
         return Err(PyValueError::new_err("the seats' lists do not match the table"));
@@ -163,6 +177,7 @@ fn hand_from_py<const W: usize>(rules: &Arc<Rules<W>>, o: &Bound<'_, PyAny>) -> 
     Ok(h)
 }
 
+// the arguments of `Search.search` as Python passes them, each converted here once
 #[allow(clippy::too_many_arguments)]
 fn run<const W: usize>(
     py: Python<'_>,
@@ -187,7 +202,7 @@ fn run<const W: usize>(
         return Err(PyValueError::new_err("no legal moves to judge"));
     }
     let layout = hand_from_py(rules, layout)?;
-    if layout.state != crate::hand::PLAYING {
+    if layout.state != crate::moves::PLAYING {
         return Err(PyValueError::new_err("the hand is over"));
     }
     let mut lim = Vec::with_capacity(players);
@@ -198,8 +213,14 @@ fn run<const W: usize>(
         }
         lim.push(v);
     }
-    let view = View { seat, own: mask::<W>(own, size)?, counts, unseen: mask::<W>(unseen, size)?,
-                      limits: lim, layout };
+    let view = View {
+        seat,
+        own: mask::<W>(own, size)?,
+        counts,
+        unseen: mask::<W>(unseen, size)?,
+        limits: lim,
+        layout,
+    };
     if view.layout.turn != seat {
         return Err(PyValueError::new_err(format!("seat {seat} is not the one to move")));
     }
@@ -247,6 +268,7 @@ impl Searcher {
     /// sampled)`; the move is None when no world agrees with the view.
     #[pyo3(signature = (layout, seat, own, counts, unseen, limits, legal, iterations, rollouts,
                         policy, seconds, state))]
+    // the signature the Python search bot calls: one argument a field
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
@@ -277,12 +299,15 @@ impl Searcher {
         let budget = Budget { iterations, rollouts, policy, deadline };
         let mut rng = Rng::new(state);
         let got = guard(|| match &self.inner {
-            AnyRules::W1(r) => run(py, r, layout, seat, own, counts, unseen, &limits, &legal,
-                                   budget, &mut rng),
-            AnyRules::W2(r) => run(py, r, layout, seat, own, counts, unseen, &limits, &legal,
-                                   budget, &mut rng),
-            AnyRules::W3(r) => run(py, r, layout, seat, own, counts, unseen, &limits, &legal,
-                                   budget, &mut rng),
+            AnyRules::W1(r) => {
+                run(py, r, layout, seat, own, counts, unseen, &limits, &legal, budget, &mut rng)
+            }
+            AnyRules::W2(r) => {
+                run(py, r, layout, seat, own, counts, unseen, &limits, &legal, budget, &mut rng)
+            }
+            AnyRules::W3(r) => {
+                run(py, r, layout, seat, own, counts, unseen, &limits, &legal, budget, &mut rng)
+            }
         })?;
         Ok(match got {
             Some((best, totals, done)) => (Some(best), totals, rng.state, done),

@@ -26,7 +26,7 @@ fn match_rules(d: &Bound<'_, PyDict>) -> PyResult<MatchRules> {
     };
     Ok(MatchRules {
         lead_first: lead("lead_first")?,
-        lead_later: item(d, "lead_later")?,
+        lead_later: item::<i64>(d, "lead_later")?.try_into().map_err(PyValueError::new_err)?,
         lead_again: lead("lead_again")?,
         lead_doubles_only: item::<i64>(d, "lead_doubles_only")? != 0,
         boneyard_unread: item::<i64>(d, "boneyard_unread")? != 0,
@@ -59,19 +59,28 @@ impl Simulation {
     /// names per lineup entry; `which`: each entry's distinct-bot index;
     /// `size`, `pairs`, `slots`: `sim.Layout` (one slots dict per table).
     #[new]
+    // the positional signature `bones.engine.sim` calls: one argument a part of `sim.Layout`
     #[allow(clippy::too_many_arguments)]
-    fn new(tables: Vec<Bound<'_, PyDict>>, lineup: Vec<String>, which: Vec<usize>,
-           distinct: usize, size: usize, pairs: Vec<(usize, usize)>,
-           slots_of: Vec<Bound<'_, PyDict>>, hands_only: bool) -> PyResult<Self> {
+    fn new(
+        tables: Vec<Bound<'_, PyDict>>,
+        lineup: Vec<String>,
+        which: Vec<usize>,
+        distinct: usize,
+        size: usize,
+        pairs: Vec<(usize, usize)>,
+        slots_of: Vec<Bound<'_, PyDict>>,
+        hands_only: bool,
+    ) -> PyResult<Self> {
         guard(|| {
             if tables.len() != slots_of.len() || tables.is_empty() {
                 return Err(PyValueError::new_err("one slots dict per table"));
             }
             let bots = lineup
                 .iter()
-                .map(|n| Bot::from_name(n).ok_or_else(|| {
-                    PyValueError::new_err(format!("no native bot {n:?}"))
-                }))
+                .map(|n| {
+                    Bot::from_name(n)
+                        .ok_or_else(|| PyValueError::new_err(format!("no native bot {n:?}")))
+                })
                 .collect::<PyResult<Vec<_>>>()?;
             let mut out = Vec::new();
             let mut players = 0;
@@ -86,8 +95,16 @@ impl Simulation {
                 };
                 out.push(SimTable { rules, m: match_rules(d)?, slots: slots(s)? });
             }
-            let sim = Sim { tables: out, lineup: bots, which, distinct, players, size, pairs,
-                            hands_only };
+            let sim = Sim {
+                tables: out,
+                lineup: bots,
+                which,
+                distinct,
+                players,
+                size,
+                pairs,
+                hands_only,
+            };
             sim.check().map_err(PyValueError::new_err)?;
             Ok(Simulation { sim: Arc::new(sim) })
         })
@@ -97,17 +114,27 @@ impl Simulation {
     /// 2**64): `(n, sums, pairs, hists, timing)` where `hists` maps
     /// `"{t}.scoring_counts"` etc. to `{key: count}` and `timing` holds, per
     /// distinct bot, sampled decision times in `sim`'s time bins.
+    // the summary tuple Python unpacks, spelled out where it is built
     #[allow(clippy::type_complexity)]
-    fn run<'py>(&self, py: Python<'py>, seed: u64, start: u64, stop: u64)
-                -> PyResult<(u64, Vec<i64>, Vec<i64>, Bound<'py, PyDict>, Vec<Bound<'py, PyDict>>)> {
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        seed: u64,
+        start: u64,
+        stop: u64,
+    ) -> PyResult<(u64, Vec<i64>, Vec<i64>, Bound<'py, PyDict>, Vec<Bound<'py, PyDict>>)> {
         let sim = Arc::clone(&self.sim);
         let got: PyResult<Result<Totals, String>> =
             py.allow_threads(|| guard(|| Ok(sim.run(seed, start, stop))));
         let totals = got?.map_err(NativeError::new_err)?;
         let hists = PyDict::new(py);
         for (t, th) in totals.hists.iter().enumerate() {
-            for (name, h) in [("scoring_counts", &th.scoring_counts), ("play_points", &th.play_points),
-                              ("game_hands", &th.game_hands), ("margin", &th.margin)] {
+            for (name, h) in [
+                ("scoring_counts", &th.scoring_counts),
+                ("play_points", &th.play_points),
+                ("game_hands", &th.game_hands),
+                ("margin", &th.margin),
+            ] {
                 let d = PyDict::new(py);
                 for (k, v) in h.items() {
                     d.set_item(k, v)?;

@@ -90,8 +90,16 @@ mod tests {
     fn next_u64_vectors() {
         let mut r = Rng::new(0);
         let got: Vec<u64> = (0..5).map(|_| r.next_u64()).collect();
-        assert_eq!(got, vec![0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4, 0x06c45d188009454f,
-                             0xf88bb8a8724c81ec, 0x1b39896a51a8749b]);
+        assert_eq!(
+            got,
+            vec![
+                0xe220a8397b1dcdaf,
+                0x6e789e6aa1b965f4,
+                0x06c45d188009454f,
+                0xf88bb8a8724c81ec,
+                0x1b39896a51a8749b
+            ]
+        );
         let mut r = Rng::new(u64::MAX);
         assert_eq!(r.next_u64(), 16490336266968443936);
     }
@@ -107,8 +115,13 @@ mod tests {
         assert_eq!(r.below(9223372036854775809), 3694763184872335752);
         let mut a: Vec<u32> = (0..28).collect();
         Rng::new(42).shuffle(&mut a);
-        assert_eq!(a, vec![22, 1, 16, 24, 15, 3, 12, 8, 18, 21, 9, 26, 4, 0, 23, 6, 11, 17, 13,
-                           27, 20, 7, 2, 25, 14, 10, 19, 5]);
+        assert_eq!(
+            a,
+            vec![
+                22, 1, 16, 24, 15, 3, 12, 8, 18, 21, 9, 26, 4, 0, 23, 6, 11, 17, 13, 27, 20, 7, 2,
+                25, 14, 10, 19, 5
+            ]
+        );
         let mut a: Vec<u32> = (0..28).collect();
         Rng::new(7).shuffle_tail(&mut a, 3);
         assert_eq!(&a[21..], &[21, 25, 27, 26, 22, 24, 23]);

@@ -13,7 +13,8 @@
 
 use crate::bits::Bits;
 use crate::bots::{heuristic_move, Voids};
-use crate::hand::{Hand, PLAYING};
+use crate::hand::Hand;
+use crate::moves::PLAYING;
 use crate::rng::Rng;
 
 /// Randomised constrained deals tried before the exhaustive search
@@ -75,7 +76,7 @@ impl<const W: usize> View<W> {
                 continue;
             }
             let mask = v.mask.and(&unseen);
-            let cap = hand.drawn[v.seat] as i64 - v.then as i64 - v.played as i64;
+            let cap = i64::from(hand.drawn[v.seat]) - i64::from(v.then) - i64::from(v.played);
             if mask.is_zero() || cap >= counts[v.seat] as i64 {
                 continue;
             }
@@ -173,9 +174,8 @@ impl<const W: usize> Constrained<W> {
         let refusals = tiles
             .iter()
             .map(|&t| {
-                caps.iter()
-                    .filter(|c| c.iter().any(|(m, cap)| *cap == 0 && m.has(t)))
-                    .count() as i64
+                caps.iter().filter(|c| c.iter().any(|(m, cap)| *cap == 0 && m.has(t))).count()
+                    as i64
             })
             .collect();
         Constrained { need, caps, tiles, refusals }
@@ -184,12 +184,8 @@ impl<const W: usize> Constrained<W> {
     /// The tiles in placing order: most refused first, then by one fresh
     /// 64-bit draw each (drawn in tile order), then by id.
     fn order(&self, rng: &mut Rng) -> Vec<usize> {
-        let mut keyed: Vec<(i64, u64, usize)> = self
-            .tiles
-            .iter()
-            .zip(&self.refusals)
-            .map(|(&t, &r)| (-r, rng.next_u64(), t))
-            .collect();
+        let mut keyed: Vec<(i64, u64, usize)> =
+            self.tiles.iter().zip(&self.refusals).map(|(&t, &r)| (-r, rng.next_u64(), t)).collect();
         keyed.sort_unstable();
         keyed.into_iter().map(|k| k.2).collect()
     }
@@ -199,8 +195,15 @@ impl<const W: usize> Constrained<W> {
             && !self.caps[d].iter().enumerate().any(|(i, (m, _))| m.has(t) && left[d][i] == 0)
     }
 
-    fn take(&self, need: &mut [usize], left: &mut [Vec<i64>], got: &mut [Bits<W>], d: usize,
-            t: usize, back: bool) {
+    fn take(
+        &self,
+        need: &mut [usize],
+        left: &mut [Vec<i64>],
+        got: &mut [Bits<W>],
+        d: usize,
+        t: usize,
+        back: bool,
+    ) {
         if back {
             need[d] += 1;
             got[d].clear(t);
@@ -262,8 +265,15 @@ impl<const W: usize> Constrained<W> {
         }
     }
 
-    fn place(&self, order: &[usize], i: usize, need: &mut Vec<usize>, left: &mut Vec<Vec<i64>>,
-             got: &mut Vec<Bits<W>>, rng: &mut Rng) -> bool {
+    fn place(
+        &self,
+        order: &[usize],
+        i: usize,
+        need: &mut Vec<usize>,
+        left: &mut Vec<Vec<i64>>,
+        got: &mut Vec<Bits<W>>,
+        rng: &mut Rng,
+    ) -> bool {
         if i == order.len() {
             return true;
         }
@@ -295,8 +305,13 @@ impl<const W: usize> Constrained<W> {
 
 /// The rollout policy's move in the full-information `hand`
 /// (`search._greedy_policy` and the others).
-fn rollout_move<const W: usize>(hand: &Hand<W>, policy: Policy, rng: &mut Rng,
-                                legal: &mut Vec<i64>, counts: &mut Vec<i64>) -> i64 {
+fn rollout_move<const W: usize>(
+    hand: &Hand<W>,
+    policy: Policy,
+    rng: &mut Rng,
+    legal: &mut Vec<i64>,
+    counts: &mut Vec<i64>,
+) -> i64 {
     hand.legal_moves_into(legal);
     if legal.len() == 1 {
         return legal[0];
@@ -312,7 +327,7 @@ fn rollout_move<const W: usize>(hand: &Hand<W>, policy: Policy, rng: &mut Rng,
             seen.or_assign(&hand.out_of_play);
             let unseen = r.full.and_not(&seen);
             counts.clear();
-            counts.extend((0..r.t.players).map(|s| hand.hands[s].count() as i64));
+            counts.extend((0..r.t.players).map(|s| i64::from(hand.hands[s].count())));
             heuristic_move(hand, &unseen, counts, hand.drawable() as i64, &Bits::ZERO, legal)
         }
     }
@@ -338,8 +353,12 @@ pub struct Budget {
 }
 
 /// `SearchBot.values`: judge every move of `legal` over sampled worlds.
-pub fn search<const W: usize>(view: &View<W>, legal: &[i64], budget: &Budget, rng: &mut Rng)
-                              -> Result<Found, NoWorld> {
+pub fn search<const W: usize>(
+    view: &View<W>,
+    legal: &[i64],
+    budget: &Budget,
+    rng: &mut Rng,
+) -> Result<Found, NoWorld> {
     let t = &view.layout.rules.t;
     let me = t.owner[view.seat];
     let mut totals = vec![0i64; legal.len()];
@@ -359,8 +378,13 @@ pub fn search<const W: usize>(view: &View<W>, legal: &[i64], budget: &Budget, rn
                 trial.apply(mv, None);
                 let mut play_rng = Rng::new(seed);
                 while trial.state == PLAYING {
-                    let m = rollout_move(&trial, budget.policy, &mut play_rng, &mut scratch,
-                                         &mut counts);
+                    let m = rollout_move(
+                        &trial,
+                        budget.policy,
+                        &mut play_rng,
+                        &mut scratch,
+                        &mut counts,
+                    );
                     trial.apply(m, None);
                 }
                 let mut mine = 0;
@@ -429,7 +453,7 @@ mod tests {
                 for s in 0..2 {
                     assert_eq!(world.hands[s].count(), h.hands[s].count());
                     for (mask, cap) in &view.limits[s] {
-                        assert!(world.hands[s].and(mask).count() as i64 <= *cap);
+                        assert!(i64::from(world.hands[s].and(mask).count()) <= *cap);
                     }
                 }
                 // every tile is somewhere, once

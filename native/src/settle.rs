@@ -1,6 +1,6 @@
 //! End-of-hand settlement (`bones.engine.settle`), from the rule's codes.
 
-use crate::table::Settle;
+use crate::table::{Amount, Per, Round, Settle, SettleKind, Ties};
 
 /// Round a non-negative amount to the nearest multiple of `unit` (half up).
 pub fn round_nearest(value: i64, unit: i64) -> i64 {
@@ -8,12 +8,12 @@ pub fn round_nearest(value: i64, unit: i64) -> i64 {
     (q + if 2 * r >= unit { 1 } else { 0 }) * unit
 }
 
-/// `settle.round_to`: to a multiple of `unit`, nearest (0), up (1) or down (2).
-pub fn round_to(value: i64, unit: i64, mode: i32) -> i64 {
+/// `settle.round_to`: to a multiple of `unit`, nearest, up or down.
+pub fn round_to(value: i64, unit: i64, mode: Round) -> i64 {
     match mode {
-        1 => (value + unit - 1).div_euclid(unit) * unit,
-        2 => value - value.rem_euclid(unit),
-        _ => round_nearest(value, unit),
+        Round::Up => (value + unit - 1).div_euclid(unit) * unit,
+        Round::Down => value - value.rem_euclid(unit),
+        Round::Nearest => round_nearest(value, unit),
     }
 }
 
@@ -33,7 +33,7 @@ impl Settle {
     }
 
     fn of_parts(&self, parts: impl Iterator<Item = i64>) -> i64 {
-        if self.per != 0 && self.unit > 1 {
+        if self.per != Per::Aggregate && self.unit > 1 {
             parts.map(|p| round_to(p, self.unit, self.mode)).sum::<i64>().div_euclid(self.divisor)
         } else {
             self.of_total(parts.sum())
@@ -50,13 +50,17 @@ impl Settle {
 
     fn amount(&self, pips: &[i64], winner: usize, losers: &[usize], seats: &Seats) -> i64 {
         match self.amount {
-            3 => self.flat,
-            0 if self.per == 2 => self.of_parts(
-                (0..seats.pips.len()).filter(|&s| losers.contains(&seats.owner[s])).map(|s| seats.pips[s]),
+            Amount::Flat => self.flat,
+            Amount::Opponents if self.per == Per::Player => self.of_parts(
+                (0..seats.pips.len())
+                    .filter(|&s| losers.contains(&seats.owner[s]))
+                    .map(|s| seats.pips[s]),
             ),
-            0 => self.of_parts(losers.iter().map(|&o| pips[o])),
-            1 => self.of_total(losers.iter().map(|&o| pips[o]).sum::<i64>() - pips[winner]),
-            _ => self.of_total(pips.iter().sum()),
+            Amount::Opponents => self.of_parts(losers.iter().map(|&o| pips[o])),
+            Amount::OpponentsMinusOwn => {
+                self.of_total(losers.iter().map(|&o| pips[o]).sum::<i64>() - pips[winner])
+            }
+            Amount::AllHands => self.of_total(pips.iter().sum()),
         }
     }
 
@@ -68,7 +72,7 @@ impl Settle {
 
     /// `settle.carried`: what a tie puts in the pot under `ties: carry`.
     pub fn carried(&self, pips: &[i64], doubles: &[bool], seats: &Seats) -> i64 {
-        if self.kind != 4 || self.ties != 4 {
+        if self.kind != SettleKind::Lightest || self.ties != Ties::Carry {
             return 0;
         }
         let lightest = self.lightest(pips, doubles);
@@ -82,18 +86,24 @@ impl Settle {
 
     /// The score changes of one hand, per owner. `domino` and `blocker` are
     /// owners, -1 for none; `seats` each seat's own pips.
-    pub fn settle(&self, pips: &[i64], doubles: &[bool], domino: i64, blocker: i64,
-                  seats: &Seats) -> Vec<i64> {
+    pub fn settle(
+        &self,
+        pips: &[i64],
+        doubles: &[bool],
+        domino: i64,
+        blocker: i64,
+        seats: &Seats,
+    ) -> Vec<i64> {
         let n = pips.len();
         let mut deltas = vec![0i64; n];
         match self.kind {
-            0 => {}
-            1 => {
+            SettleKind::Nobody => {}
+            SettleKind::OwnPenalty => {
                 for o in 0..n {
                     deltas[o] = -self.of_total(pips[o]);
                 }
             }
-            2 => {
+            SettleKind::EachHeavier => {
                 for i in 0..n {
                     for &theirs in pips {
                         if theirs > pips[i] {
@@ -102,29 +112,29 @@ impl Settle {
                     }
                 }
             }
-            3 => {
+            SettleKind::DominoEr => {
                 if domino >= 0 {
                     let d = domino as usize;
                     let losers: Vec<usize> = (0..n).filter(|&o| o != d).collect();
                     deltas[d] = self.amount(pips, d, &losers, seats);
                 }
             }
-            _ => {
+            SettleKind::Lightest => {
                 let mut lightest = self.lightest(pips, doubles);
                 if lightest.len() > 1 {
                     match self.ties {
-                        2 => {
+                        Ties::NotBlocker => {
                             lightest.retain(|&o| o as i64 != blocker);
                             if lightest.len() != 1 {
                                 return deltas;
                             }
                         }
-                        1 | 3 => {
+                        Ties::Share | Ties::Full => {
                             // the tied hands score from the hands that are not tied
                             let losers: Vec<usize> =
                                 (0..n).filter(|o| !lightest.contains(o)).collect();
                             let total = self.amount(pips, lightest[0], &losers, seats);
-                            let each = if self.ties == 3 {
+                            let each = if self.ties == Ties::Full {
                                 total
                             } else {
                                 self.share(total, lightest.len() as i64)
@@ -134,7 +144,8 @@ impl Settle {
                             }
                             return deltas;
                         }
-                        _ => return deltas,
+                        // a carried tie goes to the pot (`carried`)
+                        Ties::Nobody | Ties::Carry => return deltas,
                     }
                 }
                 let w = lightest[0];
@@ -164,17 +175,26 @@ pub fn hand_winner(deltas: &[i64], domino: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn rule(c: [i64; 8]) -> Settle {
-        let mut codes = c.to_vec();
-        codes.push(0);
-        Settle::from_codes(&codes).unwrap()
-    }
+    use crate::table::tests::settle;
+    use Amount::*;
+    use SettleKind::*;
 
     /// Settle with every seat its own owner.
     fn solo(r: &Settle, pips: &[i64], doubles: &[bool], domino: i64, blocker: i64) -> Vec<i64> {
         let owner: Vec<usize> = (0..pips.len()).collect();
         r.settle(pips, doubles, domino, blocker, &Seats { pips, owner: &owner })
+    }
+
+    #[test]
+    fn the_codes_decode_in_the_table_order() {
+        // [kind, amount, flat, unit, per, divisor, ties, doubles_lose, mode]
+        let r = Settle::from_codes(&[4, 1, 7, 5, 2, 3, 4, 1, 2]).unwrap();
+        assert_eq!((r.kind, r.amount, r.flat, r.unit), (Lightest, OpponentsMinusOwn, 7, 5));
+        assert_eq!((r.per, r.divisor, r.ties), (Per::Player, 3, Ties::Carry));
+        assert!(r.doubles_lose && r.mode == Round::Down);
+        assert!(Settle::from_codes(&[5, 0, 1, 1, 0, 1, 0, 0, 0]).is_err());
+        assert!(Settle::from_codes(&[4, 0, 1, 1, 0, 1, 5, 0, 0]).is_err());
+        assert!(Settle::from_codes(&[4, 0, 1, 1, 0, 1, 0, 0]).is_err());
     }
 
     #[test]
@@ -186,10 +206,11 @@ mod tests {
     #[test]
     fn dominoer_rounds_per_opponent_and_divides() {
         // opponents' pips 12 and 13, rounded each to 10 + 15, divided by 5
-        let r = rule([3, 0, 1, 5, 1, 5, 0, 0]);
+        let base = settle(DominoEr, Opponents);
+        let r = Settle { unit: 5, per: Per::Opponent, divisor: 5, ..base.clone() };
         assert_eq!(solo(&r, &[0, 12, 13], &[false; 3], 0, -1), vec![5, 0, 0]);
         // aggregate: 25 -> 25 / 5
-        let r = rule([3, 0, 1, 5, 0, 5, 0, 0]);
+        let r = Settle { unit: 5, divisor: 5, ..base };
         assert_eq!(solo(&r, &[0, 12, 13], &[false; 3], 0, -1), vec![5, 0, 0]);
         assert_eq!(solo(&r, &[0, 12, 13], &[false; 3], -1, -1), vec![0, 0, 0]);
     }
@@ -197,46 +218,43 @@ mod tests {
     #[test]
     fn lightest_ties() {
         let pips = [5, 5, 20];
-        let nobody = rule([4, 0, 1, 1, 0, 1, 0, 0]);
+        let nobody = settle(Lightest, Opponents);
         assert_eq!(solo(&nobody, &pips, &[false; 3], -1, 1), vec![0, 0, 0]);
-        let share = rule([4, 0, 1, 1, 0, 1, 1, 0]);
+        let share = Settle { ties: Ties::Share, ..nobody.clone() };
         // the losers' 20 pips shared by two
         assert_eq!(solo(&share, &pips, &[false; 3], -1, 1), vec![10, 10, 0]);
-        let not_blocker = rule([4, 1, 1, 1, 0, 1, 2, 0]);
+        let not_blocker = Settle { ties: Ties::NotBlocker, ..settle(Lightest, OpponentsMinusOwn) };
         // seat 0 did not block: 25 - 5
         assert_eq!(solo(&not_blocker, &pips, &[false; 3], -1, 1), vec![20, 0, 0]);
-        let doubles_lose = rule([4, 3, 7, 1, 0, 1, 0, 1]);
+        let doubles_lose = Settle { flat: 7, doubles_lose: true, ..settle(Lightest, Flat) };
         assert_eq!(solo(&doubles_lose, &[1, 9, 20], &[true, false, true], -1, -1), vec![0, 7, 0]);
     }
 
     #[test]
     fn rounding_up_down_per_player_and_full_ties() {
-        assert_eq!([0, 1, 5, 26].map(|x| round_to(x, 5, 1)), [0, 5, 5, 30]);
-        assert_eq!([4, 5, 29].map(|x| round_to(x, 5, 2)), [0, 5, 25]);
+        assert_eq!([0, 1, 5, 26].map(|x| round_to(x, 5, Round::Up)), [0, 5, 5, 30]);
+        assert_eq!([4, 5, 29].map(|x| round_to(x, 5, Round::Down)), [0, 5, 25]);
         // two teams (seats 0+2, 1+3); team 1 went out; team 0's players hold 2 and 2
         let seats = Seats { pips: &[2, 0, 2, 0], owner: &[0, 1, 0, 1] };
-        let mut c = vec![3, 0, 1, 5, 1, 1, 0, 0, 0];
         // per opponent: 4 pooled -> 5
-        let r = Settle::from_codes(&c).unwrap();
+        let r = Settle { unit: 5, per: Per::Opponent, ..settle(DominoEr, Opponents) };
         assert_eq!(r.settle(&[4, 0], &[false; 2], 1, -1, &seats), vec![0, 5]);
         // per player: 2 -> 0 and 2 -> 0
-        c[4] = 2;
-        let r = Settle::from_codes(&c).unwrap();
+        let r = Settle { per: Per::Player, ..r };
         assert_eq!(r.settle(&[4, 0], &[false; 2], 1, -1, &seats), vec![0, 0]);
         // rounded up, per player: 5 + 5
-        c[8] = 1;
-        let r = Settle::from_codes(&c).unwrap();
+        let r = Settle { mode: Round::Up, ..r };
         assert_eq!(r.settle(&[4, 0], &[false; 2], 1, -1, &seats), vec![0, 10]);
         // tied lightest hands each score the whole of the rest
-        let full = rule([4, 0, 1, 1, 0, 1, 3, 0]);
+        let full = Settle { ties: Ties::Full, ..settle(Lightest, Opponents) };
         assert_eq!(solo(&full, &[5, 5, 20], &[false; 3], -1, 1), vec![20, 20, 0]);
     }
 
     #[test]
     fn cascade_and_own_penalty() {
-        let each = rule([2, 0, 1, 1, 0, 1, 0, 0]);
+        let each = settle(EachHeavier, Opponents);
         assert_eq!(solo(&each, &[1, 4, 10], &[false; 3], -1, -1), vec![12, 6, 0]);
-        let own = rule([1, 0, 1, 1, 0, 1, 0, 0]);
+        let own = settle(OwnPenalty, Opponents);
         assert_eq!(solo(&own, &[1, 4], &[false; 2], -1, -1), vec![-1, -4]);
         assert_eq!(hand_winner(&[0, 3, 3], -1), -1);
         assert_eq!(hand_winner(&[0, 3, 2], -1), 1);

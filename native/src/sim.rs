@@ -11,7 +11,8 @@ use std::time::Instant;
 
 use crate::bots::{heuristic_decide, Voids};
 use crate::game::{unique_top, Match, MatchRules, BOTS};
-use crate::hand::{Hand, BLOCKED, PLAYING};
+use crate::hand::Hand;
+use crate::moves::{BLOCKED, PLAYING};
 use crate::rng::{derive, Rng};
 use crate::table::{Rules, MAX_PLAYERS};
 
@@ -53,12 +54,13 @@ pub struct Slots {
     pub ahead: Vec<(usize, usize, usize)>,
 }
 
-const PLAY: usize = 1;
-const SETTLE: usize = 2;
-const SCORE: usize = 3;
+/// A side's slots after its win slot, in the order of `sim._SIDE`.
+pub(crate) const PLAY: usize = 1;
+pub(crate) const SETTLE: usize = 2;
+pub(crate) const SCORE: usize = 3;
 /// `sim.TIME_SAMPLE` and `sim.TIME_BINS`
-const TIME_SAMPLE: u64 = 16;
-const TIME_BINS: f64 = 20.0;
+pub(crate) const TIME_SAMPLE: u64 = 16;
+pub(crate) const TIME_BINS: f64 = 20.0;
 
 /// A histogram of non-negative ints (dense below 4096), others sparse.
 #[derive(Clone, Debug, Default)]
@@ -84,7 +86,9 @@ impl Hist {
     /// (key, count) for every key seen, in order.
     pub fn items(&self) -> Vec<(i64, u64)> {
         let mut out: Vec<(i64, u64)> = self.sparse.iter().map(|(&k, &v)| (k, v)).collect();
-        out.extend(self.dense.iter().enumerate().filter(|(_, &v)| v > 0).map(|(k, &v)| (k as i64, v)));
+        out.extend(
+            self.dense.iter().enumerate().filter(|(_, &v)| v > 0).map(|(k, &v)| (k as i64, v)),
+        );
         out.sort_unstable();
         out
     }
@@ -176,9 +180,18 @@ impl Sim {
         }
         for st in &self.tables {
             let table_players = match &st.rules {
-                AnyRules::W1(r) => { st.m.check(r)?; r.t.players }
-                AnyRules::W2(r) => { st.m.check(r)?; r.t.players }
-                AnyRules::W3(r) => { st.m.check(r)?; r.t.players }
+                AnyRules::W1(r) => {
+                    st.m.check(r)?;
+                    r.t.players
+                }
+                AnyRules::W2(r) => {
+                    st.m.check(r)?;
+                    r.t.players
+                }
+                AnyRules::W3(r) => {
+                    st.m.check(r)?;
+                    r.t.players
+                }
             };
             if table_players != players {
                 return Err("every table must seat the same players".into());
@@ -215,11 +228,22 @@ impl Sim {
     }
 
     /// Play games `start..stop` of the run seeded `seed` into `out`.
-    pub fn run_into(&self, seed: u64, start: u64, stop: u64, out: &mut Totals) -> Result<(), String> {
+    pub fn run_into(
+        &self,
+        seed: u64,
+        start: u64,
+        stop: u64,
+        out: &mut Totals,
+    ) -> Result<(), String> {
         let players = self.players;
         let mut vector = vec![0i64; self.size];
-        let mut game = Game { sim: self, seated: vec![0; players], bot_ids: vec![0; players],
-                              seed: 0, decisions: 0 };
+        let mut game = Game {
+            sim: self,
+            seated: vec![0; players],
+            bot_ids: vec![0; players],
+            seed: 0,
+            decisions: 0,
+        };
         for g in start..stop {
             let rot = (g % players as u64) as usize;
             for s in 0..players {
@@ -253,7 +277,8 @@ impl Sim {
     /// clones the `Arc` of its rules, and a count shared between cores
     /// costs a cache-line transfer each time).
     pub fn run(&self, seed: u64, start: u64, stop: u64) -> Result<Totals, String> {
-        let own = Sim { tables: self.tables.iter().map(SimTable::own_copy).collect(), ..self.clone() };
+        let own =
+            Sim { tables: self.tables.iter().map(SimTable::own_copy).collect(), ..self.clone() };
         let mut out = own.empty();
         own.run_into(seed, start, stop, &mut out)?;
         Ok(out)
@@ -263,9 +288,14 @@ impl Sim {
 impl Game<'_> {
     /// `sim._play_game` and `_play_hands` for one table: a match (one hand
     /// in hands mode), its quantities written into `vector`.
-    fn play<const W: usize>(&mut self, rules: &Arc<Rules<W>>, st: &SimTable, vector: &mut [i64],
-                            hists: &mut TableHists, timing: &mut [BTreeMap<i64, u64>])
-                            -> Result<(), String> {
+    fn play<const W: usize>(
+        &mut self,
+        rules: &Arc<Rules<W>>,
+        st: &SimTable,
+        vector: &mut [i64],
+        hists: &mut TableHists,
+        timing: &mut [BTreeMap<i64, u64>],
+    ) -> Result<(), String> {
         let sim = self.sim;
         let t = &rules.t;
         let players = t.players;
@@ -334,7 +364,7 @@ impl Game<'_> {
                     hists.play_points.add(hand.last_points);
                 }
             }
-            moves += hand.moves as i64;
+            moves += i64::from(hand.moves);
             hands += 1;
             if hand.state == BLOCKED {
                 blocked += 1;
@@ -360,16 +390,35 @@ impl Game<'_> {
             }
             None => (mt.scores.clone(), mt.winner),
         };
-        self.record(&st.slots, &t.owner, &result, winner, [moves, blocked, hands, leader],
-                    play, settle, vector, hists);
+        self.record(
+            &st.slots,
+            &t.owner,
+            &result,
+            winner,
+            [moves, blocked, hands, leader],
+            play,
+            settle,
+            vector,
+            hists,
+        );
         Ok(())
     }
 
     /// `sim._record_game`.
+    // one game's quantities, each a slice the caller owns (no struct to fill per game)
     #[allow(clippy::too_many_arguments)]
-    fn record(&self, slots: &Slots, owner: &[usize], result: &[i64], winner: i64,
-              [moves, blocked, hands, leader]: [i64; 4], play: &[i64], settle: &[i64],
-              vector: &mut [i64], hists: &mut TableHists) {
+    fn record(
+        &self,
+        slots: &Slots,
+        owner: &[usize],
+        result: &[i64],
+        winner: i64,
+        [moves, blocked, hands, leader]: [i64; 4],
+        play: &[i64],
+        settle: &[i64],
+        vector: &mut [i64],
+        hists: &mut TableHists,
+    ) {
         hists.game_hands.add(hands);
         let mut ordered = [0i64; MAX_PLAYERS];
         let ordered = &mut ordered[..result.len()];
@@ -381,12 +430,12 @@ impl Game<'_> {
         vector[slots.moves] = moves;
         vector[slots.blocked] = blocked;
         let leader = leader.max(0) as usize;
-        vector[slots.leader_win] = (winner >= 0 && winner == owner[leader] as i64) as i64;
-        vector[slots.tie] = (winner < 0) as i64;
+        vector[slots.leader_win] = i64::from(winner >= 0 && winner == owner[leader] as i64);
+        vector[slots.tie] = i64::from(winner < 0);
         vector[slots.margin] = margin;
         for (s, &d) in self.bot_ids.iter().enumerate() {
             let o = owner[s];
-            let won = (winner == o as i64) as i64;
+            let won = i64::from(winner == o as i64);
             let at = slots.seat_win[s];
             vector[at] = won;
             vector[at + PLAY] = play[s];
@@ -416,7 +465,8 @@ impl Game<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{LeadRule, LATER_DOMINOER, LEAD_LOT};
+    use crate::codes::{Later, LeadKind};
+    use crate::game::LeadRule;
     use crate::table::tests::table;
 
     /// sniff-like: 2 players, one bot, the layout of `sim.Layout` for them.
@@ -424,9 +474,9 @@ mod tests {
         let players = 2;
         let r = Arc::new(Rules::<1>::new(table(6, players)).unwrap());
         let m = MatchRules {
-            lead_first: LeadRule { kind: LEAD_LOT, arg: -1, if_none: -1 },
-            lead_later: LATER_DOMINOER,
-            lead_again: LeadRule { kind: LEAD_LOT, arg: -1, if_none: -1 },
+            lead_first: LeadRule { kind: LeadKind::Lot, arg: -1, if_none: None },
+            lead_later: Later::Dominoer,
+            lead_again: LeadRule { kind: LeadKind::Lot, arg: -1, if_none: None },
             lead_doubles_only: false,
             boneyard_unread: false,
         };
@@ -453,11 +503,28 @@ mod tests {
                 }
             }
         }
-        let slots = Slots { hands: 0, moves: 1, blocked: 2, leader_win: 3, tie: 4, margin: 5,
-                            seat_win, bot_win, ahead };
+        let slots = Slots {
+            hands: 0,
+            moves: 1,
+            blocked: 2,
+            leader_win: 3,
+            tie: 4,
+            margin: 5,
+            seat_win,
+            bot_win,
+            ahead,
+        };
         let pairs = (0..at).map(|i| (i, i)).collect();
-        let s = Sim { tables: vec![SimTable { rules: AnyRules::W1(r), m, slots }], lineup, which,
-                      distinct: distinct.len(), players, size: at, pairs, hands_only };
+        let s = Sim {
+            tables: vec![SimTable { rules: AnyRules::W1(r), m, slots }],
+            lineup,
+            which,
+            distinct: distinct.len(),
+            players,
+            size: at,
+            pairs,
+            hands_only,
+        };
         s.check().unwrap();
         s
     }
@@ -489,7 +556,8 @@ mod tests {
         let s = sim(&[Bot::Random], false);
         let t = s.run(1, 0, 30).unwrap();
         // every game has a winner or a tie; one bot wins whenever a side does
-        let (wins0, wins1) = (t.sums[s.tables[0].slots.seat_win[0]], t.sums[s.tables[0].slots.seat_win[1]]);
+        let (wins0, wins1) =
+            (t.sums[s.tables[0].slots.seat_win[0]], t.sums[s.tables[0].slots.seat_win[1]]);
         let ties = t.sums[4];
         assert_eq!(wins0 + wins1 + ties, 30);
         assert_eq!(t.sums[s.tables[0].slots.bot_win[0]], wins0 + wins1);

@@ -2,23 +2,52 @@
 //! derived from it. Built once per run; the hand only reads it.
 
 use crate::bits::Bits;
+pub use crate::codes::{
+    Amount, Check, Drawing, Muggins, Order, OverClaim, Per, Points, Round, SettleKind, Spinner,
+    Ties, When,
+};
 
-pub const SPIN_NONE: i32 = 0;
-pub const SPIN_FIRST: i32 = 1;
-pub const SPIN_EVERY: i32 = 2;
-pub const SPIN_LED: i32 = 3;
-pub const SPIN_INLINE: i32 = 4;
-pub const SPIN_EVERY_BUT_LED: i32 = 5;
-pub const ORDER_SIDES: i32 = 0;
-pub const ORDER_ALL4: i32 = 2;
-pub const CHECK_NONE: i32 = 0;
-pub const CHECK_HAND_END: i32 = 1;
-pub const CHECK_IMMEDIATE: i32 = 2;
-pub const CHECK_EXACT: i32 = 3;
-pub const MUGGINS_OFF: i32 = 0;
-pub const MUGGINS_TRANSFER: i32 = 1;
-pub const OVER_CLAIM_LOST: i32 = 0;
-pub const OVER_CLAIM_CALLER: i32 = 1;
+/// The fields of the flat table the hand reads, in the order
+/// `bones.engine.flat.flatten` writes them (the match's follow, `game::MATCH_FIELDS`).
+pub const TABLE_FIELDS: &[&str] = &[
+    "players",
+    "owners",
+    "teams",
+    "owner",
+    "highest",
+    "hand_size",
+    "reserve",
+    "spinner",
+    "order",
+    "spinner_mult",
+    "double_weight",
+    "scores_plays",
+    "count_points",
+    "headers",
+    "header_points",
+    "when",
+    "when_values",
+    "points",
+    "points_param",
+    "get_in",
+    "win_on_lead",
+    "muggins",
+    "penalise_over_claim",
+    "over_claim_points",
+    "drawing",
+    "max_draws",
+    "must_play_drawn",
+    "draw_while_able",
+    "knock_bonus",
+    "partners_both_out",
+    "floor_set",
+    "floor",
+    "check",
+    "target",
+    "hands_in_match",
+    "settle_domino",
+    "settle_blocked",
+];
 
 pub const MAX_PLAYERS: usize = 10;
 /// Tiles of the largest set the widest mask (three words) holds: double-18's
@@ -29,42 +58,41 @@ pub const MAX_TILES: usize = 192;
 /// doubles_lose, mode]` in the flat table.
 #[derive(Clone, Debug)]
 pub struct Settle {
-    pub kind: i32,
-    pub amount: i32,
+    pub kind: SettleKind,
+    pub amount: Amount,
     pub flat: i64,
     pub unit: i64,
-    /// 0 aggregate, 1 each opponent, 2 each opposing player
-    pub per: i32,
+    /// what is rounded apart: the total, each opponent, each opposing player
+    pub per: Per,
     pub divisor: i64,
-    pub ties: i32,
+    pub ties: Ties,
     pub doubles_lose: bool,
-    /// 0 nearest, 1 up, 2 down
-    pub mode: i32,
+    /// which way: nearest, up, down
+    pub mode: Round,
 }
 
 impl Settle {
+    /// The codes of a settlement rule in the flat table, in order.
+    pub const FIELDS: [&'static str; 9] =
+        ["kind", "amount", "flat", "unit", "per", "divisor", "ties", "doubles_lose", "mode"];
+
     pub fn from_codes(c: &[i64]) -> Result<Settle, String> {
-        if c.len() != 9 {
+        if c.len() != Self::FIELDS.len() {
             return Err(format!("a settlement rule has 9 codes, not {}", c.len()));
-        }
-        if !(0..=4).contains(&c[0]) || !(0..=3).contains(&c[1]) || !(0..=4).contains(&c[6])
-            || !(0..=2).contains(&c[4]) || !(0..=2).contains(&c[8])
-        {
-            return Err(format!("unknown settlement codes {:?}", c));
         }
         if c[3] < 1 || c[5] < 1 {
             return Err("settlement unit and divisor must be at least 1".into());
         }
         Ok(Settle {
-            kind: c[0] as i32,
-            amount: c[1] as i32,
+            kind: c[0].try_into()?,
+            amount: c[1].try_into()?,
             flat: c[2],
             unit: c[3],
-            per: c[4] as i32,
+            per: c[4].try_into()?,
             divisor: c[5],
-            ties: c[6] as i32,
+            ties: c[6].try_into()?,
             doubles_lose: c[7] != 0,
-            mode: c[8] as i32,
+            mode: c[8].try_into()?,
         })
     }
 }
@@ -79,32 +107,32 @@ pub struct Table {
     pub highest: usize,
     pub hand_size: usize,
     pub reserve: usize,
-    pub spinner: i32,
-    pub order: i32,
+    pub spinner: Spinner,
+    pub order: Order,
     pub spinner_mult: [i64; 5],
     pub double_weight: i64,
     pub scores_plays: bool,
     pub count_points: Vec<i64>,
     pub headers: bool,
     pub header_points: Vec<i64>,
-    pub when: i32,
+    pub when: When,
     pub when_values: Vec<i64>,
-    pub points: i32,
+    pub points: Points,
     pub points_param: i64,
     pub get_in: i64,
     pub win_on_lead: bool,
-    pub muggins: i32,
+    pub muggins: Muggins,
     pub penalise_over_claim: bool,
-    /// who scores a rejected over-claim's true points: OVER_CLAIM_*, 2 the claimer
-    pub over_claim_points: i32,
-    pub drawing: i32,
+    /// who scores a rejected over-claim's true points
+    pub over_claim_points: OverClaim,
+    pub drawing: Drawing,
     pub max_draws: i64,
     pub must_play_drawn: bool,
     pub draw_while_able: bool,
     pub knock_bonus: i64,
     pub partners_both_out: bool,
     pub floor: Option<i64>,
-    pub check: i32,
+    pub check: Check,
     pub target: i64,
     pub hands_in_match: i64,
     pub settle_domino: Settle,
@@ -125,14 +153,6 @@ impl Table {
         }
         if self.owners == 0 || self.owners > self.players {
             return Err("bad owner count".into());
-        }
-        if !(0..=5).contains(&self.spinner) || !(0..=2).contains(&self.order) {
-            return Err("unknown spinner or edge order code".into());
-        }
-        if !(0..=3).contains(&self.check) || !(0..=2).contains(&self.muggins)
-            || !(0..=2).contains(&self.over_claim_points)
-        {
-            return Err("unknown target check or muggins code".into());
         }
         if self.headers && self.header_points.is_empty() {
             return Err("matching ends without a points table".into());
@@ -156,10 +176,10 @@ impl Table {
     /// `Rules.points`: the table, else the scoring rule computed.
     #[inline(always)]
     pub fn points(&self, count: i64) -> i64 {
-        if count >= 0 && (count as usize) < self.count_points.len() {
-            return self.count_points[count as usize];
+        match usize::try_from(count).ok().and_then(|c| self.count_points.get(c)) {
+            Some(&points) => points,
+            None => self.points_for_count(count),
         }
-        self.points_for_count(count)
     }
 
     /// `rules.points_for_count`: a count of 0 never scores.
@@ -169,7 +189,7 @@ impl Table {
         }
         let mut dividing: Vec<i64> = Vec::new();
         match self.when {
-            1 => {
+            When::MultipleOf => {
                 for &d in &self.when_values {
                     if count % d == 0 && !dividing.contains(&d) {
                         dividing.push(d);
@@ -179,19 +199,20 @@ impl Table {
                     return 0;
                 }
             }
-            2 => {
+            When::InList => {
                 if !self.when_values.contains(&count) {
                     return 0;
                 }
             }
-            _ => return 0,
+            // matching ends score by the layout (`Hand::header_points`)
+            When::NoPredicate | When::MatchingEnds => return 0,
         }
         match self.points {
-            0 => count,
-            1 => count.div_euclid(self.points_param),
-            2 => dividing.iter().map(|d| count / d).sum(),
-            3 => count * dividing.len() as i64,
-            _ => self.points_param,
+            Points::Count => count,
+            Points::Divided => count.div_euclid(self.points_param),
+            Points::SumOfQuotients => dividing.iter().map(|d| count / d).sum(),
+            Points::PerDivisor => count * dividing.len() as i64,
+            Points::Flat => self.points_param,
         }
     }
 
@@ -258,7 +279,7 @@ impl<const W: usize> Rules<W> {
         let players = t.players;
         Ok(Rules {
             size,
-            pips: low.iter().zip(&high).map(|(&a, &b)| a as i64 + b as i64).collect(),
+            pips: low.iter().zip(&high).map(|(&a, &b)| i64::from(a) + i64::from(b)).collect(),
             is_double: low.iter().zip(&high).map(|(a, b)| a == b).collect(),
             low,
             high,
@@ -267,14 +288,14 @@ impl<const W: usize> Rules<W> {
             doubles,
             full,
             next_seat: (0..players).map(|s| (s + 1) % players).collect(),
-            plain_arms: t.order != ORDER_ALL4,
+            plain_arms: t.order != Order::All4,
             t,
         })
     }
 
     #[inline(always)]
     pub fn other_half(&self, tile: usize, pip: usize) -> i64 {
-        self.other[tile * (self.t.highest + 1) + pip] as i64
+        i64::from(self.other[tile * (self.t.highest + 1) + pip])
     }
 
     pub fn pips_of(&self, mask: &Bits<W>) -> i64 {
@@ -293,6 +314,21 @@ impl<const W: usize> Rules<W> {
 pub mod tests {
     use super::*;
 
+    /// A settlement by `kind` of `amount`, unrounded, ties scoring nothing.
+    pub fn settle(kind: SettleKind, amount: Amount) -> Settle {
+        Settle {
+            kind,
+            amount,
+            flat: 1,
+            unit: 1,
+            per: Per::Aggregate,
+            divisor: 1,
+            ties: Ties::Nobody,
+            doubles_lose: false,
+            mode: Round::Nearest,
+        }
+    }
+
     pub fn table(highest: usize, players: usize) -> Table {
         Table {
             players,
@@ -302,35 +338,35 @@ pub mod tests {
             highest,
             hand_size: 7,
             reserve: 0,
-            spinner: SPIN_NONE,
-            order: 1,
+            spinner: Spinner::None,
+            order: Order::Any,
             spinner_mult: [2, 2, 0, 0, 0],
             double_weight: 2,
             scores_plays: true,
             count_points: Vec::new(),
             headers: false,
             header_points: Vec::new(),
-            when: 1,
+            when: When::MultipleOf,
             when_values: vec![5, 3],
-            points: 2,
+            points: Points::SumOfQuotients,
             points_param: 0,
             get_in: 0,
             win_on_lead: true,
-            muggins: 0,
+            muggins: Muggins::Off,
             penalise_over_claim: false,
-            over_claim_points: 0,
-            drawing: 0,
+            over_claim_points: OverClaim::Lost,
+            drawing: Drawing::None,
             max_draws: 0,
             must_play_drawn: true,
             draw_while_able: false,
             knock_bonus: 0,
             partners_both_out: false,
             floor: None,
-            check: CHECK_HAND_END,
+            check: Check::HandEnd,
             target: 100,
             hands_in_match: 0,
-            settle_domino: Settle::from_codes(&[3, 0, 1, 1, 0, 1, 0, 0, 0]).unwrap(),
-            settle_blocked: Settle::from_codes(&[4, 0, 1, 1, 0, 1, 0, 0, 0]).unwrap(),
+            settle_domino: settle(SettleKind::DominoEr, Amount::Opponents),
+            settle_blocked: settle(SettleKind::Lightest, Amount::Opponents),
         }
     }
 
@@ -341,9 +377,9 @@ pub mod tests {
         let got: Vec<i64> = [3, 5, 15, 30, 0, 7].iter().map(|&c| t.points(c)).collect();
         assert_eq!(got, vec![1, 1, 8, 16, 0, 0]);
         let mut t = table(6, 2);
-        t.when = 2;
+        t.when = When::InList;
         t.when_values = vec![6, 10];
-        t.points = 4;
+        t.points = Points::Flat;
         t.points_param = 3;
         assert_eq!([6, 7, 10].map(|c| t.points(c)), [3, 0, 3]);
     }
