@@ -40,8 +40,11 @@ if TYPE_CHECKING:  # pragma: no cover
 DEFAULT_BUDGET = 200
 #: The fewest and the most worlds per decision.
 MIN_BUDGET, MAX_BUDGET = 1, 100_000
-#: A decision that loses at least this many points (expected) is a mistake.
-MISTAKE = 2.0
+#: A decision that loses at least this many points (expected) is a mistake
+#: where plays score nothing (block games): elsewhere, the smallest score a
+#: play can make (5 in All Fives, 1 in Fives and Threes, 2 in Bergen), about the least a
+#: real slip costs and more than the search's noise at the default budget.
+MISTAKE = 5.0
 #: How many of the biggest mistakes the summary lists.
 BIGGEST = 5
 #: The JSON output's format name and version (docs/play.md describes it).
@@ -105,6 +108,7 @@ class Decision:
     played: MoveValue
     best: MoveValue
     moves: tuple[MoveValue, ...]  # every legal move, in the engine's order
+    threshold: float = MISTAKE  # the least loss that is a mistake
 
     @property
     def loss(self) -> float:
@@ -113,7 +117,16 @@ class Decision:
 
     @property
     def mistake(self) -> bool:
-        return self.loss >= MISTAKE
+        return self.loss >= self.threshold
+
+
+def mistake_threshold(rules: Rules) -> float:
+    """The least expected loss that is a mistake under ``rules``: the smallest
+    score a play can make, or :data:`MISTAKE` where plays score nothing."""
+    scores = [p for p in rules.count_points if p > 0]
+    if rules.headers and rules.header_points:  # Bergen: the headers score
+        scores += [p for p in rules.header_points if p > 0]
+    return float(min(scores)) if scores else MISTAKE
 
 
 @dataclass
@@ -136,6 +149,7 @@ class Analysis:
     seats: list[int]
     seed: int
     budget: int
+    threshold: float  # the least loss that is a mistake
     hands: list[HandAnalysis] = field(default_factory=list)
 
     @property
@@ -217,12 +231,13 @@ def analyse(record: Record, seats: Sequence[int] | None = None, budget: int = DE
         raise ValueError(f"the budget must be {MIN_BUDGET} to {MAX_BUDGET} worlds, not {budget}")
     base = seed if seed is not None else (record.seed if record.seed is not None else 0)
     out = Analysis(rules.name, rules.players, rules.teams, chosen, base, budget,
-                   [HandAnalysis(h.number, end=h.end) for h in result.hands])
+                   mistake_threshold(rules), [HandAnalysis(h.number, end=h.end) for h in result.hands])
     wanted = set(chosen)
     total = sum(1 for h in result.hands for m in h.moves if m.seat in wanted)
     done = 0
     for number, hand, entry, index in _walk(record, rules, wanted):
-        decision = _decide(rules, hand, number, entry.moves[index], base, budget)
+        decision = _decide(rules, hand, number, entry.moves[index], base, budget,
+                           out.threshold)
         if decision is not None:
             out.hands[number - 1].decisions.append(decision)
         done += 1
@@ -232,7 +247,7 @@ def analyse(record: Record, seats: Sequence[int] | None = None, budget: int = DE
 
 
 def _decide(rules: Rules, hand: Hand, number: int, text: str, seed: int,
-            budget: int) -> Decision | None:
+            budget: int, threshold: float) -> Decision | None:
     from bones.games.game import bot_rng
 
     legal = hand.legal_moves()
@@ -246,7 +261,7 @@ def _decide(rules: Rules, hand: Hand, number: int, text: str, seed: int,
     # the notation as the record has it (the layout's may differ in form)
     values = [MoveValue(v.move, format_move(hand, v.move), v.value) for v in values]
     played = next(v for v in values if v.move == played_code)
-    return Decision(number, ply + 1, seat, played, best_of(values), tuple(values))
+    return Decision(number, ply + 1, seat, played, best_of(values), tuple(values), threshold)
 
 
 # ------------------------------------------------------------- output
@@ -280,7 +295,7 @@ def analysis_json(analysis: Analysis, source: str | None = None) -> dict[str, An
         "seed": analysis.seed,
         "budget": analysis.budget,
         "unit": "points",
-        "mistake": MISTAKE,
+        "mistake": analysis.threshold,
         "hands": [{
             "number": h.number,
             "end": h.end,
@@ -302,5 +317,5 @@ def analysis_json(analysis: Analysis, source: str | None = None) -> dict[str, An
 __all__ = [
     "BIGGEST", "DEFAULT_BUDGET", "FORMAT", "MAX_BUDGET", "MIN_BUDGET", "MISTAKE", "VERSION",
     "Analysis", "Decision", "HandAnalysis", "MoveValue", "analyse", "analysis_json", "best_of",
-    "decision_json", "default_seats", "evaluate_moves", "human_seats",
+    "decision_json", "default_seats", "evaluate_moves", "human_seats", "mistake_threshold",
 ]
