@@ -329,3 +329,67 @@ def test_a_record_that_does_not_replay_is_one_line(tmp_path: Path) -> None:
         path.write_text(bad)
         result = runner.invoke(app, ["analyse", str(path)])
         assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------ bones play
+
+
+def test_the_hint_is_the_analysis_of_the_decision(tmp_path: Path) -> None:
+    session = GameSession.new(load_variant("all-fives"), bots=["greedy"], seed=3,
+                              save_path=tmp_path / "h.json")
+    hints = []
+    while session.hand_number == 1:
+        hand = session.hand
+        assert hand is not None
+        if session.is_human(hand.turn) and len(hand.legal_moves()) > 1:
+            values = session.hint_values()
+            hints.append((len(hand.log) + 1, values, session.hint()))
+            session.play(values[-1].move)  # not always the best
+        elif session.is_human(hand.turn):
+            session.play(hand.legal_moves()[0])
+        else:
+            session.bot_move()
+    assert len(hints) >= 3
+    analysis = session.analyse_hand(1)
+    assert [h.number for h in analysis.hands] == [1] and analysis.seats == [0]
+    decisions = {d.ply: d for d in analysis.decisions}
+    for ply, values, text in hints:
+        d = decisions[ply]
+        assert list(d.moves) == values
+        best = max(values, key=lambda v: v.value)
+        assert d.best == best and text.startswith(f"{best.notation} ({best.value:+.1f} expected; ")
+        second = max((v for v in values if v is not best), key=lambda v: v.value)
+        gap = round(best.value - second.value, 1)
+        assert (f"{gap:.1f} better than {second.notation})" in text if gap > 0
+                else f"as good as {second.notation})" in text)
+
+
+def test_a_after_a_hand_shows_its_analysis(tmp_path: Path) -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_play_prompts import ScriptedUI
+
+    from bones.cli.turns import STOPPED, run
+
+    session = GameSession.new(load_variant("all-fives"), bots=["greedy"], seed=3,
+                              save_path=tmp_path / "a.json")
+    asked = []
+
+    def answer(prompt: str) -> str:
+        if prompt.startswith("Press Enter"):
+            asked.append(prompt)
+            return "a" if len(asked) == 1 else "q"
+        return "1"
+
+    ui = ScriptedUI(answer)
+    with session.new_save():
+        assert run(session, ui) == STOPPED
+    assert len(asked) == 2 and "a to analyse the hand" in asked[0]
+    out = ui.out.getvalue()
+    shown = out[out.index("hand 1 analysed by the search"):]
+    expected = session.analyse_hand(1)
+    for d in expected.decisions:
+        assert f"move {d.ply:>2}, You: played {d.played.notation} ({d.played.value:+.1f})" in shown
+    assert f"You: expected loss {expected.loss(0):.1f} points" in shown
+    assert len(load_record(tmp_path / "a.json").hands) == 2  # nothing else happened

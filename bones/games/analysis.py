@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bones.engine.notation import format_move, parse_move
-from bones.engine.rng import Rng
+from bones.engine.rng import PLAY, PURPOSE_HINT, Rng, stream
 from bones.seat.observation import Observation, observe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -87,6 +87,13 @@ def evaluate_moves(rules: Rules, observation: Observation, budget: int = DEFAULT
     layout = observation.layout
     return [MoveValue(move, format_move(layout, move), total / budget)
             for move, total in zip(legal, totals)]
+
+
+def hint_rng(seed: int, hand_number: int, ply: int, seat: int) -> Rng:
+    """The stream of the decision at ``ply`` moves into hand ``hand_number``
+    (from 1): the one `bones play` gives its hint there
+    (:func:`bones.games.game.bot_rng` with ``"hint"``; docs/random.md)."""
+    return stream(seed, PLAY, hand_number, ply, seat, PURPOSE_HINT)
 
 
 def best_of(values: Sequence[MoveValue]) -> MoveValue:
@@ -208,13 +215,15 @@ def _walk(record: Record, rules: Rules,
 
 def analyse(record: Record, seats: Sequence[int] | None = None, budget: int = DEFAULT_BUDGET,
             seed: int | None = None,
-            progress: Callable[[int, int], None] | None = None) -> Analysis:
+            progress: Callable[[int, int], None] | None = None,
+            only_hands: Sequence[int] | None = None) -> Analysis:
     """The analysis of ``record`` (a record or a save) for ``seats`` (default:
     :func:`default_seats`).
 
     ``seed`` defaults to the record's seed; ``budget`` is the worlds sampled
     per decision.  ``progress(done, total)`` is called after each move of the
-    analysed seats.  A record that does not replay raises
+    analysed seats.  ``only_hands`` (numbers from 1) analyses those hands
+    alone.  A record that does not replay raises
     :class:`bones.games.record.RecordError`; a seat that is not one, a
     ``ValueError``.
     """
@@ -230,16 +239,20 @@ def analyse(record: Record, seats: Sequence[int] | None = None, budget: int = DE
     if not MIN_BUDGET <= budget <= MAX_BUDGET:
         raise ValueError(f"the budget must be {MIN_BUDGET} to {MAX_BUDGET} worlds, not {budget}")
     base = seed if seed is not None else (record.seed if record.seed is not None else 0)
+    hands = [h for h in result.hands if only_hands is None or h.number in only_hands]
     out = Analysis(rules.name, rules.players, rules.teams, chosen, base, budget,
-                   mistake_threshold(rules), [HandAnalysis(h.number, end=h.end) for h in result.hands])
+                   mistake_threshold(rules), [HandAnalysis(h.number, end=h.end) for h in hands])
+    slot = {h.number: i for i, h in enumerate(out.hands)}
     wanted = set(chosen)
-    total = sum(1 for h in result.hands for m in h.moves if m.seat in wanted)
+    total = sum(1 for h in hands for m in h.moves if m.seat in wanted)
     done = 0
     for number, hand, entry, index in _walk(record, rules, wanted):
+        if number not in slot:
+            continue
         decision = _decide(rules, hand, number, entry.moves[index], base, budget,
                            out.threshold)
         if decision is not None:
-            out.hands[number - 1].decisions.append(decision)
+            out.hands[slot[number]].decisions.append(decision)
         done += 1
         if progress is not None:
             progress(done, total)
@@ -248,8 +261,6 @@ def analyse(record: Record, seats: Sequence[int] | None = None, budget: int = DE
 
 def _decide(rules: Rules, hand: Hand, number: int, text: str, seed: int,
             budget: int, threshold: float) -> Decision | None:
-    from bones.games.game import bot_rng
-
     legal = hand.legal_moves()
     if len(legal) < 2:
         return None
@@ -257,7 +268,7 @@ def _decide(rules: Rules, hand: Hand, number: int, text: str, seed: int,
     ply = len(hand.log)
     played_code = parse_move(hand, text)
     values = evaluate_moves(rules, observe(hand, seat, legal), budget,
-                            bot_rng(seed, number, ply, seat, "hint"))
+                            hint_rng(seed, number, ply, seat))
     # the notation as the record has it (the layout's may differ in form)
     values = [MoveValue(v.move, format_move(hand, v.move), v.value) for v in values]
     played = next(v for v in values if v.move == played_code)
