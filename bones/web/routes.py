@@ -269,6 +269,38 @@ async def replay(request: Request) -> Response:
     return JSONResponse(frames)
 
 
+async def analyse(request: Request) -> Response:
+    """The analysis of a record or a save (`bones analyse --json`, with the
+    best move's layout for each decision): ``{"record": TEXT}`` or
+    ``{"save": NAME}``, and ``budget`` (worlds per decision)."""
+    from bones.web.replay import (
+        ANALYSIS_BUDGET,
+        MAX_ANALYSIS_BUDGET,
+        analysis_of,
+        record_of_save,
+        record_of_text,
+    )
+
+    server = server_of(request)
+    data = await read_json(request)
+    check_fields(data, {"record", "save", "budget"})
+    if ("record" in data) == ("save" in data):
+        raise ApiError(400, "give record (a record's JSON text) or save (a save's name)")
+    budget = whole_number(data, "budget", 1, MAX_ANALYSIS_BUDGET, ANALYSIS_BUDGET)
+    if "save" in data:
+        server.require_host(request)
+        path = server.store.save_path(data["save"])
+        record = await run_in_threadpool(record_of_save, path)
+        label = path.name
+    else:
+        text = data["record"]
+        if not isinstance(text, str):
+            raise ApiError(400, "record must be the text of a record file")
+        record = await run_in_threadpool(record_of_text, text)
+        label = "record"
+    return JSONResponse(await run_in_threadpool(analysis_of, record, label, budget))
+
+
 # ------------------------------------------------------- simulations
 
 
@@ -345,6 +377,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/saves", saves),
     Route("/api/saves/open", open_save, methods=["POST"]),
     Route("/api/replay", replay, methods=["POST"]),
+    Route("/api/analyse", analyse, methods=["POST"]),
     Route("/api/simulations", start_simulation, methods=["POST"]),
     Route("/api/simulations/{id}", get_simulation, methods=["GET"]),
     Route("/api/simulations/{id}", cancel_simulation, methods=["DELETE"]),
