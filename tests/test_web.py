@@ -818,3 +818,30 @@ def test_analyse_a_record_and_a_save(server, saves: Path) -> None:  # type: igno
     assert client.post("/api/analyse", json={"save": g["save"]}, headers=ORIGIN).status_code == 401
     for body, status in [({"record": text, "budget": 0}, 400), ({"record": "{}"}, 422), ({}, 400)]:
         assert client.post("/api/analyse", json=body, headers=ORIGIN).status_code == status
+
+
+def test_a_seat_analyses_its_moves_of_a_finished_hand(server) -> None:  # type: ignore[no-untyped-def]
+    app, client = server
+    g = new_game(app, client, seed=3, variant="all-fives",
+                 seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    gid, key = g["id"], g["seats"][0]["key"]
+    url = f"/api/games/{gid}/analysis"
+    assert client.get(f"{url}?hand=1", headers=seat_headers(key)).status_code == 409
+    for _ in range(60):
+        v = wait_turn(client, gid, key)
+        if v["hand_end"] is not None or v["over"]:
+            break
+        client.post(f"/api/games/{gid}/moves", json={"move": v["legal"][0]["move"],
+                                                      "version": v["version"]},
+                    headers=seat_headers(key))
+    assert v["hand_end"] is not None
+    r = client.get(f"{url}?hand=1", headers=seat_headers(key))
+    assert r.status_code == 200, r.text
+    a = r.json()
+    assert a["seats"] == [0] and [h["number"] for h in a["hands"]] == [1]
+    decisions = a["hands"][0]["decisions"]
+    assert decisions and all(d["seat"] == 0 for d in decisions)
+    assert client.get(f"{url}?hand=1", headers=ORIGIN).status_code == 401
+    assert client.get(f"{url}?hand=x", headers=seat_headers(key)).status_code == 400
+    assert client.get(f"{url}?hand=0", headers=seat_headers(key)).status_code == 400
+    assert client.get(f"{url}?hand=9", headers=seat_headers(key)).status_code == 409

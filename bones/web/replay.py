@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bones.web.games import ApiError
+from bones.web.games import ANALYSIS_BUDGET, ApiError
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.hand import Hand
@@ -25,11 +25,6 @@ if TYPE_CHECKING:  # pragma: no cover
 MAX_RECORD_TEXT = 2 * 1024 * 1024
 #: The most moves a replay shows (a real match has a few hundred).
 MAX_FRAMES = 5000
-
-
-#: Worlds per decision of the page's analysis, by default and at most (a
-#: decision takes about 2 ms a hundred worlds in the native core, 0.3 s in Python).
-ANALYSIS_BUDGET, MAX_ANALYSIS_BUDGET = 100, 1000
 
 
 def record_of_text(text: str) -> Record:

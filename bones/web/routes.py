@@ -218,6 +218,16 @@ async def take_back(request: Request) -> Response:
     return JSONResponse(view)
 
 
+async def game_analysis(request: Request) -> Response:
+    server = server_of(request)
+    game = server.store.get(request.path_params["id"])
+    seat = server.seat(request, game)
+    hand = request.query_params.get("hand", "")
+    if not hand.isdigit():
+        raise ApiError(400, "hand must be a hand's number, from 1")
+    return JSONResponse(await run_in_threadpool(game.analysis, seat, int(hand)))
+
+
 async def delete_game(request: Request) -> Response:
     server = server_of(request)
     server.require_host(request)
@@ -273,13 +283,8 @@ async def analyse(request: Request) -> Response:
     """The analysis of a record or a save (`bones analyse --json`, with the
     best move's layout for each decision): ``{"record": TEXT}`` or
     ``{"save": NAME}``, and ``budget`` (worlds per decision)."""
-    from bones.web.replay import (
-        ANALYSIS_BUDGET,
-        MAX_ANALYSIS_BUDGET,
-        analysis_of,
-        record_of_save,
-        record_of_text,
-    )
+    from bones.web.games import ANALYSIS_BUDGET, MAX_ANALYSIS_BUDGET
+    from bones.web.replay import analysis_of, record_of_save, record_of_text
 
     server = server_of(request)
     data = await read_json(request)
@@ -374,6 +379,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/games/{id}", delete_game, methods=["DELETE"]),
     Route("/api/games/{id}/moves", move, methods=["POST"]),
     Route("/api/games/{id}/takeback", take_back, methods=["POST"]),
+    Route("/api/games/{id}/analysis", game_analysis, methods=["GET"]),
     Route("/api/saves", saves),
     Route("/api/saves/open", open_save, methods=["POST"]),
     Route("/api/replay", replay, methods=["POST"]),

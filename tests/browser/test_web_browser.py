@@ -66,6 +66,13 @@ def test_play_a_whole_hand_by_clicking_with_a_draw_and_a_scoring_play(page, serv
     page.wait_for_selector("#handend[open]", timeout=TIMEOUT)
     text = page.inner_text("#handend")
     assert "Hand 1 over" in text and "Settlement" in text
+    # the search's judgement of your moves, on request
+    page.click("#analyse-hand")
+    page.wait_for_function("() => document.querySelector('#hand-analysis')"
+                           ".innerText.includes('expected loss')", timeout=TIMEOUT)
+    judged = page.inner_text("#hand-analysis")
+    assert re.search(r"expected loss \d+\.\d points in \d+ decisions?", judged), judged
+    assert re.search(r"^move \d+: \S+ \([+-]\d+\.\d\)", judged, re.M), judged
     log = "\n".join(logs)
     assert re.search(r"You draw \d-\d", log), log
     assert re.search(r"plays? \S+: count \d+ — scores \d+!", log), log
