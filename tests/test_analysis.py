@@ -393,3 +393,13 @@ def test_a_after_a_hand_shows_its_analysis(tmp_path: Path) -> None:
         assert f"move {d.ply:>2}, You: played {d.played.notation} ({d.played.value:+.1f})" in shown
     assert f"You: expected loss {expected.loss(0):.1f} points" in shown
     assert len(load_record(tmp_path / "a.json").hands) == 2  # nothing else happened
+
+
+def test_progress_counts_the_moves_of_the_analysed_seats(tmp_path: Path) -> None:
+    record, _ = _game(tmp_path, "sniff", 6, hands=2)
+    calls: list[tuple[int, int]] = []
+    analyse(record, seats=[1], budget=2, progress=lambda done, total: calls.append((done, total)))
+    from bones.games.record import replay
+
+    moves = sum(1 for h in replay(record).hands for m in h.moves if m.seat == 1)
+    assert calls == [(n, moves) for n in range(1, moves + 1)]
