@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from bones.cli.options import Json, Quiet, Seed
+from bones.cli.options import Json, Quiet
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.games.analysis import Analysis, Decision, MoveValue
@@ -41,7 +41,10 @@ def analyse_command(
     budget: int = typer.Option(
         200, "--budget", "-b", min=1, max=100_000, metavar="WORLDS",
         help="Worlds the search samples per decision: more is slower and more precise."),
-    seed: Seed = None,
+    seed: Optional[int] = typer.Option(
+        None, "--seed", show_default=False,
+        help="The seed of the search's draws (default: the record's seed, so the analysis "
+        "of a decision is what the ? hint said there at the same budget)."),
     json_out: Json = False,
     quiet: Quiet = False,
 ) -> None:

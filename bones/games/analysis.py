@@ -328,5 +328,6 @@ def analysis_json(analysis: Analysis, source: str | None = None) -> dict[str, An
 __all__ = [
     "BIGGEST", "DEFAULT_BUDGET", "FORMAT", "MAX_BUDGET", "MIN_BUDGET", "MISTAKE", "VERSION",
     "Analysis", "Decision", "HandAnalysis", "MoveValue", "analyse", "analysis_json", "best_of",
-    "decision_json", "default_seats", "evaluate_moves", "human_seats", "mistake_threshold",
+    "decision_json", "default_seats", "evaluate_moves", "hint_rng", "human_seats",
+    "mistake_threshold",
 ]
