@@ -341,7 +341,7 @@ def test_the_hint_is_the_analysis_of_the_decision(tmp_path: Path) -> None:
     while session.hand_number == 1:
         hand = session.hand
         assert hand is not None
-        if session.is_human(hand.turn) and len(hand.legal_moves()) > 1:
+        if session.is_human(hand.turn) and len(hand.legal_moves()) > 1 and len(hints) < 3:
             values = session.hint_values()
             hints.append((len(hand.log) + 1, values, session.hint()))
             session.play(values[-1].move)  # not always the best
@@ -349,7 +349,7 @@ def test_the_hint_is_the_analysis_of_the_decision(tmp_path: Path) -> None:
             session.play(hand.legal_moves()[0])
         else:
             session.bot_move()
-    assert len(hints) >= 3
+    assert len(hints) == 3
     analysis = session.analyse_hand(1)
     assert [h.number for h in analysis.hands] == [1] and analysis.seats == [0]
     decisions = {d.ply: d for d in analysis.decisions}
