@@ -51,7 +51,7 @@ VARIANT_COMMANDS = {
     "tournament": ((), ("--bots", "random,greedy", "-n", "1")),
 }
 # commands that read a file of another kind
-FILE_COMMANDS = ("check", "replay")
+FILE_COMMANDS = ("check", "replay", "analyse")
 
 
 def _run(*args: str):  # type: ignore[no-untyped-def]

@@ -2,7 +2,8 @@
 
 ``tests/corpus/records/`` holds damaged and malicious records and saves;
 ``tests/corpus/records.json`` gives, for each, the exit code and the exact
-one-line message of ``bones replay FILE`` and ``bones play --resume FILE``.
+one-line message of ``bones replay FILE`` (``bones analyse FILE`` gives the same) and
+``bones play --resume FILE``.
 FIFOs, devices, directories and oversized files are made at test time.
 Hypothesis then mutates a real save and checks that neither command ever
 shows a traceback.
@@ -57,6 +58,17 @@ def test_replay_of_corpus_file(case: dict) -> None:  # type: ignore[type-arg]
     result = run(["replay", str(path)])
     assert result.exit_code == code, result.output
     assert error_lines(result) == ([message.replace("{file}", str(path))] if message else [])
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
+def test_analyse_of_corpus_file(case: dict) -> None:  # type: ignore[type-arg]
+    # bones analyse reads a record as bones replay does: the same code and line
+    path = CORPUS / case["file"]
+    code, message = case["replay"]
+    result = run(["analyse", str(path), "--budget", "2"])
+    assert result.exit_code == code, result.output
+    expected = message.replace("{file}", str(path)).replace("bones replay: ", "bones analyse: ")
+    assert error_lines(result) == ([expected] if message else [])
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])

@@ -787,3 +787,61 @@ def test_a_save_held_by_bones_play_is_refused_while_held(server, saves: Path) ->
         r = client.get(f"/api/games/{g['id']}", headers=seat_headers(key))
         assert r.status_code == 423 and "in use" in r.json()["error"]
     assert client.get(f"/api/games/{g['id']}", headers=seat_headers(key)).status_code == 200
+
+
+def test_analyse_a_record_and_a_save(server, saves: Path) -> None:  # type: ignore[no-untyped-def]
+    app, client = server
+    g = new_game(app, client, seed=2)
+    key = g["seats"][0]["key"]
+    for _ in range(3):
+        v = wait_turn(client, g["id"], key)
+        client.post(f"/api/games/{g['id']}/moves",
+                    json={"move": v["legal"][-1]["move"], "version": v["version"]},
+                    headers=seat_headers(key))
+    text = (saves / g["save"]).read_text()
+    r = client.post("/api/analyse", json={"record": text, "budget": 5}, headers=ORIGIN)
+    assert r.status_code == 200, r.text
+    a = r.json()
+    assert a["format"] == "bones-analysis" and a["seats"] == [0] and a["budget"] == 5
+    decisions = [d for hd in a["hands"] for d in hd["decisions"]]
+    assert decisions and all(d["seat"] == 0 for d in decisions)
+    replayed = client.post("/api/replay", json={"record": text}, headers=ORIGIN).json()
+    for d in decisions:
+        frame = replayed["hands"][d["hand"] - 1]["frames"][d["ply"]]
+        assert frame["move"] == d["played"]["move"] and frame["seat"] == d["seat"]
+        if d["best"]["move"] == d["played"]["move"]:
+            assert d["best_layout"] == frame["layout"]  # the best move drawn is the move played
+    by_name = client.post("/api/analyse", json={"save": g["save"], "budget": 5},
+                          headers=host_headers(app))
+    assert by_name.status_code == 200
+    assert by_name.json()["hands"] == [dict(h) for h in a["hands"]]
+    assert client.post("/api/analyse", json={"save": g["save"]}, headers=ORIGIN).status_code == 401
+    for body, status in [({"record": text, "budget": 0}, 400), ({"record": "{}"}, 422), ({}, 400)]:
+        assert client.post("/api/analyse", json=body, headers=ORIGIN).status_code == status
+
+
+def test_a_seat_analyses_its_moves_of_a_finished_hand(server) -> None:  # type: ignore[no-untyped-def]
+    app, client = server
+    g = new_game(app, client, seed=3, variant="all-fives",
+                 seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    gid, key = g["id"], g["seats"][0]["key"]
+    url = f"/api/games/{gid}/analysis"
+    assert client.get(f"{url}?hand=1", headers=seat_headers(key)).status_code == 409
+    for _ in range(60):
+        v = wait_turn(client, gid, key)
+        if v["hand_end"] is not None or v["over"]:
+            break
+        client.post(f"/api/games/{gid}/moves", json={"move": v["legal"][0]["move"],
+                                                      "version": v["version"]},
+                    headers=seat_headers(key))
+    assert v["hand_end"] is not None
+    r = client.get(f"{url}?hand=1", headers=seat_headers(key))
+    assert r.status_code == 200, r.text
+    a = r.json()
+    assert a["seats"] == [0] and [h["number"] for h in a["hands"]] == [1]
+    decisions = a["hands"][0]["decisions"]
+    assert decisions and all(d["seat"] == 0 for d in decisions)
+    assert client.get(f"{url}?hand=1", headers=ORIGIN).status_code == 401
+    assert client.get(f"{url}?hand=x", headers=seat_headers(key)).status_code == 400
+    assert client.get(f"{url}?hand=0", headers=seat_headers(key)).status_code == 400
+    assert client.get(f"{url}?hand=9", headers=seat_headers(key)).status_code == 409

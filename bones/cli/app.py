@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "bones.cli.validate_cmd",
     "bones.cli.check_cmd",
     "bones.cli.replay_cmd",
+    "bones.cli.analyse_cmd",
     "bones.cli.play_cmd",
     "bones.cli.simulate_cmd",
     "bones.cli.serve_cmd",

@@ -387,8 +387,34 @@ class TerminalUI:
                                     f"lead{'' if session.seat_name(hand.leader) == 'You' else 's'}",
                                     STYLES["title"]))
         if self.interactive and session.human_seats:
-            return self.read("Press Enter for the next hand (q to save and quit) ")
+            return self.read("Press Enter for the next hand (a to analyse the hand, "
+                             "q to save and quit) ")
         return ""
+
+    def show_analysis(self, session: GameSession, number: int) -> None:
+        """The analysis of hand ``number``: each decision of the human seats
+        valued by the search from their view, as `bones analyse` prints it."""
+        from bones.cli.analyse_cmd import decision_line
+
+        console = self.console
+        console.print(Text(f"analysing hand {number}...", STYLES["note"]))
+        analysis = session.analyse_hand(number)
+        console.print(Text(f"hand {number} analysed by the search ({analysis.budget} worlds a "
+                           "decision): expected points to the end of the hand, yours less "
+                           "the best opponent's", STYLES["title"]))
+        decisions = analysis.decisions
+        if not decisions:
+            console.print("  no decision to analyse (every move was forced)")
+        for d in decisions:
+            console.print(Text("  " + decision_line(d).replace(f"seat {d.seat}",
+                                                               session.seat_name(d.seat)),
+                               STYLES["error"] if d.mistake else ""))
+        for s in analysis.seats:
+            mine = [d for d in decisions if d.seat == s]
+            mistakes = sum(1 for d in mine if d.mistake)
+            console.print(f"  {session.seat_name(s)}: expected loss {analysis.loss(s):.1f} points "
+                          f"in {len(mine)} decision{'s' * (len(mine) != 1)}, "
+                          f"{mistakes} mistake{'s' * (mistakes != 1)}")
 
 
 def make_console(no_color: bool, interactive: bool) -> Console:

@@ -30,12 +30,15 @@ class PlayUI(Protocol):
     def show_rules(self, session: GameSession) -> bool: ...  # True: draw the table again
     def handoff(self, session: GameSession, seat: int) -> str: ...  # what was typed
     def between_hands(self, session: GameSession) -> str: ...  # what was typed ("" if nothing)
+    def show_analysis(self, session: GameSession, number: int) -> None: ...  # `a` after a hand
     def bot_pause(self) -> None: ...
 
 
 FINISHED, STOPPED = "finished", "stopped"
 
 QUIT_WORDS = ("q", "quit")
+#: typed after a hand: its analysis (`bones analyse` of that hand)
+ANALYSE_WORDS = ("a", "analyse", "analyze")
 #: the keys of the move prompt, for `help`
 KEYS = ("keys: a move's number, its notation (6-4@E, draw, pass) or the tile as shown "
         "([6|4]); ? a hint; h this hand's history; r the rules; u take back your last "
@@ -109,9 +112,14 @@ def _hand_ended(session: GameSession, ui: PlayUI) -> bool:
     ui.show_hand_end(session, hand, summary)
     if session.over:
         ui.show_match_end(session)
-    else:
-        _check_quit(ui.between_hands(session))
-    return True
+        return True
+    number = summary.hand_number
+    while True:
+        reply = ui.between_hands(session)
+        _check_quit(reply)
+        if reply.strip().lower() not in ANALYSE_WORDS:
+            return True
+        ui.show_analysis(session, number)
 
 
 def _human_turn(session: GameSession, ui: PlayUI, seat: int) -> str:

@@ -50,6 +50,7 @@ from bones.lang.spec import Variant
 
 if TYPE_CHECKING:  # pragma: no cover - the bots are imported when a bot plays
     from bones.bots import Bot
+    from bones.games.analysis import Analysis, MoveValue
 
 HUMAN = "human"
 #: ``--level`` names the bot that plays every seat not taken by a human.
@@ -402,11 +403,49 @@ class GameSession:
         return self.play(move)
 
     def hint(self) -> str:
-        """The strongest bot's choice for the player to move (notation)."""
+        """The search's best move for the player to move, and how much better
+        it is than the next best: ``6-4@E (+3.2 expected; 1.5 better than
+        5-5)``.  The values are those `bones analyse` gives this decision
+        (:meth:`hint_values`)."""
         hand = self.hand
         assert hand is not None
-        move = self._choose(HINT_BOT, hand.turn, "hint")
-        return format_move(hand, move)
+        values = self.hint_values()
+        if len(values) == 1:
+            return f"{values[0].notation} (the only move)"
+        from bones.games.analysis import best_of
+
+        best = best_of(values)
+        rest = [v for v in values if v is not best]
+        second = best_of(rest)
+        gap = best.value - second.value
+        better = (f"{gap:.1f} better than {second.notation}" if round(gap, 1) > 0
+                  else f"as good as {second.notation}")
+        return f"{best.notation} ({best.value:+.1f} expected; {better})"
+
+    def hint_values(self) -> list[MoveValue]:
+        """The search's value of every legal move of the player to move, from
+        their view only, by :func:`bones.games.analysis.evaluate_moves` with
+        the hint's stream at the analysis's default budget: exactly what
+        `bones analyse` says of this decision."""
+        from bones.games.analysis import DEFAULT_BUDGET, MoveValue, evaluate_moves
+        from bones.seat.observation import observe
+
+        hand = self.hand
+        assert hand is not None
+        legal = hand.legal_moves()
+        if len(legal) == 1:
+            return [MoveValue(legal[0], format_move(hand, legal[0]), 0.0)]
+        rng = bot_rng(self.seed, self.hand_number, len(hand.log), hand.turn, "hint")
+        values = evaluate_moves(self.rules, observe(hand, hand.turn, legal), DEFAULT_BUDGET, rng)
+        return [MoveValue(v.move, format_move(hand, v.move), v.value) for v in values]
+
+    def analyse_hand(self, number: int) -> Analysis:
+        """The analysis of hand ``number`` (from 1) for the human seats
+        (every seat when none is human), as `bones analyse` gives it."""
+        from bones.games.analysis import DEFAULT_BUDGET, analyse
+
+        return analyse(self.to_record(), self.human_seats or None, DEFAULT_BUDGET, self.seed,
+                       only_hands=[number])
 
     def can_take_back(self) -> str | None:
         """Why a take-back is impossible now, or ``None`` when it is possible."""

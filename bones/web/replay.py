@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bones.web.games import ApiError
+from bones.web.games import ANALYSIS_BUDGET, ApiError
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.hand import Hand
@@ -27,7 +27,8 @@ MAX_RECORD_TEXT = 2 * 1024 * 1024
 MAX_FRAMES = 5000
 
 
-def replay_record_text(text: str) -> dict[str, Any]:
+def record_of_text(text: str) -> Record:
+    """The record in a page's upload (its problems are API errors)."""
     from bones.games.record import RecordError, parse_record
 
     if len(text) > MAX_RECORD_TEXT:
@@ -40,20 +41,78 @@ def replay_record_text(text: str) -> dict[str, Any]:
     except RecursionError:
         raise ApiError(422, "record: nested too deeply to be a bones record") from None
     try:
-        record = parse_record(data, "record")
+        return parse_record(data, "record")
     except RecordError as err:
         raise ApiError(422, str(err).splitlines()[0]) from None
-    return frames_of(record, "record")
 
 
-def replay_save(path: Path) -> dict[str, Any]:
+def record_of_save(path: Path) -> Record:
+    """The record in a save (its problems are API errors)."""
     from bones.games.record import RecordError, load_record
 
     try:
-        record = load_record(path)
+        return load_record(path)
     except (RecordError, RecursionError) as err:
         raise ApiError(422, f"{path.name}: {str(err).splitlines()[0]}") from None
-    return frames_of(record, path.name)
+
+
+def replay_record_text(text: str) -> dict[str, Any]:
+    return frames_of(record_of_text(text), "record")
+
+
+def replay_save(path: Path) -> dict[str, Any]:
+    return frames_of(record_of_save(path), path.name)
+
+
+def analysis_of(record: Record, label: str, budget: int = ANALYSIS_BUDGET) -> dict[str, Any]:
+    """`bones analyse --json` of a record for the Replay page, each decision
+    with ``best_layout``: the layout had the best move been played instead
+    (the frame of that move shows the move played)."""
+    from bones.engine.moves import DRAW, PASS
+    from bones.games.analysis import analyse, analysis_json
+    from bones.games.record import RecordError, deal_from_record
+    from bones.web.view import layout_json
+
+    try:
+        analysis = analyse(record, budget=budget)
+    except (RecordError, RecursionError) as err:
+        raise ApiError(422, f"{label}: {str(err).splitlines()[0]}") from None
+    out = analysis_json(analysis, label)
+    rules = _rules_of(record)
+    for hand, data in zip(analysis.hands, out["hands"], strict=True):
+        deal = deal_from_record(rules, record.hands[hand.number - 1].deal, f"hand {hand.number}")
+        codes = _codes(rules, record, hand.number)
+        for d, entry in zip(hand.decisions, data["decisions"], strict=True):
+            before = codes[:d.ply - 1]
+            entry["best_layout"] = (layout_json(rules, deal, before + [d.best.move])
+                                    if d.best.move not in (DRAW, PASS) else None)
+    return out
+
+
+def _rules_of(record: Record) -> Rules:
+    from bones.games.record import replay
+
+    return replay(record).rules
+
+
+def _codes(rules: Rules, record: Record, number: int) -> list[int]:
+    """The move codes of hand ``number`` of ``record`` (it replays)."""
+    from bones.engine.match import Match
+    from bones.engine.notation import parse_move
+    from bones.games.record import deal_from_record
+
+    match = Match(rules, seed=0, scores=list(record.start_scores or [0] * rules.owners))
+    codes: list[int] = []
+    for n, entry in enumerate(record.hands[:number], 1):
+        hand = match.start_hand(deal_from_record(rules, entry.deal, f"hand {n}"))
+        codes = []
+        for i, text in enumerate(entry.moves):
+            code = parse_move(hand, text)
+            hand.play(code, entry.claims[i] if entry.claims is not None else None)
+            codes.append(code)
+        if hand.over and n < number:
+            match.finish_hand(hand)
+    return codes
 
 
 def frames_of(record: Record, label: str) -> dict[str, Any]:

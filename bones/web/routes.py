@@ -218,6 +218,16 @@ async def take_back(request: Request) -> Response:
     return JSONResponse(view)
 
 
+async def game_analysis(request: Request) -> Response:
+    server = server_of(request)
+    game = server.store.get(request.path_params["id"])
+    seat = server.seat(request, game)
+    hand = request.query_params.get("hand", "")
+    if not hand.isdigit():
+        raise ApiError(400, "hand must be a hand's number, from 1")
+    return JSONResponse(await run_in_threadpool(game.analysis, seat, int(hand)))
+
+
 async def delete_game(request: Request) -> Response:
     server = server_of(request)
     server.require_host(request)
@@ -267,6 +277,33 @@ async def replay(request: Request) -> Response:
             raise ApiError(400, "record must be the text of a record file")
         frames = await run_in_threadpool(replay_record_text, text)
     return JSONResponse(frames)
+
+
+async def analyse(request: Request) -> Response:
+    """The analysis of a record or a save (`bones analyse --json`, with the
+    best move's layout for each decision): ``{"record": TEXT}`` or
+    ``{"save": NAME}``, and ``budget`` (worlds per decision)."""
+    from bones.web.games import ANALYSIS_BUDGET, MAX_ANALYSIS_BUDGET
+    from bones.web.replay import analysis_of, record_of_save, record_of_text
+
+    server = server_of(request)
+    data = await read_json(request)
+    check_fields(data, {"record", "save", "budget"})
+    if ("record" in data) == ("save" in data):
+        raise ApiError(400, "give record (a record's JSON text) or save (a save's name)")
+    budget = whole_number(data, "budget", 1, MAX_ANALYSIS_BUDGET, ANALYSIS_BUDGET)
+    if "save" in data:
+        server.require_host(request)
+        path = server.store.save_path(data["save"])
+        record = await run_in_threadpool(record_of_save, path)
+        label = path.name
+    else:
+        text = data["record"]
+        if not isinstance(text, str):
+            raise ApiError(400, "record must be the text of a record file")
+        record = await run_in_threadpool(record_of_text, text)
+        label = "record"
+    return JSONResponse(await run_in_threadpool(analysis_of, record, label, budget))
 
 
 # ------------------------------------------------------- simulations
@@ -342,9 +379,11 @@ ROUTES: list[BaseRoute] = [
     Route("/api/games/{id}", delete_game, methods=["DELETE"]),
     Route("/api/games/{id}/moves", move, methods=["POST"]),
     Route("/api/games/{id}/takeback", take_back, methods=["POST"]),
+    Route("/api/games/{id}/analysis", game_analysis, methods=["GET"]),
     Route("/api/saves", saves),
     Route("/api/saves/open", open_save, methods=["POST"]),
     Route("/api/replay", replay, methods=["POST"]),
+    Route("/api/analyse", analyse, methods=["POST"]),
     Route("/api/simulations", start_simulation, methods=["POST"]),
     Route("/api/simulations/{id}", get_simulation, methods=["GET"]),
     Route("/api/simulations/{id}", cancel_simulation, methods=["DELETE"]),

@@ -66,6 +66,13 @@ def test_play_a_whole_hand_by_clicking_with_a_draw_and_a_scoring_play(page, serv
     page.wait_for_selector("#handend[open]", timeout=TIMEOUT)
     text = page.inner_text("#handend")
     assert "Hand 1 over" in text and "Settlement" in text
+    # the search's judgement of your moves, on request
+    page.click("#analyse-hand")
+    page.wait_for_function("() => document.querySelector('#hand-analysis')"
+                           ".innerText.includes('expected loss')", timeout=TIMEOUT)
+    judged = page.inner_text("#hand-analysis")
+    assert re.search(r"expected loss \d+\.\d points in \d+ decisions?", judged), judged
+    assert re.search(r"^move \d+: \S+ \([+-]\d+\.\d\)", judged, re.M), judged
     log = "\n".join(logs)
     assert re.search(r"You draw \d-\d", log), log
     assert re.search(r"plays? \S+: count \d+ — scores \d+!", log), log
@@ -187,6 +194,38 @@ def test_replay_a_save_step_by_step(page, served) -> None:  # type: ignore[no-un
     page.click("#replay-next")
     assert "move 1 of" in page.inner_text("#replay-info")
     assert page.locator("#replay-board g.tile").count() == 1
+
+
+def test_the_replay_shows_the_analysis_and_the_best_move(page, served) -> None:  # type: ignore[no-untyped-def]
+    open_game(page, served, seed=4)
+    for _ in range(2):
+        v = wait_my_turn(page)
+        if v["over"]:
+            break
+        click_move(page, v)
+        page.wait_for_function(f"() => window.bonesTable.view.version > {v['version']}",
+                               timeout=TIMEOUT)
+    page.click('nav a[data-view="saves"]')
+    page.wait_for_selector("#saves a")
+    page.click("#saves a")
+    page.wait_for_selector("#replay-analyse")
+    page.click("#replay-analyse")
+    page.wait_for_function("() => document.querySelector('#replay-analysis')"
+                           ".innerText.includes('expected loss')", timeout=TIMEOUT)
+    assert "analysed seats 0" in page.inner_text("#replay-analysis")
+    for _ in range(12):  # to the first decision of seat 0
+        page.click("#replay-next")
+        if "analysis: seat 0 played" in page.inner_text("#replay-analysis"):
+            break
+    text = page.inner_text("#replay-analysis")
+    assert "analysis: seat 0 played" in text
+    before = page.inner_html("#replay-board")
+    page.check("#replay-best")
+    if "the best move" in text.splitlines()[-1]:
+        assert page.inner_html("#replay-board") == before
+    else:
+        assert "the board shows" in page.inner_text("#replay-analysis")
+        assert page.inner_html("#replay-board") != before
 
 
 def test_start_up_time(served) -> None:  # type: ignore[no-untyped-def]

@@ -333,10 +333,33 @@ export class Table {
         `${s.who} ${s.points > 0 ? "+" : ""}${s.points}`).join(" · ")),
       h("p", {}, "Scores: ", v.owners.map((o) => `${o.who} ${end.scores[o.owner]}`).join(" · ")),
       v.over ? h("p", { class: "result" }, `Game over: ${v.result}.`) : null,
+      h("div", { id: "hand-analysis", class: "replay-analysis" }),
       h("form", { method: "dialog" }, h("button", { id: "next-hand", autofocus: true },
-        v.over ? "Close" : "Next hand")),
+        v.over ? "Close" : "Next hand"), " ",
+        h("button", { id: "analyse-hand", type: "button", onclick: () => this.analyseHand(end.hand) },
+          "Analyse my moves")),
     ].filter(Boolean));
     if (!dlg.open) dlg.showModal();
+  }
+
+  // The search's judgement of this seat's moves in a finished hand (`bones analyse`).
+  async analyseHand(hand) {
+    const box = $("#hand-analysis", this.root);
+    const button = $("#analyse-hand", this.root);
+    button.disabled = true;
+    box.textContent = "analysing your moves with the search…";
+    try {
+      const a = await call("GET", `/api/games/${this.id}/analysis?hand=${hand}`, { key: this.auth.key });
+      const decisions = a.hands.flatMap((hd) => hd.decisions);
+      const total = Object.values(a.summary.loss).reduce((x, y) => x + y, 0);
+      box.replaceChildren(
+        h("p", {}, `Expected points to the end of the hand, yours less the best opponent's (${a.budget} worlds a decision): ` +
+          `expected loss ${total.toFixed(1)} points in ${decisions.length} decision${decisions.length === 1 ? "" : "s"}.`),
+        ...decisions.map((d) => h("div", { class: d.mistake ? "mistake" : "" }, `move ${d.ply}: ${analysisText(d)}`)));
+    } catch (err) {
+      box.textContent = err.message;
+      button.disabled = false;
+    }
   }
 
   onKey(e) {
@@ -361,4 +384,11 @@ export class Table {
     } else return;
     e.preventDefault();
   }
+}
+
+function analysisText(d) {
+  const v = (x) => (x >= 0 ? "+" : "") + x.toFixed(1);
+  if (d.played.move === d.best.move) return `${d.played.move} (${v(d.played.value)}), the best move`;
+  return `${d.played.move} (${v(d.played.value)}); best ${d.best.move} (${v(d.best.value)}), ` +
+    `${d.loss.toFixed(1)} better${d.mistake ? " — a mistake" : ""}`;
 }

@@ -346,7 +346,7 @@ function showReplay(name) {
   async function load(body) {
     try {
       const r = body.save ? await host("POST", "/api/replay", body) : await call("POST", "/api/replay", { body });
-      player(view, r);
+      player(view, r, body);
     } catch (err) { note(err.message, "error"); }
   }
   file.addEventListener("change", async () => {
@@ -359,10 +359,36 @@ function showReplay(name) {
   if (name) load({ save: name });
 }
 
-function player(root, r) {
+// The search's analysis of each decision (`bones analyse`), shown beside the
+// move it judges; "show the best move" draws the layout the best move would have made.
+function analysisLine(d) {
+  const v = (x) => (x >= 0 ? "+" : "") + x.toFixed(1);
+  if (d.played.move === d.best.move) return `analysis: seat ${d.seat} played ${d.played.move} (${v(d.played.value)}), the best move`;
+  return `analysis: seat ${d.seat} played ${d.played.move} (${v(d.played.value)}); best ${d.best.move} (${v(d.best.value)}), ` +
+    `${d.loss.toFixed(1)} better${d.mistake ? " — a mistake" : ""}`;
+}
+
+function player(root, r, body) {
   const steps = [];
   r.hands.forEach((hd, hi) => hd.frames.forEach((f, fi) => steps.push({ hi, fi, hd, f })));
   let at = 0;
+  let judged = null; // "hand:ply" -> decision, once analysed
+  let showBest = false;
+  const analysis = h("div", { class: "replay-analysis muted", id: "replay-analysis" });
+  const bestBox = h("input", { type: "checkbox", id: "replay-best" });
+  bestBox.addEventListener("change", () => { showBest = bestBox.checked; show(); });
+  const analyseButton = h("button", { id: "replay-analyse", onclick: async () => {
+    analyseButton.disabled = true;
+    analysis.textContent = "analysing every decision with the search…";
+    try {
+      const a = body.save ? await host("POST", "/api/analyse", body) : await call("POST", "/api/analyse", { body });
+      judged = new Map();
+      a.hands.forEach((hd) => hd.decisions.forEach((d) => judged.set(`${hd.number}:${d.ply}`, d)));
+      const loss = Object.entries(a.summary.loss).map(([seat, l]) => `seat ${seat} ${l.toFixed(1)}`).join(", ");
+      analysis.dataset.summary = `analysed seats ${a.seats.join(", ")} (${a.budget} worlds a decision): expected loss ${loss} points`;
+      show();
+    } catch (err) { analysis.textContent = ""; analyseButton.disabled = false; note(err.message, "error"); }
+  } }, "Analyse");
   const board = h("div", { class: "board", id: "replay-board" });
   const info = h("div", { class: "replay-info", id: "replay-info" });
   const hands = h("div", { class: "replay-hands" });
@@ -370,7 +396,13 @@ function player(root, r) {
   function show() {
     const s = steps[at];
     slider.value = String(at);
-    drawBoard(board, s.f.layout);
+    const d = judged && s.fi > 0 ? judged.get(`${s.hd.hand}:${s.fi}`) : null;
+    drawBoard(board, showBest && d && d.best_layout ? d.best_layout : s.f.layout);
+    if (judged) {
+      analysis.replaceChildren(h("div", {}, analysis.dataset.summary),
+        h("div", { class: d && d.mistake ? "mistake" : "" }, d ? analysisLine(d) : "no decision here (a forced move, or a seat not analysed)"),
+        ...(d && showBest && d.best.move !== d.played.move ? [h("div", {}, `the board shows ${d.best.move} instead of ${d.played.move}`)] : []));
+    }
     info.textContent = `hand ${s.hd.hand} · move ${s.fi} of ${s.hd.frames.length - 1}` +
       (s.f.move ? ` · seat ${s.f.seat} ${s.f.move}${s.f.points ? ` scores ${s.f.points}` : ""}` : " · the deal") +
       ` · count ${s.f.count} · scores ${s.f.scores.join(" – ")}` +
@@ -385,8 +417,8 @@ function player(root, r) {
     h("div", { class: "row controls" },
       h("button", { onclick: () => go(0) }, "⏮"), h("button", { id: "replay-prev", onclick: () => go(at - 1) }, "◀ back"),
       h("button", { id: "replay-next", onclick: () => go(at + 1) }, "next ▶"), h("button", { onclick: () => go(steps.length - 1) }, "⏭"),
-      slider),
-    info, board, hands));
+      slider, analyseButton, h("label", {}, bestBox, " show the best move")),
+    info, analysis, board, hands));
   show();
 }
 

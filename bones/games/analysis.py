@@ -1,0 +1,333 @@
+"""The analysis of a game: how much each decision of a seat cost it, by the search.
+
+For every decision of the analysed seats (a move with a choice; a forced
+move is no decision), the position is rebuilt from the record and the seat's
+view of it is taken (:func:`bones.seat.observation.observe`): the analysis
+sees what the player saw when they moved, never the other hands nor the
+boneyard.  The search (:func:`evaluate_moves`) then values every legal move
+over worlds sampled from that view, and the decision's *loss* is the value
+of the best move less the value of the move played.
+
+A value is in points: the mover's side's expected points from that moment
+to the end of the hand (plays and settlement) less the best opposing side's,
+as the search judges it.  What is at stake in the match (the target) is not
+weighed: a point is a point.
+
+Deterministic: each decision draws from its own stream,
+``stream(seed, PLAY, hand number, ply, seat, PURPOSE_HINT)`` (docs/random.md),
+the stream `bones play` gives its ``?`` hint, so the analysis of a decision
+and the hint at that decision value the moves the same at the same budget,
+whatever the core and in whatever order the decisions are analysed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from bones.engine.notation import format_move, parse_move
+from bones.engine.rng import PLAY, PURPOSE_HINT, Rng, stream
+from bones.seat.observation import Observation, observe
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bones.engine.hand import Hand
+    from bones.engine.rules import Rules
+    from bones.games.record import HandRecord, Record
+
+#: Worlds sampled per decision by default: about 5 ms a decision in the
+#: native core, a second in Python.
+DEFAULT_BUDGET = 200
+#: The fewest and the most worlds per decision.
+MIN_BUDGET, MAX_BUDGET = 1, 100_000
+#: A decision that loses at least this many points (expected) is a mistake
+#: where plays score nothing (block games): elsewhere, the smallest score a
+#: play can make (5 in All Fives, 1 in Fives and Threes, 2 in Bergen), about the least a
+#: real slip costs and more than the search's noise at the default budget.
+MISTAKE = 5.0
+#: How many of the biggest mistakes the summary lists.
+BIGGEST = 5
+#: The JSON output's format name and version (docs/play.md describes it).
+FORMAT = "bones-analysis"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """One legal move and what the search expects it to be worth (points)."""
+
+    move: int  # the move's code
+    notation: str
+    value: float
+
+
+def evaluate_moves(rules: Rules, observation: Observation, budget: int = DEFAULT_BUDGET,
+                   seed: int | Rng = 0) -> list[MoveValue]:
+    """The search's value of every legal move of ``observation``'s seat, in
+    the order of ``observation.legal_moves()``.
+
+    ``budget`` is the number of worlds sampled; ``seed`` an integer or the
+    generator to draw from (it is advanced).  The value of a move is the
+    seat's side's expected points from now to the end of the hand less the
+    best opposing side's; all moves are judged in the same worlds, so their
+    differences are much sharper than the values themselves.  The native
+    core gives exactly the numbers of the Python reference.
+    """
+    from bones.bots.search import SearchBot
+
+    if not MIN_BUDGET <= budget <= MAX_BUDGET:
+        raise ValueError(f"the budget must be {MIN_BUDGET} to {MAX_BUDGET} worlds, not {budget}")
+    if observation.rules is not rules:
+        raise ValueError("the observation is of other rules")
+    legal = observation.legal_moves()
+    if not legal:
+        raise ValueError(f"seat {observation.seat} has no move to make")
+    rng = seed if isinstance(seed, Rng) else Rng(seed)
+    _, totals = SearchBot(iterations=budget).values(observation, rng, legal)
+    layout = observation.layout
+    return [MoveValue(move, format_move(layout, move), total / budget)
+            for move, total in zip(legal, totals)]
+
+
+def hint_rng(seed: int, hand_number: int, ply: int, seat: int) -> Rng:
+    """The stream of the decision at ``ply`` moves into hand ``hand_number``
+    (from 1): the one `bones play` gives its hint there
+    (:func:`bones.games.game.bot_rng` with ``"hint"``; docs/random.md)."""
+    return stream(seed, PLAY, hand_number, ply, seat, PURPOSE_HINT)
+
+
+def best_of(values: Sequence[MoveValue]) -> MoveValue:
+    """The best of ``values``: the highest value, the first such on a tie
+    (the search bot's choice)."""
+    return max(values, key=lambda v: v.value)
+
+
+# ------------------------------------------------------------- a game
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of an analysed seat."""
+
+    hand: int  # from 1
+    ply: int  # the move's number in its hand, from 1
+    seat: int
+    played: MoveValue
+    best: MoveValue
+    moves: tuple[MoveValue, ...]  # every legal move, in the engine's order
+    threshold: float = MISTAKE  # the least loss that is a mistake
+
+    @property
+    def loss(self) -> float:
+        """Expected points given away by not playing the best move (0 when it was)."""
+        return max(0.0, self.best.value - self.played.value)
+
+    @property
+    def mistake(self) -> bool:
+        return self.loss >= self.threshold
+
+
+def mistake_threshold(rules: Rules) -> float:
+    """The least expected loss that is a mistake under ``rules``: the smallest
+    score a play can make, or :data:`MISTAKE` where plays score nothing."""
+    scores = [p for p in rules.count_points if p > 0]
+    if rules.headers and rules.header_points:  # Bergen: the headers score
+        scores += [p for p in rules.header_points if p > 0]
+    return float(min(scores)) if scores else MISTAKE
+
+
+@dataclass
+class HandAnalysis:
+    number: int
+    decisions: list[Decision] = field(default_factory=list)
+    end: str | None = None
+
+    def loss(self, seat: int) -> float:
+        return sum(d.loss for d in self.decisions if d.seat == seat)
+
+
+@dataclass
+class Analysis:
+    """A game's analysis for some seats."""
+
+    variant: str
+    players: int
+    teams: bool
+    seats: list[int]
+    seed: int
+    budget: int
+    threshold: float  # the least loss that is a mistake
+    hands: list[HandAnalysis] = field(default_factory=list)
+
+    @property
+    def decisions(self) -> list[Decision]:
+        return [d for h in self.hands for d in h.decisions]
+
+    def biggest(self, n: int = BIGGEST) -> list[Decision]:
+        """The ``n`` costliest mistakes, the costliest first (then in game order)."""
+        mistakes = [d for d in self.decisions if d.mistake]
+        mistakes.sort(key=lambda d: -d.loss)
+        return mistakes[:n]
+
+    def loss(self, seat: int) -> float:
+        return sum(h.loss(seat) for h in self.hands)
+
+
+def human_seats(record: Record) -> list[int] | None:
+    """The seats a `bones play` record or save says humans held (None: it does not say)."""
+    play = record.meta.get("play")
+    seats = play.get("seats") if isinstance(play, dict) else None
+    if not isinstance(seats, list) or len(seats) != record.players:
+        return None
+    return [k for k, s in enumerate(seats) if s == "human"]
+
+
+def default_seats(record: Record) -> list[int]:
+    """The seats analysed by default: the human ones, or every seat when the
+    record names none (a game of bots, or a record from the library)."""
+    humans = human_seats(record)
+    return humans if humans else list(range(record.players))
+
+
+def _walk(record: Record, rules: Rules,
+          seats: set[int]) -> Iterator[tuple[int, Hand, HandRecord, int]]:
+    """``(hand number, hand, hand record, index)`` before each move of ``seats``,
+    which is made when the loop asks for the next; ``record`` must replay
+    (:func:`bones.games.record.replay` it first)."""
+    from bones.engine.match import Match
+    from bones.games.record import deal_from_record
+
+    start = record.start_scores if record.start_scores is not None else [0] * rules.owners
+    match = Match(rules, seed=record.seed if record.seed is not None else 0, scores=start)
+    for number, entry in enumerate(record.hands, 1):
+        hand = match.start_hand(deal_from_record(rules, entry.deal, f"hand {number}"))
+        claims = entry.claims
+        for index, text in enumerate(entry.moves):
+            if hand.turn in seats:
+                yield number, hand, entry, index
+            move = parse_move(hand, text)
+            hand.play(move, claims[index] if claims is not None else None)
+        if hand.over:
+            match.finish_hand(hand)
+        else:
+            match.current = None
+
+
+def analyse(record: Record, seats: Sequence[int] | None = None, budget: int = DEFAULT_BUDGET,
+            seed: int | None = None,
+            progress: Callable[[int, int], None] | None = None,
+            only_hands: Sequence[int] | None = None) -> Analysis:
+    """The analysis of ``record`` (a record or a save) for ``seats`` (default:
+    :func:`default_seats`).
+
+    ``seed`` defaults to the record's seed; ``budget`` is the worlds sampled
+    per decision.  ``progress(done, total)`` is called after each move of the
+    analysed seats.  ``only_hands`` (numbers from 1) analyses those hands
+    alone.  A record that does not replay raises
+    :class:`bones.games.record.RecordError`; a seat that is not one, a
+    ``ValueError``.
+    """
+    from bones.games.record import replay
+
+    result = replay(record)  # every problem of the record, before any work
+    rules = result.rules
+    chosen = default_seats(record) if seats is None else sorted(set(seats))
+    for seat in chosen:
+        if not 0 <= seat < rules.players:
+            raise ValueError(f"seat {seat} is not a seat of this game "
+                             f"(seats 0 to {rules.players - 1})")
+    if not MIN_BUDGET <= budget <= MAX_BUDGET:
+        raise ValueError(f"the budget must be {MIN_BUDGET} to {MAX_BUDGET} worlds, not {budget}")
+    base = seed if seed is not None else (record.seed if record.seed is not None else 0)
+    hands = [h for h in result.hands if only_hands is None or h.number in only_hands]
+    out = Analysis(rules.name, rules.players, rules.teams, chosen, base, budget,
+                   mistake_threshold(rules), [HandAnalysis(h.number, end=h.end) for h in hands])
+    slot = {h.number: i for i, h in enumerate(out.hands)}
+    wanted = set(chosen)
+    total = sum(1 for h in hands for m in h.moves if m.seat in wanted)
+    done = 0
+    for number, hand, entry, index in _walk(record, rules, wanted):
+        if number not in slot:
+            continue
+        decision = _decide(rules, hand, number, entry.moves[index], base, budget,
+                           out.threshold)
+        if decision is not None:
+            out.hands[slot[number]].decisions.append(decision)
+        done += 1
+        if progress is not None:
+            progress(done, total)
+    return out
+
+
+def _decide(rules: Rules, hand: Hand, number: int, text: str, seed: int,
+            budget: int, threshold: float) -> Decision | None:
+    legal = hand.legal_moves()
+    if len(legal) < 2:
+        return None
+    seat = hand.turn
+    ply = len(hand.log)
+    played_code = parse_move(hand, text)
+    values = evaluate_moves(rules, observe(hand, seat, legal), budget,
+                            hint_rng(seed, number, ply, seat))
+    # the notation as the record has it (the layout's may differ in form)
+    values = [MoveValue(v.move, format_move(hand, v.move), v.value) for v in values]
+    played = next(v for v in values if v.move == played_code)
+    return Decision(number, ply + 1, seat, played, best_of(values), tuple(values), threshold)
+
+
+# ------------------------------------------------------------- output
+
+
+def _num(value: float) -> float:
+    return round(value, 3) + 0.0  # no -0.0
+
+
+def _move_json(v: MoveValue) -> dict[str, Any]:
+    return {"move": v.notation, "value": _num(v.value)}
+
+
+def decision_json(d: Decision) -> dict[str, Any]:
+    return {"hand": d.hand, "ply": d.ply, "seat": d.seat, "played": _move_json(d.played),
+            "best": _move_json(d.best), "loss": _num(d.loss), "mistake": d.mistake,
+            "moves": [_move_json(v) for v in d.moves]}
+
+
+def analysis_json(analysis: Analysis, source: str | None = None) -> dict[str, Any]:
+    """The analysis as JSON (the stable ``--json`` output; docs/play.md)."""
+    seats = analysis.seats
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "file": source,
+        "variant": analysis.variant,
+        "players": analysis.players,
+        "teams": analysis.teams,
+        "seats": list(seats),
+        "seed": analysis.seed,
+        "budget": analysis.budget,
+        "unit": "points",
+        "mistake": analysis.threshold,
+        "hands": [{
+            "number": h.number,
+            "end": h.end,
+            "loss": {str(s): _num(h.loss(s)) for s in seats},
+            "decisions": [decision_json(d) for d in h.decisions],
+        } for h in analysis.hands],
+        "summary": {
+            "decisions": {str(s): sum(1 for d in analysis.decisions if d.seat == s)
+                          for s in seats},
+            "mistakes": {str(s): sum(1 for d in analysis.decisions if d.seat == s and d.mistake)
+                         for s in seats},
+            "loss": {str(s): _num(analysis.loss(s)) for s in seats},
+            "biggest": [{k: v for k, v in decision_json(d).items() if k != "moves"}
+                        for d in analysis.biggest()],
+        },
+    }
+
+
+__all__ = [
+    "BIGGEST", "DEFAULT_BUDGET", "FORMAT", "MAX_BUDGET", "MIN_BUDGET", "MISTAKE", "VERSION",
+    "Analysis", "Decision", "HandAnalysis", "MoveValue", "analyse", "analysis_json", "best_of",
+    "decision_json", "default_seats", "evaluate_moves", "hint_rng", "human_seats",
+    "mistake_threshold",
+]
