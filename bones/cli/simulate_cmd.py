@@ -299,12 +299,25 @@ def _write(out: Optional[Path], text: str) -> None:
     if out is None:
         typer.echo(text, nl=not text.endswith("\n"))
         return
-    tmp = out.with_name(out.name + ".tmp")
+    from bones.games.outfile import OutputError, write_output
+
     try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, out)
-    except OSError as err:
-        raise CommandError(f"cannot write {out}: {err.strerror or err}", EXIT_PROBLEM) from None
+        write_output(out, text)  # a device, a FIFO or "-" written through; a link followed
+    except OutputError as err:
+        raise CommandError(str(err), EXIT_PROBLEM) from None
+
+
+def _check_out(out: Optional[Path]) -> None:
+    """Refuse an --out that cannot be written (a directory, a missing folder)
+    before the run, not after it."""
+    if out is None:
+        return
+    from bones.games.outfile import OutputError, resolve_output
+
+    try:
+        resolve_output(out)
+    except OutputError as err:
+        raise CommandError(str(err), EXIT_PROBLEM) from None
 
 
 def _pct(e: dict[str, Any]) -> str:
@@ -367,6 +380,7 @@ def simulate_command(
     def body() -> int:
         if as_json and as_csv:
             raise CommandError("give --json or --csv, not both", EXIT_USAGE)
+        _check_out(out)
         games = _games(matches, hands)
         tables = _tables([variant], players, teams)
         config = _config(tables, bots, games, seed, hands is not None)
@@ -561,6 +575,7 @@ def tournament_command(
 
         if matches < 1:
             raise CommandError("the number of matches must be at least 1", EXIT_USAGE)
+        _check_out(out)
         (table,) = _tables([variant], players or 2, teams)
         try:
             names = [b.name for b in _parse_bots(bots)]
@@ -665,6 +680,7 @@ def compare_command(
 ) -> None:
     def body() -> int:
         games = _games(matches, hands)
+        _check_out(out)
         tables = _tables([a, b], players, teams)
         if tables[0].players != tables[1].players:
             raise CommandError(f"{a} is played by {tables[0].players} players here and {b} "
