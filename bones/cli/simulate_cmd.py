@@ -39,6 +39,7 @@ from bones.cli.options import (
     note,
     worker_count,
 )
+from bones.engine.bounds import GAMES_LIMIT
 
 if TYPE_CHECKING:  # pragma: no cover - the engine and rich are imported inside the commands
     from concurrent.futures import Executor
@@ -191,7 +192,7 @@ class _Runner:
 
     def __init__(self, jobs: int, scheduler: Optional[str], games: int,
                  oversubscribe: bool = False, quiet: bool = False) -> None:
-        from bones.sim.simulation import batches, default_batch_size
+        from bones.sim.simulation import default_batch_size
 
         if jobs < 1:
             raise CommandError("--jobs must be at least 1", EXIT_USAGE)
@@ -206,7 +207,7 @@ class _Runner:
         if scheduler:
             self._connect(scheduler)
             return
-        planned = len(batches(games, default_batch_size(games, jobs)))
+        planned = -(-games // default_batch_size(games, jobs))  # batches, none made
         self.workers, why = worker_count(jobs, planned, oversubscribe)
         if why:
             note(why, quiet)
@@ -555,8 +556,9 @@ def tournament_command(
                                   help="A built-in variant or a variant file."),
     bots: list[str] = typer.Option(..., "--bots", help="At least two bots, comma-separated, "
                                    "or --bots repeated with one bot each (see `bones bots`)."),
-    matches: int = typer.Option(100, "-n", "--matches",
-                                help="Matches per pairing (or per seating)."),
+    matches: int = typer.Option(100, "-n", "--matches", max=GAMES_LIMIT,
+                                help="Matches per pairing (or per seating; at most "
+                                f"{GAMES_LIMIT:,})."),
     players: Players = None,
     teams: Teams = False,
     seed: Seed = None,
