@@ -100,8 +100,12 @@ def play_command(
 ) -> None:
     if tiles not in ("ascii", "unicode"):
         raise _fail(f"--tiles must be ascii or unicode, not '{tiles}'", 2)
-    if delay is not None and delay < 0:
-        raise _fail("--delay must be 0 or more seconds", 2)
+    if delay is not None:
+        from bones.bots import delay_problem  # the limits of every pause between bot moves
+
+        problem = delay_problem(delay, "--delay")
+        if problem is not None:
+            raise _fail(problem, 2)
     screen = _Screen(tiles, no_color, delay, ask_forced, json_out)
     given = {"--players": players, "--teams": teams or None, "--seat": seat, "--humans": humans,
              "--level": level, "--seed": seed, "--save": save}

@@ -679,6 +679,10 @@ def _saved_seats(path: Path, play: dict[str, Any], players: int,
                 f"{path}: seat {k} is the bot {spec_text!r}, which is not a built-in bot "
                 "that reads nothing; a save cannot start it: if you trust it, resume "
                 f"with --bots {shlex.quote(spec_text)}")
+        try:
+            _make_bot(spec_text)  # its parameters within the limits of every front end
+        except GameError as err:
+            raise GameError(f"{path}: seat {k}: {str(err).removeprefix('--bots: ')}") from None
     if len(seats) != players:
         raise GameError(f"{path}: meta.play.seats names {len(seats)} seats for {players} players")
     return config
