@@ -739,7 +739,10 @@ def _rng_state_to_json(state: tuple[Any, ...]) -> list[Any]:
 
 def _rng_state_from_json(data: list[Any]) -> tuple[Any, ...]:
     version, internal, gauss = data
-    return (int(version), tuple(int(x) for x in internal), gauss)
+    words = tuple(int(x) for x in internal)
+    if not all(0 <= w < 2**32 for w in words):  # Python's generator holds 32-bit words
+        raise ValueError("meta.play.rng is not the state of a random generator")
+    return (int(version), words, gauss)
 
 
 def _one_line(err: BaseException) -> str:
