@@ -201,3 +201,29 @@ def test_shell_completion_is_offered() -> None:
                            env={"_BONES_COMPLETE": "complete_bash", "COMP_WORDS": "bones sim",
                                 "COMP_CWORD": "1"})
     assert result.stdout.split() == ["simulate"]
+
+
+FULL_OUTPUT = exit_code_for("a standard output that cannot be written")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [
+    ("list",), ("show", "sniff"), ("validate", "sniff"), ("bots",), ("schema",), ("--help",),
+    ("replay", "tests/corpus/records/good-save.json"),
+    ("simulate", "sniff", "-n", "1", "--seed", "1", "-q", "--bots", "random"),
+])
+def test_a_full_standard_output_is_one_line_not_a_traceback(args: tuple[str, ...]) -> None:
+    # `bones list > /dev/full` printed an OSError traceback from every command
+    import os
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "bones", *args], stdout=full, text=True,
+                              stderr=subprocess.PIPE, cwd=ROOT, timeout=120,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1"))
+    assert done.returncode == FULL_OUTPUT
+    command = args[0] if not args[0].startswith("-") else ""
+    assert done.stderr.splitlines() == [
+        f"bones{' ' + command if command else ''}: cannot write to standard output: "
+        "No space left on device"], done.stderr

@@ -28,6 +28,7 @@ from bones.games.record import (
     replay,
     save_record,
 )
+from bones.games.saves import SaveError
 from bones.lang import spec
 from bones.lang.compile import compile_rules, compile_settlement
 from bones.lang.load import load_variant
@@ -663,7 +664,7 @@ def test_save_is_atomic(tmp_path, monkeypatch):
 
     # a crash in the middle of writing leaves the old file whole and no temp file
     monkeypatch.setattr("bones.games.record.os.fsync", crash)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(SaveError, match="disk full"):
         save_record(record_match(played_match(hands=2)), path)
     assert path.read_text() == before
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]

@@ -121,8 +121,10 @@ def test_register_schema_adds_a_file(tmp_path, monkeypatch):
     monkeypatch.setattr(schemagen, "_BUILDERS", dict(schemagen._BUILDERS))
     schemagen.register_schema("extra.schema.json", lambda: {"$schema": schemagen.DRAFT_07})
     assert set(schemagen.schemas()) == {"extra.schema.json", "scenario.schema.json", "variant.schema.json"}
-    written = schemagen.write_schemas(tmp_path)
-    assert sorted(p.name for p in written) == ["extra.schema.json", "scenario.schema.json", "variant.schema.json"]
+    result = CliRunner().invoke(app, ["schema", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["extra.schema.json", "scenario.schema.json",
+                                                          "variant.schema.json"]
     with pytest.raises(ValueError):
         schemagen.register_schema("../x.json", dict)
 

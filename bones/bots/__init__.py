@@ -38,6 +38,7 @@ What a bot declares, for simulations to skip work it does not need:
 from __future__ import annotations
 
 import difflib
+import math
 from typing import Any, Protocol
 
 from bones.bots.info import BotInfo, Param, _show, named
@@ -72,6 +73,7 @@ def canonical(name: str, values: dict[str, Any]) -> str:
 
 
 def _convert(bot: str, param: Param, text: str) -> Any:
+    shown = text if len(text) <= 24 else text[:20] + "..."
     try:
         if param.kind is int:
             value: Any = int(text)
@@ -81,14 +83,26 @@ def _convert(bot: str, param: Param, text: str) -> Any:
             value = text
     except ValueError:
         kind = "a whole number" if param.kind is int else "a number"
-        raise BotError(f"{bot}: {param.name} must be {kind}, not '{text}'") from None
+        raise BotError(f"{bot}: {param.name} must be {kind}, not '{shown}'") from None
+    if isinstance(value, float) and not math.isfinite(value):
+        raise BotError(f"{bot}: {param.name} must be a finite number, not '{shown}'")
     if param.choices and value not in param.choices:
         raise BotError(
-            f"{bot}: {param.name} must be one of {', '.join(param.choices)}, not '{text}'"
+            f"{bot}: {param.name} must be one of {', '.join(param.choices)}, not '{shown}'"
         )
     if param.minimum is not None and value < param.minimum:
-        raise BotError(f"{bot}: {param.name} must be at least {_show(param.minimum)}, not {text}")
+        raise BotError(f"{bot}: {param.name} must be at least {_show(param.minimum)}, not {shown}")
+    if param.maximum is not None and value > param.maximum:
+        raise BotError(f"{bot}: {param.name} may be at most {_show(param.maximum)}, not {shown}")
     return value
+
+
+def delay_problem(seconds: float, option: str) -> str | None:
+    """What is wrong with a pause between bot moves (``--delay``, ``--pace``):
+    a number of seconds from 0 to :data:`MAX_DELAY`, or None."""
+    if not math.isfinite(seconds) or not 0 <= seconds <= MAX_DELAY:
+        return f"{option} must be from 0 to {_show(MAX_DELAY)} seconds, not {seconds:g}"
+    return None
 
 
 #: Outside bot texts the command line named in this process (see permit_outside).
@@ -219,6 +233,17 @@ def parse_bots(text: str) -> list[Bot]:
 
 BOTS.update(_registry())
 
-__all__ = ["BOTS", "Bot", "BotError", "BotInfo", "Param", "canonical", "kind_of", "make_bot",
-           "parse_bots", "permit_outside", "permitted_outside", "split_bots",
-           "time_limited_bots"]
+#: The largest value of each numeric parameter of each built-in bot: one set
+#: of limits for the command line, saves and the web server (whose clients
+#: may give only these parameters).
+BOT_LIMITS: dict[str, dict[str, float]] = {
+    name: {p.name: p.maximum for p in info.params if p.maximum is not None}
+    for name, info in BOTS.items()
+}
+#: The longest pause after a bot's move, in seconds (``bones play --delay``,
+#: ``bones serve --pace``).
+MAX_DELAY = 10.0
+
+__all__ = ["BOTS", "BOT_LIMITS", "MAX_DELAY", "Bot", "BotError", "BotInfo", "Param", "canonical",
+           "delay_problem", "kind_of", "make_bot", "parse_bots", "permit_outside",
+           "permitted_outside", "split_bots", "time_limited_bots"]

@@ -22,6 +22,9 @@ class Param:
     help: str
     choices: tuple[str, ...] = ()
     minimum: float | None = None
+    #: the largest value, the same on the command line, in a save and on the
+    #: server (:data:`bones.bots.BOT_LIMITS`)
+    maximum: float | None = None
 
 
 @dataclass(frozen=True)

@@ -68,11 +68,11 @@ POLICIES = {"greedy": _greedy_policy, "heuristic": _heuristic_policy, "random": 
 
 PARAMS = (
     Param("iterations", int, DEFAULT_ITERATIONS,
-          "worlds sampled per move (reproducible for a seed)", minimum=1),
-    Param("rollouts", int, 1, "playouts per move and world", minimum=1),
+          "worlds sampled per move (reproducible for a seed)", minimum=1, maximum=2000),
+    Param("rollouts", int, 1, "playouts per move and world", minimum=1, maximum=8),
     Param("seconds", float, 0.0,
           "time budget per move instead of iterations (interactive play only)",
-          minimum=0),
+          minimum=0, maximum=5.0),
     Param("policy", str, DEFAULT_POLICY, "how rollouts play", tuple(POLICIES)),
 )
 

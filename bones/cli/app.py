@@ -7,7 +7,10 @@ so `bones --help` and `bones validate` start fast.
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
+import sys
 
 import typer
 
@@ -73,9 +76,58 @@ def _root(
 _register_all()
 
 
+#: Errors of a standard output that cannot take more: a full disk or device
+#: (``> /dev/full``), a quota, an I/O error, a reader that went away.
+_OUTPUT_ERRNOS = frozenset(getattr(errno, name) for name in
+                           ("ENOSPC", "EDQUOT", "EFBIG", "EIO", "EPIPE") if hasattr(errno, name))
+
+
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point.
+
+    A standard output that fails (``bones list > /dev/full``) ends the
+    command as a broken pipe does, exit status 1, with one line on standard
+    error instead of a traceback; what was left to print is dropped.
+    """
+    try:
+        try:
+            app()
+        finally:
+            sys.stdout.flush()  # what is buffered fails here, not at interpreter exit
+    except OSError as err:
+        if err.errno not in _OUTPUT_ERRNOS:
+            raise
+        _drop_stdout()
+        if err.errno != errno.EPIPE:
+            _say(f"{_prefix()}: cannot write to standard output: {err.strerror or err}")
+        sys.exit(1)
+
+
+def _drop_stdout() -> None:
+    """Send whatever is still buffered for standard output nowhere, so the
+    interpreter's last flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - no descriptor
+        pass
+
+
+def _say(line: str) -> None:
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # pragma: no cover - standard error is gone too
+        pass
+
+
+def _prefix() -> str:
+    """``bones COMMAND``: how this run's errors begin."""
+    for arg in sys.argv[1:]:
+        if not arg.startswith("-"):
+            return f"bones {arg[:30]}"
+    return "bones"
 
 
 if __name__ == "__main__":

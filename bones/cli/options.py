@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 import typer
 
 from bones.cli.formats import Format
+from bones.engine.bounds import GAMES_LIMIT, SEED_LIMIT
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.lang.spec import Variant
@@ -45,7 +46,8 @@ EXIT_USAGE = 2
 
 Seed = Annotated[Optional[int], typer.Option(
     "--seed", help="Master seed: the same seed plays the same games, bots' choices included "
-    "(default: a fresh one, shown and recorded in the report or the save).", show_default=False)]
+    "(default: a fresh one, shown and recorded in the report or the save).", show_default=False,
+    min=-SEED_LIMIT, max=SEED_LIMIT)]
 Jobs = Annotated[int, typer.Option(
     "--jobs", "-j", help="Local worker processes (at most one per batch and, "
     "without --oversubscribe, per CPU).")]
@@ -73,10 +75,11 @@ FormatOption = Annotated[Format, typer.Option(
     "--format", "-f", case_sensitive=False,
     help="text: for people; json: a list of results; github: GitHub Actions annotations.")]
 Matches = Annotated[Optional[int], typer.Option(
-    "-n", "--matches", help="Whole matches to play (default 200).", show_default=False)]
+    "-n", "--matches", help=f"Whole matches to play (default 200; at most {GAMES_LIMIT:,}).",
+    show_default=False, max=GAMES_LIMIT)]
 Hands = Annotated[Optional[int], typer.Option(
-    "--hands", help="Play this many independent first hands instead of matches.",
-    show_default=False)]
+    "--hands", help="Play this many independent first hands instead of matches "
+    f"(at most {GAMES_LIMIT:,}).", show_default=False, max=GAMES_LIMIT)]
 
 
 # ------------------------------------------------------------------ errors

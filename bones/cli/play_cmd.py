@@ -7,6 +7,7 @@ drawn by :mod:`bones.cli.render`.
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from contextlib import ExitStack
@@ -99,8 +100,12 @@ def play_command(
 ) -> None:
     if tiles not in ("ascii", "unicode"):
         raise _fail(f"--tiles must be ascii or unicode, not '{tiles}'", 2)
-    if delay is not None and delay < 0:
-        raise _fail("--delay must be 0 or more seconds", 2)
+    if delay is not None:
+        from bones.bots import delay_problem  # the limits of every pause between bot moves
+
+        problem = delay_problem(delay, "--delay")
+        if problem is not None:
+            raise _fail(problem, 2)
     screen = _Screen(tiles, no_color, delay, ask_forced, json_out)
     given = {"--players": players, "--teams": teams or None, "--seat": seat, "--humans": humans,
              "--level": level, "--seed": seed, "--save": save}
@@ -129,9 +134,12 @@ def _new_game(ref: str, players: int | None, teams: bool, seat: int | None, huma
     from bones.games.game import GameError, GameSession
 
     loaded = _load(ref)
-    if save is not None and save.exists():
+    if save is not None and os.path.lexists(save):
         raise _fail(f"{save} already exists: resume it with --resume {shlex.quote(str(save))}, "
                     "or choose another --save file", 2)
+    if save is not None and not save.absolute().parent.is_dir():
+        # only the default save folder is made: a mistyped folder is never created
+        raise _fail(f"--save {save}: no such folder {save.parent}", 2)
     bot_list = _bot_list(bots) if bots is not None else None
     if teams and players is None:
         # --teams alone means the smallest table the variant plays in partnerships

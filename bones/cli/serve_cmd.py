@@ -116,8 +116,11 @@ def _check_limits(port: int, jobs: int, pace: float, max_games: int) -> None:
         raise _fail("--port must be from 0 to 65535", 2)
     if jobs < 1 or jobs > (os.cpu_count() or 1) * 4:
         raise _fail(f"--jobs must be from 1 to {(os.cpu_count() or 1) * 4}", 2)
-    if pace < 0 or pace > 10:
-        raise _fail("--pace must be from 0 to 10 seconds", 2)
+    from bones.bots import delay_problem  # the limits of every pause between bot moves
+
+    problem = delay_problem(pace, "--pace")
+    if problem is not None:
+        raise _fail(problem, 2)
     if max_games < 1:
         raise _fail("--max-games must be at least 1", 2)
 

@@ -39,6 +39,7 @@ from bones.cli.options import (
     note,
     worker_count,
 )
+from bones.engine.bounds import GAMES_LIMIT
 
 if TYPE_CHECKING:  # pragma: no cover - the engine and rich are imported inside the commands
     from concurrent.futures import Executor
@@ -191,7 +192,7 @@ class _Runner:
 
     def __init__(self, jobs: int, scheduler: Optional[str], games: int,
                  oversubscribe: bool = False, quiet: bool = False) -> None:
-        from bones.sim.simulation import batches, default_batch_size
+        from bones.sim.simulation import default_batch_size
 
         if jobs < 1:
             raise CommandError("--jobs must be at least 1", EXIT_USAGE)
@@ -206,7 +207,7 @@ class _Runner:
         if scheduler:
             self._connect(scheduler)
             return
-        planned = len(batches(games, default_batch_size(games, jobs)))
+        planned = -(-games // default_batch_size(games, jobs))  # batches, none made
         self.workers, why = worker_count(jobs, planned, oversubscribe)
         if why:
             note(why, quiet)
@@ -299,12 +300,25 @@ def _write(out: Optional[Path], text: str) -> None:
     if out is None:
         typer.echo(text, nl=not text.endswith("\n"))
         return
-    tmp = out.with_name(out.name + ".tmp")
+    from bones.games.outfile import OutputError, write_output
+
     try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, out)
-    except OSError as err:
-        raise CommandError(f"cannot write {out}: {err.strerror or err}", EXIT_PROBLEM) from None
+        write_output(out, text)  # a device, a FIFO or "-" written through; a link followed
+    except OutputError as err:
+        raise CommandError(str(err), EXIT_PROBLEM) from None
+
+
+def _check_out(out: Optional[Path]) -> None:
+    """Refuse an --out that cannot be written (a directory, a missing folder)
+    before the run, not after it."""
+    if out is None:
+        return
+    from bones.games.outfile import OutputError, resolve_output
+
+    try:
+        resolve_output(out)
+    except OutputError as err:
+        raise CommandError(str(err), EXIT_PROBLEM) from None
 
 
 def _pct(e: dict[str, Any]) -> str:
@@ -367,6 +381,7 @@ def simulate_command(
     def body() -> int:
         if as_json and as_csv:
             raise CommandError("give --json or --csv, not both", EXIT_USAGE)
+        _check_out(out)
         games = _games(matches, hands)
         tables = _tables([variant], players, teams)
         config = _config(tables, bots, games, seed, hands is not None)
@@ -541,8 +556,9 @@ def tournament_command(
                                   help="A built-in variant or a variant file."),
     bots: list[str] = typer.Option(..., "--bots", help="At least two bots, comma-separated, "
                                    "or --bots repeated with one bot each (see `bones bots`)."),
-    matches: int = typer.Option(100, "-n", "--matches",
-                                help="Matches per pairing (or per seating)."),
+    matches: int = typer.Option(100, "-n", "--matches", max=GAMES_LIMIT,
+                                help="Matches per pairing (or per seating; at most "
+                                f"{GAMES_LIMIT:,})."),
     players: Players = None,
     teams: Teams = False,
     seed: Seed = None,
@@ -561,6 +577,7 @@ def tournament_command(
 
         if matches < 1:
             raise CommandError("the number of matches must be at least 1", EXIT_USAGE)
+        _check_out(out)
         (table,) = _tables([variant], players or 2, teams)
         try:
             names = [b.name for b in _parse_bots(bots)]
@@ -665,6 +682,7 @@ def compare_command(
 ) -> None:
     def body() -> int:
         games = _games(matches, hands)
+        _check_out(out)
         tables = _tables([a, b], players, teams)
         if tables[0].players != tables[1].players:
             raise CommandError(f"{a} is played by {tables[0].players} players here and {b} "

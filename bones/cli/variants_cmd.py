@@ -94,7 +94,7 @@ def schema_command(
 ) -> None:
     """Print the JSON Schema of variant files (or of scenario files) for
     editors; with --out DIR, write every schema (variant.schema.json ...) there."""
-    from bones.lang.schemagen import render, schemas, write_schemas
+    from bones.lang.schemagen import render, schemas
 
     if out is None:
         every = schemas()
@@ -105,12 +105,20 @@ def schema_command(
             raise typer.Exit(2)
         typer.echo(render(chosen), nl=False)
         return
+    from bones.games.outfile import OutputError, write_output
+
     try:
-        written = write_schemas(out)
+        out.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        typer.echo(f"bones schema: cannot write to {out}: {err.strerror}", err=True)
+        typer.echo(f"bones schema: cannot write to {out}: {err.strerror or err}", err=True)
         raise typer.Exit(1) from None
-    for path in written:
+    for filename, schema in schemas().items():
+        path = out / filename
+        try:
+            write_output(path, render(schema))  # a link followed, a device written through
+        except OutputError as err:
+            typer.echo(f"bones schema: {err}", err=True)
+            raise typer.Exit(1) from None
         typer.echo(str(path))
 
 

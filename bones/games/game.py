@@ -42,6 +42,7 @@ from bones.games.saves import (
     SaveInUse,
     default_save_dir,
     default_save_stem,
+    make_save_dir,
     new_save_path,
     save_lock,
 )
@@ -246,7 +247,7 @@ class GameSession:
                 _make_bot(spec_text)
         except GameError:
             raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as err:
             raise GameError(f"{path}: not a valid bones play save ({_one_line(err)})") from None
         session.finished = None
         session._on_disk = True
@@ -524,12 +525,23 @@ class GameSession:
         if self._on_disk:
             self._write(new=False)
             return
+        self._make_default_dir()
         for attempt in range(1, _MAX_NAMES):
             if self._default_stem is not None:
                 self.save_path = new_save_path(self.save_path.parent, self._default_stem, attempt)
             if self._write(new=True):
                 return
         raise GameError(f"no free save name for {self._default_stem} in {self.save_path.parent}")
+
+    def _make_default_dir(self) -> None:
+        """The default save folder is made when missing (0700); a folder named
+        with ``--save`` must exist already."""
+        if self._default_stem is None:
+            return
+        try:
+            make_save_dir(self.save_path.parent)
+        except SaveError as err:
+            raise GameError(str(err)) from None
 
     def _write(self, new: bool) -> bool:
         """Write the save; with ``new``, only as a new file (False: the name is taken)."""
@@ -561,6 +573,7 @@ class GameSession:
         """
         if self._on_disk:
             raise GameError("the game is saved already; lock it with save_lock()")
+        self._make_default_dir()
         stack = ExitStack()
         for attempt in range(1, _MAX_NAMES):
             if self._default_stem is not None:
@@ -705,6 +718,10 @@ def _saved_seats(path: Path, play: dict[str, Any], players: int,
                 f"{path}: seat {k} is the bot {spec_text!r}, which is not a built-in bot "
                 "that reads nothing; a save cannot start it: if you trust it, resume "
                 f"with --bots {shlex.quote(spec_text)}")
+        try:
+            _make_bot(spec_text)  # its parameters within the limits of every front end
+        except GameError as err:
+            raise GameError(f"{path}: seat {k}: {str(err).removeprefix('--bots: ')}") from None
     if len(seats) != players:
         raise GameError(f"{path}: meta.play.seats names {len(seats)} seats for {players} players")
     return config
@@ -761,7 +778,10 @@ def _rng_state_to_json(state: tuple[Any, ...]) -> list[Any]:
 
 def _rng_state_from_json(data: list[Any]) -> tuple[Any, ...]:
     version, internal, gauss = data
-    return (int(version), tuple(int(x) for x in internal), gauss)
+    words = tuple(int(x) for x in internal)
+    if not all(0 <= w < 2**32 for w in words):  # Python's generator holds 32-bit words
+        raise ValueError("meta.play.rng is not the state of a random generator")
+    return (int(version), words, gauss)
 
 
 def _one_line(err: BaseException) -> str:

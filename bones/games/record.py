@@ -29,9 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from bones._version import __version__
+from bones.engine.bounds import NUMBER_LIMIT, SEED_LIMIT, bound_message
 from bones.engine.hand import Hand, IllegalMoveError
 from bones.engine.moves import Outcome
 from bones.engine.notation import NotationError, format_move, parse_move
@@ -55,6 +56,19 @@ class RecordError(ValueError):
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _bounded(cls, value: Any, info: ValidationInfo) -> Any:
+        """Every whole number of a record within its bound (:mod:`bones.engine.bounds`):
+        the seed 64 bits, the rest :data:`~bones.engine.bounds.NUMBER_LIMIT`; the
+        variant is checked as a variant, ``meta`` by its reader."""
+        if info.field_name in ("variant", "meta"):
+            return value
+        problem = bound_message(value, SEED_LIMIT if info.field_name == "seed" else NUMBER_LIMIT)
+        if problem is not None:
+            raise ValueError(problem)
+        return value
 
 
 class DealRecord(_Model):
@@ -430,7 +444,10 @@ def _too_big(name: str, size: int) -> str:
 def loads_record_json(text: str, name: str = "record") -> Any:
     """Decoded JSON of a record; bad, too deeply nested or unprintable JSON is a :class:`RecordError`."""
     try:
-        data = json.loads(text)
+        data = json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_unique_keys)
+    except _DuplicateKey as err:
+        raise RecordError(f"{name}: not a bones record (the key {_shown_key(err.key)} is "
+                          "written twice in one object)") from None
     except json.JSONDecodeError as err:
         raise RecordError(f"{name}:{err.lineno}:{err.colno}: not valid JSON ({err.msg}); "
                           "the file is truncated or corrupt") from None
@@ -443,6 +460,30 @@ def loads_record_json(text: str, name: str = "record") -> Any:
     if problem:
         raise RecordError(f"{name}: not a bones record ({problem})")
     return data
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of the record's JSON: a key written twice is refused (JSON
+    readers disagree on which value wins, so the file means two things)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def _shown_key(key: str) -> str:
+    if len(key) > 40 or not _printable(key) or _CONTROL.search(key):
+        return "(a key that is not printable text)" if not _printable(key) or _CONTROL.search(key) \
+            else repr(key[:40] + "...")
+    return repr(key)
 
 
 def _json_problem(data: Any) -> str | None:

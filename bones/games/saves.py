@@ -110,51 +110,44 @@ def create_save(path: Path, text: str) -> None:
 
     The text goes to a temporary file first, which is then hard-linked to
     ``path`` (an atomic create that fails on an existing name), so no reader
-    ever sees half a save and no existing file is replaced.  File systems
-    without hard links get an exclusive create instead.
+    ever sees half a save and no existing file, link or device is replaced
+    (:func:`bones.games.outfile.create_output`).  The folder must exist
+    (:func:`make_save_dir` makes the default one): a missing folder is a
+    :class:`SaveError`, never created on the way.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _write_temp(path, text)
+    from bones.games.outfile import OutputError, create_output
+
     try:
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            raise SaveExists(f"{path} already exists") from None
-        except OSError:  # pragma: no cover - no hard links here (FAT, some shares)
-            try:
-                with open(path, "x", encoding="utf-8") as out:
-                    out.write(text)
-            except FileExistsError:
-                raise SaveExists(f"{path} already exists") from None
-    finally:
-        _unlink(tmp)
+        created = create_output(path, text, new_mode=0o600)
+    except OutputError as err:
+        raise SaveError(str(err)) from None
+    if not created:
+        raise SaveExists(f"{path} already exists")
 
 
 def replace_save(path: Path, text: str, *, fsync: bool = False) -> None:
-    """Replace ``path`` with ``text`` atomically (a temporary file renamed over it)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _write_temp(path, text, fsync=fsync)
+    """Replace ``path`` with ``text`` atomically (a temporary file renamed over
+    it), by the rule of every output (:func:`bones.games.outfile.write_output`):
+    a save reached through a symbolic link is written at the link's target and
+    the link stays; a directory or a device is refused (:class:`SaveError`)."""
+    from bones.games.outfile import OutputError, resolve_output, write_output
+
     try:
-        os.replace(tmp, path)
-    except BaseException:
-        _unlink(tmp)
-        raise
+        target = resolve_output(path)
+        if target.exists() and not target.is_file():
+            raise SaveError(f"cannot write {path}: it is not a regular file")
+        write_output(path, text, fsync=fsync, new_mode=0o600)
+    except OutputError as err:
+        raise SaveError(str(err)) from None
 
 
-def _write_temp(path: Path, text: str, fsync: bool = False) -> str:
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+def make_save_dir(folder: Path) -> None:
+    """Create the default save folder if it is missing, readable by its owner
+    only (0700, as `bones serve` keeps it); a folder that exists is left as it is."""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            if fsync:
-                out.flush()
-                os.fsync(out.fileno())
-    except BaseException:
-        _unlink(tmp)
-        raise
-    return tmp
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as err:
+        raise SaveError(f"cannot create the save folder {folder}: {err.strerror or err}") from None
 
 
 def _unlink(path: str | Path) -> None:
@@ -214,11 +207,12 @@ def save_lock(path: str | os.PathLike[str], command: str | None = None) -> Itera
     leaving the block the lock file is removed.  Yields the save's path.
     """
     save = Path(path)
-    lock = lock_path(save)
-    try:
-        lock.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise SaveError(f"cannot lock {save}: {err.strerror or err}") from None
+    # a save reached through a symbolic link is locked where it lies, so the
+    # link and the file's own name share one lock
+    where = Path(os.path.realpath(save)) if os.path.islink(save) else save
+    lock = lock_path(where)
+    if not lock.parent.is_dir():
+        raise SaveError(f"cannot lock {save}: no such folder {lock.parent}")
     while True:
         try:
             fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
@@ -226,7 +220,7 @@ def save_lock(path: str | os.PathLike[str], command: str | None = None) -> Itera
             raise SaveError(f"cannot lock {save}: {err.strerror or err}") from None
         if not _try_lock(fd):
             os.close(fd)
-            raise SaveInUse(save, read_holder(save))
+            raise SaveInUse(save, read_holder(where))
         # the holder before us may have removed the file between our open and
         # our lock: then we hold a lock on a file nobody else will ever open
         try:
@@ -239,8 +233,11 @@ def save_lock(path: str | os.PathLike[str], command: str | None = None) -> Itera
     try:
         info = {"pid": os.getpid(), "host": socket.gethostname(),
                 "command": command or _command(), "since": time.time()}
-        os.ftruncate(fd, 0)
-        os.write(fd, json.dumps(info).encode())
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, json.dumps(info).encode())
+        except OSError as err:  # a full disk: the save itself is not touched
+            raise SaveError(f"cannot lock {save}: {err.strerror or err}") from None
         yield save
     finally:
         _unlink(lock)  # before unlocking: the next holder then always opens a fresh file
@@ -251,6 +248,7 @@ def save_lock(path: str | os.PathLike[str], command: str | None = None) -> Itera
 
 __all__ = [
     "LockHolder", "SaveError", "SaveExists", "SaveInUse", "create_save", "default_save_dir",
-    "default_save_stem", "lock_path", "new_save_path", "read_holder", "replace_save",
+    "default_save_stem", "lock_path", "make_save_dir", "new_save_path", "read_holder",
+    "replace_save",
     "save_lock",
 ]

@@ -388,6 +388,8 @@ class _Reader:
 
     def check_path(self, ref: str, named_by: Any) -> str | tuple[Any, str]:
         """(the file, its display name) for a path that ``named_by`` names, or what is wrong."""
+        if "\x00" in ref:  # no file system takes one: say so where it is written
+            return f"{ref!r} is not a path (it holds a NUL byte)"
         if not isinstance(named_by, (str, os.PathLike, _Text)):  # a built-in inside a zipped install
             inside = _builtin_dir().joinpath(*ref.replace("\\", "/").split("/"))
             if not inside.is_file():

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
+from bones.engine.bounds import NUMBER_LIMIT, SEED_LIMIT
 from bones.lang import spec
 from bones.lang.spec import TileText
 
@@ -21,6 +22,16 @@ FORMS = {**spec.FORMS, PLAY_PATTERN: ("not a play", "a tile like 6-4, or TILE@AR
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _bounded(cls, value: Any, info: ValidationInfo) -> Any:
+        """Every whole number within its bound (:mod:`bones.engine.bounds`): a seed 64
+        bits, the rest :data:`~bones.engine.bounds.NUMBER_LIMIT`; ``rules`` are checked
+        as the variant they change."""
+        if info.field_name == "rules":
+            return value  # checked as the variant it changes
+        return spec.bounded(value, SEED_LIMIT if info.field_name == "seed" else NUMBER_LIMIT)
 
 
 Winner = Union[int, Literal["none"]]

@@ -31,7 +31,6 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - pydantic is imported when a schema is built
@@ -187,14 +186,3 @@ def render(schema: Schema) -> str:
     """A schema as the deterministic text written to its file."""
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
-
-def write_schemas(out_dir: str | Path) -> list[Path]:
-    """Write every schema into ``out_dir`` (created if missing); the paths written."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, schema in schemas().items():
-        path = out / name
-        path.write_text(render(schema), encoding="utf-8")
-        written.append(path)
-    return written

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Literal, TypeVar, Union
+from typing import Annotated, Any, Literal, TypeVar, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
+from bones.engine.bounds import NUMBER_LIMIT, bound_message
 from bones.engine.tiles import TileError, parse_halves
 
 T = TypeVar("T")
@@ -58,6 +59,22 @@ NonNegativeCount = Union[
 
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _bounded(cls, value: Any) -> Any:
+        """Every whole number of a variant is at most :data:`bones.engine.bounds.NUMBER_LIMIT`
+        either way: the native core holds them in 64 bits, with room for a match's sums."""
+        return bounded(value)
+
+
+def bounded(value: T, limit: int = NUMBER_LIMIT) -> T:
+    """``value`` if every whole number in it is within ``limit`` either way;
+    else a ``ValueError`` whose message gives the bound (for a model's validator)."""
+    problem = bound_message(value, limit)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
 
 
 def for_players(value: int | str | dict[int, T], players: int) -> T:

@@ -451,8 +451,14 @@ class _Builder:
         try:
             value = self.constructor.construct_object(node)
         except Exception as err:  # noqa: BLE001 - any constructor failure is a problem in the file
-            reason = " ".join(str(getattr(err, "problem", None) or err).split())
-            self.problem(node, path, f"cannot read the value {node.value!r}: {reason}")
+            reason = " ".join(str(getattr(err, "problem", None) or err).split())[:120]
+            text = str(node.value)
+            shown = repr(text) if len(text) <= 40 else repr(text[:37] + "...")
+            if "integer string conversion" in reason:  # Python's own cap on digits
+                from bones.engine.bounds import NUMBER_LIMIT
+
+                reason = f"a number of {len(text)} digits (at most {NUMBER_LIMIT})"
+            self.problem(node, path, f"cannot read the value {shown}: {reason}")
             value = node.value
         bool_word = (
             isinstance(value, bool) and node.style is None and node.value.lower() in BOOL_WORDS

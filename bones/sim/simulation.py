@@ -606,8 +606,10 @@ def _record_game(slots: _Slots, t: int, owner: tuple[int, ...], result: list[int
 
 # ----------------------------------------------------------------- driver
 
-def batches(games: int, size: int) -> list[tuple[int, int]]:
-    return [(a, min(a + size, games)) for a in range(0, games, size)]
+def batches(games: int, size: int) -> Iterator[tuple[int, int]]:
+    """The batches ``(start, stop)`` of a run, made one at a time as they are
+    played (nothing in proportion to the number of games is built first)."""
+    return ((a, min(a + size, games)) for a in range(0, games, size))
 
 
 def default_batch_size(games: int, workers: int, native: bool = False,

@@ -54,13 +54,6 @@ def warm() -> None:
 
     builtin_index()
 
-#: Bots a client may seat, with the largest value of each parameter it may give.
-BOT_LIMITS: dict[str, dict[str, float]] = {
-    "random": {},
-    "greedy": {},
-    "heuristic": {},
-    "search": {"iterations": 2000, "rollouts": 8, "seconds": 5.0},
-}
 #: What a save's file name must look like to be opened by name.
 SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}\.json$")
 INDEX_DIR = "web"
@@ -81,7 +74,11 @@ class ApiError(Exception):
 
 
 def check_bot(text: Any) -> str:
-    """A client's bot text if it is a built-in bot within :data:`BOT_LIMITS`; else :class:`ApiError`."""
+    """A client's bot text if it is a built-in bot within :data:`bones.bots.BOT_LIMITS`
+    (the limits of every front end; a client may give only those parameters); else
+    :class:`ApiError`."""
+    from bones.bots import BOT_LIMITS
+
     if not isinstance(text, str) or not text.strip():
         raise ApiError(400, "a bot seat needs a bot: one of " + ", ".join(BOT_LIMITS))
     raw = text.strip()

@@ -9,7 +9,6 @@ size and the scores.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,19 +28,15 @@ MAX_FRAMES = 5000
 
 def record_of_text(text: str) -> Record:
     """The record in a page's upload (its problems are API errors)."""
-    from bones.games.record import RecordError, parse_record
+    from bones.games.record import RecordError, loads_record_json, parse_record
 
     if len(text) > MAX_RECORD_TEXT:
         raise ApiError(413, f"the record is larger than {MAX_RECORD_TEXT // (1024 * 1024)} MiB")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ApiError(422, f"record: line {err.lineno} column {err.colno}: not valid JSON "
-                            f"({err.msg})") from None
-    except RecursionError:
-        raise ApiError(422, "record: nested too deeply to be a bones record") from None
-    try:
-        return parse_record(data, "record")
+        # the same reader as `bones replay`: NaN, a number of thousands of
+        # digits, a key written twice, deep nesting or a control character
+        # is named, not taken for "no format"
+        return parse_record(loads_record_json(text, "record"), "record")
     except RecordError as err:
         raise ApiError(422, str(err).splitlines()[0]) from None
 

@@ -103,8 +103,7 @@ async def rules_text(request: Request) -> Response:
 
 
 async def bots(request: Request) -> Response:
-    from bones.bots import BOTS
-    from bones.web.games import BOT_LIMITS
+    from bones.bots import BOT_LIMITS, BOTS
 
     out = []
     for name, limits in BOT_LIMITS.items():
