@@ -240,6 +240,31 @@ def test_failing_python_bots_lose_their_games_and_the_run_goes_on(tmp_path: Path
         assert "lost the game with seed" in result.stderr and reason in result.stderr
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_library_hands_each_lost_game_to_its_caller(tmp_path: Path, jobs: int) -> None:
+    # bones.sim prints nothing: each forfeit reaches the caller's callback in
+    # the calling process (from worker processes too), once, with its game's
+    # seed; the summary keeps none of them
+    from bones.sim.simulation import Forfeit, game_seed, make_config, process_executor, simulate
+
+    path = tmp_path / "bad.py"
+    path.write_text(PY_BOT)
+    text = f"file:{path}:Broken"
+    permit_outside([text])
+    config = make_config(["all-fives"], [text, "greedy"], 6, seed=3, hands_only=True)
+    lost: list[Forfeit] = []
+    executor = process_executor(jobs) if jobs > 1 else None
+    try:
+        summary = simulate(config, executor, jobs, batch_size=2, forfeit=lost.append)
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    assert summary.n == 6 and summary.forfeits == []
+    assert sorted(f.seed for f in lost) == sorted(game_seed(3, g) for g in range(6))
+    assert {f.bot for f in lost} == {text} and all("raised RuntimeError: my bug" in f.reason for f in lost)
+    assert str(lost[0]).startswith(f"{text} lost the game with seed ")
+
+
 def test_a_lost_game_keeps_the_points_that_were_scored(tmp_path: Path) -> None:
     # Cheat fails at its first decision: it has scored nothing (a lead may
     # have scored for its opponent); the forfeit places it last but invents

@@ -605,6 +605,26 @@ def test_saves_of_bones_play_continue_in_the_browser(server, saves: Path) -> Non
     assert len(resumed.current.moves) >= len(v["events"]) + 1
 
 
+def test_the_save_list_reads_each_save_as_bones_play_does(server, saves: Path) -> None:  # type: ignore[no-untyped-def]
+    # one reader for both (bones.games.savelist): a save over the record size
+    # cap is listed as unreadable without being read whole, and a record
+    # that no bones play session wrote cannot be resumed
+    from bones.games.record import MAX_RECORD_BYTES
+    from bones.lang.load import load_variant
+
+    app, client = server
+    GameSession.new(load_variant("sniff"), seed=4, save_path=saves / "good.json", level="easy").save()
+    with (saves / "huge.json").open("wb") as f:
+        f.truncate(MAX_RECORD_BYTES + 1)
+    record = json.loads((saves / "good.json").read_text(encoding="utf-8"))
+    del record["meta"]["play"]
+    (saves / "plain.json").write_text(json.dumps(record), encoding="utf-8")
+    listed = {s["name"]: s for s in client.get("/api/saves", headers=host_headers(app)).json()["saves"]}
+    assert listed["good.json"]["seats"] == ["human", "greedy"] and listed["good.json"]["hands"] == 1
+    assert listed["huge.json"]["unreadable"] and "too large for a record" in listed["huge.json"]["problem"]
+    assert listed["plain.json"]["unreadable"] and listed["plain.json"]["problem"] == "not a bones play save"
+
+
 @pytest.mark.parametrize("name,status", [
     ("../../etc/passwd", 400), ("/etc/passwd", 400), ("nope.json", 404), ("web", 400),
     (".hidden.json", 400), (5, 400),
