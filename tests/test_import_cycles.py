@@ -17,7 +17,7 @@ def test_no_import_cycle() -> None:
     assert done.stdout.strip() == "no import cycles"
 
 
-def _tools_module():  # type: ignore[no-untyped-def]
+def _tools_module():
     sys.path.insert(0, str(ROOT / "tools"))
     try:
         import import_cycles

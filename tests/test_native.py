@@ -82,7 +82,7 @@ def test_native_missing(fresh_core, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_format_mismatch(fresh_core, monkeypatch: pytest.MonkeyPatch,
                          capsys: pytest.CaptureFixture[str]) -> None:
     stale = types.ModuleType("bones_native")
-    stale.TABLE_FORMAT = "0000000000000000"  # type: ignore[attr-defined]
+    stale.TABLE_FORMAT = "0000000000000000"
     monkeypatch.setitem(sys.modules, "bones_native", stale)
     monkeypatch.delenv("BONES_CORE", raising=False)
     assert fresh_core.native() is None

@@ -30,14 +30,14 @@ def _fresh_permissions(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bots_module, "_PERMITTED", set())
 
 
-def _simulate(*args: str, n: int = 4):  # type: ignore[no-untyped-def]
+def _simulate(*args: str, n: int = 4):
     result = runner.invoke(app, ["simulate", "all-fives", "-n", str(n), "--seed", "5", "--json",
                                  "--quiet", *args])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout), result
 
 
-def _wins(body, name):  # type: ignore[no-untyped-def]
+def _wins(body, name):
     return next(b for b in body["bots"] if b["bot"] == name)["win_rate"]["value"]
 
 
@@ -463,7 +463,7 @@ def test_a_program_that_quits_during_a_match_loses_it(tmp_path: Path) -> None:
     obs = observe(hand, hand.turn)
     first = bot.choose(obs, Rng(1))
     assert first in obs.legal_moves()
-    bot.proc.wait(timeout=5)  # type: ignore[attr-defined]
+    bot.proc.wait(timeout=5)
     with pytest.raises(BotForfeit, match="exited with code 5"):
         bot.choose(obs, Rng(1))
     bot.notify({"type": "match_end", "scores": [0, 0], "winner": 1, "forfeit": 0})
