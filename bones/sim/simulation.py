@@ -51,13 +51,6 @@ class SimError(ValueError):
     """A simulation that cannot run as asked (one line for people)."""
 
 
-def load_variant(ref: str) -> spec.Variant:
-    """A variant by built-in name or YAML path (raises bones.lang.load.VariantError)."""
-    from bones.lang.load import load_variant as _load
-
-    return _load(ref)
-
-
 # ------------------------------------------------------------------ seeds
 
 #: splitmix64's output function (kept under its old name)
@@ -108,6 +101,7 @@ def make_config(variants: list[str] | list[Table], bots: list[str], games: int, 
     """Check and build a run: bots are repeated to fill the seats."""
     from bones.bots import make_bot
     from bones.lang.compile import compile_rules
+    from bones.lang.load import load_variant
 
     tables = []
     for ref in variants:
@@ -925,7 +919,6 @@ __all__ = [
     "Table",
     "difference_report",
     "game_seed",
-    "load_variant",
     "make_config",
     "native_module",
     "plays_natively",
