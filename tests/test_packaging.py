@@ -59,6 +59,11 @@ def test_python_dash_m_bones() -> None:
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # CI builds the wheel once and names it in BONES_WHEEL (.ci/run)
+    given = os.environ.get("BONES_WHEEL")
+    if given:
+        assert Path(given).is_file(), f"BONES_WHEEL={given}: no such wheel"
+        return Path(given)
     out = tmp_path_factory.mktemp("dist")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
                    check=True, timeout=300)
