@@ -101,13 +101,16 @@ def make_config(variants: list[str] | list[Table], bots: list[str], games: int, 
     """Check and build a run: bots are repeated to fill the seats."""
     from bones.bots import make_bot
     from bones.lang.compile import compile_rules
-    from bones.lang.load import load_variant
 
     tables = []
     for ref in variants:
         if isinstance(ref, Table):
             tables.append(ref)
             continue
+        # the YAML reader and the models load only for a name or a path (a
+        # Table from the compiled-variant cache needs neither)
+        from bones.lang.load import load_variant
+
         variant = load_variant(ref)
         rules = compile_rules(variant, players, teams)
         tables.append(Table(ref, variant, rules.players, rules.teams))
