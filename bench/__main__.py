@@ -79,8 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     m = report["machine"]
-    print(f"bones {m['engine_version']} @ {m['commit']}  Python {m['python']}  "  # type: ignore[index]
-          f"{m['cpu_model']} x{m['cores']}  load {m['load_average']}")  # type: ignore[index]
+    print(f"bones {m['engine_version']} @ {m['commit']}  Python {m['python']}  "
+          f"{m['cpu_model']} x{m['cores']}  load {m['load_average']}")
     compile_bytecode()
     began = time.perf_counter()
     for name in chosen:
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         full, quick = SECTIONS[name]
         start = time.perf_counter()
         report[name] = (quick if opts.quick else full)(opts)
-        report[name]["section_seconds"] = round(time.perf_counter() - start, 2)  # type: ignore[index]
+        report[name]["section_seconds"] = round(time.perf_counter() - start, 2)
     report["total_seconds"] = round(time.perf_counter() - began, 2)
     print(f"total {report['total_seconds']} s")
     if opts.json:

@@ -13,7 +13,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
-def load_variant(name: str):  # type: ignore[no-untyped-def]
+def load_variant(name: str):
     """A built-in variant, through bones.lang.load once it exists."""
     try:
         from bones.lang.load import load_variant as load
@@ -28,7 +28,7 @@ def load_variant(name: str):  # type: ignore[no-untyped-def]
     return load(name)
 
 
-def compile_table(name: str, players: int | None = None, teams: bool | None = None):  # type: ignore[no-untyped-def]
+def compile_table(name: str, players: int | None = None, teams: bool | None = None):
     from bones.lang.compile import compile_rules
 
     return compile_rules(load_variant(name), players, teams)
@@ -115,7 +115,7 @@ def machine_info() -> dict[str, object]:
     }
 
 
-def match_factory(rules):  # type: ignore[no-untyped-def]
+def match_factory(rules):
     """``new(seed)`` -> a fresh Match for a one-hand game.
 
     Where Match can borrow a generator (``Match(rules, rng=...)``), all games
@@ -133,7 +133,7 @@ def match_factory(rules):  # type: ignore[no-untyped-def]
         return lambda seed: Match(rules, seed)
     shared: list[random.Random] = []
 
-    def new(seed: int):  # type: ignore[no-untyped-def]
+    def new(seed: int):
         if not shared:
             shared.append(random.Random(seed))
         return Match(rules, seed, rng=shared[0])

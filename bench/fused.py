@@ -11,7 +11,7 @@ import random
 from bench.common import match_factory
 
 
-def fusable(rules) -> bool:  # type: ignore[no-untyped-def]
+def fusable(rules) -> bool:
     """Block games on a plain line: no spinner, no drawing, no play points."""
     from bones.engine.rules import SPIN_NONE
 
@@ -19,7 +19,7 @@ def fusable(rules) -> bool:  # type: ignore[no-untyped-def]
             and not rules.partners_both_out and not rules.knock_bonus)
 
 
-def fused_playout(hand, pick) -> None:  # type: ignore[no-untyped-def]
+def fused_playout(hand, pick) -> None:
     """The step past micro-tuning: a whole hand in one loop over local state.
 
     Plays exactly the moves ``hand.apply(pick(hand.legal_moves()))`` would
@@ -97,7 +97,7 @@ def fused_playout(hand, pick) -> None:  # type: ignore[no-untyped-def]
     hand._end_hand(end, seat if end == DOMINO else -1, [])
 
 
-def fused_games(rules, games: int, seed: int, fused: bool) -> list:  # type: ignore[no-untyped-def]
+def fused_games(rules, games: int, seed: int, fused: bool) -> list:
     """One-hand games as bench.peers plays them; returns each hand's log."""
     rng = random.Random(seed)
     pick = rng.choice

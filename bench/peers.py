@@ -165,11 +165,11 @@ def run(games: int = 3_000, rounds: int = 5,
         duel(sides, 20, 1, seed=10_000)
         summary = summarise(duel(sides, games, rounds), bones)
         summary.update({"games": games, "rounds": rounds, "target_ratio": target})
-        for name, s in summary["sides"].items():  # type: ignore[attr-defined]
+        for name, s in summary["sides"].items():
             log(f"  {name:22} {s['games_per_s']:>8,} games/s {s['plays_per_s']:>9,} plays/s "
                 f"{s['moves_per_s']:>9,} moves/s {s['games_per_cpu_s']:>8,} games per CPU s")
-        for name, ratio in summary["ratios"].items():  # type: ignore[attr-defined]
-            cpu_ratio = summary["ratios_cpu"][name]  # type: ignore[index]
+        for name, ratio in summary["ratios"].items():
+            cpu_ratio = summary["ratios_cpu"][name]
             log(f"  ratio {name}: {ratio}x wall, {cpu_ratio}x CPU (target >= {target}x)")
         result[key] = summary
     return result

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from bench.common import compile_table, match_factory
 
 
-def _lean_finish(self, hand):  # type: ignore[no-untyped-def]
+def _lean_finish(self, hand):
     """Proposal 4: finish_hand without copying the moves or recounting pips."""
     from bones.engine.match import HandSummary
     from bones.engine.settle import hand_winner
@@ -44,7 +44,7 @@ def _lean_finish(self, hand):  # type: ignore[no-untyped-def]
 _CHUNKS: dict[int, tuple[tuple[int, ...], ...]] = {}
 
 
-def _chunk_tables(tileset) -> tuple[tuple[int, ...], ...]:  # type: ignore[no-untyped-def]
+def _chunk_tables(tileset) -> tuple[tuple[int, ...], ...]:
     found = _CHUNKS.get(id(tileset))
     if found is not None:
         return found
@@ -80,7 +80,7 @@ class Patches:
         parse = TileSet.parse
         parsed: dict[str, int] = {}
 
-        def parse_once(tileset, text: str) -> int:  # type: ignore[no-untyped-def]
+        def parse_once(tileset, text: str) -> int:
             # proposal 2's part: the lead tile's text is read once, not per deal
             tile = parsed.get(text)
             if tile is None:
@@ -94,7 +94,7 @@ class Patches:
         self.match.finish_hand, self.tileset.pips_of, self.tileset.parse = finish, pips, parse
 
 
-def one_hand_games(rules, games: int, seed: int) -> None:  # type: ignore[no-untyped-def]
+def one_hand_games(rules, games: int, seed: int) -> None:
     rng = random.Random(seed)
     pick = rng.choice
     new_match = match_factory(rules)
@@ -123,7 +123,7 @@ def _rate(fn: Callable[[], int]) -> float:
     return n / (time.perf_counter() - start)
 
 
-def _view_observe(hand, seat):  # type: ignore[no-untyped-def]
+def _view_observe(hand, seat):
     """Proposal 12's bound: an observation that copies nothing.
 
     Not a safe observation (the layout is the live, unscrubbed hand); it
@@ -173,7 +173,7 @@ def fused_run(games: int, rounds: int) -> dict[str, dict]:
                                              "error": "the fused playout played other games"}
             continue
 
-        def side(fused: bool, rules=rules):  # type: ignore[no-untyped-def]
+        def side(fused: bool, rules=rules):
             return lambda r: _rate(lambda: len(fused_games(rules, games, r, fused)))
 
         a, b, ratio = paired(side(False), side(True), rounds)
@@ -192,7 +192,7 @@ def run(games: int = 2_000, rounds: int = 10, log: Callable[[str], None] = print
     for name, players in (("block-2p", 2), ("partnership-block", 4)):
         rules = compile_table(name, players)
 
-        def side(on: bool, rules=rules):  # type: ignore[no-untyped-def]
+        def side(on: bool, rules=rules):
             def go(r: int) -> float:
                 patches.set(on)
                 try:

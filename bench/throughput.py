@@ -16,7 +16,7 @@ from bench.common import compile_table, median, tables
 VARIANTS = ("sniff", "all-fives", "muggins", "fives-and-threes")
 
 
-def play_hands(rules, hands: int, seed: int, choose: Callable | None = None) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+def play_hands(rules, hands: int, seed: int, choose: Callable | None = None) -> tuple[int, int]:
     """Play ``hands`` hands in consecutive matches; returns (hands, moves).
 
     ``choose(hand)`` picks a move; ``None`` is a uniformly random legal move,
@@ -46,7 +46,7 @@ def play_hands(rules, hands: int, seed: int, choose: Callable | None = None) -> 
     return done, moves
 
 
-def measure(rules, hands: int, rounds: int, seed: int = 1,  # type: ignore[no-untyped-def]
+def measure(rules, hands: int, rounds: int, seed: int = 1,
             make_choose: Callable | None = None) -> dict[str, object]:
     """Median rates over ``rounds`` runs of ``hands`` hands each."""
     hand_rates, move_rates, moves_per_hand, cpu_rates = [], [], [], []
@@ -85,7 +85,7 @@ def greedy_factory() -> tuple[Callable | None, str]:
     except ImportError as err:
         return None, f"bones.bots.make_bot is not available ({err})"
 
-    def make(seed: int):  # type: ignore[no-untyped-def]
+    def make(seed: int):
         choose = make_bot("greedy").choose
         rng = random.Random(seed)
         return lambda hand: choose(observe(hand, hand.turn), rng)

@@ -50,15 +50,7 @@ _EXPORTS = {
     "RecordError": "bones.games.record",
 }
 
-__all__ = ["__version__", "compiled", *_EXPORTS]
-
-
-def compiled() -> bool:
-    """Whether the hot path (bones.engine.hand) runs compiled by mypyc
-    (``BONES_COMPILE=1`` at install time) rather than as Python."""
-    import bones.engine.hand
-
-    return not bones.engine.hand.__file__.endswith(".py")
+__all__ = ["__version__", *_EXPORTS]
 
 
 def __getattr__(name: str) -> Any:

@@ -36,7 +36,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 SEED = 2026
 
 
-def _names(ts, mask: int) -> str:  # type: ignore[no-untyped-def]
+def _names(ts, mask: int) -> str:
     return " ".join(ts.names[t] for t in ts.tiles_of(mask)) or "-"
 
 

@@ -10,6 +10,7 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 from bones.adapters.common import tables
 from bones.engine.hand import DRAW
@@ -41,17 +42,16 @@ from bones.seat.chance import (
 )
 from bones.seat.encoding import Encoding
 from bones.seat.observation import observe, sample_world
-from tests.hypothesis_budget import examples
 
 TABLES = tables()
 IDS = [str(t) for t in TABLES]
 
 
-def _rules(table):  # type: ignore[no-untyped-def]
+def _rules(table):
     return compile_rules(load_variant(table.variant), table.players, table.teams)
 
 
-def _play(hand, rng, moves):  # type: ignore[no-untyped-def]
+def _play(hand, rng, moves):
     for _ in range(moves):
         if hand.over:
             return
@@ -61,7 +61,7 @@ def _play(hand, rng, moves):  # type: ignore[no-untyped-def]
 # ------------------------------------------------------------- pickling
 
 @pytest.mark.parametrize("table", TABLES, ids=IDS)
-def test_everything_pickles_and_plays_on_the_same(table) -> None:  # type: ignore[no-untyped-def]
+def test_everything_pickles_and_plays_on_the_same(table) -> None:
     rules = _rules(table)
     match = Match(rules, seed=11)
     hand = match.new_hand()
@@ -101,7 +101,7 @@ def test_copies_share_the_rules() -> None:
 # ---------------------------------------------------------- action space
 
 @pytest.mark.parametrize("table", TABLES, ids=IDS)
-def test_every_legal_move_has_a_stable_index(table) -> None:  # type: ignore[no-untyped-def]
+def test_every_legal_move_has_a_stable_index(table) -> None:
     rules = _rules(table)
     space = ActionSpace(rules)
     names = [space.name(i) for i in range(space.num_actions)]
@@ -141,7 +141,7 @@ def test_the_space_is_sized_by_what_can_occur() -> None:
 # -------------------------------------------------------------- encoding
 
 @pytest.mark.parametrize("table", TABLES, ids=IDS)
-def test_the_encoding_has_a_fixed_shape_and_reveals_nothing_hidden(table) -> None:  # type: ignore[no-untyped-def]
+def test_the_encoding_has_a_fixed_shape_and_reveals_nothing_hidden(table) -> None:
     rules = _rules(table)
     enc = Encoding(rules)
     low, high = enc.bounds()
@@ -182,7 +182,7 @@ def test_the_encoding_reads_the_right_things() -> None:
 
 # ----------------------------------------------------------------- chance
 
-def _check_deal(rules, found) -> None:  # type: ignore[no-untyped-def]
+def _check_deal(rules, found) -> None:
     tiles = [t for h in found.hands for t in rules.tiles.tiles_of(h)] + list(found.boneyard)
     assert sorted(tiles) == list(range(rules.tiles.size))
     if found.lead_tile >= 0:
@@ -190,7 +190,7 @@ def _check_deal(rules, found) -> None:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("table", TABLES, ids=IDS)
-def test_chance_deals_follow_the_lead_rule(table) -> None:  # type: ignore[no-untyped-def]
+def test_chance_deals_follow_the_lead_rule(table) -> None:
     rules = _rules(table)
     rng = random.Random(str(table))
     first = rules.lead_first
@@ -216,7 +216,7 @@ def test_chance_deals_follow_the_lead_rule(table) -> None:  # type: ignore[no-un
 
 @given(st.randoms(use_true_random=False))
 @examples(20)
-def test_a_permutation_deals_in_order(rng) -> None:  # type: ignore[no-untyped-def]
+def test_a_permutation_deals_in_order(rng) -> None:
     rules = compile_rules(load_variant("all-fives"))
     perm = list(range(28))
     rng.shuffle(perm)

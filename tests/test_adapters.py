@@ -34,14 +34,14 @@ IDS = [str(t) for t in TABLES]
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 
-def _quiet(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+def _quiet(fn, *args, **kwargs):
     with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return fn(*args, **kwargs)
 
 
 @pytest.mark.parametrize("table", TABLES, ids=IDS)
-def test_pettingzoo_api_and_seed_tests(table) -> None:  # type: ignore[no-untyped-def]
+def test_pettingzoo_api_and_seed_tests(table) -> None:
     for episode in ("hand", "match"):
         env = pz_adapter.env(table.variant, table.players, table.teams, episode=episode,
                              render_mode="ansi")
@@ -51,7 +51,7 @@ def test_pettingzoo_api_and_seed_tests(table) -> None:  # type: ignore[no-untype
 
 
 @pytest.mark.parametrize("table", TABLES, ids=IDS)
-def test_gymnasium_check_env(table) -> None:  # type: ignore[no-untyped-def]
+def test_gymnasium_check_env(table) -> None:
     for episode in ("hand", "match"):
         env = gym_adapter.env(table.variant, seat=table.players - 1, opponents="random",
                               players=table.players, teams=table.teams, episode=episode,
@@ -59,7 +59,7 @@ def test_gymnasium_check_env(table) -> None:  # type: ignore[no-untyped-def]
         _quiet(check_env, env, skip_render_check=False)
 
 
-def _random_episode(env, rng):  # type: ignore[no-untyped-def]
+def _random_episode(env, rng):
     totals = dict.fromkeys(env.possible_agents, 0.0)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, _ = env.last()

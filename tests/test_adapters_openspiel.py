@@ -27,12 +27,12 @@ TABLES = tables()
 IDS = [str(t) for t in TABLES]
 
 
-def _load(variant, players=0, teams=False, episode="hand"):  # type: ignore[no-untyped-def]
+def _load(variant, players=0, teams=False, episode="hand"):
     return pyspiel.load_game("python_bones", {"variant": variant, "players": players,
                                               "teams": teams, "episode": episode})
 
 
-def _first_of_each_variant():  # type: ignore[no-untyped-def]
+def _first_of_each_variant():
     seen: set[str] = set()
     for table in TABLES:
         if table.variant not in seen or os.environ.get("BONES_RL_ALL_MATCHES"):
@@ -41,7 +41,7 @@ def _first_of_each_variant():  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("table", TABLES, ids=IDS)
-def test_random_simulation_with_serialisation(table) -> None:  # type: ignore[no-untyped-def]
+def test_random_simulation_with_serialisation(table) -> None:
     game = _load(table.variant, table.players, table.teams, "hand")
     pyspiel.random_sim_test(game, num_sims=SIMS, serialize=True, verbose=False)
 
@@ -49,12 +49,12 @@ def test_random_simulation_with_serialisation(table) -> None:  # type: ignore[no
 # Whole matches serialise every state along ten or more hands: one table of
 # each variant in CI, every table with BONES_RL_ALL_MATCHES=1.
 @pytest.mark.parametrize("table", list(_first_of_each_variant()), ids=str)
-def test_random_match_simulation_with_serialisation(table) -> None:  # type: ignore[no-untyped-def]
+def test_random_match_simulation_with_serialisation(table) -> None:
     game = _load(table.variant, table.players, table.teams, "match")
     pyspiel.random_sim_test(game, num_sims=SIMS, serialize=True, verbose=False)
 
 
-def _play_randomly(state, rng):  # type: ignore[no-untyped-def]
+def _play_randomly(state, rng):
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes())

@@ -60,7 +60,7 @@ def _game(tmp: Path, name: str, seed: int, *, hands: int = 1, bots: tuple[str, .
                 session.play(move)
                 continue
         if session.is_human(hand.turn):
-            session.play(human.choice(session.hand.legal_moves()))  # type: ignore[union-attr]
+            session.play(human.choice(session.hand.legal_moves()))
         else:
             session.bot_move()
     return session.to_record(), dumps
@@ -162,19 +162,19 @@ def test_the_analysis_does_not_see_the_hidden_tiles(tmp_path: Path) -> None:
 
     real = module.evaluate_moves
 
-    def spy(rules, observation, budget, seed):  # type: ignore[no-untyped-def]
+    def spy(rules, observation, budget, seed):
         seen.append(observation)
         return real(rules, observation, budget, seed)
 
-    module.evaluate_moves = spy  # type: ignore[assignment]
+    module.evaluate_moves = spy
     try:
         analysis = analyse(record, seats=[1], budget=3)
     finally:
-        module.evaluate_moves = real  # type: ignore[assignment]
+        module.evaluate_moves = real
     assert len(seen) == len(analysis.decisions) > 0
     for obs in seen:
-        assert obs.seat == 1  # type: ignore[attr-defined]
-        layout = obs.layout  # type: ignore[attr-defined]
+        assert obs.seat == 1
+        layout = obs.layout
         assert layout.hands[0] == 0 and all(t == -1 for t in layout.boneyard[layout.bone_pos:])
 
 

@@ -126,7 +126,7 @@ def test_fused_playout_plays_the_same_games_as_the_engine() -> None:
     assert not fused.fusable(compile_table("sniff", 2))
 
 
-def test_adapter_speeds_cover_every_installed_adapter(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_adapter_speeds_cover_every_installed_adapter(capsys) -> None:
     import importlib.util
 
     from bench import adapters

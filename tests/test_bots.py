@@ -21,7 +21,7 @@ _QUICK = ("random", "greedy", "heuristic", "search:iterations=2",
 
 
 @cache
-def _rules(name: str, players: int, teams: bool = False):  # type: ignore[no-untyped-def]
+def _rules(name: str, players: int, teams: bool = False):
     return compile_rules(load_variant(name), players, teams or None)
 
 

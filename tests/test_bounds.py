@@ -25,7 +25,7 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 GOOD = (CORPUS / "records" / "good-save.json").read_text()
 
 
-def run(args: list[str], answers: str = "q\n"):  # type: ignore[no-untyped-def]
+def run(args: list[str], answers: str = "q\n"):
     result = runner.invoke(app, args, input=answers, env={"NO_COLOR": "1", "COLUMNS": "200"})
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"{args}: {type(result.exception).__name__}: {result.exception}")

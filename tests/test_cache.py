@@ -56,7 +56,7 @@ def test_a_builtin_comes_back_from_the_cache_with_the_same_tables(folder: Path) 
 def test_cached_and_uncached_runs_play_the_same_games(folder: Path) -> None:
     def totals(variant: object) -> dict[str, object]:
         rules = compile_rules(variant, 2)
-        table = Table("sniff", variant, rules.players, rules.teams)  # type: ignore[arg-type]
+        table = Table("sniff", variant, rules.players, rules.teams)
         config = make_config([table], ["random", "greedy"], 30, seed=7)
         return simulate(config).totals()
 

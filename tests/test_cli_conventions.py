@@ -54,11 +54,11 @@ VARIANT_COMMANDS = {
 FILE_COMMANDS = ("check", "replay", "analyse")
 
 
-def _run(*args: str):  # type: ignore[no-untyped-def]
+def _run(*args: str):
     return runner.invoke(app, list(args), input="")
 
 
-def _one_error_line(result, command: str) -> str:  # type: ignore[no-untyped-def]
+def _one_error_line(result, command: str) -> str:
     assert "Traceback" not in result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
@@ -145,7 +145,7 @@ def test_bad_jobs_and_bots_are_usage_errors_everywhere(command: str) -> None:
 def _every_command() -> list[str]:
     import typer.main
 
-    return sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+    return sorted(typer.main.get_command(app).commands)
 
 
 def test_every_command_is_covered() -> None:
@@ -180,7 +180,7 @@ def test_shared_options_are_spelled_the_same(command: str) -> None:
             assert option in help_text
 
 
-def test_schema_prints_to_standard_output_without_out(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_schema_prints_to_standard_output_without_out(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     result = _run("schema")
     assert result.exit_code == 0, result.output

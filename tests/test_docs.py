@@ -86,3 +86,9 @@ def test_every_citation_has_a_target_in_the_repository(path: Path) -> None:
     assert "rules.md" in text, f"{path.name} cites decisions or sources but never says where: docs/rules.md"
     assert cited_decisions <= labels["decision"], f"{path.name}: no such decision {cited_decisions - labels['decision']}"
     assert cited_sources <= labels["source"], f"{path.name}: no such source {cited_sources - labels['source']}"
+
+
+def test_the_readme_stays_a_front_page() -> None:
+    # issue 19: the set-up, what bones is, a tour and links; the detail lives in docs/
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
+    assert lines <= 400, f"README.md has {lines} lines: move detail to docs/ (at most 400)"

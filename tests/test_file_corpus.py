@@ -32,11 +32,11 @@ SCENARIOS = ROOT / "scenarios"
 runner = CliRunner()
 
 
-def _cases(kind: str) -> list[dict]:  # type: ignore[type-arg]
+def _cases(kind: str) -> list[dict]:
     return json.loads((CORPUS / f"{kind}.json").read_text(encoding="utf-8"))
 
 
-def run(args: list[str], stdin: str | bytes | None = None):  # type: ignore[no-untyped-def]
+def run(args: list[str], stdin: str | bytes | None = None):
     result = runner.invoke(app, args, input=stdin, env={"NO_COLOR": "1", "COLUMNS": "200"})
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"{args}: {type(result.exception).__name__}: {result.exception}")

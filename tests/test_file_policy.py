@@ -46,7 +46,7 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def problems(ref: str | Path, **kwargs: object) -> list[str]:
     with pytest.raises(VariantError) as info:
-        load_variant(ref, **kwargs)  # type: ignore[arg-type]
+        load_variant(ref, **kwargs)
     return [p.format() for p in info.value.problems]
 
 

@@ -18,7 +18,7 @@ from bones.lang.load import load_variant
 from bones.seat.picture import TileFace
 
 
-def finished(name: str, seed: int, players: int | None = None, teams: bool | None = None):  # type: ignore[no-untyped-def]
+def finished(name: str, seed: int, players: int | None = None, teams: bool | None = None):
     rules = compile_rules(load_variant(name), players, teams)
     match = Match(rules, seed)
     hand = match.new_hand()
@@ -87,7 +87,7 @@ def test_the_terminal_table_shows_the_team_amount_on_the_scoring_row() -> None:
     assert not rows[partner].rstrip().endswith(amount), out.getvalue()
 
 
-def rules_owner(session: GameSession, hand) -> int:  # type: ignore[no-untyped-def]
+def rules_owner(session: GameSession, hand) -> int:
     return session.rules.owner[hand.domino_seat]
 
 

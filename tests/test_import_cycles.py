@@ -17,7 +17,7 @@ def test_no_import_cycle() -> None:
     assert done.stdout.strip() == "no import cycles"
 
 
-def _tools_module():  # type: ignore[no-untyped-def]
+def _tools_module():
     sys.path.insert(0, str(ROOT / "tools"))
     try:
         import import_cycles
@@ -89,3 +89,23 @@ def test_the_check_finds_a_cycle_and_counts_function_local_imports() -> None:
     edges = {"a": [("b", "a.py:1 (in a function)")], "b": [("a", "b.py:1")], "c": []}
     assert import_cycles.cycles(edges) == [["a", "b"]]
     assert import_cycles.cycles({"a": [("b", "")], "b": [], "c": [("a", "")]}) == []
+
+
+#: The library's packages that draw nothing: tables, progress bars and
+#: colours are the front ends' (bones.seat.picture, the text picture the
+#: learning adapters render, is the one use of rich below them).
+DRAWS_NOTHING = ("engine", "lang", "bots", "sim", "games")
+
+
+def test_presentation_stays_in_the_front_ends() -> None:
+    import ast
+
+    found = []
+    for package in DRAWS_NOTHING:
+        for path in sorted((ROOT / "bones" / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                         else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+                found += [f"{path.relative_to(ROOT)}:{node.lineno} imports {n}"
+                          for n in names if n == "rich" or n.startswith("rich.")]
+    assert found == []

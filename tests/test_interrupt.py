@@ -77,14 +77,14 @@ def test_a_ctrl_c_held_over_a_block_is_raised_after_it() -> None:
     assert reached
 
 
-def test_a_ctrl_c_while_typer_builds_the_commands_ends_quietly(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_ctrl_c_while_typer_builds_the_commands_ends_quietly(monkeypatch, capsys) -> None:
     # under load the signal can land after the imports, while Typer reads the
     # commands' signatures: still exit 130 with nothing printed
     import typer.main
 
     from bones.cli import entry
 
-    def interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(typer.main, "get_command", interrupted)

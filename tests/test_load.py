@@ -66,7 +66,7 @@ def write(name: str, text: str | bytes) -> str:
 
 def errors(ref: str | os.PathLike[str], **kwargs: object) -> list[str]:
     with pytest.raises(VariantError) as info:
-        load_variant(ref, **kwargs)  # type: ignore[arg-type]
+        load_variant(ref, **kwargs)
     err = info.value
     assert isinstance(err, ValueError)
     assert str(err) == "\n".join(p.format() for p in err.problems)

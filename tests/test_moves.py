@@ -8,6 +8,7 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 from bones.engine.hand import Hand
 from bones.engine.match import Match
@@ -34,7 +35,6 @@ from bones.engine.notation import format_move, move_code, move_value, parse_move
 from bones.engine.rules import Rules
 from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
-from tests.hypothesis_budget import examples
 
 
 def test_layout_helpers_invert_each_other():
@@ -87,7 +87,7 @@ def test_move_value_refuses_inconsistent_fields():
     with pytest.raises(ValueError):
         Move("draw", (1, 2))
     with pytest.raises(ValueError):
-        Move("jump")  # type: ignore[arg-type]
+        Move("jump")
 
 
 def test_outcome_names():

@@ -66,7 +66,7 @@ def assert_twins(py: Hand, nat: NativeHand, where: str) -> None:
         assert nat.pips_left(seat) == py.pips_left(seat), where
 
 
-def play_both(rules, seed: int, max_hands: int = 6) -> int:  # type: ignore[no-untyped-def]
+def play_both(rules, seed: int, max_hands: int = 6) -> int:
     """Random matches stepped by a Python match and a native one in
     lockstep (the same deals, moves and muggins claims); the plies played."""
     rng = random.Random(seed)
@@ -176,9 +176,9 @@ def test_native_hand_mutations() -> None:
     assert hand.hands == (full, full)
     assert len(hand.legal_moves()) == rules.tiles.size  # any tile may lead
     with pytest.raises(TypeError):
-        hand.hands[0] = 0  # type: ignore[index]  # a view: never a silent no-op
+        hand.hands[0] = 0  # a view: never a silent no-op
     with pytest.raises(AttributeError):
-        hand.count = 3  # type: ignore[misc]
+        hand.count = 3
     pile = list(reversed(hand.boneyard))
     hand.boneyard = pile
     assert list(hand.boneyard) == pile
@@ -208,7 +208,7 @@ class Spy:
         self.types: set[type] = set()
         self.real = core.new_hand
 
-    def __call__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def __call__(self, *args, **kwargs):
         hand = self.real(*args, **kwargs)
         self.types.add(type(hand))
         return hand

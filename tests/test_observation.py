@@ -25,7 +25,7 @@ from bones.seat.observation import (
 
 
 @cache
-def _rules(name: str, players: int):  # type: ignore[no-untyped-def]
+def _rules(name: str, players: int):
     return compile_rules(load_variant(name), players)
 
 

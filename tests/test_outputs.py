@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent
 GOOD_SAVE = ROOT / "corpus" / "records" / "good-unfinished.json"
 
 
-def run(args: list[str], tmp_path: Path, answers: str = "q\n"):  # type: ignore[no-untyped-def]
+def run(args: list[str], tmp_path: Path, answers: str = "q\n"):
     env = {"XDG_DATA_HOME": str(tmp_path / "data"), "NO_COLOR": "1", "COLUMNS": "100"}
     result = runner.invoke(app, args, input=answers, env=env)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
@@ -34,7 +34,7 @@ def run(args: list[str], tmp_path: Path, answers: str = "q\n"):  # type: ignore[
     return result
 
 
-def errors(result) -> list[str]:  # type: ignore[no-untyped-def]
+def errors(result) -> list[str]:
     return [line for line in result.stderr.splitlines() if line.strip()]
 
 

@@ -30,14 +30,14 @@ def _fresh_permissions(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bots_module, "_PERMITTED", set())
 
 
-def _simulate(*args: str, n: int = 4):  # type: ignore[no-untyped-def]
+def _simulate(*args: str, n: int = 4):
     result = runner.invoke(app, ["simulate", "all-fives", "-n", str(n), "--seed", "5", "--json",
                                  "--quiet", *args])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout), result
 
 
-def _wins(body, name):  # type: ignore[no-untyped-def]
+def _wins(body, name):
     return next(b for b in body["bots"] if b["bot"] == name)["win_rate"]["value"]
 
 
@@ -240,6 +240,31 @@ def test_failing_python_bots_lose_their_games_and_the_run_goes_on(tmp_path: Path
         assert "lost the game with seed" in result.stderr and reason in result.stderr
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_library_hands_each_lost_game_to_its_caller(tmp_path: Path, jobs: int) -> None:
+    # bones.sim prints nothing: each forfeit reaches the caller's callback in
+    # the calling process (from worker processes too), once, with its game's
+    # seed; the summary keeps none of them
+    from bones.sim.simulation import Forfeit, game_seed, make_config, process_executor, simulate
+
+    path = tmp_path / "bad.py"
+    path.write_text(PY_BOT)
+    text = f"file:{path}:Broken"
+    permit_outside([text])
+    config = make_config(["all-fives"], [text, "greedy"], 6, seed=3, hands_only=True)
+    lost: list[Forfeit] = []
+    executor = process_executor(jobs) if jobs > 1 else None
+    try:
+        summary = simulate(config, executor, jobs, batch_size=2, forfeit=lost.append)
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    assert summary.n == 6 and summary.forfeits == []
+    assert sorted(f.seed for f in lost) == sorted(game_seed(3, g) for g in range(6))
+    assert {f.bot for f in lost} == {text} and all("raised RuntimeError: my bug" in f.reason for f in lost)
+    assert str(lost[0]).startswith(f"{text} lost the game with seed ")
+
+
 def test_a_lost_game_keeps_the_points_that_were_scored(tmp_path: Path) -> None:
     # Cheat fails at its first decision: it has scored nothing (a lead may
     # have scored for its opponent); the forfeit places it last but invents
@@ -438,7 +463,7 @@ def test_a_program_that_quits_during_a_match_loses_it(tmp_path: Path) -> None:
     obs = observe(hand, hand.turn)
     first = bot.choose(obs, Rng(1))
     assert first in obs.legal_moves()
-    bot.proc.wait(timeout=5)  # type: ignore[attr-defined]
+    bot.proc.wait(timeout=5)
     with pytest.raises(BotForfeit, match="exited with code 5"):
         bot.choose(obs, Rng(1))
     bot.notify({"type": "match_end", "scores": [0, 0], "winner": 1, "forfeit": 0})

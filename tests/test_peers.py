@@ -25,14 +25,14 @@ from bones.lang.load import load_variant
 GAMES = 400
 
 
-def _start(rules, deal: Deal):  # type: ignore[no-untyped-def]
+def _start(rules, deal: Deal):
     """The hand of ``deal`` on the core that runs (bones.engine.core.new_hand)."""
     hand = Match(rules, seed=0, stepwise_core=True).start_hand(deal)
     assert type(hand).__name__ == ("NativeHand" if native() is not None else "Hand")
     return hand
 
 
-def _as_peer(hand, move: int) -> tuple[int, int | None]:  # type: ignore[no-untyped-def]
+def _as_peer(hand, move: int) -> tuple[int, int | None]:
     """(tile id, pip covered) of a bones play: the form both peers reduce to."""
     tile, arm = move >> 7, (move >> 1) & 63
     return tile, hand.arm_open[arm] if hand.placed else None
@@ -100,7 +100,7 @@ def test_block_2p_is_openspiels_block_dominoes() -> None:
     ts = rules.tiles
     rng = random.Random(2026)
 
-    def tile_of(t) -> int:  # type: ignore[no-untyped-def]
+    def tile_of(t) -> int:
         return ts.tile(int(t[0]), int(t[1]))
 
     for _ in range(GAMES):

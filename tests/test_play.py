@@ -36,7 +36,7 @@ SETTLEMENT_LINE = re.compile(r"^  settlement: (.*)$")
 HAND_OVER = re.compile(r"hand (\d+) over: (.*?) ─*$")
 
 
-def play(args: list[str], answers: str, tmp_path: Path, **kw):  # type: ignore[no-untyped-def]
+def play(args: list[str], answers: str, tmp_path: Path, **kw):
     env = {"XDG_DATA_HOME": str(tmp_path / "data"), "NO_COLOR": "1", "COLUMNS": "100"}
     result = runner.invoke(app, ["play", *args], input=answers, env=env, **kw)
     assert "Traceback" not in result.output, result.output
@@ -60,7 +60,7 @@ def screen_plays(output: str) -> list[tuple[str, str, int, int | None, int | Non
     return out
 
 
-def engine_plays(record) -> list[tuple[int, str, int, int, int | None, list[int]]]:  # type: ignore[no-untyped-def]
+def engine_plays(record) -> list[tuple[int, str, int, int, int | None, list[int]]]:
     """(seat, notation, count, true points, claim, owner gains) of every play, by the engine."""
     variant, rules = load_record_rules(record)
     out = []
@@ -89,7 +89,7 @@ def engine_plays(record) -> list[tuple[int, str, int, int, int | None, list[int]
     return out
 
 
-def load_record_rules(record):  # type: ignore[no-untyped-def]
+def load_record_rules(record):
     from bones.lang.spec import Variant
 
     variant = Variant.model_validate(record.variant)
@@ -469,7 +469,7 @@ def test_bot_decisions_depend_only_on_where_they_are_made() -> None:
 # ---------------------------------------------------------- the picture
 
 
-def _sniff_hand(tiles: list[list[str]]):  # type: ignore[no-untyped-def]
+def _sniff_hand(tiles: list[list[str]]):
     rules = compile_rules(load_variant("sniff"), 2)
     ts = rules.tiles
     deal = Deal(tuple(ts.mask_of([ts.parse(t) for t in h]) for h in tiles), (), 0)

@@ -21,7 +21,7 @@ from bones.seat.picture import TileFace
 runner = CliRunner()
 
 
-def play(args: list[str], answers: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+def play(args: list[str], answers: str, tmp_path: Path):
     env = {"XDG_DATA_HOME": str(tmp_path / "data"), "NO_COLOR": "1", "COLUMNS": "100"}
     result = runner.invoke(app, ["play", *args], input=answers, env=env)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
@@ -31,7 +31,7 @@ def play(args: list[str], answers: str, tmp_path: Path):  # type: ignore[no-unty
 class ScriptedUI(TerminalUI):
     """A terminal UI as at a real terminal (interactive), answering prompts from a script."""
 
-    def __init__(self, answer) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, answer) -> None:
         self.out = io.StringIO()
         super().__init__(Console(file=self.out, width=100, no_color=True), interactive=True,
                          face=TileFace())
@@ -167,7 +167,7 @@ def test_play_offers_json_at_the_end(tmp_path: Path) -> None:
 # ------------------------------------------------------- the board and the list
 
 
-def _random_positions(per_table: int = 3):  # type: ignore[no-untyped-def]
+def _random_positions(per_table: int = 3):
     import random
 
     from bones.engine.match import Match

@@ -35,14 +35,14 @@ CORPUS = ROOT / "tests" / "corpus" / "records"
 CASES = json.loads((ROOT / "tests" / "corpus" / "records.json").read_text())
 
 
-def run(args: list[str], answers: str = "q\n"):  # type: ignore[no-untyped-def]
+def run(args: list[str], answers: str = "q\n"):
     result = runner.invoke(app, args, input=answers, env={"NO_COLOR": "1", "COLUMNS": "100"})
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"{args}: {type(result.exception).__name__}: {result.exception}")
     return result
 
 
-def error_lines(result) -> list[str]:  # type: ignore[no-untyped-def]
+def error_lines(result) -> list[str]:
     return [line for line in result.stderr.splitlines() if line.strip()]
 
 
@@ -52,7 +52,7 @@ def test_the_corpus_lists_every_file() -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
-def test_replay_of_corpus_file(case: dict) -> None:  # type: ignore[type-arg]
+def test_replay_of_corpus_file(case: dict) -> None:
     path = CORPUS / case["file"]
     code, message = case["replay"]
     result = run(["replay", str(path)])
@@ -61,7 +61,7 @@ def test_replay_of_corpus_file(case: dict) -> None:  # type: ignore[type-arg]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
-def test_analyse_of_corpus_file(case: dict) -> None:  # type: ignore[type-arg]
+def test_analyse_of_corpus_file(case: dict) -> None:
     # bones analyse reads a record as bones replay does: the same code and line
     path = CORPUS / case["file"]
     code, message = case["replay"]
@@ -72,7 +72,7 @@ def test_analyse_of_corpus_file(case: dict) -> None:  # type: ignore[type-arg]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
-def test_resume_of_corpus_file(case: dict, tmp_path: Path) -> None:  # type: ignore[type-arg]
+def test_resume_of_corpus_file(case: dict, tmp_path: Path) -> None:
     path = tmp_path / case["file"]
     shutil.copy(CORPUS / case["file"], path)
     before = path.read_bytes()
@@ -182,7 +182,7 @@ def _replace_somewhere(data: object, value: object, rnd: random.Random) -> objec
     if not keys:
         return value
     key = rnd.choice(keys)
-    data[key] = _replace_somewhere(data[key], value, rnd)  # type: ignore[index]
+    data[key] = _replace_somewhere(data[key], value, rnd)
     return data
 
 

@@ -42,7 +42,7 @@ def start_play(args: list[str], tmp_path: Path) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def wait_for(predicate, what: str, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
+def wait_for(predicate, what: str, timeout: float = 60.0) -> None:
     end = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > end:  # pragma: no cover - a failure

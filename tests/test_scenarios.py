@@ -494,7 +494,7 @@ def test_the_json_schema_takes_match_files_and_rejects_a_bad_hand() -> None:
     def spoilt(hand: int, change: Any) -> dict[str, Any]:
         data = yaml.safe_load(MATCH)
         change(data["hands"][hand])
-        return data  # type: ignore[no-any-return]
+        return data
 
     for bad in (spoilt(0, lambda h: h["steps"].append("dra")),
                 spoilt(1, lambda h: h.update(dael=h.pop("deal"))),

@@ -117,18 +117,6 @@ def test_a_file_with_extends_is_partial(validator):
     assert _errors(validator, {"name": "h", "deal": {"reserve": 2}})  # no extends: complete
 
 
-def test_register_schema_adds_a_file(tmp_path, monkeypatch):
-    monkeypatch.setattr(schemagen, "_BUILDERS", dict(schemagen._BUILDERS))
-    schemagen.register_schema("extra.schema.json", lambda: {"$schema": schemagen.DRAFT_07})
-    assert set(schemagen.schemas()) == {"extra.schema.json", "scenario.schema.json", "variant.schema.json"}
-    result = CliRunner().invoke(app, ["schema", "--out", str(tmp_path)])
-    assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["extra.schema.json", "scenario.schema.json",
-                                                          "variant.schema.json"]
-    with pytest.raises(ValueError):
-        schemagen.register_schema("../x.json", dict)
-
-
 def test_schema_command_reports_an_unwritable_directory(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory", encoding="utf-8")

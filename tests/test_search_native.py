@@ -41,7 +41,7 @@ def _rules(name: str, players: int, teams: bool) -> Rules:
 
 
 @cache
-def _searcher(name: str, players: int, teams: bool):  # type: ignore[no-untyped-def]
+def _searcher(name: str, players: int, teams: bool):
     return bones_native.Searcher(flat_table(_rules(name, players, teams)))
 
 

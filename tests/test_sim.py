@@ -29,7 +29,7 @@ from bones.sim.stats import Moments, wilson
 runner = CliRunner()
 
 
-def _config(games: int = 12, hands_only: bool = False):  # type: ignore[no-untyped-def]
+def _config(games: int = 12, hands_only: bool = False):
     return make_config(["all-fives"], ["greedy", "random"], games=games, seed=5,
                        hands_only=hands_only)
 
@@ -126,7 +126,7 @@ def test_moments_match_direct_formulas() -> None:
 
 # ------------------------------------------------------------------- CLI
 
-def _run(*args: str):  # type: ignore[no-untyped-def]
+def _run(*args: str):
     return runner.invoke(app, list(args))
 
 
@@ -152,7 +152,7 @@ def test_simulate_json_layout_and_repeatability() -> None:
     assert again == body
 
 
-def test_simulate_table_csv_and_out(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_simulate_table_csv_and_out(tmp_path) -> None:
     result = _run("simulate", "sniff", "-n", "2", "--seed", "1", "--quiet",
                   "--bots", "greedy,random")
     assert result.exit_code == 0, result.output
@@ -218,7 +218,7 @@ def test_one_bot_in_every_seat_prints_no_per_bot_win_rate() -> None:
     assert "random wins" in result.stdout and "greedy wins" in result.stdout
 
 
-def test_jobs_are_capped_at_what_helps(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_jobs_are_capped_at_what_helps(monkeypatch) -> None:
     from bones.cli.options import worker_count
 
     monkeypatch.setattr("os.cpu_count", lambda: 2)
@@ -252,7 +252,7 @@ def test_bots_json_lists_every_bot_and_parameter() -> None:
     assert all({"name", "default", "help", "choices"} == set(p) for r in rows for p in r["params"])
 
 
-def test_invalid_variant_file_is_a_problem(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_invalid_variant_file_is_a_problem(tmp_path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: broken\ntiles: {highest: 6}\n")
     result = _run("simulate", str(bad), "-n", "1")

@@ -54,7 +54,7 @@ def runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
     return CliRunner(env={"BONES_DEBUG": "1"})
 
 
-def run(runner: CliRunner, *args: str):  # type: ignore[no-untyped-def]
+def run(runner: CliRunner, *args: str):
     result = runner.invoke(app, ["validate", *args])
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception

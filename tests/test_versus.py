@@ -47,13 +47,13 @@ def test_the_dominoes_bridge_plays_in_step() -> None:
         assert _untimed(vd.play(deal, 0, setup)) == _untimed(games[0])  # reproducible
 
 
-def test_the_dominoes_bridge_catches_a_game_out_of_step(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_dominoes_bridge_catches_a_game_out_of_step(monkeypatch) -> None:
     dominoes = pytest.importorskip("dominoes")
     from bench import versus_dominoes as vd
 
     real = dominoes.Game.make_move
 
-    def skew(game, d, left):  # type: ignore[no-untyped-def]
+    def skew(game, d, left):
         # the package plays the other end whenever both are possible
         if len(game.board) > 1 and game.board.left_end() != game.board.right_end() \
                 and (d, not left) in game.valid_moves:
@@ -79,7 +79,7 @@ def test_the_openspiel_bridge_plays_in_step() -> None:
 
 
 @pytest.mark.parametrize("bridge", ["versus_dominoes", "versus_openspiel"])
-def test_the_commands_report(bridge, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_the_commands_report(bridge, tmp_path, capsys) -> None:
     pytest.importorskip("dominoes" if bridge == "versus_dominoes" else "pyspiel")
     import importlib
 

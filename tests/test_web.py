@@ -33,7 +33,7 @@ def saves(tmp_path: Path) -> Path:
     return tmp_path / "saves"
 
 
-def make(saves: Path, **kw):  # type: ignore[no-untyped-def]
+def make(saves: Path, **kw):
     config = ServeConfig(saves=saves, pace=0.0, processes=False, **kw)
     app = create_app(config)
     client = TestClient(app, base_url="http://localhost")
@@ -41,13 +41,13 @@ def make(saves: Path, **kw):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def server(saves: Path):  # type: ignore[no-untyped-def]
+def server(saves: Path):
     app, client = make(saves)
     with client:
         yield app, client
 
 
-def host_headers(app) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def host_headers(app) -> dict[str, str]:
     return {**ORIGIN, "Authorization": f"Bearer {app.state.server.host_key}"}
 
 
@@ -55,7 +55,7 @@ def seat_headers(key: str) -> dict[str, str]:
     return {**ORIGIN, "Authorization": f"Bearer {key}"}
 
 
-def new_game(app, client, **body):  # type: ignore[no-untyped-def]
+def new_game(app, client, **body):
     body.setdefault("variant", "sniff")
     body.setdefault("seed", 11)
     r = client.post("/api/games", json=body, headers=host_headers(app))
@@ -63,7 +63,7 @@ def new_game(app, client, **body):  # type: ignore[no-untyped-def]
     return r.json()
 
 
-def wait_turn(client, gid: str, key: str, timeout: float = 20.0) -> dict:  # type: ignore[type-arg]
+def wait_turn(client, gid: str, key: str, timeout: float = 20.0) -> dict:
     """The view once it is this seat's turn (or the game is over)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -77,7 +77,7 @@ def wait_turn(client, gid: str, key: str, timeout: float = 20.0) -> dict:  # typ
 # ------------------------------------------------------------- variants
 
 
-def test_variants_lists_every_builtin_with_summary(server) -> None:  # type: ignore[no-untyped-def]
+def test_variants_lists_every_builtin_with_summary(server) -> None:
     from bones.lang.load import builtin_names
 
     _, client = server
@@ -86,7 +86,7 @@ def test_variants_lists_every_builtin_with_summary(server) -> None:  # type: ign
     assert all(r["summary"] and r["players"] for r in rows)
 
 
-def test_variant_details_is_bones_show(server) -> None:  # type: ignore[no-untyped-def]
+def test_variant_details_is_bones_show(server) -> None:
     from bones.lang.describe import describe
     from bones.lang.load import load_variant
 
@@ -105,14 +105,14 @@ def test_variant_details_is_bones_show(server) -> None:  # type: ignore[no-untyp
     ("/api/variants/sniff?players=x", 400),
     ("/api/nothing-here", 404),
 ])
-def test_variant_bad_requests(server, path: str, status: int) -> None:  # type: ignore[no-untyped-def]
+def test_variant_bad_requests(server, path: str, status: int) -> None:
     _, client = server
     r = client.get(path)
     assert r.status_code == status
     assert r.json()["error"]
 
 
-def test_validate_reports_the_problems_bones_validate_reports(server, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_validate_reports_the_problems_bones_validate_reports(server, tmp_path: Path) -> None:
     from bones.lang.load import VariantError, load_variant
 
     _, client = server
@@ -132,7 +132,7 @@ def test_validate_reports_the_problems_bones_validate_reports(server, tmp_path: 
 
 @pytest.mark.parametrize("parent", ["/etc/passwd", "../../../../etc/passwd", "house.yaml",
                                     "variants/sniff.yaml", "not-a-variant"])
-def test_uploaded_text_may_extend_only_builtins(server, parent: str) -> None:  # type: ignore[no-untyped-def]
+def test_uploaded_text_may_extend_only_builtins(server, parent: str) -> None:
     _, client = server
     r = client.post("/api/validate", json={"text": f"name: x\nextends: {parent}\n"}, headers=ORIGIN).json()
     assert r["ok"] is False
@@ -147,12 +147,12 @@ def test_uploaded_text_may_extend_only_builtins(server, parent: str) -> None:  #
 @pytest.mark.parametrize("body,status", [
     ({}, 400), ({"text": 5}, 400), ({"text": "x", "more": 1}, 400),
 ])
-def test_validate_bad_bodies(server, body, status) -> None:  # type: ignore[no-untyped-def]
+def test_validate_bad_bodies(server, body, status) -> None:
     _, client = server
     assert client.post("/api/validate", json=body, headers=ORIGIN).status_code == status
 
 
-def test_validate_odd_texts_answer_problems_not_errors(server) -> None:  # type: ignore[no-untyped-def]
+def test_validate_odd_texts_answer_problems_not_errors(server) -> None:
     _, client = server
     for text in ["", "[1, 2]", "a: [", "x" * (70 * 1024), "!!python/object:os.system {}", "[" * 5000]:
         r = client.post("/api/validate", json={"text": text}, headers=ORIGIN)
@@ -160,7 +160,7 @@ def test_validate_odd_texts_answer_problems_not_errors(server) -> None:  # type:
         assert r.json()["ok"] is False and r.json()["problems"][0]["message"]
 
 
-def test_rules_of_uploaded_text(server) -> None:  # type: ignore[no-untyped-def]
+def test_rules_of_uploaded_text(server) -> None:
     _, client = server
     r = client.post("/api/rules", json={"text": "name: h\nextends: sniff\nmatch:\n  points: 100\n"},
                     headers=ORIGIN)
@@ -169,7 +169,7 @@ def test_rules_of_uploaded_text(server) -> None:  # type: ignore[no-untyped-def]
     assert bad.status_code == 422 and bad.json()["problems"][0]["line"] == 3
 
 
-def test_bots_lists_the_builtin_bots_with_limits(server) -> None:  # type: ignore[no-untyped-def]
+def test_bots_lists_the_builtin_bots_with_limits(server) -> None:
     _, client = server
     bots = {b["name"]: b for b in client.get("/api/bots").json()["bots"]}
     assert set(bots) == {"random", "greedy", "heuristic", "search"}
@@ -179,7 +179,7 @@ def test_bots_lists_the_builtin_bots_with_limits(server) -> None:  # type: ignor
 # ------------------------------------------------------------------ games
 
 
-def test_a_whole_game_against_bots_and_the_save_is_a_bones_play_save(server, saves: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_whole_game_against_bots_and_the_save_is_a_bones_play_save(server, saves: Path) -> None:
     app, client = server
     g = new_game(app, client, variant="all-fives", seed=5)
     key = g["seats"][0]["key"]
@@ -203,7 +203,7 @@ def test_a_whole_game_against_bots_and_the_save_is_a_bones_play_save(server, sav
     assert stat.S_IMODE((saves / g["save"]).stat().st_mode) == 0o600
 
 
-def test_the_view_hides_other_seats_and_the_boneyard(server) -> None:  # type: ignore[no-untyped-def]
+def test_the_view_hides_other_seats_and_the_boneyard(server) -> None:
     app, client = server
     g = new_game(app, client, variant="sniff", seed=3, players=3,
                  seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
@@ -225,7 +225,7 @@ def test_the_view_hides_other_seats_and_the_boneyard(server) -> None:  # type: i
         assert "boneyard_order" not in text and "rng" not in text
 
 
-def test_a_draw_shows_its_tile_to_the_drawer_only(server) -> None:  # type: ignore[no-untyped-def]
+def test_a_draw_shows_its_tile_to_the_drawer_only(server) -> None:
     app, client = server
     for seed in range(40):
         g = new_game(app, client, variant="sniff", seed=seed,
@@ -251,7 +251,7 @@ def test_a_draw_shows_its_tile_to_the_drawer_only(server) -> None:  # type: igno
     pytest.fail("no draw happened in 40 games")
 
 
-def test_illegal_moves_get_the_reason_bones_play_gives(server) -> None:  # type: ignore[no-untyped-def]
+def test_illegal_moves_get_the_reason_bones_play_gives(server) -> None:
     app, client = server
     g = new_game(app, client, seed=8)
     key = g["seats"][0]["key"]
@@ -278,7 +278,7 @@ def test_illegal_moves_get_the_reason_bones_play_gives(server) -> None:  # type:
     assert after["version"] == v["version"]
 
 
-def test_stale_versions_and_turns_get_409(server) -> None:  # type: ignore[no-untyped-def]
+def test_stale_versions_and_turns_get_409(server) -> None:
     app, client = server
     g = new_game(app, client, seed=9, seats=[{"kind": "human"}, {"kind": "human"}])
     keys = [s["key"] for s in g["seats"]]
@@ -304,14 +304,14 @@ def test_stale_versions_and_turns_get_409(server) -> None:  # type: ignore[no-un
     {"move": "6-4@E", "version": "0"}, {"move": "6-4@E", "version": 0, "extra": 1},
     {"move": "x" * 100, "version": 0},
 ])
-def test_bad_move_bodies(server, body) -> None:  # type: ignore[no-untyped-def]
+def test_bad_move_bodies(server, body) -> None:
     app, client = server
     g = new_game(app, client)
     r = client.post(f"/api/games/{g['id']}/moves", json=body, headers=seat_headers(g["seats"][0]["key"]))
     assert r.status_code in (400, 409, 422) and r.json()["error"]
 
 
-def test_keys_are_needed_and_checked(server) -> None:  # type: ignore[no-untyped-def]
+def test_keys_are_needed_and_checked(server) -> None:
     app, client = server
     g = new_game(app, client)
     other = new_game(app, client, seed=12)
@@ -328,7 +328,7 @@ def test_keys_are_needed_and_checked(server) -> None:  # type: ignore[no-untyped
     assert client.get("/api/games/0123456789abcdef", headers=seat_headers(g["seats"][0]["key"])).status_code == 404
 
 
-def test_keys_are_unguessable_and_stored_only_as_hashes(server, saves: Path) -> None:  # type: ignore[no-untyped-def]
+def test_keys_are_unguessable_and_stored_only_as_hashes(server, saves: Path) -> None:
     app, client = server
     games = [new_game(app, client, seed=s, seats=[{"kind": "human"}, {"kind": "human"}]) for s in range(3)]
     keys = [s["key"] for g in games for s in g["seats"]]
@@ -342,7 +342,7 @@ def test_keys_are_unguessable_and_stored_only_as_hashes(server, saves: Path) -> 
     assert stat.S_IMODE((saves / "web").stat().st_mode) == 0o700
 
 
-def test_keys_never_reach_a_log(saves: Path, caplog) -> None:  # type: ignore[no-untyped-def]
+def test_keys_never_reach_a_log(saves: Path, caplog) -> None:
     caplog.set_level(logging.DEBUG)
     app, client = make(saves)
     with client:
@@ -356,7 +356,7 @@ def test_keys_never_reach_a_log(saves: Path, caplog) -> None:  # type: ignore[no
     assert key not in text and app.state.server.host_key not in text
 
 
-def test_host_key_guards_host_operations(server) -> None:  # type: ignore[no-untyped-def]
+def test_host_key_guards_host_operations(server) -> None:
     app, client = server
     for method, path in [("POST", "/api/games"), ("GET", "/api/games"), ("GET", "/api/saves"),
                          ("POST", "/api/saves/open"), ("POST", "/api/simulations"),
@@ -390,21 +390,21 @@ def test_host_key_guards_host_operations(server) -> None:  # type: ignore[no-unt
     ({"variant": "sniff", "seed": -1}, 400, "seed"),
     ({"variant": "sniff", "save": "/tmp/x.json"}, 400, "unknown field"),
 ])
-def test_bad_new_games(server, body, status, words) -> None:  # type: ignore[no-untyped-def]
+def test_bad_new_games(server, body, status, words) -> None:
     app, client = server
     r = client.post("/api/games", json=body, headers=host_headers(app))
     assert r.status_code == status, r.text
     assert words in r.json()["error"]
 
 
-def test_a_house_rule_game_from_text(server) -> None:  # type: ignore[no-untyped-def]
+def test_a_house_rule_game_from_text(server) -> None:
     app, client = server
     g = new_game(app, client, variant="name: house\nextends: all-fives\nmatch:\n  points: 50\n")
     v = client.get(f"/api/games/{g['id']}", headers=seat_headers(g["seats"][0]["key"])).json()
     assert v["variant"]["name"] == "house" and v["target"] == "target 50"
 
 
-def test_muggins_claims(server) -> None:  # type: ignore[no-untyped-def]
+def test_muggins_claims(server) -> None:
     app, client = server
     g = new_game(app, client, variant="name: mug\nextends: all-fives\nscoring:\n  muggins:\n    kind: forfeit\n")
     key = g["seats"][0]["key"]
@@ -420,7 +420,7 @@ def test_muggins_claims(server) -> None:  # type: ignore[no-untyped-def]
     assert r.json()["events"][-1]["claim"] == 0
 
 
-def test_take_back_against_bots(server) -> None:  # type: ignore[no-untyped-def]
+def test_take_back_against_bots(server) -> None:
     app, client = server
     g = new_game(app, client, seed=21)
     key = g["seats"][0]["key"]
@@ -439,7 +439,7 @@ def test_take_back_against_bots(server) -> None:  # type: ignore[no-untyped-def]
     assert r.status_code == 409
 
 
-def test_take_back_refused_with_two_humans(server) -> None:  # type: ignore[no-untyped-def]
+def test_take_back_refused_with_two_humans(server) -> None:
     app, client = server
     g = new_game(app, client, seats=[{"kind": "human"}, {"kind": "human"}])
     key = g["seats"][0]["key"]
@@ -465,7 +465,7 @@ def test_long_poll_answers_when_the_bot_moves(saves: Path) -> None:
         assert client.get(f"/api/games/{g['id']}?wait=abc", headers=seat_headers(key)).status_code == 400
 
 
-def test_list_and_delete_games(server) -> None:  # type: ignore[no-untyped-def]
+def test_list_and_delete_games(server) -> None:
     app, client = server
     g = new_game(app, client)
     listed = client.get("/api/games", headers=host_headers(app)).json()
@@ -485,7 +485,7 @@ def test_live_games_are_capped(saves: Path) -> None:
         assert r.status_code == 503 and "max-games" in r.json()["error"]
 
 
-def test_one_games_failure_stays_in_that_game(server, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_one_games_failure_stays_in_that_game(server, monkeypatch) -> None:
     app, client = server
     store = app.state.server.store
     bad = new_game(app, client, seed=31, seats=[{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}])
@@ -494,7 +494,7 @@ def test_one_games_failure_stays_in_that_game(server, monkeypatch) -> None:  # t
 
     real = game_module.GameSession._choose
 
-    def broken(self, spec, seat, salt):  # type: ignore[no-untyped-def]
+    def broken(self, spec, seat, salt):
         if spec == "heuristic":
             raise RuntimeError("boom")
         return real(self, spec, seat, salt)
@@ -518,7 +518,7 @@ def test_one_games_failure_stays_in_that_game(server, monkeypatch) -> None:  # t
 # --------------------------------------------------------------- the guards
 
 
-def test_host_header_is_checked(server) -> None:  # type: ignore[no-untyped-def]
+def test_host_header_is_checked(server) -> None:
     _, client = server
     assert client.get("/api/variants", headers={"Host": "evil.example"}).status_code == 421
     assert client.get("/api/variants", headers={"Host": "localhost:8765"}).status_code == 200
@@ -533,7 +533,7 @@ def test_allowed_host_names(saves: Path) -> None:
         assert client.get("/api/variants", headers={"Host": "other.lan"}).status_code == 421
 
 
-def test_state_changes_need_a_same_origin_json_body(server) -> None:  # type: ignore[no-untyped-def]
+def test_state_changes_need_a_same_origin_json_body(server) -> None:
     app, client = server
     auth = {"Authorization": f"Bearer {app.state.server.host_key}"}
     body = {"variant": "sniff"}
@@ -552,13 +552,13 @@ def test_state_changes_need_a_same_origin_json_body(server) -> None:  # type: ig
     assert client.get("/api/games", headers=auth).status_code == 200  # reads need no Origin
 
 
-def test_bodies_are_capped(server) -> None:  # type: ignore[no-untyped-def]
+def test_bodies_are_capped(server) -> None:
     _, client = server
     big = b'{"text": "' + b"a" * (MAX_BODY + 10) + b'"}'
     r = client.post("/api/validate", content=big, headers={**ORIGIN, "Content-Type": "application/json"})
     assert r.status_code == 413
 
-    def chunks():  # type: ignore[no-untyped-def]
+    def chunks():
         yield b'{"text": "'
         for _ in range(MAX_BODY // 65536 + 2):
             yield b"a" * 65536
@@ -568,7 +568,7 @@ def test_bodies_are_capped(server) -> None:  # type: ignore[no-untyped-def]
     assert r.status_code == 413
 
 
-def test_safety_headers(server) -> None:  # type: ignore[no-untyped-def]
+def test_safety_headers(server) -> None:
     _, client = server
     r = client.get("/")
     assert r.status_code == 200 and "<title>" in r.text
@@ -583,7 +583,7 @@ def test_safety_headers(server) -> None:  # type: ignore[no-untyped-def]
 # ------------------------------------------------------------------ saves
 
 
-def test_saves_of_bones_play_continue_in_the_browser(server, saves: Path) -> None:  # type: ignore[no-untyped-def]
+def test_saves_of_bones_play_continue_in_the_browser(server, saves: Path) -> None:
     from bones.lang.load import load_variant
 
     app, client = server
@@ -605,17 +605,37 @@ def test_saves_of_bones_play_continue_in_the_browser(server, saves: Path) -> Non
     assert len(resumed.current.moves) >= len(v["events"]) + 1
 
 
+def test_the_save_list_reads_each_save_as_bones_play_does(server, saves: Path) -> None:
+    # one reader for both (bones.games.savelist): a save over the record size
+    # cap is listed as unreadable without being read whole, and a record
+    # that no bones play session wrote cannot be resumed
+    from bones.games.record import MAX_RECORD_BYTES
+    from bones.lang.load import load_variant
+
+    app, client = server
+    GameSession.new(load_variant("sniff"), seed=4, save_path=saves / "good.json", level="easy").save()
+    with (saves / "huge.json").open("wb") as f:
+        f.truncate(MAX_RECORD_BYTES + 1)
+    record = json.loads((saves / "good.json").read_text(encoding="utf-8"))
+    del record["meta"]["play"]
+    (saves / "plain.json").write_text(json.dumps(record), encoding="utf-8")
+    listed = {s["name"]: s for s in client.get("/api/saves", headers=host_headers(app)).json()["saves"]}
+    assert listed["good.json"]["seats"] == ["human", "greedy"] and listed["good.json"]["hands"] == 1
+    assert listed["huge.json"]["unreadable"] and "too large for a record" in listed["huge.json"]["problem"]
+    assert listed["plain.json"]["unreadable"] and listed["plain.json"]["problem"] == "not a bones play save"
+
+
 @pytest.mark.parametrize("name,status", [
     ("../../etc/passwd", 400), ("/etc/passwd", 400), ("nope.json", 404), ("web", 400),
     (".hidden.json", 400), (5, 400),
 ])
-def test_saves_are_opened_only_by_listed_name(server, name, status) -> None:  # type: ignore[no-untyped-def]
+def test_saves_are_opened_only_by_listed_name(server, name, status) -> None:
     app, client = server
     r = client.post("/api/saves/open", json={"name": name}, headers=host_headers(app))
     assert r.status_code == status
 
 
-def test_a_save_whose_bot_is_not_builtin_is_refused(server, saves: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_save_whose_bot_is_not_builtin_is_refused(server, saves: Path) -> None:
     from bones.lang.load import load_variant
 
     app, client = server
@@ -647,7 +667,7 @@ def test_a_restarted_server_continues_every_game_with_the_same_links(saves: Path
         assert r.status_code == 200
 
 
-def test_a_save_changed_by_the_terminal_is_read_again(server, saves: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_save_changed_by_the_terminal_is_read_again(server, saves: Path) -> None:
     app, client = server
     g = new_game(app, client, seed=2)
     key = g["seats"][0]["key"]
@@ -663,7 +683,7 @@ def test_a_save_changed_by_the_terminal_is_read_again(server, saves: Path) -> No
 # ------------------------------------------------------------------ replay
 
 
-def test_replay_a_record_and_a_save(server, saves: Path) -> None:  # type: ignore[no-untyped-def]
+def test_replay_a_record_and_a_save(server, saves: Path) -> None:
     app, client = server
     g = new_game(app, client, seed=2)
     key = g["seats"][0]["key"]
@@ -685,7 +705,7 @@ def test_replay_a_record_and_a_save(server, saves: Path) -> None:  # type: ignor
     ({"record": "{"}, 422), ({"record": "[" * 10000}, 422), ({"record": "{}"}, 422),
     ({"record": 5}, 400), ({}, 400), ({"record": "{}", "save": "x.json"}, 400),
 ])
-def test_bad_replays(server, body, status) -> None:  # type: ignore[no-untyped-def]
+def test_bad_replays(server, body, status) -> None:
     _, client = server
     assert client.post("/api/replay", json=body, headers=ORIGIN).status_code == status
 
@@ -693,7 +713,7 @@ def test_bad_replays(server, body, status) -> None:  # type: ignore[no-untyped-d
 # ------------------------------------------------------------- simulations
 
 
-def run_sim(app, client, body, timeout: float = 60):  # type: ignore[no-untyped-def]
+def run_sim(app, client, body, timeout: float = 60):
     r = client.post("/api/simulations", json=body, headers=host_headers(app))
     assert r.status_code == 202, r.text
     sid = r.json()["id"]
@@ -706,7 +726,7 @@ def run_sim(app, client, body, timeout: float = 60):  # type: ignore[no-untyped-
     raise AssertionError("the simulation did not finish")
 
 
-def test_a_simulation_reports_what_bones_simulate_json_reports(server) -> None:  # type: ignore[no-untyped-def]
+def test_a_simulation_reports_what_bones_simulate_json_reports(server) -> None:
     from bones.sim.simulation import make_config, report, simulate
 
     app, client = server
@@ -719,7 +739,7 @@ def test_a_simulation_reports_what_bones_simulate_json_reports(server) -> None: 
     assert got == expected
 
 
-def test_a_comparison_of_two_variants(server) -> None:  # type: ignore[no-untyped-def]
+def test_a_comparison_of_two_variants(server) -> None:
     app, client = server
     s = run_sim(app, client, {"variant": "all-fives", "compare": "name: h\nextends: all-fives\ndeal:\n  hand_size: 6\n",
                               "hands": 40, "seed": 3})
@@ -755,7 +775,7 @@ def test_a_simulation_can_be_cancelled(saves: Path, monkeypatch) -> None:
     ({"variant": "nope"}, 400), ({"variant": "sniff", "compare": "partners"}, 400),
     ({"variant": "sniff", "out": "/tmp/x"}, 400),
 ])
-def test_bad_simulations(server, body, status) -> None:  # type: ignore[no-untyped-def]
+def test_bad_simulations(server, body, status) -> None:
     app, client = server
     r = client.post("/api/simulations", json=body, headers=host_headers(app))
     assert r.status_code == status, r.text
@@ -773,13 +793,13 @@ def test_simulations_are_capped(saves: Path) -> None:
         assert client.get("/api/simulations/nope", headers=host_headers(app)).status_code == 404
 
 
-def test_about_names_the_limits(server) -> None:  # type: ignore[no-untyped-def]
+def test_about_names_the_limits(server) -> None:
     _, client = server
     about = client.get("/api/").json() if client.get("/api/").status_code == 200 else client.get("/api").json()
     assert about["limits"]["body_bytes"] == MAX_BODY
 
 
-def test_a_save_held_by_bones_play_is_refused_while_held(server, saves: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_save_held_by_bones_play_is_refused_while_held(server, saves: Path) -> None:
     from bones.games.saves import save_lock
 
     app, client = server
@@ -791,7 +811,7 @@ def test_a_save_held_by_bones_play_is_refused_while_held(server, saves: Path) ->
     assert client.get(f"/api/games/{g['id']}", headers=seat_headers(key)).status_code == 200
 
 
-def test_analyse_a_record_and_a_save(server, saves: Path) -> None:  # type: ignore[no-untyped-def]
+def test_analyse_a_record_and_a_save(server, saves: Path) -> None:
     app, client = server
     g = new_game(app, client, seed=2)
     key = g["seats"][0]["key"]
@@ -822,7 +842,7 @@ def test_analyse_a_record_and_a_save(server, saves: Path) -> None:  # type: igno
         assert client.post("/api/analyse", json=body, headers=ORIGIN).status_code == status
 
 
-def test_a_seat_analyses_its_moves_of_a_finished_hand(server) -> None:  # type: ignore[no-untyped-def]
+def test_a_seat_analyses_its_moves_of_a_finished_hand(server) -> None:
     app, client = server
     g = new_game(app, client, seed=3, variant="all-fives",
                  seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])

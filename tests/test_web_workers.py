@@ -14,7 +14,7 @@ pytest.importorskip("starlette", reason="the web extra is not installed: pip ins
 from bones.web.workers import Workers  # noqa: E402
 
 
-def _run(coro):  # type: ignore[no-untyped-def]
+def _run(coro):
     """``asyncio.run`` in a thread of its own (another test may leave a loop running here)."""
     out: list[object] = []
     worker = threading.Thread(target=lambda: out.append(asyncio.run(coro)))

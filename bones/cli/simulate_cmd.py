@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # pragma: no cover - the engine and rich are imported inside 
 
     from bones.bots import Bot
     from bones.sim.report import Tournament
-    from bones.sim.simulation import SimConfig, Summary, Table
+    from bones.sim.simulation import Forfeit, SimConfig, Summary, Table
 
 _EXIT_HELP = ("Exit codes: 0 ok; 1 a problem (an invalid variant file, a cluster that "
               "cannot be reached, a run stopped early by Ctrl-C: its partial results are "
@@ -226,11 +226,13 @@ class _Runner:
         self.executor = self.client.get_executor()
         self.workers = max(1, sum(self.client.nthreads().values()))
 
-    def run(self, config: SimConfig, progress: Callable[[int], None] | None = None) -> Summary:
+    def run(self, config: SimConfig, bar: _Progress | None = None) -> Summary:
         from bones.sim.simulation import SimError, simulate
 
+        bar = bar or _Progress(config.games, "", quiet=True)
         try:
-            return simulate(config, self._executor_for(config), self.workers, progress=progress)
+            return simulate(config, self._executor_for(config), self.workers, progress=bar,
+                            forfeit=bar.forfeit)
         except SimError as err:
             raise CommandError(str(err), EXIT_PROBLEM) from None
 
@@ -262,7 +264,8 @@ class _Runner:
 
 
 class _Progress:
-    """A progress bar on standard error, only for a terminal."""
+    """A progress bar on standard error, only for a terminal; and the games
+    that failing bots lost, one line each (with or without --quiet)."""
 
     def __init__(self, total: int, label: str, quiet: bool) -> None:
         self.bar: Any = None
@@ -290,6 +293,13 @@ class _Progress:
 
     def advance_base(self, games: int) -> None:
         self.offset += games
+
+    def forfeit(self, lost: Forfeit) -> None:
+        line = f"bones: {lost}"
+        if self.bar is not None:
+            self.bar.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            print(line, file=sys.stderr, flush=True)
 
     def stop(self) -> None:
         if self.bar is not None:
@@ -657,9 +667,24 @@ def _print_tournament(console: Console, body: dict[str, Any]) -> None:
     for i, r in enumerate(body["ranking"], 1):
         t.add_row(str(i), r["bot"], str(r["games"]), _pct(r["win_rate"]))
     console.print(t)
-    from bones.sim.ratings import print_ratings
+    _print_ratings(console, body["ratings"])
 
-    print_ratings(console, body["ratings"])
+
+def _print_ratings(console: Console, ratings: dict[str, Any]) -> None:
+    """The ratings table (:func:`bones.sim.ratings.ratings_report`)."""
+    from rich.table import Table
+
+    if ratings.get("error"):
+        console.print(f"ratings: {ratings['error']}")
+        return
+    t = Table(title=f"ratings (Elo; {ratings['anchor']} = 0)", title_justify="left")
+    t.add_column("bot", no_wrap=True)
+    t.add_column("Elo", justify="right")
+    t.add_column("95% interval", justify="right")
+    for r in ratings["bots"]:
+        interval = "anchor" if r["bot"] == ratings["anchor"] else f"[{r['lo']:+.0f}, {r['hi']:+.0f}]"
+        t.add_row(r["bot"], f"{r['elo']:+.0f}", interval)
+    console.print(t)
 
 
 # ---------------------------------------------------------------- compare

@@ -16,7 +16,7 @@ interprets the same compiled tables as :mod:`bones.engine.hand`, flattened by
   it cannot be loaded.
 
 >>> import os
->>> active_name() in ("native core", "pure Python", "compiled core")
+>>> active_name() in ("native core", "pure Python")
 True
 """
 
@@ -90,11 +90,7 @@ def native() -> Any:
 
 def active_name() -> str:
     """The core that runs, as ``bones --version`` names it."""
-    if native() is not None:
-        return "native core"
-    import bones
-
-    return "compiled core" if bones.compiled() else "pure Python"
+    return "native core" if native() is not None else "pure Python"
 
 
 # ------------------------------------------------------------ flat tables

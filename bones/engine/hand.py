@@ -91,7 +91,7 @@ class Hand:
 
     def __init__(
         self,
-        rules: Rules | None = None,
+        rules: Rules,
         hands: Sequence[int] = (),
         boneyard: Sequence[int] = (),
         leader: int = 0,
@@ -101,10 +101,6 @@ class Hand:
         out_of_play: int = 0,
         pot: int = 0,
     ) -> None:
-        if rules is None:
-            # a blank for copy() to fill: compiled with mypyc, Hand.__new__
-            # runs __init__ without arguments (interpreted, it does not)
-            return
         self.rules = rules
         self.hands = list(hands)
         self.boneyard = list(boneyard)
@@ -141,7 +137,7 @@ class Hand:
         self.out = [False] * rules.players
         self.scores = scores if scores is not None else [0] * rules.owners
         self.got_in = [rules.get_in == 0] * rules.owners
-        self.state: int = PLAYING  # an Outcome; a plain int in the compiled core
+        self.state: int = PLAYING  # an Outcome
         self.game_over = False
         self.winner = -1
         self.domino_seat = -1

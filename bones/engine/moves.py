@@ -16,8 +16,8 @@ the hot path stay cheap:
 (False, True)
 
 The constants are ``Final``: the hot path writes ``move >> TILE_SHIFT`` and
-``(move >> ARM_SHIFT) & ARM_MASK`` inline (mypyc folds them to literals), the
-rest of the code calls the helpers.
+``(move >> ARM_SHIFT) & ARM_MASK`` inline, the rest of the code calls the
+helpers.
 
 At the API, in records, scenarios and adapters a move is a :class:`Move`: the
 text form of :mod:`bones.engine.notation` as a value, independent of any

@@ -26,6 +26,7 @@ class SaveSummary:
     scores: tuple[int, ...] = ()
     finished: bool = False
     hands: int = 0
+    seats: tuple[str, ...] = ()  # what sits in each seat: "human" or a bot
     holder: LockHolder | None = None  # the session playing it now, if any
     problem: str | None = None  # why it cannot be read (then the fields above are empty)
 
@@ -57,10 +58,13 @@ def list_saves(directory: Path | None = None) -> list[SaveSummary]:
                                    else text))
             continue
         name = record.variant.get("name") if isinstance(record.variant, dict) else None
+        play = record.meta.get("play")
+        seats = play.get("seats") if isinstance(play, dict) else None
         out.append(SaveSummary(path, modified, str(name) if name else None, record.players,
                                record.teams, tuple(record.result.scores),
-                               record.result.finished, len(record.hands), holder,
-                               None if "play" in record.meta else "not a bones play save"))
+                               record.result.finished, len(record.hands),
+                               tuple(str(s) for s in seats) if isinstance(seats, list) else (),
+                               holder, None if "play" in record.meta else "not a bones play save"))
     out.sort(key=lambda s: (s.modified, s.path.name), reverse=True)
     return out
 

@@ -17,11 +17,7 @@ every model (nothing required, alternatives tried with ``anyOf``), and every
 other file against the full models.
 
 The schemas are built here from the models they describe (the models never
-import this module); others join through :func:`register_schema` (or a line
-in ``_BUILDERS``)::
-
-    from bones.lang.schemagen import register_schema
-    register_schema("recipe.schema.json", recipe_schema)
+import this module); a new schema is a line in ``_BUILDERS``.
 
 The output is deterministic: keys sorted, two-space indent, a trailing newline.
 """
@@ -168,13 +164,6 @@ _BUILDERS: dict[str, Callable[[], Schema]] = {
     "variant.schema.json": variant_schema,
     "scenario.schema.json": scenario_schema,
 }
-
-
-def register_schema(filename: str, builder: Callable[[], Schema]) -> None:
-    """Add a schema that :func:`schemas` (and so ``bones schema``) writes."""
-    if not filename.endswith(".json") or "/" in filename:
-        raise ValueError(f"{filename!r}: a schema file name is a plain name ending in .json")
-    _BUILDERS[filename] = builder
 
 
 def schemas() -> dict[str, Schema]:

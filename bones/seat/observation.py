@@ -17,7 +17,7 @@ every such bound.
 >>> from bones.engine.rng import Rng
 >>> from bones.engine.match import Match
 >>> from bones.lang.compile import compile_rules
->>> from bones.sim.simulation import load_variant
+>>> from bones.lang.load import load_variant
 >>> hand = Match(compile_rules(load_variant("all-fives")), seed=3).new_hand()
 >>> obs = observe(hand, hand.turn)
 >>> world = sample_world(obs, Rng(1))
@@ -79,11 +79,6 @@ class Observation(NamedTuple):
         every move made observing a hand quadratic in its length.
         """
         return tuple((seat, move) for seat, move, _ in self.layout.log)
-
-    @property
-    def layout_count(self) -> int:
-        """The layout's count (not ``count``, which a tuple already has)."""
-        return self.layout.count
 
     def legal_moves(self) -> list[int]:
         """This seat's legal moves (empty when it is not its turn)."""

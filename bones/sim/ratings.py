@@ -198,22 +198,5 @@ def ratings_report(bots: Sequence[str], ahead: Mapping[tuple[str, str], Sequence
     }
 
 
-def print_ratings(console: object, ratings: Mapping[str, object]) -> None:
-    """The ratings table of a tournament's text report (a rich console)."""
-    from rich.table import Table
-
-    if ratings.get("error"):
-        console.print(f"ratings: {ratings['error']}")  # type: ignore[attr-defined]
-        return
-    t = Table(title=f"ratings (Elo; {ratings['anchor']} = 0)", title_justify="left")
-    t.add_column("bot", no_wrap=True)
-    t.add_column("Elo", justify="right")
-    t.add_column("95% interval", justify="right")
-    for r in ratings["bots"]:  # type: ignore[attr-defined]
-        interval = "anchor" if r["bot"] == ratings["anchor"] else f"[{r['lo']:+.0f}, {r['hi']:+.0f}]"
-        t.add_row(r["bot"], f"{r['elo']:+.0f}", interval)
-    console.print(t)  # type: ignore[attr-defined]
-
-
 __all__ = ["ELO", "PRIOR_DRAWS", "Rating", "RatingError", "default_anchor", "fit_ratings",
-           "pairwise", "print_ratings", "ratings_report"]
+           "pairwise", "ratings_report"]

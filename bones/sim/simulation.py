@@ -51,13 +51,6 @@ class SimError(ValueError):
     """A simulation that cannot run as asked (one line for people)."""
 
 
-def load_variant(ref: str) -> spec.Variant:
-    """A variant by built-in name or YAML path (raises bones.lang.load.VariantError)."""
-    from bones.lang.load import load_variant as _load
-
-    return _load(ref)
-
-
 # ------------------------------------------------------------------ seeds
 
 #: splitmix64's output function (kept under its old name)
@@ -114,6 +107,10 @@ def make_config(variants: list[str] | list[Table], bots: list[str], games: int, 
         if isinstance(ref, Table):
             tables.append(ref)
             continue
+        # the YAML reader and the models load only for a name or a path (a
+        # Table from the compiled-variant cache needs neither)
+        from bones.lang.load import load_variant
+
         variant = load_variant(ref)
         rules = compile_rules(variant, players, teams)
         tables.append(Table(ref, variant, rules.players, rules.teams))
@@ -189,9 +186,22 @@ class Layout:
 
 # ---------------------------------------------------------------- summary
 
+@dataclass(frozen=True)
+class Forfeit:
+    """A game that ``bot`` lost by failing (:class:`bones.bots.external.BotForfeit`)."""
+
+    bot: str
+    seed: int  # the game's seed
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.bot} lost the game with seed {self.seed}: {self.reason}"
+
+
 @dataclass
 class Summary:
-    """Mergeable totals of some games.  Never holds a per-game object."""
+    """Mergeable totals of some games.  Never holds a per-game object (but one
+    batch's forfeits, until :func:`simulate` hands them on)."""
 
     n: int
     sums: list[int]
@@ -200,6 +210,8 @@ class Summary:
     # run-varying facts (per bot: time histograms); not part of the totals
     timing: dict[str, dict[int, int]] = field(default_factory=dict)
     partial: bool = False
+    # games lost by a failing bot since :func:`simulate` last handed them on
+    forfeits: list[Forfeit] = field(default_factory=list)
 
     @classmethod
     def empty(cls, layout: Layout) -> Summary:
@@ -215,6 +227,7 @@ class Summary:
                 for k, v in hist.items():
                     mine[k] = mine.get(k, 0) + v
         self.partial = self.partial or other.partial
+        self.forfeits.extend(other.forfeits)
 
     def totals(self) -> dict[str, Any]:
         """What must agree between runs with the same seed (timings left out)."""
@@ -446,7 +459,7 @@ def _play_game(config: SimConfig, t: int, rules: Rules, prep: _Prepared, seated:
                              play, settle, tally)
     except BotForfeit as err:
         forfeit = match.current.turn if match.current is not None else 0
-        _report_forfeit(bots[forfeit], seed, err)
+        summary.forfeits.append(Forfeit(bots[forfeit].name, seed, str(err)))
         result = [0] * rules.owners if config.hands_only else list(match.scores)
     points = result  # what each side scored (a forfeit changes only the placing)
     if forfeit >= 0:
@@ -479,13 +492,6 @@ class _Tally:
     blocked: int = 0
     hands: int = 0
     leader: int = -1  # the first hand's leader
-
-
-def _report_forfeit(bot: Any, seed: int, err: Exception) -> None:
-    import sys
-
-    print(f"bones: {bot.name} lost the game with seed {seed}: {err}", file=sys.stderr,
-          flush=True)
 
 
 def _play_hands(config: SimConfig, t: int, match: Match, prep: _Prepared, seated: list[int],
@@ -656,12 +662,24 @@ def thread_executor(jobs: int) -> Executor:
 
 def simulate(config: SimConfig, executor: Executor | None = None, workers: int = 1,
              batch_size: int | None = None,
-             progress: Callable[[int], None] | None = None) -> Summary:
+             progress: Callable[[int], None] | None = None,
+             forfeit: Callable[[Forfeit], None] | None = None) -> Summary:
     """Run ``config``; with ``executor`` its batches run there.
 
-    ``progress(games_done)`` is called after each batch.  Ctrl-C stops early:
-    the summary of the finished batches comes back with ``partial`` set.
+    ``progress(games_done)`` is called after each batch, and ``forfeit`` with
+    each game of the batch that a failing bot lost (in this process, whichever
+    worker or cluster machine played it; the summary keeps none of them).
+    Ctrl-C stops early: the summary of the finished batches comes back with
+    ``partial`` set.
     """
+    def batch_done() -> None:
+        if forfeit is not None:
+            for lost in total.forfeits:
+                forfeit(lost)
+        total.forfeits.clear()
+        if progress:
+            progress(total.n)
+
     layout = Layout(config)
     total = Summary.empty(layout)
     size = batch_size or default_batch_size(config.games, workers,
@@ -672,10 +690,9 @@ def simulate(config: SimConfig, executor: Executor | None = None, workers: int =
         if executor is None:
             for start, stop in todo:
                 total.merge(run_batch(config, start, stop))
-                if progress:
-                    progress(total.n)
+                batch_done()
         else:
-            _run_on(executor, config, todo, max(workers, 1), total, progress)
+            _run_on(executor, config, todo, max(workers, 1), total, batch_done)
     except KeyboardInterrupt:
         total.partial = True
     if total.n < config.games:
@@ -684,7 +701,7 @@ def simulate(config: SimConfig, executor: Executor | None = None, workers: int =
 
 
 def _run_on(executor: Executor, config: SimConfig, todo: Iterable[tuple[int, int]],
-            workers: int, total: Summary, progress: Callable[[int], None] | None) -> None:
+            workers: int, total: Summary, batch_done: Callable[[], None]) -> None:
     from concurrent.futures import FIRST_COMPLETED, wait
 
     pending = iter(todo)
@@ -708,8 +725,7 @@ def _run_on(executor: Executor, config: SimConfig, todo: Iterable[tuple[int, int
             done, in_flight = wait(in_flight, timeout=0.5, return_when=FIRST_COMPLETED)
             for fut in done:
                 total.merge(fut.result())
-            if progress:
-                progress(total.n)
+            batch_done()
     except KeyboardInterrupt:
         for fut in in_flight:
             fut.cancel()
@@ -900,6 +916,7 @@ def timing_report(summary: Summary) -> dict[str, Any]:
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
+    "Forfeit",
     "Layout",
     "SimConfig",
     "SimError",
@@ -907,7 +924,6 @@ __all__ = [
     "Table",
     "difference_report",
     "game_seed",
-    "load_variant",
     "make_config",
     "native_module",
     "plays_natively",

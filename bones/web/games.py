@@ -460,25 +460,26 @@ class GameStore:
             return set()
 
     def list_saves(self) -> list[dict[str, Any]]:
-        """The saves in the folder, newest first, with what each holds."""
-        out = []
+        """The saves in the folder, newest first, with what each holds
+        (:func:`bones.games.savelist.list_saves`: read, size-capped, not replayed)."""
+        from bones.games.savelist import list_saves
+
+        names = self._save_names()
         web = {g.path.name: g.id for g in self.games.values()}
-        for name in self._save_names():
-            path = self.saves / name
-            entry: dict[str, Any] = {"name": name, "modified": path.stat().st_mtime,
-                                     "game": web.get(name)}
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                play = data["meta"]["play"]
+        out = []
+        for save in list_saves(self.saves):
+            name = save.path.name
+            if name not in names:  # not a regular file, or a name the API refuses
+                continue
+            entry: dict[str, Any] = {"name": name, "modified": save.modified, "game": web.get(name)}
+            if save.problem is None:
                 entry.update({
-                    "variant": data["variant"]["name"], "players": data["players"],
-                    "seats": play["seats"], "hands": len(data["hands"]),
-                    "scores": data["result"]["scores"], "finished": data["result"]["finished"],
+                    "variant": save.variant, "players": save.players, "seats": list(save.seats),
+                    "hands": save.hands, "scores": list(save.scores), "finished": save.finished,
                 })
-            except (OSError, ValueError, KeyError, TypeError, RecursionError):
-                entry["unreadable"] = True
+            else:
+                entry.update({"unreadable": True, "problem": save.problem})
             out.append(entry)
-        out.sort(key=lambda e: -e["modified"])
         return out
 
     def delete(self, gid: str) -> None:

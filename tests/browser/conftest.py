@@ -22,7 +22,7 @@ def _missing(what: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def browser():  # type: ignore[no-untyped-def]
+def browser():
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -38,7 +38,7 @@ def browser():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def served(tmp_path: Path):  # type: ignore[no-untyped-def]
+def served(tmp_path: Path):
     s = Served(tmp_path / "saves", free_port())
     s.start()
     yield s
@@ -46,12 +46,12 @@ def served(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def page(browser):  # type: ignore[no-untyped-def]
+def page(browser):
     context = browser.new_context(viewport={"width": 1200, "height": 860}, bypass_csp=True)
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.errors = errors  # type: ignore[attr-defined]
+    pg.errors = errors
     yield pg
     context.close()
     assert not errors, errors

@@ -80,7 +80,7 @@ class Served:
                 self.proc.wait()
         self.proc = None
 
-    def api(self, method: str, path: str, body: dict | None = None, key: str | None = None):  # type: ignore[no-untyped-def]
+    def api(self, method: str, path: str, body: dict | None = None, key: str | None = None):
         import json
         import urllib.request
 

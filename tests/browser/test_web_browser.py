@@ -11,18 +11,18 @@ pytest.importorskip("starlette", reason="the web extra is not installed: pip ins
 TIMEOUT = 30_000
 
 
-def view(page):  # type: ignore[no-untyped-def]
+def view(page):
     return page.evaluate("() => window.bonesTable && window.bonesTable.view")
 
 
-def wait_my_turn(page):  # type: ignore[no-untyped-def]
+def wait_my_turn(page):
     page.wait_for_function("() => { const v = window.bonesTable && window.bonesTable.view; "
                            "return v && (v.your_turn || v.over || v.history.length > 0) && "
                            "!window.bonesTable.sending; }", timeout=TIMEOUT)
     return view(page)
 
 
-def click_move(page, v):  # type: ignore[no-untyped-def]
+def click_move(page, v):
     """The test's policy, by clicking: draw when it must, else the best-scoring play."""
     draw = [m for m in v["legal"] if m["kind"] == "draw"]
     plays = [m for m in v["legal"] if m["kind"] == "play"]
@@ -40,7 +40,7 @@ def click_move(page, v):  # type: ignore[no-untyped-def]
     return m["move"]
 
 
-def open_game(page, served, seed: int, bot: str = "greedy", variant: str = "sniff"):  # type: ignore[no-untyped-def]
+def open_game(page, served, seed: int, bot: str = "greedy", variant: str = "sniff"):
     page.goto(served.url)
     page.wait_for_selector("#start")
     page.select_option("#variant", variant)
@@ -50,7 +50,7 @@ def open_game(page, served, seed: int, bot: str = "greedy", variant: str = "snif
     page.wait_for_selector(".hand-tile", timeout=TIMEOUT)
 
 
-def test_play_a_whole_hand_by_clicking_with_a_draw_and_a_scoring_play(page, served) -> None:  # type: ignore[no-untyped-def]
+def test_play_a_whole_hand_by_clicking_with_a_draw_and_a_scoring_play(page, served) -> None:
     open_game(page, served, seed=0)
     assert "#host=" not in page.url  # the host key leaves the address bar
     made, logs = [], []
@@ -81,7 +81,7 @@ def test_play_a_whole_hand_by_clicking_with_a_draw_and_a_scoring_play(page, serv
     assert history.count("domino") + history.count("blocked") >= 1
 
 
-def test_an_illegal_move_is_refused(page, served) -> None:  # type: ignore[no-untyped-def]
+def test_an_illegal_move_is_refused(page, served) -> None:
     open_game(page, served, seed=3)
     v = wait_my_turn(page)
     plays = {m["tile"] for m in v["legal"] if m.get("tile")}
@@ -95,7 +95,7 @@ def test_an_illegal_move_is_refused(page, served) -> None:  # type: ignore[no-un
     assert view(page)["version"] == v["version"]
 
 
-def test_a_broken_house_rule_shows_its_problem_at_its_line(page, served) -> None:  # type: ignore[no-untyped-def]
+def test_a_broken_house_rule_shows_its_problem_at_its_line(page, served) -> None:
     page.goto(served.url)
     page.wait_for_selector("#start")  # the page has loaded the variants
     page.click('nav a[data-view="house"]')
@@ -113,7 +113,7 @@ def test_a_broken_house_rule_shows_its_problem_at_its_line(page, served) -> None
     page.wait_for_selector("#house-rules pre")
 
 
-def test_two_seats_in_two_browsers_see_only_their_own_hands(browser, served) -> None:  # type: ignore[no-untyped-def]
+def test_two_seats_in_two_browsers_see_only_their_own_hands(browser, served) -> None:
     game = served.api("POST", "/api/games", {"variant": "sniff", "seed": 5,
                                              "seats": [{"kind": "human"}, {"kind": "human"}]},
                       key=served.host_key)
@@ -147,7 +147,7 @@ def test_two_seats_in_two_browsers_see_only_their_own_hands(browser, served) -> 
         pg.context.close()
 
 
-def test_a_small_simulation_and_its_charts(page, served) -> None:  # type: ignore[no-untyped-def]
+def test_a_small_simulation_and_its_charts(page, served) -> None:
     page.goto(served.url)
     page.wait_for_selector("#start")
     page.click('nav a[data-view="simulate"]')
@@ -161,7 +161,7 @@ def test_a_small_simulation_and_its_charts(page, served) -> None:  # type: ignor
     assert page.evaluate("() => document.querySelector('#sim-progress').value") == 1
 
 
-def test_the_server_restarts_mid_game_and_the_game_goes_on(page, served) -> None:  # type: ignore[no-untyped-def]
+def test_the_server_restarts_mid_game_and_the_game_goes_on(page, served) -> None:
     open_game(page, served, seed=2)
     v = wait_my_turn(page)
     click_move(page, v)
@@ -181,7 +181,7 @@ def test_the_server_restarts_mid_game_and_the_game_goes_on(page, served) -> None
         page.wait_for_function(f"() => window.bonesTable.view.version > {v['version']}", timeout=TIMEOUT)
 
 
-def test_replay_a_save_step_by_step(page, served) -> None:  # type: ignore[no-untyped-def]
+def test_replay_a_save_step_by_step(page, served) -> None:
     open_game(page, served, seed=4)
     v = wait_my_turn(page)
     click_move(page, v)
@@ -196,7 +196,7 @@ def test_replay_a_save_step_by_step(page, served) -> None:  # type: ignore[no-un
     assert page.locator("#replay-board g.tile").count() == 1
 
 
-def test_the_replay_shows_the_analysis_and_the_best_move(page, served) -> None:  # type: ignore[no-untyped-def]
+def test_the_replay_shows_the_analysis_and_the_best_move(page, served) -> None:
     open_game(page, served, seed=4)
     for _ in range(2):
         v = wait_my_turn(page)
@@ -228,7 +228,8 @@ def test_the_replay_shows_the_analysis_and_the_best_move(page, served) -> None: 
         assert page.inner_html("#replay-board") != before
 
 
-def test_start_up_time(served) -> None:  # type: ignore[no-untyped-def]
+def test_start_up_time(served) -> None:
+def test_start_up_time(served) -> None:
     # under two seconds from the command to the first answer: measured in CPU
     # time, which a loaded machine (CI shares two cores) does not stretch
     if served.ready_cpu is None:
