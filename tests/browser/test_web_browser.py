@@ -229,7 +229,6 @@ def test_the_replay_shows_the_analysis_and_the_best_move(page, served) -> None:
 
 
 def test_start_up_time(served) -> None:
-def test_start_up_time(served) -> None:
     # under two seconds from the command to the first answer: measured in CPU
     # time, which a loaded machine (CI shares two cores) does not stretch
     if served.ready_cpu is None:
