@@ -31,19 +31,16 @@ from bones.engine.rules import (
     CHECK_EXACT,
     CHECK_HAND_END,
     CHECK_IMMEDIATE,
-    CHECK_NONE,
     MUGGINS_OFF,
     MUGGINS_TRANSFER,
     ORDER_ALL4,
     ORDER_SIDES,
     OVER_CLAIM_CALLER,
     OVER_CLAIM_LOST,
-    SPIN_EVERY,
-    SPIN_EVERY_BUT_LED,
-    SPIN_FIRST,
-    SPIN_INLINE,
-    SPIN_LED,
     SPIN_NONE,
+    SPINS_AFTER_DOUBLE,
+    SPINS_BEFORE_DOUBLE,
+    SPINS_LED,
     Rules,
 )
 from bones.engine.settle import PER_PLAYER, TIES_CARRY, carried, hand_winner, settle
@@ -501,12 +498,11 @@ class Hand:
                 points = 0
             else:
                 self.got_in[owner] = True
-        if (not rules.win_on_lead and is_lead and rules.check != CHECK_NONE
-                and self.scores[owner] + points >= rules.target):
+        if is_lead and rules.lead_cannot_win and self.scores[owner] + points >= rules.target:
             return []
         if rules.muggins == MUGGINS_OFF or claim is None or claim == points:
             return [(owner, points)]
-        caller = rules.owner[rules.next_opponent(seat)]
+        caller = rules.owner[rules.opponent_after[seat]]
         if claim < points:
             gains = [(owner, claim)] if claim > 0 else []
             if rules.muggins == MUGGINS_TRANSFER:
@@ -559,21 +555,14 @@ class Hand:
         self.hub_spins.append(spins)
         return len(self.hub_pip) - 1
 
-    def _becomes_spinner(self, is_lead: bool) -> bool:
-        kind = self.rules.spinner
-        if kind == SPIN_EVERY:
-            return True
-        if kind == SPIN_FIRST or kind == SPIN_INLINE:
-            return not self.first_double_seen
-        if kind == SPIN_LED:
-            return is_lead
-        if kind == SPIN_EVERY_BUT_LED:
-            return not is_lead
-        return False
+    def _becomes_spinner(self) -> bool:
+        """Whether a double played now (not led) becomes a spinner."""
+        return bool(self.rules.spin_when & (
+            SPINS_AFTER_DOUBLE if self.first_double_seen else SPINS_BEFORE_DOUBLE))
 
     def _add_cross_arms(self, hub: int, pip: int) -> None:
         rules = self.rules
-        if rules.spinner == SPIN_INLINE:
+        if rules.cross_stubs:
             # the in-line sniff's one-tile stubs: open at once, never extended
             cross = (
                 self._new_arm(pip, 0, 0, _NO_ARM, _NO_ARM, False, True),
@@ -593,13 +582,10 @@ class Hand:
         ts = rules.tiles
         if ts.is_double[tile]:
             pip = ts.low[tile]
-            spinner = self._becomes_spinner(True)
+            spinner = rules.spin_when & SPINS_LED
             self.first_double_seen = True
-            if spinner:
-                mult = rules.spinner_mult
-            else:
-                mult = (2, rules.double_weight, 0, 0, 0)
-            hub = self._new_hub(pip, mult, 0, spinner and rules.spinner != SPIN_INLINE)
+            hub = self._new_hub(pip, rules.lead_double_mult, 0,
+                                bool(spinner) and not rules.cross_stubs)
             root = hub if self.hub_spins[hub] else _NO_ARM
             self._new_arm(pip, pip, 0, hub, root, True, False)
             self._new_arm(pip, pip, 0, hub, root, True, False)
@@ -649,9 +635,9 @@ class Hand:
             return
 
         if ts.is_double[tile]:
-            if self._becomes_spinner(False):
+            if self._becomes_spinner():
                 self.first_double_seen = True
-                spins = rules.spinner != SPIN_INLINE
+                spins = not rules.cross_stubs
                 new_hub = self._new_hub(pip, rules.spinner_mult, 1, spins)
                 self.hub_sides_left[new_hub] = 1
                 self.arm_hub[arm] = new_hub

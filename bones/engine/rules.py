@@ -20,6 +20,9 @@ if TYPE_CHECKING:  # the models are needed to compile, not to play (fast start-u
 
 # spinner kinds
 SPIN_NONE, SPIN_FIRST, SPIN_EVERY, SPIN_LED, SPIN_INLINE, SPIN_EVERY_BUT_LED = range(6)
+# which doubles become spinners (the bits of Rules.spin_when, compiled from the
+# kind): a led double; a double played while no double has been; one played after
+SPINS_LED, SPINS_BEFORE_DOUBLE, SPINS_AFTER_DOUBLE = 1, 2, 4
 # edge order
 ORDER_SIDES, ORDER_ANY, ORDER_ALL4 = range(3)
 # drawing kinds
@@ -83,13 +86,26 @@ class Rules:
     owners: int
     # per seat: the other seats of its team (empty without partnerships)
     mates: tuple[tuple[int, ...], ...]
+    # per seat: the next seat in turn not on its side (the muggins caller)
+    opponent_after: tuple[int, ...]
     hand_size: int
     reserve: int
     # layout
-    spinner: int
+    spinner: int  # SPIN_*: the kind as written; the cores read the facts below
     order: int
     spinner_mult: tuple[int, ...]
     double_weight: int
+    # derived from the spinner kind once (the hands, the bots and both cores
+    # read these, never the kind): SPINS_* bits, which doubles spin
+    spin_when: int
+    # a spinner's cross arms are one-tile stubs (the in-line sniff), not arms
+    # it grows: its hub does not spin
+    cross_stubs: bool
+    # the multipliers of a led double's hub (a spinner's, or an ordinary
+    # double's: both halves while alone, then as an end)
+    lead_double_mult: tuple[int, ...]
+    # the most arms a layout can have (a line's two, two more per spinner)
+    max_arms: int
     # scoring
     scores_plays: bool
     count_points: tuple[int, ...] = field(repr=False)
@@ -97,6 +113,9 @@ class Rules:
     headers: bool
     get_in: int
     win_on_lead: bool
+    # a lead that would reach the target scores nothing (leads may not win,
+    # and there is a target to reach)
+    lead_cannot_win: bool
     muggins: int
     penalise_over_claim: bool
     over_claim_points: int  # OVER_CLAIM_*
@@ -127,12 +146,7 @@ class Rules:
 
     def next_opponent(self, seat: int) -> int:
         """The next seat in turn that is not on ``seat``'s side."""
-        me = self.owner[seat]
-        for step in range(1, self.players):
-            other = (seat + step) % self.players
-            if self.owner[other] != me:
-                return other
-        return seat  # pragma: no cover - every table has an opponent
+        return self.opponent_after[seat]
 
     # Compiled tables are immutable: a copy is the same object (a pickle
     # carries the tables themselves, so unpickling compiles nothing).

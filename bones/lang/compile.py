@@ -52,6 +52,9 @@ from bones.engine.rules import (
     SPIN_INLINE,
     SPIN_LED,
     SPIN_NONE,
+    SPINS_AFTER_DOUBLE,
+    SPINS_BEFORE_DOUBLE,
+    SPINS_LED,
     LeadRule,
     Rules,
     RulesError,
@@ -93,6 +96,15 @@ _SPIN_CODES = {
     "led_double": SPIN_LED,
     "inline_sniff": SPIN_INLINE,
     "every_double_but_led": SPIN_EVERY_BUT_LED,
+}
+#: Which doubles each spinner kind makes spinners (Rules.spin_when).
+_SPINS = {
+    SPIN_NONE: 0,
+    SPIN_FIRST: SPINS_LED | SPINS_BEFORE_DOUBLE,
+    SPIN_EVERY: SPINS_LED | SPINS_BEFORE_DOUBLE | SPINS_AFTER_DOUBLE,
+    SPIN_LED: SPINS_LED,
+    SPIN_INLINE: SPINS_LED | SPINS_BEFORE_DOUBLE,
+    SPIN_EVERY_BUT_LED: SPINS_BEFORE_DOUBLE | SPINS_AFTER_DOUBLE,
 }
 _OVER_CLAIM_CODES = {"lost": OVER_CLAIM_LOST, "caller": OVER_CLAIM_CALLER,
                      "claimer": OVER_CLAIM_CLAIMER}
@@ -205,6 +217,11 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
     order = _ORDER_CODES.get(getattr(spinner, "order", "any"), ORDER_ANY)
     mult = spinner_multipliers(getattr(spinner, "count", "drop2"))
     double_weight = 2 if variant.layout.doubles == "crosswise" else 1
+    spin_when = _SPINS[spin_code]
+    # a led double that is not a spinner counts both halves, then as an end
+    lead_double_mult = mult if spin_when & SPINS_LED else (2, double_weight, 0, 0, 0)
+    # every double may spin when a double after another may; else one at most
+    spinners = ts.highest + 1 if spin_when & SPINS_AFTER_DOUBLE else int(spin_when != 0)
 
     scoring = variant.scoring
     count_points, header_points = _points_tables(variant)
@@ -228,18 +245,24 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         owner=owner,
         owners=owners,
         mates=mates,
+        opponent_after=tuple(_next_opponent(owner, seat) for seat in range(players)),
         hand_size=variant.hand_size(players),
         reserve=variant.reserve(players),
         spinner=spin_code,
         order=order,
         spinner_mult=mult,
         double_weight=double_weight,
+        spin_when=spin_when,
+        cross_stubs=spin_code == SPIN_INLINE,
+        lead_double_mult=lead_double_mult,
+        max_arms=2 + 2 * spinners,
         scores_plays=scores_plays,
         count_points=count_points,
         header_points=header_points,
         headers=header_points is not None,
         get_in=scoring.get_in,
         win_on_lead=scoring.winning_points_on_lead,
+        lead_cannot_win=not scoring.winning_points_on_lead and check != CHECK_NONE,
         muggins=muggins,
         penalise_over_claim=penalise,
         over_claim_points=over_claim,
@@ -260,6 +283,16 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         target=target,
         hands_in_match=hands_in_match,
     )
+
+
+def _next_opponent(owner: tuple[int, ...], seat: int) -> int:
+    """The next seat in turn that is not on ``seat``'s side."""
+    players = len(owner)
+    for step in range(1, players):
+        other = (seat + step) % players
+        if owner[other] != owner[seat]:
+            return other
+    return seat  # pragma: no cover - every table has an opponent
 
 
 def _points_tables(variant: spec.Variant) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
