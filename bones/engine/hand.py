@@ -48,6 +48,8 @@ from bones.engine.settle import PER_PLAYER, TIES_CARRY, carried, hand_winner, se
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
 
+    from bones.engine.leads import Deal
+
 # how a hand stands (``Hand.state``): the hot path compares with these names
 PLAYING, DOMINO, BLOCKED, TARGET = Outcome.PLAYING, Outcome.DOMINO, Outcome.BLOCKED, Outcome.TARGET
 
@@ -151,6 +153,16 @@ class Hand:
         # points left on the table by tied hands (``ties: carry``): the
         # winner of this hand takes them; after the hand, what stays
         self.pot = pot
+
+    @classmethod
+    def from_deal(cls, rules: Rules, deal: Deal, scores: list[int] | None = None,
+                  pot: int = 0) -> Hand:
+        """The hand ``deal`` starts: the one way a Python hand is made from a
+        deal (:func:`bones.engine.core.new_hand` makes the native one alike).
+        ``scores`` is the match's running list, kept up to date; ``pot`` the
+        points earlier tied hands left on the table (``ties: carry``)."""
+        return cls(rules, deal.hands, deal.boneyard, deal.leader, scores, deal.lead_tile,
+                   deal.lead_doubles_only, deal.out_of_play, pot)
 
     # ------------------------------------------------------------ copying
 

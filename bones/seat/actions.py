@@ -34,6 +34,7 @@ True
 from __future__ import annotations
 
 from bones.engine.hand import DRAW, PASS, Hand
+from bones.engine.handlike import HandLike
 from bones.engine.moves import arm_of, play_code, tile_of
 from bones.engine.notation import arm_name
 from bones.engine.rules import Rules
@@ -96,7 +97,7 @@ class ActionSpace:
         tile, arm = divmod(index, self.arms)
         return f"{self.rules.tiles.names[tile]}@{arm_name(arm)}"
 
-    def legal(self, hand: Hand) -> list[int]:
+    def legal(self, hand: HandLike) -> list[int]:
         """The legal action indices of the player to move, ascending."""
         return sorted(self.index(m) for m in hand.legal_moves())
 
