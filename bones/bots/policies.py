@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from bones.engine.hand import DRAW, PASS, Hand
 from bones.engine.moves import ARM_MASK, ARM_SHIFT, TILE_SHIFT
-from bones.engine.rules import SPINS_AFTER_DOUBLE, SPINS_BEFORE_DOUBLE
 
 
 def points_if(hand: Hand, move: int) -> int:
@@ -66,7 +65,7 @@ def _count_after(hand: Hand, move: int) -> int:
         count -= hand.arm_end[arm] * hand.arm_weight[arm]
     if not double or hand.arm_stub[arm]:
         return count + ts.other_half[tile][pip]
-    if rules.spin_when & (SPINS_AFTER_DOUBLE if hand.first_double_seen else SPINS_BEFORE_DOUBLE):
+    if rules.spins_later[hand.first_double_seen]:
         return -1  # becomes a spinner
     return count + pip * rules.double_weight
 

@@ -38,9 +38,6 @@ from bones.engine.rules import (
     OVER_CLAIM_CALLER,
     OVER_CLAIM_LOST,
     SPIN_NONE,
-    SPINS_AFTER_DOUBLE,
-    SPINS_BEFORE_DOUBLE,
-    SPINS_LED,
     Rules,
 )
 from bones.engine.settle import PER_PLAYER, TIES_CARRY, carried, hand_winner, settle
@@ -567,11 +564,6 @@ class Hand:
         self.hub_spins.append(spins)
         return len(self.hub_pip) - 1
 
-    def _becomes_spinner(self) -> bool:
-        """Whether a double played now (not led) becomes a spinner."""
-        return bool(self.rules.spin_when & (
-            SPINS_AFTER_DOUBLE if self.first_double_seen else SPINS_BEFORE_DOUBLE))
-
     def _add_cross_arms(self, hub: int, pip: int) -> None:
         rules = self.rules
         if rules.cross_stubs:
@@ -594,10 +586,9 @@ class Hand:
         ts = rules.tiles
         if ts.is_double[tile]:
             pip = ts.low[tile]
-            spinner = rules.spin_when & SPINS_LED
+            spinner = rules.spins_led
             self.first_double_seen = True
-            hub = self._new_hub(pip, rules.lead_double_mult, 0,
-                                bool(spinner) and not rules.cross_stubs)
+            hub = self._new_hub(pip, rules.lead_double_mult, 0, spinner and not rules.cross_stubs)
             root = hub if self.hub_spins[hub] else _NO_ARM
             self._new_arm(pip, pip, 0, hub, root, True, False)
             self._new_arm(pip, pip, 0, hub, root, True, False)
@@ -647,7 +638,7 @@ class Hand:
             return
 
         if ts.is_double[tile]:
-            if self._becomes_spinner():
+            if rules.spins_later[self.first_double_seen]:
                 self.first_double_seen = True
                 spins = not rules.cross_stubs
                 new_hub = self._new_hub(pip, rules.spinner_mult, 1, spins)

@@ -20,9 +20,6 @@ if TYPE_CHECKING:  # the models are needed to compile, not to play (fast start-u
 
 # spinner kinds
 SPIN_NONE, SPIN_FIRST, SPIN_EVERY, SPIN_LED, SPIN_INLINE, SPIN_EVERY_BUT_LED = range(6)
-# which doubles become spinners (the bits of Rules.spin_when, compiled from the
-# kind): a led double; a double played while no double has been; one played after
-SPINS_LED, SPINS_BEFORE_DOUBLE, SPINS_AFTER_DOUBLE = 1, 2, 4
 # edge order
 ORDER_SIDES, ORDER_ANY, ORDER_ALL4 = range(3)
 # drawing kinds
@@ -96,8 +93,11 @@ class Rules:
     spinner_mult: tuple[int, ...]
     double_weight: int
     # derived from the spinner kind once (the hands, the bots and both cores
-    # read these, never the kind): SPINS_* bits, which doubles spin
-    spin_when: int
+    # read these, never the kind): whether a led double becomes a spinner,
+    # and whether a double played later does, by whether a double has been
+    # played before it (indexed by Hand.first_double_seen)
+    spins_led: bool
+    spins_later: tuple[bool, bool]
     # a spinner's cross arms are one-tile stubs (the in-line sniff), not arms
     # it grows: its hub does not spin
     cross_stubs: bool

@@ -52,9 +52,6 @@ from bones.engine.rules import (
     SPIN_INLINE,
     SPIN_LED,
     SPIN_NONE,
-    SPINS_AFTER_DOUBLE,
-    SPINS_BEFORE_DOUBLE,
-    SPINS_LED,
     LeadRule,
     Rules,
     RulesError,
@@ -97,14 +94,15 @@ _SPIN_CODES = {
     "inline_sniff": SPIN_INLINE,
     "every_double_but_led": SPIN_EVERY_BUT_LED,
 }
-#: Which doubles each spinner kind makes spinners (Rules.spin_when).
+#: Which doubles each spinner kind makes spinners: (a led double, a later
+#: double while none has been played, a later double after one has).
 _SPINS = {
-    SPIN_NONE: 0,
-    SPIN_FIRST: SPINS_LED | SPINS_BEFORE_DOUBLE,
-    SPIN_EVERY: SPINS_LED | SPINS_BEFORE_DOUBLE | SPINS_AFTER_DOUBLE,
-    SPIN_LED: SPINS_LED,
-    SPIN_INLINE: SPINS_LED | SPINS_BEFORE_DOUBLE,
-    SPIN_EVERY_BUT_LED: SPINS_BEFORE_DOUBLE | SPINS_AFTER_DOUBLE,
+    SPIN_NONE: (False, False, False),
+    SPIN_FIRST: (True, True, False),
+    SPIN_EVERY: (True, True, True),
+    SPIN_LED: (True, False, False),
+    SPIN_INLINE: (True, True, False),
+    SPIN_EVERY_BUT_LED: (False, True, True),
 }
 _OVER_CLAIM_CODES = {"lost": OVER_CLAIM_LOST, "caller": OVER_CLAIM_CALLER,
                      "claimer": OVER_CLAIM_CLAIMER}
@@ -217,11 +215,11 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
     order = _ORDER_CODES.get(getattr(spinner, "order", "any"), ORDER_ANY)
     mult = spinner_multipliers(getattr(spinner, "count", "drop2"))
     double_weight = 2 if variant.layout.doubles == "crosswise" else 1
-    spin_when = _SPINS[spin_code]
+    spins_led, spins_before, spins_after = _SPINS[spin_code]
     # a led double that is not a spinner counts both halves, then as an end
-    lead_double_mult = mult if spin_when & SPINS_LED else (2, double_weight, 0, 0, 0)
+    lead_double_mult = mult if spins_led else (2, double_weight, 0, 0, 0)
     # every double may spin when a double after another may; else one at most
-    spinners = ts.highest + 1 if spin_when & SPINS_AFTER_DOUBLE else int(spin_when != 0)
+    spinners = ts.highest + 1 if spins_after else int(spins_led or spins_before)
 
     scoring = variant.scoring
     count_points, header_points = _points_tables(variant)
@@ -252,7 +250,8 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         order=order,
         spinner_mult=mult,
         double_weight=double_weight,
-        spin_when=spin_when,
+        spins_led=spins_led,
+        spins_later=(spins_before, spins_after),
         cross_stubs=spin_code == SPIN_INLINE,
         lead_double_mult=lead_double_mult,
         max_arms=2 + 2 * spinners,
