@@ -160,8 +160,8 @@ def test_streams_and_limits(native: dict[str, Any]) -> None:
 
 def test_an_unknown_code_is_a_one_line_error_at_load() -> None:
     base = flat.flatten(bones.compile_rules(bones.load_variant("sniff"), 2))
-    table = dict(base, spinner=99)
-    with pytest.raises(ValueError, match=r"^unknown spinner code 99 in the flat table$"):
+    table = dict(base, order=99)
+    with pytest.raises(ValueError, match=r"^unknown edge order code 99 in the flat table$"):
         bones_native.Rules(table)
     table = dict(base, settle_blocked=[*base["settle_blocked"][:6], 7, *base["settle_blocked"][7:]])
     with pytest.raises(ValueError, match=r"^unknown settlement ties code 7 in the flat table$"):

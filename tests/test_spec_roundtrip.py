@@ -144,11 +144,10 @@ spinner_count = st.sampled_from(["drop2", "sniff-count"]) | st.lists(st.integers
 edge_order = st.sampled_from(["sides_first", "any", "all_four_first"])
 spinners = st.one_of(
     st.builds(spec.NoSpinner),
-    st.builds(spec.FirstDoubleSpinner, kind=st.just("first_double"), order=edge_order, count=spinner_count),
-    st.builds(spec.EveryDoubleSpinner, kind=st.just("every_double"), order=edge_order, count=spinner_count),
-    st.builds(spec.LedDoubleSpinner, kind=st.just("led_double"), order=edge_order, count=spinner_count),
-    st.builds(spec.EveryDoubleButLedSpinner, kind=st.just("every_double_but_led"), order=edge_order,
-              count=spinner_count),
+    st.builds(spec.DoubleSpinner,
+              kind=st.sampled_from(["first_double", "every_double", "led_double",
+                                    "every_double_but_led"]),
+              order=edge_order, count=spinner_count),
     st.builds(spec.InlineSniff, kind=st.just("inline_sniff"), count=spinner_count),
 )
 layouts = st.builds(spec.LayoutRule, spinner=spinners, doubles=st.sampled_from(["crosswise", "inline"]))

@@ -7,7 +7,7 @@ import functools
 import os
 from typing import NamedTuple
 
-from bones.engine.hand import Hand
+from bones.engine.handlike import HandLike
 from bones.engine.match import Match
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
@@ -89,7 +89,7 @@ class Game:
         self.over = False
         self.hand = self._start()
 
-    def _start(self) -> Hand:
+    def _start(self) -> HandLike:
         found = deal(self.rules, lead_rule(self.match), RandomChooser(self.rng))
         self._before = list(self.match.scores)
         return self.match.start_hand(found)

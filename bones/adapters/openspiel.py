@@ -44,7 +44,8 @@ import numpy as np
 import pyspiel
 
 from bones.adapters.common import EPISODES, compile_table
-from bones.engine.hand import DRAW, PASS, Hand
+from bones.engine.hand import DRAW, PASS
+from bones.engine.handlike import HandLike
 from bones.engine.match import MAX_HANDS, Match
 from bones.engine.moves import arm_of, tile_of
 from bones.engine.rng import Rng
@@ -156,7 +157,7 @@ class _Table:
     def __init__(self, rules: Rules) -> None:
         self.match = Match(rules, seed=0, stepwise_core=True)
         self.process: DealProcess | None = DealProcess(rules, lead_rule(self.match))
-        self.hand: Hand | None = None
+        self.hand: HandLike | None = None
         self.pending_draw = False
         self.over = False
         self.returns = [0.0] * rules.players

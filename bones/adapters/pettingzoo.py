@@ -25,7 +25,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from bones.adapters.common import Game, compile_table
-from bones.engine.hand import Hand
+from bones.engine.handlike import HandLike
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
 
@@ -157,7 +157,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         pass
 
 
-def render_text(rules: Rules, hand: Hand, match: Any, deal: Any) -> str:
+def render_text(rules: Rules, hand: HandLike, match: Any, deal: Any) -> str:
     """The table as ``bones play`` draws it, as plain text: scores, tile
     counts, the layout picture, the open ends and every seat's tiles."""
     from bones.engine.match import Deal

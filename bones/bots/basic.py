@@ -66,7 +66,7 @@ def heuristic_move(hand: Hand, unseen: int, counts: list[int] | tuple[int, ...],
     ts = rules.tiles
     seat = hand.turn
     mine = hand.hands[seat]
-    opponent = rules.next_opponent(seat)
+    opponent = rules.opponent_after[seat]
     n_unseen = unseen.bit_count()
     p_hold = min(1.0, counts[opponent] / n_unseen) if n_unseen else 0.0
     others_min = min((c for s, c in enumerate(counts)
@@ -127,7 +127,7 @@ def _reply_on(after: Hand, mover: int, candidates: int, p_hold: float) -> float:
         return 0.0
     if after.turn == mover:  # judging the ends as they are, before a draw
         after = after.copy()
-        after.turn = after.rules.next_opponent(mover)
+        after.turn = after.rules.opponent_after[mover]
     if after.rules.owner[after.turn] == after.rules.owner[mover]:
         return 0.0  # a partner moves next
     matching = after.rules.tiles.matching
@@ -174,7 +174,7 @@ class HeuristicBot:
         legal = obs.legal_moves()
         if len(legal) == 1:
             return legal[0]
-        opponent = obs.rules.next_opponent(obs.seat)
+        opponent = obs.rules.opponent_after[obs.seat]
         return heuristic_move(obs.layout, obs.unseen, obs.counts, obs.drawable,
                               barred_for(obs, opponent), legal)
 

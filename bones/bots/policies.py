@@ -10,14 +10,6 @@ from __future__ import annotations
 
 from bones.engine.hand import DRAW, PASS, Hand
 from bones.engine.moves import ARM_MASK, ARM_SHIFT, TILE_SHIFT
-from bones.engine.rules import (
-    CHECK_NONE,
-    SPIN_EVERY,
-    SPIN_EVERY_BUT_LED,
-    SPIN_FIRST,
-    SPIN_INLINE,
-    SPIN_NONE,
-)
 
 
 def points_if(hand: Hand, move: int) -> int:
@@ -42,7 +34,7 @@ def points_if(hand: Hand, move: int) -> int:
     points = table[count] if count < len(table) else rules.points(count)
     owner = rules.owner[hand.turn]
     short_of_get_in = not hand.got_in[owner] and points < rules.get_in
-    lead_barred = (not hand.placed and not rules.win_on_lead and rules.check != CHECK_NONE
+    lead_barred = (not hand.placed and rules.lead_cannot_win
                    and hand.scores[owner] + points >= rules.target)
     if short_of_get_in or lead_barred:
         points = 0
@@ -60,10 +52,7 @@ def _count_after(hand: Hand, move: int) -> int:
     if not hand.placed:
         if not double:
             return ts.pips[tile]
-        # a led double that is not a spinner counts both halves
-        led_spins = rules.spinner != SPIN_NONE and rules.spinner != SPIN_EVERY_BUT_LED
-        first = rules.spinner_mult[0] if led_spins else 2
-        return first * ts.low[tile]
+        return rules.lead_double_mult[0] * ts.low[tile]
     arm = (move >> ARM_SHIFT) & ARM_MASK
     pip = hand.arm_open[arm]
     count = hand.count
@@ -76,9 +65,7 @@ def _count_after(hand: Hand, move: int) -> int:
         count -= hand.arm_end[arm] * hand.arm_weight[arm]
     if not double or hand.arm_stub[arm]:
         return count + ts.other_half[tile][pip]
-    kind = rules.spinner
-    if kind == SPIN_EVERY or kind == SPIN_EVERY_BUT_LED or (
-            kind in (SPIN_FIRST, SPIN_INLINE) and not hand.first_double_seen):
+    if rules.spins_later[hand.first_double_seen]:
         return -1  # becomes a spinner
     return count + pip * rules.double_weight
 

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from bones.engine.hand import Hand
+from bones.engine.handlike import HandLike
 from bones.engine.moves import DRAW, PASS, Outcome, arm_name
 from bones.engine.placement import layout_of
 from bones.lang.describe import target_phrase
@@ -146,7 +146,7 @@ class TerminalUI:
         line.append(f"   ({target_phrase(rules)})", STYLES["note"])
         return line
 
-    def ends_line(self, hand: Hand) -> Text:
+    def ends_line(self, hand: HandLike) -> Text:
         """The open ends and what each adds to the count, so the numbers add up on screen:
         ``open ends: W 2  E 5  N 3  S 4`` then ``count: W 2 + E 5 + N 3 + S 0 (free) = 10``."""
         from bones.engine.tally import count_parts
@@ -261,7 +261,7 @@ class TerminalUI:
 
     # ---------------------------------------------------------- hand end
 
-    def show_hand_end(self, session: GameSession, hand: Hand, summary: HandSummary) -> None:
+    def show_hand_end(self, session: GameSession, hand: HandLike, summary: HandSummary) -> None:
         from bones.engine.handend import hand_end
 
         console = self.console

@@ -24,7 +24,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
+
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Sequence
+
+    from bones.engine.handlike import HandLike
+    from bones.engine.leads import Deal
+    from bones.engine.rules import Rules
 
 ENV = "BONES_CORE"
 REBUILD = "pip install ./native"
@@ -144,30 +151,56 @@ def native_hand(rules: Any, deal: Any, scores: list[int] | None = None,
     )
 
 
-def new_hand(rules: Any, hands: Any, boneyard: Any, leader: int,
-             scores: list[int] | None = None, lead_tile: int = -1,
-             lead_doubles_only: bool = False, out_of_play: int = 0, pot: int = 0) -> Any:
-    """A hand dealt as ``Hand(rules, hands, boneyard, ...)`` deals it, stepped
-    by the core that runs: a :class:`~bones.engine.nativehand.NativeHand`
+@overload
+def new_hand(rules: Rules, deal: Deal, *, scores: list[int] | None = None,
+             pot: int = 0) -> HandLike: ...
+
+
+@overload
+def new_hand(rules: Rules, deal: Sequence[int], *legacy: Any, scores: list[int] | None = None,
+             pot: int = 0) -> HandLike: ...
+
+
+def new_hand(rules: Rules, deal: Deal | Sequence[int], *legacy: Any,
+             scores: list[int] | None = None, pot: int = 0) -> HandLike:
+    """The hand ``deal`` starts (as :meth:`Hand.from_deal <bones.engine.hand.Hand.from_deal>`),
+    stepped by the core that runs: a :class:`~bones.engine.nativehand.NativeHand`
     when the native core is active, else the Python
     :class:`~bones.engine.hand.Hand`.  Both read and play alike, and play the
     same games; ``scores`` (a match's running list) is kept up to date by
-    either."""
+    either.
+
+    The older form, ``Hand``'s own arguments (``new_hand(rules, hands,
+    boneyard, leader, scores, lead_tile, lead_doubles_only, out_of_play,
+    pot)``), still deals the same hand.
+    """
+    from bones.engine.leads import Deal
+
+    if not isinstance(deal, Deal):
+        deal, old_scores, old_pot = _legacy_deal(deal, *legacy)
+        scores = scores if scores is not None else old_scores
+        pot = pot or old_pot
     module = native()
     if module is None:
         from bones.engine.hand import Hand
 
-        return Hand(rules, hands, boneyard, leader, scores, lead_tile, lead_doubles_only,
-                    out_of_play, pot)
+        return Hand.from_deal(rules, deal, scores, pot)
     from bones.engine.nativehand import NativeHand
 
-    ts = rules.tiles
     if scores is None:
         scores = [0] * rules.owners
-    kernel = module.Hand(native_rules(rules, module), [ts.tiles_of(m) for m in hands],
-                         list(boneyard), leader, list(scores), lead_tile, lead_doubles_only,
-                         ts.tiles_of(out_of_play), True, pot)
-    return NativeHand(rules, kernel, scores)
+    return NativeHand(rules, native_hand(rules, deal, scores, module, pot=pot), scores)
+
+
+def _legacy_deal(hands: Sequence[int], boneyard: Sequence[int] = (), leader: int = 0,
+                 scores: list[int] | None = None, lead_tile: int = -1,
+                 lead_doubles_only: bool = False, out_of_play: int = 0,
+                 pot: int = 0) -> tuple[Deal, list[int] | None, int]:
+    """``new_hand``'s older arguments as (deal, scores, pot)."""
+    from bones.engine.leads import Deal
+
+    return (Deal(tuple(hands), tuple(boneyard), leader, lead_tile, lead_doubles_only,
+                 out_of_play), scores, pot)
 
 
 __all__ = ["CoreError", "ENV", "active_name", "flat_table", "native", "native_hand",

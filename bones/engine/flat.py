@@ -37,13 +37,18 @@ if TYPE_CHECKING:  # pragma: no cover
 #: ``native/src/format.rs``; a test checks the two agree).
 TABLE_FORMAT = """\
 players: int; owners: int; teams: 0|1; owner: [owner per seat]; a seat's mates: the other seats of its owner
+  opponent_after: [per seat, the next seat in turn not on its side: the muggins caller]
 highest: int (tile ids in the order of bones.engine.tiles); hand_size; reserve
-spinner: SPIN_* of rules.py; order: ORDER_*; spinner_mult: [5]; double_weight
-  spinner 0 none|1 first|2 every|3 led|4 inline|5 every but led
+order: ORDER_*; plain_arms: 0|1 (no arm ever frozen); spinner_mult: [5]; double_weight
+  the spinner kind is not passed: its facts are, compiled once (rules.py)
+  spins_led: 0|1 (a led double spins); spins_later: [before, after] (a later double
+  spins, while no double has been played | after one has); cross_stubs: 0|1 (the in-line
+  sniff's cross ends are stubs, its hub never spins); lead_double_mult: [5] (a led double's hub)
 scores_plays: 0|1; count_points: [points by count]; headers: 0|1; header_points: [by weight]
 when: 0 none|1 multiple_of|2 in_list|3 matching_ends; when_values: [divisors or counts]
 points: 0 count|1 divided|2 sum_of_quotients|3 per_divisor|4 flat; points_param
-get_in; win_on_lead: 0|1; muggins: MUGGINS_*; penalise_over_claim: 0|1
+get_in; lead_cannot_win: 0|1 (a lead reaching the target scores nothing); muggins: MUGGINS_*
+  penalise_over_claim: 0|1
   over_claim_points: 0 lost|1 caller|2 claimer
 drawing: DRAW_*; max_draws (1<<30 unlimited); must_play_drawn; draw_while_able; knock_bonus
 partners_both_out: 0|1; floor_set: 0|1; floor; check: CHECK_*; target; hands_in_match
@@ -106,13 +111,18 @@ def flatten(rules: Rules) -> dict[str, Any]:
         "owners": rules.owners,
         "teams": int(rules.teams),
         "owner": list(rules.owner),
+        "opponent_after": list(rules.opponent_after),
         "highest": rules.tiles.highest,
         "hand_size": rules.hand_size,
         "reserve": rules.reserve,
-        "spinner": rules.spinner,
         "order": rules.order,
+        "plain_arms": int(rules.plain_arms),
         "spinner_mult": list(rules.spinner_mult),
         "double_weight": rules.double_weight,
+        "spins_led": int(rules.spins_led),
+        "spins_later": [int(s) for s in rules.spins_later],
+        "cross_stubs": int(rules.cross_stubs),
+        "lead_double_mult": list(rules.lead_double_mult),
         "scores_plays": int(rules.scores_plays),
         "count_points": list(rules.count_points),
         "headers": int(rules.headers),
@@ -122,7 +132,7 @@ def flatten(rules: Rules) -> dict[str, Any]:
         "points": points_code,
         "points_param": int(points_param),
         "get_in": rules.get_in,
-        "win_on_lead": int(rules.win_on_lead),
+        "lead_cannot_win": int(rules.lead_cannot_win),
         "muggins": rules.muggins,
         "penalise_over_claim": int(rules.penalise_over_claim),
         "over_claim_points": rules.over_claim_points,

@@ -31,18 +31,12 @@ from bones.engine.rules import (
     CHECK_EXACT,
     CHECK_HAND_END,
     CHECK_IMMEDIATE,
-    CHECK_NONE,
     MUGGINS_OFF,
     MUGGINS_TRANSFER,
     ORDER_ALL4,
     ORDER_SIDES,
     OVER_CLAIM_CALLER,
     OVER_CLAIM_LOST,
-    SPIN_EVERY,
-    SPIN_EVERY_BUT_LED,
-    SPIN_FIRST,
-    SPIN_INLINE,
-    SPIN_LED,
     SPIN_NONE,
     Rules,
 )
@@ -50,6 +44,8 @@ from bones.engine.settle import PER_PLAYER, TIES_CARRY, carried, hand_winner, se
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
+
+    from bones.engine.leads import Deal
 
 # how a hand stands (``Hand.state``): the hot path compares with these names
 PLAYING, DOMINO, BLOCKED, TARGET = Outcome.PLAYING, Outcome.DOMINO, Outcome.BLOCKED, Outcome.TARGET
@@ -154,6 +150,16 @@ class Hand:
         # points left on the table by tied hands (``ties: carry``): the
         # winner of this hand takes them; after the hand, what stays
         self.pot = pot
+
+    @classmethod
+    def from_deal(cls, rules: Rules, deal: Deal, scores: list[int] | None = None,
+                  pot: int = 0) -> Hand:
+        """The hand ``deal`` starts: the one way a Python hand is made from a
+        deal (:func:`bones.engine.core.new_hand` makes the native one alike).
+        ``scores`` is the match's running list, kept up to date; ``pot`` the
+        points earlier tied hands left on the table (``ties: carry``)."""
+        return cls(rules, deal.hands, deal.boneyard, deal.leader, scores, deal.lead_tile,
+                   deal.lead_doubles_only, deal.out_of_play, pot)
 
     # ------------------------------------------------------------ copying
 
@@ -501,12 +507,11 @@ class Hand:
                 points = 0
             else:
                 self.got_in[owner] = True
-        if (not rules.win_on_lead and is_lead and rules.check != CHECK_NONE
-                and self.scores[owner] + points >= rules.target):
+        if is_lead and rules.lead_cannot_win and self.scores[owner] + points >= rules.target:
             return []
         if rules.muggins == MUGGINS_OFF or claim is None or claim == points:
             return [(owner, points)]
-        caller = rules.owner[rules.next_opponent(seat)]
+        caller = rules.owner[rules.opponent_after[seat]]
         if claim < points:
             gains = [(owner, claim)] if claim > 0 else []
             if rules.muggins == MUGGINS_TRANSFER:
@@ -559,21 +564,9 @@ class Hand:
         self.hub_spins.append(spins)
         return len(self.hub_pip) - 1
 
-    def _becomes_spinner(self, is_lead: bool) -> bool:
-        kind = self.rules.spinner
-        if kind == SPIN_EVERY:
-            return True
-        if kind == SPIN_FIRST or kind == SPIN_INLINE:
-            return not self.first_double_seen
-        if kind == SPIN_LED:
-            return is_lead
-        if kind == SPIN_EVERY_BUT_LED:
-            return not is_lead
-        return False
-
     def _add_cross_arms(self, hub: int, pip: int) -> None:
         rules = self.rules
-        if rules.spinner == SPIN_INLINE:
+        if rules.cross_stubs:
             # the in-line sniff's one-tile stubs: open at once, never extended
             cross = (
                 self._new_arm(pip, 0, 0, _NO_ARM, _NO_ARM, False, True),
@@ -593,13 +586,9 @@ class Hand:
         ts = rules.tiles
         if ts.is_double[tile]:
             pip = ts.low[tile]
-            spinner = self._becomes_spinner(True)
+            spinner = rules.spins_led
             self.first_double_seen = True
-            if spinner:
-                mult = rules.spinner_mult
-            else:
-                mult = (2, rules.double_weight, 0, 0, 0)
-            hub = self._new_hub(pip, mult, 0, spinner and rules.spinner != SPIN_INLINE)
+            hub = self._new_hub(pip, rules.lead_double_mult, 0, spinner and not rules.cross_stubs)
             root = hub if self.hub_spins[hub] else _NO_ARM
             self._new_arm(pip, pip, 0, hub, root, True, False)
             self._new_arm(pip, pip, 0, hub, root, True, False)
@@ -649,9 +638,9 @@ class Hand:
             return
 
         if ts.is_double[tile]:
-            if self._becomes_spinner(False):
+            if rules.spins_later[self.first_double_seen]:
                 self.first_double_seen = True
-                spins = rules.spinner != SPIN_INLINE
+                spins = not rules.cross_stubs
                 new_hub = self._new_hub(pip, rules.spinner_mult, 1, spins)
                 self.hub_sides_left[new_hub] = 1
                 self.arm_hub[arm] = new_hub

@@ -43,7 +43,7 @@ from bones.engine.settle import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bones.engine.hand import Hand
+    from bones.engine.handlike import HandLike
     from bones.engine.match import HandSummary
     from bones.engine.rules import Rules
 
@@ -128,7 +128,7 @@ def rule_phrase(rule: Settle, side: str) -> str:
     return "nobody scores"
 
 
-def hand_end(rules: Rules, hand: Hand, summary: HandSummary) -> HandEnd:
+def hand_end(rules: Rules, hand: HandLike, summary: HandSummary) -> HandEnd:
     """The account of ``hand``, finished with ``summary``."""
     rule = settlement_rule(rules, summary.end)
     pooled = [0] * rules.owners

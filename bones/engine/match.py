@@ -23,6 +23,7 @@ import random
 from dataclasses import dataclass, field
 
 from bones.engine.hand import BLOCKED, DOMINO, Hand
+from bones.engine.handlike import HandLike
 from bones.engine.leads import Deal, by_lot, deal_and_lead
 from bones.engine.rng import DEALS, Rng, stream
 from bones.engine.rules import (
@@ -87,7 +88,7 @@ class Match:
         self.history: list[HandSummary] = []
         self.game_over = False
         self.winner = -1
-        self.current: Hand | None = None
+        self.current: HandLike | None = None
         self.current_deal: Deal | None = None
         # points left on the table by tied hands (ties: carry), for the
         # winner of the next hand that has one; replaying a record's hands
@@ -96,22 +97,19 @@ class Match:
 
     # ------------------------------------------------------------ dealing
 
-    def new_hand(self) -> Hand:
+    def new_hand(self) -> HandLike:
         """Deal the next hand and choose its leader by the variant's rules."""
         deal = self.next_deal()
         return self.start_hand(deal)
 
-    def start_hand(self, deal: Deal) -> Hand:
+    def start_hand(self, deal: Deal) -> HandLike:
         """Start a hand from a known deal (replays, scenarios)."""
         if self.stepwise_core:
             from bones.engine.core import new_hand
 
-            hand: Hand = new_hand(self.rules, deal.hands, deal.boneyard, deal.leader,
-                                  self.scores, deal.lead_tile, deal.lead_doubles_only,
-                                  deal.out_of_play, self.pot)
+            hand: HandLike = new_hand(self.rules, deal, scores=self.scores, pot=self.pot)
         else:
-            hand = Hand(self.rules, deal.hands, deal.boneyard, deal.leader, self.scores,
-                        deal.lead_tile, deal.lead_doubles_only, deal.out_of_play, self.pot)
+            hand = Hand.from_deal(self.rules, deal, self.scores, self.pot)
         self.current = hand
         self.current_deal = deal
         return hand
@@ -244,7 +242,7 @@ class Match:
 
     # ------------------------------------------------------------ results
 
-    def finish_hand(self, hand: Hand) -> HandSummary:
+    def finish_hand(self, hand: HandLike) -> HandSummary:
         """Record a finished hand and decide whether the match is over."""
         rules = self.rules
         deal = self.current_deal if hand is self.current else None

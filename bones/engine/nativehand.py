@@ -29,7 +29,7 @@ What differs, on purpose:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from bones.engine.hand import FIELDS, PLAYING, Hand, IllegalMoveError
 
@@ -371,10 +371,9 @@ class NativeHand:
         if not h.is_legal(move):
             from bones.engine.notation import format_move
 
-            me = cast("Hand", self)  # notation reads what both hands present
-            legal = [format_move(me, m) for m in h.legal_moves()]
+            legal = [format_move(self, m) for m in h.legal_moves()]
             raise IllegalMoveError(
-                f"{format_move(me, move)} is not legal now; legal: {', '.join(legal)}",
+                f"{format_move(self, move)} is not legal now; legal: {', '.join(legal)}",
                 legal,
             )
         self.apply(move, claim)

@@ -51,7 +51,7 @@ from bones.engine.moves import (
 from bones.engine.tiles import TileError
 
 if TYPE_CHECKING:  # pragma: no cover - the hand imports this module lazily
-    from bones.engine.hand import Hand
+    from bones.engine.handlike import HandLike
 
 
 class AmbiguousMoveError(NotationError):
@@ -62,12 +62,12 @@ class AmbiguousMoveError(NotationError):
         self.options = options
 
 
-def _placements(hand: Hand, tile: int) -> list[int]:
+def _placements(hand: HandLike, tile: int) -> list[int]:
     """The legal plays of ``tile`` in ``hand``."""
     return [m for m in hand.legal_moves() if m >= 0 and tile_of(m) == tile]
 
 
-def move_value(hand: Hand, move: int, *, bare: bool | None = None) -> Move:
+def move_value(hand: HandLike, move: int, *, bare: bool | None = None) -> Move:
     """The :class:`Move` that the code ``move`` stands for in the position
     ``hand`` (before it is made).
 
@@ -95,7 +95,7 @@ def move_value(hand: Hand, move: int, *, bare: bool | None = None) -> Move:
     return Move("play", halves, arm)
 
 
-def format_move(hand: Hand, move: int, *, bare: bool | None = None) -> str:
+def format_move(hand: HandLike, move: int, *, bare: bool | None = None) -> str:
     """The notation of ``move`` in the position ``hand`` (before it is made).
 
     ``bare`` forces (True) or forbids (False) the bare-tile form; by default
@@ -107,7 +107,7 @@ def format_move(hand: Hand, move: int, *, bare: bool | None = None) -> str:
     return str(move_value(hand, move, bare=bare))
 
 
-def move_code(hand: Hand, move: Move | str) -> int:
+def move_code(hand: HandLike, move: Move | str) -> int:
     """The move code that ``move`` (a :class:`Move` or its text) names in the
     position ``hand``.
 
@@ -143,7 +143,7 @@ def move_code(hand: Hand, move: Move | str) -> int:
     )
 
 
-def parse_move(hand: Hand, text: str) -> int:
+def parse_move(hand: HandLike, text: str) -> int:
     """The move code that ``text`` names in the position ``hand``.
 
     Raises :class:`NotationError` for text that is not a move, or that names

@@ -56,8 +56,7 @@ class Placement:
 
 def layout_of(rules: Rules, deal: Deal, codes: list[int]) -> Placement:
     """Replay a hand's moves on a fresh copy of its deal to learn where each tile lies."""
-    hand = Hand(rules, deal.hands, deal.boneyard, deal.leader, [0] * rules.owners,
-                deal.lead_tile, deal.lead_doubles_only, deal.out_of_play)
+    hand = Hand.from_deal(rules, deal)
     ts = rules.tiles
     out = Placement()
     last: Piece | None = None

@@ -83,13 +83,29 @@ class Rules:
     owners: int
     # per seat: the other seats of its team (empty without partnerships)
     mates: tuple[tuple[int, ...], ...]
+    # per seat: the next seat in turn not on its side (the muggins caller)
+    opponent_after: tuple[int, ...]
     hand_size: int
     reserve: int
     # layout
-    spinner: int
+    spinner: int  # SPIN_*: the kind as written; the cores read the facts below
     order: int
     spinner_mult: tuple[int, ...]
     double_weight: int
+    # derived from the spinner kind once (the hands, the bots and both cores
+    # read these, never the kind): whether a led double becomes a spinner,
+    # and whether a double played later does, by whether a double has been
+    # played before it (indexed by Hand.first_double_seen)
+    spins_led: bool
+    spins_later: tuple[bool, bool]
+    # a spinner's cross arms are one-tile stubs (the in-line sniff), not arms
+    # it grows: its hub does not spin
+    cross_stubs: bool
+    # the multipliers of a led double's hub (a spinner's, or an ordinary
+    # double's: both halves while alone, then as an end)
+    lead_double_mult: tuple[int, ...]
+    # the most arms a layout can have (a line's two, two more per spinner)
+    max_arms: int
     # scoring
     scores_plays: bool
     count_points: tuple[int, ...] = field(repr=False)
@@ -97,6 +113,9 @@ class Rules:
     headers: bool
     get_in: int
     win_on_lead: bool
+    # a lead that would reach the target scores nothing (leads may not win,
+    # and there is a target to reach)
+    lead_cannot_win: bool
     muggins: int
     penalise_over_claim: bool
     over_claim_points: int  # OVER_CLAIM_*
@@ -127,12 +146,7 @@ class Rules:
 
     def next_opponent(self, seat: int) -> int:
         """The next seat in turn that is not on ``seat``'s side."""
-        me = self.owner[seat]
-        for step in range(1, self.players):
-            other = (seat + step) % self.players
-            if self.owner[other] != me:
-                return other
-        return seat  # pragma: no cover - every table has an opponent
+        return self.opponent_after[seat]
 
     # Compiled tables are immutable: a copy is the same object (a pickle
     # carries the tables themselves, so unpickling compiles nothing).

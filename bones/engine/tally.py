@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from bones.engine.hand import Hand
+from bones.engine.handlike import HandLike
 from bones.engine.notation import arm_name
 
 #: ``"end"``: an arm ending in a tile, its far pip; ``"double"``: an arm ending
@@ -44,7 +44,7 @@ class CountPart:
     label: str  # "E 5", "E 3-3 (double)", "N (free)", "spinner 6-6"
 
 
-def count_parts(hand: Hand) -> list[CountPart]:
+def count_parts(hand: HandLike) -> list[CountPart]:
     """The terms of ``hand.count``: every arm (by arm), then every hub; zeros kept.
 
     Their points always add up to the count.

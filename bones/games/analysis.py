@@ -31,7 +31,7 @@ from bones.engine.rng import PLAY, PURPOSE_HINT, Rng, stream
 from bones.seat.observation import Observation, observe
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bones.engine.hand import Hand
+    from bones.engine.handlike import HandLike
     from bones.engine.rules import Rules
     from bones.games.record import HandRecord, Record
 
@@ -190,7 +190,7 @@ def default_seats(record: Record) -> list[int]:
 
 
 def _walk(record: Record, rules: Rules,
-          seats: set[int]) -> Iterator[tuple[int, Hand, HandRecord, int]]:
+          seats: set[int]) -> Iterator[tuple[int, HandLike, HandRecord, int]]:
     """``(hand number, hand, hand record, index)`` before each move of ``seats``,
     which is made when the loop asks for the next; ``record`` must replay
     (:func:`bones.games.record.replay` it first)."""
@@ -259,7 +259,7 @@ def analyse(record: Record, seats: Sequence[int] | None = None, budget: int = DE
     return out
 
 
-def _decide(rules: Rules, hand: Hand, number: int, text: str, seed: int,
+def _decide(rules: Rules, hand: HandLike, number: int, text: str, seed: int,
             budget: int, threshold: float) -> Decision | None:
     legal = hand.legal_moves()
     if len(legal) < 2:

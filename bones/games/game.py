@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bones.engine.hand import Hand
+from bones.engine.handlike import HandLike
 from bones.engine.match import Deal, HandSummary, Match, new_seed
 from bones.engine.moves import DRAW, arm_of, tile_of
 from bones.engine.notation import (
@@ -175,9 +175,9 @@ class GameSession:
         self.match = Match(rules, seed)
         self.recorder = Recorder(self.match)
         self.hands: list[_HandLog] = []
-        self.hand: Hand | None = None
+        self.hand: HandLike | None = None
         #: the hand that ended last and its summary, for the hand-end table
-        self.finished: tuple[Hand, HandSummary] | None = None
+        self.finished: tuple[HandLike, HandSummary] | None = None
         self.takebacks: list[dict[str, Any]] = []
         self._bots: dict[str, Bot] = {}
         #: the file exists (it was resumed, or its first version was created):
@@ -618,10 +618,10 @@ class GameSession:
             raise GameError(f"bot {bot_spec} chose an illegal move ({format_move(hand, move)})")
         return move
 
-    def _deal(self) -> Hand:
+    def _deal(self) -> HandLike:
         return self._start(self.match.next_deal())
 
-    def _start(self, deal: Deal) -> Hand:
+    def _start(self, deal: Deal) -> HandLike:
         self.hands.append(_HandLog(deal, list(self.match.scores)))
         self.recorder.start_hand(deal)
         self.hand = self.match.start_hand(deal)

@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from bones._version import __version__
 from bones.engine.bounds import NUMBER_LIMIT, SEED_LIMIT, bound_message
 from bones.engine.hand import Hand, IllegalMoveError
+from bones.engine.handlike import HandLike
 from bones.engine.moves import Outcome
 from bones.engine.notation import NotationError, format_move, parse_move
 
@@ -193,7 +194,7 @@ class Recorder:
         self.move(seat, move, text, claim)
         return points
 
-    def end_hand(self, hand: Hand) -> None:
+    def end_hand(self, hand: HandLike) -> None:
         record = self._require_hand()
         record.end = _end_name(hand.state)
         record.settlement = list(hand.settlement) if hand.settlement is not None else (
@@ -255,8 +256,7 @@ def record_match(match: Match, meta: dict[str, Any] | None = None,
         items.append((match.current_deal, [m for _, m, _ in current.log], None))
     first_scores = list(scores)
     for deal, moves, summary in items:
-        hand = Hand(rules, deal.hands, deal.boneyard, deal.leader, list(scores),
-                    deal.lead_tile, deal.lead_doubles_only, deal.out_of_play)
+        hand = Hand.from_deal(rules, deal, list(scores))
         texts = []
         for move in moves:
             texts.append(format_move(hand, move))
@@ -645,7 +645,7 @@ def _show(value: object) -> str:
     return str(value)
 
 
-def _replay_moves(hand: Hand, hand_record: HandRecord, where: str) -> list[ReplayedMove]:
+def _replay_moves(hand: HandLike, hand_record: HandRecord, where: str) -> list[ReplayedMove]:
     """Play a recorded hand's moves (and claims) on ``hand``, checked one by one."""
     claims = hand_record.claims
     if claims is not None and len(claims) != len(hand_record.moves):

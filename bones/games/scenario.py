@@ -51,6 +51,7 @@ from bones.lang.scenariofile import (
 from bones.lang.yamlsource import LocatedProblem, VariantError, YNode, display_name, read_yaml
 
 if TYPE_CHECKING:  # pragma: no cover - compiled only when a scenario runs
+    from bones.engine.handlike import HandLike
     from bones.engine.rules import Rules
 
 # ---------------------------------------------------------------- results
@@ -528,7 +529,7 @@ def _scenario_match(rules: Any, seed: int, scores: list[int] | None) -> Any:
 
 
 def _start_hand(match: Any, loaded: LoadedScenario, h: Scenario | MatchHand,
-                prefix: tuple[Any, ...]) -> Any:
+                prefix: tuple[Any, ...]) -> HandLike:
     """Deal a hand (hand mode) and check its lead; returns the hand."""
     import dataclasses
 
@@ -573,10 +574,11 @@ def _start_hand(match: Any, loaded: LoadedScenario, h: Scenario | MatchHand,
                                 f"gives {len(want)} tiles", "lot", len(want), got)
     if h.expect_leader is not None:
         _check(START, "leader", h.expect_leader, deal.leader)
-    return match.start_hand(deal)
+    hand: HandLike = match.start_hand(deal)  # the core that runs steps it
+    return hand
 
 
-def _start(loaded: LoadedScenario) -> tuple[Any, Any, bool]:
+def _start(loaded: LoadedScenario) -> tuple[Any, HandLike, bool]:
     """(match, hand, layout_mode) for a loaded single-hand scenario."""
     from bones.engine.match import Deal
 
@@ -591,7 +593,7 @@ def _start(loaded: LoadedScenario) -> tuple[Any, Any, bool]:
     return match, _start_hand(match, loaded, s, ()), False
 
 
-def _ends(hand: Any) -> dict[str, int]:
+def _ends(hand: HandLike) -> dict[str, int]:
     from bones.engine.notation import arm_name
 
     return {arm_name(a): pip for a, pip in hand.open_ends().items()}
@@ -631,7 +633,7 @@ def _winner(value: int) -> Any:
     return "none" if value < 0 else value
 
 
-def _check_expect(n: int, e: Expect, hand: Any) -> None:
+def _check_expect(n: int, e: Expect, hand: HandLike) -> None:
     if e.count is not None:
         _check(n, "count", e.count, hand.count)
     if e.points is not None:
@@ -646,12 +648,12 @@ def _check_expect(n: int, e: Expect, hand: Any) -> None:
         _check(n, "winner", e.winner, _winner(hand.winner))
 
 
-def _snapshot(hand: Any) -> tuple[Any, ...]:
+def _snapshot(hand: HandLike) -> tuple[Any, ...]:
     return (hand.count, hand.turn, len(hand.log), tuple(hand.hands), hand.bone_pos,
             tuple(hand.scores), tuple(hand.arm_open), hand.state)
 
 
-def _run_step(n: int, step: Step, hand: Any, layout_mode: bool) -> None:
+def _run_step(n: int, step: Step, hand: HandLike, layout_mode: bool) -> None:
     from bones.engine.hand import IllegalMoveError
     from bones.engine.notation import AmbiguousMoveError, NotationError, parse_move
 
@@ -701,7 +703,7 @@ def _run_step(n: int, step: Step, hand: Any, layout_mode: bool) -> None:
         _check_expect(n, expect, hand)
 
 
-def _run_end(end: ExpectEnd, match: Any, hand: Any) -> None:
+def _run_end(end: ExpectEnd, match: Any, hand: HandLike) -> None:
     state = Outcome(hand.state).label
     if end.hand is not None:
         _check(0, "hand", end.hand, state)

@@ -94,6 +94,16 @@ _SPIN_CODES = {
     "inline_sniff": SPIN_INLINE,
     "every_double_but_led": SPIN_EVERY_BUT_LED,
 }
+#: Which doubles each spinner kind makes spinners: (a led double, a later
+#: double while none has been played, a later double after one has).
+_SPINS = {
+    SPIN_NONE: (False, False, False),
+    SPIN_FIRST: (True, True, False),
+    SPIN_EVERY: (True, True, True),
+    SPIN_LED: (True, False, False),
+    SPIN_INLINE: (True, True, False),
+    SPIN_EVERY_BUT_LED: (False, True, True),
+}
 _OVER_CLAIM_CODES = {"lost": OVER_CLAIM_LOST, "caller": OVER_CLAIM_CALLER,
                      "claimer": OVER_CLAIM_CLAIMER}
 _ORDER_CODES = {"sides_first": ORDER_SIDES, "any": ORDER_ANY, "all_four_first": ORDER_ALL4}
@@ -205,6 +215,11 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
     order = _ORDER_CODES.get(getattr(spinner, "order", "any"), ORDER_ANY)
     mult = spinner_multipliers(getattr(spinner, "count", "drop2"))
     double_weight = 2 if variant.layout.doubles == "crosswise" else 1
+    spins_led, spins_before, spins_after = _SPINS[spin_code]
+    # a led double that is not a spinner counts both halves, then as an end
+    lead_double_mult = mult if spins_led else (2, double_weight, 0, 0, 0)
+    # every double may spin when a double after another may; else one at most
+    spinners = ts.highest + 1 if spins_after else int(spins_led or spins_before)
 
     scoring = variant.scoring
     count_points, header_points = _points_tables(variant)
@@ -228,18 +243,25 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         owner=owner,
         owners=owners,
         mates=mates,
+        opponent_after=tuple(_next_opponent(owner, seat) for seat in range(players)),
         hand_size=variant.hand_size(players),
         reserve=variant.reserve(players),
         spinner=spin_code,
         order=order,
         spinner_mult=mult,
         double_weight=double_weight,
+        spins_led=spins_led,
+        spins_later=(spins_before, spins_after),
+        cross_stubs=spin_code == SPIN_INLINE,
+        lead_double_mult=lead_double_mult,
+        max_arms=2 + 2 * spinners,
         scores_plays=scores_plays,
         count_points=count_points,
         header_points=header_points,
         headers=header_points is not None,
         get_in=scoring.get_in,
         win_on_lead=scoring.winning_points_on_lead,
+        lead_cannot_win=not scoring.winning_points_on_lead and check != CHECK_NONE,
         muggins=muggins,
         penalise_over_claim=penalise,
         over_claim_points=over_claim,
@@ -260,6 +282,16 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         target=target,
         hands_in_match=hands_in_match,
     )
+
+
+def _next_opponent(owner: tuple[int, ...], seat: int) -> int:
+    """The next seat in turn that is not on ``seat``'s side."""
+    players = len(owner)
+    for step in range(1, players):
+        other = (seat + step) % players
+        if owner[other] != owner[seat]:
+            return other
+    return seat  # pragma: no cover - every table has an opponent
 
 
 def _points_tables(variant: spec.Variant) -> tuple[tuple[int, ...], tuple[int, ...] | None]:

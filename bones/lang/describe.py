@@ -387,11 +387,7 @@ def _sniff(sp: spec.InlineSniff, dbl: str) -> list[str]:
     ]
 
 
-_Spins = (spec.FirstDoubleSpinner | spec.EveryDoubleSpinner | spec.LedDoubleSpinner
-          | spec.EveryDoubleButLedSpinner)
-
-
-def _spinner(sp: _Spins, doubles: str, dbl: str) -> list[str]:
+def _spinner(sp: spec.DoubleSpinner, doubles: str, dbl: str) -> list[str]:
     """A layout with spinners: which doubles spin, the order of their edges, their count."""
     mult = list(spinner_multipliers(sp.count))
     preset = _PRESET_NAMES.get(tuple(mult))

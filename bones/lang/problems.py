@@ -92,12 +92,13 @@ def _is_union(tp: Any) -> bool:
     return get_origin(tp) in (Union, types.UnionType)
 
 
-def _kind_of(model: Any) -> Any:
+def _kinds_of(model: Any) -> list[str]:
+    """The kinds a model of a discriminated union stands for (one model may
+    stand for several, as :class:`~bones.lang.spec.DoubleSpinner` does)."""
     f = model.model_fields.get("kind")
     if f is None:
-        return None
-    args = get_args(f.annotation)
-    return args[0] if args else None
+        return []
+    return [str(a) for a in get_args(f.annotation)]
 
 
 def _constraints(meta: list[Any]) -> dict[str, Any]:
@@ -130,6 +131,7 @@ class _Walk:
     meta: list[Any] = field(default_factory=list)
     model: Any = None  # the model whose field the last step named
     kinds: list[Any] | None = None  # the discriminated union the model was chosen from
+    kind: str = ""  # the kind (tag) that chose it
     unions: list[_UnionStep] = field(default_factory=list)
     at_key: bool = False
     unknown_field: bool = False  # the last step named no field of its model
@@ -172,10 +174,11 @@ def _walk(loc: tuple[Any, ...], root: Any) -> _Walk:
                 tp = members[0]
                 continue
             if all(_is_model(_unwrap(m)[0]) for m in members):
-                chosen = next((m for m in members if _kind_of(_unwrap(m)[0]) == el), None)
+                chosen = next((m for m in members if el in _kinds_of(_unwrap(m)[0])), None)
                 if chosen is None:
                     break
                 w.kinds = members
+                w.kind = str(el)
                 tp, meta = chosen, []
                 i += 1
                 continue
@@ -521,12 +524,13 @@ def _unknown_key(e: _Error) -> LocatedProblem | None:
         return e.at(f"unknown key {key!r}; did you mean {suggestion[0]!r}?", at_key=True)
     if e.w.kinds and model is not None:
         users = [
-            str(_kind_of(_unwrap(m)[0]))
+            kind
             for m in e.w.kinds
             if _unwrap(m)[0] is not model and key in _unwrap(m)[0].model_fields
+            for kind in _kinds_of(_unwrap(m)[0])
         ]
         if users:
-            return e.at(f"unknown key {key!r} for kind {_kind_of(model)} (used by kind {', '.join(users)})",
+            return e.at(f"unknown key {key!r} for kind {e.w.kind} (used by kind {', '.join(users)})",
                         at_key=True)
     expected = f" (expected one of: {', '.join(names)})" if names else ""
     return e.at(f"unknown key {key!r}{expected}", at_key=True)
@@ -534,7 +538,7 @@ def _unknown_key(e: _Error) -> LocatedProblem | None:
 
 def _union_tag(e: _Error) -> LocatedProblem:
     members = [a for a in get_args(e.w.tp) if a is not type(None)] if _is_union(e.w.tp) else []
-    kinds = [str(_kind_of(_unwrap(m)[0])) for m in members]
+    kinds = [kind for m in members for kind in _kinds_of(_unwrap(m)[0])]
     expected = f" (expected one of: {', '.join(kinds)})" if kinds else ""
     if e.etype == "union_tag_not_found":
         return e.at(f"missing required key 'kind'{expected}")
@@ -552,7 +556,7 @@ def _union_tag(e: _Error) -> LocatedProblem:
 def _not_a_mapping(e: _Error) -> LocatedProblem:
     tp = e.w.tp
     if _is_union(tp) and all(_is_model(_unwrap(m)[0]) for m in get_args(tp)):
-        kinds = [str(_kind_of(_unwrap(m)[0])) for m in get_args(tp) if m is not type(None)]
+        kinds = [kind for m in get_args(tp) if m is not type(None) for kind in _kinds_of(_unwrap(m)[0])]
         if isinstance(e.value, str) and e.value in kinds:
             return e.expected("not a mapping", f"a mapping such as {{kind: {e.value}}}")
         return e.expected("not a mapping", "a mapping with a kind: key")

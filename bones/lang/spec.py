@@ -270,28 +270,15 @@ class NoSpinner(Model):
     kind: Literal["none"] = "none"
 
 
-class FirstDoubleSpinner(Model):
-    kind: Literal["first_double"]
-    order: EdgeOrder = Field("sides_first", description=_ORDER)
-    count: SpinnerCount = Field("drop2", description=_COUNT)
+class DoubleSpinner(Model):
+    """Doubles that spin: the kind says which; edge order and count are common to every kind."""
 
-
-class EveryDoubleSpinner(Model):
-    kind: Literal["every_double"]
-    order: EdgeOrder = Field("sides_first", description=_ORDER)
-    count: SpinnerCount = Field("drop2", description=_COUNT)
-
-
-class LedDoubleSpinner(Model):
-    kind: Literal["led_double"]
-    order: EdgeOrder = Field("sides_first", description=_ORDER)
-    count: SpinnerCount = Field("drop2", description=_COUNT)
-
-
-class EveryDoubleButLedSpinner(Model):
-    """Every double is a spinner except a led one, which is an ordinary crosswise double."""
-
-    kind: Literal["every_double_but_led"]
+    kind: Literal["first_double", "every_double", "led_double", "every_double_but_led"] = Field(
+        description="Which doubles are spinners. first_double: the first double played, "
+        "led or not; every_double: every double; led_double: a double led, and no other; "
+        "every_double_but_led: every double except a led one, which is an ordinary "
+        "crosswise double."
+    )
     order: EdgeOrder = Field("sides_first", description=_ORDER)
     count: SpinnerCount = Field("drop2", description=_COUNT)
 
@@ -309,8 +296,7 @@ class InlineSniff(Model):
 
 
 Spinner = Annotated[
-    Union[NoSpinner, FirstDoubleSpinner, EveryDoubleSpinner, LedDoubleSpinner,
-          EveryDoubleButLedSpinner, InlineSniff],
+    Union[NoSpinner, DoubleSpinner, InlineSniff],
     Field(discriminator="kind"),
 ]
 

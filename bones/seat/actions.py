@@ -34,18 +34,15 @@ True
 from __future__ import annotations
 
 from bones.engine.hand import DRAW, PASS, Hand
+from bones.engine.handlike import HandLike
 from bones.engine.moves import arm_of, play_code, tile_of
 from bones.engine.notation import arm_name
-from bones.engine.rules import SPIN_EVERY, SPIN_EVERY_BUT_LED, SPIN_NONE, Rules
+from bones.engine.rules import Rules
 
 
 def max_arms(rules: Rules) -> int:
-    """The most arms a layout of ``rules`` can ever have."""
-    if rules.spinner == SPIN_NONE:
-        return 2
-    if rules.spinner == SPIN_EVERY or rules.spinner == SPIN_EVERY_BUT_LED:
-        return 2 + 2 * (rules.tiles.highest + 1)
-    return 4
+    """The most arms a layout of ``rules`` can ever have (compiled: ``Rules.max_arms``)."""
+    return rules.max_arms
 
 
 class ActionSpace:
@@ -100,7 +97,7 @@ class ActionSpace:
         tile, arm = divmod(index, self.arms)
         return f"{self.rules.tiles.names[tile]}@{arm_name(arm)}"
 
-    def legal(self, hand: Hand) -> list[int]:
+    def legal(self, hand: HandLike) -> list[int]:
         """The legal action indices of the player to move, ascending."""
         return sorted(self.index(m) for m in hand.legal_moves())
 

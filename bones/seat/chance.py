@@ -53,7 +53,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
-from bones.engine.hand import DRAW, Hand
+from bones.engine.hand import DRAW
+from bones.engine.handlike import HandLike
 from bones.engine.leads import by_lot, deal_and_lead
 from bones.engine.match import Deal, Match
 from bones.engine.rules import LeadRule, Rules, RulesError
@@ -280,12 +281,12 @@ class DealProcess:
 
 # ------------------------------------------------------------------ draws
 
-def draw_options(hand: Hand) -> tuple[int, ...]:
+def draw_options(hand: HandLike) -> tuple[int, ...]:
     """The tiles the next draw can bring, each equally likely (sorted)."""
     return tuple(sorted(hand.boneyard[hand.bone_pos:]))
 
 
-def draw_tile(hand: Hand, tile: int) -> None:
+def draw_tile(hand: HandLike, tile: int) -> None:
     """The player to move draws ``tile`` (which must be in the boneyard).
 
     The boneyard's unread part is reordered so ``tile`` comes next; a deal

@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from bones.engine.hand import Hand
+from bones.engine.handlike import HandLike
 from bones.engine.moves import TILE_SHIFT
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
@@ -121,7 +122,7 @@ class Observation(NamedTuple):
         return out
 
 
-def observe(hand: Hand, seat: int, legal: list[int] | None = None) -> Observation:
+def observe(hand: HandLike, seat: int, legal: list[int] | None = None) -> Observation:
     """``seat``'s view of ``hand``; ``legal``, the legal moves of the seat to
     move if the caller has computed them, saves computing them again."""
     rules = hand.rules

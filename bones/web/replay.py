@@ -126,8 +126,7 @@ def frames_of(record: Record, label: str) -> dict[str, Any]:
     scores = list(record.start_scores or [0] * rules.owners)
     for number, (hrec, done) in enumerate(zip(record.hands, result.hands), 1):
         deal = _deal_from(rules, hrec.deal, f"hand {number}")
-        hand = Hand(rules, deal.hands, deal.boneyard, deal.leader, list(scores),
-                    deal.lead_tile, deal.lead_doubles_only, deal.out_of_play, done.pot)
+        hand = Hand.from_deal(rules, deal, list(scores), done.pot)
         codes: list[int] = []
         frames = []
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bones.engine.hand import DRAW, PASS, Hand
+from bones.engine.handlike import HandLike
 from bones.engine.moves import Outcome, arm_of, tile_of
 from bones.engine.notation import arm_name
 from bones.engine.placement import layout_of
@@ -97,8 +98,7 @@ def replay_hand(session: GameSession, index: int) -> Hand:
     deal = log.deal
     history = session.match.history
     pot = history[index - 1].pot if 0 < index <= len(history) else 0  # ties: carry
-    hand = Hand(rules, deal.hands, deal.boneyard, deal.leader, list(log.start_scores),
-                deal.lead_tile, deal.lead_doubles_only, deal.out_of_play, pot)
+    hand = Hand.from_deal(rules, deal, list(log.start_scores), pot)
     for code, claim in zip(log.codes, log.claims):
         hand.apply(code, claim if code >= 0 else None)
     return hand
@@ -142,7 +142,7 @@ def settlement_json(session: GameSession, index: int, viewer: int) -> dict[str, 
     }
 
 
-def _legal_json(session: GameSession, hand: Hand) -> list[dict[str, Any]]:
+def _legal_json(session: GameSession, hand: HandLike) -> list[dict[str, Any]]:
     """The moves of the seat to play: notation, kind, tile, arm, the pip it matches and,
     without muggins, its points and count."""
     legal = []

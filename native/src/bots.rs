@@ -427,7 +427,10 @@ mod tests {
     use crate::hand::tests::shuffled_deal;
     use crate::moves::arm_of;
     use crate::rng::Rng;
-    use crate::table::{tests::table, Order, Rules, Spinner};
+    use crate::table::{
+        tests::{set_spinner, table},
+        Order, Rules, Spinner,
+    };
     use std::sync::Arc;
 
     fn dealt(r: &Arc<Rules<1>>, seed: u64) -> Hand<1> {
@@ -477,9 +480,7 @@ mod tests {
     /// A hand of 2 players with 7 tiles each, a boneyard to draw from.
     fn spinner_rules(spinner: Spinner, order: Order, highest: usize) -> Arc<Rules<1>> {
         let mut t = table(highest, 2);
-        t.spinner = spinner;
-        t.order = order;
-        t.spinner_mult = [2, 2, 2, 1, 0];
+        set_spinner(&mut t, spinner, order, [2, 2, 2, 1, 0]);
         t.drawing = crate::table::Drawing::Until;
         t.max_draws = 99;
         Arc::new(Rules::<1>::new(t).unwrap())

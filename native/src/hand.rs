@@ -446,11 +446,7 @@ impl<const W: usize> Hand<W> {
                 self.got_in[owner] = true;
             }
         }
-        if !t.win_on_lead
-            && is_lead
-            && t.check != Check::None
-            && self.scores[owner] + points >= t.target
-        {
+        if is_lead && t.lead_cannot_win && self.scores[owner] + points >= t.target {
             return Vec::new();
         }
         let claim = match claim {
@@ -547,20 +543,10 @@ impl<const W: usize> Hand<W> {
         h
     }
 
-    fn becomes_spinner(&self, is_lead: bool) -> bool {
-        match self.rules.t.spinner {
-            Spinner::Every => true,
-            Spinner::First | Spinner::Inline => !self.first_double_seen,
-            Spinner::Led => is_lead,
-            Spinner::EveryButLed => !is_lead,
-            Spinner::None => false,
-        }
-    }
-
     fn add_cross_arms(&mut self, hub: usize, pip: usize) {
         let t = &self.rules.t;
         let p = pip as i64;
-        let cross = if t.spinner == Spinner::Inline {
+        let cross = if t.cross_stubs {
             (self.new_arm(p, 0, 0, NO, NO, false, true), self.new_arm(p, 0, 0, NO, NO, false, true))
         } else {
             let opened = if t.order != Order::Sides { p } else { -1 };
@@ -579,10 +565,9 @@ impl<const W: usize> Hand<W> {
         let t = &r.t;
         if r.is_double[tile] {
             let pip = r.low[tile] as usize;
-            let spinner = self.becomes_spinner(true);
+            let spinner = t.spins_led;
             self.first_double_seen = true;
-            let mult = if spinner { t.spinner_mult } else { [2, t.double_weight, 0, 0, 0] };
-            let hub = self.new_hub(pip, mult, 0, spinner && t.spinner != Spinner::Inline);
+            let hub = self.new_hub(pip, t.lead_double_mult, 0, spinner && !t.cross_stubs);
             let root = if self.hub_spins[hub] { hub as i8 } else { NO };
             let p = pip as i64;
             self.new_arm(p, p, 0, hub as i8, root, true, false);
@@ -646,9 +631,9 @@ impl<const W: usize> Hand<W> {
         }
 
         if r.is_double[tile] {
-            if self.becomes_spinner(false) {
+            if t.spins_later[usize::from(self.first_double_seen)] {
                 self.first_double_seen = true;
-                let spins = t.spinner != Spinner::Inline;
+                let spins = !t.cross_stubs;
                 let new_hub = self.new_hub(pip, t.spinner_mult, 1, spins);
                 self.hub_sides_left[new_hub] = 1;
                 self.arm_hub[arm] = new_hub as i8;
@@ -849,7 +834,7 @@ impl<const W: usize> Hand<W> {
 pub(crate) mod tests {
     use super::*;
     use crate::rng::Rng;
-    use crate::table::tests::table;
+    use crate::table::tests::{set_spinner, table};
 
     /// A two-seat hand dealt from a shuffle drawn from `rng`: `per_seat`
     /// tiles each, the rest the boneyard, seat 0 leading.
@@ -865,9 +850,7 @@ pub(crate) mod tests {
 
     fn rules(spinner: Spinner, highest: usize) -> Arc<Rules<1>> {
         let mut t = table(highest, 2);
-        t.spinner = spinner;
-        t.spinner_mult = [2, 2, 2, 1, 0]; // sniff-count
-        t.order = Order::Sides;
+        set_spinner(&mut t, spinner, Order::Sides, [2, 2, 2, 1, 0]); // sniff-count
         Arc::new(Rules::<1>::new(t).unwrap())
     }
 

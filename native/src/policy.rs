@@ -4,7 +4,6 @@
 use crate::hand::Hand;
 use crate::moves::{arm_of, is_tile_move, tile_of, DRAW, PASS, PLAYING};
 use crate::rng::Rng;
-use crate::table::*;
 
 impl<const W: usize> Hand<W> {
     /// `policies.points_if`: the points the mover would score by `mv`.
@@ -43,10 +42,8 @@ impl<const W: usize> Hand<W> {
         let t = &self.rules.t;
         let owner = t.owner[seat];
         let short_of_get_in = !self.got_in[owner] && points < t.get_in;
-        let lead_barred = self.placed == 0
-            && !t.win_on_lead
-            && t.check != Check::None
-            && self.scores[owner] + points >= t.target;
+        let lead_barred =
+            self.placed == 0 && t.lead_cannot_win && self.scores[owner] + points >= t.target;
         if short_of_get_in || lead_barred {
             points = 0;
         }
@@ -68,10 +65,7 @@ impl<const W: usize> Hand<W> {
             if !double {
                 return r.pips[tile];
             }
-            // a led double that is not a spinner counts both halves
-            let led_spins = t.spinner != Spinner::None && t.spinner != Spinner::EveryButLed;
-            let first = if led_spins { t.spinner_mult[0] } else { 2 };
-            return first * i64::from(r.low[tile]);
+            return t.lead_double_mult[0] * i64::from(r.low[tile]);
         }
         let arm = arm_of(mv);
         self.count_on_arm(self.count_without_end(arm), arm, tile)
@@ -101,11 +95,8 @@ impl<const W: usize> Hand<W> {
         if !r.is_double[tile] || self.arm_stub[arm] {
             return base + r.other_half(tile, pip);
         }
-        let kind = t.spinner;
-        if kind == Spinner::Every
-            || kind == Spinner::EveryButLed
-            || ((kind == Spinner::First || kind == Spinner::Inline) && !self.first_double_seen)
-        {
+        if t.spins_later[usize::from(self.first_double_seen)] {
+            // it becomes a spinner, covered on the side it arrived by
             return base + t.spinner_mult[1] * pip as i64;
         }
         base + pip as i64 * t.double_weight

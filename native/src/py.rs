@@ -82,9 +82,13 @@ pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
              rebuild it (pip install ./native)"
         )));
     }
-    let mult = get_vec(d, "spinner_mult")?;
-    if mult.len() != 5 {
-        return Err(PyValueError::new_err("spinner_mult needs 5 entries"));
+    let five = |k: &str| -> PyResult<[i64; 5]> {
+        <[i64; 5]>::try_from(get_vec(d, k)?)
+            .map_err(|_| PyValueError::new_err(format!("{k} needs 5 entries")))
+    };
+    let spins_later = get_vec(d, "spins_later")?;
+    if spins_later.len() != 2 {
+        return Err(PyValueError::new_err("spins_later needs 2 entries"));
     }
     // both read: `floor` is in the table whether it is set or not
     let (floor_set, floor) = (get_i64(d, "floor_set")?, get_i64(d, "floor")?);
@@ -93,22 +97,30 @@ pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
         let v = get_i64(d, k)?;
         usize::try_from(v).map_err(|_| PyValueError::new_err(format!("{k} = {v} is negative")))
     };
-    let owner: Vec<usize> = get_vec(d, "owner")?
-        .into_iter()
-        .map(|o| usize::try_from(o).map_err(|_| PyValueError::new_err("negative owner")))
-        .collect::<PyResult<_>>()?;
+    let seats = |k: &str| -> PyResult<Vec<usize>> {
+        get_vec(d, k)?
+            .into_iter()
+            .map(|o| usize::try_from(o).map_err(|_| PyValueError::new_err(format!("negative {k}"))))
+            .collect()
+    };
+    let owner = seats("owner")?;
     let t = Table {
         players: usize_of("players")?,
         owners: usize_of("owners")?,
         teams: get_i64(d, "teams")? != 0,
         owner,
+        opponent_after: seats("opponent_after")?,
         highest: usize_of("highest")?,
         hand_size: usize_of("hand_size")?,
         reserve: usize_of("reserve")?,
-        spinner: get_code(d, "spinner")?,
         order: get_code(d, "order")?,
-        spinner_mult: [mult[0], mult[1], mult[2], mult[3], mult[4]],
+        plain_arms: get_i64(d, "plain_arms")? != 0,
+        spinner_mult: five("spinner_mult")?,
         double_weight: get_i64(d, "double_weight")?,
+        spins_led: get_i64(d, "spins_led")? != 0,
+        spins_later: [spins_later[0] != 0, spins_later[1] != 0],
+        cross_stubs: get_i64(d, "cross_stubs")? != 0,
+        lead_double_mult: five("lead_double_mult")?,
         scores_plays: get_i64(d, "scores_plays")? != 0,
         count_points: get_vec(d, "count_points")?,
         headers: get_i64(d, "headers")? != 0,
@@ -118,7 +130,7 @@ pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
         points: get_code(d, "points")?,
         points_param: get_i64(d, "points_param")?,
         get_in: get_i64(d, "get_in")?,
-        win_on_lead: get_i64(d, "win_on_lead")? != 0,
+        lead_cannot_win: get_i64(d, "lead_cannot_win")? != 0,
         muggins: get_code(d, "muggins")?,
         penalise_over_claim: get_i64(d, "penalise_over_claim")? != 0,
         over_claim_points: get_code(d, "over_claim_points")?,

@@ -14,13 +14,18 @@ pub const TABLE_FIELDS: &[&str] = &[
     "owners",
     "teams",
     "owner",
+    "opponent_after",
     "highest",
     "hand_size",
     "reserve",
-    "spinner",
     "order",
+    "plain_arms",
     "spinner_mult",
     "double_weight",
+    "spins_led",
+    "spins_later",
+    "cross_stubs",
+    "lead_double_mult",
     "scores_plays",
     "count_points",
     "headers",
@@ -30,7 +35,7 @@ pub const TABLE_FIELDS: &[&str] = &[
     "points",
     "points_param",
     "get_in",
-    "win_on_lead",
+    "lead_cannot_win",
     "muggins",
     "penalise_over_claim",
     "over_claim_points",
@@ -104,13 +109,27 @@ pub struct Table {
     pub owners: usize,
     pub teams: bool,
     pub owner: Vec<usize>,
+    /// per seat, the next seat in turn not on its side (the muggins caller)
+    pub opponent_after: Vec<usize>,
     pub highest: usize,
     pub hand_size: usize,
     pub reserve: usize,
-    pub spinner: Spinner,
     pub order: Order,
+    /// no edge order ever freezes an arm
+    pub plain_arms: bool,
     pub spinner_mult: [i64; 5],
     pub double_weight: i64,
+    // The spinner kind, compiled once into what the hand asks of it (the
+    // table does not carry the kind: `bones.lang.compile` derives these).
+    /// a led double becomes a spinner
+    pub spins_led: bool,
+    /// a double played later becomes one: `[while no double has been played, after]`,
+    /// indexed by `Hand::first_double_seen`
+    pub spins_later: [bool; 2],
+    /// a spinner's cross ends are one-tile stubs (the in-line sniff): its hub never spins
+    pub cross_stubs: bool,
+    /// the multipliers of a led double's hub (a spinner's, or a plain double's)
+    pub lead_double_mult: [i64; 5],
     pub scores_plays: bool,
     pub count_points: Vec<i64>,
     pub headers: bool,
@@ -120,7 +139,8 @@ pub struct Table {
     pub points: Points,
     pub points_param: i64,
     pub get_in: i64,
-    pub win_on_lead: bool,
+    /// a lead that would reach the target scores nothing
+    pub lead_cannot_win: bool,
     pub muggins: Muggins,
     pub penalise_over_claim: bool,
     /// who scores a rejected over-claim's true points
@@ -153,6 +173,11 @@ impl Table {
         }
         if self.owners == 0 || self.owners > self.players {
             return Err("bad owner count".into());
+        }
+        if self.opponent_after.len() != self.players
+            || self.opponent_after.iter().enumerate().any(|(s, &o)| o >= self.players || o == s)
+        {
+            return Err("the opponent table does not fit the players".into());
         }
         if self.headers && self.header_points.is_empty() {
             return Err("matching ends without a points table".into());
@@ -216,15 +241,10 @@ impl Table {
         }
     }
 
+    /// The next seat in turn that is not on `seat`'s side (compiled: `opponent_after`).
+    #[inline]
     pub fn next_opponent(&self, seat: usize) -> usize {
-        let me = self.owner[seat];
-        for step in 1..self.players {
-            let other = (seat + step) % self.players;
-            if self.owner[other] != me {
-                return other;
-            }
-        }
-        seat
+        self.opponent_after[seat]
     }
 }
 
@@ -288,7 +308,7 @@ impl<const W: usize> Rules<W> {
             doubles,
             full,
             next_seat: (0..players).map(|s| (s + 1) % players).collect(),
-            plain_arms: t.order != Order::All4,
+            plain_arms: t.plain_arms,
             t,
         })
     }
@@ -329,19 +349,43 @@ pub mod tests {
         }
     }
 
+    /// A test table's spinner: the facts `bones.lang.compile` makes of
+    /// `kind` (its `_SPINS`), with `order` and the spinner's `mult`.
+    pub fn set_spinner(t: &mut Table, kind: Spinner, order: Order, mult: [i64; 5]) {
+        let (led, before, after) = match kind {
+            Spinner::None => (false, false, false),
+            Spinner::First | Spinner::Inline => (true, true, false),
+            Spinner::Every => (true, true, true),
+            Spinner::Led => (true, false, false),
+            Spinner::EveryButLed => (false, true, true),
+        };
+        t.order = order;
+        t.plain_arms = order != Order::All4;
+        t.spinner_mult = mult;
+        t.spins_led = led;
+        t.spins_later = [before, after];
+        t.cross_stubs = kind == Spinner::Inline;
+        t.lead_double_mult = if led { mult } else { [2, t.double_weight, 0, 0, 0] };
+    }
+
     pub fn table(highest: usize, players: usize) -> Table {
         Table {
             players,
             owners: players,
             teams: false,
             owner: (0..players).collect(),
+            opponent_after: (0..players).map(|s| (s + 1) % players).collect(),
             highest,
             hand_size: 7,
             reserve: 0,
-            spinner: Spinner::None,
             order: Order::Any,
+            plain_arms: true,
             spinner_mult: [2, 2, 0, 0, 0],
             double_weight: 2,
+            spins_led: false,
+            spins_later: [false, false],
+            cross_stubs: false,
+            lead_double_mult: [2, 2, 0, 0, 0],
             scores_plays: true,
             count_points: Vec::new(),
             headers: false,
@@ -351,7 +395,7 @@ pub mod tests {
             points: Points::SumOfQuotients,
             points_param: 0,
             get_in: 0,
-            win_on_lead: true,
+            lead_cannot_win: false,
             muggins: Muggins::Off,
             penalise_over_claim: false,
             over_claim_points: OverClaim::Lost,
