@@ -27,6 +27,15 @@ def host_name(value: str) -> str:
     return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
 
 
+def url_host(host: str) -> str:
+    """``host`` as it is written in a URL: an IPv6 address in brackets.
+
+    >>> url_host("::1"), url_host("[::1]"), url_host("127.0.0.1")
+    ('[::1]', '[::1]', '127.0.0.1')
+    """
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
 class BodyTooLarge(Exception):
     """The body grew past :data:`MAX_BODY` while it was read."""
 

@@ -27,6 +27,7 @@ from bones.web.api import (
     seats_from,
     simulation_bots,
     teams_flag,
+    url_host,
     whole_number,
 )
 from bones.web.games import ApiError, WebGame
@@ -366,10 +367,10 @@ def _table(variant: Variant, label: str, players: int | None, teams: bool | None
 
 
 def _base_url(request: Request, config: ServeConfig) -> str:
-    host = request.headers.get("host", f"{config.host}:{config.port}")
+    host = request.headers.get("host", f"{url_host(config.host)}:{config.port}")
     if config.public_host and host_name(host) in ("localhost", "127.0.0.1", "[::1]", "::1"):
         # the host's own page on localhost: friends need the address they can reach
-        host = f"{config.public_host}:{config.port}"
+        host = f"{url_host(config.public_host)}:{config.port}"
     return f"http://{host}"
 
 
