@@ -787,3 +787,42 @@ def test_a_save_held_by_bones_play_is_refused_while_held(server, saves: Path) ->
         r = client.get(f"/api/games/{g['id']}", headers=seat_headers(key))
         assert r.status_code == 423 and "in use" in r.json()["error"]
     assert client.get(f"/api/games/{g['id']}", headers=seat_headers(key)).status_code == 200
+
+
+# ---------------------------------------------------------- body text
+
+
+@pytest.mark.parametrize("body", [
+    b'{"text": "name: x\\ud800"}',  # an escape of half a surrogate pair
+    b'{"\\udfff": 1}',  # in a field's name
+    b'{"text": "\xed\xa0\x80"}',  # the same half encoded as bytes: not UTF-8
+    b'{"text": "\xff\xfe"}',  # bytes that are no UTF-8 at all
+])
+def test_a_body_that_is_not_unicode_text_is_refused_in_one_line_everywhere(
+        saves: Path, caplog, body: bytes) -> None:  # type: ignore[no-untyped-def]
+    caplog.set_level(logging.DEBUG)
+    app, client = make(saves)
+    with client:
+        g = new_game(app, client)
+        gid = g["id"]
+        host = {**host_headers(app), "Content-Type": "application/json"}
+        seat = {**seat_headers(g["seats"][0]["key"]), "Content-Type": "application/json"}
+        for path in ("/api/validate", "/api/rules", "/api/games", f"/api/games/{gid}/moves",
+                     f"/api/games/{gid}/takeback", "/api/saves/open", "/api/replay",
+                     "/api/simulations"):
+            r = client.post(path, content=body, headers=seat if gid in path else host)
+            assert r.status_code == 400, (path, r.status_code, r.text)
+            message = r.json()["error"]
+            assert "\n" not in message and ("Unicode" in message or "UTF-8" in message), message
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "Traceback" not in logged and "Error" not in logged, logged
+    assert not [r for r in caplog.records if r.exc_info], logged
+
+
+def test_a_surrogate_pair_escape_is_text_and_accepted(server) -> None:  # type: ignore[no-untyped-def]
+    app, client = server
+    text = b'name: "a \\ud83c\\udca1"\nextends: sniff\n'
+    r = client.post("/api/validate", content=b'{"text": "' + text.replace(b"\n", b"\\n")
+                    .replace(b'"', b'\\"') + b'"}',
+                    headers={**host_headers(app), "Content-Type": "application/json"})
+    assert r.status_code == 200, r.text

@@ -56,11 +56,24 @@ async def read_json(request: Request) -> dict[str, Any]:
     except BodyTooLarge:
         raise ApiError(413, too_large()) from None
     try:
-        data = json.loads(raw or b"null")
+        text = raw.decode("utf-8-sig") if raw else "null"
+    except UnicodeDecodeError:
+        raise ApiError(400, "the body is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
     except (ValueError, RecursionError):
         raise ApiError(400, "the body is not valid JSON") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the body must be a JSON object")
+    try:
+        # an escape such as \ud800 alone decodes to a lone surrogate, which no
+        # file, YAML text or response can hold: refused here, once for all
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(400, "the body is not Unicode text: a \\u escape names half of a "
+                            "surrogate pair") from None
+    except RecursionError:
+        raise ApiError(400, "the body is not valid JSON") from None
     return data
 
 
