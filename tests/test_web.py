@@ -826,3 +826,22 @@ def test_a_surrogate_pair_escape_is_text_and_accepted(server) -> None:  # type: 
                     .replace(b'"', b'\\"') + b'"}',
                     headers={**host_headers(app), "Content-Type": "application/json"})
     assert r.status_code == 200, r.text
+
+
+def test_opening_a_save_that_is_already_a_live_game_reopens_that_game(server, saves: Path) -> None:  # type: ignore[no-untyped-def]
+    app, client = server
+    g = new_game(app, client, seed=12)
+    key = g["seats"][0]["key"]
+    listed = client.get("/api/saves", headers=host_headers(app)).json()["saves"]
+    entry = next(s for s in listed if s["game"] == g["id"])
+    for _ in range(2):
+        r = client.post("/api/saves/open", json={"name": entry["name"]}, headers=host_headers(app))
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert body["id"] == g["id"] and body["reopened"] is True
+        assert all("key" not in s for s in body["seats"])  # keys are never shown twice
+    # the seat link made when the game was created still plays it
+    r = client.get(f"/api/games/{g['id']}", headers=seat_headers(key))
+    assert r.status_code == 200, r.text
+    games = client.get("/api/games", headers=host_headers(app)).json()["games"]
+    assert [x["id"] for x in games].count(g["id"]) == 1 and len(games) == 1

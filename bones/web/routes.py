@@ -243,8 +243,13 @@ async def open_save(request: Request) -> Response:
     check_fields(data, {"name"})
     game, keys = await run_in_threadpool(server.store.open_save, data.get("name"))
     server.kick(game)
+    if keys is None:  # already a game here: the same game, its links unchanged
+        return JSONResponse({"id": game.id, "version": game.version, "save": game.path.name,
+                             "reopened": True,
+                             "seats": [{"seat": s} for s in sorted(game.seat_hashes)]})
     return JSONResponse({"id": game.id, "version": game.version, "save": game.path.name,
-                         "seats": _links(request, game, keys)}, status_code=201)
+                         "reopened": False, "seats": _links(request, game, keys)},
+                        status_code=201)
 
 
 # ------------------------------------------------------------ replay

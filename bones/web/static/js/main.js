@@ -1,6 +1,6 @@
 // The page: pick and read variants, write a house rule, play, watch simulations, replay.
 
-import { call, host, hostKey, setHostKey, rememberSeat, seatKeys } from "./api.js";
+import { call, host, hostKey, setHostKey, rememberSeat, seatKey, seatKeys } from "./api.js";
 import { Table } from "./game.js";
 import { reportCharts, intervalBars } from "./charts.js";
 import { drawBoard } from "./board.js";
@@ -412,6 +412,12 @@ async function showSaves() {
 async function resume(name) {
   try {
     const game = await host("POST", "/api/saves/open", { name });
+    if (game.reopened) {
+      // already a game of this server: the same game, its seat links unchanged
+      if (seatKey(game.id)) location.hash = `play=${game.id}`;
+      else note(`${name} is already game ${game.id} here: open it with its seat link`, "error");
+      return;
+    }
     rememberSeat(game.id, game.seats[0].seat, game.seats[0].key);
     if (game.seats.length > 1) sessionStorage.setItem(`bones.links.${game.id}`, JSON.stringify(game.seats));
     location.hash = `play=${game.id}`;
