@@ -200,6 +200,10 @@ class Summary:
     # run-varying facts (per bot: time histograms); not part of the totals
     timing: dict[str, dict[int, int]] = field(default_factory=dict)
     partial: bool = False
+    # why a partial run stopped, when not by Ctrl-C (one line for people)
+    stopped_by: str = ""
+    # a batch's games lost by a failing bot, said by the process that merges it
+    notes: list[str] = field(default_factory=list)
 
     @classmethod
     def empty(cls, layout: Layout) -> Summary:
@@ -215,6 +219,7 @@ class Summary:
                 for k, v in hist.items():
                     mine[k] = mine.get(k, 0) + v
         self.partial = self.partial or other.partial
+        self.stopped_by = self.stopped_by or other.stopped_by
 
     def totals(self) -> dict[str, Any]:
         """What must agree between runs with the same seed (timings left out)."""
@@ -446,7 +451,7 @@ def _play_game(config: SimConfig, t: int, rules: Rules, prep: _Prepared, seated:
                              play, settle, tally)
     except BotForfeit as err:
         forfeit = match.current.turn if match.current is not None else 0
-        _report_forfeit(bots[forfeit], seed, err)
+        summary.notes.append(f"{bots[forfeit].name} lost the game with seed {seed}: {err}")
         result = [0] * rules.owners if config.hands_only else list(match.scores)
     points = result  # what each side scored (a forfeit changes only the placing)
     if forfeit >= 0:
@@ -481,11 +486,14 @@ class _Tally:
     leader: int = -1  # the first hand's leader
 
 
-def _report_forfeit(bot: Any, seed: int, err: Exception) -> None:
+def _take(total: Summary, batch: Summary) -> None:
+    """Merge a finished batch into the run's totals, and say on standard
+    error (here, in the process that runs the command) what its bots lost."""
     import sys
 
-    print(f"bones: {bot.name} lost the game with seed {seed}: {err}", file=sys.stderr,
-          flush=True)
+    for note in batch.notes:
+        print(f"bones: {note}", file=sys.stderr, flush=True)
+    total.merge(batch)
 
 
 def _play_hands(config: SimConfig, t: int, match: Match, prep: _Prepared, seated: list[int],
@@ -624,8 +632,69 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _start_worker(permitted: list[str]) -> None:
+#: The kernel's request "signal me when my parent ends" (Linux prctl(2)).
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """End this worker process when its parent ends, however the parent ends
+    (Ctrl-C, ``timeout``'s SIGTERM, SIGKILL, the out-of-memory killer).
+
+    On Linux the kernel sends SIGTERM at the parent's death (a worker that
+    runs command bots stops them, then dies: see
+    :func:`bones.bots.external.stop_all`); everywhere a watcher thread also
+    checks twice a second that the parent is still the same process.
+    ``parent`` is the pid the worker was started by (default: its parent now).
+    """
+    import os
+    import sys
+
+    if parent is None:
+        parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the thread does it
+            pass
+    if os.getppid() != parent:  # it died before the request was made
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True,
+                     name="bones-parent-watch").start()
+
+
+def _watch_parent(parent: int) -> None:
+    import os
+
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os.kill(os.getpid(), signal.SIGTERM)  # as the kernel would (command bots are stopped)
+    time.sleep(2)
+    os._exit(1)
+
+
+def bots_write_to_stderr() -> None:
+    """Send whatever this process writes on standard output to standard error
+    instead (a worker's bots print there, never into the report)."""
+    import os
+    import sys
+
+    try:
+        sys.stdout.flush()
+        os.dup2(2, 1)
+    except (OSError, ValueError, AttributeError):  # no standard error to send it to
+        pass
+
+
+def start_worker(permitted: list[str], parent: int | None = None) -> None:
+    """A simulation worker process's set-up: Ctrl-C left to the parent, dying
+    with the parent, its bots' output on standard error, and the outside bots
+    the command line named permitted."""
     _ignore_sigint()
+    die_with_parent(parent)
+    bots_write_to_stderr()
     # the outside bots the command line named may load here too (a worker
     # started by spawn or forkserver does not inherit the permission)
     from bones.bots import permit_outside
@@ -635,12 +704,46 @@ def _start_worker(permitted: list[str]) -> None:
 
 def process_executor(jobs: int) -> Executor:
     """Worker processes, for batches the Python path plays (it holds the GIL)."""
+    import os
     from concurrent.futures import ProcessPoolExecutor
 
     from bones.bots import permitted_outside
 
-    return ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
-                               initargs=(permitted_outside(),))
+    return ProcessPoolExecutor(max_workers=jobs, initializer=start_worker,
+                               initargs=(permitted_outside(), os.getpid()))
+
+
+def stop_processes(executor: Executor, grace: float = 2.0) -> None:
+    """Stop a process pool's workers now, running batches and all (a run
+    stopped early must not wait for them), and shut the pool down."""
+    # the pool's processes are not public (a pool without them is only shut down)
+    procs = list((getattr(executor, "_processes", None) or {}).values())
+    for proc in procs:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            proc.terminate()  # SIGTERM: a worker stops its command bots, then dies
+    deadline = time.monotonic() + grace
+    for proc in procs:
+        with contextlib.suppress(OSError, ValueError, AttributeError, AssertionError):
+            proc.join(max(0.0, deadline - time.monotonic()))
+            if proc.is_alive():
+                proc.kill()
+                proc.join(1.0)
+    # not cancel_futures: the pool's manager marks every batch left as lost
+    # (cancelling one it is about to mark fails in its thread on Python 3.11)
+    executor.shutdown(wait=True)
+
+
+def needs_own_process(config: SimConfig) -> bool:
+    """Whether the run has a Python bot from outside bones (``py:``,
+    ``file:``, ``ep:``): such code can end the process it runs in
+    (``os._exit``), so it plays in a worker process even with one job, and
+    its death ends the run with the games finished before it."""
+    return any(text.split(":", 1)[0] in ("py", "file", "ep") for text in config.lineup)
+
+
+#: One line for a worker process that died under a batch.
+WORKER_DIED = ("a worker process died while playing (a Python bot that ended its process, "
+               "or the system's out-of-memory killer)")
 
 
 def thread_executor(jobs: int) -> Executor:
@@ -669,7 +772,7 @@ def simulate(config: SimConfig, executor: Executor | None = None, workers: int =
     try:
         if executor is None:
             for start, stop in todo:
-                total.merge(run_batch(config, start, stop))
+                _take(total, run_batch(config, start, stop))
                 if progress:
                     progress(total.n)
         else:
@@ -683,7 +786,7 @@ def simulate(config: SimConfig, executor: Executor | None = None, workers: int =
 
 def _run_on(executor: Executor, config: SimConfig, todo: Iterable[tuple[int, int]],
             workers: int, total: Summary, progress: Callable[[int], None] | None) -> None:
-    from concurrent.futures import FIRST_COMPLETED, wait
+    from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, wait
 
     pending = iter(todo)
     in_flight: set[Future[Summary]] = set()
@@ -704,14 +807,34 @@ def _run_on(executor: Executor, config: SimConfig, todo: Iterable[tuple[int, int
                 return
             # woken twice a second at least, so a Ctrl-C is acted on at once
             done, in_flight = wait(in_flight, timeout=0.5, return_when=FIRST_COMPLETED)
+            broken = False
             for fut in done:
-                total.merge(fut.result())
+                try:
+                    _take(total, fut.result())
+                except BrokenExecutor:
+                    broken = True  # the others finished: kept
             if progress:
                 progress(total.n)
+            if broken:
+                # every batch still running or waiting is lost with the pool:
+                # the finished games are the result, and the cause is said
+                total.partial = True
+                total.stopped_by = WORKER_DIED
+                return
     except KeyboardInterrupt:
-        for fut in in_flight:
-            fut.cancel()
+        if not _is_process_pool(executor):
+            for fut in in_flight:
+                fut.cancel()
+        # a process pool's batches are stopped with its workers
+        # (stop_processes); cancelling one first would make the pool's
+        # manager thread fail on it (InvalidStateError, Python 3.11)
         raise
+
+
+def _is_process_pool(executor: Executor) -> bool:
+    from concurrent.futures import ProcessPoolExecutor
+
+    return isinstance(executor, ProcessPoolExecutor)
 
 
 @contextlib.contextmanager
@@ -909,8 +1032,13 @@ __all__ = [
     "make_config",
     "native_module",
     "plays_natively",
+    "WORKER_DIED",
+    "die_with_parent",
+    "needs_own_process",
     "process_executor",
     "sigint_held",
+    "start_worker",
+    "stop_processes",
     "thread_executor",
     "report",
     "run_batch",
