@@ -226,12 +226,21 @@ class _Runner:
         self.workers = max(1, sum(self.client.nthreads().values()))
 
     def run(self, config: SimConfig, progress: Callable[[int], None] | None = None) -> Summary:
-        from bones.sim.simulation import SimError, simulate
+        """Play ``config``: Ctrl-C from here on stops it with what finished
+        (a partial summary), never the whole command."""
+        from bones.cli.entry import ctrl_c_raises
+        from bones.sim.simulation import Layout, SimError, Summary, simulate
 
-        try:
-            return simulate(config, self._executor_for(config), self.workers, progress=progress)
-        except SimError as err:
-            raise CommandError(str(err), EXIT_PROBLEM) from None
+        with ctrl_c_raises():
+            try:
+                return simulate(config, self._executor_for(config), self.workers,
+                                progress=progress)
+            except SimError as err:
+                raise CommandError(str(err), EXIT_PROBLEM) from None
+            except KeyboardInterrupt:  # before the first batch: nothing finished
+                nothing = Summary.empty(Layout(config))
+                nothing.partial = True
+                return nothing
 
     def _executor_for(self, config: SimConfig) -> Executor | None:
         """The cluster's executor; else, for more than one worker, threads when
