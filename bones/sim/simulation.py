@@ -786,41 +786,12 @@ def simulate(config: SimConfig, executor: Executor | None = None, workers: int =
 
 def _run_on(executor: Executor, config: SimConfig, todo: Iterable[tuple[int, int]],
             workers: int, total: Summary, progress: Callable[[int], None] | None) -> None:
-    from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, wait
-
     pending = iter(todo)
     in_flight: set[Future[Summary]] = set()
     window = 4 * workers  # bounded: memory stays flat for any number of games
     try:
-        while True:
-            while len(in_flight) < window:
-                nxt = next(pending, None)
-                if nxt is None:
-                    break
-                # the first submit starts the workers and the threads that
-                # manage them: they start with Ctrl-C held, so the kernel
-                # delivers it to this thread, and none lands in between (a
-                # worker nobody tells to stop would keep the exit waiting)
-                with sigint_held():
-                    in_flight.add(executor.submit(run_batch, config, *nxt))
-            if not in_flight:
-                return
-            # woken twice a second at least, so a Ctrl-C is acted on at once
-            done, in_flight = wait(in_flight, timeout=0.5, return_when=FIRST_COMPLETED)
-            broken = False
-            for fut in done:
-                try:
-                    _take(total, fut.result())
-                except BrokenExecutor:
-                    broken = True  # the others finished: kept
-            if progress:
-                progress(total.n)
-            if broken:
-                # every batch still running or waiting is lost with the pool:
-                # the finished games are the result, and the cause is said
-                total.partial = True
-                total.stopped_by = WORKER_DIED
-                return
+        with _CtrlCNoted() as ctrl_c:
+            _run_window(executor, config, pending, in_flight, window, total, progress, ctrl_c)
     except KeyboardInterrupt:
         if not _is_process_pool(executor):
             for fut in in_flight:
@@ -829,6 +800,73 @@ def _run_on(executor: Executor, config: SimConfig, todo: Iterable[tuple[int, int
         # (stop_processes); cancelling one first would make the pool's
         # manager thread fail on it (InvalidStateError, Python 3.11)
         raise
+
+
+class _CtrlCNoted:
+    """Within the block a Ctrl-C only sets :attr:`seen` (the loop raises
+    ``KeyboardInterrupt`` itself, between two waits): raised inside
+    ``concurrent.futures.wait``, it could leave a lock of the futures'
+    waiter released twice, and a worker thread then fails with "release
+    unlocked lock".  Only where Ctrl-C raises ``KeyboardInterrupt`` (Python's
+    handler, in the main thread); elsewhere nothing changes."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self.previous: Any = None
+
+    def _note(self, signum: int, frame: Any) -> None:
+        self.seen = True
+
+    def __enter__(self) -> _CtrlCNoted:
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self.previous = signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
+def _run_window(executor: Executor, config: SimConfig, pending: Iterator[tuple[int, int]],
+                in_flight: set[Future[Summary]], window: int, total: Summary,
+                progress: Callable[[int], None] | None, ctrl_c: _CtrlCNoted) -> None:
+    from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, wait
+
+    while True:
+        while len(in_flight) < window:
+            nxt = next(pending, None)
+            if nxt is None:
+                break
+            # the first submit starts the workers and the threads that
+            # manage them: they start with Ctrl-C held, so the kernel
+            # delivers it to this thread, and none lands in between (a
+            # worker nobody tells to stop would keep the exit waiting)
+            with sigint_held():
+                in_flight.add(executor.submit(run_batch, config, *nxt))
+        if not in_flight:
+            return
+        if ctrl_c.seen:
+            raise KeyboardInterrupt
+        # woken four times a second at least, so a Ctrl-C is acted on at once
+        done, _ = wait(in_flight, timeout=0.25, return_when=FIRST_COMPLETED)
+        in_flight -= done  # the caller's set: what is left to cancel
+        broken = False
+        for fut in done:
+            try:
+                _take(total, fut.result())
+            except BrokenExecutor:
+                broken = True  # the others finished: kept
+        if progress:
+            progress(total.n)
+        if broken:
+            # every batch still running or waiting is lost with the pool:
+            # the finished games are the result, and the cause is said
+            total.partial = True
+            total.stopped_by = WORKER_DIED
+            return
+        if ctrl_c.seen:
+            raise KeyboardInterrupt
 
 
 def _is_process_pool(executor: Executor) -> bool:
