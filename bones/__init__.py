@@ -15,10 +15,13 @@ The library lives in :mod:`bones.engine`, the command line in
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 from bones._version import __version__
+
+# nothing else is imported here: the command line's entry point
+# (bones.cli.entry) takes Ctrl-C only after this package has loaded
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _EXPORTS = {
     "load_variant": "bones.lang.load",
@@ -57,6 +60,8 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'bones' has no attribute {name!r}")
+    import importlib
+
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

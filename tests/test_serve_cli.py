@@ -95,3 +95,37 @@ def test_ctrl_c_while_the_server_starts_stops_it_cleanly(tmp_path: Path, attempt
     assert proc.returncode == 0, rest
     assert rest[-1] == "bones serve: stopped; every game is saved", rest
     assert not any("Traceback" in line or "Exception" in line or "Error" in line for line in rest), rest
+
+
+def _has_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _has_ipv6_loopback(), reason="no IPv6 loopback on this machine")
+def test_serve_on_an_ipv6_address_prints_a_url_with_brackets(tmp_path: Path) -> None:
+    proc, lines = _serve(["--host", "::1", "--port", "0"], tmp_path)
+    try:
+        table = [line for line in lines if "the table is at" in line]
+        assert len(table) == 1, lines
+        url = table[0].split("the table is at ", 1)[1]
+        assert url.startswith("http://[::1]:"), url
+        port = int(url.split("]:", 1)[1].split("/", 1)[0])
+        with socket.create_connection(("::1", port), timeout=5):
+            pass
+    finally:
+        _stop(proc, lines)
+
+
+def test_a_url_writes_an_ipv6_host_in_brackets() -> None:
+    from bones.web.api import url_host
+
+    assert url_host("::1") == "[::1]"
+    assert url_host("fe80::1") == "[fe80::1]"
+    assert url_host("[::1]") == "[::1]"
+    assert url_host("192.168.1.2") == "192.168.1.2"
+    assert url_host("example.org") == "example.org"

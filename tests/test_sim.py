@@ -227,6 +227,10 @@ def test_jobs_are_capped_at_what_helps(monkeypatch) -> None:
     assert worker_count(1000, 5, oversubscribe=True) == (
         5, "--jobs 1000: using 5 workers, for 5 batches of games")
     assert worker_count(2, 50) == (2, None)
+    # --oversubscribe has a ceiling: 4 per CPU, however many are asked for
+    assert worker_count(100_000, 2000, oversubscribe=True) == (
+        8, "--jobs 100000: using 8 workers, for 2 CPUs (--oversubscribe allows 4 per CPU)")
+    assert worker_count(6, 2000, oversubscribe=True) == (6, None)
     # the command says so once, on standard error, and still gives the same totals
     args = ("simulate", "all-fives", "-n", "3", "--bots", "greedy,random", "--seed", "4",
             "--json")

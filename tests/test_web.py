@@ -867,3 +867,61 @@ def test_a_seat_analyses_its_moves_of_a_finished_hand(server) -> None:
     assert client.get(f"{url}?hand=x", headers=seat_headers(key)).status_code == 400
     assert client.get(f"{url}?hand=0", headers=seat_headers(key)).status_code == 400
     assert client.get(f"{url}?hand=9", headers=seat_headers(key)).status_code == 409
+
+
+# ---------------------------------------------------------- body text
+
+
+@pytest.mark.parametrize("body", [
+    b'{"text": "name: x\\ud800"}',  # an escape of half a surrogate pair
+    b'{"\\udfff": 1}',  # in a field's name
+    b'{"text": "\xed\xa0\x80"}',  # the same half encoded as bytes: not UTF-8
+    b'{"text": "\xff\xfe"}',  # bytes that are no UTF-8 at all
+])
+def test_a_body_that_is_not_unicode_text_is_refused_in_one_line_everywhere(
+        saves: Path, caplog, body: bytes) -> None:
+    caplog.set_level(logging.DEBUG)
+    app, client = make(saves)
+    with client:
+        g = new_game(app, client)
+        gid = g["id"]
+        host = {**host_headers(app), "Content-Type": "application/json"}
+        seat = {**seat_headers(g["seats"][0]["key"]), "Content-Type": "application/json"}
+        for path in ("/api/validate", "/api/rules", "/api/games", f"/api/games/{gid}/moves",
+                     f"/api/games/{gid}/takeback", "/api/saves/open", "/api/replay",
+                     "/api/simulations"):
+            r = client.post(path, content=body, headers=seat if gid in path else host)
+            assert r.status_code == 400, (path, r.status_code, r.text)
+            message = r.json()["error"]
+            assert "\n" not in message and ("Unicode" in message or "UTF-8" in message), message
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "Traceback" not in logged and "Error" not in logged, logged
+    assert not [r for r in caplog.records if r.exc_info], logged
+
+
+def test_a_surrogate_pair_escape_is_text_and_accepted(server) -> None:
+    app, client = server
+    text = b'name: "a \\ud83c\\udca1"\nextends: sniff\n'
+    r = client.post("/api/validate", content=b'{"text": "' + text.replace(b"\n", b"\\n")
+                    .replace(b'"', b'\\"') + b'"}',
+                    headers={**host_headers(app), "Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+
+
+def test_opening_a_save_that_is_already_a_live_game_reopens_that_game(server, saves: Path) -> None:
+    app, client = server
+    g = new_game(app, client, seed=12)
+    key = g["seats"][0]["key"]
+    listed = client.get("/api/saves", headers=host_headers(app)).json()["saves"]
+    entry = next(s for s in listed if s["game"] == g["id"])
+    for _ in range(2):
+        r = client.post("/api/saves/open", json={"name": entry["name"]}, headers=host_headers(app))
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert body["id"] == g["id"] and body["reopened"] is True
+        assert all("key" not in s for s in body["seats"])  # keys are never shown twice
+    # the seat link made when the game was created still plays it
+    r = client.get(f"/api/games/{g['id']}", headers=seat_headers(key))
+    assert r.status_code == 200, r.text
+    games = client.get("/api/games", headers=host_headers(app)).json()["games"]
+    assert [x["id"] for x in games].count(g["id"]) == 1 and len(games) == 1

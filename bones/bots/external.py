@@ -23,6 +23,7 @@ the next game).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import importlib
 import importlib.util
 import json
@@ -84,7 +85,13 @@ def _split_params(parts: list[str]) -> tuple[list[str], dict[str, Any]]:
 # ---------------------------------------------------------- python bots
 
 def load_python(text: str) -> Any:
-    """The bot a ``py:``, ``file:`` or ``ep:`` text names, guarded."""
+    """The bot a ``py:``, ``file:`` or ``ep:`` text names, guarded (what its
+    code prints while it loads goes to standard error, as in :class:`Guarded`)."""
+    with contextlib.redirect_stdout(sys.stderr):
+        return _load_python(text)
+
+
+def _load_python(text: str) -> Any:
     kind, _, rest = text.partition(":")
     parts, params = _split_params(rest.split(":"))
     if kind == "ep":
@@ -174,7 +181,7 @@ def to_code(obs: Observation, answer: Any) -> int:
 class Guarded:
     """A Python bot whose failures become :class:`BotForfeit`: an exception,
     or a ``sys.exit()`` it calls (which would otherwise end the whole run;
-    loading a bot catches it too)."""
+    loading a bot catches it too).  What it prints goes to standard error."""
 
     time_limited = False
 
@@ -184,7 +191,10 @@ class Guarded:
 
     def choose(self, obs: Observation, rng: Rng) -> int:
         try:
-            answer = self.bot.choose(obs, rng)
+            # what the bot prints goes to standard error: standard output
+            # carries reports (--json) and the game
+            with contextlib.redirect_stdout(sys.stderr):
+                answer = self.bot.choose(obs, rng)
         except BotForfeit:
             raise
         except (Exception, SystemExit) as err:  # noqa: BLE001 - the bot's own bug
@@ -195,7 +205,8 @@ class Guarded:
         hook = getattr(self.bot, "notify", None)
         if hook is not None:
             try:
-                hook(event)
+                with contextlib.redirect_stdout(sys.stderr):
+                    hook(event)
             except (Exception, SystemExit):  # noqa: BLE001 - a notification needs no answer
                 pass
 
@@ -273,6 +284,59 @@ def _stop_then_die(signum: int, frame: Any) -> None:
     os.kill(os.getpid(), signum)
 
 
+class _PassThrough:
+    """A command bot's standard error, copied to bones' own by a thread
+    until the bot is stopped (then what is already written is copied, and
+    the pipe is closed even if a process the bot started still holds it)."""
+
+    def __init__(self, pipe: Any) -> None:
+        self.pipe = pipe
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._copy, daemon=True, name="bones-bot-stderr")
+        self.thread.start()
+
+    def _copy(self) -> None:
+        import codecs
+
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        fd = self.pipe.fileno()
+        try:
+            with selectors.DefaultSelector() as sel:
+                sel.register(fd, selectors.EVENT_READ)
+                left = 16  # reads once stopping: what is written already, no more
+                while left:
+                    stopping = self.stopping.is_set()
+                    left -= stopping
+                    if not sel.select(0 if stopping else 0.2):
+                        if stopping:
+                            break
+                        continue
+                    chunk = os.read(fd, 65536)
+                    if not chunk:
+                        break
+                    _to_stderr(decoder.decode(chunk))
+        except (OSError, ValueError):
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                self.pipe.close()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        if self.thread is not threading.current_thread():
+            self.thread.join(2.0)
+
+
+def _to_stderr(text: str) -> None:
+    if not text:
+        return
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):  # no standard error left to write to
+        pass
+
+
 class CommandBot:
     """An outside program playing through the line protocol."""
 
@@ -285,6 +349,7 @@ class CommandBot:
         self.buffer = b""
         self.need_hello = True  # no match under way: the next decision starts one
         self.gone: str | None = None  # why the program quit during the match
+        self.errors: _PassThrough | None = None  # its standard error, copied to ours
         _LIVE.add(self)
 
     # process --------------------------------------------------------
@@ -292,11 +357,17 @@ class CommandBot:
     def _start(self, obs: Observation) -> None:
         _stop_at_exit()
         try:
+            # no descriptor of bones' own is inherited, standard error
+            # included (a grandchild in a session of its own would hold it
+            # open, and `$(bones ...)` would wait for it): its standard error
+            # comes through a pipe of its own, copied to bones' standard error
             self.proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=None, start_new_session=True, close_fds=True)
+                stderr=subprocess.PIPE, start_new_session=True, close_fds=True)
         except OSError as err:
             raise BotForfeit(f"could not start {self.argv[0]}: {err.strerror or err}") from None
+        assert self.proc.stderr is not None
+        self.errors = _PassThrough(self.proc.stderr)
         self.buffer = b""
         self.need_hello = True
 
@@ -335,6 +406,9 @@ class CommandBot:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is final
             pass
+        errors, self.errors = self.errors, None
+        if errors is not None:
+            errors.stop()
 
     def __del__(self) -> None:
         try:

@@ -1,26 +1,76 @@
 """The console script's entry point (``bones``, ``python -m bones``).
 
-A Ctrl-C while the command line is still loading (its modules imported, or
-Typer building the commands from their signatures) ends the process as an
-interrupted command (exit status 130, nothing printed) instead of a
-traceback from the middle of an import; once a command runs, it handles
-Ctrl-C itself (``bones simulate`` keeps its finished games, ``bones serve``
-stops cleanly, ``bones play`` saves).
+Ctrl-C is bones' from this module's first line: while the command line
+loads (its modules imported, Typer building the commands from their
+signatures) and during a command that keeps nothing, it ends the process as
+an interrupted command (exit status 130, nothing printed), never a traceback
+from the middle of an import.  A command that keeps what it has done takes
+Ctrl-C as ``KeyboardInterrupt`` inside :func:`ctrl_c_raises` (``bones
+simulate`` keeps its finished games, ``bones play`` saves; ``bones serve``
+hands it to its server).
+
+A Ctrl-C held back (blocked) by the program that started bones is acted on
+as soon as the handler is in place, and a Ctrl-C its starter ignores (a
+shell's background job) stays ignored, as Python itself does.
+
+Only Python's own start comes before this module: the interpreter and its
+``site`` module (with an editable install, the finder of the ``.pth`` file).
 """
 
 from __future__ import annotations
 
-import sys
+import signal
 
 #: The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.
 EXIT_INTERRUPTED = 130
 
 
+def _interrupted(signum: int, frame: object) -> None:
+    """Ctrl-C where nothing is kept: end at once, quietly, as interrupted."""
+    import os
+
+    os._exit(EXIT_INTERRUPTED)
+
+
+def take_ctrl_c() -> bool:
+    """Install :func:`_interrupted` for Ctrl-C, unless the process ignores
+    Ctrl-C or another handler than Python's own is in place; then let a
+    Ctrl-C held back by the starter through.  Whether it was installed."""
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return False
+    signal.signal(signal.SIGINT, _interrupted)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    return True
+
+
+class ctrl_c_raises:  # noqa: N801 - used as a function: ``with ctrl_c_raises():``
+    """Within the block, Ctrl-C raises ``KeyboardInterrupt`` (a command that
+    keeps what it has done catches it); after it, Ctrl-C is as before.  Only
+    the main thread sets handlers; an ignored Ctrl-C stays ignored.  (A
+    class, not contextlib: nothing more is imported before Ctrl-C is taken.)"""
+
+    def __enter__(self) -> None:
+        import threading
+
+        self.previous: object = None
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, None)):
+            self.previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)  # type: ignore[arg-type]
+
+
 def main() -> None:
     """Load the command line and run it."""
+    take_ctrl_c()
     try:
         from bones.cli.app import main as run
 
         run()
-    except KeyboardInterrupt:  # not yet in a command (a command handles its own)
+    except KeyboardInterrupt:  # a Ctrl-C raised outside ctrl_c_raises: as interrupted
+        import sys
+
         sys.exit(EXIT_INTERRUPTED)

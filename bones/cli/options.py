@@ -52,7 +52,7 @@ Jobs = Annotated[int, typer.Option(
     "--jobs", "-j", help="Local worker processes (at most one per batch and, "
     "without --oversubscribe, per CPU).")]
 Oversubscribe = Annotated[bool, typer.Option(
-    "--oversubscribe", help="Allow more --jobs than CPUs.")]
+    "--oversubscribe", help="Allow more --jobs than CPUs (at most 4 per CPU).")]
 Scheduler = Annotated[Optional[str], typer.Option(
     "--scheduler", metavar="ADDRESS", help="A Dask scheduler, tcp://HOST:PORT.",
     show_default=False)]
@@ -168,10 +168,15 @@ def variant_or_exit(command: str, ref: str) -> Variant:
 # ------------------------------------------------------------------ --jobs
 
 
+#: The most workers per CPU ``--oversubscribe`` starts (more only thrash).
+OVERSUBSCRIBE_PER_CPU = 4
+
+
 def worker_count(jobs: int, batches: int, oversubscribe: bool = False) -> tuple[int, str | None]:
     """The workers worth starting for ``--jobs jobs`` and ``batches`` batches,
     and why fewer, if fewer: no more than the batches (an idle worker helps
-    nobody) and, unless ``oversubscribe``, no more than the CPUs.
+    nobody) and no more than the CPUs (with ``oversubscribe``,
+    :data:`OVERSUBSCRIBE_PER_CPU` times the CPUs).
 
     >>> worker_count(1, 100)
     (1, None)
@@ -188,6 +193,10 @@ def worker_count(jobs: int, batches: int, oversubscribe: bool = False) -> tuple[
     if not oversubscribe and workers > cpus:
         workers = cpus
         reason = f"{cpus} CPU{'s' * (cpus != 1)} (--oversubscribe to insist)"
+    elif workers > OVERSUBSCRIBE_PER_CPU * cpus:
+        workers = OVERSUBSCRIBE_PER_CPU * cpus
+        reason = (f"{cpus} CPU{'s' * (cpus != 1)} (--oversubscribe allows "
+                  f"{OVERSUBSCRIBE_PER_CPU} per CPU)")
     if reason is None:
         return workers, None
     return workers, f"--jobs {jobs}: using {workers} worker{'s' * (workers != 1)}, for {reason}"

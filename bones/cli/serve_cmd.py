@@ -75,6 +75,7 @@ def serve_command(
     try:
         import uvicorn  # noqa: F401 - checked here, used by _uvicorn_server
 
+        from bones.web.api import url_host
         from bones.web.app import create_app
         from bones.web.server import ServeConfig
     except ImportError as err:
@@ -93,7 +94,7 @@ def serve_command(
         raise _fail(f"cannot use --saves {folder}: {err.strerror or err}", 1) from None
     server = app.state.server
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "", "localhost") else host
-    local = f"http://{shown}:{port}/#host={server.host_key}"
+    local = f"http://{url_host(shown)}:{port}/#host={server.host_key}"
     uv = _uvicorn_server(app)
     # from the first line printed, Ctrl-C stops cleanly: until uvicorn takes the
     # signal over, it is handed to the server (which then starts and stops at
@@ -160,7 +161,9 @@ def _listen(host: str, port: int) -> socket.socket:
 def _announce(local: str, public: str | None, port: int, folder: Path, started: float) -> None:
     typer.echo(f"bones serve: the table is at {local}")
     if public:
-        typer.echo(f"bones serve: other devices on your network: http://{public}:{port}/ "
+        from bones.web.api import url_host
+
+        typer.echo(f"bones serve: other devices on your network: http://{url_host(public)}:{port}/ "
                    "(each player opens the seat link the host's page gives them)")
     typer.echo(f"bones serve: games are saved in {folder}; Ctrl-C stops the server, nothing is lost")
     typer.echo(f"bones serve: ready in {time.perf_counter() - started:.2f} s", err=True)

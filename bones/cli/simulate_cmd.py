@@ -227,23 +227,35 @@ class _Runner:
         self.workers = max(1, sum(self.client.nthreads().values()))
 
     def run(self, config: SimConfig, bar: _Progress | None = None) -> Summary:
-        from bones.sim.simulation import SimError, simulate
+        """Play ``config``: Ctrl-C from here on stops it with what finished
+        (a partial summary), never the whole command."""
+        from bones.cli.entry import ctrl_c_raises
+        from bones.sim.simulation import Layout, SimError, Summary, simulate
 
         bar = bar or _Progress(config.games, "", quiet=True)
-        try:
-            return simulate(config, self._executor_for(config), self.workers, progress=bar,
-                            forfeit=bar.forfeit)
-        except SimError as err:
-            raise CommandError(str(err), EXIT_PROBLEM) from None
+        with ctrl_c_raises():
+            try:
+                return simulate(config, self._executor_for(config), self.workers,
+                                progress=bar, forfeit=bar.forfeit)
+            except SimError as err:
+                raise CommandError(str(err), EXIT_PROBLEM) from None
+            except KeyboardInterrupt:  # before the first batch: nothing finished
+                nothing = Summary.empty(Layout(config))
+                nothing.partial = True
+                return nothing
 
     def _executor_for(self, config: SimConfig) -> Executor | None:
         """The cluster's executor; else, for more than one worker, threads when
         the native core plays the batches (it releases the GIL) and processes
         when Python does."""
-        if self.executor is not None or self.workers == 1:
-            return self.executor
         from bones.sim import simulation as sim
 
+        if self.executor is not None:
+            return self.executor
+        if self.workers == 1 and not sim.needs_own_process(config):
+            return None
+        # a Python bot from outside plays in a worker process even for one
+        # job: if it ends its process, the run keeps the games before it
         kind = "threads" if sim.plays_natively(config) else "processes"
         if kind not in self._local:
             make = sim.thread_executor if kind == "threads" else sim.process_executor
@@ -253,8 +265,14 @@ class _Runner:
     def close(self) -> None:
         if self.client is not None:
             self.client.close()
-        for executor in self._local.values():
-            executor.shutdown(wait=False, cancel_futures=True)
+        from bones.sim.simulation import stop_processes
+
+        for kind, executor in self._local.items():
+            if kind == "processes":
+                stop_processes(executor)  # a batch still running is not waited for
+            else:
+                executor.shutdown(wait=False, cancel_futures=True)
+        self._local.clear()
 
     def facts(self, summaries: list[Summary], seconds: float) -> dict[str, Any]:
         from bones.sim.report import run_facts
@@ -421,7 +439,8 @@ def _emit(out: Path | None, report: dict[str, Any], as_json: bool,
 def _partial(command: str, summary: Summary, games: int) -> int:
     """The exit code of a run: a run stopped early says so and exits 1."""
     if summary.partial:
-        typer.echo(f"bones {command}: partial: stopped after {summary.n} of {games} games",
+        why = f" ({summary.stopped_by})" if summary.stopped_by else ""
+        typer.echo(f"bones {command}: partial: stopped after {summary.n} of {games} games{why}",
                    err=True)
         return EXIT_PROBLEM
     return 0

@@ -198,6 +198,7 @@ class Forfeit:
         return f"{self.bot} lost the game with seed {self.seed}: {self.reason}"
 
 
+
 @dataclass
 class Summary:
     """Mergeable totals of some games.  Never holds a per-game object (but one
@@ -210,6 +211,8 @@ class Summary:
     # run-varying facts (per bot: time histograms); not part of the totals
     timing: dict[str, dict[int, int]] = field(default_factory=dict)
     partial: bool = False
+    # why a partial run stopped, when not by Ctrl-C (one line for people)
+    stopped_by: str = ""
     # games lost by a failing bot since :func:`simulate` last handed them on
     forfeits: list[Forfeit] = field(default_factory=list)
 
@@ -228,6 +231,7 @@ class Summary:
                     mine[k] = mine.get(k, 0) + v
         self.partial = self.partial or other.partial
         self.forfeits.extend(other.forfeits)
+        self.stopped_by = self.stopped_by or other.stopped_by
 
     def totals(self) -> dict[str, Any]:
         """What must agree between runs with the same seed (timings left out)."""
@@ -632,8 +636,69 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _start_worker(permitted: list[str]) -> None:
+#: The kernel's request "signal me when my parent ends" (Linux prctl(2)).
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """End this worker process when its parent ends, however the parent ends
+    (Ctrl-C, ``timeout``'s SIGTERM, SIGKILL, the out-of-memory killer).
+
+    On Linux the kernel sends SIGTERM at the parent's death (a worker that
+    runs command bots stops them, then dies: see
+    :func:`bones.bots.external.stop_all`); everywhere a watcher thread also
+    checks twice a second that the parent is still the same process.
+    ``parent`` is the pid the worker was started by (default: its parent now).
+    """
+    import os
+    import sys
+
+    if parent is None:
+        parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the thread does it
+            pass
+    if os.getppid() != parent:  # it died before the request was made
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True,
+                     name="bones-parent-watch").start()
+
+
+def _watch_parent(parent: int) -> None:
+    import os
+
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os.kill(os.getpid(), signal.SIGTERM)  # as the kernel would (command bots are stopped)
+    time.sleep(2)
+    os._exit(1)
+
+
+def bots_write_to_stderr() -> None:
+    """Send whatever this process writes on standard output to standard error
+    instead (a worker's bots print there, never into the report)."""
+    import os
+    import sys
+
+    try:
+        sys.stdout.flush()
+        os.dup2(2, 1)
+    except (OSError, ValueError, AttributeError):  # no standard error to send it to
+        pass
+
+
+def start_worker(permitted: list[str], parent: int | None = None) -> None:
+    """A simulation worker process's set-up: Ctrl-C left to the parent, dying
+    with the parent, its bots' output on standard error, and the outside bots
+    the command line named permitted."""
     _ignore_sigint()
+    die_with_parent(parent)
+    bots_write_to_stderr()
     # the outside bots the command line named may load here too (a worker
     # started by spawn or forkserver does not inherit the permission)
     from bones.bots import permit_outside
@@ -643,12 +708,46 @@ def _start_worker(permitted: list[str]) -> None:
 
 def process_executor(jobs: int) -> Executor:
     """Worker processes, for batches the Python path plays (it holds the GIL)."""
+    import os
     from concurrent.futures import ProcessPoolExecutor
 
     from bones.bots import permitted_outside
 
-    return ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
-                               initargs=(permitted_outside(),))
+    return ProcessPoolExecutor(max_workers=jobs, initializer=start_worker,
+                               initargs=(permitted_outside(), os.getpid()))
+
+
+def stop_processes(executor: Executor, grace: float = 2.0) -> None:
+    """Stop a process pool's workers now, running batches and all (a run
+    stopped early must not wait for them), and shut the pool down."""
+    # the pool's processes are not public (a pool without them is only shut down)
+    procs = list((getattr(executor, "_processes", None) or {}).values())
+    for proc in procs:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            proc.terminate()  # SIGTERM: a worker stops its command bots, then dies
+    deadline = time.monotonic() + grace
+    for proc in procs:
+        with contextlib.suppress(OSError, ValueError, AttributeError, AssertionError):
+            proc.join(max(0.0, deadline - time.monotonic()))
+            if proc.is_alive():
+                proc.kill()
+                proc.join(1.0)
+    # not cancel_futures: the pool's manager marks every batch left as lost
+    # (cancelling one it is about to mark fails in its thread on Python 3.11)
+    executor.shutdown(wait=True)
+
+
+def needs_own_process(config: SimConfig) -> bool:
+    """Whether the run has a Python bot from outside bones (``py:``,
+    ``file:``, ``ep:``): such code can end the process it runs in
+    (``os._exit``), so it plays in a worker process even with one job, and
+    its death ends the run with the games finished before it."""
+    return any(text.split(":", 1)[0] in ("py", "file", "ep") for text in config.lineup)
+
+
+#: One line for a worker process that died under a batch.
+WORKER_DIED = ("a worker process died while playing (a Python bot that ended its process, "
+               "or the system's out-of-memory killer)")
 
 
 def thread_executor(jobs: int) -> Executor:
@@ -670,7 +769,7 @@ def simulate(config: SimConfig, executor: Executor | None = None, workers: int =
     each game of the batch that a failing bot lost (in this process, whichever
     worker or cluster machine played it; the summary keeps none of them).
     Ctrl-C stops early: the summary of the finished batches comes back with
-    ``partial`` set.
+    ``partial`` set (and ``stopped_by`` says why when it was not Ctrl-C).
     """
     def batch_done() -> None:
         if forfeit is not None:
@@ -702,34 +801,92 @@ def simulate(config: SimConfig, executor: Executor | None = None, workers: int =
 
 def _run_on(executor: Executor, config: SimConfig, todo: Iterable[tuple[int, int]],
             workers: int, total: Summary, batch_done: Callable[[], None]) -> None:
-    from concurrent.futures import FIRST_COMPLETED, wait
-
     pending = iter(todo)
     in_flight: set[Future[Summary]] = set()
     window = 4 * workers  # bounded: memory stays flat for any number of games
     try:
-        while True:
-            while len(in_flight) < window:
-                nxt = next(pending, None)
-                if nxt is None:
-                    break
-                # the first submit starts the workers and the threads that
-                # manage them: they start with Ctrl-C held, so the kernel
-                # delivers it to this thread, and none lands in between (a
-                # worker nobody tells to stop would keep the exit waiting)
-                with sigint_held():
-                    in_flight.add(executor.submit(run_batch, config, *nxt))
-            if not in_flight:
-                return
-            # woken twice a second at least, so a Ctrl-C is acted on at once
-            done, in_flight = wait(in_flight, timeout=0.5, return_when=FIRST_COMPLETED)
-            for fut in done:
-                total.merge(fut.result())
-            batch_done()
+        with _CtrlCNoted() as ctrl_c:
+            _run_window(executor, config, pending, in_flight, window, total, batch_done, ctrl_c)
     except KeyboardInterrupt:
-        for fut in in_flight:
-            fut.cancel()
+        if not _is_process_pool(executor):
+            for fut in in_flight:
+                fut.cancel()
+        # a process pool's batches are stopped with its workers
+        # (stop_processes); cancelling one first would make the pool's
+        # manager thread fail on it (InvalidStateError, Python 3.11)
         raise
+
+
+class _CtrlCNoted:
+    """Within the block a Ctrl-C only sets :attr:`seen` (the loop raises
+    ``KeyboardInterrupt`` itself, between two waits): raised inside
+    ``concurrent.futures.wait``, it could leave a lock of the futures'
+    waiter released twice, and a worker thread then fails with "release
+    unlocked lock".  Only where Ctrl-C raises ``KeyboardInterrupt`` (Python's
+    handler, in the main thread); elsewhere nothing changes."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self.previous: Any = None
+
+    def _note(self, signum: int, frame: Any) -> None:
+        self.seen = True
+
+    def __enter__(self) -> _CtrlCNoted:
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self.previous = signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
+def _run_window(executor: Executor, config: SimConfig, pending: Iterator[tuple[int, int]],
+                in_flight: set[Future[Summary]], window: int, total: Summary,
+                batch_done: Callable[[], None], ctrl_c: _CtrlCNoted) -> None:
+    from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, wait
+
+    while True:
+        while len(in_flight) < window:
+            nxt = next(pending, None)
+            if nxt is None:
+                break
+            # the first submit starts the workers and the threads that
+            # manage them: they start with Ctrl-C held, so the kernel
+            # delivers it to this thread, and none lands in between (a
+            # worker nobody tells to stop would keep the exit waiting)
+            with sigint_held():
+                in_flight.add(executor.submit(run_batch, config, *nxt))
+        if not in_flight:
+            return
+        if ctrl_c.seen:
+            raise KeyboardInterrupt
+        # woken four times a second at least, so a Ctrl-C is acted on at once
+        done, _ = wait(in_flight, timeout=0.25, return_when=FIRST_COMPLETED)
+        in_flight -= done  # the caller's set: what is left to cancel
+        broken = False
+        for fut in done:
+            try:
+                total.merge(fut.result())
+            except BrokenExecutor:
+                broken = True  # the others finished: kept
+        batch_done()
+        if broken:
+            # every batch still running or waiting is lost with the pool:
+            # the finished games are the result, and the cause is said
+            total.partial = True
+            total.stopped_by = WORKER_DIED
+            return
+        if ctrl_c.seen:
+            raise KeyboardInterrupt
+
+
+def _is_process_pool(executor: Executor) -> bool:
+    from concurrent.futures import ProcessPoolExecutor
+
+    return isinstance(executor, ProcessPoolExecutor)
 
 
 @contextlib.contextmanager
@@ -927,8 +1084,13 @@ __all__ = [
     "make_config",
     "native_module",
     "plays_natively",
+    "WORKER_DIED",
+    "die_with_parent",
+    "needs_own_process",
     "process_executor",
     "sigint_held",
+    "start_worker",
+    "stop_processes",
     "thread_executor",
     "report",
     "run_batch",

@@ -27,6 +27,15 @@ def host_name(value: str) -> str:
     return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
 
 
+def url_host(host: str) -> str:
+    """``host`` as it is written in a URL: an IPv6 address in brackets.
+
+    >>> url_host("::1"), url_host("[::1]"), url_host("127.0.0.1")
+    ('[::1]', '[::1]', '127.0.0.1')
+    """
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
 class BodyTooLarge(Exception):
     """The body grew past :data:`MAX_BODY` while it was read."""
 
@@ -47,11 +56,24 @@ async def read_json(request: Request) -> dict[str, Any]:
     except BodyTooLarge:
         raise ApiError(413, too_large()) from None
     try:
-        data = json.loads(raw or b"null")
+        text = raw.decode("utf-8-sig") if raw else "null"
+    except UnicodeDecodeError:
+        raise ApiError(400, "the body is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
     except (ValueError, RecursionError):
         raise ApiError(400, "the body is not valid JSON") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the body must be a JSON object")
+    try:
+        # an escape such as \ud800 alone decodes to a lone surrogate, which no
+        # file, YAML text or response can hold: refused here, once for all
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(400, "the body is not Unicode text: a \\u escape names half of a "
+                            "surrogate pair") from None
+    except RecursionError:
+        raise ApiError(400, "the body is not valid JSON") from None
     return data
 
 

@@ -411,21 +411,21 @@ class GameStore:
                 raise ApiError(500, str(err)) from None
             return self._register(session.save_path, session)
 
-    def open_save(self, name: Any) -> tuple[WebGame, dict[int, str]]:
+    def open_save(self, name: Any) -> tuple[WebGame, dict[int, str] | None]:
         """A game from a listed save, by its file name; new keys for its human seats.
 
-        A save already open on this server gets new keys (the old links stop working).
+        A save that is already a game of this server is that game, reopened
+        as it is: its seat links keep working, and no new keys are made (the
+        keys are ``None``).
         """
         from bones.games.game import GameError, GameSession
         from bones.games.saves import SaveInUse
 
         path = self.save_path(name)
         with self._lock:
-            for game in list(self.games.values()):
+            for game in self.games.values():
                 if game.path == path:
-                    del self.games[game.id]
-                    with contextlib.suppress(OSError):
-                        (self.index_dir / f"{game.id}.json").unlink()
+                    return game, None
             self._admit()
             try:
                 with _save_lock(path):

@@ -27,6 +27,7 @@ from bones.web.api import (
     seats_from,
     simulation_bots,
     teams_flag,
+    url_host,
     whole_number,
 )
 from bones.web.games import ApiError, WebGame
@@ -251,8 +252,13 @@ async def open_save(request: Request) -> Response:
     check_fields(data, {"name"})
     game, keys = await run_in_threadpool(server.store.open_save, data.get("name"))
     server.kick(game)
+    if keys is None:  # already a game here: the same game, its links unchanged
+        return JSONResponse({"id": game.id, "version": game.version, "save": game.path.name,
+                             "reopened": True,
+                             "seats": [{"seat": s} for s in sorted(game.seat_hashes)]})
     return JSONResponse({"id": game.id, "version": game.version, "save": game.path.name,
-                         "seats": _links(request, game, keys)}, status_code=201)
+                         "reopened": False, "seats": _links(request, game, keys)},
+                        status_code=201)
 
 
 # ------------------------------------------------------------ replay
@@ -404,10 +410,10 @@ def _table(variant: Variant, label: str, players: int | None, teams: bool | None
 
 
 def _base_url(request: Request, config: ServeConfig) -> str:
-    host = request.headers.get("host", f"{config.host}:{config.port}")
+    host = request.headers.get("host", f"{url_host(config.host)}:{config.port}")
     if config.public_host and host_name(host) in ("localhost", "127.0.0.1", "[::1]", "::1"):
         # the host's own page on localhost: friends need the address they can reach
-        host = f"{config.public_host}:{config.port}"
+        host = f"{url_host(config.public_host)}:{config.port}"
     return f"http://{host}"
 
 

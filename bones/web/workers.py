@@ -34,13 +34,13 @@ class Workers:
     def _process_pool(self) -> concurrent.futures.Executor:
         if self._procs is None:
             if self.use_processes:
-                from bones.sim.simulation import _ignore_sigint
+                from bones.sim.simulation import start_worker
 
                 method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
                     else "spawn"
                 self._procs = concurrent.futures.ProcessPoolExecutor(
                     max_workers=self.jobs, mp_context=multiprocessing.get_context(method),
-                    initializer=_ignore_sigint)
+                    initializer=start_worker, initargs=([], None))
             else:
                 self._procs = concurrent.futures.ThreadPoolExecutor(
                     max_workers=self.jobs, thread_name_prefix="bones-sim")
@@ -60,4 +60,10 @@ class Workers:
         """Finish what is running (a bot's move is saved), drop what waits."""
         self.threads.shutdown(wait=True, cancel_futures=True)
         if self._procs is not None:
-            self._procs.shutdown(wait=False, cancel_futures=True)
+            if self.use_processes:
+                # a simulation's batch is dropped, never waited for
+                from bones.sim.simulation import stop_processes
+
+                stop_processes(self._procs)
+            else:
+                self._procs.shutdown(wait=False, cancel_futures=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -234,3 +235,55 @@ def test_start_up_time(served) -> None:
     if served.ready_cpu is None:
         pytest.skip("no /proc to read the server's CPU time from")
     assert served.ready_cpu < 2.0, (served.ready_cpu, served.ready_seconds)
+
+
+THREE_ONLY = "name: three-handed-fives\nextends: all-fives\nplayers:\n  counts: [3]\n"
+
+
+def test_a_three_player_house_rule_is_played_and_simulated_at_its_own_count(page, served) -> None:
+    page.goto(served.url)
+    page.wait_for_selector("#start")
+    page.click('nav a[data-view="house"]')
+    page.fill("#house-text", THREE_ONLY)
+    page.click("#check")
+    page.wait_for_selector("#house-rules pre")
+    # Play it: the house rule itself, at the counts it allows (3 only)
+    page.click("#house-rules button.primary")
+    page.wait_for_selector('#players[data-ready="@house"]')
+    assert page.input_value("#variant") == "@house"
+    assert page.eval_on_selector_all("#players option", "os => os.map(o => o.value)") == ["3"]
+    assert page.locator(".seat-config").count() == 3
+    page.fill("#seed", "4")
+    page.click("#start")
+    page.wait_for_selector(".hand-tile", timeout=TIMEOUT)
+    v = wait_my_turn(page)
+    assert v["players"] == 3 and v["variant"]["name"] == "three-handed-fives", v["variant"]
+    # Simulate it: the players field offers its counts, and the run uses them
+    page.evaluate("() => { location.hash = 'simulate=@house'; }")  # the page's "Simulate it" link
+    page.wait_for_selector('#sim-players[data-ready="@house"]')
+    assert page.input_value("#sim-variant") == "@house"
+    assert page.eval_on_selector_all("#sim-players option", "os => os.map(o => o.value)") == ["3"]
+    page.fill("#sim-hands", "60")
+    page.fill("#sim-bots", "greedy,random")
+    with page.expect_request(lambda r: r.url.endswith("/api/simulations") and r.method == "POST") as sent:
+        page.click("#sim-run")
+    assert json.loads(sent.value.post_data or "{}")["players"] == 3
+    page.wait_for_selector("svg.chart", timeout=60_000)
+    assert "three-handed-fives" in page.inner_text("#sim-report")
+
+
+def test_the_simulate_page_has_a_players_field_for_each_variant(page, served) -> None:
+    page.goto(served.url)
+    page.wait_for_selector("#start")
+    page.click('nav a[data-view="simulate"]')
+    page.select_option("#sim-variant", "all-fives")
+    page.wait_for_selector('#sim-players[data-ready="all-fives"]')
+    assert page.eval_on_selector_all("#sim-players option", "os => os.map(o => o.value)") == \
+        ["2", "3", "4"]
+    page.select_option("#sim-players", "4")
+    page.fill("#sim-hands", "40")
+    page.fill("#sim-bots", "greedy")
+    with page.expect_request(lambda r: r.url.endswith("/api/simulations") and r.method == "POST") as sent:
+        page.click("#sim-run")
+    assert json.loads(sent.value.post_data or "{}")["players"] == 4
+    page.wait_for_selector("svg.chart", timeout=60_000)

@@ -1,6 +1,6 @@
 // The page: pick and read variants, write a house rule, play, watch simulations, replay.
 
-import { call, host, hostKey, setHostKey, rememberSeat, seatKeys } from "./api.js";
+import { call, host, hostKey, setHostKey, rememberSeat, seatKey, seatKeys } from "./api.js";
 import { Table } from "./game.js";
 import { reportCharts, intervalBars } from "./charts.js";
 import { drawBoard } from "./board.js";
@@ -75,26 +75,46 @@ function needHost() {
 
 function variantRef(name) { return name === "@house" ? state.houseText : name; }
 
+// The player counts a variant allows: a built-in's from the list, the house
+// rule's as the server reads them from its text (never guessed).
+async function playerCounts(name) {
+  if (name !== "@house") {
+    const x = state.variants.find((y) => y.name === name);
+    return x ? x.players : [2];
+  }
+  if (state.houseCounts && state.houseCounts.text === state.houseText) return state.houseCounts.players;
+  const r = await call("POST", "/api/validate", { body: { text: state.houseText } });
+  const players = r.ok ? r.players : [];
+  state.houseCounts = { text: state.houseText, players };
+  return players;
+}
+
+// Fill a <select> with a variant's player counts, keeping the choice when it still fits.
+async function fillCounts(select, name) {
+  let counts = [];
+  try { counts = await playerCounts(name); } catch (err) { note(err.message, "error"); }
+  const keep = select.value;
+  select.replaceChildren(...counts.map((n) => h("option", { value: n, selected: String(n) === keep }, `${n} players`)));
+  if (!counts.length) note("the house rule has problems: check it on the House rule page", "error");
+  return counts;
+}
+
 function showNew(preselect = "sniff") {
   const v = state.variants.find((x) => x.name === preselect) || state.variants[0];
   const players = h("select", { id: "players" });
   const seatsBox = h("div", { id: "seats-config" });
-  const variantSel = h("select", { id: "variant" }, variantOptions(v ? v.name : "sniff"));
+  const chosen = preselect === "@house" && state.houseText ? "@house" : (v ? v.name : "sniff");
+  const variantSel = h("select", { id: "variant" }, variantOptions(chosen));
   const teams = h("input", { type: "checkbox", id: "teams" });
   const seed = h("input", { type: "number", id: "seed", min: "0", placeholder: "random" });
   const summary = h("p", { class: "muted", id: "variant-summary" });
 
-  function counts() {
-    if (variantSel.value === "@house") return [2, 3, 4];
-    const x = state.variants.find((y) => y.name === variantSel.value);
-    return x ? x.players : [2];
-  }
-  function fillPlayers() {
-    const c = counts();
-    players.replaceChildren(...c.map((n) => h("option", { value: n }, `${n} players`)));
+  async function fillPlayers() {
     const x = state.variants.find((y) => y.name === variantSel.value);
     summary.textContent = x ? x.summary : "your house rule, as the editor holds it";
+    await fillCounts(players, variantSel.value);
     fillSeats();
+    players.dataset.ready = variantSel.value;  // for tests: the counts shown are this variant's
   }
   function fillSeats() {
     const n = Number(players.value);
@@ -223,6 +243,7 @@ function showHouse() {
     gutter.scrollTop = area.scrollTop;
   }
   area.addEventListener("input", () => { state.houseText = area.value; lines(); });
+  // (the player counts are read again from a changed text: playerCounts)
   area.addEventListener("scroll", () => { gutter.scrollTop = area.scrollTop; });
   file.addEventListener("change", async () => {
     const f = file.files[0];
@@ -249,6 +270,7 @@ function showHouse() {
       const bad = new Set(r.problems.map((p) => p.line));
       lines(bad);
       if (r.ok) {
+        state.houseCounts = { text: area.value, players: r.players };
         problems.replaceChildren(h("li", { class: "ok" }, `No problems: ${r.name}, for ${r.players.join(", ")} players.`));
         const d = await call("POST", "/api/rules", { body: { text: area.value } });
         result.replaceChildren(h("div", { class: "row" },
@@ -280,6 +302,7 @@ function showHouse() {
 function showSimulate(preselect) {
   const a = h("select", { id: "sim-variant" }, variantOptions(preselect || "sniff"));
   const b = h("select", { id: "sim-compare" }, h("option", { value: "" }, "(nothing: one variant)"), variantOptions("", {}));
+  const players = h("select", { id: "sim-players" });
   const bots = h("input", { id: "sim-bots", value: "greedy" });
   const hands = h("input", { id: "sim-hands", type: "number", value: "500", min: "1", max: "20000" });
   const mode = h("select", { id: "sim-mode" }, h("option", { value: "hands" }, "first hands"), h("option", { value: "games" }, "whole matches"));
@@ -290,6 +313,7 @@ function showSimulate(preselect) {
   async function run(ev) {
     ev.preventDefault();
     const body = { variant: variantRef(a.value), bots: bots.value.split(",").map((s) => s.trim()).filter(Boolean) };
+    if (players.value) body.players = Number(players.value);
     body[mode.value] = Number(hands.value);
     if (b.value) body.compare = variantRef(b.value);
     out.replaceChildren();
@@ -315,9 +339,16 @@ function showSimulate(preselect) {
     h("h1", {}, "Watch and compare"),
     h("form", { onsubmit: run },
       h("div", { class: "row" }, h("label", {}, "Variant ", a), h("label", {}, "compared with ", b)),
-      h("div", { class: "row" }, h("label", {}, "Bots ", bots), h("label", {}, "Play ", hands, " ", mode)),
+      h("div", { class: "row" }, h("label", {}, "Players ", players), h("label", {}, "Bots ", bots),
+        h("label", {}, "Play ", hands, " ", mode)),
       h("div", { class: "row" }, h("button", { class: "primary", id: "sim-run" }, "Run"), cancel, bar))),
   out);
+  const counts = async () => {
+    await fillCounts(players, a.value);
+    players.dataset.ready = a.value;  // for tests: the counts shown are this variant's
+  };
+  a.addEventListener("change", counts);
+  counts();
 }
 
 function showReport(out, report) {
@@ -444,6 +475,12 @@ async function showSaves() {
 async function resume(name) {
   try {
     const game = await host("POST", "/api/saves/open", { name });
+    if (game.reopened) {
+      // already a game of this server: the same game, its seat links unchanged
+      if (seatKey(game.id)) location.hash = `play=${game.id}`;
+      else note(`${name} is already game ${game.id} here: open it with its seat link`, "error");
+      return;
+    }
     rememberSeat(game.id, game.seats[0].seat, game.seats[0].key);
     if (game.seats.length > 1) sessionStorage.setItem(`bones.links.${game.id}`, JSON.stringify(game.seats));
     location.hash = `play=${game.id}`;
