@@ -72,7 +72,7 @@ class BonesEnv(gymnasium.Env):
     seat or ``"random"`` (a seat drawn for every episode).
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(self, variant: str = "all-fives", seat: int | str = 0,
                  opponents: str | list[Any] = "heuristic", players: int | None = None,
@@ -187,4 +187,35 @@ class BonesEnv(gymnasium.Env):
                            self.game.match.current_deal)
 
 
-__all__ = ["BonesEnv", "env"]
+def env_id(variant: str) -> str:
+    """The ``gymnasium.make`` id of a variant: ``bones/`` and its name in
+    CamelCase, version 0 (``all-fives`` -> ``bones/AllFives-v0``; a
+    variant file by its file name)."""
+    stem = os.path.splitext(os.path.basename(variant))[0]
+    words = [w for w in stem.replace("_", "-").split("-") if w]
+    return "bones/" + "".join(w[:1].upper() + w[1:] for w in words) + "-v0"
+
+
+def register_variant(variant: str, id: str | None = None) -> str:  # noqa: A002 - gymnasium's word
+    """Register ``variant`` (a built-in name or a variant file) with
+    Gymnasium; returns its id.  ``gymnasium.make(id, **kwargs)`` builds a
+    :class:`BonesEnv` and ``gymnasium.make_vec(id, num_envs, **kwargs)`` the
+    native :class:`bones.adapters.vector.BonesVectorEnv`."""
+    name = id or env_id(variant)
+    gymnasium.register(name, entry_point="bones.adapters.gymnasium:BonesEnv",
+                       vector_entry_point="bones.adapters.vector:make_vector",
+                       kwargs={"variant": variant})
+    return name
+
+
+def register_builtins() -> list[str]:
+    """Register every built-in variant (done when this module is imported)."""
+    from bones.lang.load import builtin_names
+
+    registry = gymnasium.envs.registration.registry
+    return [register_variant(n) for n in builtin_names() if env_id(n) not in registry]
+
+
+register_builtins()
+
+__all__ = ["BonesEnv", "env", "env_id", "register_builtins", "register_variant"]

@@ -10,6 +10,9 @@ allocated once.  The GIL is released while the core steps, on
 
 >>> from bones.adapters.vector import BonesVectorEnv
 >>> envs = BonesVectorEnv("all-fives", num_envs=4, opponents="random")
+>>> import gymnasium, bones.adapters.gymnasium
+>>> gymnasium.make_vec("bones/AllFives-v0", num_envs=2).num_envs
+2
 >>> obs, info = envs.reset(seed=7)
 >>> obs.shape, info["action_mask"].shape
 ((4, 162), (4, 114))
@@ -95,7 +98,7 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, variant: str = "all-fives", num_envs: int = 8, seat: int | str = 0,
-                 opponents: str | list[str] = "random", players: int | None = None,
+                 opponents: str | list[str] = "heuristic", players: int | None = None,
                  teams: bool | None = None, episode: str = "hand", reward: str | None = None,
                  illegal_reward: float = -1.0, num_threads: int = 1, copy: bool = True) -> None:
         if num_envs < 1:
