@@ -64,6 +64,9 @@ from bones.seat.observation import observe, sample_world
 
 SHORT_NAME = "python_bones"
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
 _DEFAULTS = {"variant": "all-fives", "players": 0, "teams": False, "episode": "hand"}
 
 _GAME_TYPE = pyspiel.GameType(
@@ -118,6 +121,8 @@ class BonesGame(pyspiel.Game):
         self.space = ActionSpace(rules)
         self.encoding = Encoding(rules)
         self.max_moves = _max_moves(rules)
+        # a tile move's name, by its code without the flip bit (built as met)
+        self.move_names: dict[int, str] = {}
         if episode == "hand":
             bound = 2 * _hand_bound(rules)
             low, high = -bound, bound
@@ -150,6 +155,17 @@ class BonesGame(pyspiel.Game):
             perfect_recall=False))
 
 
+def _copy_match(match: Match) -> Match:
+    """A copy of ``match`` sharing its rules and past hands' summaries (the
+    past never changes): what a state's copy needs, without ``copy.copy``'s
+    generic reconstruction."""
+    new = Match.__new__(Match)
+    new.__dict__.update(match.__dict__)
+    new.scores = list(match.scores)
+    new.history = list(match.history)
+    return new
+
+
 class _Table:
     """The Python side of a state: everything its copies must copy."""
 
@@ -164,12 +180,22 @@ class _Table:
         # per seat: (log index, tile) for each tile it drew; -1 when unknown
         self.draws: list[list[tuple[int, int]]] = [[] for _ in range(rules.players)]
         self.dealt: list[int] = [0] * rules.players
+        #: the player to move (pyspiel asks very often): kept by update()
+        self.player = _CHANCE
+
+    def update(self) -> None:
+        """Set ``player`` after the table changed."""
+        if self.over:
+            self.player = _TERMINAL
+        elif self.process is not None or self.pending_draw:
+            self.player = _CHANCE
+        else:
+            assert self.hand is not None
+            self.player = self.hand.turn
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         new = _Table.__new__(_Table)
-        match = copy.copy(self.match)
-        match.scores = list(self.match.scores)
-        match.history = list(self.match.history)
+        match = _copy_match(self.match)
         new.match = match
         new.hand = None
         if self.hand is not None:
@@ -187,6 +213,7 @@ class _Table:
         new.before = list(self.before)
         new.draws = [list(d) for d in self.draws]
         new.dealt = list(self.dealt)
+        new.player = self.player
         return new
 
 
@@ -195,7 +222,19 @@ class BonesState(pyspiel.State):
 
     def __init__(self, game: BonesGame) -> None:
         super().__init__(game)
-        self.table = _Table(game.rules)
+        # pyspiel clones a state by asking the game for an initial state and
+        # then deep-copying the attributes into it: the table is built only
+        # when it is first read (__getattr__), so a clone never builds one to
+        # throw away, and reading it is a plain attribute read
+
+    table: _Table
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "table":
+            raise AttributeError(name)
+        table = _Table(self.get_game().rules)
+        self.table = table
+        return table
 
     # the game's pieces, reached through the game (a state holds only _Table)
     @property
@@ -207,13 +246,7 @@ class BonesState(pyspiel.State):
         return process.request() if process is not None else None
 
     def current_player(self) -> int:
-        t = self.table
-        if t.over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if t.process is not None or t.pending_draw:
-            return int(pyspiel.PlayerId.CHANCE)
-        assert t.hand is not None
-        return t.hand.turn
+        return self.table.player
 
     def _legal_actions(self, player: int) -> list[int]:
         hand = self.table.hand
@@ -233,6 +266,10 @@ class BonesState(pyspiel.State):
         return [(o, p) for o in options]
 
     def _apply_action(self, action: int) -> None:
+        self._apply(action)
+        self.table.update()
+
+    def _apply(self, action: int) -> None:
         t = self.table
         game = self._game
         if t.pending_draw:
@@ -271,6 +308,11 @@ class BonesState(pyspiel.State):
             return
         game = self._game
         rules = game.rules
+        if game.episode == "hand":
+            # one hand: the match's summary of it is never read
+            t.over, t.returns = True, hand_rewards(rules, t.before, hand.scores)
+            t.match.scores = list(hand.scores)
+            return
         gained = hand_rewards(rules, t.before, t.match.scores)
         t.match.finish_hand(hand)
         if game.episode == "hand":
@@ -350,7 +392,11 @@ def _move_text(game: BonesGame, seat: int, move: int, table: _Table, viewer: int
         return f"{seat}:draw"
     if move == PASS:
         return f"{seat}:pass"
-    return f"{seat}:{game.space.name(game.space.index(move & ~1))}"
+    code = move & ~1
+    name = game.move_names.get(code)
+    if name is None:
+        name = game.move_names[code] = game.space.name(game.space.index(code))
+    return f"{seat}:{name}"
 
 
 class BonesObserver:
