@@ -190,3 +190,29 @@ def test_cfr_lowers_nash_conv_on_a_tiny_variant() -> None:
     trained = exploitability.nash_conv(game, solver.average_policy())
     assert uniform > 1.0
     assert trained < 0.7 * uniform
+
+
+def test_compact_information_state_tensor() -> None:
+    full = _load("all-fives")
+    game = pyspiel.load_game("python_bones", {"variant": "all-fives", "tensor": "compact"})
+    assert full.information_state_tensor_shape() == [4294]
+    assert game.information_state_tensor_shape() == [162 + 28 + 28 * 2 + 28]
+    rng = np.random.default_rng(3)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = [o for o, _ in state.chance_outcomes()]
+            state.apply_action(int(rng.choice(outcomes)))
+            continue
+        player = state.current_player()
+        x = np.array(state.information_state_tensor(player))
+        played = x[162 + 28:162 + 28 + 56].reshape(28, 2)
+        order = x[162 + 28 + 56:]
+        on_table = x[28:56]  # the encoding's "played" block
+        # a tile has a layer exactly when it is on the table, and its own rank
+        np.testing.assert_array_equal(played.sum(axis=1), on_table)
+        ranks = sorted(order[order > 0] * 28)
+        assert ranks == pytest.approx(list(range(1, len(ranks) + 1)))
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    with pytest.raises(Exception, match="tensor must be"):
+        pyspiel.load_game("python_bones", {"variant": "all-fives", "tensor": "tiny"})

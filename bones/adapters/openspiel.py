@@ -12,7 +12,8 @@ Importing this module registers it:
 Parameters: ``variant`` (a built-in name or a variant file), ``players`` (0:
 the variant's smallest count), ``teams`` (partnerships where the variant
 makes them optional; where it requires them they are always played) and
-``episode`` (``"hand"`` or ``"match"``).
+``episode`` (``"hand"`` or ``"match"``) and ``tensor`` (``"full"``, the
+default, or ``"compact"``: see below).
 
 Every random event is a chance node and the game keeps no generator of its
 own: each tile dealt (seat 0's tiles first), each tile drawn by lot or for
@@ -28,6 +29,18 @@ tensors are the seat's :class:`bones.seat.encoding.Encoding`, and for the
 information state also its dealt tiles and the hand's moves in order.  In
 match episodes the information state covers the current hand and the scores,
 not the moves of earlier hands.
+
+The full information-state tensor is the encoding, the dealt tiles and one
+slot per possible move of the hand (the seat, the tile, the arm, draw,
+pass): 4,294 floats for all-fives.  ``tensor="compact"`` keeps the encoding
+and the dealt tiles and replaces the move slots by two blocks, for
+networks: ``played_by`` (per tile, one-hot, the relative seat that laid it)
+and ``order`` (per tile, its rank among the tiles laid divided by the set's
+size; 0 while in hand or boneyard): 274 floats for all-fives with two
+players.  Passes and draws are not in it (the encoding's counts,
+``tiles_drawn`` and ``proven_void`` carry what they reveal); the
+information-state *string* stays complete, so tabular algorithms (CFR) are
+unaffected.
 
 ``state.resample_from_infostate(player, sampler)`` deals the tiles the
 player cannot see with bones' world sampler
@@ -67,7 +80,11 @@ SHORT_NAME = "python_bones"
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
-_DEFAULTS = {"variant": "all-fives", "players": 0, "teams": False, "episode": "hand"}
+_DEFAULTS = {"variant": "all-fives", "players": 0, "teams": False, "episode": "hand",
+             "tensor": "full"}
+
+#: the information-state tensor's forms (the ``tensor`` parameter)
+TENSORS = ("full", "compact")
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -111,6 +128,9 @@ class BonesGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         merged = {**_DEFAULTS, **(params or {})}
         episode = str(merged["episode"])
+        self.tensor = str(merged["tensor"])
+        if self.tensor not in TENSORS:
+            raise ValueError(f"tensor must be one of {', '.join(TENSORS)}, not '{self.tensor}'")
         if episode not in EPISODES:
             raise ValueError(f"episode must be one of {', '.join(EPISODES)}, not '{episode}'")
         players = int(merged["players"]) or None
@@ -411,7 +431,12 @@ class BonesObserver:
         enc = game.encoding
         pieces = [("observation", enc.size)]
         self.slot = rules.players + rules.tiles.size + max_arms(rules) + 2
-        if self.perfect_recall:
+        self.compact = game.tensor == "compact"
+        if self.perfect_recall and self.compact:
+            tiles = rules.tiles.size
+            pieces += [("dealt", tiles), ("played_by", tiles * rules.players),
+                       ("order", tiles)]
+        elif self.perfect_recall:
             pieces += [("dealt", rules.tiles.size), ("moves", game.max_moves * self.slot)]
         size = sum(n for _, n in pieces)
         self.tensor = np.zeros(size, np.float32)
@@ -445,6 +470,9 @@ class BonesObserver:
                 self.dict["dealt"][tile] = 1.0
         if not self.public:
             return
+        if self.compact:
+            self._compact_moves(t.hand, player)
+            return
         moves = self.dict["moves"]
         players, tiles, arms = rules.players, rules.tiles.size, max_arms(rules)
         own_draws = {at: tile for at, tile in t.draws[player]} if self.private else {}
@@ -462,6 +490,21 @@ class BonesObserver:
             else:
                 moves[base + tile_of(move)] = 1.0
                 moves[base + tiles + arm_of(move)] = 1.0
+
+    def _compact_moves(self, hand: Hand, player: int) -> None:
+        """Per tile on the table: who laid it (relative seat, one-hot) and
+        when (its rank among the tiles laid, divided by the set's size)."""
+        rules = self.game.rules
+        tiles, players = rules.tiles.size, rules.players
+        played_by, order = self.dict["played_by"], self.dict["order"]
+        laid = 0
+        for seat, move, _ in hand.log:
+            if move < 0:
+                continue
+            laid += 1
+            tile = tile_of(move)
+            played_by[tile * players + (seat - player) % players] = 1.0
+            order[tile] = laid / tiles
 
     def string_from(self, state: BonesState, player: int) -> str:
         t = state.table
