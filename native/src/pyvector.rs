@@ -145,12 +145,12 @@ fn step_all<const W: usize>(
     }
     let per = n.div_ceil(threads);
     std::thread::scope(|scope| {
-        let handles: Vec<_> = envs
-            .chunks_mut(per)
-            .enumerate()
-            .map(|(c, chunk)| scope.spawn(move || run(c * per, chunk)))
-            .collect();
-        let mut out = Ok(());
+        // the calling thread steps the first chunk itself: one spawn fewer
+        let mut chunks = envs.chunks_mut(per).enumerate();
+        let (_, first) = chunks.next().expect("n >= 2");
+        let handles: Vec<_> =
+            chunks.map(|(c, chunk)| scope.spawn(move || run(c * per, chunk))).collect();
+        let mut out = run(0, first);
         for h in handles {
             match h.join() {
                 Ok(Ok(())) => {}
