@@ -13,7 +13,15 @@ are built the way a learner would ask for them:
 * ``gymnasium``: ``env.step`` against ``random`` opponents (their moves are
   inside the step and not counted);
 * ``openspiel``: ``state.legal_actions()``, ``state.apply_action`` and the
-  information-state tensor of the player to move.
+  information-state tensor of the player to move;
+* ``vector`` (native core only): :class:`bones.adapters.vector.BonesVectorEnv`,
+  ``--envs`` tables against ``random`` opponents, once on one thread and
+  once on two; a step of every table counts ``--envs`` steps, each with its
+  observation and mask filled (a random legal action per table, chosen in
+  NumPy as ``argmax(noise * mask)`` from a pool of pregenerated noise);
+* peers, in the same run: a PettingZoo classic game (``tictactoe_v3``:
+  ``env.last()`` and ``env.step``) and an RLCard game (``leduc-holdem``:
+  ``env.step`` with a random legal action), random play likewise.
 
 Each adapter runs once per core (``--core python``, ``native`` or ``both``,
 the default): the adapters step hands through
@@ -112,6 +120,65 @@ def _openspiel(variant: str, players: int, steps: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
+def _vector(variant: str, players: int, steps: int, threads: int, envs: int) -> float:
+    import numpy as np
+
+    from bones.adapters.vector import BonesVectorEnv
+
+    venv = BonesVectorEnv(variant, num_envs=envs, opponents="random", players=players,
+                          num_threads=threads, copy=False)
+    _, info = venv.reset(seed=1)
+    rng = np.random.default_rng(1)
+    pool = [rng.random((envs, venv.space.num_actions), dtype=np.float32) for _ in range(16)]
+    calls = max(1, steps // envs)
+    start = time.perf_counter()
+    for k in range(calls):
+        actions = (pool[k % 16] * info["action_mask"]).argmax(axis=1)
+        _, _, _, _, info = venv.step(actions)
+    return calls * envs / (time.perf_counter() - start)
+
+
+def _pz_classic(steps: int) -> float:
+    import numpy as np
+    from pettingzoo.classic import tictactoe_v3
+
+    e = tictactoe_v3.env()
+    e.reset(seed=1)
+    rng = np.random.default_rng(1)
+    done = 0
+    start = time.perf_counter()
+    while done < steps:
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.reset()
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        done += 1
+    return steps / (time.perf_counter() - start)
+
+
+def _rlcard(steps: int) -> float:
+    import rlcard
+
+    e = rlcard.make("leduc-holdem", config={"seed": 1})
+    rng = random.Random(1)
+    state, _ = e.reset()
+    done = 0
+    start = time.perf_counter()
+    while done < steps:
+        state, _ = e.step(rng.choice(list(state["legal_actions"])))
+        done += 1
+        if e.is_over():
+            state, _ = e.reset()
+    return steps / (time.perf_counter() - start)
+
+
+PEERS: dict[str, Callable[[int], float]] = {
+    "pettingzoo tictactoe_v3": _pz_classic,
+    "rlcard leduc-holdem": _rlcard,
+}
+
+
 ADAPTERS: dict[str, Callable[[str, int, int], float]] = {
     "engine": _engine,
     "pettingzoo": _pettingzoo,
@@ -154,11 +221,18 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rounds", type=int, default=3, help="rounds (the median is reported)")
     ap.add_argument("--core", choices=("python", "native", "both"), default="both",
                     help="the core the adapters step (both: one column each)")
+    ap.add_argument("--envs", type=int, default=256, help="tables of the vector environment")
+    ap.add_argument("--vector-steps", type=int, default=1_000_000,
+                    help="env steps per round of the vector environment")
+    ap.add_argument("--only", choices=("all", "vector"), default="all",
+                    help="vector: the vector environment and the peers alone")
     o = ap.parse_args(argv)
     info = machine_info()
     print(f"{o.variant}, {o.players} players, {o.steps} random decisions x {o.rounds} rounds; "
           f"Python {info['python']}, {info['cpu_model']}, load average {info['load_average']}")
     cores = ["python", "native"] if o.core == "both" else [o.core]
+    if o.only == "vector":
+        cores = []
     from bones.engine.core import CoreError
 
     results: dict[str, dict[str, float]] = {}
@@ -168,11 +242,42 @@ def main(argv: list[str] | None = None) -> None:
         except CoreError as err:
             print(f"{core}: skipped ({err})")
     names = [n for n in ADAPTERS if any(n in r for r in results.values())]
-    print(f"  {'adapter':11}" + "".join(f"{c + ' steps/s':>20}" for c in results))
+    if results:
+        print(f"  {'adapter':11}" + "".join(f"{c + ' steps/s':>20}" for c in results))
     for name in names:
         cells = "".join(f"{r[name]:20,.0f}" if name in r else f"{'-':>20}"
                         for r in results.values())
         print(f"  {name:11}{cells}")
+    _vector_rows(o.variant, o.players, o.vector_steps, o.rounds, o.envs, o.steps)
+
+
+def _vector_rows(variant: str, players: int, steps: int, rounds: int, envs: int,
+                 peer_steps: int) -> None:
+    """The vector environment on one and two threads, and the peers."""
+    from bones.engine.core import ENV, CoreError, native
+
+    saved = os.environ.get(ENV)
+    os.environ[ENV] = "native"
+    try:
+        native()
+        for threads in (1, 2):
+            rates = [_vector(variant, players, steps, threads, envs) for _ in range(rounds)]
+            print(f"  vector, {envs} envs, {threads} thread{'s' if threads > 1 else ''}: "
+                  f"{statistics.median(rates):,.0f} steps/s")
+    except (CoreError, ImportError, RuntimeError) as err:
+        print(f"  vector: skipped ({err})")
+    finally:
+        if saved is None:
+            del os.environ[ENV]
+        else:
+            os.environ[ENV] = saved
+    for name, fn in PEERS.items():
+        try:
+            rates = [fn(peer_steps) for _ in range(rounds)]
+        except ImportError as err:
+            print(f"  {name}: skipped ({err})")
+            continue
+        print(f"  peer {name}: {statistics.median(rates):,.0f} steps/s")
 
 
 if __name__ == "__main__":

@@ -40,23 +40,44 @@ def _quiet(fn, *args, **kwargs):
         return fn(*args, **kwargs)
 
 
+def _no_warnings(fn, *args, **kwargs):
+    """Run a framework's checker; it must warn about nothing."""
+    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        out = fn(*args, **kwargs)
+    assert [str(w.message) for w in got] == []
+    return out
+
+
 @pytest.mark.parametrize("table", TABLES, ids=IDS)
 def test_pettingzoo_api_and_seed_tests(table) -> None:
+    # the Box observation (mask in info): api_test has nothing to warn about
     for episode in ("hand", "match"):
         env = pz_adapter.env(table.variant, table.players, table.teams, episode=episode,
-                             render_mode="ansi")
-        _quiet(api_test, env, num_cycles=CYCLES)
-        _quiet(seed_test, functools.partial(pz_adapter.env, table.variant, table.players,
-                                            table.teams, episode=episode), num_cycles=CYCLES)
+                             render_mode="ansi", observation="box")
+        _no_warnings(api_test, env, num_cycles=CYCLES)
+        _no_warnings(seed_test, functools.partial(pz_adapter.env, table.variant, table.players,
+                                                  table.teams, episode=episode,
+                                                  observation="box"), num_cycles=CYCLES)
+
+
+def test_pettingzoo_dict_observation() -> None:
+    # the dict observation draws only the checker's advice for dicts, which
+    # PettingZoo's own classic games draw too
+    env = pz_adapter.env("all-fives", 2, render_mode="ansi")
+    _quiet(api_test, env, num_cycles=CYCLES)
+    _quiet(seed_test, functools.partial(pz_adapter.env, "all-fives", 2), num_cycles=CYCLES)
 
 
 @pytest.mark.parametrize("table", TABLES, ids=IDS)
 def test_gymnasium_check_env(table) -> None:
+    import gymnasium
+
     for episode in ("hand", "match"):
-        env = gym_adapter.env(table.variant, seat=table.players - 1, opponents="random",
-                              players=table.players, teams=table.teams, episode=episode,
-                              render_mode="ansi")
-        _quiet(check_env, env, skip_render_check=False)
+        env = gymnasium.make(gym_adapter.env_id(table.variant), seat=table.players - 1,
+                             opponents="random", players=table.players, teams=table.teams,
+                             episode=episode, render_mode="ansi")
+        _no_warnings(check_env, env.unwrapped, skip_render_check=False)
 
 
 def _random_episode(env, rng):
@@ -157,3 +178,77 @@ def test_gymnasium_plays_against_the_named_bots() -> None:
     env = gym_adapter.env("sniff", seat=0, opponents=[mine], players=2)
     env.reset(seed=2)
     assert env.unwrapped.bots[1] is mine
+
+
+def _episode_rewards(reward: str, episode: str = "hand", seed: int = 4) -> list[float]:
+    env = gym_adapter.env("all-fives", seat=0, opponents="greedy", reward=reward,
+                          episode=episode)
+    _, info = env.reset(seed=seed)
+    out = []
+    rng = np.random.default_rng(seed)
+    for _ in range(3):
+        total, done = 0.0, False
+        while not done:
+            _, r, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            total += r
+        assert info["outcome"] in ("domino", "blocked", "target")
+        assert len(info["settlement"]) == len(info["scores"]) == 2
+        out.append(total)
+        _, info = env.reset()
+    return out
+
+
+def test_reward_kinds_are_seeded_and_consistent() -> None:
+    from bones.seat.encoding import score_scale
+
+    points = _episode_rewards("points")
+    assert points == _episode_rewards("points")  # seeded
+    assert _episode_rewards(None) == points  # the default
+    scale = score_scale(gym_adapter.env("all-fives").rules)
+    assert _episode_rewards("scaled") == pytest.approx([p / scale for p in points])
+    # two sides: the zero-sum points are the difference of the sides' gains
+    assert _episode_rewards("difference") == points
+    wins = _episode_rewards("win")
+    assert wins == [float(np.sign(p)) for p in points]
+    match = _episode_rewards("win", episode="match", seed=2)
+    assert all(w in (-1.0, 0.0, 1.0) for w in match)
+    with pytest.raises(ValueError, match="reward must be one of"):
+        gym_adapter.env("all-fives", reward="money")
+
+
+def test_random_seat_plays_every_seat() -> None:
+    env = gym_adapter.env("partners", seat="random", opponents="random")
+    seats = set()
+    _, info = env.reset(seed=1)
+    for _ in range(20):
+        seats.add(info["seat"])
+        assert info["action_mask"].any()
+        # the observed seat is the one to move: its turn entry is first
+        obs = env.encoding.block(env._obs()[0], "turn")
+        assert obs[0] == 1.0
+        _, info = env.reset()
+    assert seats == {0, 1, 2, 3}
+    with pytest.raises(ValueError, match="random"):
+        gym_adapter.env("all-fives", seat="north")
+
+
+def test_gymnasium_make_ids_and_variant_files(tmp_path) -> None:
+    import shutil
+
+    import gymnasium
+
+    from bones.lang.load import builtin_names
+
+    for name in builtin_names():
+        assert gym_adapter.env_id(name) in gymnasium.envs.registration.registry
+    env = gymnasium.make("bones/AllFives-v0", opponents="random")
+    obs, _ = env.reset(seed=3)
+    assert env.observation_space.contains(obs)
+    assert np.isfinite(env.observation_space.low).all()
+    assert np.isfinite(env.observation_space.high).all()
+    src = next(p for p in __import__("pathlib").Path("variants").glob("*.yaml"))
+    path = tmp_path / "my_house-rules.yaml"
+    shutil.copy(src, path)
+    got = gym_adapter.register_variant(str(path))
+    assert got == "bones/MyHouseRules-v0"
+    assert gymnasium.make(got, opponents="random").unwrapped.rules.players >= 2

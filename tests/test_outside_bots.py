@@ -132,6 +132,9 @@ def test_every_documented_bots_value_names_bots() -> None:
                 make_bot(text)
             elif kind_of(text) == "cmd":
                 parse_command(text)
+            elif kind_of(text) == "file":  # a file of the repository, and its class
+                _, path, name, *_ = text.split(":")
+                assert f"class {name}" in (ROOT / path).read_text(), where
             else:  # pragma: no cover - no such example yet
                 raise AssertionError(f"{where}: check {text} here")
 

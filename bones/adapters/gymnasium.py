@@ -14,6 +14,18 @@ other seats are played by ``opponents`` (bot texts, see ``bones bots``),
 whose randomness, like the deals', flows from the seed given to
 :meth:`~BonesEnv.reset`.  An illegal action ends the episode with
 ``illegal_reward`` (``info["illegal"]`` is then true).
+
+Every entry of the observation is bounded (the encoding's ``scaled`` form:
+the count and the scores scaled and clipped); ``info`` carries the raw
+``count`` and ``scores``, the ``seat`` that plays, and once a hand has ended
+its ``outcome`` (``"domino"``, ``"blocked"`` or ``"target"``) and
+``settlement``.  ``seat="random"`` draws the seat for every episode;
+``reward`` is one of :data:`bones.adapters.common.REWARDS`.
+
+Seeding: ``reset(seed=S)`` makes episode ``k`` (from 0) the match seeded
+``derive(S, 1, k)`` (its hands dealt as ``Match`` deals them), the bots draw
+from ``derive(S, 2)`` and a random seat from ``derive(S, 3)``: the native
+vector environment (:mod:`bones.adapters.vector`) plays the same episodes.
 """
 
 from __future__ import annotations
@@ -25,18 +37,26 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from bones.adapters.common import Game, compile_table
+from bones.adapters.common import (
+    BOT_STREAM,
+    EPISODE_STREAM,
+    SEAT_STREAM,
+    Game,
+    check_reward,
+    compile_table,
+)
 from bones.adapters.pettingzoo import render_text
 from bones.bots import Bot, make_bot
-from bones.engine.rng import Rng
+from bones.engine.rng import Rng, derive
 
 
-def env(variant: str = "all-fives", seat: int = 0, opponents: str | list[Any] = "heuristic",
-        players: int | None = None, teams: bool | None = None, episode: str = "hand",
-        render_mode: str | None = None, illegal_reward: float = -1.0) -> BonesEnv:
+def env(variant: str = "all-fives", seat: int | str = 0,
+        opponents: str | list[Any] = "heuristic", players: int | None = None,
+        teams: bool | None = None, episode: str = "hand", render_mode: str | None = None,
+        illegal_reward: float = -1.0, reward: str | None = None) -> BonesEnv:
     """The environment; see :class:`BonesEnv` for the arguments."""
     return BonesEnv(variant, seat, opponents, players, teams, episode, render_mode,
-                    illegal_reward)
+                    illegal_reward, reward)
 
 
 class BonesEnv(gymnasium.Env):
@@ -45,35 +65,40 @@ class BonesEnv(gymnasium.Env):
     ``opponents`` is one bot text for every other seat or a list, one per
     other seat in seat order (a partner included), of bot texts or bot
     objects (anything with ``choose(observation, rng)``, see docs/bots.md);
-    ``episode`` is ``"hand"`` (reward: the hand's points, zero-sum) or
-    ``"match"`` (reward: 1 for a win, -1/(sides-1) for a loss).
+    ``episode`` is ``"hand"`` (reward by default: the hand's points,
+    zero-sum) or ``"match"`` (by default 1 for a win, -1/(sides-1) for a
+    loss); ``reward`` names another kind (``points``, ``scaled``, ``win``,
+    ``difference``: :data:`bones.adapters.common.REWARDS`); ``seat`` is a
+    seat or ``"random"`` (a seat drawn for every episode).
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, variant: str = "all-fives", seat: int = 0,
+    def __init__(self, variant: str = "all-fives", seat: int | str = 0,
                  opponents: str | list[Any] = "heuristic", players: int | None = None,
                  teams: bool | None = None, episode: str = "hand",
-                 render_mode: str | None = None, illegal_reward: float = -1.0) -> None:
+                 render_mode: str | None = None, illegal_reward: float = -1.0,
+                 reward: str | None = None) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         self.rules = compile_table(variant, players, teams)
-        if not 0 <= seat < self.rules.players:
-            raise ValueError(f"seat must be 0..{self.rules.players - 1}, not {seat}")
-        self.seat = seat
+        self.random_seat = seat == "random"
+        if not self.random_seat and not (isinstance(seat, int)
+                                         and 0 <= seat < self.rules.players):
+            raise ValueError(f"seat must be 0..{self.rules.players - 1} or 'random', not {seat!r}")
+        self.seat = 0 if self.random_seat else int(seat)
         self.episode = episode
+        self.reward_kind = check_reward(reward, episode)
         self.render_mode = render_mode
         self.illegal_reward = illegal_reward
         others = self.rules.players - 1
         texts = [opponents] * others if isinstance(opponents, str) else list(opponents)
         if len(texts) != others:
             raise ValueError(f"{others} opponents are needed, got {len(texts)}")
+        self._opponents = [make_bot(b) if isinstance(b, str) else b for b in texts]
         self.bots: dict[int, Bot] = {}
-        bots = [make_bot(b) if isinstance(b, str) else b for b in texts]
-        for s in range(self.rules.players):
-            if s != seat:
-                self.bots[s] = bots.pop(0)
-        probe = Game(self.rules, Rng(0), episode)
+        self._seat_bots()
+        probe = Game(self.rules, Rng(0), episode, self.reward_kind, scaled=True)
         self.space = probe.space
         self.encoding = probe.encoding
         low, high = self.encoding.bounds()
@@ -81,13 +106,22 @@ class BonesEnv(gymnasium.Env):
                                             np.array(high, dtype=np.float32), dtype=np.float32)
         self.action_space = spaces.Discrete(self.space.num_actions)
         self.game: Game | None = None
-        self._rng: Rng | None = None
+        self._root: int | None = None
+        self._episode = 0
         self._bot_rng = Rng(0)
+        self._seat_rng = Rng(0)
+
+    def _seat_bots(self) -> None:
+        bots = list(self._opponents)
+        self.bots = {s: bots.pop(0) for s in range(self.rules.players) if s != self.seat}
 
     def _obs(self) -> tuple[np.ndarray, dict[str, Any]]:
-        assert self.game is not None
-        obs = self.encoding.encode(self.game.observe(self.seat))
-        return obs, {"action_mask": self.action_masks()}
+        game = self.game
+        assert game is not None
+        obs = self.encoding.encode(game.observe(self.seat))
+        return obs, {"action_mask": self.action_masks(), "seat": self.seat,
+                     "count": game.hand.count, "scores": list(game.hand.scores),
+                     "outcome": game.outcome, "settlement": list(game.settlement)}
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now (int8; all zero once the episode is over)."""
@@ -112,12 +146,20 @@ class BonesEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        if seed is not None or self._rng is None:
-            first = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
-            self._rng = Rng(first)
-            self._bot_rng = Rng(self._rng.next_u64())
+        if seed is not None or self._root is None:
+            root = seed if seed is not None else int.from_bytes(os.urandom(8), "big")
+            self._root = root
+            self._episode = 0
+            self._bot_rng = Rng(derive(root, BOT_STREAM))
+            self._seat_rng = Rng(derive(root, SEAT_STREAM))
         while True:
-            self.game = Game(self.rules, self._rng, self.episode)
+            if self.random_seat:
+                self.seat = self._seat_rng.below(self.rules.players)
+                self._seat_bots()
+            match_seed = derive(self._root, EPISODE_STREAM, self._episode)
+            self._episode += 1
+            self.game = Game(self.rules, None, self.episode, self.reward_kind, seed=match_seed,
+                             scaled=True)
             self._others()
             if not self.game.over:  # the seat has a move to make
                 return self._obs()
@@ -145,4 +187,35 @@ class BonesEnv(gymnasium.Env):
                            self.game.match.current_deal)
 
 
-__all__ = ["BonesEnv", "env"]
+def env_id(variant: str) -> str:
+    """The ``gymnasium.make`` id of a variant: ``bones/`` and its name in
+    CamelCase, version 0 (``all-fives`` -> ``bones/AllFives-v0``; a
+    variant file by its file name)."""
+    stem = os.path.splitext(os.path.basename(variant))[0]
+    words = [w for w in stem.replace("_", "-").split("-") if w]
+    return "bones/" + "".join(w[:1].upper() + w[1:] for w in words) + "-v0"
+
+
+def register_variant(variant: str, id: str | None = None) -> str:  # noqa: A002 - gymnasium's word
+    """Register ``variant`` (a built-in name or a variant file) with
+    Gymnasium; returns its id.  ``gymnasium.make(id, **kwargs)`` builds a
+    :class:`BonesEnv` and ``gymnasium.make_vec(id, num_envs, **kwargs)`` the
+    native :class:`bones.adapters.vector.BonesVectorEnv`."""
+    name = id or env_id(variant)
+    gymnasium.register(name, entry_point="bones.adapters.gymnasium:BonesEnv",
+                       vector_entry_point="bones.adapters.vector:make_vector",
+                       kwargs={"variant": variant})
+    return name
+
+
+def register_builtins() -> list[str]:
+    """Register every built-in variant (done when this module is imported)."""
+    from bones.lang.load import builtin_names
+
+    registry = gymnasium.envs.registration.registry
+    return [register_variant(n) for n in builtin_names() if env_id(n) not in registry]
+
+
+register_builtins()
+
+__all__ = ["BonesEnv", "env", "env_id", "register_builtins", "register_variant"]

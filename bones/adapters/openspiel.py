@@ -12,7 +12,8 @@ Importing this module registers it:
 Parameters: ``variant`` (a built-in name or a variant file), ``players`` (0:
 the variant's smallest count), ``teams`` (partnerships where the variant
 makes them optional; where it requires them they are always played) and
-``episode`` (``"hand"`` or ``"match"``).
+``episode`` (``"hand"`` or ``"match"``) and ``tensor`` (``"full"``, the
+default, or ``"compact"``: see below).
 
 Every random event is a chance node and the game keeps no generator of its
 own: each tile dealt (seat 0's tiles first), each tile drawn by lot or for
@@ -28,6 +29,18 @@ tensors are the seat's :class:`bones.seat.encoding.Encoding`, and for the
 information state also its dealt tiles and the hand's moves in order.  In
 match episodes the information state covers the current hand and the scores,
 not the moves of earlier hands.
+
+The full information-state tensor is the encoding, the dealt tiles and one
+slot per possible move of the hand (the seat, the tile, the arm, draw,
+pass): 4,294 floats for all-fives.  ``tensor="compact"`` keeps the encoding
+and the dealt tiles and replaces the move slots by two blocks, for
+networks: ``played_by`` (per tile, one-hot, the relative seat that laid it)
+and ``order`` (per tile, its rank among the tiles laid divided by the set's
+size; 0 while in hand or boneyard): 274 floats for all-fives with two
+players.  Passes and draws are not in it (the encoding's counts,
+``tiles_drawn`` and ``proven_void`` carry what they reveal); the
+information-state *string* stays complete, so tabular algorithms (CFR) are
+unaffected.
 
 ``state.resample_from_infostate(player, sampler)`` deals the tiles the
 player cannot see with bones' world sampler
@@ -65,7 +78,14 @@ from bones.seat.observation import observe, sample_world
 
 SHORT_NAME = "python_bones"
 
-_DEFAULTS = {"variant": "all-fives", "players": 0, "teams": False, "episode": "hand"}
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+_DEFAULTS = {"variant": "all-fives", "players": 0, "teams": False, "episode": "hand",
+             "tensor": "full"}
+
+#: the information-state tensor's forms (the ``tensor`` parameter)
+TENSORS = ("full", "compact")
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -109,6 +129,9 @@ class BonesGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         merged = {**_DEFAULTS, **(params or {})}
         episode = str(merged["episode"])
+        self.tensor = str(merged["tensor"])
+        if self.tensor not in TENSORS:
+            raise ValueError(f"tensor must be one of {', '.join(TENSORS)}, not '{self.tensor}'")
         if episode not in EPISODES:
             raise ValueError(f"episode must be one of {', '.join(EPISODES)}, not '{episode}'")
         players = int(merged["players"]) or None
@@ -119,6 +142,8 @@ class BonesGame(pyspiel.Game):
         self.space = ActionSpace(rules)
         self.encoding = Encoding(rules)
         self.max_moves = _max_moves(rules)
+        # a tile move's name, by its code without the flip bit (built as met)
+        self.move_names: dict[int, str] = {}
         if episode == "hand":
             bound = 2 * _hand_bound(rules)
             low, high = -bound, bound
@@ -151,6 +176,17 @@ class BonesGame(pyspiel.Game):
             perfect_recall=False))
 
 
+def _copy_match(match: Match) -> Match:
+    """A copy of ``match`` sharing its rules and past hands' summaries (the
+    past never changes): what a state's copy needs, without ``copy.copy``'s
+    generic reconstruction."""
+    new = Match.__new__(Match)
+    new.__dict__.update(match.__dict__)
+    new.scores = list(match.scores)
+    new.history = list(match.history)
+    return new
+
+
 class _Table:
     """The Python side of a state: everything its copies must copy."""
 
@@ -165,12 +201,22 @@ class _Table:
         # per seat: (log index, tile) for each tile it drew; -1 when unknown
         self.draws: list[list[tuple[int, int]]] = [[] for _ in range(rules.players)]
         self.dealt: list[int] = [0] * rules.players
+        #: the player to move (pyspiel asks very often): kept by update()
+        self.player = _CHANCE
+
+    def update(self) -> None:
+        """Set ``player`` after the table changed."""
+        if self.over:
+            self.player = _TERMINAL
+        elif self.process is not None or self.pending_draw:
+            self.player = _CHANCE
+        else:
+            assert self.hand is not None
+            self.player = self.hand.turn
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         new = _Table.__new__(_Table)
-        match = copy.copy(self.match)
-        match.scores = list(self.match.scores)
-        match.history = list(self.match.history)
+        match = _copy_match(self.match)
         new.match = match
         new.hand = None
         if self.hand is not None:
@@ -188,6 +234,7 @@ class _Table:
         new.before = list(self.before)
         new.draws = [list(d) for d in self.draws]
         new.dealt = list(self.dealt)
+        new.player = self.player
         return new
 
 
@@ -196,7 +243,19 @@ class BonesState(pyspiel.State):
 
     def __init__(self, game: BonesGame) -> None:
         super().__init__(game)
-        self.table = _Table(game.rules)
+        # pyspiel clones a state by asking the game for an initial state and
+        # then deep-copying the attributes into it: the table is built only
+        # when it is first read (__getattr__), so a clone never builds one to
+        # throw away, and reading it is a plain attribute read
+
+    table: _Table
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "table":
+            raise AttributeError(name)
+        table = _Table(self.get_game().rules)
+        self.table = table
+        return table
 
     # the game's pieces, reached through the game (a state holds only _Table)
     @property
@@ -208,13 +267,7 @@ class BonesState(pyspiel.State):
         return process.request() if process is not None else None
 
     def current_player(self) -> int:
-        t = self.table
-        if t.over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if t.process is not None or t.pending_draw:
-            return int(pyspiel.PlayerId.CHANCE)
-        assert t.hand is not None
-        return t.hand.turn
+        return self.table.player
 
     def _legal_actions(self, player: int) -> list[int]:
         hand = self.table.hand
@@ -234,6 +287,10 @@ class BonesState(pyspiel.State):
         return [(o, p) for o in options]
 
     def _apply_action(self, action: int) -> None:
+        self._apply(action)
+        self.table.update()
+
+    def _apply(self, action: int) -> None:
         t = self.table
         game = self._game
         if t.pending_draw:
@@ -272,6 +329,11 @@ class BonesState(pyspiel.State):
             return
         game = self._game
         rules = game.rules
+        if game.episode == "hand":
+            # one hand: the match's summary of it is never read
+            t.over, t.returns = True, hand_rewards(rules, t.before, hand.scores)
+            t.match.scores = list(hand.scores)
+            return
         gained = hand_rewards(rules, t.before, t.match.scores)
         t.match.finish_hand(hand)
         if game.episode == "hand":
@@ -351,7 +413,11 @@ def _move_text(game: BonesGame, seat: int, move: int, table: _Table, viewer: int
         return f"{seat}:draw"
     if move == PASS:
         return f"{seat}:pass"
-    return f"{seat}:{game.space.name(game.space.index(move & ~1))}"
+    code = move & ~1
+    name = game.move_names.get(code)
+    if name is None:
+        name = game.move_names[code] = game.space.name(game.space.index(code))
+    return f"{seat}:{name}"
 
 
 class BonesObserver:
@@ -366,7 +432,12 @@ class BonesObserver:
         enc = game.encoding
         pieces = [("observation", enc.size)]
         self.slot = rules.players + rules.tiles.size + max_arms(rules) + 2
-        if self.perfect_recall:
+        self.compact = game.tensor == "compact"
+        if self.perfect_recall and self.compact:
+            tiles = rules.tiles.size
+            pieces += [("dealt", tiles), ("played_by", tiles * rules.players),
+                       ("order", tiles)]
+        elif self.perfect_recall:
             pieces += [("dealt", rules.tiles.size), ("moves", game.max_moves * self.slot)]
         size = sum(n for _, n in pieces)
         self.tensor = np.zeros(size, np.float32)
@@ -400,6 +471,9 @@ class BonesObserver:
                 self.dict["dealt"][tile] = 1.0
         if not self.public:
             return
+        if self.compact:
+            self._compact_moves(t.hand, player)
+            return
         moves = self.dict["moves"]
         players, tiles, arms = rules.players, rules.tiles.size, max_arms(rules)
         own_draws = {at: tile for at, tile in t.draws[player]} if self.private else {}
@@ -417,6 +491,21 @@ class BonesObserver:
             else:
                 moves[base + tile_of(move)] = 1.0
                 moves[base + tiles + arm_of(move)] = 1.0
+
+    def _compact_moves(self, hand: HandLike, player: int) -> None:
+        """Per tile on the table: who laid it (relative seat, one-hot) and
+        when (its rank among the tiles laid, divided by the set's size)."""
+        rules = self.game.rules
+        tiles, players = rules.tiles.size, rules.players
+        played_by, order = self.dict["played_by"], self.dict["order"]
+        laid = 0
+        for seat, move, _ in hand.log:
+            if move < 0:
+                continue
+            laid += 1
+            tile = tile_of(move)
+            played_by[tile * players + (seat - player) % players] = 1.0
+            order[tile] = laid / tiles
 
     def string_from(self, state: BonesState, player: int) -> str:
         t = state.table

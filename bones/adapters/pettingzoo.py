@@ -24,7 +24,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from bones.adapters.common import Game, compile_table
+from bones.adapters.common import Game, check_reward, compile_table
 from bones.engine.handlike import HandLike
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
@@ -32,11 +32,12 @@ from bones.engine.rules import Rules
 
 def env(variant: str = "all-fives", players: int | None = None, teams: bool | None = None,
         seed: int | None = None, episode: str = "hand", render_mode: str | None = None,
-        illegal_reward: float = -1.0) -> AECEnv:
+        illegal_reward: float = -1.0, reward: str | None = None,
+        observation: str = "dict") -> AECEnv:
     """The environment, wrapped as PettingZoo's classic games are: an
     illegal action ends the episode with ``illegal_reward`` for the seat
     that made it, and calls out of order raise."""
-    raw = raw_env(variant, players, teams, seed, episode, render_mode)
+    raw = raw_env(variant, players, teams, seed, episode, render_mode, reward, observation)
     wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=illegal_reward)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
@@ -50,7 +51,17 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     count, partnerships where the variant requires them); ``episode`` is
     ``"hand"`` (one hand, rewarded in points) or ``"match"`` (hands until
     the variant's target, rewarded by the win); ``seed`` seeds the first
-    :meth:`reset` that is given none.
+    :meth:`reset` that is given none; ``reward`` is one of
+    :data:`bones.adapters.common.REWARDS`.
+
+    ``observation="dict"`` (the default, as PettingZoo's classic games do)
+    observes ``{"observation", "action_mask"}``; ``observation="box"``
+    observes the encoding alone and puts the mask in
+    ``infos[agent]["action_mask"]`` (PettingZoo's other convention, which its
+    ``api_test`` checks without a warning).  The encoding is bounded (the
+    count and scores scaled, :class:`bones.seat.encoding.Encoding`);
+    ``infos[agent]`` carries the raw ``count`` and ``scores`` and, once a
+    hand has ended, its ``outcome`` and ``settlement``.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "bones_v0",
@@ -58,8 +69,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def __init__(self, variant: str = "all-fives", players: int | None = None,
                  teams: bool | None = None, seed: int | None = None, episode: str = "hand",
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, reward: str | None = None,
+                 observation: str = "dict") -> None:
         super().__init__()
+        if observation not in ("dict", "box"):
+            raise ValueError(f"observation must be 'dict' or 'box', not {observation!r}")
+        self.observation_kind = observation
+        self.reward_kind = check_reward(reward, episode)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         self.rules: Rules = compile_table(variant, players, teams)
@@ -70,15 +86,18 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         rules = self.rules
         self.possible_agents = [f"player_{i}" for i in range(rules.players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        probe = Game(rules, Rng(0), episode)
+        probe = Game(rules, Rng(0), episode, self.reward_kind, scaled=True)
         self.space = probe.space
         self.encoding = probe.encoding
         low, high = self.encoding.bounds()
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(np.array(low, dtype=np.float32),
-                                      np.array(high, dtype=np.float32), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (self.space.num_actions,), dtype=np.int8),
-        })
+        box = spaces.Box(np.array(low, dtype=np.float32), np.array(high, dtype=np.float32),
+                         dtype=np.float32)
+        obs_space: spaces.Space[Any] = box
+        if observation == "dict":
+            obs_space = spaces.Dict({
+                "observation": box,
+                "action_mask": spaces.Box(0, 1, (self.space.num_actions,), dtype=np.int8),
+            })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.space.num_actions)
                               for a in self.possible_agents}
@@ -98,7 +117,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         elif self._rng is None:
             first = self._seed if self._seed is not None else int.from_bytes(os.urandom(4), "big")
             self._rng = Rng(first)
-        self.game = Game(self.rules, self._rng, self.episode)
+        self.game = Game(self.rules, self._rng, self.episode, self.reward_kind, scaled=True)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -106,16 +125,34 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.turn]
+        self._fill_infos()
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def _mask(self, seat: int) -> np.ndarray:
         assert self.game is not None
-        seat = self.agent_name_mapping[agent]
         mask = np.zeros(self.space.num_actions, dtype=np.int8)
         hand = self.game.hand
         if not self.game.over and hand.turn == seat:
             mask[self.space.legal(hand)] = 1
-        return {"observation": self.encoding.encode(self.game.observe(seat)),
-                "action_mask": mask}
+        return mask
+
+    def _fill_infos(self) -> None:
+        game = self.game
+        assert game is not None
+        shared = {"count": game.hand.count, "scores": list(game.hand.scores),
+                  "outcome": game.outcome, "settlement": list(game.settlement)}
+        for a in self.agents:
+            info = dict(shared)
+            if self.observation_kind == "box":
+                info["action_mask"] = self._mask(self.agent_name_mapping[a])
+            self.infos[a] = info
+
+    def observe(self, agent: str) -> Any:
+        assert self.game is not None
+        seat = self.agent_name_mapping[agent]
+        obs = self.encoding.encode(self.game.observe(seat))
+        if self.observation_kind == "box":
+            return obs
+        return {"observation": obs, "action_mask": self._mask(seat)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -136,6 +173,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 self.terminations[a] = True
         else:
             self.agent_selection = self.possible_agents[game.turn]
+        self._fill_infos()
         self._accumulate_rewards()
         if self.render_mode == "ansi":
             pass  # drawn on request by render()

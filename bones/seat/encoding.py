@@ -33,6 +33,11 @@ block                     size       meaning
                                      history proves it does not hold now
 ========================  =========  ===============================================
 
+``scaled=True`` (what the learning adapters use) bounds every entry:
+``count`` becomes ``min(count, count_cap) / count_cap`` in [0, 1] and each
+score ``score / score_scale`` clipped to [-2, 2] (:func:`count_cap`,
+:func:`score_scale`); the adapters put the raw count and scores in ``info``.
+
 Nothing hidden from the seat enters: other hands and the boneyard's order
 only through what the public history proves (``proven_void``, the bounds of
 :mod:`bones.seat.observation` whose cap is zero).
@@ -59,6 +64,21 @@ from bones.engine.rules import Rules
 from bones.seat.actions import max_arms
 from bones.seat.observation import Observation
 
+#: scaled scores are clipped to [-SCORE_CLIP, SCORE_CLIP]
+SCORE_CLIP = 2.0
+
+
+def count_cap(rules: Rules) -> int:
+    """Where a scaled count saturates: twice the highest pip on every arm
+    (no layout of the built-in variants reaches it)."""
+    return max(1, 2 * rules.tiles.highest * max_arms(rules))
+
+
+def score_scale(rules: Rules) -> int:
+    """What a scaled score (and a ``scaled`` reward) is divided by: the
+    variant's target, or 100 for a variant played for a number of hands."""
+    return rules.target if rules.target > 0 else 100
+
 
 class Block(NamedTuple):
     name: str
@@ -71,8 +91,11 @@ class Block(NamedTuple):
 class Encoding:
     """The encoding of one compiled variant; see the module's table."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, scaled: bool = False) -> None:
         self.rules = rules
+        self.scaled = scaled
+        self.count_cap = count_cap(rules)
+        self.score_scale = score_scale(rules)
         t = rules.tiles.size
         p = rules.tiles.highest + 1
         a = max_arms(rules)
@@ -80,12 +103,13 @@ class Encoding:
         o = rules.owners
         inf = float("inf")
         most_drawn = max(t - rules.hand_size * s, 0)
+        count_high, score_low, score_high = (1, -SCORE_CLIP, SCORE_CLIP) if scaled else (inf, -inf, inf)
         spec = [
             ("own", t, 0, 1), ("played", t, 0, 1), ("out_of_play", t, 0, 1),
-            ("arm_open", a * p, 0, 1), ("open_ends", p, 0, a), ("count", 1, 0, inf),
+            ("arm_open", a * p, 0, 1), ("open_ends", p, 0, a), ("count", 1, 0, count_high),
             ("lead", 1, 0, 1), ("tiles_held", s, 0, t), ("tiles_drawn", s, 0, max(most_drawn, 1)),
             ("turn", s, 0, 1), ("drawable", 1, 0, t), ("boneyard", 1, 0, t),
-            ("drawn_this_turn", 1, 0, t), ("scores", o, -inf, inf), ("got_in", o, 0, 1),
+            ("drawn_this_turn", 1, 0, t), ("scores", o, score_low, score_high), ("got_in", o, 0, 1),
             ("proven_void", (s - 1) * t, 0, 1),
         ]
         self.blocks: list[Block] = []
@@ -97,8 +121,8 @@ class Encoding:
         self.arms = a
         self._by_name = {b.name: b for b in self.blocks}
 
-    def __reduce__(self) -> tuple[object, tuple[Rules]]:
-        return (Encoding, (self.rules,))
+    def __reduce__(self) -> tuple[object, tuple[Rules, bool]]:
+        return (Encoding, (self.rules, self.scaled))
 
     @property
     def shape(self) -> tuple[int]:
@@ -142,7 +166,8 @@ class Encoding:
                 out[base + arm * p + pip] = 1.0
                 out[ends + pip] += 1.0
         at = ends + p
-        out[at] = float(layout.count)
+        cap = self.count_cap
+        out[at] = min(layout.count, cap) / cap if self.scaled else float(layout.count)
         out[at + 1] = 0.0 if layout.placed else 1.0
         at += 2
         for k in range(s):
@@ -159,7 +184,10 @@ class Encoding:
         mine = rules.owner[seat]
         for k in range(o):
             side = (mine + k) % o
-            out[at + k] = float(obs.scores[side])
+            score = float(obs.scores[side])
+            if self.scaled:
+                score = min(max(score / self.score_scale, -SCORE_CLIP), SCORE_CLIP)
+            out[at + k] = score
             out[at + o + k] = 1.0 if layout.got_in[side] else 0.0
         at += 2 * o
         for other, caps in enumerate(obs.limits()):
@@ -186,4 +214,4 @@ class Encoding:
         return "\n".join(f"{b.name:16} {b.start:5} {b.size:5}" for b in self.blocks)
 
 
-__all__ = ["Block", "Encoding"]
+__all__ = ["SCORE_CLIP", "Block", "Encoding", "count_cap", "score_scale"]

@@ -17,6 +17,7 @@ pub mod search;
 pub mod settle;
 pub mod sim;
 pub mod table;
+pub mod vector;
 
 #[cfg(feature = "python")]
 mod py;
@@ -24,3 +25,5 @@ mod py;
 mod pysearch;
 #[cfg(feature = "python")]
 mod pysim;
+#[cfg(feature = "python")]
+mod pyvector;

@@ -1006,5 +1006,6 @@ fn bones_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_provoke_panic, m)?)?;
     crate::pysim::register(m)?;
     crate::pysearch::register(m)?;
+    crate::pyvector::register(m)?;
     Ok(())
 }

@@ -20,7 +20,7 @@ fn item<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResul
     }
 }
 
-fn match_rules(d: &Bound<'_, PyDict>) -> PyResult<MatchRules> {
+pub(crate) fn match_rules(d: &Bound<'_, PyDict>) -> PyResult<MatchRules> {
     let lead = |k: &str| -> PyResult<LeadRule> {
         LeadRule::from_codes(&item::<Vec<i64>>(d, k)?).map_err(PyValueError::new_err)
     };

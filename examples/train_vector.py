@@ -1,0 +1,132 @@
+"""Train a policy on the native vector environment, then play it in bones.
+
+    python examples/train_vector.py --updates 120 --out /tmp/linear.npz
+    bones simulate all-fives --games 2000 --seed 1 \\
+        --bots file:examples/train_vector.py:LinearBot:weights=/tmp/linear.npz --bots greedy
+
+NumPy only (no deep-learning library): a linear softmax policy over the
+legal actions of :class:`bones.adapters.vector.BonesVectorEnv`, trained by
+REINFORCE with a running-mean baseline and Adam, from a random seat against
+``greedy`` opponents, rewarded by the hand's points scaled
+(``reward="scaled"``).  :class:`LinearBot` plays the saved weights as a bones
+bot (the argmax of the legal actions), so ``bones simulate`` measures it
+with bones' own statistics.  docs/adapters.md has the result and budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+import numpy as np
+
+
+def train(budget: int, out: str, envs: int = 256, horizon: int = 32, seed: int = 1,
+          opponents: str = "greedy", lr: float = 0.01) -> None:
+    """``budget`` updates of ``horizon`` steps of ``envs`` tables: the same
+    seed gives the same weights (the core's episodes and NumPy's draws are
+    both seeded), whatever the machine's speed."""
+    from bones.adapters.vector import BonesVectorEnv
+
+    venv = BonesVectorEnv("all-fives", num_envs=envs, seat="random", opponents=opponents,
+                          reward="scaled", num_threads=2)
+    size, actions = venv.encoding.size, venv.space.num_actions
+    rng = np.random.default_rng(seed)
+    weights = np.zeros((size + 1, actions))
+    m, v = np.zeros_like(weights), np.zeros_like(weights)
+    baseline, updates, steps, t0 = 0.0, 0, 0, time.time()
+    obs, info = venv.reset(seed=seed)
+    finished: list[float] = []
+    while updates < budget:
+        xs, acts, masks, rewards, ends, live = [], [], [], [], [], []
+        for _ in range(horizon):
+            mask = info["action_mask"].astype(bool)
+            x = np.hstack([obs, np.ones((envs, 1), dtype=np.float32)])
+            logits = np.where(mask, x @ weights, -1e9)
+            p = np.exp(logits - logits.max(axis=1, keepdims=True))
+            p /= p.sum(axis=1, keepdims=True)
+            # a table whose episode just ended has no legal action (autoreset)
+            a = np.array([rng.choice(actions, p=row) if legal.any() else 0
+                          for row, legal in zip(p, mask)])
+            obs, reward, term, _, info = venv.step(a)
+            xs.append(x)
+            acts.append(a)
+            masks.append(mask)
+            rewards.append(reward)
+            ends.append(term)
+            live.append(mask.any(axis=1))  # an autoreset step takes no action
+            finished.extend(reward[term].tolist())
+            steps += envs
+        # returns of the episodes that ended within the rollout
+        ret = np.zeros(envs)
+        known = np.zeros(envs, dtype=bool)
+        grad = np.zeros_like(weights)
+        batch = []
+        for t in reversed(range(horizon)):
+            ret = np.where(ends[t], rewards[t], ret + rewards[t])
+            known = ends[t] | known
+            use = known & live[t]
+            batch.append((t, use, ret.copy()))
+        samples = sum(int(u.sum()) for _, u, _ in batch)
+        if samples == 0:
+            continue
+        mean = sum(float(r[u].sum()) for _, u, r in batch) / samples
+        baseline = 0.95 * baseline + 0.05 * mean
+        for t, use, r in batch:
+            x, mask = xs[t][use], masks[t][use]
+            logits = np.where(mask, x @ weights, -1e9)
+            p = np.exp(logits - logits.max(axis=1, keepdims=True))
+            p /= p.sum(axis=1, keepdims=True)
+            onehot = np.zeros_like(p)
+            onehot[np.arange(len(x)), acts[t][use]] = 1.0
+            adv = (r[use] - baseline)[:, None]
+            grad += x.T @ ((onehot - p) * adv)
+        grad /= samples
+        updates += 1
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad * grad
+        weights += lr * (m / (1 - 0.9 ** updates)) / (np.sqrt(v / (1 - 0.999 ** updates)) + 1e-8)
+        if updates % 20 == 0:
+            recent = np.mean(finished[-2000:]) if finished else 0.0
+            print(f"{time.time() - t0:6.0f}s  {steps:>10,} steps  mean scaled reward "
+                  f"{recent:+.4f}", flush=True)
+    np.savez(out, weights=weights)
+    print(f"saved {out}: {steps:,} env steps in {time.time() - t0:.0f}s, {updates} updates")
+
+
+class LinearBot:
+    """The trained policy as a bones bot: the legal action of highest logit."""
+
+    def __init__(self, weights: str) -> None:
+        self.weights = np.load(weights)["weights"]
+        self._for: Any = None
+
+    def choose(self, observation: Any, rng: Any) -> int:
+        from bones.seat.actions import ActionSpace
+        from bones.seat.encoding import Encoding
+
+        legal = observation.legal_moves()
+        if len(legal) == 1:
+            return int(legal[0])
+        if self._for is not observation.rules:
+            self._for = observation.rules
+            self._enc = Encoding(observation.rules, scaled=True)
+            self._space = ActionSpace(observation.rules)
+        x = np.append(self._enc.encode(observation), 1.0)
+        logits = x @ self.weights
+        return int(max(legal, key=lambda mv: logits[self._space.index(mv)]))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--updates", type=int, default=120, help="policy updates (the budget)")
+    ap.add_argument("--out", default="linear.npz")
+    ap.add_argument("--opponents", default="greedy")
+    ap.add_argument("--seed", type=int, default=1)
+    o = ap.parse_args()
+    train(o.updates, o.out, seed=o.seed, opponents=o.opponents)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,509 @@
+//! Many tables of one variant stepped together (`bones.adapters.vector`):
+//! the learner's seat (or every seat, in self-play) takes actions, numbered
+//! as `bones.seat.actions.ActionSpace` numbers them, and the other seats are
+//! played by the native bots. Each table writes its observation (exactly
+//! `bones.seat.encoding.Encoding.values`), legal-action mask, reward and
+//! ending into rows of caller-owned buffers: no allocation per step.
+//!
+//! Seeding (the same as `bones.adapters.gymnasium` with the same seed):
+//! episode `k` of a table seeded `S` is the match seeded
+//! `derive(S, [EPISODES, k])`; the bots of that table draw from one stream
+//! `derive(S, [BOTS])` and a random seat from `derive(S, [SEATS])`.
+
+use std::sync::Arc;
+
+use crate::bits::Bits;
+use crate::bots::{heuristic_decide, Voids};
+use crate::game::{unique_top, Match, MatchRules};
+use crate::hand::Hand;
+use crate::moves::{arm_of, play_code, tile_of, DRAW, PASS, PLAYING};
+use crate::rng::{derive, Rng};
+use crate::search::{search, Budget, Policy, View};
+use crate::table::{Rules, Spinner, MAX_PLAYERS};
+
+/// Stream labels under a table's seed (`bones.adapters.common`).
+pub const EPISODES: u64 = 1;
+pub const BOTS: u64 = 2;
+pub const SEATS: u64 = 3;
+
+/// Who plays a seat the learner does not.
+#[derive(Clone, Copy, Debug)]
+pub enum Opponent {
+    Random,
+    Greedy,
+    Heuristic,
+    Search { iterations: usize, rollouts: usize, policy: Policy },
+}
+
+/// Which seat learns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatMode {
+    Fixed(usize),
+    /// a seat drawn for every episode
+    Random,
+    /// every seat: the seat to move is the one observed
+    SelfPlay,
+}
+
+/// What a reward is (`bones.adapters.common.REWARDS`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reward {
+    /// a hand's points, zero-sum (the mean of the other sides subtracted)
+    Points,
+    /// `Points` divided by `Config::scale`
+    Scaled,
+    /// 1 for the winning side, -1/(sides-1) for the others, 0 on a tie
+    Win,
+    /// the side's gain less the best other side's
+    Difference,
+}
+
+/// Everything fixed for a vector of tables.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub seat: SeatMode,
+    /// per seat (the learner's entries are ignored)
+    pub opponents: Vec<Opponent>,
+    /// an episode is a whole match (else one hand)
+    pub whole_match: bool,
+    pub reward: Reward,
+    pub scale: f64,
+    pub illegal_reward: f64,
+    /// the encoding's scaling: count / count_cap (clipped), scores /
+    /// score_scale (clipped to +-score_clip); 0 for raw values
+    pub count_cap: f64,
+    pub score_scale: f64,
+    pub score_clip: f64,
+}
+
+/// Where the encoding's blocks start (`Encoding.blocks`).
+#[derive(Clone, Debug)]
+pub struct ObsLayout {
+    pub t: usize,
+    pub p: usize,
+    pub arms: usize,
+    pub s: usize,
+    pub o: usize,
+    pub size: usize,
+    pub num_actions: usize,
+    pub draw_index: i64,
+    pub pass_index: usize,
+}
+
+impl ObsLayout {
+    pub fn new<const W: usize>(r: &Rules<W>) -> ObsLayout {
+        let t = r.size;
+        let p = r.t.highest + 1;
+        let arms = match r.t.spinner {
+            Spinner::None => 2,
+            Spinner::Every | Spinner::EveryButLed => 2 + 2 * p,
+            _ => 4,
+        };
+        let (s, o) = (r.t.players, r.t.owners);
+        let size = 3 * t + arms * p + p + 2 + 3 * s + 3 + 2 * o + (s - 1) * t;
+        let plays = t * arms;
+        let draws = r.t.max_draws > 0;
+        let draw_index = if draws { plays as i64 } else { -1 };
+        let pass_index = if draws { plays + 1 } else { plays };
+        ObsLayout { t, p, arms, s, o, size, num_actions: pass_index + 1, draw_index, pass_index }
+    }
+
+    pub fn index(&self, mv: i64) -> usize {
+        if mv == PASS {
+            self.pass_index
+        } else if mv == DRAW {
+            self.draw_index as usize
+        } else {
+            tile_of(mv) * self.arms + arm_of(mv)
+        }
+    }
+
+    /// The move of action `a`, None outside the space.
+    pub fn move_of(&self, a: i64) -> Option<i64> {
+        if a < 0 || a as usize >= self.num_actions {
+            return None;
+        }
+        if a as usize == self.pass_index {
+            return Some(PASS);
+        }
+        if a == self.draw_index {
+            return Some(DRAW);
+        }
+        let a = a as usize;
+        Some(play_code(a / self.arms, a % self.arms))
+    }
+}
+
+/// One table's rows in the output buffers.
+pub struct Row<'a> {
+    pub obs: &'a mut [f32],
+    pub mask: &'a mut [i8],
+    pub reward: &'a mut f64,
+    pub terminated: &'a mut u8,
+    pub truncated: &'a mut u8,
+    /// the observed seat
+    pub seat: &'a mut i64,
+    /// per seat: what it earned in this step
+    pub rewards: &'a mut [f64],
+    /// how the last hand ended (0 playing, 1 domino, 2 blocked, 3 target)
+    pub outcome: &'a mut i8,
+    /// raw: the layout's count, each side's score, the last hand's settlement
+    pub count: &'a mut i64,
+    pub scores: &'a mut [i64],
+    pub settlement: &'a mut [i64],
+    /// 1 when the action was illegal (the episode ended on it)
+    pub illegal: &'a mut u8,
+}
+
+/// One table.
+pub struct Env<const W: usize> {
+    rules: Arc<Rules<W>>,
+    m: MatchRules,
+    seed: u64,
+    episode: u64,
+    seat_rng: Rng,
+    bot_rng: Rng,
+    mt: Match<W>,
+    hand: Hand<W>,
+    voids: Voids<W>,
+    scratch: Option<Hand<W>>,
+    legal: Vec<i64>,
+    seat: usize,
+    before: Vec<i64>,
+    over: bool,
+    pending: [f64; MAX_PLAYERS],
+    settlement: Vec<i64>,
+    outcome: u8,
+}
+
+impl<const W: usize> Env<W> {
+    pub fn new(rules: Arc<Rules<W>>, m: MatchRules) -> Env<W> {
+        let mt = Match::new(Arc::clone(&rules), m.clone(), 0);
+        let owners = rules.t.owners;
+        let hand = Hand::new(
+            Arc::clone(&rules),
+            crate::hand::HandSetup::new(vec![Bits::ZERO; rules.t.players], Vec::new(), 0),
+        );
+        Env {
+            m,
+            seed: 0,
+            episode: 0,
+            seat_rng: Rng::new(0),
+            bot_rng: Rng::new(0),
+            mt,
+            hand,
+            voids: Voids::default(),
+            scratch: None,
+            legal: Vec::with_capacity(64),
+            seat: 0,
+            before: vec![0; owners],
+            over: true,
+            pending: [0.0; MAX_PLAYERS],
+            settlement: vec![0; owners],
+            outcome: 0,
+            rules,
+        }
+    }
+
+    fn learner(&self, cfg: &Config, seat: usize) -> bool {
+        cfg.seat == SeatMode::SelfPlay || seat == self.seat
+    }
+
+    /// Seed the table's streams (the next episode is episode 0).
+    pub fn seed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.episode = 0;
+        self.seat_rng = Rng::new(derive(seed, &[SEATS]));
+        self.bot_rng = Rng::new(derive(seed, &[BOTS]));
+    }
+
+    /// Start the next episode: bots move until a learner seat has a move.
+    pub fn start(&mut self, cfg: &Config) -> Result<(), String> {
+        loop {
+            self.seat = match cfg.seat {
+                SeatMode::Fixed(s) => s,
+                SeatMode::Random => self.seat_rng.below(self.rules.t.players as u64) as usize,
+                SeatMode::SelfPlay => 0,
+            };
+            let seed = derive(self.seed, &[EPISODES, self.episode]);
+            self.episode += 1;
+            self.mt = Match::new(Arc::clone(&self.rules), self.m.clone(), seed);
+            self.over = false;
+            self.pending = [0.0; MAX_PLAYERS];
+            self.settlement.iter_mut().for_each(|v| *v = 0);
+            self.outcome = 0;
+            self.new_hand()?;
+            self.others(cfg)?;
+            if !self.over {
+                return Ok(());
+            }
+        }
+    }
+
+    fn new_hand(&mut self) -> Result<(), String> {
+        self.hand = self.mt.new_hand(false)?;
+        self.before.clone_from(&self.mt.scores);
+        self.voids.clear();
+        Ok(())
+    }
+
+    /// Make `mv` for the seat to move, and settle a hand it ends.
+    fn make(&mut self, cfg: &Config, mv: i64) -> Result<(), String> {
+        self.voids.before_move(&self.hand, mv);
+        self.hand.apply(mv, None);
+        if self.hand.state == PLAYING {
+            return Ok(());
+        }
+        self.outcome = self.hand.state;
+        match &self.hand.settlement {
+            Some(s) => self.settlement.clone_from(s),
+            None => self.settlement.iter_mut().for_each(|v| *v = 0),
+        }
+        self.mt.finish_hand(&self.hand);
+        let t = &self.rules.t;
+        let owners = t.owners;
+        let gains: Vec<i64> = self.mt.scores.iter().zip(&self.before).map(|(a, b)| a - b).collect();
+        let over = !cfg.whole_match || self.mt.game_over;
+        let lose = -1.0 / (owners as f64 - 1.0);
+        let win_of = |winner: i64, seat: usize| -> f64 {
+            if winner < 0 {
+                0.0
+            } else if t.owner[seat] as i64 == winner {
+                1.0
+            } else {
+                lose
+            }
+        };
+        let total: i64 = gains.iter().sum();
+        for seat in 0..t.players {
+            let mine = gains[t.owner[seat]];
+            let zero_sum = mine as f64 - (total - mine) as f64 / (owners as f64 - 1.0);
+            let r = match cfg.reward {
+                Reward::Points => zero_sum,
+                Reward::Scaled => zero_sum / cfg.scale,
+                Reward::Win => {
+                    if cfg.whole_match {
+                        if self.mt.game_over {
+                            win_of(self.mt.winner, seat)
+                        } else {
+                            0.0
+                        }
+                    } else {
+                        win_of(unique_top(&gains), seat)
+                    }
+                }
+                Reward::Difference => {
+                    let best = (0..owners)
+                        .filter(|&o| o != t.owner[seat])
+                        .map(|o| gains[o])
+                        .max()
+                        .unwrap_or(0);
+                    (mine - best) as f64
+                }
+            };
+            self.pending[seat] += r;
+        }
+        if over {
+            self.over = true;
+            return Ok(());
+        }
+        self.new_hand()
+    }
+
+    /// The bots move until a learner seat has a move or the episode ends.
+    fn others(&mut self, cfg: &Config) -> Result<(), String> {
+        while !self.over && !self.learner(cfg, self.hand.turn) {
+            let seat = self.hand.turn;
+            self.hand.legal_moves_into(&mut self.legal);
+            let n = self.legal.len();
+            let mv = match n {
+                0 => return Err("a hand with no legal move".into()),
+                1 => self.legal[0],
+                _ => match cfg.opponents[seat] {
+                    Opponent::Random => self.legal[self.bot_rng.below(n as u64) as usize],
+                    Opponent::Greedy => self.hand.greedy_move(&self.legal),
+                    Opponent::Heuristic => {
+                        let scratch = self.scratch.get_or_insert_with(|| self.hand.clone());
+                        heuristic_decide(&self.hand, &self.voids, &self.legal, scratch)
+                    }
+                    Opponent::Search { iterations, rollouts, policy } => {
+                        let view = View::of(&self.hand, seat, &self.voids);
+                        let budget = Budget { iterations, rollouts, policy, deadline: None };
+                        search(&view, &self.legal, &budget, &mut self.bot_rng)
+                            .map_err(|_| "no world agrees with the history".to_string())?
+                            .best
+                    }
+                },
+            };
+            self.make(cfg, mv)?;
+        }
+        Ok(())
+    }
+
+    /// One step: the learner's `action`, then the bots; or (the episode
+    /// over) the next episode, the action ignored (next-step autoreset).
+    pub fn step(
+        &mut self,
+        cfg: &Config,
+        lay: &ObsLayout,
+        action: i64,
+        row: &mut Row,
+    ) -> Result<(), String> {
+        *row.illegal = 0;
+        if self.over {
+            self.start(cfg)?;
+            self.write(cfg, lay, row, self.hand.turn);
+            *row.reward = 0.0;
+            row.rewards.iter_mut().for_each(|v| *v = 0.0);
+            *row.terminated = 0;
+            *row.truncated = 0;
+            return Ok(());
+        }
+        let seat = self.hand.turn;
+        self.pending = [0.0; MAX_PLAYERS];
+        let mv = lay.move_of(action).filter(|&mv| {
+            self.hand.legal_moves_into(&mut self.legal);
+            self.legal.contains(&mv)
+        });
+        match mv {
+            None => {
+                self.over = true;
+                self.pending[seat] = cfg.illegal_reward;
+                *row.illegal = 1;
+            }
+            Some(mv) => {
+                self.make(cfg, mv)?;
+                self.others(cfg)?;
+            }
+        }
+        // in self-play the observed seat is the one to move next (the one
+        // that moved, once the episode is over)
+        let observed = if cfg.seat == SeatMode::SelfPlay && !self.over {
+            self.hand.turn
+        } else if cfg.seat == SeatMode::SelfPlay {
+            seat
+        } else {
+            self.seat
+        };
+        self.write(cfg, lay, row, observed);
+        *row.reward = self.pending[seat];
+        for (o, &p) in row.rewards.iter_mut().zip(&self.pending) {
+            *o = p;
+        }
+        *row.terminated = u8::from(self.over);
+        *row.truncated = 0;
+        Ok(())
+    }
+
+    /// A reset: a new episode written into `row`.
+    pub fn reset(&mut self, cfg: &Config, lay: &ObsLayout, row: &mut Row) -> Result<(), String> {
+        self.start(cfg)?;
+        let seat = if cfg.seat == SeatMode::SelfPlay { self.hand.turn } else { self.seat };
+        self.write(cfg, lay, row, seat);
+        *row.reward = 0.0;
+        row.rewards.iter_mut().for_each(|v| *v = 0.0);
+        *row.terminated = 0;
+        *row.truncated = 0;
+        *row.illegal = 0;
+        Ok(())
+    }
+
+    /// The observation of `seat`, its mask and the raw values.
+    fn write(&mut self, cfg: &Config, lay: &ObsLayout, row: &mut Row, seat: usize) {
+        *row.seat = seat as i64;
+        *row.count = self.hand.count;
+        row.scores.copy_from_slice(&self.hand.scores);
+        row.settlement.copy_from_slice(&self.settlement);
+        *row.outcome = self.outcome as i8;
+        row.mask.iter_mut().for_each(|v| *v = 0);
+        if !self.over && self.hand.turn == seat {
+            self.hand.legal_moves_into(&mut self.legal);
+            for &mv in &self.legal {
+                row.mask[lay.index(mv)] = 1;
+            }
+        }
+        encode(&self.hand, &self.voids, seat, cfg, lay, row.obs);
+    }
+}
+
+/// `Encoding.values(observe(hand, seat))` into `out` (`lay.size` entries).
+pub fn encode<const W: usize>(
+    hand: &Hand<W>,
+    voids: &Voids<W>,
+    seat: usize,
+    cfg: &Config,
+    lay: &ObsLayout,
+    out: &mut [f32],
+) {
+    let r = &*hand.rules;
+    let ObsLayout { t, p, arms, s, o, .. } = *lay;
+    out.iter_mut().for_each(|v| *v = 0.0);
+    let own = hand.hands[seat];
+    for tile in own.ones() {
+        out[tile] = 1.0;
+    }
+    for tile in hand.on_table.ones() {
+        out[t + tile] = 1.0;
+    }
+    for tile in hand.out_of_play.ones() {
+        out[2 * t + tile] = 1.0;
+    }
+    let base = 3 * t;
+    let ends = base + arms * p;
+    for arm in 0..hand.n_arms {
+        let pip = hand.arm_open[arm];
+        if pip >= 0 {
+            out[base + arm * p + pip as usize] = 1.0;
+            out[ends + pip as usize] += 1.0;
+        }
+    }
+    let mut at = ends + p;
+    out[at] = if cfg.count_cap > 0.0 {
+        (hand.count as f64).min(cfg.count_cap) / cfg.count_cap
+    } else {
+        hand.count as f64
+    } as f32;
+    out[at + 1] = if hand.placed != 0 { 0.0 } else { 1.0 };
+    at += 2;
+    for k in 0..s {
+        let other = (seat + k) % s;
+        out[at + k] = hand.hands[other].count() as f32;
+        out[at + s + k] = hand.drawn[other] as f32;
+    }
+    at += 2 * s;
+    out[at + (hand.turn + s - seat) % s] = 1.0;
+    at += s;
+    out[at] = hand.drawable() as f32;
+    out[at + 1] = (hand.boneyard.len() - hand.bone_pos) as f32;
+    out[at + 2] = hand.drawn_turn as f32;
+    at += 3;
+    let mine = r.t.owner[seat];
+    for k in 0..o {
+        let side = (mine + k) % o;
+        let score = hand.scores[side] as f64;
+        out[at + k] = if cfg.score_scale > 0.0 {
+            (score / cfg.score_scale).clamp(-cfg.score_clip, cfg.score_clip)
+        } else {
+            score
+        } as f32;
+        out[at + o + k] = if hand.got_in[side] { 1.0 } else { 0.0 };
+    }
+    at += 2 * o;
+    if voids.list.is_empty() {
+        return;
+    }
+    let mut seen = own;
+    seen.or_assign(&hand.on_table);
+    seen.or_assign(&hand.out_of_play);
+    let unseen = r.full.and_not(&seen);
+    for other in 0..s {
+        if other == seat {
+            continue;
+        }
+        let void = voids.barred_for(hand, seat, other, &unseen);
+        let row = at + ((other + s - seat) % s - 1) * t;
+        for tile in void.ones() {
+            out[row + tile] = 1.0;
+        }
+    }
+}
