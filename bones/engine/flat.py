@@ -44,6 +44,7 @@ order: ORDER_*; plain_arms: 0|1 (no arm ever frozen); spinner_mult: [5]; double_
   spins_led: 0|1 (a led double spins); spins_later: [before, after] (a later double
   spins, while no double has been played | after one has); cross_stubs: 0|1 (the in-line
   sniff's cross ends are stubs, its hub never spins); lead_double_mult: [5] (a led double's hub)
+  max_arms: the most arms a layout can have (2 + 2 per double that may spin)
 scores_plays: 0|1; count_points: [points by count]; headers: 0|1; header_points: [by weight]
 when: 0 none|1 multiple_of|2 in_list|3 matching_ends; when_values: [divisors or counts]
 points: 0 count|1 divided|2 sum_of_quotients|3 per_divisor|4 flat; points_param
@@ -123,6 +124,7 @@ def flatten(rules: Rules) -> dict[str, Any]:
         "spins_later": [int(s) for s in rules.spins_later],
         "cross_stubs": int(rules.cross_stubs),
         "lead_double_mult": list(rules.lead_double_mult),
+        "max_arms": rules.max_arms,
         "scores_plays": int(rules.scores_plays),
         "count_points": list(rules.count_points),
         "headers": int(rules.headers),

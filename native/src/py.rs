@@ -121,6 +121,7 @@ pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
         spins_later: [spins_later[0] != 0, spins_later[1] != 0],
         cross_stubs: get_i64(d, "cross_stubs")? != 0,
         lead_double_mult: five("lead_double_mult")?,
+        max_arms: usize_of("max_arms")?,
         scores_plays: get_i64(d, "scores_plays")? != 0,
         count_points: get_vec(d, "count_points")?,
         headers: get_i64(d, "headers")? != 0,

@@ -26,6 +26,7 @@ pub const TABLE_FIELDS: &[&str] = &[
     "spins_later",
     "cross_stubs",
     "lead_double_mult",
+    "max_arms",
     "scores_plays",
     "count_points",
     "headers",
@@ -130,6 +131,8 @@ pub struct Table {
     pub cross_stubs: bool,
     /// the multipliers of a led double's hub (a spinner's, or a plain double's)
     pub lead_double_mult: [i64; 5],
+    /// the most arms a layout can have (the action space's width)
+    pub max_arms: usize,
     pub scores_plays: bool,
     pub count_points: Vec<i64>,
     pub headers: bool,
@@ -366,6 +369,8 @@ pub mod tests {
         t.spins_later = [before, after];
         t.cross_stubs = kind == Spinner::Inline;
         t.lead_double_mult = if led { mult } else { [2, t.double_weight, 0, 0, 0] };
+        let spinners = if after { t.highest + 1 } else { usize::from(led || before) };
+        t.max_arms = 2 + 2 * spinners;
     }
 
     pub fn table(highest: usize, players: usize) -> Table {
@@ -386,6 +391,7 @@ pub mod tests {
             spins_later: [false, false],
             cross_stubs: false,
             lead_double_mult: [2, 2, 0, 0, 0],
+            max_arms: 2,
             scores_plays: true,
             count_points: Vec::new(),
             headers: false,

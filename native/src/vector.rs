@@ -19,7 +19,7 @@ use crate::hand::Hand;
 use crate::moves::{arm_of, play_code, tile_of, DRAW, PASS, PLAYING};
 use crate::rng::{derive, Rng};
 use crate::search::{search, Budget, Policy, View};
-use crate::table::{Rules, Spinner, MAX_PLAYERS};
+use crate::table::{Rules, MAX_PLAYERS};
 
 /// Stream labels under a table's seed (`bones.adapters.common`).
 pub const EPISODES: u64 = 1;
@@ -94,11 +94,7 @@ impl ObsLayout {
     pub fn new<const W: usize>(r: &Rules<W>) -> ObsLayout {
         let t = r.size;
         let p = r.t.highest + 1;
-        let arms = match r.t.spinner {
-            Spinner::None => 2,
-            Spinner::Every | Spinner::EveryButLed => 2 + 2 * p,
-            _ => 4,
-        };
+        let arms = r.t.max_arms;
         let (s, o) = (r.t.players, r.t.owners);
         let size = 3 * t + arms * p + p + 2 + 3 * s + 3 + 2 * o + (s - 1) * t;
         let plays = t * arms;
