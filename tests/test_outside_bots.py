@@ -356,10 +356,15 @@ def test_failing_programs_lose_their_games_and_the_run_goes_on(tmp_path: Path) -
                      "    if '\"legal\"' in line: print('9-9@Q', flush=True)", "not a move"),
         "illegal": ("import sys\nfor line in sys.stdin:\n"
                     "    if '\"legal\"' in line: print('pass', flush=True)", "illegal"),
-        # two answers to one move: the second would answer the next move
+        # two answers to one move: the second would answer the next move.
+        # Both lines in one write: print() makes four writes when Python runs
+        # unbuffered (PYTHONUNBUFFERED), and a second line that arrives after
+        # the next question is indistinguishable from its answer
         "twice": ("import json, sys\nfor line in sys.stdin:\n"
                   "    legal = json.loads(line).get('legal')\n"
-                  "    if legal: print(legal[0], legal[-1], sep='\\n', flush=True)",
+                  "    if legal:\n"
+                  "        sys.stdout.write(legal[0] + '\\n' + legal[-1] + '\\n')\n"
+                  "        sys.stdout.flush()",
                   "when no answer was asked for"),
     }
     for name, (code, reason) in cases.items():
