@@ -126,7 +126,8 @@ def native_rules(rules: Any, module: Any = None) -> Any:
 
 
 def native_hand(rules: Any, deal: Any, scores: list[int] | None = None,
-                module: Any = None, record: bool = True, pot: int = 0) -> Any:
+                module: Any = None, record: bool = True, pot: int = 0,
+                got_in: list[bool] | None = None) -> Any:
     """A native stepwise hand dealt like ``Match.start_hand(deal)``."""
     module = module or native()
     ts = rules.tiles
@@ -141,12 +142,14 @@ def native_hand(rules: Any, deal: Any, scores: list[int] | None = None,
         ts.tiles_of(deal.out_of_play),
         record,
         pot,
+        got_in,
     )
 
 
 def new_hand(rules: Any, hands: Any, boneyard: Any, leader: int,
              scores: list[int] | None = None, lead_tile: int = -1,
-             lead_doubles_only: bool = False, out_of_play: int = 0, pot: int = 0) -> Any:
+             lead_doubles_only: bool = False, out_of_play: int = 0, pot: int = 0,
+             got_in: list[bool] | None = None) -> Any:
     """A hand dealt as ``Hand(rules, hands, boneyard, ...)`` deals it, stepped
     by the core that runs: a :class:`~bones.engine.nativehand.NativeHand`
     when the native core is active, else the Python
@@ -158,7 +161,7 @@ def new_hand(rules: Any, hands: Any, boneyard: Any, leader: int,
         from bones.engine.hand import Hand
 
         return Hand(rules, hands, boneyard, leader, scores, lead_tile, lead_doubles_only,
-                    out_of_play, pot)
+                    out_of_play, pot, got_in)
     from bones.engine.nativehand import NativeHand
 
     ts = rules.tiles
@@ -166,7 +169,7 @@ def new_hand(rules: Any, hands: Any, boneyard: Any, leader: int,
         scores = [0] * rules.owners
     kernel = module.Hand(native_rules(rules, module), [ts.tiles_of(m) for m in hands],
                          list(boneyard), leader, list(scores), lead_tile, lead_doubles_only,
-                         ts.tiles_of(out_of_play), True, pot)
+                         ts.tiles_of(out_of_play), True, pot, got_in)
     return NativeHand(rules, kernel, scores)
 
 

@@ -30,6 +30,7 @@ from bones.engine.moves import ARM_MASK, ARM_SHIFT, DRAW, FLIP, PASS, TILE_SHIFT
 from bones.engine.rules import (
     CHECK_EXACT,
     CHECK_HAND_END,
+    CHECK_HAND_WINNER,
     CHECK_IMMEDIATE,
     CHECK_NONE,
     MUGGINS_OFF,
@@ -46,7 +47,7 @@ from bones.engine.rules import (
     SPIN_NONE,
     Rules,
 )
-from bones.engine.settle import PER_PLAYER, TIES_CARRY, carried, hand_winner, settle
+from bones.engine.settle import PER_PLAYER, TIES_CARRY, carried, hand_winner, hand_winners, settle
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
@@ -100,6 +101,7 @@ class Hand:
         lead_doubles_only: bool = False,
         out_of_play: int = 0,
         pot: int = 0,
+        got_in: Sequence[bool] | None = None,
     ) -> None:
         self.rules = rules
         self.hands = list(hands)
@@ -136,7 +138,10 @@ class Hand:
         self.drawn = [0] * rules.players
         self.out = [False] * rules.players
         self.scores = scores if scores is not None else [0] * rules.owners
-        self.got_in = [rules.get_in == 0] * rules.owners
+        # who has got in ("ten to get in"): fresh each hand, or carried through
+        # the match (get_in_scope: match)
+        self.got_in = ([rules.get_in == 0] * rules.owners if got_in is None
+                       else [g or rules.get_in == 0 for g in got_in])
         self.state: int = PLAYING  # an Outcome
         self.game_over = False
         self.winner = -1
@@ -418,6 +423,9 @@ class Hand:
         self.turn = seat
         if self.bone_end > self.bone_pos and rules.max_draws:
             return
+        if rules.stuck_blocks and not hands[seat] & mask:
+            self._end_hand(BLOCKED, -1, [])  # stuck: neither a play nor a draw
+            return
         for held in hands:
             if held & mask:
                 return
@@ -485,6 +493,19 @@ class Hand:
         self.log.append((seat, DRAW, 0))
         if forced:
             self.drawn_turn += 1
+            if (self.rules.stuck_blocks and not self.hands[seat] & open_tiles
+                    and (self.bone_end <= self.bone_pos
+                         or self.drawn_turn >= self.rules.max_draws)):
+                self._end_hand(BLOCKED, -1, [])  # stuck after drawing
+                return
+            if self.bone_end <= self.bone_pos:
+                # the last drawable tile (docs/rules.md, decision 12): blocked
+                # now if nobody can play, with no pass asked of anyone
+                open_tiles = self.open_mask
+                for hand in self.hands:
+                    if hand & open_tiles:
+                        return
+                self._end_hand(BLOCKED, -1, [])
         else:
             self.drawn_turn = 0
             self._advance()
@@ -727,6 +748,9 @@ class Hand:
             return
         # blocked when nobody can play; a player who is out holds nothing
         open_tiles = self.open_mask
+        if rules.stuck_blocks and not self.hands[seat] & open_tiles:
+            self._end_hand(BLOCKED, -1, [])  # stuck: neither a play nor a draw
+            return
         for hand in self.hands:
             if hand & open_tiles:
                 return
@@ -766,9 +790,12 @@ class Hand:
         self.settlement = list(deltas)
         for o, g in gains:
             deltas[o] += g
-        self._apply_settlement(deltas)
+        winners: list[int] = []
+        if rules.check == CHECK_HAND_WINNER:
+            winners = hand_winners(rule, pips, doubles, domino, blocker)
+        self._apply_settlement(deltas, winners)
 
-    def _apply_settlement(self, deltas: list[int]) -> None:
+    def _apply_settlement(self, deltas: list[int], winners: list[int]) -> None:
         rules = self.rules
         scores = self.scores
         floor = rules.floor
@@ -790,6 +817,17 @@ class Hand:
         for o, d in enumerate(deltas):
             s = scores[o] + d
             scores[o] = s if floor is None else max(s, floor)
+        if rules.check == CHECK_HAND_WINNER:
+            # only the hand's winners are tested; of several at the target
+            # (tied hands that share), the highest wins, a tie plays on
+            reached = [o for o in winners if scores[o] >= rules.target]
+            if reached:
+                top = max(scores[o] for o in reached)
+                leaders = [o for o in reached if scores[o] == top]
+                if len(leaders) == 1:
+                    self.game_over = True
+                    self.winner = leaders[0]
+            return
         if rules.check == CHECK_HAND_END or rules.check == CHECK_IMMEDIATE:
             top = max(scores)
             if top >= rules.target:

@@ -127,7 +127,8 @@ def frames_of(record: Record, label: str) -> dict[str, Any]:
     for number, (hrec, done) in enumerate(zip(record.hands, result.hands), 1):
         deal = _deal_from(rules, hrec.deal, f"hand {number}")
         hand = Hand(rules, deal.hands, deal.boneyard, deal.leader, list(scores),
-                    deal.lead_tile, deal.lead_doubles_only, deal.out_of_play, done.pot)
+                    deal.lead_tile, deal.lead_doubles_only, deal.out_of_play, done.pot,
+                    done.got_in)
         codes: list[int] = []
         frames = []
 
