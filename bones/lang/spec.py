@@ -917,19 +917,19 @@ def _per_problem(variant: Variant, rule: object) -> str | None:
         return None
     per = rounding.per
     if isinstance(rule, EachHeavierSettles):
-        return (f"per: {per} has no effect with each_heavier: each difference is rounded on "
+        return (f"{per} has no effect with each_heavier: each difference is rounded on "
                 "its own (use aggregate)")
     if isinstance(rule, OwnPenaltySettles):
         if per == "opponent":
-            return ("per: opponent has no effect with own_penalty: each side rounds its own "
+            return ("opponent has no effect with own_penalty: each side rounds its own "
                     "pips (aggregate pools partners, player rounds each partner's hand)")
         if variant.players.partnerships.kind == "none":
-            return ("per: player has no effect without partnerships: each player's hand is "
+            return ("player has no effect without partnerships: each player's hand is "
                     "rounded on its own already (use aggregate)")
         return None
     amount = getattr(rule, "amount", "opponents")
     if amount != "opponents":
-        return (f"per: {per} has no effect with amount {amount}: one total is rounded "
+        return (f"{per} has no effect with amount {amount}: one total is rounded "
                 "(per applies to amount opponents)")
     return None
 
