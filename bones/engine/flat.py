@@ -56,7 +56,7 @@ settle_domino, settle_blocked: [kind, amount, flat, unit, per, divisor, ties, do
   amount 0 opponents|1 opponents_minus_own|2 all_hands|3 flat
   ties 0 nobody|1 share|2 not_blocker|3 full|4 carry
   carry: a hand's pot (Hand.pot) comes in, is paid to its winner, and grows by a tie
-  per 0 aggregate|1 opponent|2 player (the opponents amount and own_penalty: player rounds each seat's pips apart)
+  per 0 aggregate|1 opponent|2 player (player rounds each seat's pips apart: opponents amount, own_penalty)
   mode 0 nearest|1 up|2 down
 moves: tile << 7 | arm << 1 | flip; DRAW -1; PASS -2; ends PLAYING 0 DOMINO 1 BLOCKED 2 TARGET 3
 match (read by whole simulations): lead_first, lead_again: [kind LEAD_*, arg, if_none NONE_*]
