@@ -204,3 +204,17 @@ def test_the_hand_winners_by_settlement_kind() -> None:
     assert hand_winners(_rule(SETTLE_LIGHTEST, doubles_lose=True), [2, 8], [True, False], -1, 0) == [1]
     assert hand_winners(_rule(SETTLE_EACH_HEAVIER), [2, 8], [True, False], -1, 0) == [0]
     assert hand_winners(_rule(SETTLE_EACH_HEAVIER), [8, 8], [False] * 2, -1, 0) == []
+
+
+def test_the_replay_page_and_the_analysis_read_an_older_record() -> None:
+    from bones.games.analysis import analyse
+    from bones.web.replay import frames_of
+
+    record = parse_record(json.loads(OLD.read_text()))
+    frames = frames_of(record, "old")
+    eleventh = frames["hands"][10]
+    assert eleventh["end"] == "blocked"
+    # the lead's frame and one per move played: the old pass is not shown
+    assert len(eleventh["frames"]) == len(record.hands[10].moves)
+    result = analyse(record, seats=[1], budget=2, seed=1, only_hands=[11])
+    assert result is not None
