@@ -74,7 +74,8 @@ def play_match(rules, seed: int, claims: bool = True, max_hands: int = 12) -> in
             break
         scores = list(match.scores)
         py = match.new_hand()
-        nat = native_hand(rules, match.current_deal, scores, pot=match.pot)
+        nat = native_hand(rules, match.current_deal, scores, pot=match.pot,
+                          got_in=match.got_in if rules.get_in_match else None)
         where = f"{rules.name} {rules.players}p teams={rules.teams} seed {seed} hand {number}"
         assert_same(py, nat, where)
         while not py.state:
@@ -236,6 +237,26 @@ OPTION_RULES = [
                              "drawing": {"kind": "none"}, "deal": {"hand_size": {2: 3, 3: 3, 4: 3}}}),
     ("all-fives", 3, False, {"settlement": {"blocked": {"ties": "carry"}}}),
     ("partnership-block", 4, True, {"settlement": {"blocked": {"ties": "carry"}}}),
+    # issue 21, section 2
+    ("all-fives", 3, False, {"match": {"check": "hand_winner", "points": {2: 100, 3: 100, 4: 100}},
+                             "settlement": {"blocked": {"ties": "share"}}}),
+    ("bergen", 2, False, {"match": {"check": "hand_winner"}}),
+    ("sniff", 4, True, {"match": {"check": "hand_winner", "points": {2: 100, 3: 100, 4: 100}},
+                        "settlement": {"blocked": {"kind": "own_penalty"}}}),
+    ("muggins", 3, False, {"lead": {"first": {"kind": "lightest_tile"}, "later": {"kind": "first"}}}),
+    ("muggins", 2, False, {"lead": {"first": {"kind": "highest_double", "if_none": "lightest_tile"},
+                                    "later": {"kind": "first"}},
+                           "deal": {"hand_size": {2: 3, 3: 3, 4: 3}}}),
+    ("partners", 4, True, {"lead": {"first": {"kind": "tile", "tile": "6-6", "if_none": "lightest_tile"}},
+                           "deal": {"hand_size": 5}}),
+    ("sniff", 4, True, {"settlement": {"domino": {"rounding": {"per": "player"}},
+                                       "blocked": {"rounding": {"per": "player"}}}}),
+    ("all-fives", 2, False, {"drawing": {"stuck": "block"}}),
+    ("bergen", 3, False, {"drawing": {"kind": "limited", "max_per_turn": 1, "stuck": "block"}}),
+    ("fives-and-threes", 4, True, {"drawing": {"stuck": "block"}}),
+    ("all-fives", 2, False, {"scoring": {"get_in": 10, "get_in_scope": "match"}}),
+    ("muggins", 3, False, {"scoring": {"get_in": 15, "get_in_scope": "match"}}),
+    ("partners", 4, True, {"scoring": {"get_in": 10, "get_in_scope": "match"}}),
 ]
 
 

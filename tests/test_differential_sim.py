@@ -125,6 +125,17 @@ OPTION_RULES = [
     ("all-fives", 3, {"settlement": {"domino": {"rounding": {"kind": "up", "per": "player"}},
                                      "blocked": {"ties": "full"}},
                       "layout": {"spinner": {"kind": "every_double_but_led"}}}),
+    # issue 21, section 2: whole matches, where the match state matters
+    ("all-fives", 3, {"match": {"check": "hand_winner", "points": {2: 100, 3: 100, 4: 100}},
+                      "settlement": {"blocked": {"ties": "share"}}}),
+    ("muggins", 2, {"lead": {"first": {"kind": "highest_double", "if_none": "lightest_tile"},
+                             "later": {"kind": "first"}},
+                    "deal": {"hand_size": {2: 3, 3: 3, 4: 3}}}),
+    ("muggins", 3, {"lead": {"first": {"kind": "lightest_tile"}, "later": {"kind": "winner"}}}),
+    ("sniff", 4, {"settlement": {"domino": {"rounding": {"per": "player"}}}}),
+    ("bergen", 2, {"drawing": {"stuck": "block"}}),
+    ("all-fives", 2, {"scoring": {"get_in": 10, "get_in_scope": "match"}}),
+    ("muggins", 3, {"scoring": {"get_in": 15, "get_in_scope": "match"}}),
 ]
 
 

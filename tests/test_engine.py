@@ -571,7 +571,9 @@ def test_reserve_is_never_drawn():
     assert legal(hand) == ["draw"]
     play(hand, "draw")                       # 6-6, unplayable; the reserve stays
     assert hand.drawable == 0
-    assert legal(hand) == ["pass"]
+    # nobody can play and nothing can be drawn: blocked at the draw, no pass
+    # asked (docs/rules.md, decision 12)
+    assert legal(hand) == [] and hand.over and hand.settlement is not None
     assert hand.boneyard_left == 2
 
 
@@ -718,7 +720,7 @@ def _record_dict():
     ('{"format": "bones-rec', "not valid JSON"),
     ("[1, 2]", "not a bones record"),
     ('{"format": "chess-pgn"}', "not a bones record"),
-    ('{"format": "bones-record", "version": 3}', "version 3 is newer"),
+    ('{"format": "bones-record", "version": 4}', "version 4 is newer"),
     ('{"format": "bones-record"}', "no format version"),
 ])
 def test_load_record_refuses_bad_files(tmp_path, text, message):

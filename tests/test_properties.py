@@ -32,6 +32,7 @@ from bones.engine.hand import (
 from bones.engine.match import MAX_HANDS, Match
 from bones.engine.rules import (
     CHECK_EXACT,
+    CHECK_HAND_WINNER,
     CHECK_IMMEDIATE,
     MUGGINS_OFF,
     MUGGINS_TRANSFER,
@@ -265,11 +266,25 @@ def play_hand(match: Match, rng: random.Random, greed: float) -> None:
     hand = match.new_hand()
     rules = match.rules
     start = list(match.scores)
+    if rules.get_in_match:
+        # once in, in for the match (get_in_scope: match)
+        assert hand.got_in == (match.got_in or [False] * rules.owners)
+    else:
+        assert hand.got_in == [rules.get_in == 0] * rules.owners
     gains = [0] * rules.owners
     bound = (rules.tiles.size + len(hand.boneyard)) * rules.players
     passes_in_a_row = 0
     moves = 0
     while not hand.over:
+        legal = hand.legal_moves()
+        if legal == [PASS] and hand.placed:
+            # a pass is asked only where the hand is not blocked (decision 12:
+            # no further passes), and never of a stuck player under stuck: block
+            assert (hand.drawable and rules.max_draws) or any(
+                hand.hands[s] & hand.open_tiles() for s in range(rules.players)), (
+                "a pass asked in a blocked hand")
+            if rules.stuck_blocks:
+                assert hand.hands[hand.turn] & hand.open_tiles(), "a stuck player asked to pass"
         move = choose(hand, rng, greed)
         claim = claim_for(hand, move, rng)
         for o, g in enumerate(play_checked(hand, move, claim)):
@@ -291,10 +306,18 @@ def play_hand(match: Match, rng: random.Random, greed: float) -> None:
                 team = table_teams(rules.players)[hand.domino_seat]
                 assert not any(hand.hands[s] for s, t in enumerate(table_teams(rules.players))
                                if t == team)
+        elif rules.stuck_blocks and hand.hands[hand.turn] & hand.open_tiles() == 0 and (
+                hand.drawable == 0 or hand.drawn_turn >= rules.max_draws):
+            pass  # the player to move was stuck: neither a play nor a draw
         else:
             assert not any(hand.hands[s] & hand.open_tiles()
                            for s in range(rules.players) if not hand.out[s])
             assert hand.drawable == 0 or rules.max_draws == 0
+        if rules.check == CHECK_HAND_WINNER and hand.game_over:
+            # only the hand's winner, at the target, ends the match
+            assert hand.scores[hand.winner] >= rules.target
+            if hand.state == DOMINO:
+                assert hand.winner == rules.owner[hand.domino_seat]
         if rules.check != CHECK_EXACT and rules.floor is None and hand.state != TARGET:
             # scores move only by play points (and claims, knocks) and settlement
             for o in range(rules.owners):
@@ -307,6 +330,8 @@ def play_hand(match: Match, rng: random.Random, greed: float) -> None:
         assert max(hand.scores) <= rules.target
     summary = match.finish_hand(hand)
     assert summary.scores == match.scores
+    if rules.get_in_match:
+        assert match.got_in == hand.got_in
 
 
 def play_match(table: Table, seed: int, rng: random.Random, greed: float, max_hands: int) -> Match:

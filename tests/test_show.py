@@ -346,6 +346,7 @@ MUTATIONS = [
     (("sniff", LIMITED), "drawing.must_play_drawn", False),
     (("sniff", LIMITED), "drawing.draw_while_able", True),
     (("sniff", LIMITED), "drawing.knock_bonus", 2),
+    (("sniff", LIMITED), "drawing.stuck", "block"),
     ("fives-and-threes", "drawing.knock_bonus", 1),
     ("fives-and-threes", "hand_end.partners_both_out", False),
     # settlement
@@ -378,7 +379,7 @@ MUTATIONS = [
     ("muggins", "settlement.blocked.divisor", 5),
     ("sniff", "settlement.domino.rounding", {"kind": "none"}),
     ("sniff", "settlement.domino.divisor", 5),
-    ("sniff", "settlement.blocked.rounding.per", "opponent"),
+    ("sniff", "settlement.blocked.rounding.per", "player"),
     ("sniff", "settlement.floor", 0),
     ("all-fives", "settlement.floor", -50),
     # match
@@ -386,6 +387,13 @@ MUTATIONS = [
     ("sniff", "match.points", 300),
     ("sniff", "match.check", "immediate"),
     ("sniff", "match.check", "exact"),
+    ("sniff", "match.check", "hand_winner"),
+    ("bergen", "match.check", "hand_winner"),
+    ("sniff", "lead.first", {"kind": "lightest_tile"}),
+    ("muggins", "lead.first.if_none", "lightest_tile"),
+    ("sniff", "drawing.stuck", "block"),
+    ("fives-and-threes", "drawing.stuck", "block"),
+    (("all-fives", {"scoring.get_in": 10}), "scoring.get_in_scope", "match"),
     ("block-2p", "match.count", 2),
 ]
 

@@ -88,7 +88,8 @@ def deal(draw: st.DrawFn, highest: int, counts: list[int]) -> spec.DealRule:
 
 # ------------------------------------------------------------------ leads
 
-no_double = st.sampled_from(["draw_more", "heaviest_hand", "heaviest_tile", "lot", "redeal"])
+no_double = st.sampled_from(["draw_more", "heaviest_hand", "heaviest_tile", "lightest_tile", "lot",
+                             "redeal"])
 
 
 def tiles_text(highest: int) -> st.SearchStrategy[str]:
@@ -110,9 +111,11 @@ def first_lead(highest: int, min_count: int) -> st.SearchStrategy:
             spec.TileLead,
             kind=st.just("tile"),
             tile=tiles_text(highest),
-            if_none=st.sampled_from(["heaviest_tile", "highest_double", "lot", "redeal"]),
+            if_none=st.sampled_from(["heaviest_tile", "lightest_tile", "highest_double", "lot",
+                                     "redeal"]),
         ),
         st.builds(spec.SeatLead, kind=st.just("seat"), seat=st.integers(0, min_count - 1)),
+        st.builds(spec.LightestTileLead, kind=st.just("lightest_tile")),
     )
 
 
@@ -203,10 +206,12 @@ def scoring(draw: st.DrawFn, top: int) -> spec.Scoring:
             over_claim_points=st.sampled_from(["lost", "caller", "claimer"]),
         ).filter(lambda m: m.kind == "transfer" or m.over_claim_points != "caller"),
     ) if scores else st.builds(spec.MugginsOff)
+    get_in = draw(st.integers(0, 20) if scores else st.just(0))
     return spec.Scoring(
         when=when,
         points=draw(points),
-        get_in=draw(st.integers(0, 20) if scores else st.just(0)),
+        get_in=get_in,
+        get_in_scope=draw(st.sampled_from(["hand", "match"]) if get_in else st.just("hand")),
         winning_points_on_lead=draw(st.booleans()),
         muggins=draw(muggins),
     )
@@ -220,6 +225,7 @@ drawings = st.one_of(
         must_play_drawn=st.booleans(),
         draw_while_able=st.booleans(),
         knock_bonus=st.integers(0, 10),
+        stuck=st.sampled_from(["pass", "block"]),
     ),
     st.builds(
         spec.DrawLimited,
@@ -228,8 +234,10 @@ drawings = st.one_of(
         must_play_drawn=st.booleans(),
         draw_while_able=st.booleans(),
         knock_bonus=st.integers(0, 10),
+        stuck=st.sampled_from(["pass", "block"]),
     ),
-    st.builds(spec.NoDrawing, kind=st.just("none"), knock_bonus=st.integers(0, 10)),
+    st.builds(spec.NoDrawing, kind=st.just("none"), knock_bonus=st.integers(0, 10),
+              stuck=st.sampled_from(["pass", "block"])),
 )
 
 
@@ -289,7 +297,7 @@ def match(counts: list[int]) -> st.SearchStrategy:
             spec.TargetMatch,
             kind=st.just("target"),
             points=per_count(st.integers(1, 500), counts),
-            check=st.sampled_from(["hand_end", "immediate", "exact"]),
+            check=st.sampled_from(["hand_end", "immediate", "exact", "hand_winner"]),
         ),
         st.builds(spec.HandsMatch, kind=st.just("hands"), count=st.integers(1, 20)),
     )
@@ -333,6 +341,16 @@ def variants(draw: st.DrawFn) -> Variant:
         settlement=draw(settlement(counts)),
         match=draw(match(counts)),
     )
+    # rounding.per only where it has an effect (it is refused elsewhere)
+    settled = {}
+    for key in ("domino", "blocked"):
+        rule = getattr(variant.settlement, key)
+        if spec._per_problem(variant, rule):
+            rounding = rule.rounding.model_copy(update={"per": "aggregate"})
+            settled[key] = rule.model_copy(update={"rounding": rounding})
+    if settled:
+        variant = variant.model_copy(
+            update={"settlement": variant.settlement.model_copy(update=settled)})
     if isinstance(variant.match, spec.TargetMatch) and variant.match.check == "exact":
         # an exact target must be reachable: scale it to the scores' step
         step = spec.score_granularity(variant)

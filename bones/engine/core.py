@@ -133,7 +133,8 @@ def native_rules(rules: Any, module: Any = None) -> Any:
 
 
 def native_hand(rules: Any, deal: Any, scores: list[int] | None = None,
-                module: Any = None, record: bool = True, pot: int = 0) -> Any:
+                module: Any = None, record: bool = True, pot: int = 0,
+                got_in: list[bool] | None = None) -> Any:
     """A native stepwise hand dealt like ``Match.start_hand(deal)``."""
     module = module or native()
     ts = rules.tiles
@@ -148,21 +149,23 @@ def native_hand(rules: Any, deal: Any, scores: list[int] | None = None,
         ts.tiles_of(deal.out_of_play),
         record,
         pot,
+        got_in,
     )
 
 
 @overload
 def new_hand(rules: Rules, deal: Deal, *, scores: list[int] | None = None,
-             pot: int = 0) -> HandLike: ...
+             pot: int = 0, got_in: list[bool] | None = None) -> HandLike: ...
 
 
 @overload
 def new_hand(rules: Rules, deal: Sequence[int], *legacy: Any, scores: list[int] | None = None,
-             pot: int = 0) -> HandLike: ...
+             pot: int = 0, got_in: list[bool] | None = None) -> HandLike: ...
 
 
 def new_hand(rules: Rules, deal: Deal | Sequence[int], *legacy: Any,
-             scores: list[int] | None = None, pot: int = 0) -> HandLike:
+             scores: list[int] | None = None, pot: int = 0,
+             got_in: list[bool] | None = None) -> HandLike:
     """The hand ``deal`` starts (as :meth:`Hand.from_deal <bones.engine.hand.Hand.from_deal>`),
     stepped by the core that runs: a :class:`~bones.engine.nativehand.NativeHand`
     when the native core is active, else the Python
@@ -170,9 +173,10 @@ def new_hand(rules: Rules, deal: Deal | Sequence[int], *legacy: Any,
     same games; ``scores`` (a match's running list) is kept up to date by
     either.
 
-    The older form, ``Hand``'s own arguments (``new_hand(rules, hands,
-    boneyard, leader, scores, lead_tile, lead_doubles_only, out_of_play,
-    pot)``), still deals the same hand.
+    ``got_in`` says which sides start the hand already in (a match whose
+    ``get_in_scope`` is ``match``).  The older form, ``Hand``'s own
+    arguments (``new_hand(rules, hands, boneyard, leader, scores, lead_tile,
+    lead_doubles_only, out_of_play, pot)``), still deals the same hand.
     """
     from bones.engine.leads import Deal
 
@@ -184,12 +188,12 @@ def new_hand(rules: Rules, deal: Deal | Sequence[int], *legacy: Any,
     if module is None:
         from bones.engine.hand import Hand
 
-        return Hand.from_deal(rules, deal, scores, pot)
+        return Hand.from_deal(rules, deal, scores, pot, got_in)
     from bones.engine.nativehand import NativeHand
 
     if scores is None:
         scores = [0] * rules.owners
-    return NativeHand(rules, native_hand(rules, deal, scores, module, pot=pot), scores)
+    return NativeHand(rules, native_hand(rules, deal, scores, module, pot=pot, got_in=got_in), scores)
 
 
 def _legacy_deal(hands: Sequence[int], boneyard: Sequence[int] = (), leader: int = 0,

@@ -48,20 +48,25 @@ order: ORDER_*; plain_arms: 0|1 (no arm ever frozen); spinner_mult: [5]; double_
 scores_plays: 0|1; count_points: [points by count]; headers: 0|1; header_points: [by weight]
 when: 0 none|1 multiple_of|2 in_list|3 matching_ends; when_values: [divisors or counts]
 points: 0 count|1 divided|2 sum_of_quotients|3 per_divisor|4 flat; points_param
-get_in; lead_cannot_win: 0|1 (a lead reaching the target scores nothing); muggins: MUGGINS_*
+get_in; get_in_match: 0|1 (who is in carries through the match; Hand takes got_in)
+lead_cannot_win: 0|1 (a lead reaching the target scores nothing); muggins: MUGGINS_*
   penalise_over_claim: 0|1
   over_claim_points: 0 lost|1 caller|2 claimer
 drawing: DRAW_*; max_draws (1<<30 unlimited); must_play_drawn; draw_while_able; knock_bonus
+  stuck_blocks: 0|1 (the player to move who can neither play nor draw ends the hand, blocked)
+  a failed draw of the last drawable tile blocks the hand when nobody can play
 partners_both_out: 0|1; floor_set: 0|1; floor; check: CHECK_*; target; hands_in_match
+  check 0 none|1 hand_end|2 immediate|3 exact|4 hand_winner (settle.hand_winners)
 settle_domino, settle_blocked: [kind, amount, flat, unit, per, divisor, ties, doubles_lose, mode]
   kind 0 nobody|1 own_penalty|2 each_heavier|3 domino_er|4 lightest
   amount 0 opponents|1 opponents_minus_own|2 all_hands|3 flat
   ties 0 nobody|1 share|2 not_blocker|3 full|4 carry
   carry: a hand's pot (Hand.pot) comes in, is paid to its winner, and grows by a tie
-  per 0 aggregate|1 opponent|2 player (the opponents amount: player rounds each seat's pips apart)
+  per 0 aggregate|1 opponent|2 player (player rounds each seat's pips apart: opponents amount, own_penalty)
   mode 0 nearest|1 up|2 down
 moves: tile << 7 | arm << 1 | flip; DRAW -1; PASS -2; ends PLAYING 0 DOMINO 1 BLOCKED 2 TARGET 3
 match (read by whole simulations): lead_first, lead_again: [kind LEAD_*, arg, if_none NONE_*]
+  kind 6 lightest_tile; if_none 6 lightest_tile (fewest pips, then the lower high half)
   lead_later: LATER_*; lead_doubles_only: 0|1; boneyard_unread: 0|1 (deal by shuffle_tail)
 stepwise hand: Hand.fields(seat) gives hand.FIELDS but rules, scores, voids, in order (HAND_FIELDS)
 """
@@ -134,6 +139,7 @@ def flatten(rules: Rules) -> dict[str, Any]:
         "points": points_code,
         "points_param": int(points_param),
         "get_in": rules.get_in,
+        "get_in_match": int(rules.get_in_match),
         "lead_cannot_win": int(rules.lead_cannot_win),
         "muggins": rules.muggins,
         "penalise_over_claim": int(rules.penalise_over_claim),
@@ -143,6 +149,7 @@ def flatten(rules: Rules) -> dict[str, Any]:
         "must_play_drawn": int(rules.must_play_drawn),
         "draw_while_able": int(rules.draw_while_able),
         "knock_bonus": rules.knock_bonus,
+        "stuck_blocks": int(rules.stuck_blocks),
         "partners_both_out": int(rules.partners_both_out),
         "floor_set": int(rules.floor is not None),
         "floor": rules.floor or 0,

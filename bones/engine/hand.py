@@ -30,6 +30,7 @@ from bones.engine.moves import ARM_MASK, ARM_SHIFT, DRAW, FLIP, PASS, TILE_SHIFT
 from bones.engine.rules import (
     CHECK_EXACT,
     CHECK_HAND_END,
+    CHECK_HAND_WINNER,
     CHECK_IMMEDIATE,
     MUGGINS_OFF,
     MUGGINS_TRANSFER,
@@ -40,7 +41,7 @@ from bones.engine.rules import (
     SPIN_NONE,
     Rules,
 )
-from bones.engine.settle import PER_PLAYER, TIES_CARRY, carried, hand_winner, settle
+from bones.engine.settle import PER_PLAYER, TIES_CARRY, carried, hand_winner, hand_winners, settle
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
@@ -96,6 +97,7 @@ class Hand:
         lead_doubles_only: bool = False,
         out_of_play: int = 0,
         pot: int = 0,
+        got_in: Sequence[bool] | None = None,
     ) -> None:
         self.rules = rules
         self.hands = list(hands)
@@ -132,7 +134,10 @@ class Hand:
         self.drawn = [0] * rules.players
         self.out = [False] * rules.players
         self.scores = scores if scores is not None else [0] * rules.owners
-        self.got_in = [rules.get_in == 0] * rules.owners
+        # who has got in ("ten to get in"): fresh each hand, or carried through
+        # the match (get_in_scope: match)
+        self.got_in = ([rules.get_in == 0] * rules.owners if got_in is None
+                       else [g or rules.get_in == 0 for g in got_in])
         self.state: int = PLAYING  # an Outcome
         self.game_over = False
         self.winner = -1
@@ -153,13 +158,14 @@ class Hand:
 
     @classmethod
     def from_deal(cls, rules: Rules, deal: Deal, scores: list[int] | None = None,
-                  pot: int = 0) -> Hand:
+                  pot: int = 0, got_in: Sequence[bool] | None = None) -> Hand:
         """The hand ``deal`` starts: the one way a Python hand is made from a
         deal (:func:`bones.engine.core.new_hand` makes the native one alike).
         ``scores`` is the match's running list, kept up to date; ``pot`` the
-        points earlier tied hands left on the table (``ties: carry``)."""
+        points earlier tied hands left on the table (``ties: carry``);
+        ``got_in`` the sides already in (``get_in_scope: match``)."""
         return cls(rules, deal.hands, deal.boneyard, deal.leader, scores, deal.lead_tile,
-                   deal.lead_doubles_only, deal.out_of_play, pot)
+                   deal.lead_doubles_only, deal.out_of_play, pot, got_in)
 
     # ------------------------------------------------------------ copying
 
@@ -424,6 +430,9 @@ class Hand:
         self.turn = seat
         if self.bone_end > self.bone_pos and rules.max_draws:
             return
+        if rules.stuck_blocks and not hands[seat] & mask:
+            self._end_hand(BLOCKED, -1, [])  # stuck: neither a play nor a draw
+            return
         for held in hands:
             if held & mask:
                 return
@@ -491,6 +500,19 @@ class Hand:
         self.log.append((seat, DRAW, 0))
         if forced:
             self.drawn_turn += 1
+            if (self.rules.stuck_blocks and not self.hands[seat] & open_tiles
+                    and (self.bone_end <= self.bone_pos
+                         or self.drawn_turn >= self.rules.max_draws)):
+                self._end_hand(BLOCKED, -1, [])  # stuck after drawing
+                return
+            if self.bone_end <= self.bone_pos:
+                # the last drawable tile (docs/rules.md, decision 12): blocked
+                # now if nobody can play, with no pass asked of anyone
+                open_tiles = self.open_mask
+                for hand in self.hands:
+                    if hand & open_tiles:
+                        return
+                self._end_hand(BLOCKED, -1, [])
         else:
             self.drawn_turn = 0
             self._advance()
@@ -716,6 +738,9 @@ class Hand:
             return
         # blocked when nobody can play; a player who is out holds nothing
         open_tiles = self.open_mask
+        if rules.stuck_blocks and not self.hands[seat] & open_tiles:
+            self._end_hand(BLOCKED, -1, [])  # stuck: neither a play nor a draw
+            return
         for hand in self.hands:
             if hand & open_tiles:
                 return
@@ -755,9 +780,12 @@ class Hand:
         self.settlement = list(deltas)
         for o, g in gains:
             deltas[o] += g
-        self._apply_settlement(deltas)
+        winners: list[int] = []
+        if rules.check == CHECK_HAND_WINNER:
+            winners = hand_winners(rule, pips, doubles, domino, blocker)
+        self._apply_settlement(deltas, winners)
 
-    def _apply_settlement(self, deltas: list[int]) -> None:
+    def _apply_settlement(self, deltas: list[int], winners: list[int]) -> None:
         rules = self.rules
         scores = self.scores
         floor = rules.floor
@@ -779,6 +807,17 @@ class Hand:
         for o, d in enumerate(deltas):
             s = scores[o] + d
             scores[o] = s if floor is None else max(s, floor)
+        if rules.check == CHECK_HAND_WINNER:
+            # only the hand's winners are tested; of several at the target
+            # (tied hands that share), the highest wins, a tie plays on
+            reached = [o for o in winners if scores[o] >= rules.target]
+            if reached:
+                top = max(scores[o] for o in reached)
+                leaders = [o for o in reached if scores[o] == top]
+                if len(leaders) == 1:
+                    self.game_over = True
+                    self.winner = leaders[0]
+            return
         if rules.check == CHECK_HAND_END or rules.check == CHECK_IMMEDIATE:
             top = max(scores)
             if top >= rules.target:

@@ -60,6 +60,10 @@ class HandLike(Protocol):
     @scores.setter
     def scores(self, scores: list[int]) -> None: ...
 
+    # per side: whether it has scored the get-in amount (scoring.get_in)
+    @property
+    def got_in(self) -> list[bool]: ...
+
     @property
     def state(self) -> int: ...
 

@@ -10,8 +10,9 @@ chance nodes, a scripted deal).  :func:`deal_and_lead` then applies the rule:
   at random, or a named seat;
 * the holder of a named tile, of the highest or of the lowest double, with
   the rule's fallback when nobody holds it: the highest double and then the
-  heaviest tile, the heaviest hand, a lot, everyone drawing one more tile in
-  turn until a double appears, or a redeal;
+  heaviest tile, the heaviest or the lightest tile, the heaviest hand, a lot,
+  everyone drawing one more tile in turn until a double appears, or a redeal;
+* the holder of the lightest tile, who leads it;
 * ``lead: allowed: double``: the first seat from the leader round the table
   that holds a double leads one, or the hand is redealt.
 
@@ -27,6 +28,7 @@ from typing import Protocol
 
 from bones.engine.rules import (
     LEAD_HIGHEST_DOUBLE,
+    LEAD_LIGHTEST_TILE,
     LEAD_LOT,
     LEAD_LOWEST_DOUBLE,
     LEAD_RANDOM,
@@ -36,6 +38,7 @@ from bones.engine.rules import (
     NONE_HEAVIEST_HAND,
     NONE_HEAVIEST_TILE,
     NONE_HIGHEST_DOUBLE,
+    NONE_LIGHTEST_TILE,
     NONE_LOT,
     NONE_REDEAL,
     LeadRule,
@@ -101,7 +104,9 @@ def deal_and_lead(rules: Rules, rule: LeadRule | int, dealer: Dealer) -> Deal | 
             leader = rule.arg
     hands, boneyard = dealer.hands_and_boneyard()
     lead_tile = -1
-    if kind in (LEAD_HIGHEST_DOUBLE, LEAD_LOWEST_DOUBLE, LEAD_TILE):
+    if kind == LEAD_LIGHTEST_TILE:
+        leader, lead_tile = _extreme_tile(rules, hands, lightest=True)
+    elif kind in (LEAD_HIGHEST_DOUBLE, LEAD_LOWEST_DOUBLE, LEAD_TILE):
         assert isinstance(rule, LeadRule)
         found = _lead_by_tile(rules, rule, hands, boneyard, dealer)
         if found is None:
@@ -170,10 +175,19 @@ def _no_double(rules: Rules, fallback: int, hands: list[int],
         return weights.index(max(weights)), -1
     if fallback == NONE_LOT:
         return dealer.leader_by_lot(list(range(rules.players))), -1
-    # heaviest_tile: the holder of the heaviest tile (most pips, then the
-    # higher top half) leads it
-    best = max((t for h in hands for t in ts.tiles_of(h)),
-               key=lambda t: (ts.pips[t], ts.high[t]))
+    return _extreme_tile(rules, hands, fallback == NONE_LIGHTEST_TILE)
+
+
+def _extreme_tile(rules: Rules, hands: list[int], lightest: bool) -> tuple[int, int]:
+    """(holder, tile) of the heaviest dealt tile (most pips, then the higher
+    top half) or of the lightest (fewest pips, then the lower top half: [1-2]
+    is lighter than [0-3])."""
+    ts = rules.tiles
+    dealt = [t for h in hands for t in ts.tiles_of(h)]
+    if lightest:
+        best = min(dealt, key=lambda t: (ts.pips[t], ts.high[t]))
+    else:
+        best = max(dealt, key=lambda t: (ts.pips[t], ts.high[t]))
     return _holder(hands, best), best
 
 

@@ -63,6 +63,8 @@ class HandSummary:
     winner: int  # owner who won the hand, -1 for none
     pips: list[int] = field(default_factory=list)
     pot: int = 0  # points tied hands left on the table after this hand (ties: carry)
+    # the sides in after this hand under get_in_scope: match (None otherwise)
+    got_in: list[bool] | None = None
 
 
 class Match:
@@ -70,7 +72,8 @@ class Match:
 
     def __init__(self, rules: Rules, seed: int | None = None,
                  scores: list[int] | None = None, *,
-                 legacy: random.Random | None = None, stepwise_core: bool = False) -> None:
+                 legacy: random.Random | None = None, stepwise_core: bool = False,
+                 got_in: list[bool] | None = None) -> None:
         """``legacy`` is the Mersenne Twister of a save made before the
         specified stream (record format 1): the match then deals from it as
         those versions did.  With ``stepwise_core`` its hands are stepped by
@@ -94,6 +97,9 @@ class Match:
         # winner of the next hand that has one; replaying a record's hands
         # rebuilds it, so records and saves need not store it
         self.pot = 0
+        # the sides that have got in, carried from hand to hand under
+        # get_in_scope: match (None: nobody yet); rebuilt like the pot
+        self.got_in: list[bool] | None = list(got_in) if got_in is not None else None
 
     # ------------------------------------------------------------ dealing
 
@@ -102,14 +108,18 @@ class Match:
         deal = self.next_deal()
         return self.start_hand(deal)
 
-    def start_hand(self, deal: Deal) -> HandLike:
-        """Start a hand from a known deal (replays, scenarios)."""
+    def start_hand(self, deal: Deal, got_in: list[bool] | None = None) -> HandLike:
+        """Start a hand from a known deal (replays, scenarios); ``got_in``
+        overrides who starts it in (a scenario's hand)."""
+        if got_in is None and self.rules.get_in_match:
+            got_in = self.got_in
         if self.stepwise_core:
             from bones.engine.core import new_hand
 
-            hand: HandLike = new_hand(self.rules, deal, scores=self.scores, pot=self.pot)
+            hand: HandLike = new_hand(self.rules, deal, scores=self.scores, pot=self.pot,
+                                      got_in=got_in)
         else:
-            hand = Hand.from_deal(self.rules, deal, self.scores, self.pot)
+            hand = Hand.from_deal(self.rules, deal, self.scores, self.pot, got_in)
         self.current = hand
         self.current_deal = deal
         return hand
@@ -264,8 +274,11 @@ class Match:
             ),
             pips=[hand.pips_left(s) for s in range(rules.players)],
             pot=hand.pot,
+            got_in=list(hand.got_in) if rules.get_in_match else None,
         )
         self.pot = hand.pot
+        if rules.get_in_match:
+            self.got_in = list(hand.got_in)
         self.history.append(summary)
         if hand.game_over:
             self.game_over, self.winner = True, hand.winner

@@ -24,19 +24,21 @@ SPIN_NONE, SPIN_FIRST, SPIN_EVERY, SPIN_LED, SPIN_INLINE, SPIN_EVERY_BUT_LED = r
 ORDER_SIDES, ORDER_ANY, ORDER_ALL4 = range(3)
 # drawing kinds
 DRAW_NONE, DRAW_UNTIL, DRAW_LIMITED = range(3)
-# target checks
-CHECK_NONE, CHECK_HAND_END, CHECK_IMMEDIATE, CHECK_EXACT = range(4)
+# target checks; CHECK_HAND_WINNER: after settlement, only the hand's winner
+# is tested against the target (match.check: hand_winner)
+CHECK_NONE, CHECK_HAND_END, CHECK_IMMEDIATE, CHECK_EXACT, CHECK_HAND_WINNER = range(5)
 # muggins
 MUGGINS_OFF, MUGGINS_TRANSFER, MUGGINS_FORFEIT = range(3)
 # who scores the true points of a rejected over-claim
 OVER_CLAIM_LOST, OVER_CLAIM_CALLER, OVER_CLAIM_CLAIMER = range(3)
 # first-lead rules (LeadRule.kind)
-LEAD_LOT, LEAD_RANDOM, LEAD_HIGHEST_DOUBLE, LEAD_LOWEST_DOUBLE, LEAD_TILE, LEAD_SEAT = range(6)
+(LEAD_LOT, LEAD_RANDOM, LEAD_HIGHEST_DOUBLE, LEAD_LOWEST_DOUBLE, LEAD_TILE, LEAD_SEAT,
+ LEAD_LIGHTEST_TILE) = range(7)
 # what a double or tile rule does when nobody holds one (LeadRule.if_none);
 # NONE_HIGHEST_DOUBLE (tile rules only) looks for the highest double, and
 # failing that the heaviest tile
 (NONE_DRAW_MORE, NONE_HEAVIEST_HAND, NONE_HEAVIEST_TILE, NONE_LOT, NONE_REDEAL,
- NONE_HIGHEST_DOUBLE) = range(6)
+ NONE_HIGHEST_DOUBLE, NONE_LIGHTEST_TILE) = range(7)
 # later-lead rules (Rules.lead_later)
 (LATER_DOMINOER, LATER_WINNER, LATER_ROTATE_NEXT, LATER_ROTATE_PREVIOUS, LATER_ALTERNATE,
  LATER_SERIES, LATER_FIRST) = range(7)
@@ -112,6 +114,8 @@ class Rules:
     header_points: tuple[int, ...] | None = field(repr=False)
     headers: bool
     get_in: int
+    # a side that got in stays in for the match (scoring.get_in_scope: match)
+    get_in_match: bool
     win_on_lead: bool
     # a lead that would reach the target scores nothing (leads may not win,
     # and there is a target to reach)
@@ -125,6 +129,9 @@ class Rules:
     must_play_drawn: bool
     draw_while_able: bool
     knock_bonus: int
+    # a player to move who can neither play nor draw ends the hand, blocked
+    # (drawing.stuck: block), instead of passing
+    stuck_blocks: bool
     # the hand goes on until every member of a team is out (teams only)
     partners_both_out: bool
     # leads

@@ -40,7 +40,7 @@ class Settle:
     amount: int  # AMOUNT_*
     flat: int  # the points of AMOUNT_FLAT
     unit: int  # rounding unit; 1: no rounding
-    per: int  # PER_*: what the opponents amount rounds apart
+    per: int  # PER_*: what the opponents amount (own_penalty: PER_PLAYER) rounds apart
     divisor: int
     doubles_lose: bool  # lightest: a hand holding a double loses to any double-free one
     ties: int  # TIES_*
@@ -129,6 +129,9 @@ def settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
     if kind == SETTLE_NOBODY:
         return deltas
     if kind == SETTLE_OWN_PENALTY:
+        if rule.per == PER_PLAYER and players is not None:
+            # each partner's own hand rounded on its own (pagat's Sniff)
+            return [-of_parts(rule, players[o]) for o in range(n)]
         return [-of_total(rule, p) for p in pips]
     if kind == SETTLE_EACH_HEAVIER:
         for i, mine in enumerate(pips):
@@ -201,3 +204,34 @@ def hand_winner(deltas: list[int], domino: int) -> int:
     best = max(deltas)
     top = [o for o, d in enumerate(deltas) if d == best]
     return top[0] if len(top) == 1 and best > 0 else -1
+
+
+def hand_winners(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
+                 blocker: int) -> list[int]:
+    """The owners who won a hand for ``match.check: hand_winner``: the
+    domino-er; in a blocked hand (``rule`` its settlement) the lightest hand,
+    however little its settlement (0 included), with the ties rule deciding a
+    tie: ``not_blocker`` the one tied hand that did not make the last play,
+    ``share`` and ``full`` every tied hand, ``nobody`` and ``carry`` none.
+    Settlements with no ties rule (each_heavier, own_penalty, nobody) compare
+    the pips alone, and a tie has no winner.
+
+    >>> rule = Settle(SETTLE_LIGHTEST, AMOUNT_OPPONENTS, 1, 5, PER_AGGREGATE, 1, False, TIES_NOBODY)
+    >>> hand_winners(rule, [1, 9], [False, False], -1, 1), hand_winners(rule, [4, 4], [False] * 2, -1, 1)
+    ([0], [])
+    """
+    if domino >= 0:
+        return [domino]
+    if rule.kind != SETTLE_LIGHTEST:
+        best = min(pips)
+        lightest = [o for o, p in enumerate(pips) if p == best]
+        return lightest if len(lightest) == 1 else []
+    lightest = lightest_owners(rule, pips, doubles)
+    if len(lightest) == 1:
+        return lightest
+    if rule.ties == TIES_NOT_BLOCKER:
+        lightest = [o for o in lightest if o != blocker]
+        return lightest if len(lightest) == 1 else []
+    if rule.ties == TIES_SHARE or rule.ties == TIES_FULL:
+        return lightest
+    return []

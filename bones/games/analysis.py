@@ -195,7 +195,7 @@ def _walk(record: Record, rules: Rules,
     which is made when the loop asks for the next; ``record`` must replay
     (:func:`bones.games.record.replay` it first)."""
     from bones.engine.match import Match
-    from bones.games.record import deal_from_record
+    from bones.games.record import deal_from_record, legacy_pass
 
     start = record.start_scores if record.start_scores is not None else [0] * rules.owners
     match = Match(rules, seed=record.seed if record.seed is not None else 0, scores=start)
@@ -203,6 +203,8 @@ def _walk(record: Record, rules: Rules,
         hand = match.start_hand(deal_from_record(rules, entry.deal, f"hand {number}"))
         claims = entry.claims
         for index, text in enumerate(entry.moves):
+            if legacy_pass(hand, entry.moves, index, record.version):
+                break  # an older record's pass after the draw that blocked the hand
             if hand.turn in seats:
                 yield number, hand, entry, index
             move = parse_move(hand, text)

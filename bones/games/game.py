@@ -255,7 +255,7 @@ class GameSession:
 
     def _replay_saved(self, path: Path, record: Record) -> None:
         """Play a save's hands again, move by move, checking that they hold together."""
-        from bones.games.record import deal_from_record
+        from bones.games.record import BLOCK_AT_DRAW, deal_from_record, legacy_pass
 
         hands = record.hands
         if not hands:
@@ -264,13 +264,20 @@ class GameSession:
             hand = self._start(deal_from_record(self.rules, entry.deal, f"hand {number}"))
             claims = entry.claims or [None] * len(entry.moves)
             for ply, (text, claim) in enumerate(zip(entry.moves, claims, strict=True), 1):
+                if legacy_pass(hand, entry.moves, ply - 1, record.version):
+                    break  # an older save's pass after the draw that now blocks the hand
                 if hand.over:
                     raise GameError(f"{path}: hand {number} goes on after it ended (move {ply})")
                 self._apply_text(text, claim, where=f"hand {number} move {ply}")
             if number < len(hands) and not hand.over:
                 raise GameError(f"{path}: hand {number} is unfinished but another follows")
         if self.hand is not None and self.hand.over and not self.over:
-            raise GameError(f"{path}: the last hand ended but the match goes on and no hand follows")
+            if record.version >= BLOCK_AT_DRAW or hands[-1].end is not None:
+                raise GameError(f"{path}: the last hand ended but the match goes on and no "
+                                "hand follows")
+            # saved one pass before the hand's end under the older rule: the
+            # hand ended at its last draw, and the next one is dealt
+            self._deal()
 
     # ---------------------------------------------------------- reading
 

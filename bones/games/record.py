@@ -35,7 +35,7 @@ from bones._version import __version__
 from bones.engine.bounds import NUMBER_LIMIT, SEED_LIMIT, bound_message
 from bones.engine.hand import Hand, IllegalMoveError
 from bones.engine.handlike import HandLike
-from bones.engine.moves import Outcome
+from bones.engine.moves import DRAW, Outcome
 from bones.engine.notation import NotationError, format_move, parse_move
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,9 +44,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from bones.lang.spec import Variant
 
 FORMAT = "bones-record"
+#: 3: a hand is blocked by the failed draw that takes the last drawable tile
+#: (docs/rules.md, decision 12); records of 1 and 2 may hold one more pass
+#: there, which replay accepts (:data:`BLOCK_AT_DRAW`).
 #: 2: seeds deal from the specified stream (docs/random.md); 1: from Python's
 #: random (such records replay the same: deals are stored)
-VERSION = 2
+VERSION = 3
+#: The first record version written under the rule that a hand is blocked
+#: at the last failed draw, with no pass after it.
+BLOCK_AT_DRAW = 3
 
 class RecordError(ValueError):
     """A record that cannot be read or does not replay; the message is one line."""
@@ -255,8 +261,11 @@ def record_match(match: Match, meta: dict[str, Any] | None = None,
     if current is not None and match.current_deal is not None:
         items.append((match.current_deal, [m for _, m, _ in current.log], None))
     first_scores = list(scores)
+    got_in: list[bool] | None = None
     for deal, moves, summary in items:
-        hand = Hand.from_deal(rules, deal, list(scores))
+        hand = Hand.from_deal(rules, deal, list(scores), 0, got_in)
+        if summary is not None:
+            got_in = summary.got_in
         texts = []
         for move in moves:
             texts.append(format_move(hand, move))
@@ -553,6 +562,8 @@ class ReplayedHand:
     scores: list[int]
     domino_seat: int = -1
     pot: int = 0  # what tied hands left on the table when this hand began (ties: carry)
+    # who was in when this hand began (get_in_scope: match; None otherwise)
+    got_in: list[bool] | None = None
 
 
 @dataclass
@@ -645,7 +656,22 @@ def _show(value: object) -> str:
     return str(value)
 
 
-def _replay_moves(hand: HandLike, hand_record: HandRecord, where: str) -> list[ReplayedMove]:
+def blocked_at_draw(hand: HandLike) -> bool:
+    """Whether ``hand`` ended blocked on a draw: under record versions before
+    :data:`BLOCK_AT_DRAW` its drawer passed once more, and that pass ended it."""
+    return hand.state == Outcome.BLOCKED and bool(hand.log) and hand.log[-1][1] == DRAW
+
+
+def legacy_pass(hand: HandLike, moves: list[str], index: int, version: int) -> bool:
+    """Whether ``moves[index]`` is the pass a record written before
+    :data:`BLOCK_AT_DRAW` holds after the draw that now blocks ``hand``: the
+    hand's last move, and the only move the old rule allowed there."""
+    return (version < BLOCK_AT_DRAW and index == len(moves) - 1 and blocked_at_draw(hand)
+            and moves[index].strip().lower() == "pass")
+
+
+def _replay_moves(hand: HandLike, hand_record: HandRecord, where: str,
+                  version: int = VERSION) -> list[ReplayedMove]:
     """Play a recorded hand's moves (and claims) on ``hand``, checked one by one."""
     claims = hand_record.claims
     if claims is not None and len(claims) != len(hand_record.moves):
@@ -653,6 +679,8 @@ def _replay_moves(hand: HandLike, hand_record: HandRecord, where: str) -> list[R
     steps: list[ReplayedMove] = []
     for index, text in enumerate(hand_record.moves):
         at = f"{where}, move {index + 1} '{text}'"
+        if legacy_pass(hand, hand_record.moves, index, version):
+            break  # the extra pass of an older record: the hand ended at the draw
         if hand.over:
             raise RecordError(f"{at}: the hand is already over "
                               f"({Outcome(hand.state).label} after move {index})")
@@ -688,14 +716,26 @@ def replay(record: Record) -> ReplayResult:
                   stepwise_core=True)
     result = ReplayResult(variant, rules)
     last = len(record.hands)
+    legacy_end = False
     for number, hand_record in enumerate(record.hands, 1):
         where = f"hand {number}"
         if match.game_over:
             raise RecordError(f"{where}: the match was already over after hand {number - 1}")
         hand = match.start_hand(deal_from_record(rules, hand_record.deal, where))
         pot = hand.pot
-        steps = _replay_moves(hand, hand_record, where)
+        got_in = list(hand.got_in) if rules.get_in_match else None
+        steps = _replay_moves(hand, hand_record, where, record.version)
         end = _end_name(hand.state)
+        if (hand_record.end is None and number == last and record.version < BLOCK_AT_DRAW
+                and blocked_at_draw(hand)):
+            # an older record interrupted before the pass that ended the hand
+            # under its rule: the hand now ends at the draw, and is settled
+            summary = match.finish_hand(hand)
+            result.hands.append(ReplayedHand(number, hand_record.deal.leader, steps, end,
+                                             list(summary.settlement), list(match.scores),
+                                             hand.domino_seat, pot, got_in))
+            legacy_end = True
+            break
         _check("end", hand_record.end, end, where)
         if hand.over:
             summary = match.finish_hand(hand)
@@ -709,12 +749,15 @@ def replay(record: Record) -> ReplayResult:
             match.current = None
         _check("scores", hand_record.scores, list(match.scores), where)
         result.hands.append(ReplayedHand(number, hand_record.deal.leader, steps, end,
-                                         settlement, list(match.scores), hand.domino_seat, pot))
+                                         settlement, list(match.scores), hand.domino_seat, pot,
+                                         got_in))
         if hand.state == Outcome.TARGET and not match.game_over:  # pragma: no cover - engine invariant
             raise RecordError(f"{where}: ended on the target but the match went on")
     result.scores = list(match.scores)
     result.finished = match.game_over
     result.winner = match.winner if match.game_over and match.winner >= 0 else None
+    if legacy_end:
+        return result  # its result was written one pass before the hand's end
     _check("finished", record.result.finished, result.finished, "result")
     _check("winner", record.result.winner, result.winner, "result")
     _check("final scores", record.result.scores, result.scores, "result")

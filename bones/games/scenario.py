@@ -343,7 +343,8 @@ class _Checks:
         if s.scores is not None and len(s.scores) != self.owners:
             self.add(("scores",), f"give {self.owners} scores, one per {self.who} (got {len(s.scores)})")
         if s.hands is not None:
-            for key in ("leader", "expect_leader", "lot", "deal", "boneyard", "expect_end"):
+            for key in ("leader", "expect_leader", "lot", "deal", "boneyard", "expect_end",
+                        "got_in"):
                 if getattr(s, key) is not None:
                     self.add((key,), f"a match file (hands:) gives {key} under each hand")
             if s.steps:
@@ -425,6 +426,9 @@ class _Checks:
             return
         for name in ("settlement", "scores"):
             self.per_owner(prefix + (key, name), getattr(end, name, None), "numbers")
+        got_in = getattr(end, "got_in", None)
+        if got_in is not None and len(got_in) != self.owners:
+            self.add(prefix + (key, "got_in"), f"give {self.owners} values, one per {self.who}")
         self.winner(prefix + (key, "winner"), end.winner)
 
     def hand(self, prefix: tuple[Any, ...], h: Scenario | MatchHand) -> None:
@@ -432,6 +436,11 @@ class _Checks:
         item of a match file's hands."""
         self.lead(prefix, h.leader, h.expect_leader, h.lot, h.deal)
         self.deal(prefix, h.deal, h.boneyard)
+        if h.got_in is not None:
+            if len(h.got_in) != self.owners:
+                self.add(prefix + ("got_in",), f"give {self.owners} values, one per {self.who}")
+            elif not self.rules.get_in:
+                self.add(prefix + ("got_in",), "the variant has no get-in score (scoring.get_in is 0)")
         for n, step in enumerate(h.steps):
             self.step(prefix + ("steps", n), step, h.deal is not None)
         self.end(prefix, h.expect_end, "expect_end")
@@ -574,7 +583,8 @@ def _start_hand(match: Any, loaded: LoadedScenario, h: Scenario | MatchHand,
                                 f"gives {len(want)} tiles", "lot", len(want), got)
     if h.expect_leader is not None:
         _check(START, "leader", h.expect_leader, deal.leader)
-    hand: HandLike = match.start_hand(deal)  # the core that runs steps it
+    hand: HandLike = match.start_hand(  # the core that runs steps it
+        deal, list(h.got_in) if h.got_in is not None else None)
     return hand
 
 
@@ -715,6 +725,8 @@ def _run_end(end: ExpectEnd, match: Any, hand: HandLike) -> None:
         _check(0, "settlement", list(end.settlement), got)
     if end.scores is not None:
         _check(0, "scores", list(end.scores), list(hand.scores))
+    if end.got_in is not None:
+        _check(0, "got_in", list(end.got_in), list(hand.got_in))
     game_over, winner = hand.game_over, hand.winner
     if hand.over and match.current is hand:
         match.finish_hand(hand)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from bones.engine.rules import (
     CHECK_EXACT,
     CHECK_HAND_END,
+    CHECK_HAND_WINNER,
     CHECK_IMMEDIATE,
     CHECK_NONE,
     DRAW_LIMITED,
@@ -26,6 +27,7 @@ from bones.engine.rules import (
     LATER_SERIES,
     LATER_WINNER,
     LEAD_HIGHEST_DOUBLE,
+    LEAD_LIGHTEST_TILE,
     LEAD_LOT,
     LEAD_LOWEST_DOUBLE,
     LEAD_RANDOM,
@@ -38,6 +40,7 @@ from bones.engine.rules import (
     NONE_HEAVIEST_HAND,
     NONE_HEAVIEST_TILE,
     NONE_HIGHEST_DOUBLE,
+    NONE_LIGHTEST_TILE,
     NONE_LOT,
     NONE_REDEAL,
     ORDER_ALL4,
@@ -114,6 +117,7 @@ _LEAD_CODES = {
     "lowest_double": LEAD_LOWEST_DOUBLE,
     "tile": LEAD_TILE,
     "seat": LEAD_SEAT,
+    "lightest_tile": LEAD_LIGHTEST_TILE,
 }
 _NONE_CODES = {
     "draw_more": NONE_DRAW_MORE,
@@ -122,8 +126,10 @@ _NONE_CODES = {
     "lot": NONE_LOT,
     "redeal": NONE_REDEAL,
     "highest_double": NONE_HIGHEST_DOUBLE,
+    "lightest_tile": NONE_LIGHTEST_TILE,
 }
-_CHECK_CODES = {"hand_end": CHECK_HAND_END, "immediate": CHECK_IMMEDIATE, "exact": CHECK_EXACT}
+_CHECK_CODES = {"hand_end": CHECK_HAND_END, "immediate": CHECK_IMMEDIATE, "exact": CHECK_EXACT,
+                "hand_winner": CHECK_HAND_WINNER}
 
 
 def compile_lead(rule: object, ts: TileSet, players: int) -> LeadRule:
@@ -260,6 +266,7 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         header_points=header_points,
         headers=header_points is not None,
         get_in=scoring.get_in,
+        get_in_match=scoring.get_in_scope == "match" and scoring.get_in > 0,
         win_on_lead=scoring.winning_points_on_lead,
         lead_cannot_win=not scoring.winning_points_on_lead and check != CHECK_NONE,
         muggins=muggins,
@@ -270,6 +277,7 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         must_play_drawn=must_play,
         draw_while_able=while_able,
         knock_bonus=drawing.knock_bonus,
+        stuck_blocks=drawing.stuck == "block",
         partners_both_out=variant.hand_end.partners_both_out and teams,
         lead_first=lead_first,
         lead_later=lead_later,

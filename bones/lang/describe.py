@@ -228,6 +228,8 @@ _IF_NONE = {
                  "someone holds a double, who then leads it",
     "heaviest_hand": "the player with the heaviest hand (most pips) leads any tile",
     "heaviest_tile": "the holder of the heaviest tile leads it",
+    "lightest_tile": ("the holder of the lightest tile leads it (the fewest pips, then the "
+                      "lower higher half: [1-2] is lighter than [0-3])"),
     "lot": "the leader is decided by lot",
     "redeal": "the tiles are shuffled and dealt again",
     "highest_double": "the holder of the highest double leads it",
@@ -253,11 +255,14 @@ def _first_lead(rule: Any) -> str:
                 f"it (not every tile was dealt), {_IF_NONE[rule.if_none]}")
     if kind == "seat":
         return f"seat {rule.seat}, always"
+    if kind == "lightest_tile":
+        return ("the holder of the lightest tile, who must lead it (the fewest pips, then "
+                "the lower higher half: [1-2] is lighter than [0-3])")
     raise ValueError(kind)  # pragma: no cover
 
 
 def _names_tile(rule: Any) -> bool:
-    return rule.kind in ("highest_double", "lowest_double", "tile")
+    return rule.kind in ("highest_double", "lowest_double", "tile", "lightest_tile")
 
 
 def _lead(variant: spec.Variant) -> list[str]:
@@ -429,6 +434,11 @@ def _scoring(variant: spec.Variant) -> list[str]:
                 f"Getting in: a {_who(variant)}'s play points count only from the first single "
                 f"play worth at least {s.get_in}; points made before that are not scored."
             )
+            if s.get_in_scope == "match":
+                lines.append("Once in, a side stays in for the rest of the game: later hands "
+                             "need no new get-in score.")
+            else:
+                lines.append("Every hand starts afresh: each side must get in again.")
         if s.winning_points_on_lead:
             lines.append("Points scored by the lead count like any other, and may win the game.")
         else:
@@ -541,7 +551,13 @@ def _drawing(variant: spec.Variant) -> list[str]:
             )
         else:
             lines.append("A player who can play must play: drawing is only for a player who cannot.")
-        lines.append("A player who can neither play nor draw passes.")
+        if d.stuck == "pass":
+            lines.append("A player who can neither play nor draw passes.")
+    if d.stuck == "block":
+        lines.append(
+            "A player to move who can neither play nor draw is stuck, and the hand ends "
+            "there: it is settled as a blocked hand, even if another player could still play."
+        )
     if d.knock_bonus:
         lines.append(
             f"Knock bonus: the next player able to play scores {_plural(d.knock_bonus, 'point')} "
@@ -606,6 +622,13 @@ def _arithmetic(rule: Any, sample: int, teams: bool = False) -> list[str]:
                 )
             else:
                 out.append("The opponents' pips are added up first, then rounded once.")
+        elif isinstance(rule, spec.OwnPenaltySettles) and rounding.per == "player":
+            out.append(
+                "Each player's own hand is rounded on its own, partners' hands too, and a "
+                "team loses the sum: partners holding 2 and 2 pips lose "
+                f"{2 * _round(2, u, mode)} where their pooled 4 would round to "
+                f"{_round(4, u, mode)}."
+            )
         else:
             what = {
                 "opponents_minus_own": "The amount is worked out first, then rounded once.",
@@ -613,7 +636,7 @@ def _arithmetic(rule: Any, sample: int, teams: bool = False) -> list[str]:
                 None: ("Each difference is rounded." if isinstance(rule, spec.EachHeavierSettles)
                        else "Each hand is rounded on its own (a team's pips pooled first)."),
             }[amount]
-            out.append(what + (" (Rounding each opponent apart does not apply here.)" if apart else ""))
+            out.append(what)
         value = _round(value, u, mode)
     else:
         out.append("The pips are not rounded.")
@@ -761,6 +784,38 @@ def _winning(variant: spec.Variant, players: int | None) -> list[str]:
                 "a hand; that hand is not settled. If a hand's settlement takes several over "
                 "the target, the highest wins."
             )
+        elif m.check == "hand_winner":
+            blocked = variant.settlement.blocked
+            if isinstance(blocked, spec.LightestSettles):
+                ties = {
+                    "nobody": "a tie for the lightest hand has no winner",
+                    "carry": "a tie for the lightest hand has no winner",
+                    "not_blocker": "of tied lightest hands, the one that did not make the "
+                                   "last play wins (if there is exactly one)",
+                    "share": "tied lightest hands all win it",
+                    "full": "tied lightest hands all win it",
+                }
+                tie_rule = blocked.ties
+                if isinstance(tie_rule, dict):
+                    tie_text = "; ".join(f"with {c} players, {ties[t]}"
+                                         for c, t in sorted(tie_rule.items())
+                                         if players is None or c == players)
+                else:
+                    tie_text = ties[tie_rule]
+                lightest = ("the lightest hand"
+                            + (" (a hand holding a double loses to a double-free one)"
+                               if blocked.doubles_lose else "")
+                            + f"; {tie_text}")
+            else:
+                lightest = "the lightest hand; a tie for it has no winner"
+            lines.append(
+                "Only the winner of a hand can win the game: after the hand's settlement, "
+                "the hand's winner wins the game if their score is at or above the target, "
+                "even if someone else's score is higher. Nobody else wins, even over the "
+                "target. The winner of a hand is the player (or team) who went out; in a "
+                f"blocked hand, {lightest}, even when the settlement gives it nothing. Of "
+                "several winners at the target, the highest score wins; a tie plays another hand."
+            )
         else:
             lines.append(
                 "The target must be reached exactly: a gain that would pass it is ignored "
@@ -876,7 +931,8 @@ def _target_summary(variant: spec.Variant) -> str:
     match = variant.match
     if match.kind == "hands":
         return f"{match.count} hand" + ("" if match.count == 1 else "s")
-    check = {"hand_end": "", "immediate": ", immediate", "exact": ", exact"}[match.check]
+    check = {"hand_end": "", "immediate": ", immediate", "exact": ", exact",
+             "hand_winner": ", hand winner"}[match.check]
     return _per(match.points) + check
 
 

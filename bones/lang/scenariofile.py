@@ -124,8 +124,16 @@ class ExpectEnd(_Model):
     scores: list[int] | None = None
     game_over: bool | None = None
     winner: Winner | None = None
+    got_in: list[bool] | None = Field(
+        None, description="Which seats (teams) have got in (scoring.get_in) at the end, in order."
+    )
 
 
+GOT_IN_DESCRIPTION = (
+    "Which seats (teams when partnered) start this hand already in, under a get-in "
+    "score (scoring.get_in), one true or false each; left out, as the match has it "
+    "(nobody at the start; under get_in_scope: match, whoever got in before)."
+)
 LOT_DESCRIPTION = (
     "The tiles drawn by lot for this hand's lead, one list per round: in the first "
     "round one tile per seat in seat order, in each later round one per seat still "
@@ -156,6 +164,7 @@ class MatchHand(_Model):
     )
     expect_leader: int | None = Field(None, ge=0, description=EXPECT_LEADER_DESCRIPTION)
     lot: list[list[TileText]] | None = Field(None, description=LOT_DESCRIPTION)
+    got_in: list[bool] | None = Field(None, description=GOT_IN_DESCRIPTION)
     steps: list[Step] = Field(default_factory=list)
     expect_end: ExpectEnd | None = None
 
@@ -215,6 +224,7 @@ class Scenario(_Model):
         None, ge=0, description="Hand mode: " + EXPECT_LEADER_DESCRIPTION
     )
     lot: list[list[TileText]] | None = Field(None, description="Hand mode: " + LOT_DESCRIPTION)
+    got_in: list[bool] | None = Field(None, description="Hand mode: " + GOT_IN_DESCRIPTION)
     steps: list[Step] = Field(default_factory=list)
     expect_end: ExpectEnd | None = None
     hands: list[MatchHand] | None = Field(

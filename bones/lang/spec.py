@@ -149,11 +149,13 @@ class DealRule(Model):
 
 # ------------------------------------------------------------------ leads
 
-NoDoubleFallback = Literal["draw_more", "heaviest_hand", "heaviest_tile", "lot", "redeal"]
+NoDoubleFallback = Literal["draw_more", "heaviest_hand", "heaviest_tile", "lightest_tile", "lot",
+                           "redeal"]
 _NO_DOUBLE = (
     "What happens when nobody holds a double: draw_more (everyone draws one more "
     "tile, in turn, until someone holds one), heaviest_hand (the heaviest hand leads "
-    "any tile), heaviest_tile (the holder of the heaviest tile leads it), lot, redeal."
+    "any tile), heaviest_tile (the holder of the heaviest tile leads it), lightest_tile "
+    "(the holder of the lightest tile leads it), lot, redeal."
 )
 
 
@@ -178,7 +180,7 @@ class LowestDoubleLead(Model):
 class TileLead(Model):
     kind: Literal["tile"]
     tile: TileText
-    if_none: Literal["heaviest_tile", "highest_double", "lot", "redeal"] = Field(
+    if_none: Literal["heaviest_tile", "lightest_tile", "highest_double", "lot", "redeal"] = Field(
         "highest_double",
         description="When nobody holds the tile (not every tile was dealt).",
     )
@@ -189,8 +191,16 @@ class SeatLead(Model):
     seat: int = Field(0, ge=0)
 
 
+class LightestTileLead(Model):
+    """The holder of the lightest tile leads it: the fewest pips, then the
+    lower higher half ([1-2] is lighter than [0-3])."""
+
+    kind: Literal["lightest_tile"]
+
+
 FirstLead = Annotated[
-    Union[LotLead, RandomLead, HighestDoubleLead, LowestDoubleLead, TileLead, SeatLead],
+    Union[LotLead, RandomLead, HighestDoubleLead, LowestDoubleLead, TileLead, SeatLead,
+          LightestTileLead],
     Field(discriminator="kind"),
 ]
 
@@ -426,6 +436,11 @@ class Scoring(Model):
         description="\"Ten to get in\": a player's (or team's) play points count only "
         "once a single play has scored at least this much (0: off).",
     )
+    get_in_scope: Literal["hand", "match"] = Field(
+        "hand",
+        description="How long a side that has got in stays in: hand (each hand starts "
+        "again) or match (once in, in for the rest of the match).",
+    )
     winning_points_on_lead: bool = Field(
         True, description="Whether points scored by a lead may win the game."
     )
@@ -433,6 +448,14 @@ class Scoring(Model):
 
 
 # ---------------------------------------------------------------- drawing
+
+
+Stuck = Literal["pass", "block"]
+_STUCK = (
+    "What a player to move does who can neither play nor draw: pass (the turn goes on; "
+    "the hand is blocked only when nobody can play), or block (the hand ends there, "
+    "settled as a blocked hand)."
+)
 
 
 class _DrawingCommon(Model):
@@ -451,6 +474,7 @@ class _DrawingCommon(Model):
         description="Points the next player able to play scores for each knock (pass) "
         "since the last play.",
     )
+    stuck: Stuck = Field("pass", description=_STUCK)
 
 
 class DrawUntilPlayable(_DrawingCommon):
@@ -465,6 +489,7 @@ class DrawLimited(_DrawingCommon):
 class NoDrawing(Model):
     kind: Literal["none"]
     knock_bonus: int = Field(0, ge=0, description=_DrawingCommon.model_fields["knock_bonus"].description)
+    stuck: Stuck = Field("pass", description=_STUCK)
 
 
 Drawing = Annotated[
@@ -496,10 +521,12 @@ class UnitRounding(Model):
     unit: int = Field(5, ge=2, description="Round to a multiple of this.")
     per: Literal["aggregate", "opponent", "player"] = Field(
         "aggregate",
-        description="What is rounded when the amount is the opponents' pips. "
-        "aggregate: the total, once; opponent: each opponent's hand (partners' pips "
-        "pooled), then added; player: each opposing player's hand on its own, partners "
-        "too, then added (the same as opponent without partnerships).",
+        description="What is rounded apart. With the amount opponents: aggregate: the "
+        "total, once; opponent: each opponent's hand (partners' pips pooled), then added; "
+        "player: each opposing player's hand on its own, partners too, then added (the "
+        "same as opponent without partnerships). With own_penalty: aggregate: each side's "
+        "pips (partners' pooled); player: each partner's own hand. Any other use has no "
+        "effect and is refused.",
     )
 
 
@@ -586,11 +613,14 @@ class Settlement(Model):
 class TargetMatch(Model):
     kind: Literal["target"]
     points: PositiveCount = Field(description="The target: one number, or one per player count.")
-    check: Literal["hand_end", "immediate", "exact"] = Field(
+    check: Literal["hand_end", "immediate", "exact", "hand_winner"] = Field(
         "hand_end",
         description="hand_end: after settlement, the highest score at or above the "
         "target wins; immediate: the game ends the moment a score reaches it; exact: "
-        "a gain that would pass the target is ignored and reaching it exactly wins at once.",
+        "a gain that would pass the target is ignored and reaching it exactly wins at "
+        "once; hand_winner: after settlement, only the hand's winner (the domino-er; "
+        "when blocked, the lightest hand as the ties rule decides it) is tested, and "
+        "wins at or above the target.",
     )
 
 
@@ -856,9 +886,38 @@ def _check_settlement(variant: Variant, add: Add) -> None:
         rule = getattr(variant.settlement, rule_name)
         if isinstance(rule, LightestSettles) and isinstance(rule.ties, dict):
             _check_per_count(variant, rule.ties, ("settlement", rule_name, "ties"), add)
+    for rule_name in ("domino", "blocked"):
+        rule = getattr(variant.settlement, rule_name)
+        message = _per_problem(variant, rule)
+        if message:
+            add(("settlement", rule_name, "rounding", "per"), message)
     if isinstance(variant.settlement.blocked, DominoerSettles):
         add(("settlement", "blocked", "kind"), "nobody has gone out in a blocked hand: "
             "use lightest, each_heavier, own_penalty or nobody")
+
+
+def _per_problem(variant: Variant, rule: object) -> str | None:
+    """Why ``rounding.per`` has no effect in a settlement rule (None: it has one)."""
+    rounding = getattr(rule, "rounding", None)
+    if not isinstance(rounding, UnitRounding) or rounding.per == "aggregate":
+        return None
+    per = rounding.per
+    if isinstance(rule, EachHeavierSettles):
+        return (f"{per} has no effect with each_heavier: each difference is rounded on "
+                "its own (use aggregate)")
+    if isinstance(rule, OwnPenaltySettles):
+        if per == "opponent":
+            return ("opponent has no effect with own_penalty: each side rounds its own "
+                    "pips (aggregate pools partners, player rounds each partner's hand)")
+        if variant.players.partnerships.kind == "none":
+            return ("player has no effect without partnerships: each player's hand is "
+                    "rounded on its own already (use aggregate)")
+        return None
+    amount = getattr(rule, "amount", "opponents")
+    if amount != "opponents":
+        return (f"{per} has no effect with amount {amount}: one total is rounded "
+                "(per applies to amount opponents)")
+    return None
 
 
 def _check_lead(variant: Variant, add: Add) -> None:
@@ -903,6 +962,8 @@ def _check_scoring(variant: Variant, add: Add) -> None:
             "(scoring.when.kind is none)")
     if variant.scoring.get_in and isinstance(when, NoPredicate):
         add(("scoring", "get_in"), "a get-in score needs scoring plays (scoring.when.kind is none)")
+    if variant.scoring.get_in_scope != "hand" and not variant.scoring.get_in:
+        add(("scoring", "get_in_scope"), "has no effect without a get-in score (scoring.get_in is 0)")
 
 
 def _check_match(variant: Variant, add: Add) -> None:

@@ -94,7 +94,7 @@ def _codes(rules: Rules, record: Record, number: int) -> list[int]:
     """The move codes of hand ``number`` of ``record`` (it replays)."""
     from bones.engine.match import Match
     from bones.engine.notation import parse_move
-    from bones.games.record import deal_from_record
+    from bones.games.record import deal_from_record, legacy_pass
 
     match = Match(rules, seed=0, scores=list(record.start_scores or [0] * rules.owners))
     codes: list[int] = []
@@ -102,6 +102,8 @@ def _codes(rules: Rules, record: Record, number: int) -> list[int]:
         hand = match.start_hand(deal_from_record(rules, entry.deal, f"hand {n}"))
         codes = []
         for i, text in enumerate(entry.moves):
+            if legacy_pass(hand, entry.moves, i, record.version):
+                break  # an older record's pass after the draw that blocked the hand
             code = parse_move(hand, text)
             hand.play(code, entry.claims[i] if entry.claims is not None else None)
             codes.append(code)
@@ -113,7 +115,7 @@ def _codes(rules: Rules, record: Record, number: int) -> list[int]:
 def frames_of(record: Record, label: str) -> dict[str, Any]:
     from bones.engine.hand import Hand
     from bones.engine.notation import parse_move
-    from bones.games.record import RecordError, _deal_from, replay
+    from bones.games.record import RecordError, _deal_from, legacy_pass, replay
 
     try:
         result = replay(record)
@@ -126,13 +128,15 @@ def frames_of(record: Record, label: str) -> dict[str, Any]:
     scores = list(record.start_scores or [0] * rules.owners)
     for number, (hrec, done) in enumerate(zip(record.hands, result.hands), 1):
         deal = _deal_from(rules, hrec.deal, f"hand {number}")
-        hand = Hand.from_deal(rules, deal, list(scores), done.pot)
+        hand = Hand.from_deal(rules, deal, list(scores), done.pot, done.got_in)
         codes: list[int] = []
         frames = []
 
         frames.append(_frame(rules, deal, codes, hand, None, None, 0))
         claims = hrec.claims
         for i, text in enumerate(hrec.moves):
+            if legacy_pass(hand, hrec.moves, i, record.version):
+                break  # an older record's pass after the draw that blocked the hand
             total += 1
             if total > MAX_FRAMES:
                 raise ApiError(413, f"{label}: more than {MAX_FRAMES} moves to show")

@@ -98,7 +98,9 @@ def replay_hand(session: GameSession, index: int) -> Hand:
     deal = log.deal
     history = session.match.history
     pot = history[index - 1].pot if 0 < index <= len(history) else 0  # ties: carry
-    hand = Hand.from_deal(rules, deal, list(log.start_scores), pot)
+    # who was in when it began (get_in_scope: match)
+    got_in = history[index - 1].got_in if 0 < index <= len(history) else None
+    hand = Hand.from_deal(rules, deal, list(log.start_scores), pot, got_in)
     for code, claim in zip(log.codes, log.claims):
         hand.apply(code, claim if code >= 0 else None)
     return hand

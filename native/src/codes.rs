@@ -95,6 +95,8 @@ rule_codes! {
         HandEnd = 1 => "CHECK_HAND_END",
         Immediate = 2 => "CHECK_IMMEDIATE",
         Exact = 3 => "CHECK_EXACT",
+        /// only the hand's winner is tested, after settlement
+        HandWinner = 4 => "CHECK_HAND_WINNER",
     }
 }
 
@@ -175,6 +177,7 @@ rule_codes! {
         LowestDouble = 3 => "LEAD_LOWEST_DOUBLE",
         Tile = 4 => "LEAD_TILE",
         Seat = 5 => "LEAD_SEAT",
+        LightestTile = 6 => "LEAD_LIGHTEST_TILE",
     }
 }
 
@@ -188,6 +191,7 @@ rule_codes! {
         Lot = 3 => "NONE_LOT",
         Redeal = 4 => "NONE_REDEAL",
         HighestDouble = 5 => "NONE_HIGHEST_DOUBLE",
+        LightestTile = 6 => "NONE_LIGHTEST_TILE",
     }
 }
 

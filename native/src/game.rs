@@ -106,6 +106,8 @@ pub struct Match<const W: usize> {
     /// points tied hands left on the table (`ties: carry`) for the winner of
     /// the next hand that has one
     pub pot: i64,
+    /// the sides in, carried from hand to hand under `get_in_scope: match`
+    pub got_in: Option<Vec<bool>>,
 }
 
 impl<const W: usize> Match<W> {
@@ -121,13 +123,16 @@ impl<const W: usize> Match<W> {
             game_over: false,
             winner: -1,
             pot: 0,
+            got_in: None,
         }
     }
 
     /// `Match.new_hand`: the next deal, as a hand carrying the match's scores.
     pub fn new_hand(&self, record: bool) -> Result<Hand<W>, String> {
         let deal = self.next_deal()?;
-        let setup = HandSetup { scores: Some(self.scores.clone()), record, pot: self.pot, ..deal };
+        let got_in = if self.rules.t.get_in_match { self.got_in.clone() } else { None };
+        let setup =
+            HandSetup { scores: Some(self.scores.clone()), record, pot: self.pot, got_in, ..deal };
         Ok(Hand::new(Arc::clone(&self.rules), setup))
     }
 
@@ -175,6 +180,7 @@ impl<const W: usize> Match<W> {
         let r = &*self.rules;
         let players = r.t.players;
         let mut by_tile = None;
+        let mut lightest = false;
         let mut leader = match rule {
             Rule::Seat(s) => *s,
             Rule::Lead(lr) => match lr.kind {
@@ -186,10 +192,19 @@ impl<const W: usize> Match<W> {
                     by_tile = Some(lr);
                     0 // the holder of the tile, found once the tiles are dealt
                 }
+                LeadKind::LightestTile => {
+                    lightest = true;
+                    0 // the holder of the lightest tile, found once dealt
+                }
             },
         };
         let (mut hands, mut boneyard) = self.shuffle_deal(rng);
         let mut lead_tile = -1;
+        if lightest {
+            let (seat, tile) = self.extreme_tile(&hands, true)?;
+            leader = seat;
+            lead_tile = tile;
+        }
         if let Some(lr) = by_tile {
             let (seat, tile) = self.lead_by_tile(lr, &mut hands, &mut boneyard, rng)?;
             leader = seat;
@@ -319,13 +334,30 @@ impl<const W: usize> Match<W> {
         if fallback == Some(IfNone::Lot) {
             return Some((self.lot(r.t.players, rng), -1));
         }
-        // heaviest_tile (and a rule without a fallback): the holder of the
-        // heaviest tile (most pips, then the higher top half) leads it
+        // heaviest_tile (and a rule without a fallback), or lightest_tile
+        self.extreme_tile(hands, fallback == Some(IfNone::LightestTile))
+    }
+
+    /// (holder, tile) of the heaviest dealt tile (most pips, then the higher
+    /// top half) or of the lightest (fewest pips, then the lower top half:
+    /// [1-2] is lighter than [0-3]).
+    fn extreme_tile(&self, hands: &[Bits<W>], lightest: bool) -> Option<(usize, i64)> {
+        let r = &*self.rules;
         let mut best: Option<(usize, (i64, u8))> = None;
         for h in hands {
             for x in h.ones() {
                 let key = (r.pips[x], r.high[x]);
-                if best.is_none_or(|(_, k)| key > k) {
+                let better = match best {
+                    None => true,
+                    Some((_, k)) => {
+                        if lightest {
+                            key < k
+                        } else {
+                            key > k
+                        }
+                    }
+                };
+                if better {
                     best = Some((x, key));
                 }
             }
@@ -410,6 +442,9 @@ impl<const W: usize> Match<W> {
         });
         self.scores.clone_from(&hand.scores);
         self.pot = hand.pot;
+        if t.get_in_match {
+            self.got_in = Some(hand.got_in.clone());
+        }
         self.hands_played += 1;
         if hand.game_over {
             self.game_over = true;

@@ -41,6 +41,9 @@ pub struct HandSetup<const W: usize> {
     pub record: bool,
     /// points tied hands left on the table (`ties: carry`)
     pub pot: i64,
+    /// the sides already in (`scoring.get_in`) as the hand starts; `None`
+    /// for nobody (a side is always in where the variant has no get-in)
+    pub got_in: Option<Vec<bool>>,
 }
 
 impl<const W: usize> HandSetup<W> {
@@ -57,6 +60,7 @@ impl<const W: usize> HandSetup<W> {
             out_of_play: Bits::ZERO,
             record: false,
             pot: 0,
+            got_in: None,
         }
     }
 }
@@ -131,13 +135,17 @@ impl<const W: usize> Hand<W> {
             out_of_play,
             record,
             pot,
+            got_in,
         } = setup;
         let t = &rules.t;
         let owners = t.owners;
         let mut h = [Bits::<W>::ZERO; MAX_PLAYERS];
         h[..hands.len()].copy_from_slice(&hands);
         let bone_end = boneyard.len().saturating_sub(t.reserve);
-        let got_in = vec![t.get_in == 0; owners];
+        let got_in = match got_in {
+            Some(g) => g.iter().map(|&i| i || t.get_in == 0).collect(),
+            None => vec![t.get_in == 0; owners],
+        };
         Hand {
             hands: h,
             boneyard,
@@ -420,6 +428,19 @@ impl<const W: usize> Hand<W> {
         self.log_move(seat, DRAW, 0);
         if forced {
             self.drawn_turn += 1;
+            let t = &self.rules.t;
+            let open = self.open_mask;
+            let stuck = !self.hands[seat].intersects(&open);
+            let exhausted = self.bone_end <= self.bone_pos;
+            if t.stuck_blocks && stuck && (exhausted || self.drawn_turn >= t.max_draws) {
+                self.end_hand(BLOCKED, -1, &[]); // stuck after drawing
+                return;
+            }
+            // the last drawable tile (docs/rules.md, decision 12): blocked now
+            // if nobody can play, with no pass asked of anyone
+            if exhausted && !self.hands[..t.players].iter().any(|h| h.intersects(&open)) {
+                self.end_hand(BLOCKED, -1, &[]);
+            }
         } else {
             self.drawn_turn = 0;
             self.advance();
@@ -725,6 +746,10 @@ impl<const W: usize> Hand<W> {
             return;
         }
         let open = self.open_mask;
+        if t.stuck_blocks && !self.hands[seat].intersects(&open) {
+            self.end_hand(BLOCKED, -1, &[]); // stuck: neither a play nor a draw
+            return;
+        }
         if self.hands[..t.players].iter().any(|h| h.intersects(&open)) {
             return;
         }
@@ -778,10 +803,15 @@ impl<const W: usize> Hand<W> {
         for &(o, g) in gains {
             deltas[o] += g;
         }
-        self.apply_settlement(&deltas);
+        let winners = if t.check == Check::HandWinner {
+            rule.hand_winners(&pips, &doubles, domino, blocker)
+        } else {
+            Vec::new()
+        };
+        self.apply_settlement(&deltas, &winners);
     }
 
-    fn apply_settlement(&mut self, deltas: &[i64]) {
+    fn apply_settlement(&mut self, deltas: &[i64], winners: &[usize]) {
         let t = &self.rules.t;
         let floor = t.floor;
         let fl = |s: i64| match floor {
@@ -811,6 +841,21 @@ impl<const W: usize> Hand<W> {
         }
         for (o, &d) in deltas.iter().enumerate() {
             self.scores[o] = fl(self.scores[o] + d);
+        }
+        if t.check == Check::HandWinner {
+            // only the hand's winners are tested; of several at the target
+            // (tied hands that share), the highest wins, a tie plays on
+            let reached: Vec<usize> =
+                winners.iter().copied().filter(|&o| self.scores[o] >= t.target).collect();
+            if let Some(top) = reached.iter().map(|&o| self.scores[o]).max() {
+                let leaders: Vec<usize> =
+                    reached.into_iter().filter(|&o| self.scores[o] == top).collect();
+                if leaders.len() == 1 {
+                    self.game_over = true;
+                    self.winner = leaders[0] as i64;
+                }
+            }
+            return;
         }
         if t.check == Check::HandEnd || t.check == Check::Immediate {
             let top = *self.scores.iter().max().unwrap();
@@ -903,6 +948,36 @@ pub(crate) mod tests {
         // lightest (seat 0: 1 pip) takes the opponents' 13
         assert_eq!(h.settlement, Some(vec![13, 0]));
         assert_eq!(h.log.len(), 1);
+    }
+
+    #[test]
+    fn blocked_by_the_failed_draw_of_the_last_drawable_tile() {
+        // docs/rules.md decision 12: no pass is asked once nobody can play
+        // and nothing can be drawn
+        let mut t = table(6, 2);
+        t.drawing = Drawing::Until;
+        t.max_draws = 1 << 30;
+        let r = Arc::new(Rules::<1>::new(t).unwrap());
+        let mut h = deal(&r, &[(6, 6), (1, 2)], &[(0, 1), (2, 3)]);
+        h.boneyard = vec![tile(&r, 0, 2) as u8];
+        h.bone_end = 1;
+        h.apply(lead_code(tile(&r, 6, 6)), None);
+        assert_eq!((h.state, h.turn), (PLAYING, 1));
+        assert_eq!(h.legal_moves(), vec![DRAW]);
+        h.apply(DRAW, None);
+        assert_eq!(h.state, BLOCKED);
+        assert_eq!(h.log.len(), 2);
+    }
+
+    #[test]
+    fn a_stuck_player_ends_the_hand_under_stuck_block() {
+        let mut t = table(6, 2);
+        t.stuck_blocks = true;
+        let r = Arc::new(Rules::<1>::new(t).unwrap());
+        // seat 1 holds no 6; seat 0 could still play its 6-1
+        let mut h = deal(&r, &[(6, 6), (6, 1)], &[(2, 3), (4, 4)]);
+        h.apply(lead_code(tile(&r, 6, 6)), None);
+        assert_eq!(h.state, BLOCKED);
     }
 
     #[test]

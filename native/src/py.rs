@@ -131,6 +131,7 @@ pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
         points: get_code(d, "points")?,
         points_param: get_i64(d, "points_param")?,
         get_in: get_i64(d, "get_in")?,
+        get_in_match: get_i64(d, "get_in_match")? != 0,
         lead_cannot_win: get_i64(d, "lead_cannot_win")? != 0,
         muggins: get_code(d, "muggins")?,
         penalise_over_claim: get_i64(d, "penalise_over_claim")? != 0,
@@ -140,6 +141,7 @@ pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
         must_play_drawn: get_i64(d, "must_play_drawn")? != 0,
         draw_while_able: get_i64(d, "draw_while_able")? != 0,
         knock_bonus: get_i64(d, "knock_bonus")?,
+        stuck_blocks: get_i64(d, "stuck_blocks")? != 0,
         partners_both_out: get_i64(d, "partners_both_out")? != 0,
         floor,
         check: get_code(d, "check")?,
@@ -441,6 +443,7 @@ struct HandArgs {
     out_of_play: Vec<usize>,
     record: bool,
     pot: i64,
+    got_in: Option<Vec<bool>>,
 }
 
 /// A kernel hand from the constructor's arguments, checked against `rules`.
@@ -479,8 +482,18 @@ fn build<const W: usize>(rules: &Arc<KRules<W>>, a: &HandArgs) -> PyResult<Kerne
             }
         }
     }
+    if let Some(g) = &a.got_in {
+        if g.len() != t.owners {
+            return Err(PyValueError::new_err(format!(
+                "{} got_in flags for {} sides",
+                g.len(),
+                t.owners
+            )));
+        }
+    }
     let setup = HandSetup {
         scores: a.scores.clone(),
+        got_in: a.got_in.clone(),
         lead_tile: a.lead_tile,
         lead_doubles_only: a.lead_doubles_only,
         out_of_play: mask_of::<W>(&a.out_of_play, size)?,
@@ -504,7 +517,8 @@ struct Hand {
 impl Hand {
     #[new]
     #[pyo3(signature = (rules, hands, boneyard, leader, scores=None, lead_tile=-1,
-                        lead_doubles_only=false, out_of_play=Vec::new(), record=true, pot=0))]
+                        lead_doubles_only=false, out_of_play=Vec::new(), record=true, pot=0,
+                        got_in=None))]
     // the keyword signature Python callers use (`nativehand`): one argument a field
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -518,6 +532,7 @@ impl Hand {
         out_of_play: Vec<usize>,
         record: bool,
         pot: i64,
+        got_in: Option<Vec<bool>>,
     ) -> PyResult<Self> {
         let args = HandArgs {
             hands,
@@ -529,6 +544,7 @@ impl Hand {
             out_of_play,
             record,
             pot,
+            got_in,
         };
         guard(|| {
             let inner = match &rules.inner {

@@ -84,6 +84,48 @@ impl Settle {
         self.amount(pips, lightest[0], &losers, seats)
     }
 
+    /// `settle.hand_winners`: the owners who won a hand, for `match.check:
+    /// hand_winner`. The domino-er; when blocked, the lightest hand (0 points
+    /// of settlement included), a tie decided by the ties rule (`not_blocker`
+    /// the one tied hand that did not make the last play, `share` and `full`
+    /// every tied hand, `nobody` and `carry` none); kinds without a ties rule
+    /// compare the pips alone, and a tie has no winner.
+    pub fn hand_winners(
+        &self,
+        pips: &[i64],
+        doubles: &[bool],
+        domino: i64,
+        blocker: i64,
+    ) -> Vec<usize> {
+        if domino >= 0 {
+            return vec![domino as usize];
+        }
+        let mut lightest = if self.kind == SettleKind::Lightest {
+            self.lightest(pips, doubles)
+        } else {
+            let best = *pips.iter().min().unwrap();
+            (0..pips.len()).filter(|&o| pips[o] == best).collect()
+        };
+        if lightest.len() == 1 {
+            return lightest;
+        }
+        if self.kind != SettleKind::Lightest {
+            return Vec::new();
+        }
+        match self.ties {
+            Ties::NotBlocker => {
+                lightest.retain(|&o| o as i64 != blocker);
+                if lightest.len() == 1 {
+                    lightest
+                } else {
+                    Vec::new()
+                }
+            }
+            Ties::Share | Ties::Full => lightest,
+            Ties::Nobody | Ties::Carry => Vec::new(),
+        }
+    }
+
     /// The score changes of one hand, per owner. `domino` and `blocker` are
     /// owners, -1 for none; `seats` each seat's own pips.
     pub fn settle(
@@ -98,6 +140,16 @@ impl Settle {
         let mut deltas = vec![0i64; n];
         match self.kind {
             SettleKind::Nobody => {}
+            SettleKind::OwnPenalty if self.per == Per::Player => {
+                // each partner's own hand rounded on its own (pagat's Sniff)
+                for (o, delta) in deltas.iter_mut().enumerate() {
+                    *delta = -self.of_parts(
+                        (0..seats.pips.len())
+                            .filter(|&s| seats.owner[s] == o)
+                            .map(|s| seats.pips[s]),
+                    );
+                }
+            }
             SettleKind::OwnPenalty => {
                 for o in 0..n {
                     deltas[o] = -self.of_total(pips[o]);
@@ -259,5 +311,32 @@ mod tests {
         assert_eq!(hand_winner(&[0, 3, 3], -1), -1);
         assert_eq!(hand_winner(&[0, 3, 2], -1), 1);
         assert_eq!(hand_winner(&[0, 0, 0], 2), 2);
+    }
+
+    #[test]
+    fn own_penalty_per_player_rounds_each_partner() {
+        // teams 0 (seats 0, 2) and 1 (seats 1, 3): seat 1 holds 3, seat 3 holds 3
+        let own = Settle { unit: 5, per: Per::Player, ..settle(OwnPenalty, Opponents) };
+        let seats = Seats { pips: &[0, 3, 2, 3], owner: &[0, 1, 0, 1] };
+        assert_eq!(own.settle(&[2, 6], &[false; 2], -1, -1, &seats), vec![0, -10]);
+        let pooled = Settle { per: Per::Aggregate, ..own };
+        assert_eq!(pooled.settle(&[2, 6], &[false; 2], -1, -1, &seats), vec![0, -5]);
+    }
+
+    #[test]
+    fn hand_winners_follow_the_ties_rule() {
+        let mut r = settle(Lightest, Opponents);
+        assert_eq!(r.hand_winners(&[3, 3, 9], &[false; 3], -1, 0), Vec::<usize>::new());
+        assert_eq!(r.hand_winners(&[3, 4], &[false; 2], -1, 0), vec![0]);
+        assert_eq!(r.hand_winners(&[3, 4], &[false; 2], 1, 0), vec![1]);
+        r.ties = Ties::NotBlocker;
+        assert_eq!(r.hand_winners(&[3, 3, 9], &[false; 3], -1, 0), vec![1]);
+        r.ties = Ties::Share;
+        assert_eq!(r.hand_winners(&[3, 3, 9], &[false; 3], -1, 0), vec![0, 1]);
+        r.doubles_lose = true;
+        assert_eq!(r.hand_winners(&[3, 5], &[true, false], -1, 0), vec![1]);
+        let own = settle(OwnPenalty, Opponents);
+        assert_eq!(own.hand_winners(&[3, 3], &[false; 2], -1, 0), Vec::<usize>::new());
+        assert_eq!(own.hand_winners(&[2, 3], &[false; 2], -1, 0), vec![0]);
     }
 }
