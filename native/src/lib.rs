@@ -14,6 +14,7 @@ pub mod rng;
 pub mod search;
 pub mod settle;
 pub mod sim;
+pub mod solve;
 pub mod table;
 
 #[cfg(feature = "python")]

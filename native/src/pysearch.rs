@@ -246,7 +246,7 @@ impl Searcher {
     /// `state`. Returns `(best move, totals, the stream's new state, worlds
     /// sampled)`; the move is None when no world agrees with the view.
     #[pyo3(signature = (layout, seat, own, counts, unseen, limits, legal, iterations, rollouts,
-                        policy, seconds, state))]
+                        policy, seconds, state, solve=0))]
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
@@ -263,6 +263,7 @@ impl Searcher {
         policy: &str,
         seconds: f64,
         state: u64,
+        solve: usize,
     ) -> PyResult<(Option<i64>, Vec<i64>, u64, usize)> {
         let policy = Policy::from_name(policy)
             .ok_or_else(|| PyValueError::new_err(format!("no rollout policy {policy:?}")))?;
@@ -274,7 +275,7 @@ impl Searcher {
         } else {
             None
         };
-        let budget = Budget { iterations, rollouts, policy, deadline };
+        let budget = Budget { iterations, rollouts, policy, deadline, solve };
         let mut rng = Rng::new(state);
         let got = guard(|| match &self.inner {
             AnyRules::W1(r) => run(py, r, layout, seat, own, counts, unseen, &limits, &legal,

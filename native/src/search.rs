@@ -15,6 +15,7 @@ use crate::bits::Bits;
 use crate::bots::{heuristic_move, Voids};
 use crate::hand::{Hand, PLAYING};
 use crate::rng::Rng;
+use crate::solve::{solvable, Solver};
 
 /// Randomised constrained deals tried before the exhaustive search
 /// (`observation._ATTEMPTS`).
@@ -335,6 +336,19 @@ pub struct Budget {
     pub rollouts: usize,
     pub policy: Policy,
     pub deadline: Option<std::time::Instant>,
+    /// worlds with at most this many tiles in the hands and nothing left
+    /// to draw are solved exactly instead of played out (0: never)
+    pub solve: usize,
+}
+
+impl Budget {
+    /// Whether the search stops after `done` worlds.
+    fn done(&self, done: usize) -> bool {
+        match self.deadline {
+            Some(d) => std::time::Instant::now() >= d,
+            None => done >= self.iterations,
+        }
+    }
 }
 
 /// `SearchBot.values`: judge every move of `legal` over sampled worlds.
@@ -347,12 +361,24 @@ pub fn search<const W: usize>(view: &View<W>, legal: &[i64], budget: &Budget, rn
     let mut scratch = Vec::with_capacity(32);
     let mut counts = Vec::with_capacity(t.players);
     let mut done = 0usize;
+    let mut solver = Solver::<W>::default();
     loop {
         let world = view.sample_world(rng)?;
         for s in seeds.iter_mut() {
             *s = rng.next_u64();
         }
         let base = world.scores.clone();
+        if solvable(&world, budget.solve) {
+            let values = solver.values(&world, me, &base, legal);
+            for (total, v) in totals.iter_mut().zip(values) {
+                *total += v * budget.rollouts as i64;
+            }
+            done += 1;
+            if budget.done(done) {
+                break;
+            }
+            continue;
+        }
         for (i, &mv) in legal.iter().enumerate() {
             for &seed in &seeds {
                 let mut trial = world.clone();
@@ -376,17 +402,8 @@ pub fn search<const W: usize>(view: &View<W>, legal: &[i64], budget: &Budget, rn
             }
         }
         done += 1;
-        match budget.deadline {
-            Some(d) => {
-                if std::time::Instant::now() >= d {
-                    break;
-                }
-            }
-            None => {
-                if done >= budget.iterations {
-                    break;
-                }
-            }
+        if budget.done(done) {
+            break;
         }
     }
     // the highest total, the first such move on a tie
@@ -411,7 +428,7 @@ mod tests {
     }
 
     fn budget(policy: Policy) -> Budget {
-        Budget { iterations: 5, rollouts: 1, policy, deadline: None }
+        Budget { iterations: 5, rollouts: 1, policy, deadline: None, solve: 0 }
     }
 
     #[test]
