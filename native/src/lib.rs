@@ -9,6 +9,7 @@ pub mod bots;
 pub mod format;
 pub mod game;
 pub mod hand;
+pub mod infer;
 pub mod policy;
 pub mod rng;
 pub mod search;

@@ -176,7 +176,7 @@ fn run<const W: usize>(
     legal: &[i64],
     budget: Budget,
     rng: &mut Rng,
-) -> PyResult<Option<(i64, Vec<i64>, usize)>> {
+) -> PyResult<Option<(i64, Vec<f64>, usize)>> {
     // None: no world agrees with the view (the stream has moved on as in Python)
     let size = rules.size;
     let players = rules.t.players;
@@ -186,6 +186,7 @@ fn run<const W: usize>(
     if legal.is_empty() {
         return Err(PyValueError::new_err("no legal moves to judge"));
     }
+    let layout_py = layout;
     let layout = hand_from_py(rules, layout)?;
     if layout.state != crate::hand::PLAYING {
         return Err(PyValueError::new_err("the hand is over"));
@@ -198,8 +199,10 @@ fn run<const W: usize>(
         }
         lim.push(v);
     }
+    let log: Vec<(i64, i64, i64)> = attr(layout_py, "log")?;
+    let history = log.iter().map(|&(s, m, p)| (s as usize, m, p)).collect();
     let view = View { seat, own: mask::<W>(own, size)?, counts, unseen: mask::<W>(unseen, size)?,
-                      limits: lim, layout };
+                      limits: lim, layout, history };
     if view.layout.turn != seat {
         return Err(PyValueError::new_err(format!("seat {seat} is not the one to move")));
     }
@@ -246,7 +249,7 @@ impl Searcher {
     /// `state`. Returns `(best move, totals, the stream's new state, worlds
     /// sampled)`; the move is None when no world agrees with the view.
     #[pyo3(signature = (layout, seat, own, counts, unseen, limits, legal, iterations, rollouts,
-                        policy, seconds, state, solve=0))]
+                        policy, seconds, state, solve=0, infer=0.0))]
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
@@ -264,10 +267,13 @@ impl Searcher {
         seconds: f64,
         state: u64,
         solve: usize,
-    ) -> PyResult<(Option<i64>, Vec<i64>, u64, usize)> {
+        infer: f64,
+    ) -> PyResult<(Option<i64>, Vec<f64>, u64, usize)> {
         let policy = Policy::from_name(policy)
             .ok_or_else(|| PyValueError::new_err(format!("no rollout policy {policy:?}")))?;
-        if iterations < 1 || rollouts < 1 || seconds.is_nan() || seconds < 0.0 {
+        if iterations < 1 || rollouts < 1 || seconds.is_nan() || seconds < 0.0 || infer.is_nan()
+            || infer < 0.0
+        {
             return Err(PyValueError::new_err("a search needs at least one world and one rollout"));
         }
         let deadline = if seconds > 0.0 {
@@ -275,7 +281,7 @@ impl Searcher {
         } else {
             None
         };
-        let budget = Budget { iterations, rollouts, policy, deadline, solve };
+        let budget = Budget { iterations, rollouts, policy, deadline, solve, infer };
         let mut rng = Rng::new(state);
         let got = guard(|| match &self.inner {
             AnyRules::W1(r) => run(py, r, layout, seat, own, counts, unseen, &limits, &legal,

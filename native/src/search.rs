@@ -15,6 +15,7 @@ use crate::bits::Bits;
 use crate::bots::{heuristic_move, Voids};
 use crate::hand::{Hand, PLAYING};
 use crate::rng::Rng;
+use crate::infer::log_likelihood;
 use crate::solve::{solvable, Solver};
 
 /// Randomised constrained deals tried before the exhaustive search
@@ -52,6 +53,9 @@ pub struct View<const W: usize> {
     pub unseen: Bits<W>,
     pub limits: Vec<Vec<(Bits<W>, i64)>>,
     pub layout: Hand<W>,
+    /// `(seat, move, points)` of every move of the hand so far (read by
+    /// the inference only)
+    pub history: Vec<(usize, i64, i64)>,
 }
 
 /// No deal of the unseen tiles agrees with the view (a corrupt observation).
@@ -91,7 +95,8 @@ impl<const W: usize> View<W> {
         for b in layout.boneyard.iter_mut() {
             *b = 0;
         }
-        View { seat, own, counts, unseen, limits, layout }
+        let history = hand.log.iter().map(|&(s, m, p)| (s as usize, m, p)).collect();
+        View { seat, own, counts, unseen, limits, layout, history }
     }
 
     /// `observation.sample_world`: a complete hand agreeing with the view.
@@ -324,7 +329,7 @@ fn rollout_move<const W: usize>(hand: &Hand<W>, policy: Policy, rng: &mut Rng,
 #[derive(Clone, Debug, PartialEq)]
 pub struct Found {
     pub best: i64,
-    pub totals: Vec<i64>,
+    pub totals: Vec<f64>,
     pub iterations: usize,
 }
 
@@ -339,6 +344,9 @@ pub struct Budget {
     /// worlds with at most this many tiles in the hands and nothing left
     /// to draw are solved exactly instead of played out (0: never)
     pub solve: usize,
+    /// the temperature of the inference's model of the other seats (0: every
+    /// world weighs the same)
+    pub infer: f64,
 }
 
 impl Budget {
@@ -356,7 +364,7 @@ pub fn search<const W: usize>(view: &View<W>, legal: &[i64], budget: &Budget, rn
                               -> Result<Found, NoWorld> {
     let t = &view.layout.rules.t;
     let me = t.owner[view.seat];
-    let mut totals = vec![0i64; legal.len()];
+    let mut totals = vec![0f64; legal.len()];
     let mut seeds = vec![0u64; budget.rollouts];
     let mut scratch = Vec::with_capacity(32);
     let mut counts = Vec::with_capacity(t.players);
@@ -368,10 +376,15 @@ pub fn search<const W: usize>(view: &View<W>, legal: &[i64], budget: &Budget, rn
             *s = rng.next_u64();
         }
         let base = world.scores.clone();
+        let weight = if budget.infer > 0.0 {
+            log_likelihood(&world, view.seat, &view.history, budget.infer).exp()
+        } else {
+            1.0
+        };
         if solvable(&world, budget.solve) {
             let values = solver.values(&world, me, &base, legal);
             for (total, v) in totals.iter_mut().zip(values) {
-                *total += v * budget.rollouts as i64;
+                *total += weight * (v * budget.rollouts as i64) as f64;
             }
             done += 1;
             if budget.done(done) {
@@ -398,7 +411,7 @@ pub fn search<const W: usize>(view: &View<W>, legal: &[i64], budget: &Budget, rn
                         theirs = theirs.max(a - b);
                     }
                 }
-                totals[i] += mine - theirs;
+                totals[i] += weight * (mine - theirs) as f64;
             }
         }
         done += 1;
@@ -428,7 +441,7 @@ mod tests {
     }
 
     fn budget(policy: Policy) -> Budget {
-        Budget { iterations: 5, rollouts: 1, policy, deadline: None, solve: 0 }
+        Budget { iterations: 5, rollouts: 1, policy, deadline: None, solve: 0, infer: 0.0 }
     }
 
     #[test]

@@ -186,7 +186,7 @@ impl<const W: usize> Solver<W> {
                 let pips = &h.rules.pips;
                 legal.sort_by_cached_key(|&mv| {
                     let tile_pips = if mv >= 0 {
-                        pips[(mv >> 7) as usize] as i64
+                        pips[(mv >> 7) as usize]
                     } else {
                         -1
                     };
