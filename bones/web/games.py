@@ -59,7 +59,8 @@ BOT_LIMITS: dict[str, dict[str, float]] = {
     "random": {},
     "greedy": {},
     "heuristic": {},
-    "search": {"iterations": 2000, "rollouts": 8, "seconds": 5.0},
+    "pimc": {"iterations": 2000, "rollouts": 8, "seconds": 5.0},
+    "search": {"iterations": 2000, "rollouts": 8, "seconds": 5.0, "solve": 16, "infer": 10.0},
 }
 #: What a save's file name must look like to be opened by name.
 SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}\.json$")

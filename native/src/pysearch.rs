@@ -176,7 +176,7 @@ fn run<const W: usize>(
     legal: &[i64],
     budget: Budget,
     rng: &mut Rng,
-) -> PyResult<Option<(i64, Vec<f64>, usize)>> {
+) -> PyResult<Option<(i64, Vec<f64>, usize, f64)>> {
     // None: no world agrees with the view (the stream has moved on as in Python)
     let size = rules.size;
     let players = rules.t.players;
@@ -215,7 +215,7 @@ fn run<const W: usize>(
     }
     let found = py.allow_threads(|| guard(|| Ok(search(&view, legal, &budget, rng))))?;
     Ok(match found {
-        Ok(f) => Some((f.best, f.totals, f.iterations)),
+        Ok(f) => Some((f.best, f.totals, f.iterations, f.weight)),
         Err(NoWorld) => None,
     })
 }
@@ -247,7 +247,9 @@ impl Searcher {
     /// own tiles `own`, tile counts `counts`, unseen tiles `unseen` and void
     /// bounds `limits` (`Observation.limits()`), drawing from the stream at
     /// `state`. Returns `(best move, totals, the stream's new state, worlds
-    /// sampled)`; the move is None when no world agrees with the view.
+    /// sampled, the sum of their weights)`; the move is None when no world
+    /// agrees with the view. `solve` and `infer` are the budget's (see
+    /// `search::Budget`).
     #[pyo3(signature = (layout, seat, own, counts, unseen, limits, legal, iterations, rollouts,
                         policy, seconds, state, solve=0, infer=0.0))]
     #[allow(clippy::too_many_arguments)]
@@ -268,7 +270,7 @@ impl Searcher {
         state: u64,
         solve: usize,
         infer: f64,
-    ) -> PyResult<(Option<i64>, Vec<f64>, u64, usize)> {
+    ) -> PyResult<(Option<i64>, Vec<f64>, u64, usize, f64)> {
         let policy = Policy::from_name(policy)
             .ok_or_else(|| PyValueError::new_err(format!("no rollout policy {policy:?}")))?;
         if iterations < 1 || rollouts < 1 || seconds.is_nan() || seconds < 0.0 || infer.is_nan()
@@ -292,8 +294,8 @@ impl Searcher {
                                    budget, &mut rng),
         })?;
         Ok(match got {
-            Some((best, totals, done)) => (Some(best), totals, rng.state, done),
-            None => (None, Vec::new(), rng.state, 0),
+            Some((best, totals, done, weight)) => (Some(best), totals, rng.state, done, weight),
+            None => (None, Vec::new(), rng.state, 0, 0.0),
         })
     }
 }

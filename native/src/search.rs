@@ -331,6 +331,8 @@ pub struct Found {
     pub best: i64,
     pub totals: Vec<f64>,
     pub iterations: usize,
+    /// the sum of the worlds' weights (`iterations` without inference)
+    pub weight: f64,
 }
 
 /// The search's budget: `iterations` worlds, or (when `deadline` is given)
@@ -369,6 +371,7 @@ pub fn search<const W: usize>(view: &View<W>, legal: &[i64], budget: &Budget, rn
     let mut scratch = Vec::with_capacity(32);
     let mut counts = Vec::with_capacity(t.players);
     let mut done = 0usize;
+    let mut weights = 0.0f64;
     let mut solver = Solver::<W>::default();
     loop {
         let world = view.sample_world(rng)?;
@@ -381,6 +384,7 @@ pub fn search<const W: usize>(view: &View<W>, legal: &[i64], budget: &Budget, rn
         } else {
             1.0
         };
+        weights += weight;
         if solvable(&world, budget.solve) {
             let values = solver.values(&world, me, &base, legal);
             for (total, v) in totals.iter_mut().zip(values) {
@@ -426,7 +430,7 @@ pub fn search<const W: usize>(view: &View<W>, legal: &[i64], budget: &Budget, rn
             best = i;
         }
     }
-    Ok(Found { best: legal[best], totals, iterations: done })
+    Ok(Found { best: legal[best], totals, iterations: done, weight: weights })
 }
 
 #[cfg(test)]
