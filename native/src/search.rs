@@ -5,11 +5,15 @@
 //!
 //! Each iteration deals the tiles the searcher cannot see at random, within
 //! what the history proves (the void bounds of `Observation.limits`), then
-//! plays every candidate move in that world and the rest of the hand by a
-//! fast full-information policy. A candidate's value is the sum over worlds
-//! of its side's points from the rest of the hand less the best opposing
-//! side's; every candidate is judged in the same worlds with the same
-//! rollout seeds (common random numbers).
+//! values every candidate move in that world: exactly (`solve.rs`) when
+//! nothing is left to draw and at most `Budget::solve` tiles are in the
+//! hands, else by playing the rest of the hand by a fast full-information
+//! policy. A candidate's value is the sum over worlds of its side's points
+//! from the rest of the hand less the best opposing side's, each world
+//! weighted by the likelihood of the other seats' plays in it (`infer.rs`,
+//! when `Budget::infer` is not 0); every candidate is judged in the same
+//! worlds with the same rollout seeds (common random numbers). `pimc` is
+//! this search with `solve` and `infer` 0.
 
 use crate::bits::Bits;
 use crate::bots::{heuristic_move, Voids};
