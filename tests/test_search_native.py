@@ -228,5 +228,5 @@ def test_pimc_is_the_search_of_bones_0_1() -> None:
     assert (pimc.iterations, pimc.solve, pimc.infer, pimc.policy) == (45, 0, 0.0, "heuristic")
     assert make_bot("pimc:iterations=180").name == "pimc:iterations=180"
     search = make_bot("search")
-    assert (search.iterations, search.solve, search.infer) == (180, 14, 1.0)
+    assert (search.iterations, search.solve, search.infer) == (180, 14, 8.0)
     assert make_bot("search:solve=0:infer=0").name == "search:solve=0:infer=0"

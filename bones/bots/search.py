@@ -54,8 +54,9 @@ DEFAULT_ITERATIONS = 180
 #: draw) are solved exactly: every hand of 2-player block.
 DEFAULT_SOLVE = 14
 #: The temperature of the inference's softmax model of the other seats (in
-#: the heuristic's points); 1 measured best of 0.5, 1 and 3 (docs/simulate.md).
-DEFAULT_INFER = 1.0
+#: the heuristic's points): in All Fives 1 is far too sharp (the values of
+#: plays differ by many points) and 8 measured best (docs/bots.md).
+DEFAULT_INFER = 8.0
 #: How rollouts play by default (heuristic rollouts are worth far more than
 #: more worlds of greedy ones: docs/simulate.md).
 DEFAULT_POLICY = "heuristic"
