@@ -120,7 +120,10 @@ def main(argv: list[str] | None = None) -> int:
     if o.json:
         text = json.dumps(result, indent=1)
     else:
-        lines = [f"bones strength ladder, {result['date']}, {result['machine']}"]
+        m = result["machine"]
+        lines = [f"bones strength ladder, {result['date']}, {m.get('cpu_model')}, "
+                 f"{m.get('cores')} cores, load {m.get('load_average')}, "
+                 f"commit {str(m.get('commit', ''))[:7]}"]
         for v in result["variants"]:
             lines.append("")
             lines.append(f"{v['variant']}: {v['matches_per_pairing']} matches a pairing, "
