@@ -142,10 +142,10 @@ def test_each_decision_is_the_search_of_the_movers_view_with_the_hint_stream(tmp
             # the search of the seat's observation: what the hint at this
             # decision would value, through the search bot itself
             obs = observe(hand, hand.turn, legal)
-            _, totals = SearchBot(iterations=12).values(obs, bot_rng(3, 1, ply - 1, hand.turn, "hint"),
-                                                        legal)
-            assert [v.value for v in d.moves] == [t / 12 for t in totals]
-            assert d.best.value == max(t / 12 for t in totals)
+            _, totals, weights = SearchBot(iterations=12).search(
+                obs, bot_rng(3, 1, ply - 1, hand.turn, "hint"), legal)
+            assert [v.value for v in d.moves] == [t / weights for t in totals]
+            assert d.best.value == max(t / weights for t in totals)
             assert d.loss == pytest.approx(d.best.value - d.played.value)
             checked += 1
         else:

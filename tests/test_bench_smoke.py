@@ -142,3 +142,21 @@ def test_adapter_speeds_cover_every_installed_adapter(capsys) -> None:
     assert "python steps/s" in out
     for name in installed:
         assert f"  {name} " in out
+
+
+def test_strength_ladder_rates_a_small_tournament(capsys) -> None:
+    from bench import strength
+
+    assert strength.ladder(45)[-3:] == ["pimc", "search", "search:iterations=180"]
+    assert strength.main(["--variants", "block-2p", "--bots", "random,greedy", "-n", "2",
+                          "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "block-2p" in out and "bones tournament block-2p --bots random,greedy" in out
+    assert "random" in out and "greedy" in out
+
+
+def test_ceiling_beats_random_from_the_true_deal() -> None:
+    from bench import ceiling
+
+    row = ceiling.play("block-2p", ceiling.CHEAT, "random", 3, 7)
+    assert row["games"] == 6 and row["wins"] >= 3

@@ -122,12 +122,12 @@ def test_bot_text_round_trips() -> None:
     assert make_bot(" Search : ITERATIONS = 5 ").name == "search:iterations=5"
     assert [b.name for b in parse_bots("greedy,search:iterations=4")] == [
         "greedy", "search:iterations=4"]
-    assert set(BOTS) == {"random", "greedy", "heuristic", "search"}
+    assert set(BOTS) == {"random", "greedy", "heuristic", "pimc", "search"}
 
 
 @pytest.mark.parametrize("text,message", [
-    ("gredy", "unknown bot 'gredy' (did you mean greedy?); bots: random, greedy, heuristic, search"),
-    ("zzz", "unknown bot 'zzz'; bots: random, greedy, heuristic, search"),
+    ("gredy", "unknown bot 'gredy' (did you mean greedy?); bots: random, greedy, heuristic, pimc, search"),
+    ("zzz", "unknown bot 'zzz'; bots: random, greedy, heuristic, pimc, search"),
     ("search:iters=3", "search has no parameter 'iters' (did you mean iterations?)"),
     ("search:iterations=many", "search: iterations must be a whole number, not 'many'"),
     ("search:iterations=0", "search: iterations must be at least 1, not 0"),

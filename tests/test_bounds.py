@@ -118,7 +118,9 @@ def test_batches_are_made_as_they_are_played() -> None:
 
 def test_one_set_of_bot_limits_for_every_front_end() -> None:
     assert BOT_LIMITS == {"random": {}, "greedy": {}, "heuristic": {},
-                          "search": {"iterations": 2000, "rollouts": 8, "seconds": 5.0}}
+                          "pimc": {"iterations": 2000, "rollouts": 8, "seconds": 5.0},
+                          "search": {"iterations": 2000, "rollouts": 8, "seconds": 5.0,
+                                     "solve": 16, "infer": 10.0}}
     import bones.web.games as web_games
 
     assert not hasattr(web_games, "BOT_LIMITS")  # the server reads the library's table

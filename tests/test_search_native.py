@@ -186,3 +186,48 @@ def test_bad_views_are_refused_with_one_line() -> None:
     # a time budget samples at least one world and plays a legal move
     got = searcher.search(*args, legal, 1, 1, "greedy", 0.01, 1)
     assert got[0] in legal and got[3] >= 1
+
+
+@pytest.mark.parametrize("name,players,teams", [("block-2p", 2, False),
+                                                ("partnership-block", 4, True),
+                                                ("all-fives", 2, False)])
+def test_solved_and_weighted_worlds_are_the_same_in_both_cores(name: str, players: int,
+                                                               teams: bool) -> None:
+    """The solver and the inference (``search``'s defaults, a small budget):
+    the same totals, the same weights, the same values of every move."""
+    from bones.bots.search import evaluate_moves
+
+    rules = _rules(name, players, teams)
+    searcher = _searcher(name, players, teams)
+    bot = SearchBot(iterations=3, solve=12)
+    compared = 0
+    for seed in range(3):
+        for hand in _positions(rules, seed, hands=2, every=3):
+            obs = observe(hand, hand.turn)
+            legal = obs.legal_moves()
+            a, b = Rng(seed), Rng(seed)
+            assert bot.python_search(obs, a, legal) == bot.native_search(searcher, obs, b, legal)
+            assert a.state == b.state
+            compared += 1
+            if compared % 4 == 0:
+                with pytest.MonkeyPatch.context() as mp:
+                    mp.setenv("BONES_CORE", "python")
+                    slow = evaluate_moves(obs, iterations=2, seed=seed, solve=12)
+                assert evaluate_moves(obs, iterations=2, seed=seed, solve=12) == slow
+                assert [m for m, _ in slow] == legal
+    assert compared >= 6
+
+
+def test_pimc_is_the_search_of_bones_0_1() -> None:
+    """``pimc`` keeps the old defaults: 45 worlds of heuristic rollouts,
+    none solved, none weighted; ``search`` names only what differs."""
+    from bones.bots import make_bot
+    from bones.bots.search import PimcBot
+
+    pimc = make_bot("pimc")
+    assert isinstance(pimc, PimcBot) and pimc.name == "pimc"
+    assert (pimc.iterations, pimc.solve, pimc.infer, pimc.policy) == (45, 0, 0.0, "heuristic")
+    assert make_bot("pimc:iterations=180").name == "pimc:iterations=180"
+    search = make_bot("search")
+    assert (search.iterations, search.solve, search.infer) == (180, 14, 8.0)
+    assert make_bot("search:solve=0:infer=0").name == "search:solve=0:infer=0"

@@ -68,17 +68,17 @@ SELF_PLAY = "all"
 RANDOM_SEAT = "random"
 
 
-def native_opponent(text: str) -> tuple[str, int, int, str]:
-    """``(bot, iterations, rollouts, policy)`` of a bot the core plays."""
+def native_opponent(text: str) -> tuple[str, int, int, str, int, float]:
+    """``(bot, iterations, rollouts, policy, solve, infer)`` of a bot the core plays."""
     bot = make_bot(text)
     if isinstance(bot, RandomBot):
-        return ("random", 0, 0, "")
+        return ("random", 0, 0, "", 0, 0.0)
     if isinstance(bot, GreedyBot):
-        return ("greedy", 0, 0, "")
+        return ("greedy", 0, 0, "", 0, 0.0)
     if isinstance(bot, HeuristicBot):
-        return ("heuristic", 0, 0, "")
+        return ("heuristic", 0, 0, "", 0, 0.0)
     if isinstance(bot, SearchBot) and not bot.timed:
-        return ("search", bot.iterations, bot.rollouts, bot.policy)
+        return ("search", bot.iterations, bot.rollouts, bot.policy, bot.solve, bot.infer)
     raise ValueError(f"the vector environment plays random, greedy, heuristic and search "
                      f"(an iteration budget) natively, not {text!r}")
 
@@ -131,11 +131,11 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         # the opponents fill the other seats in order; a random or
         # self-play seat needs one bot text for every seat
         if code >= 0:
-            per_seat = specs[:code] + [("random", 0, 0, "")] + specs[code:]
+            per_seat = specs[:code] + [("random", 0, 0, "", 0, 0.0)] + specs[code:]
         else:
             if len(set(specs)) > 1:
                 raise ValueError("with a random seat the opponents must all be the same bot")
-            per_seat = [specs[0] if specs else ("random", 0, 0, "")] * p
+            per_seat = [specs[0] if specs else ("random", 0, 0, "", 0, 0.0)] * p
         module = _native(rules)
         self.core = module.VectorCore(
             flat, n, code, per_seat, episode == "match", self.reward_kind,

@@ -1,44 +1,62 @@
-"""The determinized search bot.
+"""The search bots: ``search`` and ``pimc``.
 
-Each iteration samples one world consistent with the observation
-(:func:`bones.seat.observation.sample_world`) and plays every candidate move in
-it, then the rest of the hand by a fast full-information policy.  A move's
-value is the sum over worlds of the mover's side's points from the rest of
-the hand (plays and settlement) less the best opposing side's.  All
-candidates are judged in the same worlds with the same rollout generators
-(common random numbers), so the comparison between moves is much sharper
-than the values themselves.
+Both are determinized searches.  Each iteration samples one world consistent
+with the observation (:func:`bones.seat.observation.sample_world`) and values
+every candidate move in it; a move's value is the sum over worlds of the
+mover's side's points from the rest of the hand (plays and settlement) less
+the best opposing side's.  All candidates are judged in the same worlds with
+the same rollout generators (common random numbers), so the comparison
+between moves is much sharper than the values themselves.
+
+* ``pimc`` (the ``search`` of bones 0.1) plays each move out in each world
+  by a fast full-information policy (``heuristic`` rollouts, 45 worlds).
+* ``search`` solves a world exactly instead (:mod:`bones.bots.solve`,
+  alpha-beta) when nothing is left to draw in it and at most ``solve`` tiles
+  are in the hands: every world of a block game without drawing, the end of
+  a draw game; and weights each world by how likely it makes the plays the
+  other seats were seen to make, under a softmax model of the heuristic
+  (:mod:`bones.bots.infer`, temperature ``infer``), over 180 worlds.
 
 With the native core active (:func:`bones.engine.core.native`) the search
-runs in Rust (``bones_native.Searcher``, native/src/search.rs) and takes
-exactly the same decisions from the same draws, about 70 times faster.  By
-default rollouts play by the ``heuristic`` policy over 45 worlds: in 2-player
-all-fives that beats the ``heuristic`` bot in 81% of 1,000 matches at a
-median 1.5 ms a move with a choice (native; 104 ms in Python), and 180 worlds
-beat 45 in 56.3% (docs/simulate.md, "Strength", has the curve and the
-commands that reproduce every figure).
+runs in Rust (``bones_native.Searcher``, native/src/search.rs, solve.rs,
+infer.rs) and takes exactly the same decisions from the same draws, one to
+two orders of magnitude faster; :func:`evaluate_moves` gives the value of
+every legal move (for analysis).  docs/simulate.md, "Strength", has every
+figure and the commands that reproduce them.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
 from bones.bots.basic import heuristic_move
+from bones.bots.infer import log_likelihood
 from bones.bots.info import BotInfo, Param, named
 from bones.bots.policies import greedy_move
+from bones.bots.solve import Solver, solvable
 from bones.engine import core
 from bones.engine.hand import Hand
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
 from bones.seat.observation import NoWorldError, Observation, sample_world
 
-#: Worlds per move by default, with heuristic rollouts: in 2-player
-#: all-fives a median move with a choice takes about 1.5 ms in the native
-#: core and 0.1 s in Python, and beats ``heuristic`` in over 80% of matches
-#: while four times as many worlds still buy strength (docs/simulate.md,
-#: "Strength", has the curve and the commands).
-DEFAULT_ITERATIONS = 45
+#: Worlds per move of ``pimc`` (bones 0.1's ``search``), with heuristic
+#: rollouts: in 2-player all-fives a median move with a choice takes about
+#: 1.5 ms in the native core and 0.1 s in Python, and beats ``heuristic`` in
+#: 81% of matches (docs/simulate.md, "Strength").
+PIMC_ITERATIONS = 45
+#: Worlds per move of ``search``: solved worlds buy more than rollouts, and
+#: the native solver keeps the median move with a choice in a few ms.
+DEFAULT_ITERATIONS = 180
+#: Worlds with at most this many tiles in the hands (and nothing left to
+#: draw) are solved exactly: every hand of 2-player block.
+DEFAULT_SOLVE = 14
+#: The temperature of the inference's softmax model of the other seats (in
+#: the heuristic's points): in All Fives 1 is far too sharp (the values of
+#: plays differ by many points) and 8 measured best (docs/bots.md).
+DEFAULT_INFER = 8.0
 #: How rollouts play by default (heuristic rollouts are worth far more than
 #: more worlds of greedy ones: docs/simulate.md).
 DEFAULT_POLICY = "heuristic"
@@ -66,31 +84,55 @@ def _random_policy(hand: Hand, rng: Rng) -> int:
 POLICIES = {"greedy": _greedy_policy, "heuristic": _heuristic_policy, "random": _random_policy}
 
 
-PARAMS = (
-    Param("iterations", int, DEFAULT_ITERATIONS,
-          "worlds sampled per move (reproducible for a seed)", minimum=1, maximum=2000),
-    Param("rollouts", int, 1, "playouts per move and world", minimum=1, maximum=8),
-    Param("seconds", float, 0.0,
-          "time budget per move instead of iterations (interactive play only)",
-          minimum=0, maximum=5.0),
-    Param("policy", str, DEFAULT_POLICY, "how rollouts play", tuple(POLICIES)),
-)
+def _params(iterations: int, solve: bool) -> tuple[Param, ...]:
+    params = (
+        Param("iterations", int, iterations,
+              "worlds sampled per move (reproducible for a seed)", minimum=1, maximum=2000),
+        Param("rollouts", int, 1, "playouts per move and world", minimum=1, maximum=8),
+        Param("seconds", float, 0.0,
+              "time budget per move instead of iterations (interactive play only)",
+              minimum=0, maximum=5.0),
+        Param("policy", str, DEFAULT_POLICY, "how rollouts play", tuple(POLICIES)),
+    )
+    if not solve:
+        return params
+    return params + (
+        Param("solve", int, DEFAULT_SOLVE,
+              "solve a world exactly when nothing is left to draw and at most this many "
+              "tiles are in the hands (0: never)", minimum=0, maximum=16),
+        Param("infer", float, DEFAULT_INFER,
+              "temperature of the model of the other seats that weights worlds by their "
+              "plays (0: every world weighs the same)", minimum=0, maximum=10.0),
+    )
+
+
+#: ``search``'s parameters
+PARAMS = _params(DEFAULT_ITERATIONS, True)
+#: ``pimc``'s parameters (those of bones 0.1's ``search``)
+PIMC_PARAMS = _params(PIMC_ITERATIONS, False)
 
 
 class SearchBot:
-    """Determinized Monte Carlo search over sampled worlds."""
+    """Determinized search over sampled worlds, solving those it can."""
 
     expensive = True  # simulations time its moves in CPU time
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, rollouts: int = 1,
-                 seconds: float = 0.0, policy: str = DEFAULT_POLICY) -> None:
+                 seconds: float = 0.0, policy: str = DEFAULT_POLICY,
+                 solve: int = DEFAULT_SOLVE, infer: float = DEFAULT_INFER) -> None:
         self.iterations = iterations
         self.rollouts = rollouts
         self.seconds = seconds
         self.policy = policy
         self._policy = POLICIES[policy]
-        self.name = named("search", PARAMS, {"iterations": iterations, "rollouts": rollouts,
-                                             "seconds": seconds, "policy": policy})
+        self.solve = solve
+        self.infer = infer
+        self.name = self._name()
+
+    def _name(self) -> str:
+        return named("search", PARAMS, {
+            "iterations": self.iterations, "rollouts": self.rollouts, "seconds": self.seconds,
+            "policy": self.policy, "solve": self.solve, "infer": self.infer})
 
     @property
     def timed(self) -> bool:
@@ -121,28 +163,64 @@ class SearchBot:
                       legal: list[int]) -> tuple[int, list[float]]:
         """:meth:`values` in the native core (``searcher``: a
         ``bones_native.Searcher`` for ``obs.rules``)."""
+        best, totals, _ = self.native_search(searcher, obs, rng, legal)
+        return best, totals
+
+    def native_search(self, searcher: Any, obs: Observation, rng: Rng,
+                      legal: list[int]) -> tuple[int, list[float], float]:
+        """:meth:`search` in the native core."""
         got = searcher.search(
             obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen, obs.limits(),
             legal, self.iterations, self.rollouts, self.policy, self.seconds, rng.state,
+            self.solve, self.infer,
         )
-        best, totals, rng.state, _ = got
+        best, totals, rng.state, _, weight = got
         if best is None:
             raise NoWorldError("no deal of the unseen tiles agrees with what the history proves")
-        return best, [float(t) for t in totals]
+        return best, [float(t) for t in totals], float(weight)
 
     def python_values(self, obs: Observation, rng: Rng,
                       legal: list[int]) -> tuple[int, list[float]]:
         """:meth:`values` in Python (the reference)."""
+        best, totals, _ = self.python_search(obs, rng, legal)
+        return best, totals
+
+    def search(self, obs: Observation, rng: Rng,
+               legal: list[int]) -> tuple[int, list[float], float]:
+        """The chosen move, every candidate's total value and the sum of the
+        worlds' weights (in the native core when it is active)."""
+        searcher = native_searcher(obs.rules) if type(rng) is Rng else None
+        if searcher is not None:
+            return self.native_search(searcher, obs, rng, legal)
+        return self.python_search(obs, rng, legal)
+
+    def python_search(self, obs: Observation, rng: Rng,
+                      legal: list[int]) -> tuple[int, list[float], float]:
+        """:meth:`search` in Python (the reference)."""
         rules = obs.rules
         me = rules.owner[obs.seat]
         totals = [0.0] * len(legal)
         policy = self._policy
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else 0.0
         done = 0
+        weights = 0.0
+        solver = Solver()
+        history = obs.layout.log
         while True:
             world = sample_world(obs, rng)
             seeds = [rng.next_u64() for _ in range(self.rollouts)]
             base = list(world.scores)
+            weight = (math.exp(log_likelihood(world, obs.seat, history, self.infer))
+                      if self.infer > 0 else 1.0)
+            weights += weight
+            if solvable(world, self.solve):
+                values = solver.values(world, me, base, legal)
+                for i, v in enumerate(values):
+                    totals[i] += weight * (v * self.rollouts)
+                done += 1
+                if self._done(done, deadline):
+                    break
+                continue
             for i, move in enumerate(legal):
                 for seed in seeds:
                     trial = world.copy()
@@ -153,15 +231,54 @@ class SearchBot:
                     gains = [a - b for a, b in zip(trial.scores, base)]
                     mine = gains[me]
                     gains[me] = -(1 << 30)
-                    totals[i] += mine - max(gains)
+                    totals[i] += weight * (mine - max(gains))
             done += 1
-            if deadline:
-                if time.perf_counter() >= deadline:
-                    break
-            elif done >= self.iterations:
+            if self._done(done, deadline):
                 break
         best = max(range(len(legal)), key=lambda i: (totals[i], -i))
-        return legal[best], totals
+        return legal[best], totals, weights
+
+    def _done(self, done: int, deadline: float) -> bool:
+        if deadline:
+            return time.perf_counter() >= deadline
+        return done >= self.iterations
+
+
+class PimcBot(SearchBot):
+    """bones 0.1's ``search``: heuristic rollouts of every world, none
+    solved, every world weighing the same."""
+
+    def __init__(self, iterations: int = PIMC_ITERATIONS, rollouts: int = 1,
+                 seconds: float = 0.0, policy: str = DEFAULT_POLICY) -> None:
+        super().__init__(iterations, rollouts, seconds, policy, solve=0, infer=0.0)
+
+    def _name(self) -> str:
+        return named("pimc", PIMC_PARAMS, {
+            "iterations": self.iterations, "rollouts": self.rollouts, "seconds": self.seconds,
+            "policy": self.policy})
+
+
+def evaluate_moves(obs: Observation, iterations: int = DEFAULT_ITERATIONS, seed: int = 0,
+                   bot: str = "search", **params: Any) -> list[tuple[int, float]]:
+    """The search's value of every legal move of ``obs``'s seat: ``(move,
+    value)`` in the order of ``obs.legal_moves()``, the value being the
+    expected points of the seat's side from the rest of the hand less the
+    best opposing side's, averaged over the worlds (weighted by the
+    inference), as the search judges it with ``iterations`` worlds drawn
+    from ``Rng(seed)`` (reproducible; the native core gives the same numbers
+    when it is active).  ``bot`` is ``"search"`` or ``"pimc"``; ``params``
+    are the bot's other parameters (``solve=``, ``infer=``, ``rollouts=``,
+    ``policy=``).  Raises :class:`NoWorldError` for an observation no deal
+    agrees with; a seat with no legal move gets an empty list.
+    """
+    legal = obs.legal_moves()
+    if not legal:
+        return []
+    cls = PimcBot if bot == "pimc" else SearchBot
+    searcher = cls(iterations=iterations, **params)
+    _, totals, weights = searcher.search(obs, Rng(seed), legal)
+    scale = weights * searcher.rollouts
+    return [(move, total / scale if scale else 0.0) for move, total in zip(legal, totals)]
 
 
 #: ``bones_native.Searcher`` per rule table (False: the table cannot run natively)
@@ -191,15 +308,23 @@ def native_searcher(rules: Rules) -> Any:
 
 INFOS = (
     BotInfo(
+        "pimc",
+        "determinized search (bones 0.1's search): samples worlds consistent with what it "
+        "has seen and plays each move out with a fast policy",
+        PIMC_PARAMS,
+        PimcBot,
+    ),
+    BotInfo(
         "search",
-        "determinized search: samples worlds consistent with what it has seen and "
-        "plays each move out with a fast policy",
+        "determinized search that solves each sampled world exactly where nothing is left "
+        "to draw and weights worlds by how likely they make the other seats' plays",
         PARAMS,
         SearchBot,
     ),
 )
 
 __all__ = [
-    "DEFAULT_ITERATIONS", "DEFAULT_POLICY", "INFOS", "PARAMS", "POLICIES", "SearchBot",
+    "DEFAULT_INFER", "DEFAULT_ITERATIONS", "DEFAULT_POLICY", "DEFAULT_SOLVE", "INFOS", "PARAMS",
+    "PIMC_ITERATIONS", "PIMC_PARAMS", "POLICIES", "PimcBot", "SearchBot", "evaluate_moves",
     "native_searcher",
 ]

@@ -69,7 +69,9 @@ def evaluate_moves(rules: Rules, observation: Observation, budget: int = DEFAULT
     ``budget`` is the number of worlds sampled; ``seed`` an integer or the
     generator to draw from (it is advanced).  The value of a move is the
     seat's side's expected points from now to the end of the hand less the
-    best opposing side's; all moves are judged in the same worlds, so their
+    best opposing side's, averaged over the worlds as the inference weights
+    them (:func:`bones.bots.search.evaluate_moves` is the same judgement
+    from a seed); all moves are judged in the same worlds, so their
     differences are much sharper than the values themselves.  The native
     core gives exactly the numbers of the Python reference.
     """
@@ -83,9 +85,13 @@ def evaluate_moves(rules: Rules, observation: Observation, budget: int = DEFAULT
     if not legal:
         raise ValueError(f"seat {observation.seat} has no move to make")
     rng = seed if isinstance(seed, Rng) else Rng(seed)
-    _, totals = SearchBot(iterations=budget).values(observation, rng, legal)
+    searcher = SearchBot(iterations=budget)
+    # the worlds' totals, weighted by the inference: their weights' sum is
+    # what an average divides by
+    _, totals, weights = searcher.search(observation, rng, legal)
+    scale = weights * searcher.rollouts
     layout = observation.layout
-    return [MoveValue(move, format_move(layout, move), total / budget)
+    return [MoveValue(move, format_move(layout, move), total / scale if scale else 0.0)
             for move, total in zip(legal, totals)]
 
 

@@ -11,11 +11,11 @@ use std::sync::Arc;
 use crate::hand::Hand;
 use crate::moves::{is_tile_move, play_code, tile_of, DRAW, PASS, PLAYING};
 
-const REPLY: f64 = 0.7;
-const VARIETY: f64 = 1.5;
-const SHED: f64 = 0.25;
-const SHED_LATE: f64 = 1.0;
-const DRAW_COST: f64 = 2.0;
+pub(crate) const REPLY: f64 = 0.7;
+pub(crate) const VARIETY: f64 = 1.5;
+pub(crate) const SHED: f64 = 0.25;
+pub(crate) const SHED_LATE: f64 = 1.0;
+pub(crate) const DRAW_COST: f64 = 2.0;
 
 /// A seat shown void of the open numbers (`Hand.voids`): it passed or was
 /// forced to draw while holding none of `mask`; `then` is what it had drawn
@@ -194,7 +194,7 @@ impl<const W: usize> Hand<W> {
         self.open_mask = *open_mask;
     }
 
-    fn variety(&self, mask: &Bits<W>) -> i64 {
+    pub(crate) fn variety(&self, mask: &Bits<W>) -> i64 {
         let r = &*self.rules;
         r.matching.iter().filter(|m| m.intersects(mask)).count() as i64
     }
@@ -331,7 +331,7 @@ pub fn heuristic_move_in<const W: usize>(
 
 /// `_reply_estimate`: the move played in `scratch` (on the mover's view
 /// when `public`).
-fn reply_estimate<const W: usize>(
+pub(crate) fn reply_estimate<const W: usize>(
     hand: &Hand<W>,
     mv: i64,
     candidates: &Bits<W>,
@@ -353,7 +353,7 @@ fn reply_estimate<const W: usize>(
 /// `_reply_on`: the expected best score of the seat to move after `mover`
 /// on the ends of `after` (the next opponent when `after.turn` is still
 /// `mover`: the ends judged as they are, before a draw).
-fn reply_on<const W: usize>(
+pub(crate) fn reply_on<const W: usize>(
     after: &Hand<W>,
     mover: usize,
     candidates: &Bits<W>,

@@ -10,12 +10,14 @@ pub mod codes;
 pub mod format;
 pub mod game;
 pub mod hand;
+pub mod infer;
 pub mod moves;
 pub mod policy;
 pub mod rng;
 pub mod search;
 pub mod settle;
 pub mod sim;
+pub mod solve;
 pub mod table;
 pub mod vector;
 

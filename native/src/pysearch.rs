@@ -177,6 +177,15 @@ fn hand_from_py<const W: usize>(rules: &Arc<Rules<W>>, o: &Bound<'_, PyAny>) -> 
     Ok(h)
 }
 
+/// A judged position: (the best move, every legal move's weighted total,
+/// worlds sampled, the sum of their weights).
+type Judged = (i64, Vec<f64>, usize, f64);
+
+/// What `Searcher.search` returns to Python: the best move (None when no
+/// world agrees with the view), the totals, the stream's new state, worlds
+/// sampled and the sum of their weights.
+type SearchAnswer = (Option<i64>, Vec<f64>, u64, usize, f64);
+
 // the arguments of `Search.search` as Python passes them, each converted here once
 #[allow(clippy::too_many_arguments)]
 fn run<const W: usize>(
@@ -191,7 +200,7 @@ fn run<const W: usize>(
     legal: &[i64],
     budget: Budget,
     rng: &mut Rng,
-) -> PyResult<Option<(i64, Vec<i64>, usize)>> {
+) -> PyResult<Option<Judged>> {
     // None: no world agrees with the view (the stream has moved on as in Python)
     let size = rules.size;
     let players = rules.t.players;
@@ -201,6 +210,7 @@ fn run<const W: usize>(
     if legal.is_empty() {
         return Err(PyValueError::new_err("no legal moves to judge"));
     }
+    let layout_py = layout;
     let layout = hand_from_py(rules, layout)?;
     if layout.state != crate::moves::PLAYING {
         return Err(PyValueError::new_err("the hand is over"));
@@ -213,6 +223,8 @@ fn run<const W: usize>(
         }
         lim.push(v);
     }
+    let log: Vec<(i64, i64, i64)> = attr(layout_py, "log")?;
+    let history = log.iter().map(|&(s, m, p)| (s as usize, m, p)).collect();
     let view = View {
         seat,
         own: mask::<W>(own, size)?,
@@ -220,6 +232,7 @@ fn run<const W: usize>(
         unseen: mask::<W>(unseen, size)?,
         limits: lim,
         layout,
+        history,
     };
     if view.layout.turn != seat {
         return Err(PyValueError::new_err(format!("seat {seat} is not the one to move")));
@@ -233,7 +246,7 @@ fn run<const W: usize>(
     }
     let found = py.allow_threads(|| guard(|| Ok(search(&view, legal, &budget, rng))))?;
     Ok(match found {
-        Ok(f) => Some((f.best, f.totals, f.iterations)),
+        Ok(f) => Some((f.best, f.totals, f.iterations, f.weight)),
         Err(NoWorld) => None,
     })
 }
@@ -265,9 +278,11 @@ impl Searcher {
     /// own tiles `own`, tile counts `counts`, unseen tiles `unseen` and void
     /// bounds `limits` (`Observation.limits()`), drawing from the stream at
     /// `state`. Returns `(best move, totals, the stream's new state, worlds
-    /// sampled)`; the move is None when no world agrees with the view.
+    /// sampled, the sum of their weights)`; the move is None when no world
+    /// agrees with the view. `solve` and `infer` are the budget's (see
+    /// `search::Budget`).
     #[pyo3(signature = (layout, seat, own, counts, unseen, limits, legal, iterations, rollouts,
-                        policy, seconds, state))]
+                        policy, seconds, state, solve=0, infer=0.0))]
     // the signature the Python search bot calls: one argument a field
     #[allow(clippy::too_many_arguments)]
     fn search(
@@ -285,10 +300,18 @@ impl Searcher {
         policy: &str,
         seconds: f64,
         state: u64,
-    ) -> PyResult<(Option<i64>, Vec<i64>, u64, usize)> {
+        solve: usize,
+        infer: f64,
+    ) -> PyResult<SearchAnswer> {
         let policy = Policy::from_name(policy)
             .ok_or_else(|| PyValueError::new_err(format!("no rollout policy {policy:?}")))?;
-        if iterations < 1 || rollouts < 1 || seconds.is_nan() || seconds < 0.0 {
+        if iterations < 1
+            || rollouts < 1
+            || seconds.is_nan()
+            || seconds < 0.0
+            || infer.is_nan()
+            || infer < 0.0
+        {
             return Err(PyValueError::new_err("a search needs at least one world and one rollout"));
         }
         let deadline = if seconds > 0.0 {
@@ -296,7 +319,7 @@ impl Searcher {
         } else {
             None
         };
-        let budget = Budget { iterations, rollouts, policy, deadline };
+        let budget = Budget { iterations, rollouts, policy, deadline, solve, infer };
         let mut rng = Rng::new(state);
         let got = guard(|| match &self.inner {
             AnyRules::W1(r) => {
@@ -310,8 +333,8 @@ impl Searcher {
             }
         })?;
         Ok(match got {
-            Some((best, totals, done)) => (Some(best), totals, rng.state, done),
-            None => (None, Vec::new(), rng.state, 0),
+            Some((best, totals, done, weight)) => (Some(best), totals, rng.state, done, weight),
+            None => (None, Vec::new(), rng.state, 0, 0.0),
         })
     }
 }

@@ -101,8 +101,8 @@ fn buffer<T: Element>(obj: &Bound<'_, PyAny>, len: usize, name: &str) -> PyResul
     Ok(b.buf_ptr() as *mut T)
 }
 
-fn opponent(spec: &(String, usize, usize, String)) -> PyResult<Opponent> {
-    let (name, iterations, rollouts, policy) = spec;
+fn opponent(spec: &(String, usize, usize, String, usize, f64)) -> PyResult<Opponent> {
+    let (name, iterations, rollouts, policy, solve, infer) = spec;
     Ok(match name.as_str() {
         "random" => Opponent::Random,
         "greedy" => Opponent::Greedy,
@@ -112,6 +112,8 @@ fn opponent(spec: &(String, usize, usize, String)) -> PyResult<Opponent> {
             rollouts: (*rollouts).max(1),
             policy: Policy::from_name(policy)
                 .ok_or_else(|| PyValueError::new_err(format!("no rollout policy {policy:?}")))?,
+            solve: *solve,
+            infer: *infer,
         },
         _ => return Err(PyValueError::new_err(format!("no native bot {name:?}"))),
     })
@@ -183,7 +185,7 @@ impl VectorCore {
         table: Bound<'_, PyDict>,
         n: usize,
         seat: i64,
-        opponents: Vec<(String, usize, usize, String)>,
+        opponents: Vec<(String, usize, usize, String, usize, f64)>,
         whole_match: bool,
         reward: &str,
         scale: f64,

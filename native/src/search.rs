@@ -5,17 +5,23 @@
 //!
 //! Each iteration deals the tiles the searcher cannot see at random, within
 //! what the history proves (the void bounds of `Observation.limits`), then
-//! plays every candidate move in that world and the rest of the hand by a
-//! fast full-information policy. A candidate's value is the sum over worlds
-//! of its side's points from the rest of the hand less the best opposing
-//! side's; every candidate is judged in the same worlds with the same
-//! rollout seeds (common random numbers).
+//! values every candidate move in that world: exactly (`solve.rs`) when
+//! nothing is left to draw and at most `Budget::solve` tiles are in the
+//! hands, else by playing the rest of the hand by a fast full-information
+//! policy. A candidate's value is the sum over worlds of its side's points
+//! from the rest of the hand less the best opposing side's, each world
+//! weighted by the likelihood of the other seats' plays in it (`infer.rs`,
+//! when `Budget::infer` is not 0); every candidate is judged in the same
+//! worlds with the same rollout seeds (common random numbers). `pimc` is
+//! this search with `solve` and `infer` 0.
 
 use crate::bits::Bits;
 use crate::bots::{heuristic_move, Voids};
 use crate::hand::Hand;
+use crate::infer::log_likelihood;
 use crate::moves::PLAYING;
 use crate::rng::Rng;
+use crate::solve::{solvable, Solver};
 
 /// Randomised constrained deals tried before the exhaustive search
 /// (`observation._ATTEMPTS`).
@@ -52,6 +58,9 @@ pub struct View<const W: usize> {
     pub unseen: Bits<W>,
     pub limits: Vec<Vec<(Bits<W>, i64)>>,
     pub layout: Hand<W>,
+    /// `(seat, move, points)` of every move of the hand so far (read by
+    /// the inference only)
+    pub history: Vec<(usize, i64, i64)>,
 }
 
 /// No deal of the unseen tiles agrees with the view (a corrupt observation).
@@ -91,7 +100,8 @@ impl<const W: usize> View<W> {
         for b in layout.boneyard.iter_mut() {
             *b = 0;
         }
-        View { seat, own, counts, unseen, limits, layout }
+        let history = hand.log.iter().map(|&(s, m, p)| (s as usize, m, p)).collect();
+        View { seat, own, counts, unseen, limits, layout, history }
     }
 
     /// `observation.sample_world`: a complete hand agreeing with the view.
@@ -338,8 +348,10 @@ fn rollout_move<const W: usize>(
 #[derive(Clone, Debug, PartialEq)]
 pub struct Found {
     pub best: i64,
-    pub totals: Vec<i64>,
+    pub totals: Vec<f64>,
     pub iterations: usize,
+    /// the sum of the worlds' weights (`iterations` without inference)
+    pub weight: f64,
 }
 
 /// The search's budget: `iterations` worlds, or (when `deadline` is given)
@@ -350,6 +362,22 @@ pub struct Budget {
     pub rollouts: usize,
     pub policy: Policy,
     pub deadline: Option<std::time::Instant>,
+    /// worlds with at most this many tiles in the hands and nothing left
+    /// to draw are solved exactly instead of played out (0: never)
+    pub solve: usize,
+    /// the temperature of the inference's model of the other seats (0: every
+    /// world weighs the same)
+    pub infer: f64,
+}
+
+impl Budget {
+    /// Whether the search stops after `done` worlds.
+    fn done(&self, done: usize) -> bool {
+        match self.deadline {
+            Some(d) => std::time::Instant::now() >= d,
+            None => done >= self.iterations,
+        }
+    }
 }
 
 /// `SearchBot.values`: judge every move of `legal` over sampled worlds.
@@ -361,17 +389,36 @@ pub fn search<const W: usize>(
 ) -> Result<Found, NoWorld> {
     let t = &view.layout.rules.t;
     let me = t.owner[view.seat];
-    let mut totals = vec![0i64; legal.len()];
+    let mut totals = vec![0f64; legal.len()];
     let mut seeds = vec![0u64; budget.rollouts];
     let mut scratch = Vec::with_capacity(32);
     let mut counts = Vec::with_capacity(t.players);
     let mut done = 0usize;
+    let mut weights = 0.0f64;
+    let mut solver = Solver::<W>::default();
     loop {
         let world = view.sample_world(rng)?;
         for s in seeds.iter_mut() {
             *s = rng.next_u64();
         }
         let base = world.scores.clone();
+        let weight = if budget.infer > 0.0 {
+            log_likelihood(&world, view.seat, &view.history, budget.infer).exp()
+        } else {
+            1.0
+        };
+        weights += weight;
+        if solvable(&world, budget.solve) {
+            let values = solver.values(&world, me, &base, legal);
+            for (total, v) in totals.iter_mut().zip(values) {
+                *total += weight * (v * budget.rollouts as i64) as f64;
+            }
+            done += 1;
+            if budget.done(done) {
+                break;
+            }
+            continue;
+        }
         for (i, &mv) in legal.iter().enumerate() {
             for &seed in &seeds {
                 let mut trial = world.clone();
@@ -396,21 +443,12 @@ pub fn search<const W: usize>(
                         theirs = theirs.max(a - b);
                     }
                 }
-                totals[i] += mine - theirs;
+                totals[i] += weight * (mine - theirs) as f64;
             }
         }
         done += 1;
-        match budget.deadline {
-            Some(d) => {
-                if std::time::Instant::now() >= d {
-                    break;
-                }
-            }
-            None => {
-                if done >= budget.iterations {
-                    break;
-                }
-            }
+        if budget.done(done) {
+            break;
         }
     }
     // the highest total, the first such move on a tie
@@ -420,7 +458,7 @@ pub fn search<const W: usize>(
             best = i;
         }
     }
-    Ok(Found { best: legal[best], totals, iterations: done })
+    Ok(Found { best: legal[best], totals, iterations: done, weight: weights })
 }
 
 #[cfg(test)]
@@ -435,7 +473,7 @@ mod tests {
     }
 
     fn budget(policy: Policy) -> Budget {
-        Budget { iterations: 5, rollouts: 1, policy, deadline: None }
+        Budget { iterations: 5, rollouts: 1, policy, deadline: None, solve: 0, infer: 0.0 }
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub enum Opponent {
     Random,
     Greedy,
     Heuristic,
-    Search { iterations: usize, rollouts: usize, policy: Policy },
+    Search { iterations: usize, rollouts: usize, policy: Policy, solve: usize, infer: f64 },
 }
 
 /// Which seat learns.
@@ -74,6 +74,14 @@ pub struct Config {
     pub count_cap: f64,
     pub score_scale: f64,
     pub score_clip: f64,
+}
+
+impl Config {
+    /// Whether a hand must keep its log: a searching opponent weighs its
+    /// worlds by the other seats' plays (`infer`), as the scalar bot does
+    pub fn needs_log(&self) -> bool {
+        self.opponents.iter().any(|o| matches!(o, Opponent::Search { infer, .. } if *infer > 0.0))
+    }
 }
 
 /// Where the encoding's blocks start (`Encoding.blocks`).
@@ -228,7 +236,7 @@ impl<const W: usize> Env<W> {
             self.pending = [0.0; MAX_PLAYERS];
             self.settlement.iter_mut().for_each(|v| *v = 0);
             self.outcome = 0;
-            self.new_hand()?;
+            self.new_hand(cfg)?;
             self.others(cfg)?;
             if !self.over {
                 return Ok(());
@@ -236,8 +244,9 @@ impl<const W: usize> Env<W> {
         }
     }
 
-    fn new_hand(&mut self) -> Result<(), String> {
-        self.hand = self.mt.new_hand(false)?;
+    fn new_hand(&mut self, cfg: &Config) -> Result<(), String> {
+        // the search's inference reads the hand's history (its log)
+        self.hand = self.mt.new_hand(cfg.needs_log())?;
         self.before.clone_from(&self.mt.scores);
         self.voids.clear();
         Ok(())
@@ -303,7 +312,7 @@ impl<const W: usize> Env<W> {
             self.over = true;
             return Ok(());
         }
-        self.new_hand()
+        self.new_hand(cfg)
     }
 
     /// The bots move until a learner seat has a move or the episode ends.
@@ -322,9 +331,10 @@ impl<const W: usize> Env<W> {
                         let scratch = self.scratch.get_or_insert_with(|| self.hand.clone());
                         heuristic_decide(&self.hand, &self.voids, &self.legal, scratch)
                     }
-                    Opponent::Search { iterations, rollouts, policy } => {
+                    Opponent::Search { iterations, rollouts, policy, solve, infer } => {
                         let view = View::of(&self.hand, seat, &self.voids);
-                        let budget = Budget { iterations, rollouts, policy, deadline: None };
+                        let budget =
+                            Budget { iterations, rollouts, policy, deadline: None, solve, infer };
                         search(&view, &self.legal, &budget, &mut self.bot_rng)
                             .map_err(|_| "no world agrees with the history".to_string())?
                             .best

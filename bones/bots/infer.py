@@ -1,0 +1,122 @@
+"""Inference: how likely a sampled world makes the plays the other seats
+were seen to make (the Python reference of ``native/src/infer.rs``, the same
+numbers to the last bit).
+
+The model of how a seat plays is a softmax, at temperature ``tau``, of the
+``heuristic`` bot's values of its legal moves (the values the bot
+maximises, without its pruning, the opponent's proven voids left out of its
+reply estimate).  A world's hands at the start of the hand are its hands now
+with the tiles each seat has played put back, exact while nobody has drawn:
+a world is judged only while the history holds no draw (after a draw every
+world weighs 1).  Passes without a draw are forced: they say no more than the
+void bounds the sampler honours already.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from bones.bots.basic import (
+    _DRAW_COST,
+    _REPLY,
+    _SHED,
+    _SHED_LATE,
+    _VARIETY,
+    _reply_estimate,
+    _reply_on,
+)
+from bones.bots.policies import points_if
+from bones.engine.hand import DRAW, PLAYING, Hand
+from bones.engine.moves import TILE_SHIFT
+
+
+def heuristic_values(hand: Hand, unseen: int, counts: Sequence[int], drawable: int,
+                     legal: Sequence[int]) -> list[float]:
+    """The heuristic's value of every move of ``legal`` for the mover of the
+    full-information ``hand`` (a pass: ``-inf``)."""
+    rules = hand.rules
+    ts = rules.tiles
+    seat = hand.turn
+    mine = hand.hands[seat]
+    opponent = rules.next_opponent(seat)
+    n_unseen = unseen.bit_count()
+    p_hold = min(1.0, counts[opponent] / n_unseen) if n_unseen else 0.0
+    others_min = min((c for s, c in enumerate(counts)
+                      if s != seat and rules.owner[s] != rules.owner[seat]), default=0)
+    late = drawable == 0 and (others_min <= 2 or counts[seat] <= 3)
+    shed = _SHED_LATE if late else _SHED
+    avg_pips = ts.pips_of(unseen) / n_unseen if n_unseen else 0.0
+    out: list[float] = []
+    for move in legal:
+        if move < 0:
+            if move == DRAW:
+                variety = sum(1 for matching in ts.matching if mine & matching)
+                out.append(_VARIETY * variety - shed * avg_pips - _DRAW_COST
+                           - _REPLY * _reply_on(hand, seat, unseen, p_hold))
+            else:
+                out.append(-math.inf)
+            continue
+        tile = move >> TILE_SHIFT
+        points = points_if(hand, move)
+        left = mine & ~(1 << tile)
+        value = points + shed * ts.pips[tile]
+        if not left:
+            value += avg_pips * sum(c for s, c in enumerate(counts)
+                                    if rules.owner[s] != rules.owner[seat])
+        else:
+            variety = 0
+            for matching in ts.matching:
+                if left & matching:
+                    variety += 1
+            value += _VARIETY * variety
+            value -= _REPLY * _reply_estimate(hand, move, unseen, p_hold)
+        out.append(value)
+    return out
+
+
+def log_likelihood(world: Hand, seat: int, history: Sequence[tuple[int, int, int]],
+                   tau: float) -> float:
+    """The log-likelihood of the other seats' plays of ``history`` (``(seat,
+    move, points)`` of every move of the hand so far) in ``world``, for the
+    observer ``seat``; 0 when the history holds a draw."""
+    if tau <= 0 or any(move == DRAW for _, move, _ in history):
+        return 0.0
+    rules = world.rules
+    players = rules.players
+    hands = list(world.hands[:players])
+    scores = list(world.scores)
+    for s, move, points in history:
+        if s >= players:
+            return 0.0
+        if move >= 0:
+            hands[s] |= 1 << (move >> TILE_SHIFT)
+        scores[rules.owner[s]] -= points
+    h = Hand(rules, hands, list(world.boneyard), world.leader, scores, world.lead_tile,
+             world.lead_doubles_only, world.out_of_play)
+    h.bone_end = world.bone_end
+    full = rules.tiles.full
+    ll = 0.0
+    for s, move, _ in history:
+        if h.state != PLAYING or h.turn != s:
+            break
+        if s != seat and move >= 0:
+            legal = h.legal_moves()
+            played = move & ~1 if not h.placed else move
+            if len(legal) > 1:
+                if played not in legal:
+                    break
+                at = legal.index(played)
+                unseen = full & ~(h.hands[s] | h.on_table | h.out_of_play)
+                counts = [x.bit_count() for x in h.hands]
+                values = heuristic_values(h, unseen, counts, h.drawable, legal)
+                top = max(values)
+                total = 0.0
+                for v in values:
+                    total += math.exp((v - top) / tau)
+                ll += (values[at] - top) / tau - math.log(total)
+        h.apply(move)
+    return ll
+
+
+__all__ = ["heuristic_values", "log_likelihood"]

@@ -1,0 +1,204 @@
+//! Inference (`bones.engine.bots.infer`): how likely a sampled world makes
+//! the plays the other seats were seen to make, under a model of how they
+//! play: a softmax, at temperature `tau`, of the `heuristic` bot's values of
+//! their legal moves (the same values the bot maximises, the opponent's
+//! proven voids left out of its reply estimate).
+//!
+//! The world's hands at the start of the hand are its hands now with the
+//! tiles each seat has played since put back, which is exact while nobody
+//! has drawn: a world is judged only while the history holds no draw (after
+//! a draw every world weighs 1). Passes without a draw are forced, so they
+//! carry no more than the void bounds the sampler honours already.
+
+use crate::bits::Bits;
+use crate::bots::{reply_estimate, reply_on, DRAW_COST, REPLY, SHED, SHED_LATE, VARIETY};
+use crate::hand::{Hand, HandSetup};
+use crate::moves::{DRAW, PLAYING};
+
+/// The heuristic's value of every move of `legal` for the mover of the
+/// full-information `hand` (`basic.heuristic_move` without its pruning; a
+/// pass weighs nothing: `f64::NEG_INFINITY`).
+#[allow(clippy::too_many_arguments)]
+pub fn heuristic_values<const W: usize>(
+    hand: &Hand<W>,
+    unseen: &Bits<W>,
+    counts: &[i64],
+    drawable: i64,
+    legal: &[i64],
+    scratch: &mut Hand<W>,
+    out: &mut Vec<f64>,
+) {
+    out.clear();
+    let r = &*hand.rules;
+    let t = &r.t;
+    let seat = hand.turn;
+    let mine = hand.hands[seat];
+    let opponent = t.next_opponent(seat);
+    let n_unseen = unseen.count() as i64;
+    let p_hold =
+        if n_unseen != 0 { (1.0f64).min(counts[opponent] as f64 / n_unseen as f64) } else { 0.0 };
+    let others_min = (0..counts.len())
+        .filter(|&s| s != seat && t.owner[s] != t.owner[seat])
+        .map(|s| counts[s])
+        .min()
+        .unwrap_or(0);
+    let late = drawable == 0 && (others_min <= 2 || counts[seat] <= 3);
+    let shed = if late { SHED_LATE } else { SHED };
+    let avg_pips = if n_unseen != 0 { r.pips_of(unseen) as f64 / n_unseen as f64 } else { 0.0 };
+    for &mv in legal {
+        if mv < 0 {
+            if mv == DRAW {
+                let stay = VARIETY * hand.variety(&mine) as f64
+                    - shed * avg_pips
+                    - DRAW_COST
+                    - REPLY * reply_on(hand, seat, unseen, p_hold);
+                out.push(stay);
+            } else {
+                out.push(f64::NEG_INFINITY);
+            }
+            continue;
+        }
+        let tile = (mv >> 7) as usize;
+        let points = hand.points_if(mv);
+        let mut left = mine;
+        left.clear(tile);
+        let mut value = points as f64 + shed * r.pips[tile] as f64;
+        if left.is_zero() {
+            let theirs: i64 =
+                (0..counts.len()).filter(|&s| t.owner[s] != t.owner[seat]).map(|s| counts[s]).sum();
+            value += avg_pips * theirs as f64;
+        } else {
+            value += VARIETY * hand.variety(&left) as f64;
+            value -= REPLY * reply_estimate(hand, mv, unseen, p_hold, scratch, false);
+        }
+        out.push(value);
+    }
+}
+
+/// The log-likelihood of the other seats' plays of `history` (`(seat,
+/// move, points)` of every move of the hand so far) in `world`, for the
+/// observer `seat`; 0 when the history holds a draw.
+pub fn log_likelihood<const W: usize>(
+    world: &Hand<W>,
+    seat: usize,
+    history: &[(usize, i64, i64)],
+    tau: f64,
+) -> f64 {
+    if tau <= 0.0 || history.iter().any(|&(_, mv, _)| mv == DRAW) {
+        return 0.0;
+    }
+    let rules = &world.rules;
+    let t = &rules.t;
+    let players = t.players;
+    let mut hands = world.hands[..players].to_vec();
+    let mut scores = world.scores.clone();
+    for &(s, mv, points) in history {
+        if s >= players {
+            return 0.0;
+        }
+        if mv >= 0 {
+            hands[s].set((mv >> 7) as usize);
+        }
+        scores[t.owner[s]] -= points;
+    }
+    let mut h = Hand::new(
+        std::sync::Arc::clone(rules),
+        HandSetup {
+            hands,
+            boneyard: world.boneyard.clone(),
+            leader: world.leader,
+            scores: Some(scores),
+            lead_tile: world.lead_tile,
+            lead_doubles_only: world.lead_doubles_only,
+            out_of_play: world.out_of_play,
+            record: false,
+            pot: 0,
+            got_in: None,
+        },
+    );
+    h.bone_end = world.bone_end;
+    let mut scratch = h.clone();
+    let mut legal = Vec::with_capacity(16);
+    let mut values = Vec::with_capacity(16);
+    let mut counts = vec![0i64; players];
+    let mut ll = 0.0f64;
+    for &(s, mv, _) in history {
+        if h.state != PLAYING || h.turn != s {
+            break;
+        }
+        if s != seat && mv >= 0 {
+            h.legal_moves_into(&mut legal);
+            let played = if h.placed == 0 { mv & !1 } else { mv };
+            if legal.len() > 1 {
+                let Some(at) = legal.iter().position(|&m| m == played) else {
+                    break;
+                };
+                let mut seen = h.hands[s];
+                seen.or_assign(&h.on_table);
+                seen.or_assign(&h.out_of_play);
+                let unseen = rules.full.and_not(&seen);
+                for (o, c) in counts.iter_mut().enumerate() {
+                    *c = h.hands[o].count() as i64;
+                }
+                heuristic_values(
+                    &h,
+                    &unseen,
+                    &counts,
+                    h.drawable() as i64,
+                    &legal,
+                    &mut scratch,
+                    &mut values,
+                );
+                let top = values.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+                let mut sum = 0.0f64;
+                for &v in &values {
+                    sum += ((v - top) / tau).exp();
+                }
+                ll += (values[at] - top) / tau - sum.ln();
+            }
+        }
+        h.apply(mv, None);
+    }
+    ll
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::{heuristic_decide, Voids};
+    use crate::hand::tests::shuffled_deal;
+    use crate::rng::Rng;
+    use crate::table::{tests::table, Rules};
+    use std::sync::Arc;
+
+    #[test]
+    fn the_true_world_of_heuristic_play_is_likely_and_a_draw_ends_inference() {
+        let r = Arc::new(Rules::<1>::new(table(6, 2)).unwrap());
+        for seed in 0..30u64 {
+            let mut h = shuffled_deal(&r, &mut Rng::new(seed), 7);
+            h.record = true;
+            let mut voids = Voids::<1>::default();
+            let mut scratch = h.clone();
+            let mut legal = Vec::new();
+            for _ in 0..6 {
+                if h.state != PLAYING {
+                    break;
+                }
+                h.legal_moves_into(&mut legal);
+                let mv = heuristic_decide(&h, &voids, &legal, &mut scratch);
+                voids.before_move(&h, mv);
+                h.apply(mv, None);
+            }
+            let history: Vec<(usize, i64, i64)> =
+                h.log.iter().map(|&(s, m, p)| (s as usize, m, p)).collect();
+            let sharp = log_likelihood(&h, 0, &history, 0.1);
+            let soft = log_likelihood(&h, 0, &history, 1000.0);
+            assert!(sharp <= 0.0 && sharp.is_finite(), "seed {seed}: {sharp}");
+            assert!(soft <= 0.0 && soft.is_finite());
+            assert_eq!(log_likelihood(&h, 0, &history, 0.0), 0.0);
+            let mut drawn = history.clone();
+            drawn.push((h.turn, DRAW, 0));
+            assert_eq!(log_likelihood(&h, 0, &drawn, 1.0), 0.0);
+        }
+    }
+}
