@@ -32,15 +32,9 @@ def points_if(hand: Hand, move: int) -> int:
         return trial.last_points
     table = rules.count_points
     points = table[count] if count < len(table) else rules.points(count)
-    owner = rules.owner[hand.turn]
-    short_of_get_in = not hand.got_in[owner] and points < rules.get_in
-    lead_barred = (not hand.placed and rules.lead_cannot_win
-                   and hand.scores[owner] + points >= rules.target)
-    if short_of_get_in or lead_barred:
-        points = 0
-    if hand.passes and rules.knock_bonus:
-        points += hand.passes * rules.knock_bonus
-    return points
+    # the get-in and lead rules as the hand decides them
+    worth = hand.play_worth(hand.turn, points, not hand.placed)
+    return (worth or 0) + hand.knock_points()
 
 
 def _count_after(hand: Hand, move: int) -> int:

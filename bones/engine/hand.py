@@ -441,13 +441,13 @@ class Hand:
     def _scoring_play(self, seat: int, move: int, claim: int | None, points: int,
                       is_lead: bool, went_out: bool) -> None:
         rules = self.rules
-        knocks = self.passes
+        knocks = self.knock_points()
         self.passes = 0
         gains: list[tuple[int, int]] = []
         if points or (claim and rules.muggins):
             gains = self._play_gains(seat, points, is_lead, claim)
-        if knocks and rules.knock_bonus:
-            gains.append((rules.owner[seat], knocks * rules.knock_bonus))
+        if knocks:
+            gains.append((rules.owner[seat], knocks))
         owner = rules.owner[seat]
         mover_points = 0
         for o, g in gains:
@@ -517,20 +517,38 @@ class Hand:
             self.drawn_turn = 0
             self._advance()
 
+    def play_worth(self, seat: int, points: int, is_lead: bool) -> int | None:
+        """What a play scoring ``points`` is worth to ``seat``'s side, muggins
+        aside: nothing below the get-in threshold (``scoring.get_in``; a claim
+        on it is judged against 0, docs/language.md), and None for a lead
+        that may not reach the target (``lead_cannot_win``: nothing is scored
+        or claimed).  The one place these rules are decided: the hand scores
+        by it and the bots value their moves by it
+        (:func:`bones.bots.policies.points_if`)."""
+        rules = self.rules
+        owner = rules.owner[seat]
+        if not self.got_in[owner] and points < rules.get_in:
+            points = 0
+        if is_lead and rules.lead_cannot_win and self.scores[owner] + points >= rules.target:
+            return None
+        return points
+
+    def knock_points(self) -> int:
+        """What the passes since the last play earn the next play
+        (``drawing.knock_bonus``)."""
+        return self.passes * self.rules.knock_bonus
+
     def _play_gains(self, seat: int, points: int, is_lead: bool,
                     claim: int | None) -> list[tuple[int, int]]:
         """Who gains what from a scoring play (get-in, lead and muggins rules)."""
         rules = self.rules
         owner = rules.owner[seat]
-        if not self.got_in[owner] and points:
-            if points < rules.get_in:
-                # below the get-in threshold the play is worth nothing to its
-                # side; a claim on it is judged against 0 (docs/language.md, get_in)
-                points = 0
-            else:
-                self.got_in[owner] = True
-        if is_lead and rules.lead_cannot_win and self.scores[owner] + points >= rules.target:
+        worth = self.play_worth(seat, points, is_lead)
+        if points and points >= rules.get_in:
+            self.got_in[owner] = True
+        if worth is None:
             return []
+        points = worth
         if rules.muggins == MUGGINS_OFF or claim is None or claim == points:
             return [(owner, points)]
         caller = rules.owner[rules.opponent_after[seat]]

@@ -366,15 +366,15 @@ impl<const W: usize> Hand<W> {
     ) {
         let r = Arc::clone(&self.rules);
         let t = &r.t;
-        let knocks = self.passes;
+        let knocks = self.knock_points();
         self.passes = 0;
         let mut gains: Vec<(usize, i64)> = Vec::new();
         let claimed = matches!(claim, Some(c) if c != 0);
         if points != 0 || (claimed && t.muggins != Muggins::Off) {
             gains = self.play_gains(seat, points, is_lead, claim);
         }
-        if knocks != 0 && t.knock_bonus != 0 {
-            gains.push((t.owner[seat], knocks * t.knock_bonus));
+        if knocks != 0 {
+            gains.push((t.owner[seat], knocks));
         }
         let owner = t.owner[seat];
         let mover_points: i64 = gains.iter().filter(|g| g.0 == owner).map(|g| g.1).sum();
@@ -447,6 +447,29 @@ impl<const W: usize> Hand<W> {
         }
     }
 
+    /// `Hand.play_worth`: what a play scoring `points` is worth to `seat`'s
+    /// side, muggins aside: nothing below the get-in threshold (a claim on it
+    /// is judged against 0, docs/language.md), and `None` for a lead that may
+    /// not reach the target (nothing is scored or claimed). The one place
+    /// these rules are decided: the hand scores by it, the bots value by it.
+    #[inline]
+    pub fn play_worth(&self, seat: usize, points: i64, is_lead: bool) -> Option<i64> {
+        let t = &self.rules.t;
+        let owner = t.owner[seat];
+        let points = if !self.got_in[owner] && points < t.get_in { 0 } else { points };
+        if is_lead && t.lead_cannot_win && self.scores[owner] + points >= t.target {
+            return None;
+        }
+        Some(points)
+    }
+
+    /// `Hand.knock_points`: what the passes since the last play earn the
+    /// next play (`drawing.knock_bonus`).
+    #[inline]
+    pub fn knock_points(&self) -> i64 {
+        self.passes * self.rules.t.knock_bonus
+    }
+
     fn play_gains(
         &mut self,
         seat: usize,
@@ -457,19 +480,13 @@ impl<const W: usize> Hand<W> {
         let r = Arc::clone(&self.rules);
         let t = &r.t;
         let owner = t.owner[seat];
-        let mut points = points;
-        if !self.got_in[owner] && points != 0 {
-            if points < t.get_in {
-                // below the get-in threshold the play is worth nothing to its
-                // side; a claim on it is judged against 0 (docs/language.md)
-                points = 0;
-            } else {
-                self.got_in[owner] = true;
-            }
+        let worth = self.play_worth(seat, points, is_lead);
+        if points != 0 && points >= t.get_in {
+            self.got_in[owner] = true;
         }
-        if is_lead && t.lead_cannot_win && self.scores[owner] + points >= t.target {
+        let Some(points) = worth else {
             return Vec::new();
-        }
+        };
         let claim = match claim {
             Some(c) if t.muggins != Muggins::Off && c != points => c,
             _ => return vec![(owner, points)],

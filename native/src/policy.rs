@@ -35,22 +35,11 @@ impl<const W: usize> Hand<W> {
     }
 
     /// The points `seat` scores for a count that scores `points` by the
-    /// table: none short of getting in, none for a lead that would reach the
-    /// target where leads may not win, plus the knock bonus.
+    /// table: as the hand decides it (`play_worth`: the get-in and lead
+    /// rules), plus the knock bonus.
     #[inline]
-    pub fn adjust_points(&self, seat: usize, mut points: i64) -> i64 {
-        let t = &self.rules.t;
-        let owner = t.owner[seat];
-        let short_of_get_in = !self.got_in[owner] && points < t.get_in;
-        let lead_barred =
-            self.placed == 0 && t.lead_cannot_win && self.scores[owner] + points >= t.target;
-        if short_of_get_in || lead_barred {
-            points = 0;
-        }
-        if self.passes != 0 && t.knock_bonus != 0 {
-            points += self.passes * t.knock_bonus;
-        }
-        points
+    pub fn adjust_points(&self, seat: usize, points: i64) -> i64 {
+        self.play_worth(seat, points, self.placed == 0).unwrap_or(0) + self.knock_points()
     }
 
     /// `policies._count_after`: the count after `mv`. Where the Python
