@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bones.bots.info import BotInfo, named
 from bones.bots.policies import greedy_move, points_if
 from bones.engine.hand import DRAW, PASS, Hand
@@ -49,6 +51,60 @@ _SHED_LATE = 1.0  # per pip shed when someone may go out soon
 _DRAW_COST = 2.0  # a voluntary draw gives up the turn's tempo
 
 
+class _Judge:
+    """What the heuristic weighs a move of ``hand.turn`` with: how much a pip
+    shed is worth now, the unseen tiles' average pips, and the chance that the
+    next opponent holds a given unseen tile.  The heuristic's move and the
+    search's inference (:func:`bones.bots.infer.heuristic_values`) value moves
+    through this one judge."""
+
+    __slots__ = ("avg_pips", "counts", "hand", "p_hold", "seat", "shed")
+
+    def __init__(self, hand: Hand, unseen: int, counts: Sequence[int], drawable: int) -> None:
+        rules = hand.rules
+        seat = hand.turn
+        opponent = rules.opponent_after[seat]
+        n_unseen = unseen.bit_count()
+        self.hand = hand
+        self.seat = seat
+        self.counts = counts
+        self.p_hold = min(1.0, counts[opponent] / n_unseen) if n_unseen else 0.0
+        others_min = min((c for s, c in enumerate(counts)
+                          if s != seat and rules.owner[s] != rules.owner[seat]), default=0)
+        late = drawable == 0 and (others_min <= 2 or counts[seat] <= 3)
+        self.shed = _SHED_LATE if late else _SHED
+        self.avg_pips = rules.tiles.pips_of(unseen) / n_unseen if n_unseen else 0.0
+
+    def play(self, move: int) -> tuple[float, bool]:
+        """A play's value before the next opponent's reply, and whether the
+        mover keeps tiles after it (else it goes out: no reply to fear)."""
+        hand, rules = self.hand, self.hand.rules
+        ts = rules.tiles
+        tile = move >> TILE_SHIFT
+        points = points_if(hand, move)
+        left = hand.hands[self.seat] & ~(1 << tile)
+        value = points + self.shed * ts.pips[tile]
+        if not left:
+            # going out: the settlement is roughly the opponents' pips
+            value += self.avg_pips * sum(c for s, c in enumerate(self.counts)
+                                         if rules.owner[s] != rules.owner[self.seat])
+            return value, False
+        variety = 0
+        for matching in ts.matching:
+            if left & matching:
+                variety += 1
+        return value + _VARIETY * variety, True
+
+    def draw(self, unseen: int) -> float:
+        """The value of drawing: the ends kept as they are, an unknown tile
+        added (``unseen``: the tiles the reply may be made with)."""
+        hand = self.hand
+        mine = hand.hands[self.seat]
+        variety = sum(1 for matching in hand.rules.tiles.matching if mine & matching)
+        return (_VARIETY * variety - self.shed * self.avg_pips - _DRAW_COST
+                - _REPLY * _reply_on(hand, self.seat, unseen, self.p_hold))
+
+
 def heuristic_move(hand: Hand, unseen: int, counts: list[int] | tuple[int, ...],
                    drawable: int, barred: int = 0,
                    legal: list[int] | None = None) -> int:
@@ -62,50 +118,23 @@ def heuristic_move(hand: Hand, unseen: int, counts: list[int] | tuple[int, ...],
         legal = hand.legal_moves()
     if len(legal) == 1:
         return legal[0]
-    rules = hand.rules
-    ts = rules.tiles
-    seat = hand.turn
-    mine = hand.hands[seat]
-    opponent = rules.opponent_after[seat]
-    n_unseen = unseen.bit_count()
-    p_hold = min(1.0, counts[opponent] / n_unseen) if n_unseen else 0.0
-    others_min = min((c for s, c in enumerate(counts)
-                      if s != seat and rules.owner[s] != rules.owner[seat]), default=0)
-    late = drawable == 0 and (others_min <= 2 or counts[seat] <= 3)
-    shed = _SHED_LATE if late else _SHED
-    avg_pips = ts.pips_of(unseen) / n_unseen if n_unseen else 0.0
+    judge = _Judge(hand, unseen, counts, drawable)
     best, best_value = -1, float("-inf")
     for move in legal:
         if move < 0:
             continue
-        tile = move >> TILE_SHIFT
-        points = points_if(hand, move)
-        left = mine & ~(1 << tile)
-        value = points + shed * ts.pips[tile]
-        if not left:
-            # going out: the settlement is roughly the opponents' pips
-            value += avg_pips * sum(c for s, c in enumerate(counts)
-                                    if rules.owner[s] != rules.owner[seat])
-        else:
-            variety = 0
-            for matching in ts.matching:
-                if left & matching:
-                    variety += 1
-            value += _VARIETY * variety
+        value, keeps = judge.play(move)
+        if keeps:
             if value <= best_value:
                 continue  # the reply only lowers it: not worth playing out
-            value -= _REPLY * _reply_estimate(hand, move, unseen & ~barred, p_hold)
+            value -= _REPLY * _reply_estimate(hand, move, unseen & ~barred, judge.p_hold)
         if value > best_value:
             best, best_value = move, value
     if best < 0:
         return DRAW if DRAW in legal else PASS
-    if DRAW in legal:
+    if DRAW in legal and judge.draw(unseen & ~barred) > best_value:
         # drawing keeps the ends as they are and adds an unknown tile
-        variety = sum(1 for matching in ts.matching if mine & matching)
-        stay = (_VARIETY * variety - shed * avg_pips - _DRAW_COST
-                - _REPLY * _reply_on(hand, seat, unseen & ~barred, p_hold))
-        if stay > best_value:
-            return DRAW
+        return DRAW
     return best
 
 

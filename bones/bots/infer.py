@@ -17,16 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from bones.bots.basic import (
-    _DRAW_COST,
-    _REPLY,
-    _SHED,
-    _SHED_LATE,
-    _VARIETY,
-    _reply_estimate,
-    _reply_on,
-)
-from bones.bots.policies import points_if
+from bones.bots.basic import _REPLY, _Judge, _reply_estimate
 from bones.engine.hand import DRAW, PLAYING, Hand
 from bones.engine.moves import TILE_SHIFT
 
@@ -34,43 +25,17 @@ from bones.engine.moves import TILE_SHIFT
 def heuristic_values(hand: Hand, unseen: int, counts: Sequence[int], drawable: int,
                      legal: Sequence[int]) -> list[float]:
     """The heuristic's value of every move of ``legal`` for the mover of the
-    full-information ``hand`` (a pass: ``-inf``)."""
-    rules = hand.rules
-    ts = rules.tiles
-    seat = hand.turn
-    mine = hand.hands[seat]
-    opponent = rules.next_opponent(seat)
-    n_unseen = unseen.bit_count()
-    p_hold = min(1.0, counts[opponent] / n_unseen) if n_unseen else 0.0
-    others_min = min((c for s, c in enumerate(counts)
-                      if s != seat and rules.owner[s] != rules.owner[seat]), default=0)
-    late = drawable == 0 and (others_min <= 2 or counts[seat] <= 3)
-    shed = _SHED_LATE if late else _SHED
-    avg_pips = ts.pips_of(unseen) / n_unseen if n_unseen else 0.0
+    full-information ``hand`` (a pass: ``-inf``), as the heuristic judges it
+    (:class:`bones.bots.basic._Judge`), each play's reply included."""
+    judge = _Judge(hand, unseen, counts, drawable)
     out: list[float] = []
     for move in legal:
         if move < 0:
-            if move == DRAW:
-                variety = sum(1 for matching in ts.matching if mine & matching)
-                out.append(_VARIETY * variety - shed * avg_pips - _DRAW_COST
-                           - _REPLY * _reply_on(hand, seat, unseen, p_hold))
-            else:
-                out.append(-math.inf)
+            out.append(judge.draw(unseen) if move == DRAW else -math.inf)
             continue
-        tile = move >> TILE_SHIFT
-        points = points_if(hand, move)
-        left = mine & ~(1 << tile)
-        value = points + shed * ts.pips[tile]
-        if not left:
-            value += avg_pips * sum(c for s, c in enumerate(counts)
-                                    if rules.owner[s] != rules.owner[seat])
-        else:
-            variety = 0
-            for matching in ts.matching:
-                if left & matching:
-                    variety += 1
-            value += _VARIETY * variety
-            value -= _REPLY * _reply_estimate(hand, move, unseen, p_hold)
+        value, keeps = judge.play(move)
+        if keeps:
+            value -= _REPLY * _reply_estimate(hand, move, unseen, judge.p_hold)
         out.append(value)
     return out
 

@@ -269,45 +269,21 @@ pub fn heuristic_move_in<const W: usize>(
     if legal.len() == 1 {
         return legal[0];
     }
-    let r = &*hand.rules;
-    let t = &r.t;
-    let seat = hand.turn;
-    let mine = hand.hands[seat];
-    let opponent = t.next_opponent(seat);
-    let n_unseen = i64::from(unseen.count());
-    let p_hold =
-        if n_unseen != 0 { (1.0f64).min(counts[opponent] as f64 / n_unseen as f64) } else { 0.0 };
-    let others_min = (0..counts.len())
-        .filter(|&s| s != seat && t.owner[s] != t.owner[seat])
-        .map(|s| counts[s])
-        .min()
-        .unwrap_or(0);
-    let late = drawable == 0 && (others_min <= 2 || counts[seat] <= 3);
-    let shed = if late { SHED_LATE } else { SHED };
-    let avg_pips = if n_unseen != 0 { r.pips_of(unseen) as f64 / n_unseen as f64 } else { 0.0 };
+    let judge = Judge::new(hand, unseen, counts, drawable);
     let candidates = unseen.and_not(barred);
     let (mut best, mut best_value) = (-1i64, f64::NEG_INFINITY);
     for &mv in legal {
         if !is_tile_move(mv) {
             continue;
         }
-        let tile = tile_of(mv);
-        let points = hand.points_if(mv);
-        let mut left = mine;
-        left.clear(tile);
-        let mut value = points as f64 + shed * r.pips[tile] as f64;
-        if left.is_zero() {
-            let theirs: i64 =
-                (0..counts.len()).filter(|&s| t.owner[s] != t.owner[seat]).map(|s| counts[s]).sum();
-            value += avg_pips * theirs as f64;
-        } else {
-            value += VARIETY * hand.variety(&left) as f64;
+        let (mut value, keeps) = judge.play(mv);
+        if keeps {
             // the reply only lowers the value: a move that cannot beat the
             // best so far even before it is not played out (same decision)
             if value <= best_value {
                 continue;
             }
-            value -= REPLY * reply_estimate(hand, mv, &candidates, p_hold, scratch, public);
+            value -= REPLY * reply_estimate(hand, mv, &candidates, judge.p_hold, scratch, public);
         }
         if value > best_value {
             best = mv;
@@ -317,16 +293,84 @@ pub fn heuristic_move_in<const W: usize>(
     if best < 0 {
         return if legal.contains(&DRAW) { DRAW } else { PASS };
     }
-    if legal.contains(&DRAW) {
-        let stay = VARIETY * hand.variety(&mine) as f64
-            - shed * avg_pips
-            - DRAW_COST
-            - REPLY * reply_on(hand, seat, &candidates, p_hold);
-        if stay > best_value {
-            return DRAW;
-        }
+    if legal.contains(&DRAW) && judge.draw(&candidates) > best_value {
+        return DRAW;
     }
     best
+}
+
+/// `basic._Judge`: what the heuristic weighs a move of `hand.turn` with (how
+/// much a pip shed is worth now, the unseen tiles' average pips, the chance
+/// that the next opponent holds a given unseen tile). The heuristic's move
+/// and the search's inference (`infer::heuristic_values`) value moves
+/// through this one judge.
+pub(crate) struct Judge<'a, const W: usize> {
+    hand: &'a Hand<W>,
+    counts: &'a [i64],
+    seat: usize,
+    pub(crate) p_hold: f64,
+    shed: f64,
+    avg_pips: f64,
+}
+
+impl<'a, const W: usize> Judge<'a, W> {
+    pub(crate) fn new(
+        hand: &'a Hand<W>,
+        unseen: &Bits<W>,
+        counts: &'a [i64],
+        drawable: i64,
+    ) -> Judge<'a, W> {
+        let r = &*hand.rules;
+        let t = &r.t;
+        let seat = hand.turn;
+        let opponent = t.next_opponent(seat);
+        let n_unseen = i64::from(unseen.count());
+        let p_hold = if n_unseen != 0 {
+            (1.0f64).min(counts[opponent] as f64 / n_unseen as f64)
+        } else {
+            0.0
+        };
+        let others_min = (0..counts.len())
+            .filter(|&s| s != seat && t.owner[s] != t.owner[seat])
+            .map(|s| counts[s])
+            .min()
+            .unwrap_or(0);
+        let late = drawable == 0 && (others_min <= 2 || counts[seat] <= 3);
+        let shed = if late { SHED_LATE } else { SHED };
+        let avg_pips = if n_unseen != 0 { r.pips_of(unseen) as f64 / n_unseen as f64 } else { 0.0 };
+        Judge { hand, counts, seat, p_hold, shed, avg_pips }
+    }
+
+    /// A play's value before the next opponent's reply, and whether the
+    /// mover keeps tiles after it (else it goes out: no reply to fear).
+    pub(crate) fn play(&self, mv: i64) -> (f64, bool) {
+        let r = &*self.hand.rules;
+        let t = &r.t;
+        let tile = tile_of(mv);
+        let points = self.hand.points_if(mv);
+        let mut left = self.hand.hands[self.seat];
+        left.clear(tile);
+        let value = points as f64 + self.shed * r.pips[tile] as f64;
+        if left.is_zero() {
+            // going out: the settlement is roughly the opponents' pips
+            let theirs: i64 = (0..self.counts.len())
+                .filter(|&s| t.owner[s] != t.owner[self.seat])
+                .map(|s| self.counts[s])
+                .sum();
+            return (value + self.avg_pips * theirs as f64, false);
+        }
+        (value + VARIETY * self.hand.variety(&left) as f64, true)
+    }
+
+    /// The value of drawing: the ends kept as they are, an unknown tile
+    /// added (`candidates`: the tiles the reply may be made with).
+    pub(crate) fn draw(&self, candidates: &Bits<W>) -> f64 {
+        let mine = self.hand.hands[self.seat];
+        VARIETY * self.hand.variety(&mine) as f64
+            - self.shed * self.avg_pips
+            - DRAW_COST
+            - REPLY * reply_on(self.hand, self.seat, candidates, self.p_hold)
+    }
 }
 
 /// `_reply_estimate`: the move played in `scratch` (on the mover's view

@@ -11,7 +11,7 @@
 //! carry no more than the void bounds the sampler honours already.
 
 use crate::bits::Bits;
-use crate::bots::{reply_estimate, reply_on, DRAW_COST, REPLY, SHED, SHED_LATE, VARIETY};
+use crate::bots::{reply_estimate, Judge, REPLY};
 use crate::hand::{Hand, HandSetup};
 use crate::moves::{DRAW, PLAYING};
 
@@ -29,47 +29,15 @@ pub fn heuristic_values<const W: usize>(
     out: &mut Vec<f64>,
 ) {
     out.clear();
-    let r = &*hand.rules;
-    let t = &r.t;
-    let seat = hand.turn;
-    let mine = hand.hands[seat];
-    let opponent = t.next_opponent(seat);
-    let n_unseen = unseen.count() as i64;
-    let p_hold =
-        if n_unseen != 0 { (1.0f64).min(counts[opponent] as f64 / n_unseen as f64) } else { 0.0 };
-    let others_min = (0..counts.len())
-        .filter(|&s| s != seat && t.owner[s] != t.owner[seat])
-        .map(|s| counts[s])
-        .min()
-        .unwrap_or(0);
-    let late = drawable == 0 && (others_min <= 2 || counts[seat] <= 3);
-    let shed = if late { SHED_LATE } else { SHED };
-    let avg_pips = if n_unseen != 0 { r.pips_of(unseen) as f64 / n_unseen as f64 } else { 0.0 };
+    let judge = Judge::new(hand, unseen, counts, drawable);
     for &mv in legal {
         if mv < 0 {
-            if mv == DRAW {
-                let stay = VARIETY * hand.variety(&mine) as f64
-                    - shed * avg_pips
-                    - DRAW_COST
-                    - REPLY * reply_on(hand, seat, unseen, p_hold);
-                out.push(stay);
-            } else {
-                out.push(f64::NEG_INFINITY);
-            }
+            out.push(if mv == DRAW { judge.draw(unseen) } else { f64::NEG_INFINITY });
             continue;
         }
-        let tile = (mv >> 7) as usize;
-        let points = hand.points_if(mv);
-        let mut left = mine;
-        left.clear(tile);
-        let mut value = points as f64 + shed * r.pips[tile] as f64;
-        if left.is_zero() {
-            let theirs: i64 =
-                (0..counts.len()).filter(|&s| t.owner[s] != t.owner[seat]).map(|s| counts[s]).sum();
-            value += avg_pips * theirs as f64;
-        } else {
-            value += VARIETY * hand.variety(&left) as f64;
-            value -= REPLY * reply_estimate(hand, mv, unseen, p_hold, scratch, false);
+        let (mut value, keeps) = judge.play(mv);
+        if keeps {
+            value -= REPLY * reply_estimate(hand, mv, unseen, judge.p_hold, scratch, false);
         }
         out.push(value);
     }
