@@ -27,19 +27,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bones.lang.yamlsource import file_kind
+
 
 class OutputError(ValueError):
     """An output that cannot be written; the message is one line."""
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
 
 
 def _reason(err: OSError) -> str:
@@ -65,7 +57,7 @@ def resolve_output(path: str | os.PathLike[str]) -> Path:
     mode = info.st_mode
     if stat.S_ISREG(mode) or stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
         return target
-    raise OutputError(f"cannot write {name}: it is {_kind(mode)}")
+    raise OutputError(f"cannot write {name}: it is {file_kind(mode)}")
 
 
 def write_output(path: str | os.PathLike[str], text: str, *, fsync: bool = False,
