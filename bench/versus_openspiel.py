@@ -16,6 +16,13 @@ its seat's :class:`~bones.seat.observation.Observation` of the adapter's
 hand and its move is applied as the adapter's action; every action is
 checked against the state's legal actions.  A game's result is the sign of
 the returns (the lighter hand wins the other's pips; equal hands tie).
+
+``--rewards`` tunes the peer: by default ISMCTS backs up the game's raw
+returns (pips, tens of points a hand) against ``uct_c=2``, a constant made
+for returns in [-1, 1], so it explores too little; ``--rewards sign`` backs
+up the result alone (+1, 0, -1: what the match is scored by) and
+``--rewards scaled`` the pips divided by the set's pips, both in [-1, 1],
+where ``uct_c`` (``--uct-c``) is on the scale it was made for.
 """
 
 from __future__ import annotations
@@ -39,6 +46,8 @@ from bench.versus import (
 PEER = "ISMCTS"
 SIMULATIONS = 1000
 UCT_C = 2.0
+#: how the peer's rollouts and terminal states are valued (``--rewards``)
+REWARDS = ("points", "sign", "scaled")
 
 
 class OutOfStep(AssertionError):
@@ -50,6 +59,8 @@ class Setup:
     bot: str = "search"
     simulations: int = SIMULATIONS
     variant: str = "block-2p"
+    rewards: str = "points"
+    uct_c: float = UCT_C
 
 
 _GAMES: dict[str, Any] = {}
@@ -65,13 +76,38 @@ def load(variant: str) -> Any:
     return _GAMES[variant]
 
 
-def ismcts_bot(game: Any, simulations: int, seed: int) -> Any:
+def _rescaler(game: Any, rewards: str) -> Any:
+    """The map from the game's returns to the values ISMCTS backs up."""
+    import numpy as np
+
+    if rewards == "sign":
+        return np.sign
+    if rewards == "scaled":
+        total = float(sum(game.rules.tiles.pips))
+        return lambda returns: np.asarray(returns, dtype=float) / total
+    return lambda returns: returns
+
+
+def ismcts_bot(game: Any, simulations: int, seed: int, rewards: str = "points",
+               uct_c: float = UCT_C) -> Any:
     import numpy as np
     from open_spiel.python.algorithms import ismcts, mcts
 
-    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
-    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=UCT_C, max_simulations=simulations,
-                           random_state=np.random.RandomState(seed + 1))
+    rescale = _rescaler(game, rewards)
+
+    class Evaluator(mcts.RandomRolloutEvaluator):  # type: ignore[misc]
+        def evaluate(self, state: Any) -> Any:
+            return rescale(super().evaluate(state))
+
+    class Bot(ismcts.ISMCTSBot):  # type: ignore[misc]
+        def run_simulation(self, state: Any) -> Any:
+            if state.is_terminal():  # the tree's own terminal values, rescaled too
+                return rescale(state.returns())
+            return super().run_simulation(state)
+
+    evaluator = Evaluator(1, np.random.RandomState(seed))
+    bot = Bot(game, evaluator, uct_c=uct_c, max_simulations=simulations,
+              random_state=np.random.RandomState(seed + 1))
     # ISMCTS resamples with an unseeded C++ sampler unless given a resampler:
     # the same resampler (the adapter's, bones' world sampler) with a seeded one
     worlds = np.random.RandomState(seed + 2)
@@ -90,7 +126,8 @@ def play(deal: int, bones_seat: int, setup: Setup = Setup()) -> Game:
     game = load(setup.variant)
     space = game.space
     bot = make_bot(setup.bot)
-    peer = ismcts_bot(game, setup.simulations, 3 * (2 * deal + bones_seat))
+    peer = ismcts_bot(game, setup.simulations, 3 * (2 * deal + bones_seat), setup.rewards,
+                      setup.uct_c)
     rng = Rng(2 * deal + bones_seat)
     chance = np.random.RandomState(deal)  # the deal: the same in both games of the pair
     state = game.new_initial_state()
@@ -143,20 +180,27 @@ def main(argv: list[str] | None = None) -> int:
     common_args(ap)
     ap.add_argument("--simulations", type=int, default=SIMULATIONS,
                     help=f"ISMCTS simulations a move ({SIMULATIONS})")
+    ap.add_argument("--rewards", choices=REWARDS, default="points",
+                    help="what ISMCTS backs up: the raw pips (points, the default), the "
+                         "result (sign) or the pips over the set's (scaled)")
+    ap.add_argument("--uct-c", type=float, default=UCT_C,
+                    help=f"ISMCTS's exploration constant ({UCT_C:g})")
     opts = ap.parse_args(argv)
     try:
         import pyspiel  # noqa: F401
     except ImportError as err:
         print(f"open_spiel is not importable ({err}); pip install 'bones[rl]'", file=sys.stderr)
         return 2
-    setup = Setup(opts.bot, opts.simulations)
+    setup = Setup(opts.bot, opts.simulations, rewards=opts.rewards, uct_c=opts.uct_c)
     started = time.time()
     results = play_all(_task, pairs_of(opts.deals, opts.seed), opts.jobs,
                        progress_printer(opts.quiet, partial_file(opts)), _init, (setup,))
     settings = {"variant": setup.variant,
-                "peer_bot": f"ISMCTSBot(RandomRolloutEvaluator(1), uct_c={UCT_C}, "
-                            f"max_simulations={setup.simulations}), bones' resampler"}
-    report(opts, results, f"{PEER}:{setup.simulations}", settings, started, argv)
+                "peer_bot": f"ISMCTSBot(RandomRolloutEvaluator(1), uct_c={setup.uct_c:g}, "
+                            f"max_simulations={setup.simulations}), bones' resampler, "
+                            f"rewards={setup.rewards}"}
+    name = f"{PEER}:{setup.simulations}" + ("" if setup.rewards == "points" else f":{setup.rewards}")
+    report(opts, results, name, settings, started, argv)
     return 0
 
 

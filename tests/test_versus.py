@@ -94,3 +94,35 @@ def test_the_commands_report(bridge, tmp_path, capsys) -> None:
     body = json.loads(out.read_text())
     assert body["summary"]["games"] == 2 and len(body["games"]) == 2
     assert {g["bones_side"] for g in body["games"]} == {0, 1}
+
+
+def test_the_tuned_peer_backs_up_values_in_minus_one_to_one() -> None:
+    """``--rewards sign`` and ``scaled`` rescale what ISMCTS backs up, from
+    its rollouts and from the terminal states its tree reaches."""
+    pytest.importorskip("pyspiel")
+    from bench import versus_openspiel as vo
+
+    game = vo.load("block-2p")
+    total = sum(game.rules.tiles.pips)
+    assert list(vo._rescaler(game, "sign")([12.0, -12.0])) == [1.0, -1.0]
+    assert list(vo._rescaler(game, "scaled")([12.0, -12.0])) == [12 / total, -12 / total]
+    assert vo._rescaler(game, "points")([12.0, -12.0]) == [12.0, -12.0]
+    seen: list[float] = []
+    bot = vo.ismcts_bot(game, 30, 5, rewards="sign")
+    state = game.new_initial_state()
+    import numpy as np
+
+    chance = np.random.RandomState(1)
+    while state.is_chance_node():
+        outcomes = [o for o, _ in state.chance_outcomes()]
+        state.apply_action(int(outcomes[chance.randint(len(outcomes))]))
+    original = bot._evaluator.evaluate
+
+    def evaluate(s):
+        values = original(s)
+        seen.extend(values)
+        return values
+
+    bot._evaluator.evaluate = evaluate
+    assert bot.step(state) in state.legal_actions()
+    assert seen and all(v in (-1.0, 0.0, 1.0) for v in seen)
