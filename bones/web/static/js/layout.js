@@ -6,6 +6,7 @@
 // for a spinner in an arm, to the left and right of that arm's direction).  An arm runs
 // straight until it would leave the box (`maxX`, `maxY`) or touch another tile, then it
 // turns - always clockwise first, so the arms wind like a pinwheel and keep apart.
+// Each open end gets the rectangle the next tile would take and its direction (`dir`).
 
 const rotCW = ([dx, dy]) => [-dy, dx];
 const rotCCW = ([dx, dy]) => [dy, -dx];
@@ -98,8 +99,11 @@ export function computeLayout(layout, { maxX = 9, maxY = 6 } = {}) {
       }
     }
     if (arm.open >= 0) {
-      const { rect } = next(state, 2, 1);
-      ends[arm.name] = { ...rect, pip: arm.open, name: arm.name };
+      // the place the next tile would take is kept free: no later arm lays a tile
+      // on it, so two ends never share a spot
+      const { rect, dir } = next(state, 2, 1);
+      rects.push(rect);
+      ends[arm.name] = { ...rect, pip: arm.open, name: arm.name, dir };
     }
   }
   const all = placed.concat(Object.values(ends));
