@@ -181,3 +181,95 @@ def test_drop_targets_on_a_360_by_740_phone(browser, served_module, views) -> No
         ctx.close()
     assert not errors, errors
     assert seen["positions"] >= 12 and seen["four_ends"] >= 1, seen
+
+
+# The table's other parts on a phone: read in the page after the view is shown.
+PARTS = """(v) => {
+  const t = window.bonesTable;
+  sessionStorage.clear();
+  t.shownEnd = null;
+  t.firstView = false;
+  t.render(v);
+  const rect = (e) => { const r = e.getBoundingClientRect();
+    return { x: r.left, y: r.top, w: r.width, h: r.height }; };
+  const out = { page: document.documentElement.scrollWidth, viewport: innerWidth };
+  const dlg = document.querySelector('#handend');
+  if (dlg.open) {
+    const table = dlg.querySelector('table.settlement');
+    out.dialog = rect(dlg);
+    out.table = { ...rect(table), client: table.clientWidth, scroll: table.scrollWidth,
+                  overflow: getComputedStyle(table).overflowX };
+    dlg.close();
+  }
+  // the log: its markers ("10.", "100.") need the list's left padding
+  const ol = document.querySelector('#log');
+  const probe = document.createElement('span');
+  probe.style.font = getComputedStyle(ol).font;
+  probe.style.fontVariantNumeric = getComputedStyle(ol).fontVariantNumeric;
+  probe.style.whiteSpace = 'pre';
+  document.body.append(probe);
+  const widths = {};
+  for (const n of [9, 10, 99, 100, v.events.length]) { probe.textContent = `${n}. `; widths[n] = probe.getBoundingClientRect().width; }
+  probe.remove();
+  out.log = { items: ol.children.length, padding: parseFloat(getComputedStyle(ol).paddingLeft), widths };
+  // a toast while a tile with several ends is chosen: it covers no button of the table
+  const several = v.legal.filter((m) => m.arm).map((m) => m.tile)
+    .find((x, i, all) => all.indexOf(x) !== i);
+  if (several) { t.selected = several; t.drawBoard(); t.drawHand(); }
+  t.announce('Seat 1 plays 6-4@E: count 10 — scores 10! · Seat 2 plays 4-1@W: count 15 — scores 15!');
+  const toast = document.querySelector('.toast');
+  // wherever the page is scrolled: its top, the hand at the screen's bottom, its end
+  out.scrolls = [];
+  for (const at of ['top', 'hand', 'end']) {
+    if (at === 'top') scrollTo(0, 0);
+    else if (at === 'hand') document.querySelector('#actions').scrollIntoView({ block: 'end' });
+    else scrollTo(0, document.documentElement.scrollHeight);
+    out.scrolls.push({ at, toast: rect(toast),
+      buttons: [...document.querySelectorAll('#game button, #game .target')].map((b) =>
+        ({ what: b.id || b.dataset.move || b.dataset.tile || b.className, ...rect(b) })) });
+  }
+  out.several = several || null;
+  toast.remove();
+  return out;
+}"""
+
+
+def boxes_meet(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"] and a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"]
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 740)])
+def test_the_phone_table_toast_settlement_log_and_empty_caption(browser, served_module, views, size) -> None:
+    ctx, pg, errors = phone_page(browser, served_module, *size)
+    try:
+        # the empty table's caption: whole, inside the board
+        caption = pg.evaluate("""() => { const c = document.querySelector('#board .board-empty');
+          const r = c.getBoundingClientRect(), b = c.parentElement.getBoundingClientRect();
+          return { inside: r.left >= b.left && r.right <= b.right && r.top >= b.top && r.bottom <= b.bottom,
+                   whole: c.scrollWidth <= c.clientWidth, text: c.textContent }; }""")
+        assert caption["inside"] and caption["whole"] and "empty" in caption["text"], caption
+        ended = [v for v in views if v["hand_end"]]
+        long_logs = [v for v in views if len(v["events"]) >= 10]
+        assert ended and long_logs
+        checked = {"settlement": 0, "toast": 0}
+        for v in ended[:3] + long_logs[-3:]:
+            out = pg.evaluate(PARTS, v)
+            assert out["page"] <= out["viewport"], out  # nothing widens the page
+            if "dialog" in out:
+                d, t = out["dialog"], out["table"]
+                assert d["x"] >= 0 and d["x"] + d["w"] <= out["viewport"], out
+                assert t["x"] >= d["x"] and t["x"] + t["w"] <= d["x"] + d["w"], out
+                assert t["overflow"] in ("auto", "scroll"), out  # a wider table scrolls in its box
+                checked["settlement"] += 1
+            log = out["log"]
+            assert log["items"] == len(v["events"])
+            for n in (10, 99, 100, len(v["events"])):
+                assert log["widths"][str(n)] <= log["padding"], (n, log)
+            for seen in out["scrolls"]:
+                for b in seen["buttons"]:
+                    assert not boxes_meet(seen["toast"], b), (seen["at"], seen["toast"], b)
+            checked["toast"] += bool(out["several"])
+        assert checked["settlement"] >= 3 and checked["toast"] >= 1, checked
+    finally:
+        ctx.close()
+    assert not errors, errors

@@ -285,7 +285,7 @@ export class Table {
 
   announce(text) {
     const box = h("div", { class: "toast", role: "alert" }, text);
-    document.body.append(box);
+    this.root.append(box);  // over the scores at the table's top, never over a move button
     setTimeout(() => box.remove(), 2600);
   }
 
