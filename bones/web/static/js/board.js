@@ -126,10 +126,17 @@ export function drawBoard(container, layout, { targets = [], onTarget = null, co
     const g = el("g", { class: "target", tabindex: "0", role: "button",
       "aria-label": `play ${target.move}`, "data-move": target.move, "data-arm": target.arm }, svg);
     el("rect", { x: r.x, y: r.y, width: r.w, height: r.h, rx: 0.14 }, g);
-    const label = target.points ? `${target.arm} +${target.points}` : target.arm;
-    const t = el("text", { x: r.x + r.w / 2, y: r.y + r.h / 2, "text-anchor": "middle",
-      "dominant-baseline": "central", "font-size": Math.min(font, r.h * 0.45, (r.w * 0.92) / (label.length * 0.62)) }, g);
-    t.textContent = label;
+    // "W +15" on one line when it fits at the target's font, else "W" over "+15"
+    const one = target.points ? `${target.arm} +${target.points}` : target.arm;
+    const fits = (s, f) => s.length * f * 0.72 <= r.w * 0.9;
+    const lines = fits(one, font) || !target.points ? [one] : [target.arm, `+${target.points}`];
+    const size = Math.min(font, r.h * (lines.length > 1 ? 0.36 : 0.45),
+      ...lines.map((s) => (r.w * 0.9) / (s.length * 0.72)));
+    lines.forEach((s, i) => {
+      const t = el("text", { x: r.x + r.w / 2, y: r.y + r.h / 2 + (i - (lines.length - 1) / 2) * size * 1.1,
+        "text-anchor": "middle", "dominant-baseline": "central", "font-size": size }, g);
+      t.textContent = s;
+    });
     if (onTarget) {
       g.addEventListener("click", () => onTarget(target));
       g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") onTarget(target); });
