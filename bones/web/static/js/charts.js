@@ -89,11 +89,14 @@ export function intervalBars(heading, rows, { percent = false, ref = null } = {}
   const axis = el("g", { class: "axis" }, svg);
   el("line", { x1: x(0), x2: x(0), y1: y0, y2: base, class: "axis-line" }, axis);
   el("line", { x1: left, x2: right, y1: base, y2: base, class: "axis-line" }, axis);
-  text(axis, left, base + FONT + 4, show(lo), "chart-tick", "start");
-  text(axis, right, base + FONT + 4, show(hi), "chart-tick", "end");
+  const wide = (str) => str.length * FONT * 0.56;  // a label's width, about
+  const refText = ref === null ? "" : percent ? `fair ${(ref * 100).toFixed(0)}%` : `${ref}`;
+  const clear = (a, b) => ref === null || b < x(ref) - wide(refText) / 2 - 6 || a > x(ref) + wide(refText) / 2 + 6;
+  if (clear(left, left + wide(show(lo)))) text(axis, left, base + FONT + 4, show(lo), "chart-tick", "start");
+  if (clear(right - wide(show(hi)), right)) text(axis, right, base + FONT + 4, show(hi), "chart-tick", "end");
   if (ref !== null) {
     el("line", { x1: x(ref), x2: x(ref), y1: y0, y2: base, class: "ref" }, svg);
-    text(axis, x(ref), base + FONT + 4, percent ? `fair ${(ref * 100).toFixed(0)}%` : `${ref}`, "chart-note", "middle");
+    text(axis, x(ref), base + FONT + 4, refText, "chart-note", "middle");
   } else if (lo < 0 && x(0) - left > 48 && right - x(0) > 48) {
     text(axis, x(0), base + FONT + 4, "0", "chart-tick", "middle");
   }
@@ -120,9 +123,11 @@ export function differenceMeasures(report) {
 
 // The difference of each measure (first − second), each in its own panel with its
 // own axis, ticks and unit: a few points of win rate read as plainly as a few moves.
-export function differenceChart(heading, measures) {
+// With `diverging: false`, plain measures (not differences) on axes from 0.
+export function differenceChart(heading, measures, { diverging = true } = {}) {
   const panelH = LINE * 2 + 40, left = 14, right = W - 14;
-  const svg = svgBox(0, heading, "difference");
+  const svg = svgBox(0, heading, diverging ? "difference" : "measures");
+  const sign = diverging ? signed : (t) => t;
   const y0 = title(svg, heading);
   const h = y0 + measures.length * panelH + 4;
   svg.setAttribute("viewBox", `0 0 ${W} ${h}`);
@@ -130,17 +135,18 @@ export function differenceChart(heading, measures) {
     const y = y0 + i * panelH;
     const s = (v) => v * m.scale;
     const span = niceCeil(Math.max(Math.abs(s(m.value)), Math.abs(s(m.lo ?? 0)), Math.abs(s(m.hi ?? 0))));
-    const x = (v) => left + ((v + span) / (2 * span)) * (right - left);
+    const from = diverging ? -span : 0;
+    const x = (v) => left + ((v - from) / (span - from)) * (right - left);
     const d = m.scale === 1 ? 2 : 1;
     const g = el("g", { class: "measure", "data-measure": m.key, "data-unit": m.unit, "data-span": span }, svg);
     if (i % 2 === 1) el("rect", { x: 0, y: y - 4, width: W, height: panelH, class: "band" }, g);
     text(g, 4, y + FONT, m.label, "chart-label");
     const v = s(m.value);
-    text(g, W - 4, y + FONT, `${signed(fmt(v, d))} ${m.unit}`, "chart-value", "end");
+    text(g, W - 4, y + FONT, `${sign(fmt(v, d))} ${m.unit}`, "chart-value", "end");
     const by = y + LINE + 4;
     const x0 = x(Math.min(0, v)), x1 = x(Math.max(0, v));
     const bar = el("rect", { x: x0, y: by, width: Math.max(1.5, x1 - x0), height: 12, class: "bar" }, g);
-    tip(bar, `${m.label}: ${signed(fmt(v, d))} ${m.unitText || m.unit}` +
+    tip(bar, `${m.label}: ${sign(fmt(v, d))} ${m.unitText || m.unit}` +
       (m.lo !== undefined ? `, 95% interval [${fmt(s(m.lo), d)}, ${fmt(s(m.hi), d)}]` : ""));
     if (m.lo !== undefined && m.hi !== undefined) {
       el("line", { x1: x(s(m.lo)), x2: x(s(m.hi)), y1: by + 6, y2: by + 6, class: "whisker" }, g);
@@ -152,9 +158,10 @@ export function differenceChart(heading, measures) {
     const ay = by + 18;
     el("line", { x1: left, x2: right, y1: ay, y2: ay, class: "axis-line" }, axis);
     el("line", { x1: x(0), x2: x(0), y1: by - 4, y2: ay + 4, class: "axis-line zero" }, axis);
-    for (const [t, anchor] of [[-span, "start"], [0, "middle"], [span, "end"]]) {
+    const ticks = diverging ? [[-span, "start"], [0, "middle"], [span, "end"]] : [[0, "start"], [span, "end"]];
+    for (const [t, anchor] of ticks) {
       el("line", { x1: x(t), x2: x(t), y1: ay, y2: ay + 4, class: "axis-line" }, axis);
-      const label = t === 0 ? "0" : `${signed(fmt(t, d).replace(/\.0+$/, ""))} ${m.unit}`;
+      const label = t === 0 ? "0" : `${sign(fmt(t, d).replace(/\.0+$/, ""))} ${m.unit}`;
       text(axis, x(t), ay + FONT + 4, label, "chart-tick", anchor).dataset.value = String(t);
     }
   });
@@ -243,9 +250,11 @@ export function reportCharts(report, { histograms = true } = {}) {
   out.push(intervalBars("Win rate by seat, and the hand leader's", report.seats.map((s) => ({
     label: `seat ${s.seat}`, ...s.win_rate })).concat([{ label: "hand leader", ...report.leader.win_rate }]),
   { percent: true, ref: report.leader.fair_share }));
-  out.push(intervalBars("Hand length", [
-    { label: "moves per hand", ...report.moves_per_hand },
-    ...(report.mode === "hands" ? [] : [{ label: "hands per match", ...report.hands_per_game }])]));
+  out.push(differenceChart("Hand length (95% interval)", [
+    { key: "moves_per_hand", label: "moves per hand", unit: "moves", scale: 1, ...report.moves_per_hand },
+    ...(report.mode === "hands" ? []
+      : [{ key: "hands_per_game", label: "hands per match", unit: "hands", scale: 1, ...report.hands_per_game }])],
+  { diverging: false }));
   if (histograms) out.push(...distributions([{ name: report.variant.name, r: report }], report.mode));
   return out;
 }
