@@ -24,14 +24,29 @@ function overlap(a, b, gap) {
 // units a side (away from the layout along the end's direction, evenly across it),
 // then pushed apart, pair by pair along the shorter way out, until no two targets
 // come within `gap` of each other.  The spinner's four ends included.
-export function targetRects(ends, min, gap) {
+export function targetRects(ends, min, gap, tiles = []) {
+  const covered = (r) => tiles.reduce((sum, t) => {
+    const o = overlap(r, t, 0);
+    return sum + (o ? o.ox * o.oy : 0);
+  }, 0);
   const list = Object.values(ends).map((e) => {
     const w = Math.max(e.w, min), h = Math.max(e.h, min);
     const dir = e.dir || [0, 0];
-    let x = e.x - (w - e.w) / 2, y = e.y - (h - e.h) / 2;
-    if (dir[0] > 0) x = e.x; else if (dir[0] < 0) x = e.x + e.w - w;
-    if (dir[1] > 0) y = e.y; else if (dir[1] < 0) y = e.y + e.h - h;
-    return { name: e.name, x, y, w, h };
+    // across the end's direction: centred, or flush with either side, whichever covers
+    // the least of the tiles laid
+    const xs = [e.x - (w - e.w) / 2, e.x, e.x + e.w - w];
+    const ys = [e.y - (h - e.h) / 2, e.y, e.y + e.h - h];
+    if (dir[0] > 0) xs.splice(0, 3, e.x); else if (dir[0] < 0) xs.splice(0, 3, e.x + e.w - w);
+    if (dir[1] > 0) ys.splice(0, 3, e.y); else if (dir[1] < 0) ys.splice(0, 3, e.y + e.h - h);
+    let best = null;
+    for (const x of xs) {
+      for (const y of ys) {
+        const r = { name: e.name, x, y, w, h };
+        const c = covered(r);
+        if (!best || c < best.c - 1e-9) best = { r, c };
+      }
+    }
+    return best.r;
   });
   for (let round = 0; round < 100; round++) {
     let moved = false;
@@ -72,7 +87,7 @@ function fit(placed, ends, w, h) {
   let scale = scaleOf(boxOf(fixed));
   let targets = {}, box = boxOf(fixed);
   for (let k = 0; k < 8; k++) {
-    targets = targetRects(ends, TARGET_PX / scale, GAP_PX / scale);
+    targets = targetRects(ends, TARGET_PX / scale, GAP_PX / scale, placed);
     box = boxOf(fixed.concat(Object.values(targets)));
     const drawn = scaleOf(box);
     if (drawn >= scale * 0.999) return { targets, box, scale: drawn };
