@@ -35,11 +35,14 @@ def main() -> None:
             pg.select_option('.seat-config:nth-child(2) select.bot', "greedy")
             pg.click("#start")
             pg.wait_for_selector(".hand-tile")
-            for _ in range(7):
+            for turn in range(7):
                 pg.wait_for_function("() => window.bonesTable.view.your_turn || window.bonesTable.view.over")
                 v = pg.evaluate("() => window.bonesTable.view")
                 if v["history"]:
                     break
+                ends = [m["tile"] for m in v["legal"] if m.get("arm")]
+                if turn >= 3 and len(ends) > len(set(ends)):
+                    break  # a tile that fits several ends: the pictures show its drop targets
                 plays = [m for m in v["legal"] if m["kind"] == "play"]
                 m = max(plays, key=lambda x: x.get("points", 0)) if plays else v["legal"][0]
                 pg.evaluate("(m) => window.bonesTable.play(m)", m)
@@ -56,6 +59,8 @@ def main() -> None:
             phone.set_viewport_size({"width": 390, "height": 844})
             phone.goto(pg.url)
             phone.wait_for_selector(".hand-tile")
+            if twice:  # a tile on more than one end: the phone shows its drop targets
+                phone.click(f'.hand-tile[data-tile="{twice[0]}"]')
             time.sleep(0.5)
             phone.screenshot(path=str(DOCS / "serve-phone.png"))
             pg.goto(served.base + "/#house")
@@ -67,10 +72,17 @@ def main() -> None:
             pg.screenshot(path=str(DOCS / "serve-house-rule.png"))
             pg.goto(served.base + "/#simulate=all-fives")
             pg.wait_for_selector("#sim-run")
-            pg.fill("#sim-hands", "2000")
+            pg.select_option("#sim-compare", "sniff")
+            pg.select_option("#sim-mode", "games")
+            pg.fill("#sim-hands", "200")
+            pg.fill("#sim-bots", "greedy,heuristic")
             pg.click("#sim-run")
-            pg.wait_for_selector("svg.chart", timeout=120_000)
-            pg.screenshot(path=str(DOCS / "serve-simulation.png"), full_page=True)
+            pg.wait_for_selector("svg.chart.difference", timeout=300_000)
+            # the comparison's shared charts (the differences, the histograms on shared bins)
+            pg.locator("#sim-report .charts.shared").screenshot(path=str(DOCS / "serve-simulation.png"))
+            pg.set_viewport_size({"width": 390, "height": 844})
+            time.sleep(0.3)
+            pg.locator("#sim-report svg.chart.difference").screenshot(path=str(DOCS / "serve-compare-phone.png"))
             b.close()
     finally:
         served.stop()

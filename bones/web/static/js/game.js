@@ -284,8 +284,9 @@ export class Table {
   }
 
   announce(text) {
+    for (const old of this.root.querySelectorAll(".toast")) old.remove();  // the newest replaces it
     const box = h("div", { class: "toast", role: "alert" }, text);
-    document.body.append(box);
+    this.root.append(box);  // over the scores at the table's top, never over a move button
     setTimeout(() => box.remove(), 2600);
   }
 

@@ -6,6 +6,7 @@
 // for a spinner in an arm, to the left and right of that arm's direction).  An arm runs
 // straight until it would leave the box (`maxX`, `maxY`) or touch another tile, then it
 // turns - always clockwise first, so the arms wind like a pinwheel and keep apart.
+// Each open end gets the rectangle the next tile would take and its direction (`dir`).
 
 const rotCW = ([dx, dy]) => [-dy, dx];
 const rotCCW = ([dx, dy]) => [dy, -dx];
@@ -44,9 +45,17 @@ export function computeLayout(layout, { maxX = 9, maxY = 6 } = {}) {
     { arm: 0, at: [-halfLead, 0], dir: [-1, 0], last: null },
     { arm: 1, at: [halfLead, 0], dir: [1, 0], last: null },
   ];
+  const cross = (k, at, dir) => {
+    // a spinner's cross arm's first place is kept free while the arms before it are
+    // laid (so they turn away from it): its tile or its open end goes there
+    const a = arms[k];
+    const hold = a && (a.tiles.length || a.open >= 0) ? rectAlong(at, dir, 2, 1) : null;
+    if (hold) rects.push(hold);
+    queue.push({ arm: k, at, dir, last: null, hold });
+  };
   if (lead.cross) {
-    queue.push({ arm: lead.cross[0], at: [0, -1], dir: [0, -1], last: null });
-    queue.push({ arm: lead.cross[1], at: [0, 1], dir: [0, 1], last: null });
+    cross(lead.cross[0], [0, -1], [0, -1]);
+    cross(lead.cross[1], [0, 1], [0, 1]);
   }
 
   // Where the next tile of an arm goes: straight, or around a corner.
@@ -75,6 +84,7 @@ export function computeLayout(layout, { maxX = 9, maxY = 6 } = {}) {
   while (queue.length) {
     const state = queue.shift();
     const arm = arms[state.arm];
+    if (state.hold) rects.splice(rects.indexOf(state.hold), 1);
     if (!arm) continue;
     for (const t of arm.tiles) {
       const crosswise = t.double;
@@ -93,13 +103,16 @@ export function computeLayout(layout, { maxX = 9, maxY = 6 } = {}) {
       if (t.cross) {
         const cx = rect.x + rect.w / 2, cy = rect.y + rect.h / 2;
         const left = rotCCW(dir), right = rotCW(dir);
-        queue.push({ arm: t.cross[0], at: [cx + left[0], cy + left[1]], dir: left, last: null });
-        queue.push({ arm: t.cross[1], at: [cx + right[0], cy + right[1]], dir: right, last: null });
+        cross(t.cross[0], [cx + left[0], cy + left[1]], left);
+        cross(t.cross[1], [cx + right[0], cy + right[1]], right);
       }
     }
     if (arm.open >= 0) {
-      const { rect } = next(state, 2, 1);
-      ends[arm.name] = { ...rect, pip: arm.open, name: arm.name };
+      // the place the next tile would take is kept free: no later arm lays a tile
+      // on it, so two ends never share a spot
+      const { rect, dir } = next(state, 2, 1);
+      rects.push(rect);
+      ends[arm.name] = { ...rect, pip: arm.open, name: arm.name, dir };
     }
   }
   const all = placed.concat(Object.values(ends));

@@ -2,7 +2,7 @@
 
 import { call, host, hostKey, setHostKey, rememberSeat, seatKey, seatKeys } from "./api.js";
 import { Table } from "./game.js";
-import { reportCharts, intervalBars } from "./charts.js";
+import { reportCharts, compareCharts } from "./charts.js";
 import { drawBoard } from "./board.js";
 import { tileSvg } from "./tiles.js";
 import { $, h } from "./dom.js";
@@ -357,13 +357,11 @@ function showReport(out, report) {
     `${(r.blocked_share.value * 100).toFixed(1)}% blocked, leader advantage `,
     `${(r.leader.advantage.value * 100).toFixed(1)} points [${(r.leader.advantage.lo * 100).toFixed(1)}, ${(r.leader.advantage.hi * 100).toFixed(1)}]`);
   if (report.compare) {
-    const d = report.compare.difference;
-    out.replaceChildren(h("div", { class: "compare" },
-      h("div", { class: "col" }, head(report), ...reportCharts(report)),
-      h("div", { class: "col" }, head(report.compare.b), ...reportCharts(report.compare.b))),
-    intervalBars("Difference (first − second)", [
-      { label: "moves per hand", ...d.moves_per_hand }, { label: "hands per game", ...d.hands_per_game },
-      { label: "leader win rate", ...d.leader_win_rate }, { label: "blocked share", ...d.blocked_share }]));
+    const c = compareCharts(report);
+    out.replaceChildren(head(report), head(report.compare.b), h("div", { class: "charts shared" }, ...c.shared),
+      h("div", { class: "compare" },
+        h("div", { class: "col" }, h("h2", {}, report.variant.name), ...c.first),
+        h("div", { class: "col" }, h("h2", {}, report.compare.b.variant.name), ...c.second)));
   } else {
     out.replaceChildren(head(report), h("div", { class: "charts" }, ...reportCharts(report)));
   }
