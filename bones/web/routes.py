@@ -31,7 +31,8 @@ from bones.web.api import (
 from bones.web.games import ApiError, WebGame
 from bones.web.links import base_url, qr_svg
 from bones.web.server import server_of
-from bones.web.watch import SPECTATOR, create_watch_link, revoke_watch_links
+from bones.web.tokens import SPECTATOR
+from bones.web.watch_routes import create_watch_link, revoke_watch_links
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.lang.spec import Variant

@@ -10,7 +10,7 @@ never appear: :func:`seat_view` reads the hand only through
 settlement table only from hands that have ended.
 
 A spectator (a watch link, :mod:`bones.web.watch`) is the viewer
-:data:`SPECTATOR`: it sees what every seat sees in common and no hand at all.
+:data:`~bones.web.tokens.SPECTATOR`: it sees what every seat sees in common and no hand at all.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from bones.engine.tally import count_parts
 from bones.games.game import GameSession
 from bones.lang.describe import target_phrase
 from bones.seat.observation import observe
-from bones.web.watch import SPECTATOR
+from bones.web.tokens import SPECTATOR
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.leads import Deal

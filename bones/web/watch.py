@@ -1,11 +1,12 @@
 """Spectators: watch links, what a watch key may see and do, and their limits.
 
-The host creates a *watch link* for a game (``POST /api/games/{id}/watch``):
+The host creates a *watch link* for a game (``POST /api/games/{id}/watch``,
+:mod:`bones.web.watch_routes`):
 a fresh key, 256 random bits like a seat's, shown once and stored only as its
 SHA-256 in the game's index file (``SAVES/web/ID.json``), so a restarted
 server keeps every watch link working.  A watch key reads the game's state
 (``GET /api/games/{id}``, long poll included) as the viewer
-:data:`SPECTATOR`: the layout, the count, the scores, the log, every seat's
+:data:`bones.web.tokens.SPECTATOR`: the layout, the count, the scores, the log, every seat's
 tile count and, once a hand has ended, the hands as the players turn them up
 to settle; never a seat's tiles during a hand, a drawn tile or the boneyard.
 Everything else is refused: a seat's endpoints answer 403 (the key is no
@@ -27,9 +28,7 @@ from collections import deque
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
 
 from bones.web import tokens
 from bones.web.games import ApiError
@@ -37,8 +36,6 @@ from bones.web.games import ApiError
 if TYPE_CHECKING:  # pragma: no cover
     from bones.web.games import WebGame
 
-#: The viewer of a spectator: no seat, no tiles of its own, never "You".
-SPECTATOR = -1
 #: Watch links a game may have (the host may revoke them all and start again).
 MAX_WATCH_LINKS = 20
 #: Spectators' requests served at once for one game.
@@ -108,46 +105,3 @@ class Spectators:
                 self.watching[game.id] = left
             else:
                 del self.watching[game.id]
-
-
-async def create_watch_link(request: Request) -> Response:
-    """``POST /api/games/{id}/watch`` (host): a new watch link, its key shown once (201)."""
-    from bones.web.api import check_fields, read_json
-    from bones.web.links import base_url, qr_svg
-    from bones.web.server import server_of
-
-    server = server_of(request)
-    server.require_host(request)
-    game = server.store.get(request.path_params["id"])
-    check_fields(await read_json(request), set())
-    if len(game.watch_hashes) >= MAX_WATCH_LINKS:
-        raise ApiError(429, f"game {game.id} already has {MAX_WATCH_LINKS} watch links (the most "
-                            "a game has): revoke them (DELETE) to make new ones")
-    key = tokens.new_key()
-    game.watch_hashes.append(tokens.key_hash(key))
-    try:
-        await run_in_threadpool(server.store.write_index, game)
-    except OSError as err:
-        game.watch_hashes.remove(tokens.key_hash(key))
-        raise ApiError(500, f"game {game.id}: cannot write its index: {err.strerror or err}") from None
-    url = f"{base_url(request, server.config)}/#watch={game.id}&key={key}"
-    return JSONResponse({"key": key, "url": url, "qr": await run_in_threadpool(qr_svg, url, "watch link"),
-                         "links": len(game.watch_hashes), "max": MAX_WATCH_LINKS}, status_code=201)
-
-
-async def revoke_watch_links(request: Request) -> Response:
-    """``DELETE /api/games/{id}/watch`` (host): every watch link of the game stops working."""
-    from bones.web.api import check_fields, read_json
-    from bones.web.server import server_of
-
-    server = server_of(request)
-    server.require_host(request)
-    game = server.store.get(request.path_params["id"])
-    check_fields(await read_json(request), set())
-    revoked, game.watch_hashes = game.watch_hashes, []
-    try:
-        await run_in_threadpool(server.store.write_index, game)
-    except OSError as err:
-        game.watch_hashes = revoked
-        raise ApiError(500, f"game {game.id}: cannot write its index: {err.strerror or err}") from None
-    return JSONResponse({"revoked": len(revoked)})
