@@ -425,3 +425,31 @@ def test_lan_address_is_never_loopback_and_falls_back_to_the_host_name(monkeypat
     assert serve_cmd.lan_address() == "192.168.3.4"
     monkeypatch.setattr(socket, "gethostbyname", lambda name: "127.0.1.1")  # Debian's /etc/hosts
     assert serve_cmd.lan_address() is None
+
+
+def test_serve_refuses_a_bad_public_url_in_one_line(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "HOME": str(tmp_path)}
+    r = subprocess.run([sys.executable, "-m", "bones", "serve", "--port", "0", "--public-url",
+                        "table.example.org/?x"], env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.splitlines() == ["bones serve: --public-url 'table.example.org/?x': must start "
+                                     "with http:// or https://"]
+
+
+def test_serve_prints_the_public_url_and_what_to_do_for_friends_elsewhere(tmp_path: Path) -> None:
+    from test_serve_cli import _serve, _stop
+
+    proc, lines = _serve(["--port", "0", "--public-url", "https://Table.Example.org/",
+                          "--allow-host", "table.lan"], tmp_path)
+    lines = _stop(proc, lines)
+    assert "bones serve: friends reach it at https://table.example.org/ (every seat and watch link " \
+        "uses that address)" in lines, lines
+    assert not any("friends elsewhere" in line for line in lines)
+    proc, lines = _serve(["--port", "0"], tmp_path)
+    lines = _stop(proc, lines)
+    advice = [line for line in lines if "friends elsewhere" in line]
+    assert len(advice) == 1 and "--public-url" in advice[0] and "--allow-host" in advice[0], lines
