@@ -65,6 +65,16 @@ def watch_link(app: Any, client: TestClient, gid: str) -> dict[str, Any]:
     return r.json()
 
 
+def wait_turn(client: TestClient, gid: str, key: str) -> dict[str, Any]:
+    """The seat's view once it is its turn (the game then waits, at one version)."""
+    for _ in range(2000):
+        v = client.get(f"/api/games/{gid}", headers=auth(key)).json()
+        if v["your_turn"] or v["over"]:
+            return v
+        time.sleep(0.01)
+    raise AssertionError("the bots never answered")
+
+
 # ------------------------------------------------- what a watch key reads
 
 _NAME = re.compile(r"(?<![\d-])(\d+)-(\d+)(?![\d-])")
@@ -206,10 +216,11 @@ def test_the_spectators_labels_name_no_viewer_in_a_partnership_game(server) -> N
     g = new_game(app, client, variant="partners", seed=2,
                  seats=[{"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * 3)
     w = watch_link(app, client, g["id"])
+    seat = wait_turn(client, g["id"], g["seats"][0]["key"])  # the game waits for its person
     v = client.get(f"/api/games/{g['id']}", headers=auth(w["key"])).json()
     assert v["teams"] and [o["who"] for o in v["owners"]] == ["Team A: seats 0+2", "Team B: seats 1+3"]
     assert [s["who"] for s in v["seats"]] == ["Seat 0", "Seat 1 (greedy)", "Seat 2 (greedy)", "Seat 3 (greedy)"]
-    assert check_spectator_answer(app.state.server.store.get(g["id"]), v, None) or True
+    assert check_spectator_answer(app.state.server.store.get(g["id"]), v, seat)
 
 
 def test_keys_without_a_link_and_links_of_another_game_are_refused(server) -> None:
@@ -288,13 +299,42 @@ def test_spectators_at_once_are_capped_per_game(server) -> None:
         assert spectators.watching == {}
 
     asyncio.run(scenario())
-    # a long poll holds its place while it waits: 20 held, the 21st refused over HTTP
-    w = watch_link(app, client, a["id"])
-    spectators.watching[a["id"]] = MAX_SPECTATORS
-    r = client.get(f"/api/games/{a['id']}", headers=auth(w["key"]))
-    assert r.status_code == 429 and "spectators watching" in r.json()["error"]
-    spectators.watching.clear()
-    assert client.get(f"/api/games/{a['id']}", headers=auth(w["key"])).status_code == 200
+
+
+def test_twenty_long_polls_hold_their_places_and_the_next_spectator_gets_429(server) -> None:
+    import httpx
+
+    app, client = server
+    g = new_game(app, client, seed=3)
+    seat_key = g["seats"][0]["key"]
+    v = wait_turn(client, g["id"], seat_key)
+    links = [watch_link(app, client, g["id"])["key"] for _ in range(MAX_SPECTATORS)]
+
+    async def scenario() -> None:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                     base_url="http://localhost") as http:
+            url = f"/api/games/{g['id']}"
+            polls = [asyncio.ensure_future(http.get(f"{url}?wait={v['version']}", headers=auth(k)))
+                     for k in links]
+            for _ in range(500):  # until every long poll is waiting
+                await asyncio.sleep(0.01)
+                if app.state.server.spectators.watching.get(g["id"]) == MAX_SPECTATORS:
+                    break
+            r = await http.get(url, headers=auth(links[0]))
+            assert r.status_code == 429 and "20 spectators watching" in r.json()["error"]
+            seat = await http.get(url, headers=auth(seat_key))  # the seats are not counted
+            assert seat.status_code == 200
+            m = v["legal"][0]["move"]
+            moved = await http.post(f"{url}/moves", json={"move": m, "version": v["version"]},
+                                    headers=auth(seat_key))
+            assert moved.status_code == 200, moved.text
+            answers = await asyncio.gather(*polls)  # the move answers every waiting spectator
+            assert {a.status_code for a in answers} == {200}
+            assert all(a.json()["version"] > v["version"] for a in answers)
+            assert (await http.get(url, headers=auth(links[0]))).status_code == 200
+
+    asyncio.run(scenario())
+    assert app.state.server.spectators.watching == {}
 
 
 def test_a_flood_from_one_watch_link_gets_429_and_touches_no_other(server) -> None:
