@@ -385,6 +385,7 @@ def test_the_rate_limit_window_slides() -> None:
     ("https://table.example.org", "https://table.example.org"),
     ("https://Table.Example.org/", "https://table.example.org"),
     ("http://192.168.1.20:8080", "http://192.168.1.20:8080"),
+    ("https://table.example.org:443", "https://table.example.org"),  # as a browser's Origin says it
     ("https://[2001:db8::1]:8443/", "https://[2001:db8::1]:8443"),
 ])
 def test_public_urls_accepted(text: str, expected: str) -> None:

@@ -49,8 +49,11 @@ def check_public_url(text: str) -> str:
     if parts.path not in ("", "/"):
         raise PublicUrlError(f"--public-url {raw[:80]!r}: must be a site's root, without a path "
                              "(the page is served at /)")
+    scheme = parts.scheme.lower()
+    if (scheme, port) in (("http", 80), ("https", 443)):
+        port = None  # a browser's Origin leaves the default port out
     netloc = url_host(parts.hostname.lower()) + (f":{port}" if port is not None else "")
-    return f"{parts.scheme.lower()}://{netloc}"
+    return f"{scheme}://{netloc}"
 
 
 def public_origin_host(public_url: str | None) -> str | None:

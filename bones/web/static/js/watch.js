@@ -88,7 +88,7 @@ export function watchLinksCard(gameId) {
   }
   return h("section", { class: "card links" }, h("h2", {}, "Spectators"),
     h("p", { class: "muted" }, "A watch link lets someone follow the game: the table, the scores and the log, ",
-      "never a seat's tiles. Spectators cannot move or chat."),
+      "never a seat's tiles. Spectators cannot move, chat as a seat or take a seat."),
     h("div", { class: "row" }, h("button", { id: "new-watch-link", onclick: create }, "Create a watch link"),
       h("button", { id: "revoke-watch-links", onclick: revoke }, "Stop every watch link")),
     status, box);
