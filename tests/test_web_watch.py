@@ -487,6 +487,9 @@ def test_serve_prints_the_public_url_and_what_to_do_for_friends_elsewhere(tmp_pa
     proc, lines = _serve(["--port", "0", "--public-url", "https://Table.Example.org/",
                           "--allow-host", "table.lan"], tmp_path)
     lines = _stop(proc, lines)
+    table = [line for line in lines if "the table is at" in line]
+    assert len(table) == 1 and re.match(r"bones serve: the table is at https://table\.example\.org/#host="
+                                        r"[\w-]+ \(on this machine: http://127\.0\.0\.1:\d+/#host=", table[0])
     assert "bones serve: friends reach it at https://table.example.org/ (every seat and watch link " \
         "uses that address)" in lines, lines
     assert not any("friends elsewhere" in line for line in lines)

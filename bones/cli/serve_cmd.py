@@ -188,11 +188,14 @@ def _listen(host: str, port: int) -> socket.socket:
 
 def _announce(local: str, public: str | None, public_url: str | None, port: int, folder: Path,
               started: float) -> None:
-    typer.echo(f"bones serve: the table is at {local}")
     if public_url:
+        key = local.split("#", 1)[1]
+        typer.echo(f"bones serve: the table is at {public_url}/#{key} (on this machine: {local})")
         typer.echo(f"bones serve: friends reach it at {public_url}/ (every seat and watch link "
                    "uses that address)")
-    elif public:
+    else:
+        typer.echo(f"bones serve: the table is at {local}")
+    if public and not public_url:
         from bones.web.api import url_host
 
         typer.echo(f"bones serve: other devices on your network: http://{url_host(public)}:{port}/ "
