@@ -153,6 +153,8 @@ REFUSED = [
     ("POST", "/api/replay", {"save": "{save}"}),
     ("POST", "/api/analyse", {"save": "{save}"}),
     ("POST", "/api/simulations", {"variant": "sniff"}),
+    ("GET", "/api/simulations/0123456789abcdef", None),
+    ("DELETE", "/api/simulations/0123456789abcdef", {}),
 ]
 
 

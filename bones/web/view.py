@@ -10,7 +10,8 @@ never appear: :func:`seat_view` reads the hand only through
 settlement table only from hands that have ended.
 
 A spectator (a watch link, :mod:`bones.web.watch`) is the viewer
-:data:`~bones.web.tokens.SPECTATOR`: it sees what every seat sees in common and no hand at all.
+:data:`~bones.web.tokens.SPECTATOR`: it sees what every seat sees in common,
+and no hand at all.
 """
 
 from __future__ import annotations
