@@ -54,6 +54,7 @@ def host(app: Any) -> dict[str, str]:
 def new_game(app: Any, client: TestClient, **body: Any) -> dict[str, Any]:
     body.setdefault("variant", "sniff")
     body.setdefault("seed", 5)
+    body.setdefault("seats", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])  # a quick bot
     r = client.post("/api/games", json=body, headers=host(app))
     assert r.status_code == 201, r.text
     return r.json()
