@@ -24,7 +24,9 @@ _HELP = """Serve the table in a browser: play any variant or house rule against 
 or with friends, validate rule files, run simulations and replay games.
 
 Binds to 127.0.0.1 unless --host says otherwise (--host 0.0.0.0 lets other
-devices on your network join: each friend opens their own seat link).  The
+devices on your network join: each friend opens their own seat link, printed
+with this machine's address on the network).  Friends elsewhere: run it behind
+a reverse proxy or a tunnel with --public-url URL (every link uses it).  The
 address printed carries the host key after '#': open that link (--open does)
 to create games.  Games are the save files of `bones play`, saved after every
 move in --saves (default $XDG_DATA_HOME/bones/saves); a restarted server
@@ -45,14 +47,24 @@ def _fail(message: str, code: int) -> typer.Exit:
 
 
 def lan_address() -> str | None:
-    """This machine's address on its local network (no packet is sent)."""
+    """This machine's address on its local network, never a loopback address.
+
+    A UDP socket "connected" to a private address picks the interface a packet
+    would leave by, without sending one (no network access is needed); when
+    that fails (no route), the address the host name resolves to.
+    """
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             s.connect(("10.254.254.254", 1))
-            address = s.getsockname()[0]
+            address: str | None = s.getsockname()[0]
     except OSError:
-        return None
-    return None if address.startswith("127.") else address
+        address = None
+    if address is None or address.startswith("127.") or address == "0.0.0.0":
+        try:
+            address = socket.gethostbyname(socket.gethostname())
+        except OSError:
+            return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
 def serve_command(
@@ -70,6 +82,10 @@ def serve_command(
     allow_host: Optional[list[str]] = typer.Option(
         None, "--allow-host", metavar="NAME",
         help="Another name the page may be reached by (repeatable); other Host headers are refused."),
+    public_url: Optional[str] = typer.Option(
+        None, "--public-url", metavar="URL",
+        help="The address friends reach the server by, behind a reverse proxy or a tunnel "
+             "(https://table.example.org): every link and QR code uses it."),
 ) -> None:
     started = time.perf_counter()
     try:
@@ -81,13 +97,14 @@ def serve_command(
     except ImportError as err:
         raise _fail(f"the web extra is missing ({err.name}): pip install 'bones[web]'", 2) from None
     _check_limits(port, jobs, pace, max_games)
+    public_base = _public_url(public_url)
     folder = _save_folder(saves)
     public = _public_host(host)
     sock = _listen(host, port)
     port = sock.getsockname()[1]
     config = ServeConfig(saves=folder, host=host, port=port, jobs=jobs, pace=pace,
                          max_games=max_games, allow_hosts=list(allow_host or []),
-                         public_host=public)
+                         public_host=public, public_url=public_base)
     try:
         app = create_app(config)
     except OSError as err:
@@ -101,7 +118,7 @@ def serve_command(
     # once), never raised in the middle of building the event loop
     previous = signal.signal(signal.SIGINT, uv.handle_exit)
     try:
-        _announce(local, public, port, folder, started)
+        _announce(local, public, public_base, port, folder, started)
         if open_browser:
             import webbrowser
 
@@ -135,6 +152,17 @@ def _save_folder(saves: Path | None) -> Path:
     return folder
 
 
+def _public_url(text: str | None) -> str | None:
+    if text is None:
+        return None
+    from bones.web.links import PublicUrlError, check_public_url
+
+    try:
+        return check_public_url(text)
+    except PublicUrlError as err:
+        raise _fail(str(err), 2) from None
+
+
 def _public_host(host: str) -> str | None:
     """The address other devices reach the server by, if any."""
     if host in ("0.0.0.0", "::", ""):
@@ -158,13 +186,24 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _announce(local: str, public: str | None, port: int, folder: Path, started: float) -> None:
-    typer.echo(f"bones serve: the table is at {local}")
-    if public:
+def _announce(local: str, public: str | None, public_url: str | None, port: int, folder: Path,
+              started: float) -> None:
+    if public_url:
+        key = local.split("#", 1)[1]
+        typer.echo(f"bones serve: the table is at {public_url}/#{key} (on this machine: {local})")
+        typer.echo(f"bones serve: friends reach it at {public_url}/ (every seat and watch link "
+                   "uses that address)")
+    else:
+        typer.echo(f"bones serve: the table is at {local}")
+    if public and not public_url:
         from bones.web.api import url_host
 
         typer.echo(f"bones serve: other devices on your network: http://{url_host(public)}:{port}/ "
                    "(each player opens the seat link the host's page gives them)")
+    if not public_url:
+        typer.echo("bones serve: friends elsewhere? run it behind a reverse proxy or a tunnel and "
+                   "add --public-url https://NAME (and --allow-host NAME for another name): "
+                   "docs/serve.md, 'Friends elsewhere'")
     typer.echo(f"bones serve: games are saved in {folder}; Ctrl-C stops the server, nothing is lost")
     typer.echo(f"bones serve: ready in {time.perf_counter() - started:.2f} s", err=True)
     sys.stdout.flush()

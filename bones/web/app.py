@@ -7,10 +7,10 @@ produces a traceback.
 Guards, applied to every request before any endpoint sees it:
 
 * the ``Host`` header must name the address the server is bound to or a name
-  it was told to accept (``--allow-host``); any other host is refused with
-  421, which defeats DNS rebinding;
+  it was told to accept (``--allow-host``, ``--public-url``'s host); any other
+  host is refused with 421, which defeats DNS rebinding;
 * a state-changing request (POST, PUT, PATCH, DELETE) needs an ``Origin``
-  equal to the server's own origin (403 otherwise) and a JSON body
+  equal to the server's own origin or ``--public-url`` (403 otherwise) and a JSON body
   (``Content-Type: application/json``, 415 otherwise), so another site's page
   cannot make one;
 * bodies are capped at :data:`MAX_BODY` bytes (413).
@@ -34,6 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bones.web.api import MAX_BODY, BodyTooLarge, error_response, host_name, too_large
 from bones.web.games import ApiError
+from bones.web.links import public_origin_host
 from bones.web.routes import ROUTES
 from bones.web.server import ServeConfig, Server
 
@@ -45,6 +46,9 @@ def allowed_hosts(config: ServeConfig) -> set[str]:
     names = {"localhost", "127.0.0.1", "::1", "[::1]", config.host.lower()}
     if config.public_host:
         names.add(config.public_host.lower())
+    public = public_origin_host(config.public_url)
+    if public:
+        names.add(public.lower())
     if config.host in ("0.0.0.0", "::", ""):
         import socket
 
@@ -58,9 +62,10 @@ def allowed_hosts(config: ServeConfig) -> set[str]:
 class Guard:
     """The Host, Origin, JSON-body and size guards, and the safety headers."""
 
-    def __init__(self, app: ASGIApp, hosts: set[str]) -> None:
+    def __init__(self, app: ASGIApp, hosts: set[str], origins: frozenset[str] = frozenset()) -> None:
         self.app = app
         self.hosts = hosts
+        self.origins = origins  # --public-url's origin (behind a proxy the Host may differ)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -75,7 +80,8 @@ class Guard:
         method = scope["method"]
         if method in _UNSAFE:
             origin = headers.get("origin")
-            if origin is None or origin.lower() not in (f"http://{host}".lower(), f"https://{host}".lower()):
+            if origin is None or (origin.lower() not in (f"http://{host}".lower(), f"https://{host}".lower())
+                                  and origin.lower() not in self.origins):
                 await error_response(403, "a request that changes something must come from this "
                                   "server's own page (its Origin header must be this server)")(
                     scope, receive, send)
@@ -152,7 +158,8 @@ def create_app(config: ServeConfig) -> Starlette:
                     exception_handlers={ApiError: api_error, Exception: unexpected,
                                         405: _method_not_allowed})
     app.state.server = server
-    app.add_middleware(Guard, hosts=allowed_hosts(config))
+    app.add_middleware(Guard, hosts=allowed_hosts(config),
+                       origins=frozenset([config.public_url.lower()] if config.public_url else []))
     return app
 
 

@@ -148,6 +148,7 @@ class WebGame:
     over: bool = False
     error: str | None = None  # why this game stopped (a bot failure), shown to its seats
     busy: bool = False  # a bot is thinking
+    watch_hashes: list[str] = field(default_factory=list)  # the watch links' keys (bones.web.watch)
 
     # -- under the lock ------------------------------------------------
 
@@ -204,6 +205,9 @@ class WebGame:
         for seat, stored in self.seat_hashes.items():
             if tokens.matches(key, stored):
                 return seat
+        if any(tokens.matches(key, stored) for stored in self.watch_hashes):
+            raise ApiError(403, "this is a watch link: a spectator watches the game but cannot "
+                                "play, chat or take a seat")
         raise ApiError(403, "that key is not a seat of this game")
 
     def view(self, seat: int) -> dict[str, Any]:
@@ -317,7 +321,7 @@ class WebGame:
         return {"format": "bones-serve-game", "version": 1, "id": self.id,
                 "save": self.path.name, "created": self.created,
                 "seats": {str(s): h for s, h in sorted(self.seat_hashes.items())},
-                "over": self.over}
+                "over": self.over, "watch": list(self.watch_hashes)}
 
 
 class GameStore:
@@ -349,6 +353,10 @@ class GameStore:
                 hashes = {int(s): str(h) for s, h in data["seats"].items()}
                 game = WebGame(gid, self.saves / save, hashes, float(data.get("created", 0)))
                 game.over = bool(data.get("over", False))
+                watch = data.get("watch", [])
+                if not isinstance(watch, list):
+                    raise ValueError("watch is not a list")
+                game.watch_hashes = [str(h) for h in watch]
             except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
                 log.warning("ignoring %s: %s", entry.name, str(err).splitlines()[0] if str(err) else "")
                 continue
@@ -489,6 +497,10 @@ class GameStore:
             self.games.pop(gid, None)
             with contextlib.suppress(OSError):
                 (self.index_dir / f"{game.id}.json").unlink()
+
+    def write_index(self, game: WebGame) -> None:
+        """Write ``game``'s index file again (its keys' hashes changed)."""
+        _write_private(self.index_dir / f"{game.id}.json", game.index_data())
 
     def note_over(self, game: WebGame) -> None:
         """Record in the index that a game has ended (it no longer counts as live)."""

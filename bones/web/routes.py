@@ -22,16 +22,17 @@ from bones.web import sims as sims_module
 from bones.web.api import (
     MAX_BODY,
     check_fields,
-    host_name,
     read_json,
     seats_from,
     simulation_bots,
     teams_flag,
-    url_host,
     whole_number,
 )
 from bones.web.games import ApiError, WebGame
-from bones.web.server import ServeConfig, server_of
+from bones.web.links import base_url, qr_svg
+from bones.web.server import server_of
+from bones.web.tokens import SPECTATOR
+from bones.web.watch_routes import create_watch_link, revoke_watch_links
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.lang.spec import Variant
@@ -134,11 +135,11 @@ def _resolve_variant(ref: Any) -> tuple[Variant, str]:
 
 
 def _links(request: Request, game: WebGame, keys: dict[int, str]) -> list[dict[str, Any]]:
-    base = _base_url(request, server_of(request).config)
+    base = base_url(request, server_of(request).config)
     out = []
     for seat, key in sorted(keys.items()):
         url = f"{base}/#game={game.id}&seat={seat}&key={key}"
-        out.append({"seat": seat, "key": key, "url": url, "qr": _qr_svg(url)})
+        out.append({"seat": seat, "key": key, "url": url, "qr": qr_svg(url)})
     return out
 
 
@@ -175,7 +176,15 @@ async def list_games(request: Request) -> Response:
 async def get_game(request: Request) -> Response:
     server = server_of(request)
     game = server.store.get(request.path_params["id"])
-    seat = server.seat(request, game)
+    watch_key = server.spectators.key_of(request, game)
+    if watch_key is not None:  # a watch link: capped, rate-limited, no hand (bones.web.watch)
+        async with server.spectators.admitted(game, watch_key, request.query_params.get("wait")):
+            return await _game_view(request, game, SPECTATOR)
+    return await _game_view(request, game, server.seat(request, game))
+
+
+async def _game_view(request: Request, game: WebGame, seat: int) -> Response:
+    server = server_of(request)
     wait = request.query_params.get("wait")
     if wait is not None:
         if not wait.lstrip("-").isdigit():
@@ -385,6 +394,8 @@ ROUTES: list[BaseRoute] = [
     Route("/api/games/{id}/moves", move, methods=["POST"]),
     Route("/api/games/{id}/takeback", take_back, methods=["POST"]),
     Route("/api/games/{id}/analysis", game_analysis, methods=["GET"]),
+    Route("/api/games/{id}/watch", create_watch_link, methods=["POST"]),
+    Route("/api/games/{id}/watch", revoke_watch_links, methods=["DELETE"]),
     Route("/api/saves", saves),
     Route("/api/saves/open", open_save, methods=["POST"]),
     Route("/api/replay", replay, methods=["POST"]),
@@ -407,26 +418,4 @@ def _table(variant: Variant, label: str, players: int | None, teams: bool | None
     except RulesError as err:
         raise ApiError(400, str(err).splitlines()[0]) from None
     return Table(label, variant, rules.players, rules.teams)
-
-
-def _base_url(request: Request, config: ServeConfig) -> str:
-    host = request.headers.get("host", f"{url_host(config.host)}:{config.port}")
-    if config.public_host and host_name(host) in ("localhost", "127.0.0.1", "[::1]", "::1"):
-        # the host's own page on localhost: friends need the address they can reach
-        host = f"{url_host(config.public_host)}:{config.port}"
-    return f"http://{host}"
-
-
-def _qr_svg(text: str) -> str | None:
-    try:
-        import segno
-    except ImportError:  # pragma: no cover - segno is in the web extra
-        return None
-    import io
-
-    out = io.BytesIO()
-    segno.make(text, error="m").save(out, kind="svg", scale=3, border=2, xmldecl=False,
-                                     svgns=True, title="seat link", dark="#111", light="#fff")
-    return out.getvalue().decode("utf-8")
-
 

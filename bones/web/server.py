@@ -13,6 +13,7 @@ from starlette.requests import Request
 from bones.web import tokens
 from bones.web.games import ApiError, GameStore, WebGame
 from bones.web.sims import Simulations
+from bones.web.watch import Spectators
 from bones.web.workers import Workers
 
 log = logging.getLogger("bones.serve")
@@ -31,6 +32,7 @@ class ServeConfig:
     host_key: str = ""  # generated when empty
     processes: bool = True  # simulations in worker processes (tests may use threads)
     public_host: str | None = None  # the address seat links use
+    public_url: str | None = None  # --public-url: the base of every link (bones.web.links)
 
 
 class Server:
@@ -46,6 +48,7 @@ class Server:
         self.changed: dict[str, asyncio.Event] = {}
         self.bot_tasks: dict[str, asyncio.Task[None]] = {}
         self.closing = False
+        self.spectators = Spectators()
 
     # ------------------------------------------------------------- keys
 

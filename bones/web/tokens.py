@@ -13,6 +13,8 @@ import hmac
 import re
 import secrets
 
+#: The seat a watch key reads the game as (bones.web.watch): no seat, no tiles, never "You".
+SPECTATOR = -1
 #: Length of a key's text (``token_urlsafe(32)`` gives 43 characters).
 KEY_BYTES = 32
 _KEY_TEXT = re.compile(r"^[A-Za-z0-9_-]{20,128}$")

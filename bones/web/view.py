@@ -8,6 +8,10 @@ other seats' tiles during a hand, the boneyard's order and the bots' state
 never appear: :func:`seat_view` reads the hand only through
 :func:`bones.seat.observation.observe` for the hand in play, and the
 settlement table only from hands that have ended.
+
+A spectator (a watch link, :mod:`bones.web.watch`) is the viewer
+:data:`~bones.web.tokens.SPECTATOR`: it sees what every seat sees in common,
+and no hand at all.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from bones.engine.tally import count_parts
 from bones.games.game import GameSession
 from bones.lang.describe import target_phrase
 from bones.seat.observation import observe
+from bones.web.tokens import SPECTATOR
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.leads import Deal
@@ -58,7 +63,7 @@ def owner_label(session: GameSession, owner: int, viewer: int) -> str:
     rules = session.rules
     if rules.teams:
         seats = [s for s in range(rules.players) if rules.owner[s] == owner]
-        mine = " (yours)" if rules.owner[viewer] == owner else ""
+        mine = " (yours)" if viewer >= 0 and rules.owner[viewer] == owner else ""
         return f"Team {'AB'[owner]}: seats {'+'.join(str(s) for s in seats)}{mine}"
     return seat_label(session, owner, viewer)
 
@@ -165,12 +170,15 @@ def _legal_json(session: GameSession, hand: HandLike) -> list[dict[str, Any]]:
 
 def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
               busy: bool = False, error: str | None = None) -> dict[str, Any]:
-    """Everything ``seat`` may see of the game now."""
+    """Everything ``seat`` may see of the game now (``seat`` :data:`SPECTATOR`:
+    what every seat sees, and no hand)."""
     rules = session.rules
     hand = session.hand
     assert hand is not None
     match = session.match
-    obs = observe(hand, seat)
+    watching = seat == SPECTATOR
+    obs = observe(hand, 0 if watching else seat)
+    own = 0 if watching else obs.hand  # a spectator's view is built without any hand
     table = obs.layout  # the public copy: other hands and the boneyard scrubbed
     log = session.current
     playing = not hand.over
@@ -194,6 +202,7 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
         "players": rules.players,
         "teams": rules.teams,
         "you": seat,
+        "spectator": watching,
         "seats": seats,
         "owners": [{"owner": o, "who": owner_label(session, o, seat),
                     "seats": [s for s in range(rules.players) if rules.owner[s] == o]}
@@ -207,8 +216,8 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
         "over": session.over,
         "winner": (match.winner if session.over else None),
         "result": _result_text(session, seat) if session.over else None,
-        "hand": [tile_json(session, t) for t in rules.tiles.tiles_of(obs.hand)],
-        "pips": rules.tiles.pips_of(obs.hand),
+        "hand": [tile_json(session, t) for t in rules.tiles.tiles_of(own)],
+        "pips": rules.tiles.pips_of(own),
         "layout": layout_json(rules, log.deal, log.codes),
         "ends": [{"arm": arm_name(a), "pip": p} for a, p in table.open_ends().items()],
         "count": table.count if playing else 0,
@@ -222,7 +231,7 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
         "history": [{"hand": s.hand_number, "end": Outcome(s.end).label,
                      "settlement": list(s.settlement), "scores": list(s.scores)}
                     for s in match.history],
-        "take_back": session.can_take_back() is None and session.is_human(seat),
+        "take_back": not watching and session.can_take_back() is None and session.is_human(seat),
         "busy": busy,
         "error": error,
     }

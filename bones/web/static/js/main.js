@@ -2,6 +2,7 @@
 
 import { call, host, hostKey, setHostKey, rememberSeat, seatKey, seatKeys } from "./api.js";
 import { Table } from "./game.js";
+import { readWatchHash, showWatch, watchLinksCard } from "./watch.js";
 import { reportCharts, compareCharts } from "./charts.js";
 import { drawBoard } from "./board.js";
 import { tileSvg } from "./tiles.js";
@@ -24,6 +25,8 @@ function readHash() {
     setHostKey(params.get("host"));
     params.delete("host");
   }
+  const watching = readWatchHash(params);  // a spectator's #watch=GAME&key=KEY
+  if (watching) return watching;
   if (params.get("game") && params.get("key")) {
     rememberSeat(params.get("game"), Number(params.get("seat") || 0), params.get("key"));
     const id = params.get("game");
@@ -44,6 +47,7 @@ async function route() {
   for (const a of document.querySelectorAll("nav a")) a.classList.toggle("active", a.dataset.view === view);
   note("");
   if (view === "play" && id) return showGame(id);
+  if (view === "watch" && id) { state.table = showWatch(main(), id); return state.table; }
   if (view === "rules") return showRules(id);
   if (view === "house") return showHouse();
   if (view === "simulate") return showSimulate(id);
@@ -193,6 +197,8 @@ function showGame(id) {
       if (qr) qr.innerHTML = links[i].qr;  // SVG made by the server from the link
     });
   }
+  const spectators = watchLinksCard(id);  // the host's watch links
+  if (spectators) main().append(spectators);
   state.table = new Table(root, id);
   state.table.start();
   window.bonesTable = state.table;  // for tests and the curious

@@ -1,0 +1,107 @@
+"""Spectators: watch links, what a watch key may see and do, and their limits.
+
+The host creates a *watch link* for a game (``POST /api/games/{id}/watch``,
+:mod:`bones.web.watch_routes`):
+a fresh key, 256 random bits like a seat's, shown once and stored only as its
+SHA-256 in the game's index file (``SAVES/web/ID.json``), so a restarted
+server keeps every watch link working.  A watch key reads the game's state
+(``GET /api/games/{id}``, long poll included) as the viewer
+:data:`bones.web.tokens.SPECTATOR`: the layout, the count, the scores, the log, every seat's
+tile count and, once a hand has ended, the hands as the players turn them up
+to settle; never a seat's tiles during a hand, a drawn tile or the boneyard.
+Everything else is refused: a seat's endpoints answer 403 (the key is no
+seat's), the host's 403 (it is not the host key).
+
+Limits: at most :data:`MAX_WATCH_LINKS` watch links a game (429 for one
+more); at most :data:`MAX_SPECTATORS` spectators' requests served at once
+for one game (a page holds one long poll: 429 beyond); at most
+:data:`RATE_REQUESTS` requests answered at once by one watch key in
+:data:`RATE_SECONDS` seconds (429; a long poll waiting for the next move is
+not counted).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections import deque
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
+
+from starlette.requests import Request
+
+from bones.web import tokens
+from bones.web.games import ApiError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bones.web.games import WebGame
+
+#: Watch links a game may have (the host may revoke them all and start again).
+MAX_WATCH_LINKS = 20
+#: Spectators' requests served at once for one game.
+MAX_SPECTATORS = 20
+#: At most this many requests by one watch key in :data:`RATE_SECONDS` seconds
+#: (a page following a game makes about one a move).
+RATE_REQUESTS, RATE_SECONDS = 60, 10.0
+
+
+class RateLimit:
+    """At most ``limit`` events per ``seconds`` for each name (a sliding window)."""
+
+    def __init__(self, limit: int, seconds: float) -> None:
+        self.limit = limit
+        self.seconds = seconds
+        self.seen: dict[str, deque[float]] = {}
+
+    def allow(self, name: str, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        times = self.seen.setdefault(name, deque())
+        while times and times[0] <= now - self.seconds:
+            times.popleft()
+        if len(times) >= self.limit:
+            return False
+        times.append(now)
+        if len(self.seen) > 10_000:  # forget the idle names
+            for key in [k for k, v in self.seen.items() if not v or v[-1] <= now - self.seconds]:
+                del self.seen[key]
+        return True
+
+
+class Spectators:
+    """The spectators of one server: who is watching what now, and their rate."""
+
+    def __init__(self) -> None:
+        self.watching: dict[str, int] = {}
+        self.rate = RateLimit(RATE_REQUESTS, RATE_SECONDS)
+
+    def key_of(self, request: Request, game: WebGame) -> str | None:
+        """The watch key of ``request`` if it is one of ``game``'s watch links."""
+        key = tokens.bearer(request.headers.get("authorization"))
+        if key is None or not any(tokens.matches(key, h) for h in game.watch_hashes):
+            return None
+        return key
+
+    @contextlib.asynccontextmanager
+    async def admitted(self, game: WebGame, key: str, wait: str | None = None) -> AsyncIterator[None]:
+        """One spectator's request on ``game``, within the rate and the cap.
+
+        A request answered at once counts towards the rate; a long poll for
+        the current version (``wait``) does not: it is answered when the game
+        moves, so a page following a fast game is never refused.
+        """
+        follows = wait is not None and wait == str(game.version)
+        if not follows and not self.rate.allow(f"{game.id}:{tokens.key_hash(key)}"):
+            raise ApiError(429, f"too many requests by this watch link (at most {RATE_REQUESTS} "
+                                f"in {RATE_SECONDS:g} s): wait a moment")
+        if self.watching.get(game.id, 0) >= MAX_SPECTATORS:
+            raise ApiError(429, f"this game already has {MAX_SPECTATORS} spectators watching "
+                                "(the most a game takes): try again later")
+        self.watching[game.id] = self.watching.get(game.id, 0) + 1
+        try:
+            yield
+        finally:
+            left = self.watching[game.id] - 1
+            if left:
+                self.watching[game.id] = left
+            else:
+                del self.watching[game.id]
