@@ -32,6 +32,7 @@ from bones.web.api import (
 )
 from bones.web.games import ApiError, WebGame
 from bones.web.server import ServeConfig, server_of
+from bones.web.social_routes import ROUTES as SOCIAL_ROUTES
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.lang.spec import Variant
@@ -177,10 +178,12 @@ async def get_game(request: Request) -> Response:
     game = server.store.get(request.path_params["id"])
     seat = server.seat(request, game)
     wait = request.query_params.get("wait")
+    stamp = request.query_params.get("stamp")  # the social stamp you have: names, chat...
     if wait is not None:
         if not wait.lstrip("-").isdigit():
             raise ApiError(400, "wait must be the version you have")
-        if int(wait) == game.version and game.session is not None:
+        if int(wait) == game.version and game.session is not None \
+                and (stamp is None or stamp == str(game.stamp)):
             server.kick(game)
             ev = server.event(game.id)
             with contextlib.suppress(asyncio.TimeoutError):
@@ -392,6 +395,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/simulations", start_simulation, methods=["POST"]),
     Route("/api/simulations/{id}", get_simulation, methods=["GET"]),
     Route("/api/simulations/{id}", cancel_simulation, methods=["DELETE"]),
+    *SOCIAL_ROUTES,  # names, presence, rematch and chat (bones.web.social_routes)
     Route("/api/{rest:path}", not_found, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
     Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
 ]
