@@ -492,6 +492,9 @@ class GameStore:
                 entry.update({
                     "variant": save.variant, "players": save.players, "seats": list(save.seats),
                     "hands": save.hands, "scores": list(save.scores), "finished": save.finished,
+                    "names": list(save.names),
+                    "series": ({"id": save.series[0], "match": save.series[1]}
+                               if save.series is not None else None),
                 })
             else:
                 entry.update({"unreadable": True, "problem": save.problem})

@@ -89,6 +89,9 @@ def answer(store: GameStore, game: WebGame, seat: int, accept: Any) -> dict[str,
             store.note_over(game)  # keeps the answers across a restart
             return game.seat_view(session, seat)
         series = current_series(game, session)
+        if session.series is None:  # the first match learns that it opens a series
+            session.series = series
+            session.save()
         players = session.players
         nxt = Series(series.id, series.match + 1, wins_after(session, series),
                      series.saves + [game.path.name])
