@@ -188,6 +188,7 @@ async def get_game(request: Request) -> Response:
             ev = server.event(game.id)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(ev.wait(), LONG_POLL)
+            seat = server.seat(request, game)  # a rematch may have moved the key's seat meanwhile
     view = await run_in_threadpool(game.view, seat)
     server.kick(game)
     return JSONResponse(view)

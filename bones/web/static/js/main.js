@@ -2,6 +2,7 @@
 
 import { call, host, hostKey, setHostKey, rememberSeat, seatKey, seatKeys } from "./api.js";
 import { Table } from "./game.js";
+import { presencePanel } from "./social.js";
 import { reportCharts, intervalBars } from "./charts.js";
 import { drawBoard } from "./board.js";
 import { tileSvg } from "./tiles.js";
@@ -40,6 +41,7 @@ function readHash() {
 
 async function route() {
   if (state.table) { state.table.stop(); state.table = null; }
+  if (state.stopPresence) { state.stopPresence(); state.stopPresence = null; }
   const { view, id } = readHash();
   for (const a of document.querySelectorAll("nav a")) a.classList.toggle("active", a.dataset.view === view);
   note("");
@@ -195,6 +197,7 @@ function showGame(id) {
   }
   state.table = new Table(root, id);
   state.table.start();
+  if (hostKey()) state.stopPresence = presencePanel(main(), id, state.bots);  // who is here (social.js)
   window.bonesTable = state.table;  // for tests and the curious
 }
 
