@@ -389,3 +389,21 @@ def test_a_save_with_a_bad_name_is_refused_and_an_old_save_loads(server, saves: 
 
     with pytest.raises(GameError, match="meta.play: a name has at most 24 characters"):
         GameSession.resume(bad)
+
+
+def test_the_chat_keeps_its_newest_messages_and_their_numbers_go_on(server, saves: Path) -> None:
+    from bones.games.people import MAX_CHAT
+
+    app, client = server
+    gid, (k0, k1) = table(app, client)
+    game = app.state.server.store.get(gid)
+    assert game.session is not None
+    game.session.chat = [{"n": i, "seat": 0, "name": None, "text": f"m{i}", "at": 0.0}
+                         for i in range(1, MAX_CHAT + 1)]
+    r = client.post(f"/api/games/{gid}/chat", json={"text": "newest"}, headers=seat_headers(k1))
+    assert r.status_code == 200, r.text
+    saved = GameSession.resume(game.path).chat
+    assert len(saved) == MAX_CHAT and saved[0]["text"] == "m2"
+    assert (saved[-1]["n"], saved[-1]["text"], saved[-1]["seat"]) == (MAX_CHAT + 1, "newest", 1)
+    feed = client.get(f"/api/games/{gid}/chat?after={MAX_CHAT}", headers=seat_headers(k0)).json()
+    assert [m["text"] for m in feed["messages"]] == ["newest"]

@@ -121,12 +121,14 @@ def names_from(data: Any, players: int) -> list[str | None]:
 
 
 def chat_from(data: Any, players: int) -> list[dict[str, Any]]:
-    """A save's ``chat``: messages ``{"seat", "name", "text", "at"}``, oldest first."""
+    """A save's ``chat``: messages ``{"n", "seat", "name", "text", "at"}``, oldest first
+    (``n`` numbers the game's messages from 1 and keeps growing when the oldest are dropped)."""
     if data is None:
         return []
     if not isinstance(data, list):
         raise PeopleError("chat must be a list of messages")
-    out = []
+    out: list[dict[str, Any]] = []
+    last = 0
     for k, entry in enumerate(data[-MAX_CHAT:]):
         if not isinstance(entry, dict):
             raise PeopleError(f"chat[{k}] must be a message object")
@@ -140,7 +142,11 @@ def chat_from(data: Any, players: int) -> list[dict[str, Any]]:
             name = None if name is None else clean_name(name)
         except PeopleError as err:
             raise PeopleError(f"chat[{k}]: {err}") from None
-        out.append({"seat": seat, "name": name, "text": text, "at": float(at)})
+        n = entry.get("n", k + 1)
+        if isinstance(n, bool) or not isinstance(n, int) or n <= last:
+            raise PeopleError(f"chat[{k}].n must number the messages in order from 1")
+        last = n
+        out.append({"n": n, "seat": seat, "name": name, "text": text, "at": float(at)})
     return out
 
 

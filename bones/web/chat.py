@@ -43,8 +43,8 @@ def names_a_tile(session: GameSession, text: str) -> bool:
 
 
 def messages_json(session: GameSession) -> list[dict[str, Any]]:
-    """The chat, oldest first: seat, name (or null), text, time; numbered from 1."""
-    return [{"n": i, "seat": m["seat"], "name": m["name"], "text": m["text"], "at": m["at"]}
+    """The chat, oldest first: its number (from 1), seat, name (or null), text, time."""
+    return [{"n": m.get("n", i), "seat": m["seat"], "name": m["name"], "text": m["text"], "at": m["at"]}
             for i, m in enumerate(session.chat, 1)]
 
 
@@ -62,7 +62,8 @@ def post(game: WebGame, seat: int, value: Any) -> dict[str, Any]:
             raise ApiError(422, "a message may not name a tile while a hand is in play "
                                 "(no table talk)")
         limit(game, "chat", seat)
-        session.chat.append({"seat": seat, "name": session.names[seat], "text": text,
+        number = session.chat[-1].get("n", len(session.chat)) + 1 if session.chat else 1
+        session.chat.append({"n": number, "seat": seat, "name": session.names[seat], "text": text,
                              "at": round(time.time(), 3)})
         del session.chat[:-MAX_CHAT]
         session.save()
