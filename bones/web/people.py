@@ -72,8 +72,8 @@ def set_name(game: WebGame, seat: int, value: Any) -> dict[str, Any]:
         name = clean_name(value)
     except PeopleError as err:
         raise ApiError(400, str(err)) from None
-    limit(game, "name", seat)
     with game.held() as session:
+        limit(game, "name", seat)  # under the game's lock, as every count of the game
         if session.names[seat] != name:
             session.names[seat] = name
             session.save()

@@ -74,8 +74,8 @@ def answer(store: GameStore, game: WebGame, seat: int, accept: Any) -> dict[str,
 
     if not isinstance(accept, bool):
         raise ApiError(400, "accept must be true or false")
-    limit(game, "rematch", seat)
     with game.held() as session:
+        limit(game, "rematch", seat)
         if not session.over:
             raise ApiError(409, "the match is not over: a rematch is offered when it ends")
         if not session.is_human(seat):

@@ -128,6 +128,13 @@ def test_two_people_and_a_bot_name_chat_hand_over_and_rematch(page, browser, ser
         assert sum(wins) == (1 if first["winner"] is not None and first["winner"] >= 0 else 0)
         assert "series, match 2" in page.inner_text("#series")
         assert "<b>Bo</b>: good game" in page.inner_text("#chat-log")  # the chat goes on
+        # the Saves page lists both matches of the series, with the names
+        page.goto(f"{served.base}/#saves")
+        page.wait_for_selector("tr[data-series]", timeout=TIMEOUT)
+        rows = page.locator("tr[data-series]")
+        assert rows.count() == 2
+        text = page.inner_text("#saves")
+        assert "match 1" in text and "match 2" in text and "Ana, <b>Bo</b>" in text
         assert not errors, errors
     finally:
         other.close()

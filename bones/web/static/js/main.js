@@ -466,9 +466,12 @@ async function showSaves() {
     const box = $("#saves");
     if (!saves.length) { box.replaceChildren(h("p", {}, "No saves yet.")); return; }
     box.replaceChildren(h("table", { class: "grid" },
-      h("thead", {}, h("tr", {}, ...["save", "variant", "hands", "scores", "", ""].map((x) => h("th", {}, x)))),
-      h("tbody", {}, ...saves.map((s) => h("tr", {},
-        h("td", {}, s.name), h("td", {}, s.variant || "?"), h("td", {}, String(s.hands ?? "")),
+      h("thead", {}, h("tr", {}, ...["save", "variant", "players", "series", "hands", "scores", "", ""].map((x) => h("th", {}, x)))),
+      h("tbody", {}, ...saves.map((s) => h("tr", { "data-series": s.series ? s.series.id : null },
+        h("td", {}, s.name), h("td", {}, s.variant || "?"),
+        h("td", { class: "names" }, (s.names || []).filter(Boolean).join(", ")),  // people's text (textContent)
+        h("td", { class: "series-cell" }, s.series ? `${s.series.id.slice(0, 6)}… match ${s.series.match}` : ""),
+        h("td", {}, String(s.hands ?? "")),
         h("td", {}, s.scores ? s.scores.join(" – ") + (s.finished ? " (finished)" : "") : ""),
         h("td", {}, s.finished || s.unreadable ? "" : h("button", { class: "resume", "data-save": s.name, onclick: () => resume(s.name) }, "Resume")),
         h("td", {}, s.unreadable ? "" : h("a", { href: `#replay=${encodeURIComponent(s.name)}` }, "Replay")))))));
