@@ -157,7 +157,7 @@ export function presencePanel(parent, gameId, bots) {
   async function poll() {
     if (stopped) return;
     try { draw(await host("GET", `/api/games/${gameId}/people`)); } catch { /* shown next time */ }
-    if (!stopped) timer = setTimeout(poll, 3000);
+    if (!stopped) timer = setTimeout(poll, 2000);
   }
   poll();
   return () => { stopped = true; clearTimeout(timer); };
