@@ -48,8 +48,9 @@ def messages_json(session: GameSession) -> list[dict[str, Any]]:
             for i, m in enumerate(session.chat, 1)]
 
 
-def post(game: WebGame, seat: int, value: Any) -> dict[str, Any]:
-    """Post ``value`` as ``seat``'s message; the seat's view after it."""
+def post(game: WebGame, key: str | None, value: Any) -> dict[str, Any]:
+    """Post ``value`` as the message of ``key``'s seat (read under the game's lock,
+    where no rematch can move it meanwhile); the seat's view after it."""
     from bones.games.people import MAX_CHAT, PeopleError, clean_message
 
     try:
@@ -57,6 +58,7 @@ def post(game: WebGame, seat: int, value: Any) -> dict[str, Any]:
     except PeopleError as err:
         raise ApiError(400, str(err)) from None
     with game.held() as session:
+        seat = game.seat_of(key)
         hand = session.hand
         if hand is not None and not hand.over and not session.over and names_a_tile(session, text):
             raise ApiError(422, "a message may not name a tile while a hand is in play "

@@ -64,8 +64,9 @@ def social_json(game: WebGame, session: GameSession, seat: int) -> dict[str, Any
     }
 
 
-def set_name(game: WebGame, seat: int, value: Any) -> dict[str, Any]:
-    """Name ``seat`` (the seat of the key that asks, never another)."""
+def set_name(game: WebGame, key: str | None, value: Any) -> dict[str, Any]:
+    """Name the seat of ``key`` (the key that asks, never another seat); the seat is
+    read under the game's lock, where no rematch can move it meanwhile."""
     from bones.games.people import PeopleError, clean_name
 
     try:
@@ -73,6 +74,7 @@ def set_name(game: WebGame, seat: int, value: Any) -> dict[str, Any]:
     except PeopleError as err:
         raise ApiError(400, str(err)) from None
     with game.held() as session:
+        seat = game.seat_of(key)
         limit(game, "name", seat)  # under the game's lock, as every count of the game
         if session.names[seat] != name:
             session.names[seat] = name

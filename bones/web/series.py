@@ -66,7 +66,7 @@ def series_json(game: WebGame, session: GameSession) -> dict[str, Any]:
     }
 
 
-def answer(store: GameStore, game: WebGame, seat: int, accept: Any) -> dict[str, Any]:
+def answer(store: GameStore, game: WebGame, key: str | None, accept: Any) -> dict[str, Any]:
     """``seat`` asks for a rematch (or withdraws); when everyone seated has asked,
     the next match begins.  The seat's view after it."""
     from bones.engine.rng import derive
@@ -75,6 +75,7 @@ def answer(store: GameStore, game: WebGame, seat: int, accept: Any) -> dict[str,
     if not isinstance(accept, bool):
         raise ApiError(400, "accept must be true or false")
     with game.held() as session:
+        seat = game.seat_of(key)  # under the lock: another answer may have moved the seats
         limit(game, "rematch", seat)
         if not session.over:
             raise ApiError(409, "the match is not over: a rematch is offered when it ends")

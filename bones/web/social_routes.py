@@ -14,9 +14,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from bones.web import tokens
 from bones.web.api import check_fields, read_json
 from bones.web.games import ApiError, check_bot
 from bones.web.server import server_of
+
+
+def _key(request: Request) -> str | None:
+    """The seat key of the request (the seat it names is read under the game's lock)."""
+    return tokens.bearer(request.headers.get("authorization"))
 
 
 async def name(request: Request) -> Response:
@@ -24,10 +30,10 @@ async def name(request: Request) -> Response:
 
     server = server_of(request)
     game = server.store.get(request.path_params["id"])
-    seat = server.seat(request, game)
+    server.seat(request, game)  # 401/403 before the body is read
     data = await read_json(request)
     check_fields(data, {"name"})
-    view = await run_in_threadpool(set_name, game, seat, data.get("name"))
+    view = await run_in_threadpool(set_name, game, _key(request), data.get("name"))
     server.notify(game)
     return JSONResponse(view)
 
@@ -37,10 +43,10 @@ async def post_chat(request: Request) -> Response:
 
     server = server_of(request)
     game = server.store.get(request.path_params["id"])
-    seat = server.seat(request, game)
+    server.seat(request, game)
     data = await read_json(request)
     check_fields(data, {"text"})
-    view = await run_in_threadpool(post, game, seat, data.get("text"))
+    view = await run_in_threadpool(post, game, _key(request), data.get("text"))
     server.notify(game)
     return JSONResponse(view)
 
@@ -62,10 +68,10 @@ async def rematch(request: Request) -> Response:
 
     server = server_of(request)
     game = server.store.get(request.path_params["id"])
-    seat = server.seat(request, game)
+    server.seat(request, game)
     data = await read_json(request)
     check_fields(data, {"accept"})
-    view = await run_in_threadpool(answer, server.store, game, seat, data.get("accept", True))
+    view = await run_in_threadpool(answer, server.store, game, _key(request), data.get("accept", True))
     server.notify(game)
     return JSONResponse(view)
 
