@@ -407,3 +407,14 @@ def test_the_chat_keeps_its_newest_messages_and_their_numbers_go_on(server, save
     assert (saved[-1]["n"], saved[-1]["text"], saved[-1]["seat"]) == (MAX_CHAT + 1, "newest", 1)
     feed = client.get(f"/api/games/{gid}/chat?after={MAX_CHAT}", headers=seat_headers(k0)).json()
     assert [m["text"] for m in feed["messages"]] == ["newest"]
+
+
+def test_a_team_is_named_by_its_people(server) -> None:
+    app, client = server
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]
+    g = new_game(app, client, variant="all-fives", players=4, teams=True, seats=seats)
+    gid, (k0, k1) = g["id"], [s["key"] for s in g["seats"]]
+    assert view(client, gid, k0)["owners"][0]["who"] == "Team A: seats 0+2 (yours)"
+    client.post(f"/api/games/{gid}/name", json={"name": "Ana"}, headers=seat_headers(k0))
+    owners = view(client, gid, k1)["owners"]
+    assert [o["who"] for o in owners] == ["Team A: Ana+seat 2", "Team B: seats 1+3 (yours)"]

@@ -61,8 +61,11 @@ def owner_label(session: GameSession, owner: int, viewer: int) -> str:
     if rules.teams:
         seats = [s for s in range(rules.players) if rules.owner[s] == owner]
         mine = " (yours)" if rules.owner[viewer] == owner else ""
-        who = "+".join(session.names[s] or str(s) for s in seats)
-        return f"Team {'AB'[owner]}: {'seats ' * (not any(session.names))}{who}{mine}"
+        if any(session.names[s] for s in seats):  # the people's names (bones.web.people)
+            who = "+".join(session.names[s] or f"seat {s}" for s in seats)
+        else:
+            who = "seats " + "+".join(str(s) for s in seats)
+        return f"Team {'AB'[owner]}: {who}{mine}"
     return seat_label(session, owner, viewer)
 
 
