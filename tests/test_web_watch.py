@@ -502,3 +502,39 @@ def test_serve_prints_the_public_url_and_what_to_do_for_friends_elsewhere(tmp_pa
     lines = _stop(proc, lines)
     advice = [line for line in lines if "friends elsewhere" in line]
     assert len(advice) == 1 and "--public-url" in advice[0] and "--allow-host" in advice[0], lines
+
+
+def test_a_spectator_follows_the_peoples_names_and_chat_and_cannot_chat(server) -> None:
+    """The table's social part reaches spectators (read-only): a long poll of a
+    watch key wakes on a seat's name as a seat's does, and answers as a
+    spectator (the key is never looked up as a seat); posting is refused."""
+    import threading
+
+    app, client = server
+    g = new_game(app, client)
+    w = watch_link(app, client, g["id"])
+    seat_key = g["seats"][0]["key"]
+    v = wait_turn(client, g["id"], seat_key)
+    answers: list[Any] = []
+
+    def follow() -> None:
+        q = f"/api/games/{g['id']}?wait={v['version']}&stamp={v['social']['stamp']}"
+        answers.append(client.get(q, headers=auth(w["key"])))
+
+    spectator = threading.Thread(target=follow)
+    spectator.start()
+    time.sleep(0.3)  # the spectator is waiting at this version and stamp
+    r = client.post(f"/api/games/{g['id']}/name", json={"name": "Ana"}, headers=auth(seat_key))
+    assert r.status_code == 200, r.text
+    r = client.post(f"/api/games/{g['id']}/chat", json={"text": "hello"}, headers=auth(seat_key))
+    assert r.status_code == 200, r.text
+    spectator.join(30)
+    assert answers and answers[0].status_code == 200, answers and answers[0].text
+    seen = answers[0].json()
+    assert seen["spectator"] and seen["social"]["names"][0] == "Ana"
+    assert seen["social"]["handed"] is None
+    now = client.get(f"/api/games/{g['id']}", headers=auth(w["key"])).json()
+    assert [m["text"] for m in now["social"]["chat"]] == ["hello"]
+    assert check_spectator_answer(app.state.server.store.get(g["id"]), now, None)
+    r = client.post(f"/api/games/{g['id']}/chat", json={"text": "hi"}, headers=auth(w["key"]))
+    assert r.status_code == 403 and "watch link" in r.json()["error"]

@@ -52,6 +52,9 @@ def replay_command(
     table = f"{rules.players} players" + (" in two teams" if rules.teams else "")
     seed = f", seed {record.seed}" if record.seed is not None else ""
     typer.echo(f"{file}: {rules.name}, {table}{seed}, recorded by bones {record.engine}")
+    names = _names(record, rules.players)
+    if any(names):
+        typer.echo("seats: " + ", ".join(f"{k} {n}" for k, n in enumerate(names) if n))
     for hand in result.hands:
         if verbose:
             typer.echo(f"hand {hand.number}: seat {hand.leader} leads")
@@ -75,6 +78,7 @@ def _as_json(file: Path, record, result) -> dict:  # type: ignore[no-untyped-def
         "teams": rules.teams,
         "seed": record.seed,
         "engine": record.engine,
+        "names": _names(record, rules.players),
         "hands": [{
             "number": hand.number,
             "leader": hand.leader,
@@ -88,6 +92,17 @@ def _as_json(file: Path, record, result) -> dict:  # type: ignore[no-untyped-def
         "result": {"finished": result.finished, "winner": result.winner,
                    "scores": result.scores},
     }
+
+
+def _names(record, players: int) -> list[str | None]:  # type: ignore[no-untyped-def]
+    """The names people chose for their seats in the browser (`bones serve`), if any."""
+    from bones.games.people import PeopleError, names_from
+
+    play = record.meta.get("play")
+    try:
+        return names_from(play.get("names") if isinstance(play, dict) else None, players)
+    except PeopleError:
+        return [None] * players
 
 
 def _scores(values: list[int]) -> str:

@@ -35,6 +35,7 @@ from bones.engine.notation import (
 )
 from bones.engine.rng import PLAY, PURPOSE_HINT, PURPOSE_MOVE, Rng, stream
 from bones.engine.rules import MUGGINS_OFF, Rules, RulesError
+from bones.games.people import MAX_CHAT, PeopleError, Series, chat_from, names_from
 from bones.games.record import Record, Recorder
 from bones.games.saves import (
     SaveError,
@@ -179,6 +180,11 @@ class GameSession:
         #: the hand that ended last and its summary, for the hand-end table
         self.finished: tuple[HandLike, HandSummary] | None = None
         self.takebacks: list[dict[str, Any]] = []
+        #: who sits where by name, the table's chat and the series this match
+        #: belongs to (`bones serve`; :mod:`bones.games.people`)
+        self.names: list[str | None] = [None] * rules.players
+        self.chat: list[dict[str, Any]] = []
+        self.series: Series | None = None
         self._bots: dict[str, Bot] = {}
         #: the file exists (it was resumed, or its first version was created):
         #: later saves replace it; before that, a save creates it and never
@@ -235,6 +241,13 @@ class GameSession:
             session = cls(variant, rules, config, record.seed, path,
                           str(play.get("source", variant.name)))
             session.takebacks = list(play.get("takebacks", []))
+            try:
+                session.names = names_from(play.get("names"), rules.players)
+                session.chat = chat_from(play.get("chat"), rules.players)
+                if play.get("series") is not None:
+                    session.series = Series.from_json(play["series"], rules.players)
+            except PeopleError as err:
+                raise GameError(f"{path}: meta.play: {err}") from None
             session._replay_saved(path, record)
             state = play.get("rng")
             if record.version == 1 and state is not None and not session.match.game_over:
@@ -312,7 +325,7 @@ class GameSession:
         humans = self.human_seats
         if humans == [seat]:
             return "You"
-        return f"Seat {seat}"
+        return self.names[seat] or f"Seat {seat}"
 
     def owner_name(self, owner: int) -> str:
         if self.rules.teams:
@@ -509,6 +522,10 @@ class GameSession:
                 "seats": list(self.config.seats),
                 "level": self.config.level,
                 "takebacks": list(self.takebacks),
+                # what people added in the browser (bones.games.people), when there is any
+                **({"names": list(self.names)} if any(self.names) else {}),
+                **({"chat": list(self.chat[-MAX_CHAT:])} if self.chat else {}),
+                **({"series": self.series.to_json()} if self.series is not None else {}),
                 # an old save's generator that deals the next hand, so a
                 # resumed game deals exactly what the uninterrupted one would
                 # (the specified stream needs no state: docs/random.md)

@@ -29,6 +29,8 @@ class SaveSummary:
     seats: tuple[str, ...] = ()  # what sits in each seat: "human" or a bot
     holder: LockHolder | None = None  # the session playing it now, if any
     problem: str | None = None  # why it cannot be read (then the fields above are empty)
+    names: tuple[str | None, ...] = ()  # the names people chose for their seats (`bones serve`)
+    series: tuple[str, int] | None = None  # the series of rematches it is in, and its match
 
 
 def list_saves(directory: Path | None = None) -> list[SaveSummary]:
@@ -60,13 +62,30 @@ def list_saves(directory: Path | None = None) -> list[SaveSummary]:
         name = record.variant.get("name") if isinstance(record.variant, dict) else None
         play = record.meta.get("play")
         seats = play.get("seats") if isinstance(play, dict) else None
+        names, series = _people(play, record.players)
         out.append(SaveSummary(path, modified, str(name) if name else None, record.players,
                                record.teams, tuple(record.result.scores),
                                record.result.finished, len(record.hands),
                                tuple(str(s) for s in seats) if isinstance(seats, list) else (),
-                               holder, None if "play" in record.meta else "not a bones play save"))
+                               holder, None if "play" in record.meta else "not a bones play save",
+                               names=names, series=series))
     out.sort(key=lambda s: (s.modified, s.path.name), reverse=True)
     return out
+
+
+def _people(play: object, players: int) -> tuple[tuple[str | None, ...], tuple[str, int] | None]:
+    """A save's names and series (:mod:`bones.games.people`), or none if unreadable."""
+    from bones.games.people import PeopleError, Series, names_from
+
+    if not isinstance(play, dict):
+        return (), None
+    try:
+        names = tuple(names_from(play.get("names"), players)) if play.get("names") else ()
+        raw = play.get("series")
+        series = Series.from_json(raw, players) if raw is not None else None
+    except PeopleError:
+        return (), None
+    return names, ((series.id, series.match) if series is not None else None)
 
 
 __all__ = ["SaveSummary", "list_saves"]

@@ -140,7 +140,10 @@ def create_app(config: ServeConfig) -> Starlette:
 
     async def api_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ApiError)
-        return error_response(exc.status, exc.message)
+        response = error_response(exc.status, exc.message)
+        if exc.retry_after is not None:
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
 
     async def unexpected(request: Request, exc: Exception) -> Response:
         log.error("%s %s: %s: %s", request.method, request.url.path, type(exc).__name__,

@@ -24,16 +24,18 @@ import os
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bones.web import tokens
+from bones.web.errors import ApiError as ApiError  # re-exported: every route raises it
 
 if TYPE_CHECKING:  # pragma: no cover
     from contextlib import AbstractContextManager
 
+    from bones.engine.rules import Rules
     from bones.games.game import GameSession
     from bones.lang.spec import Variant
 
@@ -62,15 +64,6 @@ INDEX_DIR = "web"
 #: Worlds per decision of the page's analyses, by default and at most (a
 #: hundred worlds take about 2 ms a decision in the native core, 0.3 s in Python).
 ANALYSIS_BUDGET, MAX_ANALYSIS_BUDGET = 100, 1000
-
-
-class ApiError(Exception):
-    """A request that cannot be served: an HTTP status and a one-line reason."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 def check_bot(text: Any) -> str:
@@ -149,6 +142,11 @@ class WebGame:
     error: str | None = None  # why this game stopped (a bot failure), shown to its seats
     busy: bool = False  # a bot is thinking
     watch_hashes: list[str] = field(default_factory=list)  # the watch links' keys (bones.web.watch)
+    # the people at the table (bones.web.people, bones.web.chat, bones.web.series)
+    stamp: int = 0  # grows with every name, message, hand-over and rematch answer
+    seen: dict[int, float] = field(default_factory=dict)  # seat -> when its key last asked
+    accepted: set[int] = field(default_factory=set)  # seats that asked for a rematch
+    recent: dict[tuple[str, int], list[float]] = field(default_factory=dict)  # rate limits
 
     # -- under the lock ------------------------------------------------
 
@@ -204,6 +202,7 @@ class WebGame:
             raise ApiError(401, "this needs a seat's key: send it as 'Authorization: Bearer KEY'")
         for seat, stored in self.seat_hashes.items():
             if tokens.matches(key, stored):
+                self.seen[seat] = time.time()
                 return seat
         if any(tokens.matches(key, stored) for stored in self.watch_hashes):
             raise ApiError(403, "this is a watch link: a spectator watches the game but cannot "
@@ -211,11 +210,19 @@ class WebGame:
         raise ApiError(403, "that key is not a seat of this game")
 
     def view(self, seat: int) -> dict[str, Any]:
+        with self.held() as session:
+            return self.seat_view(session, seat)
+
+    def seat_view(self, session: GameSession, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees (:func:`bones.web.view.seat_view`) and, under ``social``,
+        the names, chat, series and rematch of the table (:mod:`bones.web.people`)."""
+        from bones.web.people import social_json
         from bones.web.view import seat_view
 
-        with self.held() as session:
-            return seat_view(session, seat, version=self.version, game_id=self.id,
-                             busy=self.busy, error=self.error)
+        out = seat_view(session, seat, version=self.version, game_id=self.id,
+                        busy=self.busy, error=self.error)
+        out["social"] = social_json(self, session, seat)
+        return out
 
     def bot_to_move(self) -> bool:
         session = self.session
@@ -227,7 +234,6 @@ class WebGame:
     def move(self, seat: int, text: Any, claim: Any, version: Any) -> dict[str, Any]:
         """Make ``text`` (notation) for ``seat`` if ``version`` is the game's current one."""
         from bones.games.game import GameError
-        from bones.web.view import seat_view
 
         if not isinstance(text, str) or not text.strip() or len(text) > 40:
             raise ApiError(400, "move must be a move in notation, like 6-4@E, draw or pass")
@@ -248,13 +254,11 @@ class WebGame:
                 raise ApiError(422, "claim is only for plays under the muggins rule")
             session.play(move, claim if session.muggins and move >= 0 else None)
             self.saved()
-            return seat_view(session, seat, version=self.version, game_id=self.id,
-                             busy=self.busy, error=self.error)
+            return self.seat_view(session, seat)
 
     def take_back(self, seat: int, version: Any) -> dict[str, Any]:
         """Undo ``seat``'s last move of the hand and the bots' replies (games against bots)."""
         from bones.games.game import GameError
-        from bones.web.view import seat_view
 
         with self.held() as session:
             self._check_version(version)
@@ -265,8 +269,7 @@ class WebGame:
             except GameError as err:
                 raise ApiError(409, str(err)) from None
             self.saved()
-            return seat_view(session, seat, version=self.version, game_id=self.id,
-                             busy=self.busy, error=self.error)
+            return self.seat_view(session, seat)
 
     def analysis(self, seat: int, hand: Any) -> dict[str, Any]:
         """`bones analyse --json` of ``seat``'s decisions in the finished hand
@@ -296,6 +299,9 @@ class WebGame:
             raise ApiError(409, f"this game has stopped: {self.error}")
         if session.over:
             raise ApiError(409, "the game is over")
+        if not session.is_human(seat):
+            raise ApiError(409, f"the host has handed your seat to the bot "
+                                f"{session.config.seats[seat]}: ask the host to hand it back")
         hand = session.hand
         assert hand is not None
         if hand.turn != seat:
@@ -321,7 +327,8 @@ class WebGame:
         return {"format": "bones-serve-game", "version": 1, "id": self.id,
                 "save": self.path.name, "created": self.created,
                 "seats": {str(s): h for s, h in sorted(self.seat_hashes.items())},
-                "over": self.over, "watch": list(self.watch_hashes)}
+                "over": self.over, "watch": list(self.watch_hashes),
+                "rematch": sorted(self.accepted)}
 
 
 class GameStore:
@@ -357,6 +364,7 @@ class GameStore:
                 if not isinstance(watch, list):
                     raise ValueError("watch is not a list")
                 game.watch_hashes = [str(h) for h in watch]
+                game.accepted = {int(s) for s in data.get("rematch", []) if int(s) in hashes}
             except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
                 log.warning("ignoring %s: %s", entry.name, str(err).splitlines()[0] if str(err) else "")
                 continue
@@ -392,7 +400,6 @@ class GameStore:
         """A new game; every human seat gets a fresh key (returned once, stored as a hash)."""
         from bones.engine.match import new_seed
         from bones.engine.rules import RulesError
-        from bones.games.game import GameError, GameSession, SeatConfig
         from bones.lang.compile import compile_rules
 
         with self._lock:
@@ -406,18 +413,28 @@ class GameStore:
             if len(seats) != rules.players:
                 raise ApiError(400, f"seats lists {len(seats)} seats for {rules.players} players")
             seed = new_seed() if seed is None else seed
-            from bones.games.saves import default_save_stem, new_save_path
-
-            stem = default_save_stem(variant.name, seed)
-            session = GameSession(variant, rules, SeatConfig(tuple(seats)), seed,
-                                  new_save_path(self.saves, stem, 1), source)
-            session._default_stem = stem  # a taken name passes to the next (-2, -3...)
-            session._deal()
-            try:
-                session.save()  # creates the file; never replaces one
-            except GameError as err:
-                raise ApiError(500, str(err)) from None
+            session = self.new_session(variant, rules, source, seats, seed)
             return self._register(session.save_path, session)
+
+    def new_session(self, variant: Variant, rules: Rules, source: str, seats: list[str],
+                    seed: int, prepare: Callable[[GameSession], None] | None = None
+                    ) -> GameSession:
+        """A new match dealt and saved under a fresh name (``prepare`` sets it up first)."""
+        from bones.games.game import GameError, GameSession, SeatConfig
+        from bones.games.saves import default_save_stem, new_save_path
+
+        stem = default_save_stem(variant.name, seed)
+        session = GameSession(variant, rules, SeatConfig(tuple(seats)), seed,
+                              new_save_path(self.saves, stem, 1), source)
+        session._default_stem = stem  # a taken name passes to the next (-2, -3...)
+        if prepare is not None:
+            prepare(session)
+        session._deal()
+        try:
+            session.save()  # creates the file; never replaces one
+        except GameError as err:
+            raise ApiError(500, str(err)) from None
+        return session
 
     def open_save(self, name: Any) -> tuple[WebGame, dict[int, str] | None]:
         """A game from a listed save, by its file name; new keys for its human seats.
@@ -484,6 +501,9 @@ class GameStore:
                 entry.update({
                     "variant": save.variant, "players": save.players, "seats": list(save.seats),
                     "hands": save.hands, "scores": list(save.scores), "finished": save.finished,
+                    "names": list(save.names),
+                    "series": ({"id": save.series[0], "match": save.series[1]}
+                               if save.series is not None else None),
                 })
             else:
                 entry.update({"unreadable": True, "problem": save.problem})

@@ -31,6 +31,7 @@ from bones.web.api import (
 from bones.web.games import ApiError, WebGame
 from bones.web.links import base_url, qr_svg
 from bones.web.server import server_of
+from bones.web.social_routes import ROUTES as SOCIAL_ROUTES
 from bones.web.tokens import SPECTATOR
 from bones.web.watch_routes import create_watch_link, revoke_watch_links
 
@@ -186,14 +187,18 @@ async def get_game(request: Request) -> Response:
 async def _game_view(request: Request, game: WebGame, seat: int) -> Response:
     server = server_of(request)
     wait = request.query_params.get("wait")
+    stamp = request.query_params.get("stamp")  # the social stamp you have: names, chat...
     if wait is not None:
         if not wait.lstrip("-").isdigit():
             raise ApiError(400, "wait must be the version you have")
-        if int(wait) == game.version and game.session is not None:
+        if int(wait) == game.version and game.session is not None \
+                and (stamp is None or stamp == str(game.stamp)):
             server.kick(game)
             ev = server.event(game.id)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(ev.wait(), LONG_POLL)
+            if seat != SPECTATOR:  # a rematch may have moved the key's seat meanwhile
+                seat = server.seat(request, game)
     view = await run_in_threadpool(game.view, seat)
     server.kick(game)
     return JSONResponse(view)
@@ -403,6 +408,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/simulations", start_simulation, methods=["POST"]),
     Route("/api/simulations/{id}", get_simulation, methods=["GET"]),
     Route("/api/simulations/{id}", cancel_simulation, methods=["DELETE"]),
+    *SOCIAL_ROUTES,  # names, presence, rematch and chat (bones.web.social_routes)
     Route("/api/{rest:path}", not_found, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
     Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
 ]

@@ -53,10 +53,12 @@ def tile_json(session: GameSession, t: int) -> dict[str, Any]:
 
 
 def seat_label(session: GameSession, seat: int, viewer: int) -> str:
+    """"You", the seat's person's name (people.py), or "Seat k"; a bot's name follows."""
     if seat == viewer:
         return "You"
     kind = session.config.seats[seat]
-    return f"Seat {seat}" + ("" if kind == "human" else f" ({kind.split(':')[0]})")
+    name = session.names[seat] or f"Seat {seat}"
+    return name + ("" if kind == "human" else f" ({kind.split(':')[0]})")
 
 
 def owner_label(session: GameSession, owner: int, viewer: int) -> str:
@@ -64,7 +66,11 @@ def owner_label(session: GameSession, owner: int, viewer: int) -> str:
     if rules.teams:
         seats = [s for s in range(rules.players) if rules.owner[s] == owner]
         mine = " (yours)" if viewer >= 0 and rules.owner[viewer] == owner else ""
-        return f"Team {'AB'[owner]}: seats {'+'.join(str(s) for s in seats)}{mine}"
+        if any(session.names[s] for s in seats):  # the people's names (bones.web.people)
+            who = "+".join(session.names[s] or f"seat {s}" for s in seats)
+        else:
+            who = "seats " + "+".join(str(s) for s in seats)
+        return f"Team {'AB'[owner]}: {who}{mine}"
     return seat_label(session, owner, viewer)
 
 
@@ -182,7 +188,8 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
     table = obs.layout  # the public copy: other hands and the boneyard scrubbed
     log = session.current
     playing = not hand.over
-    my_turn = playing and hand.turn == seat and not session.over
+    # a seat the host handed to a bot is the bot's to play (bones.web.people)
+    my_turn = playing and hand.turn == seat and not session.over and session.is_human(seat)
     seats = [{
         "seat": k, "who": seat_label(session, k, seat),
         "kind": "human" if session.is_human(k) else "bot",

@@ -4,6 +4,7 @@ import { call, seatKey, ApiError } from "./api.js";
 import { drawBoard } from "./board.js";
 import { tileSvg } from "./tiles.js";
 import { $, h } from "./dom.js";
+import { Social } from "./social.js";
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
@@ -21,6 +22,7 @@ export class Table {
     this.onLeave = onLeave;
     this.keyHandler = (e) => this.onKey(e);
     this.resizeHandler = () => this.view && this.drawBoard();
+    this.social = new Social(this);  // names, chat, series and rematch (social.js)
   }
 
   async start() {
@@ -54,10 +56,12 @@ export class Table {
     while (!this.stopped) {
       this.poll = new AbortController();
       try {
-        const v = await call("GET", `/api/games/${this.id}?wait=${this.view.version}`,
+        const stamp = this.view.social ? this.view.social.stamp : 0;
+        const v = await call("GET", `/api/games/${this.id}?wait=${this.view.version}&stamp=${stamp}`,
           { key: this.auth.key, signal: this.poll.signal });
         if (!this.stopped && v.version !== this.view.version) this.render(v);
         else if (!this.stopped && v.busy !== this.view.busy) this.render(v);
+        else if (!this.stopped && v.social && v.social.stamp !== stamp) this.render(v);
       } catch (err) {
         if (this.stopped || err.name === "AbortError") return;
         this.status(err.message, "error");
@@ -70,6 +74,7 @@ export class Table {
     this.root.replaceChildren(
       h("div", { class: "table-top" },
         h("div", { class: "scores", id: "scores" }),
+        h("div", { class: "series", id: "series" }),
         h("div", { class: "seats", id: "seats" })),
       h("div", { class: "board", id: "board" }),
       h("div", { class: "countline", id: "countline" }),
@@ -83,6 +88,7 @@ export class Table {
           h("summary", {}, "This hand"), h("ol", { id: "log" })),
         h("details", { class: "history" },
           h("summary", {}, "Match history"), h("div", { id: "history" }))),
+      this.social.build(),
       h("dialog", { id: "handend", class: "handend" }),
       h("dialog", { id: "claim", class: "claim" }),
     );
@@ -107,6 +113,7 @@ export class Table {
     this.drawLog(before);
     this.drawHistory();
     this.maybeHandEnd();
+    this.firstView = false;
     if (view.error) this.status(`This game has stopped: ${view.error}`, "error");
     else if (view.over) this.status(`Game over: ${view.result}.`, "over");
     else if (view.your_turn) {
@@ -118,7 +125,7 @@ export class Table {
       const who = view.seats[view.turn];
       this.status(`${who.who} ${who.kind === "bot" ? "is thinking" : "is to move"}…`, "wait");
     }
-    this.firstView = false;
+    this.social.render(view);
   }
 
   drawScores() {
@@ -309,7 +316,7 @@ export class Table {
     const v = this.view;
     const end = v.hand_end;
     if (!end) return;
-    const key = `${this.id}:${end.hand}`;
+    const key = `${this.id}:${v.social ? v.social.series.match : 1}:${end.hand}`;  // each match of a series
     if (this.firstView && !v.over && v.events.length) { this.shownEnd = key; return; }
     if (this.shownEnd === key || sessionStorage.getItem(`bones.shown.${key}`)) return;
     this.shownEnd = key;
@@ -337,6 +344,8 @@ export class Table {
       h("div", { id: "hand-analysis", class: "replay-analysis" }),
       h("form", { method: "dialog" }, h("button", { id: "next-hand", autofocus: true },
         v.over ? "Close" : "Next hand"), " ",
+        v.over && v.social ? h("button", { id: "rematch-now", onclick: () => this.social.rematch(true) }, "Rematch") : null,
+        v.over && v.social ? " " : null,
         h("button", { id: "analyse-hand", type: "button", onclick: () => this.analyseHand(end.hand) },
           "Analyse my moves")),
     ].filter(Boolean));

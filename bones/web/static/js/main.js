@@ -3,6 +3,7 @@
 import { call, host, hostKey, setHostKey, rememberSeat, seatKey, seatKeys } from "./api.js";
 import { Table } from "./game.js";
 import { readWatchHash, showWatch, watchLinksCard } from "./watch.js";
+import { presencePanel } from "./social.js";
 import { reportCharts, compareCharts } from "./charts.js";
 import { drawBoard } from "./board.js";
 import { tileSvg } from "./tiles.js";
@@ -43,6 +44,7 @@ function readHash() {
 
 async function route() {
   if (state.table) { state.table.stop(); state.table = null; }
+  if (state.stopPresence) { state.stopPresence(); state.stopPresence = null; }
   const { view, id } = readHash();
   for (const a of document.querySelectorAll("nav a")) a.classList.toggle("active", a.dataset.view === view);
   note("");
@@ -201,6 +203,7 @@ function showGame(id) {
   if (spectators) main().append(spectators);
   state.table = new Table(root, id);
   state.table.start();
+  if (hostKey()) state.stopPresence = presencePanel(main(), id, state.bots);  // who is here (social.js)
   window.bonesTable = state.table;  // for tests and the curious
 }
 
@@ -467,9 +470,12 @@ async function showSaves() {
     const box = $("#saves");
     if (!saves.length) { box.replaceChildren(h("p", {}, "No saves yet.")); return; }
     box.replaceChildren(h("table", { class: "grid" },
-      h("thead", {}, h("tr", {}, ...["save", "variant", "hands", "scores", "", ""].map((x) => h("th", {}, x)))),
-      h("tbody", {}, ...saves.map((s) => h("tr", {},
-        h("td", {}, s.name), h("td", {}, s.variant || "?"), h("td", {}, String(s.hands ?? "")),
+      h("thead", {}, h("tr", {}, ...["save", "variant", "players", "series", "hands", "scores", "", ""].map((x) => h("th", {}, x)))),
+      h("tbody", {}, ...saves.map((s) => h("tr", { "data-series": s.series ? s.series.id : null },
+        h("td", {}, s.name), h("td", {}, s.variant || "?"),
+        h("td", { class: "names" }, (s.names || []).filter(Boolean).join(", ")),  // people's text (textContent)
+        h("td", { class: "series-cell" }, s.series ? `${s.series.id.slice(0, 6)}… match ${s.series.match}` : ""),
+        h("td", {}, String(s.hands ?? "")),
         h("td", {}, s.scores ? s.scores.join(" – ") + (s.finished ? " (finished)" : "") : ""),
         h("td", {}, s.finished || s.unreadable ? "" : h("button", { class: "resume", "data-save": s.name, onclick: () => resume(s.name) }, "Resume")),
         h("td", {}, s.unreadable ? "" : h("a", { href: `#replay=${encodeURIComponent(s.name)}` }, "Replay")))))));
