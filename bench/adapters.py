@@ -16,8 +16,9 @@ are built the way a learner would ask for them:
   information-state tensor of the player to move;
 * ``vector`` (native core only): :class:`bones.adapters.vector.BonesVectorEnv`,
   ``--envs`` tables against ``random`` opponents, once on one thread and
-  once on two; a step of every table counts ``--envs`` steps, each with its
-  observation and mask filled (a random legal action per table, chosen in
+  once on two (the environment's worker threads are made with it, before
+  the timed steps); a step of every table counts ``--envs`` steps, each
+  with its observation and mask filled (a random legal action per table, chosen in
   NumPy as ``argmax(noise * mask)`` from a pool of pregenerated noise);
 * peers, in the same run: a PettingZoo classic game (``tictactoe_v3``:
   ``env.last()`` and ``env.step``) and an RLCard game (``leduc-holdem``:
@@ -135,7 +136,9 @@ def _vector(variant: str, players: int, steps: int, threads: int, envs: int) -> 
     for k in range(calls):
         actions = (pool[k % 16] * info["action_mask"]).argmax(axis=1)
         _, _, _, _, info = venv.step(actions)
-    return calls * envs / (time.perf_counter() - start)
+    rate = calls * envs / (time.perf_counter() - start)
+    venv.close()  # joins its worker threads before the next round starts
+    return rate
 
 
 def _pz_classic(steps: int) -> float:
