@@ -230,8 +230,8 @@ class _Table:
         return self
 
     def copy(self) -> _Table:
-        """A copy the caller may change (the rules, the game and the
-        immutable pieces shared)."""
+        """A copy the caller may change (the rules and the immutable pieces
+        shared)."""
         new = _Table.__new__(_Table)
         new.__dict__.update(self.__dict__)
         # the match shares its rules and past hands' summaries (the past
