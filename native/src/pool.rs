@@ -62,19 +62,26 @@ struct Shared {
     stop: AtomicBool,
 }
 
-/// Spin until `ready()` for up to `SPIN`, then park until it is.
+/// Spin until `ready()` for up to `SPIN`, then park until it is. After the
+/// first few hundred turns the spin yields the core at each turn: on an idle
+/// machine that returns at once, on a loaded one it lets another thread run
+/// (the other thread of this job among them) instead of burning its time.
 fn wait(ready: impl Fn() -> bool) {
     let start = Instant::now();
     let mut spins = 0u32;
     while !ready() {
         spins = spins.wrapping_add(1);
-        if spins.is_multiple_of(64) && start.elapsed() > SPIN {
+        if spins < 256 {
+            std::hint::spin_loop();
+            continue;
+        }
+        if start.elapsed() > SPIN {
             while !ready() {
                 thread::park();
             }
             return;
         }
-        std::hint::spin_loop();
+        thread::yield_now();
     }
 }
 
