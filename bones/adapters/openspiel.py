@@ -191,6 +191,10 @@ class _Table:
     changed (a stored state, an information set's representative) is never
     copied."""
 
+    # slots: no per-table attribute dict for the collector to traverse
+    __slots__ = ("match", "process", "hand", "pending_draw", "over", "returns", "before",
+                 "draws", "dealt", "player", "shared", "legal", "outcomes")
+
     def __init__(self, game: BonesGame) -> None:
         rules = game.rules
         self.match = Match(rules, seed=0, stepwise_core=True)
@@ -233,13 +237,23 @@ class _Table:
         """A copy the caller may change (the rules and the immutable pieces
         shared)."""
         new = _Table.__new__(_Table)
-        new.__dict__.update(self.__dict__)
-        # the match shares its rules and past hands' summaries (the past
-        # never changes), without copy.copy's generic reconstruction
+        new.process = self.process
+        new.hand = self.hand
+        new.pending_draw = self.pending_draw
+        new.over = self.over
+        new.returns = self.returns
+        new.before = self.before
+        new.draws = self.draws
+        new.dealt = self.dealt
+        new.player = self.player
+        new.legal = self.legal
+        new.outcomes = self.outcomes
+        # the match shares its rules and past hands' summaries (the list is
+        # replaced before a hand is added to it: _after_move), without
+        # copy.copy's generic reconstruction
         match = new.match = Match.__new__(Match)
         match.__dict__.update(self.match.__dict__)
         match.scores = list(self.match.scores)
-        match.history = list(self.match.history)
         if self.hand is not None:
             new.hand = self.hand.copy()
             new.hand.scores = match.scores
@@ -371,6 +385,7 @@ class BonesState(pyspiel.State):
             t.match.scores = list(hand.scores)
             return
         gained = hand_rewards(rules, t.before, t.match.scores)
+        t.match.history = list(t.match.history)  # copies share the old list
         t.match.finish_hand(hand)
         if game.episode == "hand":
             t.over, t.returns = True, tuple(gained)
