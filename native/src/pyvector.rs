@@ -123,8 +123,8 @@ fn opponent(spec: &(String, usize, usize, String, usize, f64)) -> PyResult<Oppon
 
 /// The tables, shared by the threads of a job: each range of tables is
 /// stepped by one thread (`Pool::run`), so no two threads reach one table.
-struct Shared<W>(*mut W);
-unsafe impl<W: Send> Sync for Shared<W> {}
+struct SharedTables<T>(*mut T);
+unsafe impl<T: Send> Sync for SharedTables<T> {}
 
 fn step_all<const W: usize>(
     envs: &mut [Env<W>],
@@ -136,7 +136,7 @@ fn step_all<const W: usize>(
     what: &(dyn Fn(usize) -> Do + Sync),
 ) -> Result<(), String> {
     let n = envs.len();
-    let tables = Shared(envs.as_mut_ptr());
+    let tables = SharedTables(envs.as_mut_ptr());
     let failed: Mutex<Option<String>> = Mutex::new(None);
     let block = |range: std::ops::Range<usize>| {
         let tables = &tables;
