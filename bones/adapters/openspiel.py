@@ -366,7 +366,9 @@ class BonesState(pyspiel.State):
             return
         hand = t.hand
         assert hand is not None
-        move = game.moves[action]
+        # the game's table; ActionSpace.move refuses an action outside it
+        moves = game.moves
+        move = moves[action] if 0 <= action < len(moves) else game.space.move(action)
         if move == DRAW:
             t.pending_draw = True
             return
