@@ -16,9 +16,12 @@ are built the way a learner would ask for them:
   information-state tensor of the player to move;
 * ``vector`` (native core only): :class:`bones.adapters.vector.BonesVectorEnv`,
   ``--envs`` tables against ``random`` opponents, once on one thread and
-  once on two; a step of every table counts ``--envs`` steps, each with its
-  observation and mask filled (a random legal action per table, chosen in
-  NumPy as ``argmax(noise * mask)`` from a pool of pregenerated noise);
+  once on two (the environment's worker threads are made with it, before
+  the timed steps); a step of every table counts ``--envs`` steps, each
+  with its observation and mask filled (a random legal action per table, chosen in
+  NumPy as ``argmax(noise * mask)`` from a pool of pregenerated noise,
+  which the loop's rate includes; the rate inside ``venv.step`` alone is
+  printed beside it);
 * peers, in the same run: a PettingZoo classic game (``tictactoe_v3``:
   ``env.last()`` and ``env.step``) and an RLCard game (``leduc-holdem``:
   ``env.step`` with a random legal action), random play likewise.
@@ -120,7 +123,9 @@ def _openspiel(variant: str, players: int, steps: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def _vector(variant: str, players: int, steps: int, threads: int, envs: int) -> float:
+def _vector(variant: str, players: int, steps: int, threads: int,
+            envs: int) -> tuple[float, float]:
+    """Steps per second of the whole loop, and of ``venv.step`` alone."""
     import numpy as np
 
     from bones.adapters.vector import BonesVectorEnv
@@ -131,11 +136,16 @@ def _vector(variant: str, players: int, steps: int, threads: int, envs: int) -> 
     rng = np.random.default_rng(1)
     pool = [rng.random((envs, venv.space.num_actions), dtype=np.float32) for _ in range(16)]
     calls = max(1, steps // envs)
+    inside = 0.0
     start = time.perf_counter()
     for k in range(calls):
         actions = (pool[k % 16] * info["action_mask"]).argmax(axis=1)
+        t = time.perf_counter()
         _, _, _, _, info = venv.step(actions)
-    return calls * envs / (time.perf_counter() - start)
+        inside += time.perf_counter() - t
+    rate = calls * envs / (time.perf_counter() - start)
+    venv.close()  # joins its worker threads before the next round starts
+    return rate, calls * envs / inside
 
 
 def _pz_classic(steps: int) -> float:
@@ -263,7 +273,8 @@ def _vector_rows(variant: str, players: int, steps: int, rounds: int, envs: int,
         for threads in (1, 2):
             rates = [_vector(variant, players, steps, threads, envs) for _ in range(rounds)]
             print(f"  vector, {envs} envs, {threads} thread{'s' if threads > 1 else ''}: "
-                  f"{statistics.median(rates):,.0f} steps/s")
+                  f"{statistics.median(r for r, _ in rates):,.0f} steps/s "
+                  f"({statistics.median(r for _, r in rates):,.0f} inside step)")
     except (CoreError, ImportError, RuntimeError) as err:
         print(f"  vector: skipped ({err})")
     finally:

@@ -134,18 +134,60 @@ def test_self_play_observes_the_seat_to_move() -> None:
     np.testing.assert_allclose(totals.sum(axis=1), 0.0, atol=1e-9)
 
 
-def test_threads_give_the_same_arrays() -> None:
-    one = BonesVectorEnv("sniff", num_envs=16, opponents="heuristic", num_threads=1)
-    two = BonesVectorEnv("sniff", num_envs=16, opponents="heuristic", num_threads=2)
-    a, ia = one.reset(seed=5)
-    b, ib = two.reset(seed=5)
+@pytest.mark.parametrize("variant, opponents", [("sniff", "heuristic"), ("all-fives", "random")])
+def test_threads_give_the_same_arrays(variant: str, opponents: str) -> None:
+    """The same seeds give the same arrays on 1, 2 and 3 threads (3: slices
+    of 6, 6 and 5 tables, which threads may take from each other), through
+    several autoresets."""
+    envs = [BonesVectorEnv(variant, num_envs=17, opponents=opponents, num_threads=t)
+            for t in (1, 2, 3)]
+    assert [e.core.workers for e in envs] == [0, 1, 2]
+    got = [e.reset(seed=5) for e in envs]
     rng = np.random.default_rng(5)
-    for _ in range(50):
-        np.testing.assert_array_equal(a, b)
-        actions = np.array([_pick(m, rng) if m.any() else 0 for m in ia["action_mask"]])
-        a, ra, _, _, ia = one.step(actions)
-        b, rb, _, _, ib = two.step(actions)
-        np.testing.assert_array_equal(ra, rb)
+    ended = 0
+    for _ in range(60):
+        for obs, info in got[1:]:
+            np.testing.assert_array_equal(obs, got[0][0])
+            for key, value in info.items():
+                np.testing.assert_array_equal(value, got[0][1][key])
+        mask = got[0][1]["action_mask"]
+        actions = np.array([_pick(m, rng) if m.any() else 0 for m in mask])
+        steps = [e.step(actions) for e in envs]
+        for s in steps[1:]:
+            for k in range(4):
+                np.testing.assert_array_equal(s[k], steps[0][k])
+        ended += int(steps[0][2].sum())
+        got = [(s[0], s[4]) for s in steps]
+    assert ended > 17  # every table went through an autoreset or more
+
+
+def _threads() -> int:
+    import os
+
+    return len(os.listdir("/proc/self/task"))
+
+
+@pytest.mark.skipif(not __import__("os").path.isdir("/proc/self/task"),
+                    reason="counts the process's threads in /proc")
+def test_close_joins_the_worker_threads() -> None:
+    before = _threads()
+    venv = BonesVectorEnv("all-fives", num_envs=8, opponents="random", num_threads=3)
+    assert _threads() == before + 2
+    venv.reset(seed=1)
+    venv.step(venv.action_masks().argmax(axis=1))
+    venv.close()
+    assert _threads() == before
+    assert venv.core.workers == 0
+    with pytest.raises(ValueError, match="closed"):
+        venv.core.step(np.zeros(8, dtype=np.int64))
+    # an environment dropped without close() joins its workers too
+    venv = BonesVectorEnv("all-fives", num_envs=8, opponents="random", num_threads=2)
+    assert _threads() == before + 1
+    del venv
+    import gc
+
+    gc.collect()
+    assert _threads() == before
 
 
 def test_gymnasium_vector_checks() -> None:

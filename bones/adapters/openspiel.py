@@ -144,6 +144,10 @@ class BonesGame(pyspiel.Game):
         self.max_moves = _max_moves(rules)
         # a tile move's name, by its code without the flip bit (built as met)
         self.move_names: dict[int, str] = {}
+        # per-game tables for the hot paths: each action's move code, each
+        # move code's action (built as met)
+        self.moves: list[int] = [self.space.move(a) for a in range(self.space.num_actions)]
+        self.action_of: dict[int, int] = {}
         if episode == "hand":
             bound = 2 * _hand_bound(rules)
             low, high = -bound, bound
@@ -176,36 +180,46 @@ class BonesGame(pyspiel.Game):
             perfect_recall=False))
 
 
-def _copy_match(match: Match) -> Match:
-    """A copy of ``match`` sharing its rules and past hands' summaries (the
-    past never changes): what a state's copy needs, without ``copy.copy``'s
-    generic reconstruction."""
-    new = Match.__new__(Match)
-    new.__dict__.update(match.__dict__)
-    new.scores = list(match.scores)
-    new.history = list(match.history)
-    return new
-
-
 class _Table:
-    """The Python side of a state: everything its copies must copy."""
+    """The Python side of a state: everything its copies must copy.
 
-    def __init__(self, rules: Rules) -> None:
+    Copy-on-write: pyspiel clones a state by ``copy.deepcopy`` of its
+    attributes, and a tree walk clones every state it visits (once to keep
+    it, once more for each child); a clone only shares the table and marks
+    it ``shared``, and the first state to change a shared table changes a
+    copy of its own (:meth:`BonesState._writable`).  A table read but never
+    changed (a stored state, an information set's representative) is never
+    copied."""
+
+    # slots: no per-table attribute dict for the collector to traverse
+    __slots__ = ("match", "process", "hand", "pending_draw", "over", "returns", "before",
+                 "draws", "dealt", "player", "shared", "legal", "outcomes")
+
+    def __init__(self, game: BonesGame) -> None:
+        rules = game.rules
         self.match = Match(rules, seed=0, stepwise_core=True)
         self.process: DealProcess | None = DealProcess(rules, lead_rule(self.match))
         self.hand: HandLike | None = None
         self.pending_draw = False
         self.over = False
-        self.returns = [0.0] * rules.players
-        self.before = list(self.match.scores)
+        # tuples: replaced, never changed in place, so copies share them
+        self.returns: tuple[float, ...] = (0.0,) * rules.players
+        self.before: tuple[int, ...] = tuple(self.match.scores)
         # per seat: (log index, tile) for each tile it drew; -1 when unknown
-        self.draws: list[list[tuple[int, int]]] = [[] for _ in range(rules.players)]
-        self.dealt: list[int] = [0] * rules.players
+        self.draws: tuple[tuple[tuple[int, int], ...], ...] = ((),) * rules.players
+        self.dealt: tuple[int, ...] = (0,) * rules.players
         #: the player to move (pyspiel asks very often): kept by update()
         self.player = _CHANCE
+        #: another state holds this table too: change a copy
+        self.shared = False
+        #: the legal actions or chance outcomes, computed when first asked
+        self.legal: list[int] | None = None
+        self.outcomes: list[tuple[int, float]] | None = None
 
     def update(self) -> None:
-        """Set ``player`` after the table changed."""
+        """Set ``player`` after the table changed (and forget the legal
+        actions)."""
+        self.legal = self.outcomes = None
         if self.over:
             self.player = _TERMINAL
         elif self.process is not None or self.pending_draw:
@@ -215,26 +229,40 @@ class _Table:
             self.player = self.hand.turn
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
+        """A clone's table: this one, shared until either state changes."""
+        self.shared = True
+        return self
+
+    def copy(self) -> _Table:
+        """A copy the caller may change (the rules and the immutable pieces
+        shared)."""
         new = _Table.__new__(_Table)
-        match = _copy_match(self.match)
-        new.match = match
-        new.hand = None
+        new.process = self.process
+        new.hand = self.hand
+        new.pending_draw = self.pending_draw
+        new.over = self.over
+        new.returns = self.returns
+        new.before = self.before
+        new.draws = self.draws
+        new.dealt = self.dealt
+        new.player = self.player
+        new.legal = self.legal
+        new.outcomes = self.outcomes
+        # the match shares its rules and past hands' summaries (the list is
+        # replaced before a hand is added to it: _after_move), without
+        # copy.copy's generic reconstruction
+        match = new.match = Match.__new__(Match)
+        match.__dict__.update(self.match.__dict__)
+        match.scores = list(self.match.scores)
         if self.hand is not None:
             new.hand = self.hand.copy()
             new.hand.scores = match.scores
             if self.match.current is self.hand:
                 match.current = new.hand
-        new.process = None
         if self.process is not None:
             new.process = copy.copy(self.process)
             new.process.outcomes = list(self.process.outcomes)
-        new.pending_draw = self.pending_draw
-        new.over = self.over
-        new.returns = list(self.returns)
-        new.before = list(self.before)
-        new.draws = [list(d) for d in self.draws]
-        new.dealt = list(self.dealt)
-        new.player = self.player
+        new.shared = False
         return new
 
 
@@ -253,11 +281,19 @@ class BonesState(pyspiel.State):
     def __getattr__(self, name: str) -> Any:
         if name != "table":
             raise AttributeError(name)
-        table = _Table(self.get_game().rules)
+        table = _Table(self.get_game())
         self.table = table
         return table
 
-    # the game's pieces, reached through the game (a state holds only _Table)
+    def _writable(self) -> _Table:
+        """The table, this state's own (copied first if a clone shares it)."""
+        table = self.table
+        if table.shared:
+            table = self.table = table.copy()
+        return table
+
+    # the game's pieces, reached through the game (a state holds only _Table:
+    # pyspiel may hand a deserialised state another wrapper of its game)
     @property
     def _game(self) -> BonesGame:
         return self.get_game()
@@ -270,12 +306,27 @@ class BonesState(pyspiel.State):
         return self.table.player
 
     def _legal_actions(self, player: int) -> list[int]:
-        hand = self.table.hand
-        assert hand is not None and player == hand.turn
-        return self._game.space.legal(hand)
+        t = self.table
+        if t.legal is None:
+            hand = t.hand
+            assert hand is not None and player == hand.turn
+            # ActionSpace.legal, through the game's table of move codes
+            game = self._game
+            action_of = game.action_of
+            legal = []
+            for move in hand.legal_moves():
+                action = action_of.get(move)
+                if action is None:
+                    action = action_of[move] = game.space.index(move)
+                legal.append(action)
+            legal.sort()
+            t.legal = legal
+        return t.legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         t = self.table
+        if t.outcomes is not None:
+            return t.outcomes
         if t.pending_draw:
             assert t.hand is not None
             options: tuple[int, ...] = draw_options(t.hand)
@@ -284,23 +335,24 @@ class BonesState(pyspiel.State):
             assert request is not None
             options = request.options
         p = 1.0 / len(options)
-        return [(o, p) for o in options]
+        t.outcomes = [(o, p) for o in options]
+        return t.outcomes
 
     def _apply_action(self, action: int) -> None:
-        self._apply(action)
+        self._apply(self._writable(), self._game, action)
         self.table.update()
 
-    def _apply(self, action: int) -> None:
-        t = self.table
-        game = self._game
+    def _apply(self, t: _Table, game: BonesGame, action: int) -> None:
         if t.pending_draw:
             hand = t.hand
             assert hand is not None
             seat = hand.turn
-            t.draws[seat].append((len(hand.log), action))
+            draws = list(t.draws)
+            draws[seat] += ((len(hand.log), action),)
+            t.draws = tuple(draws)
             t.pending_draw = False
             draw_tile(hand, action)
-            self._after_move()
+            self._after_move(t, game)
             return
         if t.process is not None:
             t.process.apply(action)
@@ -308,38 +360,39 @@ class BonesState(pyspiel.State):
                 deal = t.process.deal
                 t.process = None
                 t.hand = t.match.start_hand(deal)
-                t.dealt = list(deal.hands)
-                t.draws = [[] for _ in range(game.rules.players)]
-                t.before = list(t.match.scores)
+                t.dealt = tuple(deal.hands)
+                t.draws = ((),) * game.rules.players
+                t.before = tuple(t.match.scores)
             return
         hand = t.hand
         assert hand is not None
-        move = game.space.move(action)
+        # the game's table; ActionSpace.move refuses an action outside it
+        moves = game.moves
+        move = moves[action] if 0 <= action < len(moves) else game.space.move(action)
         if move == DRAW:
             t.pending_draw = True
             return
         hand.apply(move)
-        self._after_move()
+        self._after_move(t, game)
 
-    def _after_move(self) -> None:
-        t = self.table
+    def _after_move(self, t: _Table, game: BonesGame) -> None:
         hand = t.hand
         assert hand is not None
         if not hand.over:
             return
-        game = self._game
         rules = game.rules
         if game.episode == "hand":
             # one hand: the match's summary of it is never read
-            t.over, t.returns = True, hand_rewards(rules, t.before, hand.scores)
+            t.over, t.returns = True, tuple(hand_rewards(rules, t.before, hand.scores))
             t.match.scores = list(hand.scores)
             return
         gained = hand_rewards(rules, t.before, t.match.scores)
+        t.match.history = list(t.match.history)  # copies share the old list
         t.match.finish_hand(hand)
         if game.episode == "hand":
-            t.over, t.returns = True, gained
+            t.over, t.returns = True, tuple(gained)
         elif t.match.game_over:
-            t.over, t.returns = True, match_rewards(rules, t.match.winner)
+            t.over, t.returns = True, tuple(match_rewards(rules, t.match.winner))
         else:
             t.process = DealProcess(rules, lead_rule(t.match))
 
@@ -382,7 +435,7 @@ class BonesState(pyspiel.State):
             return clone  # dealing: nothing has been seen yet that binds
         rng = Rng(int(probability_sampler() * 2**53))
         world = sample_world(observe(t.hand, player), rng)
-        ct = clone.table
+        ct = clone._writable()
         # the clone's hand (on the core that steps this game) takes the
         # world's tiles: only the hidden tiles differ, and the boneyard's
         # drawn part stays scrubbed as the world has it
@@ -394,12 +447,13 @@ class BonesState(pyspiel.State):
         for s, move, _ in world.log:
             if move >= 0:
                 played_by[s] |= 1 << tile_of(move)
-        for s in range(len(world.hands)):
-            if s != player:
-                # what it drew is unknown: its dealt tiles are summarised by
-                # what it holds and has played
-                ct.dealt[s] = world.hands[s] | played_by[s]
-                ct.draws[s] = [(at, -1) for at, _ in ct.draws[s]]
+        # what the others drew is unknown: their dealt tiles are summarised
+        # by what they hold and have played
+        ct.dealt = tuple(d if s == player else world.hands[s] | played_by[s]
+                         for s, d in enumerate(ct.dealt))
+        ct.draws = tuple(d if s == player else tuple((at, -1) for at, _ in d)
+                         for s, d in enumerate(ct.draws))
+        ct.legal = ct.outcomes = None
         return clone
 
 

@@ -6,7 +6,10 @@ the other seats are played by native bots (``random``, ``greedy``,
 ``heuristic``, ``search`` at an iteration budget), and every table writes its
 observation, legal-action mask, reward and ending straight into NumPy arrays
 allocated once.  The GIL is released while the core steps, on
-``num_threads`` threads.
+``num_threads`` threads: the calling thread and ``num_threads - 1`` workers
+started with the environment, each owning a fixed share of the tables and
+woken per step (the arrays are the same whatever the count); ``close()``
+joins them.
 
 >>> from bones.adapters.vector import BonesVectorEnv
 >>> envs = BonesVectorEnv("all-fives", num_envs=4, opponents="random")
@@ -212,6 +215,11 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         self.core.step(acts)
         return (self._out(self._obs), self._out(self._reward),
                 self._terminated.astype(bool), self._truncated.astype(bool), self._info())
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Stop and join the worker threads (``close()`` calls this; a
+        later ``reset`` or ``step`` is refused)."""
+        self.core.close()
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every table now (int8, ``(num_envs, actions)``)."""

@@ -13,6 +13,7 @@ pub mod hand;
 pub mod infer;
 pub mod moves;
 pub mod policy;
+pub mod pool;
 pub mod rng;
 pub mod search;
 pub mod settle;

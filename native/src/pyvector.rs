@@ -2,13 +2,14 @@
 //! variant writing into NumPy arrays the caller allocated once (`bind`),
 //! stepped with the GIL released, on `threads` threads.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::pool::Pool;
 use crate::py::{guard, table_from_dict, NativeError};
 use crate::pysim::match_rules;
 use crate::search::Policy;
@@ -86,7 +87,8 @@ pub struct VectorCore {
     cfg: Config,
     lay: ObsLayout,
     n: usize,
-    threads: usize,
+    /// the worker threads, made once; None once closed
+    pool: Option<Pool>,
     held: Vec<PyObject>,
     bufs: Option<Bufs>,
 }
@@ -119,49 +121,46 @@ fn opponent(spec: &(String, usize, usize, String, usize, f64)) -> PyResult<Oppon
     })
 }
 
+/// The tables, shared by the threads of a job: each range of tables is
+/// stepped by one thread (`Pool::run`), so no two threads reach one table.
+struct SharedTables<T>(*mut T);
+unsafe impl<T: Send> Sync for SharedTables<T> {}
+
 fn step_all<const W: usize>(
     envs: &mut [Env<W>],
     cfg: &Config,
     lay: &ObsLayout,
     bufs: Bufs,
     w: &Widths,
-    threads: usize,
+    pool: &Pool,
     what: &(dyn Fn(usize) -> Do + Sync),
 ) -> Result<(), String> {
-    let run = |start: usize, chunk: &mut [Env<W>]| -> Result<(), String> {
-        for (k, env) in chunk.iter_mut().enumerate() {
-            let i = start + k;
-            // Safety: i < n and each index belongs to one chunk
-            let mut row = unsafe { bufs.row(i, w) };
-            match what(i) {
-                Do::Step(action) => env.step(cfg, lay, action, &mut row)?,
-                Do::Reset => env.reset(cfg, lay, &mut row)?,
-                Do::Skip => {}
-            }
-        }
-        Ok(())
-    };
     let n = envs.len();
-    if threads <= 1 || n < 2 {
-        return run(0, envs);
-    }
-    let per = n.div_ceil(threads);
-    std::thread::scope(|scope| {
-        // the calling thread steps the first chunk itself: one spawn fewer
-        let mut chunks = envs.chunks_mut(per).enumerate();
-        let (_, first) = chunks.next().expect("n >= 2");
-        let handles: Vec<_> =
-            chunks.map(|(c, chunk)| scope.spawn(move || run(c * per, chunk))).collect();
-        let mut out = run(0, first);
-        for h in handles {
-            match h.join() {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) => out = Err(e),
-                Err(_) => out = Err("a stepping thread panicked".into()),
+    let tables = SharedTables(envs.as_mut_ptr());
+    let failed: Mutex<Option<String>> = Mutex::new(None);
+    let block = |range: std::ops::Range<usize>| {
+        let tables = &tables;
+        for i in range {
+            // Safety: i < n, stepped by this thread alone in this job; the
+            // tables and the bound arrays outlive the job
+            let env = unsafe { &mut *tables.0.add(i) };
+            let mut row = unsafe { bufs.row(i, w) };
+            let got = match what(i) {
+                Do::Step(action) => env.step(cfg, lay, action, &mut row),
+                Do::Reset => env.reset(cfg, lay, &mut row),
+                Do::Skip => Ok(()),
+            };
+            if let Err(e) = got {
+                failed.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                return;
             }
         }
-        out
-    })
+    };
+    pool.run(n, &block)?;
+    match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 macro_rules! each {
@@ -268,7 +267,7 @@ impl VectorCore {
                 cfg,
                 lay,
                 n,
-                threads: threads.max(1),
+                pool: Some(Pool::new(threads.clamp(1, n.max(1)))),
                 held: Vec::new(),
                 bufs: None,
             })
@@ -347,6 +346,18 @@ impl VectorCore {
         self.run(py, &|i: usize| if which[i] != 0 { Do::Reset } else { Do::Skip })
     }
 
+    /// Stop and join the worker threads; a later step or reset is refused.
+    fn close(&mut self, py: Python<'_>) {
+        let pool = self.pool.take();
+        py.allow_threads(move || drop(pool));
+    }
+
+    /// The worker threads running (0 on one thread, and once closed).
+    #[getter]
+    fn workers(&self) -> usize {
+        self.pool.as_ref().map_or(0, |p| p.threads() - 1)
+    }
+
     /// One step of every table: `actions` (n int64) for the seat observed;
     /// a table whose episode ended at the last step starts the next one.
     fn step(&mut self, py: Python<'_>, actions: Bound<'_, PyAny>) -> PyResult<()> {
@@ -374,10 +385,12 @@ impl VectorCore {
     fn run(&mut self, py: Python<'_>, what: &(dyn Fn(usize) -> Do + Sync)) -> PyResult<()> {
         let bufs = self.bufs.ok_or_else(|| PyValueError::new_err("bind() the arrays first"))?;
         let w = self.widths();
-        let (cfg, lay, threads) = (&self.cfg, &self.lay, self.threads);
+        let pool =
+            self.pool.as_ref().ok_or_else(|| PyValueError::new_err("the environment is closed"))?;
+        let (cfg, lay) = (&self.cfg, &self.lay);
         let tables = &mut self.tables;
         let got: PyResult<Result<(), String>> = py.allow_threads(|| {
-            guard(|| Ok(each!(tables, envs => step_all(envs, cfg, lay, bufs, &w, threads, what))))
+            guard(|| Ok(each!(tables, envs => step_all(envs, cfg, lay, bufs, &w, pool, what))))
         });
         got?.map_err(NativeError::new_err)
     }
