@@ -1,8 +1,8 @@
 """Train a policy that scores each legal action, then play it in bones.
 
-    python examples/train_actions.py --updates 150 --out /tmp/actions.npz
-    bones simulate all-fives -n 300 --seed 1 \\
-        --bots file:examples/train_actions.py:ActionBot:weights=/tmp/actions.npz --bots greedy
+    python examples/train_actions.py --out /tmp/actions.npz
+    PYTHONPATH=examples bones simulate all-fives -n 1000 --seed 1 \\
+        --bots py:train_actions:ActionBot:weights=/tmp/actions.npz --bots greedy
 
 NumPy only.  The policy is a softmax over the seat's legal actions, each
 action scored ``w . phi(action)`` where ``phi`` is a handful of features
@@ -15,7 +15,10 @@ Adam on whole hands of 2-player All Fives through the Gymnasium adapter
 rewarded by the hand's point difference.  The same seed gives the same
 weights.  :class:`ActionBot` plays the saved weights as a bones bot (the
 legal action of highest score), so ``bones simulate`` measures it with
-bones' own statistics.  docs/adapters.md has the result and the budget.
+bones' own statistics.  With the defaults (150 updates of 200 hands, seed 1:
+about 4 minutes on a loaded 2-core host, one minute of CPU) it won 85.3% of
+1,000 matches to 250 against ``greedy`` and 63.1% against ``heuristic``;
+docs/adapters.md has the figures, their intervals and the commands.
 
 Why per-action features rather than the encoding: ``greedy`` plays the move
 that scores most now, a function of the layout a linear policy over the
