@@ -44,7 +44,7 @@ FEATURES = (
     "shed",       # the tile's pips (/ 10)
     "shed_late",  # the same, when nothing is left to draw and a hand is nearly out
     "double",     # 1 for a double
-    "variety",    # distinct numbers kept in hand (/ 7)
+    "variety",    # distinct numbers kept in hand (/ the numbers of the set: 7)
     "draw",       # 1 for a draw
     "pass",       # 1 for a pass
 )
@@ -101,20 +101,21 @@ def features(obs: Any) -> tuple[list[int], np.ndarray]:
         row[3] = ts.pips[tile] / 10
         row[4] = row[3] if late else 0.0
         row[5] = float(ts.is_double[tile])
-        row[6] = sum(1 for m in ts.matching if left & m) / 7
+        row[6] = sum(1 for m in ts.matching if left & m) / len(ts.matching)
         if not left or not rules.scores_plays:
             continue
         after = layout.copy()
         after.apply(move)
         if after.state:
             continue
-        # the next opponent replies: its best unseen tile that scores, each
-        # held with probability p_hold (the heuristic's estimate)
-        expected, none_higher = 0.0, 1.0
-        for points in sorted((p for p in best_on(after, candidates) if p), reverse=True):
-            expected += points * p_hold * none_higher
-            none_higher *= 1.0 - p_hold
-        row[1] = expected / 10
+        if rules.owner[after.turn] != rules.owner[seat]:
+            # the next opponent replies: its best unseen tile that scores,
+            # each held with probability p_hold (the heuristic's estimate)
+            expected, none_higher = 0.0, 1.0
+            for points in sorted((p for p in best_on(after, candidates) if p), reverse=True):
+                expected += points * p_hold * none_higher
+                none_higher *= 1.0 - p_hold
+            row[1] = expected / 10
         after.turn = seat
         row[2] = max(best_on(after, left), default=0) / 10
     return legal, rows
