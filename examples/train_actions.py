@@ -142,7 +142,7 @@ def train(updates: int, out: str, hands: int = 200, seed: int = 1,
     w = np.zeros(len(FEATURES))
     m, v = np.zeros_like(w), np.zeros_like(w)
     t0, steps, decisions = time.time(), 0, 0
-    _, info = env.reset(seed=seed)
+    env.reset(seed=seed)
     history: list[float] = []
     for update in range(1, updates + 1):
         batch: list[tuple[np.ndarray, int, int]] = []  # (rows, chosen, episode)
@@ -158,10 +158,10 @@ def train(updates: int, out: str, hands: int = 200, seed: int = 1,
                     k = int(rng.choice(len(legal), p=softmax(rows @ w)))
                     batch.append((rows, k, episode))
                 action = space.index(legal[k])
-                _, reward, done, _, info = env.step(action)
+                _, reward, done, _, _ = env.step(action)
                 returns[episode] += reward
                 steps += 1
-            _, info = env.reset()
+            env.reset()
         history.extend(returns.tolist())
         # REINFORCE: every choice of a hand is credited with the hand's
         # result, less the batch's mean, in units of the batch's spread
