@@ -121,6 +121,8 @@ def _documented_bot_values() -> list[tuple[str, list[str]]]:
 
 
 def test_every_documented_bots_value_names_bots() -> None:
+    import re
+
     from bones.bots import kind_of
     from bones.bots.external import parse_command
 
@@ -135,6 +137,11 @@ def test_every_documented_bots_value_names_bots() -> None:
             elif kind_of(text) == "file":  # a file of the repository, and its class
                 _, path, name, *_ = text.split(":")
                 assert f"class {name}" in (ROOT / path).read_text(), where
+            elif kind_of(text) == "py":  # a module of a folder the line puts on PYTHONPATH
+                _, module, name, *_ = text.split(":")
+                folders = re.findall(r"PYTHONPATH=(\S+)", where)
+                files = [ROOT / folder / f"{module.replace('.', '/')}.py" for folder in folders]
+                assert any(f.is_file() and f"class {name}" in f.read_text() for f in files), where
             else:  # pragma: no cover - no such example yet
                 raise AssertionError(f"{where}: check {text} here")
 
