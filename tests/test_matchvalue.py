@@ -31,7 +31,6 @@ from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
 from bones.seat.observation import observe
 
-
 #: the tests that compare the cores (the rest run on either core)
 native_only = pytest.mark.skipif(bones_native is None, reason="the native core is not installed")
 
