@@ -429,9 +429,8 @@ def test_the_match_win_probability_where_the_match_is_at_stake(tmp_path: Path) -
     rules = replay(record).rules
     from bones.games.analysis import _walk
 
-    for number, hand, _, _ in _walk(record, rules, {1}):
-        if len(hand.legal_moves()) > 1:
-            break
+    number, hand = next((n, h) for n, h, _, _ in _walk(record, rules, {1})
+                        if len(h.legal_moves()) > 1)
     rng = hint_rng(analysis.seed, number, len(hand.log), 1)
     wins = win_probabilities(rules, observe(hand, 1), 6, rng)
     assert wins == [m.win for m in first.moves]

@@ -22,7 +22,8 @@ HELP = (
     "expected loss per hand.  A value is the seat's side's expected points from that move "
     "to the end of the hand less the best opposing side's; where the match is at stake "
     "(a variant with a target), each move also shows the side's probability of winning "
-    "the match after the hand (the search's match value).  The same file, --seed and --budget give the same analysis.\n\n"
+    "the match after the hand (the search's match value).  The same file, --seed and "
+    "--budget give the same analysis.\n\n"
     "Exit codes: 0 analysed; 1 the file is not a readable record, or does not replay; "
     "2 usage error (a missing file, a seat that is not one, a bad value); 130 Ctrl-C."
 )
