@@ -211,3 +211,14 @@ def test_a_partner_is_not_an_opponent() -> None:
         compared += 1
     assert compared >= 5 and differ > 0
     assert isinstance(MatchTable(1, 1, (WIN,)).native(), tuple)
+
+
+def test_the_vector_environment_refuses_the_match_value() -> None:
+    """The vector environment's native opponents value points: a search
+    valuing the match is refused by name, not played as another bot."""
+    pytest.importorskip("gymnasium")
+    from bones.adapters.vector import native_opponent
+
+    assert native_opponent("search:threads=2") == native_opponent("search")
+    with pytest.raises(ValueError, match="valuing points"):
+        native_opponent("search:value=match")
