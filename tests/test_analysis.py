@@ -391,8 +391,10 @@ def test_a_after_a_hand_shows_its_analysis(tmp_path: Path) -> None:
     out = ui.out.getvalue()
     shown = out[out.index("hand 1 analysed by the search"):]
     expected = session.analyse_hand(1)
+    assert "wins: your chance of winning the match" in shown
     for d in expected.decisions:
-        assert f"move {d.ply:>2}, You: played {d.played.notation} ({d.played.value:+.1f})" in shown
+        assert (f"move {d.ply:>2}, You: played {d.played.notation} ({d.played.value:+.1f}, "
+                f"wins {d.played.win:.1%})") in shown
     assert f"You: expected loss {expected.loss(0):.1f} points" in shown
     assert len(load_record(tmp_path / "a.json").hands) == 2  # nothing else happened
 
