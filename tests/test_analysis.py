@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -355,9 +356,10 @@ def test_the_hint_is_the_analysis_of_the_decision(tmp_path: Path) -> None:
     decisions = {d.ply: d for d in analysis.decisions}
     for ply, values, text in hints:
         d = decisions[ply]
-        assert list(d.moves) == values
+        # the same values (the analysis adds the match-win probability)
+        assert [replace(v, win=None) for v in d.moves] == values
         best = max(values, key=lambda v: v.value)
-        assert d.best == best and text.startswith(f"{best.notation} ({best.value:+.1f} expected; ")
+        assert replace(d.best, win=None) == best and text.startswith(f"{best.notation} ({best.value:+.1f} expected; ")
         second = max((v for v in values if v is not best), key=lambda v: v.value)
         gap = round(best.value - second.value, 1)
         assert (f"{gap:.1f} better than {second.notation})" in text if gap > 0
@@ -389,8 +391,10 @@ def test_a_after_a_hand_shows_its_analysis(tmp_path: Path) -> None:
     out = ui.out.getvalue()
     shown = out[out.index("hand 1 analysed by the search"):]
     expected = session.analyse_hand(1)
+    assert "wins: your chance of winning the match" in shown
     for d in expected.decisions:
-        assert f"move {d.ply:>2}, You: played {d.played.notation} ({d.played.value:+.1f})" in shown
+        assert (f"move {d.ply:>2}, You: played {d.played.notation} ({d.played.value:+.1f}, "
+                f"wins {d.played.win:.1%})") in shown
     assert f"You: expected loss {expected.loss(0):.1f} points" in shown
     assert len(load_record(tmp_path / "a.json").hands) == 2  # nothing else happened
 
@@ -403,3 +407,40 @@ def test_progress_counts_the_moves_of_the_analysed_seats(tmp_path: Path) -> None
 
     moves = sum(1 for h in replay(record).hands for m in h.moves if m.seat == 1)
     assert calls == [(n, moves) for n in range(1, moves + 1)]
+
+
+def test_the_match_win_probability_where_the_match_is_at_stake(tmp_path: Path) -> None:
+    """A variant with a target: every move also gets its match-win
+    probability, the search's match value (``search:value=match``) in the
+    hint's worlds; a variant of one hand (block-2p) reports none."""
+    from bones.games.analysis import hint_rng, win_probabilities
+    from bones.games.record import replay
+
+    record, _ = _game(tmp_path, "all-fives", 3, bots=("heuristic",), hands=1)
+    analysis = analyse(record, seats=[1], budget=6)
+    data = analysis_json(analysis)
+    assert data["match"] is True
+    decisions = [d for h in data["hands"] for d in h["decisions"]]
+    assert decisions
+    for d in decisions:
+        wins = [m["win"] for m in d["moves"]]
+        assert all(0.0 <= w <= 1.0 for w in wins)
+        assert d["played"]["win"] in wins and d["best"]["win"] in wins
+    # the first decision's probabilities are the search's match values there
+    first = analysis.decisions[0]
+    rules = replay(record).rules
+    from bones.games.analysis import _walk
+
+    number, hand = next((n, h) for n, h, _, _ in _walk(record, rules, {1})
+                        if len(h.legal_moves()) > 1)
+    rng = hint_rng(analysis.seed, number, len(hand.log), 1)
+    wins = win_probabilities(rules, observe(hand, 1), 6, rng)
+    assert wins == [m.win for m in first.moves]
+    text = runner.invoke(app, ["analyse", str(tmp_path / "all-fives-3-0.json"), "--seat", "1",
+                               "--budget", "6"])
+    assert text.exit_code == 0 and "% )" not in text.stdout and "wins " in text.stdout
+    block, _ = _game(tmp_path, "block-2p", 3, bots=("heuristic",))
+    plain = analysis_json(analyse(block, budget=4))
+    assert plain["match"] is False
+    assert all("win" not in m for h in plain["hands"] for d in h["decisions"]
+               for m in d["moves"])

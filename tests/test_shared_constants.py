@@ -158,6 +158,12 @@ def test_streams_and_limits(native: dict[str, Any]) -> None:
     assert native["TIME_BINS"] == sim.TIME_BINS
 
 
+def test_the_match_value_unit(native: dict[str, Any]) -> None:
+    from bones.bots import matchvalue
+
+    assert native["search"] == {"WIN": matchvalue.WIN}
+
+
 def test_an_unknown_code_is_a_one_line_error_at_load() -> None:
     base = flat.flatten(bones.compile_rules(bones.load_variant("sniff"), 2))
     table = dict(base, order=99)

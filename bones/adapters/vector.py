@@ -80,10 +80,11 @@ def native_opponent(text: str) -> tuple[str, int, int, str, int, float]:
         return ("greedy", 0, 0, "", 0, 0.0)
     if isinstance(bot, HeuristicBot):
         return ("heuristic", 0, 0, "", 0, 0.0)
-    if isinstance(bot, SearchBot) and not bot.timed:
+    # (threads change nothing but the speed; the match value is not played natively)
+    if isinstance(bot, SearchBot) and not bot.timed and bot.value == "points":
         return ("search", bot.iterations, bot.rollouts, bot.policy, bot.solve, bot.infer)
     raise ValueError(f"the vector environment plays random, greedy, heuristic and search "
-                     f"(an iteration budget) natively, not {text!r}")
+                     f"(an iteration budget, valuing points) natively, not {text!r}")
 
 
 def _native(rules: Rules) -> Any:

@@ -34,6 +34,7 @@ from typing import Any
 from bones.bots.basic import heuristic_move
 from bones.bots.infer import log_likelihood
 from bones.bots.info import BotInfo, Param, named
+from bones.bots.matchvalue import WIN, MatchTable, match_table
 from bones.bots.policies import greedy_move
 from bones.bots.solve import Solver, solvable
 from bones.engine import core
@@ -82,6 +83,12 @@ def _random_policy(hand: Hand, rng: Rng) -> int:
 
 
 POLICIES = {"greedy": _greedy_policy, "heuristic": _heuristic_policy, "random": _random_policy}
+#: What the search maximises: ``points``, the side's points from the rest
+#: of the hand less the best other side's; ``match``, its probability of
+#: winning the match after the hand (:mod:`bones.bots.matchvalue`; points
+#: where the variant has no target).
+VALUES = ("points", "match")
+DEFAULT_VALUE = "points"
 
 
 def _params(iterations: int, solve: bool) -> tuple[Param, ...]:
@@ -103,6 +110,12 @@ def _params(iterations: int, solve: bool) -> tuple[Param, ...]:
         Param("infer", float, DEFAULT_INFER,
               "temperature of the model of the other seats that weights worlds by their "
               "plays (0: every world weighs the same)", minimum=0, maximum=10.0),
+        Param("value", str, DEFAULT_VALUE,
+              "what a hand's end is worth: its points, or the probability of winning the "
+              "match (variants with a target)", VALUES),
+        Param("threads", int, 1,
+              "threads of the native search (the same moves for any number)",
+              minimum=1, maximum=64),
     )
 
 
@@ -119,7 +132,8 @@ class SearchBot:
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, rollouts: int = 1,
                  seconds: float = 0.0, policy: str = DEFAULT_POLICY,
-                 solve: int = DEFAULT_SOLVE, infer: float = DEFAULT_INFER) -> None:
+                 solve: int = DEFAULT_SOLVE, infer: float = DEFAULT_INFER,
+                 value: str = DEFAULT_VALUE, threads: int = 1) -> None:
         self.iterations = iterations
         self.rollouts = rollouts
         self.seconds = seconds
@@ -127,12 +141,21 @@ class SearchBot:
         self._policy = POLICIES[policy]
         self.solve = solve
         self.infer = infer
+        self.value = value
+        # the native search's threads; the Python reference ignores them
+        # (the moves are the same for any number)
+        self.threads = threads
         self.name = self._name()
 
     def _name(self) -> str:
         return named("search", PARAMS, {
             "iterations": self.iterations, "rollouts": self.rollouts, "seconds": self.seconds,
-            "policy": self.policy, "solve": self.solve, "infer": self.infer})
+            "policy": self.policy, "solve": self.solve, "infer": self.infer,
+            "value": self.value, "threads": self.threads})
+
+    def table(self, rules: Rules) -> MatchTable | None:
+        """The match objective's table for ``rules`` (None: points)."""
+        return match_table(rules) if self.value == "match" else None
 
     @property
     def timed(self) -> bool:
@@ -169,10 +192,11 @@ class SearchBot:
     def native_search(self, searcher: Any, obs: Observation, rng: Rng,
                       legal: list[int]) -> tuple[int, list[float], float]:
         """:meth:`search` in the native core."""
+        table = self.table(obs.rules)
         got = searcher.search(
             obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen, obs.limits(),
             legal, self.iterations, self.rollouts, self.policy, self.seconds, rng.state,
-            self.solve, self.infer,
+            self.solve, self.infer, self.threads, None if table is None else table.native(),
         )
         best, totals, rng.state, _, weight = got
         if best is None:
@@ -205,6 +229,7 @@ class SearchBot:
         done = 0
         weights = 0.0
         solver = Solver()
+        table = self.table(rules)
         history = obs.layout.log
         while True:
             world = sample_world(obs, rng)
@@ -214,7 +239,7 @@ class SearchBot:
                       if self.infer > 0 else 1.0)
             weights += weight
             if solvable(world, self.solve):
-                values = solver.values(world, me, base, legal)
+                values = solver.values(world, me, base, legal, table)
                 for i, v in enumerate(values):
                     totals[i] += weight * (v * self.rollouts)
                 done += 1
@@ -228,6 +253,10 @@ class SearchBot:
                     play_rng = Rng(seed)
                     while not trial.state:
                         trial.apply(policy(trial, play_rng))
+                    if table is not None:
+                        won = table.value(trial.scores, me, trial.game_over, trial.winner)
+                        totals[i] += weight * won
+                        continue
                     gains = [a - b for a, b in zip(trial.scores, base)]
                     mine = gains[me]
                     gains[me] = -(1 << 30)
@@ -268,7 +297,9 @@ def evaluate_moves(obs: Observation, iterations: int = DEFAULT_ITERATIONS, seed:
     from ``Rng(seed)`` (reproducible; the native core gives the same numbers
     when it is active).  ``bot`` is ``"search"`` or ``"pimc"``; ``params``
     are the bot's other parameters (``solve=``, ``infer=``, ``rollouts=``,
-    ``policy=``).  Raises :class:`NoWorldError` for an observation no deal
+    ``policy=``, ``value=``, ``threads=``).  With ``value="match"`` in a
+    variant with a target, a value is instead the seat's side's expected
+    probability of winning the match after the hand.  Raises :class:`NoWorldError` for an observation no deal
     agrees with; a seat with no legal move gets an empty list.
     """
     legal = obs.legal_moves()
@@ -278,6 +309,8 @@ def evaluate_moves(obs: Observation, iterations: int = DEFAULT_ITERATIONS, seed:
     searcher = cls(iterations=iterations, **params)
     _, totals, weights = searcher.search(obs, Rng(seed), legal)
     scale = weights * searcher.rollouts
+    if searcher.table(obs.rules) is not None:
+        scale *= WIN  # the match objective: a probability
     return [(move, total / scale if scale else 0.0) for move, total in zip(legal, totals)]
 
 
@@ -325,6 +358,7 @@ INFOS = (
 
 __all__ = [
     "DEFAULT_INFER", "DEFAULT_ITERATIONS", "DEFAULT_POLICY", "DEFAULT_SOLVE", "INFOS", "PARAMS",
-    "PIMC_ITERATIONS", "PIMC_PARAMS", "POLICIES", "PimcBot", "SearchBot", "evaluate_moves",
+    "PIMC_ITERATIONS", "PIMC_PARAMS", "POLICIES", "VALUES", "PimcBot", "SearchBot",
+    "evaluate_moves",
     "native_searcher",
 ]

@@ -14,6 +14,7 @@ fields) finds the same numbers.
 
 from __future__ import annotations
 
+from bones.bots.matchvalue import MatchTable
 from bones.bots.policies import points_if
 from bones.engine.hand import PLAYING, Hand
 from bones.engine.moves import TILE_SHIFT
@@ -48,11 +49,17 @@ class Solver:
         self._tt: dict[tuple[object, ...], tuple[int, int]] = {}
         self._me = 0
         self._base: list[int] = []
+        self._table: MatchTable | None = None
 
-    def values(self, world: Hand, me: int, base: list[int], legal: list[int]) -> list[int]:
+    def values(self, world: Hand, me: int, base: list[int], legal: list[int],
+               table: MatchTable | None = None) -> list[int]:
         """The exact value for side ``me`` of every move of ``legal`` in the
-        solvable ``world``, from the scores ``base``."""
+        solvable ``world``, from the scores ``base``; with ``table``, a
+        finished hand is worth the side's probability of winning the match
+        (:mod:`bones.bots.matchvalue`) instead of its points (the table's
+        key holds the scores, so it stays exact)."""
         self._tt = {}
+        self._table = table
         self._me = me
         self._base = list(base)
         out = []
@@ -64,6 +71,8 @@ class Solver:
         return out
 
     def _terminal(self, h: Hand) -> int:
+        if self._table is not None:
+            return self._table.value(h.scores, self._me, h.game_over, h.winner)
         mine, theirs = 0, -(1 << 30)
         for owner, (a, b) in enumerate(zip(h.scores, self._base)):
             if owner == self._me:

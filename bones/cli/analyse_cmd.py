@@ -20,8 +20,10 @@ HELP = (
     "judged from that seat's information only (its tiles, the table, the history: never the "
     "other hands), the points given away, and a summary: the biggest mistakes and the "
     "expected loss per hand.  A value is the seat's side's expected points from that move "
-    "to the end of the hand less the best opposing side's (the match's target is not "
-    "weighed).  The same file, --seed and --budget give the same analysis.\n\n"
+    "to the end of the hand less the best opposing side's; where the match is at stake "
+    "(a variant with a target), each move also shows the side's probability of winning "
+    "the match after the hand (the search's match value).  The same file, --seed and "
+    "--budget give the same analysis.\n\n"
     "Exit codes: 0 analysed; 1 the file is not a readable record, or does not replay; "
     "2 usage error (a missing file, a seat that is not one, a bad value); 130 Ctrl-C."
 )
@@ -126,7 +128,9 @@ def _v(value: float) -> str:
 
 
 def _move(v: MoveValue) -> str:
-    return f"{v.notation} ({_v(v.value)})"
+    if v.win is None:
+        return f"{v.notation} ({_v(v.value)})"
+    return f"{v.notation} ({_v(v.value)}, wins {v.win:.1%})"
 
 
 def decision_line(d: Decision) -> str:
@@ -148,7 +152,9 @@ def report_lines(analysis: Analysis, source: str) -> list[str]:
     lines = [f"{source}: {analysis.variant}, {table}; seat{'s' * (len(seats) != 1)} {who}, "
              f"{analysis.budget} worlds a decision, seed {analysis.seed}",
              "values: the mover's side's expected points to the end of the hand, "
-             "less the best opposing side's"]
+             "less the best opposing side's"
+             + ("; wins: its probability of winning the match"
+                if any(d.played.win is not None for d in analysis.decisions) else "")]
     for hand in analysis.hands:
         losses = ", ".join(f"seat {s} {hand.loss(s):.1f}" for s in seats)
         state = "" if hand.end is not None else " (unfinished)"

@@ -399,10 +399,13 @@ class TerminalUI:
         console = self.console
         console.print(Text(f"analysing hand {number}...", STYLES["note"]))
         analysis = session.analyse_hand(number)
+        decisions = analysis.decisions
+        wins = any(d.played.win is not None for d in decisions)
         console.print(Text(f"hand {number} analysed by the search ({analysis.budget} worlds a "
                            "decision): expected points to the end of the hand, yours less "
-                           "the best opponent's", STYLES["title"]))
-        decisions = analysis.decisions
+                           "the best opponent's"
+                           + ("; wins: your chance of winning the match" if wins else ""),
+                           STYLES["title"]))
         if not decisions:
             console.print("  no decision to analyse (every move was forced)")
         for d in decisions:

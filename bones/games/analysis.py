@@ -10,8 +10,12 @@ of the best move less the value of the move played.
 
 A value is in points: the mover's side's expected points from that moment
 to the end of the hand (plays and settlement) less the best opposing side's,
-as the search judges it.  What is at stake in the match (the target) is not
-weighed: a point is a point.
+as the search judges it.  Where the match is at stake (a variant with a
+target) each move also gets its *match-win probability*: the side's
+expected probability of winning the match after the hand, judged by the
+search's match objective (``search:value=match``,
+:mod:`bones.bots.matchvalue`) in the very same worlds; the loss stays in
+points.
 
 Deterministic: each decision draws from its own stream,
 ``stream(seed, PLAY, hand number, ply, seat, PURPOSE_HINT)`` (docs/random.md),
@@ -59,6 +63,9 @@ class MoveValue:
     move: int  # the move's code
     notation: str
     value: float
+    # the side's probability of winning the match after the hand, where the
+    # match is at stake (a variant with a target), else None
+    win: float | None = None
 
 
 def evaluate_moves(rules: Rules, observation: Observation, budget: int = DEFAULT_BUDGET,
@@ -93,6 +100,30 @@ def evaluate_moves(rules: Rules, observation: Observation, budget: int = DEFAULT
     layout = observation.layout
     return [MoveValue(move, format_move(layout, move), total / scale if scale else 0.0)
             for move, total in zip(legal, totals)]
+
+
+def win_probabilities(rules: Rules, observation: Observation, budget: int = DEFAULT_BUDGET,
+                      seed: int | Rng = 0) -> list[float] | None:
+    """The side's expected probability of winning the match after the
+    hand for every legal move of ``observation``'s seat (in the order of
+    ``observation.legal_moves()``), by the search's match objective
+    (:mod:`bones.bots.matchvalue`) over ``budget`` worlds drawn from
+    ``seed``; None when the variant has no target (nothing but the hand is
+    at stake).  From the same seed as :func:`evaluate_moves` it judges the
+    same worlds."""
+    from bones.bots.matchvalue import WIN, match_table
+    from bones.bots.search import SearchBot
+
+    if match_table(rules) is None:
+        return None
+    legal = observation.legal_moves()
+    if not legal:
+        raise ValueError(f"seat {observation.seat} has no move to make")
+    rng = seed if isinstance(seed, Rng) else Rng(seed)
+    searcher = SearchBot(iterations=budget, value="match")
+    _, totals, weights = searcher.search(observation, rng, legal)
+    scale = weights * searcher.rollouts * WIN
+    return [total / scale if scale else 0.0 for total in totals]
 
 
 def hint_rng(seed: int, hand_number: int, ply: int, seat: int) -> Rng:
@@ -275,10 +306,15 @@ def _decide(rules: Rules, hand: HandLike, number: int, text: str, seed: int,
     seat = hand.turn
     ply = len(hand.log)
     played_code = parse_move(hand, text)
-    values = evaluate_moves(rules, observe(hand, seat, legal), budget,
-                            hint_rng(seed, number, ply, seat))
+    obs = observe(hand, seat, legal)
+    values = evaluate_moves(rules, obs, budget, hint_rng(seed, number, ply, seat))
+    # the same worlds (the same stream), valued by the match
+    wins: Sequence[float | None] = (
+        win_probabilities(rules, obs, budget, hint_rng(seed, number, ply, seat))
+        or [None] * len(values))
     # the notation as the record has it (the layout's may differ in form)
-    values = [MoveValue(v.move, format_move(hand, v.move), v.value) for v in values]
+    values = [MoveValue(v.move, format_move(hand, v.move), v.value, w)
+              for v, w in zip(values, wins, strict=True)]
     played = next(v for v in values if v.move == played_code)
     return Decision(number, ply + 1, seat, played, best_of(values), tuple(values), threshold)
 
@@ -291,7 +327,9 @@ def _num(value: float) -> float:
 
 
 def _move_json(v: MoveValue) -> dict[str, Any]:
-    return {"move": v.notation, "value": _num(v.value)}
+    if v.win is None:
+        return {"move": v.notation, "value": _num(v.value)}
+    return {"move": v.notation, "value": _num(v.value), "win": _num(v.win)}
 
 
 def decision_json(d: Decision) -> dict[str, Any]:
@@ -314,6 +352,8 @@ def analysis_json(analysis: Analysis, source: str | None = None) -> dict[str, An
         "seed": analysis.seed,
         "budget": analysis.budget,
         "unit": "points",
+        # each move's "win": the match-win probability (variants with a target)
+        "match": any(d.played.win is not None for d in analysis.decisions),
         "mistake": analysis.threshold,
         "hands": [{
             "number": h.number,
@@ -337,5 +377,5 @@ __all__ = [
     "BIGGEST", "DEFAULT_BUDGET", "FORMAT", "MAX_BUDGET", "MIN_BUDGET", "MISTAKE", "VERSION",
     "Analysis", "Decision", "HandAnalysis", "MoveValue", "analyse", "analysis_json", "best_of",
     "decision_json", "default_seats", "evaluate_moves", "hint_rng", "human_seats",
-    "mistake_threshold",
+    "mistake_threshold", "win_probabilities",
 ]

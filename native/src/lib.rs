@@ -11,6 +11,7 @@ pub mod format;
 pub mod game;
 pub mod hand;
 pub mod infer;
+pub mod matchvalue;
 pub mod moves;
 pub mod policy;
 pub mod pool;

@@ -993,6 +993,7 @@ fn constants(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
         ])?,
     )?;
     out.set_item("TIME_BINS", crate::sim::TIME_BINS)?;
+    out.set_item("search", named(&[("WIN", crate::matchvalue::WIN)])?)?;
     Ok(out)
 }
 

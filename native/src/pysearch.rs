@@ -11,6 +11,7 @@ use pyo3::types::PyDict;
 
 use crate::bits::Bits;
 use crate::hand::{Hand, HandSetup, MAX_ARMS, MAX_HUBS};
+use crate::matchvalue::MatchTable;
 use crate::py::{guard, table_from_dict};
 use crate::rng::Rng;
 use crate::search::{search, Budget, NoWorld, Policy, View};
@@ -279,10 +280,11 @@ impl Searcher {
     /// bounds `limits` (`Observation.limits()`), drawing from the stream at
     /// `state`. Returns `(best move, totals, the stream's new state, worlds
     /// sampled, the sum of their weights)`; the move is None when no world
-    /// agrees with the view. `solve` and `infer` are the budget's (see
-    /// `search::Budget`).
+    /// agrees with the view. `solve`, `infer` and `threads` are the
+    /// budget's (see `search::Budget`); `table`, `(step, cells, values)`,
+    /// is the match objective's (`matchvalue::MatchTable`, None: points).
     #[pyo3(signature = (layout, seat, own, counts, unseen, limits, legal, iterations, rollouts,
-                        policy, seconds, state, solve=0, infer=0.0))]
+                        policy, seconds, state, solve=0, infer=0.0, threads=1, table=None))]
     // the signature the Python search bot calls: one argument a field
     #[allow(clippy::too_many_arguments)]
     fn search(
@@ -302,6 +304,8 @@ impl Searcher {
         state: u64,
         solve: usize,
         infer: f64,
+        threads: usize,
+        table: Option<(i64, usize, Vec<i64>)>,
     ) -> PyResult<SearchAnswer> {
         let policy = Policy::from_name(policy)
             .ok_or_else(|| PyValueError::new_err(format!("no rollout policy {policy:?}")))?;
@@ -311,15 +315,28 @@ impl Searcher {
             || seconds < 0.0
             || infer.is_nan()
             || infer < 0.0
+            || threads < 1
         {
-            return Err(PyValueError::new_err("a search needs at least one world and one rollout"));
+            return Err(PyValueError::new_err(
+                "a search needs at least one world, one rollout and one thread",
+            ));
         }
         let deadline = if seconds > 0.0 {
             Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(seconds.min(1e6)))
         } else {
             None
         };
-        let budget = Budget { iterations, rollouts, policy, deadline, solve, infer };
+        let table = match table {
+            Some((step, cells, values)) => {
+                Some(Arc::new(MatchTable::new(step, cells, values).map_err(PyValueError::new_err)?))
+            }
+            None => None,
+        };
+        let budget = Budget {
+            threads,
+            table,
+            ..Budget::new(iterations, rollouts, policy, deadline, solve, infer)
+        };
         let mut rng = Rng::new(state);
         let got = guard(|| match &self.inner {
             AnyRules::W1(r) => {

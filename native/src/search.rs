@@ -15,10 +15,13 @@
 //! worlds with the same rollout seeds (common random numbers). `pimc` is
 //! this search with `solve` and `infer` 0.
 
+use std::sync::Arc;
+
 use crate::bits::Bits;
 use crate::bots::{heuristic_move, Voids};
 use crate::hand::Hand;
 use crate::infer::log_likelihood;
+use crate::matchvalue::MatchTable;
 use crate::moves::PLAYING;
 use crate::rng::Rng;
 use crate::solve::{solvable, Solver};
@@ -356,7 +359,7 @@ pub struct Found {
 
 /// The search's budget: `iterations` worlds, or (when `deadline` is given)
 /// worlds until the clock passes it, at least one.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Budget {
     pub iterations: usize,
     pub rollouts: usize,
@@ -368,9 +371,29 @@ pub struct Budget {
     /// the temperature of the inference's model of the other seats (0: every
     /// world weighs the same)
     pub infer: f64,
+    /// threads that judge the sampled worlds (1: the caller's); the worlds
+    /// are drawn in one stream and their values summed in world order, so
+    /// the result does not depend on it
+    pub threads: usize,
+    /// the match objective: a finished hand is worth the side's probability
+    /// of winning the match (`matchvalue`), None: its points
+    pub table: Option<Arc<MatchTable>>,
 }
 
 impl Budget {
+    /// The budget of `iterations` worlds (or until `deadline`) on one
+    /// thread, valuing points.
+    pub fn new(
+        iterations: usize,
+        rollouts: usize,
+        policy: Policy,
+        deadline: Option<std::time::Instant>,
+        solve: usize,
+        infer: f64,
+    ) -> Budget {
+        Budget { iterations, rollouts, policy, deadline, solve, infer, threads: 1, table: None }
+    }
+
     /// Whether the search stops after `done` worlds.
     fn done(&self, done: usize) -> bool {
         match self.deadline {
@@ -380,47 +403,78 @@ impl Budget {
     }
 }
 
-/// `SearchBot.values`: judge every move of `legal` over sampled worlds.
-pub fn search<const W: usize>(
-    view: &View<W>,
-    legal: &[i64],
-    budget: &Budget,
-    rng: &mut Rng,
-) -> Result<Found, NoWorld> {
-    let t = &view.layout.rules.t;
-    let me = t.owner[view.seat];
-    let mut totals = vec![0f64; legal.len()];
-    let mut seeds = vec![0u64; budget.rollouts];
-    let mut scratch = Vec::with_capacity(32);
-    let mut counts = Vec::with_capacity(t.players);
-    let mut done = 0usize;
-    let mut weights = 0.0f64;
-    let mut solver = Solver::<W>::default();
-    loop {
-        let world = view.sample_world(rng)?;
-        for s in seeds.iter_mut() {
-            *s = rng.next_u64();
+/// One sampled world and the seeds of its rollouts.
+struct Sampled<const W: usize> {
+    world: Hand<W>,
+    seeds: Vec<u64>,
+}
+
+/// A world's contribution: its weight and, per candidate, the terms added
+/// to its total (one per rollout, or one for a solved world), in order.
+struct Judgement {
+    weight: f64,
+    terms: Vec<Vec<f64>>,
+}
+
+/// One judging thread's buffers.
+struct Judge<const W: usize> {
+    solver: Solver<W>,
+    scratch: Vec<i64>,
+    counts: Vec<i64>,
+}
+
+impl<const W: usize> Judge<W> {
+    fn new(players: usize) -> Self {
+        Judge {
+            solver: Solver::default(),
+            scratch: Vec::with_capacity(32),
+            counts: Vec::with_capacity(players),
         }
-        let base = world.scores.clone();
+    }
+
+    /// The value for side `me` of a finished `trial` that started from `base`.
+    fn outcome(trial: &Hand<W>, me: usize, base: &[i64], budget: &Budget) -> i64 {
+        if let Some(t) = &budget.table {
+            return t.value(&trial.scores, me, trial.game_over, trial.winner);
+        }
+        let mut mine = 0;
+        let mut theirs = -(1i64 << 30);
+        for (o, (&a, &b)) in trial.scores.iter().zip(base).enumerate() {
+            if o == me {
+                mine = a - b;
+            } else {
+                theirs = theirs.max(a - b);
+            }
+        }
+        mine - theirs
+    }
+
+    /// Every candidate's terms in one world.
+    fn judge(
+        &mut self,
+        s: &Sampled<W>,
+        view: &View<W>,
+        legal: &[i64],
+        budget: &Budget,
+    ) -> Judgement {
+        let world = &s.world;
+        let me = view.layout.rules.t.owner[view.seat];
+        let base = &world.scores;
         let weight = if budget.infer > 0.0 {
-            log_likelihood(&world, view.seat, &view.history, budget.infer).exp()
+            log_likelihood(world, view.seat, &view.history, budget.infer).exp()
         } else {
             1.0
         };
-        weights += weight;
-        if solvable(&world, budget.solve) {
-            let values = solver.values(&world, me, &base, legal);
-            for (total, v) in totals.iter_mut().zip(values) {
-                *total += weight * (v * budget.rollouts as i64) as f64;
-            }
-            done += 1;
-            if budget.done(done) {
-                break;
-            }
-            continue;
+        if solvable(world, budget.solve) {
+            let values = self.solver.values_for(world, me, base, legal, budget.table.as_ref());
+            let terms =
+                values.into_iter().map(|v| vec![weight * (v * budget.rollouts as i64) as f64]);
+            return Judgement { weight, terms: terms.collect() };
         }
-        for (i, &mv) in legal.iter().enumerate() {
-            for &seed in &seeds {
+        let mut terms = Vec::with_capacity(legal.len());
+        for &mv in legal {
+            let mut row = Vec::with_capacity(s.seeds.len());
+            for &seed in &s.seeds {
                 let mut trial = world.clone();
                 trial.apply(mv, None);
                 let mut play_rng = Rng::new(seed);
@@ -429,24 +483,87 @@ pub fn search<const W: usize>(
                         &trial,
                         budget.policy,
                         &mut play_rng,
-                        &mut scratch,
-                        &mut counts,
+                        &mut self.scratch,
+                        &mut self.counts,
                     );
                     trial.apply(m, None);
                 }
-                let mut mine = 0;
-                let mut theirs = -(1i64 << 30);
-                for (o, (&a, &b)) in trial.scores.iter().zip(&base).enumerate() {
-                    if o == me {
-                        mine = a - b;
-                    } else {
-                        theirs = theirs.max(a - b);
-                    }
+                row.push(weight * Self::outcome(&trial, me, base, budget) as f64);
+            }
+            terms.push(row);
+        }
+        Judgement { weight, terms }
+    }
+}
+
+/// Judges `batch` on `threads` threads (each a contiguous run of worlds),
+/// the judgements in world order.
+fn judge_all<const W: usize>(
+    batch: &[Sampled<W>],
+    view: &View<W>,
+    legal: &[i64],
+    budget: &Budget,
+    judges: &mut [Judge<W>],
+) -> Vec<Judgement> {
+    let threads = judges.len().min(batch.len()).max(1);
+    if threads == 1 {
+        return batch.iter().map(|s| judges[0].judge(s, view, legal, budget)).collect();
+    }
+    let chunk = batch.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = batch
+            .chunks(chunk)
+            .zip(judges.iter_mut())
+            .map(|(worlds, judge)| {
+                scope.spawn(move || {
+                    worlds.iter().map(|s| judge.judge(s, view, legal, budget)).collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("a search thread panicked")).collect()
+    })
+}
+
+/// `SearchBot.values`: judge every move of `legal` over sampled worlds.
+///
+/// The worlds and their rollout seeds are drawn from `rng` one after the
+/// other, exactly as with one thread, then judged (on `budget.threads`
+/// threads: a whole budget of iterations at once, or batches of one world
+/// a thread until the deadline) and summed in world order: the move, the
+/// totals and the stream's state do not depend on the threads.
+pub fn search<const W: usize>(
+    view: &View<W>,
+    legal: &[i64],
+    budget: &Budget,
+    rng: &mut Rng,
+) -> Result<Found, NoWorld> {
+    let t = &view.layout.rules.t;
+    let threads = budget.threads.max(1);
+    let mut judges: Vec<Judge<W>> = (0..threads).map(|_| Judge::new(t.players)).collect();
+    let mut totals = vec![0f64; legal.len()];
+    let mut done = 0usize;
+    let mut weights = 0.0f64;
+    loop {
+        let size = if budget.deadline.is_some() {
+            threads
+        } else {
+            budget.iterations.saturating_sub(done).max(1)
+        };
+        let mut batch = Vec::with_capacity(size);
+        for _ in 0..size {
+            let world = view.sample_world(rng)?;
+            let seeds = (0..budget.rollouts).map(|_| rng.next_u64()).collect();
+            batch.push(Sampled { world, seeds });
+        }
+        for j in judge_all(&batch, view, legal, budget, &mut judges) {
+            weights += j.weight;
+            for (total, row) in totals.iter_mut().zip(&j.terms) {
+                for &term in row {
+                    *total += term;
                 }
-                totals[i] += weight * (mine - theirs) as f64;
             }
         }
-        done += 1;
+        done += batch.len();
         if budget.done(done) {
             break;
         }
@@ -473,7 +590,7 @@ mod tests {
     }
 
     fn budget(policy: Policy) -> Budget {
-        Budget { iterations: 5, rollouts: 1, policy, deadline: None, solve: 0, infer: 0.0 }
+        Budget::new(5, 1, policy, None, 0, 0.0)
     }
 
     #[test]
@@ -516,6 +633,46 @@ mod tests {
                 voids.before_move(&h, mv);
                 h.apply(mv, None);
             }
+        }
+    }
+
+    #[test]
+    fn threads_change_nothing_but_the_speed() {
+        let r = Arc::new(Rules::<1>::new(table(6, 2)).unwrap());
+        for seed in 0..6 {
+            let h = dealt(&r, 20 + seed);
+            let view = View::of(&h, h.turn, &Voids::default());
+            let legal = h.legal_moves();
+            let mut b = budget(Policy::Heuristic);
+            b.iterations = 9;
+            b.rollouts = 2;
+            b.solve = if seed % 2 == 0 { 14 } else { 0 };
+            let mut first = Rng::new(seed);
+            let one = search(&view, &legal, &b, &mut first).unwrap();
+            for threads in [2, 3, 16] {
+                b.threads = threads;
+                let mut rng = Rng::new(seed);
+                assert_eq!(search(&view, &legal, &b, &mut rng).unwrap(), one);
+                assert_eq!(rng.state, first.state);
+            }
+        }
+    }
+
+    #[test]
+    fn a_match_table_values_worlds_by_the_match() {
+        use crate::matchvalue::WIN;
+        let r = Arc::new(Rules::<1>::new(table(6, 2)).unwrap());
+        let h = dealt(&r, 3);
+        let view = View::of(&h, h.turn, &Voids::default());
+        let legal = h.legal_moves();
+        // a table that is a certain win whatever the scores: every move is
+        // worth one win a world
+        let mut b = budget(Policy::Heuristic);
+        b.table = Some(Arc::new(MatchTable::new(1, 1, vec![WIN]).unwrap()));
+        for solve in [0, 14] {
+            b.solve = solve;
+            let found = search(&view, &legal, &b, &mut Rng::new(1)).unwrap();
+            assert!(found.totals.iter().all(|&t| t == (5 * WIN) as f64), "{found:?}");
         }
     }
 

@@ -14,8 +14,10 @@
 //! Python reference is plain memoised minimax) finds the same numbers.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::hand::Hand;
+use crate::matchvalue::MatchTable;
 use crate::moves::PLAYING;
 
 const EXACT: u8 = 0;
@@ -44,6 +46,8 @@ pub struct Solver<const W: usize> {
     moves: Vec<Vec<i64>>,
     base: Vec<i64>,
     me: usize,
+    /// the match objective (None: points)
+    table: Option<Arc<MatchTable>>,
     /// positions visited since the solver was made
     pub nodes: u64,
 }
@@ -56,6 +60,7 @@ impl<const W: usize> Default for Solver<W> {
             moves: Vec::new(),
             base: Vec::new(),
             me: 0,
+            table: None,
             nodes: 0,
         }
     }
@@ -124,7 +129,23 @@ impl<const W: usize> Solver<W> {
     /// scores `base`: the points of `me` from there to the end of the hand
     /// less the best other side's.
     pub fn values(&mut self, world: &Hand<W>, me: usize, base: &[i64], legal: &[i64]) -> Vec<i64> {
+        self.values_for(world, me, base, legal, None)
+    }
+
+    /// [`Solver::values`] under an objective: `table` values a finished
+    /// hand by the side's probability of winning the match (in parts of
+    /// `matchvalue::WIN`) instead of its points (None). The transposition
+    /// table is keyed by the scores too, so it stays exact for either.
+    pub fn values_for(
+        &mut self,
+        world: &Hand<W>,
+        me: usize,
+        base: &[i64],
+        legal: &[i64],
+        table: Option<&Arc<MatchTable>>,
+    ) -> Vec<i64> {
         self.tt.clear();
+        self.table = table.cloned();
         self.me = me;
         self.base.clear();
         self.base.extend_from_slice(base);
@@ -142,6 +163,9 @@ impl<const W: usize> Solver<W> {
     }
 
     fn terminal(&self, h: &Hand<W>) -> i64 {
+        if let Some(t) = &self.table {
+            return t.value(&h.scores, self.me, h.game_over, h.winner);
+        }
         let mut mine = 0;
         let mut theirs = -(1i64 << 30);
         for (o, (&a, &b)) in h.scores.iter().zip(&self.base).enumerate() {

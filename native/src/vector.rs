@@ -333,8 +333,7 @@ impl<const W: usize> Env<W> {
                     }
                     Opponent::Search { iterations, rollouts, policy, solve, infer } => {
                         let view = View::of(&self.hand, seat, &self.voids);
-                        let budget =
-                            Budget { iterations, rollouts, policy, deadline: None, solve, infer };
+                        let budget = Budget::new(iterations, rollouts, policy, None, solve, infer);
                         search(&view, &self.legal, &budget, &mut self.bot_rng)
                             .map_err(|_| "no world agrees with the history".to_string())?
                             .best
