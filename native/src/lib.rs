@@ -11,6 +11,7 @@ pub mod format;
 pub mod game;
 pub mod hand;
 pub mod infer;
+pub mod ismcts;
 pub mod moves;
 pub mod policy;
 pub mod rng;
@@ -23,6 +24,8 @@ pub mod vector;
 
 #[cfg(feature = "python")]
 mod py;
+#[cfg(feature = "python")]
+mod pyismcts;
 #[cfg(feature = "python")]
 mod pysearch;
 #[cfg(feature = "python")]
