@@ -59,23 +59,24 @@ def _positions(rules: Rules, seed: int, hands: int, every: int) -> Iterator[Hand
 
 
 TABLES = [
-    ("all-fives", 2, False, "heuristic", 0),
-    ("all-fives", 4, True, "greedy", 8),
-    ("sniff", 2, False, "random", 0),
-    ("block-2p", 2, False, "heuristic", 8),
-    ("partnership-block", 4, True, "greedy", 6),
-    ("muggins", 3, False, "heuristic", 0),
+    ("all-fives", 2, False, "heuristic", 0, 8.0),
+    ("all-fives", 4, True, "greedy", 8, 0.0),
+    ("sniff", 2, False, "random", 0, 0.0),
+    ("block-2p", 2, False, "heuristic", 8, 4.0),
+    ("partnership-block", 4, True, "greedy", 6, 2.0),
+    ("muggins", 3, False, "heuristic", 0, 0.0),
 ]
 
 
-@pytest.mark.parametrize("name,players,teams,policy,solve", TABLES)
+@pytest.mark.parametrize("name,players,teams,policy,solve,infer", TABLES)
 def test_native_ismcts_takes_the_python_decision(name: str, players: int, teams: bool,
-                                                 policy: str, solve: int) -> None:
+                                                 policy: str, solve: int, infer: float) -> None:
     if bones_native is None:
         pytest.skip("the native core is not installed")
     rules = _rules(name, players, teams)
     native = bones_native.Ismcts(flat_table(rules))
-    bot = IsmctsBot(iterations=12, policy=policy, solve=solve, scale=10.0)
+    bot = IsmctsBot(iterations=12, policy=policy, solve=solve, scale=10.0, infer=infer,
+                    worlds=5)
     compared = deep = 0
     for seed in range(3):
         for hand in _positions(rules, seed, hands=2, every=3):

@@ -12,7 +12,10 @@ is made once for all the worlds in which it can arise.
 Each iteration:
 
 1. deals one world agreeing with the observation, then draws one 64-bit
-   seed for its playout;
+   seed for its playout
+   (with inference, ``infer`` > 0, the world is drawn instead from a pool
+   of ``worlds`` dealt first, each in proportion to how likely it makes the
+   plays the other seats were seen to make, :mod:`bones.bots.infer`);
 2. walks down the tree with the moves legal in that world: every existing
    child whose move is legal has its *availability* counted; while a legal
    move has no child yet, one of them (drawn at random when several) is
@@ -41,11 +44,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from bones.bots.infer import log_likelihood
 from bones.bots.info import BotInfo, Param, named
 from bones.bots.search import POLICIES
 from bones.bots.solve import Solver, solvable
 from bones.engine import core
-from bones.engine.hand import PLAYING
+from bones.engine.hand import PLAYING, Hand
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
 from bones.seat.observation import NoWorldError, Observation, sample_world
@@ -59,6 +63,11 @@ DEFAULT_SCALE = 20.0
 #: Leaves with at most this many tiles in the hands (two sides, nothing left
 #: to draw) are solved exactly; 0: always play out.
 DEFAULT_SOLVE = 0
+#: The temperature of the inference's model of the other seats (0: every
+#: iteration deals a fresh world, no inference).
+DEFAULT_INFER = 0.0
+#: Worlds dealt and weighed when inferring, from which iterations draw.
+DEFAULT_WORLDS = 200
 #: How playouts play.
 DEFAULT_POLICY = "heuristic"
 
@@ -77,6 +86,12 @@ PARAMS = (
     Param("solve", int, DEFAULT_SOLVE,
           "solve a leaf exactly when nothing is left to draw and at most this many tiles "
           "are in the hands (0: never)", minimum=0, maximum=16),
+    Param("infer", float, DEFAULT_INFER,
+          "temperature of the model of the other seats: iterations draw their world from "
+          "a pool weighted by how likely it makes the other seats' plays (0: no inference)",
+          minimum=0, maximum=10.0),
+    Param("worlds", int, DEFAULT_WORLDS, "worlds in the inference's pool",
+          minimum=1, maximum=2000),
 )
 
 
@@ -104,7 +119,8 @@ class IsmctsBot:
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, seconds: float = 0.0,
                  policy: str = DEFAULT_POLICY, explore: float = DEFAULT_EXPLORE,
-                 scale: float = DEFAULT_SCALE, solve: int = DEFAULT_SOLVE) -> None:
+                 scale: float = DEFAULT_SCALE, solve: int = DEFAULT_SOLVE,
+                 infer: float = DEFAULT_INFER, worlds: int = DEFAULT_WORLDS) -> None:
         self.iterations = iterations
         self.seconds = seconds
         self.policy = policy
@@ -112,9 +128,12 @@ class IsmctsBot:
         self.explore = explore
         self.scale = scale
         self.solve = solve
+        self.infer = infer
+        self.worlds = worlds
         self.name = named("ismcts", PARAMS, {
             "iterations": iterations, "seconds": seconds, "policy": policy,
-            "explore": explore, "scale": scale, "solve": solve})
+            "explore": explore, "scale": scale, "solve": solve, "infer": infer,
+            "worlds": worlds})
 
     @property
     def timed(self) -> bool:
@@ -144,7 +163,7 @@ class IsmctsBot:
         best, visits, totals, rng.state, _ = native.search(
             obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen, obs.limits(),
             legal, self.iterations, self.seconds, self.policy, self.explore, self.scale,
-            self.solve, rng.state,
+            self.solve, self.infer, self.worlds, rng.state,
         )
         if best is None:
             raise NoWorldError("no deal of the unseen tiles agrees with what the history proves")
@@ -160,8 +179,27 @@ class IsmctsBot:
         solver = Solver()
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else 0.0
         done = 0
+        # the pool of worlds and their cumulative weights (inference only)
+        pool: list[Hand] = []
+        cumulative: list[float] = []
+        if self.infer > 0:
+            lls = []
+            for _ in range(max(1, self.worlds)):
+                w = sample_world(obs, rng)
+                lls.append(log_likelihood(w, obs.seat, obs.layout.log, self.infer))
+                pool.append(w)
+            top = max(lls)
+            total = 0.0
+            for ll in lls:
+                total += math.exp(ll - top)
+                cumulative.append(total)
         while True:
-            world = sample_world(obs, rng)
+            if pool:
+                x = rng.random() * cumulative[-1]
+                at = next((i for i, c in enumerate(cumulative) if x < c), len(pool) - 1)
+                world = pool[at].copy()
+            else:
+                world = sample_world(obs, rng)
             seed = rng.next_u64()
             base = list(world.scores)
             path: list[_Node] = []
@@ -261,5 +299,6 @@ INFOS = (
     ),
 )
 
-__all__ = ["DEFAULT_EXPLORE", "DEFAULT_ITERATIONS", "DEFAULT_SCALE", "DEFAULT_SOLVE",
+__all__ = ["DEFAULT_EXPLORE", "DEFAULT_INFER", "DEFAULT_ITERATIONS", "DEFAULT_SCALE",
+           "DEFAULT_SOLVE", "DEFAULT_WORLDS",
            "INFOS", "IsmctsBot", "PARAMS", "native_ismcts"]

@@ -19,6 +19,7 @@
 //! most visited child. Strategy fusion is what this avoids: the searcher's
 //! own choices are made once per information set, not once per world.
 
+use crate::infer::log_likelihood;
 use crate::moves::PLAYING;
 use crate::rng::Rng;
 use crate::search::{rollout_move, NoWorld, Policy, View};
@@ -39,6 +40,12 @@ pub struct Config {
     /// leaves with at most this many tiles in the hands, nothing left to
     /// draw and two sides are solved exactly (0: never)
     pub solve: usize,
+    /// the temperature of the inference's model of the other seats (0: every
+    /// iteration deals a fresh world): worlds are then drawn from a pool of
+    /// `worlds` dealt first, each in proportion to how likely it makes the
+    /// plays the other seats made (`infer.rs`)
+    pub infer: f64,
+    pub worlds: usize,
 }
 
 impl Config {
@@ -105,8 +112,31 @@ pub fn ismcts<const W: usize>(
     let mut counts: Vec<i64> = Vec::with_capacity(t.players);
     let mut solver = Solver::<W>::default();
     let mut done = 0usize;
+    // the pool of worlds and their cumulative weights (inference only)
+    let mut pool = Vec::new();
+    let mut cumulative = Vec::new();
+    if config.infer > 0.0 {
+        let mut lls = Vec::with_capacity(config.worlds);
+        for _ in 0..config.worlds.max(1) {
+            let world = view.sample_world(rng)?;
+            lls.push(log_likelihood(&world, view.seat, &view.history, config.infer));
+            pool.push(world);
+        }
+        let top = lls.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let mut sum = 0.0f64;
+        for ll in lls {
+            sum += (ll - top).exp();
+            cumulative.push(sum);
+        }
+    }
     loop {
-        let mut world = view.sample_world(rng)?;
+        let mut world = if pool.is_empty() {
+            view.sample_world(rng)?
+        } else {
+            let x = rng.random() * cumulative[cumulative.len() - 1];
+            let at = cumulative.iter().position(|&c| x < c).unwrap_or(pool.len() - 1);
+            pool[at].clone()
+        };
         let seed = rng.next_u64();
         let base = world.scores.clone();
         path.clear();
@@ -227,6 +257,8 @@ mod tests {
             explore: 0.7,
             scale: 30.0,
             solve,
+            infer: if solve == 0 { 0.0 } else { 8.0 },
+            worlds: 20,
         }
     }
 

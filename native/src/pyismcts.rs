@@ -112,7 +112,7 @@ impl Ismcts {
     /// `(best move, visits, totals, the stream's new state, iterations)`;
     /// the move is None when no world agrees with the view.
     #[pyo3(signature = (layout, seat, own, counts, unseen, limits, legal, iterations, seconds,
-                        policy, explore, scale, solve, state))]
+                        policy, explore, scale, solve, infer, worlds, state))]
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
@@ -130,6 +130,8 @@ impl Ismcts {
         explore: f64,
         scale: f64,
         solve: usize,
+        infer: f64,
+        worlds: usize,
         state: u64,
     ) -> PyResult<Answer> {
         let policy = Policy::from_name(policy)
@@ -151,7 +153,7 @@ impl Ismcts {
         } else {
             None
         };
-        let config = Config { iterations, deadline, policy, explore, scale, solve };
+        let config = Config { iterations, deadline, policy, explore, scale, solve, infer, worlds };
         let mut rng = Rng::new(state);
         let got = guard(|| match &self.inner {
             AnyRules::W1(r) => {
