@@ -1,4 +1,5 @@
-"""The ``ismcts`` bot: the same decisions in both cores, reproducible, legal.
+"""The ``ismcts`` and ``epimc`` bots: the same decisions in both cores,
+reproducible, legal.
 
 For positions of whole matches in several variants (All Fives, Sniff, a
 block game, partnerships, a draw game with three seats), the Python tree
@@ -20,6 +21,7 @@ import pytest
 from native_support import bones_native
 
 from bones.bots import make_bot
+from bones.bots.epimc import EpimcBot, honest
 from bones.bots.ismcts import IsmctsBot
 from bones.bots.policies import greedy_move
 from bones.engine.core import flat_table
@@ -133,3 +135,52 @@ def test_visits_follow_the_better_move_and_count_every_iteration() -> None:
             checked += 1
             break
     assert checked >= 5
+
+
+# ------------------------------------------------ epimc
+
+
+def _honest_positions(name: str, players: int, teams: bool, limit: int) -> Iterator[Hand]:
+    rules = _rules(name, players, teams)
+    found = 0
+    for seed in range(40):
+        for hand in _positions(rules, seed, hands=1, every=1):
+            if honest(observe(hand, hand.turn), limit):
+                yield hand
+                found += 1
+                break
+        if found == 4:
+            return
+
+
+@pytest.mark.parametrize("name,players,teams,infer", [
+    ("block-2p", 2, False, 0.0), ("block-2p", 2, False, 8.0),
+    ("partnership-block", 4, True, 2.0), ("all-fives", 2, False, 8.0),
+])
+def test_native_epimc_takes_the_python_decision(name: str, players: int, teams: bool,
+                                                infer: float) -> None:
+    if bones_native is None:
+        pytest.skip("the native core is not installed")
+    rules = _rules(name, players, teams)
+    native = bones_native.Epimc(flat_table(rules))
+    bot = EpimcBot(iterations=4, solve=9, infer=infer)
+    compared = 0
+    for hand in _honest_positions(name, players, teams, 9):
+        obs = observe(hand, hand.turn)
+        legal = obs.legal_moves()
+        a, b = Rng(compared), Rng(compared)
+        got_py = bot.python_search(obs, a, legal)
+        got_native = bot.native_search(native, obs, b, legal)
+        assert got_py == got_native, (name, hand.log)
+        assert a.state == b.state
+        compared += 1
+    assert compared >= 3
+
+
+def test_epimc_hands_what_it_cannot_solve_to_search() -> None:
+    obs = _observation(1)  # All Fives, tiles left to draw
+    assert not honest(obs, 14)
+    bot = EpimcBot(iterations=6, solve=14, infer=8.0)
+    search = make_bot("search:iterations=6")
+    assert bot.choose(obs, Rng(3)) == search.choose(obs, Rng(3))
+    assert make_bot("epimc:iterations=6").name == "epimc:iterations=6"

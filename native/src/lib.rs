@@ -7,6 +7,7 @@
 pub mod bits;
 pub mod bots;
 pub mod codes;
+pub mod epimc;
 pub mod format;
 pub mod game;
 pub mod hand;

@@ -9,6 +9,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::epimc::epimc;
 use crate::ismcts::{ismcts, Config};
 use crate::py::{guard, table_from_dict};
 use crate::pysearch::{attr, hand_from_py, mask, AnyRules};
@@ -23,9 +24,9 @@ type Judged = (i64, Vec<f64>, Vec<f64>, usize);
 /// agrees with the view), visits, totals, the stream's new state, iterations.
 type Answer = (Option<i64>, Vec<f64>, Vec<f64>, u64, usize);
 
+/// The view the Python bot passes, checked.
 #[allow(clippy::too_many_arguments)]
-fn run<const W: usize>(
-    py: Python<'_>,
+fn view_of<const W: usize>(
     rules: &Arc<Rules<W>>,
     layout: &Bound<'_, PyAny>,
     seat: usize,
@@ -34,9 +35,7 @@ fn run<const W: usize>(
     unseen: &Bound<'_, PyAny>,
     limits: &[Vec<(Bound<'_, PyAny>, i64)>],
     legal: &[i64],
-    config: Config,
-    rng: &mut Rng,
-) -> PyResult<Option<Judged>> {
+) -> PyResult<View<W>> {
     let size = rules.size;
     let players = rules.t.players;
     if seat >= players || counts.len() != players || limits.len() != players {
@@ -77,9 +76,55 @@ fn run<const W: usize>(
     if legal_ok != legal {
         return Err(PyValueError::new_err("the moves given are not the seat's legal moves"));
     }
+    Ok(view)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run<const W: usize>(
+    py: Python<'_>,
+    rules: &Arc<Rules<W>>,
+    layout: &Bound<'_, PyAny>,
+    seat: usize,
+    own: &Bound<'_, PyAny>,
+    counts: Vec<usize>,
+    unseen: &Bound<'_, PyAny>,
+    limits: &[Vec<(Bound<'_, PyAny>, i64)>],
+    legal: &[i64],
+    config: Config,
+    rng: &mut Rng,
+) -> PyResult<Option<Judged>> {
+    let view = view_of(rules, layout, seat, own, counts, unseen, limits, legal)?;
     let found = py.allow_threads(|| guard(|| Ok(ismcts(&view, legal, &config, rng))))?;
     Ok(match found {
         Ok(f) => Some((f.best, f.visits, f.totals, f.iterations)),
+        Err(NoWorld) => None,
+    })
+}
+
+/// `EpimcBot.python_search` in the native core; None: no world agrees.
+#[allow(clippy::too_many_arguments)]
+fn run_epimc<const W: usize>(
+    py: Python<'_>,
+    rules: &Arc<Rules<W>>,
+    layout: &Bound<'_, PyAny>,
+    seat: usize,
+    own: &Bound<'_, PyAny>,
+    counts: Vec<usize>,
+    unseen: &Bound<'_, PyAny>,
+    limits: &[Vec<(Bound<'_, PyAny>, i64)>],
+    legal: &[i64],
+    (iterations, solve, infer): (usize, usize, f64),
+    rng: &mut Rng,
+) -> PyResult<Option<(i64, Vec<f64>, f64)>> {
+    let view = view_of(rules, layout, seat, own, counts, unseen, limits, legal)?;
+    let t = &rules.t;
+    let held: usize = view.counts.iter().sum();
+    if held > solve || (t.max_draws != 0 && view.layout.drawable() != 0) {
+        return Err(PyValueError::new_err("the position cannot be solved exactly"));
+    }
+    let found = py.allow_threads(|| guard(|| Ok(epimc(&view, legal, iterations, infer, rng))))?;
+    Ok(match found {
+        Ok(f) => Some((f.best, f.totals, f.weight)),
         Err(NoWorld) => None,
     })
 }
@@ -173,6 +218,67 @@ impl Ismcts {
     }
 }
 
+#[pymethods]
+impl Epimc {
+    #[new]
+    fn new(table: &Bound<'_, PyDict>) -> PyResult<Self> {
+        Ok(Epimc { inner: Ismcts::new(table)?.inner })
+    }
+
+    /// `EpimcBot.python_search` for a position every world of which can be
+    /// solved exactly (the arguments as `Ismcts.search` takes them). Returns
+    /// `(best move, totals, the stream's new state, the sum of the worlds'
+    /// weights)`; the move is None when no world agrees with the view.
+    #[pyo3(signature = (layout, seat, own, counts, unseen, limits, legal, iterations, solve,
+                        infer, state))]
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &self,
+        py: Python<'_>,
+        layout: &Bound<'_, PyAny>,
+        seat: usize,
+        own: &Bound<'_, PyAny>,
+        counts: Vec<usize>,
+        unseen: &Bound<'_, PyAny>,
+        limits: Vec<Vec<(Bound<'_, PyAny>, i64)>>,
+        legal: Vec<i64>,
+        iterations: usize,
+        solve: usize,
+        infer: f64,
+        state: u64,
+    ) -> PyResult<(Option<i64>, Vec<f64>, u64, f64)> {
+        if iterations < 1 || infer.is_nan() || infer < 0.0 {
+            return Err(PyValueError::new_err(
+                "a search needs a world and an inference of 0 or more",
+            ));
+        }
+        let knobs = (iterations, solve, infer);
+        let mut rng = Rng::new(state);
+        let got = guard(|| match &self.inner {
+            AnyRules::W1(r) => run_epimc(
+                py, r, layout, seat, own, counts, unseen, &limits, &legal, knobs, &mut rng,
+            ),
+            AnyRules::W2(r) => run_epimc(
+                py, r, layout, seat, own, counts, unseen, &limits, &legal, knobs, &mut rng,
+            ),
+            AnyRules::W3(r) => run_epimc(
+                py, r, layout, seat, own, counts, unseen, &limits, &legal, knobs, &mut rng,
+            ),
+        })?;
+        Ok(match got {
+            Some((best, totals, weight)) => (Some(best), totals, rng.state, weight),
+            None => (None, Vec::new(), rng.state, 0.0),
+        })
+    }
+}
+
+/// The epimc bot's native half for one rule table.
+#[pyclass(module = "bones_native", frozen)]
+struct Epimc {
+    inner: AnyRules,
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<Ismcts>()
+    m.add_class::<Ismcts>()?;
+    m.add_class::<Epimc>()
 }
