@@ -83,12 +83,21 @@ pub fn epimc<const W: usize>(
     let mut solver = Solver::<W>::default();
     let mut totals = vec![0f64; legal.len()];
     let mut moves = Vec::with_capacity(32);
-    for (i, &mv) in legal.iter().enumerate() {
-        // the searcher's information sets after mv: the replies, and the
-        // weighted totals of the searcher's moves there
-        let mut sets: Vec<(Vec<i64>, Vec<f64>)> = Vec::new();
-        for (world, &w) in worlds.iter().zip(&weights) {
-            let base = world.scores.clone();
+    // per candidate, the searcher's information sets after it: the replies,
+    // and the weighted totals of the searcher's moves there
+    let mut sets: Vec<Vec<(Vec<i64>, Vec<f64>)>> = vec![Vec::new(); legal.len()];
+    for (world, &w) in worlds.iter().zip(&weights) {
+        let base = world.scores.clone();
+        // the table is kept for the whole world (the same side and base)
+        let mut fresh = true;
+        let mut solve = |solver: &mut Solver<W>, h: &Hand<W>, moves: &[i64]| {
+            if std::mem::take(&mut fresh) {
+                solver.values(h, me, &base, moves)
+            } else {
+                solver.values_again(h, moves)
+            }
+        };
+        for (i, &mv) in legal.iter().enumerate() {
             let mut h = world.clone();
             h.apply(mv, None);
             let mut replies = Vec::new();
@@ -97,7 +106,7 @@ pub fn epimc<const W: usize>(
                 let reply = if moves.len() == 1 {
                     moves[0]
                 } else {
-                    let values = solver.values(&h, me, &base, &moves);
+                    let values = solve(&mut solver, &h, &moves);
                     moves[pick(&values, t.owner[h.turn] == me)]
                 };
                 replies.push(reply);
@@ -108,21 +117,22 @@ pub fn epimc<const W: usize>(
                 continue;
             }
             h.legal_moves_into(&mut moves);
-            let values = solver.values(&h, me, &base, &moves);
-            let at = match sets.iter().position(|(k, _)| *k == replies) {
+            let values = solve(&mut solver, &h, &moves);
+            let at = match sets[i].iter().position(|(k, _)| *k == replies) {
                 Some(at) => at,
                 None => {
-                    sets.push((replies, vec![0f64; moves.len()]));
-                    sets.len() - 1
+                    sets[i].push((replies, vec![0f64; moves.len()]));
+                    sets[i].len() - 1
                 }
             };
-            for (sum, v) in sets[at].1.iter_mut().zip(values) {
+            for (sum, v) in sets[i][at].1.iter_mut().zip(values) {
                 *sum += w * v as f64;
             }
         }
-        for (_, sums) in &sets {
-            let top = sums.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-            totals[i] += top;
+    }
+    for (total, mine) in totals.iter_mut().zip(&sets) {
+        for (_, sums) in mine {
+            *total += sums.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
         }
     }
     let mut best = 0;
