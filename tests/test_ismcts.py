@@ -184,3 +184,17 @@ def test_epimc_hands_what_it_cannot_solve_to_search() -> None:
     search = make_bot("search:iterations=6")
     assert bot.choose(obs, Rng(3)) == search.choose(obs, Rng(3))
     assert make_bot("epimc:iterations=6").name == "epimc:iterations=6"
+
+
+def test_epimc_gives_the_same_move_for_the_same_seed() -> None:
+    bot = make_bot("epimc:iterations=8:solve=9")
+    checked = 0
+    for hand in _honest_positions("block-2p", 2, False, 9):
+        obs = observe(hand, hand.turn)
+        if len(obs.legal_moves()) < 2:
+            continue
+        first = bot.choose(obs, Rng(7))
+        assert first == bot.choose(obs, Rng(7))
+        assert first in obs.legal_moves()
+        checked += 1
+    assert checked >= 2
