@@ -123,7 +123,7 @@ def test_one_set_of_bot_limits_for_every_front_end() -> None:
                                      "solve": 16, "infer": 10.0},
                           "ismcts": {"iterations": 20000, "seconds": 5.0, "explore": 10.0,
                                      "scale": 1000.0, "solve": 16, "infer": 10.0,
-                                     "worlds": 2000},
+                                     "worlds": 2000, "depth": 100},
                           "epimc": {"iterations": 2000, "solve": 16, "infer": 10.0}}
     import bones.web.games as web_games
 

@@ -22,7 +22,8 @@ Each iteration:
    added and the walk stops; else the child with the best upper confidence
    bound ``mean + explore * sqrt(ln(availability) / visits)`` is taken (the
    mean from the point of view of the side that makes the move; the first
-   in the engine's move order on a tie);
+   in the engine's move order on a tie); with ``depth`` > 0 the walk also
+   stops where the tree holds ``depth`` moves below the root;
 3. values the leaf: exactly (:mod:`bones.bots.solve`) when there are two
    sides, nothing is left to draw and at most ``solve`` tiles are in the
    hands, else by playing the hand out with ``policy`` from the seed;
@@ -68,6 +69,8 @@ DEFAULT_SOLVE = 0
 DEFAULT_INFER = 0.0
 #: Worlds dealt and weighed when inferring, from which iterations draw.
 DEFAULT_WORLDS = 200
+#: The most moves the tree holds below the root (0: no limit).
+DEFAULT_DEPTH = 0
 #: How playouts play.
 DEFAULT_POLICY = "heuristic"
 
@@ -92,6 +95,8 @@ PARAMS = (
           minimum=0, maximum=10.0),
     Param("worlds", int, DEFAULT_WORLDS, "worlds in the inference's pool",
           minimum=1, maximum=2000),
+    Param("depth", int, DEFAULT_DEPTH,
+          "the most moves the tree holds below the root (0: no limit)", minimum=0, maximum=100),
 )
 
 
@@ -120,7 +125,8 @@ class IsmctsBot:
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, seconds: float = 0.0,
                  policy: str = DEFAULT_POLICY, explore: float = DEFAULT_EXPLORE,
                  scale: float = DEFAULT_SCALE, solve: int = DEFAULT_SOLVE,
-                 infer: float = DEFAULT_INFER, worlds: int = DEFAULT_WORLDS) -> None:
+                 infer: float = DEFAULT_INFER, worlds: int = DEFAULT_WORLDS,
+                 depth: int = DEFAULT_DEPTH) -> None:
         self.iterations = iterations
         self.seconds = seconds
         self.policy = policy
@@ -130,10 +136,11 @@ class IsmctsBot:
         self.solve = solve
         self.infer = infer
         self.worlds = worlds
+        self.depth = depth
         self.name = named("ismcts", PARAMS, {
             "iterations": iterations, "seconds": seconds, "policy": policy,
             "explore": explore, "scale": scale, "solve": solve, "infer": infer,
-            "worlds": worlds})
+            "worlds": worlds, "depth": depth})
 
     @property
     def timed(self) -> bool:
@@ -163,7 +170,7 @@ class IsmctsBot:
         best, visits, totals, rng.state, _ = native.search(
             obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen, obs.limits(),
             legal, self.iterations, self.seconds, self.policy, self.explore, self.scale,
-            self.solve, self.infer, self.worlds, rng.state,
+            self.solve, self.infer, self.worlds, self.depth, rng.state,
         )
         if best is None:
             raise NoWorldError("no deal of the unseen tiles agrees with what the history proves")
@@ -206,6 +213,8 @@ class IsmctsBot:
             node = root
             # selection and expansion
             while world.state == PLAYING:
+                if self.depth and len(path) >= self.depth:
+                    break
                 untried = []
                 best: _Node | None = None
                 best_score = 0.0
@@ -300,5 +309,5 @@ INFOS = (
 )
 
 __all__ = ["DEFAULT_EXPLORE", "DEFAULT_INFER", "DEFAULT_ITERATIONS", "DEFAULT_SCALE",
-           "DEFAULT_SOLVE", "DEFAULT_WORLDS",
+           "DEFAULT_SOLVE", "DEFAULT_WORLDS", "DEFAULT_DEPTH",
            "INFOS", "IsmctsBot", "PARAMS", "native_ismcts"]

@@ -46,6 +46,9 @@ pub struct Config {
     /// plays the other seats made (`infer.rs`)
     pub infer: f64,
     pub worlds: usize,
+    /// the most moves the tree holds below the root (0: no limit); deeper
+    /// the walk stops and the leaf is valued
+    pub depth: usize,
 }
 
 impl Config {
@@ -144,6 +147,9 @@ pub fn ismcts<const W: usize>(
         let mut node = 0usize;
         // selection and expansion
         while world.state == PLAYING {
+            if config.depth > 0 && path.len() > config.depth {
+                break;
+            }
             world.legal_moves_into(&mut moves);
             untried.clear();
             let mut best: Option<(usize, f64)> = None;
@@ -259,6 +265,7 @@ mod tests {
             solve,
             infer: if solve == 0 { 0.0 } else { 8.0 },
             worlds: 20,
+            depth: solve / 4,
         }
     }
 

@@ -157,7 +157,7 @@ impl Ismcts {
     /// `(best move, visits, totals, the stream's new state, iterations)`;
     /// the move is None when no world agrees with the view.
     #[pyo3(signature = (layout, seat, own, counts, unseen, limits, legal, iterations, seconds,
-                        policy, explore, scale, solve, infer, worlds, state))]
+                        policy, explore, scale, solve, infer, worlds, depth, state))]
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
@@ -177,6 +177,7 @@ impl Ismcts {
         solve: usize,
         infer: f64,
         worlds: usize,
+        depth: usize,
         state: u64,
     ) -> PyResult<Answer> {
         let policy = Policy::from_name(policy)
@@ -198,7 +199,8 @@ impl Ismcts {
         } else {
             None
         };
-        let config = Config { iterations, deadline, policy, explore, scale, solve, infer, worlds };
+        let config =
+            Config { iterations, deadline, policy, explore, scale, solve, infer, worlds, depth };
         let mut rng = Rng::new(state);
         let got = guard(|| match &self.inner {
             AnyRules::W1(r) => {
