@@ -122,7 +122,7 @@ def test_bot_text_round_trips() -> None:
     assert make_bot(" Search : ITERATIONS = 5 ").name == "search:iterations=5"
     assert [b.name for b in parse_bots("greedy,search:iterations=4")] == [
         "greedy", "search:iterations=4"]
-    assert set(BOTS) == {"random", "greedy", "heuristic", "pimc", "search"}
+    assert set(BOTS) == {"random", "greedy", "heuristic", "pimc", "search", "ismcts", "epimc"}
 
 
 @pytest.mark.parametrize("text,message", [

@@ -172,7 +172,7 @@ def test_rules_of_uploaded_text(server) -> None:
 def test_bots_lists_the_builtin_bots_with_limits(server) -> None:
     _, client = server
     bots = {b["name"]: b for b in client.get("/api/bots").json()["bots"]}
-    assert set(bots) == {"random", "greedy", "heuristic", "pimc", "search"}
+    assert set(bots) == {"random", "greedy", "heuristic", "pimc", "search", "ismcts", "epimc"}
     assert {p["name"]: p["max"] for p in bots["search"]["params"]}["iterations"] == 2000
 
 

@@ -57,9 +57,9 @@ class Bot(Protocol):
 
 
 def _registry() -> dict[str, BotInfo]:
-    from bones.bots import basic, search
+    from bones.bots import basic, epimc, ismcts, search
 
-    infos = [*basic.INFOS, *search.INFOS]
+    infos = [*basic.INFOS, *search.INFOS, *ismcts.INFOS, *epimc.INFOS]
     return {info.name: info for info in infos}
 
 

@@ -7,10 +7,12 @@
 pub mod bits;
 pub mod bots;
 pub mod codes;
+pub mod epimc;
 pub mod format;
 pub mod game;
 pub mod hand;
 pub mod infer;
+pub mod ismcts;
 pub mod matchvalue;
 pub mod moves;
 pub mod policy;
@@ -25,6 +27,8 @@ pub mod vector;
 
 #[cfg(feature = "python")]
 mod py;
+#[cfg(feature = "python")]
+mod pyismcts;
 #[cfg(feature = "python")]
 mod pysearch;
 #[cfg(feature = "python")]

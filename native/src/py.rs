@@ -1024,6 +1024,7 @@ fn bones_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_provoke_panic, m)?)?;
     crate::pysim::register(m)?;
     crate::pysearch::register(m)?;
+    crate::pyismcts::register(m)?;
     crate::pyvector::register(m)?;
     Ok(())
 }

@@ -18,14 +18,14 @@ use crate::search::{search, Budget, NoWorld, Policy, View};
 use crate::table::{Rules, MAX_PLAYERS};
 
 #[derive(Clone)]
-enum AnyRules {
+pub(crate) enum AnyRules {
     W1(Arc<Rules<1>>),
     W2(Arc<Rules<2>>),
     W3(Arc<Rules<3>>),
 }
 
 /// A tile mask from a Python int (bit t for tile t).
-fn mask<const W: usize>(v: &Bound<'_, PyAny>, size: usize) -> PyResult<Bits<W>> {
+pub(crate) fn mask<const W: usize>(v: &Bound<'_, PyAny>, size: usize) -> PyResult<Bits<W>> {
     let mut b = Bits::<W>::ZERO;
     for i in 0..W {
         b.0[i] = v.rshift(64 * i)?.bitand(u64::MAX)?.extract::<u64>()?;
@@ -36,7 +36,7 @@ fn mask<const W: usize>(v: &Bound<'_, PyAny>, size: usize) -> PyResult<Bits<W>> 
     Ok(b)
 }
 
-fn attr<'py, T: FromPyObject<'py>>(o: &Bound<'py, PyAny>, name: &str) -> PyResult<T> {
+pub(crate) fn attr<'py, T: FromPyObject<'py>>(o: &Bound<'py, PyAny>, name: &str) -> PyResult<T> {
     o.getattr(name)?.extract::<T>()
 }
 
@@ -46,7 +46,10 @@ fn small<T: TryFrom<i64>>(v: i64, what: &str) -> PyResult<T> {
 
 /// A kernel hand with the state of the Python `Hand` `o` (a layout: its
 /// hands and boneyard contents are replaced by the sampler).
-fn hand_from_py<const W: usize>(rules: &Arc<Rules<W>>, o: &Bound<'_, PyAny>) -> PyResult<Hand<W>> {
+pub(crate) fn hand_from_py<const W: usize>(
+    rules: &Arc<Rules<W>>,
+    o: &Bound<'_, PyAny>,
+) -> PyResult<Hand<W>> {
     let size = rules.size;
     let t = &rules.t;
     let boneyard: Vec<i64> = attr(o, "boneyard")?;

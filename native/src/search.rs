@@ -318,7 +318,7 @@ impl<const W: usize> Constrained<W> {
 
 /// The rollout policy's move in the full-information `hand`
 /// (`search._greedy_policy` and the others).
-fn rollout_move<const W: usize>(
+pub(crate) fn rollout_move<const W: usize>(
     hand: &Hand<W>,
     policy: Policy,
     rng: &mut Rng,

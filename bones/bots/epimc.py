@@ -1,0 +1,209 @@
+"""The ``epimc`` bot: extended perfect information Monte Carlo.
+
+``search`` solves every sampled world exactly and averages: in each world
+it assumes it will choose its own later moves knowing every tile (strategy
+fusion), so it overrates moves whose value rests on guessing right later.
+``epimc`` takes the searcher's *next* decision honestly: once per
+information set, not once per world.
+
+Where every world can be solved (two or more sides, nothing left to draw,
+at most ``solve`` tiles in the hands: every hand of 2-player block), it
+deals ``iterations`` worlds agreeing with the observation, each weighted by
+how likely it makes the other seats' plays (:mod:`bones.bots.infer`,
+temperature ``infer``) as ``search`` weighs them.  For every candidate move
+and world the other seats reply as the exact solver says (an opponent
+minimises the searcher's side's margin, a partner maximises it; the first
+such move on a tie) until the searcher's seat is to move again.  The
+replies are public, so the worlds with the same replies form one
+information set of the searcher: there one move is chosen for the whole
+set, the one with the best weighted total of exact values over its worlds.
+A candidate's total is the sum of those best totals over its sets (plus the
+margins of the worlds in which the hand ends first); the highest total is
+played (the first candidate on a tie).  Elsewhere the position goes to
+``search`` with the same ``iterations``, ``solve`` and ``infer``.
+
+With the native core active it runs in Rust (``bones_native.Epimc``,
+native/src/epimc.rs) with exactly the same draws and totals; this module is
+the readable reference.  docs/bots.md has the measurements.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from bones.bots.infer import log_likelihood
+from bones.bots.info import BotInfo, Param, named
+from bones.bots.search import DEFAULT_INFER, DEFAULT_ITERATIONS, DEFAULT_SOLVE, SearchBot
+from bones.bots.solve import Solver
+from bones.engine import core
+from bones.engine.hand import PLAYING, Hand
+from bones.engine.rng import Rng
+from bones.engine.rules import Rules
+from bones.seat.observation import NoWorldError, Observation, sample_world
+
+PARAMS = (
+    Param("iterations", int, DEFAULT_ITERATIONS,
+          "worlds sampled per move (reproducible for a seed)", minimum=1, maximum=2000),
+    Param("solve", int, DEFAULT_SOLVE,
+          "search honestly when nothing is left to draw and at most this many tiles are "
+          "in the hands (else as search)", minimum=0, maximum=16),
+    Param("infer", float, DEFAULT_INFER,
+          "temperature of the model of the other seats that weights worlds by their "
+          "plays (0: every world weighs the same)", minimum=0, maximum=10.0),
+)
+
+
+def _margin(hand: Hand, base: list[int], me: int) -> int:
+    gains = [a - b for a, b in zip(hand.scores, base)]
+    mine = gains[me]
+    gains[me] = -(1 << 30)
+    return mine - max(gains)
+
+
+def _pick(values: list[int], highest: bool) -> int:
+    at = 0
+    for i, v in enumerate(values):
+        if (highest and v > values[at]) or (not highest and v < values[at]):
+            at = i
+    return at
+
+
+def honest(obs: Observation, limit: int) -> bool:
+    """Whether every world of ``obs`` can be solved: nothing is left to draw
+    and at most ``limit`` tiles are in the hands (public facts)."""
+    layout = obs.layout
+    if layout.rules.max_draws and layout.drawable:
+        return False
+    return sum(obs.counts) <= limit
+
+
+class EpimcBot:
+    """Determinized search whose next own move is chosen per information set."""
+
+    expensive = True  # simulations time its moves in CPU time
+    timed = False
+
+    def __init__(self, iterations: int = DEFAULT_ITERATIONS, solve: int = DEFAULT_SOLVE,
+                 infer: float = DEFAULT_INFER) -> None:
+        self.iterations = iterations
+        self.solve = solve
+        self.infer = infer
+        self.name = named("epimc", PARAMS, {
+            "iterations": iterations, "solve": solve, "infer": infer})
+        self._search = SearchBot(iterations=iterations, solve=solve, infer=infer)
+
+    def choose(self, obs: Observation, rng: Rng) -> int:
+        legal = obs.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        if not honest(obs, self.solve):
+            return self._search.choose(obs, rng)
+        return self.search(obs, rng, legal)[0]
+
+    def search(self, obs: Observation, rng: Rng,
+               legal: list[int]) -> tuple[int, list[float], float]:
+        """The chosen move, every candidate's total and the sum of the
+        worlds' weights, for an :func:`honest` position (in the native core
+        when it is active, with the same draws)."""
+        native = native_epimc(obs.rules) if type(rng) is Rng else None
+        if native is not None:
+            return self.native_search(native, obs, rng, legal)
+        return self.python_search(obs, rng, legal)
+
+    def native_search(self, native: Any, obs: Observation, rng: Rng,
+                      legal: list[int]) -> tuple[int, list[float], float]:
+        """:meth:`search` in the native core (``native``: a
+        ``bones_native.Epimc`` for ``obs.rules``)."""
+        best, totals, rng.state, weight = native.search(
+            obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen, obs.limits(),
+            legal, self.iterations, self.solve, self.infer, rng.state)
+        if best is None:
+            raise NoWorldError("no deal of the unseen tiles agrees with what the history proves")
+        return best, list(totals), weight
+
+    def python_search(self, obs: Observation, rng: Rng,
+                      legal: list[int]) -> tuple[int, list[float], float]:
+        """:meth:`search` in Python (the reference)."""
+        rules = obs.rules
+        me = rules.owner[obs.seat]
+        worlds: list[Hand] = []
+        weights: list[float] = []
+        for _ in range(max(1, self.iterations)):
+            world = sample_world(obs, rng)
+            worlds.append(world)
+            weights.append(math.exp(log_likelihood(world, obs.seat, obs.layout.log, self.infer))
+                           if self.infer > 0 else 1.0)
+        solver = Solver()
+        totals = [0.0] * len(legal)
+        for i, move in enumerate(legal):
+            # the searcher's information sets after move: replies -> totals
+            sets: dict[tuple[int, ...], list[float]] = {}
+            for world, w in zip(worlds, weights):
+                base = list(world.scores)
+                h = world.copy()
+                h.apply(move)
+                replies = []
+                while h.state == PLAYING and h.turn != obs.seat:
+                    moves = h.legal_moves()
+                    if len(moves) == 1:
+                        reply = moves[0]
+                    else:
+                        values = solver.values(h, me, base, moves)
+                        reply = moves[_pick(values, rules.owner[h.turn] == me)]
+                    replies.append(reply)
+                    h.apply(reply)
+                if h.state != PLAYING:
+                    totals[i] += w * _margin(h, base, me)
+                    continue
+                moves = h.legal_moves()
+                values = solver.values(h, me, base, moves)
+                sums = sets.setdefault(tuple(replies), [0.0] * len(moves))
+                for k, v in enumerate(values):
+                    sums[k] += w * v
+            for sums in sets.values():
+                totals[i] += max(sums)
+        best = 0
+        for i in range(1, len(legal)):
+            if totals[i] > totals[best]:
+                best = i
+        weight = 0.0
+        for w in weights:  # in order, as the native core adds them
+            weight += w
+        return legal[best], totals, weight
+
+
+#: ``bones_native.Epimc`` per rule table (False: the table cannot run natively)
+_NATIVE: dict[int, tuple[Rules, Any]] = {}
+
+
+def native_epimc(rules: Rules) -> Any:
+    """The native core's ``Epimc`` for ``rules`` when the native core is
+    active (:func:`bones.engine.core.native`), else None."""
+    module = core.native()
+    if module is None:
+        return None
+    got = _NATIVE.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1] or None
+    try:
+        native = module.Epimc(core.flat_table(rules))
+    except (ValueError, AttributeError):
+        native = False  # a table the native core refuses, or an older extension
+    if len(_NATIVE) > 64:
+        _NATIVE.clear()
+    _NATIVE[id(rules)] = (rules, native)
+    return native or None
+
+
+INFOS = (
+    BotInfo(
+        "epimc",
+        "search that chooses its own next move once for every world it cannot tell "
+        "apart (solved worlds, inference), not once per world",
+        PARAMS,
+        EpimcBot,
+    ),
+)
+
+__all__ = ["EpimcBot", "INFOS", "PARAMS", "honest", "native_epimc"]

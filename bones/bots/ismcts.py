@@ -1,0 +1,313 @@
+"""The ``ismcts`` bot: Information Set Monte Carlo Tree Search.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012) over the
+``search`` bot's world sampler (:func:`bones.seat.observation.sample_world`).
+The determinized ``search`` values every move in every world as if all the
+tiles were in sight and then averages: a different plan per world (strategy
+fusion).  Here one tree is grown over the searcher's information sets
+instead: a node is the sequence of moves from the searcher's position
+(every seat's moves are public, the tiles behind them are not), so a choice
+is made once for all the worlds in which it can arise.
+
+Each iteration:
+
+1. deals one world agreeing with the observation, then draws one 64-bit
+   seed for its playout
+   (with inference, ``infer`` > 0, the world is drawn instead from a pool
+   of ``worlds`` dealt first, each in proportion to how likely it makes the
+   plays the other seats were seen to make, :mod:`bones.bots.infer`);
+2. walks down the tree with the moves legal in that world: every existing
+   child whose move is legal has its *availability* counted; while a legal
+   move has no child yet, one of them (drawn at random when several) is
+   added and the walk stops; else the child with the best upper confidence
+   bound ``mean + explore * sqrt(ln(availability) / visits)`` is taken (the
+   mean from the point of view of the side that makes the move; the first
+   in the engine's move order on a tie); with ``depth`` > 0 the walk also
+   stops where the tree holds ``depth`` moves below the root;
+3. values the leaf: exactly (:mod:`bones.bots.solve`) when there are two
+   sides, nothing is left to draw and at most ``solve`` tiles are in the
+   hands, else by playing the hand out with ``policy`` from the seed;
+4. gives every node of the walk the reward of the side that moved into it:
+   its points from the rest of the hand less the best other side's,
+   divided by ``scale`` and clamped to [-1, 1].
+
+The move played is the root's most visited child (then the best total, then
+the first).  With the native core active the search runs in Rust
+(``bones_native.Ismcts``, native/src/ismcts.rs) and takes exactly the same
+decisions from the same draws; this module is the readable reference.
+docs/bots.md has the measurements.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from bones.bots.infer import log_likelihood
+from bones.bots.info import BotInfo, Param, named
+from bones.bots.search import POLICIES
+from bones.bots.solve import Solver, solvable
+from bones.engine import core
+from bones.engine.hand import PLAYING, Hand
+from bones.engine.rng import Rng
+from bones.engine.rules import Rules
+from bones.seat.observation import NoWorldError, Observation, sample_world
+
+#: Iterations (one world each) per move by default.
+DEFAULT_ITERATIONS = 1000
+#: The exploration constant of the upper confidence bound (rewards in [-1, 1]).
+DEFAULT_EXPLORE = 0.7
+#: Points of margin worth a reward of 1.
+DEFAULT_SCALE = 20.0
+#: Leaves with at most this many tiles in the hands (two sides, nothing left
+#: to draw) are solved exactly; 0: always play out.
+DEFAULT_SOLVE = 0
+#: The temperature of the inference's model of the other seats (0: every
+#: iteration deals a fresh world, no inference).
+DEFAULT_INFER = 0.0
+#: Worlds dealt and weighed when inferring, from which iterations draw.
+DEFAULT_WORLDS = 200
+#: The most moves the tree holds below the root (0: no limit).
+DEFAULT_DEPTH = 0
+#: How playouts play.
+DEFAULT_POLICY = "heuristic"
+
+PARAMS = (
+    Param("iterations", int, DEFAULT_ITERATIONS,
+          "iterations (one sampled world each) per move (reproducible for a seed)",
+          minimum=1, maximum=20000),
+    Param("seconds", float, 0.0,
+          "time budget per move instead of iterations (interactive play only)",
+          minimum=0, maximum=5.0),
+    Param("policy", str, DEFAULT_POLICY, "how playouts play", tuple(POLICIES)),
+    Param("explore", float, DEFAULT_EXPLORE,
+          "exploration constant of the tree's upper confidence bound", minimum=0, maximum=10.0),
+    Param("scale", float, DEFAULT_SCALE,
+          "points of margin worth the largest reward", minimum=1, maximum=1000.0),
+    Param("solve", int, DEFAULT_SOLVE,
+          "solve a leaf exactly when nothing is left to draw and at most this many tiles "
+          "are in the hands (0: never)", minimum=0, maximum=16),
+    Param("infer", float, DEFAULT_INFER,
+          "temperature of the model of the other seats: iterations draw their world from "
+          "a pool weighted by how likely it makes the other seats' plays (0: no inference)",
+          minimum=0, maximum=10.0),
+    Param("worlds", int, DEFAULT_WORLDS, "worlds in the inference's pool",
+          minimum=1, maximum=2000),
+    Param("depth", int, DEFAULT_DEPTH,
+          "the most moves the tree holds below the root (0: no limit)", minimum=0, maximum=100),
+)
+
+
+@dataclass
+class _Node:
+    move: int
+    side: int
+    visits: float = 0.0
+    total: float = 0.0
+    avail: float = 0.0
+    children: dict[int, _Node] = field(default_factory=dict)
+
+
+def _reward(now: list[int], base: list[int], side: int, scale: float) -> float:
+    gains = [a - b for a, b in zip(now, base)]
+    mine = gains[side]
+    gains[side] = -(1 << 30)
+    return max(-1.0, min(1.0, (mine - max(gains)) / scale))
+
+
+class IsmctsBot:
+    """Single-observer information-set tree search."""
+
+    expensive = True  # simulations time its moves in CPU time
+
+    def __init__(self, iterations: int = DEFAULT_ITERATIONS, seconds: float = 0.0,
+                 policy: str = DEFAULT_POLICY, explore: float = DEFAULT_EXPLORE,
+                 scale: float = DEFAULT_SCALE, solve: int = DEFAULT_SOLVE,
+                 infer: float = DEFAULT_INFER, worlds: int = DEFAULT_WORLDS,
+                 depth: int = DEFAULT_DEPTH) -> None:
+        self.iterations = iterations
+        self.seconds = seconds
+        self.policy = policy
+        self._policy = POLICIES[policy]
+        self.explore = explore
+        self.scale = scale
+        self.solve = solve
+        self.infer = infer
+        self.worlds = worlds
+        self.depth = depth
+        self.name = named("ismcts", PARAMS, {
+            "iterations": iterations, "seconds": seconds, "policy": policy,
+            "explore": explore, "scale": scale, "solve": solve, "infer": infer,
+            "worlds": worlds, "depth": depth})
+
+    @property
+    def timed(self) -> bool:
+        """Whether moves depend on the clock (not reproducible)."""
+        return self.seconds > 0
+
+    def choose(self, obs: Observation, rng: Rng) -> int:
+        legal = obs.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        return self.search(obs, rng, legal)[0]
+
+    def search(self, obs: Observation, rng: Rng,
+               legal: list[int]) -> tuple[int, list[float], list[float]]:
+        """The chosen move and, for every move of ``legal`` (all the seat's
+        legal moves, in the engine's order), its visits and summed reward;
+        in the native core when it is active, with the same draws."""
+        native = native_ismcts(obs.rules) if type(rng) is Rng else None
+        if native is not None:
+            return self.native_search(native, obs, rng, legal)
+        return self.python_search(obs, rng, legal)
+
+    def native_search(self, native: Any, obs: Observation, rng: Rng,
+                      legal: list[int]) -> tuple[int, list[float], list[float]]:
+        """:meth:`search` in the native core (``native``: a
+        ``bones_native.Ismcts`` for ``obs.rules``)."""
+        best, visits, totals, rng.state, _ = native.search(
+            obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen, obs.limits(),
+            legal, self.iterations, self.seconds, self.policy, self.explore, self.scale,
+            self.solve, self.infer, self.worlds, self.depth, rng.state,
+        )
+        if best is None:
+            raise NoWorldError("no deal of the unseen tiles agrees with what the history proves")
+        return best, list(visits), list(totals)
+
+    def python_search(self, obs: Observation, rng: Rng,
+                      legal: list[int]) -> tuple[int, list[float], list[float]]:
+        """:meth:`search` in Python (the reference)."""
+        rules = obs.rules
+        me = rules.owner[obs.seat]
+        sides = len(obs.layout.scores)
+        root = _Node(0, me)
+        solver = Solver()
+        deadline = time.perf_counter() + self.seconds if self.seconds > 0 else 0.0
+        done = 0
+        # the pool of worlds and their cumulative weights (inference only)
+        pool: list[Hand] = []
+        cumulative: list[float] = []
+        if self.infer > 0:
+            lls = []
+            for _ in range(max(1, self.worlds)):
+                w = sample_world(obs, rng)
+                lls.append(log_likelihood(w, obs.seat, obs.layout.log, self.infer))
+                pool.append(w)
+            top = max(lls)
+            total = 0.0
+            for ll in lls:
+                total += math.exp(ll - top)
+                cumulative.append(total)
+        while True:
+            if pool:
+                x = rng.random() * cumulative[-1]
+                at = next((i for i, c in enumerate(cumulative) if x < c), len(pool) - 1)
+                world = pool[at].copy()
+            else:
+                world = sample_world(obs, rng)
+            seed = rng.next_u64()
+            base = list(world.scores)
+            path: list[_Node] = []
+            node = root
+            # selection and expansion
+            while world.state == PLAYING:
+                if self.depth and len(path) >= self.depth:
+                    break
+                untried = []
+                best: _Node | None = None
+                best_score = 0.0
+                for move in world.legal_moves():
+                    child = node.children.get(move)
+                    if child is None:
+                        untried.append(move)
+                        continue
+                    child.avail += 1.0
+                    score = (child.total / child.visits
+                             + self.explore * math.sqrt(math.log(child.avail) / child.visits))
+                    if best is None or score > best_score:
+                        best, best_score = child, score
+                if untried:
+                    move = untried[rng.below(len(untried))] if len(untried) > 1 else untried[0]
+                    child = _Node(move, rules.owner[world.turn], avail=1.0)
+                    node.children[move] = child
+                    path.append(child)
+                    world.apply(move)
+                    break
+                assert best is not None
+                world.apply(best.move)
+                path.append(best)
+                node = best
+            # the leaf's value: exact, or a playout
+            solved: int | None = None
+            if sides == 2 and solvable(world, self.solve):
+                values = solver.values(world, me, base, world.legal_moves())
+                solved = max(values) if rules.owner[world.turn] == me else min(values)
+            if solved is None:
+                play_rng = Rng(seed)
+                while world.state == PLAYING:
+                    world.apply(self._policy(world, play_rng))
+            for n in path:
+                if solved is not None:
+                    x = max(-1.0, min(1.0, solved / self.scale))
+                    r = x if n.side == me else -x
+                else:
+                    r = _reward(world.scores, base, n.side, self.scale)
+                n.visits += 1.0
+                n.total += r
+            done += 1
+            if (time.perf_counter() >= deadline) if deadline else done >= self.iterations:
+                break
+        visits = [0.0] * len(legal)
+        totals = [0.0] * len(legal)
+        for i, move in enumerate(legal):
+            child = root.children.get(move)
+            if child is not None:
+                visits[i], totals[i] = child.visits, child.total
+        best_i = 0
+        for i in range(1, len(legal)):
+            if visits[i] > visits[best_i] or (visits[i] == visits[best_i]
+                                              and totals[i] > totals[best_i]):
+                best_i = i
+        return legal[best_i], visits, totals
+
+
+#: ``bones_native.Ismcts`` per rule table (False: the table cannot run natively)
+_NATIVE: dict[int, tuple[Rules, Any]] = {}
+
+
+def native_ismcts(rules: Rules) -> Any:
+    """The native core's ``Ismcts`` for ``rules`` when the native core is
+    active (:func:`bones.engine.core.native`), else None."""
+    module = core.native()
+    if module is None:
+        return None
+    got = _NATIVE.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1] or None
+    try:
+        native = module.Ismcts(core.flat_table(rules))
+    except (ValueError, AttributeError):
+        # a table the native core refuses, or an extension built before
+        # ismcts: the Python search takes the same decisions
+        native = False
+    if len(_NATIVE) > 64:
+        _NATIVE.clear()
+    _NATIVE[id(rules)] = (rules, native)
+    return native or None
+
+
+INFOS = (
+    BotInfo(
+        "ismcts",
+        "information-set tree search: one tree over what it can tell apart, grown over "
+        "sampled worlds, so it plans once for every world its choice can arise in",
+        PARAMS,
+        IsmctsBot,
+    ),
+)
+
+__all__ = ["DEFAULT_EXPLORE", "DEFAULT_INFER", "DEFAULT_ITERATIONS", "DEFAULT_SCALE",
+           "DEFAULT_SOLVE", "DEFAULT_WORLDS", "DEFAULT_DEPTH",
+           "INFOS", "IsmctsBot", "PARAMS", "native_ismcts"]

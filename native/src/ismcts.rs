@@ -1,0 +1,303 @@
+//! The `ismcts` bot (`bones.bots.ismcts.IsmctsBot`): single-observer
+//! Information Set Monte Carlo Tree Search (Cowling, Powley and Whitehouse
+//! 2012) over the `search` bot's world sampler, taking exactly the same
+//! draws as the Python reference, so both cores choose the same move and
+//! leave the generator in the same state.
+//!
+//! One tree over the searcher's information sets: a node is the sequence of
+//! moves from the searcher's position (every seat's moves are public; the
+//! tiles behind them are not). Each iteration deals one world agreeing with
+//! the view (`View::sample_world`), walks the tree with the moves legal in
+//! that world (a move not yet tried is expanded, else the child with the
+//! best upper confidence bound counted over the iterations it was
+//! available), then values the leaf by playing the hand out with a
+//! full-information policy, or exactly (`solve.rs`) when nothing is left to
+//! draw and few tiles are in the hands and there are two sides. The reward
+//! of a side is its points from the rest of the hand less the best other
+//! side's, divided by `scale` and clamped to [-1, 1]; each node keeps the
+//! rewards of the side that moved into it. The move played is the root's
+//! most visited child. Strategy fusion is what this avoids: the searcher's
+//! own choices are made once per information set, not once per world.
+
+use crate::infer::log_likelihood;
+use crate::moves::PLAYING;
+use crate::rng::Rng;
+use crate::search::{rollout_move, NoWorld, Policy, View};
+use crate::solve::{solvable, Solver};
+
+/// The budget and knobs of one search.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// iterations (one world each), or until `deadline` passes (at least one)
+    pub iterations: usize,
+    pub deadline: Option<std::time::Instant>,
+    /// how playouts play
+    pub policy: Policy,
+    /// the exploration constant of the upper confidence bound
+    pub explore: f64,
+    /// points of margin worth a reward of 1
+    pub scale: f64,
+    /// leaves with at most this many tiles in the hands, nothing left to
+    /// draw and two sides are solved exactly (0: never)
+    pub solve: usize,
+    /// the temperature of the inference's model of the other seats (0: every
+    /// iteration deals a fresh world): worlds are then drawn from a pool of
+    /// `worlds` dealt first, each in proportion to how likely it makes the
+    /// plays the other seats made (`infer.rs`)
+    pub infer: f64,
+    pub worlds: usize,
+    /// the most moves the tree holds below the root (0: no limit); deeper
+    /// the walk stops and the leaf is valued
+    pub depth: usize,
+}
+
+impl Config {
+    fn done(&self, done: usize) -> bool {
+        match self.deadline {
+            Some(d) => std::time::Instant::now() >= d,
+            None => done >= self.iterations,
+        }
+    }
+}
+
+/// A node of the tree: the information set reached by `mv` from its parent.
+struct Node {
+    mv: i64,
+    /// the side that made `mv` (whose rewards `total` sums)
+    side: usize,
+    visits: f64,
+    total: f64,
+    /// iterations in which `mv` was legal at the parent
+    avail: f64,
+    children: Vec<usize>,
+}
+
+/// What the search returns: the chosen move and, for every move of the
+/// root's `legal` (in that order), its visits and summed reward.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found {
+    pub best: i64,
+    pub visits: Vec<f64>,
+    pub totals: Vec<f64>,
+    pub iterations: usize,
+}
+
+/// Side `side`'s reward from the scores `now` against `base`.
+fn reward(now: &[i64], base: &[i64], side: usize, scale: f64) -> f64 {
+    let mut mine = 0;
+    let mut theirs = -(1i64 << 30);
+    for (o, (&a, &b)) in now.iter().zip(base).enumerate() {
+        if o == side {
+            mine = a - b;
+        } else {
+            theirs = theirs.max(a - b);
+        }
+    }
+    ((mine - theirs) as f64 / scale).clamp(-1.0, 1.0)
+}
+
+/// Judge the moves of `legal` (the searcher's, in the view's position).
+pub fn ismcts<const W: usize>(
+    view: &View<W>,
+    legal: &[i64],
+    config: &Config,
+    rng: &mut Rng,
+) -> Result<Found, NoWorld> {
+    let t = &view.layout.rules.t;
+    let me = t.owner[view.seat];
+    let sides = t.owners;
+    let mut nodes: Vec<Node> =
+        vec![Node { mv: 0, side: me, visits: 0.0, total: 0.0, avail: 0.0, children: Vec::new() }];
+    let mut path: Vec<usize> = Vec::with_capacity(64);
+    let mut moves: Vec<i64> = Vec::with_capacity(32);
+    let mut untried: Vec<i64> = Vec::with_capacity(32);
+    let mut scratch: Vec<i64> = Vec::with_capacity(32);
+    let mut counts: Vec<i64> = Vec::with_capacity(t.players);
+    let mut solver = Solver::<W>::default();
+    let mut done = 0usize;
+    // the pool of worlds and their cumulative weights (inference only)
+    let mut pool = Vec::new();
+    let mut cumulative = Vec::new();
+    if config.infer > 0.0 {
+        let mut lls = Vec::with_capacity(config.worlds);
+        for _ in 0..config.worlds.max(1) {
+            let world = view.sample_world(rng)?;
+            lls.push(log_likelihood(&world, view.seat, &view.history, config.infer));
+            pool.push(world);
+        }
+        let top = lls.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let mut sum = 0.0f64;
+        for ll in lls {
+            sum += (ll - top).exp();
+            cumulative.push(sum);
+        }
+    }
+    loop {
+        let mut world = if pool.is_empty() {
+            view.sample_world(rng)?
+        } else {
+            let x = rng.random() * cumulative[cumulative.len() - 1];
+            let at = cumulative.iter().position(|&c| x < c).unwrap_or(pool.len() - 1);
+            pool[at].clone()
+        };
+        let seed = rng.next_u64();
+        let base = world.scores.clone();
+        path.clear();
+        path.push(0);
+        let mut node = 0usize;
+        // selection and expansion
+        while world.state == PLAYING {
+            if config.depth > 0 && path.len() > config.depth {
+                break;
+            }
+            world.legal_moves_into(&mut moves);
+            untried.clear();
+            let mut best: Option<(usize, f64)> = None;
+            for &m in &moves {
+                let found = nodes[node].children.iter().copied().find(|&c| nodes[c].mv == m);
+                match found {
+                    None => untried.push(m),
+                    Some(c) => {
+                        nodes[c].avail += 1.0;
+                        let n = &nodes[c];
+                        let score =
+                            n.total / n.visits + config.explore * (n.avail.ln() / n.visits).sqrt();
+                        if best.is_none_or(|(_, s)| score > s) {
+                            best = Some((c, score));
+                        }
+                    }
+                }
+            }
+            if !untried.is_empty() {
+                let pick =
+                    if untried.len() > 1 { rng.below(untried.len() as u64) as usize } else { 0 };
+                let mv = untried[pick];
+                let side = t.owner[world.turn];
+                nodes.push(Node {
+                    mv,
+                    side,
+                    visits: 0.0,
+                    total: 0.0,
+                    avail: 1.0,
+                    children: Vec::new(),
+                });
+                let child = nodes.len() - 1;
+                nodes[node].children.push(child);
+                path.push(child);
+                world.apply(mv, None);
+                break;
+            }
+            let (child, _) = best.expect("a legal move");
+            world.apply(nodes[child].mv, None);
+            path.push(child);
+            node = child;
+        }
+        // the leaf's value: exact, or a playout
+        let mut solved: Option<i64> = None;
+        if sides == 2 && solvable(&world, config.solve) {
+            world.legal_moves_into(&mut moves);
+            let values = solver.values(&world, me, &base, &moves);
+            let mine = t.owner[world.turn] == me;
+            solved = values.into_iter().reduce(|a, b| if mine { a.max(b) } else { a.min(b) });
+        }
+        if solved.is_none() {
+            let mut play_rng = Rng::new(seed);
+            while world.state == PLAYING {
+                let m =
+                    rollout_move(&world, config.policy, &mut play_rng, &mut scratch, &mut counts);
+                world.apply(m, None);
+            }
+        }
+        for &i in &path[1..] {
+            let side = nodes[i].side;
+            let r = match solved {
+                Some(v) => {
+                    let x = (v as f64 / config.scale).clamp(-1.0, 1.0);
+                    if side == me {
+                        x
+                    } else {
+                        -x
+                    }
+                }
+                None => reward(&world.scores, &base, side, config.scale),
+            };
+            nodes[i].visits += 1.0;
+            nodes[i].total += r;
+        }
+        done += 1;
+        if config.done(done) {
+            break;
+        }
+    }
+    let mut visits = vec![0f64; legal.len()];
+    let mut totals = vec![0f64; legal.len()];
+    for &c in &nodes[0].children {
+        if let Some(i) = legal.iter().position(|&m| m == nodes[c].mv) {
+            visits[i] = nodes[c].visits;
+            totals[i] = nodes[c].total;
+        }
+    }
+    // the most visited, then the best total, then the first
+    let mut best = 0;
+    for i in 1..legal.len() {
+        if visits[i] > visits[best] || (visits[i] == visits[best] && totals[i] > totals[best]) {
+            best = i;
+        }
+    }
+    Ok(Found { best: legal[best], visits, totals, iterations: done })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::Voids;
+    use crate::hand::tests::shuffled_deal;
+    use crate::table::{tests::table, Rules};
+    use std::sync::Arc;
+
+    fn config(solve: usize) -> Config {
+        Config {
+            iterations: 60,
+            deadline: None,
+            policy: Policy::Heuristic,
+            explore: 0.7,
+            scale: 30.0,
+            solve,
+            infer: if solve == 0 { 0.0 } else { 8.0 },
+            worlds: 20,
+            depth: solve / 4,
+        }
+    }
+
+    #[test]
+    fn every_move_is_legal_and_the_same_stream_gives_the_same_move() {
+        let r = Arc::new(Rules::<1>::new(table(6, 2)).unwrap());
+        for seed in 0..20u64 {
+            let mut h = shuffled_deal(&r, &mut Rng::new(seed), 5);
+            let mut voids = Voids::<1>::default();
+            let mut rng = Rng::new(seed);
+            while h.state == PLAYING {
+                let seat = h.turn;
+                let view = View::of(&h, seat, &voids);
+                let legal = h.legal_moves();
+                let mv = if legal.len() == 1 {
+                    legal[0]
+                } else {
+                    let mut again = Rng::new(rng.state);
+                    let c = config((seed % 2) as usize * 10);
+                    let found = ismcts(&view, &legal, &c, &mut rng).unwrap();
+                    let twice = ismcts(&view, &legal, &c, &mut again).unwrap();
+                    assert_eq!(found, twice);
+                    assert_eq!(rng.state, again.state);
+                    assert_eq!(found.iterations, 60);
+                    assert!(legal.contains(&found.best));
+                    // every root visit went to a legal move
+                    assert_eq!(found.visits.iter().sum::<f64>(), 60.0);
+                    found.best
+                };
+                voids.before_move(&h, mv);
+                h.apply(mv, None);
+            }
+        }
+    }
+}

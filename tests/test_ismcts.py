@@ -1,0 +1,200 @@
+"""The ``ismcts`` and ``epimc`` bots: the same decisions in both cores,
+reproducible, legal.
+
+For positions of whole matches in several variants (All Fives, Sniff, a
+block game, partnerships, a draw game with three seats), the Python tree
+search and the native one (``bones_native.Ismcts``) take the same move from
+the same stream, with the same visits and summed rewards for every
+candidate and the generator left in the same state; with exact solving at
+the leaves and with every playout policy.  The differential part is skipped
+only when the native core is not installed (``BONES_CORE=native``, CI's
+native pass, turns a missing core into a failure); the rest runs in either
+core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+
+import pytest
+from native_support import bones_native
+
+from bones.bots import make_bot
+from bones.bots.epimc import EpimcBot, honest
+from bones.bots.ismcts import IsmctsBot
+from bones.bots.policies import greedy_move
+from bones.engine.core import flat_table
+from bones.engine.hand import Hand
+from bones.engine.match import Match
+from bones.engine.rng import Rng
+from bones.engine.rules import Rules
+from bones.lang.compile import compile_rules
+from bones.lang.load import load_variant
+from bones.seat.observation import Observation, observe
+
+
+@cache
+def _rules(name: str, players: int, teams: bool) -> Rules:
+    return compile_rules(load_variant(name), players, teams)
+
+
+def _positions(rules: Rules, seed: int, hands: int, every: int) -> Iterator[Hand]:
+    """Positions with a real choice from the first ``hands`` hands of a
+    match, moves half greedy and half random; one in ``every``."""
+    match = Match(rules, seed)
+    rng = Rng(seed)
+    n = 0
+    for _ in range(hands):
+        hand = match.new_hand()
+        while not hand.over:
+            legal = hand.legal_moves()
+            if len(legal) > 1:
+                n += 1
+                if n % every == 0:
+                    yield hand
+            move = greedy_move(hand, legal) if rng.random() < 0.5 else rng.choice(legal)
+            hand.apply(move)
+        match.finish_hand(hand)
+        if match.game_over:
+            return
+
+
+TABLES = [
+    ("all-fives", 2, False, "heuristic", 0, 8.0),
+    ("all-fives", 4, True, "greedy", 8, 0.0),
+    ("sniff", 2, False, "random", 0, 0.0),
+    ("block-2p", 2, False, "heuristic", 8, 4.0),
+    ("partnership-block", 4, True, "greedy", 6, 2.0),
+    ("muggins", 3, False, "heuristic", 0, 0.0),
+]
+
+
+@pytest.mark.parametrize("name,players,teams,policy,solve,infer", TABLES)
+def test_native_ismcts_takes_the_python_decision(name: str, players: int, teams: bool,
+                                                 policy: str, solve: int, infer: float) -> None:
+    if bones_native is None:
+        pytest.skip("the native core is not installed")
+    rules = _rules(name, players, teams)
+    native = bones_native.Ismcts(flat_table(rules))
+    bot = IsmctsBot(iterations=12, policy=policy, solve=solve, scale=10.0, infer=infer,
+                    worlds=5, depth=2 if infer else 0)
+    compared = deep = 0
+    for seed in range(3):
+        for hand in _positions(rules, seed, hands=2, every=3):
+            obs = observe(hand, hand.turn)
+            legal = obs.legal_moves()
+            a, b = Rng(seed * 100 + compared), Rng(seed * 100 + compared)
+            got_py = bot.python_search(obs, a, legal)
+            got_native = bot.native_search(native, obs, b, legal)
+            assert got_py == got_native, (name, seed, hand.log)
+            assert a.state == b.state
+            assert sum(got_py[1]) == 12
+            compared += 1
+            deep += max(got_py[1]) > 1  # the tree went below the root
+    assert compared >= 8
+    assert deep > 0
+
+
+def _observation(seed: int) -> Observation:
+    rules = _rules("all-fives", 2, False)
+    hand = next(_positions(rules, seed, hands=1, every=2))
+    return observe(hand, hand.turn)
+
+
+def test_the_same_seed_gives_the_same_move() -> None:
+    bot = make_bot("ismcts:iterations=30")
+    assert bot.name == "ismcts:iterations=30"
+    for seed in range(3):
+        obs = _observation(seed)
+        moves = {bot.choose(obs, Rng(seed)) for _ in range(2)}
+        assert len(moves) == 1
+        assert moves <= set(obs.legal_moves())
+
+
+def test_visits_follow_the_better_move_and_count_every_iteration() -> None:
+    # in a 2-player block hand with two tiles each and nothing to draw, the
+    # exact leaf values make the winning move the most visited
+    rules = _rules("block-2p", 2, False)
+    checked = 0
+    for seed in range(40):
+        for hand in _positions(rules, seed, hands=1, every=1):
+            if sum(h.bit_count() for h in hand.hands) > 6:
+                continue
+            obs = observe(hand, hand.turn)
+            legal = obs.legal_moves()
+            best, visits, totals = IsmctsBot(iterations=40, solve=14).search(
+                obs, Rng(seed), legal)
+            assert sum(visits) == 40
+            i = legal.index(best)
+            assert visits[i] == max(visits)
+            # a move no world wins is never preferred to one every world wins
+            means = [t / v if v else -2.0 for t, v in zip(totals, visits)]
+            if max(means) == 1.0 and min(means) == -1.0:
+                assert means[i] == 1.0
+            checked += 1
+            break
+    assert checked >= 5
+
+
+# ------------------------------------------------ epimc
+
+
+def _honest_positions(name: str, players: int, teams: bool, limit: int) -> Iterator[Hand]:
+    rules = _rules(name, players, teams)
+    found = 0
+    for seed in range(40):
+        for hand in _positions(rules, seed, hands=1, every=1):
+            if honest(observe(hand, hand.turn), limit):
+                yield hand
+                found += 1
+                break
+        if found == 4:
+            return
+
+
+@pytest.mark.parametrize("name,players,teams,infer", [
+    ("block-2p", 2, False, 0.0), ("block-2p", 2, False, 8.0),
+    ("partnership-block", 4, True, 2.0), ("all-fives", 2, False, 8.0),
+])
+def test_native_epimc_takes_the_python_decision(name: str, players: int, teams: bool,
+                                                infer: float) -> None:
+    if bones_native is None:
+        pytest.skip("the native core is not installed")
+    rules = _rules(name, players, teams)
+    native = bones_native.Epimc(flat_table(rules))
+    bot = EpimcBot(iterations=4, solve=9, infer=infer)
+    compared = 0
+    for hand in _honest_positions(name, players, teams, 9):
+        obs = observe(hand, hand.turn)
+        legal = obs.legal_moves()
+        a, b = Rng(compared), Rng(compared)
+        got_py = bot.python_search(obs, a, legal)
+        got_native = bot.native_search(native, obs, b, legal)
+        assert got_py == got_native, (name, hand.log)
+        assert a.state == b.state
+        compared += 1
+    assert compared >= 3
+
+
+def test_epimc_hands_what_it_cannot_solve_to_search() -> None:
+    obs = _observation(1)  # All Fives, tiles left to draw
+    assert not honest(obs, 14)
+    bot = EpimcBot(iterations=6, solve=14, infer=8.0)
+    search = make_bot("search:iterations=6")
+    assert bot.choose(obs, Rng(3)) == search.choose(obs, Rng(3))
+    assert make_bot("epimc:iterations=6").name == "epimc:iterations=6"
+
+
+def test_epimc_gives_the_same_move_for_the_same_seed() -> None:
+    bot = make_bot("epimc:iterations=8:solve=9")
+    checked = 0
+    for hand in _honest_positions("block-2p", 2, False, 9):
+        obs = observe(hand, hand.turn)
+        if len(obs.legal_moves()) < 2:
+            continue
+        first = bot.choose(obs, Rng(7))
+        assert first == bot.choose(obs, Rng(7))
+        assert first in obs.legal_moves()
+        checked += 1
+    assert checked >= 2
