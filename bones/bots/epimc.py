@@ -173,27 +173,10 @@ class EpimcBot:
         return legal[best], totals, weight
 
 
-#: ``bones_native.Epimc`` per rule table (False: the table cannot run natively)
-_NATIVE: dict[int, tuple[Rules, Any]] = {}
-
-
 def native_epimc(rules: Rules) -> Any:
     """The native core's ``Epimc`` for ``rules`` when the native core is
     active (:func:`bones.engine.core.native`), else None."""
-    module = core.native()
-    if module is None:
-        return None
-    got = _NATIVE.get(id(rules))
-    if got is not None and got[0] is rules:
-        return got[1] or None
-    try:
-        native = module.Epimc(core.flat_table(rules))
-    except (ValueError, AttributeError):
-        native = False  # a table the native core refuses, or an older extension
-    if len(_NATIVE) > 64:
-        _NATIVE.clear()
-    _NATIVE[id(rules)] = (rules, native)
-    return native or None
+    return core.native_object(rules, "Epimc")
 
 
 INFOS = (

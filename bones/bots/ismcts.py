@@ -273,29 +273,10 @@ class IsmctsBot:
         return legal[best_i], visits, totals
 
 
-#: ``bones_native.Ismcts`` per rule table (False: the table cannot run natively)
-_NATIVE: dict[int, tuple[Rules, Any]] = {}
-
-
 def native_ismcts(rules: Rules) -> Any:
     """The native core's ``Ismcts`` for ``rules`` when the native core is
     active (:func:`bones.engine.core.native`), else None."""
-    module = core.native()
-    if module is None:
-        return None
-    got = _NATIVE.get(id(rules))
-    if got is not None and got[0] is rules:
-        return got[1] or None
-    try:
-        native = module.Ismcts(core.flat_table(rules))
-    except (ValueError, AttributeError):
-        # a table the native core refuses, or an extension built before
-        # ismcts: the Python search takes the same decisions
-        native = False
-    if len(_NATIVE) > 64:
-        _NATIVE.clear()
-    _NATIVE[id(rules)] = (rules, native)
-    return native or None
+    return core.native_object(rules, "Ismcts")
 
 
 INFOS = (

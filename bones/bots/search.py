@@ -314,29 +314,10 @@ def evaluate_moves(obs: Observation, iterations: int = DEFAULT_ITERATIONS, seed:
     return [(move, total / scale if scale else 0.0) for move, total in zip(legal, totals)]
 
 
-#: ``bones_native.Searcher`` per rule table (False: the table cannot run natively)
-_SEARCHERS: dict[int, tuple[Rules, Any]] = {}
-
-
 def native_searcher(rules: Rules) -> Any:
     """The native core's searcher for ``rules`` when the native core is
     active (:func:`bones.engine.core.native`), else None."""
-    module = core.native()
-    if module is None:
-        return None
-    got = _SEARCHERS.get(id(rules))
-    if got is not None and got[0] is rules:
-        return got[1] or None
-    try:
-        searcher = module.Searcher(core.flat_table(rules))
-    except (ValueError, AttributeError):
-        # a table the native core refuses, or an extension built before the
-        # searcher: the Python search gives the same moves
-        searcher = False
-    if len(_SEARCHERS) > 64:
-        _SEARCHERS.clear()
-    _SEARCHERS[id(rules)] = (rules, searcher)
-    return searcher or None
+    return core.native_object(rules, "Searcher")
 
 
 INFOS = (

@@ -132,6 +132,30 @@ def native_rules(rules: Any, module: Any = None) -> Any:
     return table
 
 
+_OBJECTS: dict[tuple[str, int], tuple[Any, Any]] = {}
+
+
+def native_object(rules: Any, kind: str) -> Any:
+    """``bones_native.<kind>`` (``Searcher``, ``Ismcts``, ``Epimc``: a bot's
+    native half) for ``rules``, made once per Rules object, when the native
+    core is active; else None, as when the core refuses the table or was
+    built before ``kind`` (the Python bot then takes the same decisions)."""
+    module = native()
+    if module is None:
+        return None
+    got = _OBJECTS.get((kind, id(rules)))
+    if got is not None and got[0] is rules:
+        return got[1] or None
+    try:
+        made = getattr(module, kind)(flat_table(rules))
+    except (ValueError, AttributeError):
+        made = False
+    if len(_OBJECTS) > 64:
+        _OBJECTS.clear()
+    _OBJECTS[(kind, id(rules))] = (rules, made)
+    return made or None
+
+
 def native_hand(rules: Any, deal: Any, scores: list[int] | None = None,
                 module: Any = None, record: bool = True, pot: int = 0,
                 got_in: list[bool] | None = None) -> Any:
@@ -207,5 +231,5 @@ def _legacy_deal(hands: Sequence[int], boneyard: Sequence[int] = (), leader: int
                  out_of_play), scores, pot)
 
 
-__all__ = ["CoreError", "ENV", "active_name", "flat_table", "native", "native_hand",
+__all__ = ["CoreError", "ENV", "active_name", "flat_table", "native", "native_hand", "native_object",
            "native_rules", "new_hand"]

@@ -11,7 +11,7 @@ use pyo3::types::PyDict;
 
 use crate::epimc::epimc;
 use crate::ismcts::{ismcts, Config};
-use crate::py::{guard, table_from_dict};
+use crate::py::guard;
 use crate::pysearch::{attr, hand_from_py, mask, AnyRules};
 use crate::rng::Rng;
 use crate::search::{NoWorld, Policy, View};
@@ -139,16 +139,7 @@ struct Ismcts {
 impl Ismcts {
     #[new]
     fn new(table: &Bound<'_, PyDict>) -> PyResult<Self> {
-        guard(|| {
-            let t = table_from_dict(table)?;
-            let err = |e: String| PyValueError::new_err(e);
-            let inner = match t.words() {
-                1 => AnyRules::W1(Arc::new(Rules::new(t).map_err(err)?)),
-                2 => AnyRules::W2(Arc::new(Rules::new(t).map_err(err)?)),
-                _ => AnyRules::W3(Arc::new(Rules::new(t).map_err(err)?)),
-            };
-            Ok(Ismcts { inner })
-        })
+        guard(|| Ok(Ismcts { inner: AnyRules::from_dict(table)? }))
     }
 
     /// `IsmctsBot.python_search` for seat `seat` of the layout `layout` (as

@@ -24,6 +24,20 @@ pub(crate) enum AnyRules {
     W3(Arc<Rules<3>>),
 }
 
+impl AnyRules {
+    /// The kernel's rules for a flat table (`bones.engine.flat`), at the
+    /// width its tile set needs: what every native bot's constructor reads.
+    pub(crate) fn from_dict(table: &Bound<'_, PyDict>) -> PyResult<AnyRules> {
+        let t = table_from_dict(table)?;
+        let err = |e: String| PyValueError::new_err(e);
+        Ok(match t.words() {
+            1 => AnyRules::W1(Arc::new(Rules::new(t).map_err(err)?)),
+            2 => AnyRules::W2(Arc::new(Rules::new(t).map_err(err)?)),
+            _ => AnyRules::W3(Arc::new(Rules::new(t).map_err(err)?)),
+        })
+    }
+}
+
 /// A tile mask from a Python int (bit t for tile t).
 pub(crate) fn mask<const W: usize>(v: &Bound<'_, PyAny>, size: usize) -> PyResult<Bits<W>> {
     let mut b = Bits::<W>::ZERO;
@@ -265,16 +279,7 @@ struct Searcher {
 impl Searcher {
     #[new]
     fn new(table: &Bound<'_, PyDict>) -> PyResult<Self> {
-        guard(|| {
-            let t = table_from_dict(table)?;
-            let err = |e: String| PyValueError::new_err(e);
-            let inner = match t.words() {
-                1 => AnyRules::W1(Arc::new(Rules::new(t).map_err(err)?)),
-                2 => AnyRules::W2(Arc::new(Rules::new(t).map_err(err)?)),
-                _ => AnyRules::W3(Arc::new(Rules::new(t).map_err(err)?)),
-            };
-            Ok(Searcher { inner })
-        })
+        guard(|| Ok(Searcher { inner: AnyRules::from_dict(table)? }))
     }
 
     /// `SearchBot.values` for seat `seat` of the layout `layout` (a Python
