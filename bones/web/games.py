@@ -213,6 +213,14 @@ class WebGame:
         with self.held() as session:
             return self.seat_view(session, seat)
 
+    def view_of(self, key: str | None) -> dict[str, Any]:
+        """The view of the seat ``key`` holds, looked up under the same hold of
+        the lock as the view is built: a rematch moves every key one seat on
+        and starts the next match at once, and a view must never show the new
+        match from the seat the key held in the last."""
+        with self.held() as session:
+            return self.seat_view(session, self.seat_of(key))
+
     def seat_view(self, session: GameSession, seat: int) -> dict[str, Any]:
         """What ``seat`` sees (:func:`bones.web.view.seat_view`) and, under ``social``,
         the names, chat, series and rematch of the table (:mod:`bones.web.people`)."""

@@ -19,6 +19,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from bones.web import sims as sims_module
+from bones.web import tokens
 from bones.web.api import (
     MAX_BODY,
     check_fields,
@@ -197,9 +198,11 @@ async def _game_view(request: Request, game: WebGame, seat: int) -> Response:
             ev = server.event(game.id)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(ev.wait(), LONG_POLL)
-            if seat != SPECTATOR:  # a rematch may have moved the key's seat meanwhile
-                seat = server.seat(request, game)
-    view = await run_in_threadpool(game.view, seat)
+    if seat == SPECTATOR:
+        view = await run_in_threadpool(game.view, seat)
+    else:  # the key's seat now, under the lock the view is built under (a rematch moves seats)
+        view = await run_in_threadpool(game.view_of,
+                                       tokens.bearer(request.headers.get("authorization")))
     server.kick(game)
     return JSONResponse(view)
 
