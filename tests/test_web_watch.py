@@ -21,6 +21,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install 'bones[web]'")
 pytest.importorskip("httpx", reason="the test extra is not installed")
 
+from async_support import run_async  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from bones.web.app import ServeConfig, create_app  # noqa: E402
@@ -301,7 +302,7 @@ def test_spectators_at_once_are_capped_per_game(server) -> None:
             await ctx.__aexit__(None, None, None)
         assert spectators.watching == {}
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_twenty_long_polls_hold_their_places_and_the_next_spectator_gets_429(server) -> None:
@@ -336,7 +337,7 @@ def test_twenty_long_polls_hold_their_places_and_the_next_spectator_gets_429(ser
             assert all(a.json()["version"] > v["version"] for a in answers)
             assert (await http.get(url, headers=auth(links[0]))).status_code == 200
 
-    asyncio.run(scenario())
+    run_async(scenario())
     assert app.state.server.spectators.watching == {}
 
 

@@ -11,17 +11,9 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install 'bones[web]'")
 
+from async_support import run_async as _run  # noqa: E402
+
 from bones.web.workers import Workers  # noqa: E402
-
-
-def _run(coro):
-    """``asyncio.run`` in a thread of its own (another test may leave a loop running here)."""
-    out: list[object] = []
-    worker = threading.Thread(target=lambda: out.append(asyncio.run(coro)))
-    worker.start()
-    worker.join(60)
-    assert out, "the event loop did not finish"
-    return out[0]
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
