@@ -95,11 +95,11 @@ def ismcts_bot(game: Any, simulations: int, seed: int, rewards: str = "points",
 
     rescale = _rescaler(game, rewards)
 
-    class Evaluator(mcts.RandomRolloutEvaluator):  # type: ignore[misc]
+    class Evaluator(mcts.RandomRolloutEvaluator):
         def evaluate(self, state: Any) -> Any:
             return rescale(super().evaluate(state))
 
-    class Bot(ismcts.ISMCTSBot):  # type: ignore[misc]
+    class Bot(ismcts.ISMCTSBot):
         def run_simulation(self, state: Any) -> Any:
             if state.is_terminal():  # the tree's own terminal values, rescaled too
                 return rescale(state.returns())
