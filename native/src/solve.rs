@@ -149,17 +149,7 @@ impl<const W: usize> Solver<W> {
         self.me = me;
         self.base.clear();
         self.base.extend_from_slice(base);
-        if self.stack.is_empty() {
-            self.stack.push(world.clone());
-        }
-        legal
-            .iter()
-            .map(|&mv| {
-                self.stack[0].copy_for_play(world, None);
-                self.stack[0].apply(mv, None);
-                self.value(0, i64::MIN + 1, i64::MAX - 1)
-            })
-            .collect()
+        self.values_again(world, legal)
     }
 
     /// `values` for another position of the same side and base scores,
