@@ -71,7 +71,9 @@ def _compare(variant: str, opponents: str, seat: int | str, steps: int, n: int =
 
 @pytest.mark.parametrize("variant,opponents", [
     ("all-fives", "random"), ("sniff", "heuristic"), ("muggins", "greedy"),
-    ("all-fives", "search:iterations=2"),
+    # the search's tree where worlds cannot be solved, its worlds where they can
+    ("all-fives", "search:iterations=2"), ("block-2p", "search:iterations=2"),
+    ("all-fives", "search:iterations=2:tree=0"),
 ])
 def test_same_episodes_as_the_scalar_adapter(variant: str, opponents: str) -> None:
     assert _compare(variant, opponents, 0, 60) > 0

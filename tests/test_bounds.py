@@ -120,7 +120,7 @@ def test_one_set_of_bot_limits_for_every_front_end() -> None:
     assert BOT_LIMITS == {"random": {}, "greedy": {}, "heuristic": {},
                           "pimc": {"iterations": 2000, "rollouts": 8, "seconds": 5.0},
                           "search": {"iterations": 2000, "rollouts": 8, "seconds": 5.0,
-                                     "solve": 16, "infer": 10.0, "threads": 64},
+                                     "solve": 16, "infer": 10.0, "threads": 64, "tree": 100},
                           "ismcts": {"iterations": 20000, "seconds": 5.0, "explore": 10.0,
                                      "scale": 1000.0, "solve": 16, "infer": 10.0,
                                      "worlds": 2000, "depth": 100},

@@ -21,9 +21,11 @@ import pytest
 from native_support import bones_native
 
 from bones.bots import make_bot
-from bones.bots.epimc import EpimcBot, honest
+from bones.bots.epimc import EpimcBot
 from bones.bots.ismcts import IsmctsBot
 from bones.bots.policies import greedy_move
+from bones.bots.search import SearchBot, solvable_view
+from bones.bots.solve import solvable
 from bones.engine.core import flat_table
 from bones.engine.hand import Hand
 from bones.engine.match import Match
@@ -31,7 +33,7 @@ from bones.engine.rng import Rng
 from bones.engine.rules import Rules
 from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
-from bones.seat.observation import Observation, observe
+from bones.seat.observation import Observation, observe, sample_world
 
 
 @cache
@@ -145,7 +147,7 @@ def _honest_positions(name: str, players: int, teams: bool, limit: int) -> Itera
     found = 0
     for seed in range(40):
         for hand in _positions(rules, seed, hands=1, every=1):
-            if honest(observe(hand, hand.turn), limit):
+            if solvable_view(observe(hand, hand.turn), limit):
                 yield hand
                 found += 1
                 break
@@ -179,9 +181,9 @@ def test_native_epimc_takes_the_python_decision(name: str, players: int, teams: 
 
 def test_epimc_hands_what_it_cannot_solve_to_search() -> None:
     obs = _observation(1)  # All Fives, tiles left to draw
-    assert not honest(obs, 14)
+    assert not solvable_view(obs, 14)
     bot = EpimcBot(iterations=6, solve=14, infer=8.0)
-    search = make_bot("search:iterations=6")
+    search = make_bot("search:iterations=6:tree=0")
     assert bot.choose(obs, Rng(3)) == search.choose(obs, Rng(3))
     assert make_bot("epimc:iterations=6").name == "epimc:iterations=6"
 
@@ -198,3 +200,56 @@ def test_epimc_gives_the_same_move_for_the_same_seed() -> None:
         assert first in obs.legal_moves()
         checked += 1
     assert checked >= 2
+
+
+# ------------------------------------------------ search's tree
+
+
+class _PythonRng(Rng):
+    """An ``Rng`` the bots do not hand to the native core (they check the
+    exact type): the same draws, the Python reference's path."""
+
+
+@pytest.mark.parametrize("name,players,teams,policy,solve,infer", TABLES)
+def test_search_grows_the_tree_exactly_where_no_world_can_be_solved(
+        name: str, players: int, teams: bool, policy: str, solve: int, infer: float) -> None:
+    rules = _rules(name, players, teams)
+    limit = solve or 14
+    bot = SearchBot(iterations=2, tree=6, policy=policy, solve=limit)
+    tree = IsmctsBot(iterations=12, policy=policy)
+    worlds = SearchBot(iterations=2, tree=0, policy=policy, solve=limit)
+    grown = solved = 0
+    for seed in range(6):
+        for hand in _positions(rules, seed, hands=2, every=1):
+            obs = observe(hand, hand.turn)
+            if grown >= 3 and not solvable_view(obs, limit):
+                continue
+            # the public test is every world's (a world's own check)
+            can = solvable_view(obs, limit)
+            assert can == solvable(sample_world(obs, Rng(seed)), limit), (name, hand.log)
+            assert bot.grows_tree(obs) == (not can)
+            a, b = Rng(seed), Rng(seed)
+            expected = (worlds if can else tree).choose(obs, b)
+            assert bot.choose(obs, a) == expected, (name, hand.log)
+            assert a.state == b.state
+            # the native path (when active) and the Python reference agree
+            c = _PythonRng(seed)
+            assert bot.choose(obs, c) == expected and c.state == a.state
+            grown += not can
+            solved += can
+            if grown >= 3 and solved >= 3:
+                break
+    assert grown >= 2
+    if name in ("block-2p", "partnership-block"):
+        assert solved >= 2
+
+
+def test_search_values_the_match_without_the_tree() -> None:
+    obs = _observation(1)  # All Fives, tiles left to draw
+    assert SearchBot(iterations=2).grows_tree(obs)
+    assert not SearchBot(iterations=2, value="match").grows_tree(obs)
+    assert not SearchBot(iterations=2, tree=0).grows_tree(obs)
+    assert make_bot("search:tree=0").name == "search:tree=0"
+    assert make_bot("search").tree_bot().iterations == 22 * 180
+    assert make_bot("search:iterations=10:tree=3:policy=greedy").tree_bot().name == \
+        "ismcts:iterations=30:policy=greedy"

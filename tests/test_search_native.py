@@ -157,7 +157,7 @@ def test_search_runs_native_whenever_the_native_core_is_active(
     monkeypatch.setenv("BONES_CORE", "native")
     rules = _rules("all-fives", 2, False)
     assert native_searcher(rules) is not None
-    bot = SearchBot(iterations=6)
+    bot = SearchBot(iterations=6, tree=0)  # the worlds (the tree: test_ismcts.py)
     for hand in _positions(rules, 4, hands=1, every=4):
         obs = observe(hand, hand.turn)
         a, b = Rng(9), Rng(9)

@@ -164,6 +164,15 @@ def test_the_match_value_unit(native: dict[str, Any]) -> None:
     assert native["search"] == {"WIN": matchvalue.WIN}
 
 
+def test_the_tree_of_search_has_the_ismcts_defaults(native: dict[str, Any]) -> None:
+    # the vector environment's native search opponent grows it with these
+    from bones.bots import ismcts
+
+    assert native["ismcts"] == {"DEFAULT_EXPLORE": ismcts.DEFAULT_EXPLORE,
+                                "DEFAULT_SCALE": ismcts.DEFAULT_SCALE,
+                                "DEFAULT_WORLDS": ismcts.DEFAULT_WORLDS}
+
+
 def test_an_unknown_code_is_a_one_line_error_at_load() -> None:
     base = flat.flatten(bones.compile_rules(bones.load_variant("sniff"), 2))
     table = dict(base, order=99)

@@ -71,18 +71,25 @@ SELF_PLAY = "all"
 RANDOM_SEAT = "random"
 
 
-def native_opponent(text: str) -> tuple[str, int, int, str, int, float]:
-    """``(bot, iterations, rollouts, policy, solve, infer)`` of a bot the core plays."""
+#: ``native_opponent``'s answer: ``(bot, iterations, rollouts, policy,
+#: solve, infer, tree)``
+Spec = tuple[str, int, int, str, int, float, int]
+_RANDOM: Spec = ("random", 0, 0, "", 0, 0.0, 0)
+
+
+def native_opponent(text: str) -> Spec:
+    """The spec of a bot the core plays (:data:`Spec`)."""
     bot = make_bot(text)
     if isinstance(bot, RandomBot):
-        return ("random", 0, 0, "", 0, 0.0)
+        return _RANDOM
     if isinstance(bot, GreedyBot):
-        return ("greedy", 0, 0, "", 0, 0.0)
+        return ("greedy", 0, 0, "", 0, 0.0, 0)
     if isinstance(bot, HeuristicBot):
-        return ("heuristic", 0, 0, "", 0, 0.0)
+        return ("heuristic", 0, 0, "", 0, 0.0, 0)
     # (threads change nothing but the speed; the match value is not played natively)
     if isinstance(bot, SearchBot) and not bot.timed and bot.value == "points":
-        return ("search", bot.iterations, bot.rollouts, bot.policy, bot.solve, bot.infer)
+        return ("search", bot.iterations, bot.rollouts, bot.policy, bot.solve, bot.infer,
+                bot.tree)
     raise ValueError(f"the vector environment plays random, greedy, heuristic and search "
                      f"(an iteration budget, valuing points) natively, not {text!r}")
 
@@ -135,11 +142,11 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         # the opponents fill the other seats in order; a random or
         # self-play seat needs one bot text for every seat
         if code >= 0:
-            per_seat = specs[:code] + [("random", 0, 0, "", 0, 0.0)] + specs[code:]
+            per_seat = specs[:code] + [_RANDOM] + specs[code:]
         else:
             if len(set(specs)) > 1:
                 raise ValueError("with a random seat the opponents must all be the same bot")
-            per_seat = [specs[0] if specs else ("random", 0, 0, "", 0, 0.0)] * p
+            per_seat = [specs[0] if specs else _RANDOM] * p
         module = _native(rules)
         self.core = module.VectorCore(
             flat, n, code, per_seat, episode == "match", self.reward_kind,

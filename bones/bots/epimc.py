@@ -34,7 +34,7 @@ from typing import Any
 
 from bones.bots.infer import log_likelihood
 from bones.bots.info import BotInfo, Param, named
-from bones.bots.search import DEFAULT_INFER, DEFAULT_ITERATIONS, DEFAULT_SOLVE, SearchBot
+from bones.bots.search import DEFAULT_INFER, DEFAULT_ITERATIONS, DEFAULT_SOLVE, SearchBot, solvable_view
 from bones.bots.solve import Solver
 from bones.engine import core
 from bones.engine.hand import PLAYING, Hand
@@ -69,15 +69,6 @@ def _pick(values: list[int], highest: bool) -> int:
     return at
 
 
-def honest(obs: Observation, limit: int) -> bool:
-    """Whether every world of ``obs`` can be solved: nothing is left to draw
-    and at most ``limit`` tiles are in the hands (public facts)."""
-    layout = obs.layout
-    if layout.rules.max_draws and layout.drawable:
-        return False
-    return sum(obs.counts) <= limit
-
-
 class EpimcBot:
     """Determinized search whose next own move is chosen per information set."""
 
@@ -91,20 +82,20 @@ class EpimcBot:
         self.infer = infer
         self.name = named("epimc", PARAMS, {
             "iterations": iterations, "solve": solve, "infer": infer})
-        self._search = SearchBot(iterations=iterations, solve=solve, infer=infer)
+        self._search = SearchBot(iterations=iterations, solve=solve, infer=infer, tree=0)
 
     def choose(self, obs: Observation, rng: Rng) -> int:
         legal = obs.legal_moves()
         if len(legal) == 1:
             return legal[0]
-        if not honest(obs, self.solve):
+        if not solvable_view(obs, self.solve):
             return self._search.choose(obs, rng)
         return self.search(obs, rng, legal)[0]
 
     def search(self, obs: Observation, rng: Rng,
                legal: list[int]) -> tuple[int, list[float], float]:
         """The chosen move, every candidate's total and the sum of the
-        worlds' weights, for an :func:`honest` position (in the native core
+        worlds' weights, for an :func:`bones.bots.search.solvable_view` position (in the native core
         when it is active, with the same draws)."""
         native = native_epimc(obs.rules) if type(rng) is Rng else None
         if native is not None:
@@ -189,4 +180,4 @@ INFOS = (
     ),
 )
 
-__all__ = ["EpimcBot", "INFOS", "PARAMS", "honest", "native_epimc"]
+__all__ = ["EpimcBot", "INFOS", "PARAMS", "native_epimc"]

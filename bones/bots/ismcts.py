@@ -47,7 +47,7 @@ from typing import Any
 
 from bones.bots.infer import log_likelihood
 from bones.bots.info import BotInfo, Param, named
-from bones.bots.search import POLICIES
+from bones.bots.rollouts import POLICIES
 from bones.bots.solve import Solver, solvable
 from bones.engine import core
 from bones.engine.hand import PLAYING, Hand

@@ -25,6 +25,12 @@ use crate::rng::Rng;
 use crate::search::{rollout_move, NoWorld, Policy, View};
 use crate::solve::{solvable, Solver};
 
+/// `ismcts.DEFAULT_EXPLORE`, `DEFAULT_SCALE` and `DEFAULT_WORLDS`: the
+/// knobs of the tree `search` grows where its worlds cannot be solved.
+pub const DEFAULT_EXPLORE: f64 = 0.7;
+pub const DEFAULT_SCALE: f64 = 20.0;
+pub const DEFAULT_WORLDS: usize = 200;
+
 /// The budget and knobs of one search.
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
@@ -52,6 +58,23 @@ pub struct Config {
 }
 
 impl Config {
+    /// The tree of `search.SearchBot.tree_bot`: `iterations`, playouts by
+    /// `policy`, the other knobs at their defaults (no solving, no
+    /// inference, no depth limit).
+    pub fn tree(iterations: usize, policy: Policy) -> Config {
+        Config {
+            iterations,
+            deadline: None,
+            policy,
+            explore: DEFAULT_EXPLORE,
+            scale: DEFAULT_SCALE,
+            solve: 0,
+            infer: 0.0,
+            worlds: DEFAULT_WORLDS,
+            depth: 0,
+        }
+    }
+
     fn done(&self, done: usize) -> bool {
         match self.deadline {
             Some(d) => std::time::Instant::now() >= d,

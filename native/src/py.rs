@@ -994,6 +994,11 @@ fn constants(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     )?;
     out.set_item("TIME_BINS", crate::sim::TIME_BINS)?;
     out.set_item("search", named(&[("WIN", crate::matchvalue::WIN)])?)?;
+    let tree = PyDict::new(py);
+    tree.set_item("DEFAULT_EXPLORE", crate::ismcts::DEFAULT_EXPLORE)?;
+    tree.set_item("DEFAULT_SCALE", crate::ismcts::DEFAULT_SCALE)?;
+    tree.set_item("DEFAULT_WORLDS", crate::ismcts::DEFAULT_WORLDS)?;
+    out.set_item("ismcts", tree)?;
     Ok(out)
 }
 

@@ -117,9 +117,7 @@ fn run_epimc<const W: usize>(
     rng: &mut Rng,
 ) -> PyResult<Option<(i64, Vec<f64>, f64)>> {
     let view = view_of(rules, layout, seat, own, counts, unseen, limits, legal)?;
-    let t = &rules.t;
-    let held: usize = view.counts.iter().sum();
-    if held > solve || (t.max_draws != 0 && view.layout.drawable() != 0) {
+    if !view.solvable(solve) {
         return Err(PyValueError::new_err("the position cannot be solved exactly"));
     }
     let found = py.allow_threads(|| guard(|| Ok(epimc(&view, legal, iterations, infer, rng))))?;

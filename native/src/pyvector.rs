@@ -103,8 +103,12 @@ fn buffer<T: Element>(obj: &Bound<'_, PyAny>, len: usize, name: &str) -> PyResul
     Ok(b.buf_ptr() as *mut T)
 }
 
-fn opponent(spec: &(String, usize, usize, String, usize, f64)) -> PyResult<Opponent> {
-    let (name, iterations, rollouts, policy, solve, infer) = spec;
+/// `vector.native_opponent`'s spec: `(bot, iterations, rollouts, policy,
+/// solve, infer, tree)`.
+type Spec = (String, usize, usize, String, usize, f64, usize);
+
+fn opponent(spec: &Spec) -> PyResult<Opponent> {
+    let (name, iterations, rollouts, policy, solve, infer, tree) = spec;
     Ok(match name.as_str() {
         "random" => Opponent::Random,
         "greedy" => Opponent::Greedy,
@@ -116,6 +120,7 @@ fn opponent(spec: &(String, usize, usize, String, usize, f64)) -> PyResult<Oppon
                 .ok_or_else(|| PyValueError::new_err(format!("no rollout policy {policy:?}")))?,
             solve: *solve,
             infer: *infer,
+            tree: *tree,
         },
         _ => return Err(PyValueError::new_err(format!("no native bot {name:?}"))),
     })
@@ -184,7 +189,7 @@ impl VectorCore {
         table: Bound<'_, PyDict>,
         n: usize,
         seat: i64,
-        opponents: Vec<(String, usize, usize, String, usize, f64)>,
+        opponents: Vec<Spec>,
         whole_match: bool,
         reward: &str,
         scale: f64,

@@ -107,6 +107,19 @@ impl<const W: usize> View<W> {
         View { seat, own, counts, unseen, limits, layout, history }
     }
 
+    /// `search.solvable_view`: whether every world of the view may be solved
+    /// (`solve::solvable`): no draw can happen any more and at most `limit`
+    /// tiles are in the hands; the same in every world, since both are public.
+    pub fn solvable(&self, limit: usize) -> bool {
+        if limit == 0 {
+            return false;
+        }
+        if self.layout.rules.t.max_draws != 0 && self.layout.drawable() != 0 {
+            return false;
+        }
+        self.counts.iter().sum::<usize>() <= limit
+    }
+
     /// `observation.sample_world`: a complete hand agreeing with the view.
     pub fn sample_world(&self, rng: &mut Rng) -> Result<Hand<W>, NoWorld> {
         let hands = self.deal_unseen(rng)?;

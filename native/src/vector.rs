@@ -16,6 +16,7 @@ use crate::bits::Bits;
 use crate::bots::{heuristic_decide, Voids};
 use crate::game::{unique_top, Match, MatchRules};
 use crate::hand::Hand;
+use crate::ismcts;
 use crate::moves::{arm_of, play_code, tile_of, DRAW, PASS, PLAYING};
 use crate::rng::{derive, Rng};
 use crate::search::{search, Budget, Policy, View};
@@ -32,7 +33,16 @@ pub enum Opponent {
     Random,
     Greedy,
     Heuristic,
-    Search { iterations: usize, rollouts: usize, policy: Policy, solve: usize, infer: f64 },
+    /// `search`: `tree` > 0 grows an information-set tree of `tree` ×
+    /// `iterations` iterations where the worlds cannot be solved
+    Search {
+        iterations: usize,
+        rollouts: usize,
+        policy: Policy,
+        solve: usize,
+        infer: f64,
+        tree: usize,
+    },
 }
 
 /// Which seat learns.
@@ -331,12 +341,18 @@ impl<const W: usize> Env<W> {
                         let scratch = self.scratch.get_or_insert_with(|| self.hand.clone());
                         heuristic_decide(&self.hand, &self.voids, &self.legal, scratch)
                     }
-                    Opponent::Search { iterations, rollouts, policy, solve, infer } => {
+                    Opponent::Search { iterations, rollouts, policy, solve, infer, tree } => {
                         let view = View::of(&self.hand, seat, &self.voids);
-                        let budget = Budget::new(iterations, rollouts, policy, None, solve, infer);
-                        search(&view, &self.legal, &budget, &mut self.bot_rng)
-                            .map_err(|_| "no world agrees with the history".to_string())?
-                            .best
+                        let found = if tree > 0 && !view.solvable(solve) {
+                            let config = ismcts::Config::tree(tree * iterations, policy);
+                            ismcts::ismcts(&view, &self.legal, &config, &mut self.bot_rng)
+                                .map(|f| f.best)
+                        } else {
+                            let budget =
+                                Budget::new(iterations, rollouts, policy, None, solve, infer);
+                            search(&view, &self.legal, &budget, &mut self.bot_rng).map(|f| f.best)
+                        };
+                        found.map_err(|_| "no world agrees with the history".to_string())?
                     }
                 },
             };
