@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -359,14 +358,34 @@ def test_the_hint_is_the_analysis_of_the_decision(tmp_path: Path) -> None:
     decisions = {d.ply: d for d in analysis.decisions}
     for ply, values, text in hints:
         d = decisions[ply]
-        # the same values (the analysis adds the match-win probability)
-        assert [replace(v, win=None) for v in d.moves] == values
+        # the same values and match-win probabilities
+        assert list(d.moves) == values
         best = max(values, key=lambda v: v.value)
-        assert replace(d.best, win=None) == best and text.startswith(f"{best.notation} ({best.value:+.1f} expected; ")
+        assert d.best == best and text.startswith(f"{best.notation} ({best.value:+.1f} expected; ")
         second = max((v for v in values if v is not best), key=lambda v: v.value)
         gap = round(best.value - second.value, 1)
-        assert (f"{gap:.1f} better than {second.notation})" in text if gap > 0
-                else f"as good as {second.notation})" in text)
+        assert (f"{gap:.1f} better than {second.notation};" in text if gap > 0
+                else f"as good as {second.notation};" in text)
+        # All Fives is played to a target: the chance after the best move
+        assert best.win is not None and 0 <= best.win <= 1
+        assert text.endswith(f"; {best.win:.0%} to win the match)")
+
+
+def test_a_hint_names_no_match_chance_where_only_the_hand_is_at_stake(tmp_path: Path) -> None:
+    session = GameSession.new(load_variant("block-2p"), bots=["greedy"], seed=1,
+                              save_path=tmp_path / "b.json")
+    while True:
+        hand = session.hand
+        assert hand is not None and session.hand_number == 1
+        if session.is_human(hand.turn) and len(hand.legal_moves()) > 1:
+            break
+        if session.is_human(hand.turn):
+            session.play(hand.legal_moves()[0])
+        else:
+            session.bot_move()
+    text = session.hint()
+    assert all(v.win is None for v in session.hint_values())
+    assert " expected; " in text and "win the match" not in text and text.endswith(")")
 
 
 def test_a_after_a_hand_shows_its_analysis(tmp_path: Path) -> None:

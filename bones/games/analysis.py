@@ -27,7 +27,7 @@ whatever the core and in whatever order the decisions are analysed.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from bones.engine.notation import format_move, parse_move
@@ -131,6 +131,23 @@ def hint_rng(seed: int, hand_number: int, ply: int, seat: int) -> Rng:
     (from 1): the one `bones play` gives its hint there
     (:func:`bones.games.game.bot_rng` with ``"hint"``; docs/random.md)."""
     return stream(seed, PLAY, hand_number, ply, seat, PURPOSE_HINT)
+
+
+def judge_decision(rules: Rules, observation: Observation, budget: int,
+                   seed: int, hand_number: int) -> list[MoveValue]:
+    """Every legal move of ``observation``'s seat valued as `bones analyse`
+    and the ``?`` hint value it: :func:`evaluate_moves` and, where the match
+    is at stake, :func:`win_probabilities` over the same worlds (the
+    decision's stream, :func:`hint_rng`, drawn afresh for each)."""
+    ply = len(observation.layout.log)
+
+    def rng() -> Rng:
+        return hint_rng(seed, hand_number, ply, observation.seat)
+
+    values = evaluate_moves(rules, observation, budget, rng())
+    wins: Sequence[float | None] = (
+        win_probabilities(rules, observation, budget, rng()) or [None] * len(values))
+    return [replace(v, win=w) for v, w in zip(values, wins, strict=True)]
 
 
 def best_of(values: Sequence[MoveValue]) -> MoveValue:
@@ -307,14 +324,9 @@ def _decide(rules: Rules, hand: HandLike, number: int, text: str, seed: int,
     ply = len(hand.log)
     played_code = parse_move(hand, text)
     obs = observe(hand, seat, legal)
-    values = evaluate_moves(rules, obs, budget, hint_rng(seed, number, ply, seat))
-    # the same worlds (the same stream), valued by the match
-    wins: Sequence[float | None] = (
-        win_probabilities(rules, obs, budget, hint_rng(seed, number, ply, seat))
-        or [None] * len(values))
     # the notation as the record has it (the layout's may differ in form)
-    values = [MoveValue(v.move, format_move(hand, v.move), v.value, w)
-              for v, w in zip(values, wins, strict=True)]
+    values = [replace(v, notation=format_move(hand, v.move))
+              for v in judge_decision(rules, obs, budget, seed, number)]
     played = next(v for v in values if v.move == played_code)
     return Decision(number, ply + 1, seat, played, best_of(values), tuple(values), threshold)
 
@@ -377,5 +389,5 @@ __all__ = [
     "BIGGEST", "DEFAULT_BUDGET", "FORMAT", "MAX_BUDGET", "MIN_BUDGET", "MISTAKE", "VERSION",
     "Analysis", "Decision", "HandAnalysis", "MoveValue", "analyse", "analysis_json", "best_of",
     "decision_json", "default_seats", "evaluate_moves", "hint_rng", "human_seats",
-    "mistake_threshold", "win_probabilities",
+    "judge_decision", "mistake_threshold", "win_probabilities",
 ]

@@ -20,7 +20,7 @@ import re
 import shlex
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -441,14 +441,17 @@ class GameSession:
         gap = best.value - second.value
         better = (f"{gap:.1f} better than {second.notation}" if round(gap, 1) > 0
                   else f"as good as {second.notation}")
-        return f"{best.notation} ({best.value:+.1f} expected; {better})"
+        # where the match is at stake: the side's chance after the best move
+        chance = "" if best.win is None else f"; {best.win:.0%} to win the match"
+        return f"{best.notation} ({best.value:+.1f} expected; {better}{chance})"
 
     def hint_values(self) -> list[MoveValue]:
-        """The search's value of every legal move of the player to move, from
-        their view only, by :func:`bones.games.analysis.evaluate_moves` with
-        the hint's stream at the analysis's default budget: exactly what
-        `bones analyse` says of this decision."""
-        from bones.games.analysis import DEFAULT_BUDGET, MoveValue, evaluate_moves
+        """The search's value of every legal move of the player to move (and
+        the match-win probability where the match is at stake), from their
+        view only, by :func:`bones.games.analysis.judge_decision` with the
+        hint's stream at the analysis's default budget: exactly what `bones
+        analyse` says of this decision."""
+        from bones.games.analysis import DEFAULT_BUDGET, MoveValue, judge_decision
         from bones.seat.observation import observe
 
         hand = self.hand
@@ -456,9 +459,9 @@ class GameSession:
         legal = hand.legal_moves()
         if len(legal) == 1:
             return [MoveValue(legal[0], format_move(hand, legal[0]), 0.0)]
-        rng = bot_rng(self.seed, self.hand_number, len(hand.log), hand.turn, "hint")
-        values = evaluate_moves(self.rules, observe(hand, hand.turn, legal), DEFAULT_BUDGET, rng)
-        return [MoveValue(v.move, format_move(hand, v.move), v.value) for v in values]
+        values = judge_decision(self.rules, observe(hand, hand.turn, legal), DEFAULT_BUDGET,
+                                self.seed, self.hand_number)
+        return [replace(v, notation=format_move(hand, v.move)) for v in values]
 
     def analyse_hand(self, number: int) -> Analysis:
         """The analysis of hand ``number`` (from 1) for the human seats
