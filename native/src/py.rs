@@ -16,7 +16,7 @@ use crate::bits::Bits;
 use crate::format::TABLE_FORMAT;
 use crate::hand::{Hand as Kernel, HandSetup};
 use crate::rng::{derive as kderive, Rng as KRng};
-use crate::table::{Points, Rules as KRules, Settle, Table, When};
+use crate::table::{AnyRules, Points, Rules as KRules, Settle, Table, When};
 
 create_exception!(
     bones_native,
@@ -162,11 +162,10 @@ pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
     Ok(t)
 }
 
-#[derive(Clone)]
-enum AnyRules {
-    W1(Arc<KRules<1>>),
-    W2(Arc<KRules<2>>),
-    W3(Arc<KRules<3>>),
+/// The kernel's rules for a flat table (`bones.engine.flat`), at the width
+/// its tile set needs: what every native object's constructor reads.
+pub(crate) fn rules_from_dict(table: &Bound<'_, PyDict>) -> PyResult<AnyRules> {
+    AnyRules::new(table_from_dict(table)?).map_err(PyValueError::new_err)
 }
 
 /// A flat rule table, checked and turned into the kernel's tables once.
@@ -183,12 +182,7 @@ impl Rules {
         guard(|| {
             let t = table_from_dict(table)?;
             let size = t.size();
-            let err = |e: String| PyValueError::new_err(e);
-            let inner = match t.words() {
-                1 => AnyRules::W1(Arc::new(KRules::new(t).map_err(err)?)),
-                2 => AnyRules::W2(Arc::new(KRules::new(t).map_err(err)?)),
-                _ => AnyRules::W3(Arc::new(KRules::new(t).map_err(err)?)),
-            };
+            let inner = AnyRules::new(t).map_err(PyValueError::new_err)?;
             Ok(Rules { inner, size })
         })
     }
@@ -196,11 +190,7 @@ impl Rules {
     /// How many 64-bit words a tile mask takes for this set.
     #[getter]
     fn words(&self) -> usize {
-        match self.inner {
-            AnyRules::W1(_) => 1,
-            AnyRules::W2(_) => 2,
-            AnyRules::W3(_) => 3,
-        }
+        self.inner.words()
     }
 
     #[getter]

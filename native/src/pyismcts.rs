@@ -12,9 +12,11 @@ use pyo3::types::PyDict;
 use crate::epimc::epimc;
 use crate::ismcts::{ismcts, Config};
 use crate::py::guard;
-use crate::pysearch::{attr, hand_from_py, mask, AnyRules};
+use crate::py::rules_from_dict;
+use crate::pysearch::{attr, hand_from_py, mask};
 use crate::rng::Rng;
 use crate::search::{NoWorld, Policy, View};
+use crate::table::AnyRules;
 use crate::table::Rules;
 
 /// (the best move, every legal move's visits and summed reward, iterations)
@@ -137,7 +139,7 @@ struct Ismcts {
 impl Ismcts {
     #[new]
     fn new(table: &Bound<'_, PyDict>) -> PyResult<Self> {
-        guard(|| Ok(Ismcts { inner: AnyRules::from_dict(table)? }))
+        guard(|| Ok(Ismcts { inner: rules_from_dict(table)? }))
     }
 
     /// `IsmctsBot.python_search` for seat `seat` of the layout `layout` (as

@@ -12,31 +12,10 @@ use pyo3::types::PyDict;
 use crate::bits::Bits;
 use crate::hand::{Hand, HandSetup, MAX_ARMS, MAX_HUBS};
 use crate::matchvalue::MatchTable;
-use crate::py::{guard, table_from_dict};
+use crate::py::{guard, rules_from_dict};
 use crate::rng::Rng;
 use crate::search::{search, Budget, NoWorld, Policy, View};
-use crate::table::{Rules, MAX_PLAYERS};
-
-#[derive(Clone)]
-pub(crate) enum AnyRules {
-    W1(Arc<Rules<1>>),
-    W2(Arc<Rules<2>>),
-    W3(Arc<Rules<3>>),
-}
-
-impl AnyRules {
-    /// The kernel's rules for a flat table (`bones.engine.flat`), at the
-    /// width its tile set needs: what every native bot's constructor reads.
-    pub(crate) fn from_dict(table: &Bound<'_, PyDict>) -> PyResult<AnyRules> {
-        let t = table_from_dict(table)?;
-        let err = |e: String| PyValueError::new_err(e);
-        Ok(match t.words() {
-            1 => AnyRules::W1(Arc::new(Rules::new(t).map_err(err)?)),
-            2 => AnyRules::W2(Arc::new(Rules::new(t).map_err(err)?)),
-            _ => AnyRules::W3(Arc::new(Rules::new(t).map_err(err)?)),
-        })
-    }
-}
+use crate::table::{AnyRules, Rules, MAX_PLAYERS};
 
 /// A tile mask from a Python int (bit t for tile t).
 pub(crate) fn mask<const W: usize>(v: &Bound<'_, PyAny>, size: usize) -> PyResult<Bits<W>> {
@@ -279,7 +258,7 @@ struct Searcher {
 impl Searcher {
     #[new]
     fn new(table: &Bound<'_, PyDict>) -> PyResult<Self> {
-        guard(|| Ok(Searcher { inner: AnyRules::from_dict(table)? }))
+        guard(|| Ok(Searcher { inner: rules_from_dict(table)? }))
     }
 
     /// `SearchBot.values` for seat `seat` of the layout `layout` (a Python

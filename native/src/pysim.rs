@@ -10,8 +10,8 @@ use pyo3::types::PyDict;
 
 use crate::game::{LeadRule, MatchRules};
 use crate::py::{guard, table_from_dict, NativeError};
-use crate::sim::{AnyRules, Bot, Sim, SimTable, Slots, Totals, NATIVE_BOTS};
-use crate::table::Rules as KRules;
+use crate::sim::{Bot, Sim, SimTable, Slots, Totals, NATIVE_BOTS};
+use crate::table::AnyRules;
 
 fn item<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
     match d.get_item(key)? {
@@ -87,12 +87,7 @@ impl Simulation {
             for (d, s) in tables.iter().zip(&slots_of) {
                 let t = table_from_dict(d)?;
                 players = t.players;
-                let err = |e: String| PyValueError::new_err(e);
-                let rules = match t.words() {
-                    1 => AnyRules::W1(Arc::new(KRules::new(t).map_err(err)?)),
-                    2 => AnyRules::W2(Arc::new(KRules::new(t).map_err(err)?)),
-                    _ => AnyRules::W3(Arc::new(KRules::new(t).map_err(err)?)),
-                };
+                let rules = AnyRules::new(t).map_err(PyValueError::new_err)?;
                 out.push(SimTable { rules, m: match_rules(d)?, slots: slots(s)? });
             }
             let sim = Sim {

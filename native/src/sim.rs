@@ -14,7 +14,7 @@ use crate::game::{unique_top, Match, MatchRules, BOTS};
 use crate::hand::Hand;
 use crate::moves::{BLOCKED, PLAYING};
 use crate::rng::{derive, Rng};
-use crate::table::{Rules, MAX_PLAYERS};
+use crate::table::{AnyRules, Rules, MAX_PLAYERS};
 
 /// The built-in bots a batch plays natively (names as `bones.bots`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,14 +101,6 @@ pub struct TableHists {
     pub play_points: Hist,
     pub game_hands: Hist,
     pub margin: Hist,
-}
-
-/// A table of any mask width.
-#[derive(Clone)]
-pub enum AnyRules {
-    W1(Arc<Rules<1>>),
-    W2(Arc<Rules<2>>),
-    W3(Arc<Rules<3>>),
 }
 
 #[derive(Clone)]

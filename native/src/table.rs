@@ -1,6 +1,8 @@
 //! The flat rule table (see `bones.engine.flat`) and the tile tables
 //! derived from it. Built once per run; the hand only reads it.
 
+use std::sync::Arc;
+
 use crate::bits::Bits;
 pub use crate::codes::{
     Amount, Check, Drawing, Muggins, Order, OverClaim, Per, Points, Round, SettleKind, Spinner,
@@ -254,6 +256,35 @@ impl Table {
     #[inline]
     pub fn next_opponent(&self, seat: usize) -> usize {
         self.opponent_after[seat]
+    }
+}
+
+/// A rule table's kernel tables at the mask width its tile set needs
+/// (`Table::words`): what every native object is built from.
+#[derive(Clone)]
+pub enum AnyRules {
+    W1(Arc<Rules<1>>),
+    W2(Arc<Rules<2>>),
+    W3(Arc<Rules<3>>),
+}
+
+impl AnyRules {
+    /// Checks the table and compiles it at its width.
+    pub fn new(t: Table) -> Result<AnyRules, String> {
+        Ok(match t.words() {
+            1 => AnyRules::W1(Arc::new(Rules::new(t)?)),
+            2 => AnyRules::W2(Arc::new(Rules::new(t)?)),
+            _ => AnyRules::W3(Arc::new(Rules::new(t)?)),
+        })
+    }
+
+    /// How many 64-bit words a tile mask takes.
+    pub fn words(&self) -> usize {
+        match self {
+            AnyRules::W1(_) => 1,
+            AnyRules::W2(_) => 2,
+            AnyRules::W3(_) => 3,
+        }
     }
 }
 
