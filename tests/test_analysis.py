@@ -344,7 +344,7 @@ def test_the_hint_is_the_analysis_of_the_decision(tmp_path: Path) -> None:
     while session.hand_number == 1:
         hand = session.hand
         assert hand is not None
-        if session.is_human(hand.turn) and len(hand.legal_moves()) > 1 and len(hints) < 3:
+        if session.is_human(hand.turn) and len(hand.legal_moves()) > 1 and len(hints) < 2:
             values = session.hint_values()
             hints.append((len(hand.log) + 1, values, session.hint()))
             session.play(values[-1].move)  # not always the best
@@ -352,7 +352,7 @@ def test_the_hint_is_the_analysis_of_the_decision(tmp_path: Path) -> None:
             session.play(hand.legal_moves()[0])
         else:
             session.bot_move()
-    assert len(hints) == 3
+    assert len(hints) == 2
     analysis = session.analyse_hand(1)
     assert [h.number for h in analysis.hands] == [1] and analysis.seats == [0]
     decisions = {d.ply: d for d in analysis.decisions}
@@ -372,13 +372,15 @@ def test_the_hint_is_the_analysis_of_the_decision(tmp_path: Path) -> None:
 
 
 def test_a_hint_names_no_match_chance_where_only_the_hand_is_at_stake(tmp_path: Path) -> None:
-    session = GameSession.new(load_variant("block-2p"), bots=["greedy"], seed=1,
+    session = GameSession.new(load_variant("block-2p"), bots=["greedy"], seed=2,
                               save_path=tmp_path / "b.json")
-    while True:
-        hand = session.hand
-        assert hand is not None and session.hand_number == 1
-        if session.is_human(hand.turn) and len(hand.legal_moves()) > 1:
-            break
+    hand = session.hand
+    assert hand is not None
+    # a decision late in the hand (the Python reference solves 200 worlds a
+    # hint, cheap once a few tiles are down)
+    while not (session.is_human(hand.turn) and len(hand.legal_moves()) > 1
+               and len(hand.log) >= 4):
+        assert not hand.over
         if session.is_human(hand.turn):
             session.play(hand.legal_moves()[0])
         else:
