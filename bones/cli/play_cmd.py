@@ -187,7 +187,16 @@ def _resume_game(path: Path, bots: str | None, screen: _Screen) -> None:
             session = GameSession.resume(path, trusted)
         except (GameError, SaveError, RecordError) as err:
             raise _fail(str(err), 1) from None
+        # a person's seat the host of `bones serve` handed to a bot (meta.play.handed)
+        # comes back to the person: at the terminal, to whoever plays the human seats
+        handed = {k: session.config.seats[k] for k in session.handed}
+        if not session.over:
+            session.hand_back_all()
         ui = _make_ui(session, screen)
+        if handed and not session.over:
+            for seat, bot in handed.items():
+                ui.message(f"seat {seat} was handed to the bot {bot} in bones serve: "
+                           "it is played at this keyboard again", "note")
         if session.over:
             ui.start(session, True)
             ui.message("this game is already over", "note")

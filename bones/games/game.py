@@ -35,7 +35,7 @@ from bones.engine.notation import (
 )
 from bones.engine.rng import PLAY, PURPOSE_HINT, PURPOSE_MOVE, Rng, stream
 from bones.engine.rules import MUGGINS_OFF, Rules, RulesError
-from bones.games.people import MAX_CHAT, PeopleError, Series, chat_from, names_from
+from bones.games.people import MAX_CHAT, PeopleError, Series, chat_from, handed_from, names_from
 from bones.games.record import Record, Recorder
 from bones.games.saves import (
     SaveError,
@@ -185,6 +185,9 @@ class GameSession:
         self.names: list[str | None] = [None] * rules.players
         self.chat: list[dict[str, Any]] = []
         self.series: Series | None = None
+        #: the seats of people handed to a bot by the host of `bones serve`
+        #: (their bot is in ``config.seats``): still people's seats
+        self.handed: list[int] = []
         self._bots: dict[str, Bot] = {}
         #: the file exists (it was resumed, or its first version was created):
         #: later saves replace it; before that, a save creates it and never
@@ -243,6 +246,8 @@ class GameSession:
             session.takebacks = list(play.get("takebacks", []))
             try:
                 session.names = names_from(play.get("names"), rules.players)
+                session.handed = handed_from(play.get("handed"),
+                                             [s != HUMAN for s in config.seats])
                 session.chat = chat_from(play.get("chat"), rules.players)
                 if play.get("series") is not None:
                     session.series = Series.from_json(play["series"], rules.players)
@@ -316,6 +321,22 @@ class GameSession:
 
     def is_human(self, seat: int) -> bool:
         return self.config.seats[seat] == HUMAN
+
+    @property
+    def people_seats(self) -> list[int]:
+        """The seats of people: the human seats and those handed to a bot for a while."""
+        return sorted(set(self.human_seats) | set(self.handed))
+
+    def hand_back_all(self) -> list[int]:
+        """Give every seat handed to a bot back to its person (``human``); the seats given back."""
+        back = list(self.handed)
+        if back:
+            seats = list(self.config.seats)
+            for seat in back:
+                seats[seat] = HUMAN
+            self.config = SeatConfig(tuple(seats), self.config.level)
+            self.handed = []
+        return back
 
     @property
     def human_seats(self) -> list[int]:
@@ -529,6 +550,7 @@ class GameSession:
                 **({"names": list(self.names)} if any(self.names) else {}),
                 **({"chat": list(self.chat[-MAX_CHAT:])} if self.chat else {}),
                 **({"series": self.series.to_json()} if self.series is not None else {}),
+                **({"handed": sorted(self.handed)} if self.handed else {}),
                 # an old save's generator that deals the next hand, so a
                 # resumed game deals exactly what the uninterrupted one would
                 # (the specified stream needs no state: docs/random.md)

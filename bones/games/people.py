@@ -6,7 +6,10 @@ the table's chat and, when a match is one of a series of rematches, which
 match of the series it is and how many matches each person had won before it.
 They are stored in the save under ``meta.play`` (``names``, ``chat``,
 ``series``), each optional, so saves written before them load unchanged and
-`bones play --resume` and `bones replay` can show the names.
+`bones play --resume` and `bones replay` can show the names.  So is
+``handed``: the seats of people the host handed to a bot for a while (the
+seat's bot is in ``meta.play.seats``), so that the seat stays a person's
+when the save is opened again.
 
 Every value is checked when a save is read, as any other part of a save:
 a name is 1 to :data:`MAX_NAME` printable characters, a message at most
@@ -120,6 +123,34 @@ def names_from(data: Any, players: int) -> list[str | None]:
     return [None if n is None else clean_name(n) for n in data]
 
 
+def handed_from(data: Any, bot_seats: list[bool]) -> list[int]:
+    """A save's ``handed``: the seats, in order, of people handed to a bot
+    (``bot_seats[k]`` is True when seat ``k`` is played by a bot in the save).
+
+    >>> handed_from(None, [False, True])
+    []
+    >>> handed_from([1], [False, True])
+    [1]
+    >>> handed_from([0], [False, True])
+    Traceback (most recent call last):
+    ...
+    bones.games.people.PeopleError: handed lists seat 0, which no bot plays in the save's seats
+    """
+    players = len(bot_seats)
+    if data is None:
+        return []
+    if not isinstance(data, list) or not all(
+            isinstance(s, int) and not isinstance(s, bool) and 0 <= s < players for s in data):
+        raise PeopleError(f"handed must list seats from 0 to {players - 1} "
+                          "(the people's seats handed to a bot)")
+    if len(set(data)) != len(data):
+        raise PeopleError("handed lists a seat more than once")
+    for seat in data:
+        if not bot_seats[seat]:
+            raise PeopleError(f"handed lists seat {seat}, which no bot plays in the save's seats")
+    return sorted(data)
+
+
 def chat_from(data: Any, players: int) -> list[dict[str, Any]]:
     """A save's ``chat``: messages ``{"n", "seat", "name", "text", "at"}``, oldest first
     (``n`` numbers the game's messages from 1 and keeps growing when the oldest are dropped)."""
@@ -151,4 +182,4 @@ def chat_from(data: Any, players: int) -> list[dict[str, Any]]:
 
 
 __all__ = ["MAX_CHAT", "MAX_MESSAGE", "MAX_NAME", "PeopleError", "Series", "chat_from",
-           "clean_message", "clean_name", "names_from"]
+           "clean_message", "clean_name", "handed_from", "names_from"]

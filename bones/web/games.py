@@ -395,7 +395,7 @@ class GameStore:
                                 "(its --max-games): finish or delete one first")
 
     def _register(self, path: Path, session: GameSession) -> tuple[WebGame, dict[int, str]]:
-        keys = {seat: tokens.new_key() for seat in session.human_seats}
+        keys = {seat: tokens.new_key() for seat in session.people_seats}
         game = WebGame(tokens.new_id(), path, {s: tokens.key_hash(k) for s, k in keys.items()},
                        time.time(), session)
         game.saved()
@@ -445,7 +445,8 @@ class GameStore:
         return session
 
     def open_save(self, name: Any) -> tuple[WebGame, dict[int, str] | None]:
-        """A game from a listed save, by its file name; new keys for its human seats.
+        """A game from a listed save, by its file name; new keys for its people's seats
+        (its human seats and those handed to a bot, which the bot keeps playing).
 
         A save that is already a game of this server is that game, reopened
         as it is: its seat links keep working, and no new keys are made (the
@@ -473,7 +474,7 @@ class GameStore:
                         check_bot(spec)
                     except ApiError as err:
                         raise ApiError(400, f"seat {k}: {err.message}") from None
-            if not session.human_seats:
+            if not session.people_seats:
                 raise ApiError(400, f"{name} has no human seat to play")
             return self._register(path, session)
 

@@ -11,7 +11,10 @@
 * The host may hand a person's seat to a built-in bot (checked by
   :func:`bones.web.games.check_bot` within ``BOT_LIMITS``) and back
   (``POST /api/games/{id}/seats/{seat}``); the person's key stays valid
-  throughout, so their link works again once the seat is handed back.
+  throughout, so their link works again once the seat is handed back.  The
+  save records the handed seats (``meta.play.handed``): opening it again
+  (:meth:`bones.web.games.GameStore.open_save`) gives such a seat a link, as
+  any person's seat, still played by the bot until the host hands it back.
 
 Every operation runs under the game's lock (:meth:`WebGame.held`) and touches
 no other game; the rate limits (:func:`limit`) are kept per game and per key.
@@ -120,9 +123,13 @@ def hand_seat(game: WebGame, seat: int, bot: str | None) -> dict[str, Any]:
             raise ApiError(409, f"seat {seat} is a bot's seat from the start: only a person's "
                                 "seat is handed to a bot and back")
         seats = list(session.config.seats)
-        if seats[seat] != spec:
+        # the save remembers the seat is a person's (meta.play.handed), so it is
+        # one again, with a link, when the save is opened later
+        handed = sorted((set(session.handed) - {seat}) | ({seat} if bot is not None else set()))
+        if seats[seat] != spec or session.handed != handed:
             seats[seat] = spec
             session.config = SeatConfig(tuple(seats), session.config.level)
+            session.handed = handed
             session.save()
             game.saved()
             game.stamp += 1

@@ -102,11 +102,13 @@ def answer(store: GameStore, game: WebGame, key: str | None, accept: Any) -> dic
 
         names = moved(list(session.names))
         chat = list(session.chat)
+        handed = sorted((s + 1) % players for s in session.handed)
 
         def prepare(new: GameSession) -> None:
             new.names = names
             new.chat = chat
             new.series = nxt
+            new.handed = handed  # a handed seat's bot moves on with its seat
 
         seed = derive(session.seed, nxt.match) % 2**63
         with store._lock:

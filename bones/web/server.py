@@ -82,19 +82,23 @@ class Server:
 
     def kick(self, game: WebGame) -> None:
         """Let the bot to move answer, if one is to move and none is thinking already."""
-        if self.closing or not game.bot_to_move():
+        if self.closing or not self._held(game) or not game.bot_to_move():
             return
         task = self.bot_tasks.get(game.id)
         if task is not None and not task.done():
             return
         self.bot_tasks[game.id] = asyncio.get_running_loop().create_task(self._bot(game))
 
+    def _held(self, game: WebGame) -> bool:
+        """``game`` is still one of this server's games (not deleted)."""
+        return self.store.games.get(game.id) is game
+
     async def _bot(self, game: WebGame) -> None:
-        while not self.closing and game.bot_to_move():
+        while not self.closing and self._held(game) and game.bot_to_move():
             expected = game.version
             await asyncio.sleep(self.config.pace)
-            if self.closing:
-                return
+            if self.closing or not self._held(game):
+                return  # a deleted game's bots stop: its save may be opened as a new game
             game.busy = True
             try:
                 moved = await self.workers.thread(game.bot_step, expected)
