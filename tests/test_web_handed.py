@@ -212,3 +212,30 @@ def test_bones_play_resume_gives_a_handed_seat_back_to_the_terminal(server, save
     assert "seats: seat 0 human, seat 1 human, seat 2 greedy" in r.output
     play = play_of(path)  # saved as the terminal plays it: Bob's seat is a human seat again
     assert play["seats"] == ["human", "human", "greedy"] and "handed" not in play
+
+
+def test_a_deleted_games_bots_stop_and_leave_its_save_alone(saves: Path) -> None:
+    # the save of a deleted game may be opened again as a new game: the old
+    # game's bots must not go on writing it (nor hold its lock meanwhile)
+    app, client = make(saves)
+    with client:
+        app.state.server.config.pace = 0.02
+        gid, _ = table(app, client)
+        hand(app, client, gid, 0, "greedy")
+        hand(app, client, gid, 1, "greedy")  # bots in every seat: the game plays itself
+        path = app.state.server.store.get(gid).path
+        end = time.monotonic() + 10
+        while len(json.loads(path.read_text())["hands"][0]["moves"]) < 2 and time.monotonic() < end:
+            time.sleep(0.01)
+        client.request("DELETE", f"/api/games/{gid}", json={}, headers=host_headers(app))
+        task = app.state.server.bot_tasks[gid]
+        end = time.monotonic() + 10
+        while not task.done() and time.monotonic() < end:  # a bot thinking finishes its move
+            time.sleep(0.01)
+        assert task.done(), "the deleted game's bots play on"
+        assert not GameSession.resume(path).over, "the deleted game's bots played the match out"
+        before = path.read_text()
+        time.sleep(0.3)  # some fifteen bot moves at this pace, were the bots still playing
+        assert path.read_text() == before
+        r = open_save(app, client, path.name)
+        assert r.status_code == 201, r.text
