@@ -56,11 +56,21 @@ def handed_save(app, client, saves: Path, bot: str = "heuristic") -> tuple[str, 
     gid, (k0, k1) = table(app, client)
     client.post(f"/api/games/{gid}/name", json={"name": "Bob"}, headers=seat_headers(k1))
     hand(app, client, gid, 1, bot)
-    wait_turn(client, gid, k0)  # the bots have answered: none is thinking when it is deleted
+    wait_turn(client, gid, k0)  # the bots have answered
     path = app.state.server.store.get(gid).path
+    forget(app, client, gid)
+    return path.name, path
+
+
+def forget(app, client, gid: str) -> None:
+    """Delete the game (its save stays) and wait for its bots to stop."""
     r = client.request("DELETE", f"/api/games/{gid}", json={}, headers=host_headers(app))
     assert r.status_code == 200, r.text
-    return path.name, path
+    task = app.state.server.bot_tasks.get(gid)
+    end = time.monotonic() + 10
+    while task is not None and not task.done() and time.monotonic() < end:
+        time.sleep(0.01)  # a bot thinking finishes its move, then stops
+    assert task is None or task.done(), "the deleted game's bots play on"
 
 
 def open_save(app, client, name: str):
@@ -140,7 +150,7 @@ def test_a_save_with_every_person_handed_to_a_bot_still_opens(server, saves: Pat
     hand(app, client, gid, 1, "greedy")
     path = app.state.server.store.get(gid).path
     assert play_of(path)["handed"] == [0, 1]
-    client.request("DELETE", f"/api/games/{gid}", json={}, headers=host_headers(app))
+    forget(app, client, gid)
     r = open_save(app, client, path.name)
     assert r.status_code == 201, r.text
     assert sorted(s["seat"] for s in r.json()["seats"]) == [0, 1]
@@ -193,7 +203,7 @@ def test_a_rematch_moves_a_handed_seat_on_with_its_person(server, saves: Path) -
     assert play["seats"] == ["greedy", "human", "heuristic"] and play["handed"] == [2]
     assert view(client, gid, k1)["you"] == 2 and view(client, gid, k1)["social"]["handed"] == "heuristic"
     # the second match's save, opened later, gives Bob's seat 2 its link
-    client.request("DELETE", f"/api/games/{gid}", json={}, headers=host_headers(app))
+    forget(app, client, gid)
     r = open_save(app, client, game.path.name)
     assert r.status_code == 201, r.text
     keys = {s["seat"]: s["key"] for s in r.json()["seats"]}
@@ -227,12 +237,7 @@ def test_a_deleted_games_bots_stop_and_leave_its_save_alone(saves: Path) -> None
         end = time.monotonic() + 10
         while len(json.loads(path.read_text())["hands"][0]["moves"]) < 2 and time.monotonic() < end:
             time.sleep(0.01)
-        client.request("DELETE", f"/api/games/{gid}", json={}, headers=host_headers(app))
-        task = app.state.server.bot_tasks[gid]
-        end = time.monotonic() + 10
-        while not task.done() and time.monotonic() < end:  # a bot thinking finishes its move
-            time.sleep(0.01)
-        assert task.done(), "the deleted game's bots play on"
+        forget(app, client, gid)
         assert not GameSession.resume(path).over, "the deleted game's bots played the match out"
         before = path.read_text()
         time.sleep(0.3)  # some fifteen bot moves at this pace, were the bots still playing
