@@ -105,6 +105,7 @@ def test_a_handed_seat_gets_a_link_again_when_its_save_is_opened(server, saves: 
     gid = g["id"]
     keys = {s["seat"]: s["key"] for s in g["seats"]}
     assert sorted(keys) == [0, 1]  # the person's seat has a link; the bot's from the start none
+    assert [s["handed"] for s in g["seats"]] == [None, "heuristic"]
     # the presence panel shows seat 1 as Bob's, handed to the bot, as before the save was closed
     people = client.get(f"/api/games/{gid}/people", headers=host_headers(app)).json()["seats"]
     assert [(s["person"], s["bot"]) for s in people] == [(True, None), (True, "heuristic"),

@@ -138,10 +138,14 @@ def _resolve_variant(ref: Any) -> tuple[Variant, str]:
 
 def _links(request: Request, game: WebGame, keys: dict[int, str]) -> list[dict[str, Any]]:
     base = base_url(request, server_of(request).config)
+    session = game.session
     out = []
     for seat, key in sorted(keys.items()):
         url = f"{base}/#game={game.id}&seat={seat}&key={key}"
-        out.append({"seat": seat, "key": key, "url": url, "qr": qr_svg(url)})
+        # a person's seat a bot plays until the host hands it back (a save opened again)
+        handed = (session.config.seats[seat]
+                  if session is not None and seat in session.handed else None)
+        out.append({"seat": seat, "key": key, "url": url, "qr": qr_svg(url), "handed": handed})
     return out
 
 

@@ -192,7 +192,8 @@ function showGame(id) {
       h("p", { class: "muted" }, "Give each player their own link (or let them scan it). ",
         "Whoever has a link plays that seat: share it only with that player."),
       h("div", { class: "link-grid" }, links.map((s) => h("div", { class: "link", "data-seat": s.seat },
-        h("b", {}, `Seat ${s.seat}`), h("input", { readonly: true, value: s.url, class: "seat-url" }),
+        h("b", {}, `Seat ${s.seat}`), s.handed ? h("span", { class: "muted" }, ` handed to ${s.handed}`) : null,
+        h("input", { readonly: true, value: s.url, class: "seat-url" }),
         s.qr ? h("div", { class: "qr", "aria-label": `QR code of seat ${s.seat}'s link` }) : null)))));
     main().querySelectorAll(".link").forEach((box, i) => {
       const qr = $(".qr", box);
@@ -491,7 +492,9 @@ async function resume(name) {
       else note(`${name} is already game ${game.id} here: open it with its seat link`, "error");
       return;
     }
-    rememberSeat(game.id, game.seats[0].seat, game.seats[0].key);
+    // this browser plays the first seat a bot is not playing for its person
+    const mine = game.seats.find((s) => !s.handed) || game.seats[0];
+    rememberSeat(game.id, mine.seat, mine.key);
     if (game.seats.length > 1) sessionStorage.setItem(`bones.links.${game.id}`, JSON.stringify(game.seats));
     location.hash = `play=${game.id}`;
   } catch (err) { note(err.message, "error"); }
