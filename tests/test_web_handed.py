@@ -245,3 +245,20 @@ def test_a_deleted_games_bots_stop_and_leave_its_save_alone(saves: Path) -> None
         assert path.read_text() == before
         r = open_save(app, client, path.name)
         assert r.status_code == 201, r.text
+
+
+def test_a_game_handed_over_by_an_older_server_records_the_seat_at_its_next_save(saves: Path) -> None:
+    app, client = make(saves, host_key="h" * 43)
+    with client:
+        gid, (k0, k1) = table(app, client)
+        hand(app, client, gid, 1, "greedy")
+        wait_turn(client, gid, k0)
+    path = next(saves.glob("*.json"))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    del data["meta"]["play"]["handed"]  # the save as a server before meta.play.handed wrote it
+    path.write_text(json.dumps(data), encoding="utf-8")
+    app, client = make(saves, host_key="h" * 43)  # restarted: the index keeps seat 1's key
+    with client:
+        assert view(client, gid, k1)["social"]["handed"] == "greedy"
+        move_when_my_turn(client, gid, k0)
+        assert play_of(path)["handed"] == [1]

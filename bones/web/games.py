@@ -181,6 +181,12 @@ class WebGame:
             except GameError as err:
                 raise ApiError(500, f"game {self.id}: {err}") from None
             self.stat = now
+            # a person's seat (it has a key) that a bot plays was handed to it, even
+            # if an older server did not record that in the save: the next save does
+            session = self.session
+            handed = {s for s in self.seat_hashes if not session.is_human(s)}
+            if not handed <= set(session.handed):
+                session.handed = sorted(handed | set(session.handed))
         self._note()
         return self.session
 
