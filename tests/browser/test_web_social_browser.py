@@ -1,5 +1,6 @@
 """End-to-end: two people on their own browsers and a bot at one table: names,
-chat, presence, a seat handed to a bot and back, and a rematch on the same links."""
+chat, presence, a seat handed to a bot and back, and a rematch on the same links;
+a save with a seat handed to a bot resumed from the Saves page with a link for it."""
 
 from __future__ import annotations
 
@@ -138,3 +139,29 @@ def test_two_people_and_a_bot_name_chat_hand_over_and_rematch(page, browser, ser
         assert not errors, errors
     finally:
         other.close()
+
+
+def test_a_save_with_a_handed_seat_resumes_with_a_link_for_it(page, served) -> None:
+    page.goto(served.url)  # the host's browser
+    page.wait_for_selector("#start")
+    host = served.host_key
+    game = served.api("POST", "/api/games", {
+        "variant": "sniff", "players": 3, "seed": 3,
+        "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}, key=host)
+    gid, keys = game["id"], {s["seat"]: s["key"] for s in game["seats"]}
+    served.api("POST", f"/api/games/{gid}/seats/0", {"bot": "greedy"}, key=host)
+    end = time.monotonic() + 30
+    while not served.api("GET", f"/api/games/{gid}", key=keys[1])["your_turn"]:  # the bots answer
+        assert time.monotonic() < end, "the bots never answered"
+        time.sleep(0.05)
+    served.api("DELETE", f"/api/games/{gid}", {}, key=host)  # forgotten: its save stays
+    page.goto(f"{served.base}/#saves")
+    page.wait_for_selector("button.resume", timeout=TIMEOUT)
+    page.click("button.resume")
+    # the seat links: seat 0 is a person's again, played by the bot; this browser takes seat 1
+    page.wait_for_selector('.link[data-seat="0"]', timeout=TIMEOUT)
+    assert "handed to greedy" in page.inner_text('.link[data-seat="0"]')
+    assert "handed" not in page.inner_text('.link[data-seat="1"]')
+    page.wait_for_function("() => window.bonesTable.view && window.bonesTable.view.you === 1", timeout=TIMEOUT)
+    page.wait_for_function("() => { const r = document.querySelector('#presence tr[data-seat=\"0\"]'); "
+                           "return r && r.innerText.includes('played by greedy'); }", timeout=TIMEOUT)
