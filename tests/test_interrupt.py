@@ -89,7 +89,7 @@ def test_ctrl_c_never_prints_a_traceback(delay: float, jobs: str, tmp_path: Path
 
 
 @pytest.mark.parametrize("bots,jobs", [("random", "1"), ("random", "2"),
-                                       ("search:iterations=5", "2")])
+                                       ("search:iterations=5:tree=1", "2")])
 def test_ctrl_c_once_games_are_done_reports_them(bots: str, jobs: str, tmp_path: Path) -> None:
     # ready: the progress bar (on a terminal) counts finished games; then a
     # Ctrl-C is always a partial report, on threads and worker processes alike

@@ -452,7 +452,9 @@ def test_long_poll_answers_when_the_bot_moves(saves: Path) -> None:
     app, client = make(saves)
     app.state.server.config.pace = 0.3
     with client:
-        g = new_game(app, client, seed=1)
+        # a searching bot at a budget the Python core moves quickly under load
+        g = new_game(app, client, seed=1, seats=[{"kind": "human"},
+                                                 {"kind": "bot", "bot": "search:iterations=40"}])
         key = g["seats"][0]["key"]
         v = client.get(f"/api/games/{g['id']}", headers=seat_headers(key)).json()
         if v["your_turn"]:
