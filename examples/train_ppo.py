@@ -1,7 +1,7 @@
 """Train sb3-contrib's MaskablePPO on the native vector environment, then play it in bones.
 
     pip install sb3-contrib          # stable-baselines3 and torch (the CPU is enough)
-    python examples/train_ppo.py --steps 3000000 --out /tmp/ppo.zip
+    python examples/train_ppo.py --steps 4000000 --out /tmp/ppo.zip
     bones simulate all-fives -n 300 --seed 1 \\
         --bots file:examples/train_ppo.py:PPOBot:model=/tmp/ppo.zip --bots greedy
 
@@ -213,7 +213,7 @@ class PPOBot:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--steps", type=int, default=3_000_000, help="environment steps (the budget)")
+    ap.add_argument("--steps", type=int, default=4_000_000, help="environment steps (the budget)")
     ap.add_argument("--out", default="ppo.zip")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--envs", type=int, default=64, help="tables stepped together")
