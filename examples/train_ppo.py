@@ -149,31 +149,33 @@ def train(steps: int, out: str, seed: int = 1, envs: int = 64, opponents: str = 
                                 seed=seed, device="cpu", verbose=0)
         else:
             model.set_env(env)
-        model.learn(budget, reset_num_timesteps=False, callback=_Log(against, t0))
+        model.learn(budget, reset_num_timesteps=False, callback=_progress(against, t0))
         env.close()
     model.save(out)
     print(f"saved {out}: {model.num_timesteps:,} env steps in {time.time() - t0:.0f}s "
           f"({time.process_time() - cpu0:.0f}s of CPU)", flush=True)
 
 
-def _Log(against: str, t0: float) -> Any:
-    """A callback printing the mean episode reward after every rollout."""
+def _progress(against: str, t0: float, every: int = 50) -> Any:
+    """A callback printing the mean reward of the last hands every ``every`` rollouts."""
     from stable_baselines3.common.callbacks import BaseCallback
 
-    class Log(BaseCallback):
+    class Progress(BaseCallback):
+        rollouts = 0
+
         def _on_step(self) -> bool:
             return True
 
         def _on_rollout_end(self) -> None:
-            buf = self.model.ep_info_buffer
-            if self.model.num_timesteps % (50 * self.model.n_steps * self.model.n_envs) < \
-                    self.model.n_steps * self.model.n_envs and buf:
-                mean = np.mean([e["r"] for e in buf])
+            self.rollouts += 1
+            hands = self.model.ep_info_buffer
+            if self.rollouts % every == 0 and hands:
+                mean = np.mean([h["r"] for h in hands])
                 print(f"{time.time() - t0:6.0f}s {self.model.num_timesteps:>11,} steps  "
-                      f"v {against}: mean reward of the last {len(buf)} hands {mean:+.4f}",
+                      f"v {against}: mean reward of the last {len(hands)} hands {mean:+.4f}",
                       flush=True)
 
-    return Log()
+    return Progress()
 
 
 def observation_input(observation: Any, encoding: Any, space: Any) -> tuple[np.ndarray, np.ndarray]:
