@@ -2,8 +2,8 @@
 environment plays exactly the scalar adapter's episodes (the reset
 observation on the step that ends an episode, the last one in
 ``info["terminal_observation"]``, never an empty mask), and its bot feeds the
-policy what the environment fed it.  Neither needs sb3-contrib; the last test,
-training and playing for a few steps, runs where sb3-contrib is installed."""
+policy what the environment fed it.  None of that needs sb3-contrib; the last
+test, training and playing for a few steps, runs where it is installed."""
 
 from __future__ import annotations
 
