@@ -1,0 +1,236 @@
+"""Train sb3-contrib's MaskablePPO on the native vector environment, then play it in bones.
+
+    pip install sb3-contrib          # stable-baselines3 and torch (the CPU is enough)
+    python examples/train_ppo.py --steps 4000000 --out /tmp/ppo.zip
+    bones simulate all-fives -n 300 --seed 1 \\
+        --bots file:examples/train_ppo.py:PPOBot:model=/tmp/ppo.zip --bots greedy
+
+:class:`BonesVecEnv` puts :class:`bones.adapters.vector.BonesVectorEnv`
+(Gymnasium's ``VectorEnv``, stepped in Rust) behind Stable-Baselines3's own
+``VecEnv`` API.  The two differ in how an episode ends: the Gymnasium
+environment resets a finished table on its *next* step (that step's action is
+ignored), while SB3 wants the first observation of the next episode on the
+step that ended one, the last observation in ``info["terminal_observation"]``.
+So on every step that ends episodes the finished tables are reset at once
+(``reset(options={"reset_mask": done})``, the same new episode the next step
+would have started) and their final observations go into ``info``.
+``action_masks()`` gives MaskablePPO the legal actions.
+
+:class:`PPOBot` plays the saved policy as a bones bot: it encodes the seat's
+observation as the vector environment does (:class:`bones.seat.encoding.Encoding`,
+scaled; :class:`bones.seat.actions.ActionSpace`) and takes the legal action
+the policy ranks highest, so ``bones simulate`` measures it with bones' own
+statistics.  docs/adapters.md has the result and its budget.  Everything is
+seeded by ``--seed``: the deals and bot moves (the environment), the network's
+initial weights and its sampled actions (torch, on one thread).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+import numpy as np
+
+try:  # the environment logic below imports (and is tested) without sb3-contrib
+    from stable_baselines3.common.vec_env import VecEnv
+except ImportError:  # pragma: no cover - depends on what is installed
+    VecEnv = object
+
+
+class BonesVecEnv(VecEnv):
+    """A :class:`~bones.adapters.vector.BonesVectorEnv` as an SB3 ``VecEnv``."""
+
+    def __init__(self, venv: Any) -> None:
+        self.venv = venv
+        self.num_envs = venv.num_envs
+        self.observation_space = venv.single_observation_space
+        self.action_space = venv.single_action_space
+        self._masks = np.zeros((venv.num_envs, venv.single_action_space.n), dtype=bool)
+        self._actions: Any = None
+        if VecEnv is not object:
+            super().__init__(venv.num_envs, venv.single_observation_space,
+                             venv.single_action_space)
+        self._seeds: list[int | None] = [None] * venv.num_envs
+
+    def seed(self, seed: int | None = None) -> list[int | None]:
+        """Seed table ``i`` with ``seed + i`` at the next ``reset()``, as SB3
+        seeds its environments (None: the tables keep their streams)."""
+        self._seeds = [None if seed is None else seed + i for i in range(self.num_envs)]
+        return self._seeds
+
+    def reset(self) -> np.ndarray:
+        """A new episode on every table: their first observations."""
+        seeds, self._seeds = self._seeds, [None] * self.num_envs
+        obs, info = self.venv.reset(seed=None if seeds[0] is None else seeds)
+        self._masks = info["action_mask"].astype(bool)
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = actions
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        obs, reward, terminated, truncated, info = self.venv.step(self._actions)
+        done = terminated | truncated
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        if done.any():
+            for i in np.flatnonzero(done):
+                infos[i]["terminal_observation"] = obs[i].copy()
+                infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
+            # start the finished tables' next episodes now, not on the next step
+            obs, info = self.venv.reset(options={"reset_mask": done})
+        self._masks = info["action_mask"].astype(bool)
+        return obs, reward.astype(np.float32), done, infos
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every table (bool, ``(num_envs, actions)``)."""
+        return self._masks.copy()
+
+    def close(self) -> None:
+        self.venv.close()
+
+    # SB3 reaches the environments through these; MaskablePPO calls
+    # env_method("action_masks") and get_attr("action_masks")
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        if attr_name == "action_masks":
+            return [self.action_masks] * len(self._indices(indices))
+        if attr_name == "render_mode":
+            return [None] * len(self._indices(indices))
+        raise AttributeError(attr_name)
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        raise AttributeError(f"{attr_name} cannot be set on the tables")
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None,
+                   **kwargs: Any) -> list[Any]:
+        if method_name != "action_masks":
+            raise AttributeError(method_name)
+        return list(self._masks[self._indices(indices)])
+
+    def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> list[bool]:
+        return [False] * len(self._indices(indices))
+
+    def _indices(self, indices: Any) -> list[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        return [indices] if isinstance(indices, int) else list(indices)
+
+
+def make_env(opponents: str, envs: int, reward: str) -> BonesVecEnv:
+    from bones.adapters.vector import BonesVectorEnv
+
+    return BonesVecEnv(BonesVectorEnv("all-fives", num_envs=envs, seat="random",
+                                      opponents=opponents, reward=reward))
+
+
+def train(steps: int, out: str, seed: int = 1, envs: int = 64, opponents: str = "greedy",
+          warmup: float = 0.0, reward: str = "scaled", n_steps: int = 128,
+          net: tuple[int, ...] = (256, 256), lr: float = 3e-4) -> None:
+    """``steps`` environment steps of MaskablePPO; the first ``warmup``
+    fraction against ``random`` (a curriculum), the rest against ``opponents``."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True)
+    stages = [("random", int(steps * warmup)), (opponents, steps - int(steps * warmup))]
+    model: Any = None
+    t0, cpu0 = time.time(), time.process_time()
+    for k, (against, budget) in enumerate(s for s in stages if s[1] > 0):
+        env = VecMonitor(make_env(against, envs, reward))
+        env.seed(seed + 1_000_000 * k)
+        if model is None:
+            model = MaskablePPO("MlpPolicy", env, n_steps=n_steps, batch_size=n_steps * envs // 8,
+                                n_epochs=4, learning_rate=lr, gamma=1.0, gae_lambda=0.95,
+                                ent_coef=0.01, policy_kwargs={"net_arch": list(net)},
+                                seed=seed, device="cpu", verbose=0)
+        else:
+            model.set_env(env)
+        model.learn(budget, reset_num_timesteps=False, callback=_progress(against, t0))
+        env.close()
+    model.save(out)
+    print(f"saved {out}: {model.num_timesteps:,} env steps in {time.time() - t0:.0f}s "
+          f"({time.process_time() - cpu0:.0f}s of CPU)", flush=True)
+
+
+def _progress(against: str, t0: float, every: int = 50) -> Any:
+    """A callback printing the mean reward of the last hands every ``every`` rollouts."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class Progress(BaseCallback):
+        rollouts = 0
+
+        def _on_step(self) -> bool:
+            return True
+
+        def _on_rollout_end(self) -> None:
+            self.rollouts += 1
+            hands = self.model.ep_info_buffer
+            if self.rollouts % every == 0 and hands:
+                mean = np.mean([h["r"] for h in hands])
+                print(f"{time.time() - t0:6.0f}s {self.model.num_timesteps:>11,} steps  "
+                      f"v {against}: mean reward of the last {len(hands)} hands {mean:+.4f}",
+                      flush=True)
+
+    return Progress()
+
+
+def observation_input(observation: Any, encoding: Any, space: Any) -> tuple[np.ndarray, np.ndarray]:
+    """What the vector environment gives the learner for ``observation``:
+    the scaled encoding and the legal-action mask."""
+    mask = np.zeros(space.num_actions, dtype=bool)
+    mask[[space.index(mv) for mv in observation.legal_moves()]] = True
+    return encoding.encode(observation), mask
+
+
+class PPOBot:
+    """The trained policy as a bones bot: the legal action of highest probability."""
+
+    def __init__(self, model: str) -> None:
+        import torch
+        from sb3_contrib import MaskablePPO
+
+        torch.set_num_threads(1)
+        self.model = MaskablePPO.load(model, device="cpu")
+        self._for: Any = None
+
+    def choose(self, observation: Any, rng: Any) -> int:
+        from bones.seat.actions import ActionSpace
+        from bones.seat.encoding import Encoding
+
+        legal = observation.legal_moves()
+        if len(legal) == 1:
+            return int(legal[0])
+        if self._for is not observation.rules:
+            self._for = observation.rules
+            self._enc = Encoding(observation.rules, scaled=True)
+            self._space = ActionSpace(observation.rules)
+        x, mask = observation_input(observation, self._enc, self._space)
+        action, _ = self.model.predict(x, action_masks=mask, deterministic=True)
+        return int(self._space.move(int(action)))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--steps", type=int, default=4_000_000, help="environment steps (the budget)")
+    ap.add_argument("--out", default="ppo.zip")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--envs", type=int, default=64, help="tables stepped together")
+    ap.add_argument("--opponents", default="greedy")
+    ap.add_argument("--warmup", type=float, default=0.0,
+                    help="the fraction of the steps played against random first")
+    ap.add_argument("--reward", default="scaled", choices=["scaled", "win", "points", "difference"])
+    ap.add_argument("--n-steps", type=int, default=128, help="steps per table per rollout")
+    ap.add_argument("--net", default="256,256", help="hidden layer sizes")
+    ap.add_argument("--lr", type=float, default=3e-4)
+    o = ap.parse_args()
+    train(o.steps, o.out, seed=o.seed, envs=o.envs, opponents=o.opponents, warmup=o.warmup,
+          reward=o.reward, n_steps=o.n_steps, net=tuple(int(n) for n in o.net.split(",")),
+          lr=o.lr)
+
+
+if __name__ == "__main__":
+    main()
