@@ -131,7 +131,7 @@ def test_each_decision_is_the_search_of_the_movers_view_with_the_hint_stream(tmp
     match = Match(rules, seed=3)
     hand = match.start_hand(deal_from_record(rules, record.hands[0].deal, "hand 1"))
     decisions = {(d.hand, d.ply): d for d in analysis.decisions}
-    checked = 0
+    checked = trees = 0
     from bones.engine.notation import parse_move
 
     for ply, text in enumerate(record.hands[0].moves, 1):
@@ -140,18 +140,26 @@ def test_each_decision_is_the_search_of_the_movers_view_with_the_hint_stream(tmp
             d = decisions[(1, ply)]
             assert d.seat == hand.turn and d.played.notation == text
             # the search of the seat's observation: what the hint at this
-            # decision would value, through the search bot itself
+            # decision would value, through the search bot itself: its tree
+            # (every move in turn) where it grows one, else its worlds
             obs = observe(hand, hand.turn, legal)
-            _, totals, weights = SearchBot(iterations=12).search(
-                obs, bot_rng(3, 1, ply - 1, hand.turn, "hint"), legal)
-            assert [v.value for v in d.moves] == [t / weights for t in totals]
-            assert d.best.value == max(t / weights for t in totals)
+            bot = SearchBot(iterations=12)
+            rng = bot_rng(3, 1, ply - 1, hand.turn, "hint")
+            if bot.grows_tree(obs):
+                _, visits, totals = bot.tree_bot().search(obs, rng, legal, even=True)
+                expected = [t / n for n, t in zip(visits, totals)]
+                trees += 1
+            else:
+                _, totals, weights = bot.search(obs, rng, legal)
+                expected = [t / weights for t in totals]
+            assert [v.value for v in d.moves] == expected
+            assert d.best.value == max(expected)
             assert d.loss == pytest.approx(d.best.value - d.played.value)
             checked += 1
         else:
             assert (1, ply) not in decisions  # a forced move is no decision
         hand.play(parse_move(hand, text))
-    assert checked >= 5
+    assert checked >= 5 and trees > 0  # (a hand of block: every decision by the worlds)
 
 
 def test_the_analysis_does_not_see_the_hidden_tiles(tmp_path: Path) -> None:
@@ -247,11 +255,10 @@ def test_evaluate_moves_refuses_what_it_cannot_value(tmp_path: Path) -> None:
 def _judged(tmp: str) -> list[tuple[Analysis, list[int]]]:
     out = []
     for seed in range(12):
-        # the analysis judges every move in the worlds (search:tree=0's
-        # judgement); the default search grows a tree where it cannot solve,
-        # which plays better than the worlds judge (docs/bots.md)
+        # the default search at the analysis's budget: its tree where it
+        # cannot solve, its worlds where it can, as the analysis judges
         record, dumps = _game(Path(tmp), "all-fives", seed,
-                              bots=("search:iterations=200:tree=0",), dump_at=2)
+                              bots=("search:iterations=200",), dump_at=2)
         out.append((analyse(record, seats=[0], budget=200), dumps))
     return out
 

@@ -14,6 +14,7 @@ core.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from functools import cache
 
@@ -92,6 +93,15 @@ def test_native_ismcts_takes_the_python_decision(name: str, players: int, teams:
             assert got_py == got_native, (name, seed, hand.log)
             assert a.state == b.state
             assert sum(got_py[1]) == 12
+            # the root's moves in turn (the analysis's judgement): the same
+            # in both cores, every move its share, the best mean chosen
+            a, b = Rng(seed), Rng(seed)
+            best, visits, totals = bot.python_search(obs, a, legal, even=True)
+            assert (best, visits, totals) == bot.native_search(native, obs, b, legal, even=True)
+            assert a.state == b.state
+            assert sum(visits) == 12 and max(visits) - min(visits) <= 1
+            means = [t / v if v else -math.inf for v, t in zip(visits, totals)]
+            assert best == legal[means.index(max(means))]
             compared += 1
             deep += max(got_py[1]) > 1  # the tree went below the root
     assert compared >= 8

@@ -110,11 +110,16 @@ class _Node:
     children: dict[int, _Node] = field(default_factory=dict)
 
 
-def _reward(now: list[int], base: list[int], side: int, scale: float) -> float:
+def _margin(now: list[int], base: list[int], side: int) -> int:
+    """Side ``side``'s points since ``base`` less the best other side's."""
     gains = [a - b for a, b in zip(now, base)]
     mine = gains[side]
     gains[side] = -(1 << 30)
-    return max(-1.0, min(1.0, (mine - max(gains)) / scale))
+    return mine - max(gains)
+
+
+def _reward(now: list[int], base: list[int], side: int, scale: float) -> float:
+    return max(-1.0, min(1.0, _margin(now, base, side) / scale))
 
 
 class IsmctsBot:
@@ -153,31 +158,38 @@ class IsmctsBot:
             return legal[0]
         return self.search(obs, rng, legal)[0]
 
-    def search(self, obs: Observation, rng: Rng,
-               legal: list[int]) -> tuple[int, list[float], list[float]]:
+    def search(self, obs: Observation, rng: Rng, legal: list[int],
+               even: bool = False) -> tuple[int, list[float], list[float]]:
         """The chosen move and, for every move of ``legal`` (all the seat's
         legal moves, in the engine's order), its visits and summed reward;
-        in the native core when it is active, with the same draws."""
+        in the native core when it is active, with the same draws.
+
+        ``even`` gives the root's moves the iterations in turn, in their
+        order, instead of by the upper confidence bound: every move then
+        gets the same share (within one) and as good an estimate as the
+        others (the analysis's judgement, :mod:`bones.games.analysis`); the
+        root's moves then sum their margins in points, unclamped, and the
+        chosen move is the best mean."""
         native = native_ismcts(obs.rules) if type(rng) is Rng else None
         if native is not None:
-            return self.native_search(native, obs, rng, legal)
-        return self.python_search(obs, rng, legal)
+            return self.native_search(native, obs, rng, legal, even)
+        return self.python_search(obs, rng, legal, even)
 
-    def native_search(self, native: Any, obs: Observation, rng: Rng,
-                      legal: list[int]) -> tuple[int, list[float], list[float]]:
+    def native_search(self, native: Any, obs: Observation, rng: Rng, legal: list[int],
+                      even: bool = False) -> tuple[int, list[float], list[float]]:
         """:meth:`search` in the native core (``native``: a
         ``bones_native.Ismcts`` for ``obs.rules``)."""
         best, visits, totals, rng.state, _ = native.search(
             obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen, obs.limits(),
             legal, self.iterations, self.seconds, self.policy, self.explore, self.scale,
-            self.solve, self.infer, self.worlds, self.depth, rng.state,
+            self.solve, self.infer, self.worlds, self.depth, rng.state, even,
         )
         if best is None:
             raise NoWorldError("no deal of the unseen tiles agrees with what the history proves")
         return best, list(visits), list(totals)
 
-    def python_search(self, obs: Observation, rng: Rng,
-                      legal: list[int]) -> tuple[int, list[float], list[float]]:
+    def python_search(self, obs: Observation, rng: Rng, legal: list[int],
+                      even: bool = False) -> tuple[int, list[float], list[float]]:
         """:meth:`search` in Python (the reference)."""
         rules = obs.rules
         me = rules.owner[obs.seat]
@@ -215,10 +227,22 @@ class IsmctsBot:
             while world.state == PLAYING:
                 if self.depth and len(path) >= self.depth:
                     break
+                moves = world.legal_moves()
+                if even and node is root:
+                    # the root's moves in turn: the same in every world
+                    move = moves[done % len(moves)]
+                    child = root.children.get(move)
+                    if child is None:
+                        child = root.children[move] = _Node(move, me)
+                    child.avail += 1.0
+                    world.apply(move)
+                    path.append(child)
+                    node = child
+                    continue
                 untried = []
                 best: _Node | None = None
                 best_score = 0.0
-                for move in world.legal_moves():
+                for move in moves:
                     child = node.children.get(move)
                     if child is None:
                         untried.append(move)
@@ -249,9 +273,14 @@ class IsmctsBot:
                 while world.state == PLAYING:
                     world.apply(self._policy(world, play_rng))
             for n in path:
+                # with the root's moves in turn, a root move sums its margins
+                # in points (it is not chosen by them): the analysis's values
+                points = even and n is path[0]
                 if solved is not None:
-                    x = max(-1.0, min(1.0, solved / self.scale))
+                    x = solved if points else max(-1.0, min(1.0, solved / self.scale))
                     r = x if n.side == me else -x
+                elif points:
+                    r = _margin(world.scores, base, n.side)
                 else:
                     r = _reward(world.scores, base, n.side, self.scale)
                 n.visits += 1.0
@@ -265,10 +294,19 @@ class IsmctsBot:
             child = root.children.get(move)
             if child is not None:
                 visits[i], totals[i] = child.visits, child.total
+        # the most visited, then the best total, then the first; with the
+        # root's moves in turn, the best mean (a move never tried last)
+        def mean(i: int) -> float:
+            return totals[i] / visits[i] if visits[i] else -math.inf
+
         best_i = 0
         for i in range(1, len(legal)):
-            if visits[i] > visits[best_i] or (visits[i] == visits[best_i]
-                                              and totals[i] > totals[best_i]):
+            if even:
+                better = mean(i) > mean(best_i)
+            else:
+                better = visits[i] > visits[best_i] or (visits[i] == visits[best_i]
+                                                        and totals[i] > totals[best_i])
+            if better:
                 best_i = i
         return legal[best_i], visits, totals
 

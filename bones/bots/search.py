@@ -135,6 +135,8 @@ class SearchBot:
         # (the moves are the same for any number)
         self.threads = threads
         self.tree = tree
+        self._tree = (IsmctsBot(iterations=tree * iterations, seconds=seconds, policy=policy)
+                      if tree > 0 else None)
         self.name = self._name()
 
     def _name(self) -> str:
@@ -172,8 +174,9 @@ class SearchBot:
         """The :class:`bones.bots.ismcts.IsmctsBot` that chooses where
         :meth:`grows_tree`: ``tree`` × ``iterations`` iterations (or the
         same ``seconds``), playouts by ``policy``, its other defaults."""
-        return IsmctsBot(iterations=self.tree * self.iterations, seconds=self.seconds,
-                         policy=self.policy)
+        if self._tree is None:
+            raise ValueError("this search grows no tree (tree=0)")
+        return self._tree
 
     def values(self, obs: Observation, rng: Rng,
                legal: list[int]) -> tuple[int, list[float]]:

@@ -5,8 +5,10 @@ move is no decision), the position is rebuilt from the record and the seat's
 view of it is taken (:func:`bones.seat.observation.observe`): the analysis
 sees what the player saw when they moved, never the other hands nor the
 boneyard.  The search (:func:`evaluate_moves`) then values every legal move
-over worlds sampled from that view, and the decision's *loss* is the value
-of the best move less the value of the move played.
+from that view as the default ``search`` would judge it (over worlds sampled
+from the view where it can solve them, by its information-set tree
+elsewhere), and the decision's *loss* is the value of the best move less the
+value of the move played.
 
 A value is in points: the mover's side's expected points from that moment
 to the end of the hand (plays and settlement) less the best opposing side's,
@@ -35,6 +37,7 @@ from bones.engine.rng import PLAY, PURPOSE_HINT, Rng, stream
 from bones.seat.observation import Observation, observe
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bones.bots.search import SearchBot
     from bones.engine.handlike import HandLike
     from bones.engine.rules import Rules
     from bones.games.record import HandRecord, Record
@@ -73,14 +76,16 @@ def evaluate_moves(rules: Rules, observation: Observation, budget: int = DEFAULT
     """The search's value of every legal move of ``observation``'s seat, in
     the order of ``observation.legal_moves()``.
 
-    ``budget`` is the number of worlds sampled; ``seed`` an integer or the
-    generator to draw from (it is advanced).  The value of a move is the
-    seat's side's expected points from now to the end of the hand less the
-    best opposing side's, averaged over the worlds as the inference weights
-    them (:func:`bones.bots.search.evaluate_moves` is the same judgement
-    from a seed); all moves are judged in the same worlds, so their
-    differences are much sharper than the values themselves.  The native
-    core gives exactly the numbers of the Python reference.
+    ``budget`` is the number of worlds sampled (the search's ``iterations``);
+    ``seed`` an integer or the generator to draw from (it is advanced).  The
+    value of a move is the seat's side's expected points from now to the end
+    of the hand less the best opposing side's.  Where ``search`` would solve
+    its worlds it is averaged over the worlds as the inference weights them
+    (:func:`bones.bots.search.evaluate_moves` is the same judgement from a
+    seed); all moves are judged in the same worlds, so their differences are
+    much sharper than the values themselves.  Where ``search`` grows its
+    tree instead, the tree judges (:func:`tree_values`).  The native core
+    gives exactly the numbers of the Python reference.
     """
     from bones.bots.search import SearchBot
 
@@ -93,13 +98,37 @@ def evaluate_moves(rules: Rules, observation: Observation, budget: int = DEFAULT
         raise ValueError(f"seat {observation.seat} has no move to make")
     rng = seed if isinstance(seed, Rng) else Rng(seed)
     searcher = SearchBot(iterations=budget)
+    layout = observation.layout
+    if searcher.grows_tree(observation):
+        values = tree_values(searcher, observation, rng, legal)
+        if values is not None:
+            return [MoveValue(move, format_move(layout, move), value)
+                    for move, value in zip(legal, values)]
     # the worlds' totals, weighted by the inference: their weights' sum is
     # what an average divides by
     _, totals, weights = searcher.search(observation, rng, legal)
     scale = weights * searcher.rollouts
-    layout = observation.layout
     return [MoveValue(move, format_move(layout, move), total / scale if scale else 0.0)
             for move, total in zip(legal, totals)]
+
+
+def tree_values(searcher: SearchBot, observation: Observation, rng: Rng,
+                legal: list[int]) -> list[float] | None:
+    """Every move's value by the information-set tree ``searcher`` chooses
+    with where it cannot solve its worlds, grown with the root's moves in
+    turn (:meth:`bones.bots.ismcts.IsmctsBot.search` with ``even``) so that
+    every move gets the same share of the iterations: the move's mean
+    margin in points over its iterations, the side's points from now to the
+    end of the hand less the best other side's, with the later moves chosen
+    by the tree (the searcher's by its bound, the others' as the tree makes
+    them play) and the rest played out by its policy.  None when
+    the budget leaves a move untried (fewer iterations than moves): the
+    worlds judge that decision instead.  Draws from ``rng``."""
+    tree = searcher.tree_bot()
+    _, visits, totals = tree.search(observation, rng, legal, even=True)
+    if not all(visits):
+        return None
+    return [total / n for n, total in zip(visits, totals)]
 
 
 def win_probabilities(rules: Rules, observation: Observation, budget: int = DEFAULT_BUDGET,

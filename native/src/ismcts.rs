@@ -31,6 +31,19 @@ pub const DEFAULT_EXPLORE: f64 = 0.7;
 pub const DEFAULT_SCALE: f64 = 20.0;
 pub const DEFAULT_WORLDS: usize = 200;
 
+/// How the root's move is chosen in each iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Root {
+    /// the upper confidence bound, as at every other node (a bot's search:
+    /// the most promising moves get the iterations)
+    Bound,
+    /// the root's legal moves in turn, in their order, so every move gets
+    /// the same number of iterations (within one) and an estimate as good
+    /// as the others' (the analysis's judgement of every move); no draw.
+    /// The root's moves then sum their margins in points, unclamped.
+    Even,
+}
+
 /// The budget and knobs of one search.
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
@@ -55,6 +68,8 @@ pub struct Config {
     /// the most moves the tree holds below the root (0: no limit); deeper
     /// the walk stops and the leaf is valued
     pub depth: usize,
+    /// how the root's move is chosen
+    pub root: Root,
 }
 
 impl Config {
@@ -72,6 +87,7 @@ impl Config {
             infer: 0.0,
             worlds: DEFAULT_WORLDS,
             depth: 0,
+            root: Root::Bound,
         }
     }
 
@@ -105,8 +121,9 @@ pub struct Found {
     pub iterations: usize,
 }
 
-/// Side `side`'s reward from the scores `now` against `base`.
-fn reward(now: &[i64], base: &[i64], side: usize, scale: f64) -> f64 {
+/// Side `side`'s margin from the scores `now` against `base`: its points
+/// since less the best other side's.
+fn margin(now: &[i64], base: &[i64], side: usize) -> i64 {
     let mut mine = 0;
     let mut theirs = -(1i64 << 30);
     for (o, (&a, &b)) in now.iter().zip(base).enumerate() {
@@ -116,7 +133,12 @@ fn reward(now: &[i64], base: &[i64], side: usize, scale: f64) -> f64 {
             theirs = theirs.max(a - b);
         }
     }
-    ((mine - theirs) as f64 / scale).clamp(-1.0, 1.0)
+    mine - theirs
+}
+
+/// Side `side`'s reward from the scores `now` against `base`.
+fn reward(now: &[i64], base: &[i64], side: usize, scale: f64) -> f64 {
+    (margin(now, base, side) as f64 / scale).clamp(-1.0, 1.0)
 }
 
 /// Judge the moves of `legal` (the searcher's, in the view's position).
@@ -174,6 +196,32 @@ pub fn ismcts<const W: usize>(
                 break;
             }
             world.legal_moves_into(&mut moves);
+            if node == 0 && config.root == Root::Even {
+                // the root's moves in turn: the same in every world (the
+                // searcher's own tiles and the table are known)
+                let mv = moves[done % moves.len()];
+                let child = match nodes[0].children.iter().copied().find(|&c| nodes[c].mv == mv) {
+                    Some(c) => c,
+                    None => {
+                        nodes.push(Node {
+                            mv,
+                            side: me,
+                            visits: 0.0,
+                            total: 0.0,
+                            avail: 0.0,
+                            children: Vec::new(),
+                        });
+                        let c = nodes.len() - 1;
+                        nodes[0].children.push(c);
+                        c
+                    }
+                };
+                nodes[child].avail += 1.0;
+                world.apply(mv, None);
+                path.push(child);
+                node = child;
+                continue;
+            }
             untried.clear();
             let mut best: Option<(usize, f64)> = None;
             for &m in &moves {
@@ -233,15 +281,20 @@ pub fn ismcts<const W: usize>(
         }
         for &i in &path[1..] {
             let side = nodes[i].side;
+            // with the root's moves in turn, a root move sums its margins in
+            // points (it is not chosen by them): the analysis's values
+            let points = config.root == Root::Even && i == path[1];
             let r = match solved {
                 Some(v) => {
-                    let x = (v as f64 / config.scale).clamp(-1.0, 1.0);
+                    let x =
+                        if points { v as f64 } else { (v as f64 / config.scale).clamp(-1.0, 1.0) };
                     if side == me {
                         x
                     } else {
                         -x
                     }
                 }
+                None if points => margin(&world.scores, &base, side) as f64,
                 None => reward(&world.scores, &base, side, config.scale),
             };
             nodes[i].visits += 1.0;
@@ -260,10 +313,18 @@ pub fn ismcts<const W: usize>(
             totals[i] = nodes[c].total;
         }
     }
-    // the most visited, then the best total, then the first
+    // the most visited, then the best total, then the first; with the root's
+    // moves in turn, the best mean (a move never tried last), then the first
+    let mean = |i: usize| if visits[i] > 0.0 { totals[i] / visits[i] } else { f64::NEG_INFINITY };
     let mut best = 0;
     for i in 1..legal.len() {
-        if visits[i] > visits[best] || (visits[i] == visits[best] && totals[i] > totals[best]) {
+        let better = match config.root {
+            Root::Bound => {
+                visits[i] > visits[best] || (visits[i] == visits[best] && totals[i] > totals[best])
+            }
+            Root::Even => mean(i) > mean(best),
+        };
+        if better {
             best = i;
         }
     }
@@ -289,6 +350,7 @@ mod tests {
             infer: if solve == 0 { 0.0 } else { 8.0 },
             worlds: 20,
             depth: solve / 4,
+            root: Root::Bound,
         }
     }
 
@@ -321,6 +383,29 @@ mod tests {
                 voids.before_move(&h, mv);
                 h.apply(mv, None);
             }
+        }
+    }
+
+    #[test]
+    fn the_even_root_gives_every_move_its_share_and_names_the_best_mean() {
+        let r = Arc::new(Rules::<1>::new(table(6, 2)).unwrap());
+        for seed in 0..10u64 {
+            let h = shuffled_deal(&r, &mut Rng::new(seed), 5);
+            let view = View::of(&h, h.turn, &Voids::<1>::default());
+            let legal = h.legal_moves();
+            let c = Config { iterations: 61, root: Root::Even, ..config(0) };
+            let found = ismcts(&view, &legal, &c, &mut Rng::new(seed)).unwrap();
+            let n = legal.len();
+            for (i, &v) in found.visits.iter().enumerate() {
+                // the moves in turn: the first 61 % n get one more
+                let share = (61 / n + usize::from(i < 61 % n)) as f64;
+                assert_eq!(v, share, "move {i} of {n}");
+            }
+            let means: Vec<f64> =
+                found.visits.iter().zip(&found.totals).map(|(v, t)| t / v).collect();
+            let top = means.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            let first = means.iter().position(|&m| m == top).unwrap();
+            assert_eq!(found.best, legal[first]);
         }
     }
 }

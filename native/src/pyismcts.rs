@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::epimc::epimc;
-use crate::ismcts::{ismcts, Config};
+use crate::ismcts::{ismcts, Config, Root};
 use crate::py::guard;
 use crate::py::rules_from_dict;
 use crate::pysearch::{attr, hand_from_py, mask};
@@ -146,9 +146,11 @@ impl Ismcts {
     /// `Searcher.search` takes it), its legal moves `legal` (all of them, in
     /// the engine's order), drawing from the stream at `state`. Returns
     /// `(best move, visits, totals, the stream's new state, iterations)`;
-    /// the move is None when no world agrees with the view.
+    /// the move is None when no world agrees with the view. `even`: the
+    /// root's moves in turn (`ismcts::Root::Even`, the analysis's judgement)
+    /// instead of the upper confidence bound; the best is then the best mean.
     #[pyo3(signature = (layout, seat, own, counts, unseen, limits, legal, iterations, seconds,
-                        policy, explore, scale, solve, infer, worlds, depth, state))]
+                        policy, explore, scale, solve, infer, worlds, depth, state, even=false))]
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
@@ -170,6 +172,7 @@ impl Ismcts {
         worlds: usize,
         depth: usize,
         state: u64,
+        even: bool,
     ) -> PyResult<Answer> {
         let policy = Policy::from_name(policy)
             .ok_or_else(|| PyValueError::new_err(format!("no playout policy {policy:?}")))?;
@@ -190,8 +193,19 @@ impl Ismcts {
         } else {
             None
         };
-        let config =
-            Config { iterations, deadline, policy, explore, scale, solve, infer, worlds, depth };
+        let root = if even { Root::Even } else { Root::Bound };
+        let config = Config {
+            iterations,
+            deadline,
+            policy,
+            explore,
+            scale,
+            solve,
+            infer,
+            worlds,
+            depth,
+            root,
+        };
         let mut rng = Rng::new(state);
         let got = guard(|| match &self.inner {
             AnyRules::W1(r) => {
