@@ -193,6 +193,27 @@ def test_human_seats_are_analysed_by_default(tmp_path: Path) -> None:
     assert {d.seat for d in analyse(record, seats=[1], budget=2).decisions} == {1}
 
 
+def test_a_seat_handed_to_a_bot_is_a_persons_seat(tmp_path: Path) -> None:
+    # bones serve's save lists a person's seat a bot took over in
+    # meta.play.handed: it is analysed with the human seats by default
+    _game(tmp_path, "all-fives", 5, humans=1)
+    path = tmp_path / "all-fives-5-1.json"
+    data = json.loads(path.read_text())
+    assert data["meta"]["play"]["seats"][1] != "human"
+    data["meta"]["play"]["handed"] = [1]
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["analyse", str(path), "--json", "--budget", "2"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["seats"] == [0, 1]
+    # a handed seat that no bot plays is a corrupt save: one line, exit 1
+    data["meta"]["play"]["handed"] = [0]
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["analyse", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (f"bones analyse: {path}: meta.play: handed lists seat 0, "
+                                     "which no bot plays in the save's seats")
+
+
 # ------------------------------------------------------- determinism
 
 

@@ -257,17 +257,30 @@ class Analysis:
 
 
 def human_seats(record: Record) -> list[int] | None:
-    """The seats a `bones play` record or save says humans held (None: it does not say)."""
+    """The seats a `bones play` record or save says people held (None: it
+    does not say): the human seats and those a person handed to a bot in
+    `bones serve` (``meta.play.handed``), whose moves are the person's until
+    then.  A ``handed`` that is not the seats of bots is a
+    :class:`bones.games.record.RecordError`."""
+    from bones.games.people import PeopleError, handed_from
+    from bones.games.record import RecordError
+
     play = record.meta.get("play")
     seats = play.get("seats") if isinstance(play, dict) else None
-    if not isinstance(seats, list) or len(seats) != record.players:
+    if not isinstance(play, dict) or not isinstance(seats, list) \
+            or len(seats) != record.players:
         return None
-    return [k for k, s in enumerate(seats) if s == "human"]
+    try:
+        handed = handed_from(play.get("handed"), [s != "human" for s in seats])
+    except PeopleError as err:
+        raise RecordError(f"meta.play: {err}") from None
+    return sorted({k for k, s in enumerate(seats) if s == "human"} | set(handed))
 
 
 def default_seats(record: Record) -> list[int]:
-    """The seats analysed by default: the human ones, or every seat when the
-    record names none (a game of bots, or a record from the library)."""
+    """The seats analysed by default: the people's (:func:`human_seats`), or
+    every seat when the record names none (a game of bots, or a record from
+    the library)."""
     humans = human_seats(record)
     return humans if humans else list(range(record.players))
 

@@ -485,11 +485,12 @@ class GameSession:
         return [replace(v, notation=format_move(hand, v.move)) for v in values]
 
     def analyse_hand(self, number: int) -> Analysis:
-        """The analysis of hand ``number`` (from 1) for the human seats
-        (every seat when none is human), as `bones analyse` gives it."""
+        """The analysis of hand ``number`` (from 1) for the people's seats,
+        handed ones included (every seat when there are none), as `bones
+        analyse` gives it."""
         from bones.games.analysis import DEFAULT_BUDGET, analyse
 
-        return analyse(self.to_record(), self.human_seats or None, DEFAULT_BUDGET, self.seed,
+        return analyse(self.to_record(), self.people_seats or None, DEFAULT_BUDGET, self.seed,
                        only_hands=[number])
 
     def can_take_back(self) -> str | None:
