@@ -152,6 +152,19 @@ def test_resume_without_a_file_lists_the_saves_and_continue_goes_on(tmp_path: Pa
     assert len(load_record(unfinished).hands[0].moves) > before
 
 
+def test_the_list_of_saves_names_a_seat_handed_to_a_bot(tmp_path: Path) -> None:
+    saves = tmp_path / "data" / "bones" / "saves"
+    play(["all-fives", "--bots", "greedy", "--seed", "2"], "1\nq\n", tmp_path)
+    (path,) = saves.glob("*.json")
+    data = json.loads(path.read_text())
+    data["meta"]["play"]["handed"] = [1]  # as bones serve records a person's seat a bot took
+    path.write_text(json.dumps(data))
+    listing = play(["--resume"], "", tmp_path)
+    assert listing.exit_code == 0
+    assert re.search(r"all-fives, 2 players, hand 1, scores \d+-\d+, unfinished, "
+                     r"seat 1 handed to greedy$", listing.output, re.M)
+
+
 def test_play_offers_json_at_the_end(tmp_path: Path) -> None:
     r = play(["block-2p", "--humans", "0", "--bots", "greedy", "--seed", "1", "--json"], "",
              tmp_path)

@@ -99,6 +99,12 @@ def test_a_handed_seat_gets_a_link_again_when_its_save_is_opened(server, saves: 
     name, path = handed_save(app, client, saves)
     play = play_of(path)
     assert play["handed"] == [1] and play["seats"] == ["human", "heuristic", "greedy"]
+    # the Saves list says so, as bones play --list does
+    listed = {s["name"]: s for s in client.get("/api/saves", headers=host_headers(app)).json()["saves"]}
+    assert listed[name]["handed"] == [1] and listed[name]["seats"][1] == "heuristic"
+    from bones.games.savelist import list_saves
+
+    assert [e.handed for e in list_saves(saves) if e.path.name == name] == [(1,)]
     r = open_save(app, client, name)
     assert r.status_code == 201, r.text
     g = r.json()

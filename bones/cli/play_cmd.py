@@ -240,6 +240,8 @@ def _list_saves() -> None:
             state = (f"{entry.variant}, {entry.players} players, hand {entry.hands}, "
                      f"{side} {'-'.join(str(s) for s in entry.scores)}, "
                      + ("finished" if entry.finished else "unfinished"))
+            for seat in entry.handed:
+                state += f", seat {seat} handed to {entry.seats[seat]}"
             if entry.holder is not None:
                 state += f", in use by process {entry.holder.pid}"
         typer.echo(f"  {entry.path.name}")

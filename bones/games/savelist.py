@@ -31,6 +31,7 @@ class SaveSummary:
     problem: str | None = None  # why it cannot be read (then the fields above are empty)
     names: tuple[str | None, ...] = ()  # the names people chose for their seats (`bones serve`)
     series: tuple[str, int] | None = None  # the series of rematches it is in, and its match
+    handed: tuple[int, ...] = ()  # people's seats a bot plays for now (`bones serve`)
 
 
 def list_saves(directory: Path | None = None) -> list[SaveSummary]:
@@ -62,30 +63,35 @@ def list_saves(directory: Path | None = None) -> list[SaveSummary]:
         name = record.variant.get("name") if isinstance(record.variant, dict) else None
         play = record.meta.get("play")
         seats = play.get("seats") if isinstance(play, dict) else None
-        names, series = _people(play, record.players)
+        names, series, handed = _people(play, record.players)
         out.append(SaveSummary(path, modified, str(name) if name else None, record.players,
                                record.teams, tuple(record.result.scores),
                                record.result.finished, len(record.hands),
                                tuple(str(s) for s in seats) if isinstance(seats, list) else (),
                                holder, None if "play" in record.meta else "not a bones play save",
-                               names=names, series=series))
+                               names=names, series=series, handed=handed))
     out.sort(key=lambda s: (s.modified, s.path.name), reverse=True)
     return out
 
 
-def _people(play: object, players: int) -> tuple[tuple[str | None, ...], tuple[str, int] | None]:
-    """A save's names and series (:mod:`bones.games.people`), or none if unreadable."""
-    from bones.games.people import PeopleError, Series, names_from
+def _people(play: object, players: int) -> tuple[
+        tuple[str | None, ...], tuple[str, int] | None, tuple[int, ...]]:
+    """A save's names, series and handed seats (:mod:`bones.games.people`),
+    or none if unreadable."""
+    from bones.games.people import PeopleError, Series, handed_from, names_from
 
     if not isinstance(play, dict):
-        return (), None
+        return (), None, ()
     try:
         names = tuple(names_from(play.get("names"), players)) if play.get("names") else ()
         raw = play.get("series")
         series = Series.from_json(raw, players) if raw is not None else None
+        seats = play.get("seats")
+        handed = (tuple(handed_from(play.get("handed"), [s != "human" for s in seats]))
+                  if isinstance(seats, list) and len(seats) == players else ())
     except PeopleError:
-        return (), None
-    return names, ((series.id, series.match) if series is not None else None)
+        return (), None, ()
+    return names, ((series.id, series.match) if series is not None else None), handed
 
 
 __all__ = ["SaveSummary", "list_saves"]

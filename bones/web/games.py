@@ -517,6 +517,8 @@ class GameStore:
                     "variant": save.variant, "players": save.players, "seats": list(save.seats),
                     "hands": save.hands, "scores": list(save.scores), "finished": save.finished,
                     "names": list(save.names),
+                    # people's seats a bot plays for now (their bot: seats[k])
+                    "handed": list(save.handed),
                     "series": ({"id": save.series[0], "match": save.series[1]}
                                if save.series is not None else None),
                 })

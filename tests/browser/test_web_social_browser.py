@@ -157,6 +157,8 @@ def test_a_save_with_a_handed_seat_resumes_with_a_link_for_it(page, served) -> N
     served.api("DELETE", f"/api/games/{gid}", {}, key=host)  # forgotten: its save stays
     page.goto(f"{served.base}/#saves")
     page.wait_for_selector("button.resume", timeout=TIMEOUT)
+    # the Saves page says the person's seat is played by a bot for now
+    assert "seat 0 handed to greedy" in page.inner_text("#saves td.names")
     page.click("button.resume")
     # the seat links: seat 0 is a person's again, played by the bot; this browser takes seat 1
     page.wait_for_selector('.link[data-seat="0"]', timeout=TIMEOUT)

@@ -474,7 +474,8 @@ async function showSaves() {
       h("thead", {}, h("tr", {}, ...["save", "variant", "players", "series", "hands", "scores", "", ""].map((x) => h("th", {}, x)))),
       h("tbody", {}, ...saves.map((s) => h("tr", { "data-series": s.series ? s.series.id : null },
         h("td", {}, s.name), h("td", {}, s.variant || "?"),
-        h("td", { class: "names" }, (s.names || []).filter(Boolean).join(", ")),  // people's text (textContent)
+        h("td", { class: "names" }, [(s.names || []).filter(Boolean).join(", "),  // people's text (textContent)
+          ...(s.handed || []).map((k) => `seat ${k} handed to ${s.seats[k]}`)].filter(Boolean).join("; ")),
         h("td", { class: "series-cell" }, s.series ? `${s.series.id.slice(0, 6)}… match ${s.series.match}` : ""),
         h("td", {}, String(s.hands ?? "")),
         h("td", {}, s.scores ? s.scores.join(" – ") + (s.finished ? " (finished)" : "") : ""),
