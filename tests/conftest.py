@@ -8,7 +8,11 @@ Hypothesis profiles: ``ci`` (the default) keeps every property file fast;
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 # ci does not shrink: most strategies here are seeds, and a smaller seed is
@@ -30,3 +34,23 @@ if "BONES_CACHE_DIR" not in os.environ:
     import tempfile
 
     os.environ["BONES_CACHE_DIR"] = tempfile.mkdtemp(prefix="bones-test-cache-")
+
+
+# The web tests' server (tests/test_web.py, test_web_social.py,
+# test_web_handed.py): a `bones serve` app on a save folder of the test's own.
+
+
+@pytest.fixture
+def saves(tmp_path: Path) -> Path:
+    """The test's save folder for `bones serve`."""
+    return tmp_path / "saves"
+
+
+@pytest.fixture
+def server(saves: Path) -> Iterator[tuple[Any, Any]]:
+    """``(app, client)``: a `bones serve` app on ``saves`` and its running test client."""
+    from tests.test_web import make  # skips the test without the web extra
+
+    app, client = make(saves)
+    with client:
+        yield app, client

@@ -28,23 +28,11 @@ from bones.web.app import MAX_BODY, ServeConfig, create_app  # noqa: E402
 ORIGIN = {"Origin": "http://localhost"}
 
 
-@pytest.fixture
-def saves(tmp_path: Path) -> Path:
-    return tmp_path / "saves"
-
-
 def make(saves: Path, **kw):
     config = ServeConfig(saves=saves, pace=0.0, processes=False, **kw)
     app = create_app(config)
     client = TestClient(app, base_url="http://localhost")
     return app, client
-
-
-@pytest.fixture
-def server(saves: Path):
-    app, client = make(saves)
-    with client:
-        yield app, client
 
 
 def host_headers(app) -> dict[str, str]:

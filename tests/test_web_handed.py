@@ -28,18 +28,6 @@ from tests.test_web import host_headers, make, seat_headers, wait_turn  # noqa: 
 from tests.test_web_social import QUICK, play_out, table, view  # noqa: E402
 
 
-@pytest.fixture
-def saves(tmp_path: Path) -> Path:
-    return tmp_path / "saves"
-
-
-@pytest.fixture
-def server(saves: Path):
-    app, client = make(saves)
-    with client:
-        yield app, client
-
-
 def hand(app, client, gid: str, seat: int, bot: str | None) -> dict:
     r = client.post(f"/api/games/{gid}/seats/{seat}", json={"bot": bot}, headers=host_headers(app))
     assert r.status_code == 200, r.text

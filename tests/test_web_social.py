@@ -29,18 +29,6 @@ QUICK = "name: quick-fives\nextends: all-fives\nmatch:\n  points: 5\n"
 TWO_PEOPLE_AND_A_BOT = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
 
 
-@pytest.fixture
-def saves(tmp_path: Path) -> Path:
-    return tmp_path / "saves"
-
-
-@pytest.fixture
-def server(saves: Path):
-    app, client = make(saves)
-    with client:
-        yield app, client
-
-
 def table(app, client, variant: str = "sniff", seed: int = 11) -> tuple[str, list[str]]:
     """A 3-seat game of two people (seats 0 and 1) and a greedy bot; its id and keys."""
     g = new_game(app, client, variant=variant, players=3, seats=TWO_PEOPLE_AND_A_BOT, seed=seed)
