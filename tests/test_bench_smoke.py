@@ -160,3 +160,16 @@ def test_ceiling_beats_random_from_the_true_deal() -> None:
 
     row = ceiling.play("block-2p", ceiling.CHEAT, "random", 3, 7)
     assert row["games"] == 6 and row["wins"] >= 3
+
+
+def test_the_inference_bench_scores_both_models_of_a_bot(capsys) -> None:
+    from bench import inference
+
+    report = inference.run("block-2p", ["heuristic", "greedy"], 3, 7)
+    entry = report["bots"]["heuristic"]
+    assert entry["decisions"] > 5 and set(entry) >= {"heuristic", "solver", "uniform"}
+    # the heuristic's moves are its own model's best, far above chance
+    assert entry["heuristic"]["top"] > 0.8 and entry["heuristic"]["nats"] > 0.3
+    assert report == inference.run("block-2p", ["heuristic", "greedy"], 3, 7)  # seeded
+    inference.main(["--bots", "greedy", "--hands", "2"])
+    assert "greedy" in capsys.readouterr().out
