@@ -112,7 +112,16 @@ impl<const W: usize> Iterator for Ones<W> {
         }
         None
     }
+
+    /// Exact (the bits left), so `collect` allocates once.
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.words[self.i.min(W)..].iter().map(|w| w.count_ones() as usize).sum();
+        (n, Some(n))
+    }
 }
+
+impl<const W: usize> ExactSizeIterator for Ones<W> {}
 
 #[cfg(test)]
 mod tests {

@@ -65,6 +65,25 @@ impl<const W: usize> HandSetup<W> {
     }
 }
 
+/// A play's gains, `(side, points)` in order: at most three (the play or a
+/// muggins claim's two parts, and a knock), kept on the stack.
+#[derive(Clone, Copy, Default)]
+struct Gains {
+    n: usize,
+    items: [(usize, i64); 4],
+}
+
+impl Gains {
+    fn push(&mut self, gain: (usize, i64)) {
+        self.items[self.n] = gain;
+        self.n += 1;
+    }
+
+    fn as_slice(&self) -> &[(usize, i64)] {
+        &self.items[..self.n]
+    }
+}
+
 #[derive(Clone)]
 pub struct Hand<const W: usize> {
     pub rules: Arc<Rules<W>>,
@@ -368,7 +387,7 @@ impl<const W: usize> Hand<W> {
         let t = &r.t;
         let knocks = self.knock_points();
         self.passes = 0;
-        let mut gains: Vec<(usize, i64)> = Vec::new();
+        let mut gains = Gains::default();
         let claimed = matches!(claim, Some(c) if c != 0);
         if points != 0 || (claimed && t.muggins != Muggins::Off) {
             gains = self.play_gains(seat, points, is_lead, claim);
@@ -377,25 +396,25 @@ impl<const W: usize> Hand<W> {
             gains.push((t.owner[seat], knocks));
         }
         let owner = t.owner[seat];
-        let mover_points: i64 = gains.iter().filter(|g| g.0 == owner).map(|g| g.1).sum();
+        let mover_points: i64 = gains.as_slice().iter().filter(|g| g.0 == owner).map(|g| g.1).sum();
         self.last_points = mover_points;
         self.log_move(seat, mv, mover_points);
         let hand_ends = went_out && (!t.partners_both_out || self.mates_out(seat));
         if t.check == Check::Exact {
-            let mut merged: Vec<(usize, i64)> = Vec::new();
-            for &(o, g) in &gains {
-                match merged.iter_mut().find(|m| m.0 == o) {
+            let mut merged = Gains::default();
+            for &(o, g) in gains.as_slice() {
+                match merged.items[..merged.n].iter_mut().find(|m| m.0 == o) {
                     Some(m) => m.1 += g,
                     None => merged.push((o, g)),
                 }
             }
             gains = merged;
             if hand_ends {
-                self.end_hand(DOMINO, seat as i64, &gains);
+                self.end_hand(DOMINO, seat as i64, gains.as_slice());
                 return;
             }
         }
-        for &(o, g) in &gains {
+        for &(o, g) in gains.as_slice() {
             self.gain(o, g);
             if self.game_over {
                 self.state = TARGET;
@@ -470,13 +489,7 @@ impl<const W: usize> Hand<W> {
         self.passes * self.rules.t.knock_bonus
     }
 
-    fn play_gains(
-        &mut self,
-        seat: usize,
-        points: i64,
-        is_lead: bool,
-        claim: Option<i64>,
-    ) -> Vec<(usize, i64)> {
+    fn play_gains(&mut self, seat: usize, points: i64, is_lead: bool, claim: Option<i64>) -> Gains {
         let r = Arc::clone(&self.rules);
         let t = &r.t;
         let owner = t.owner[seat];
@@ -484,16 +497,19 @@ impl<const W: usize> Hand<W> {
         if points != 0 && points >= t.get_in {
             self.got_in[owner] = true;
         }
+        let mut gains = Gains::default();
         let Some(points) = worth else {
-            return Vec::new();
+            return gains;
         };
         let claim = match claim {
             Some(c) if t.muggins != Muggins::Off && c != points => c,
-            _ => return vec![(owner, points)],
+            _ => {
+                gains.push((owner, points));
+                return gains;
+            }
         };
         let caller = t.owner[t.next_opponent(seat)];
         if claim < points {
-            let mut gains = Vec::new();
             if claim > 0 {
                 gains.push((owner, claim));
             }
@@ -503,7 +519,6 @@ impl<const W: usize> Hand<W> {
             return gains;
         }
         // rejected: a penalty, and the true points to whoever the rules name
-        let mut gains = Vec::new();
         if t.penalise_over_claim {
             gains.push((caller, claim));
         }
@@ -778,29 +793,32 @@ impl<const W: usize> Hand<W> {
         let t = &r.t;
         self.state = how;
         self.domino_seat = domino_seat;
-        let mut pips = vec![0i64; t.owners];
-        let mut doubles = vec![false; t.owners];
-        for seat in 0..t.players {
+        // on the stack: a hand ends at every playout's end
+        let mut pip_sums = [0i64; MAX_PLAYERS];
+        let mut held_doubles = [false; MAX_PLAYERS];
+        let mut seat_pips = [0i64; MAX_PLAYERS];
+        for (seat, held) in self.hands[..t.players].iter().enumerate() {
             let o = t.owner[seat];
-            pips[o] += r.pips_of(&self.hands[seat]);
-            if self.hands[seat].intersects(&r.doubles) {
-                doubles[o] = true;
+            seat_pips[seat] = r.pips_of(held);
+            pip_sums[o] += seat_pips[seat];
+            if held.intersects(&r.doubles) {
+                held_doubles[o] = true;
             }
         }
+        let (pips, doubles) = (&pip_sums[..t.owners], &held_doubles[..t.owners]);
         let blocker =
             if self.last_player >= 0 { t.owner[self.last_player as usize] as i64 } else { -1 };
-        let seat_pips: Vec<i64> = (0..t.players).map(|s| r.pips_of(&self.hands[s])).collect();
-        let seats = Seats { pips: &seat_pips, owner: &t.owner };
+        let seats = Seats { pips: &seat_pips[..t.players], owner: &t.owner };
         let mut deltas = if how == DOMINO {
             t.settle_domino.settle(
-                &pips,
-                &doubles,
+                pips,
+                doubles,
                 t.owner[domino_seat as usize] as i64,
                 blocker,
                 &seats,
             )
         } else {
-            t.settle_blocked.settle(&pips, &doubles, -1, blocker, &seats)
+            t.settle_blocked.settle(pips, doubles, -1, blocker, &seats)
         };
         let (rule, domino) = if how == DOMINO {
             (&t.settle_domino, t.owner[domino_seat as usize] as i64)
@@ -815,17 +833,21 @@ impl<const W: usize> Hand<W> {
                 self.pot = 0;
             }
         }
-        self.pot += rule.carried(&pips, &doubles, &seats);
-        self.settlement = Some(deltas.clone());
+        self.pot += rule.carried(pips, doubles, &seats);
+        // the settlement is kept as it is; the scores move by it and the gains
+        let owners = deltas.len();
+        let mut total = [0i64; MAX_PLAYERS];
+        total[..owners].copy_from_slice(&deltas);
+        self.settlement = Some(deltas);
         for &(o, g) in gains {
-            deltas[o] += g;
+            total[o] += g;
         }
         let winners = if t.check == Check::HandWinner {
-            rule.hand_winners(&pips, &doubles, domino, blocker)
+            rule.hand_winners(pips, doubles, domino, blocker)
         } else {
             Vec::new()
         };
-        self.apply_settlement(&deltas, &winners);
+        self.apply_settlement(&total[..owners], &winners);
     }
 
     fn apply_settlement(&mut self, deltas: &[i64], winners: &[usize]) {

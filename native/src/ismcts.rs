@@ -158,6 +158,8 @@ pub fn ismcts<const W: usize>(
     let mut untried: Vec<i64> = Vec::with_capacity(32);
     let mut scratch: Vec<i64> = Vec::with_capacity(32);
     let mut counts: Vec<i64> = Vec::with_capacity(t.players);
+    // the hand the playouts' heuristic tries its moves in
+    let mut play: Option<crate::hand::Hand<W>> = None;
     let mut solver = Solver::<W>::default();
     let mut done = 0usize;
     // the pool of worlds and their cumulative weights (inference only)
@@ -177,16 +179,19 @@ pub fn ismcts<const W: usize>(
             cumulative.push(sum);
         }
     }
+    // one world and its scores at the start, reused by every iteration
+    let mut world = view.layout.clone();
+    let mut base: Vec<i64> = Vec::with_capacity(sides);
     loop {
-        let mut world = if pool.is_empty() {
-            view.sample_world(rng)?
+        if pool.is_empty() {
+            view.sample_world_into(rng, &mut world)?;
         } else {
             let x = rng.random() * cumulative[cumulative.len() - 1];
             let at = cumulative.iter().position(|&c| x < c).unwrap_or(pool.len() - 1);
-            pool[at].clone()
-        };
+            world.clone_from(&pool[at]);
+        }
         let seed = rng.next_u64();
-        let base = world.scores.clone();
+        base.clone_from(&world.scores);
         path.clear();
         path.push(0);
         let mut node = 0usize;
@@ -274,8 +279,14 @@ pub fn ismcts<const W: usize>(
         if solved.is_none() {
             let mut play_rng = Rng::new(seed);
             while world.state == PLAYING {
-                let m =
-                    rollout_move(&world, config.policy, &mut play_rng, &mut scratch, &mut counts);
+                let m = rollout_move(
+                    &world,
+                    config.policy,
+                    &mut play_rng,
+                    &mut scratch,
+                    &mut counts,
+                    &mut play,
+                );
                 world.apply(m, None);
             }
         }
@@ -384,6 +395,27 @@ mod tests {
                 h.apply(mv, None);
             }
         }
+    }
+
+    /// A fixed workload for measuring the search's cost (`cargo test --release
+    /// -- --ignored workload`, under `valgrind --tool=callgrind` for a count
+    /// of instructions that does not depend on the machine's load).
+    #[test]
+    #[ignore]
+    fn workload() {
+        // the counts' points compiled, as a variant's table has them
+        let mut t = table(6, 2);
+        t.count_points = (0..=200).map(|c| t.points_for_count(c)).collect();
+        let r = Arc::new(Rules::<1>::new(t).unwrap());
+        let mut moves = 0;
+        for seed in 0..6u64 {
+            let h = shuffled_deal(&r, &mut Rng::new(seed), 5);
+            let view = View::of(&h, h.turn, &Voids::<1>::default());
+            let legal = h.legal_moves();
+            let c = Config::tree(2000, Policy::Heuristic);
+            moves += ismcts(&view, &legal, &c, &mut Rng::new(seed)).unwrap().best;
+        }
+        assert!(moves > 0);
     }
 
     #[test]

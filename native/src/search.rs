@@ -18,7 +18,7 @@
 use std::sync::Arc;
 
 use crate::bits::Bits;
-use crate::bots::{heuristic_move, Voids};
+use crate::bots::{heuristic_move_in, Voids};
 use crate::hand::Hand;
 use crate::infer::log_likelihood;
 use crate::matchvalue::MatchTable;
@@ -122,9 +122,17 @@ impl<const W: usize> View<W> {
 
     /// `observation.sample_world`: a complete hand agreeing with the view.
     pub fn sample_world(&self, rng: &mut Rng) -> Result<Hand<W>, NoWorld> {
-        let hands = self.deal_unseen(rng)?;
         let mut world = self.layout.clone();
-        world.record = false;
+        self.sample_world_into(rng, &mut world)?;
+        Ok(world)
+    }
+
+    /// [`View::sample_world`] into `world` (any hand of the same tile set),
+    /// reusing its buffers: the same draws and the same world, but for its
+    /// log, which is left empty (a sampled world does not record).
+    pub fn sample_world_into(&self, rng: &mut Rng, world: &mut Hand<W>) -> Result<(), NoWorld> {
+        let hands = self.deal_unseen(rng)?;
+        world.copy_for_play(&self.layout, None);
         let players = hands.len();
         world.hands[..players].copy_from_slice(&hands);
         let mut rest = self.unseen;
@@ -133,12 +141,11 @@ impl<const W: usize> View<W> {
                 rest = rest.and_not(h);
             }
         }
-        let mut pile: Vec<u8> = rest.ones().map(|t| t as u8).collect();
-        rng.shuffle(&mut pile);
-        let start = world.bone_pos.min(world.boneyard.len());
-        world.boneyard.truncate(start);
-        world.boneyard.extend_from_slice(&pile);
-        Ok(world)
+        let start = self.layout.bone_pos.min(self.layout.boneyard.len());
+        world.boneyard.extend_from_slice(&self.layout.boneyard[..start]);
+        world.boneyard.extend(rest.ones().map(|t| t as u8));
+        rng.shuffle(&mut world.boneyard[start..]);
+        Ok(())
     }
 
     /// `observation.deal_unseen`: a mask per seat (its own hand included).
@@ -337,6 +344,7 @@ pub(crate) fn rollout_move<const W: usize>(
     rng: &mut Rng,
     legal: &mut Vec<i64>,
     counts: &mut Vec<i64>,
+    play: &mut Option<Hand<W>>,
 ) -> i64 {
     hand.legal_moves_into(legal);
     if legal.len() == 1 {
@@ -354,7 +362,19 @@ pub(crate) fn rollout_move<const W: usize>(
             let unseen = r.full.and_not(&seen);
             counts.clear();
             counts.extend((0..r.t.players).map(|s| i64::from(hand.hands[s].count())));
-            heuristic_move(hand, &unseen, counts, hand.drawable() as i64, &Bits::ZERO, legal)
+            // the heuristic tries its moves in `play`, one hand kept for the
+            // whole search (`copy_for_play` sets every field it reads)
+            let play = play.get_or_insert_with(|| hand.clone());
+            heuristic_move_in(
+                hand,
+                &unseen,
+                counts,
+                hand.drawable() as i64,
+                &Bits::ZERO,
+                legal,
+                play,
+                false,
+            )
         }
     }
 }
@@ -434,6 +454,8 @@ struct Judge<const W: usize> {
     solver: Solver<W>,
     scratch: Vec<i64>,
     counts: Vec<i64>,
+    /// the hand the rollouts' heuristic tries its moves in
+    play: Option<Hand<W>>,
 }
 
 impl<const W: usize> Judge<W> {
@@ -442,6 +464,7 @@ impl<const W: usize> Judge<W> {
             solver: Solver::default(),
             scratch: Vec::with_capacity(32),
             counts: Vec::with_capacity(players),
+            play: None,
         }
     }
 
@@ -498,6 +521,7 @@ impl<const W: usize> Judge<W> {
                         &mut play_rng,
                         &mut self.scratch,
                         &mut self.counts,
+                        &mut self.play,
                     );
                     trial.apply(m, None);
                 }
