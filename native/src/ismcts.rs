@@ -179,6 +179,8 @@ pub fn ismcts<const W: usize>(
             cumulative.push(sum);
         }
     }
+    // ln(k) for the availabilities k met so far (the bound's numerator)
+    let mut lns: Vec<f64> = vec![f64::NEG_INFINITY];
     // one world and its scores at the start, reused by every iteration
     let mut world = view.layout.clone();
     let mut base: Vec<i64> = Vec::with_capacity(sides);
@@ -236,8 +238,13 @@ pub fn ismcts<const W: usize>(
                     Some(c) => {
                         nodes[c].avail += 1.0;
                         let n = &nodes[c];
+                        // ln of a whole number of iterations, each found once
+                        let a = n.avail as usize;
+                        while lns.len() <= a {
+                            lns.push((lns.len() as f64).ln());
+                        }
                         let score =
-                            n.total / n.visits + config.explore * (n.avail.ln() / n.visits).sqrt();
+                            n.total / n.visits + config.explore * (lns[a] / n.visits).sqrt();
                         if best.is_none_or(|(_, s)| score > s) {
                             best = Some((c, score));
                         }

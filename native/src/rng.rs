@@ -26,6 +26,18 @@ pub fn derive(seed: u64, path: &[u64]) -> u64 {
     h
 }
 
+/// `2^64 mod n` for `n` below 256 (index 0 unused), the threshold of
+/// [`Rng::below`]'s rejection, found once instead of by a division a draw.
+const THRESHOLDS: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut n = 1;
+    while n < 256 {
+        t[n] = (n as u64).wrapping_neg() % n as u64;
+        n += 1;
+    }
+    t
+};
+
 #[derive(Clone, Debug)]
 pub struct Rng {
     pub state: u64,
@@ -51,7 +63,11 @@ impl Rng {
     #[inline(always)]
     pub fn below(&mut self, n: u64) -> u64 {
         assert!(n >= 1, "below(0)");
-        let t = n.wrapping_neg() % n; // 2^64 mod n
+        // 2^64 mod n: looked up for the small n of deals and playouts
+        let t = match THRESHOLDS.get(n as usize) {
+            Some(&t) => t,
+            None => n.wrapping_neg() % n,
+        };
         loop {
             let x = self.next_u64();
             if x >= t {
