@@ -1040,4 +1040,21 @@ pub(crate) mod tests {
             );
         }
     }
+
+    /// A fixed workload of the engine loop for counting instructions
+    /// (`cargo test --release -- --ignored playouts`, under callgrind).
+    #[test]
+    #[ignore]
+    fn playouts() {
+        let mut t = table(6, 2);
+        t.count_points = (0..=200).map(|c| t.points_for_count(c)).collect();
+        let r = Arc::new(Rules::<1>::new(t).unwrap());
+        let mut ended = 0;
+        for seed in 0..20_000u64 {
+            let mut rng = Rng::new(seed);
+            let mut h = shuffled_deal(&r, &mut rng, 7);
+            ended += usize::from(h.playout(false, &mut rng, 200));
+        }
+        assert!(ended > 0);
+    }
 }
