@@ -256,3 +256,22 @@ def test_a_game_handed_over_by_an_older_server_records_the_seat_at_its_next_save
         assert view(client, gid, k1)["social"]["handed"] == "greedy"
         move_when_my_turn(client, gid, k0)
         assert play_of(path)["handed"] == [1]
+
+
+def test_a_save_opens_at_once_after_its_game_is_deleted_mid_move(saves: Path) -> None:
+    # a bot thinking holds the save; deleting the game waits for its move,
+    # so the save can be opened again straight away (not 423, "in use")
+    app, client = make(saves)
+    with client:
+        gid, _ = table(app, client)
+        hand(app, client, gid, 0, "search:seconds=0.4")
+        hand(app, client, gid, 1, "search:seconds=0.4")  # bots in every seat, slow ones
+        game = app.state.server.store.get(gid)
+        end = time.monotonic() + 10
+        while not game.busy:  # a bot is thinking
+            assert time.monotonic() < end, "no bot moved"
+            time.sleep(0.005)
+        r = client.request("DELETE", f"/api/games/{gid}", json={}, headers=host_headers(app))
+        assert r.status_code == 200, r.text
+        r = open_save(app, client, game.path.name)
+        assert r.status_code == 201, r.text

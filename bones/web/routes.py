@@ -43,6 +43,9 @@ if TYPE_CHECKING:  # pragma: no cover
 STATIC = Path(__file__).resolve().parent / "static"
 #: How long ``GET /api/games/{id}?wait=V`` waits for a change before answering.
 LONG_POLL = 20.0
+#: The longest a deleted game's bot may take to finish the move it is making
+#: (seconds) before the deletion answers anyway.
+BOT_STOP_WAIT = 30.0
 
 
 # ---------------------------------------------------------- the page
@@ -253,8 +256,15 @@ async def delete_game(request: Request) -> Response:
     server = server_of(request)
     server.require_host(request)
     await read_json(request)
-    server.store.delete(request.path_params["id"])
-    return JSONResponse({"deleted": request.path_params["id"]})
+    gid = request.path_params["id"]
+    server.store.delete(gid)
+    # a bot thinking holds the save until its move is written: wait for it
+    # (it stops after that move), so the save can be opened again at once
+    task = server.bot_tasks.get(gid)
+    if task is not None and not task.done():
+        with contextlib.suppress(Exception):  # the time is up, or the bot failed
+            await asyncio.wait_for(asyncio.shield(task), BOT_STOP_WAIT)
+    return JSONResponse({"deleted": gid})
 
 
 # ------------------------------------------------------------- saves
