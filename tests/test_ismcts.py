@@ -263,3 +263,11 @@ def test_search_values_the_match_without_the_tree() -> None:
     assert make_bot("search").tree_bot().iterations == 22 * 180
     assert make_bot("search:iterations=10:tree=3:policy=greedy").tree_bot().name == \
         "ismcts:iterations=30:policy=greedy"
+    # the tree's scale: a parameter of search, handed to its tree
+    wide = make_bot("search:scale=40")
+    assert wide.name == "search:scale=40" and wide.tree_bot().scale == 40.0
+    assert make_bot("search:scale=20").name == "search"  # the default, unnamed
+    obs = _observation(2)
+    legal = obs.legal_moves()
+    got = wide.choose(obs, Rng(5))
+    assert got == IsmctsBot(iterations=22 * 180, scale=40.0).search(obs, Rng(5), legal)[0]

@@ -222,3 +222,5 @@ def test_the_vector_environment_refuses_the_match_value() -> None:
     assert native_opponent("search:threads=2") == native_opponent("search")
     with pytest.raises(ValueError, match="valuing points"):
         native_opponent("search:value=match")
+    with pytest.raises(ValueError, match="default scale"):  # its tree is the default's
+        native_opponent("search:scale=40")

@@ -61,6 +61,7 @@ from gymnasium.vector.utils import batch_space
 from bones.adapters.common import check_reward, compile_table
 from bones.bots import make_bot
 from bones.bots.basic import GreedyBot, HeuristicBot, RandomBot
+from bones.bots.ismcts import DEFAULT_SCALE
 from bones.bots.search import SearchBot
 from bones.engine.rules import Rules
 from bones.seat.actions import ActionSpace
@@ -87,11 +88,13 @@ def native_opponent(text: str) -> Spec:
     if isinstance(bot, HeuristicBot):
         return ("heuristic", 0, 0, "", 0, 0.0, 0)
     # (threads change nothing but the speed; the match value is not played natively)
-    if isinstance(bot, SearchBot) and not bot.timed and bot.value == "points":
+    if (isinstance(bot, SearchBot) and not bot.timed and bot.value == "points"
+            and bot.scale == DEFAULT_SCALE):
         return ("search", bot.iterations, bot.rollouts, bot.policy, bot.solve, bot.infer,
                 bot.tree)
     raise ValueError(f"the vector environment plays random, greedy, heuristic and search "
-                     f"(an iteration budget, valuing points) natively, not {text!r}")
+                     f"(an iteration budget, valuing points, its tree's default scale) "
+                     f"natively, not {text!r}")
 
 
 def _native(rules: Rules) -> Any:

@@ -33,7 +33,7 @@ from typing import Any
 
 from bones.bots.infer import log_likelihood
 from bones.bots.info import BotInfo, Param, named
-from bones.bots.ismcts import IsmctsBot
+from bones.bots.ismcts import DEFAULT_SCALE, IsmctsBot
 from bones.bots.matchvalue import WIN, MatchTable, match_table
 from bones.bots.rollouts import POLICIES
 from bones.bots.solve import Solver, solvable
@@ -105,6 +105,9 @@ def _params(iterations: int, solve: bool) -> tuple[Param, ...]:
               "where the worlds cannot be solved, grow an information-set tree of this many "
               "iterations per world of the budget (0: play the worlds out)",
               minimum=0, maximum=100),
+        Param("scale", float, DEFAULT_SCALE,
+              "points of a hand's margin the tree counts as a full win (its rewards are "
+              "margins over this, clamped)", minimum=1.0, maximum=1000.0),
     )
 
 
@@ -122,7 +125,8 @@ class SearchBot:
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, rollouts: int = 1,
                  seconds: float = 0.0, policy: str = DEFAULT_POLICY,
                  solve: int = DEFAULT_SOLVE, infer: float = DEFAULT_INFER,
-                 value: str = DEFAULT_VALUE, threads: int = 1, tree: int = DEFAULT_TREE) -> None:
+                 value: str = DEFAULT_VALUE, threads: int = 1, tree: int = DEFAULT_TREE,
+                 scale: float = DEFAULT_SCALE) -> None:
         self.iterations = iterations
         self.rollouts = rollouts
         self.seconds = seconds
@@ -135,7 +139,9 @@ class SearchBot:
         # (the moves are the same for any number)
         self.threads = threads
         self.tree = tree
-        self._tree = (IsmctsBot(iterations=tree * iterations, seconds=seconds, policy=policy)
+        self.scale = scale
+        self._tree = (IsmctsBot(iterations=tree * iterations, seconds=seconds, policy=policy,
+                                scale=scale)
                       if tree > 0 else None)
         self.name = self._name()
 
@@ -143,7 +149,8 @@ class SearchBot:
         return named("search", PARAMS, {
             "iterations": self.iterations, "rollouts": self.rollouts, "seconds": self.seconds,
             "policy": self.policy, "solve": self.solve, "infer": self.infer,
-            "value": self.value, "threads": self.threads, "tree": self.tree})
+            "value": self.value, "threads": self.threads, "tree": self.tree,
+            "scale": self.scale})
 
     def table(self, rules: Rules) -> MatchTable | None:
         """The match objective's table for ``rules`` (None: points)."""
@@ -173,7 +180,8 @@ class SearchBot:
     def tree_bot(self) -> IsmctsBot:
         """The :class:`bones.bots.ismcts.IsmctsBot` that chooses where
         :meth:`grows_tree`: ``tree`` × ``iterations`` iterations (or the
-        same ``seconds``), playouts by ``policy``, its other defaults."""
+        same ``seconds``), playouts by ``policy``, rewards on ``scale``, its
+        other defaults."""
         if self._tree is None:
             raise ValueError("this search grows no tree (tree=0)")
         return self._tree
