@@ -231,24 +231,6 @@ pub fn heuristic_decide<const W: usize>(
     heuristic_move_in(hand, &unseen, &counts[..players], drawable, &barred, legal, scratch, true)
 }
 
-/// `basic.heuristic_move` on `hand` exactly as given (the search's rollouts
-/// pass the full-information hand): its candidate moves are played on one
-/// copy made for the call.
-pub fn heuristic_move<const W: usize>(
-    hand: &Hand<W>,
-    unseen: &Bits<W>,
-    counts: &[i64],
-    drawable: i64,
-    barred: &Bits<W>,
-    legal: &[i64],
-) -> i64 {
-    if legal.len() == 1 {
-        return legal[0];
-    }
-    let mut scratch = hand.clone();
-    heuristic_move_in(hand, unseen, counts, drawable, barred, legal, &mut scratch, false)
-}
-
 /// `basic.heuristic_move`, its candidate moves played in `scratch` (any
 /// hand of the same tile set, reused between calls). With `public`, they are
 /// played on the mover's view (`Hand.public_copy`: the other hands empty), so

@@ -918,7 +918,7 @@ impl<const W: usize> Hand<W> {
 pub(crate) mod tests {
     use super::*;
     use crate::rng::Rng;
-    use crate::table::tests::{set_spinner, table};
+    use crate::table::tests::{scored_table, set_spinner, table};
 
     /// A two-seat hand dealt from a shuffle drawn from `rng`: `per_seat`
     /// tiles each, the rest the boneyard, seat 0 leading.
@@ -1046,9 +1046,7 @@ pub(crate) mod tests {
     #[test]
     #[ignore]
     fn playouts() {
-        let mut t = table(6, 2);
-        t.count_points = (0..=200).map(|c| t.points_for_count(c)).collect();
-        let r = Arc::new(Rules::<1>::new(t).unwrap());
+        let r = Arc::new(Rules::<1>::new(scored_table(6, 2)).unwrap());
         let mut ended = 0;
         for seed in 0..20_000u64 {
             let mut rng = Rng::new(seed);

@@ -354,7 +354,10 @@ mod tests {
     use super::*;
     use crate::bots::Voids;
     use crate::hand::tests::shuffled_deal;
-    use crate::table::{tests::table, Rules};
+    use crate::table::{
+        tests::{scored_table, table},
+        Rules,
+    };
     use std::sync::Arc;
 
     fn config(solve: usize) -> Config {
@@ -410,10 +413,7 @@ mod tests {
     #[test]
     #[ignore]
     fn workload() {
-        // the counts' points compiled, as a variant's table has them
-        let mut t = table(6, 2);
-        t.count_points = (0..=200).map(|c| t.points_for_count(c)).collect();
-        let r = Arc::new(Rules::<1>::new(t).unwrap());
+        let r = Arc::new(Rules::<1>::new(scored_table(6, 2)).unwrap());
         let mut moves = 0;
         for seed in 0..6u64 {
             let h = shuffled_deal(&r, &mut Rng::new(seed), 5);

@@ -410,6 +410,14 @@ pub mod tests {
         t.max_arms = 2 + 2 * spinners;
     }
 
+    /// [`table`] with its counts' points compiled, as a variant's table has
+    /// them (the native workloads' table).
+    pub fn scored_table(highest: usize, players: usize) -> Table {
+        let mut t = table(highest, players);
+        t.count_points = (0..=200).map(|c| t.points_for_count(c)).collect();
+        t
+    }
+
     pub fn table(highest: usize, players: usize) -> Table {
         Table {
             players,
