@@ -2,7 +2,7 @@
 
 A cheating bot, never offered to users, sees every hand and plays the move
 the exact solver (:class:`bones.bots.solve.Solver`, the same values as
-``native/src/solve.rs``) values best for its side in the true deal: the most
+``native/src/bots/solve.rs``) values best for its side in the true deal: the most
 any search over sampled worlds could learn.  It plays first hands of
 ``block-2p`` (no drawing: every hand is solvable from its first move) against
 a bones bot, every deal twice with the seats swapped, and the honest bots

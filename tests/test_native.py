@@ -37,9 +37,9 @@ def fresh_core(monkeypatch: pytest.MonkeyPatch):
 
 
 def test_the_crate_reads_this_table_format() -> None:
-    """native/src/format.rs names the FORMAT_VERSION of flat.TABLE_FORMAT:
+    """native/src/kernel/format.rs names the FORMAT_VERSION of flat.TABLE_FORMAT:
     change the table's description and this fails until the crate follows."""
-    source = (ROOT / "native" / "src" / "format.rs").read_text()
+    source = (ROOT / "native" / "src" / "kernel" / "format.rs").read_text()
     found = re.search(r'TABLE_FORMAT: &str = "([0-9a-f]+)"', source)
     assert found and found.group(1) == FORMAT_VERSION
     assert "settle_domino" in TABLE_FORMAT

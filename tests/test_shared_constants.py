@@ -27,7 +27,7 @@ from bones.engine import rng as rng_module
 
 pytestmark = skip_native()
 
-#: Each code family of the Rust core (`native/src/codes.rs`): the Python
+#: Each code family of the Rust core (`native/src/kernel/codes.rs`): the Python
 #: module defining it and the prefix of its names.  `WHEN` and `POINTS` are
 #: the flat table's own codes, by the class of the compiled rule.
 PREFIXED: dict[str, tuple[ModuleType, str]] = {

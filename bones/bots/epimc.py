@@ -23,7 +23,7 @@ played (the first candidate on a tie).  Elsewhere the position goes to
 ``search`` with the same ``iterations``, ``solve`` and ``infer``.
 
 With the native core active it runs in Rust (``bones_native.Epimc``,
-native/src/epimc.rs) with exactly the same draws and totals; this module is
+native/src/bots/epimc.rs) with exactly the same draws and totals; this module is
 the readable reference.  docs/bots.md has the measurements.
 """
 

@@ -1,5 +1,5 @@
 """Inference: how likely a sampled world makes the plays the other seats
-were seen to make (the Python reference of ``native/src/infer.rs``, the same
+were seen to make (the Python reference of ``native/src/bots/infer.rs``, the same
 numbers to the last bit).
 
 The model of how a seat plays is a softmax, at temperature ``tau``, of the

@@ -33,7 +33,7 @@ Each iteration:
 
 The move played is the root's most visited child (then the best total, then
 the first).  With the native core active the search runs in Rust
-(``bones_native.Ismcts``, native/src/ismcts.rs) and takes exactly the same
+(``bones_native.Ismcts``, native/src/bots/ismcts.rs) and takes exactly the same
 decisions from the same draws; this module is the readable reference.
 docs/bots.md has the measurements.
 """

@@ -22,7 +22,7 @@ The model ignores who leads the next hand, a tied hand's pot and the
 "get in" rules between hands; a hand the target ends (``game_over``) is
 worth exactly 1 to its winner, 0 to the others, 1/2 each for a drawn
 match.  Values are integers in parts of :data:`WIN` so the native search
-(native/src/matchvalue.rs) reads the very same numbers.  A variant without
+(native/src/bots/matchvalue.rs) reads the very same numbers.  A variant without
 a target (a fixed number of hands) has no table: its search keeps the
 points objective.
 """

@@ -4,7 +4,7 @@ A rollout sees the whole sampled world (every hand), so these are fast
 moves of the whole hand, not honest bots: ``greedy`` (the most points now),
 ``heuristic`` (the ``heuristic`` bot's judgement, reading the world's hands
 as unseen) and ``random``.  Each takes the hand and a generator and returns
-a legal move; both cores play them the same (``native/src/search.rs``,
+a legal move; both cores play them the same (``native/src/bots/search.rs``,
 ``rollout_move``).
 """
 

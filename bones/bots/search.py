@@ -18,7 +18,7 @@ between moves is much sharper than the values themselves.
   (:mod:`bones.bots.infer`, temperature ``infer``), over 180 worlds.
 
 With the native core active (:func:`bones.engine.core.native`) the search
-runs in Rust (``bones_native.Searcher``, native/src/search.rs, solve.rs,
+runs in Rust (``bones_native.Searcher``, native/src/bots/search.rs, solve.rs,
 infer.rs) and takes exactly the same decisions from the same draws, one to
 two orders of magnitude faster; :func:`evaluate_moves` gives the value of
 every legal move (for analysis).  docs/simulate.md, "Strength", has every

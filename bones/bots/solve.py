@@ -1,5 +1,5 @@
 """The exact solver of one sampled world: the Python reference of
-``native/src/solve.rs``, finding the same values.
+``native/src/bots/solve.rs``, finding the same values.
 
 A world is solved when nothing is left to chance in it (no tile can be
 drawn any more) and at most ``limit`` tiles are in the hands: the rest of
@@ -42,7 +42,7 @@ def _key(h: Hand) -> tuple[object, ...]:
 
 
 class Solver:
-    """Solves worlds (``native/src/solve.rs``'s ``Solver``)."""
+    """Solves worlds (``native/src/bots/solve.rs``'s ``Solver``)."""
 
     def __init__(self) -> None:
         self.nodes = 0

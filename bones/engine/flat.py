@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover
 #: Every field of the flat table, in order, with its meaning.  Changing the
 #: table (a field, a code, a meaning) means changing this text, which changes
 #: :data:`FORMAT_VERSION`; the Rust side must be updated to match (see
-#: ``native/src/format.rs``; a test checks the two agree).
+#: ``native/src/kernel/format.rs``; a test checks the two agree).
 TABLE_FORMAT = """\
 players: int; owners: int; teams: 0|1; owner: [owner per seat]; a seat's mates: the other seats of its owner
   opponent_after: [per seat, the next seat in turn not on its side: the muggins caller]

@@ -1,37 +1,22 @@
 //! bones' native core: the same games as the Python engine, from the same
 //! compiled tables (see `bones.engine.flat`), at native speed.
 //!
-//! The kernel (`bits`, `table`, `settle`, `hand`) has no Python in it; the
-//! `python` feature adds the binding (`py.rs`).
+//! The crate is in four layers, each using only those above it here:
+//!
+//! - [`kernel`]: the rules themselves: tile masks, the rule codes, the flat
+//!   table, moves, the random stream, one hand, settlement and a match. No
+//!   bot, thread or Python in it.
+//! - [`bots`]: the built-in players over the kernel: the one-move policies,
+//!   `heuristic`, the world view and its sampler, inference, the exact
+//!   solver, and the searches (`search`, `ismcts`, `epimc`).
+//! - [`run`]: many games at once: whole simulations, the vector environment
+//!   and its thread pool.
+//! - `python` (with the `python` feature): the PyO3 binding, one module a
+//!   Python-facing class, sharing one module of conversions.
 
-pub mod bits;
 pub mod bots;
-pub mod codes;
-pub mod epimc;
-pub mod format;
-pub mod game;
-pub mod hand;
-pub mod infer;
-pub mod ismcts;
-pub mod matchvalue;
-pub mod moves;
-pub mod policy;
-pub mod pool;
-pub mod rng;
-pub mod search;
-pub mod settle;
-pub mod sim;
-pub mod solve;
-pub mod table;
-pub mod vector;
+pub mod kernel;
+pub mod run;
 
 #[cfg(feature = "python")]
-mod py;
-#[cfg(feature = "python")]
-mod pyismcts;
-#[cfg(feature = "python")]
-mod pysearch;
-#[cfg(feature = "python")]
-mod pysim;
-#[cfg(feature = "python")]
-mod pyvector;
+mod python;

@@ -1,4 +1,4 @@
-//! The binding of `vector.rs`: `bones_native.VectorCore`, N tables of one
+//! The binding of `run/vector.rs`: `bones_native.VectorCore`, N tables of one
 //! variant writing into NumPy arrays the caller allocated once (`bind`),
 //! stepped with the GIL released, on `threads` threads.
 
@@ -9,12 +9,13 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::pool::Pool;
-use crate::py::{guard, table_from_dict, NativeError};
-use crate::pysim::match_rules;
-use crate::search::Policy;
-use crate::table::Rules as KRules;
-use crate::vector::{Config, Env, ObsLayout, Opponent, Reward, Row, SeatMode};
+use crate::bots::rollouts::Policy;
+use crate::kernel::table::Rules as KRules;
+use crate::python::convert::{guard, NativeError};
+use crate::python::rules::table_from_dict;
+use crate::python::sim::match_rules;
+use crate::run::pool::Pool;
+use crate::run::vector::{Config, Env, ObsLayout, Opponent, Reward, Row, SeatMode};
 
 /// What a call does to one table.
 #[derive(Clone, Copy)]

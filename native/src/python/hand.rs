@@ -1,203 +1,19 @@
-//! The Python binding: `bones_native.Rules` (a flat table, checked once) and
-//! `bones_native.Hand` (the stepwise hand). Every entry point runs under
-//! `guard`, so a Rust panic becomes a one-line `NativeError`, never a dead
-//! interpreter or a `PanicException` (which derives from BaseException).
+//! `bones_native.Hand`: the stepwise hand, dealt from given tiles, then
+//! moves applied one by one, read back in the Python hand's fields.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyList, PyTuple};
 use pyo3::IntoPyObjectExt;
 
-use crate::bits::Bits;
-use crate::format::TABLE_FORMAT;
-use crate::hand::{Hand as Kernel, HandSetup};
-use crate::rng::{derive as kderive, Rng as KRng};
-use crate::table::{AnyRules, Points, Rules as KRules, Settle, Table, When};
-
-create_exception!(
-    bones_native,
-    NativeError,
-    PyRuntimeError,
-    "An internal error of the native core."
-);
-
-fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "a panic".to_string()
-    }
-}
-
-/// Run `f`, turning a panic into a one-line `NativeError`.
-pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(r) => r,
-        Err(payload) => {
-            let msg = panic_message(payload);
-            let line = msg.lines().next().unwrap_or("").to_string();
-            Err(NativeError::new_err(format!(
-                "internal error in the native core: {line} (please report it; \
-                 BONES_CORE=python runs the Python core)"
-            )))
-        }
-    }
-}
-
-// ------------------------------------------------------------------ tables
-
-fn get_i64(d: &Bound<'_, PyDict>, key: &str) -> PyResult<i64> {
-    match d.get_item(key)? {
-        Some(v) => v.extract::<i64>(),
-        None => Err(PyValueError::new_err(format!("the flat table has no field '{key}'"))),
-    }
-}
-
-fn get_vec(d: &Bound<'_, PyDict>, key: &str) -> PyResult<Vec<i64>> {
-    match d.get_item(key)? {
-        Some(v) => v.extract::<Vec<i64>>(),
-        None => Err(PyValueError::new_err(format!("the flat table has no field '{key}'"))),
-    }
-}
-
-/// A rule code of the table, decoded (an unknown code is a `ValueError`).
-fn get_code<T: TryFrom<i64, Error = String>>(d: &Bound<'_, PyDict>, key: &str) -> PyResult<T> {
-    T::try_from(get_i64(d, key)?).map_err(PyValueError::new_err)
-}
-
-pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
-    let format: String = match d.get_item("format")? {
-        Some(v) => v.extract()?,
-        None => String::new(),
-    };
-    if format != TABLE_FORMAT {
-        return Err(PyValueError::new_err(format!(
-            "table format {format} but the native core was built for {TABLE_FORMAT}: \
-             rebuild it (pip install ./native)"
-        )));
-    }
-    let five = |k: &str| -> PyResult<[i64; 5]> {
-        <[i64; 5]>::try_from(get_vec(d, k)?)
-            .map_err(|_| PyValueError::new_err(format!("{k} needs 5 entries")))
-    };
-    let spins_later = get_vec(d, "spins_later")?;
-    if spins_later.len() != 2 {
-        return Err(PyValueError::new_err("spins_later needs 2 entries"));
-    }
-    // both read: `floor` is in the table whether it is set or not
-    let (floor_set, floor) = (get_i64(d, "floor_set")?, get_i64(d, "floor")?);
-    let floor = if floor_set != 0 { Some(floor) } else { None };
-    let usize_of = |k: &str| -> PyResult<usize> {
-        let v = get_i64(d, k)?;
-        usize::try_from(v).map_err(|_| PyValueError::new_err(format!("{k} = {v} is negative")))
-    };
-    let seats = |k: &str| -> PyResult<Vec<usize>> {
-        get_vec(d, k)?
-            .into_iter()
-            .map(|o| usize::try_from(o).map_err(|_| PyValueError::new_err(format!("negative {k}"))))
-            .collect()
-    };
-    let owner = seats("owner")?;
-    let t = Table {
-        players: usize_of("players")?,
-        owners: usize_of("owners")?,
-        teams: get_i64(d, "teams")? != 0,
-        owner,
-        opponent_after: seats("opponent_after")?,
-        highest: usize_of("highest")?,
-        hand_size: usize_of("hand_size")?,
-        reserve: usize_of("reserve")?,
-        order: get_code(d, "order")?,
-        plain_arms: get_i64(d, "plain_arms")? != 0,
-        spinner_mult: five("spinner_mult")?,
-        double_weight: get_i64(d, "double_weight")?,
-        spins_led: get_i64(d, "spins_led")? != 0,
-        spins_later: [spins_later[0] != 0, spins_later[1] != 0],
-        cross_stubs: get_i64(d, "cross_stubs")? != 0,
-        lead_double_mult: five("lead_double_mult")?,
-        max_arms: usize_of("max_arms")?,
-        scores_plays: get_i64(d, "scores_plays")? != 0,
-        count_points: get_vec(d, "count_points")?,
-        headers: get_i64(d, "headers")? != 0,
-        header_points: get_vec(d, "header_points")?,
-        when: get_code(d, "when")?,
-        when_values: get_vec(d, "when_values")?,
-        points: get_code(d, "points")?,
-        points_param: get_i64(d, "points_param")?,
-        get_in: get_i64(d, "get_in")?,
-        get_in_match: get_i64(d, "get_in_match")? != 0,
-        lead_cannot_win: get_i64(d, "lead_cannot_win")? != 0,
-        muggins: get_code(d, "muggins")?,
-        penalise_over_claim: get_i64(d, "penalise_over_claim")? != 0,
-        over_claim_points: get_code(d, "over_claim_points")?,
-        drawing: get_code(d, "drawing")?,
-        max_draws: get_i64(d, "max_draws")?,
-        must_play_drawn: get_i64(d, "must_play_drawn")? != 0,
-        draw_while_able: get_i64(d, "draw_while_able")? != 0,
-        knock_bonus: get_i64(d, "knock_bonus")?,
-        stuck_blocks: get_i64(d, "stuck_blocks")? != 0,
-        partners_both_out: get_i64(d, "partners_both_out")? != 0,
-        floor,
-        check: get_code(d, "check")?,
-        target: get_i64(d, "target")?,
-        hands_in_match: get_i64(d, "hands_in_match")?,
-        settle_domino: Settle::from_codes(&get_vec(d, "settle_domino")?)
-            .map_err(PyValueError::new_err)?,
-        settle_blocked: Settle::from_codes(&get_vec(d, "settle_blocked")?)
-            .map_err(PyValueError::new_err)?,
-    };
-    if t.points == Points::Divided && t.points_param < 1 {
-        return Err(PyValueError::new_err("divided points need a divisor of at least 1"));
-    }
-    if t.when == When::MultipleOf && t.when_values.iter().any(|&d| d < 1) {
-        return Err(PyValueError::new_err("divisors must be at least 1"));
-    }
-    t.check().map_err(PyValueError::new_err)?;
-    Ok(t)
-}
-
-/// The kernel's rules for a flat table (`bones.engine.flat`), at the width
-/// its tile set needs: what every native object's constructor reads.
-pub(crate) fn rules_from_dict(table: &Bound<'_, PyDict>) -> PyResult<AnyRules> {
-    AnyRules::new(table_from_dict(table)?).map_err(PyValueError::new_err)
-}
-
-/// A flat rule table, checked and turned into the kernel's tables once.
-#[pyclass(module = "bones_native", frozen)]
-struct Rules {
-    inner: AnyRules,
-    size: usize,
-}
-
-#[pymethods]
-impl Rules {
-    #[new]
-    fn new(table: &Bound<'_, PyDict>) -> PyResult<Self> {
-        guard(|| {
-            let t = table_from_dict(table)?;
-            let size = t.size();
-            let inner = AnyRules::new(t).map_err(PyValueError::new_err)?;
-            Ok(Rules { inner, size })
-        })
-    }
-
-    /// How many 64-bit words a tile mask takes for this set.
-    #[getter]
-    fn words(&self) -> usize {
-        self.inner.words()
-    }
-
-    #[getter]
-    fn tiles(&self) -> usize {
-        self.size
-    }
-}
+use crate::kernel::bits::Bits;
+use crate::kernel::hand::{Hand as Kernel, HandSetup, MAX_ARMS, MAX_HUBS};
+use crate::kernel::rng::Rng as KRng;
+use crate::kernel::table::{AnyRules, Rules as KRules, MAX_PLAYERS};
+use crate::python::convert::{attr, guard, mask, mask_of, py_mask, small};
+use crate::python::rules::Rules;
 
 // ------------------------------------------------------------------- hand
 
@@ -227,30 +43,8 @@ macro_rules! each_mut {
     };
 }
 
-fn mask_of<const W: usize>(tiles: &[usize], size: usize) -> PyResult<Bits<W>> {
-    let mut b = Bits::<W>::ZERO;
-    for &t in tiles {
-        if t >= size {
-            return Err(PyValueError::new_err(format!("tile id {t} is not in a set of {size}")));
-        }
-        b.set(t);
-    }
-    Ok(b)
-}
-
-fn py_mask<'py, const W: usize>(py: Python<'py>, b: &Bits<W>) -> PyResult<Bound<'py, PyAny>> {
-    if W == 1 {
-        return Ok(b.0[0].into_pyobject(py)?.into_any());
-    }
-    let mut v = 0u64.into_pyobject(py)?.into_any();
-    for i in (0..W).rev() {
-        v = v.lshift(64)?.bitor(b.0[i].into_pyobject(py)?)?;
-    }
-    Ok(v)
-}
-
 /// The names of `Hand.fields`, in order.
-const HAND_FIELDS: [&str; 44] = [
+pub(crate) const HAND_FIELDS: [&str; 44] = [
     "hands",
     "boneyard",
     "bone_pos",
@@ -499,7 +293,7 @@ const HIDDEN: u8 = u8::MAX;
 
 /// The stepwise hand: dealt from given tiles, then moves applied one by one.
 #[pyclass(module = "bones_native")]
-struct Hand {
+pub(crate) struct Hand {
     inner: AnyHand,
 }
 
@@ -565,7 +359,7 @@ impl Hand {
     fn apply(&mut self, mv: i64, claim: Option<i64>) -> PyResult<()> {
         guard(|| {
             each_mut!(self, h => {
-                if h.state != crate::moves::PLAYING {
+                if h.state != crate::kernel::moves::PLAYING {
                     return Err(PyValueError::new_err("the hand is over"));
                 }
                 h.apply(mv, claim)
@@ -868,158 +662,139 @@ impl Hand {
     }
 }
 
-/// The specified stream (`bones.engine.rng.Rng`), for tests and tools.
-#[pyclass(module = "bones_native")]
-struct Rng {
-    inner: KRng,
-}
-
-#[pymethods]
-impl Rng {
-    #[new]
-    fn new(seed: u64) -> Self {
-        Rng { inner: KRng::new(seed) }
+/// A kernel hand with the state of the Python `Hand` `o` (a layout: its
+/// hands and boneyard contents are replaced by the sampler).
+pub(crate) fn hand_from_py<const W: usize>(
+    rules: &Arc<KRules<W>>,
+    o: &Bound<'_, PyAny>,
+) -> PyResult<Kernel<W>> {
+    let size = rules.size;
+    let t = &rules.t;
+    let boneyard: Vec<i64> = attr(o, "boneyard")?;
+    let leader: usize = attr(o, "leader")?;
+    if leader >= t.players {
+        return Err(PyValueError::new_err(format!("leader {leader} is not a seat")));
     }
-    #[getter]
-    fn state(&self) -> u64 {
-        self.inner.state
+    let scores: Vec<i64> = attr(o, "scores")?;
+    if scores.len() != t.owners {
+        return Err(PyValueError::new_err(format!(
+            "{} scores for {} sides",
+            scores.len(),
+            t.owners
+        )));
     }
-    fn next_u64(&mut self) -> u64 {
-        self.inner.next_u64()
-    }
-    fn random(&mut self) -> f64 {
-        self.inner.random()
-    }
-    fn below(&mut self, n: u64) -> PyResult<u64> {
-        if n == 0 {
-            return Err(PyValueError::new_err("below() needs 1 <= n < 2**64"));
-        }
-        Ok(self.inner.below(n))
-    }
-    /// A shuffled copy of `a`.
-    fn shuffled(&mut self, mut a: Vec<i64>) -> Vec<i64> {
-        self.inner.shuffle(&mut a);
-        a
-    }
-    fn shuffled_tail(&mut self, mut a: Vec<i64>, k: usize) -> Vec<i64> {
-        self.inner.shuffle_tail(&mut a, k);
-        a
-    }
-}
-
-/// `bones.engine.rng.derive` for seeds and path elements already reduced mod 2**64.
-#[pyfunction]
-fn derive(seed: u64, path: Vec<u64>) -> u64 {
-    kderive(seed, &path)
-}
-
-/// Every constant the two cores share, by name, for the test that compares
-/// them with the Python modules' (`tests/test_shared_constants.py`).
-#[pyfunction]
-fn constants(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
-    use crate::moves;
-    let named = |items: &[(&str, i64)]| -> PyResult<Bound<'_, PyDict>> {
-        let d = PyDict::new(py);
-        for &(name, value) in items {
-            d.set_item(name, value)?;
-        }
-        Ok(d)
+    let oop = mask::<W>(&o.getattr("out_of_play")?, size)?;
+    let bone = vec![0u8; boneyard.len()];
+    let setup = HandSetup {
+        scores: Some(scores),
+        lead_tile: attr(o, "lead_tile")?,
+        lead_doubles_only: attr(o, "lead_doubles_only")?,
+        out_of_play: oop,
+        ..HandSetup::new(vec![Bits::<W>::ZERO; t.players], bone, leader)
     };
-    let out = PyDict::new(py);
-    out.set_item("format", TABLE_FORMAT)?;
-    out.set_item(
-        "moves",
-        named(&[
-            ("DRAW", moves::DRAW),
-            ("PASS", moves::PASS),
-            ("TILE_SHIFT", i64::from(moves::TILE_SHIFT)),
-            ("ARM_SHIFT", i64::from(moves::ARM_SHIFT)),
-            ("ARM_MASK", moves::ARM_MASK),
-            ("FLIP", moves::FLIP),
-            ("NO_ARM", moves::NO_ARM),
-        ])?,
-    )?;
-    out.set_item(
-        "outcomes",
-        named(&[
-            ("PLAYING", i64::from(moves::PLAYING)),
-            ("DOMINO", i64::from(moves::DOMINO)),
-            ("BLOCKED", i64::from(moves::BLOCKED)),
-            ("TARGET", i64::from(moves::TARGET)),
-        ])?,
-    )?;
-    let codes = PyDict::new(py);
-    for &(family, items) in crate::codes::FAMILIES {
-        codes.set_item(family, named(items)?)?;
+    let mut h = Kernel::new(Arc::clone(rules), setup);
+    h.bone_pos = attr(o, "bone_pos")?;
+    h.bone_end = attr(o, "bone_end")?;
+    if h.bone_pos > boneyard.len() || h.bone_end > boneyard.len() {
+        return Err(PyValueError::new_err("the boneyard position is beyond the boneyard"));
     }
-    out.set_item("codes", codes)?;
-    out.set_item("table_fields", crate::table::TABLE_FIELDS.to_vec())?;
-    out.set_item("match_fields", crate::game::MATCH_FIELDS.to_vec())?;
-    out.set_item("settle_fields", Settle::FIELDS.to_vec())?;
-    out.set_item("lead_fields", crate::game::LeadRule::FIELDS.to_vec())?;
-    out.set_item("hand_fields", HAND_FIELDS.to_vec())?;
-    let as_i64 = |n: usize| i64::try_from(n).expect("a small constant");
-    out.set_item(
-        "streams",
-        named(&[
-            ("DEALS", i64::try_from(crate::game::DEALS).expect("a small constant")),
-            ("BOTS", i64::try_from(crate::game::BOTS).expect("a small constant")),
-        ])?,
-    )?;
-    out.set_item(
-        "match",
-        named(&[
-            ("MAX_HANDS", as_i64(crate::game::MAX_HANDS)),
-            ("MAX_REDEALS", as_i64(crate::game::MAX_REDEALS)),
-        ])?,
-    )?;
-    out.set_item(
-        "sim",
-        named(&[
-            ("TIME_SAMPLE", i64::try_from(crate::sim::TIME_SAMPLE).expect("a small constant")),
-            ("PLAY", as_i64(crate::sim::PLAY)),
-            ("SETTLE", as_i64(crate::sim::SETTLE)),
-            ("SCORE", as_i64(crate::sim::SCORE)),
-        ])?,
-    )?;
-    out.set_item("TIME_BINS", crate::sim::TIME_BINS)?;
-    out.set_item("search", named(&[("WIN", crate::matchvalue::WIN)])?)?;
-    let tree = PyDict::new(py);
-    tree.set_item("DEFAULT_EXPLORE", crate::ismcts::DEFAULT_EXPLORE)?;
-    tree.set_item("DEFAULT_SCALE", crate::ismcts::DEFAULT_SCALE)?;
-    tree.set_item("DEFAULT_WORLDS", crate::ismcts::DEFAULT_WORLDS)?;
-    out.set_item("ismcts", tree)?;
-    Ok(out)
-}
-
-/// Panic on purpose (the tests check a panic becomes a one-line error).
-#[pyfunction]
-fn _provoke_panic() -> PyResult<()> {
-    guard(|| {
-        let v: Vec<i64> = Vec::new();
-        let i = v.len() + 3;
-        std::hint::black_box(v[i]);
-        Ok(())
-    })
-}
-
-#[pymodule]
-fn bones_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    // the message goes into the NativeError: nothing on stderr
-    std::panic::set_hook(Box::new(|_| {}));
-    m.add("TABLE_FORMAT", TABLE_FORMAT)?;
-    m.add("HAND_FIELDS", PyTuple::new(m.py(), HAND_FIELDS)?)?;
-    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("NativeError", m.py().get_type::<NativeError>())?;
-    m.add_class::<Rules>()?;
-    m.add_class::<Hand>()?;
-    m.add_class::<Rng>()?;
-    m.add_function(wrap_pyfunction!(derive, m)?)?;
-    m.add_function(wrap_pyfunction!(constants, m)?)?;
-    m.add_function(wrap_pyfunction!(_provoke_panic, m)?)?;
-    crate::pysim::register(m)?;
-    crate::pysearch::register(m)?;
-    crate::pyismcts::register(m)?;
-    crate::pyvector::register(m)?;
-    Ok(())
+    let arm_open: Vec<i64> = attr(o, "arm_open")?;
+    let n = arm_open.len();
+    if n > MAX_ARMS {
+        return Err(PyValueError::new_err(format!("more than {MAX_ARMS} arms")));
+    }
+    let arm_end: Vec<i64> = attr(o, "arm_end")?;
+    let arm_weight: Vec<i64> = attr(o, "arm_weight")?;
+    let arm_hub: Vec<i64> = attr(o, "arm_hub")?;
+    let arm_root: Vec<i64> = attr(o, "arm_root")?;
+    let arm_side: Vec<bool> = attr(o, "arm_side")?;
+    let arm_stub: Vec<bool> = attr(o, "arm_stub")?;
+    let arm_frozen: Vec<i64> = attr(o, "arm_frozen")?;
+    for v in [&arm_end, &arm_weight, &arm_hub, &arm_root, &arm_frozen] {
+        if v.len() != n {
+            return Err(PyValueError::new_err("the arms' lists differ in length"));
+        }
+    }
+    if arm_side.len() != n || arm_stub.len() != n {
+        return Err(PyValueError::new_err("the arms' lists differ in length"));
+    }
+    h.n_arms = n;
+    for a in 0..n {
+        h.arm_open[a] = small(arm_open[a], "an arm's pip")?;
+        h.arm_end[a] = small(arm_end[a], "an arm's end")?;
+        h.arm_weight[a] = small(arm_weight[a], "an arm's weight")?;
+        h.arm_hub[a] = small(arm_hub[a], "an arm's hub")?;
+        h.arm_root[a] = small(arm_root[a], "an arm's root")?;
+        h.arm_side[a] = arm_side[a];
+        h.arm_stub[a] = arm_stub[a];
+        h.arm_frozen[a] = small(arm_frozen[a], "an arm's frozen pip")?;
+    }
+    let hub_pip: Vec<i64> = attr(o, "hub_pip")?;
+    let m = hub_pip.len();
+    if m > MAX_HUBS {
+        return Err(PyValueError::new_err(format!("more than {MAX_HUBS} hubs")));
+    }
+    let hub_k: Vec<i64> = attr(o, "hub_k")?;
+    let hub_mult: Vec<Vec<i64>> = attr(o, "hub_mult")?;
+    let hub_cross: Vec<Vec<i64>> = attr(o, "hub_cross")?;
+    let hub_sides_left: Vec<i64> = attr(o, "hub_sides_left")?;
+    let hub_spins: Vec<bool> = attr(o, "hub_spins")?;
+    if hub_k.len() != m
+        || hub_mult.len() != m
+        || hub_cross.len() != m
+        || hub_sides_left.len() != m
+        || hub_spins.len() != m
+    {
+        return Err(PyValueError::new_err("the hubs' lists differ in length"));
+    }
+    h.n_hubs = m;
+    for k in 0..m {
+        h.hub_pip[k] = small(hub_pip[k], "a hub's pip")?;
+        h.hub_k[k] = small(hub_k[k], "a hub's cover")?;
+        if hub_mult[k].len() != 5 || h.hub_k[k] > 4 {
+            return Err(PyValueError::new_err("a hub needs 5 multipliers"));
+        }
+        h.hub_mult[k].copy_from_slice(&hub_mult[k]);
+        h.hub_cross[k] = match hub_cross[k][..] {
+            [] => (-1, -1),
+            [a, b] => (small(a, "a cross arm")?, small(b, "a cross arm")?),
+            _ => return Err(PyValueError::new_err("a hub has two cross arms or none")),
+        };
+        h.hub_sides_left[k] = small(hub_sides_left[k], "a hub's sides")?;
+        h.hub_spins[k] = hub_spins[k];
+    }
+    h.spinners = attr(o, "spinners")?;
+    h.first_double_seen = attr(o, "first_double_seen")?;
+    h.count = attr(o, "count")?;
+    h.turn = attr(o, "turn")?;
+    h.placed = attr(o, "placed")?;
+    h.on_table = mask::<W>(&o.getattr("on_table")?, size)?;
+    h.passes = attr(o, "passes")?;
+    h.drawn_turn = attr(o, "drawn_turn")?;
+    let drawn: Vec<u32> = attr(o, "drawn")?;
+    let out: Vec<bool> = attr(o, "out")?;
+    if h.turn >= t.players
+        || drawn.len() != t.players
+        || out.len() != t.players
+        || t.players > MAX_PLAYERS
+    {
+        return Err(PyValueError::new_err("the seats' lists do not match the table"));
+    }
+    h.drawn[..t.players].copy_from_slice(&drawn);
+    h.out[..t.players].copy_from_slice(&out);
+    let got_in: Vec<bool> = attr(o, "got_in")?;
+    if got_in.len() != t.owners {
+        return Err(PyValueError::new_err("the sides' lists do not match the table"));
+    }
+    h.got_in = got_in;
+    h.state = attr(o, "state")?;
+    h.game_over = attr(o, "game_over")?;
+    h.winner = attr(o, "winner")?;
+    h.domino_seat = attr(o, "domino_seat")?;
+    h.last_player = attr(o, "last_player")?;
+    h.settlement = attr(o, "settlement")?;
+    h.last_points = attr(o, "last_points")?;
+    h.open_mask = mask::<W>(&o.getattr("open_mask")?, size)?;
+    h.pot = attr(o, "pot")?;
+    Ok(h)
 }

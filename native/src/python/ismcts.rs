@@ -9,15 +9,17 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::epimc::epimc;
-use crate::ismcts::{ismcts, Config, Root};
-use crate::py::guard;
-use crate::py::rules_from_dict;
-use crate::pysearch::{attr, hand_from_py, mask};
-use crate::rng::Rng;
-use crate::search::{NoWorld, Policy, View};
-use crate::table::AnyRules;
-use crate::table::Rules;
+use crate::bots::epimc::epimc;
+use crate::bots::ismcts::{ismcts, Config, Root};
+use crate::bots::rollouts::Policy;
+use crate::bots::world::{NoWorld, View};
+use crate::kernel::rng::Rng;
+use crate::kernel::table::AnyRules;
+use crate::kernel::table::Rules;
+use crate::python::convert::guard;
+use crate::python::convert::{attr, mask};
+use crate::python::hand::hand_from_py;
+use crate::python::rules::rules_from_dict;
 
 /// (the best move, every legal move's visits and summed reward, iterations)
 type Judged = (i64, Vec<f64>, Vec<f64>, usize);
@@ -48,7 +50,7 @@ fn view_of<const W: usize>(
     }
     let log: Vec<(i64, i64, i64)> = attr(layout, "log")?;
     let layout = hand_from_py(rules, layout)?;
-    if layout.state != crate::moves::PLAYING {
+    if layout.state != crate::kernel::moves::PLAYING {
         return Err(PyValueError::new_err("the hand is over"));
     }
     let mut lim = Vec::with_capacity(players);

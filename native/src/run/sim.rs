@@ -9,12 +9,12 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::bots::{heuristic_decide, Voids};
-use crate::game::{unique_top, Match, MatchRules, BOTS};
-use crate::hand::Hand;
-use crate::moves::{BLOCKED, PLAYING};
-use crate::rng::{derive, Rng};
-use crate::table::{AnyRules, Rules, MAX_PLAYERS};
+use crate::bots::heuristic::{heuristic_decide, Voids};
+use crate::kernel::game::{unique_top, Match, MatchRules, BOTS};
+use crate::kernel::hand::Hand;
+use crate::kernel::moves::{BLOCKED, PLAYING};
+use crate::kernel::rng::{derive, Rng};
+use crate::kernel::table::{AnyRules, Rules, MAX_PLAYERS};
 
 /// The built-in bots a batch plays natively (names as `bones.bots`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -457,9 +457,9 @@ impl Game<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codes::{Later, LeadKind};
-    use crate::game::LeadRule;
-    use crate::table::tests::table;
+    use crate::kernel::codes::{Later, LeadKind};
+    use crate::kernel::game::LeadRule;
+    use crate::kernel::table::tests::table;
 
     /// sniff-like: 2 players, one bot, the layout of `sim.Layout` for them.
     fn sim(bots: &[Bot], hands_only: bool) -> Sim {

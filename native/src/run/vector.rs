@@ -12,15 +12,17 @@
 
 use std::sync::Arc;
 
-use crate::bits::Bits;
-use crate::bots::{heuristic_decide, Voids};
-use crate::game::{unique_top, Match, MatchRules};
-use crate::hand::Hand;
-use crate::ismcts;
-use crate::moves::{arm_of, play_code, tile_of, DRAW, PASS, PLAYING};
-use crate::rng::{derive, Rng};
-use crate::search::{search, Budget, Policy, View};
-use crate::table::{Rules, MAX_PLAYERS};
+use crate::bots::heuristic::{heuristic_decide, Voids};
+use crate::bots::ismcts;
+use crate::bots::rollouts::Policy;
+use crate::bots::search::{search, Budget};
+use crate::bots::world::View;
+use crate::kernel::bits::Bits;
+use crate::kernel::game::{unique_top, Match, MatchRules};
+use crate::kernel::hand::Hand;
+use crate::kernel::moves::{arm_of, play_code, tile_of, DRAW, PASS, PLAYING};
+use crate::kernel::rng::{derive, Rng};
+use crate::kernel::table::{Rules, MAX_PLAYERS};
 
 /// Stream labels under a table's seed (`bones.adapters.common`).
 pub const EPISODES: u64 = 1;
@@ -196,7 +198,7 @@ impl<const W: usize> Env<W> {
         let owners = rules.t.owners;
         let hand = Hand::new(
             Arc::clone(&rules),
-            crate::hand::HandSetup::new(vec![Bits::ZERO; rules.t.players], Vec::new(), 0),
+            crate::kernel::hand::HandSetup::new(vec![Bits::ZERO; rules.t.players], Vec::new(), 0),
         );
         Env {
             m,

@@ -5,11 +5,11 @@
 //! not to hold. Floats are computed in the Python code's order, so the
 //! values (and so the ties) are the same to the last bit.
 
-use crate::bits::Bits;
+use crate::kernel::bits::Bits;
 use std::sync::Arc;
 
-use crate::hand::Hand;
-use crate::moves::{is_tile_move, play_code, tile_of, DRAW, PASS, PLAYING};
+use crate::kernel::hand::Hand;
+use crate::kernel::moves::{is_tile_move, play_code, tile_of, DRAW, PASS, PLAYING};
 
 pub(crate) const REPLY: f64 = 0.7;
 pub(crate) const VARIETY: f64 = 1.5;
@@ -138,7 +138,7 @@ impl<const W: usize> Hand<W> {
         }
         match seat {
             Some(seat) => {
-                self.hands = [Bits::ZERO; crate::table::MAX_PLAYERS];
+                self.hands = [Bits::ZERO; crate::kernel::table::MAX_PLAYERS];
                 self.hands[seat] = hands[seat];
             }
             None => self.hands = *hands,
@@ -221,7 +221,7 @@ pub fn heuristic_decide<const W: usize>(
     seen.or_assign(&hand.out_of_play);
     let unseen = r.full.and_not(&seen);
     let players = r.t.players;
-    let mut counts = [0i64; crate::table::MAX_PLAYERS];
+    let mut counts = [0i64; crate::kernel::table::MAX_PLAYERS];
     for (s, c) in counts[..players].iter_mut().enumerate() {
         *c = i64::from(hand.hands[s].count());
     }
@@ -450,10 +450,10 @@ fn expect(sorted: &[i64], p_hold: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hand::tests::shuffled_deal;
-    use crate::moves::arm_of;
-    use crate::rng::Rng;
-    use crate::table::{
+    use crate::kernel::hand::tests::shuffled_deal;
+    use crate::kernel::moves::arm_of;
+    use crate::kernel::rng::Rng;
+    use crate::kernel::table::{
         tests::{set_spinner, table},
         Order, Rules, Spinner,
     };
@@ -507,7 +507,7 @@ mod tests {
     fn spinner_rules(spinner: Spinner, order: Order, highest: usize) -> Arc<Rules<1>> {
         let mut t = table(highest, 2);
         set_spinner(&mut t, spinner, order, [2, 2, 2, 1, 0]);
-        t.drawing = crate::table::Drawing::Until;
+        t.drawing = crate::kernel::table::Drawing::Until;
         t.max_draws = 99;
         Arc::new(Rules::<1>::new(t).unwrap())
     }

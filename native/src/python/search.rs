@@ -9,170 +9,15 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::bits::Bits;
-use crate::hand::{Hand, HandSetup, MAX_ARMS, MAX_HUBS};
-use crate::matchvalue::MatchTable;
-use crate::py::{guard, rules_from_dict};
-use crate::rng::Rng;
-use crate::search::{search, Budget, NoWorld, Policy, View};
-use crate::table::{AnyRules, Rules, MAX_PLAYERS};
-
-/// A tile mask from a Python int (bit t for tile t).
-pub(crate) fn mask<const W: usize>(v: &Bound<'_, PyAny>, size: usize) -> PyResult<Bits<W>> {
-    let mut b = Bits::<W>::ZERO;
-    for i in 0..W {
-        b.0[i] = v.rshift(64 * i)?.bitand(u64::MAX)?.extract::<u64>()?;
-    }
-    if v.rshift(64 * W)?.is_truthy()? || b.ones().any(|t| t >= size) {
-        return Err(PyValueError::new_err(format!("a tile mask beyond the set of {size} tiles")));
-    }
-    Ok(b)
-}
-
-pub(crate) fn attr<'py, T: FromPyObject<'py>>(o: &Bound<'py, PyAny>, name: &str) -> PyResult<T> {
-    o.getattr(name)?.extract::<T>()
-}
-
-fn small<T: TryFrom<i64>>(v: i64, what: &str) -> PyResult<T> {
-    T::try_from(v).map_err(|_| PyValueError::new_err(format!("{what} {v} is out of range")))
-}
-
-/// A kernel hand with the state of the Python `Hand` `o` (a layout: its
-/// hands and boneyard contents are replaced by the sampler).
-pub(crate) fn hand_from_py<const W: usize>(
-    rules: &Arc<Rules<W>>,
-    o: &Bound<'_, PyAny>,
-) -> PyResult<Hand<W>> {
-    let size = rules.size;
-    let t = &rules.t;
-    let boneyard: Vec<i64> = attr(o, "boneyard")?;
-    let leader: usize = attr(o, "leader")?;
-    if leader >= t.players {
-        return Err(PyValueError::new_err(format!("leader {leader} is not a seat")));
-    }
-    let scores: Vec<i64> = attr(o, "scores")?;
-    if scores.len() != t.owners {
-        return Err(PyValueError::new_err(format!(
-            "{} scores for {} sides",
-            scores.len(),
-            t.owners
-        )));
-    }
-    let oop = mask::<W>(&o.getattr("out_of_play")?, size)?;
-    let bone = vec![0u8; boneyard.len()];
-    let setup = HandSetup {
-        scores: Some(scores),
-        lead_tile: attr(o, "lead_tile")?,
-        lead_doubles_only: attr(o, "lead_doubles_only")?,
-        out_of_play: oop,
-        ..HandSetup::new(vec![Bits::<W>::ZERO; t.players], bone, leader)
-    };
-    let mut h = Hand::new(Arc::clone(rules), setup);
-    h.bone_pos = attr(o, "bone_pos")?;
-    h.bone_end = attr(o, "bone_end")?;
-    if h.bone_pos > boneyard.len() || h.bone_end > boneyard.len() {
-        return Err(PyValueError::new_err("the boneyard position is beyond the boneyard"));
-    }
-    let arm_open: Vec<i64> = attr(o, "arm_open")?;
-    let n = arm_open.len();
-    if n > MAX_ARMS {
-        return Err(PyValueError::new_err(format!("more than {MAX_ARMS} arms")));
-    }
-    let arm_end: Vec<i64> = attr(o, "arm_end")?;
-    let arm_weight: Vec<i64> = attr(o, "arm_weight")?;
-    let arm_hub: Vec<i64> = attr(o, "arm_hub")?;
-    let arm_root: Vec<i64> = attr(o, "arm_root")?;
-    let arm_side: Vec<bool> = attr(o, "arm_side")?;
-    let arm_stub: Vec<bool> = attr(o, "arm_stub")?;
-    let arm_frozen: Vec<i64> = attr(o, "arm_frozen")?;
-    for v in [&arm_end, &arm_weight, &arm_hub, &arm_root, &arm_frozen] {
-        if v.len() != n {
-            return Err(PyValueError::new_err("the arms' lists differ in length"));
-        }
-    }
-    if arm_side.len() != n || arm_stub.len() != n {
-        return Err(PyValueError::new_err("the arms' lists differ in length"));
-    }
-    h.n_arms = n;
-    for a in 0..n {
-        h.arm_open[a] = small(arm_open[a], "an arm's pip")?;
-        h.arm_end[a] = small(arm_end[a], "an arm's end")?;
-        h.arm_weight[a] = small(arm_weight[a], "an arm's weight")?;
-        h.arm_hub[a] = small(arm_hub[a], "an arm's hub")?;
-        h.arm_root[a] = small(arm_root[a], "an arm's root")?;
-        h.arm_side[a] = arm_side[a];
-        h.arm_stub[a] = arm_stub[a];
-        h.arm_frozen[a] = small(arm_frozen[a], "an arm's frozen pip")?;
-    }
-    let hub_pip: Vec<i64> = attr(o, "hub_pip")?;
-    let m = hub_pip.len();
-    if m > MAX_HUBS {
-        return Err(PyValueError::new_err(format!("more than {MAX_HUBS} hubs")));
-    }
-    let hub_k: Vec<i64> = attr(o, "hub_k")?;
-    let hub_mult: Vec<Vec<i64>> = attr(o, "hub_mult")?;
-    let hub_cross: Vec<Vec<i64>> = attr(o, "hub_cross")?;
-    let hub_sides_left: Vec<i64> = attr(o, "hub_sides_left")?;
-    let hub_spins: Vec<bool> = attr(o, "hub_spins")?;
-    if hub_k.len() != m
-        || hub_mult.len() != m
-        || hub_cross.len() != m
-        || hub_sides_left.len() != m
-        || hub_spins.len() != m
-    {
-        return Err(PyValueError::new_err("the hubs' lists differ in length"));
-    }
-    h.n_hubs = m;
-    for k in 0..m {
-        h.hub_pip[k] = small(hub_pip[k], "a hub's pip")?;
-        h.hub_k[k] = small(hub_k[k], "a hub's cover")?;
-        if hub_mult[k].len() != 5 || h.hub_k[k] > 4 {
-            return Err(PyValueError::new_err("a hub needs 5 multipliers"));
-        }
-        h.hub_mult[k].copy_from_slice(&hub_mult[k]);
-        h.hub_cross[k] = match hub_cross[k][..] {
-            [] => (-1, -1),
-            [a, b] => (small(a, "a cross arm")?, small(b, "a cross arm")?),
-            _ => return Err(PyValueError::new_err("a hub has two cross arms or none")),
-        };
-        h.hub_sides_left[k] = small(hub_sides_left[k], "a hub's sides")?;
-        h.hub_spins[k] = hub_spins[k];
-    }
-    h.spinners = attr(o, "spinners")?;
-    h.first_double_seen = attr(o, "first_double_seen")?;
-    h.count = attr(o, "count")?;
-    h.turn = attr(o, "turn")?;
-    h.placed = attr(o, "placed")?;
-    h.on_table = mask::<W>(&o.getattr("on_table")?, size)?;
-    h.passes = attr(o, "passes")?;
-    h.drawn_turn = attr(o, "drawn_turn")?;
-    let drawn: Vec<u32> = attr(o, "drawn")?;
-    let out: Vec<bool> = attr(o, "out")?;
-    if h.turn >= t.players
-        || drawn.len() != t.players
-        || out.len() != t.players
-        || t.players > MAX_PLAYERS
-    {
-        return Err(PyValueError::new_err("the seats' lists do not match the table"));
-    }
-    h.drawn[..t.players].copy_from_slice(&drawn);
-    h.out[..t.players].copy_from_slice(&out);
-    let got_in: Vec<bool> = attr(o, "got_in")?;
-    if got_in.len() != t.owners {
-        return Err(PyValueError::new_err("the sides' lists do not match the table"));
-    }
-    h.got_in = got_in;
-    h.state = attr(o, "state")?;
-    h.game_over = attr(o, "game_over")?;
-    h.winner = attr(o, "winner")?;
-    h.domino_seat = attr(o, "domino_seat")?;
-    h.last_player = attr(o, "last_player")?;
-    h.settlement = attr(o, "settlement")?;
-    h.last_points = attr(o, "last_points")?;
-    h.open_mask = mask::<W>(&o.getattr("open_mask")?, size)?;
-    h.pot = attr(o, "pot")?;
-    Ok(h)
-}
+use crate::bots::matchvalue::MatchTable;
+use crate::bots::rollouts::Policy;
+use crate::bots::search::{search, Budget};
+use crate::bots::world::{NoWorld, View};
+use crate::kernel::rng::Rng;
+use crate::kernel::table::{AnyRules, Rules};
+use crate::python::convert::{attr, guard, mask};
+use crate::python::hand::hand_from_py;
+use crate::python::rules::rules_from_dict;
 
 /// A judged position: (the best move, every legal move's weighted total,
 /// worlds sampled, the sum of their weights).
@@ -209,7 +54,7 @@ fn run<const W: usize>(
     }
     let layout_py = layout;
     let layout = hand_from_py(rules, layout)?;
-    if layout.state != crate::moves::PLAYING {
+    if layout.state != crate::kernel::moves::PLAYING {
         return Err(PyValueError::new_err("the hand is over"));
     }
     let mut lim = Vec::with_capacity(players);

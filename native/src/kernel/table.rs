@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use crate::bits::Bits;
-pub use crate::codes::{
+use crate::kernel::bits::Bits;
+pub use crate::kernel::codes::{
     Amount, Check, Drawing, Muggins, Order, OverClaim, Per, Points, Round, SettleKind, Spinner,
     Ties, When,
 };

@@ -10,10 +10,10 @@
 //! a draw every world weighs 1). Passes without a draw are forced, so they
 //! carry no more than the void bounds the sampler honours already.
 
-use crate::bits::Bits;
-use crate::bots::{reply_estimate, Judge, REPLY};
-use crate::hand::{Hand, HandSetup};
-use crate::moves::{DRAW, PLAYING};
+use crate::bots::heuristic::{reply_estimate, Judge, REPLY};
+use crate::kernel::bits::Bits;
+use crate::kernel::hand::{Hand, HandSetup};
+use crate::kernel::moves::{DRAW, PLAYING};
 
 /// The heuristic's value of every move of `legal` for the mover of the
 /// full-information `hand` (`basic.heuristic_move` without its pruning; a
@@ -133,10 +133,10 @@ pub fn log_likelihood<const W: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::{heuristic_decide, Voids};
-    use crate::hand::tests::shuffled_deal;
-    use crate::rng::Rng;
-    use crate::table::{tests::table, Rules};
+    use crate::bots::heuristic::{heuristic_decide, Voids};
+    use crate::kernel::hand::tests::shuffled_deal;
+    use crate::kernel::rng::Rng;
+    use crate::kernel::table::{tests::table, Rules};
     use std::sync::Arc;
 
     #[test]

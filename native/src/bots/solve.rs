@@ -16,9 +16,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::hand::Hand;
-use crate::matchvalue::MatchTable;
-use crate::moves::PLAYING;
+use crate::bots::matchvalue::MatchTable;
+use crate::kernel::hand::Hand;
+use crate::kernel::moves::PLAYING;
 
 const EXACT: u8 = 0;
 const LOWER: u8 = 1;
@@ -260,9 +260,9 @@ impl<const W: usize> Solver<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hand::tests::shuffled_deal;
-    use crate::rng::Rng;
-    use crate::table::{tests::table, Rules};
+    use crate::kernel::hand::tests::shuffled_deal;
+    use crate::kernel::rng::Rng;
+    use crate::kernel::table::{tests::table, Rules};
     use std::sync::Arc;
 
     /// Plain minimax without pruning or table: the reference.

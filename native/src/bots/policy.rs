@@ -1,9 +1,9 @@
 //! The built-in one-move policies that draw nothing (`greedy`) or draw as
 //! docs/random.md says (`random`), the same as `bones.bots`.
 
-use crate::hand::Hand;
-use crate::moves::{arm_of, is_tile_move, tile_of, DRAW, PASS, PLAYING};
-use crate::rng::Rng;
+use crate::kernel::hand::Hand;
+use crate::kernel::moves::{arm_of, is_tile_move, tile_of, DRAW, PASS, PLAYING};
+use crate::kernel::rng::Rng;
 
 impl<const W: usize> Hand<W> {
     /// `policies.points_if`: the points the mover would score by `mv`.

@@ -19,11 +19,12 @@
 //! most visited child. Strategy fusion is what this avoids: the searcher's
 //! own choices are made once per information set, not once per world.
 
-use crate::infer::log_likelihood;
-use crate::moves::PLAYING;
-use crate::rng::Rng;
-use crate::search::{rollout_move, NoWorld, Policy, View};
-use crate::solve::{solvable, Solver};
+use crate::bots::infer::log_likelihood;
+use crate::bots::rollouts::{rollout_move, Policy};
+use crate::bots::solve::{solvable, Solver};
+use crate::bots::world::{NoWorld, View};
+use crate::kernel::moves::PLAYING;
+use crate::kernel::rng::Rng;
 
 /// `ismcts.DEFAULT_EXPLORE`, `DEFAULT_SCALE` and `DEFAULT_WORLDS`: the
 /// knobs of the tree `search` grows where its worlds cannot be solved.
@@ -159,7 +160,7 @@ pub fn ismcts<const W: usize>(
     let mut scratch: Vec<i64> = Vec::with_capacity(32);
     let mut counts: Vec<i64> = Vec::with_capacity(t.players);
     // the hand the playouts' heuristic tries its moves in
-    let mut play: Option<crate::hand::Hand<W>> = None;
+    let mut play: Option<crate::kernel::hand::Hand<W>> = None;
     let mut solver = Solver::<W>::default();
     let mut done = 0usize;
     // the pool of worlds and their cumulative weights (inference only)
@@ -352,9 +353,9 @@ pub fn ismcts<const W: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::Voids;
-    use crate::hand::tests::shuffled_deal;
-    use crate::table::{
+    use crate::bots::heuristic::Voids;
+    use crate::kernel::hand::tests::shuffled_deal;
+    use crate::kernel::table::{
         tests::{scored_table, table},
         Rules,
     };

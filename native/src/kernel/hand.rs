@@ -6,13 +6,13 @@
 
 use std::sync::Arc;
 
-use crate::bits::Bits;
-use crate::moves::{
+use crate::kernel::bits::Bits;
+use crate::kernel::moves::{
     arm_of, is_flipped, is_tile_move, lead_code, play_code, tile_of, unflipped, BLOCKED, DOMINO,
     DRAW, PASS, PLAYING, TARGET,
 };
-use crate::settle::Seats;
-use crate::table::*;
+use crate::kernel::settle::Seats;
+use crate::kernel::table::*;
 
 /// 2 line arms plus 2 cross arms for each of at most 19 doubles.
 pub const MAX_ARMS: usize = 40;
@@ -827,7 +827,7 @@ impl<const W: usize> Hand<W> {
         };
         if self.pot != 0 {
             // the pot of earlier tied hands goes to this hand's winner
-            let won = crate::settle::hand_winner(&deltas, domino);
+            let won = crate::kernel::settle::hand_winner(&deltas, domino);
             if won >= 0 {
                 deltas[won as usize] += self.pot;
                 self.pot = 0;
@@ -917,8 +917,8 @@ impl<const W: usize> Hand<W> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::rng::Rng;
-    use crate::table::tests::{scored_table, set_spinner, table};
+    use crate::kernel::rng::Rng;
+    use crate::kernel::table::tests::{scored_table, set_spinner, table};
 
     /// A two-seat hand dealt from a shuffle drawn from `rng`: `per_seat`
     /// tiles each, the rest the boneyard, seat 0 leading.

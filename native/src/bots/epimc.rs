@@ -17,12 +17,12 @@
 //! hand ends first). `search` instead lets the searcher choose its next move
 //! in each world apart, as if it could see the tiles (strategy fusion).
 
-use crate::hand::Hand;
-use crate::infer::log_likelihood;
-use crate::moves::PLAYING;
-use crate::rng::Rng;
-use crate::search::{NoWorld, View};
-use crate::solve::Solver;
+use crate::bots::infer::log_likelihood;
+use crate::bots::solve::Solver;
+use crate::bots::world::{NoWorld, View};
+use crate::kernel::hand::Hand;
+use crate::kernel::moves::PLAYING;
+use crate::kernel::rng::Rng;
 
 /// What the search returns: the chosen move and every candidate's total.
 #[derive(Clone, Debug, PartialEq)]
@@ -147,9 +147,9 @@ pub fn epimc<const W: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::Voids;
-    use crate::hand::tests::shuffled_deal;
-    use crate::table::{tests::table, Rules};
+    use crate::bots::heuristic::Voids;
+    use crate::kernel::hand::tests::shuffled_deal;
+    use crate::kernel::table::{tests::table, Rules};
     use std::sync::Arc;
 
     #[test]

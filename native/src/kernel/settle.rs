@@ -1,6 +1,6 @@
 //! End-of-hand settlement (`bones.engine.settle`), from the rule's codes.
 
-use crate::table::{Amount, Per, Round, Settle, SettleKind, Ties};
+use crate::kernel::table::{Amount, Per, Round, Settle, SettleKind, Ties};
 
 /// Round a non-negative amount to the nearest multiple of `unit` (half up).
 pub fn round_nearest(value: i64, unit: i64) -> i64 {
@@ -227,7 +227,7 @@ pub fn hand_winner(deltas: &[i64], domino: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::tests::settle;
+    use crate::kernel::table::tests::settle;
     use Amount::*;
     use SettleKind::*;
 

@@ -8,10 +8,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::game::{LeadRule, MatchRules};
-use crate::py::{guard, table_from_dict, NativeError};
-use crate::sim::{Bot, Sim, SimTable, Slots, Totals, NATIVE_BOTS};
-use crate::table::AnyRules;
+use crate::kernel::game::{LeadRule, MatchRules};
+use crate::kernel::table::AnyRules;
+use crate::python::convert::{guard, NativeError};
+use crate::python::rules::table_from_dict;
+use crate::run::sim::{Bot, Sim, SimTable, Slots, Totals, NATIVE_BOTS};
 
 fn item<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
     match d.get_item(key)? {

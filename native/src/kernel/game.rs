@@ -7,12 +7,12 @@
 
 use std::sync::Arc;
 
-use crate::bits::Bits;
-use crate::codes::{IfNone, Later, LeadKind};
-use crate::hand::{Hand, HandSetup};
-use crate::moves::DOMINO;
-use crate::rng::{derive, Rng};
-use crate::table::{Rules, MAX_PLAYERS, MAX_TILES};
+use crate::kernel::bits::Bits;
+use crate::kernel::codes::{IfNone, Later, LeadKind};
+use crate::kernel::hand::{Hand, HandSetup};
+use crate::kernel::moves::DOMINO;
+use crate::kernel::rng::{derive, Rng};
+use crate::kernel::table::{Rules, MAX_PLAYERS, MAX_TILES};
 
 /// Stream labels of docs/random.md.
 pub const DEALS: u64 = 1;
@@ -488,7 +488,7 @@ pub fn unique_top(values: &[i64]) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::tests::table;
+    use crate::kernel::table::tests::table;
 
     fn mrules(first: LeadRule) -> MatchRules {
         MatchRules {
