@@ -109,3 +109,21 @@ def test_presentation_stays_in_the_front_ends() -> None:
                 found += [f"{path.relative_to(ROOT)}:{node.lineno} imports {n}"
                           for n in names if n == "rich" or n.startswith("rich.")]
     assert found == []
+
+
+def test_the_engine_plays_from_compiled_rules_alone() -> None:
+    """bones/engine imports nothing of the language, not even for types, and
+    reads no attribute of the variant a Rules was compiled from: it plays
+    from the compiled codes alone (Rules.variant is for the layers above)."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "bones" / "engine").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path.relative_to(ROOT)}:{node.lineno} imports {n}"
+                      for n in names if n == "bones.lang" or n.startswith("bones.lang.")]
+            if isinstance(node, ast.Attribute) and node.attr == "variant":
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} reads .variant")
+    assert found == []

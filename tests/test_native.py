@@ -37,9 +37,10 @@ def fresh_core(monkeypatch: pytest.MonkeyPatch):
 
 
 def test_the_crate_reads_this_table_format() -> None:
-    """native/src/kernel/format.rs names the FORMAT_VERSION of flat.TABLE_FORMAT:
-    change the table's description and this fails until the crate follows."""
-    source = (ROOT / "native" / "src" / "kernel" / "format.rs").read_text()
+    """native/src/kernel/table_fields.rs (generated from the declaration)
+    names the FORMAT_VERSION of flat.TABLE_FORMAT: change the table's
+    description and this fails until the crate follows."""
+    source = (ROOT / "native" / "src" / "kernel" / "table_fields.rs").read_text()
     found = re.search(r'TABLE_FORMAT: &str = "([0-9a-f]+)"', source)
     assert found and found.group(1) == FORMAT_VERSION
     assert "settle_domino" in TABLE_FORMAT

@@ -105,16 +105,11 @@ def active_name() -> str:
 _RULES_CACHE: dict[int, tuple[Any, Any]] = {}
 
 
-def flat_table(rules: Any) -> dict[str, Any]:
-    """The flat table of ``rules`` (:func:`bones.engine.flat.flatten`); a
-    built-in read from :mod:`bones.games.cache` brings its own along."""
-    cached = getattr(rules.variant, "cached_flat", None)
-    flat = cached(rules.players, rules.teams) if cached is not None else None
-    if flat is None:
-        from bones.engine.flat import flatten
+def flat_table(rules: Rules) -> dict[str, Any]:
+    """The flat table of ``rules`` (:func:`bones.engine.flat.flatten`)."""
+    from bones.engine.flat import flatten
 
-        flat = flatten(rules)
-    return flat
+    return flatten(rules)
 
 
 def native_rules(rules: Any, module: Any = None) -> Any:
@@ -167,13 +162,13 @@ def native_hand(rules: Any, deal: Any, scores: list[int] | None = None,
         [ts.tiles_of(h) for h in deal.hands],
         list(deal.boneyard),
         deal.leader,
-        list(scores) if scores is not None else None,
-        deal.lead_tile,
-        deal.lead_doubles_only,
-        ts.tiles_of(deal.out_of_play),
-        record,
-        pot,
-        got_in,
+        scores=list(scores) if scores is not None else None,
+        lead_tile=deal.lead_tile,
+        lead_doubles_only=deal.lead_doubles_only,
+        out_of_play=ts.tiles_of(deal.out_of_play),
+        record=record,
+        pot=pot,
+        got_in=got_in,
     )
 
 

@@ -6,11 +6,18 @@ table this module makes once per run, a dict of ints and lists of ints, and
 interprets it.  Nothing here is variant-specific: every rule the compiler
 turned into a code is passed on as that code.
 
-:data:`TABLE_FORMAT` describes the table, field by field, and
-:data:`FORMAT_VERSION` is a hash of that description.  The extension carries
-the version it was built for (``bones_native.TABLE_FORMAT``): when they
-differ (an editable checkout pulled without rebuilding the extension),
-:mod:`bones.engine.core` says how to rebuild and runs the Python core.
+The table is declared once, on :class:`~bones.engine.rules.Rules`: each
+field made with :func:`~bones.engine.rules.table` names its kind (one of
+:data:`KINDS`) and its meaning.  From that declaration come
+:func:`flatten`, the table's description :data:`TABLE_FORMAT` and its
+version :data:`FORMAT_VERSION` (a hash of the description, which also
+covers the rule codes, the move layout and the stepwise hand's fields), and
+the native core's ``Table`` with its reader, which ``tools/generate_native.py``
+writes into ``native/src/kernel/table_fields.rs`` (a test fails when that
+file is stale).  The extension carries the version it was built for
+(``bones_native.TABLE_FORMAT``): when they differ (an editable checkout
+pulled without rebuilding the extension), :mod:`bones.engine.core` says how
+to rebuild and runs the Python core.
 
 >>> from bones.lang.load import load_variant
 >>> from bones.lang.compile import compile_rules
@@ -21,149 +28,168 @@ differ (an editable checkout pulled without rebuilding the extension),
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-from typing import TYPE_CHECKING, Any
+import re
+from collections.abc import Callable
+from typing import Any
 
-if TYPE_CHECKING:  # pragma: no cover
-    from bones.engine.rules import LeadRule, Rules
-    from bones.engine.settle import Settle
+from bones.engine import moves, rules, settle
+from bones.engine.handstate import HAND_STATE
+from bones.engine.rules import LeadRule, Rules, TableField
+from bones.engine.settle import Settle
 
-# (the variant model is read by class name: checking the format version,
-# as every start-up does, must not import pydantic)
+#: A settlement rule's codes in the flat table, in order (the native core's
+#: ``Settle::FIELDS``).
+SETTLE_FIELDS = ("kind", "amount", "flat", "unit", "per", "divisor", "ties", "doubles_lose", "mode")
+#: A lead rule's codes, in order (``LeadRule::FIELDS``).
+LEAD_FIELDS = ("kind", "arg", "if_none")
 
-#: Every field of the flat table, in order, with its meaning.  Changing the
-#: table (a field, a code, a meaning) means changing this text, which changes
-#: :data:`FORMAT_VERSION`; the Rust side must be updated to match (see
-#: ``native/src/kernel/format.rs``; a test checks the two agree).
-TABLE_FORMAT = """\
-players: int; owners: int; teams: 0|1; owner: [owner per seat]; a seat's mates: the other seats of its owner
-  opponent_after: [per seat, the next seat in turn not on its side: the muggins caller]
-highest: int (tile ids in the order of bones.engine.tiles); hand_size; reserve
-order: ORDER_*; plain_arms: 0|1 (no arm ever frozen); spinner_mult: [5]; double_weight
-  the spinner kind is not passed: its facts are, compiled once (rules.py)
-  spins_led: 0|1 (a led double spins); spins_later: [before, after] (a later double
-  spins, while no double has been played | after one has); cross_stubs: 0|1 (the in-line
-  sniff's cross ends are stubs, its hub never spins); lead_double_mult: [5] (a led double's hub)
-  max_arms: the most arms a layout can have (2 + 2 per double that may spin)
-scores_plays: 0|1; count_points: [points by count]; headers: 0|1; header_points: [by weight]
-when: 0 none|1 multiple_of|2 in_list|3 matching_ends; when_values: [divisors or counts]
-points: 0 count|1 divided|2 sum_of_quotients|3 per_divisor|4 flat; points_param
-get_in; get_in_match: 0|1 (who is in carries through the match; Hand takes got_in)
-lead_cannot_win: 0|1 (a lead reaching the target scores nothing); muggins: MUGGINS_*
-  penalise_over_claim: 0|1
-  over_claim_points: 0 lost|1 caller|2 claimer
-drawing: DRAW_*; max_draws (1<<30 unlimited); must_play_drawn; draw_while_able; knock_bonus
-  stuck_blocks: 0|1 (the player to move who can neither play nor draw ends the hand, blocked)
-  a failed draw of the last drawable tile blocks the hand when nobody can play
-partners_both_out: 0|1; floor_set: 0|1; floor; check: CHECK_*; target; hands_in_match
-  check 0 none|1 hand_end|2 immediate|3 exact|4 hand_winner (settle.hand_winners)
-settle_domino, settle_blocked: [kind, amount, flat, unit, per, divisor, ties, doubles_lose, mode]
-  kind 0 nobody|1 own_penalty|2 each_heavier|3 domino_er|4 lightest
-  amount 0 opponents|1 opponents_minus_own|2 all_hands|3 flat
-  ties 0 nobody|1 share|2 not_blocker|3 full|4 carry
-  carry: a hand's pot (Hand.pot) comes in, is paid to its winner, and grows by a tie
-  per 0 aggregate|1 opponent|2 player (player rounds each seat's pips apart: opponents amount, own_penalty)
-  mode 0 nearest|1 up|2 down
-moves: tile << 7 | arm << 1 | flip; DRAW -1; PASS -2; ends PLAYING 0 DOMINO 1 BLOCKED 2 TARGET 3
-match (read by whole simulations): lead_first, lead_again: [kind LEAD_*, arg, if_none NONE_*]
-  kind 6 lightest_tile; if_none 6 lightest_tile (fewest pips, then the lower high half)
-  lead_later: LATER_*; lead_doubles_only: 0|1; boneyard_unread: 0|1 (deal by shuffle_tail)
-stepwise hand: Hand.fields(seat) gives hand.FIELDS but rules, scores, voids, in order (HAND_FIELDS)
-"""
+
+def _settlement(rule: Settle) -> list[int]:
+    return [int(getattr(rule, name)) for name in SETTLE_FIELDS]
+
+
+def _lead(rule: LeadRule) -> list[int]:
+    return [int(getattr(rule, name)) for name in LEAD_FIELDS]
+
+
+def _fixed(value: Any) -> list[int]:
+    return [int(v) for v in value]
+
+
+#: Every kind of field, with how its value is written into the flat table
+#: and, in words, what the table holds.  ``ints[N]`` and ``flags[N]`` take
+#: their length; ``code:Enum/FAMILY`` names the native enum and the family
+#: of constants (``FAMILY_*``) of :mod:`bones.engine.rules` or
+#: :mod:`bones.engine.settle` whose codes it holds.
+KINDS: dict[str, tuple[Callable[[Any], Any], str]] = {
+    "flag": (int, "0|1"),
+    "int": (int, "int"),
+    "count": (int, "int >= 0"),
+    "code": (int, "code"),
+    "ints": (lambda v: list(v or ()), "[int]"),
+    "seats": (list, "[seat per seat]"),
+    "ints[N]": (_fixed, "[N ints]"),
+    "flags[N]": (_fixed, "[N 0|1]"),
+    "optional": (lambda v: [] if v is None else [int(v)], "[] or [int]"),
+    "settle": (_settlement, "[" + ", ".join(SETTLE_FIELDS) + "]"),
+    "lead": (_lead, "[" + ", ".join(LEAD_FIELDS) + "]"),
+}
+
+_SIZED = re.compile(r"^(ints|flags)\[(\d+)\]$")
+
+
+def base_kind(kind: str) -> str:
+    """``kind`` without its length or code family (a key of :data:`KINDS`)."""
+    sized = _SIZED.match(kind)
+    if sized:
+        return f"{sized.group(1)}[N]"
+    return kind.split(":", 1)[0]
+
+
+@dataclasses.dataclass(frozen=True)
+class Field:
+    """One field of the flat table, as :class:`Rules` declares it."""
+
+    name: str
+    kind: str
+    meaning: str
+    part: str  # "hand" or "match"
+
+    @property
+    def base(self) -> str:
+        return base_kind(self.kind)
+
+    @property
+    def size(self) -> int:
+        """The length of an ``ints[N]`` or ``flags[N]`` field (else 0)."""
+        sized = _SIZED.match(self.kind)
+        return int(sized.group(2)) if sized else 0
+
+    @property
+    def enum(self) -> str:
+        """The native enum of a ``code`` field (else "")."""
+        return self.kind.split(":", 1)[1].split("/")[0] if self.base == "code" else ""
+
+    @property
+    def family(self) -> str:
+        """The constants' prefix of a ``code`` field's family (else "")."""
+        return self.kind.split("/", 1)[1] if self.base == "code" else ""
+
+
+def _declared() -> tuple[Field, ...]:
+    found = []
+    for f in dataclasses.fields(Rules):
+        spec = f.metadata.get("table")
+        if isinstance(spec, TableField):
+            if base_kind(spec.kind) not in KINDS:  # pragma: no cover - a declaration's typo
+                raise ValueError(f"Rules.{f.name}: unknown table kind {spec.kind!r}")
+            found.append(Field(f.name, spec.kind, spec.meaning, spec.part))
+    return tuple(found)
+
+
+#: The flat table's fields, in order: a hand's, then a match's.
+FIELDS: tuple[Field, ...] = tuple(
+    sorted(_declared(), key=lambda f: f.part != "hand"))
+
+
+def code_families() -> dict[str, dict[str, int]]:
+    """Every family of rule codes (``ORDER``: ``{"ORDER_SIDES": 0, ...}``):
+    the upper-case int constants of :mod:`bones.engine.rules` and
+    :mod:`bones.engine.settle`, grouped by the family prefixes the table's
+    code fields and settlement and lead rules name."""
+    families = {f.family for f in FIELDS if f.family}
+    families |= {"SPIN", "LEAD", "NONE", "SETTLE", "AMOUNT", "TIES", "PER", "ROUND"}
+    constants = {name: value for module in (rules, settle) for name, value in vars(module).items()
+                 if name.isupper() and type(value) is int}
+    out: dict[str, dict[str, int]] = {}
+    # the longest prefix wins: OVER_CLAIM_LOST is OVER_CLAIM's, not OVER's
+    for name, value in sorted(constants.items(), key=lambda item: item[1]):
+        family = max((p for p in families if name.startswith(p + "_")), key=len, default="")
+        if family:
+            out.setdefault(family, {})[name] = value
+    return dict(sorted(out.items()))
+
+
+def _describe() -> str:
+    lines = [f"{f.name}: {f.kind} {KINDS[f.base][1]}; {f.meaning}"
+             for f in FIELDS if f.part == "hand"]
+    lines.append("match (read by whole simulations):")
+    lines += [f"  {f.name}: {f.kind} {KINDS[f.base][1]}; {f.meaning}"
+              for f in FIELDS if f.part == "match"]
+    lines.append("codes:")
+    lines += [f"  {family}: " + ", ".join(f"{v} {n}" for n, v in codes.items())
+              for family, codes in code_families().items()]
+    lines.append(f"moves: tile << {moves.TILE_SHIFT} | arm << {moves.ARM_SHIFT} | flip "
+                 f"{moves.FLIP}; arm mask {moves.ARM_MASK}; DRAW {moves.DRAW}; PASS {moves.PASS}; "
+                 f"no arm {moves.NO_ARM}")
+    lines.append("ends: " + ", ".join(f"{o.name} {o.value}" for o in moves.Outcome))
+    lines.append("stepwise hand (bones_native.Hand.fields): " + ", ".join(
+        f"{f.name} {f.kind}" for f in HAND_STATE if f.native))
+    return "\n".join(lines) + "\n"
+
+
+#: Every field of the flat table, in order, with its meaning, then the rule
+#: codes, the move layout and the stepwise hand's fields: rendered from the
+#: declarations, so any change to them changes :data:`FORMAT_VERSION`.
+TABLE_FORMAT = _describe()
 
 FORMAT_VERSION = hashlib.sha256(TABLE_FORMAT.encode()).hexdigest()[:16]
-
-_POINTS_KINDS = {
-    "CountPoints": 0,
-    "DividedPoints": 1,
-    "SumOfQuotients": 2,
-    "PerDivisor": 3,
-    "FlatPoints": 4,
-}
-_WHEN_KINDS = {"NoPredicate": 0, "MultipleOf": 1, "InList": 2, "MatchingEnds": 3}
 
 
 class Unsupported(ValueError):
     """A rule the flat table (and so the native core) cannot express yet."""
 
 
-def _settlement(rule: Settle) -> list[int]:
-    """A compiled :class:`~bones.engine.settle.Settle` as its codes."""
-    return [rule.kind, rule.amount, rule.flat, rule.unit, rule.per, rule.divisor,
-            rule.ties, int(rule.doubles_lose), rule.mode]
-
-
-def _lead(rule: LeadRule) -> list[int]:
-    return [rule.kind, rule.arg, rule.if_none]
-
-
 def flatten(rules: Rules) -> dict[str, Any]:
-    """The flat table of ``rules`` (raises :class:`Unsupported`)."""
-    variant = rules.variant
-    scoring = variant.scoring
-    when = scoring.when
-    when_code = _WHEN_KINDS.get(type(when).__name__)
-    if when_code is None:  # pragma: no cover - a predicate added to the language later
-        raise Unsupported(f"scoring predicate {type(when).__name__}")
-    when_values = list(getattr(when, "divisors", None) or getattr(when, "counts", None) or ())
-    points = scoring.points
-    points_code = _POINTS_KINDS.get(type(points).__name__)
-    if points_code is None:  # pragma: no cover
-        raise Unsupported(f"points form {type(points).__name__}")
-    points_param = getattr(points, "by", getattr(points, "amount", 0))
-    return {
-        "format": FORMAT_VERSION,
-        "players": rules.players,
-        "owners": rules.owners,
-        "teams": int(rules.teams),
-        "owner": list(rules.owner),
-        "opponent_after": list(rules.opponent_after),
-        "highest": rules.tiles.highest,
-        "hand_size": rules.hand_size,
-        "reserve": rules.reserve,
-        "order": rules.order,
-        "plain_arms": int(rules.plain_arms),
-        "spinner_mult": list(rules.spinner_mult),
-        "double_weight": rules.double_weight,
-        "spins_led": int(rules.spins_led),
-        "spins_later": [int(s) for s in rules.spins_later],
-        "cross_stubs": int(rules.cross_stubs),
-        "lead_double_mult": list(rules.lead_double_mult),
-        "max_arms": rules.max_arms,
-        "scores_plays": int(rules.scores_plays),
-        "count_points": list(rules.count_points),
-        "headers": int(rules.headers),
-        "header_points": list(rules.header_points or ()),
-        "when": when_code,
-        "when_values": when_values,
-        "points": points_code,
-        "points_param": int(points_param),
-        "get_in": rules.get_in,
-        "get_in_match": int(rules.get_in_match),
-        "lead_cannot_win": int(rules.lead_cannot_win),
-        "muggins": rules.muggins,
-        "penalise_over_claim": int(rules.penalise_over_claim),
-        "over_claim_points": rules.over_claim_points,
-        "drawing": rules.drawing,
-        "max_draws": rules.max_draws,
-        "must_play_drawn": int(rules.must_play_drawn),
-        "draw_while_able": int(rules.draw_while_able),
-        "knock_bonus": rules.knock_bonus,
-        "stuck_blocks": int(rules.stuck_blocks),
-        "partners_both_out": int(rules.partners_both_out),
-        "floor_set": int(rules.floor is not None),
-        "floor": rules.floor or 0,
-        "check": rules.check,
-        "target": rules.target,
-        "hands_in_match": rules.hands_in_match,
-        "settle_domino": _settlement(rules.settle_domino),
-        "settle_blocked": _settlement(rules.settle_blocked),
-        "lead_first": _lead(rules.lead_first),
-        "lead_later": rules.lead_later,
-        "lead_again": _lead(rules.lead_again),
-        "lead_doubles_only": int(rules.lead_doubles_only),
-        "boneyard_unread": int(rules.boneyard_unread),
-    }
+    """The flat table of ``rules``: its declared fields, each written as its
+    kind says, after the format version."""
+    table: dict[str, Any] = {"format": FORMAT_VERSION}
+    for f in FIELDS:
+        table[f.name] = KINDS[f.base][0](getattr(rules, f.name))
+    return table
 
 
-__all__ = ["FORMAT_VERSION", "TABLE_FORMAT", "Unsupported", "flatten"]
+__all__ = ["FIELDS", "FORMAT_VERSION", "KINDS", "LEAD_FIELDS", "SETTLE_FIELDS", "TABLE_FORMAT",
+           "Field", "Unsupported", "base_kind", "code_families", "flatten"]

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bones.engine.handfields import copy_state
+from bones.engine.handstate import FIELDS
 from bones.engine.moves import ARM_MASK, ARM_SHIFT, DRAW, FLIP, PASS, TILE_SHIFT, Outcome
 from bones.engine.rules import (
     CHECK_EXACT,
@@ -60,20 +62,6 @@ class IllegalMoveError(ValueError):
     def __init__(self, message: str, legal: list[str]) -> None:
         super().__init__(message)
         self.legal = legal
-
-
-#: The state a hand keeps: its slots, and what its copies must copy.
-FIELDS = (
-    "rules", "hands", "boneyard", "bone_pos", "bone_end", "out_of_play",
-    "arm_open", "arm_end", "arm_weight", "arm_hub", "arm_root", "arm_side",
-    "arm_stub", "arm_frozen",
-    "hub_pip", "hub_k", "hub_vals", "hub_mult", "hub_cross", "hub_sides_left",
-    "hub_spins", "spinners", "first_double_seen",
-    "count", "turn", "leader", "lead_tile", "lead_doubles_only", "placed",
-    "on_table", "passes", "drawn_turn", "drawn", "out", "scores", "got_in",
-    "state", "game_over", "winner", "domino_seat", "last_player",
-    "settlement", "log", "voids", "last_points", "open_mask", "pot",
-)
 
 
 class Hand:
@@ -169,60 +157,13 @@ class Hand:
 
     # ------------------------------------------------------------ copying
 
-    # A straight-line copy, written out: over twice as fast as a loop over
-    # FIELDS, and bots copy a hand on every decision.  test_hand_copies
-    # checks that it covers every slot.
-
     def copy(self) -> Hand:
-        """An independent copy (the rules and tuples are shared)."""
+        """An independent copy (the rules and tuples are shared): a
+        straight-line copy of every field (``handfields.copy_state``, made
+        from the declaration), over twice as fast as a loop, and bots copy a
+        hand on every decision."""
         new = Hand.__new__(Hand)
-        new.rules = self.rules
-        new.hands = self.hands[:]
-        new.boneyard = self.boneyard[:]
-        new.bone_pos = self.bone_pos
-        new.bone_end = self.bone_end
-        new.out_of_play = self.out_of_play
-        new.arm_open = self.arm_open[:]
-        new.arm_end = self.arm_end[:]
-        new.arm_weight = self.arm_weight[:]
-        new.arm_hub = self.arm_hub[:]
-        new.arm_root = self.arm_root[:]
-        new.arm_side = self.arm_side[:]
-        new.arm_stub = self.arm_stub[:]
-        new.arm_frozen = self.arm_frozen[:]
-        new.hub_pip = self.hub_pip[:]
-        new.hub_k = self.hub_k[:]
-        new.hub_vals = self.hub_vals[:]
-        new.hub_mult = self.hub_mult[:]
-        new.hub_cross = self.hub_cross[:]
-        new.hub_sides_left = self.hub_sides_left[:]
-        new.hub_spins = self.hub_spins[:]
-        new.spinners = self.spinners
-        new.first_double_seen = self.first_double_seen
-        new.count = self.count
-        new.turn = self.turn
-        new.leader = self.leader
-        new.lead_tile = self.lead_tile
-        new.lead_doubles_only = self.lead_doubles_only
-        new.placed = self.placed
-        new.on_table = self.on_table
-        new.passes = self.passes
-        new.drawn_turn = self.drawn_turn
-        new.drawn = self.drawn[:]
-        new.out = self.out[:]
-        new.scores = self.scores[:]
-        new.got_in = self.got_in[:]
-        new.state = self.state
-        new.game_over = self.game_over
-        new.winner = self.winner
-        new.domino_seat = self.domino_seat
-        new.last_player = self.last_player
-        new.settlement = None if self.settlement is None else self.settlement[:]
-        new.log = self.log[:]
-        new.voids = self.voids[:]
-        new.last_points = self.last_points
-        new.open_mask = self.open_mask
-        new.pot = self.pot
+        copy_state(self, new)
         return new
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Hand:

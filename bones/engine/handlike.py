@@ -14,18 +14,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from bones.engine.handfields import HandFields
+
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
 
     from bones.engine.hand import Hand
-    from bones.engine.rules import Rules
 
 
-class HandLike(Protocol):
-    """One hand, from the lead to its settlement, on either core."""
+class HandLike(HandFields, Protocol):
+    """One hand, from the lead to its settlement, on either core.
 
-    @property
-    def rules(self) -> Rules: ...
+    The fields it reads are declared once (:mod:`bones.engine.handstate`,
+    those marked ``public``) and come from :class:`HandFields`; the ones
+    assigned whole from outside, the derived ones and the methods are here.
+    """
 
     # every seat's tile mask; assigning a whole sequence deals new hands
     # (the scenario runner's layout mode)
@@ -44,9 +47,6 @@ class HandLike(Protocol):
     def boneyard(self, tiles: list[int]) -> None: ...
 
     @property
-    def bone_pos(self) -> int: ...
-
-    @property
     def drawable(self) -> int: ...
 
     @property
@@ -60,91 +60,8 @@ class HandLike(Protocol):
     @scores.setter
     def scores(self, scores: list[int]) -> None: ...
 
-    # per side: whether it has scored the get-in amount (scoring.get_in)
-    @property
-    def got_in(self) -> list[bool]: ...
-
-    @property
-    def state(self) -> int: ...
-
     @property
     def over(self) -> bool: ...
-
-    @property
-    def turn(self) -> int: ...
-
-    @property
-    def leader(self) -> int: ...
-
-    @property
-    def count(self) -> int: ...
-
-    @property
-    def placed(self) -> int: ...
-
-    @property
-    def on_table(self) -> int: ...
-
-    @property
-    def drawn_turn(self) -> int: ...
-
-    # the layout: arms and hubs, as Hand describes them
-    @property
-    def arm_open(self) -> Sequence[int]: ...
-
-    @property
-    def arm_end(self) -> Sequence[int]: ...
-
-    @property
-    def arm_weight(self) -> Sequence[int]: ...
-
-    @property
-    def arm_hub(self) -> Sequence[int]: ...
-
-    @property
-    def arm_stub(self) -> Sequence[bool]: ...
-
-    @property
-    def hub_pip(self) -> Sequence[int]: ...
-
-    @property
-    def hub_k(self) -> Sequence[int]: ...
-
-    @property
-    def hub_vals(self) -> Sequence[tuple[int, ...]]: ...
-
-    @property
-    def hub_cross(self) -> Sequence[tuple[int, ...]]: ...
-
-    @property
-    def hub_spins(self) -> Sequence[bool]: ...
-
-    @property
-    def last_points(self) -> int: ...
-
-    @property
-    def last_player(self) -> int: ...
-
-    @property
-    def domino_seat(self) -> int: ...
-
-    @property
-    def winner(self) -> int: ...
-
-    @property
-    def game_over(self) -> bool: ...
-
-    @property
-    def settlement(self) -> list[int] | None: ...
-
-    @property
-    def pot(self) -> int: ...
-
-    @property
-    def log(self) -> Sequence[tuple[int, int, int]]: ...
-
-    @property
-    def voids(self) -> list[tuple[int, int, int, int]]: ...
 
     def legal_moves(self) -> list[int]: ...
 

@@ -31,7 +31,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bones.engine.hand import FIELDS, PLAYING, Hand, IllegalMoveError
+from bones.engine.hand import PLAYING, Hand, IllegalMoveError
+from bones.engine.handfields import NativeFields, fill_native
+from bones.engine.handstate import NATIVE_FIELDS
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
@@ -39,13 +41,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.rules import Rules
 
 
-#: The fields ``bones_native.Hand.fields`` returns, in order (its ``HAND_FIELDS``):
-#: the rest (``rules``, ``scores``, ``voids``) the wrapper keeps.
-NATIVE_FIELDS = tuple(f for f in FIELDS if f not in ("rules", "scores", "voids"))
+class NativeHand(NativeFields):
+    """One hand on the native core, read and stepped like a Python ``Hand``.
 
-
-class NativeHand:
-    """One hand on the native core, read and stepped like a Python ``Hand``."""
+    Every field the kernel keeps is read from it by name (``NativeFields``,
+    generated from :data:`bones.engine.handstate.HAND_STATE`); ``hands``,
+    ``boneyard`` and ``scores`` are assigned whole, and the rules and the
+    void bounds are kept here.
+    """
 
     __slots__ = ("rules", "_h", "_scores", "voids")
 
@@ -96,15 +99,7 @@ class NativeHand:
         native hand hands over every field in one call."""
         new = Hand.__new__(Hand)
         new.rules = self.rules
-        # one tuple from the kernel, unpacked in NATIVE_FIELDS order
-        (new.hands, new.boneyard, new.bone_pos, new.bone_end, new.out_of_play, new.arm_open,
-         new.arm_end, new.arm_weight, new.arm_hub, new.arm_root, new.arm_side, new.arm_stub,
-         new.arm_frozen, new.hub_pip, new.hub_k, new.hub_vals, new.hub_mult, new.hub_cross,
-         new.hub_sides_left, new.hub_spins, new.spinners, new.first_double_seen, new.count,
-         new.turn, new.leader, new.lead_tile, new.lead_doubles_only, new.placed, new.on_table,
-         new.passes, new.drawn_turn, new.drawn, new.out, new.got_in, new.state, new.game_over,
-         new.winner, new.domino_seat, new.last_player, new.settlement, new.log, new.last_points,
-         new.open_mask, new.pot) = self._h.fields(seat)
+        fill_native(new, self._h.fields(seat))
         new.scores = self._scores[:]
         new.voids = self.voids[:]
         return new
@@ -118,7 +113,7 @@ class NativeHand:
     @property
     def hands(self) -> tuple[int, ...]:
         """Every seat's tile mask (assign a whole sequence to change them)."""
-        return tuple(self._h.hands)
+        return tuple(self._h.get("hands"))
 
     @hands.setter
     def hands(self, masks: Sequence[int]) -> None:
@@ -128,7 +123,7 @@ class NativeHand:
     @property
     def boneyard(self) -> tuple[int, ...]:
         """The boneyard in drawing order (assign a whole sequence to change it)."""
-        return tuple(self._h.boneyard)
+        return tuple(self._h.get("boneyard"))
 
     @boneyard.setter
     def boneyard(self, tiles: Sequence[int]) -> None:
@@ -145,207 +140,26 @@ class NativeHand:
         self._scores = scores
 
     @property
-    def state(self) -> int:
-        return int(self._h.state)
-
-    @property
     def over(self) -> bool:
-        return bool(self._h.state != PLAYING)
-
-    @property
-    def turn(self) -> int:
-        return int(self._h.turn)
-
-    @property
-    def leader(self) -> int:
-        return int(self._h.leader)
-
-    @property
-    def count(self) -> int:
-        return int(self._h.count)
-
-    @property
-    def last_points(self) -> int:
-        return int(self._h.last_points)
-
-    @property
-    def last_player(self) -> int:
-        return int(self._h.last_player)
-
-    @property
-    def domino_seat(self) -> int:
-        return int(self._h.domino_seat)
-
-    @property
-    def winner(self) -> int:
-        return int(self._h.winner)
-
-    @property
-    def game_over(self) -> bool:
-        return bool(self._h.game_over)
-
-    @property
-    def settlement(self) -> list[int] | None:
-        got = self._h.settlement
-        return None if got is None else list(got)
-
-    @property
-    def pot(self) -> int:
-        return int(self._h.pot)
-
-    @property
-    def placed(self) -> int:
-        return int(self._h.placed)
-
-    @property
-    def passes(self) -> int:
-        return int(self._h.passes)
-
-    @property
-    def drawn_turn(self) -> int:
-        return int(self._h.drawn_turn)
-
-    @property
-    def drawn(self) -> list[int]:
-        return list(self._h.drawn)
-
-    @property
-    def out(self) -> list[bool]:
-        return list(self._h.out)
-
-    @property
-    def got_in(self) -> list[bool]:
-        return list(self._h.got_in)
-
-    @property
-    def spinners(self) -> int:
-        return int(self._h.spinners)
-
-    @property
-    def first_double_seen(self) -> bool:
-        return bool(self._h.first_double_seen)
-
-    @property
-    def lead_tile(self) -> int:
-        return int(self._h.lead_tile)
-
-    @property
-    def lead_doubles_only(self) -> bool:
-        return bool(self._h.lead_doubles_only)
-
-    @property
-    def on_table(self) -> int:
-        return int(self._h.on_table)
-
-    @property
-    def open_mask(self) -> int:
-        return int(self._h.open_mask)
-
-    @property
-    def out_of_play(self) -> int:
-        return int(self._h.out_of_play)
-
-    @property
-    def bone_pos(self) -> int:
-        return int(self._h.bone_pos)
-
-    @property
-    def bone_end(self) -> int:
-        return int(self._h.bone_end)
+        return bool(self._h.get("state") != PLAYING)
 
     @property
     def drawable(self) -> int:
         """Tiles that can still be drawn (the reserve excluded)."""
         h = self._h
-        return max(int(h.bone_end) - int(h.bone_pos), 0)
+        return max(int(h.get("bone_end")) - int(h.get("bone_pos")), 0)
 
     @property
     def boneyard_left(self) -> int:
-        return len(self._h.boneyard) - int(self._h.bone_pos)
-
-    @property
-    def log(self) -> list[tuple[int, int, int]]:
-        """(seat, move, points scored by the mover) for every move, in order."""
-        return list(self._h.log)
-
-    @property
-    def arm_open(self) -> list[int]:
-        return list(self._h.arm_open)
-
-    # the rest of the layout, read in one call (bots and the hand-end
-    # explanation read these; the hot loop never does)
-    def _arms(self) -> tuple[list[Any], ...]:
-        arms: tuple[list[Any], ...] = self._h.layout()[0]
-        return arms
-
-    def _hubs(self) -> tuple[list[Any], ...]:
-        hubs: tuple[list[Any], ...] = self._h.layout()[1]
-        return hubs
-
-    @property
-    def arm_end(self) -> list[int]:
-        return self._arms()[1]
-
-    @property
-    def arm_weight(self) -> list[int]:
-        return self._arms()[2]
-
-    @property
-    def arm_hub(self) -> list[int]:
-        return self._arms()[3]
-
-    @property
-    def arm_root(self) -> list[int]:
-        return self._arms()[4]
-
-    @property
-    def arm_side(self) -> list[bool]:
-        return self._arms()[5]
-
-    @property
-    def arm_stub(self) -> list[bool]:
-        return self._arms()[6]
-
-    @property
-    def arm_frozen(self) -> list[int]:
-        return self._arms()[7]
-
-    @property
-    def hub_pip(self) -> list[int]:
-        return self._hubs()[0]
-
-    @property
-    def hub_k(self) -> list[int]:
-        return self._hubs()[1]
-
-    @property
-    def hub_mult(self) -> list[tuple[int, ...]]:
-        return [tuple(m) for m in self._hubs()[2]]
-
-    @property
-    def hub_vals(self) -> list[tuple[int, ...]]:
-        hubs = self._hubs()
-        return [tuple(m * p for m in mult) for mult, p in zip(hubs[2], hubs[0])]
-
-    @property
-    def hub_cross(self) -> list[tuple[int, ...]]:
-        return [tuple(c) for c in self._hubs()[3]]
-
-    @property
-    def hub_sides_left(self) -> list[int]:
-        return self._hubs()[4]
-
-    @property
-    def hub_spins(self) -> list[bool]:
-        return self._hubs()[5]
+        return len(self._h.get("boneyard")) - int(self._h.get("bone_pos"))
 
     def open_tiles(self) -> int:
         """The mask of tiles that could be laid on some open arm."""
-        return int(self._h.open_mask)
+        return int(self._h.get("open_mask"))
 
     def open_ends(self) -> dict[int, int]:
         """The pip to match on each arm open for play, by arm index."""
-        return {a: pip for a, pip in enumerate(self._h.arm_open) if pip >= 0}
+        return {a: pip for a, pip in enumerate(self._h.get("arm_open")) if pip >= 0}
 
     def recount(self) -> int:
         return int(self._h.recount())
@@ -366,7 +180,7 @@ class NativeHand:
     def play(self, move: int, claim: int | None = None) -> int:
         """Apply ``move`` after checking it; returns the points it scored."""
         h = self._h
-        if h.state != PLAYING:
+        if h.get("state") != PLAYING:
             raise IllegalMoveError("the hand is over", [])
         if not h.is_legal(move):
             from bones.engine.notation import format_move
@@ -377,7 +191,7 @@ class NativeHand:
                 legal,
             )
         self.apply(move, claim)
-        return int(h.last_points)
+        return int(h.get("last_points"))
 
     def apply(self, move: int, claim: int | None = None) -> None:
         """Apply a legal move without checking it (the fast path)."""
@@ -385,10 +199,10 @@ class NativeHand:
         if move < 0:
             # a pass, or a draw forced by having nothing to play, proves the
             # seat holds no tile of the open ends (Hand.voids)
-            seat = h.turn
-            open_mask = h.open_mask
+            seat = h.get("turn")
+            open_mask = h.get("open_mask")
             if not h.hand_mask(seat) & open_mask:
-                self.voids.append((seat, open_mask, h.drawn[seat], h.moves))
+                self.voids.append((seat, open_mask, h.get("drawn")[seat], h.moves))
         h.apply(move, claim)
         self._scores[:] = h.scores
 
@@ -402,4 +216,4 @@ def _same(hand: Hand) -> Hand:
     return hand
 
 
-__all__ = ["NativeHand"]
+__all__ = ["NATIVE_FIELDS", "NativeHand"]

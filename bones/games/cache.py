@@ -43,12 +43,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from bones.lang.spec import Variant
 
 #: Bump when the layout of an entry changes.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 ENV_OFF = "BONES_CACHE"
 ENV_DIR = "BONES_CACHE_DIR"
 
 #: The modules whose source decides what a built-in compiles to.
-COMPILER = ("games.cache", "engine.flat", "lang.compile", "lang.load", "lang.problems", "engine.rules",
+COMPILER = ("games.cache", "engine.handstate", "lang.compile", "lang.load", "lang.problems", "engine.rules",
             "engine.settle", "lang.spec", "engine.tiles", "lang.yamlsource")
 
 _YAML_SUFFIXES = (".yaml", ".yml")
@@ -194,15 +194,10 @@ class CachedVariant:
         tables = self._entry["tables"]
         got = tables.get(self._entry["requests"].get((players, teams), (players, teams)))
         if got is not None:
-            return Rules(variant=self, **got)  # type: ignore[arg-type]
+            return Rules(variant=self, **got)
         rules = compile_rules(self.model(), players, teams)
         _remember(self._key, self._entry, players, teams, rules)
         return Rules(**{**_state(rules), "variant": self})
-
-    def cached_flat(self, players: int, teams: bool) -> dict[str, Any] | None:
-        """The native core's flat table for a table, when the cache has it."""
-        flat = self._entry["flat"].get((players, teams))
-        return dict(flat) if flat is not None else None
 
 
 def _state(rules: Rules) -> dict[str, Any]:
@@ -214,12 +209,6 @@ def _remember(entry_key: str, entry: dict[str, Any], players: int | None,
     resolved = (rules.players, rules.teams)
     entry["tables"][resolved] = _state(rules)
     entry["requests"][(players, teams)] = resolved
-    try:
-        from bones.engine.flat import Unsupported, flatten
-
-        entry["flat"][resolved] = flatten(rules)
-    except (ImportError, Unsupported):  # pragma: no cover - a rule the flat table lacks
-        pass
     _write(cache_dir(), f"{entry_key}.pickle", entry)
 
 
@@ -237,8 +226,7 @@ def load_builtin(ref: str) -> Any:
     variant = load_variant(ref)
     if entry_key is not None:
         entry = {"format": CACHE_FORMAT, "name": variant.name,
-                 "dump": variant.model_dump(mode="json"), "tables": {}, "requests": {},
-                 "flat": {}}
+                 "dump": variant.model_dump(mode="json"), "tables": {}, "requests": {}}
         _write(cache_dir(), f"{entry_key}.pickle", entry)
         standin = CachedVariant(ref, entry_key, entry)
         standin._model = variant

@@ -55,9 +55,11 @@ from bones.engine.rules import (
     SPIN_INLINE,
     SPIN_LED,
     SPIN_NONE,
+    WHEN_MATCHING_ENDS,
     LeadRule,
     Rules,
     RulesError,
+    count_points_of,
 )
 from bones.engine.settle import (
     AMOUNT_ALL_HANDS,
@@ -228,7 +230,8 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
     spinners = ts.highest + 1 if spins_after else int(spins_led or spins_before)
 
     scoring = variant.scoring
-    count_points, header_points = _points_tables(variant)
+    when, when_values, points_kind, points_param = codes = spec.scoring_codes(scoring)
+    count_points, header_points = _points_tables(variant, codes)
     scores_plays = not isinstance(scoring.when, spec.NoPredicate)
     muggins, penalise, over_claim = _muggins_codes(scoring)
     drawing = variant.drawing
@@ -237,6 +240,12 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
 
     return Rules(
         variant=variant,
+        name=variant.name,
+        highest=ts.highest,
+        when=when,
+        when_values=when_values,
+        points_kind=points_kind,
+        points_param=points_param,
         players=players,
         teams=teams,
         tiles=ts,
@@ -302,17 +311,18 @@ def _next_opponent(owner: tuple[int, ...], seat: int) -> int:
     return seat  # pragma: no cover - every table has an opponent
 
 
-def _points_tables(variant: spec.Variant) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
-    """Points for every reachable count, and for matching ends by their number."""
+def _points_tables(variant: spec.Variant, codes: tuple[int, tuple[int, ...], int, int]
+                   ) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """Points for every reachable count (by the compiled scoring ``codes``),
+    and for matching ends by their number."""
     from bones.lang import spec
-    from bones.lang.spec import points_for_count
-
 
     scoring = variant.scoring
     max_count = spec.max_reachable_count(variant) + 4 * variant.tiles.highest + 8
-    count_points = tuple(points_for_count(scoring, c) for c in range(max_count + 1))
+    count_points = tuple(count_points_of(*codes, c) for c in range(max_count + 1))
     header_points = None
-    if isinstance(scoring.when, spec.MatchingEnds):
+    if codes[0] == WHEN_MATCHING_ENDS:
+        assert isinstance(scoring.when, spec.MatchingEnds)
         top = max(scoring.when.points)
         header_points = tuple(
             scoring.when.points.get(size, 0) if size <= top else scoring.when.points[top]

@@ -21,6 +21,18 @@ from typing import Annotated, Any, Literal, TypeVar, Union
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from bones.engine.bounds import NUMBER_LIMIT, bound_message
+from bones.engine.rules import (
+    POINTS_COUNT,
+    POINTS_DIVIDED,
+    POINTS_FLAT,
+    POINTS_PER_DIVISOR,
+    POINTS_SUM_OF_QUOTIENTS,
+    WHEN_IN_LIST,
+    WHEN_MATCHING_ENDS,
+    WHEN_MULTIPLE_OF,
+    WHEN_NONE,
+    count_points_of,
+)
 from bones.engine.tiles import TileError, parse_halves
 
 T = TypeVar("T")
@@ -708,40 +720,44 @@ def spinner_multipliers(count: object) -> tuple[int, ...]:
     return tuple(count)  # type: ignore[arg-type]
 
 
-def points_for_count(scoring: Scoring, count: int) -> int:
-    """The points a play scores when the layout shows ``count``.
+def scoring_codes(scoring: Scoring) -> tuple[int, tuple[int, ...], int, int]:
+    """``scoring.when`` and ``scoring.points`` as the engine's codes: (when,
+    its divisors or counts, points, the divisor of ``divided`` or the amount
+    of ``flat``).
 
-    A count of 0 never scores (docs/rules.md, decision 1).
+    >>> scoring_codes(Scoring(when=MultipleOf(kind="multiple_of", divisors=[5, 3]),
+    ...                       points=DividedPoints(kind="divided", by=5)))
+    (1, (5, 3), 1, 5)
+    """
+    when, points = scoring.when, scoring.points
+    values: tuple[int, ...] = ()
+    if isinstance(when, MultipleOf):
+        values = tuple(when.divisors)
+    elif isinstance(when, InList):
+        values = tuple(when.counts)
+    param = points.by if isinstance(points, DividedPoints) else \
+        points.amount if isinstance(points, FlatPoints) else 0
+    return _WHEN_CODES[when.kind], values, _POINTS_CODES[points.kind], param
+
+
+_WHEN_CODES = {"none": WHEN_NONE, "multiple_of": WHEN_MULTIPLE_OF, "in_list": WHEN_IN_LIST,
+               "matching_ends": WHEN_MATCHING_ENDS}
+_POINTS_CODES = {"count": POINTS_COUNT, "divided": POINTS_DIVIDED,
+                 "sum_of_quotients": POINTS_SUM_OF_QUOTIENTS, "per_divisor": POINTS_PER_DIVISOR,
+                 "flat": POINTS_FLAT}
+
+
+def points_for_count(scoring: Scoring, count: int) -> int:
+    """The points a play scores when the layout shows ``count``: the
+    engine's rule (:func:`bones.engine.rules.count_points_of`) on the
+    scoring's codes.  A count of 0 never scores (docs/rules.md, decision 1).
 
     >>> s = Scoring(when=MultipleOf(kind="multiple_of", divisors=[5, 3]),
     ...             points=SumOfQuotients(kind="sum_of_quotients"))
     >>> [points_for_count(s, c) for c in (3, 5, 15, 30)]
     [1, 1, 8, 16]
     """
-    when, points = scoring.when, scoring.points
-    if count <= 0:
-        return 0
-    if isinstance(when, MultipleOf):
-        dividing = [d for d in when.divisors if count % d == 0]
-        if not dividing:
-            return 0
-    elif isinstance(when, InList):
-        if count not in when.counts:
-            return 0
-        dividing = []
-    else:
-        return 0
-    if isinstance(points, CountPoints):
-        return count
-    if isinstance(points, DividedPoints):
-        return count // points.by
-    if isinstance(points, SumOfQuotients):
-        return sum(count // d for d in dict.fromkeys(dividing))
-    if isinstance(points, PerDivisor):
-        return count * len(dict.fromkeys(dividing))
-    if isinstance(points, FlatPoints):
-        return points.amount
-    raise TypeError(points)  # pragma: no cover
+    return count_points_of(*scoring_codes(scoring), count)
 
 
 # ------------------------------------------------------- semantic checks

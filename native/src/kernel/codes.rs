@@ -23,6 +23,13 @@ macro_rules! rule_codes {
                 ($family, &[$(($py, $code)),+]);
         }
 
+        impl Default for $name {
+            /// The family's first code (what a test table leaves unset).
+            fn default() -> Self {
+                [$($name::$variant),+][0]
+            }
+        }
+
         impl TryFrom<i64> for $name {
             type Error = String;
 
@@ -59,23 +66,23 @@ rule_codes! {
 }
 
 rule_codes! {
-    /// When a count scores (`flat._WHEN_KINDS`, by the predicate's class).
+    /// When a count scores (`rules.WHEN_*`).
     When, "scoring predicate", "WHEN" {
-        NoPredicate = 0 => "NoPredicate",
-        MultipleOf = 1 => "MultipleOf",
-        InList = 2 => "InList",
-        MatchingEnds = 3 => "MatchingEnds",
+        NoPredicate = 0 => "WHEN_NONE",
+        MultipleOf = 1 => "WHEN_MULTIPLE_OF",
+        InList = 2 => "WHEN_IN_LIST",
+        MatchingEnds = 3 => "WHEN_MATCHING_ENDS",
     }
 }
 
 rule_codes! {
-    /// What a scoring count is worth (`flat._POINTS_KINDS`, by class).
+    /// What a scoring count is worth (`rules.POINTS_*`).
     Points, "points form", "POINTS" {
-        Count = 0 => "CountPoints",
-        Divided = 1 => "DividedPoints",
-        SumOfQuotients = 2 => "SumOfQuotients",
-        PerDivisor = 3 => "PerDivisor",
-        Flat = 4 => "FlatPoints",
+        Count = 0 => "POINTS_COUNT",
+        Divided = 1 => "POINTS_DIVIDED",
+        SumOfQuotients = 2 => "POINTS_SUM_OF_QUOTIENTS",
+        PerDivisor = 3 => "POINTS_PER_DIVISOR",
+        Flat = 4 => "POINTS_FLAT",
     }
 }
 

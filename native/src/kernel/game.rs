@@ -12,7 +12,7 @@ use crate::kernel::codes::{IfNone, Later, LeadKind};
 use crate::kernel::hand::{Hand, HandSetup};
 use crate::kernel::moves::DOMINO;
 use crate::kernel::rng::{derive, Rng};
-use crate::kernel::table::{Rules, MAX_PLAYERS, MAX_TILES};
+use crate::kernel::table::{MatchRules, Rules, MAX_PLAYERS, MAX_TILES};
 
 /// Stream labels of docs/random.md.
 pub const DEALS: u64 = 1;
@@ -33,6 +33,13 @@ pub struct LeadRule {
     pub if_none: Option<IfNone>,
 }
 
+impl Default for LeadRule {
+    /// A lead by lot.
+    fn default() -> Self {
+        LeadRule { kind: LeadKind::Lot, arg: -1, if_none: None }
+    }
+}
+
 impl LeadRule {
     /// The codes of a lead rule in the flat table, in order.
     pub const FIELDS: [&'static str; 3] = ["kind", "arg", "if_none"];
@@ -44,21 +51,6 @@ impl LeadRule {
         let if_none = if c[2] == -1 { None } else { Some(IfNone::try_from(c[2])?) };
         Ok(LeadRule { kind: LeadKind::try_from(c[0])?, arg: c[1], if_none })
     }
-}
-
-/// The fields of the flat table a match reads beyond the hand's
-/// (`table::TABLE_FIELDS`), in the order `flat.flatten` writes them.
-pub const MATCH_FIELDS: &[&str] =
-    &["lead_first", "lead_later", "lead_again", "lead_doubles_only", "boneyard_unread"];
-
-/// What a match reads beyond the hand's table (the flat table's `match` fields).
-#[derive(Clone, Debug)]
-pub struct MatchRules {
-    pub lead_first: LeadRule,
-    pub lead_later: Later,
-    pub lead_again: LeadRule,
-    pub lead_doubles_only: bool,
-    pub boneyard_unread: bool,
 }
 
 impl MatchRules {

@@ -2,10 +2,10 @@
 
 pub mod bits;
 pub mod codes;
-pub mod format;
 pub mod game;
 pub mod hand;
 pub mod moves;
 pub mod rng;
 pub mod settle;
 pub mod table;
+pub mod table_fields;

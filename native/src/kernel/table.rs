@@ -8,56 +8,77 @@ pub use crate::kernel::codes::{
     Amount, Check, Drawing, Muggins, Order, OverClaim, Per, Points, Round, SettleKind, Spinner,
     Ties, When,
 };
+use crate::kernel::game::LeadRule;
+pub use crate::kernel::table_fields::{
+    MatchRules, Table, MATCH_FIELDS, TABLE_FIELDS, TABLE_FORMAT,
+};
 
-/// The fields of the flat table the hand reads, in the order
-/// `bones.engine.flat.flatten` writes them (the match's follow, `game::MATCH_FIELDS`).
-pub const TABLE_FIELDS: &[&str] = &[
-    "players",
-    "owners",
-    "teams",
-    "owner",
-    "opponent_after",
-    "highest",
-    "hand_size",
-    "reserve",
-    "order",
-    "plain_arms",
-    "spinner_mult",
-    "double_weight",
-    "spins_led",
-    "spins_later",
-    "cross_stubs",
-    "lead_double_mult",
-    "max_arms",
-    "scores_plays",
-    "count_points",
-    "headers",
-    "header_points",
-    "when",
-    "when_values",
-    "points",
-    "points_param",
-    "get_in",
-    "get_in_match",
-    "lead_cannot_win",
-    "muggins",
-    "penalise_over_claim",
-    "over_claim_points",
-    "drawing",
-    "max_draws",
-    "must_play_drawn",
-    "draw_while_able",
-    "knock_bonus",
-    "stuck_blocks",
-    "partners_both_out",
-    "floor_set",
-    "floor",
-    "check",
-    "target",
-    "hands_in_match",
-    "settle_domino",
-    "settle_blocked",
-];
+/// Where a table's fields are read from: the binding reads a Python dict,
+/// tests a map. Each method fails with a one-line message naming the key.
+pub trait Reader {
+    /// The int field `key`.
+    fn int(&self, key: &str) -> Result<i64, String>;
+    /// The list field `key`.
+    fn ints(&self, key: &str) -> Result<Vec<i64>, String>;
+}
+
+/// The decoders of each kind of field (`bones.engine.flat.KINDS`), which the
+/// generated `Table::read` calls.
+pub mod read {
+    use super::{LeadRule, Reader, Settle};
+
+    pub fn int(r: &impl Reader, key: &str) -> Result<i64, String> {
+        r.int(key)
+    }
+
+    pub fn flag(r: &impl Reader, key: &str) -> Result<bool, String> {
+        Ok(r.int(key)? != 0)
+    }
+
+    pub fn count(r: &impl Reader, key: &str) -> Result<usize, String> {
+        let v = r.int(key)?;
+        usize::try_from(v).map_err(|_| format!("{key} = {v} is negative"))
+    }
+
+    pub fn ints(r: &impl Reader, key: &str) -> Result<Vec<i64>, String> {
+        r.ints(key)
+    }
+
+    pub fn counts(r: &impl Reader, key: &str) -> Result<Vec<usize>, String> {
+        r.ints(key)?
+            .into_iter()
+            .map(|v| usize::try_from(v).map_err(|_| format!("{key} holds {v}, a negative number")))
+            .collect()
+    }
+
+    pub fn fixed<const N: usize>(r: &impl Reader, key: &str) -> Result<[i64; N], String> {
+        <[i64; N]>::try_from(r.ints(key)?).map_err(|_| format!("{key} needs {N} entries"))
+    }
+
+    pub fn flags<const N: usize>(r: &impl Reader, key: &str) -> Result<[bool; N], String> {
+        Ok(fixed::<N>(r, key)?.map(|v| v != 0))
+    }
+
+    pub fn optional(r: &impl Reader, key: &str) -> Result<Option<i64>, String> {
+        match r.ints(key)?[..] {
+            [] => Ok(None),
+            [v] => Ok(Some(v)),
+            _ => Err(format!("{key} holds one value or none")),
+        }
+    }
+
+    pub fn code<T: TryFrom<i64, Error = String>>(r: &impl Reader, key: &str) -> Result<T, String> {
+        T::try_from(r.int(key)?)
+    }
+
+    pub fn settle(r: &impl Reader, key: &str) -> Result<Settle, String> {
+        Settle::from_codes(&r.ints(key)?)
+    }
+
+    pub fn lead(r: &impl Reader, key: &str) -> Result<LeadRule, String> {
+        LeadRule::from_codes(&r.ints(key)?)
+    }
+}
 
 pub const MAX_PLAYERS: usize = 10;
 /// Tiles of the largest set the widest mask (three words) holds: double-18's
@@ -66,7 +87,7 @@ pub const MAX_TILES: usize = 192;
 
 /// One settlement rule: `[kind, amount, flat, unit, per, divisor, ties,
 /// doubles_lose, mode]` in the flat table.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Settle {
     pub kind: SettleKind,
     pub amount: Amount,
@@ -107,69 +128,6 @@ impl Settle {
     }
 }
 
-/// Everything the hand reads, independent of the mask width.
-#[derive(Clone, Debug)]
-pub struct Table {
-    pub players: usize,
-    pub owners: usize,
-    pub teams: bool,
-    pub owner: Vec<usize>,
-    /// per seat, the next seat in turn not on its side (the muggins caller)
-    pub opponent_after: Vec<usize>,
-    pub highest: usize,
-    pub hand_size: usize,
-    pub reserve: usize,
-    pub order: Order,
-    /// no edge order ever freezes an arm
-    pub plain_arms: bool,
-    pub spinner_mult: [i64; 5],
-    pub double_weight: i64,
-    // The spinner kind, compiled once into what the hand asks of it (the
-    // table does not carry the kind: `bones.lang.compile` derives these).
-    /// a led double becomes a spinner
-    pub spins_led: bool,
-    /// a double played later becomes one: `[while no double has been played, after]`,
-    /// indexed by `Hand::first_double_seen`
-    pub spins_later: [bool; 2],
-    /// a spinner's cross ends are one-tile stubs (the in-line sniff): its hub never spins
-    pub cross_stubs: bool,
-    /// the multipliers of a led double's hub (a spinner's, or a plain double's)
-    pub lead_double_mult: [i64; 5],
-    /// the most arms a layout can have (the action space's width)
-    pub max_arms: usize,
-    pub scores_plays: bool,
-    pub count_points: Vec<i64>,
-    pub headers: bool,
-    pub header_points: Vec<i64>,
-    pub when: When,
-    pub when_values: Vec<i64>,
-    pub points: Points,
-    pub points_param: i64,
-    pub get_in: i64,
-    /// a side that got in stays in for the match (`get_in_scope: match`)
-    pub get_in_match: bool,
-    /// a lead that would reach the target scores nothing
-    pub lead_cannot_win: bool,
-    pub muggins: Muggins,
-    pub penalise_over_claim: bool,
-    /// who scores a rejected over-claim's true points
-    pub over_claim_points: OverClaim,
-    pub drawing: Drawing,
-    pub max_draws: i64,
-    pub must_play_drawn: bool,
-    pub draw_while_able: bool,
-    pub knock_bonus: i64,
-    /// the player to move who can neither play nor draw ends the hand, blocked
-    pub stuck_blocks: bool,
-    pub partners_both_out: bool,
-    pub floor: Option<i64>,
-    pub check: Check,
-    pub target: i64,
-    pub hands_in_match: i64,
-    pub settle_domino: Settle,
-    pub settle_blocked: Settle,
-}
-
 impl Table {
     /// Checks what the hand relies on, so a bad table is an error, never a panic.
     pub fn check(&self) -> Result<(), String> {
@@ -192,6 +150,12 @@ impl Table {
         }
         if self.headers && self.header_points.is_empty() {
             return Err("matching ends without a points table".into());
+        }
+        if self.points_kind == Points::Divided && self.points_param < 1 {
+            return Err("divided points need a divisor of at least 1".into());
+        }
+        if self.when == When::MultipleOf && self.when_values.iter().any(|&d| d < 1) {
+            return Err("divisors must be at least 1".into());
         }
         let tiles = (self.highest + 1) * (self.highest + 2) / 2;
         if self.players * self.hand_size > tiles {
@@ -243,7 +207,7 @@ impl Table {
             // matching ends score by the layout (`Hand::header_points`)
             When::NoPredicate | When::MatchingEnds => return 0,
         }
-        match self.points {
+        match self.points_kind {
             Points::Count => count,
             Points::Divided => count.div_euclid(self.points_param),
             Points::SumOfQuotients => dividing.iter().map(|d| count / d).sum(),
@@ -418,52 +382,32 @@ pub mod tests {
         t
     }
 
+    /// A test table: every field at its default (`Default`: false, 0,
+    /// empty, each code's first) but the ones a test game needs.
     pub fn table(highest: usize, players: usize) -> Table {
         Table {
             players,
             owners: players,
-            teams: false,
             owner: (0..players).collect(),
             opponent_after: (0..players).map(|s| (s + 1) % players).collect(),
             highest,
             hand_size: 7,
-            reserve: 0,
             order: Order::Any,
             plain_arms: true,
             spinner_mult: [2, 2, 0, 0, 0],
             double_weight: 2,
-            spins_led: false,
-            spins_later: [false, false],
-            cross_stubs: false,
             lead_double_mult: [2, 2, 0, 0, 0],
             max_arms: 2,
             scores_plays: true,
-            count_points: Vec::new(),
-            headers: false,
-            header_points: Vec::new(),
             when: When::MultipleOf,
             when_values: vec![5, 3],
-            points: Points::SumOfQuotients,
-            points_param: 0,
-            get_in: 0,
-            get_in_match: false,
-            lead_cannot_win: false,
-            muggins: Muggins::Off,
-            penalise_over_claim: false,
-            over_claim_points: OverClaim::Lost,
-            drawing: Drawing::None,
-            max_draws: 0,
+            points_kind: Points::SumOfQuotients,
             must_play_drawn: true,
-            draw_while_able: false,
-            knock_bonus: 0,
-            stuck_blocks: false,
-            partners_both_out: false,
-            floor: None,
             check: Check::HandEnd,
             target: 100,
-            hands_in_match: 0,
             settle_domino: settle(SettleKind::DominoEr, Amount::Opponents),
             settle_blocked: settle(SettleKind::Lightest, Amount::Opponents),
+            ..Table::default()
         }
     }
 
@@ -476,7 +420,7 @@ pub mod tests {
         let mut t = table(6, 2);
         t.when = When::InList;
         t.when_values = vec![6, 10];
-        t.points = Points::Flat;
+        t.points_kind = Points::Flat;
         t.points_param = 3;
         assert_eq!([6, 7, 10].map(|c| t.points(c)), [3, 0, 3]);
     }

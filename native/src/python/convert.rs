@@ -7,7 +7,6 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 
 use crate::kernel::bits::Bits;
 
@@ -41,30 +40,6 @@ pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
             )))
         }
     }
-}
-
-// ------------------------------------------------------------------ tables
-
-pub(crate) fn get_i64(d: &Bound<'_, PyDict>, key: &str) -> PyResult<i64> {
-    match d.get_item(key)? {
-        Some(v) => v.extract::<i64>(),
-        None => Err(PyValueError::new_err(format!("the flat table has no field '{key}'"))),
-    }
-}
-
-pub(crate) fn get_vec(d: &Bound<'_, PyDict>, key: &str) -> PyResult<Vec<i64>> {
-    match d.get_item(key)? {
-        Some(v) => v.extract::<Vec<i64>>(),
-        None => Err(PyValueError::new_err(format!("the flat table has no field '{key}'"))),
-    }
-}
-
-/// A rule code of the table, decoded (an unknown code is a `ValueError`).
-pub(crate) fn get_code<T: TryFrom<i64, Error = String>>(
-    d: &Bound<'_, PyDict>,
-    key: &str,
-) -> PyResult<T> {
-    T::try_from(get_i64(d, key)?).map_err(PyValueError::new_err)
 }
 
 // ------------------------------------------------------------------ masks

@@ -1,18 +1,25 @@
 //! `bones_native.Hand`: the stepwise hand, dealt from given tiles, then
 //! moves applied one by one, read back in the Python hand's fields.
+//!
+//! Which fields a hand has, and in what order, is declared once
+//! (`bones.engine.handstate.HAND_STATE`); `hand_fields.rs` is generated from
+//! it and calls the conversions of each kind of field here: [`Out`] makes a
+//! field's Python value, [`In`] reads it back from a Python hand.
 
+use std::cell::Cell;
 use std::sync::Arc;
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyAttributeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use crate::kernel::bits::Bits;
 use crate::kernel::hand::{Hand as Kernel, HandSetup, MAX_ARMS, MAX_HUBS};
 use crate::kernel::rng::Rng as KRng;
-use crate::kernel::table::{AnyRules, Rules as KRules, MAX_PLAYERS};
+use crate::kernel::table::{AnyRules, Rules as KRules};
 use crate::python::convert::{attr, guard, mask, mask_of, py_mask, small};
+use crate::python::hand_fields::{self, HAND_FIELDS};
 use crate::python::rules::Rules;
 
 // ------------------------------------------------------------------- hand
@@ -43,180 +50,349 @@ macro_rules! each_mut {
     };
 }
 
-/// The names of `Hand.fields`, in order.
-pub(crate) const HAND_FIELDS: [&str; 44] = [
-    "hands",
-    "boneyard",
-    "bone_pos",
-    "bone_end",
-    "out_of_play",
-    "arm_open",
-    "arm_end",
-    "arm_weight",
-    "arm_hub",
-    "arm_root",
-    "arm_side",
-    "arm_stub",
-    "arm_frozen",
-    "hub_pip",
-    "hub_k",
-    "hub_vals",
-    "hub_mult",
-    "hub_cross",
-    "hub_sides_left",
-    "hub_spins",
-    "spinners",
-    "first_double_seen",
-    "count",
-    "turn",
-    "leader",
-    "lead_tile",
-    "lead_doubles_only",
-    "placed",
-    "on_table",
-    "passes",
-    "drawn_turn",
-    "drawn",
-    "out",
-    "got_in",
-    "state",
-    "game_over",
-    "winner",
-    "domino_seat",
-    "last_player",
-    "settlement",
-    "log",
-    "last_points",
-    "open_mask",
-    "pot",
-];
+/// A boneyard entry scrubbed from a world (`-1` in Python): no tile has this id.
+const HIDDEN: u8 = u8::MAX;
 
-/// The arms as `Hand.layout` gives them: open, end, weight, hub, root, side,
-/// stub, frozen.
-type Arms = (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<bool>, Vec<bool>, Vec<i64>);
-/// The hubs: pip, k, mult, cross (`[]` without cross arms), sides left, spins.
-type Hubs = (Vec<i64>, Vec<i64>, Vec<Vec<i64>>, Vec<Vec<i64>>, Vec<i64>, Vec<bool>);
+// ------------------------------------------------------- fields to Python
 
-/// The layout in the Python hand's values (`Hand.layout` and `Hand.fields`).
-fn layout_of<const W: usize>(h: &Kernel<W>) -> (Arms, Hubs) {
-    let (n, k) = (h.n_arms, h.n_hubs);
-    let ints = |a: &[i8]| a[..n].iter().map(|&v| i64::from(v)).collect::<Vec<i64>>();
-    let arms = (
-        ints(&h.arm_open),
-        ints(&h.arm_end),
-        ints(&h.arm_weight),
-        ints(&h.arm_hub),
-        ints(&h.arm_root),
-        h.arm_side[..n].to_vec(),
-        h.arm_stub[..n].to_vec(),
-        ints(&h.arm_frozen),
-    );
-    let hubs = (
-        h.hub_pip[..k].iter().map(|&v| i64::from(v)).collect(),
-        h.hub_k[..k].iter().map(|&v| i64::from(v)).collect(),
-        h.hub_mult[..k].iter().map(|m| m.to_vec()).collect(),
-        h.hub_cross[..k]
-            .iter()
-            .map(|&(a, b)| if a < 0 { Vec::new() } else { vec![i64::from(a), i64::from(b)] })
-            .collect(),
-        h.hub_sides_left[..k].iter().map(|&v| i64::from(v)).collect(),
-        h.hub_spins[..k].to_vec(),
-    );
-    (arms, hubs)
-}
-
-fn python_fields<'py, const W: usize>(
+/// Makes the Python value of each kind of hand field (`hand_fields::to_python`):
+/// per-seat lists cut to the players, per-arm and per-hub lists to the
+/// layout's arms and hubs, and, for a seat (`Hand.scrub_for`), the other
+/// hands empty and the boneyard's tiles -1.
+pub(crate) struct Out<'py> {
     py: Python<'py>,
-    h: &Kernel<W>,
     seat: Option<usize>,
-) -> PyResult<Bound<'py, PyTuple>> {
-    let players = h.rules.t.players;
-    if seat.is_some_and(|s| s >= players) {
-        return Err(PyValueError::new_err(format!(
-            "seat {} is not at the table",
-            seat.unwrap_or(0)
-        )));
-    }
-    let (
-        (arm_open, arm_end, arm_weight, arm_hub, arm_root, arm_side, arm_stub, arm_frozen),
-        (hub_pip, hub_k, hub_mult, hub_cross, hub_sides_left, hub_spins),
-    ) = layout_of(h);
-    let hands = (0..players)
-        .map(|s| {
-            if seat.is_none_or(|me| me == s) {
-                py_mask(py, &h.hands[s])
-            } else {
-                0u64.into_bound_py_any(py)
-            }
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    let boneyard: Vec<i64> = match seat {
-        Some(_) => vec![-1; h.boneyard.len()],
-        None => h.boneyard.iter().map(|&t| if t == HIDDEN { -1 } else { i64::from(t) }).collect(),
-    };
-    let tuples = |rows: Vec<Vec<i64>>| -> PyResult<Bound<'py, PyList>> {
-        PyList::new(
-            py,
-            rows.into_iter().map(|r| PyTuple::new(py, r)).collect::<PyResult<Vec<_>>>()?,
-        )
-    };
-    let hub_vals = tuples(
-        hub_mult.iter().zip(&hub_pip).map(|(m, &p)| m.iter().map(|&x| x * p).collect()).collect(),
-    )?;
-    let hub_mult = tuples(hub_mult)?;
-    let hub_cross = tuples(hub_cross)?;
-    let log = h.log.iter().map(|&(s, m, p)| (i64::from(s), m, p)).collect::<Vec<_>>();
-    let items: [Bound<'py, PyAny>; 44] = [
-        hands.into_bound_py_any(py)?,
-        boneyard.into_bound_py_any(py)?,
-        h.bone_pos.into_bound_py_any(py)?,
-        h.bone_end.into_bound_py_any(py)?,
-        py_mask(py, &h.out_of_play)?,
-        arm_open.into_bound_py_any(py)?,
-        arm_end.into_bound_py_any(py)?,
-        arm_weight.into_bound_py_any(py)?,
-        arm_hub.into_bound_py_any(py)?,
-        arm_root.into_bound_py_any(py)?,
-        arm_side.into_bound_py_any(py)?,
-        arm_stub.into_bound_py_any(py)?,
-        arm_frozen.into_bound_py_any(py)?,
-        hub_pip.into_bound_py_any(py)?,
-        hub_k.into_bound_py_any(py)?,
-        hub_vals.into_any(),
-        hub_mult.into_any(),
-        hub_cross.into_any(),
-        hub_sides_left.into_bound_py_any(py)?,
-        hub_spins.into_bound_py_any(py)?,
-        h.spinners.into_bound_py_any(py)?,
-        h.first_double_seen.into_bound_py_any(py)?,
-        h.count.into_bound_py_any(py)?,
-        h.turn.into_bound_py_any(py)?,
-        h.leader.into_bound_py_any(py)?,
-        h.lead_tile.into_bound_py_any(py)?,
-        h.lead_doubles_only.into_bound_py_any(py)?,
-        h.placed.into_bound_py_any(py)?,
-        py_mask(py, &h.on_table)?,
-        h.passes.into_bound_py_any(py)?,
-        h.drawn_turn.into_bound_py_any(py)?,
-        h.drawn[..players].to_vec().into_bound_py_any(py)?,
-        h.out[..players].to_vec().into_bound_py_any(py)?,
-        h.got_in.clone().into_bound_py_any(py)?,
-        h.state.into_bound_py_any(py)?,
-        h.game_over.into_bound_py_any(py)?,
-        h.winner.into_bound_py_any(py)?,
-        h.domino_seat.into_bound_py_any(py)?,
-        h.last_player.into_bound_py_any(py)?,
-        h.settlement.clone().into_bound_py_any(py)?,
-        log.into_bound_py_any(py)?,
-        h.last_points.into_bound_py_any(py)?,
-        py_mask(py, &h.open_mask)?,
-        h.pot.into_bound_py_any(py)?,
-    ];
-    PyTuple::new(py, items)
+    players: usize,
+    arms: usize,
+    hubs: usize,
 }
+
+impl<'py> Out<'py> {
+    pub(crate) fn new<const W: usize>(
+        py: Python<'py>,
+        h: &Kernel<W>,
+        seat: Option<usize>,
+    ) -> PyResult<Self> {
+        let players = h.rules.t.players;
+        if let Some(s) = seat.filter(|&s| s >= players) {
+            return Err(PyValueError::new_err(format!("seat {s} is not at the table")));
+        }
+        Ok(Out { py, seat, players, arms: h.n_arms, hubs: h.n_hubs })
+    }
+
+    pub(crate) fn value<T: IntoPyObject<'py>>(&self, v: T) -> PyResult<Bound<'py, PyAny>> {
+        v.into_bound_py_any(self.py)
+    }
+
+    fn list<T: IntoPyObject<'py> + Copy>(&self, v: &[T]) -> PyResult<Bound<'py, PyAny>> {
+        PyList::new(self.py, v.iter().copied())?.into_bound_py_any(self.py)
+    }
+
+    fn tuples(&self, rows: impl Iterator<Item = Vec<i64>>) -> PyResult<Bound<'py, PyAny>> {
+        let rows = rows.map(|r| PyTuple::new(self.py, r)).collect::<PyResult<Vec<_>>>()?;
+        PyList::new(self.py, rows)?.into_bound_py_any(self.py)
+    }
+
+    pub(crate) fn mask<const W: usize>(&self, v: &Bits<W>) -> PyResult<Bound<'py, PyAny>> {
+        py_mask(self.py, v)
+    }
+
+    pub(crate) fn seat_masks<const W: usize>(&self, v: &[Bits<W>]) -> PyResult<Bound<'py, PyAny>> {
+        let masks = (0..self.players)
+            .map(|s| match self.seat {
+                Some(me) if me != s => 0u64.into_bound_py_any(self.py),
+                _ => py_mask(self.py, &v[s]),
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(self.py, masks)?.into_bound_py_any(self.py)
+    }
+
+    pub(crate) fn boneyard(&self, v: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+        let tiles: Vec<i64> = match self.seat {
+            Some(_) => vec![-1; v.len()],
+            None => v.iter().map(|&t| if t == HIDDEN { -1 } else { i64::from(t) }).collect(),
+        };
+        self.value(tiles)
+    }
+
+    pub(crate) fn seat_ints(&self, v: &[u32]) -> PyResult<Bound<'py, PyAny>> {
+        self.list(&v[..self.players])
+    }
+
+    pub(crate) fn seat_flags(&self, v: &[bool]) -> PyResult<Bound<'py, PyAny>> {
+        self.list(&v[..self.players])
+    }
+
+    pub(crate) fn side_flags(&self, v: &[bool]) -> PyResult<Bound<'py, PyAny>> {
+        self.list(v)
+    }
+
+    pub(crate) fn arm_ints<T: Copy + Into<i64>>(&self, v: &[T]) -> PyResult<Bound<'py, PyAny>> {
+        self.value(v[..self.arms].iter().map(|&x| x.into()).collect::<Vec<i64>>())
+    }
+
+    pub(crate) fn arm_flags(&self, v: &[bool]) -> PyResult<Bound<'py, PyAny>> {
+        self.list(&v[..self.arms])
+    }
+
+    pub(crate) fn hub_ints<T: Copy + Into<i64>>(&self, v: &[T]) -> PyResult<Bound<'py, PyAny>> {
+        self.value(v[..self.hubs].iter().map(|&x| x.into()).collect::<Vec<i64>>())
+    }
+
+    pub(crate) fn hub_flags(&self, v: &[bool]) -> PyResult<Bound<'py, PyAny>> {
+        self.list(&v[..self.hubs])
+    }
+
+    /// Each hub's count by covered edges: its multipliers times its pip.
+    pub(crate) fn hub_vals<const W: usize>(&self, h: &Kernel<W>) -> PyResult<Bound<'py, PyAny>> {
+        self.tuples(
+            h.hub_mult[..self.hubs]
+                .iter()
+                .zip(&h.hub_pip)
+                .map(|(m, &p)| m.iter().map(|&x| x * i64::from(p)).collect()),
+        )
+    }
+
+    pub(crate) fn hub_mults(&self, v: &[[i64; 5]]) -> PyResult<Bound<'py, PyAny>> {
+        self.tuples(v[..self.hubs].iter().map(|m| m.to_vec()))
+    }
+
+    /// A hub's two cross arms, `()` for none.
+    pub(crate) fn hub_cross(&self, v: &[(i8, i8)]) -> PyResult<Bound<'py, PyAny>> {
+        self.tuples(v[..self.hubs].iter().map(|&(a, b)| {
+            if a < 0 {
+                Vec::new()
+            } else {
+                vec![i64::from(a), i64::from(b)]
+            }
+        }))
+    }
+
+    pub(crate) fn settlement(&self, v: &Option<Vec<i64>>) -> PyResult<Bound<'py, PyAny>> {
+        self.value(v.clone())
+    }
+
+    /// `(seat, move, points of the mover)` per move, as tuples.
+    pub(crate) fn log(&self, v: &[(u8, i64, i64)]) -> PyResult<Bound<'py, PyAny>> {
+        self.value(v.iter().map(|&(s, m, p)| (i64::from(s), m, p)).collect::<Vec<_>>())
+    }
+}
+
+// ----------------------------------------------------- fields from Python
+
+/// Reads each kind of hand field from a Python `Hand` (`hand_fields::from_python`),
+/// checking it against the table: per-seat and per-side lists of the right
+/// length, tile ids and masks within the set, and every arm's (and every
+/// hub's) list of one length, which becomes the layout's arms (hubs).
+pub(crate) struct In<'a, 'py> {
+    o: &'a Bound<'py, PyAny>,
+    size: usize,
+    players: usize,
+    owners: usize,
+    arms: Cell<Option<usize>>,
+    hubs: Cell<Option<usize>>,
+}
+
+fn bad(what: String) -> PyErr {
+    PyValueError::new_err(what)
+}
+
+impl<'a, 'py> In<'a, 'py> {
+    pub(crate) fn new<const W: usize>(o: &'a Bound<'py, PyAny>, r: &KRules<W>) -> Self {
+        In {
+            o,
+            size: r.size,
+            players: r.t.players,
+            owners: r.t.owners,
+            arms: Cell::new(None),
+            hubs: Cell::new(None),
+        }
+    }
+
+    pub(crate) fn value<T: FromPyObject<'py>>(&self, name: &str) -> PyResult<T> {
+        attr(self.o, name)
+    }
+
+    fn sized<T: FromPyObject<'py>>(&self, name: &str, len: usize) -> PyResult<Vec<T>> {
+        let v: Vec<T> = attr(self.o, name)?;
+        if v.len() != len {
+            return Err(bad(format!("{name} holds {} entries, not {len}", v.len())));
+        }
+        Ok(v)
+    }
+
+    /// A per-arm (or per-hub) list: the first sets the count, the others must match.
+    fn layout<T: FromPyObject<'py>>(
+        &self,
+        name: &str,
+        count: &Cell<Option<usize>>,
+        most: usize,
+    ) -> PyResult<Vec<T>> {
+        let v: Vec<T> = attr(self.o, name)?;
+        match count.get() {
+            None if v.len() > most => Err(bad(format!("{name}: more than {most} entries"))),
+            None => {
+                count.set(Some(v.len()));
+                Ok(v)
+            }
+            Some(n) if n != v.len() => {
+                Err(bad(format!("the layout's lists differ in length at {name}")))
+            }
+            Some(_) => Ok(v),
+        }
+    }
+
+    pub(crate) fn mask<const W: usize>(&self, name: &str, out: &mut Bits<W>) -> PyResult<()> {
+        *out = mask::<W>(&self.o.getattr(name)?, self.size)?;
+        Ok(())
+    }
+
+    pub(crate) fn seat_masks<const W: usize>(
+        &self,
+        name: &str,
+        out: &mut [Bits<W>],
+    ) -> PyResult<()> {
+        let masks: Vec<Bound<'py, PyAny>> = self.sized(name, self.players)?;
+        for (s, m) in masks.iter().enumerate() {
+            out[s] = mask::<W>(m, self.size)?;
+        }
+        Ok(())
+    }
+
+    /// The boneyard's tile ids (-1: hidden).
+    pub(crate) fn boneyard(&self, name: &str, out: &mut Vec<u8>) -> PyResult<()> {
+        let tiles: Vec<i64> = attr(self.o, name)?;
+        out.clear();
+        for t in tiles {
+            match u8::try_from(t) {
+                _ if t == -1 => out.push(HIDDEN),
+                Ok(tile) if usize::from(tile) < self.size => out.push(tile),
+                _ => {
+                    return Err(bad(format!("{name}: {t} is not a tile of a set of {}", self.size)))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn seat_ints(&self, name: &str, out: &mut [u32]) -> PyResult<()> {
+        out[..self.players].copy_from_slice(&self.sized::<u32>(name, self.players)?);
+        Ok(())
+    }
+
+    pub(crate) fn seat_flags(&self, name: &str, out: &mut [bool]) -> PyResult<()> {
+        out[..self.players].copy_from_slice(&self.sized::<bool>(name, self.players)?);
+        Ok(())
+    }
+
+    pub(crate) fn side_flags(&self, name: &str, out: &mut Vec<bool>) -> PyResult<()> {
+        *out = self.sized(name, self.owners)?;
+        Ok(())
+    }
+
+    pub(crate) fn arm_ints<T: TryFrom<i64>>(&self, name: &str, out: &mut [T]) -> PyResult<()> {
+        for (a, v) in self.layout::<i64>(name, &self.arms, MAX_ARMS)?.into_iter().enumerate() {
+            out[a] = small(v, name)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn arm_flags(&self, name: &str, out: &mut [bool]) -> PyResult<()> {
+        let v = self.layout::<bool>(name, &self.arms, MAX_ARMS)?;
+        out[..v.len()].copy_from_slice(&v);
+        Ok(())
+    }
+
+    pub(crate) fn hub_ints<T: TryFrom<i64>>(&self, name: &str, out: &mut [T]) -> PyResult<()> {
+        for (k, v) in self.layout::<i64>(name, &self.hubs, MAX_HUBS)?.into_iter().enumerate() {
+            out[k] = small(v, name)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn hub_flags(&self, name: &str, out: &mut [bool]) -> PyResult<()> {
+        let v = self.layout::<bool>(name, &self.hubs, MAX_HUBS)?;
+        out[..v.len()].copy_from_slice(&v);
+        Ok(())
+    }
+
+    pub(crate) fn hub_mults(&self, name: &str, out: &mut [[i64; 5]]) -> PyResult<()> {
+        for (k, m) in self.layout::<Vec<i64>>(name, &self.hubs, MAX_HUBS)?.into_iter().enumerate() {
+            out[k] =
+                <[i64; 5]>::try_from(m).map_err(|_| bad(format!("{name}: 5 multipliers a hub")))?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn hub_cross(&self, name: &str, out: &mut [(i8, i8)]) -> PyResult<()> {
+        for (k, c) in self.layout::<Vec<i64>>(name, &self.hubs, MAX_HUBS)?.into_iter().enumerate() {
+            out[k] = match c[..] {
+                [] => (-1, -1),
+                [a, b] => (small(a, name)?, small(b, name)?),
+                _ => return Err(bad(format!("{name}: a hub has two cross arms or none"))),
+            };
+        }
+        Ok(())
+    }
+
+    pub(crate) fn settlement(&self, name: &str, out: &mut Option<Vec<i64>>) -> PyResult<()> {
+        *out = attr(self.o, name)?;
+        Ok(())
+    }
+
+    pub(crate) fn log(&self, name: &str, out: &mut Vec<(u8, i64, i64)>) -> PyResult<()> {
+        let log: Vec<(i64, i64, i64)> = attr(self.o, name)?;
+        *out = log
+            .into_iter()
+            .map(|(s, m, p)| Ok((small(s, name)?, m, p)))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(())
+    }
+
+    /// The layout's counts, and what the fields must satisfy together.
+    pub(crate) fn finish<const W: usize>(&self, h: &mut Kernel<W>) -> PyResult<()> {
+        h.n_arms = self.arms.get().unwrap_or(0);
+        h.n_hubs = self.hubs.get().unwrap_or(0);
+        if h.turn >= self.players || h.leader >= self.players {
+            return Err(bad(format!("the turn or the leader is not a seat of {}", self.players)));
+        }
+        if h.bone_pos > h.boneyard.len() || h.bone_end > h.boneyard.len() {
+            return Err(bad("the boneyard position is beyond the boneyard".into()));
+        }
+        if h.hub_k[..h.n_hubs].iter().any(|&k| k > 4) {
+            return Err(bad("a hub has at most 4 covered edges".into()));
+        }
+        Ok(())
+    }
+}
+
+/// A kernel hand with the state of the Python `Hand` `o` (a layout: the
+/// sampler replaces its hands and its boneyard's contents, so the boneyard
+/// is read for its length and zeroed, as `View::of` leaves it).
+pub(crate) fn hand_from_py<const W: usize>(
+    rules: &Arc<KRules<W>>,
+    o: &Bound<'_, PyAny>,
+) -> PyResult<Kernel<W>> {
+    let t = &rules.t;
+    let scores: Vec<i64> = attr(o, "scores")?;
+    if scores.len() != t.owners {
+        return Err(bad(format!("{} scores for {} sides", scores.len(), t.owners)));
+    }
+    let setup = HandSetup {
+        scores: Some(scores),
+        ..HandSetup::new(vec![Bits::<W>::ZERO; t.players], Vec::new(), 0)
+    };
+    let mut h = Kernel::new(Arc::clone(rules), setup);
+    hand_fields::from_python(&In::new(o, rules), &mut h)?;
+    h.boneyard.iter_mut().for_each(|b| *b = 0);
+    h.log.clear();
+    Ok(h)
+}
+
+// ------------------------------------------------------------ the class
 
 /// The arguments of `bones_native.Hand(...)`, in tile ids, before they are
-/// checked against a table.
+/// checked against a table (all but the deal are keywords).
 struct HandArgs {
     hands: Vec<Vec<usize>>,
     boneyard: Vec<usize>,
@@ -288,10 +464,47 @@ fn build<const W: usize>(rules: &Arc<KRules<W>>, a: &HandArgs) -> PyResult<Kerne
     Ok(Kernel::new(Arc::clone(rules), setup))
 }
 
-/// A boneyard entry scrubbed from a world (`-1` in Python): no tile has this id.
-const HIDDEN: u8 = u8::MAX;
+impl HandArgs {
+    /// The deal and the keywords (`scores`, `lead_tile`, `lead_doubles_only`,
+    /// `out_of_play`, `record`, `pot`, `got_in`), each at its default when left out.
+    fn new(
+        hands: Vec<Vec<usize>>,
+        boneyard: Vec<usize>,
+        leader: usize,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let mut a = HandArgs {
+            hands,
+            boneyard,
+            leader,
+            scores: None,
+            lead_tile: -1,
+            lead_doubles_only: false,
+            out_of_play: Vec::new(),
+            record: true,
+            pot: 0,
+            got_in: None,
+        };
+        for (key, value) in options.into_iter().flat_map(|d| d.iter()) {
+            let key: String = key.extract()?;
+            match key.as_str() {
+                "scores" => a.scores = value.extract()?,
+                "lead_tile" => a.lead_tile = value.extract()?,
+                "lead_doubles_only" => a.lead_doubles_only = value.extract()?,
+                "out_of_play" => a.out_of_play = value.extract()?,
+                "record" => a.record = value.extract()?,
+                "pot" => a.pot = value.extract()?,
+                "got_in" => a.got_in = value.extract()?,
+                _ => return Err(PyValueError::new_err(format!("Hand() has no option {key:?}"))),
+            }
+        }
+        Ok(a)
+    }
+}
 
 /// The stepwise hand: dealt from given tiles, then moves applied one by one.
+/// Its fields are read by name (`get`, or as attributes); `fields` gives
+/// every one at once.
 #[pyclass(module = "bones_native")]
 pub(crate) struct Hand {
     inner: AnyHand,
@@ -300,36 +513,15 @@ pub(crate) struct Hand {
 #[pymethods]
 impl Hand {
     #[new]
-    #[pyo3(signature = (rules, hands, boneyard, leader, scores=None, lead_tile=-1,
-                        lead_doubles_only=false, out_of_play=Vec::new(), record=true, pot=0,
-                        got_in=None))]
-    // the keyword signature Python callers use (`nativehand`): one argument a field
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (rules, hands, boneyard, leader, **options))]
     fn new(
         rules: &Rules,
         hands: Vec<Vec<usize>>,
         boneyard: Vec<usize>,
         leader: usize,
-        scores: Option<Vec<i64>>,
-        lead_tile: i64,
-        lead_doubles_only: bool,
-        out_of_play: Vec<usize>,
-        record: bool,
-        pot: i64,
-        got_in: Option<Vec<bool>>,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let args = HandArgs {
-            hands,
-            boneyard,
-            leader,
-            scores,
-            lead_tile,
-            lead_doubles_only,
-            out_of_play,
-            record,
-            pot,
-            got_in,
-        };
+        let args = HandArgs::new(hands, boneyard, leader, options)?;
         guard(|| {
             let inner = match &rules.inner {
                 AnyRules::W1(r) => AnyHand::W1(build(r, &args)?),
@@ -340,10 +532,28 @@ impl Hand {
         })
     }
 
-    /// Points tied hands left on the table (`ties: carry`).
-    #[getter]
-    fn pot(&self) -> i64 {
-        each!(self, h => h.pot)
+    /// One field of the hand by name (one of `HAND_FIELDS`), as the Python hand holds it.
+    fn get<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        each!(self, h => hand_fields::get(&Out::new(py, h, None)?, h, name))
+    }
+
+    /// A field read as an attribute (`hand.count`): `get`.
+    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        if !HAND_FIELDS.contains(&name) {
+            return Err(PyAttributeError::new_err(format!(
+                "'bones_native.Hand' object has no attribute '{name}'"
+            )));
+        }
+        self.get(py, name)
+    }
+
+    /// Every field of the Python `Hand` but `rules`, `scores` and `voids`, in
+    /// the order of `HAND_FIELDS` and in the Python hand's types, in one call
+    /// (`NativeHand.to_python`). With `seat`, what that seat may see
+    /// (`Hand.scrub_for`): the other hands empty, the boneyard's tiles -1.
+    #[pyo3(signature = (seat=None))]
+    fn fields<'py>(&self, py: Python<'py>, seat: Option<usize>) -> PyResult<Bound<'py, PyTuple>> {
+        each!(self, h => PyTuple::new(py, hand_fields::to_python(&Out::new(py, h, seat)?, h)?))
     }
 
     fn legal_moves(&self) -> PyResult<Vec<i64>> {
@@ -394,76 +604,6 @@ impl Hand {
     }
 
     #[getter]
-    fn open_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        each!(self, h => py_mask(py, &h.open_mask))
-    }
-
-    #[getter]
-    fn on_table<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        each!(self, h => py_mask(py, &h.on_table))
-    }
-
-    #[getter]
-    fn turn(&self) -> usize {
-        each!(self, h => h.turn)
-    }
-    #[getter]
-    fn leader(&self) -> usize {
-        each!(self, h => h.leader)
-    }
-    #[getter]
-    fn state(&self) -> u8 {
-        each!(self, h => h.state)
-    }
-    #[getter]
-    fn count(&self) -> i64 {
-        each!(self, h => h.count)
-    }
-    #[getter]
-    fn placed(&self) -> u32 {
-        each!(self, h => h.placed)
-    }
-    #[getter]
-    fn passes(&self) -> i64 {
-        each!(self, h => h.passes)
-    }
-    #[getter]
-    fn drawn_turn(&self) -> i64 {
-        each!(self, h => h.drawn_turn)
-    }
-    #[getter]
-    fn last_points(&self) -> i64 {
-        each!(self, h => h.last_points)
-    }
-    #[getter]
-    fn last_player(&self) -> i64 {
-        each!(self, h => h.last_player)
-    }
-    #[getter]
-    fn domino_seat(&self) -> i64 {
-        each!(self, h => h.domino_seat)
-    }
-    #[getter]
-    fn winner(&self) -> i64 {
-        each!(self, h => h.winner)
-    }
-    #[getter]
-    fn game_over(&self) -> bool {
-        each!(self, h => h.game_over)
-    }
-    #[getter]
-    fn bone_pos(&self) -> usize {
-        each!(self, h => h.bone_pos)
-    }
-    #[getter]
-    fn bone_end(&self) -> usize {
-        each!(self, h => h.bone_end)
-    }
-    #[getter]
-    fn spinners(&self) -> u32 {
-        each!(self, h => h.spinners)
-    }
-    #[getter]
     fn scores(&self) -> Vec<i64> {
         each!(self, h => h.scores.clone())
     }
@@ -478,34 +618,6 @@ impl Hand {
         });
         Ok(())
     }
-    #[getter]
-    fn got_in(&self) -> Vec<bool> {
-        each!(self, h => h.got_in.clone())
-    }
-    #[getter]
-    fn settlement(&self) -> Option<Vec<i64>> {
-        each!(self, h => h.settlement.clone())
-    }
-    #[getter]
-    fn drawn(&self) -> Vec<u32> {
-        each!(self, h => h.drawn[..h.rules.t.players].to_vec())
-    }
-    #[getter]
-    fn out(&self) -> Vec<bool> {
-        each!(self, h => h.out[..h.rules.t.players].to_vec())
-    }
-    #[getter]
-    fn arm_open(&self) -> Vec<i64> {
-        each!(self, h => h.arm_open[..h.n_arms].iter().map(|&p| i64::from(p)).collect())
-    }
-    /// The boneyard in drawing order; -1 for a tile scrubbed from a world
-    /// (only before `bone_pos`: those are never read again).
-    #[getter]
-    fn boneyard(&self) -> Vec<i64> {
-        each!(self, h => h.boneyard.iter().map(|&t| if t == HIDDEN { -1 } else { i64::from(t) }).collect())
-    }
-    /// Replace the boneyard (same length; a re-dealt world, a chance node's
-    /// draw). Tiles from `bone_pos` on must be real tiles; earlier ones may be -1.
     #[setter]
     fn set_boneyard(&mut self, tiles: Vec<i64>) -> PyResult<()> {
         guard(|| {
@@ -531,13 +643,7 @@ impl Hand {
             })
         })
     }
-    /// Every seat's tile mask (Python ints), in seat order.
-    #[getter]
-    fn hands<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        each!(self, h => (0..h.rules.t.players).map(|s| py_mask(py, &h.hands[s])).collect())
-    }
-    /// Replace every seat's tiles (tile ids per seat): a scenario's layout
-    /// mode, a world with the hidden tiles dealt anew.
+    /// Deal new hands: each seat's tile ids.
     fn set_hands(&mut self, hands: Vec<Vec<usize>>) -> PyResult<()> {
         guard(|| {
             each_mut!(self, h => {
@@ -553,42 +659,6 @@ impl Hand {
                 Ok(())
             })
         })
-    }
-    #[getter]
-    fn out_of_play<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        each!(self, h => py_mask(py, &h.out_of_play))
-    }
-    #[getter]
-    fn lead_tile(&self) -> i64 {
-        each!(self, h => h.lead_tile)
-    }
-    #[getter]
-    fn lead_doubles_only(&self) -> bool {
-        each!(self, h => h.lead_doubles_only)
-    }
-    #[getter]
-    fn first_double_seen(&self) -> bool {
-        each!(self, h => h.first_double_seen)
-    }
-    /// Every field of the Python `Hand` but `rules`, `scores` and `voids`, in
-    /// the order of `HAND_FIELDS` and in the Python hand's types, in one call
-    /// (`NativeHand.to_python`). With `seat`, what that seat may see
-    /// (`Hand.scrub_for`): the other hands empty, the boneyard's tiles -1.
-    #[pyo3(signature = (seat=None))]
-    fn fields<'py>(&self, py: Python<'py>, seat: Option<usize>) -> PyResult<Bound<'py, PyTuple>> {
-        each!(self, h => python_fields(py, h, seat))
-    }
-    /// The layout as the Python `Hand` keeps it, in one call:
-    /// `((arm_open, arm_end, arm_weight, arm_hub, arm_root, arm_side,
-    /// arm_stub, arm_frozen), (hub_pip, hub_k, hub_mult, hub_cross,
-    /// hub_sides_left, hub_spins))`; a hub without cross arms has `()`.
-    fn layout(&self) -> (Arms, Hubs) {
-        each!(self, h => layout_of(h))
-    }
-    /// (seat, move, points of the mover) per move, in order (when recording).
-    #[getter]
-    fn log(&self) -> Vec<(u8, i64, i64)> {
-        each!(self, h => h.log.clone())
     }
     /// Moves made (recorded or not).
     #[getter]
@@ -660,141 +730,4 @@ impl Hand {
             Ok(h.pips_left(seat))
         })
     }
-}
-
-/// A kernel hand with the state of the Python `Hand` `o` (a layout: its
-/// hands and boneyard contents are replaced by the sampler).
-pub(crate) fn hand_from_py<const W: usize>(
-    rules: &Arc<KRules<W>>,
-    o: &Bound<'_, PyAny>,
-) -> PyResult<Kernel<W>> {
-    let size = rules.size;
-    let t = &rules.t;
-    let boneyard: Vec<i64> = attr(o, "boneyard")?;
-    let leader: usize = attr(o, "leader")?;
-    if leader >= t.players {
-        return Err(PyValueError::new_err(format!("leader {leader} is not a seat")));
-    }
-    let scores: Vec<i64> = attr(o, "scores")?;
-    if scores.len() != t.owners {
-        return Err(PyValueError::new_err(format!(
-            "{} scores for {} sides",
-            scores.len(),
-            t.owners
-        )));
-    }
-    let oop = mask::<W>(&o.getattr("out_of_play")?, size)?;
-    let bone = vec![0u8; boneyard.len()];
-    let setup = HandSetup {
-        scores: Some(scores),
-        lead_tile: attr(o, "lead_tile")?,
-        lead_doubles_only: attr(o, "lead_doubles_only")?,
-        out_of_play: oop,
-        ..HandSetup::new(vec![Bits::<W>::ZERO; t.players], bone, leader)
-    };
-    let mut h = Kernel::new(Arc::clone(rules), setup);
-    h.bone_pos = attr(o, "bone_pos")?;
-    h.bone_end = attr(o, "bone_end")?;
-    if h.bone_pos > boneyard.len() || h.bone_end > boneyard.len() {
-        return Err(PyValueError::new_err("the boneyard position is beyond the boneyard"));
-    }
-    let arm_open: Vec<i64> = attr(o, "arm_open")?;
-    let n = arm_open.len();
-    if n > MAX_ARMS {
-        return Err(PyValueError::new_err(format!("more than {MAX_ARMS} arms")));
-    }
-    let arm_end: Vec<i64> = attr(o, "arm_end")?;
-    let arm_weight: Vec<i64> = attr(o, "arm_weight")?;
-    let arm_hub: Vec<i64> = attr(o, "arm_hub")?;
-    let arm_root: Vec<i64> = attr(o, "arm_root")?;
-    let arm_side: Vec<bool> = attr(o, "arm_side")?;
-    let arm_stub: Vec<bool> = attr(o, "arm_stub")?;
-    let arm_frozen: Vec<i64> = attr(o, "arm_frozen")?;
-    for v in [&arm_end, &arm_weight, &arm_hub, &arm_root, &arm_frozen] {
-        if v.len() != n {
-            return Err(PyValueError::new_err("the arms' lists differ in length"));
-        }
-    }
-    if arm_side.len() != n || arm_stub.len() != n {
-        return Err(PyValueError::new_err("the arms' lists differ in length"));
-    }
-    h.n_arms = n;
-    for a in 0..n {
-        h.arm_open[a] = small(arm_open[a], "an arm's pip")?;
-        h.arm_end[a] = small(arm_end[a], "an arm's end")?;
-        h.arm_weight[a] = small(arm_weight[a], "an arm's weight")?;
-        h.arm_hub[a] = small(arm_hub[a], "an arm's hub")?;
-        h.arm_root[a] = small(arm_root[a], "an arm's root")?;
-        h.arm_side[a] = arm_side[a];
-        h.arm_stub[a] = arm_stub[a];
-        h.arm_frozen[a] = small(arm_frozen[a], "an arm's frozen pip")?;
-    }
-    let hub_pip: Vec<i64> = attr(o, "hub_pip")?;
-    let m = hub_pip.len();
-    if m > MAX_HUBS {
-        return Err(PyValueError::new_err(format!("more than {MAX_HUBS} hubs")));
-    }
-    let hub_k: Vec<i64> = attr(o, "hub_k")?;
-    let hub_mult: Vec<Vec<i64>> = attr(o, "hub_mult")?;
-    let hub_cross: Vec<Vec<i64>> = attr(o, "hub_cross")?;
-    let hub_sides_left: Vec<i64> = attr(o, "hub_sides_left")?;
-    let hub_spins: Vec<bool> = attr(o, "hub_spins")?;
-    if hub_k.len() != m
-        || hub_mult.len() != m
-        || hub_cross.len() != m
-        || hub_sides_left.len() != m
-        || hub_spins.len() != m
-    {
-        return Err(PyValueError::new_err("the hubs' lists differ in length"));
-    }
-    h.n_hubs = m;
-    for k in 0..m {
-        h.hub_pip[k] = small(hub_pip[k], "a hub's pip")?;
-        h.hub_k[k] = small(hub_k[k], "a hub's cover")?;
-        if hub_mult[k].len() != 5 || h.hub_k[k] > 4 {
-            return Err(PyValueError::new_err("a hub needs 5 multipliers"));
-        }
-        h.hub_mult[k].copy_from_slice(&hub_mult[k]);
-        h.hub_cross[k] = match hub_cross[k][..] {
-            [] => (-1, -1),
-            [a, b] => (small(a, "a cross arm")?, small(b, "a cross arm")?),
-            _ => return Err(PyValueError::new_err("a hub has two cross arms or none")),
-        };
-        h.hub_sides_left[k] = small(hub_sides_left[k], "a hub's sides")?;
-        h.hub_spins[k] = hub_spins[k];
-    }
-    h.spinners = attr(o, "spinners")?;
-    h.first_double_seen = attr(o, "first_double_seen")?;
-    h.count = attr(o, "count")?;
-    h.turn = attr(o, "turn")?;
-    h.placed = attr(o, "placed")?;
-    h.on_table = mask::<W>(&o.getattr("on_table")?, size)?;
-    h.passes = attr(o, "passes")?;
-    h.drawn_turn = attr(o, "drawn_turn")?;
-    let drawn: Vec<u32> = attr(o, "drawn")?;
-    let out: Vec<bool> = attr(o, "out")?;
-    if h.turn >= t.players
-        || drawn.len() != t.players
-        || out.len() != t.players
-        || t.players > MAX_PLAYERS
-    {
-        return Err(PyValueError::new_err("the seats' lists do not match the table"));
-    }
-    h.drawn[..t.players].copy_from_slice(&drawn);
-    h.out[..t.players].copy_from_slice(&out);
-    let got_in: Vec<bool> = attr(o, "got_in")?;
-    if got_in.len() != t.owners {
-        return Err(PyValueError::new_err("the sides' lists do not match the table"));
-    }
-    h.got_in = got_in;
-    h.state = attr(o, "state")?;
-    h.game_over = attr(o, "game_over")?;
-    h.winner = attr(o, "winner")?;
-    h.domino_seat = attr(o, "domino_seat")?;
-    h.last_player = attr(o, "last_player")?;
-    h.settlement = attr(o, "settlement")?;
-    h.last_points = attr(o, "last_points")?;
-    h.open_mask = mask::<W>(&o.getattr("open_mask")?, size)?;
-    h.pot = attr(o, "pot")?;
-    Ok(h)
 }

@@ -4,6 +4,7 @@
 
 mod convert;
 mod hand;
+mod hand_fields;
 mod ismcts;
 mod rules;
 mod search;
@@ -14,11 +15,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::kernel::format::TABLE_FORMAT;
 use crate::kernel::rng::{derive as kderive, Rng as KRng};
-use crate::kernel::table::Settle;
+use crate::kernel::table::{Settle, TABLE_FORMAT};
 use convert::{guard, NativeError};
-use hand::{Hand, HAND_FIELDS};
+use hand::Hand;
+use hand_fields::HAND_FIELDS;
 use rules::Rules;
 
 /// The specified stream (`bones.engine.rng.Rng`), for tests and tools.
@@ -107,7 +108,7 @@ fn constants(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     }
     out.set_item("codes", codes)?;
     out.set_item("table_fields", crate::kernel::table::TABLE_FIELDS.to_vec())?;
-    out.set_item("match_fields", crate::kernel::game::MATCH_FIELDS.to_vec())?;
+    out.set_item("match_fields", crate::kernel::table::MATCH_FIELDS.to_vec())?;
     out.set_item("settle_fields", Settle::FIELDS.to_vec())?;
     out.set_item("lead_fields", crate::kernel::game::LeadRule::FIELDS.to_vec())?;
     out.set_item("hand_fields", HAND_FIELDS.to_vec())?;

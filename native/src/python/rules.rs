@@ -5,10 +5,34 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::kernel::format::TABLE_FORMAT;
-use crate::kernel::table::{AnyRules, Points, Settle, Table, When};
-use crate::python::convert::{get_code, get_i64, get_vec, guard};
+use crate::kernel::table::{AnyRules, Reader, Table, TABLE_FORMAT};
+use crate::python::convert::guard;
 
+/// A flat table (a Python dict) as the kernel's [`Reader`].
+pub(crate) struct DictReader<'a, 'py>(pub(crate) &'a Bound<'py, PyDict>);
+
+impl Reader for DictReader<'_, '_> {
+    fn int(&self, key: &str) -> Result<i64, String> {
+        self.item(key)?.extract::<i64>().map_err(|e| format!("{key}: {e}"))
+    }
+
+    fn ints(&self, key: &str) -> Result<Vec<i64>, String> {
+        self.item(key)?.extract::<Vec<i64>>().map_err(|e| format!("{key}: {e}"))
+    }
+}
+
+impl<'py> DictReader<'_, 'py> {
+    fn item(&self, key: &str) -> Result<Bound<'py, PyAny>, String> {
+        match self.0.get_item(key) {
+            Ok(Some(v)) => Ok(v),
+            Ok(None) => Err(format!("the flat table has no field '{key}'")),
+            Err(e) => Err(format!("{key}: {e}")),
+        }
+    }
+}
+
+/// The table of a flat table (`bones.engine.flat.flatten`), read and checked:
+/// a table of another format, a missing field or a bad code is a `ValueError`.
 pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
     let format: String = match d.get_item("format")? {
         Some(v) => v.extract()?,
@@ -20,82 +44,7 @@ pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
              rebuild it (pip install ./native)"
         )));
     }
-    let five = |k: &str| -> PyResult<[i64; 5]> {
-        <[i64; 5]>::try_from(get_vec(d, k)?)
-            .map_err(|_| PyValueError::new_err(format!("{k} needs 5 entries")))
-    };
-    let spins_later = get_vec(d, "spins_later")?;
-    if spins_later.len() != 2 {
-        return Err(PyValueError::new_err("spins_later needs 2 entries"));
-    }
-    // both read: `floor` is in the table whether it is set or not
-    let (floor_set, floor) = (get_i64(d, "floor_set")?, get_i64(d, "floor")?);
-    let floor = if floor_set != 0 { Some(floor) } else { None };
-    let usize_of = |k: &str| -> PyResult<usize> {
-        let v = get_i64(d, k)?;
-        usize::try_from(v).map_err(|_| PyValueError::new_err(format!("{k} = {v} is negative")))
-    };
-    let seats = |k: &str| -> PyResult<Vec<usize>> {
-        get_vec(d, k)?
-            .into_iter()
-            .map(|o| usize::try_from(o).map_err(|_| PyValueError::new_err(format!("negative {k}"))))
-            .collect()
-    };
-    let owner = seats("owner")?;
-    let t = Table {
-        players: usize_of("players")?,
-        owners: usize_of("owners")?,
-        teams: get_i64(d, "teams")? != 0,
-        owner,
-        opponent_after: seats("opponent_after")?,
-        highest: usize_of("highest")?,
-        hand_size: usize_of("hand_size")?,
-        reserve: usize_of("reserve")?,
-        order: get_code(d, "order")?,
-        plain_arms: get_i64(d, "plain_arms")? != 0,
-        spinner_mult: five("spinner_mult")?,
-        double_weight: get_i64(d, "double_weight")?,
-        spins_led: get_i64(d, "spins_led")? != 0,
-        spins_later: [spins_later[0] != 0, spins_later[1] != 0],
-        cross_stubs: get_i64(d, "cross_stubs")? != 0,
-        lead_double_mult: five("lead_double_mult")?,
-        max_arms: usize_of("max_arms")?,
-        scores_plays: get_i64(d, "scores_plays")? != 0,
-        count_points: get_vec(d, "count_points")?,
-        headers: get_i64(d, "headers")? != 0,
-        header_points: get_vec(d, "header_points")?,
-        when: get_code(d, "when")?,
-        when_values: get_vec(d, "when_values")?,
-        points: get_code(d, "points")?,
-        points_param: get_i64(d, "points_param")?,
-        get_in: get_i64(d, "get_in")?,
-        get_in_match: get_i64(d, "get_in_match")? != 0,
-        lead_cannot_win: get_i64(d, "lead_cannot_win")? != 0,
-        muggins: get_code(d, "muggins")?,
-        penalise_over_claim: get_i64(d, "penalise_over_claim")? != 0,
-        over_claim_points: get_code(d, "over_claim_points")?,
-        drawing: get_code(d, "drawing")?,
-        max_draws: get_i64(d, "max_draws")?,
-        must_play_drawn: get_i64(d, "must_play_drawn")? != 0,
-        draw_while_able: get_i64(d, "draw_while_able")? != 0,
-        knock_bonus: get_i64(d, "knock_bonus")?,
-        stuck_blocks: get_i64(d, "stuck_blocks")? != 0,
-        partners_both_out: get_i64(d, "partners_both_out")? != 0,
-        floor,
-        check: get_code(d, "check")?,
-        target: get_i64(d, "target")?,
-        hands_in_match: get_i64(d, "hands_in_match")?,
-        settle_domino: Settle::from_codes(&get_vec(d, "settle_domino")?)
-            .map_err(PyValueError::new_err)?,
-        settle_blocked: Settle::from_codes(&get_vec(d, "settle_blocked")?)
-            .map_err(PyValueError::new_err)?,
-    };
-    if t.points == Points::Divided && t.points_param < 1 {
-        return Err(PyValueError::new_err("divided points need a divisor of at least 1"));
-    }
-    if t.when == When::MultipleOf && t.when_values.iter().any(|&d| d < 1) {
-        return Err(PyValueError::new_err("divisors must be at least 1"));
-    }
+    let t = Table::read(&DictReader(d)).map_err(PyValueError::new_err)?;
     t.check().map_err(PyValueError::new_err)?;
     Ok(t)
 }

@@ -8,10 +8,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::kernel::game::{LeadRule, MatchRules};
 use crate::kernel::table::AnyRules;
+use crate::kernel::table::MatchRules;
 use crate::python::convert::{guard, NativeError};
-use crate::python::rules::table_from_dict;
+use crate::python::rules::{table_from_dict, DictReader};
 use crate::run::sim::{Bot, Sim, SimTable, Slots, Totals, NATIVE_BOTS};
 
 fn item<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
@@ -21,17 +21,9 @@ fn item<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResul
     }
 }
 
+/// The match's fields of a flat table, read and checked.
 pub(crate) fn match_rules(d: &Bound<'_, PyDict>) -> PyResult<MatchRules> {
-    let lead = |k: &str| -> PyResult<LeadRule> {
-        LeadRule::from_codes(&item::<Vec<i64>>(d, k)?).map_err(PyValueError::new_err)
-    };
-    Ok(MatchRules {
-        lead_first: lead("lead_first")?,
-        lead_later: item::<i64>(d, "lead_later")?.try_into().map_err(PyValueError::new_err)?,
-        lead_again: lead("lead_again")?,
-        lead_doubles_only: item::<i64>(d, "lead_doubles_only")? != 0,
-        boneyard_unread: item::<i64>(d, "boneyard_unread")? != 0,
-    })
+    MatchRules::read(&DictReader(d)).map_err(PyValueError::new_err)
 }
 
 fn slots(d: &Bound<'_, PyDict>) -> PyResult<Slots> {

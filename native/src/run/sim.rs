@@ -10,10 +10,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::bots::heuristic::{heuristic_decide, Voids};
-use crate::kernel::game::{unique_top, Match, MatchRules, BOTS};
+use crate::kernel::game::{unique_top, Match, BOTS};
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::{BLOCKED, PLAYING};
 use crate::kernel::rng::{derive, Rng};
+use crate::kernel::table::MatchRules;
 use crate::kernel::table::{AnyRules, Rules, MAX_PLAYERS};
 
 /// The built-in bots a batch plays natively (names as `bones.bots`).

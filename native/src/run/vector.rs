@@ -18,10 +18,11 @@ use crate::bots::rollouts::Policy;
 use crate::bots::search::{search, Budget};
 use crate::bots::world::View;
 use crate::kernel::bits::Bits;
-use crate::kernel::game::{unique_top, Match, MatchRules};
+use crate::kernel::game::{unique_top, Match};
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::{arm_of, play_code, tile_of, DRAW, PASS, PLAYING};
 use crate::kernel::rng::{derive, Rng};
+use crate::kernel::table::MatchRules;
 use crate::kernel::table::{Rules, MAX_PLAYERS};
 
 /// Stream labels under a table's seed (`bones.adapters.common`).
