@@ -1,4 +1,4 @@
-"""The hand-end account (bones.engine.handend) and the terminal's table drawn from it."""
+"""The hand-end account (bones.seat.handend) and the terminal's table drawn from it."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import random
 from rich.console import Console
 
 from bones.cli.render import TerminalUI
-from bones.engine.handend import hand_end
 from bones.engine.match import Match
 from bones.engine.moves import Outcome
 from bones.engine.settle import round_nearest
 from bones.games.game import GameSession
 from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
+from bones.seat.handend import hand_end
 from bones.seat.picture import TileFace
 
 

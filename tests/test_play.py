@@ -477,8 +477,8 @@ def _sniff_hand(tiles: list[list[str]]):
 
 
 def test_layout_picture_draws_the_spinner_cross() -> None:
-    from bones.engine.placement import layout_of
     from bones.seat.picture import LayoutPicture, TileFace
+    from bones.seat.placement import layout_of
 
     # SEED1's sniff (docs/rules.md S2): [4-4], then [6-4] W, [1-4] E (15), then 4-2 N and 4-3 S
     rules, deal = _sniff_hand([["4-4", "1-4", "2-4", "5-5"], ["6-4", "4-3", "0-0", "6-6"]])
@@ -499,8 +499,8 @@ def test_layout_picture_draws_the_spinner_cross() -> None:
 
 
 def test_layout_picture_elides_long_lines_but_keeps_spinners() -> None:
-    from bones.engine.placement import layout_of
     from bones.seat.picture import LayoutPicture, TileFace
+    from bones.seat.placement import layout_of
 
     rules = compile_rules(load_variant("all-fives"), 2)
     session_codes = []

@@ -201,7 +201,7 @@ def _random_positions(per_table: int = 3):
 
 
 def test_what_each_end_adds_is_the_count() -> None:
-    from bones.engine.tally import count_parts
+    from bones.seat.tally import count_parts
 
     seen_hub = seen_free = False
     for _, hand in _random_positions():
@@ -289,8 +289,8 @@ def test_the_rules_wrap_at_words_at_80_columns(tmp_path: Path) -> None:
 
 
 def test_a_tall_layout_is_elided_vertically() -> None:
-    from bones.engine.placement import Piece, Placement
     from bones.seat.picture import LayoutPicture
+    from bones.seat.placement import Piece, Placement
 
     lead = Piece(27, 6, 6, True, cross=(2, 3))
     north = [Piece(20 + i, 6 if i == 0 else i, i + 1, False) for i in range(8)]

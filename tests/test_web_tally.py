@@ -1,4 +1,4 @@
-"""bones.engine.tally.count_parts (the terminal's and the page's count line): its parts add up to the count."""
+"""bones.seat.tally.count_parts (the terminal's and the page's count line): its parts add up to the count."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import random
 import pytest
 
 from bones.engine.match import Match
-from bones.engine.tally import count_parts
 from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
+from bones.seat.tally import count_parts
 
 
 @pytest.mark.parametrize("name", builtin_names())

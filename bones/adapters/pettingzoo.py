@@ -200,8 +200,8 @@ def render_text(rules: Rules, hand: HandLike, match: Any, deal: Any) -> str:
     counts, the layout picture, the open ends and every seat's tiles."""
     from bones.engine.match import Deal
     from bones.engine.notation import arm_name
-    from bones.engine.placement import layout_of
     from bones.seat.picture import LayoutPicture, TileFace
+    from bones.seat.placement import layout_of
 
     lines = []
     scores = " · ".join(f"{'team' if rules.teams else 'seat'} {o} {s}"

@@ -18,9 +18,9 @@ from rich.text import Text
 
 from bones.engine.handlike import HandLike
 from bones.engine.moves import DRAW, PASS, Outcome, arm_name
-from bones.engine.placement import layout_of
 from bones.lang.describe import target_phrase
 from bones.seat.picture import STYLES, LayoutPicture, TileFace
+from bones.seat.placement import layout_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.match import HandSummary
@@ -149,7 +149,7 @@ class TerminalUI:
     def ends_line(self, hand: HandLike) -> Text:
         """The open ends and what each adds to the count, so the numbers add up on screen:
         ``open ends: W 2  E 5  N 3  S 4`` then ``count: W 2 + E 5 + N 3 + S 0 (free) = 10``."""
-        from bones.engine.tally import count_parts
+        from bones.seat.tally import count_parts
 
         ends = hand.open_ends()
         line = Text("  open ends: ")
@@ -262,7 +262,7 @@ class TerminalUI:
     # ---------------------------------------------------------- hand end
 
     def show_hand_end(self, session: GameSession, hand: HandLike, summary: HandSummary) -> None:
-        from bones.engine.handend import hand_end
+        from bones.seat.handend import hand_end
 
         console = self.console
         rules = session.rules

@@ -43,7 +43,15 @@ from bones.engine.rules import (
     SPIN_NONE,
     Rules,
 )
-from bones.engine.settle import PER_PLAYER, TIES_CARRY, carried, hand_winner, hand_winners, settle
+from bones.engine.settle import (
+    PER_PLAYER,
+    TIES_CARRY,
+    Settle,
+    carried,
+    hand_winner,
+    hand_winners,
+    settle,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
@@ -62,6 +70,33 @@ class IllegalMoveError(ValueError):
     def __init__(self, message: str, legal: list[str]) -> None:
         super().__init__(message)
         self.legal = legal
+
+
+def settlement_inputs(rules: Rules, hands: Sequence[int], how: int, domino_seat: int,
+                      last_player: int) -> tuple[Settle, list[int], list[bool], int, int,
+                                                 list[list[int]] | None]:
+    """What a hand that ended ``how`` is settled from: (the rule, each
+    owner's pips, whether each owner holds a double, the owner who went out
+    or -1, the owner who made the last play or -1, and each owner's
+    players' pips where the rule rounds player by player with teams)."""
+    pips = [0] * rules.owners
+    doubles = [False] * rules.owners
+    ts = rules.tiles
+    for seat, hand in enumerate(hands):
+        o = rules.owner[seat]
+        pips[o] += ts.pips_of(hand)
+        if hand & ts.doubles:
+            doubles[o] = True
+    blocker = rules.owner[last_player] if last_player >= 0 else -1
+    rule = rules.settle_domino if how == DOMINO else rules.settle_blocked
+    players: list[list[int]] | None = None
+    if rule.per == PER_PLAYER and rules.teams:
+        # rounded player by player: each owner's players' pips
+        players = [[] for _ in range(rules.owners)]
+        for seat, hand in enumerate(hands):
+            players[rules.owner[seat]].append(ts.pips_of(hand))
+    domino = rules.owner[domino_seat] if how == DOMINO else -1
+    return rule, pips, doubles, domino, blocker, players
 
 
 class Hand:
@@ -709,23 +744,8 @@ class Hand:
         rules = self.rules
         self.state = how
         self.domino_seat = domino_seat
-        pips = [0] * rules.owners
-        doubles = [False] * rules.owners
-        ts = rules.tiles
-        for seat, hand in enumerate(self.hands):
-            o = rules.owner[seat]
-            pips[o] += ts.pips_of(hand)
-            if hand & ts.doubles:
-                doubles[o] = True
-        blocker = rules.owner[self.last_player] if self.last_player >= 0 else -1
-        rule = rules.settle_domino if how == DOMINO else rules.settle_blocked
-        players: list[list[int]] | None = None
-        if rule.per == PER_PLAYER and rules.teams:
-            # rounded player by player: each owner's players' pips
-            players = [[] for _ in range(rules.owners)]
-            for seat, hand in enumerate(self.hands):
-                players[rules.owner[seat]].append(ts.pips_of(hand))
-        domino = rules.owner[domino_seat] if how == DOMINO else -1
+        rule, pips, doubles, domino, blocker, players = settlement_inputs(
+            rules, self.hands, how, domino_seat, self.last_player)
         deltas = settle(rule, pips, doubles, domino, blocker, players)
         if self.pot:
             # the pot of earlier tied hands goes to this hand's winner, as
@@ -796,5 +816,5 @@ class Hand:
 
 __all__ = [
     "DRAW", "PASS", "PLAYING", "DOMINO", "BLOCKED", "TARGET",
-    "Hand", "IllegalMoveError", "SPIN_NONE",
+    "Hand", "IllegalMoveError", "SPIN_NONE", "settlement_inputs",
 ]

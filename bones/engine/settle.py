@@ -14,10 +14,7 @@ plain data, a compiled rule pickles and the native core reads the same codes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
+from typing import Literal
 
 # who scores
 SETTLE_NOBODY, SETTLE_OWN_PENALTY, SETTLE_EACH_HEAVIER, SETTLE_DOMINOER, SETTLE_LIGHTEST = range(5)
@@ -76,20 +73,57 @@ def round_to(value: int, unit: int, mode: int = ROUND_NEAREST) -> int:
     return round_nearest(value, unit)
 
 
-def of_total(rule: Settle, pips: int) -> int:
+#: What a settlement rounded apart (:class:`Working`): nothing, one total,
+#: each side's pips, or each player's hand.
+Rounded = Literal["", "total", "owner", "player"]
+
+
+@dataclass(frozen=True)
+class Working:
+    """How a settlement counted, for the front ends to explain (never to
+    decide again): what it rounded apart, and the one total a side scored
+    when it rounded a total (its pips and what they rounded to)."""
+
+    rounded: Rounded
+    counted: tuple[int, int] | None
+
+
+class _Notes:
+    """What a settlement rounds, noted as it goes (``settle_worked``)."""
+
+    __slots__ = ("counted", "rounded")
+
+    def __init__(self) -> None:
+        self.rounded: Rounded = ""
+        self.counted: tuple[int, int] | None = None
+
+    def note(self, rounded: Rounded, counted: tuple[int, int] | None = None) -> None:
+        self.rounded = self.rounded or rounded
+        if counted is not None and self.counted is None:
+            self.counted = counted
+
+
+def of_total(rule: Settle, pips: int, notes: _Notes | None = None) -> int:
     """An amount of pips, floored at 0, rounded, then divided."""
     pips = max(pips, 0)
     if rule.unit > 1:
-        pips = round_to(pips, rule.unit, rule.mode)
+        rounded = round_to(pips, rule.unit, rule.mode)
+        if notes is not None:
+            notes.note("total", (pips, rounded))
+        pips = rounded
     return pips // rule.divisor
 
 
-def of_parts(rule: Settle, parts: list[int]) -> int:
+def of_parts(rule: Settle, parts: list[int], notes: _Notes | None = None,
+             what: Rounded = "owner") -> int:
     """Opponents' pips, rounded once in all, or each part apart (``parts``
-    are the opponents' hands, or their players' hands under ``per: player``)."""
+    are the opponents' hands, ``what`` is ``"owner"``, or their players'
+    hands under ``per: player``, ``"player"``)."""
     if rule.per != PER_AGGREGATE and rule.unit > 1:
+        if notes is not None:
+            notes.note(what)
         return sum(round_to(p, rule.unit, rule.mode) for p in parts) // rule.divisor
-    return of_total(rule, sum(parts))
+    return of_total(rule, sum(parts), notes)
 
 
 def share(rule: Settle, amount: int, ways: int) -> int:
@@ -101,7 +135,7 @@ def share(rule: Settle, amount: int, ways: int) -> int:
 
 
 def amount_won(rule: Settle, pips: list[int], winner: int, losers: list[int],
-               players: list[list[int]] | None = None) -> int:
+               players: list[list[int]] | None = None, notes: _Notes | None = None) -> int:
     """What ``winner`` scores from ``losers`` by the rule's amount
     (``players``: each owner's players' pips, for ``per: player``)."""
     amount = rule.amount
@@ -109,12 +143,12 @@ def amount_won(rule: Settle, pips: list[int], winner: int, losers: list[int],
         return rule.flat
     if amount == AMOUNT_OPPONENTS:
         if rule.per == PER_PLAYER and players is not None:
-            return of_parts(rule, [p for o in losers for p in players[o]])
-        return of_parts(rule, [pips[o] for o in losers])
+            return of_parts(rule, [p for o in losers for p in players[o]], notes, "player")
+        return of_parts(rule, [pips[o] for o in losers], notes)
     if amount == AMOUNT_OPPONENTS_MINUS_OWN:
-        return of_total(rule, sum(pips[o] for o in losers) - pips[winner])
+        return of_total(rule, sum(pips[o] for o in losers) - pips[winner], notes)
     # all_hands: every pip left on the table, the winner's side included
-    return of_total(rule, sum(pips))
+    return of_total(rule, sum(pips), notes)
 
 
 def settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
@@ -123,6 +157,25 @@ def settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
     owner, ``domino`` the owner who went out (-1 when blocked), ``blocker``
     the owner who made the last play (-1 when none); ``players`` is each
     owner's players' pips (needed only by ``per: player`` with teams)."""
+    return _settle(rule, pips, doubles, domino, blocker, players, None)
+
+
+def settle_worked(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
+                  blocker: int, players: list[list[int]] | None = None
+                  ) -> tuple[list[int], Working]:
+    """:func:`settle`, with its working: what it rounded, and how.
+
+    >>> rule = Settle(SETTLE_DOMINOER, AMOUNT_OPPONENTS, 1, 5, PER_AGGREGATE, 1, False, TIES_NOBODY)
+    >>> settle_worked(rule, [0, 13, 9], [False, True, False], 0, 0)
+    ([20, 0, 0], Working(rounded='total', counted=(22, 20)))
+    """
+    notes = _Notes()
+    deltas = _settle(rule, pips, doubles, domino, blocker, players, notes)
+    return deltas, Working(notes.rounded, notes.counted)
+
+
+def _settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int, blocker: int,
+            players: list[list[int]] | None, notes: _Notes | None) -> list[int]:
     n = len(pips)
     deltas = [0] * n
     kind = rule.kind
@@ -131,9 +184,13 @@ def settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
     if kind == SETTLE_OWN_PENALTY:
         if rule.per == PER_PLAYER and players is not None:
             # each partner's own hand rounded on its own (pagat's Sniff)
-            return [-of_parts(rule, players[o]) for o in range(n)]
+            return [-of_parts(rule, players[o], notes, "player") for o in range(n)]
+        if notes is not None and rule.unit > 1:
+            notes.note("owner")
         return [-of_total(rule, p) for p in pips]
     if kind == SETTLE_EACH_HEAVIER:
+        if notes is not None and rule.unit > 1:
+            notes.note("owner")  # every difference rounded on its own
         for i, mine in enumerate(pips):
             for theirs in pips:
                 if theirs > mine:
@@ -142,7 +199,7 @@ def settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
     if kind == SETTLE_DOMINOER:
         if domino >= 0:
             losers = [o for o in range(n) if o != domino]
-            deltas[domino] = amount_won(rule, pips, domino, losers, players)
+            deltas[domino] = amount_won(rule, pips, domino, losers, players, notes)
         return deltas
     # SETTLE_LIGHTEST
     lightest = lightest_owners(rule, pips, doubles)
@@ -154,7 +211,7 @@ def settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
         elif rule.ties == TIES_SHARE or rule.ties == TIES_FULL:
             # the tied hands score from the hands that are not tied
             losers = [o for o in range(n) if o not in lightest]
-            total = amount_won(rule, pips, lightest[0], losers, players)
+            total = amount_won(rule, pips, lightest[0], losers, players, notes)
             each = total if rule.ties == TIES_FULL else share(rule, total, len(lightest))
             for o in lightest:
                 deltas[o] = each
@@ -163,7 +220,7 @@ def settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
             return deltas
     winner = lightest[0]
     losers = [o for o in range(n) if o != winner]
-    deltas[winner] = amount_won(rule, pips, winner, losers, players)
+    deltas[winner] = amount_won(rule, pips, winner, losers, players, notes)
     return deltas
 
 

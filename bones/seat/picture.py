@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from bones.engine.moves import arm_name
-from bones.engine.placement import Piece, Placement
+from bones.seat.placement import Piece, Placement
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.rules import Rules

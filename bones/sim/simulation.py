@@ -368,8 +368,9 @@ def _native_runner(config: SimConfig, prep: _Prepared) -> Any:
         try:
             prep.native = module.Simulation(
                 [flat_table(r) for r in prep.rules], list(config.lineup),
-                [distinct.index(text) for text in config.lineup], len(distinct),
-                len(prep.layout), prep.layout.pairs, slots, config.hands_only)
+                {"which": [distinct.index(text) for text in config.lineup],
+                 "distinct": len(distinct), "size": len(prep.layout),
+                 "pairs": prep.layout.pairs, "slots": slots, "hands_only": config.hands_only})
         except (Unsupported, ValueError):
             prep.native = False  # a table the native core cannot play: Python does
     return prep.native or None

@@ -22,18 +22,18 @@ from bones.engine.hand import DRAW, PASS, Hand
 from bones.engine.handlike import HandLike
 from bones.engine.moves import Outcome, arm_of, tile_of
 from bones.engine.notation import arm_name
-from bones.engine.placement import layout_of
-from bones.engine.tally import count_parts
 from bones.games.game import GameSession
 from bones.lang.describe import target_phrase
 from bones.seat.observation import observe
+from bones.seat.placement import layout_of
+from bones.seat.tally import count_parts
 from bones.web.tokens import SPECTATOR
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.leads import Deal
-    from bones.engine.placement import Piece
     from bones.engine.rules import Rules
     from bones.games.game import Event
+    from bones.seat.placement import Piece
 
 
 def version_of(session: GameSession) -> int:
@@ -126,7 +126,7 @@ def settlement_json(session: GameSession, index: int, viewer: int) -> dict[str, 
     summary = match.history[index]
     hand = replay_hand(session, index)
     rules = session.rules
-    from bones.engine.handend import hand_end
+    from bones.seat.handend import hand_end
 
     account = hand_end(rules, hand, summary)
     how = account.how(lambda seat: seat_label(session, seat, viewer))

@@ -19,6 +19,28 @@ pub const MAX_ARMS: usize = 40;
 pub const MAX_HUBS: usize = 20;
 const NO: i8 = -1;
 
+/// A new arm of the layout: the pip open on it (`pip`, or -1 until its
+/// spinner's edge opens), its far pip and weight, the hub it touches and the
+/// one it grew from (-1: none), whether it is a long side of its hub, and
+/// whether it is a one-tile stub (the in-line sniff's cross ends).
+#[derive(Clone, Copy)]
+struct Arm {
+    pip: i64,
+    end: i64,
+    weight: i64,
+    hub: i8,
+    root: i8,
+    side: bool,
+    stub: bool,
+}
+
+impl Arm {
+    /// An arm ending in a tile, touching no hub.
+    fn tile(pip: i64, end: i64, weight: i64) -> Arm {
+        Arm { pip, end, weight, hub: NO, root: NO, side: false, stub: false }
+    }
+}
+
 /// Everything a hand starts from: the deal (`match.Deal`) and what a match
 /// or a caller carries into it. `Hand::new` builds a hand from one, and
 /// nothing else does.
@@ -557,27 +579,17 @@ impl<const W: usize> Hand<W> {
 
     // ------------------------------------------------------------ layout
 
-    // an arm's seven fields, each written once here (the only place an arm is made)
-    #[allow(clippy::too_many_arguments)]
-    fn new_arm(
-        &mut self,
-        pip: i64,
-        end: i64,
-        weight: i64,
-        hub: i8,
-        root: i8,
-        side: bool,
-        stub: bool,
-    ) -> usize {
+    /// Add an arm to the layout (the only place an arm is made); it opens unfrozen.
+    fn new_arm(&mut self, arm: Arm) -> usize {
         let a = self.n_arms;
         assert!(a < MAX_ARMS, "more than {MAX_ARMS} arms");
-        self.arm_open[a] = pip as i8;
-        self.arm_end[a] = end as i8;
-        self.arm_weight[a] = weight as i8;
-        self.arm_hub[a] = hub;
-        self.arm_root[a] = root;
-        self.arm_side[a] = side;
-        self.arm_stub[a] = stub;
+        self.arm_open[a] = arm.pip as i8;
+        self.arm_end[a] = arm.end as i8;
+        self.arm_weight[a] = arm.weight as i8;
+        self.arm_hub[a] = arm.hub;
+        self.arm_root[a] = arm.root;
+        self.arm_side[a] = arm.side;
+        self.arm_stub[a] = arm.stub;
         self.arm_frozen[a] = NO;
         self.n_arms += 1;
         a
@@ -600,14 +612,13 @@ impl<const W: usize> Hand<W> {
         let t = &self.rules.t;
         let p = pip as i64;
         let cross = if t.cross_stubs {
-            (self.new_arm(p, 0, 0, NO, NO, false, true), self.new_arm(p, 0, 0, NO, NO, false, true))
+            let stub = Arm { stub: true, ..Arm::tile(p, 0, 0) };
+            (self.new_arm(stub), self.new_arm(stub))
         } else {
             let opened = if t.order != Order::Sides { p } else { -1 };
             let h = hub as i8;
-            (
-                self.new_arm(opened, p, 0, h, h, false, false),
-                self.new_arm(opened, p, 0, h, h, false, false),
-            )
+            let arm = Arm { pip: opened, hub: h, root: h, ..Arm::tile(p, p, 0) };
+            (self.new_arm(arm), self.new_arm(arm))
         };
         self.hub_cross[hub] = (cross.0 as i8, cross.1 as i8);
         self.spinners += 1;
@@ -623,8 +634,9 @@ impl<const W: usize> Hand<W> {
             let hub = self.new_hub(pip, t.lead_double_mult, 0, spinner && !t.cross_stubs);
             let root = if self.hub_spins[hub] { hub as i8 } else { NO };
             let p = pip as i64;
-            self.new_arm(p, p, 0, hub as i8, root, true, false);
-            self.new_arm(p, p, 0, hub as i8, root, true, false);
+            let side = Arm { hub: hub as i8, root, side: true, ..Arm::tile(p, p, 0) };
+            self.new_arm(side);
+            self.new_arm(side);
             if spinner {
                 self.add_cross_arms(hub, pip);
             }
@@ -634,8 +646,8 @@ impl<const W: usize> Hand<W> {
             if flip {
                 std::mem::swap(&mut west, &mut east);
             }
-            self.new_arm(west, west, 1, NO, NO, false, false);
-            self.new_arm(east, east, 1, NO, NO, false, false);
+            self.new_arm(Arm::tile(west, west, 1));
+            self.new_arm(Arm::tile(east, east, 1));
             self.count = west + east;
         }
     }

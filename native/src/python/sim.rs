@@ -40,6 +40,22 @@ fn slots(d: &Bound<'_, PyDict>) -> PyResult<Slots> {
     })
 }
 
+/// How a run's games are summed (the keys of the dict `Simulation` takes).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct RunLayout<'py> {
+    /// each lineup entry's distinct-bot index
+    which: Vec<usize>,
+    distinct: usize,
+    /// the summary vector's length and its pairs
+    size: usize,
+    pairs: Vec<(usize, usize)>,
+    /// one slots dict per table
+    slots: Vec<Bound<'py, PyDict>>,
+    /// each game is one hand
+    hands_only: bool,
+}
+
 /// A simulation run: its tables, lineup and summary layout, checked once.
 #[pyclass(module = "bones_native", frozen)]
 pub struct Simulation {
@@ -49,21 +65,16 @@ pub struct Simulation {
 #[pymethods]
 impl Simulation {
     /// `tables`: flat tables (`bones.engine.flat.flatten`); `lineup`: bot
-    /// names per lineup entry; `which`: each entry's distinct-bot index;
-    /// `size`, `pairs`, `slots`: `sim.Layout` (one slots dict per table).
+    /// names per lineup entry; `layout`: the run's `Lineup` (each entry's
+    /// distinct-bot index and how many there are) and `sim.Layout` (the
+    /// summary's size, its pairs and one slots dict per table).
     #[new]
-    // the positional signature `bones.engine.sim` calls: one argument a part of `sim.Layout`
-    #[allow(clippy::too_many_arguments)]
     fn new(
         tables: Vec<Bound<'_, PyDict>>,
         lineup: Vec<String>,
-        which: Vec<usize>,
-        distinct: usize,
-        size: usize,
-        pairs: Vec<(usize, usize)>,
-        slots_of: Vec<Bound<'_, PyDict>>,
-        hands_only: bool,
+        layout: RunLayout<'_>,
     ) -> PyResult<Self> {
+        let RunLayout { which, distinct, size, pairs, slots: slots_of, hands_only } = layout;
         guard(|| {
             if tables.len() != slots_of.len() || tables.is_empty() {
                 return Err(PyValueError::new_err("one slots dict per table"));

@@ -38,6 +38,20 @@ impl Bot {
     }
 }
 
+/// One finished game's quantities, borrowed from the caller's buffers (no
+/// allocation per game): each seat's owner, each owner's result, the winner
+/// (-1: none), `[moves, blocked hands, hands, the first leader]`, each seat's
+/// play points and each owner's settlements.
+#[derive(Clone, Copy)]
+struct Outcome<'a> {
+    owner: &'a [usize],
+    result: &'a [i64],
+    winner: i64,
+    counts: [i64; 4],
+    play: &'a [i64],
+    settle: &'a [i64],
+}
+
 /// `sim._Slots`: where one table's per-game quantities sit in the vector.
 #[derive(Clone, Debug, Default)]
 pub struct Slots {
@@ -383,35 +397,34 @@ impl Game<'_> {
             }
             None => (mt.scores.clone(), mt.winner),
         };
-        self.record(
-            &st.slots,
-            &t.owner,
-            &result,
+        let game = Outcome {
+            owner: &t.owner,
+            result: &result,
             winner,
-            [moves, blocked, hands, leader],
+            counts: [moves, blocked, hands, leader],
             play,
             settle,
-            vector,
-            hists,
-        );
+        };
+        self.record(&st.slots, &game, vector, hists);
         Ok(())
     }
 
     /// `sim._record_game`.
-    // one game's quantities, each a slice the caller owns (no struct to fill per game)
-    #[allow(clippy::too_many_arguments)]
     fn record(
         &self,
         slots: &Slots,
-        owner: &[usize],
-        result: &[i64],
-        winner: i64,
-        [moves, blocked, hands, leader]: [i64; 4],
-        play: &[i64],
-        settle: &[i64],
+        game: &Outcome<'_>,
         vector: &mut [i64],
         hists: &mut TableHists,
     ) {
+        let Outcome {
+            owner,
+            result,
+            winner,
+            counts: [moves, blocked, hands, leader],
+            play,
+            settle,
+        } = *game;
         hists.game_hands.add(hands);
         let mut ordered = [0i64; MAX_PLAYERS];
         let ordered = &mut ordered[..result.len()];

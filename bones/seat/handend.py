@@ -1,8 +1,10 @@
 """The account of a finished hand: what each seat held, how the settlement counted it, in words.
 
 A front end (the terminal's hand-end table, the web page's) only formats a
-:class:`HandEnd`; the arithmetic and the rule's phrase live here, next to
-:mod:`bones.engine.settle` (which computes the settlement itself).
+:class:`HandEnd`; the rule's phrase and the sums of the account live here.
+What the settlement rounded, and how, is never decided here: it is the
+working :func:`bones.engine.settle.settle_worked` reports, from the hand's
+own inputs (:func:`bones.engine.hand.settlement_inputs`).
 
 >>> from bones.lang.load import load_variant
 >>> from bones.lang.compile import compile_rules
@@ -22,24 +24,24 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bones.engine.hand import settlement_inputs
 from bones.engine.moves import Outcome
 from bones.engine.settle import (
     AMOUNT_ALL_HANDS,
     AMOUNT_FLAT,
     AMOUNT_OPPONENTS,
     AMOUNT_OPPONENTS_MINUS_OWN,
-    PER_AGGREGATE,
-    PER_PLAYER,
     ROUND_DOWN,
     ROUND_NEAREST,
     ROUND_UP,
     SETTLE_DOMINOER,
     SETTLE_EACH_HEAVIER,
     SETTLE_LIGHTEST,
-    SETTLE_NOBODY,
     SETTLE_OWN_PENALTY,
     Settle,
+    Working,
     round_to,
+    settle_worked,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -131,9 +133,8 @@ def rule_phrase(rule: Settle, side: str) -> str:
 def hand_end(rules: Rules, hand: HandLike, summary: HandSummary) -> HandEnd:
     """The account of ``hand``, finished with ``summary``."""
     rule = settlement_rule(rules, summary.end)
-    pooled = [0] * rules.owners
-    for seat in range(rules.players):
-        pooled[rules.owner[seat]] += hand.pips_left(seat)
+    _, pooled, doubles, domino, blocker, players = settlement_inputs(
+        rules, hand.hands, summary.end, hand.domino_seat, hand.last_player)
     scorer = {}
     if hand.domino_seat >= 0:
         scorer[rules.owner[hand.domino_seat]] = hand.domino_seat
@@ -145,23 +146,17 @@ def hand_end(rules: Rules, hand: HandLike, summary: HandSummary) -> HandEnd:
         for seat in range(rules.players))
     unit = rule.unit if rule is not None else 1
     mode = rule.mode if rule is not None else ROUND_NEAREST
-    per = rule.per if rule is not None else PER_AGGREGATE
-    kind = rule.kind if rule is not None else SETTLE_NOBODY
-    amount = rule.amount if rule is not None else AMOUNT_OPPONENTS
-    # each side's pips are rounded apart under its own penalty, per-opponent
-    # rounding, or with one opponent; otherwise one total is rounded
-    apart = unit > 1 and (kind == SETTLE_OWN_PENALTY or rules.owners == 2 or per != PER_AGGREGATE)
-    # per player: a side's pips count as the sum of its players' rounded hands
-    by_player = (per == PER_PLAYER and amount == AMOUNT_OPPONENTS
-                 and kind in (SETTLE_DOMINOER, SETTLE_LIGHTEST))
+    working = Working("", None)
+    if rule is not None:
+        working = settle_worked(rule, pooled, doubles, domino, blocker, players)[1]
+    # each side's pips are shown rounded apart where the settlement rounded
+    # sides or players apart, or where one opponent's pips are the total
+    apart = unit > 1 and (working.rounded in ("owner", "player") or rules.owners == 2)
+    by_player = working.rounded == "player"
     settlement = tuple(summary.settlement)
     counted = None
-    if unit > 1 and not apart and settlement and max(settlement) > 0:
-        winner = settlement.index(max(settlement))
-        others = sum(p for o, p in enumerate(pooled) if o != winner)
-        total = {AMOUNT_ALL_HANDS: sum(pooled),
-                 AMOUNT_OPPONENTS_MINUS_OWN: max(others - pooled[winner], 0)}.get(amount, others)
-        counted = (total, round_to(total, unit, mode))
+    if not apart and settlement and max(settlement) > 0:
+        counted = working.counted
     return HandEnd(
         outcome=Outcome(summary.end),
         domino_seat=hand.domino_seat,
