@@ -29,7 +29,7 @@ from bones.engine.match import MAX_HANDS, Match
 from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
 
-pytestmark = skip_native()
+pytestmark = [*skip_native(), pytest.mark.once]
 
 
 def assert_same(py: Hand, nat: object, where: str) -> None:

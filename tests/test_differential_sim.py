@@ -36,7 +36,7 @@ from bones.engine.rules import RulesError
 from bones.lang.load import load_variant
 from bones.sim import simulation as sim
 
-pytestmark = skip_native(when_python_forced=True)
+pytestmark = [*skip_native(when_python_forced=True), pytest.mark.once]
 
 
 def both(config: sim.SimConfig, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:

@@ -18,6 +18,8 @@ from bones.engine.notation import parse_move
 from bones.games.record import deal_from_record, load_record, replay
 from bones.lang.load import builtin_names
 
+#: compares the native core with the records: run in the native pass only
+pytestmark = [pytest.mark.once]
 try:
     import bones_native  # noqa: F401
 
@@ -25,7 +27,7 @@ try:
 except ImportError as err:  # pragma: no cover - depends on the install
     if os.environ.get("BONES_CORE") == "native":
         raise
-    pytestmark = pytest.mark.skip(reason=f"native core not available: {err}")
+    pytestmark.append(pytest.mark.skip(reason=f"native core not available: {err}"))
 
 
 @pytest.mark.parametrize("name", builtin_names())

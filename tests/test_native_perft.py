@@ -15,6 +15,8 @@ from test_perft import FILES, load, position
 from bones.engine.match import Deal
 from bones.engine.notation import parse_move
 
+#: compares the native core with the records: run in the native pass only
+pytestmark = [pytest.mark.once]
 try:
     import bones_native  # noqa: F401
 
@@ -22,7 +24,7 @@ try:
 except ImportError as err:  # pragma: no cover - depends on the install
     if os.environ.get("BONES_CORE") == "native":
         raise
-    pytestmark = pytest.mark.skip(reason=f"native core not available: {err}")
+    pytestmark.append(pytest.mark.skip(reason=f"native core not available: {err}"))
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)

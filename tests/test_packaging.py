@@ -22,6 +22,9 @@ import bones
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: the wheel and the package do not depend on the core: one pass of the suite
+pytestmark = pytest.mark.once
+
 
 @pytest.mark.parametrize("name", ["engine", "lang", "seat", "bots", "sim", "games", "cli"])
 def test_no_generic_top_level_package(name: str) -> None:

@@ -1,15 +1,23 @@
-"""The rule options of issue 12, section 4, beyond their scenario files.
+"""Rule options beyond what their scenario files show.
 
 ``ties: carry`` is match state (a pot handed from hand to hand), so a
 single-hand scenario cannot show it whole: these tests deal fixed hands to a
 match, and check that a saved game stopped while a pot is on the table
-resumes with the same pot and plays on to the same scores.
+resumes with the same pot and plays on to the same scores.  The others: the
+lightest tile's lead, ``rounding.per`` refused wherever it changes nothing,
+``scoring.get_in_scope`` and ``match.check: hand_winner``.  The scenario
+files under tests/scenarios/ play each rule on both cores; the differential
+tests compare the cores on random play.
 """
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
+import pytest
+
+from bones.engine.leads import _extreme_tile
 from bones.engine.match import Deal, Match
 from bones.engine.settle import (
     AMOUNT_OPPONENTS,
@@ -19,18 +27,22 @@ from bones.engine.settle import (
     ROUND_DOWN,
     ROUND_UP,
     SETTLE_DOMINOER,
+    SETTLE_EACH_HEAVIER,
     SETTLE_LIGHTEST,
     TIES_CARRY,
     TIES_FULL,
+    TIES_NOBODY,
+    TIES_NOT_BLOCKER,
     TIES_SHARE,
     Settle,
     carried,
+    hand_winners,
     settle,
 )
 from bones.games.game import GameSession
 from bones.games.record import dumps_record, loads_record_json, parse_record, record_match, replay
 from bones.lang.compile import compile_rules
-from bones.lang.load import load_variant
+from bones.lang.load import VariantError, load_variant
 
 CARRY = {"settlement": {"blocked": {"ties": "carry"}}}
 #: carry, and no drawing with 9 tiles each of 28: blocked hands are common
@@ -187,3 +199,100 @@ def test_settlement_arithmetic_of_the_options() -> None:
     assert settle(carry, pips, doubles, -1, 2) == [0, 0, 0]
     assert carried(carry, pips, doubles) == 15
     assert carried(carry, [1, 2, 13], doubles) == 0
+
+
+# ------------------------------------------------------ the lightest tile
+
+
+def test_the_lightest_tile_breaks_ties_by_the_lower_higher_half() -> None:
+    rules = compile_rules(load_variant("all-fives"), 2)
+    ts = rules.tiles
+    hands = [ts.mask_of([ts.parse("0-3"), ts.parse("6-6")]), ts.mask_of([ts.parse("1-2")])]
+    assert _extreme_tile(rules, hands, lightest=True) == (1, ts.parse("1-2"))
+    assert _extreme_tile(rules, hands, lightest=False) == (0, ts.parse("6-6"))
+    hands = [ts.mask_of([ts.parse("6-3")]), ts.mask_of([ts.parse("5-4")])]
+    assert _extreme_tile(rules, hands, lightest=False) == (0, ts.parse("6-3"))
+    assert _extreme_tile(rules, hands, lightest=True) == (1, ts.parse("5-4"))
+
+
+# ------------------------------------------- rounding.per, or refused
+
+
+def _problem(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "house.yaml"
+    path.write_text(text)
+    with pytest.raises(VariantError) as err:
+        load_variant(str(path))
+    return str(err.value)
+
+
+@pytest.mark.parametrize("extends, rule, per, said", [
+    ("sniff", "{kind: own_penalty, rounding: {kind: nearest, per: opponent}}", "opponent",
+     "opponent has no effect with own_penalty"),
+    ("muggins", "{kind: own_penalty, rounding: {kind: nearest, per: player}}", "player",
+     "player has no effect without partnerships"),
+    ("muggins", "{kind: each_heavier, rounding: {kind: nearest, per: opponent}}", "opponent",
+     "opponent has no effect with each_heavier"),
+    ("all-fives", "{kind: lightest, amount: all_hands, rounding: {kind: up, per: player}}", "player",
+     "player has no effect with amount all_hands"),
+    ("all-fives", "{kind: lightest, amount: opponents_minus_own, rounding: {kind: nearest, per: opponent}}",
+     "opponent", "opponent has no effect with amount opponents_minus_own"),
+])
+def test_a_per_that_changes_nothing_is_refused_at_its_key(tmp_path: Path, extends: str, rule: str,
+                                                          per: str, said: str) -> None:
+    text = f"name: house\nextends: {extends}\nsettlement:\n  blocked: {rule}\n"
+    message = _problem(tmp_path, text)
+    column = text.splitlines()[3].index(f"per: {per}") + len("per: ") + 1  # at the value
+    assert f"house.yaml:4:{column}: settlement.blocked.rounding.per: {said}" in message, message
+    assert len(message.splitlines()) == 1
+
+
+def test_per_player_with_own_penalty_and_partners_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "house.yaml"
+    path.write_text("name: house\nextends: sniff\nsettlement:\n"
+                    "  domino: {rounding: {per: player}}\n  blocked: {rounding: {per: player}}\n")
+    rules = compile_rules(load_variant(str(path)), 4, True)
+    assert rules.settle_domino.per == rules.settle_blocked.per == 2
+
+
+# ------------------------------------------------ get_in_scope
+
+
+def test_get_in_scope_without_a_get_in_is_refused(tmp_path: Path) -> None:
+    message = _problem(tmp_path, "name: house\nextends: all-fives\nscoring:\n  get_in_scope: match\n")
+    assert "house.yaml:4:17: scoring.get_in_scope: has no effect without a get-in score" in message, message
+
+
+def test_a_match_carries_who_is_in() -> None:
+    from bones.engine.match import Match
+
+    rules = compile_rules(load_variant(
+        "all-fives", overrides={"scoring": {"get_in": 10, "get_in_scope": "match"}}), 2)
+    assert rules.get_in_match
+    match = Match(rules, seed=5)
+    for _ in range(4):
+        hand = match.new_hand()
+        assert hand.got_in == (match.got_in or [False, False])
+        while not hand.over:
+            hand.apply(hand.legal_moves()[0])
+        match.finish_hand(hand)
+        assert match.got_in == hand.got_in == match.history[-1].got_in
+
+
+# ------------------------------------------------- the hand's winner
+
+
+def _rule(kind: int, ties: int = TIES_NOBODY, doubles_lose: bool = False) -> Settle:
+    return Settle(kind, AMOUNT_OPPONENTS, 1, 5, PER_AGGREGATE, 1, doubles_lose, ties)
+
+
+def test_the_hand_winners_by_settlement_kind() -> None:
+    lightest = _rule(SETTLE_LIGHTEST)
+    assert hand_winners(lightest, [1, 9], [False] * 2, -1, 1) == [0]  # settles 10, or 0: a winner
+    assert hand_winners(lightest, [9, 1], [False] * 2, 0, 1) == [0]  # the domino-er, whatever the pips
+    assert hand_winners(lightest, [3, 3, 9], [False] * 3, -1, 0) == []
+    assert hand_winners(_rule(SETTLE_LIGHTEST, TIES_NOT_BLOCKER), [3, 3, 9], [False] * 3, -1, 0) == [1]
+    assert hand_winners(_rule(SETTLE_LIGHTEST, TIES_FULL), [3, 3, 9], [False] * 3, -1, 0) == [0, 1]
+    assert hand_winners(_rule(SETTLE_LIGHTEST, doubles_lose=True), [2, 8], [True, False], -1, 0) == [1]
+    assert hand_winners(_rule(SETTLE_EACH_HEAVIER), [2, 8], [True, False], -1, 0) == [0]
+    assert hand_winners(_rule(SETTLE_EACH_HEAVIER), [8, 8], [False] * 2, -1, 0) == []
