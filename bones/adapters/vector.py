@@ -151,12 +151,13 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
                 raise ValueError("with a random seat the opponents must all be the same bot")
             per_seat = [specs[0] if specs else _RANDOM] * p
         module = _native(rules)
-        self.core = module.VectorCore(
-            flat, n, code, per_seat, episode == "match", self.reward_kind,
-            float(self.encoding.score_scale), float(illegal_reward),
-            float(self.encoding.count_cap), float(self.encoding.score_scale), SCORE_CLIP,
-            max(1, int(num_threads)),
-        )
+        settings = {
+            "seat": code, "opponents": per_seat, "whole_match": episode == "match",
+            "reward": self.reward_kind, "scale": float(self.encoding.score_scale),
+            "illegal_reward": float(illegal_reward), "count_cap": float(self.encoding.count_cap),
+            "score_scale": float(self.encoding.score_scale), "score_clip": SCORE_CLIP,
+        }
+        self.core = module.VectorCore(flat, n, settings, max(1, int(num_threads)))
         size, actions = self.core.shape
         if (size, actions) != (self.encoding.size, self.space.num_actions):  # pragma: no cover
             raise RuntimeError("the native encoding disagrees with bones.seat.encoding")
@@ -173,9 +174,12 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         self._scores = np.zeros((n, o), dtype=np.int64)
         self._settlement = np.zeros((n, o), dtype=np.int64)
         self._illegal = np.zeros(n, dtype=np.uint8)
-        self.core.bind(self._obs, self._mask, self._reward, self._terminated, self._truncated,
-                       self._seat, self._rewards, self._outcome, self._count, self._scores,
-                       self._settlement, self._illegal)
+        self.core.bind({
+            "obs": self._obs, "mask": self._mask, "reward": self._reward,
+            "terminated": self._terminated, "truncated": self._truncated, "seat": self._seat,
+            "rewards": self._rewards, "outcome": self._outcome, "count": self._count,
+            "scores": self._scores, "settlement": self._settlement, "illegal": self._illegal,
+        })
         self.num_envs = n
         self.copy = copy
         low, high = self.encoding.bounds()

@@ -1,6 +1,10 @@
 //! The binding of `run/vector.rs`: `bones_native.VectorCore`, N tables of one
 //! variant writing into NumPy arrays the caller allocated once (`bind`),
 //! stepped with the GIL released, on `threads` threads.
+//!
+//! Every `unsafe` here says why it is sound (`// SAFETY:`); clippy holds the
+//! module to it.
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 use std::sync::{Arc, Mutex};
 
@@ -32,7 +36,8 @@ enum Tables {
 }
 
 /// Raw pointers to the bound buffers (each checked: C-contiguous, writable,
-/// `n` rows of its width); tables write only their own rows.
+/// `n` rows of its width, kept alive and exported by `Held`); tables write
+/// only their own rows.
 #[derive(Clone, Copy)]
 struct Bufs {
     obs: *mut f32,
@@ -49,8 +54,13 @@ struct Bufs {
     illegal: *mut u8,
 }
 
-// the rows written from different threads never overlap
+// SAFETY: the pointers are into the arrays `Held` keeps exported for the
+// core's life, so they stay valid wherever the threads of a job read them;
+// each thread writes only the rows of the tables it steps (`Bufs::row`),
+// which no other thread of the job reaches, so no two threads write one byte.
 unsafe impl Send for Bufs {}
+// SAFETY: as for `Send`: shared between the threads of one job, which write
+// disjoint rows.
 unsafe impl Sync for Bufs {}
 
 struct Widths {
@@ -61,24 +71,92 @@ struct Widths {
 }
 
 impl Bufs {
-    /// Row `i`. Safety: `i < n`, and no other live row has the same `i`.
+    /// Row `i` of every array.
+    ///
+    /// # Safety
+    ///
+    /// `i < n` (the rows the arrays were checked to hold), the arrays are
+    /// alive (bound by `Held`), and no other live `Row` has the same `i`.
     unsafe fn row<'a>(&self, i: usize, w: &Widths) -> Row<'a> {
         use std::slice::from_raw_parts_mut as part;
-        Row {
-            obs: part(self.obs.add(i * w.size), w.size),
-            mask: part(self.mask.add(i * w.actions), w.actions),
-            reward: &mut *self.reward.add(i),
-            terminated: &mut *self.terminated.add(i),
-            truncated: &mut *self.truncated.add(i),
-            seat: &mut *self.seat.add(i),
-            rewards: part(self.rewards.add(i * w.players), w.players),
-            outcome: &mut *self.outcome.add(i),
-            count: &mut *self.count.add(i),
-            scores: part(self.scores.add(i * w.owners), w.owners),
-            settlement: part(self.settlement.add(i * w.owners), w.owners),
-            illegal: &mut *self.illegal.add(i),
+        // SAFETY: by the caller's promise row `i` lies inside every array
+        // (each holds `n` rows of its width, checked in `bind`), the arrays
+        // outlive the row, and nothing else refers to these bytes while the
+        // row lives
+        unsafe {
+            Row {
+                obs: part(self.obs.add(i * w.size), w.size),
+                mask: part(self.mask.add(i * w.actions), w.actions),
+                reward: &mut *self.reward.add(i),
+                terminated: &mut *self.terminated.add(i),
+                truncated: &mut *self.truncated.add(i),
+                seat: &mut *self.seat.add(i),
+                rewards: part(self.rewards.add(i * w.players), w.players),
+                outcome: &mut *self.outcome.add(i),
+                count: &mut *self.count.add(i),
+                scores: part(self.scores.add(i * w.owners), w.owners),
+                settlement: part(self.settlement.add(i * w.owners), w.owners),
+                illegal: &mut *self.illegal.add(i),
+            }
         }
     }
+}
+
+/// The arrays `bind` was given (a dict of them, by these names).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct Arrays<'py> {
+    obs: Bound<'py, PyAny>,
+    mask: Bound<'py, PyAny>,
+    reward: Bound<'py, PyAny>,
+    terminated: Bound<'py, PyAny>,
+    truncated: Bound<'py, PyAny>,
+    seat: Bound<'py, PyAny>,
+    rewards: Bound<'py, PyAny>,
+    outcome: Bound<'py, PyAny>,
+    count: Bound<'py, PyAny>,
+    scores: Bound<'py, PyAny>,
+    settlement: Bound<'py, PyAny>,
+    illegal: Bound<'py, PyAny>,
+}
+
+/// The bound arrays' buffers, held for the core's life: each holds a
+/// reference to its array and keeps its buffer exported, so the array's
+/// memory stays where `Bufs` points (NumPy refuses to resize an array that
+/// is referenced or exported; `refcheck=False` overrides that, and is the
+/// caller's to avoid).
+#[allow(dead_code)] // held for their references and exports, never read
+struct Held {
+    obs: PyBuffer<f32>,
+    mask: PyBuffer<i8>,
+    reward: PyBuffer<f64>,
+    terminated: PyBuffer<u8>,
+    truncated: PyBuffer<u8>,
+    seat: PyBuffer<i64>,
+    rewards: PyBuffer<f64>,
+    outcome: PyBuffer<i8>,
+    count: PyBuffer<i64>,
+    scores: PyBuffer<i64>,
+    settlement: PyBuffer<i64>,
+    illegal: PyBuffer<u8>,
+}
+
+/// What `bones.adapters.vector` fixes for a vector of tables (a dict of
+/// these names): the seat mode (a seat, -1 a random seat each episode, -2
+/// self-play), one `Spec` per seat, the episode, the reward and its scale,
+/// the reward of an illegal action, the encoding's scaling.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct Settings {
+    seat: i64,
+    opponents: Vec<Spec>,
+    whole_match: bool,
+    reward: String,
+    scale: f64,
+    illegal_reward: f64,
+    count_cap: f64,
+    score_scale: f64,
+    score_clip: f64,
 }
 
 /// N tables of one variant (see `bones.adapters.vector`).
@@ -90,18 +168,22 @@ pub struct VectorCore {
     n: usize,
     /// the worker threads, made once; None once closed
     pool: Option<Pool>,
-    held: Vec<PyObject>,
+    held: Option<Held>,
     bufs: Option<Bufs>,
+    /// a step's actions, copied from the caller's array before the GIL is
+    /// released
+    actions: Vec<i64>,
 }
 
-fn buffer<T: Element>(obj: &Bound<'_, PyAny>, len: usize, name: &str) -> PyResult<*mut T> {
+/// The buffer of an array the core writes `len` items of `T` into.
+fn buffer<T: Element>(obj: &Bound<'_, PyAny>, len: usize, name: &str) -> PyResult<PyBuffer<T>> {
     let b = PyBuffer::<T>::get(obj).map_err(|e| PyValueError::new_err(format!("{name}: {e}")))?;
     if b.readonly() || !b.is_c_contiguous() || b.item_count() != len {
         return Err(PyValueError::new_err(format!(
             "{name}: a writable C-contiguous array of {len} items is needed"
         )));
     }
-    Ok(b.buf_ptr() as *mut T)
+    Ok(b)
 }
 
 /// `vector.native_opponent`'s spec: `(bot, iterations, rollouts, policy,
@@ -130,6 +212,9 @@ fn opponent(spec: &Spec) -> PyResult<Opponent> {
 /// The tables, shared by the threads of a job: each range of tables is
 /// stepped by one thread (`Pool::run`), so no two threads reach one table.
 struct SharedTables<T>(*mut T);
+// SAFETY: the pointer is to a slice of tables borrowed mutably for the whole
+// job (`step_all`), and `Pool::run` hands each index to exactly one thread,
+// so the threads only ever reach disjoint tables, each of them `Send`.
 unsafe impl<T: Send> Sync for SharedTables<T> {}
 
 fn step_all<const W: usize>(
@@ -147,9 +232,12 @@ fn step_all<const W: usize>(
     let block = |range: std::ops::Range<usize>| {
         let tables = &tables;
         for i in range {
-            // Safety: i < n, stepped by this thread alone in this job; the
-            // tables and the bound arrays outlive the job
+            // SAFETY: `Pool::run` gives index i (< n, the slice's length) to
+            // this thread alone in this job, and the slice is borrowed
+            // mutably until the job ends: nothing else refers to table i
             let env = unsafe { &mut *tables.0.add(i) };
+            // SAFETY: i < n, the rows the bound arrays hold, and this thread
+            // alone makes row i in this job; `Held` keeps the arrays alive
             let mut row = unsafe { bufs.row(i, w) };
             let got = match what(i) {
                 Do::Step(action) => env.step(cfg, lay, action, &mut row),
@@ -181,26 +269,27 @@ macro_rules! each {
 
 #[pymethods]
 impl VectorCore {
-    /// `table`: a flat table with its match fields; `seat`: a seat, -1 for a
-    /// random seat each episode, -2 for self-play; `opponents`: per seat
-    /// `(bot, iterations, rollouts, policy)`.
+    /// `table`: a flat table with its match fields; `n` tables; `settings`:
+    /// what is fixed for them (`Settings`); `threads` to step them on.
     #[new]
-    #[allow(clippy::too_many_arguments)]
     fn new(
         table: Bound<'_, PyDict>,
         n: usize,
-        seat: i64,
-        opponents: Vec<Spec>,
-        whole_match: bool,
-        reward: &str,
-        scale: f64,
-        illegal_reward: f64,
-        count_cap: f64,
-        score_scale: f64,
-        score_clip: f64,
+        settings: Settings,
         threads: usize,
     ) -> PyResult<Self> {
         guard(|| {
+            let Settings {
+                seat,
+                opponents,
+                whole_match,
+                reward,
+                scale,
+                illegal_reward,
+                count_cap,
+                score_scale,
+                score_clip,
+            } = settings;
             let t = table_from_dict(&table)?;
             let m = match_rules(&table)?;
             let players = t.players as i64;
@@ -214,7 +303,7 @@ impl VectorCore {
                 return Err(PyValueError::new_err("one opponent entry per seat"));
             }
             let opponents = opponents.iter().map(opponent).collect::<PyResult<Vec<_>>>()?;
-            let reward = match reward {
+            let reward = match reward.as_str() {
                 "points" => Reward::Points,
                 "scaled" => Reward::Scaled,
                 "win" => Reward::Win,
@@ -274,8 +363,9 @@ impl VectorCore {
                 lay,
                 n,
                 pool: Some(Pool::new(threads.clamp(1, n.max(1)))),
-                held: Vec::new(),
+                held: None,
                 bufs: None,
+                actions: vec![0; n],
             })
         })
     }
@@ -291,45 +381,44 @@ impl VectorCore {
     /// truncated (n,) uint8, seat (n,) int64, rewards (n, players) float64,
     /// outcome (n,) int8, count (n,) int64, scores and settlement (n,
     /// owners) int64, illegal (n,) uint8.
-    #[allow(clippy::too_many_arguments)]
-    fn bind(
-        &mut self,
-        obs: Bound<'_, PyAny>,
-        mask: Bound<'_, PyAny>,
-        reward: Bound<'_, PyAny>,
-        terminated: Bound<'_, PyAny>,
-        truncated: Bound<'_, PyAny>,
-        seat: Bound<'_, PyAny>,
-        rewards: Bound<'_, PyAny>,
-        outcome: Bound<'_, PyAny>,
-        count: Bound<'_, PyAny>,
-        scores: Bound<'_, PyAny>,
-        settlement: Bound<'_, PyAny>,
-        illegal: Bound<'_, PyAny>,
-    ) -> PyResult<()> {
+    /// (`arrays`: a dict of them by these names.)
+    fn bind(&mut self, arrays: Arrays<'_>) -> PyResult<()> {
         let n = self.n;
         let w = self.widths();
-        let bufs = Bufs {
-            obs: buffer(&obs, n * w.size, "obs")?,
-            mask: buffer(&mask, n * w.actions, "mask")?,
-            reward: buffer(&reward, n, "reward")?,
-            terminated: buffer(&terminated, n, "terminated")?,
-            truncated: buffer(&truncated, n, "truncated")?,
-            seat: buffer(&seat, n, "seat")?,
-            rewards: buffer(&rewards, n * w.players, "rewards")?,
-            outcome: buffer(&outcome, n, "outcome")?,
-            count: buffer(&count, n, "count")?,
-            scores: buffer(&scores, n * w.owners, "scores")?,
-            settlement: buffer(&settlement, n * w.owners, "settlement")?,
-            illegal: buffer(&illegal, n, "illegal")?,
+        let rows = |width: usize, name: &str| {
+            n.checked_mul(width)
+                .ok_or_else(|| PyValueError::new_err(format!("{name}: too many items")))
         };
-        self.held = [
-            obs, mask, reward, terminated, truncated, seat, rewards, outcome, count, scores,
-            settlement, illegal,
-        ]
-        .into_iter()
-        .map(|o| o.unbind())
-        .collect();
+        let held = Held {
+            obs: buffer(&arrays.obs, rows(w.size, "obs")?, "obs")?,
+            mask: buffer(&arrays.mask, rows(w.actions, "mask")?, "mask")?,
+            reward: buffer(&arrays.reward, n, "reward")?,
+            terminated: buffer(&arrays.terminated, n, "terminated")?,
+            truncated: buffer(&arrays.truncated, n, "truncated")?,
+            seat: buffer(&arrays.seat, n, "seat")?,
+            rewards: buffer(&arrays.rewards, rows(w.players, "rewards")?, "rewards")?,
+            outcome: buffer(&arrays.outcome, n, "outcome")?,
+            count: buffer(&arrays.count, n, "count")?,
+            scores: buffer(&arrays.scores, rows(w.owners, "scores")?, "scores")?,
+            settlement: buffer(&arrays.settlement, rows(w.owners, "settlement")?, "settlement")?,
+            illegal: buffer(&arrays.illegal, n, "illegal")?,
+        };
+        let bufs = Bufs {
+            obs: held.obs.buf_ptr().cast(),
+            mask: held.mask.buf_ptr().cast(),
+            reward: held.reward.buf_ptr().cast(),
+            terminated: held.terminated.buf_ptr().cast(),
+            truncated: held.truncated.buf_ptr().cast(),
+            seat: held.seat.buf_ptr().cast(),
+            rewards: held.rewards.buf_ptr().cast(),
+            outcome: held.outcome.buf_ptr().cast(),
+            count: held.count.buf_ptr().cast(),
+            scores: held.scores.buf_ptr().cast(),
+            settlement: held.settlement.buf_ptr().cast(),
+            illegal: held.illegal.buf_ptr().cast(),
+        };
+        // the old arrays are let go only after the new ones are in place
+        self.held = Some(held);
         self.bufs = Some(bufs);
         Ok(())
     }
@@ -372,8 +461,13 @@ impl VectorCore {
         if !buf.is_c_contiguous() || buf.item_count() != n {
             return Err(PyValueError::new_err(format!("{n} int64 actions are needed")));
         }
-        let acts: &[i64] = unsafe { std::slice::from_raw_parts(buf.buf_ptr() as *const i64, n) };
-        self.run(py, &|i: usize| Do::Step(acts[i]))
+        // copied while the GIL is held: the caller's array may change once
+        // it is released
+        let mut acts = std::mem::take(&mut self.actions);
+        let copied = buf.copy_to_slice(py, &mut acts);
+        let got = copied.and_then(|()| self.run(py, &|i: usize| Do::Step(acts[i])));
+        self.actions = acts;
+        got
     }
 }
 
