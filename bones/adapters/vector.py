@@ -97,6 +97,29 @@ def native_opponent(text: str) -> Spec:
                      f"natively, not {text!r}")
 
 
+def _count(value: Any, name: str) -> int:
+    """``value`` as a count: an int (Python's or NumPy's), not a bool."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"`{name}` must be an integer, got {type(value)}")
+    return int(value)
+
+
+def memory_bytes() -> int:
+    """The machine's physical memory (what bounds ``num_envs``); 16 GiB
+    where the system does not say."""
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not on Linux or macOS
+        return 16 << 30
+
+
+def max_tables(table_bytes: int, memory: int | None = None) -> int:
+    """The most tables of ``table_bytes`` each that half of ``memory`` (by
+    default the machine's, :func:`memory_bytes`) holds: the other half is
+    left to Python, the learner and the estimate's error."""
+    return max(1, (memory_bytes() if memory is None else memory) // 2 // table_bytes)
+
+
 def _native(rules: Rules) -> Any:
     from bones.engine import core
 
@@ -115,13 +138,13 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
                  opponents: str | list[str] = "heuristic", players: int | None = None,
                  teams: bool | None = None, episode: str = "hand", reward: str | None = None,
                  illegal_reward: float = -1.0, num_threads: int = 1, copy: bool = True) -> None:
-        if num_envs < 1:
-            raise ValueError("num_envs must be at least 1")
+        n = _count(num_envs, "num_envs")
+        threads = _count(num_threads, "num_threads")
         if episode not in ("hand", "match"):
             raise ValueError(f"episode must be 'hand' or 'match', not {episode!r}")
         rules = compile_table(variant, players, teams)
         self.rules = rules
-        n, p = num_envs, rules.players
+        p = rules.players
         if seat == SELF_PLAY:
             code = -2
         elif seat == RANDOM_SEAT:
@@ -151,13 +174,26 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
                 raise ValueError("with a random seat the opponents must all be the same bot")
             per_seat = [specs[0] if specs else _RANDOM] * p
         module = _native(rules)
+        most = module.VectorCore.MAX_THREADS
+        if not 1 <= threads <= most:
+            raise ValueError(f"`num_threads` must be between 1 and {most}, got {threads}")
+        # a table's bytes: the core's estimate of its own, and its rows of
+        # the arrays below, twice (the copies a step returns)
+        self.table_bytes = module.VectorCore.table_bytes(flat) + 2 * (
+            4 * self.encoding.size + self.space.num_actions + 8 * (4 + p + 2 * rules.owners) + 4)
+        most = max_tables(self.table_bytes)
+        if not 1 <= n <= most:
+            raise ValueError(
+                f"`num_envs` must be between 1 and {most:,} (the tables half the machine's "
+                f"{memory_bytes() / 1e9:.1f} GB holds at about {self.table_bytes:,} bytes a "
+                f"table), got {n}")
         settings = {
             "seat": code, "opponents": per_seat, "whole_match": episode == "match",
             "reward": self.reward_kind, "scale": float(self.encoding.score_scale),
             "illegal_reward": float(illegal_reward), "count_cap": float(self.encoding.count_cap),
             "score_scale": float(self.encoding.score_scale), "score_clip": SCORE_CLIP,
         }
-        self.core = module.VectorCore(flat, n, settings, max(1, int(num_threads)))
+        self.core = module.VectorCore(flat, n, settings, threads)
         size, actions = self.core.shape
         if (size, actions) != (self.encoding.size, self.space.num_actions):  # pragma: no cover
             raise RuntimeError("the native encoding disagrees with bones.seat.encoding")
@@ -246,4 +282,5 @@ def make_vector(variant: str = "all-fives", num_envs: int = 8, **kwargs: Any) ->
     return BonesVectorEnv(variant, num_envs, **kwargs)
 
 
-__all__ = ["RANDOM_SEAT", "SELF_PLAY", "BonesVectorEnv", "make_vector", "native_opponent"]
+__all__ = ["RANDOM_SEAT", "SELF_PLAY", "BonesVectorEnv", "make_vector", "max_tables", "memory_bytes",
+           "native_opponent"]

@@ -9,12 +9,13 @@
 use std::sync::{Arc, Mutex};
 
 use pyo3::buffer::{Element, PyBuffer};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::bots::rollouts::Policy;
-use crate::kernel::table::Rules as KRules;
+use crate::kernel::game::MatchRules;
+use crate::kernel::table::{Rules as KRules, Table};
 use crate::python::convert::{guard, NativeError};
 use crate::python::rules::table_from_dict;
 use crate::python::sim::match_rules;
@@ -257,6 +258,35 @@ fn step_all<const W: usize>(
     }
 }
 
+/// The most threads a vector of tables is stepped on (a thread beyond the
+/// machine's cores only waits its turn).
+pub const MAX_THREADS: usize = 256;
+
+/// The error for `n` tables of `bytes` each that cannot be allocated.
+fn too_many(n: usize, bytes: usize) -> PyErr {
+    let total = (n as f64) * (bytes as f64);
+    PyMemoryError::new_err(format!(
+        "{n} tables need about {:.3e} bytes, more memory than can be allocated",
+        total
+    ))
+}
+
+/// `n` tables of the flat table `t`, and the layout of their observations:
+/// the vector of tables reserved first, so a count too large for memory is
+/// a `MemoryError`, not an abort.
+fn built<const W: usize>(t: Table, m: &MatchRules, n: usize) -> PyResult<(Vec<Env<W>>, ObsLayout)> {
+    let err = |e: String| PyValueError::new_err(e);
+    let r = KRules::<W>::new(t).map_err(err)?;
+    m.check(&r).map_err(err)?;
+    let lay = ObsLayout::new(&r);
+    let mut envs = Vec::new();
+    envs.try_reserve_exact(n).map_err(|_| too_many(n, Env::<W>::bytes(&r)))?;
+    // each table has its own copy of the rules (no reference count shared
+    // between the threads that step them)
+    envs.extend((0..n).map(|_| Env::new(Arc::new(r.clone()), m.clone())));
+    Ok((envs, lay))
+}
+
 macro_rules! each {
     ($tables:expr, $envs:ident => $body:expr) => {
         match $tables {
@@ -321,42 +351,19 @@ impl VectorCore {
                 score_scale,
                 score_clip,
             };
-            let err = |e: String| PyValueError::new_err(e);
+            if threads == 0 || threads > MAX_THREADS {
+                return Err(PyValueError::new_err(format!(
+                    "threads must be 1 to {MAX_THREADS}, not {threads}"
+                )));
+            }
             let (tables, lay) = match t.words() {
-                1 => {
-                    let r = Arc::new(KRules::<1>::new(t).map_err(err)?);
-                    m.check(&r).map_err(err)?;
-                    let lay = ObsLayout::new(&r);
-                    (
-                        Tables::W1(
-                            (0..n).map(|_| Env::new(Arc::new((*r).clone()), m.clone())).collect(),
-                        ),
-                        lay,
-                    )
-                }
-                2 => {
-                    let r = Arc::new(KRules::<2>::new(t).map_err(err)?);
-                    m.check(&r).map_err(err)?;
-                    let lay = ObsLayout::new(&r);
-                    (
-                        Tables::W2(
-                            (0..n).map(|_| Env::new(Arc::new((*r).clone()), m.clone())).collect(),
-                        ),
-                        lay,
-                    )
-                }
-                _ => {
-                    let r = Arc::new(KRules::<3>::new(t).map_err(err)?);
-                    m.check(&r).map_err(err)?;
-                    let lay = ObsLayout::new(&r);
-                    (
-                        Tables::W3(
-                            (0..n).map(|_| Env::new(Arc::new((*r).clone()), m.clone())).collect(),
-                        ),
-                        lay,
-                    )
-                }
+                1 => built(t, &m, n).map(|(e, l)| (Tables::W1(e), l))?,
+                2 => built(t, &m, n).map(|(e, l)| (Tables::W2(e), l))?,
+                _ => built(t, &m, n).map(|(e, l)| (Tables::W3(e), l))?,
             };
+            let mut actions = Vec::new();
+            actions.try_reserve_exact(n).map_err(|_| too_many(n, 8))?;
+            actions.resize(n, 0);
             Ok(VectorCore {
                 tables,
                 cfg,
@@ -365,7 +372,26 @@ impl VectorCore {
                 pool: Some(Pool::new(threads.clamp(1, n.max(1)))),
                 held: None,
                 bufs: None,
-                actions: vec![0; n],
+                actions,
+            })
+        })
+    }
+
+    /// The most threads a vector of tables is stepped on.
+    #[classattr]
+    const MAX_THREADS: usize = MAX_THREADS;
+
+    /// An estimate of the bytes a table of the flat `table` holds once it
+    /// plays (`Env::bytes`), the arrays it writes into left out.
+    #[staticmethod]
+    fn table_bytes(table: Bound<'_, PyDict>) -> PyResult<usize> {
+        guard(|| {
+            let t = table_from_dict(&table)?;
+            let err = |e: String| PyValueError::new_err(e);
+            Ok(match t.words() {
+                1 => Env::<1>::bytes(&KRules::<1>::new(t).map_err(err)?),
+                2 => Env::<2>::bytes(&KRules::<2>::new(t).map_err(err)?),
+                _ => Env::<3>::bytes(&KRules::<3>::new(t).map_err(err)?),
             })
         })
     }

@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use crate::bots::heuristic::{heuristic_decide, Voids};
+use crate::bots::heuristic::{heuristic_decide, Void, Voids};
 use crate::bots::ismcts;
 use crate::bots::rollouts::Policy;
 use crate::bots::search::{search, Budget};
@@ -219,6 +219,40 @@ impl<const W: usize> Env<W> {
             outcome: 0,
             rules,
         }
+    }
+
+    /// An estimate of the bytes one table of `rules` holds once it plays:
+    /// the table itself (its hand, the heuristic's scratch hand and its
+    /// match, inline), its own copy of the rules, and what its vectors grow
+    /// to (the boneyard and scores of each hand, a hand's log, the legal
+    /// moves, the voids), each allocation with the allocator's overhead.
+    /// `bones.adapters.vector` bounds the number of tables by it.
+    pub fn bytes(rules: &Rules<W>) -> usize {
+        use std::mem::size_of;
+        // an allocation's header and rounding
+        const ALLOC: usize = 32;
+        let vec = |len: usize, each: usize| len * each + ALLOC;
+        let t = &rules.t;
+        let (tiles, pips, players, owners) = (rules.size, t.highest + 1, t.players, t.owners);
+        let rules_heap = 4 * vec(tiles, size_of::<i64>())
+            + vec(tiles * pips, 1)
+            + vec(pips, size_of::<Bits<W>>())
+            + 3 * vec(players, size_of::<usize>())
+            + vec(t.count_points.len(), 8)
+            + vec(t.header_points.len(), 8)
+            + vec(t.when_values.len(), 8);
+        // a hand's log: every tile played, and drawn, once
+        let moves = 2 * tiles;
+        let hand_heap = vec(tiles, 1) + 3 * vec(owners, size_of::<i64>());
+        size_of::<Self>()
+            + size_of::<Rules<W>>()
+            + ALLOC
+            + rules_heap
+            + 2 * hand_heap
+            + vec(moves, size_of::<(u8, i64, i64)>())
+            + vec(64, size_of::<i64>())
+            + 5 * vec(owners, size_of::<i64>())
+            + vec(tiles, size_of::<Void<W>>())
     }
 
     fn learner(&self, cfg: &Config, seat: usize) -> bool {
