@@ -42,6 +42,7 @@ from bones.adapters.common import (
     EPISODE_STREAM,
     SEAT_STREAM,
     Game,
+    check_illegal_reward,
     check_reward,
     compile_table,
 )
@@ -90,7 +91,7 @@ class BonesEnv(gymnasium.Env):
         self.episode = episode
         self.reward_kind = check_reward(reward, episode)
         self.render_mode = render_mode
-        self.illegal_reward = illegal_reward
+        self.illegal_reward = check_illegal_reward(illegal_reward)
         others = self.rules.players - 1
         texts = [opponents] * others if isinstance(opponents, str) else list(opponents)
         if len(texts) != others:

@@ -24,7 +24,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from bones.adapters.common import Game, check_reward, compile_table
+from bones.adapters.common import Game, check_illegal_reward, check_reward, compile_table
 from bones.engine.handlike import HandLike
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
@@ -38,7 +38,8 @@ def env(variant: str = "all-fives", players: int | None = None, teams: bool | No
     illegal action ends the episode with ``illegal_reward`` for the seat
     that made it, and calls out of order raise."""
     raw = raw_env(variant, players, teams, seed, episode, render_mode, reward, observation)
-    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=illegal_reward)
+    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(
+        raw, illegal_reward=check_illegal_reward(illegal_reward))
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
 

@@ -58,7 +58,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from bones.adapters.common import check_reward, compile_table
+from bones.adapters.common import check_illegal_reward, check_reward, compile_table
 from bones.bots import make_bot
 from bones.bots.basic import GreedyBot, HeuristicBot, RandomBot
 from bones.bots.ismcts import DEFAULT_SCALE
@@ -140,6 +140,7 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
                  illegal_reward: float = -1.0, num_threads: int = 1, copy: bool = True) -> None:
         n = _count(num_envs, "num_envs")
         threads = _count(num_threads, "num_threads")
+        illegal = check_illegal_reward(illegal_reward)
         if episode not in ("hand", "match"):
             raise ValueError(f"episode must be 'hand' or 'match', not {episode!r}")
         rules = compile_table(variant, players, teams)
@@ -190,7 +191,7 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         settings = {
             "seat": code, "opponents": per_seat, "whole_match": episode == "match",
             "reward": self.reward_kind, "scale": float(self.encoding.score_scale),
-            "illegal_reward": float(illegal_reward), "count_cap": float(self.encoding.count_cap),
+            "illegal_reward": illegal, "count_cap": float(self.encoding.count_cap),
             "score_scale": float(self.encoding.score_scale), "score_clip": SCORE_CLIP,
         }
         self.core = module.VectorCore(flat, n, settings, threads)
@@ -238,31 +239,78 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
 
     def reset(self, *, seed: int | list[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        """Start a new episode on every table (``options["reset_mask"]``: only
-        on those marked).  ``seed``: an int ``S`` seeds table ``i`` with
+        """Start a new episode on every table (``options["reset_mask"]``, a
+        bool array of ``num_envs``: only on those marked).  ``seed``: an int
+        ``S`` (Python's or NumPy's, at least 0) seeds table ``i`` with
         ``S + i``; a list seeds each table (None: left as it was)."""
         n = self.num_envs
         if seed is None and not self._seeded:
             seed = int.from_bytes(os.urandom(8), "big") % (1 << 62)
         if seed is not None:
-            seeds = [seed + i for i in range(n)] if isinstance(seed, int) else list(seed)
-            if len(seeds) != n:
-                raise ValueError(f"{n} seeds are needed, got {len(seeds)}")
+            seeds = self._seeds(seed)
             for i, s in enumerate(seeds):
                 if s is not None:
-                    self.core.seed(i, int(s) % (1 << 64))
+                    self.core.seed(i, s % (1 << 64))
             self._seeded = True
         which = np.ones(n, dtype=np.uint8)
         if options and "reset_mask" in options:
-            which = np.asarray(options["reset_mask"], dtype=np.uint8)
+            which = self._reset_mask(options["reset_mask"]).view(np.uint8)
         self.core.reset(which.tolist())
         return self._out(self._obs), self._info()
 
+    def _seeds(self, seed: Any) -> list[int | None]:
+        """Every table's seed (None: left as it was), checked as Gymnasium
+        checks a seed."""
+        n = self.num_envs
+        if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
+            seeds: list[Any] = [int(seed) + i for i in range(n)]
+        elif isinstance(seed, list | tuple | np.ndarray):
+            seeds = list(seed)
+            if len(seeds) != n:
+                raise ValueError(f"If seeds are passed as a list the length must match "
+                                 f"num_envs={n} but got length={len(seeds)}.")
+        else:
+            raise TypeError(f"Seed must be a python integer, actual type: {type(seed)}")
+        out: list[int | None] = []
+        for s in seeds:
+            if s is not None and (isinstance(s, bool) or not isinstance(s, int | np.integer)):
+                raise TypeError(f"Seed must be a python integer, actual type: {type(s)}")
+            if s is not None and s < 0:
+                raise ValueError(f"Seed must be greater or equal to zero, actual value: {s}")
+            out.append(None if s is None else int(s))
+        return out
+
+    def _reset_mask(self, mask: Any) -> np.ndarray:
+        """``options["reset_mask"]``, checked as Gymnasium's vector
+        environments check it."""
+        n = self.num_envs
+        if not isinstance(mask, np.ndarray):
+            raise TypeError(f"`options['reset_mask']` must be a numpy array, got {type(mask)}")
+        if mask.shape != (n,):
+            raise ValueError(f"`options['reset_mask']` must have shape `({n},)`, "
+                             f"got {mask.shape}")
+        if mask.dtype != np.bool_:
+            raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, "
+                            f"got {mask.dtype}")
+        if not mask.any():
+            raise ValueError(f"`options['reset_mask']` must contain a boolean array with at "
+                             f"least one True value, got reset_mask={mask}")
+        return np.ascontiguousarray(mask)
+
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
+        """One step of every table: ``actions`` is an integer array of
+        ``num_envs`` action indices (an index outside the action space, or
+        of an action not legal now, is an illegal action)."""
         if not self._seeded:
             raise RuntimeError("call reset() first")
-        acts = np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_envs)
+        acts = actions if type(actions) is np.ndarray else np.asarray(actions)
+        if acts.shape != (self.num_envs,):
+            raise ValueError(f"`actions` must have shape `({self.num_envs},)`, got {acts.shape}")
+        if acts.dtype.kind not in "iu":
+            raise TypeError(f"`actions` must have an integer dtype, got {acts.dtype}")
+        if acts.dtype != np.int64 or not acts.flags.c_contiguous:
+            acts = np.ascontiguousarray(acts, dtype=np.int64)
         self.core.step(acts)
         return (self._out(self._obs), self._out(self._reward),
                 self._terminated.astype(bool), self._truncated.astype(bool), self._info())
