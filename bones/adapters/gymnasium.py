@@ -125,10 +125,15 @@ class BonesEnv(gymnasium.Env):
                      "outcome": game.outcome, "settlement": list(game.settlement)}
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions now (int8; all zero once the episode is over)."""
-        mask = np.zeros(self.space.num_actions, dtype=np.int8)
+        """The legal actions now (int8).  Once the episode is over (and
+        before the first reset) there is no move to make and the mask is all
+        ones, as Pgx makes it: never all zero, so a masked softmax over it
+        stays finite."""
         game = self.game
-        if game is not None and not game.over and game.turn == self.seat:
+        if game is None or game.over:
+            return np.ones(self.space.num_actions, dtype=np.int8)
+        mask = np.zeros(self.space.num_actions, dtype=np.int8)
+        if game.turn == self.seat:
             mask[self.space.legal(game.hand)] = 1
         return mask
 

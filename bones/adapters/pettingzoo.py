@@ -11,7 +11,8 @@ Every seat is an agent, ``player_0`` ... ``player_{n-1}``.  An observation
 is a dict: ``observation`` is the seat's encoding
 (:class:`bones.seat.encoding.Encoding`, float32) and ``action_mask`` the
 legal actions of :class:`bones.seat.actions.ActionSpace` (int8, all zero
-when it is not the seat's turn).  See docs/adapters.md for the options.
+when another seat is to move, all ones once the episode is over).  See
+docs/adapters.md for the options.
 """
 
 from __future__ import annotations
@@ -129,10 +130,17 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._fill_infos()
 
     def _mask(self, seat: int) -> np.ndarray:
+        """The seat's legal actions: none while another seat is to move;
+        all ones once the episode is over for it (the hand or match ended,
+        or an illegal action ended it), as Pgx makes it, so the mask
+        ``last()`` gives is never all zero."""
         assert self.game is not None
+        agent = self.possible_agents[seat]
+        if self.game.over or self.terminations.get(agent) or self.truncations.get(agent):
+            return np.ones(self.space.num_actions, dtype=np.int8)
         mask = np.zeros(self.space.num_actions, dtype=np.int8)
         hand = self.game.hand
-        if not self.game.over and hand.turn == seat:
+        if hand.turn == seat:
             mask[self.space.legal(hand)] = 1
         return mask
 
@@ -146,6 +154,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             if self.observation_kind == "box":
                 info["action_mask"] = self._mask(self.agent_name_mapping[a])
             self.infos[a] = info
+
+    def _deads_step_first(self) -> Any:
+        # called by PettingZoo's TerminateIllegalWrapper once an illegal
+        # action has ended the episode: the masks in the infos are now ones
+        self._fill_infos()
+        return super()._deads_step_first()
 
     def observe(self, agent: str) -> Any:
         assert self.game is not None

@@ -28,7 +28,8 @@ joins them.
 The API is Gymnasium 1.x's :class:`gymnasium.vector.VectorEnv` with
 next-step autoreset (``metadata["autoreset_mode"]``): after a table's
 episode ends, its next ``step`` starts the next episode (the action is
-ignored, the reward 0).  Observations are the bounded ``scaled`` encoding of
+ignored, the reward 0; the mask of the step that ended it is all ones, so
+no mask row is ever all zero).  Observations are the bounded ``scaled`` encoding of
 :class:`bones.seat.encoding.Encoding`, actions the indices of
 :class:`bones.seat.actions.ActionSpace`, rewards one of
 :data:`bones.adapters.common.REWARDS`.

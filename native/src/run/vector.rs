@@ -465,14 +465,17 @@ impl<const W: usize> Env<W> {
         Ok(())
     }
 
-    /// The observation of `seat`, its mask and the raw values.
+    /// The observation of `seat`, its mask and the raw values. Once the
+    /// episode is over the mask is all ones, as Pgx makes it: the next
+    /// step's action is ignored (it starts the next episode), and a masked
+    /// softmax over the row stays finite.
     fn write(&mut self, cfg: &Config, lay: &ObsLayout, row: &mut Row, seat: usize) {
         *row.seat = seat as i64;
         *row.count = self.hand.count;
         row.scores.copy_from_slice(&self.hand.scores);
         row.settlement.copy_from_slice(&self.settlement);
         *row.outcome = self.outcome as i8;
-        row.mask.iter_mut().for_each(|v| *v = 0);
+        row.mask.fill(i8::from(self.over));
         if !self.over && self.hand.turn == seat {
             self.hand.legal_moves_into(&mut self.legal);
             for &mv in &self.legal {
