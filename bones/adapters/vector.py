@@ -45,7 +45,9 @@ seat's reward, ``reward`` the reward of the seat that acted).
 
 ``info`` holds per table: ``action_mask``, ``seat``, the raw ``count`` and
 ``scores``, ``outcome`` of the last hand (0 playing, 1 domino, 2 blocked,
-3 target), its ``settlement``, ``rewards`` per seat and ``illegal``.
+3 target), its ``settlement``, ``rewards`` per seat and ``illegal``, each
+with Gymnasium's ``_key`` mask of the tables it is for (as
+``make_vec(..., vectorization_mode="sync")`` marks them).
 """
 
 from __future__ import annotations
@@ -231,12 +233,25 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
     def _out(self, a: np.ndarray) -> np.ndarray:
         return a.copy() if self.copy else a
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self, reset: np.ndarray | None = None) -> dict[str, Any]:
+        """Every table's info, with Gymnasium's ``_key`` masks: which tables
+        an entry is for, as its vector environments mark them (every table
+        after a step, the tables reset after a masked reset; ``illegal``
+        only where an action was illegal, as the scalar environment's info
+        has it only then)."""
         c = self._out
-        return {"action_mask": c(self._mask), "seat": c(self._seat), "count": c(self._count),
-                "scores": c(self._scores), "outcome": c(self._outcome),
-                "settlement": c(self._settlement), "rewards": c(self._rewards),
-                "illegal": c(self._illegal).view(bool)}
+        values = {"action_mask": c(self._mask), "seat": c(self._seat), "count": c(self._count),
+                  "scores": c(self._scores), "outcome": c(self._outcome),
+                  "settlement": c(self._settlement), "rewards": c(self._rewards)}
+        marks = np.empty((len(values), self.num_envs), dtype=np.bool_)
+        marks[:] = True if reset is None else reset
+        info: dict[str, Any] = {}
+        for key, row in zip(values, marks):
+            info[key] = values[key]
+            info["_" + key] = row
+        info["illegal"] = c(self._illegal).view(np.bool_)
+        info["_illegal"] = self._illegal.view(np.bool_) & marks[0]
+        return info
 
     def reset(self, *, seed: int | list[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -253,11 +268,11 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
                 if s is not None:
                     self.core.seed(i, s % (1 << 64))
             self._seeded = True
-        which = np.ones(n, dtype=np.uint8)
+        which = None
         if options and "reset_mask" in options:
-            which = self._reset_mask(options["reset_mask"]).view(np.uint8)
-        self.core.reset(which.tolist())
-        return self._out(self._obs), self._info()
+            which = self._reset_mask(options["reset_mask"])
+        self.core.reset([1] * n if which is None else which.view(np.uint8).tolist())
+        return self._out(self._obs), self._info(which)
 
     def _seeds(self, seed: Any) -> list[int | None]:
         """Every table's seed (None: left as it was), checked as Gymnasium
