@@ -135,12 +135,17 @@ def _native(rules: Rules) -> Any:
 class BonesVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` tables of ``variant``; see the module for the arguments."""
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
 
     def __init__(self, variant: str = "all-fives", num_envs: int = 8, seat: int | str = 0,
                  opponents: str | list[str] = "heuristic", players: int | None = None,
                  teams: bool | None = None, episode: str = "hand", reward: str | None = None,
-                 illegal_reward: float = -1.0, num_threads: int = 1, copy: bool = True) -> None:
+                 illegal_reward: float = -1.0, num_threads: int = 1, copy: bool = True,
+                 render_mode: str | None = None, render_all: bool = False) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        self.render_mode = render_mode
+        self.render_all = bool(render_all)
         n = _count(num_envs, "num_envs")
         threads = _count(num_threads, "num_threads")
         illegal = check_illegal_reward(illegal_reward)
@@ -196,6 +201,8 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
             "reward": self.reward_kind, "scale": float(self.encoding.score_scale),
             "illegal_reward": illegal, "count_cap": float(self.encoding.count_cap),
             "score_scale": float(self.encoding.score_scale), "score_clip": SCORE_CLIP,
+            # the tables keep their moves only to be drawn
+            "record": render_mode == "ansi",
         }
         self.core = module.VectorCore(flat, n, settings, threads)
         size, actions = self.core.shape
@@ -330,6 +337,35 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         self.core.step(acts)
         return (self._out(self._obs), self._out(self._reward),
                 self._terminated.astype(bool), self._truncated.astype(bool), self._info())
+
+    def render(self) -> tuple[str, ...] | None:
+        """With ``render_mode="ansi"``: every table as text, a tuple (as
+        Gymnasium's own vector environments render), each as
+        :meth:`render_table` draws it; None without a render mode."""
+        if self.render_mode is None:
+            return None
+        return tuple(self._render(i) for i in range(self.num_envs))
+
+    def render_table(self, table: int) -> str | None:
+        """With ``render_mode="ansi"``: table ``table`` as text, the view of
+        the seat it observes (``info["seat"]``: its own tiles, never
+        another's), or every hand with ``render_all=True``; None without a
+        render mode."""
+        if isinstance(table, bool) or not isinstance(table, int | np.integer):
+            raise TypeError(f"`table` must be an integer, got {type(table)}")
+        if not 0 <= table < self.num_envs:
+            raise ValueError(f"`table` must be between 0 and {self.num_envs - 1}, got {table}")
+        if self.render_mode is None:
+            return None
+        return self._render(int(table))
+
+    def _render(self, i: int) -> str:
+        from bones.adapters.render import render_state
+
+        if not self._seeded:
+            return ""
+        seat = None if self.render_all else int(self._seat[i])
+        return render_state(self.rules, self.core.table(i), seat)
 
     def close_extras(self, **kwargs: Any) -> None:
         """Stop and join the worker threads (``close()`` calls this; a

@@ -14,9 +14,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::bots::rollouts::Policy;
+use crate::kernel::bits::Bits;
 use crate::kernel::game::MatchRules;
+use crate::kernel::moves::PLAYING;
 use crate::kernel::table::{Rules as KRules, Table};
-use crate::python::convert::{guard, NativeError};
+use crate::python::convert::{guard, py_mask, NativeError};
 use crate::python::rules::table_from_dict;
 use crate::python::sim::match_rules;
 use crate::run::pool::Pool;
@@ -158,6 +160,8 @@ struct Settings {
     count_cap: f64,
     score_scale: f64,
     score_clip: f64,
+    /// keep every hand's moves, to draw a table (`table`)
+    record: bool,
 }
 
 /// N tables of one variant (see `bones.adapters.vector`).
@@ -287,6 +291,36 @@ fn built<const W: usize>(t: Table, m: &MatchRules, n: usize) -> PyResult<(Vec<En
     Ok((envs, lay))
 }
 
+/// What `VectorCore.table` tells of one table (a dict): the hand in play,
+/// how it was dealt and its moves, so that `bones.adapters.vector` draws it.
+fn table_state<'py, const W: usize>(py: Python<'py>, env: &Env<W>) -> PyResult<Bound<'py, PyDict>> {
+    let h = env.hand();
+    let d = env.dealt();
+    let players = h.rules.t.players;
+    let masks =
+        |bits: &[Bits<W>]| bits.iter().map(|b| py_mask(py, b)).collect::<PyResult<Vec<_>>>();
+    let out = PyDict::new(py);
+    let mt = env.match_state();
+    let playing = h.state == PLAYING;
+    out.set_item("over", env.over())?;
+    out.set_item("playing", playing)?;
+    out.set_item("hands_played", mt.hands_played)?;
+    out.set_item("turn", h.turn)?;
+    out.set_item("count", h.count)?;
+    // the running scores: the hand's while it plays, the match's once it ended
+    out.set_item("scores", if playing { &h.scores } else { &mt.scores }.clone())?;
+    out.set_item("hands", masks(&h.hands[..players])?)?;
+    out.set_item("boneyard", h.boneyard.clone())?;
+    out.set_item("bone_pos", h.bone_pos)?;
+    out.set_item("dealt", masks(&d.hands[..players])?)?;
+    out.set_item("leader", d.leader)?;
+    out.set_item("lead_tile", d.lead_tile)?;
+    out.set_item("lead_doubles_only", d.lead_doubles_only)?;
+    out.set_item("out_of_play", py_mask(py, &d.out_of_play)?)?;
+    out.set_item("moves", h.log.iter().map(|&(_, mv, _)| mv).collect::<Vec<i64>>())?;
+    Ok(out)
+}
+
 macro_rules! each {
     ($tables:expr, $envs:ident => $body:expr) => {
         match $tables {
@@ -319,6 +353,7 @@ impl VectorCore {
                 count_cap,
                 score_scale,
                 score_clip,
+                record,
             } = settings;
             let t = table_from_dict(&table)?;
             let m = match_rules(&table)?;
@@ -350,6 +385,7 @@ impl VectorCore {
                 count_cap,
                 score_scale,
                 score_clip,
+                record,
             };
             if threads == 0 || threads > MAX_THREADS {
                 return Err(PyValueError::new_err(format!(
@@ -465,6 +501,18 @@ impl VectorCore {
             return Err(PyValueError::new_err("one entry per table"));
         }
         self.run(py, &|i: usize| if which[i] != 0 { Do::Reset } else { Do::Skip })
+    }
+
+    /// Table `i` now (`table_state`): its hand, how it was dealt and the
+    /// moves made; only when the tables keep their moves (`record`).
+    fn table<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyDict>> {
+        if i >= self.n {
+            return Err(PyValueError::new_err(format!("no table {i}")));
+        }
+        if !self.cfg.record {
+            return Err(PyValueError::new_err("the tables keep their moves only when recording"));
+        }
+        each!(&self.tables, envs => table_state(py, &envs[i]))
     }
 
     /// Stop and join the worker threads; a later step or reset is refused.

@@ -86,13 +86,20 @@ pub struct Config {
     pub count_cap: f64,
     pub score_scale: f64,
     pub score_clip: f64,
+    /// keep every hand's moves, to draw a table (`render`)
+    pub record: bool,
 }
 
 impl Config {
-    /// Whether a hand must keep its log: a searching opponent weighs its
-    /// worlds by the other seats' plays (`infer`), as the scalar bot does
+    /// Whether a hand must keep its log: a table is drawn from its moves, and
+    /// a searching opponent weighs its worlds by the other seats' plays
+    /// (`infer`), as the scalar bot does
     pub fn needs_log(&self) -> bool {
-        self.opponents.iter().any(|o| matches!(o, Opponent::Search { infer, .. } if *infer > 0.0))
+        self.record
+            || self
+                .opponents
+                .iter()
+                .any(|o| matches!(o, Opponent::Search { infer, .. } if *infer > 0.0))
     }
 }
 
@@ -171,6 +178,18 @@ pub struct Row<'a> {
     pub illegal: &'a mut u8,
 }
 
+/// How a table's hand was dealt (`match.Deal` but the boneyard, which the
+/// hand keeps in drawing order): what its moves are replayed on to draw the
+/// layout.
+#[derive(Clone, Copy, Debug)]
+pub struct Dealt<const W: usize> {
+    pub hands: [Bits<W>; MAX_PLAYERS],
+    pub leader: usize,
+    pub lead_tile: i64,
+    pub lead_doubles_only: bool,
+    pub out_of_play: Bits<W>,
+}
+
 /// One table.
 pub struct Env<const W: usize> {
     rules: Arc<Rules<W>>,
@@ -190,6 +209,7 @@ pub struct Env<const W: usize> {
     pending: [f64; MAX_PLAYERS],
     settlement: Vec<i64>,
     outcome: u8,
+    dealt: Dealt<W>,
 }
 
 impl<const W: usize> Env<W> {
@@ -217,8 +237,36 @@ impl<const W: usize> Env<W> {
             pending: [0.0; MAX_PLAYERS],
             settlement: vec![0; owners],
             outcome: 0,
+            dealt: Dealt {
+                hands: [Bits::ZERO; MAX_PLAYERS],
+                leader: 0,
+                lead_tile: -1,
+                lead_doubles_only: false,
+                out_of_play: Bits::ZERO,
+            },
             rules,
         }
+    }
+
+    /// The hand in play (or the one that ended the episode).
+    pub fn hand(&self) -> &Hand<W> {
+        &self.hand
+    }
+
+    /// How the hand in play was dealt.
+    pub fn dealt(&self) -> &Dealt<W> {
+        &self.dealt
+    }
+
+    /// The match in play (its scores are brought up to date as each hand
+    /// ends; the hand in play keeps its own running scores).
+    pub fn match_state(&self) -> &Match<W> {
+        &self.mt
+    }
+
+    /// Whether the episode is over (the next step starts another).
+    pub fn over(&self) -> bool {
+        self.over
     }
 
     /// An estimate of the bytes one table of `rules` holds once it plays:
@@ -293,6 +341,14 @@ impl<const W: usize> Env<W> {
     fn new_hand(&mut self, cfg: &Config) -> Result<(), String> {
         // the search's inference reads the hand's history (its log)
         self.hand = self.mt.new_hand(cfg.needs_log())?;
+        let h = &self.hand;
+        self.dealt = Dealt {
+            hands: h.hands,
+            leader: h.leader,
+            lead_tile: h.lead_tile,
+            lead_doubles_only: h.lead_doubles_only,
+            out_of_play: h.out_of_play,
+        };
         self.before.clone_from(&self.mt.scores);
         self.voids.clear();
         Ok(())
