@@ -70,6 +70,8 @@ from bones.engine.rules import Rules
 from bones.seat.actions import ActionSpace
 from bones.seat.encoding import SCORE_CLIP, Encoding
 
+_INT64 = np.dtype(np.int64)
+
 #: ``seat`` for self-play and for a random seat each episode
 SELF_PLAY = "all"
 RANDOM_SEAT = "random"
@@ -229,6 +231,11 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         })
         self.num_envs = n
         self.copy = copy
+        # the `_key` masks of every entry after a step (all True, never written)
+        every = np.ones((7, n), dtype=np.bool_)
+        every.setflags(write=False)
+        self._every = tuple(every)
+        self._shape = (n,)
         low, high = self.encoding.bounds()
         self.single_observation_space = spaces.Box(
             np.array(low, dtype=np.float32), np.array(high, dtype=np.float32), dtype=np.float32)
@@ -243,22 +250,32 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
     def _info(self, reset: np.ndarray | None = None) -> dict[str, Any]:
         """Every table's info, with Gymnasium's ``_key`` masks: which tables
         an entry is for, as its vector environments mark them (every table
-        after a step, the tables reset after a masked reset; ``illegal``
-        only where an action was illegal, as the scalar environment's info
-        has it only then)."""
-        c = self._out
-        values = {"action_mask": c(self._mask), "seat": c(self._seat), "count": c(self._count),
-                  "scores": c(self._scores), "outcome": c(self._outcome),
-                  "settlement": c(self._settlement), "rewards": c(self._rewards)}
-        marks = np.empty((len(values), self.num_envs), dtype=np.bool_)
-        marks[:] = True if reset is None else reset
-        info: dict[str, Any] = {}
-        for key, row in zip(values, marks):
-            info[key] = values[key]
-            info["_" + key] = row
-        info["illegal"] = c(self._illegal).view(np.bool_)
-        info["_illegal"] = self._illegal.view(np.bool_) & marks[0]
-        return info
+        after a step: read-only arrays of True, the same at every step; the
+        tables reset after a masked reset; ``illegal`` only where an action
+        was illegal, as the scalar environment's info has it only then).
+        (Written out: it runs at every step.)"""
+        illegal = self._illegal.view(np.bool_)
+        if self.copy:
+            mask, seat, count = self._mask.copy(), self._seat.copy(), self._count.copy()
+            scores, outcome = self._scores.copy(), self._outcome.copy()
+            settlement, rewards = self._settlement.copy(), self._rewards.copy()
+            illegal = illegal.copy()
+        else:
+            mask, seat, count = self._mask, self._seat, self._count
+            scores, outcome = self._scores, self._outcome
+            settlement, rewards = self._settlement, self._rewards
+        if reset is None:
+            m = self._every
+            # where an action was illegal; live, as the other arrays, unless copied
+            marked = illegal.copy() if self.copy else illegal
+        else:
+            m = tuple(reset.copy() for _ in self._every)
+            marked = illegal & reset
+        return {"action_mask": mask, "_action_mask": m[0], "seat": seat, "_seat": m[1],
+                "count": count, "_count": m[2], "scores": scores, "_scores": m[3],
+                "outcome": outcome, "_outcome": m[4], "settlement": settlement,
+                "_settlement": m[5], "rewards": rewards, "_rewards": m[6],
+                "illegal": illegal, "_illegal": marked}
 
     def reset(self, *, seed: int | list[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -327,16 +344,23 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         of an action not legal now, is an illegal action)."""
         if not self._seeded:
             raise RuntimeError("call reset() first")
-        acts = actions if type(actions) is np.ndarray else np.asarray(actions)
-        if acts.shape != (self.num_envs,):
+        if not (type(actions) is np.ndarray and actions.dtype is _INT64
+                and actions.shape == self._shape and actions.flags.c_contiguous):
+            actions = self._actions(actions)
+        self.core.step(actions)
+        return (self._out(self._obs), self._out(self._reward),
+                self._terminated.astype(bool), self._truncated.astype(bool), self._info())
+
+    def _actions(self, actions: Any) -> np.ndarray:
+        """``actions`` as a contiguous int64 array of ``num_envs``; refused
+        unless of that shape and an integer dtype (never reshaped or
+        truncated)."""
+        acts = np.asarray(actions)
+        if acts.shape != self._shape:
             raise ValueError(f"`actions` must have shape `({self.num_envs},)`, got {acts.shape}")
         if acts.dtype.kind not in "iu":
             raise TypeError(f"`actions` must have an integer dtype, got {acts.dtype}")
-        if acts.dtype != np.int64 or not acts.flags.c_contiguous:
-            acts = np.ascontiguousarray(acts, dtype=np.int64)
-        self.core.step(acts)
-        return (self._out(self._obs), self._out(self._reward),
-                self._terminated.astype(bool), self._truncated.astype(bool), self._info())
+        return np.ascontiguousarray(acts, dtype=np.int64)
 
     def render(self) -> tuple[str, ...] | None:
         """With ``render_mode="ansi"``: every table as text, a tuple (as
