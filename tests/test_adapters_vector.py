@@ -204,3 +204,18 @@ def test_gymnasium_vector_checks() -> None:
     assert venv.observation_space.shape == (4, venv.encoding.size)
     assert venv.action_space.shape == (4,)
     assert venv.metadata["autoreset_mode"].value == "NextStep"
+
+
+def test_the_arrays_the_core_writes_into_cannot_be_resized() -> None:
+    """The core keeps pointers into the bound arrays and writes through them
+    with the GIL released: NumPy must not move their memory, even told to
+    skip its reference check."""
+    venv = BonesVectorEnv("all-fives", num_envs=3, opponents="random")
+    venv.reset(seed=1)
+    bound = [venv._obs, venv._mask, venv._reward, venv._terminated, venv._truncated,
+             venv._seat, venv._rewards, venv._outcome, venv._count, venv._scores,
+             venv._settlement, venv._illegal]
+    for array in bound:
+        with pytest.raises(ValueError, match="resize"):
+            array.resize(10 * array.size, refcheck=False)
+    venv.step(venv.action_masks().argmax(axis=1))

@@ -125,6 +125,13 @@ def max_tables(table_bytes: int, memory: int | None = None) -> int:
     return max(1, (memory_bytes() if memory is None else memory) // 2 // table_bytes)
 
 
+def _bound(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+    """An array the core writes into while the GIL is released: a view of
+    zeros, which NumPy never resizes (a view does not own its memory), so
+    the memory the core holds pointers to stays where it is."""
+    return np.zeros(shape, dtype=dtype).view()
+
+
 def _native(rules: Rules) -> Any:
     from bones.engine import core
 
@@ -211,18 +218,18 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         if (size, actions) != (self.encoding.size, self.space.num_actions):  # pragma: no cover
             raise RuntimeError("the native encoding disagrees with bones.seat.encoding")
         o = rules.owners
-        self._obs = np.zeros((n, size), dtype=np.float32)
-        self._mask = np.zeros((n, actions), dtype=np.int8)
-        self._reward = np.zeros(n, dtype=np.float64)
-        self._terminated = np.zeros(n, dtype=np.uint8)
-        self._truncated = np.zeros(n, dtype=np.uint8)
-        self._seat = np.zeros(n, dtype=np.int64)
-        self._rewards = np.zeros((n, p), dtype=np.float64)
-        self._outcome = np.zeros(n, dtype=np.int8)
-        self._count = np.zeros(n, dtype=np.int64)
-        self._scores = np.zeros((n, o), dtype=np.int64)
-        self._settlement = np.zeros((n, o), dtype=np.int64)
-        self._illegal = np.zeros(n, dtype=np.uint8)
+        self._obs = _bound((n, size), np.float32)
+        self._mask = _bound((n, actions), np.int8)
+        self._reward = _bound((n,), np.float64)
+        self._terminated = _bound((n,), np.uint8)
+        self._truncated = _bound((n,), np.uint8)
+        self._seat = _bound((n,), np.int64)
+        self._rewards = _bound((n, p), np.float64)
+        self._outcome = _bound((n,), np.int8)
+        self._count = _bound((n,), np.int64)
+        self._scores = _bound((n, o), np.int64)
+        self._settlement = _bound((n, o), np.int64)
+        self._illegal = _bound((n,), np.uint8)
         self.core.bind({
             "obs": self._obs, "mask": self._mask, "reward": self._reward,
             "terminated": self._terminated, "truncated": self._truncated, "seat": self._seat,

@@ -125,9 +125,11 @@ struct Arrays<'py> {
 
 /// The bound arrays' buffers, held for the core's life: each holds a
 /// reference to its array and keeps its buffer exported, so the array's
-/// memory stays where `Bufs` points (NumPy refuses to resize an array that
-/// is referenced or exported; `refcheck=False` overrides that, and is the
-/// caller's to avoid).
+/// memory is not freed while `Bufs` points into it. It does not move
+/// either: `bones.adapters.vector` binds views (arrays that do not own their
+/// memory), which NumPy refuses to resize; an array that owns its memory is
+/// refused a resize while it is referenced here, unless `refcheck=False`
+/// forces it, which the caller must not do to an array it bound.
 #[allow(dead_code)] // held for their references and exports, never read
 struct Held {
     obs: PyBuffer<f32>,
