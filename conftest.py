@@ -1,6 +1,7 @@
 """Doctest collection for the modules under ``bones/``.
 
-The native vector environment (``bones.adapters.vector``) runs only in the
+The native vector environment (``bones.adapters.vector``, and the SB3
+environment over it, ``bones.adapters.sb3``) runs only in the
 native core: its examples are skipped, saying why, when the Python core runs
 (``BONES_CORE=python``, or no native core built), as its tests are.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 #: modules whose doctests need the native core
-NATIVE_ONLY = ("bones/adapters/vector.py",)
+NATIVE_ONLY = ("bones/adapters/vector.py", "bones/adapters/sb3.py")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -1,20 +1,16 @@
 """Train sb3-contrib's MaskablePPO on the native vector environment, then play it in bones.
 
-    pip install sb3-contrib          # stable-baselines3 and torch (the CPU is enough)
+    pip install 'bones[ppo]'         # sb3-contrib: stable-baselines3 and torch (the CPU is enough)
     python examples/train_ppo.py --steps 4000000 --out /tmp/ppo.zip
     bones simulate all-fives -n 300 --seed 1 \\
         --bots file:examples/train_ppo.py:PPOBot:model=/tmp/ppo.zip --bots greedy
 
-:class:`BonesVecEnv` puts :class:`bones.adapters.vector.BonesVectorEnv`
-(Gymnasium's ``VectorEnv``, stepped in Rust) behind Stable-Baselines3's own
-``VecEnv`` API.  The two differ in how an episode ends: the Gymnasium
-environment resets a finished table on its *next* step (that step's action is
-ignored), while SB3 wants the first observation of the next episode on the
-step that ended one, the last observation in ``info["terminal_observation"]``.
-So on every step that ends episodes the finished tables are reset at once
-(``reset(options={"reset_mask": done})``, the same new episode the next step
-would have started) and their final observations go into ``info``.
-``action_masks()`` gives MaskablePPO the legal actions.
+The tables are :func:`bones.adapters.sb3.vec_env`: the native vector
+environment behind Stable-Baselines3's own ``VecEnv`` API (the step that ends
+an episode returns the next one's first observation, the last in
+``info["terminal_observation"]``; ``action_masks()`` for MaskablePPO).
+Without PyTorch and sb3-contrib the script says which extra to install, in
+one line, and exits 1.
 
 :class:`PPOBot` plays the saved policy as a bones bot: it encodes the seat's
 observation as the vector environment does (:class:`bones.seat.encoding.Encoding`,
@@ -28,100 +24,33 @@ initial weights and its sampled actions (torch, on one thread).
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-try:  # the environment logic below imports (and is tested) without sb3-contrib
-    from stable_baselines3.common.vec_env import VecEnv
-except ImportError:  # pragma: no cover - depends on what is installed
-    VecEnv = object
+from bones.adapters.sb3 import BonesVecEnv, vec_env
+
+#: what the training needs, and the extra that installs it
+EXTRA = "pip install 'bones[ppo]'"
 
 
-class BonesVecEnv(VecEnv):
-    """A :class:`~bones.adapters.vector.BonesVectorEnv` as an SB3 ``VecEnv``."""
+def _requires(*modules: str) -> None:
+    """Import ``modules``, or raise an ImportError that names the extra."""
+    import importlib
 
-    def __init__(self, venv: Any) -> None:
-        self.venv = venv
-        self.num_envs = venv.num_envs
-        self.observation_space = venv.single_observation_space
-        self.action_space = venv.single_action_space
-        self._masks = np.zeros((venv.num_envs, venv.single_action_space.n), dtype=bool)
-        self._actions: Any = None
-        if VecEnv is not object:
-            super().__init__(venv.num_envs, venv.single_observation_space,
-                             venv.single_action_space)
-        self._seeds: list[int | None] = [None] * venv.num_envs
-
-    def seed(self, seed: int | None = None) -> list[int | None]:
-        """Seed table ``i`` with ``seed + i`` at the next ``reset()``, as SB3
-        seeds its environments (None: the tables keep their streams)."""
-        self._seeds = [None if seed is None else seed + i for i in range(self.num_envs)]
-        return self._seeds
-
-    def reset(self) -> np.ndarray:
-        """A new episode on every table: their first observations."""
-        seeds, self._seeds = self._seeds, [None] * self.num_envs
-        obs, info = self.venv.reset(seed=None if seeds[0] is None else seeds)
-        self._masks = info["action_mask"].astype(bool)
-        return obs
-
-    def step_async(self, actions: np.ndarray) -> None:
-        self._actions = actions
-
-    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
-        obs, reward, terminated, truncated, info = self.venv.step(self._actions)
-        done = terminated | truncated
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        if done.any():
-            for i in np.flatnonzero(done):
-                infos[i]["terminal_observation"] = obs[i].copy()
-                infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
-            # start the finished tables' next episodes now, not on the next step
-            obs, info = self.venv.reset(options={"reset_mask": done})
-        self._masks = info["action_mask"].astype(bool)
-        return obs, reward.astype(np.float32), done, infos
-
-    def action_masks(self) -> np.ndarray:
-        """The legal actions of every table (bool, ``(num_envs, actions)``)."""
-        return self._masks.copy()
-
-    def close(self) -> None:
-        self.venv.close()
-
-    # SB3 reaches the environments through these; MaskablePPO calls
-    # env_method("action_masks") and get_attr("action_masks")
-    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-        if attr_name == "action_masks":
-            return [self.action_masks] * len(self._indices(indices))
-        if attr_name == "render_mode":
-            return [None] * len(self._indices(indices))
-        raise AttributeError(attr_name)
-
-    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        raise AttributeError(f"{attr_name} cannot be set on the tables")
-
-    def env_method(self, method_name: str, *args: Any, indices: Any = None,
-                   **kwargs: Any) -> list[Any]:
-        if method_name != "action_masks":
-            raise AttributeError(method_name)
-        return list(self._masks[self._indices(indices)])
-
-    def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> list[bool]:
-        return [False] * len(self._indices(indices))
-
-    def _indices(self, indices: Any) -> list[int]:
-        if indices is None:
-            return list(range(self.num_envs))
-        return [indices] if isinstance(indices, int) else list(indices)
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError as err:
+            raise ImportError(f"{err.name or name} is not installed: {EXTRA} "
+                              f"(PyTorch, Stable-Baselines3 and sb3-contrib)") from err
 
 
 def make_env(opponents: str, envs: int, reward: str) -> BonesVecEnv:
-    from bones.adapters.vector import BonesVectorEnv
-
-    return BonesVecEnv(BonesVectorEnv("all-fives", num_envs=envs, seat="random",
-                                      opponents=opponents, reward=reward))
+    return vec_env("all-fives", num_envs=envs, seat="random", opponents=opponents, reward=reward)
 
 
 def train(steps: int, out: str, seed: int = 1, envs: int = 64, opponents: str = "greedy",
@@ -129,6 +58,7 @@ def train(steps: int, out: str, seed: int = 1, envs: int = 64, opponents: str = 
           net: tuple[int, ...] = (256, 256), lr: float = 3e-4) -> None:
     """``steps`` environment steps of MaskablePPO; the first ``warmup``
     fraction against ``random`` (a curriculum), the rest against ``opponents``."""
+    _requires("torch", "sb3_contrib")
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
@@ -190,6 +120,7 @@ class PPOBot:
     """The trained policy as a bones bot: the legal action of highest probability."""
 
     def __init__(self, model: str) -> None:
+        _requires("torch", "sb3_contrib")
         import torch
         from sb3_contrib import MaskablePPO
 
@@ -227,6 +158,11 @@ def main() -> None:
     ap.add_argument("--net", default="256,256", help="hidden layer sizes")
     ap.add_argument("--lr", type=float, default=3e-4)
     o = ap.parse_args()
+    try:
+        _requires("torch", "sb3_contrib")
+    except ImportError as err:
+        print(f"{Path(sys.argv[0]).name}: {err}", file=sys.stderr)
+        sys.exit(1)
     train(o.steps, o.out, seed=o.seed, envs=o.envs, opponents=o.opponents, warmup=o.warmup,
           reward=o.reward, n_steps=o.n_steps, net=tuple(int(n) for n in o.net.split(",")),
           lr=o.lr)

@@ -38,6 +38,9 @@ def train(budget: int, out: str, envs: int = 256, horizon: int = 32, seed: int =
     baseline, updates, steps, t0 = 0.0, 0, 0, time.time()
     obs, info = venv.reset(seed=seed)
     finished: list[float] = []
+    # the tables whose episode ended at the last step: their next step
+    # starts the next episode, its action ignored (autoreset)
+    ended = np.zeros(envs, dtype=bool)
     while updates < budget:
         xs, acts, masks, rewards, ends, live = [], [], [], [], [], []
         for _ in range(horizon):
@@ -46,16 +49,16 @@ def train(budget: int, out: str, envs: int = 256, horizon: int = 32, seed: int =
             logits = np.where(mask, x @ weights, -1e9)
             p = np.exp(logits - logits.max(axis=1, keepdims=True))
             p /= p.sum(axis=1, keepdims=True)
-            # a table whose episode just ended has no legal action (autoreset)
-            a = np.array([rng.choice(actions, p=row) if legal.any() else 0
-                          for row, legal in zip(p, mask)])
+            a = np.array([rng.choice(actions, p=row) if not done else 0
+                          for row, done in zip(p, ended)])
             obs, reward, term, _, info = venv.step(a)
             xs.append(x)
             acts.append(a)
             masks.append(mask)
             rewards.append(reward)
             ends.append(term)
-            live.append(mask.any(axis=1))  # an autoreset step takes no action
+            live.append(~ended)  # an autoreset step takes no action
+            ended = term
             finished.extend(reward[term].tolist())
             steps += envs
         # returns of the episodes that ended within the rollout

@@ -96,9 +96,11 @@ def test_autoreset_masks_and_seeds() -> None:
     ended = np.zeros(8, dtype=bool)
     for _ in range(200):
         mask = info["action_mask"]
-        # a live table always has a legal action; a finished one none
-        assert ((mask.sum(axis=1) > 0) == ~ended).all()
-        actions = np.array([_pick(m, rng) if m.any() else 0 for m in mask])
+        # a live table always has a legal action; a finished one all ones
+        # (its next action is ignored): no row is ever all zero
+        assert mask.any(axis=1).all() and (mask[ended] == 1).all()
+        assert (mask[~ended].sum(axis=1) < mask.shape[1]).all()
+        actions = np.array([_pick(m, rng) for m in mask])
         obs, rew, term, trunc, info = venv.step(actions)
         assert venv.observation_space.contains(obs)
         # the step after an episode ends resets: reward 0, not terminated
@@ -116,7 +118,7 @@ def test_illegal_action_ends_the_episode() -> None:
     bad = np.array([int(np.flatnonzero(info["action_mask"][0] == 0)[0]), -1])
     _, rew, term, _, info = venv.step(bad)
     assert term.all() and (rew == -5.0).all() and info["illegal"].all()
-    assert not info["action_mask"].any()
+    assert info["action_mask"].all()  # the episode is over: all ones
 
 
 def test_self_play_observes_the_seat_to_move() -> None:
@@ -202,3 +204,18 @@ def test_gymnasium_vector_checks() -> None:
     assert venv.observation_space.shape == (4, venv.encoding.size)
     assert venv.action_space.shape == (4,)
     assert venv.metadata["autoreset_mode"].value == "NextStep"
+
+
+def test_the_arrays_the_core_writes_into_cannot_be_resized() -> None:
+    """The core keeps pointers into the bound arrays and writes through them
+    with the GIL released: NumPy must not move their memory, even told to
+    skip its reference check."""
+    venv = BonesVectorEnv("all-fives", num_envs=3, opponents="random")
+    venv.reset(seed=1)
+    bound = [venv._obs, venv._mask, venv._reward, venv._terminated, venv._truncated,
+             venv._seat, venv._rewards, venv._outcome, venv._count, venv._scores,
+             venv._settlement, venv._illegal]
+    for array in bound:
+        with pytest.raises(ValueError, match="resize"):
+            array.resize(10 * array.size, refcheck=False)
+    venv.step(venv.action_masks().argmax(axis=1))

@@ -1,14 +1,16 @@
-"""examples/train_ppo.py, the MaskablePPO example: its SB3-convention
-environment plays exactly the scalar adapter's episodes (the reset
-observation on the step that ends an episode, the last one in
-``info["terminal_observation"]``, never an empty mask), and its bot feeds the
-policy what the environment fed it.  None of that needs sb3-contrib; the last
-test, training and playing for a few steps, runs where it is installed."""
+"""examples/train_ppo.py, the MaskablePPO example: it trains on the library's
+SB3 environment (``bones.adapters.sb3``, tested in tests/test_adapters_sb3.py),
+without PyTorch it says in one line which extra to install, and its bot feeds
+the policy what the environment fed it.  None of that needs sb3-contrib; the
+last test, training and playing for a few steps, runs where it is
+installed."""
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -23,7 +25,7 @@ if core.native() is None or not hasattr(core.native(), "VectorCore"):
     pytest.skip("the vector environment needs the native core", allow_module_level=True)
 
 from bones.adapters.gymnasium import env as scalar_env  # noqa: E402
-from bones.adapters.vector import BonesVectorEnv  # noqa: E402
+from bones.adapters.sb3 import BonesVecEnv  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "examples" / "train_ppo.py"
@@ -40,83 +42,33 @@ def _load() -> ModuleType:
 ex = _load()
 
 
-def _env(n: int, opponents: str = "greedy") -> object:
-    return ex.BonesVecEnv(BonesVectorEnv("all-fives", num_envs=n, seat="random",
-                                         opponents=opponents, reward="scaled"))
+def _without_torch(*args: str) -> subprocess.CompletedProcess[str]:
+    """The script run as ``python examples/train_ppo.py ARGS`` where PyTorch,
+    Stable-Baselines3 and sb3-contrib cannot be imported (installed or not)."""
+    code = ("import runpy, sys\n"
+            "for name in ('torch', 'stable_baselines3', 'sb3_contrib'):\n"
+            "    sys.modules[name] = None\n"
+            f"sys.argv = [{str(SCRIPT)!r}, *{list(args)!r}]\n"
+            f"runpy.run_path({str(SCRIPT)!r}, run_name='__main__')\n")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
 
 
-def test_episodes_end_in_sb3s_convention() -> None:
-    """Table i against the scalar adapter reset with seed S + i, the same
-    actions: every observation, mask, reward and ending agree, and the step
-    that ends an episode returns the next one's first observation."""
-    n, seed = 3, 11
-    env = _env(n)
-    scalars = [scalar_env("all-fives", seat="random", opponents="greedy", reward="scaled")
-               for _ in range(n)]
-    env.seed(seed)
-    obs = env.reset()
-    for i, e in enumerate(scalars):
-        first, info = e.reset(seed=seed + i)
-        np.testing.assert_array_equal(obs[i], first)
-        np.testing.assert_array_equal(env.action_masks()[i], info["action_mask"].astype(bool))
-    rng = np.random.default_rng(0)
-    ended = 0
-    for _ in range(150):
-        masks = env.action_masks()
-        assert masks.any(axis=1).all()  # MaskablePPO never sees a table with no move
-        np.testing.assert_array_equal(np.stack(env.env_method("action_masks")), masks)
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-        env.step_async(actions)
-        obs, reward, done, infos = env.step_wait()
-        assert reward.dtype == np.float32 and done.dtype == bool
-        for i, e in enumerate(scalars):
-            last, r, term, trunc, _ = e.step(int(actions[i]))
-            assert reward[i] == pytest.approx(r) and done[i] == (term or trunc)
-            if done[i]:
-                ended += 1
-                np.testing.assert_array_equal(infos[i]["terminal_observation"], last)
-                assert infos[i]["TimeLimit.truncated"] is False
-                last, info = e.reset()
-            else:
-                assert "terminal_observation" not in infos[i]
-                info = {"action_mask": e.action_masks()}
-            np.testing.assert_array_equal(obs[i], last)
-            np.testing.assert_array_equal(env.action_masks()[i], info["action_mask"].astype(bool))
-    assert ended >= 2 * n  # several episodes ended on every table, on average
+def test_without_torch_the_script_names_the_extra_in_one_line() -> None:
+    got = _without_torch("--steps", "100", "--out", "/nonexistent/ppo.zip")
+    assert got.returncode == 1, got.stderr
+    assert got.stdout == ""
+    assert got.stderr == ("train_ppo.py: torch is not installed: pip install 'bones[ppo]' "
+                          "(PyTorch, Stable-Baselines3 and sb3-contrib)\n")
+    helped = _without_torch("--help")
+    assert helped.returncode == 0 and "--steps" in helped.stdout
+
+
+def test_the_example_trains_on_the_librarys_environment() -> None:
+    env = ex.make_env("random", 2, "scaled")
+    assert isinstance(env, BonesVecEnv) and env.num_envs == 2
+    assert env.venv.seat == "random" and env.venv.reward_kind == "scaled"
     env.close()
-
-
-def test_the_seed_fixes_the_episodes_and_a_reset_without_one_goes_on() -> None:
-    def run(seed: int | None, env: object) -> list[np.ndarray]:
-        if seed is not None:
-            env.seed(seed)
-        out = [env.reset()]
-        for _ in range(30):
-            env.step_async(env.action_masks().argmax(axis=1))
-            out.append(env.step_wait()[0])
-        return out
-
-    a, b, c = _env(2), _env(2), _env(2)
-    first = run(5, a)
-    assert all(np.array_equal(x, y) for x, y in zip(first, run(5, b)))
-    assert not all(np.array_equal(x, y) for x, y in zip(first, run(6, c)))
-    assert not np.array_equal(run(None, a)[0], first[0])  # new episodes, not the seed's again
-
-
-def test_what_sb3_asks_of_the_tables() -> None:
-    env = _env(2)
-    env.seed(1)
-    env.reset()
-    assert env.get_attr("render_mode") == [None, None]
-    assert [f() for f in env.get_attr("action_masks", indices=[1])][0].shape == (2, 114)
-    assert len(env.env_method("action_masks", indices=[1])) == 1
-    assert env.env_is_wrapped(object) == [False, False]
-    with pytest.raises(AttributeError):
-        env.get_attr("unknown")
-    with pytest.raises(AttributeError):
-        env.env_method("reset")
-    with pytest.raises(AttributeError):
-        env.set_attr("seat", 1)
 
 
 def test_the_bot_sees_what_the_environment_showed() -> None:

@@ -4,8 +4,10 @@ hand or match stepped one move at a time with chance resolved from a seed."""
 from __future__ import annotations
 
 import functools
+import math
+import numbers
 import os
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from bones.engine.handlike import HandLike
 from bones.engine.match import Match
@@ -56,6 +58,15 @@ def check_reward(reward: str | None, episode: str) -> str:
     if reward not in REWARDS:
         raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not '{reward}'")
     return reward
+
+
+def check_illegal_reward(value: Any) -> float:
+    """``illegal_reward`` as a float: a finite real number."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"`illegal_reward` must be a number, got {type(value)}")
+    if not math.isfinite(value):
+        raise ValueError(f"`illegal_reward` must be a finite number, got {value}")
+    return float(value)
 
 
 def hand_end_rewards(rules: Rules, reward: str, whole_match: bool, gains: list[int],
@@ -200,5 +211,6 @@ class Game:
 
 __all__ = [
     "BOT_STREAM", "EPISODES", "EPISODE_STREAM", "OUTCOMES", "REWARDS", "SEAT_STREAM", "Game",
-    "Table", "check_reward", "compile_table", "default_reward", "hand_end_rewards", "tables",
+    "Table", "check_illegal_reward", "check_reward", "compile_table", "default_reward",
+    "hand_end_rewards", "tables",
 ]

@@ -42,10 +42,11 @@ from bones.adapters.common import (
     EPISODE_STREAM,
     SEAT_STREAM,
     Game,
+    check_illegal_reward,
     check_reward,
     compile_table,
 )
-from bones.adapters.pettingzoo import render_text
+from bones.adapters.render import render_text
 from bones.bots import Bot, make_bot
 from bones.engine.rng import Rng, derive
 
@@ -53,10 +54,11 @@ from bones.engine.rng import Rng, derive
 def env(variant: str = "all-fives", seat: int | str = 0,
         opponents: str | list[Any] = "heuristic", players: int | None = None,
         teams: bool | None = None, episode: str = "hand", render_mode: str | None = None,
-        illegal_reward: float = -1.0, reward: str | None = None) -> BonesEnv:
+        illegal_reward: float = -1.0, reward: str | None = None,
+        render_all: bool = False) -> BonesEnv:
     """The environment; see :class:`BonesEnv` for the arguments."""
     return BonesEnv(variant, seat, opponents, players, teams, episode, render_mode,
-                    illegal_reward, reward)
+                    illegal_reward, reward, render_all)
 
 
 class BonesEnv(gymnasium.Env):
@@ -70,6 +72,9 @@ class BonesEnv(gymnasium.Env):
     loss); ``reward`` names another kind (``points``, ``scaled``, ``win``,
     ``difference``: :data:`bones.adapters.common.REWARDS`); ``seat`` is a
     seat or ``"random"`` (a seat drawn for every episode).
+
+    ``render_mode="ansi"``: :meth:`render` draws the seat's view (its own
+    tiles, never another's); ``render_all=True`` every hand.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
@@ -78,7 +83,7 @@ class BonesEnv(gymnasium.Env):
                  opponents: str | list[Any] = "heuristic", players: int | None = None,
                  teams: bool | None = None, episode: str = "hand",
                  render_mode: str | None = None, illegal_reward: float = -1.0,
-                 reward: str | None = None) -> None:
+                 reward: str | None = None, render_all: bool = False) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         self.rules = compile_table(variant, players, teams)
@@ -90,7 +95,8 @@ class BonesEnv(gymnasium.Env):
         self.episode = episode
         self.reward_kind = check_reward(reward, episode)
         self.render_mode = render_mode
-        self.illegal_reward = illegal_reward
+        self.render_all = bool(render_all)
+        self.illegal_reward = check_illegal_reward(illegal_reward)
         others = self.rules.players - 1
         texts = [opponents] * others if isinstance(opponents, str) else list(opponents)
         if len(texts) != others:
@@ -124,10 +130,15 @@ class BonesEnv(gymnasium.Env):
                      "outcome": game.outcome, "settlement": list(game.settlement)}
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions now (int8; all zero once the episode is over)."""
-        mask = np.zeros(self.space.num_actions, dtype=np.int8)
+        """The legal actions now (int8).  Once the episode is over (and
+        before the first reset) there is no move to make and the mask is all
+        ones, as Pgx makes it: never all zero, so a masked softmax over it
+        stays finite."""
         game = self.game
-        if game is not None and not game.over and game.turn == self.seat:
+        if game is None or game.over:
+            return np.ones(self.space.num_actions, dtype=np.int8)
+        mask = np.zeros(self.space.num_actions, dtype=np.int8)
+        if game.turn == self.seat:
             mask[self.space.legal(game.hand)] = 1
         return mask
 
@@ -184,7 +195,7 @@ class BonesEnv(gymnasium.Env):
         if self.render_mode is None or self.game is None:
             return None
         return render_text(self.rules, self.game.hand, self.game.match,
-                           self.game.match.current_deal)
+                           self.game.match.current_deal, None if self.render_all else self.seat)
 
 
 def env_id(variant: str) -> str:

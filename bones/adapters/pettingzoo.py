@@ -11,7 +11,8 @@ Every seat is an agent, ``player_0`` ... ``player_{n-1}``.  An observation
 is a dict: ``observation`` is the seat's encoding
 (:class:`bones.seat.encoding.Encoding`, float32) and ``action_mask`` the
 legal actions of :class:`bones.seat.actions.ActionSpace` (int8, all zero
-when it is not the seat's turn).  See docs/adapters.md for the options.
+when another seat is to move, all ones once the episode is over).  See
+docs/adapters.md for the options.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from bones.adapters.common import Game, check_reward, compile_table
-from bones.engine.handlike import HandLike
+from bones.adapters.common import Game, check_illegal_reward, check_reward, compile_table
+from bones.adapters.render import render_text
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
 
@@ -33,12 +34,14 @@ from bones.engine.rules import Rules
 def env(variant: str = "all-fives", players: int | None = None, teams: bool | None = None,
         seed: int | None = None, episode: str = "hand", render_mode: str | None = None,
         illegal_reward: float = -1.0, reward: str | None = None,
-        observation: str = "dict") -> AECEnv:
+        observation: str = "dict", render_all: bool = False) -> AECEnv:
     """The environment, wrapped as PettingZoo's classic games are: an
     illegal action ends the episode with ``illegal_reward`` for the seat
     that made it, and calls out of order raise."""
-    raw = raw_env(variant, players, teams, seed, episode, render_mode, reward, observation)
-    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=illegal_reward)
+    raw = raw_env(variant, players, teams, seed, episode, render_mode, reward, observation,
+                  render_all)
+    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(
+        raw, illegal_reward=check_illegal_reward(illegal_reward))
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
 
@@ -62,6 +65,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     count and scores scaled, :class:`bones.seat.encoding.Encoding`);
     ``infos[agent]`` carries the raw ``count`` and ``scores`` and, once a
     hand has ended, its ``outcome`` and ``settlement``.
+
+    ``render_mode="ansi"``: :meth:`render` draws the view of the agent to
+    move (its own tiles, never another's); ``render_all=True`` every hand.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "bones_v0",
@@ -70,8 +76,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def __init__(self, variant: str = "all-fives", players: int | None = None,
                  teams: bool | None = None, seed: int | None = None, episode: str = "hand",
                  render_mode: str | None = None, reward: str | None = None,
-                 observation: str = "dict") -> None:
+                 observation: str = "dict", render_all: bool = False) -> None:
         super().__init__()
+        self.render_all = bool(render_all)
         if observation not in ("dict", "box"):
             raise ValueError(f"observation must be 'dict' or 'box', not {observation!r}")
         self.observation_kind = observation
@@ -128,10 +135,17 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._fill_infos()
 
     def _mask(self, seat: int) -> np.ndarray:
+        """The seat's legal actions: none while another seat is to move;
+        all ones once the episode is over for it (the hand or match ended,
+        or an illegal action ended it), as Pgx makes it, so the mask
+        ``last()`` gives is never all zero."""
         assert self.game is not None
+        agent = self.possible_agents[seat]
+        if self.game.over or self.terminations.get(agent) or self.truncations.get(agent):
+            return np.ones(self.space.num_actions, dtype=np.int8)
         mask = np.zeros(self.space.num_actions, dtype=np.int8)
         hand = self.game.hand
-        if not self.game.over and hand.turn == seat:
+        if hand.turn == seat:
             mask[self.space.legal(hand)] = 1
         return mask
 
@@ -145,6 +159,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             if self.observation_kind == "box":
                 info["action_mask"] = self._mask(self.agent_name_mapping[a])
             self.infos[a] = info
+
+    def _deads_step_first(self) -> Any:
+        # called by PettingZoo's TerminateIllegalWrapper once an illegal
+        # action has ended the episode: the masks in the infos are now ones
+        self._fill_infos()
+        return super()._deads_step_first()
 
     def observe(self, agent: str) -> Any:
         assert self.game is not None
@@ -188,40 +208,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             return None
         if self.game is None:
             return ""
+        seat = None if self.render_all else self.agent_name_mapping[self.agent_selection]
         return render_text(self.rules, self.game.hand, self.game.match,
-                           self.game.match.current_deal)
+                           self.game.match.current_deal, seat)
 
     def close(self) -> None:
         pass
-
-
-def render_text(rules: Rules, hand: HandLike, match: Any, deal: Any) -> str:
-    """The table as ``bones play`` draws it, as plain text: scores, tile
-    counts, the layout picture, the open ends and every seat's tiles."""
-    from bones.engine.match import Deal
-    from bones.engine.notation import arm_name
-    from bones.seat.picture import LayoutPicture, TileFace
-    from bones.seat.placement import layout_of
-
-    lines = []
-    scores = " · ".join(f"{'team' if rules.teams else 'seat'} {o} {s}"
-                        for o, s in enumerate(match.scores))
-    lines.append(f"{rules.name} · hand {len(match.history) + (0 if hand.over else 1)}"
-                 f" · scores: {scores}")
-    held = " · ".join(f"{'▶' if s == hand.turn and not hand.over else ''}seat {s} "
-                      f"{hand.hands[s].bit_count()}" for s in range(rules.players))
-    lines.append(f"tiles: {held} · boneyard {hand.boneyard_left}")
-    if deal is not None:
-        # the boneyard as it was drawn (a draw chosen by chance reorders it)
-        played = Deal(deal.hands, tuple(hand.boneyard), deal.leader, deal.lead_tile,
-                      deal.lead_doubles_only, deal.out_of_play)
-        layout = layout_of(rules, played, [move for _, move, _ in hand.log])
-        lines += [line.plain for line in LayoutPicture(layout, TileFace(), 100).draw()]
-    ends = "  ".join(f"{arm_name(a)} {p}" for a, p in hand.open_ends().items())
-    lines.append(f"open ends: {ends or 'none yet'}   count: {hand.count}")
-    for s in range(rules.players):
-        lines.append(f"seat {s} holds: {rules.tiles.name_mask(hand.hands[s])}")
-    return "\n".join(lines) + "\n"
 
 
 __all__ = ["env", "raw_env", "render_text"]

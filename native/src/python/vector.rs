@@ -1,17 +1,24 @@
 //! The binding of `run/vector.rs`: `bones_native.VectorCore`, N tables of one
 //! variant writing into NumPy arrays the caller allocated once (`bind`),
 //! stepped with the GIL released, on `threads` threads.
+//!
+//! Every `unsafe` here says why it is sound (`// SAFETY:`); clippy holds the
+//! module to it.
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 use std::sync::{Arc, Mutex};
 
 use pyo3::buffer::{Element, PyBuffer};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::bots::rollouts::Policy;
-use crate::kernel::table::Rules as KRules;
-use crate::python::convert::{guard, NativeError};
+use crate::kernel::bits::Bits;
+use crate::kernel::game::MatchRules;
+use crate::kernel::moves::PLAYING;
+use crate::kernel::table::{Rules as KRules, Table};
+use crate::python::convert::{guard, py_mask, NativeError};
 use crate::python::rules::table_from_dict;
 use crate::python::sim::match_rules;
 use crate::run::pool::Pool;
@@ -32,7 +39,8 @@ enum Tables {
 }
 
 /// Raw pointers to the bound buffers (each checked: C-contiguous, writable,
-/// `n` rows of its width); tables write only their own rows.
+/// `n` rows of its width, kept alive and exported by `Held`); tables write
+/// only their own rows.
 #[derive(Clone, Copy)]
 struct Bufs {
     obs: *mut f32,
@@ -49,8 +57,13 @@ struct Bufs {
     illegal: *mut u8,
 }
 
-// the rows written from different threads never overlap
+// SAFETY: the pointers are into the arrays `Held` keeps exported for the
+// core's life, so they stay valid wherever the threads of a job read them;
+// each thread writes only the rows of the tables it steps (`Bufs::row`),
+// which no other thread of the job reaches, so no two threads write one byte.
 unsafe impl Send for Bufs {}
+// SAFETY: as for `Send`: shared between the threads of one job, which write
+// disjoint rows.
 unsafe impl Sync for Bufs {}
 
 struct Widths {
@@ -61,24 +74,96 @@ struct Widths {
 }
 
 impl Bufs {
-    /// Row `i`. Safety: `i < n`, and no other live row has the same `i`.
+    /// Row `i` of every array.
+    ///
+    /// # Safety
+    ///
+    /// `i < n` (the rows the arrays were checked to hold), the arrays are
+    /// alive (bound by `Held`), and no other live `Row` has the same `i`.
     unsafe fn row<'a>(&self, i: usize, w: &Widths) -> Row<'a> {
         use std::slice::from_raw_parts_mut as part;
-        Row {
-            obs: part(self.obs.add(i * w.size), w.size),
-            mask: part(self.mask.add(i * w.actions), w.actions),
-            reward: &mut *self.reward.add(i),
-            terminated: &mut *self.terminated.add(i),
-            truncated: &mut *self.truncated.add(i),
-            seat: &mut *self.seat.add(i),
-            rewards: part(self.rewards.add(i * w.players), w.players),
-            outcome: &mut *self.outcome.add(i),
-            count: &mut *self.count.add(i),
-            scores: part(self.scores.add(i * w.owners), w.owners),
-            settlement: part(self.settlement.add(i * w.owners), w.owners),
-            illegal: &mut *self.illegal.add(i),
+        // SAFETY: by the caller's promise row `i` lies inside every array
+        // (each holds `n` rows of its width, checked in `bind`), the arrays
+        // outlive the row, and nothing else refers to these bytes while the
+        // row lives
+        unsafe {
+            Row {
+                obs: part(self.obs.add(i * w.size), w.size),
+                mask: part(self.mask.add(i * w.actions), w.actions),
+                reward: &mut *self.reward.add(i),
+                terminated: &mut *self.terminated.add(i),
+                truncated: &mut *self.truncated.add(i),
+                seat: &mut *self.seat.add(i),
+                rewards: part(self.rewards.add(i * w.players), w.players),
+                outcome: &mut *self.outcome.add(i),
+                count: &mut *self.count.add(i),
+                scores: part(self.scores.add(i * w.owners), w.owners),
+                settlement: part(self.settlement.add(i * w.owners), w.owners),
+                illegal: &mut *self.illegal.add(i),
+            }
         }
     }
+}
+
+/// The arrays `bind` was given (a dict of them, by these names).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct Arrays<'py> {
+    obs: Bound<'py, PyAny>,
+    mask: Bound<'py, PyAny>,
+    reward: Bound<'py, PyAny>,
+    terminated: Bound<'py, PyAny>,
+    truncated: Bound<'py, PyAny>,
+    seat: Bound<'py, PyAny>,
+    rewards: Bound<'py, PyAny>,
+    outcome: Bound<'py, PyAny>,
+    count: Bound<'py, PyAny>,
+    scores: Bound<'py, PyAny>,
+    settlement: Bound<'py, PyAny>,
+    illegal: Bound<'py, PyAny>,
+}
+
+/// The bound arrays' buffers, held for the core's life: each holds a
+/// reference to its array and keeps its buffer exported, so the array's
+/// memory is not freed while `Bufs` points into it. It does not move
+/// either: `bones.adapters.vector` binds views (arrays that do not own their
+/// memory), which NumPy refuses to resize; an array that owns its memory is
+/// refused a resize while it is referenced here, unless `refcheck=False`
+/// forces it, which the caller must not do to an array it bound.
+#[allow(dead_code)] // held for their references and exports, never read
+struct Held {
+    obs: PyBuffer<f32>,
+    mask: PyBuffer<i8>,
+    reward: PyBuffer<f64>,
+    terminated: PyBuffer<u8>,
+    truncated: PyBuffer<u8>,
+    seat: PyBuffer<i64>,
+    rewards: PyBuffer<f64>,
+    outcome: PyBuffer<i8>,
+    count: PyBuffer<i64>,
+    scores: PyBuffer<i64>,
+    settlement: PyBuffer<i64>,
+    illegal: PyBuffer<u8>,
+}
+
+/// What `bones.adapters.vector` fixes for a vector of tables (a dict of
+/// these names): the seat mode (a seat, -1 a random seat each episode, -2
+/// self-play), one `Spec` per seat, the episode, the reward and its scale,
+/// the reward of an illegal action, the encoding's scaling.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct Settings {
+    seat: i64,
+    opponents: Vec<Spec>,
+    whole_match: bool,
+    reward: String,
+    scale: f64,
+    illegal_reward: f64,
+    count_cap: f64,
+    score_scale: f64,
+    score_clip: f64,
+    /// keep every hand's moves, to draw a table (`table`)
+    record: bool,
 }
 
 /// N tables of one variant (see `bones.adapters.vector`).
@@ -90,18 +175,22 @@ pub struct VectorCore {
     n: usize,
     /// the worker threads, made once; None once closed
     pool: Option<Pool>,
-    held: Vec<PyObject>,
+    held: Option<Held>,
     bufs: Option<Bufs>,
+    /// a step's actions, copied from the caller's array before the GIL is
+    /// released
+    actions: Vec<i64>,
 }
 
-fn buffer<T: Element>(obj: &Bound<'_, PyAny>, len: usize, name: &str) -> PyResult<*mut T> {
+/// The buffer of an array the core writes `len` items of `T` into.
+fn buffer<T: Element>(obj: &Bound<'_, PyAny>, len: usize, name: &str) -> PyResult<PyBuffer<T>> {
     let b = PyBuffer::<T>::get(obj).map_err(|e| PyValueError::new_err(format!("{name}: {e}")))?;
     if b.readonly() || !b.is_c_contiguous() || b.item_count() != len {
         return Err(PyValueError::new_err(format!(
             "{name}: a writable C-contiguous array of {len} items is needed"
         )));
     }
-    Ok(b.buf_ptr() as *mut T)
+    Ok(b)
 }
 
 /// `vector.native_opponent`'s spec: `(bot, iterations, rollouts, policy,
@@ -130,6 +219,9 @@ fn opponent(spec: &Spec) -> PyResult<Opponent> {
 /// The tables, shared by the threads of a job: each range of tables is
 /// stepped by one thread (`Pool::run`), so no two threads reach one table.
 struct SharedTables<T>(*mut T);
+// SAFETY: the pointer is to a slice of tables borrowed mutably for the whole
+// job (`step_all`), and `Pool::run` hands each index to exactly one thread,
+// so the threads only ever reach disjoint tables, each of them `Send`.
 unsafe impl<T: Send> Sync for SharedTables<T> {}
 
 fn step_all<const W: usize>(
@@ -147,9 +239,12 @@ fn step_all<const W: usize>(
     let block = |range: std::ops::Range<usize>| {
         let tables = &tables;
         for i in range {
-            // Safety: i < n, stepped by this thread alone in this job; the
-            // tables and the bound arrays outlive the job
+            // SAFETY: `Pool::run` gives index i (< n, the slice's length) to
+            // this thread alone in this job, and the slice is borrowed
+            // mutably until the job ends: nothing else refers to table i
             let env = unsafe { &mut *tables.0.add(i) };
+            // SAFETY: i < n, the rows the bound arrays hold, and this thread
+            // alone makes row i in this job; `Held` keeps the arrays alive
             let mut row = unsafe { bufs.row(i, w) };
             let got = match what(i) {
                 Do::Step(action) => env.step(cfg, lay, action, &mut row),
@@ -169,6 +264,65 @@ fn step_all<const W: usize>(
     }
 }
 
+/// The most threads a vector of tables is stepped on (a thread beyond the
+/// machine's cores only waits its turn).
+pub const MAX_THREADS: usize = 256;
+
+/// The error for `n` tables of `bytes` each that cannot be allocated.
+fn too_many(n: usize, bytes: usize) -> PyErr {
+    let total = (n as f64) * (bytes as f64);
+    PyMemoryError::new_err(format!(
+        "{n} tables need about {:.3e} bytes, more memory than can be allocated",
+        total
+    ))
+}
+
+/// `n` tables of the flat table `t`, and the layout of their observations:
+/// the vector of tables reserved first, so a count too large for memory is
+/// a `MemoryError`, not an abort.
+fn built<const W: usize>(t: Table, m: &MatchRules, n: usize) -> PyResult<(Vec<Env<W>>, ObsLayout)> {
+    let err = |e: String| PyValueError::new_err(e);
+    let r = KRules::<W>::new(t).map_err(err)?;
+    m.check(&r).map_err(err)?;
+    let lay = ObsLayout::new(&r);
+    let mut envs = Vec::new();
+    envs.try_reserve_exact(n).map_err(|_| too_many(n, Env::<W>::bytes(&r)))?;
+    // each table has its own copy of the rules (no reference count shared
+    // between the threads that step them)
+    envs.extend((0..n).map(|_| Env::new(Arc::new(r.clone()), m.clone())));
+    Ok((envs, lay))
+}
+
+/// What `VectorCore.table` tells of one table (a dict): the hand in play,
+/// how it was dealt and its moves, so that `bones.adapters.vector` draws it.
+fn table_state<'py, const W: usize>(py: Python<'py>, env: &Env<W>) -> PyResult<Bound<'py, PyDict>> {
+    let h = env.hand();
+    let d = env.dealt();
+    let players = h.rules.t.players;
+    let masks =
+        |bits: &[Bits<W>]| bits.iter().map(|b| py_mask(py, b)).collect::<PyResult<Vec<_>>>();
+    let out = PyDict::new(py);
+    let mt = env.match_state();
+    let playing = h.state == PLAYING;
+    out.set_item("over", env.over())?;
+    out.set_item("playing", playing)?;
+    out.set_item("hands_played", mt.hands_played)?;
+    out.set_item("turn", h.turn)?;
+    out.set_item("count", h.count)?;
+    // the running scores: the hand's while it plays, the match's once it ended
+    out.set_item("scores", if playing { &h.scores } else { &mt.scores }.clone())?;
+    out.set_item("hands", masks(&h.hands[..players])?)?;
+    out.set_item("boneyard", h.boneyard.clone())?;
+    out.set_item("bone_pos", h.bone_pos)?;
+    out.set_item("dealt", masks(&d.hands[..players])?)?;
+    out.set_item("leader", d.leader)?;
+    out.set_item("lead_tile", d.lead_tile)?;
+    out.set_item("lead_doubles_only", d.lead_doubles_only)?;
+    out.set_item("out_of_play", py_mask(py, &d.out_of_play)?)?;
+    out.set_item("moves", h.log.iter().map(|&(_, mv, _)| mv).collect::<Vec<i64>>())?;
+    Ok(out)
+}
+
 macro_rules! each {
     ($tables:expr, $envs:ident => $body:expr) => {
         match $tables {
@@ -181,26 +335,28 @@ macro_rules! each {
 
 #[pymethods]
 impl VectorCore {
-    /// `table`: a flat table with its match fields; `seat`: a seat, -1 for a
-    /// random seat each episode, -2 for self-play; `opponents`: per seat
-    /// `(bot, iterations, rollouts, policy)`.
+    /// `table`: a flat table with its match fields; `n` tables; `settings`:
+    /// what is fixed for them (`Settings`); `threads` to step them on.
     #[new]
-    #[allow(clippy::too_many_arguments)]
     fn new(
         table: Bound<'_, PyDict>,
         n: usize,
-        seat: i64,
-        opponents: Vec<Spec>,
-        whole_match: bool,
-        reward: &str,
-        scale: f64,
-        illegal_reward: f64,
-        count_cap: f64,
-        score_scale: f64,
-        score_clip: f64,
+        settings: Settings,
         threads: usize,
     ) -> PyResult<Self> {
         guard(|| {
+            let Settings {
+                seat,
+                opponents,
+                whole_match,
+                reward,
+                scale,
+                illegal_reward,
+                count_cap,
+                score_scale,
+                score_clip,
+                record,
+            } = settings;
             let t = table_from_dict(&table)?;
             let m = match_rules(&table)?;
             let players = t.players as i64;
@@ -214,7 +370,7 @@ impl VectorCore {
                 return Err(PyValueError::new_err("one opponent entry per seat"));
             }
             let opponents = opponents.iter().map(opponent).collect::<PyResult<Vec<_>>>()?;
-            let reward = match reward {
+            let reward = match reward.as_str() {
                 "points" => Reward::Points,
                 "scaled" => Reward::Scaled,
                 "win" => Reward::Win,
@@ -231,51 +387,49 @@ impl VectorCore {
                 count_cap,
                 score_scale,
                 score_clip,
+                record,
             };
-            let err = |e: String| PyValueError::new_err(e);
+            if threads == 0 || threads > MAX_THREADS {
+                return Err(PyValueError::new_err(format!(
+                    "threads must be 1 to {MAX_THREADS}, not {threads}"
+                )));
+            }
             let (tables, lay) = match t.words() {
-                1 => {
-                    let r = Arc::new(KRules::<1>::new(t).map_err(err)?);
-                    m.check(&r).map_err(err)?;
-                    let lay = ObsLayout::new(&r);
-                    (
-                        Tables::W1(
-                            (0..n).map(|_| Env::new(Arc::new((*r).clone()), m.clone())).collect(),
-                        ),
-                        lay,
-                    )
-                }
-                2 => {
-                    let r = Arc::new(KRules::<2>::new(t).map_err(err)?);
-                    m.check(&r).map_err(err)?;
-                    let lay = ObsLayout::new(&r);
-                    (
-                        Tables::W2(
-                            (0..n).map(|_| Env::new(Arc::new((*r).clone()), m.clone())).collect(),
-                        ),
-                        lay,
-                    )
-                }
-                _ => {
-                    let r = Arc::new(KRules::<3>::new(t).map_err(err)?);
-                    m.check(&r).map_err(err)?;
-                    let lay = ObsLayout::new(&r);
-                    (
-                        Tables::W3(
-                            (0..n).map(|_| Env::new(Arc::new((*r).clone()), m.clone())).collect(),
-                        ),
-                        lay,
-                    )
-                }
+                1 => built(t, &m, n).map(|(e, l)| (Tables::W1(e), l))?,
+                2 => built(t, &m, n).map(|(e, l)| (Tables::W2(e), l))?,
+                _ => built(t, &m, n).map(|(e, l)| (Tables::W3(e), l))?,
             };
+            let mut actions = Vec::new();
+            actions.try_reserve_exact(n).map_err(|_| too_many(n, 8))?;
+            actions.resize(n, 0);
             Ok(VectorCore {
                 tables,
                 cfg,
                 lay,
                 n,
                 pool: Some(Pool::new(threads.clamp(1, n.max(1)))),
-                held: Vec::new(),
+                held: None,
                 bufs: None,
+                actions,
+            })
+        })
+    }
+
+    /// The most threads a vector of tables is stepped on.
+    #[classattr]
+    const MAX_THREADS: usize = MAX_THREADS;
+
+    /// An estimate of the bytes a table of the flat `table` holds once it
+    /// plays (`Env::bytes`), the arrays it writes into left out.
+    #[staticmethod]
+    fn table_bytes(table: Bound<'_, PyDict>) -> PyResult<usize> {
+        guard(|| {
+            let t = table_from_dict(&table)?;
+            let err = |e: String| PyValueError::new_err(e);
+            Ok(match t.words() {
+                1 => Env::<1>::bytes(&KRules::<1>::new(t).map_err(err)?),
+                2 => Env::<2>::bytes(&KRules::<2>::new(t).map_err(err)?),
+                _ => Env::<3>::bytes(&KRules::<3>::new(t).map_err(err)?),
             })
         })
     }
@@ -291,45 +445,44 @@ impl VectorCore {
     /// truncated (n,) uint8, seat (n,) int64, rewards (n, players) float64,
     /// outcome (n,) int8, count (n,) int64, scores and settlement (n,
     /// owners) int64, illegal (n,) uint8.
-    #[allow(clippy::too_many_arguments)]
-    fn bind(
-        &mut self,
-        obs: Bound<'_, PyAny>,
-        mask: Bound<'_, PyAny>,
-        reward: Bound<'_, PyAny>,
-        terminated: Bound<'_, PyAny>,
-        truncated: Bound<'_, PyAny>,
-        seat: Bound<'_, PyAny>,
-        rewards: Bound<'_, PyAny>,
-        outcome: Bound<'_, PyAny>,
-        count: Bound<'_, PyAny>,
-        scores: Bound<'_, PyAny>,
-        settlement: Bound<'_, PyAny>,
-        illegal: Bound<'_, PyAny>,
-    ) -> PyResult<()> {
+    /// (`arrays`: a dict of them by these names.)
+    fn bind(&mut self, arrays: Arrays<'_>) -> PyResult<()> {
         let n = self.n;
         let w = self.widths();
-        let bufs = Bufs {
-            obs: buffer(&obs, n * w.size, "obs")?,
-            mask: buffer(&mask, n * w.actions, "mask")?,
-            reward: buffer(&reward, n, "reward")?,
-            terminated: buffer(&terminated, n, "terminated")?,
-            truncated: buffer(&truncated, n, "truncated")?,
-            seat: buffer(&seat, n, "seat")?,
-            rewards: buffer(&rewards, n * w.players, "rewards")?,
-            outcome: buffer(&outcome, n, "outcome")?,
-            count: buffer(&count, n, "count")?,
-            scores: buffer(&scores, n * w.owners, "scores")?,
-            settlement: buffer(&settlement, n * w.owners, "settlement")?,
-            illegal: buffer(&illegal, n, "illegal")?,
+        let rows = |width: usize, name: &str| {
+            n.checked_mul(width)
+                .ok_or_else(|| PyValueError::new_err(format!("{name}: too many items")))
         };
-        self.held = [
-            obs, mask, reward, terminated, truncated, seat, rewards, outcome, count, scores,
-            settlement, illegal,
-        ]
-        .into_iter()
-        .map(|o| o.unbind())
-        .collect();
+        let held = Held {
+            obs: buffer(&arrays.obs, rows(w.size, "obs")?, "obs")?,
+            mask: buffer(&arrays.mask, rows(w.actions, "mask")?, "mask")?,
+            reward: buffer(&arrays.reward, n, "reward")?,
+            terminated: buffer(&arrays.terminated, n, "terminated")?,
+            truncated: buffer(&arrays.truncated, n, "truncated")?,
+            seat: buffer(&arrays.seat, n, "seat")?,
+            rewards: buffer(&arrays.rewards, rows(w.players, "rewards")?, "rewards")?,
+            outcome: buffer(&arrays.outcome, n, "outcome")?,
+            count: buffer(&arrays.count, n, "count")?,
+            scores: buffer(&arrays.scores, rows(w.owners, "scores")?, "scores")?,
+            settlement: buffer(&arrays.settlement, rows(w.owners, "settlement")?, "settlement")?,
+            illegal: buffer(&arrays.illegal, n, "illegal")?,
+        };
+        let bufs = Bufs {
+            obs: held.obs.buf_ptr().cast(),
+            mask: held.mask.buf_ptr().cast(),
+            reward: held.reward.buf_ptr().cast(),
+            terminated: held.terminated.buf_ptr().cast(),
+            truncated: held.truncated.buf_ptr().cast(),
+            seat: held.seat.buf_ptr().cast(),
+            rewards: held.rewards.buf_ptr().cast(),
+            outcome: held.outcome.buf_ptr().cast(),
+            count: held.count.buf_ptr().cast(),
+            scores: held.scores.buf_ptr().cast(),
+            settlement: held.settlement.buf_ptr().cast(),
+            illegal: held.illegal.buf_ptr().cast(),
+        };
+        // the old arrays are let go only after the new ones are in place
+        self.held = Some(held);
         self.bufs = Some(bufs);
         Ok(())
     }
@@ -352,6 +505,18 @@ impl VectorCore {
         self.run(py, &|i: usize| if which[i] != 0 { Do::Reset } else { Do::Skip })
     }
 
+    /// Table `i` now (`table_state`): its hand, how it was dealt and the
+    /// moves made; only when the tables keep their moves (`record`).
+    fn table<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyDict>> {
+        if i >= self.n {
+            return Err(PyValueError::new_err(format!("no table {i}")));
+        }
+        if !self.cfg.record {
+            return Err(PyValueError::new_err("the tables keep their moves only when recording"));
+        }
+        each!(&self.tables, envs => table_state(py, &envs[i]))
+    }
+
     /// Stop and join the worker threads; a later step or reset is refused.
     fn close(&mut self, py: Python<'_>) {
         let pool = self.pool.take();
@@ -372,8 +537,13 @@ impl VectorCore {
         if !buf.is_c_contiguous() || buf.item_count() != n {
             return Err(PyValueError::new_err(format!("{n} int64 actions are needed")));
         }
-        let acts: &[i64] = unsafe { std::slice::from_raw_parts(buf.buf_ptr() as *const i64, n) };
-        self.run(py, &|i: usize| Do::Step(acts[i]))
+        // copied while the GIL is held: the caller's array may change once
+        // it is released
+        let mut acts = std::mem::take(&mut self.actions);
+        let copied = buf.copy_to_slice(py, &mut acts);
+        let got = copied.and_then(|()| self.run(py, &|i: usize| Do::Step(acts[i])));
+        self.actions = acts;
+        got
     }
 }
 

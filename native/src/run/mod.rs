@@ -1,6 +1,8 @@
 //! Many games at once: whole simulations (`sim`) and the vector environment
 //! (`vector`) on its persistent thread pool (`pool`).
 
+// every `unsafe` of the pool says why it is sound
+#[deny(clippy::undocumented_unsafe_blocks)]
 pub mod pool;
 pub mod sim;
 pub mod vector;

@@ -152,10 +152,13 @@ impl Pool {
             return Ok(());
         }
         let per = n.div_ceil(threads);
-        // Safety: the erased lifetime is never outlived: a worker touches
-        // the job only while counted in `active` with the job open, and
-        // this function closes it and waits for `active` to reach 0 before
-        // it returns or unwinds
+        // SAFETY: only the lifetime is changed (the same fat pointer), and
+        // the erased lifetime is never outlived: a worker reaches the job
+        // only through `task`, and only while it is counted in `active` and
+        // found the job open (`open` == its epoch); this function closes
+        // the job (`open` = 0) and waits for `active` to reach 0 before it
+        // returns, and unwinds only after that (the caller's own panic is
+        // caught and resumed below), so no thread holds `job` once `'a` ends
         let job = unsafe {
             std::mem::transmute::<&'a (dyn Fn(Range<usize>) + Sync + 'a), &'static Job>(job)
         };
@@ -197,7 +200,11 @@ fn work(s: &Shared, me: usize) {
         s.active.fetch_add(1, Ordering::SeqCst);
         // still open: the caller waits for this worker before it returns
         if s.open.load(Ordering::SeqCst) == seen {
-            // Safety: valid while the job is open and this worker is active
+            // SAFETY: `task` points to the `Task` on the stack of `run`,
+            // stored (Release) before `open` and `epoch` were set to this
+            // job's epoch, which this thread read (SeqCst/Acquire) after
+            // counting itself in `active`; `run` keeps that `Task` alive and
+            // unmoved until `active` is back to 0, so it outlives this borrow
             let task = unsafe { &*s.task.load(Ordering::Acquire) };
             if catch_unwind(AssertUnwindSafe(|| drain(s, task, me))).is_err() {
                 s.panicked.store(true, Ordering::Relaxed);

@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use crate::bots::heuristic::{heuristic_decide, Voids};
+use crate::bots::heuristic::{heuristic_decide, Void, Voids};
 use crate::bots::ismcts;
 use crate::bots::rollouts::Policy;
 use crate::bots::search::{search, Budget};
@@ -87,13 +87,20 @@ pub struct Config {
     pub count_cap: f64,
     pub score_scale: f64,
     pub score_clip: f64,
+    /// keep every hand's moves, to draw a table (`render`)
+    pub record: bool,
 }
 
 impl Config {
-    /// Whether a hand must keep its log: a searching opponent weighs its
-    /// worlds by the other seats' plays (`infer`), as the scalar bot does
+    /// Whether a hand must keep its log: a table is drawn from its moves, and
+    /// a searching opponent weighs its worlds by the other seats' plays
+    /// (`infer`), as the scalar bot does
     pub fn needs_log(&self) -> bool {
-        self.opponents.iter().any(|o| matches!(o, Opponent::Search { infer, .. } if *infer > 0.0))
+        self.record
+            || self
+                .opponents
+                .iter()
+                .any(|o| matches!(o, Opponent::Search { infer, .. } if *infer > 0.0))
     }
 }
 
@@ -172,6 +179,18 @@ pub struct Row<'a> {
     pub illegal: &'a mut u8,
 }
 
+/// How a table's hand was dealt (`match.Deal` but the boneyard, which the
+/// hand keeps in drawing order): what its moves are replayed on to draw the
+/// layout.
+#[derive(Clone, Copy, Debug)]
+pub struct Dealt<const W: usize> {
+    pub hands: [Bits<W>; MAX_PLAYERS],
+    pub leader: usize,
+    pub lead_tile: i64,
+    pub lead_doubles_only: bool,
+    pub out_of_play: Bits<W>,
+}
+
 /// One table.
 pub struct Env<const W: usize> {
     rules: Arc<Rules<W>>,
@@ -191,6 +210,7 @@ pub struct Env<const W: usize> {
     pending: [f64; MAX_PLAYERS],
     settlement: Vec<i64>,
     outcome: u8,
+    dealt: Dealt<W>,
 }
 
 impl<const W: usize> Env<W> {
@@ -218,8 +238,70 @@ impl<const W: usize> Env<W> {
             pending: [0.0; MAX_PLAYERS],
             settlement: vec![0; owners],
             outcome: 0,
+            dealt: Dealt {
+                hands: [Bits::ZERO; MAX_PLAYERS],
+                leader: 0,
+                lead_tile: -1,
+                lead_doubles_only: false,
+                out_of_play: Bits::ZERO,
+            },
             rules,
         }
+    }
+
+    /// The hand in play (or the one that ended the episode).
+    pub fn hand(&self) -> &Hand<W> {
+        &self.hand
+    }
+
+    /// How the hand in play was dealt.
+    pub fn dealt(&self) -> &Dealt<W> {
+        &self.dealt
+    }
+
+    /// The match in play (its scores are brought up to date as each hand
+    /// ends; the hand in play keeps its own running scores).
+    pub fn match_state(&self) -> &Match<W> {
+        &self.mt
+    }
+
+    /// Whether the episode is over (the next step starts another).
+    pub fn over(&self) -> bool {
+        self.over
+    }
+
+    /// An estimate of the bytes one table of `rules` holds once it plays:
+    /// the table itself (its hand, the heuristic's scratch hand and its
+    /// match, inline), its own copy of the rules, and what its vectors grow
+    /// to (the boneyard and scores of each hand, a hand's log, the legal
+    /// moves, the voids), each allocation with the allocator's overhead.
+    /// `bones.adapters.vector` bounds the number of tables by it.
+    pub fn bytes(rules: &Rules<W>) -> usize {
+        use std::mem::size_of;
+        // an allocation's header and rounding
+        const ALLOC: usize = 32;
+        let vec = |len: usize, each: usize| len * each + ALLOC;
+        let t = &rules.t;
+        let (tiles, pips, players, owners) = (rules.size, t.highest + 1, t.players, t.owners);
+        let rules_heap = 4 * vec(tiles, size_of::<i64>())
+            + vec(tiles * pips, 1)
+            + vec(pips, size_of::<Bits<W>>())
+            + 3 * vec(players, size_of::<usize>())
+            + vec(t.count_points.len(), 8)
+            + vec(t.header_points.len(), 8)
+            + vec(t.when_values.len(), 8);
+        // a hand's log: every tile played, and drawn, once
+        let moves = 2 * tiles;
+        let hand_heap = vec(tiles, 1) + 3 * vec(owners, size_of::<i64>());
+        size_of::<Self>()
+            + size_of::<Rules<W>>()
+            + ALLOC
+            + rules_heap
+            + 2 * hand_heap
+            + vec(moves, size_of::<(u8, i64, i64)>())
+            + vec(64, size_of::<i64>())
+            + 5 * vec(owners, size_of::<i64>())
+            + vec(tiles, size_of::<Void<W>>())
     }
 
     fn learner(&self, cfg: &Config, seat: usize) -> bool {
@@ -260,6 +342,14 @@ impl<const W: usize> Env<W> {
     fn new_hand(&mut self, cfg: &Config) -> Result<(), String> {
         // the search's inference reads the hand's history (its log)
         self.hand = self.mt.new_hand(cfg.needs_log())?;
+        let h = &self.hand;
+        self.dealt = Dealt {
+            hands: h.hands,
+            leader: h.leader,
+            lead_tile: h.lead_tile,
+            lead_doubles_only: h.lead_doubles_only,
+            out_of_play: h.out_of_play,
+        };
         self.before.clone_from(&self.mt.scores);
         self.voids.clear();
         Ok(())
@@ -432,14 +522,17 @@ impl<const W: usize> Env<W> {
         Ok(())
     }
 
-    /// The observation of `seat`, its mask and the raw values.
+    /// The observation of `seat`, its mask and the raw values. Once the
+    /// episode is over the mask is all ones, as Pgx makes it: the next
+    /// step's action is ignored (it starts the next episode), and a masked
+    /// softmax over the row stays finite.
     fn write(&mut self, cfg: &Config, lay: &ObsLayout, row: &mut Row, seat: usize) {
         *row.seat = seat as i64;
         *row.count = self.hand.count;
         row.scores.copy_from_slice(&self.hand.scores);
         row.settlement.copy_from_slice(&self.settlement);
         *row.outcome = self.outcome as i8;
-        row.mask.iter_mut().for_each(|v| *v = 0);
+        row.mask.fill(i8::from(self.over));
         if !self.over && self.hand.turn == seat {
             self.hand.legal_moves_into(&mut self.legal);
             for &mv in &self.legal {
