@@ -31,7 +31,7 @@ IDS = [str(t) for t in TABLES]
 
 # the checkers' advice for a dict observation, which PettingZoo's own
 # classic games share
-pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"), pytest.mark.once]
 
 
 def _quiet(fn, *args, **kwargs):

@@ -13,6 +13,9 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+# the framework's own checks test the adapter, not the core: one pass of the suite
+pytestmark = pytest.mark.once
+
 import numpy as np  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 

@@ -15,6 +15,14 @@ import pytest
 from .serving import Served, chromium_path, free_port
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every browser test runs in one pass of the suite (the page, not the core)."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.path).parents:
+            item.add_marker(pytest.mark.once)
+
+
 def _missing(what: str) -> None:
     if os.environ.get("CI") == "true":
         pytest.fail(f"{what} (CI=true: the browser tests must run; .ci/run installs chromium)")
