@@ -7,6 +7,13 @@
 //! (`rules.SPIN_*`, `settle.TIES_*`, ...), so `bones_native.constants()` can
 //! show them and `tests/test_shared_constants.py` compare them.
 
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
+
 macro_rules! rule_codes {
     ($(#[$doc:meta])* $name:ident, $what:literal, $family:literal {
         $($(#[$vdoc:meta])* $variant:ident = $code:literal => $py:literal),+ $(,)?
@@ -27,6 +34,15 @@ macro_rules! rule_codes {
             /// The family's first code (what a test table leaves unset).
             fn default() -> Self {
                 [$($name::$variant),+][0]
+            }
+        }
+
+        impl From<$name> for i64 {
+            /// The code the flat table writes.
+            fn from(value: $name) -> i64 {
+                match value {
+                    $($name::$variant => $code),+
+                }
             }
         }
 
@@ -245,7 +261,7 @@ mod tests {
             assert!(!codes.is_empty(), "{family}");
         }
         for &(_, code) in Ties::CODES.1 {
-            assert_eq!(Ties::try_from(code).unwrap() as i64, code);
+            assert_eq!(i64::from(Ties::try_from(code).unwrap()), code);
         }
         assert_eq!(Spinner::try_from(5), Ok(Spinner::EveryButLed));
         assert_eq!(

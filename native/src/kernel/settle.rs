@@ -1,5 +1,15 @@
 //! End-of-hand settlement (`bones.engine.settle`), from the rule's codes.
+//! Owners are indices; a domino-er, a blocker or a winner that may be
+//! absent is an `Option` (Python's -1 is `None`).
 
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
+
+use crate::kernel::convert::int;
 use crate::kernel::table::{Amount, Per, Round, Settle, SettleKind, Ties};
 
 /// Round a non-negative amount to the nearest multiple of `unit` (half up).
@@ -40,8 +50,8 @@ impl Settle {
         }
     }
 
-    fn share(&self, amount: i64, ways: i64) -> i64 {
-        let mut each = amount.div_euclid(ways);
+    fn share(&self, amount: i64, ways: usize) -> i64 {
+        let mut each = amount.div_euclid(int(ways));
         if self.unit > 1 {
             each -= each.rem_euclid(self.unit);
         }
@@ -94,11 +104,11 @@ impl Settle {
         &self,
         pips: &[i64],
         doubles: &[bool],
-        domino: i64,
-        blocker: i64,
+        domino: Option<usize>,
+        blocker: Option<usize>,
     ) -> Vec<usize> {
-        if domino >= 0 {
-            return vec![domino as usize];
+        if let Some(d) = domino {
+            return vec![d];
         }
         let mut lightest = if self.kind == SettleKind::Lightest {
             self.lightest(pips, doubles)
@@ -114,7 +124,7 @@ impl Settle {
         }
         match self.ties {
             Ties::NotBlocker => {
-                lightest.retain(|&o| o as i64 != blocker);
+                lightest.retain(|&o| Some(o) != blocker);
                 if lightest.len() == 1 {
                     lightest
                 } else {
@@ -127,13 +137,13 @@ impl Settle {
     }
 
     /// The score changes of one hand, per owner. `domino` and `blocker` are
-    /// owners, -1 for none; `seats` each seat's own pips.
+    /// owners, if any; `seats` each seat's own pips.
     pub fn settle(
         &self,
         pips: &[i64],
         doubles: &[bool],
-        domino: i64,
-        blocker: i64,
+        domino: Option<usize>,
+        blocker: Option<usize>,
         seats: &Seats,
     ) -> Vec<i64> {
         let n = pips.len();
@@ -165,8 +175,7 @@ impl Settle {
                 }
             }
             SettleKind::DominoEr => {
-                if domino >= 0 {
-                    let d = domino as usize;
+                if let Some(d) = domino {
                     let losers: Vec<usize> = (0..n).filter(|&o| o != d).collect();
                     deltas[d] = self.amount(pips, d, &losers, seats);
                 }
@@ -176,7 +185,7 @@ impl Settle {
                 if lightest.len() > 1 {
                     match self.ties {
                         Ties::NotBlocker => {
-                            lightest.retain(|&o| o as i64 != blocker);
+                            lightest.retain(|&o| Some(o) != blocker);
                             if lightest.len() != 1 {
                                 return deltas;
                             }
@@ -189,7 +198,7 @@ impl Settle {
                             let each = if self.ties == Ties::Full {
                                 total
                             } else {
-                                self.share(total, lightest.len() as i64)
+                                self.share(total, lightest.len())
                             };
                             for &o in &lightest {
                                 deltas[o] = each;
@@ -210,17 +219,17 @@ impl Settle {
 }
 
 /// `settle.hand_winner`: the domino-er, else the one owner with the best
-/// positive settlement; -1 for none.
-pub fn hand_winner(deltas: &[i64], domino: i64) -> i64 {
-    if domino >= 0 {
+/// positive settlement, if there is one.
+pub fn hand_winner(deltas: &[i64], domino: Option<usize>) -> Option<usize> {
+    if domino.is_some() {
         return domino;
     }
-    let best = *deltas.iter().max().unwrap();
+    let best = *deltas.iter().max().unwrap_or(&0);
     let top: Vec<usize> = (0..deltas.len()).filter(|&o| deltas[o] == best).collect();
     if top.len() == 1 && best > 0 {
-        top[0] as i64
+        Some(top[0])
     } else {
-        -1
+        None
     }
 }
 
@@ -232,7 +241,13 @@ mod tests {
     use SettleKind::*;
 
     /// Settle with every seat its own owner.
-    fn solo(r: &Settle, pips: &[i64], doubles: &[bool], domino: i64, blocker: i64) -> Vec<i64> {
+    fn solo(
+        r: &Settle,
+        pips: &[i64],
+        doubles: &[bool],
+        domino: Option<usize>,
+        blocker: Option<usize>,
+    ) -> Vec<i64> {
         let owner: Vec<usize> = (0..pips.len()).collect();
         r.settle(pips, doubles, domino, blocker, &Seats { pips, owner: &owner })
     }
@@ -260,26 +275,29 @@ mod tests {
         // opponents' pips 12 and 13, rounded each to 10 + 15, divided by 5
         let base = settle(DominoEr, Opponents);
         let r = Settle { unit: 5, per: Per::Opponent, divisor: 5, ..base.clone() };
-        assert_eq!(solo(&r, &[0, 12, 13], &[false; 3], 0, -1), vec![5, 0, 0]);
+        assert_eq!(solo(&r, &[0, 12, 13], &[false; 3], Some(0), None), vec![5, 0, 0]);
         // aggregate: 25 -> 25 / 5
         let r = Settle { unit: 5, divisor: 5, ..base };
-        assert_eq!(solo(&r, &[0, 12, 13], &[false; 3], 0, -1), vec![5, 0, 0]);
-        assert_eq!(solo(&r, &[0, 12, 13], &[false; 3], -1, -1), vec![0, 0, 0]);
+        assert_eq!(solo(&r, &[0, 12, 13], &[false; 3], Some(0), None), vec![5, 0, 0]);
+        assert_eq!(solo(&r, &[0, 12, 13], &[false; 3], None, None), vec![0, 0, 0]);
     }
 
     #[test]
     fn lightest_ties() {
         let pips = [5, 5, 20];
         let nobody = settle(Lightest, Opponents);
-        assert_eq!(solo(&nobody, &pips, &[false; 3], -1, 1), vec![0, 0, 0]);
+        assert_eq!(solo(&nobody, &pips, &[false; 3], None, Some(1)), vec![0, 0, 0]);
         let share = Settle { ties: Ties::Share, ..nobody.clone() };
         // the losers' 20 pips shared by two
-        assert_eq!(solo(&share, &pips, &[false; 3], -1, 1), vec![10, 10, 0]);
+        assert_eq!(solo(&share, &pips, &[false; 3], None, Some(1)), vec![10, 10, 0]);
         let not_blocker = Settle { ties: Ties::NotBlocker, ..settle(Lightest, OpponentsMinusOwn) };
         // seat 0 did not block: 25 - 5
-        assert_eq!(solo(&not_blocker, &pips, &[false; 3], -1, 1), vec![20, 0, 0]);
+        assert_eq!(solo(&not_blocker, &pips, &[false; 3], None, Some(1)), vec![20, 0, 0]);
         let doubles_lose = Settle { flat: 7, doubles_lose: true, ..settle(Lightest, Flat) };
-        assert_eq!(solo(&doubles_lose, &[1, 9, 20], &[true, false, true], -1, -1), vec![0, 7, 0]);
+        assert_eq!(
+            solo(&doubles_lose, &[1, 9, 20], &[true, false, true], None, None),
+            vec![0, 7, 0]
+        );
     }
 
     #[test]
@@ -290,27 +308,27 @@ mod tests {
         let seats = Seats { pips: &[2, 0, 2, 0], owner: &[0, 1, 0, 1] };
         // per opponent: 4 pooled -> 5
         let r = Settle { unit: 5, per: Per::Opponent, ..settle(DominoEr, Opponents) };
-        assert_eq!(r.settle(&[4, 0], &[false; 2], 1, -1, &seats), vec![0, 5]);
+        assert_eq!(r.settle(&[4, 0], &[false; 2], Some(1), None, &seats), vec![0, 5]);
         // per player: 2 -> 0 and 2 -> 0
         let r = Settle { per: Per::Player, ..r };
-        assert_eq!(r.settle(&[4, 0], &[false; 2], 1, -1, &seats), vec![0, 0]);
+        assert_eq!(r.settle(&[4, 0], &[false; 2], Some(1), None, &seats), vec![0, 0]);
         // rounded up, per player: 5 + 5
         let r = Settle { mode: Round::Up, ..r };
-        assert_eq!(r.settle(&[4, 0], &[false; 2], 1, -1, &seats), vec![0, 10]);
+        assert_eq!(r.settle(&[4, 0], &[false; 2], Some(1), None, &seats), vec![0, 10]);
         // tied lightest hands each score the whole of the rest
         let full = Settle { ties: Ties::Full, ..settle(Lightest, Opponents) };
-        assert_eq!(solo(&full, &[5, 5, 20], &[false; 3], -1, 1), vec![20, 20, 0]);
+        assert_eq!(solo(&full, &[5, 5, 20], &[false; 3], None, Some(1)), vec![20, 20, 0]);
     }
 
     #[test]
     fn cascade_and_own_penalty() {
         let each = settle(EachHeavier, Opponents);
-        assert_eq!(solo(&each, &[1, 4, 10], &[false; 3], -1, -1), vec![12, 6, 0]);
+        assert_eq!(solo(&each, &[1, 4, 10], &[false; 3], None, None), vec![12, 6, 0]);
         let own = settle(OwnPenalty, Opponents);
-        assert_eq!(solo(&own, &[1, 4], &[false; 2], -1, -1), vec![-1, -4]);
-        assert_eq!(hand_winner(&[0, 3, 3], -1), -1);
-        assert_eq!(hand_winner(&[0, 3, 2], -1), 1);
-        assert_eq!(hand_winner(&[0, 0, 0], 2), 2);
+        assert_eq!(solo(&own, &[1, 4], &[false; 2], None, None), vec![-1, -4]);
+        assert_eq!(hand_winner(&[0, 3, 3], None), None);
+        assert_eq!(hand_winner(&[0, 3, 2], None), Some(1));
+        assert_eq!(hand_winner(&[0, 0, 0], Some(2)), Some(2));
     }
 
     #[test]
@@ -318,25 +336,25 @@ mod tests {
         // teams 0 (seats 0, 2) and 1 (seats 1, 3): seat 1 holds 3, seat 3 holds 3
         let own = Settle { unit: 5, per: Per::Player, ..settle(OwnPenalty, Opponents) };
         let seats = Seats { pips: &[0, 3, 2, 3], owner: &[0, 1, 0, 1] };
-        assert_eq!(own.settle(&[2, 6], &[false; 2], -1, -1, &seats), vec![0, -10]);
+        assert_eq!(own.settle(&[2, 6], &[false; 2], None, None, &seats), vec![0, -10]);
         let pooled = Settle { per: Per::Aggregate, ..own };
-        assert_eq!(pooled.settle(&[2, 6], &[false; 2], -1, -1, &seats), vec![0, -5]);
+        assert_eq!(pooled.settle(&[2, 6], &[false; 2], None, None, &seats), vec![0, -5]);
     }
 
     #[test]
     fn hand_winners_follow_the_ties_rule() {
         let mut r = settle(Lightest, Opponents);
-        assert_eq!(r.hand_winners(&[3, 3, 9], &[false; 3], -1, 0), Vec::<usize>::new());
-        assert_eq!(r.hand_winners(&[3, 4], &[false; 2], -1, 0), vec![0]);
-        assert_eq!(r.hand_winners(&[3, 4], &[false; 2], 1, 0), vec![1]);
+        assert_eq!(r.hand_winners(&[3, 3, 9], &[false; 3], None, Some(0)), Vec::<usize>::new());
+        assert_eq!(r.hand_winners(&[3, 4], &[false; 2], None, Some(0)), vec![0]);
+        assert_eq!(r.hand_winners(&[3, 4], &[false; 2], Some(1), Some(0)), vec![1]);
         r.ties = Ties::NotBlocker;
-        assert_eq!(r.hand_winners(&[3, 3, 9], &[false; 3], -1, 0), vec![1]);
+        assert_eq!(r.hand_winners(&[3, 3, 9], &[false; 3], None, Some(0)), vec![1]);
         r.ties = Ties::Share;
-        assert_eq!(r.hand_winners(&[3, 3, 9], &[false; 3], -1, 0), vec![0, 1]);
+        assert_eq!(r.hand_winners(&[3, 3, 9], &[false; 3], None, Some(0)), vec![0, 1]);
         r.doubles_lose = true;
-        assert_eq!(r.hand_winners(&[3, 5], &[true, false], -1, 0), vec![1]);
+        assert_eq!(r.hand_winners(&[3, 5], &[true, false], None, Some(0)), vec![1]);
         let own = settle(OwnPenalty, Opponents);
-        assert_eq!(own.hand_winners(&[3, 3], &[false; 2], -1, 0), Vec::<usize>::new());
-        assert_eq!(own.hand_winners(&[2, 3], &[false; 2], -1, 0), vec![0]);
+        assert_eq!(own.hand_winners(&[3, 3], &[false; 2], None, Some(0)), Vec::<usize>::new());
+        assert_eq!(own.hand_winners(&[2, 3], &[false; 2], None, Some(0)), vec![0]);
     }
 }
