@@ -380,7 +380,8 @@ impl<const W: usize> Hand<W> {
         } else {
             self.place(tile, arm_of(mv));
         }
-        let r = Arc::clone(&self.rules);
+        // the rules borrowed, not cloned: an `Arc`'s count is an atomic
+        let r = &*self.rules;
         let mut mask = Bits::<W>::ZERO;
         for a in 0..self.n_arms {
             if let Some(pip) = slot(self.arm_open[a]) {
@@ -399,11 +400,12 @@ impl<const W: usize> Hand<W> {
             self.scoring_play(seat, mv, claim, points, is_lead, went_out);
             return;
         }
+        let both_out = t.partners_both_out;
         self.passes = 0;
         self.last_points = 0;
         self.log_move(seat, mv, 0);
         if went_out {
-            if !t.partners_both_out || self.mates_out(seat) {
+            if !both_out || self.mates_out(seat) {
                 self.end_hand(DOMINO, Some(seat), &[]);
                 return;
             }
