@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bones.engine.bounds import UNLIMITED_DRAWS
 from bones.engine.rules import (
     CHECK_EXACT,
     CHECK_HAND_END,
@@ -353,7 +354,7 @@ def _drawing_codes(drawing: spec.Drawing) -> tuple[int, int, bool, bool]:
     if isinstance(drawing, spec.DrawLimited):
         return (DRAW_LIMITED, drawing.max_per_turn, drawing.must_play_drawn,
                 drawing.draw_while_able)
-    return DRAW_UNTIL, 1 << 30, drawing.must_play_drawn, drawing.draw_while_able
+    return DRAW_UNTIL, UNLIMITED_DRAWS, drawing.must_play_drawn, drawing.draw_while_able
 
 
 def _match_codes(match: spec.MatchRule, players: int) -> tuple[int, int, int]:
