@@ -135,6 +135,11 @@ HAND_STATE: tuple[HandField, ...] = (
     _f("last_points", "int", "what the last move scored", public=True),
     _f("open_mask", "mask", "tiles that fit some open arm"),
     _f("pot", "int", "points tied hands left on the table (ties: carry)", public=True),
+    _f("number", "int", "the hand's number in the match (bonuses by hand number)"),
+    _f("extra", "int", "the arm of the double that lets the player to move play once more "
+       "(turn.after_double; -1: no extra play)", public=True),
+    _f("won_by", "int", "the side that won the hand (-1: not over, or nobody)", public=True),
+    _f("won_seat", "int", "the seat whose hand won it (-1: none)", public=True),
 )
 
 #: The hand's field names, in order (the Python hand's slots).

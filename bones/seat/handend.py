@@ -133,7 +133,7 @@ def rule_phrase(rule: Settle, side: str) -> str:
 def hand_end(rules: Rules, hand: HandLike, summary: HandSummary) -> HandEnd:
     """The account of ``hand``, finished with ``summary``."""
     rule = settlement_rule(rules, summary.end)
-    _, pooled, doubles, domino, blocker, players = settlement_inputs(
+    _, pooled, doubles, domino, blocker, players, behind = settlement_inputs(
         rules, hand.hands, summary.end, hand.domino_seat, hand.last_player)
     scorer = {}
     if hand.domino_seat >= 0:
@@ -148,7 +148,7 @@ def hand_end(rules: Rules, hand: HandLike, summary: HandSummary) -> HandEnd:
     mode = rule.mode if rule is not None else ROUND_NEAREST
     working = Working("", None)
     if rule is not None:
-        working = settle_worked(rule, pooled, doubles, domino, blocker, players)[1]
+        working = settle_worked(rule, pooled, doubles, domino, blocker, players, behind)[1]
     # each side's pips are shown rounded apart where the settlement rounded
     # sides or players apart, or where one opponent's pips are the total
     apart = unit > 1 and (working.rounded in ("owner", "player") or rules.owners == 2)
