@@ -1083,6 +1083,24 @@ def _target_summary(variant: spec.Variant) -> str:
     return _per(match.points) + check + extra
 
 
+#: The families ``bones list`` groups the built-ins into, in order, with
+#: their headings: read from each variant's rules (:func:`family`).
+FAMILIES = {
+    "points": "Point games: plays score by the count",
+    "partnership": "Partnership games: no points in play, two teams",
+    "block": "Block games",
+}
+
+
+def family(v: spec.Variant) -> str:
+    """The family a variant belongs to, from its rules (a key of :data:`FAMILIES`)."""
+    if v.scoring.when.kind != "none":
+        return "points"
+    if v.players.partnerships.kind == "required":
+        return "partnership"
+    return "block"
+
+
 def catalogue_row(v: spec.Variant) -> dict[str, Any]:
     """A variant in one row of short phrases, as ``bones list`` shows it.
 
@@ -1093,6 +1111,7 @@ def catalogue_row(v: spec.Variant) -> dict[str, Any]:
     """
     return {
         "name": v.name,
+        "family": family(v),
         "aliases": list(v.aliases),
         "summary": " ".join(v.summary.split()),
         "players": sorted(v.players.counts),
@@ -1105,7 +1124,8 @@ def catalogue_row(v: spec.Variant) -> dict[str, Any]:
 
 
 def catalogue() -> list[dict[str, Any]]:
-    """Every built-in variant as a :func:`catalogue_row` (``bones list``, the page's list)."""
+    """Every built-in variant as a :func:`catalogue_row` (``bones list``, the page's list),
+    by name; each row names its :func:`family`."""
     from bones.lang.load import builtin_names, load_variant
 
     return [catalogue_row(load_variant(name)) for name in builtin_names()]
