@@ -109,6 +109,32 @@ def settlement_inputs(rules: Rules, hands: Sequence[int], how: int, domino_seat:
                                                                 last_player)
 
 
+#: The pass bonuses' names (:func:`pass_bonuses`), for the front ends.
+OPENING_PASS, ROUND_PASS = "opening_pass", "round_pass"
+
+
+def pass_bonuses(rules: Rules, hand: Any, seat: int, passes: int) -> list[tuple[int, int, str]]:
+    """The pass bonuses a pass by ``seat`` earns, as (side, points, which):
+    the pass on the opening tile by the player after the leader (the pase de
+    salida, to the leader's side), and the last pass of every other player
+    after a play (the paso redondo, to the last player's side).  ``passes``
+    counts the passes in a row with this one; ``hand`` is the hand before
+    the pass (its ``placed``, ``leader``, ``on_table`` and ``last_player``).
+    The hand scores by it, and the front ends say what it scored.  A pass
+    that declines an extra play after a double earns nothing (the caller
+    does not ask)."""
+    out: list[tuple[int, int, str]] = []
+    if (rules.opening_pass_double or rules.opening_pass_other) and hand.placed == 1 \
+            and passes == 1 and seat == rules.next_seat[hand.leader]:
+        lead = hand.on_table.bit_length() - 1
+        points = rules.opening_pass_double if rules.is_double[lead] else rules.opening_pass_other
+        if points:
+            out.append((rules.owner[hand.leader], points, OPENING_PASS))
+    if rules.round_pass and hand.last_player >= 0 and passes == rules.players - 1:
+        out.append((rules.owner[hand.last_player], rules.round_pass, ROUND_PASS))
+    return out
+
+
 class Hand:
     """The state of one hand, from the lead to its settlement.
 
@@ -197,6 +223,7 @@ class Hand:
         # the side that won the hand and the seat whose hand won (-1: none)
         self.won_by = -1
         self.won_seat = -1
+        self.bonus = 0
 
     @classmethod
     def from_deal(cls, rules: Rules, deal: Deal, scores: list[int] | None = None,
@@ -602,17 +629,10 @@ class Hand:
         return bonus
 
     def _pass_bonuses(self, seat: int) -> None:
-        """The pass bonuses, scored as the pass is made: the pass on the
-        opening tile by the player after the leader, and the last of the
-        passes of every other player after a play."""
-        rules = self.rules
-        if self.placed == 1 and self.passes == 1 and seat == rules.next_seat[self.leader]:
-            lead = self.on_table.bit_length() - 1
-            bonus = rules.opening_pass_double if rules.is_double[lead] else rules.opening_pass_other
-            self._gain(rules.owner[self.leader], bonus)
-        if (rules.round_pass and self.last_player >= 0 and not self.game_over
-                and self.passes == rules.players - 1):
-            self._gain(rules.owner[self.last_player], rules.round_pass)
+        """The pass bonuses, scored as the pass is made (:func:`pass_bonuses`)."""
+        for owner, points, _ in pass_bonuses(self.rules, self, seat, self.passes):
+            if not self.game_over:
+                self._gain(owner, points)
 
     def knock_points(self) -> int:
         """What the passes since the last play earn the next play
@@ -863,7 +883,8 @@ class Hand:
                 # part of its settlement
                 deltas[won] += self.pot
                 self.pot = 0
-            deltas[won] += out_bonus + self._won_bonus(how)
+            self.bonus = out_bonus + self._won_bonus(how)
+            deltas[won] += self.bonus
         if rule.ties == TIES_CARRY:
             self.pot += carried(rule, pips, doubles, players, blocker, seats)
         if rules.first_minimum:
@@ -972,5 +993,6 @@ class Hand:
 
 __all__ = [
     "DRAW", "PASS", "PLAYING", "DOMINO", "BLOCKED", "TARGET",
-    "Hand", "IllegalMoveError", "SPIN_NONE", "settlement_inputs",
+    "Hand", "IllegalMoveError", "SPIN_NONE", "settlement_inputs", "pass_bonuses",
+    "OPENING_PASS", "ROUND_PASS",
 ]

@@ -155,6 +155,10 @@ class HandFields(Protocol):
         """The tiles laid."""
 
     @property
+    def passes(self) -> int:
+        """Passes in a row."""
+
+    @property
     def drawn_turn(self) -> int:
         """Tiles the player to move has drawn this turn."""
 
@@ -201,6 +205,10 @@ class HandFields(Protocol):
     @property
     def pot(self) -> int:
         """Points tied hands left on the table (ties: carry)."""
+
+    @property
+    def number(self) -> int:
+        """The hand's number in the match (bonuses by hand number)."""
 
     @property
     def extra(self) -> int:

@@ -66,6 +66,7 @@ class HandSummary:
     # the sides in after this hand under get_in_scope: match (None otherwise)
     got_in: list[bool] | None = None
     won_seat: int = -1  # the seat whose hand won (-1: none)
+    number: int = 1  # the hand's number for bonuses by hand number (bonuses.by_hand)
     # a game of the match ended with this hand (match.games: the side won a game)
     game_won: int = -1
 
@@ -281,6 +282,7 @@ class Match:
             pot=hand.pot,
             got_in=list(hand.got_in) if rules.get_in_match else None,
             won_seat=hand.won_seat,
+            number=hand.number,
         )
         self.pot = hand.pot
         if rules.get_in_match:
