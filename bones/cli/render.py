@@ -16,8 +16,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from bones.engine.handlike import HandLike
 from bones.engine.hand import OPENING_PASS, ROUND_PASS
+from bones.engine.handlike import HandLike
 from bones.engine.moves import DRAW, PASS, Outcome, arm_name
 from bones.lang.describe import target_phrase
 from bones.seat.picture import STYLES, LayoutPicture, TileFace
