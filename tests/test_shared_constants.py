@@ -35,6 +35,9 @@ pytestmark = skip_native()
 PREFIXED: dict[str, tuple[ModuleType, str]] = {
     "WHEN": (rules, "WHEN_"),
     "POINTS": (rules, "POINTS_"),
+    "AFTER": (rules, "AFTER_"),
+    "COMPARE": (settle, "COMPARE_"),
+    "AGAINST": (settle, "AGAINST_"),
     "SPIN": (rules, "SPIN_"),
     "ORDER": (rules, "ORDER_"),
     "DRAW": (rules, "DRAW_"),

@@ -68,6 +68,7 @@ def copy_state(old: Any, new: Any) -> None:
     new.extra = old.extra
     new.won_by = old.won_by
     new.won_seat = old.won_seat
+    new.bonus = old.bonus
 
 
 def fill_native(new: Any, values: Any) -> None:
@@ -80,7 +81,7 @@ def fill_native(new: Any, values: Any) -> None:
      new.lead_tile, new.lead_doubles_only, new.placed, new.on_table, new.passes, new.drawn_turn,
      new.drawn, new.out, new.got_in, new.state, new.game_over, new.winner, new.domino_seat,
      new.last_player, new.settlement, new.log, new.last_points, new.open_mask, new.pot,
-     new.number, new.extra, new.won_by, new.won_seat) = values
+     new.number, new.extra, new.won_by, new.won_seat, new.bonus) = values
 
 
 class HandFields(Protocol):
@@ -222,6 +223,11 @@ class HandFields(Protocol):
     @property
     def won_seat(self) -> int:
         """The seat whose hand won it (-1: none)."""
+
+    @property
+    def bonus(self) -> int:
+        """The end-of-hand bonuses in the winner's settlement (capicua, last tile, hand number, blocked
+        win)."""
 
 
 class NativeFields:
@@ -505,6 +511,13 @@ class NativeFields:
     def won_seat(self) -> int:
         """The seat whose hand won it (-1: none)."""
         value: int = self._h.get("won_seat")
+        return value
+
+    @property
+    def bonus(self) -> int:
+        """The end-of-hand bonuses in the winner's settlement (capicua, last tile, hand number, blocked
+        win)."""
+        value: int = self._h.get("bonus")
         return value
 
 

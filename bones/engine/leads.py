@@ -29,6 +29,7 @@ from typing import Protocol
 from bones.engine.rules import (
     LEAD_HIGHEST_DOUBLE,
     LEAD_LIGHTEST_TILE,
+    LEAD_LOCKER,
     LEAD_LOT,
     LEAD_LOWEST_DOUBLE,
     LEAD_RANDOM,
@@ -97,7 +98,8 @@ def deal_and_lead(rules: Rules, rule: LeadRule | int, dealer: Dealer) -> Deal | 
         leader = rule
     else:
         kind = rule.kind
-        if kind == LEAD_LOT:
+        if kind == LEAD_LOT or kind == LEAD_LOCKER:
+            # (the locker is a seat the later-lead rule names: never dealt by rule)
             leader = dealer.leader_by_lot(list(range(players)))
         elif kind == LEAD_RANDOM:
             leader = dealer.leader_at_random()

@@ -120,6 +120,8 @@ rule_codes! {
         Exact = 3 => "CHECK_EXACT",
         /// only the hand's winner is tested, after settlement
         HandWinner = 4 => "CHECK_HAND_WINNER",
+        /// scores are penalties: a side reaching the target loses, the lowest wins
+        Penalty = 5 => "CHECK_PENALTY",
     }
 }
 
@@ -149,6 +151,10 @@ rule_codes! {
         EachHeavier = 2 => "SETTLE_EACH_HEAVIER",
         DominoEr = 3 => "SETTLE_DOMINOER",
         Lightest = 4 => "SETTLE_LIGHTEST",
+        /// the locker's hand against a neighbour's
+        Locker = 5 => "SETTLE_LOCKER",
+        /// every side but the winner is charged its own pips
+        LosersPay = 6 => "SETTLE_LOSERS_PAY",
     }
 }
 
@@ -170,6 +176,8 @@ rule_codes! {
         NotBlocker = 2 => "TIES_NOT_BLOCKER",
         Full = 3 => "TIES_FULL",
         Carry = 4 => "TIES_CARRY",
+        /// the tied hand that made the last play wins
+        Blocker = 5 => "TIES_BLOCKER",
     }
 }
 
@@ -201,6 +209,10 @@ rule_codes! {
         Tile = 4 => "LEAD_TILE",
         Seat = 5 => "LEAD_SEAT",
         LightestTile = 6 => "LEAD_LIGHTEST_TILE",
+        /// the first tile dealt of `MatchRules::lead_tiles`
+        Tiles = 7 => "LEAD_TILES",
+        /// after a blocked hand: its last player
+        Locker = 8 => "LEAD_LOCKER",
     }
 }
 
@@ -231,6 +243,31 @@ rule_codes! {
     }
 }
 
+rule_codes! {
+    /// What a lightest comparison compares (`settle.COMPARE_*`).
+    Compare, "comparison", "COMPARE" {
+        Side = 0 => "COMPARE_SIDE",
+        Player = 1 => "COMPARE_PLAYER",
+    }
+}
+
+rule_codes! {
+    /// The locker's neighbour (`settle.AGAINST_*`).
+    Against, "locker's neighbour", "AGAINST" {
+        Previous = 0 => "AGAINST_PREVIOUS",
+        Next = 1 => "AGAINST_NEXT",
+    }
+}
+
+rule_codes! {
+    /// An optional extra play after a double (`rules.AFTER_*`).
+    AfterDouble, "extra play", "AFTER" {
+        None = 0 => "AFTER_NONE",
+        AnotherDouble = 1 => "AFTER_ANOTHER_DOUBLE",
+        ExtraTile = 2 => "AFTER_EXTRA_TILE",
+    }
+}
+
 /// Every family of rule codes, for `bones_native.constants()`.
 pub const FAMILIES: &[(&str, &[(&str, i64)])] = &[
     Spinner::CODES,
@@ -249,6 +286,9 @@ pub const FAMILIES: &[(&str, &[(&str, i64)])] = &[
     LeadKind::CODES,
     IfNone::CODES,
     Later::CODES,
+    Compare::CODES,
+    Against::CODES,
+    AfterDouble::CODES,
 ];
 
 #[cfg(test)]

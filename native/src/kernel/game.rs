@@ -20,7 +20,6 @@ use crate::kernel::convert::{byte, int_or_none, wide};
 use crate::kernel::hand::{Hand, HandSetup};
 use crate::kernel::moves::DOMINO;
 use crate::kernel::rng::{derive, Rng};
-use crate::kernel::settle::hand_winner;
 use crate::kernel::table::{MatchRules, Rules, MAX_PLAYERS, MAX_TILES};
 
 /// Stream labels of docs/random.md.
@@ -79,6 +78,12 @@ impl MatchRules {
                 return Err(format!("lead seat {arg} is not at the table"));
             }
         }
+        if self.lead_tiles.iter().any(|&tile| usize::try_from(tile).is_err()) {
+            return Err("a lead tile of the list is not in the set".into());
+        }
+        if self.lead_tiles.iter().any(|&tile| usize::try_from(tile).is_ok_and(|t| t >= r.size)) {
+            return Err("a lead tile of the list is not in the set".into());
+        }
         Ok(())
     }
 }
@@ -90,9 +95,9 @@ pub struct LastHand {
     pub domino_seat: Option<usize>,
     pub last_player: Option<usize>,
     pub leader: usize,
-    /// the owner who won the hand, if one did
+    /// the owner who won the hand, if one did, and the seat whose hand won
     pub winner: Option<usize>,
-    pub pips: Vec<i64>,
+    pub won_seat: Option<usize>,
 }
 
 enum Rule {
@@ -115,6 +120,10 @@ pub struct Match<const W: usize> {
     pub pot: i64,
     /// the sides in, carried from hand to hand under `get_in_scope: match`
     pub got_in: Option<Vec<bool>>,
+    /// hands that had a winner (the hand number under `tied_hands: skip`)
+    pub hands_won: usize,
+    /// games won by each side where the match is several games (`match.games`)
+    pub games: Vec<i64>,
 }
 
 impl<const W: usize> Match<W> {
@@ -131,15 +140,29 @@ impl<const W: usize> Match<W> {
             winner: -1,
             pot: 0,
             got_in: None,
+            hands_won: 0,
+            games: vec![0; owners],
         }
+    }
+
+    /// `Match.hand_number`: the next hand's number for bonuses by hand
+    /// number: every hand of the match, or only those with a winner.
+    pub fn hand_number(&self) -> usize {
+        1 + if self.m.hand_bonus_skip_tied { self.hands_won } else { self.hands_played }
     }
 
     /// `Match.new_hand`: the next deal, as a hand carrying the match's scores.
     pub fn new_hand(&self, record: bool) -> Result<Hand<W>, String> {
         let deal = self.next_deal()?;
         let got_in = if self.rules.t.get_in_match { self.got_in.clone() } else { None };
-        let setup =
-            HandSetup { scores: Some(self.scores.clone()), record, pot: self.pot, got_in, ..deal };
+        let setup = HandSetup {
+            scores: Some(self.scores.clone()),
+            record,
+            pot: self.pot,
+            got_in,
+            number: self.hand_number(),
+            ..deal
+        };
         Ok(Hand::new(Arc::clone(&self.rules), setup))
     }
 
@@ -195,10 +218,15 @@ impl<const W: usize> Match<W> {
                 LeadKind::Random => rng.index(players),
                 // a seat of the table: `MatchRules::check` saw to it
                 LeadKind::Seat => lr.arg?,
-                LeadKind::HighestDouble | LeadKind::LowestDouble | LeadKind::Tile => {
+                LeadKind::HighestDouble
+                | LeadKind::LowestDouble
+                | LeadKind::Tile
+                | LeadKind::Tiles => {
                     by_tile = Some(lr);
                     0 // the holder of the tile, found once the tiles are dealt
                 }
+                // the locker is a seat the later-lead rule names (never dealt by rule)
+                LeadKind::Locker => self.lot(players, rng),
                 LeadKind::LightestTile => {
                     lightest = true;
                     0 // the holder of the lightest tile, found once dealt
@@ -206,6 +234,9 @@ impl<const W: usize> Match<W> {
             },
         };
         let (mut hands, mut boneyard) = self.shuffle_deal(rng);
+        if self.refused(&hands) {
+            return None;
+        }
         let mut lead_tile = None;
         if lightest {
             let (seat, tile) = self.extreme_tile(&hands, true)?;
@@ -219,16 +250,45 @@ impl<const W: usize> Match<W> {
         }
         let mut doubles_only = false;
         if lead_tile.is_none() && self.m.lead_doubles_only {
-            // the first seat from the leader on that holds a double, else a redeal
-            leader = (0..players)
-                .map(|step| (leader + step) % players)
-                .find(|&seat| hands[seat].intersects(&r.doubles))?;
-            doubles_only = true;
+            if self.m.lead_draws_double {
+                // the leader draws until a double comes, and leads it
+                while !hands[leader].intersects(&r.doubles) {
+                    if boneyard.len() <= r.t.reserve {
+                        return None;
+                    }
+                    let tile = usize::from(boneyard.remove(0));
+                    hands[leader].set(tile);
+                    if r.is_double[tile] {
+                        lead_tile = Some(tile);
+                    }
+                }
+            } else {
+                // the first seat from the leader on that holds a double, else a redeal
+                leader = (0..players)
+                    .map(|step| (leader + step) % players)
+                    .find(|&seat| hands[seat].intersects(&r.doubles))?;
+            }
+            doubles_only = lead_tile.is_none();
         }
         Some(HandSetup {
             lead_tile,
             lead_doubles_only: doubles_only,
             ..HandSetup::new(hands, boneyard, leader)
+        })
+    }
+
+    /// `leads.refused`: whether a hand holds `redeal_doubles` doubles or
+    /// `redeal_suit` tiles bearing one number (a double counted once).
+    fn refused(&self, hands: &[Bits<W>]) -> bool {
+        let r = &*self.rules;
+        let (doubles, suit) = (self.m.redeal_doubles, self.m.redeal_suit);
+        if doubles == 0 && suit == 0 {
+            return false;
+        }
+        let reaches = |n: u32, at_least: i64| at_least > 0 && i64::from(n) >= at_least;
+        hands.iter().any(|h| {
+            reaches(h.and(&r.doubles).count(), doubles)
+                || (0..=r.t.highest).any(|pip| reaches(h.and(&r.matching[pip]).count(), suit))
         })
     }
 
@@ -281,7 +341,19 @@ impl<const W: usize> Match<W> {
         let n = t.highest;
         let mut fallback = rule.if_none;
         let ascending;
-        if rule.kind == LeadKind::Tile {
+        if rule.kind == LeadKind::Tiles {
+            // the first tile of the list that was dealt (`MatchRules::check` saw them)
+            for tile in self.m.lead_tiles.iter().filter_map(|&t| usize::try_from(t).ok()) {
+                if let Some(seat) = Self::holder(hands, tile) {
+                    return Some((seat, Some(tile)));
+                }
+            }
+            if fallback != Some(IfNone::HighestDouble) {
+                return self.no_double(fallback, hands, rng);
+            }
+            ascending = false;
+            fallback = Some(IfNone::HeaviestTile);
+        } else if rule.kind == LeadKind::Tile {
             // a tile of the set: `MatchRules::check` saw to it
             let tile = rule.arg?;
             if let Some(seat) = Self::holder(hands, tile) {
@@ -382,13 +454,17 @@ impl<const W: usize> Match<W> {
         match self.m.lead_later {
             Later::Dominoer => match dominoer {
                 Some(s) => Rule::Seat(s),
-                None => Rule::Lead(self.m.lead_again),
+                // after a block, the locker where the rule names him
+                None => match (self.m.lead_again.kind, last.last_player) {
+                    (LeadKind::Locker, Some(locker)) => Rule::Seat(locker),
+                    _ => Rule::Lead(self.m.lead_again),
+                },
             },
             Later::Winner => {
                 if let Some(s) = dominoer {
                     return Rule::Seat(s);
                 }
-                match self.winning_seat(last) {
+                match last.won_seat {
                     Some(s) => Rule::Seat(s),
                     None => Rule::Lead(self.m.lead_again),
                 }
@@ -413,28 +489,22 @@ impl<const W: usize> Match<W> {
         }
     }
 
-    fn winning_seat(&self, last: &LastHand) -> Option<usize> {
-        let winner = last.winner?;
-        let t = &self.rules.t;
-        (0..t.players).filter(|&s| t.owner[s] == winner).min_by_key(|&s| (last.pips[s], s))
-    }
-
     /// `Match.finish_hand`: record a finished hand (its scores become the
     /// match's) and decide whether the match is over.
     pub fn finish_hand(&mut self, hand: &Hand<W>) {
         let t = &self.rules.t;
-        let winner = match &hand.settlement {
-            Some(deltas) => hand_winner(deltas, hand.domino_seat.map(|s| t.owner[s])),
-            None => hand.winner,
-        };
+        let winner = if hand.settlement.is_some() { hand.won_by } else { hand.winner };
         self.last = Some(LastHand {
             end: hand.state,
             domino_seat: hand.domino_seat,
             last_player: hand.last_player,
             leader: hand.leader,
             winner,
-            pips: (0..t.players).map(|s| hand.pips_left(s)).collect(),
+            won_seat: hand.won_seat,
         });
+        if winner.is_some() {
+            self.hands_won += 1;
+        }
         self.scores.clone_from(&hand.scores);
         self.pot = hand.pot;
         if t.get_in_match {
@@ -442,7 +512,18 @@ impl<const W: usize> Match<W> {
         }
         self.hands_played += 1;
         let hands_in_match = usize::try_from(t.hands_in_match).unwrap_or(0);
-        if hand.game_over {
+        if let (true, true, Some(w)) = (hand.game_over, self.m.games > 1, hand.winner) {
+            // one game of several won: the side counts it, and every score
+            // starts again from 0 (the pot with them)
+            self.games[w] += 1;
+            if self.games[w] >= self.m.games {
+                self.game_over = true;
+                self.winner = int_or_none(hand.winner);
+            } else {
+                self.scores.iter_mut().for_each(|s| *s = 0);
+                self.pot = 0;
+            }
+        } else if hand.game_over {
             self.game_over = true;
             self.winner = int_or_none(hand.winner);
         } else if hands_in_match > 0 && self.hands_played >= hands_in_match {
@@ -474,6 +555,7 @@ pub fn unique_top(values: &[i64]) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernel::settle::hand_winner;
     use crate::kernel::table::tests::table;
 
     fn mrules(first: LeadRule) -> MatchRules {
@@ -483,6 +565,8 @@ mod tests {
             lead_again: LeadRule { kind: LeadKind::Lot, arg: None, if_none: None },
             lead_doubles_only: false,
             boneyard_unread: false,
+            games: 1,
+            ..MatchRules::default()
         }
     }
 

@@ -19,7 +19,7 @@
 use std::sync::Arc;
 
 use crate::kernel::bits::Bits;
-use crate::kernel::convert::{byte, slot, small};
+use crate::kernel::convert::{byte, int, slot, small};
 use crate::kernel::moves::{
     arm_of, is_flipped, is_tile_move, lead_code, play_code, tile_of, unflipped, BLOCKED, DOMINO,
     DRAW, PASS, PLAYING, TARGET,
@@ -81,6 +81,8 @@ pub struct HandSetup<const W: usize> {
     /// the sides already in (`scoring.get_in`) as the hand starts; `None`
     /// for nobody (a side is always in where the variant has no get-in)
     pub got_in: Option<Vec<bool>>,
+    /// the hand's number in the match, for bonuses by hand number
+    pub number: usize,
 }
 
 impl<const W: usize> HandSetup<W> {
@@ -98,6 +100,7 @@ impl<const W: usize> HandSetup<W> {
             record: false,
             pot: 0,
             got_in: None,
+            number: 1,
         }
     }
 }
@@ -180,6 +183,16 @@ pub struct Hand<const W: usize> {
     pub play_points: [i64; MAX_PLAYERS],
     pub last_points: i64,
     pub open_mask: Bits<W>,
+    /// the hand's number in the match (bonuses by hand number)
+    pub number: usize,
+    /// the arm of the double that lets the player to move play once more
+    /// (`turn.after_double`)
+    pub extra: Option<usize>,
+    /// the side that won the hand, and the seat whose hand won it
+    pub won_by: Option<usize>,
+    pub won_seat: Option<usize>,
+    /// the end-of-hand bonuses in the winner's settlement
+    pub bonus: i64,
 }
 
 impl<const W: usize> Hand<W> {
@@ -195,6 +208,7 @@ impl<const W: usize> Hand<W> {
             record,
             pot,
             got_in,
+            number,
         } = setup;
         let t = &rules.t;
         let owners = t.owners;
@@ -255,6 +269,11 @@ impl<const W: usize> Hand<W> {
             play_points: [0; MAX_PLAYERS],
             last_points: 0,
             open_mask: Bits::ZERO,
+            number,
+            extra: None,
+            won_by: None,
+            won_seat: None,
+            bonus: 0,
             rules,
         }
     }
@@ -300,6 +319,10 @@ impl<const W: usize> Hand<W> {
         }
         let r = &*self.rules;
         let mut hand = self.hands[self.turn];
+        if let Some(arm) = self.extra {
+            self.extra_moves_into(&hand, arm, out);
+            return;
+        }
         if self.placed == 0 {
             if let Some(tile) = self.lead_tile {
                 if hand.has(tile) {
@@ -342,6 +365,103 @@ impl<const W: usize> Hand<W> {
         }
     }
 
+    /// `Hand._extra_moves`: the optional extra play after the double laid on
+    /// `double_arm`, and the pass that declines it.
+    fn extra_moves_into(&self, hand: &Bits<W>, double_arm: usize, out: &mut Vec<i64>) {
+        let r = &*self.rules;
+        let doubles_only = r.t.after_double == AfterDouble::AnotherDouble;
+        for arm in 0..self.n_arms {
+            let Some(pip) = slot(self.arm_open[arm]) else { continue };
+            if doubles_only && arm == double_arm {
+                continue;
+            }
+            let mut fits = hand.and(&r.matching[pip]);
+            if doubles_only {
+                let mut double = Bits::<W>::ZERO;
+                double.set(r.double(pip));
+                fits = fits.and(&double);
+            }
+            for tile in fits.ones() {
+                out.push(play_code(tile, arm));
+            }
+        }
+        out.push(PASS);
+    }
+
+    /// `Hand._extra_play`: after `tile` went on `arm`, whether the player may
+    /// play once more (`turn.after_double`), and so keeps the turn.
+    fn extra_play(&mut self, seat: usize, tile: usize, arm: usize) -> bool {
+        let r = Arc::clone(&self.rules);
+        let t = &r.t;
+        let chained = self.extra.is_some();
+        self.extra = None;
+        if !r.is_double[tile] || self.hands[seat].is_zero() {
+            return false;
+        }
+        if t.after_double == AfterDouble::AnotherDouble {
+            if chained || self.placed == 1 {
+                return false; // one second double, never after the lead
+            }
+        } else if chained && !t.extra_repeat {
+            return false;
+        }
+        let mut moves = Vec::new();
+        self.extra_moves_into(&self.hands[seat], arm, &mut moves);
+        if moves.len() > 1 {
+            self.extra = Some(arm);
+            return true;
+        }
+        false
+    }
+
+    /// `hand.pass_bonuses`: what a pass by `seat` earns, `passes` counting
+    /// the passes in a row with it: the pass on the opening tile by the
+    /// player after the leader (to the leader's side), and the last pass of
+    /// every other player after a play (to the last player's side).
+    pub fn pass_bonuses(&self, seat: usize, passes: i64) -> [Option<(usize, i64)>; 2] {
+        let r = &*self.rules;
+        let t = &r.t;
+        let mut out = [None, None];
+        if (t.opening_pass_double != 0 || t.opening_pass_other != 0)
+            && self.placed == 1
+            && passes == 1
+            && seat == (self.leader + 1) % t.players
+        {
+            if let Some(lead) = self.on_table.ones().next() {
+                let points =
+                    if r.is_double[lead] { t.opening_pass_double } else { t.opening_pass_other };
+                if points != 0 {
+                    out[0] = Some((t.owner[self.leader], points));
+                }
+            }
+        }
+        if t.round_pass != 0 && passes == int(t.players) - 1 {
+            if let Some(last) = self.last_player {
+                out[1] = Some((t.owner[last], t.round_pass));
+            }
+        }
+        out
+    }
+
+    /// `Hand._out_bonus`: what going out with `tile` earns (before it is
+    /// laid): capicúa when it fits every open end, and the last-tile bonus.
+    fn out_bonus(&self, tile: usize) -> i64 {
+        let r = &*self.rules;
+        let t = &r.t;
+        let mut bonus = 0;
+        if int(tile) == t.last_tile {
+            bonus += t.last_tile_points;
+        }
+        if t.capicua_points != 0 && self.placed != 0 {
+            let open = || (0..self.n_arms).filter_map(|a| slot(self.arm_open[a]));
+            let fits = open().count() >= 2 && open().all(|pip| r.matching[pip].has(tile));
+            if fits && (t.capicua_doubles || !r.is_double[tile]) {
+                bonus += t.capicua_points;
+            }
+        }
+        bonus
+    }
+
     pub fn legal_moves(&self) -> Vec<i64> {
         let mut v = Vec::with_capacity(16);
         self.legal_moves_into(&mut v);
@@ -366,14 +486,38 @@ impl<const W: usize> Hand<W> {
                 return;
             }
             self.log_move(seat, PASS, 0);
+            if self.extra.is_some() {
+                // declining the extra play after a double ends the turn: no knock
+                self.extra = None;
+                self.advance();
+                return;
+            }
             self.passes += 1;
             self.drawn_turn = 0;
+            let t = &self.rules.t;
+            if t.round_pass != 0 || t.opening_pass_double != 0 || t.opening_pass_other != 0 {
+                for (owner, points) in self.pass_bonuses(seat, self.passes).into_iter().flatten() {
+                    if !self.game_over {
+                        self.gain(owner, points);
+                    }
+                }
+                if self.game_over {
+                    self.state = TARGET;
+                    return;
+                }
+            }
             self.advance();
             return;
         }
         let tile = tile_of(mv);
         self.hands[seat].clear(tile);
         let went_out = self.hands[seat].is_zero();
+        let t = &self.rules.t;
+        let out_bonus = if went_out && (t.capicua_points != 0 || t.last_tile >= 0) {
+            self.out_bonus(tile)
+        } else {
+            0
+        };
         let is_lead = self.placed == 0;
         if is_lead {
             self.lead(tile, is_flipped(mv));
@@ -397,19 +541,24 @@ impl<const W: usize> Hand<W> {
         let points = if t.headers { self.header_points() } else { t.points(self.count) };
         let claimed = matches!(claim, Some(c) if c != 0);
         if points != 0 || claimed || (self.passes != 0 && t.knock_bonus != 0) {
-            self.scoring_play(seat, mv, claim, points, is_lead, went_out);
+            let out = went_out.then_some(out_bonus);
+            self.scoring_play(seat, mv, claim, points, is_lead, out);
             return;
         }
         let both_out = t.partners_both_out;
+        let extra = t.after_double != AfterDouble::None;
         self.passes = 0;
         self.last_points = 0;
         self.log_move(seat, mv, 0);
         if went_out {
             if !both_out || self.mates_out(seat) {
-                self.end_hand(DOMINO, Some(seat), &[]);
+                self.end_hand(DOMINO, Some(seat), &[], out_bonus);
                 return;
             }
             self.out[seat] = true;
+        }
+        if extra && self.extra_play(seat, tile, arm_of(mv)) {
+            return; // the same player may play again
         }
         self.advance();
     }
@@ -421,8 +570,10 @@ impl<const W: usize> Hand<W> {
         claim: Option<i64>,
         points: i64,
         is_lead: bool,
-        went_out: bool,
+        // the mover went out, with what going out earns (`out_bonus`)
+        out: Option<i64>,
     ) {
+        let (went_out, out_bonus) = (out.is_some(), out.unwrap_or(0));
         let r = Arc::clone(&self.rules);
         let t = &r.t;
         let knocks = self.knock_points();
@@ -450,7 +601,7 @@ impl<const W: usize> Hand<W> {
             }
             gains = merged;
             if hand_ends {
-                self.end_hand(DOMINO, Some(seat), gains.as_slice());
+                self.end_hand(DOMINO, Some(seat), gains.as_slice(), out_bonus);
                 return;
             }
         }
@@ -462,11 +613,14 @@ impl<const W: usize> Hand<W> {
             }
         }
         if hand_ends {
-            self.end_hand(DOMINO, Some(seat), &[]);
+            self.end_hand(DOMINO, Some(seat), &[], out_bonus);
             return;
         }
         if went_out {
             self.out[seat] = true;
+        }
+        if t.after_double != AfterDouble::None && self.extra_play(seat, tile_of(mv), arm_of(mv)) {
+            return;
         }
         self.advance();
     }
@@ -492,13 +646,13 @@ impl<const W: usize> Hand<W> {
             let stuck = !self.hands[seat].intersects(&open);
             let exhausted = self.bone_end <= self.bone_pos;
             if t.stuck_blocks && stuck && (exhausted || self.drawn_turn >= t.max_draws) {
-                self.end_hand(BLOCKED, None, &[]); // stuck after drawing
+                self.end_hand(BLOCKED, None, &[], 0); // stuck after drawing
                 return;
             }
             // the last drawable tile (docs/rules.md, decision 12): blocked now
             // if nobody can play, with no pass asked of anyone
             if exhausted && !self.hands[..t.players].iter().any(|h| h.intersects(&open)) {
-                self.end_hand(BLOCKED, None, &[]);
+                self.end_hand(BLOCKED, None, &[], 0);
             }
         } else {
             self.drawn_turn = 0;
@@ -672,6 +826,9 @@ impl<const W: usize> Hand<W> {
             self.new_arm(Arm::tile(e, e, 1));
             self.count = i64::from(west) + i64::from(east);
         }
+        if t.one_end {
+            self.arm_open[0] = NO; // a one-ended line grows at its E end only
+        }
     }
 
     fn place(&mut self, tile: usize, arm: usize) {
@@ -814,16 +971,22 @@ impl<const W: usize> Hand<W> {
         }
         let open = self.open_mask;
         if t.stuck_blocks && !self.hands[seat].intersects(&open) {
-            self.end_hand(BLOCKED, None, &[]); // stuck: neither a play nor a draw
+            self.end_hand(BLOCKED, None, &[], 0); // stuck: neither a play nor a draw
             return;
         }
         if self.hands[..t.players].iter().any(|h| h.intersects(&open)) {
             return;
         }
-        self.end_hand(BLOCKED, None, &[]);
+        self.end_hand(BLOCKED, None, &[], 0);
     }
 
-    fn end_hand(&mut self, how: u8, domino_seat: Option<usize>, gains: &[(usize, i64)]) {
+    fn end_hand(
+        &mut self,
+        how: u8,
+        domino_seat: Option<usize>,
+        gains: &[(usize, i64)],
+        out_bonus: i64,
+    ) {
         let r = Arc::clone(&self.rules);
         let t = &r.t;
         self.state = how;
@@ -842,21 +1005,59 @@ impl<const W: usize> Hand<W> {
         }
         let (pips, doubles) = (&pip_sums[..t.owners], &held_doubles[..t.owners]);
         let blocker = self.last_player.map(|s| t.owner[s]);
-        let seats = Seats { pips: &seat_pips[..t.players], owner: &t.owner };
+        let seats =
+            Seats { pips: &seat_pips[..t.players], owner: &t.owner, locker: self.last_player };
         let (rule, domino) = if how == DOMINO {
             (&t.settle_domino, domino_seat.map(|s| t.owner[s]))
         } else {
             (&t.settle_blocked, None)
         };
         let mut deltas = rule.settle(pips, doubles, domino, blocker, &seats);
-        if self.pot != 0 {
+        // the hand's winner: the domino-er; in a blocked hand the side a
+        // comparing rule decides, else the one best positive settlement
+        let (won, won_seat) = if let Some(d) = domino {
+            (Some(d), domino_seat)
+        } else if matches!(
+            rule.kind,
+            SettleKind::Lightest | SettleKind::Locker | SettleKind::LosersPay
+        ) {
+            let decision = rule.decide(pips, doubles, blocker, &seats);
+            match decision.winners[..] {
+                [w] => (Some(w), decision.seat),
+                _ => (None, None),
+            }
+        } else {
+            let won = crate::kernel::settle::hand_winner(&deltas, None);
+            let seat = won.and_then(|w| {
+                (0..t.players).filter(|&s| t.owner[s] == w).min_by_key(|&s| (seat_pips[s], s))
+            });
+            (won, seat)
+        };
+        self.won_by = won;
+        self.won_seat = won_seat;
+        if let Some(w) = won {
             // the pot of earlier tied hands goes to this hand's winner
-            if let Some(won) = crate::kernel::settle::hand_winner(&deltas, domino) {
-                deltas[won] += self.pot;
-                self.pot = 0;
+            deltas[w] += self.pot;
+            self.pot = 0;
+            let mut bonus = out_bonus;
+            if how == BLOCKED {
+                bonus += t.blocked_win;
+            }
+            if let Some(&b) = self.number.checked_sub(1).and_then(|i| t.hand_bonus.get(i)) {
+                bonus += b;
+            }
+            self.bonus = bonus;
+            deltas[w] += bonus;
+        }
+        self.pot += rule.carried(pips, doubles, blocker, &seats);
+        if t.first_minimum != 0 {
+            // a side still at 0 records nothing below the first minimum
+            for (o, d) in deltas.iter_mut().enumerate() {
+                if 0 < *d && *d < t.first_minimum && self.scores[o] == 0 {
+                    *d = 0;
+                }
             }
         }
-        self.pot += rule.carried(pips, doubles, &seats);
         // the settlement is kept as it is; the scores move by it and the gains
         let owners = deltas.len();
         let mut total = [0i64; MAX_PLAYERS];
@@ -866,7 +1067,7 @@ impl<const W: usize> Hand<W> {
             total[o] += g;
         }
         let winners = if t.check == Check::HandWinner {
-            rule.hand_winners(pips, doubles, domino, blocker)
+            rule.hand_winners(pips, doubles, domino, blocker, &seats)
         } else {
             Vec::new()
         };
@@ -919,6 +1120,18 @@ impl<const W: usize> Hand<W> {
             }
             return;
         }
+        if t.check == Check::Penalty {
+            // penalties: a side at the losing score ends the match, and the
+            // lowest score wins it
+            if self.scores.iter().any(|&s| s >= t.target) {
+                let low = *self.scores.iter().min().unwrap();
+                let lowest: Vec<usize> =
+                    (0..self.scores.len()).filter(|&o| self.scores[o] == low).collect();
+                self.game_over = true;
+                self.winner = if let [w] = lowest[..] { Some(w) } else { None };
+            }
+            return;
+        }
         if t.check == Check::HandEnd || t.check == Check::Immediate {
             let top = *self.scores.iter().max().unwrap();
             if top >= t.target {
@@ -929,6 +1142,10 @@ impl<const W: usize> Hand<W> {
                     self.winner = Some(leaders[0]);
                 }
             }
+        }
+        if t.void_at != 0 && !self.game_over && self.scores.iter().all(|&s| s >= t.void_at) {
+            self.game_over = true; // every side has reached it: void, no winner
+            self.winner = None;
         }
     }
 

@@ -10,7 +10,7 @@
 )]
 
 use crate::kernel::convert::int;
-use crate::kernel::table::{Amount, Per, Round, Settle, SettleKind, Ties};
+use crate::kernel::table::{Against, Amount, Compare, Per, Round, Settle, SettleKind, Ties};
 
 /// Round a non-negative amount to the nearest multiple of `unit` (half up).
 pub fn round_nearest(value: i64, unit: i64) -> i64 {
@@ -27,10 +27,23 @@ pub fn round_to(value: i64, unit: i64, mode: Round) -> i64 {
     }
 }
 
-/// Each seat's pips with its owner: what `per: player` rounds apart.
+/// The seats behind the owners: each seat's pips and owner (what `per:
+/// player` rounds apart, and what `compare: player` and a lock compare), and
+/// the locker (the seat that made the last play, if any).
 pub struct Seats<'a> {
     pub pips: &'a [i64],
     pub owner: &'a [usize],
+    pub locker: Option<usize>,
+}
+
+/// `settle.Decision`: who won a blocked hand as its rule decides it: the
+/// winning sides (one, or the tied sides that share), the sides tied when
+/// none wins (what `ties: carry` pots), and the seat whose hand won.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Decision {
+    pub winners: Vec<usize>,
+    pub tied: Vec<usize>,
+    pub seat: Option<usize>,
 }
 
 impl Settle {
@@ -80,64 +93,145 @@ impl Settle {
         (0..pips.len()).filter(|&o| key(o) == best).collect()
     }
 
+    /// `settle.decide`: who wins a blocked hand under a lightest, locker or
+    /// losers_pay rule (the other kinds decide none): `blocker` the side that
+    /// made the last play.
+    pub fn decide(
+        &self,
+        pips: &[i64],
+        doubles: &[bool],
+        blocker: Option<usize>,
+        seats: &Seats,
+    ) -> Decision {
+        match self.kind {
+            SettleKind::Locker => return self.locker(seats),
+            SettleKind::Lightest | SettleKind::LosersPay => {}
+            _ => return Decision::default(),
+        }
+        let players = seats.pips.len();
+        // the seats in play order from the one after the locker (0 without one)
+        let start = seats.locker.map_or(0, |l| l + 1);
+        let mut lowest: Vec<usize> = Vec::new();
+        let tied = if self.compare == Compare::Player {
+            let low = *seats.pips.iter().min().unwrap();
+            lowest = (0..players)
+                .map(|i| (start + i) % players)
+                .filter(|&s| seats.pips[s] == low)
+                .collect();
+            let mut owners: Vec<usize> = Vec::new();
+            for &s in &lowest {
+                if !owners.contains(&seats.owner[s]) {
+                    owners.push(seats.owner[s]);
+                }
+            }
+            owners
+        } else {
+            self.lightest(pips, doubles)
+        };
+        let mut winners = tied.clone();
+        if tied.len() > 1 {
+            match self.ties {
+                Ties::NotBlocker | Ties::Blocker => {
+                    let want = self.ties == Ties::Blocker;
+                    winners.retain(|&o| (Some(o) == blocker) == want);
+                    if winners.len() != 1 {
+                        winners.clear();
+                    }
+                }
+                Ties::Share | Ties::Full => {}
+                Ties::Nobody | Ties::Carry => winners.clear(),
+            }
+        }
+        let mut seat = None;
+        if let [won] = winners[..] {
+            seat = if lowest.is_empty() {
+                // the side's lightest hand, the first seat on a tie
+                (0..players).filter(|&s| seats.owner[s] == won).min_by_key(|&s| (seats.pips[s], s))
+            } else {
+                // the first of the side's lowest hands after the locker
+                lowest.iter().copied().find(|&s| seats.owner[s] == won)
+            };
+        }
+        let tied = if winners.is_empty() { tied } else { Vec::new() };
+        Decision { winners, tied, seat }
+    }
+
+    /// A lock decided between the locker's hand and a neighbour's.
+    fn locker(&self, seats: &Seats) -> Decision {
+        let Some(mine) = seats.locker else { return Decision::default() };
+        let players = seats.pips.len();
+        let theirs = match self.against {
+            Against::Previous => (mine + players - 1) % players,
+            Against::Next => (mine + 1) % players,
+        };
+        let seat = if seats.pips[mine] != seats.pips[theirs] {
+            if seats.pips[mine] < seats.pips[theirs] {
+                mine
+            } else {
+                theirs
+            }
+        } else {
+            match self.ties {
+                Ties::Blocker => mine,
+                Ties::NotBlocker => theirs,
+                _ => {
+                    let tied = vec![seats.owner[mine], seats.owner[theirs]];
+                    return Decision { winners: Vec::new(), tied, seat: None };
+                }
+            }
+        };
+        Decision { winners: vec![seats.owner[seat]], tied: Vec::new(), seat: Some(seat) }
+    }
+
     /// `settle.carried`: what a tie puts in the pot under `ties: carry`.
-    pub fn carried(&self, pips: &[i64], doubles: &[bool], seats: &Seats) -> i64 {
+    pub fn carried(
+        &self,
+        pips: &[i64],
+        doubles: &[bool],
+        blocker: Option<usize>,
+        seats: &Seats,
+    ) -> i64 {
         if self.kind != SettleKind::Lightest || self.ties != Ties::Carry {
             return 0;
         }
-        let lightest = self.lightest(pips, doubles);
-        if lightest.len() < 2 {
+        let tied = self.decide(pips, doubles, blocker, seats).tied;
+        if tied.len() < 2 {
             return 0;
         }
         // what one tied hand would have scored alone, from every other hand
-        let losers: Vec<usize> = (0..pips.len()).filter(|&o| o != lightest[0]).collect();
-        self.amount(pips, lightest[0], &losers, seats)
+        let losers: Vec<usize> = (0..pips.len()).filter(|&o| o != tied[0]).collect();
+        self.amount(pips, tied[0], &losers, seats)
     }
 
     /// `settle.hand_winners`: the owners who won a hand, for `match.check:
-    /// hand_winner`. The domino-er; when blocked, the lightest hand (0 points
-    /// of settlement included), a tie decided by the ties rule (`not_blocker`
-    /// the one tied hand that did not make the last play, `share` and `full`
-    /// every tied hand, `nobody` and `carry` none); kinds without a ties rule
-    /// compare the pips alone, and a tie has no winner.
+    /// hand_winner`. The domino-er; when blocked, the sides the rule's
+    /// comparison decides (`decide`: 0 points of settlement included); kinds
+    /// that compare no hands compare the pips alone, and a tie has no winner.
     pub fn hand_winners(
         &self,
         pips: &[i64],
         doubles: &[bool],
         domino: Option<usize>,
         blocker: Option<usize>,
+        seats: &Seats,
     ) -> Vec<usize> {
         if let Some(d) = domino {
             return vec![d];
         }
-        let mut lightest = if self.kind == SettleKind::Lightest {
-            self.lightest(pips, doubles)
-        } else {
-            let best = *pips.iter().min().unwrap();
-            (0..pips.len()).filter(|&o| pips[o] == best).collect()
-        };
+        if matches!(self.kind, SettleKind::Lightest | SettleKind::Locker | SettleKind::LosersPay) {
+            return self.decide(pips, doubles, blocker, seats).winners;
+        }
+        let best = *pips.iter().min().unwrap();
+        let lightest: Vec<usize> = (0..pips.len()).filter(|&o| pips[o] == best).collect();
         if lightest.len() == 1 {
-            return lightest;
-        }
-        if self.kind != SettleKind::Lightest {
-            return Vec::new();
-        }
-        match self.ties {
-            Ties::NotBlocker => {
-                lightest.retain(|&o| Some(o) != blocker);
-                if lightest.len() == 1 {
-                    lightest
-                } else {
-                    Vec::new()
-                }
-            }
-            Ties::Share | Ties::Full => lightest,
-            Ties::Nobody | Ties::Carry => Vec::new(),
+            lightest
+        } else {
+            Vec::new()
         }
     }
 
     /// The score changes of one hand, per owner. `domino` and `blocker` are
-    /// owners, if any; `seats` each seat's own pips.
+    /// owners, if any; `seats` the seats behind them.
     pub fn settle(
         &self,
         pips: &[i64],
@@ -180,38 +274,32 @@ impl Settle {
                     deltas[d] = self.amount(pips, d, &losers, seats);
                 }
             }
-            SettleKind::Lightest => {
-                let mut lightest = self.lightest(pips, doubles);
-                if lightest.len() > 1 {
-                    match self.ties {
-                        Ties::NotBlocker => {
-                            lightest.retain(|&o| Some(o) != blocker);
-                            if lightest.len() != 1 {
-                                return deltas;
-                            }
-                        }
-                        Ties::Share | Ties::Full => {
-                            // the tied hands score from the hands that are not tied
-                            let losers: Vec<usize> =
-                                (0..n).filter(|o| !lightest.contains(o)).collect();
-                            let total = self.amount(pips, lightest[0], &losers, seats);
-                            let each = if self.ties == Ties::Full {
-                                total
-                            } else {
-                                self.share(total, lightest.len())
-                            };
-                            for &o in &lightest {
-                                deltas[o] = each;
-                            }
-                            return deltas;
-                        }
-                        // a carried tie goes to the pot (`carried`)
-                        Ties::Nobody | Ties::Carry => return deltas,
-                    }
+            SettleKind::Lightest | SettleKind::Locker | SettleKind::LosersPay => {
+                let winners = match domino {
+                    Some(d) => vec![d],
+                    None => self.decide(pips, doubles, blocker, seats).winners,
+                };
+                if winners.is_empty() {
+                    return deltas;
                 }
-                let w = lightest[0];
-                let losers: Vec<usize> = (0..n).filter(|&o| o != w).collect();
-                deltas[w] = self.amount(pips, w, &losers, seats);
+                if self.kind == SettleKind::LosersPay {
+                    // every side that did not win is charged its own pips (a penalty)
+                    for o in (0..n).filter(|o| !winners.contains(o)) {
+                        deltas[o] = self.of_total(pips[o]);
+                    }
+                    return deltas;
+                }
+                // the lightest side or sides (or the lock's winner) score from the others
+                let losers: Vec<usize> = (0..n).filter(|o| !winners.contains(o)).collect();
+                let total = self.amount(pips, winners[0], &losers, seats);
+                let each = if self.ties == Ties::Share && winners.len() > 1 {
+                    self.share(total, winners.len())
+                } else {
+                    total
+                };
+                for &o in &winners {
+                    deltas[o] = each;
+                }
             }
         }
         deltas
@@ -249,19 +337,27 @@ mod tests {
         blocker: Option<usize>,
     ) -> Vec<i64> {
         let owner: Vec<usize> = (0..pips.len()).collect();
-        r.settle(pips, doubles, domino, blocker, &Seats { pips, owner: &owner })
+        r.settle(pips, doubles, domino, blocker, &Seats { pips, owner: &owner, locker: None })
+    }
+
+    /// `hand_winners` with every seat its own owner.
+    fn winners(r: &Settle, pips: &[i64], doubles: &[bool], domino: Option<usize>) -> Vec<usize> {
+        let owner: Vec<usize> = (0..pips.len()).collect();
+        let seats = Seats { pips, owner: &owner, locker: Some(0) };
+        r.hand_winners(pips, doubles, domino, Some(0), &seats)
     }
 
     #[test]
     fn the_codes_decode_in_the_table_order() {
-        // [kind, amount, flat, unit, per, divisor, ties, doubles_lose, mode]
-        let r = Settle::from_codes(&[4, 1, 7, 5, 2, 3, 4, 1, 2]).unwrap();
+        // [kind, amount, flat, unit, per, divisor, ties, doubles_lose, mode, compare, against]
+        let r = Settle::from_codes(&[4, 1, 7, 5, 2, 3, 4, 1, 2, 1, 1]).unwrap();
         assert_eq!((r.kind, r.amount, r.flat, r.unit), (Lightest, OpponentsMinusOwn, 7, 5));
         assert_eq!((r.per, r.divisor, r.ties), (Per::Player, 3, Ties::Carry));
         assert!(r.doubles_lose && r.mode == Round::Down);
-        assert!(Settle::from_codes(&[5, 0, 1, 1, 0, 1, 0, 0, 0]).is_err());
-        assert!(Settle::from_codes(&[4, 0, 1, 1, 0, 1, 5, 0, 0]).is_err());
-        assert!(Settle::from_codes(&[4, 0, 1, 1, 0, 1, 0, 0]).is_err());
+        assert!(r.compare == Compare::Player && r.against == Against::Next);
+        assert!(Settle::from_codes(&[7, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0]).is_err());
+        assert!(Settle::from_codes(&[4, 0, 1, 1, 0, 1, 6, 0, 0, 0, 0]).is_err());
+        assert!(Settle::from_codes(&[4, 0, 1, 1, 0, 1, 0, 0, 0]).is_err());
     }
 
     #[test]
@@ -305,7 +401,7 @@ mod tests {
         assert_eq!([0, 1, 5, 26].map(|x| round_to(x, 5, Round::Up)), [0, 5, 5, 30]);
         assert_eq!([4, 5, 29].map(|x| round_to(x, 5, Round::Down)), [0, 5, 25]);
         // two teams (seats 0+2, 1+3); team 1 went out; team 0's players hold 2 and 2
-        let seats = Seats { pips: &[2, 0, 2, 0], owner: &[0, 1, 0, 1] };
+        let seats = Seats { pips: &[2, 0, 2, 0], owner: &[0, 1, 0, 1], locker: None };
         // per opponent: 4 pooled -> 5
         let r = Settle { unit: 5, per: Per::Opponent, ..settle(DominoEr, Opponents) };
         assert_eq!(r.settle(&[4, 0], &[false; 2], Some(1), None, &seats), vec![0, 5]);
@@ -335,7 +431,7 @@ mod tests {
     fn own_penalty_per_player_rounds_each_partner() {
         // teams 0 (seats 0, 2) and 1 (seats 1, 3): seat 1 holds 3, seat 3 holds 3
         let own = Settle { unit: 5, per: Per::Player, ..settle(OwnPenalty, Opponents) };
-        let seats = Seats { pips: &[0, 3, 2, 3], owner: &[0, 1, 0, 1] };
+        let seats = Seats { pips: &[0, 3, 2, 3], owner: &[0, 1, 0, 1], locker: None };
         assert_eq!(own.settle(&[2, 6], &[false; 2], None, None, &seats), vec![0, -10]);
         let pooled = Settle { per: Per::Aggregate, ..own };
         assert_eq!(pooled.settle(&[2, 6], &[false; 2], None, None, &seats), vec![0, -5]);
@@ -344,17 +440,34 @@ mod tests {
     #[test]
     fn hand_winners_follow_the_ties_rule() {
         let mut r = settle(Lightest, Opponents);
-        assert_eq!(r.hand_winners(&[3, 3, 9], &[false; 3], None, Some(0)), Vec::<usize>::new());
-        assert_eq!(r.hand_winners(&[3, 4], &[false; 2], None, Some(0)), vec![0]);
-        assert_eq!(r.hand_winners(&[3, 4], &[false; 2], Some(1), Some(0)), vec![1]);
+        assert_eq!(winners(&r, &[3, 3, 9], &[false; 3], None), Vec::<usize>::new());
+        assert_eq!(winners(&r, &[3, 4], &[false; 2], None), vec![0]);
+        assert_eq!(winners(&r, &[3, 4], &[false; 2], Some(1)), vec![1]);
         r.ties = Ties::NotBlocker;
-        assert_eq!(r.hand_winners(&[3, 3, 9], &[false; 3], None, Some(0)), vec![1]);
+        assert_eq!(winners(&r, &[3, 3, 9], &[false; 3], None), vec![1]);
         r.ties = Ties::Share;
-        assert_eq!(r.hand_winners(&[3, 3, 9], &[false; 3], None, Some(0)), vec![0, 1]);
+        assert_eq!(winners(&r, &[3, 3, 9], &[false; 3], None), vec![0, 1]);
         r.doubles_lose = true;
-        assert_eq!(r.hand_winners(&[3, 5], &[true, false], None, Some(0)), vec![1]);
+        assert_eq!(winners(&r, &[3, 5], &[true, false], None), vec![1]);
         let own = settle(OwnPenalty, Opponents);
-        assert_eq!(own.hand_winners(&[3, 3], &[false; 2], None, Some(0)), Vec::<usize>::new());
-        assert_eq!(own.hand_winners(&[2, 3], &[false; 2], None, Some(0)), vec![0]);
+        assert_eq!(winners(&own, &[3, 3], &[false; 2], None), Vec::<usize>::new());
+        assert_eq!(winners(&own, &[2, 3], &[false; 2], None), vec![0]);
+    }
+
+    #[test]
+    fn a_lock_and_the_lowest_single_hand_decide_like_the_python_reference() {
+        // the doctest of settle.decide: seat 0's 3 pips beat team B's pooled 11
+        let low = Settle { compare: Compare::Player, ..settle(Lightest, Opponents) };
+        let seats = Seats { pips: &[3, 5, 12, 6], owner: &[0, 1, 0, 1], locker: Some(3) };
+        let d = low.decide(&[15, 11], &[false; 2], Some(1), &seats);
+        assert_eq!(d, Decision { winners: vec![0], tied: vec![], seat: Some(0) });
+        // a lock: seat 0 locked with 9, seat 3 before him holds 7
+        let lock = Settle { kind: Locker, ties: Ties::Blocker, ..settle(Lightest, Opponents) };
+        let seats = Seats { pips: &[9, 4, 9, 7], owner: &[0, 1, 0, 1], locker: Some(0) };
+        assert_eq!(lock.decide(&[18, 11], &[false; 2], Some(0), &seats).seat, Some(3));
+        assert_eq!(lock.settle(&[18, 11], &[false; 2], None, Some(0), &seats), vec![0, 18]);
+        // the losers pay their own pips
+        let pay = settle(LosersPay, Opponents);
+        assert_eq!(solo(&pay, &[0, 8, 5], &[false; 3], Some(0), None), vec![0, 8, 5]);
     }
 }

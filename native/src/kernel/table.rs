@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use crate::kernel::bits::Bits;
 pub use crate::kernel::codes::{
-    Amount, Check, Drawing, Muggins, Order, OverClaim, Per, Points, Round, SettleKind, Spinner,
-    Ties, When,
+    AfterDouble, Against, Amount, Check, Compare, Drawing, Muggins, Order, OverClaim, Per, Points,
+    Round, SettleKind, Spinner, Ties, When,
 };
 use crate::kernel::convert::{byte, int, small};
 use crate::kernel::game::LeadRule;
@@ -116,16 +116,31 @@ pub struct Settle {
     pub doubles_lose: bool,
     /// which way: nearest, up, down
     pub mode: Round,
+    /// what a lightest comparison compares: each side's pooled pips, or each player's own
+    pub compare: Compare,
+    /// the locker's neighbour, for a lock decided between two hands
+    pub against: Against,
 }
 
 impl Settle {
     /// The codes of a settlement rule in the flat table, in order.
-    pub const FIELDS: [&'static str; 9] =
-        ["kind", "amount", "flat", "unit", "per", "divisor", "ties", "doubles_lose", "mode"];
+    pub const FIELDS: [&'static str; 11] = [
+        "kind",
+        "amount",
+        "flat",
+        "unit",
+        "per",
+        "divisor",
+        "ties",
+        "doubles_lose",
+        "mode",
+        "compare",
+        "against",
+    ];
 
     pub fn from_codes(c: &[i64]) -> Result<Settle, String> {
         if c.len() != Self::FIELDS.len() {
-            return Err(format!("a settlement rule has 9 codes, not {}", c.len()));
+            return Err(format!("a settlement rule has 11 codes, not {}", c.len()));
         }
         if c[3] < 1 || c[5] < 1 {
             return Err("settlement unit and divisor must be at least 1".into());
@@ -140,6 +155,8 @@ impl Settle {
             ties: c[6].try_into()?,
             doubles_lose: c[7] != 0,
             mode: c[8].try_into()?,
+            compare: c[9].try_into()?,
+            against: c[10].try_into()?,
         })
     }
 }
@@ -377,6 +394,8 @@ pub mod tests {
             ties: Ties::Nobody,
             doubles_lose: false,
             mode: Round::Nearest,
+            compare: Compare::Side,
+            against: Against::Previous,
         }
     }
 

@@ -456,6 +456,7 @@ struct HandArgs {
     record: bool,
     pot: i64,
     got_in: Option<Vec<bool>>,
+    number: usize,
 }
 
 /// A kernel hand from the constructor's arguments, checked against `rules`.
@@ -511,6 +512,7 @@ fn build<const W: usize>(rules: &Arc<KRules<W>>, a: &HandArgs) -> PyResult<Kerne
         out_of_play: mask_of::<W>(&a.out_of_play, size)?,
         record: a.record,
         pot: a.pot,
+        number: a.number,
         ..HandSetup::new(masks, bone, a.leader)
     };
     Ok(Kernel::new(Arc::clone(rules), setup))
@@ -518,7 +520,7 @@ fn build<const W: usize>(rules: &Arc<KRules<W>>, a: &HandArgs) -> PyResult<Kerne
 
 impl HandArgs {
     /// The deal and the keywords (`scores`, `lead_tile`, `lead_doubles_only`,
-    /// `out_of_play`, `record`, `pot`, `got_in`), each at its default when left out.
+    /// `out_of_play`, `record`, `pot`, `got_in`, `number`), each at its default when left out.
     fn new(
         hands: Vec<Vec<usize>>,
         boneyard: Vec<usize>,
@@ -536,6 +538,7 @@ impl HandArgs {
             record: true,
             pot: 0,
             got_in: None,
+            number: 1,
         };
         for (key, value) in options.into_iter().flat_map(|d| d.iter()) {
             let key: String = key.extract()?;
@@ -547,6 +550,7 @@ impl HandArgs {
                 "record" => a.record = value.extract()?,
                 "pot" => a.pot = value.extract()?,
                 "got_in" => a.got_in = value.extract()?,
+                "number" => a.number = value.extract()?,
                 _ => return Err(PyValueError::new_err(format!("Hand() has no option {key:?}"))),
             }
         }

@@ -10,7 +10,7 @@ use crate::kernel::hand::Hand;
 use crate::python::hand::{In, Out};
 
 /// The fields `Hand.fields` returns, in order: the native ones of the declaration.
-pub(crate) const HAND_FIELDS: [&str; 48] = [
+pub(crate) const HAND_FIELDS: [&str; 49] = [
     "hands",
     "boneyard",
     "bone_pos",
@@ -59,6 +59,7 @@ pub(crate) const HAND_FIELDS: [&str; 48] = [
     "extra",
     "won_by",
     "won_seat",
+    "bonus",
 ];
 
 /// Every field of `h` as a Python value, in order (`o` scrubs what its
@@ -66,7 +67,7 @@ pub(crate) const HAND_FIELDS: [&str; 48] = [
 pub(crate) fn to_python<'py, const W: usize>(
     o: &Out<'py>,
     h: &Hand<W>,
-) -> PyResult<[Bound<'py, PyAny>; 48]> {
+) -> PyResult<[Bound<'py, PyAny>; 49]> {
     Ok([
         o.seat_masks(&h.hands)?,
         o.boneyard(&h.boneyard)?,
@@ -116,6 +117,7 @@ pub(crate) fn to_python<'py, const W: usize>(
         o.value(h.extra)?,
         o.value(h.won_by)?,
         o.value(h.won_seat)?,
+        o.value(h.bonus)?,
     ])
 }
 
@@ -174,6 +176,7 @@ pub(crate) fn get<'py, const W: usize>(
         "extra" => o.value(h.extra),
         "won_by" => o.value(h.won_by),
         "won_seat" => o.value(h.won_seat),
+        "bonus" => o.value(h.bonus),
         _ => Err(PyValueError::new_err(format!("a hand has no field {name:?}"))),
     }
 }
@@ -229,5 +232,6 @@ pub(crate) fn from_python<const W: usize>(i: &In<'_, '_>, h: &mut Hand<W>) -> Py
     h.extra = i.value("extra")?;
     h.won_by = i.value("won_by")?;
     h.won_seat = i.value("won_seat")?;
+    h.bonus = i.value("bonus")?;
     i.finish(h)
 }

@@ -504,6 +504,8 @@ mod tests {
             lead_again: LeadRule::default(),
             lead_doubles_only: false,
             boneyard_unread: false,
+            games: 1,
+            ..MatchRules::default()
         };
         let mut distinct: Vec<Bot> = Vec::new();
         for &b in bots {
