@@ -75,7 +75,7 @@ def play_match(rules, seed: int, claims: bool = True, max_hands: int = 12) -> in
         scores = list(match.scores)
         py = match.new_hand()
         nat = native_hand(rules, match.current_deal, scores, pot=match.pot,
-                          got_in=match.got_in if rules.get_in_match else None)
+                          got_in=match.got_in if rules.get_in_match else None, number=py.number)
         where = f"{rules.name} {rules.players}p teams={rules.teams} seed {seed} hand {number}"
         assert_same(py, nat, where)
         while not py.state:
@@ -94,8 +94,8 @@ def play_match(rules, seed: int, claims: bool = True, max_hands: int = 12) -> in
             assert_same(py, nat, f"{where} ply {plies} move {move} claim {claim}")
         if not py.state:
             break
-        match.finish_hand(py)
-        assert nat.scores == list(match.scores)
+        summary = match.finish_hand(py)
+        assert nat.scores == summary.scores  # the hand's end, before a won game resets them
         if len(match.history) >= MAX_HANDS:
             break
     return plies

@@ -25,7 +25,7 @@ from test_properties import play_checked, play_hand
 from test_spec_roundtrip import dump, variants
 
 from bones.engine.match import Match
-from bones.engine.rules import CHECK_HAND_WINNER, Rules
+from bones.engine.rules import CHECK_HAND_WINNER, CHECK_PENALTY, Rules
 from bones.games.record import dumps_record, parse_record, record_match, replay
 from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
@@ -122,8 +122,14 @@ def test_generated_matches_end_and_replay_from_their_records(table: Table, seed:
     if match.game_over:
         if rules.hands_in_match:
             assert len(match.history) == rules.hands_in_match
+        elif rules.check == CHECK_PENALTY:
+            # penalties: a side reached the losing score; the lowest wins (a tie: nobody)
+            assert max(match.scores) >= rules.target
+            if match.winner >= 0:
+                assert match.scores[match.winner] == min(match.scores)
+        elif match.winner < 0:
+            assert rules.void_at and min(match.scores) >= rules.void_at, "over with no winner"
         else:
-            assert match.winner is not None and match.winner >= 0
             if rules.check == CHECK_HAND_WINNER:
                 # the hand's winner at the target wins, even with a lower score
                 assert match.scores[match.winner] >= rules.target

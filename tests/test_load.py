@@ -125,7 +125,8 @@ def test_unknown_key_without_suggestion_lists_keys() -> None:
     write("v.yaml", GOOD + "colour:\n  x: 1\n")
     assert errors("v.yaml") == [
         "v.yaml:14:1: colour: unknown key 'colour' (expected one of: name, extends, aliases, summary, "
-        "sources, tiles, players, deal, lead, layout, scoring, drawing, hand_end, settlement, match)"
+        "sources, tiles, players, deal, lead, layout, scoring, drawing, turn, hand_end, bonuses, "
+        "settlement, match)"
     ]
 
 

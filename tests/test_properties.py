@@ -31,9 +31,11 @@ from bones.engine.hand import (
 )
 from bones.engine.match import MAX_HANDS, Match
 from bones.engine.rules import (
+    AFTER_ANOTHER_DOUBLE,
     CHECK_EXACT,
     CHECK_HAND_WINNER,
     CHECK_IMMEDIATE,
+    CHECK_PENALTY,
     MUGGINS_OFF,
     MUGGINS_TRANSFER,
     OVER_CLAIM_CALLER,
@@ -128,6 +130,17 @@ def check_legal_moves(hand: Hand, legal: list[int]) -> None:
         if hand.placed:
             pip = hand.arm_open[(m >> 1) & 63]
             assert pip >= 0 and ts.other_half[tile][pip] >= 0, "tile does not match its arm"
+    if hand.extra >= 0:
+        # an optional extra play after a double: the allowed plays, and the
+        # pass that declines them (turn.after_double)
+        assert legal[-1] == PASS and PASS not in legal[:-1] and DRAW not in legal
+        doubles_only = rules.after_double == AFTER_ANOTHER_DOUBLE
+        expected = {(t << 7 | a << 1) for a, pip in hand.open_ends().items()
+                    if not (doubles_only and a == hand.extra)
+                    for t in ts.tiles_of(mine & ts.matching[pip])
+                    if not doubles_only or ts.is_double[t]}
+        assert set(plays) == expected and expected, "the extra plays differ from the rule"
+        return
     can_draw = hand.drawable > 0 and hand.drawn_turn < rules.max_draws
     if DRAW in legal:
         assert can_draw, "draw offered with nothing to draw"
@@ -186,6 +199,22 @@ def move_gains(rules: Rules, seat: int, true: int, claim: int | None,
     return gains
 
 
+def pass_gains(hand: Hand, seat: int) -> list[int]:
+    """What a pass hands out (the pass bonuses), from the hand before it."""
+    rules = hand.rules
+    gains = [0] * rules.owners
+    if hand.extra >= 0:
+        return gains  # declining an extra play: no knock, no bonus
+    ts = rules.tiles
+    if hand.placed == 1 and hand.passes == 0 and seat == (hand.leader + 1) % rules.players:
+        lead = ts.tiles_of(hand.on_table)[0]
+        gains[rules.owner[hand.leader]] += (rules.opening_pass_double if ts.is_double[lead]
+                                            else rules.opening_pass_other)
+    if rules.round_pass and hand.last_player >= 0 and hand.passes + 1 == rules.players - 1:
+        gains[rules.owner[hand.last_player]] += rules.round_pass
+    return gains
+
+
 def play_checked(hand: Hand, move: int, claim: int | None) -> list[int]:
     """Apply one move through the checked path, verify it, return its gains by owner."""
     rules = hand.rules
@@ -193,6 +222,7 @@ def play_checked(hand: Hand, move: int, claim: int | None) -> list[int]:
     owner = rules.owner[seat]
     before = list(hand.scores)
     knocks = hand.passes
+    passed = pass_gains(hand, seat) if move == PASS else [0] * rules.owners
     is_lead = not hand.placed
     got_in = hand.got_in[owner]
     fast = hand.copy()
@@ -208,9 +238,10 @@ def play_checked(hand: Hand, move: int, claim: int | None) -> list[int]:
     assert hand.count == hand.recount(), "incremental count differs from the recount"
     if move < 0:
         assert hand.last_points == 0
-        if hand.state == PLAYING:
-            assert hand.scores == before, "a draw or pass changed the scores"
-        return [0] * rules.owners
+        if hand.state == PLAYING and rules.check != CHECK_EXACT and rules.floor is None:
+            assert [a - b for a, b in zip(hand.scores, before)] == passed, (
+                "a draw or pass changed the scores by more than its bonuses")
+        return passed
     true = expected_points(hand, is_lead, got_in)
     if true is None:  # matching ends (Bergen) or a lead barred from winning
         # what the play is worth with no claim made: what a claim is judged against
@@ -287,9 +318,11 @@ def play_hand(match: Match, rng: random.Random, greed: float) -> None:
                 assert hand.hands[hand.turn] & hand.open_tiles(), "a stuck player asked to pass"
         move = choose(hand, rng, greed)
         claim = claim_for(hand, move, rng)
+        declined = hand.extra >= 0 and move == PASS  # no knock: the turn just ends
         for o, g in enumerate(play_checked(hand, move, claim)):
             gains[o] += g
-        passes_in_a_row = passes_in_a_row + 1 if move == PASS else 0
+        if not declined:
+            passes_in_a_row = passes_in_a_row + 1 if move == PASS else 0
         # a full round of passes means nobody can play: the hand is blocked
         # (one more where a player may pass holding the tile just drawn)
         assert passes_in_a_row < rules.players + (not rules.must_play_drawn), (
@@ -329,7 +362,11 @@ def play_hand(match: Match, rng: random.Random, greed: float) -> None:
     if rules.check == CHECK_EXACT:
         assert max(hand.scores) <= rules.target
     summary = match.finish_hand(hand)
-    assert summary.scores == match.scores
+    if summary.game_won >= 0 and not match.game_over:
+        # one game of several won (match.games): every score starts again
+        assert match.scores == [0] * rules.owners and rules.games > 1
+    else:
+        assert summary.scores == match.scores
     if rules.get_in_match:
         assert match.got_in == hand.got_in
 
@@ -362,6 +399,11 @@ def test_every_match_ends(table, seed, policy):
     rules = match.rules
     if rules.hands_in_match:
         assert len(match.history) == rules.hands_in_match
+    elif rules.check == CHECK_PENALTY:
+        # penalties: a side reached the losing score, the lowest won
+        assert max(match.scores) >= rules.target
+        if match.winner >= 0:
+            assert match.scores[match.winner] == min(match.scores)
     else:
         top = max(match.scores)
         if match.winner >= 0:
@@ -369,6 +411,8 @@ def test_every_match_ends(table, seed, policy):
             assert top >= rules.target
             if rules.check == CHECK_EXACT:
                 assert top == rules.target
+        elif rules.void_at:
+            assert min(match.scores) >= rules.void_at or top >= rules.target
 
 
 def test_every_builtin_is_covered():

@@ -13,7 +13,10 @@ not know.
 from __future__ import annotations
 
 import dataclasses
+import io
 import re
+import tokenize
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -21,7 +24,7 @@ import pytest
 from native_support import bones_native, skip_native
 
 import bones
-from bones.engine import flat, moves, rules, settle
+from bones.engine import bounds, flat, moves, rules, settle
 from bones.engine import match as match_module
 from bones.engine import rng as rng_module
 
@@ -32,6 +35,9 @@ pytestmark = skip_native()
 PREFIXED: dict[str, tuple[ModuleType, str]] = {
     "WHEN": (rules, "WHEN_"),
     "POINTS": (rules, "POINTS_"),
+    "AFTER": (rules, "AFTER_"),
+    "COMPARE": (settle, "COMPARE_"),
+    "AGAINST": (settle, "AGAINST_"),
     "SPIN": (rules, "SPIN_"),
     "ORDER": (rules, "ORDER_"),
     "DRAW": (rules, "DRAW_"),
@@ -161,6 +167,74 @@ def test_the_match_value_unit(native: dict[str, Any]) -> None:
     from bones.bots import matchvalue
 
     assert native["search"] == {"WIN": matchvalue.WIN}
+
+
+def test_the_sentinels(native: dict[str, Any]) -> None:
+    assert native["sentinels"] == {"UNLIMITED_DRAWS": bounds.UNLIMITED_DRAWS,
+                                   "BELOW_ANY_SCORE": bounds.BELOW_ANY_SCORE}
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _code_lines(path: Path) -> list[tuple[int, str]]:
+    """(line number, the line's code) of a Python or Rust source, its
+    comments and string literals left out, so a docstring may show a
+    literal the code may not write."""
+    text = path.read_text()
+    if path.suffix == ".py":
+        lines: dict[int, list[str]] = {}
+        skip = {tokenize.COMMENT, tokenize.STRING, tokenize.NL, tokenize.NEWLINE,
+                tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING, tokenize.ENDMARKER}
+        skip |= {getattr(tokenize, name) for name in ("FSTRING_MIDDLE", "TSTRING_MIDDLE")
+                 if hasattr(tokenize, name)}
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type not in skip:
+                lines.setdefault(tok.start[0], []).append(tok.string)
+        return [(n, " ".join(parts)) for n, parts in sorted(lines.items())]
+    strings = re.compile(r'"(?:\\.|[^"\\])*"')
+    return [(n, strings.sub('""', line).split("//")[0])
+            for n, line in enumerate(text.splitlines(), 1)]
+
+
+def _written_outside(patterns: list[str], homes: set[str]) -> list[str]:
+    """Every line of code in bones/ and native/src that writes one of
+    ``patterns``, outside the files in ``homes`` (``path:line: code``)."""
+    found = []
+    sources = [*sorted((ROOT / "bones").rglob("*.py")), *sorted((ROOT / "native" / "src").rglob("*.rs"))]
+    for path in sources:
+        name = path.relative_to(ROOT).as_posix()
+        if name in homes:
+            continue
+        for number, code in _code_lines(path):
+            if any(re.search(p, code) for p in patterns):
+                found.append(f"{name}:{number}: {code.strip()}")
+    return found
+
+
+def test_no_sentinel_is_written_out() -> None:
+    """``1 << 30`` (unlimited draws) and ``-(1 << 30)`` (below any score)
+    are written once per core, where the shared test compares them."""
+    homes = {"bones/engine/bounds.py", "native/src/kernel/table.rs"}
+    assert _written_outside([r"\b1(?:i64|u64|usize)?\s*<<\s*30\b"], homes) == []
+
+
+def test_no_move_code_is_shifted_outside_the_move_layout() -> None:
+    """Only the module that defines the move layout (in each core) shifts or
+    masks a move code: elsewhere ``tile_of``, ``arm_of``, ``play_code`` and
+    their names, never a literal 7, 1 or 63."""
+    patterns = [r"(<<|>>)\s*7\b", r"&\s*(63|0x3[fF])\b", r">>\s*1\s*\)?\s*&", r"<<\s*1\s*\|"]
+    homes = {"bones/engine/moves.py", "native/src/kernel/moves.rs"}
+    assert _written_outside(patterns, homes) == []
+
+
+def test_the_scans_see_code_and_skip_comments_and_strings(tmp_path: Path) -> None:
+    py = tmp_path / "a.py"
+    py.write_text('"""1 << 30 in a docstring"""\nx = mv >> 7  # >> 7\ny = "& 63"\n')
+    assert _code_lines(py) == [(2, "x = mv >> 7"), (3, "y =")]
+    rs = tmp_path / "a.rs"
+    rs.write_text('/// 1 << 30\nlet t = (mv >> 7) as usize; // mv >> 7\nlet s = "& 63";\n')
+    assert [code for _, code in _code_lines(rs)] == ["", "let t = (mv >> 7) as usize; ", 'let s = "";']
 
 
 def test_the_tree_of_search_has_the_ismcts_defaults(native: dict[str, Any]) -> None:

@@ -101,8 +101,9 @@ def tiles_text(highest: int) -> st.SearchStrategy[str]:
     )
 
 
-def first_lead(highest: int, min_count: int) -> st.SearchStrategy:
-    return st.one_of(
+def first_lead(highest: int, min_count: int, *, listed: bool = False,
+               locker: bool = False) -> st.SearchStrategy:
+    options = [
         st.builds(spec.LotLead),
         st.builds(spec.RandomLead, kind=st.just("random")),
         st.builds(spec.HighestDoubleLead, kind=st.just("highest_double"), if_none=no_double),
@@ -116,12 +117,20 @@ def first_lead(highest: int, min_count: int) -> st.SearchStrategy:
         ),
         st.builds(spec.SeatLead, kind=st.just("seat"), seat=st.integers(0, min_count - 1)),
         st.builds(spec.LightestTileLead, kind=st.just("lightest_tile")),
-    )
+    ]
+    if listed:  # a list of tiles: the first dealt leads
+        options.append(st.builds(
+            spec.TileLead, kind=st.just("tile"),
+            tile=st.lists(tiles_text(highest), min_size=1, max_size=4),
+            if_none=st.sampled_from(["heaviest_tile", "lightest_tile", "highest_double", "lot"])))
+    if locker:  # as often as all the others: the locker is the after-block rule to reach
+        options = [st.one_of(options), st.builds(spec.LockerLead, kind=st.just("locker"))]
+    return st.one_of(options)
 
 
 def later_lead(highest: int, counts: list[int]) -> st.SearchStrategy:
     options = [
-        st.builds(spec.DominoerLead, after_block=first_lead(highest, min(counts))),
+        st.builds(spec.DominoerLead, after_block=first_lead(highest, min(counts), locker=True)),
         st.builds(spec.WinnerLead, kind=st.just("winner"), if_none=first_lead(highest, min(counts))),
         st.builds(spec.RotateLead, kind=st.just("rotate"), to=st.sampled_from(["next", "previous"])),
         st.builds(spec.SeriesLead, kind=st.just("series")),
@@ -135,9 +144,10 @@ def later_lead(highest: int, counts: list[int]) -> st.SearchStrategy:
 def lead(highest: int, counts: list[int]) -> st.SearchStrategy:
     return st.builds(
         spec.Lead,
-        first=first_lead(highest, min(counts)),
+        first=first_lead(highest, min(counts), listed=True),
         later=later_lead(highest, counts),
         allowed=st.sampled_from(["any", "double"]),
+        if_no_double=st.sampled_from(["next_seat", "draw"]),
     )
 
 
@@ -153,7 +163,29 @@ spinners = st.one_of(
               order=edge_order, count=spinner_count),
     st.builds(spec.InlineSniff, kind=st.just("inline_sniff"), count=spinner_count),
 )
-layouts = st.builds(spec.LayoutRule, spinner=spinners, doubles=st.sampled_from(["crosswise", "inline"]))
+layouts = st.builds(spec.LayoutRule, spinner=spinners, doubles=st.sampled_from(["crosswise", "inline"]),
+                    ends=st.sampled_from(["both", "both", "one"]))
+turns = st.builds(spec.TurnRule, after_double=st.builds(
+    spec.AfterDouble, kind=st.sampled_from(["none", "another_double", "extra_tile"]),
+    repeat=st.booleans()))
+
+
+def bonuses(highest: int) -> st.SearchStrategy:
+    maybe = st.booleans()
+    return st.builds(
+        spec.Bonuses,
+        capicua=st.none() | st.builds(spec.CapicuaBonus, points=st.integers(1, 50),
+                                      doubles=maybe),
+        last_tile=st.none() | st.builds(spec.LastTileBonus, tile=tiles_text(highest),
+                                        points=st.integers(1, 100)),
+        opening_pass=st.none() | st.builds(spec.OpeningPassBonus, double=st.integers(0, 50),
+                                           other=st.integers(0, 50)),
+        round_pass=st.sampled_from([0, 0, 25]),
+        by_hand=st.none() | st.builds(spec.HandNumberBonus,
+                                      points=st.lists(st.integers(0, 100), min_size=1, max_size=4),
+                                      tied_hands=st.sampled_from(["count", "skip"])),
+        blocked_win=st.sampled_from([0, 0, 100]),
+    )
 
 
 # ---------------------------------------------------------------- scoring
@@ -249,7 +281,8 @@ roundings = st.one_of(
               per=st.sampled_from(["aggregate", "opponent", "player"])),
 )
 amounts = st.sampled_from(["opponents", "opponents_minus_own", "all_hands", "flat"])
-ties = st.sampled_from(["nobody", "share", "not_blocker", "full", "carry"])
+ties = st.sampled_from(["nobody", "share", "not_blocker", "blocker", "full", "carry"])
+compares = st.sampled_from(["side", "side", "player"])
 
 
 def settle_rules(counts: list[int], *, blocked: bool) -> st.SearchStrategy:
@@ -261,6 +294,7 @@ def settle_rules(counts: list[int], *, blocked: bool) -> st.SearchStrategy:
             points=st.integers(1, 50),
             ties=per_count(ties, counts),
             doubles_lose=st.booleans(),
+            compare=compares,
             rounding=roundings,
             divisor=st.integers(1, 10),
         ),
@@ -268,6 +302,12 @@ def settle_rules(counts: list[int], *, blocked: bool) -> st.SearchStrategy:
         st.builds(spec.OwnPenaltySettles, kind=st.just("own_penalty"), rounding=roundings, divisor=st.integers(1, 10)),
         st.builds(spec.NobodySettles),
     ]
+    if blocked:
+        options.append(st.builds(
+            spec.LockerSettles, kind=st.just("locker"),
+            against=st.sampled_from(["previous", "next"]), amount=amounts,
+            points=st.integers(1, 50), ties=st.sampled_from(["blocker", "nobody", "not_blocker"]),
+            rounding=roundings, divisor=st.integers(1, 10)))
     if not blocked:
         options.append(
             st.builds(
@@ -288,6 +328,7 @@ def settlement(counts: list[int]) -> st.SearchStrategy:
         domino=settle_rules(counts, blocked=False),
         blocked=settle_rules(counts, blocked=True),
         floor=st.none() | st.integers(-100, 0),
+        first_minimum=st.sampled_from([0, 0, 13]),
     )
 
 
@@ -298,6 +339,7 @@ def match(counts: list[int]) -> st.SearchStrategy:
             kind=st.just("target"),
             points=per_count(st.integers(1, 500), counts),
             check=st.sampled_from(["hand_end", "immediate", "exact", "hand_winner"]),
+            games=st.sampled_from([1, 1, 2]),
         ),
         st.builds(spec.HandsMatch, kind=st.just("hands"), count=st.integers(1, 20)),
     )
@@ -335,12 +377,15 @@ def variants(draw: st.DrawFn) -> Variant:
         layout=the_layout,
         scoring=draw(scoring(top)),
         drawing=draw(drawings),
+        turn=draw(turns),
+        bonuses=draw(bonuses(highest)),
         hand_end=spec.HandEndRule(
             partners_both_out=draw(st.booleans()) if the_players.partnerships.kind != "none" else False
         ),
         settlement=draw(settlement(counts)),
         match=draw(match(counts)),
     )
+    variant = _partnership_options(draw, variant, counts)
     # rounding.per only where it has an effect (it is refused elsewhere)
     settled = {}
     for key in ("domino", "blocked"):
@@ -365,6 +410,64 @@ def variants(draw: st.DrawFn) -> Variant:
     problems = semantic_problems(variant)
     assert not problems, problems  # the strategies keep every cross-field rule
     return variant
+
+
+def _partnership_options(draw: st.DrawFn, variant: Variant, counts: list[int]) -> Variant:
+    """The options the partnership games brought, kept where they apply
+    (each is refused at its key elsewhere), and sometimes a penalty match
+    with losers_pay settlements, a void target or a redeal."""
+    update: dict[str, object] = {}
+    teams = variant.players.partnerships.kind != "none"
+    settlement = variant.settlement
+    fixed = {}
+    for key in ("domino", "blocked"):
+        rule = getattr(settlement, key)
+        if getattr(rule, "compare", "side") == "player" and (
+                not teams or key == "domino" or getattr(rule, "doubles_lose", False)):
+            fixed[key] = rule.model_copy(update={"compare": "side"})
+    if fixed:
+        settlement = settlement.model_copy(update=fixed)
+    layout = variant.layout
+    if layout.ends == "one" and layout.spinner.kind != "none":
+        layout = layout.model_copy(update={"ends": "both"})
+    update["layout"] = layout
+    bonus = variant.bonuses
+    if bonus.capicua is not None and layout.ends == "one":
+        bonus = bonus.model_copy(update={"capicua": None})
+    if bonus.blocked_win and not isinstance(settlement.blocked, (spec.LightestSettles,
+                                                                spec.LockerSettles)):
+        bonus = bonus.model_copy(update={"blocked_win": 0})
+    if bonus.by_hand is not None and isinstance(variant.match, spec.HandsMatch) \
+            and variant.match.count == 1:
+        bonus = bonus.model_copy(update={"by_hand": None})
+    turn = variant.turn
+    if not turn.after_double.repeat and turn.after_double.kind != "extra_tile":
+        turn = spec.TurnRule(after_double=turn.after_double.model_copy(update={"repeat": True}))
+    lead = variant.lead
+    size = (variant.tiles.highest + 1) * (variant.tiles.highest + 2) // 2
+    if lead.if_no_double == "draw" and (lead.allowed != "double" or all(
+            c * variant.hand_size(c) + variant.reserve(c) >= size for c in counts)):
+        lead = lead.model_copy(update={"if_no_double": "next_seat"})
+    match = variant.match
+    if isinstance(match, spec.TargetMatch) and match.check == "hand_end" and draw(st.booleans()):
+        low = min(spec.for_players(match.points, c) for c in counts)
+        if low > 1:
+            match = match.model_copy(update={"void_at": draw(st.integers(1, low - 1))})
+    if draw(st.integers(0, 5)) == 0:  # penalties: the losers pay, the lowest wins
+        settlement = settlement.model_copy(update={
+            "domino": spec.LosersPaySettles(kind="losers_pay"),
+            "blocked": spec.LosersPaySettles(kind="losers_pay",
+                                             compare="player" if teams else "side")})
+        match = spec.PenaltyMatch(kind="penalty", points=draw(st.integers(20, 300)))
+        bonus = spec.Bonuses()
+        update["scoring"] = spec.Scoring()
+    redeal = spec.Redeal()
+    smallest = min(variant.hand_size(c) for c in counts)
+    if smallest >= 3 and draw(st.booleans()):
+        redeal = spec.Redeal(doubles=draw(st.integers(3, min(smallest, variant.tiles.highest + 1))))
+    update.update(settlement=settlement, bonuses=bonus, turn=turn, lead=lead, match=match,
+                  deal=variant.deal.model_copy(update={"redeal": redeal}))
+    return variant.model_copy(update=update)
 
 
 def dump(variant: Variant) -> str:
@@ -406,14 +509,17 @@ def test_strategies_reach_every_model_and_union_member() -> None:
     """Guard for the strategies above: every model and every kind of every union is drawn."""
     seen: set[type] = set()
     parts = [
-        (first_lead(6, 2), 60),
+        (first_lead(6, 2, listed=True, locker=True), 60),
         (later_lead(6, [2]), 60),
         (spinners, 40),
         (scoring(20), 200),
         (drawings, 30),
+        (turns, 20),
+        (bonuses(6), 20),
         (settle_rules([2, 3], blocked=False), 60),
+        (settle_rules([2, 3], blocked=True), 60),
         (match([2, 3]), 20),
-        (variants(), 15),
+        (variants(), 40),
     ]
     for part, count in parts:
 

@@ -166,6 +166,16 @@ def hand_rust() -> str:
     )
 
 
+def _docstring(f: HandField) -> str:
+    """A field's meaning as a property's docstring, wrapped to the line length."""
+    text = f.meaning[0].upper() + f.meaning[1:] + "."
+    lines = textwrap.wrap(text, width=92)
+    if len(lines) == 1:
+        return f'        """{lines[0]}"""\n'
+    body = "\n".join("        " + line for line in lines[1:])
+    return f'        """{lines[0]}\n{body}"""\n'
+
+
 def hand_python() -> str:
     copy = "".join(
         f"    new.{f.name} = old.{f.name}\n" if f.copy == "=" else
@@ -176,12 +186,10 @@ def hand_python() -> str:
     fill_targets = textwrap.fill(", ".join(f"new.{f.name}" for f in native), width=96,
                                  subsequent_indent="     ")
     protocol = "".join(
-        f"\n    @property\n    def {f.name}(self) -> {f.python_type}:\n"
-        f'        """{f.meaning[0].upper() + f.meaning[1:]}."""\n'
+        f"\n    @property\n    def {f.name}(self) -> {f.python_type}:\n{_docstring(f)}"
         for f in HAND_STATE if f.public and not f.settable)
     view = "".join(
-        f"\n    @property\n    def {f.name}(self) -> {f.python_type}:\n"
-        f'        """{f.meaning[0].upper() + f.meaning[1:]}."""\n'
+        f"\n    @property\n    def {f.name}(self) -> {f.python_type}:\n{_docstring(f)}"
         f"        value: {f.python_type} = self._h.get(\"{f.name}\")\n"
         f"        return value\n"
         for f in native if not f.settable)

@@ -8,6 +8,7 @@ the common case).
 
 from __future__ import annotations
 
+from bones.engine.bounds import BELOW_ANY_SCORE
 from bones.engine.hand import DRAW, PASS, Hand
 from bones.engine.moves import ARM_MASK, ARM_SHIFT, TILE_SHIFT
 
@@ -75,7 +76,7 @@ def greedy_move(hand: Hand, legal: list[int] | None = None) -> int:
     pips = ts.pips
     doubles = ts.is_double
     best = -1
-    best_key = (-1 << 30, 0, 0)
+    best_key = (BELOW_ANY_SCORE, 0, 0)
     for move in legal:
         if move < 0:
             continue

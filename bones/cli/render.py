@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from bones.engine.hand import OPENING_PASS, ROUND_PASS
 from bones.engine.handlike import HandLike
 from bones.engine.moves import DRAW, PASS, Outcome, arm_name
 from bones.lang.describe import target_phrase
@@ -25,6 +26,11 @@ from bones.seat.placement import layout_of
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.match import HandSummary
     from bones.games.game import Event, GameSession, Option
+
+#: The pass bonuses as a line of the game's log names them.
+BONUS_NAMES = {OPENING_PASS: "pass on the opening tile (pase de salida)",
+               ROUND_PASS: "all passed (paso redondo)"}
+
 
 class TerminalUI:
     """:class:`bones.cli.turns.PlayUI` on a rich console and standard input."""
@@ -211,6 +217,9 @@ class TerminalUI:
             return line
         if event.move == PASS:
             line.append("pass" if you else "passes")
+            for owner, points, which in event.bonuses:
+                line.append(f" · {BONUS_NAMES[which]}: {session.owner_name(owner)} +{points}",
+                            STYLES["points"])
             return line
         line.append("play " if you else "plays ")
         line.append(event.text, "bold")
@@ -305,6 +314,9 @@ class TerminalUI:
         if account.counted is not None:
             counted, rounded = account.counted
             console.print(Text(f"  pips counted: {counted}, rounded to {rounded}", STYLES["note"]))
+        for what, points in account.bonuses:
+            console.print(Text(f"  bonus: {what} +{points} to {session.owner_name(hand.won_by)}",
+                               STYLES["points"]))
         settlement = account.settlement
         console.print(Text("  settlement: " + " · ".join(
             f"{session.owner_name(o)} {settlement[o]:+d}" if settlement[o] else

@@ -122,19 +122,21 @@ def schema_command(
         typer.echo(str(path))
 
 
+def _grouped(rows: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The rows by family (describe.FAMILIES, in its order), by name within each."""
+    from bones.lang.describe import FAMILIES
+
+    return [(heading, sorted((r for r in rows if r["family"] == key), key=lambda r: r["name"]))
+            for key, heading in FAMILIES.items() if any(r["family"] == key for r in rows)]
+
+
 def _print_table(rows: list[dict[str, Any]]) -> None:
-    """The catalogue as a table, or one block per variant where a table would break words."""
+    """The catalogue as one table a family (point games, partnership games,
+    block games), or one block per variant where a table would break words."""
     from rich.console import Console
     from rich.table import Table
 
     title = "Built-in variants (bones show NAME for the rules)"
-    table = Table(title=title)
-    # names and aliases are what a user types next: never broken or cut;
-    # the other cells wrap at words
-    for column in ("name", "aliases", "players", "spinner", "scoring", "target"):
-        table.add_column(column, no_wrap=column == "name")
-    for row in rows:
-        table.add_row(*_cells(row))
     console = Console()
     if not console.is_terminal:
         console = Console(width=160)  # a pipe or a file: no terminal width to fit
@@ -143,11 +145,22 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
     columns = list(zip(*(_cells(row) for row in rows)))
     narrowest = sum(max(len(w) for cell in col for w in (cell.split() if i else [cell]))
                     for i, col in enumerate(columns)) + 3 * len(columns) + 1
-    if narrowest <= console.width:
-        console.print(table)
+    if narrowest > console.width:
+        # too narrow for a table without breaking a word: one block per variant
+        typer.echo(_stacked(title, rows, console.width))
         return
-    # too narrow for the table without breaking a word: one block per variant
-    typer.echo(_stacked(title, rows, console.width))
+    console.print(title, style="bold", justify="center")
+    widths = [max(len(c) for c in col) for col in columns]
+    for heading, group in _grouped(rows):
+        table = Table(title=heading, title_justify="left")
+        # names and aliases are what a user types next: never broken or cut;
+        # the other cells wrap at words; every family's table has the same columns
+        for column, width in zip(("name", "aliases", "players", "spinner", "scoring", "target"),
+                                 widths):
+            table.add_column(column, no_wrap=column == "name", min_width=min(width, 12))
+        for row in group:
+            table.add_row(*_cells(row))
+        console.print(table)
 
 
 def _cells(row: dict[str, Any]) -> tuple[str, ...]:
@@ -165,13 +178,19 @@ def _stacked(title: str, rows: list[dict[str, Any]], width: int) -> str:
                              break_long_words=False, break_on_hyphens=False)
 
     out = [title]
-    for row in rows:
-        head = row["name"] + (f" (also {', '.join(row['aliases'])})" if row["aliases"] else "")
-        out.append("")
-        out += wrap(head, "")
-        out += wrap(f"players {row['players_text']}; spinner: {row['spinner']}; "
-                    f"scoring: {row['scoring']}; target: {row['target']}", "    ")
+    for heading, group in _grouped(rows):
+        out += ["", heading.upper()]
+        for row in group:
+            out += _block(row, wrap)
     return "\n".join(out)
+
+
+def _block(row: dict[str, Any], wrap: Any) -> list[str]:
+    """One variant of the stacked catalogue: its name (and aliases), its rules below."""
+    head = row["name"] + (f" (also {', '.join(row['aliases'])})" if row["aliases"] else "")
+    return ["", *wrap(head, ""),
+            *wrap(f"players {row['players_text']}; spinner: {row['spinner']}; "
+                  f"scoring: {row['scoring']}; target: {row['target']}", "    ")]
 
 
 def _page(text: str) -> None:

@@ -13,6 +13,15 @@ with a one-line error that gives the bound, never passed on to overflow:
   add up far inside 64 bits;
 * :data:`GAMES_LIMIT`: the games of one run (``-n``, ``--hands``).
 
+Two sentinels both cores write, each named once per core (the native
+core's are ``kernel::table``'s, compared with these by
+``tests/test_shared_constants.py``):
+
+* :data:`UNLIMITED_DRAWS`: the ``max_draws`` of a table that draws until a
+  tile fits, more than any boneyard holds;
+* :data:`BELOW_ANY_SCORE`: below every score, gain and points a bot
+  compares, where a running maximum of them starts.
+
 >>> number_problem(10**30)
 'too large (at most 1000000000000, got 1000000000000000000000000000000)'
 >>> number_problem(5) is None
@@ -24,6 +33,8 @@ from __future__ import annotations
 SEED_LIMIT = 2**64 - 1
 NUMBER_LIMIT = 10**12
 GAMES_LIMIT = 10**9
+UNLIMITED_DRAWS = 1 << 30
+BELOW_ANY_SCORE = -(1 << 30)
 
 
 def shown(value: int) -> str:
@@ -78,5 +89,5 @@ def bound_message(value: object, limit: int = NUMBER_LIMIT) -> str | None:
     return f"{word} at {where.lstrip('.')} ({rest}"
 
 
-__all__ = ["GAMES_LIMIT", "NUMBER_LIMIT", "SEED_LIMIT", "bound_message", "first_out_of_range",
-           "number_problem", "shown"]
+__all__ = ["BELOW_ANY_SCORE", "GAMES_LIMIT", "NUMBER_LIMIT", "SEED_LIMIT", "UNLIMITED_DRAWS",
+           "bound_message", "first_out_of_range", "number_problem", "shown"]

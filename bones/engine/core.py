@@ -153,7 +153,7 @@ def native_object(rules: Any, kind: str) -> Any:
 
 def native_hand(rules: Any, deal: Any, scores: list[int] | None = None,
                 module: Any = None, record: bool = True, pot: int = 0,
-                got_in: list[bool] | None = None) -> Any:
+                got_in: list[bool] | None = None, number: int = 1) -> Any:
     """A native stepwise hand dealt like ``Match.start_hand(deal)``."""
     module = module or native()
     ts = rules.tiles
@@ -169,22 +169,23 @@ def native_hand(rules: Any, deal: Any, scores: list[int] | None = None,
         record=record,
         pot=pot,
         got_in=got_in,
+        number=number,
     )
 
 
 @overload
 def new_hand(rules: Rules, deal: Deal, *, scores: list[int] | None = None,
-             pot: int = 0, got_in: list[bool] | None = None) -> HandLike: ...
+             pot: int = 0, got_in: list[bool] | None = None, number: int = 1) -> HandLike: ...
 
 
 @overload
 def new_hand(rules: Rules, deal: Sequence[int], *legacy: Any, scores: list[int] | None = None,
-             pot: int = 0, got_in: list[bool] | None = None) -> HandLike: ...
+             pot: int = 0, got_in: list[bool] | None = None, number: int = 1) -> HandLike: ...
 
 
 def new_hand(rules: Rules, deal: Deal | Sequence[int], *legacy: Any,
              scores: list[int] | None = None, pot: int = 0,
-             got_in: list[bool] | None = None) -> HandLike:
+             got_in: list[bool] | None = None, number: int = 1) -> HandLike:
     """The hand ``deal`` starts (as :meth:`Hand.from_deal <bones.engine.hand.Hand.from_deal>`),
     stepped by the core that runs: a :class:`~bones.engine.nativehand.NativeHand`
     when the native core is active, else the Python
@@ -207,12 +208,13 @@ def new_hand(rules: Rules, deal: Deal | Sequence[int], *legacy: Any,
     if module is None:
         from bones.engine.hand import Hand
 
-        return Hand.from_deal(rules, deal, scores, pot, got_in)
+        return Hand.from_deal(rules, deal, scores, pot, got_in, number)
     from bones.engine.nativehand import NativeHand
 
     if scores is None:
         scores = [0] * rules.owners
-    return NativeHand(rules, native_hand(rules, deal, scores, module, pot=pot, got_in=got_in), scores)
+    return NativeHand(rules, native_hand(rules, deal, scores, module, pot=pot, got_in=got_in,
+                                         number=number), scores)
 
 
 def _legacy_deal(hands: Sequence[int], boneyard: Sequence[int] = (), leader: int = 0,

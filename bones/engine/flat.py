@@ -41,7 +41,8 @@ from bones.engine.settle import Settle
 
 #: A settlement rule's codes in the flat table, in order (the native core's
 #: ``Settle::FIELDS``).
-SETTLE_FIELDS = ("kind", "amount", "flat", "unit", "per", "divisor", "ties", "doubles_lose", "mode")
+SETTLE_FIELDS = ("kind", "amount", "flat", "unit", "per", "divisor", "ties", "doubles_lose", "mode",
+                 "compare", "against")
 #: A lead rule's codes, in order (``LeadRule::FIELDS``).
 LEAD_FIELDS = ("kind", "arg", "if_none")
 
@@ -140,7 +141,8 @@ def code_families() -> dict[str, dict[str, int]]:
     :mod:`bones.engine.settle`, grouped by the family prefixes the table's
     code fields and settlement and lead rules name."""
     families = {f.family for f in FIELDS if f.family}
-    families |= {"SPIN", "LEAD", "NONE", "SETTLE", "AMOUNT", "TIES", "PER", "ROUND"}
+    families |= {"SPIN", "LEAD", "NONE", "SETTLE", "AMOUNT", "TIES", "PER", "ROUND", "COMPARE",
+                 "AGAINST"}
     constants = {name: value for module in (rules, settle) for name, value in vars(module).items()
                  if name.isupper() and type(value) is int}
     out: dict[str, dict[str, int]] = {}

@@ -30,10 +30,12 @@ from bones.engine.handfields import copy_state
 from bones.engine.handstate import FIELDS
 from bones.engine.moves import ARM_MASK, ARM_SHIFT, DRAW, FLIP, PASS, TILE_SHIFT, Outcome
 from bones.engine.rules import (
+    AFTER_ANOTHER_DOUBLE,
     CHECK_EXACT,
     CHECK_HAND_END,
     CHECK_HAND_WINNER,
     CHECK_IMMEDIATE,
+    CHECK_PENALTY,
     MUGGINS_OFF,
     MUGGINS_TRANSFER,
     ORDER_ALL4,
@@ -45,9 +47,14 @@ from bones.engine.rules import (
 )
 from bones.engine.settle import (
     PER_PLAYER,
+    SETTLE_LIGHTEST,
+    SETTLE_LOCKER,
+    SETTLE_LOSERS_PAY,
     TIES_CARRY,
+    Seats,
     Settle,
     carried,
+    decide,
     hand_winner,
     hand_winners,
     settle,
@@ -74,17 +81,19 @@ class IllegalMoveError(ValueError):
 
 def settlement_inputs(rules: Rules, hands: Sequence[int], how: int, domino_seat: int,
                       last_player: int) -> tuple[Settle, list[int], list[bool], int, int,
-                                                 list[list[int]] | None]:
+                                                 list[list[int]] | None, Seats]:
     """What a hand that ended ``how`` is settled from: (the rule, each
     owner's pips, whether each owner holds a double, the owner who went out
-    or -1, the owner who made the last play or -1, and each owner's
-    players' pips where the rule rounds player by player with teams)."""
+    or -1, the owner who made the last play or -1, each owner's players'
+    pips where the rule rounds player by player with teams, and the seats
+    behind the owners)."""
     pips = [0] * rules.owners
     doubles = [False] * rules.owners
     ts = rules.tiles
+    seat_pips = [ts.pips_of(hand) for hand in hands]
     for seat, hand in enumerate(hands):
         o = rules.owner[seat]
-        pips[o] += ts.pips_of(hand)
+        pips[o] += seat_pips[seat]
         if hand & ts.doubles:
             doubles[o] = True
     blocker = rules.owner[last_player] if last_player >= 0 else -1
@@ -96,7 +105,34 @@ def settlement_inputs(rules: Rules, hands: Sequence[int], how: int, domino_seat:
         for seat, hand in enumerate(hands):
             players[rules.owner[seat]].append(ts.pips_of(hand))
     domino = rules.owner[domino_seat] if how == DOMINO else -1
-    return rule, pips, doubles, domino, blocker, players
+    return rule, pips, doubles, domino, blocker, players, Seats(tuple(seat_pips), rules.owner,
+                                                                last_player)
+
+
+#: The pass bonuses' names (:func:`pass_bonuses`), for the front ends.
+OPENING_PASS, ROUND_PASS = "opening_pass", "round_pass"
+
+
+def pass_bonuses(rules: Rules, hand: Any, seat: int, passes: int) -> list[tuple[int, int, str]]:
+    """The pass bonuses a pass by ``seat`` earns, as (side, points, which):
+    the pass on the opening tile by the player after the leader (the pase de
+    salida, to the leader's side), and the last pass of every other player
+    after a play (the paso redondo, to the last player's side).  ``passes``
+    counts the passes in a row with this one; ``hand`` is the hand before
+    the pass (its ``placed``, ``leader``, ``on_table`` and ``last_player``).
+    The hand scores by it, and the front ends say what it scored.  A pass
+    that declines an extra play after a double earns nothing (the caller
+    does not ask)."""
+    out: list[tuple[int, int, str]] = []
+    if (rules.opening_pass_double or rules.opening_pass_other) and hand.placed == 1 \
+            and passes == 1 and seat == rules.next_seat[hand.leader]:
+        lead = hand.on_table.bit_length() - 1
+        points = rules.opening_pass_double if rules.is_double[lead] else rules.opening_pass_other
+        if points:
+            out.append((rules.owner[hand.leader], points, OPENING_PASS))
+    if rules.round_pass and hand.last_player >= 0 and passes == rules.players - 1:
+        out.append((rules.owner[hand.last_player], rules.round_pass, ROUND_PASS))
+    return out
 
 
 class Hand:
@@ -121,6 +157,7 @@ class Hand:
         out_of_play: int = 0,
         pot: int = 0,
         got_in: Sequence[bool] | None = None,
+        number: int = 1,
     ) -> None:
         self.rules = rules
         self.hands = list(hands)
@@ -178,17 +215,27 @@ class Hand:
         # points left on the table by tied hands (``ties: carry``): the
         # winner of this hand takes them; after the hand, what stays
         self.pot = pot
+        # the hand's number in the match, for bonuses by hand number
+        self.number = number
+        # the player to move may make an optional extra play after a double
+        # (turn.after_double): the arm that double went on; -1: no extra play
+        self.extra = -1
+        # the side that won the hand and the seat whose hand won (-1: none)
+        self.won_by = -1
+        self.won_seat = -1
+        self.bonus = 0
 
     @classmethod
     def from_deal(cls, rules: Rules, deal: Deal, scores: list[int] | None = None,
-                  pot: int = 0, got_in: Sequence[bool] | None = None) -> Hand:
+                  pot: int = 0, got_in: Sequence[bool] | None = None, number: int = 1) -> Hand:
         """The hand ``deal`` starts: the one way a Python hand is made from a
         deal (:func:`bones.engine.core.new_hand` makes the native one alike).
         ``scores`` is the match's running list, kept up to date; ``pot`` the
         points earlier tied hands left on the table (``ties: carry``);
-        ``got_in`` the sides already in (``get_in_scope: match``)."""
+        ``got_in`` the sides already in (``get_in_scope: match``); ``number``
+        the hand's number in the match (for ``bonuses.by_hand``)."""
         return cls(rules, deal.hands, deal.boneyard, deal.leader, scores, deal.lead_tile,
-                   deal.lead_doubles_only, deal.out_of_play, pot, got_in)
+                   deal.lead_doubles_only, deal.out_of_play, pot, got_in, number)
 
     # ------------------------------------------------------------ copying
 
@@ -266,6 +313,8 @@ class Hand:
         if self.state:
             return []
         hand = self.hands[self.turn]
+        if self.extra >= 0:
+            return self._extra_moves(hand)
         if not self.placed:
             return self._lead_moves(hand)
         rules = self.rules
@@ -307,6 +356,43 @@ class Hand:
             hand ^= low
         return moves
 
+    def _extra_moves(self, hand: int) -> list[int]:
+        """The optional extra play after a double, and the pass that declines it."""
+        moves: list[int] = []
+        rules = self.rules
+        doubles_only = rules.after_double == AFTER_ANOTHER_DOUBLE
+        for arm, pip in enumerate(self.arm_open):
+            if pip < 0 or (doubles_only and arm == self.extra):
+                continue
+            fits = hand & rules.matching[pip]
+            if doubles_only:
+                fits &= 1 << rules.tiles.double(pip)
+            while fits:
+                low = fits & -fits
+                moves.append((low.bit_length() - 1) << TILE_SHIFT | arm << ARM_SHIFT)
+                fits ^= low
+        moves.append(PASS)
+        return moves
+
+    def _extra_play(self, seat: int, tile: int, arm: int) -> bool:
+        """After ``tile`` went on ``arm``: whether the player may play once more
+        (turn.after_double), and so keeps the turn."""
+        rules = self.rules
+        chained = self.extra >= 0
+        self.extra = -1
+        if not rules.is_double[tile] or not self.hands[seat]:
+            return False
+        if rules.after_double == AFTER_ANOTHER_DOUBLE:
+            if chained or self.placed == 1:  # one second double, never after the lead
+                return False
+        elif chained and not rules.extra_repeat:
+            return False
+        self.extra = arm
+        if len(self._extra_moves(self.hands[seat])) > 1:
+            return True
+        self.extra = -1
+        return False
+
     def is_legal(self, move: int) -> bool:
         if not self.placed and move >= 0 and move & FLIP:
             move ^= 1  # the lead's orientation is free
@@ -341,11 +427,22 @@ class Hand:
             if move == DRAW:
                 self._draw(seat)
                 return
-            if not (self.hands[seat] & self.open_mask):
-                self.voids.append((seat, self.open_mask, self.drawn[seat], len(self.log)))
             self.log.append((seat, PASS, 0))
+            if self.extra >= 0:
+                # declining the extra play after a double ends the turn: no knock
+                self.extra = -1
+                self._advance()
+                return
+            if not (self.hands[seat] & self.open_mask):
+                self.voids.append((seat, self.open_mask, self.drawn[seat], len(self.log) - 1))
             self.passes += 1
             self.drawn_turn = 0
+            if self.rules.round_pass or self.rules.opening_pass_double or \
+                    self.rules.opening_pass_other:
+                self._pass_bonuses(seat)
+                if self.game_over:
+                    self.state = TARGET
+                    return
             self._advance()
             return
 
@@ -356,6 +453,9 @@ class Hand:
         hands[seat] = hand
         arm_open = self.arm_open
         is_lead = not self.placed
+        out_bonus = 0
+        if not hand and (rules.capicua_points or rules.last_tile >= 0):
+            out_bonus = self._out_bonus(tile)
         if is_lead:
             self._lead(tile, move & FLIP)
         else:
@@ -387,16 +487,18 @@ class Hand:
         else:
             points = rules.count_points[self.count]
         if points or claim or (self.passes and rules.knock_bonus):
-            self._scoring_play(seat, move, claim, points, is_lead, not hand)
+            self._scoring_play(seat, move, claim, points, is_lead, not hand, out_bonus)
             return
         self.passes = 0
         self.last_points = 0
         self.log.append((seat, move, 0))
         if not hand:
             if not rules.partners_both_out or self._mates_out(seat):
-                self._end_hand(DOMINO, seat, [])
+                self._end_hand(DOMINO, seat, [], out_bonus)
                 return
             self.out[seat] = True
+        if rules.after_double and self._extra_play(seat, tile, (move >> ARM_SHIFT) & ARM_MASK):
+            return  # the same player may play again
         # _advance(), inline on the hot path
         seat = rules.next_seat[seat]
         if rules.partners_both_out:
@@ -415,7 +517,7 @@ class Hand:
         self._end_hand(BLOCKED, -1, [])
 
     def _scoring_play(self, seat: int, move: int, claim: int | None, points: int,
-                      is_lead: bool, went_out: bool) -> None:
+                      is_lead: bool, went_out: bool, out_bonus: int = 0) -> None:
         rules = self.rules
         knocks = self.knock_points()
         self.passes = 0
@@ -442,7 +544,7 @@ class Hand:
                 merged[o] = merged.get(o, 0) + g
             gains = list(merged.items())
             if hand_ends:
-                self._end_hand(DOMINO, seat, gains)
+                self._end_hand(DOMINO, seat, gains, out_bonus)
                 return
         for o, g in gains:
             self._gain(o, g)
@@ -450,10 +552,13 @@ class Hand:
                 self.state = TARGET
                 return
         if hand_ends:
-            self._end_hand(DOMINO, seat, [])
+            self._end_hand(DOMINO, seat, [], out_bonus)
             return
         if went_out:
             self.out[seat] = True
+        if rules.after_double and self._extra_play(seat, move >> TILE_SHIFT,
+                                                   (move >> ARM_SHIFT) & ARM_MASK):
+            return
         self._advance()
 
     def _mates_out(self, seat: int) -> bool:
@@ -508,6 +613,26 @@ class Hand:
         if is_lead and rules.lead_cannot_win and self.scores[owner] + points >= rules.target:
             return None
         return points
+
+    def _out_bonus(self, tile: int) -> int:
+        """What going out with ``tile`` earns (before it is laid): capicúa, when
+        it fits every open end (both ends of a line), and the last-tile bonus."""
+        rules = self.rules
+        bonus = 0
+        if tile == rules.last_tile:
+            bonus += rules.last_tile_points
+        if rules.capicua_points and self.placed:
+            fits = [pip for pip in self.arm_open if pip >= 0]
+            if len(fits) >= 2 and all(rules.matching[pip] >> tile & 1 for pip in fits) and (
+                    rules.capicua_doubles or not rules.is_double[tile]):
+                bonus += rules.capicua_points
+        return bonus
+
+    def _pass_bonuses(self, seat: int) -> None:
+        """The pass bonuses, scored as the pass is made (:func:`pass_bonuses`)."""
+        for owner, points, _ in pass_bonuses(self.rules, self, seat, self.passes):
+            if not self.game_over:
+                self._gain(owner, points)
 
     def knock_points(self) -> int:
         """What the passes since the last play earn the next play
@@ -618,6 +743,8 @@ class Hand:
             self._new_arm(west, west, 1, _NO_ARM, _NO_ARM, False, False)
             self._new_arm(east, east, 1, _NO_ARM, _NO_ARM, False, False)
             self.count = west + east
+        if rules.one_end:
+            self.arm_open[0] = -1  # a one-ended line grows at its E end only
 
     def _place(self, tile: int, arm: int) -> None:
         rules = self.rules
@@ -740,29 +867,67 @@ class Hand:
                 return
         self._end_hand(BLOCKED, -1, [])
 
-    def _end_hand(self, how: int, domino_seat: int, gains: list[tuple[int, int]]) -> None:
+    def _end_hand(self, how: int, domino_seat: int, gains: list[tuple[int, int]],
+                  out_bonus: int = 0) -> None:
         rules = self.rules
         self.state = how
         self.domino_seat = domino_seat
-        rule, pips, doubles, domino, blocker, players = settlement_inputs(
+        rule, pips, doubles, domino, blocker, players, seats = settlement_inputs(
             rules, self.hands, how, domino_seat, self.last_player)
-        deltas = settle(rule, pips, doubles, domino, blocker, players)
-        if self.pot:
-            # the pot of earlier tied hands goes to this hand's winner, as
-            # part of its settlement
-            won = hand_winner(deltas, domino)
-            if won >= 0:
+        deltas = settle(rule, pips, doubles, domino, blocker, players, seats)
+        won, won_seat = self._winner(rule, pips, doubles, domino, blocker, seats, deltas)
+        self.won_by, self.won_seat = won, won_seat
+        if won >= 0:
+            if self.pot:
+                # the pot of earlier tied hands goes to this hand's winner, as
+                # part of its settlement
                 deltas[won] += self.pot
                 self.pot = 0
+            self.bonus = out_bonus + self._won_bonus(how)
+            deltas[won] += self.bonus
         if rule.ties == TIES_CARRY:
-            self.pot += carried(rule, pips, doubles, players)
+            self.pot += carried(rule, pips, doubles, players, blocker, seats)
+        if rules.first_minimum:
+            # a side still at 0 records nothing below the first minimum
+            for o, d in enumerate(deltas):
+                if 0 < d < rules.first_minimum and self.scores[o] == 0:
+                    deltas[o] = 0
         self.settlement = list(deltas)
         for o, g in gains:
             deltas[o] += g
         winners: list[int] = []
         if rules.check == CHECK_HAND_WINNER:
-            winners = hand_winners(rule, pips, doubles, domino, blocker)
+            winners = hand_winners(rule, pips, doubles, domino, blocker, seats)
         self._apply_settlement(deltas, winners)
+
+    def _winner(self, rule: Settle, pips: list[int], doubles: list[bool], domino: int,
+                blocker: int, seats: Seats, deltas: list[int]) -> tuple[int, int]:
+        """(the side that won the hand, the seat whose hand won; -1: none): the
+        domino-er; in a blocked hand, the side a comparing rule decides
+        (lightest, locker, losers_pay), else the one side with the best
+        positive settlement."""
+        if domino >= 0:
+            return domino, self.domino_seat
+        if rule.kind in (SETTLE_LIGHTEST, SETTLE_LOCKER, SETTLE_LOSERS_PAY):
+            decision = decide(rule, pips, doubles, blocker, seats)
+            if len(decision.winners) == 1:
+                return decision.winners[0], decision.seat
+            return -1, -1
+        won = hand_winner(deltas, -1)
+        if won < 0:
+            return -1, -1
+        owner = self.rules.owner
+        return won, min((s for s in range(len(owner)) if owner[s] == won),
+                        key=lambda s: (seats.pips[s], s))
+
+    def _won_bonus(self, how: int) -> int:
+        """The bonuses of the side that won a hand that ended ``how``, beyond
+        going out: by the hand's number in the match, and for a block won."""
+        rules = self.rules
+        bonus = rules.blocked_win if how == BLOCKED else 0
+        if 0 < self.number <= len(rules.hand_bonus):
+            bonus += rules.hand_bonus[self.number - 1]
+        return bonus
 
     def _apply_settlement(self, deltas: list[int], winners: list[int]) -> None:
         rules = self.rules
@@ -797,6 +962,15 @@ class Hand:
                     self.game_over = True
                     self.winner = leaders[0]
             return
+        if rules.check == CHECK_PENALTY:
+            # penalties: a side at the losing score ends the match, and the
+            # lowest score wins it
+            if max(scores) >= rules.target:
+                low = min(scores)
+                lowest = [o for o, s in enumerate(scores) if s == low]
+                self.game_over = True
+                self.winner = lowest[0] if len(lowest) == 1 else -1
+            return
         if rules.check == CHECK_HAND_END or rules.check == CHECK_IMMEDIATE:
             top = max(scores)
             if top >= rules.target:
@@ -804,6 +978,9 @@ class Hand:
                 if len(leaders) == 1:
                     self.game_over = True
                     self.winner = leaders[0]
+        if rules.void_at and not self.game_over and min(scores) >= rules.void_at:
+            self.game_over = True  # every side has reached it: void, no winner
+            self.winner = -1
 
     # -------------------------------------------------------- convenience
 
@@ -816,5 +993,6 @@ class Hand:
 
 __all__ = [
     "DRAW", "PASS", "PLAYING", "DOMINO", "BLOCKED", "TARGET",
-    "Hand", "IllegalMoveError", "SPIN_NONE", "settlement_inputs",
+    "Hand", "IllegalMoveError", "SPIN_NONE", "settlement_inputs", "pass_bonuses",
+    "OPENING_PASS", "ROUND_PASS",
 ]

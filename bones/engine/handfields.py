@@ -64,6 +64,11 @@ def copy_state(old: Any, new: Any) -> None:
     new.last_points = old.last_points
     new.open_mask = old.open_mask
     new.pot = old.pot
+    new.number = old.number
+    new.extra = old.extra
+    new.won_by = old.won_by
+    new.won_seat = old.won_seat
+    new.bonus = old.bonus
 
 
 def fill_native(new: Any, values: Any) -> None:
@@ -75,7 +80,8 @@ def fill_native(new: Any, values: Any) -> None:
      new.hub_spins, new.spinners, new.first_double_seen, new.count, new.turn, new.leader,
      new.lead_tile, new.lead_doubles_only, new.placed, new.on_table, new.passes, new.drawn_turn,
      new.drawn, new.out, new.got_in, new.state, new.game_over, new.winner, new.domino_seat,
-     new.last_player, new.settlement, new.log, new.last_points, new.open_mask, new.pot) = values
+     new.last_player, new.settlement, new.log, new.last_points, new.open_mask, new.pot,
+     new.number, new.extra, new.won_by, new.won_seat, new.bonus) = values
 
 
 class HandFields(Protocol):
@@ -150,6 +156,10 @@ class HandFields(Protocol):
         """The tiles laid."""
 
     @property
+    def passes(self) -> int:
+        """Passes in a row."""
+
+    @property
     def drawn_turn(self) -> int:
         """Tiles the player to move has drawn this turn."""
 
@@ -196,6 +206,28 @@ class HandFields(Protocol):
     @property
     def pot(self) -> int:
         """Points tied hands left on the table (ties: carry)."""
+
+    @property
+    def number(self) -> int:
+        """The hand's number in the match (bonuses by hand number)."""
+
+    @property
+    def extra(self) -> int:
+        """The arm of the double that lets the player to move play once more (turn.after_double; -1: no
+        extra play)."""
+
+    @property
+    def won_by(self) -> int:
+        """The side that won the hand (-1: not over, or nobody)."""
+
+    @property
+    def won_seat(self) -> int:
+        """The seat whose hand won it (-1: none)."""
+
+    @property
+    def bonus(self) -> int:
+        """The end-of-hand bonuses in the winner's settlement (capicua, last tile, hand number, blocked
+        win)."""
 
 
 class NativeFields:
@@ -454,6 +486,38 @@ class NativeFields:
     def pot(self) -> int:
         """Points tied hands left on the table (ties: carry)."""
         value: int = self._h.get("pot")
+        return value
+
+    @property
+    def number(self) -> int:
+        """The hand's number in the match (bonuses by hand number)."""
+        value: int = self._h.get("number")
+        return value
+
+    @property
+    def extra(self) -> int:
+        """The arm of the double that lets the player to move play once more (turn.after_double; -1: no
+        extra play)."""
+        value: int = self._h.get("extra")
+        return value
+
+    @property
+    def won_by(self) -> int:
+        """The side that won the hand (-1: not over, or nobody)."""
+        value: int = self._h.get("won_by")
+        return value
+
+    @property
+    def won_seat(self) -> int:
+        """The seat whose hand won it (-1: none)."""
+        value: int = self._h.get("won_seat")
+        return value
+
+    @property
+    def bonus(self) -> int:
+        """The end-of-hand bonuses in the winner's settlement (capicua, last tile, hand number, blocked
+        win)."""
+        value: int = self._h.get("bonus")
         return value
 
 

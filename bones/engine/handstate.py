@@ -116,7 +116,7 @@ HAND_STATE: tuple[HandField, ...] = (
     _f("lead_doubles_only", "flag", "a lead naming no tile must be a double"),
     _f("placed", "int", "tiles laid", public=True),
     _f("on_table", "mask", "the tiles laid", public=True),
-    _f("passes", "int", "passes in a row"),
+    _f("passes", "int", "passes in a row", public=True),
     _f("drawn_turn", "int", "tiles the player to move has drawn this turn", public=True),
     _f("drawn", "seat_ints", "tiles each seat has drawn"),
     _f("out", "seat_flags", "each seat is out of tiles"),
@@ -135,6 +135,13 @@ HAND_STATE: tuple[HandField, ...] = (
     _f("last_points", "int", "what the last move scored", public=True),
     _f("open_mask", "mask", "tiles that fit some open arm"),
     _f("pot", "int", "points tied hands left on the table (ties: carry)", public=True),
+    _f("number", "int", "the hand's number in the match (bonuses by hand number)", public=True),
+    _f("extra", "int", "the arm of the double that lets the player to move play once more "
+       "(turn.after_double; -1: no extra play)", public=True),
+    _f("won_by", "int", "the side that won the hand (-1: not over, or nobody)", public=True),
+    _f("won_seat", "int", "the seat whose hand won it (-1: none)", public=True),
+    _f("bonus", "int", "the end-of-hand bonuses in the winner's settlement (capicua, last tile, "
+       "hand number, blocked win)", public=True),
 )
 
 #: The hand's field names, in order (the Python hand's slots).

@@ -29,11 +29,13 @@ from typing import Protocol
 from bones.engine.rules import (
     LEAD_HIGHEST_DOUBLE,
     LEAD_LIGHTEST_TILE,
+    LEAD_LOCKER,
     LEAD_LOT,
     LEAD_LOWEST_DOUBLE,
     LEAD_RANDOM,
     LEAD_SEAT,
     LEAD_TILE,
+    LEAD_TILES,
     NONE_DRAW_MORE,
     NONE_HEAVIEST_HAND,
     NONE_HEAVIEST_TILE,
@@ -96,17 +98,20 @@ def deal_and_lead(rules: Rules, rule: LeadRule | int, dealer: Dealer) -> Deal | 
         leader = rule
     else:
         kind = rule.kind
-        if kind == LEAD_LOT:
+        if kind == LEAD_LOT or kind == LEAD_LOCKER:
+            # (the locker is a seat the later-lead rule names: never dealt by rule)
             leader = dealer.leader_by_lot(list(range(players)))
         elif kind == LEAD_RANDOM:
             leader = dealer.leader_at_random()
         elif kind == LEAD_SEAT:
             leader = rule.arg
     hands, boneyard = dealer.hands_and_boneyard()
+    if refused(rules, hands):
+        return None
     lead_tile = -1
     if kind == LEAD_LIGHTEST_TILE:
         leader, lead_tile = _extreme_tile(rules, hands, lightest=True)
-    elif kind in (LEAD_HIGHEST_DOUBLE, LEAD_LOWEST_DOUBLE, LEAD_TILE):
+    elif kind in (LEAD_HIGHEST_DOUBLE, LEAD_LOWEST_DOUBLE, LEAD_TILE, LEAD_TILES):
         assert isinstance(rule, LeadRule)
         found = _lead_by_tile(rules, rule, hands, boneyard, dealer)
         if found is None:
@@ -115,15 +120,57 @@ def deal_and_lead(rules: Rules, rule: LeadRule | int, dealer: Dealer) -> Deal | 
     doubles_only = False
     if lead_tile < 0 and rules.lead_doubles_only:
         doubles = rules.tiles.doubles
-        for step in range(players):
-            seat = (leader + step) % players
-            if hands[seat] & doubles:
-                leader = seat
-                break
+        if rules.lead_draws_double:
+            drawn = draw_for_double(rules, hands, boneyard, leader,
+                                    lambda: dealer.draw_for_lead(leader, boneyard))
+            if drawn is None:
+                return None
+            lead_tile = drawn
         else:
-            return None
-        doubles_only = True
+            for step in range(players):
+                seat = (leader + step) % players
+                if hands[seat] & doubles:
+                    leader = seat
+                    break
+            else:
+                return None
+        doubles_only = lead_tile < 0
     return Deal(tuple(hands), tuple(boneyard), leader, lead_tile, doubles_only)
+
+
+def draw_for_double(rules: Rules, hands: list[int], boneyard: list[int], leader: int,
+                    draw: Callable[[], int]) -> int | None:
+    """``lead.if_no_double: draw``: a leader holding no double draws (``draw()``
+    takes the boneyard's top tile) until a double comes, which he must lead;
+    the drawn tiles stay in his hand.  The double to lead (-1: he holds one
+    already, and leads any double), or None when the drawable boneyard runs
+    out first (a redeal)."""
+    doubles = rules.tiles.doubles
+    lead_tile = -1
+    while not hands[leader] & doubles:
+        if len(boneyard) <= rules.reserve:
+            return None
+        tile = draw()
+        hands[leader] |= 1 << tile
+        if rules.tiles.is_double[tile]:
+            lead_tile = tile
+    return lead_tile
+
+
+def refused(rules: Rules, hands: list[int]) -> bool:
+    """Whether the deal is thrown in for what a hand holds (``deal.redeal``):
+    at least ``redeal_doubles`` doubles, or ``redeal_suit`` tiles bearing one
+    number (a double counted once)."""
+    if not rules.redeal_doubles and not rules.redeal_suit:
+        return False
+    ts = rules.tiles
+    for hand in hands:
+        if rules.redeal_doubles and (hand & ts.doubles).bit_count() >= rules.redeal_doubles:
+            return True
+        if rules.redeal_suit and any((hand & ts.matching[pip]).bit_count() >= rules.redeal_suit
+                                     for pip in range(ts.highest + 1)):
+            return True
+    return False
 
 
 def _holder(hands: list[int], tile: int) -> int:
@@ -138,7 +185,17 @@ def _lead_by_tile(rules: Rules, rule: LeadRule, hands: list[int], boneyard: list
     """(leader, tile to lead) for rules that name a tile, with fallbacks."""
     ts = rules.tiles
     fallback = rule.if_none
-    if rule.kind == LEAD_TILE:
+    if rule.kind == LEAD_TILES:
+        # the first tile of the list that was dealt
+        for tile in rules.lead_tiles:
+            seat = _holder(hands, tile)
+            if seat >= 0:
+                return seat, tile
+        if fallback != NONE_HIGHEST_DOUBLE:
+            return _no_double(rules, fallback, hands, dealer)
+        order = range(ts.highest, -1, -1)
+        fallback = NONE_HEAVIEST_TILE
+    elif rule.kind == LEAD_TILE:
         seat = _holder(hands, rule.arg)
         if seat >= 0:
             return seat, rule.arg
@@ -191,4 +248,4 @@ def _extreme_tile(rules: Rules, hands: list[int], lightest: bool) -> tuple[int, 
     return _holder(hands, best), best
 
 
-__all__ = ["Deal", "Dealer", "by_lot", "deal_and_lead"]
+__all__ = ["Deal", "Dealer", "by_lot", "deal_and_lead", "draw_for_double", "refused"]

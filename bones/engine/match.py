@@ -33,11 +33,11 @@ from bones.engine.rules import (
     LATER_ROTATE_PREVIOUS,
     LATER_SERIES,
     LATER_WINNER,
+    LEAD_LOCKER,
     LeadRule,
     Rules,
     RulesError,
 )
-from bones.engine.settle import hand_winner
 
 #: A match that has not ended after this many hands is called a draw: ties
 #: at the target could in principle repeat for ever.
@@ -65,6 +65,10 @@ class HandSummary:
     pot: int = 0  # points tied hands left on the table after this hand (ties: carry)
     # the sides in after this hand under get_in_scope: match (None otherwise)
     got_in: list[bool] | None = None
+    won_seat: int = -1  # the seat whose hand won (-1: none)
+    number: int = 1  # the hand's number for bonuses by hand number (bonuses.by_hand)
+    # a game of the match ended with this hand (match.games: the side won a game)
+    game_won: int = -1
 
 
 class Match:
@@ -100,6 +104,8 @@ class Match:
         # the sides that have got in, carried from hand to hand under
         # get_in_scope: match (None: nobody yet); rebuilt like the pot
         self.got_in: list[bool] | None = list(got_in) if got_in is not None else None
+        # games won by each side where the match is several games (match.games)
+        self.games = [0] * rules.owners
 
     # ------------------------------------------------------------ dealing
 
@@ -113,16 +119,24 @@ class Match:
         overrides who starts it in (a scenario's hand)."""
         if got_in is None and self.rules.get_in_match:
             got_in = self.got_in
+        number = self.hand_number()
         if self.stepwise_core:
             from bones.engine.core import new_hand
 
             hand: HandLike = new_hand(self.rules, deal, scores=self.scores, pot=self.pot,
-                                      got_in=got_in)
+                                      got_in=got_in, number=number)
         else:
-            hand = Hand.from_deal(self.rules, deal, self.scores, self.pot, got_in)
+            hand = Hand.from_deal(self.rules, deal, self.scores, self.pot, got_in, number)
         self.current = hand
         self.current_deal = deal
         return hand
+
+    def hand_number(self) -> int:
+        """The next hand's number for bonuses by hand number: every hand of
+        the match, or only those with a winner (``tied_hands: skip``)."""
+        if self.rules.hand_bonus_skip_tied:
+            return 1 + sum(1 for h in self.history if h.winner >= 0)
+        return len(self.history) + 1
 
     def next_deal(self) -> Deal:
         rules = self.rules
@@ -222,12 +236,15 @@ class Match:
         last = self.history[-1]
         players = rules.players
         if later == LATER_DOMINOER:
-            return last.domino_seat if last.end == DOMINO else rules.lead_again
+            if last.end == DOMINO:
+                return last.domino_seat
+            if rules.lead_again.kind == LEAD_LOCKER and last.last_player >= 0:
+                return last.last_player
+            return rules.lead_again
         if later == LATER_WINNER:
             if last.end == DOMINO:
                 return last.domino_seat
-            seat = self._winning_seat(last)
-            return seat if seat >= 0 else rules.lead_again
+            return last.won_seat if last.won_seat >= 0 else rules.lead_again
         if later == LATER_ROTATE_NEXT or later == LATER_ALTERNATE:
             return (last.deal.leader + 1) % players
         if later == LATER_ROTATE_PREVIOUS:
@@ -242,13 +259,6 @@ class Match:
                 return last.deal.leader
             return (blocker + 1) % players
         return rules.lead_first
-
-    def _winning_seat(self, last: HandSummary) -> int:
-        if last.winner < 0:
-            return -1
-        rules = self.rules
-        seats = [s for s in range(rules.players) if rules.owner[s] == last.winner]
-        return min(seats, key=lambda s: (last.pips[s], s))
 
     # ------------------------------------------------------------ results
 
@@ -267,20 +277,28 @@ class Match:
             last_player=hand.last_player,
             settlement=list(hand.settlement or [0] * rules.owners),
             scores=list(self.scores),
-            winner=(
-                hand_winner(hand.settlement,
-                            rules.owner[hand.domino_seat] if hand.domino_seat >= 0 else -1)
-                if hand.settlement is not None else hand.winner
-            ),
+            winner=hand.won_by if hand.settlement is not None else hand.winner,
             pips=[hand.pips_left(s) for s in range(rules.players)],
             pot=hand.pot,
             got_in=list(hand.got_in) if rules.get_in_match else None,
+            won_seat=hand.won_seat,
+            number=hand.number,
         )
         self.pot = hand.pot
         if rules.get_in_match:
             self.got_in = list(hand.got_in)
         self.history.append(summary)
-        if hand.game_over:
+        if hand.game_over and rules.games > 1 and hand.winner >= 0:
+            # one game of several won: the side counts it, and every score
+            # starts again from 0 (the pot with them)
+            summary.game_won = hand.winner
+            self.games[hand.winner] += 1
+            if self.games[hand.winner] >= rules.games:
+                self.game_over, self.winner = True, hand.winner
+            else:
+                self.scores[:] = [0] * rules.owners
+                self.pot = 0
+        elif hand.game_over:
             self.game_over, self.winner = True, hand.winner
         elif rules.hands_in_match and len(self.history) >= rules.hands_in_match:
             self.game_over = True

@@ -196,9 +196,10 @@ class NativeHand(NativeFields):
     def apply(self, move: int, claim: int | None = None) -> None:
         """Apply a legal move without checking it (the fast path)."""
         h = self._h
-        if move < 0:
+        if move < 0 and h.get("extra") < 0:
             # a pass, or a draw forced by having nothing to play, proves the
-            # seat holds no tile of the open ends (Hand.voids)
+            # seat holds no tile of the open ends (Hand.voids); declining an
+            # extra play after a double proves nothing
             seat = h.get("turn")
             open_mask = h.get("open_mask")
             if not h.hand_mask(seat) & open_mask:

@@ -22,15 +22,18 @@ ORDER_SIDES, ORDER_ANY, ORDER_ALL4 = range(3)
 # drawing kinds
 DRAW_NONE, DRAW_UNTIL, DRAW_LIMITED = range(3)
 # target checks; CHECK_HAND_WINNER: after settlement, only the hand's winner
-# is tested against the target (match.check: hand_winner)
-CHECK_NONE, CHECK_HAND_END, CHECK_IMMEDIATE, CHECK_EXACT, CHECK_HAND_WINNER = range(5)
+# is tested against the target (match.check: hand_winner); CHECK_PENALTY:
+# after settlement, a side at or above the target loses and the lowest
+# score wins (match.kind: penalty)
+CHECK_NONE, CHECK_HAND_END, CHECK_IMMEDIATE, CHECK_EXACT, CHECK_HAND_WINNER, CHECK_PENALTY = range(6)
 # muggins
 MUGGINS_OFF, MUGGINS_TRANSFER, MUGGINS_FORFEIT = range(3)
 # who scores the true points of a rejected over-claim
 OVER_CLAIM_LOST, OVER_CLAIM_CALLER, OVER_CLAIM_CLAIMER = range(3)
-# first-lead rules (LeadRule.kind)
+# first-lead rules (LeadRule.kind); LEAD_TILES: the first tile dealt of
+# Rules.lead_tiles; LEAD_LOCKER (after a blocked hand only): its last player
 (LEAD_LOT, LEAD_RANDOM, LEAD_HIGHEST_DOUBLE, LEAD_LOWEST_DOUBLE, LEAD_TILE, LEAD_SEAT,
- LEAD_LIGHTEST_TILE) = range(7)
+ LEAD_LIGHTEST_TILE, LEAD_TILES, LEAD_LOCKER) = range(9)
 # what a double or tile rule does when nobody holds one (LeadRule.if_none);
 # NONE_HIGHEST_DOUBLE (tile rules only) looks for the highest double, and
 # failing that the heaviest tile
@@ -39,6 +42,8 @@ OVER_CLAIM_LOST, OVER_CLAIM_CALLER, OVER_CLAIM_CLAIMER = range(3)
 # later-lead rules (Rules.lead_later)
 (LATER_DOMINOER, LATER_WINNER, LATER_ROTATE_NEXT, LATER_ROTATE_PREVIOUS, LATER_ALTERNATE,
  LATER_SERIES, LATER_FIRST) = range(7)
+# an extra play in the same turn after a double (turn.after_double)
+AFTER_NONE, AFTER_ANOTHER_DOUBLE, AFTER_EXTRA_TILE = range(3)
 # when a count scores (scoring.when): never, when a divisor divides it, when
 # it is listed, or by matching ends (the layout scores, not the count)
 WHEN_NONE, WHEN_MULTIPLE_OF, WHEN_IN_LIST, WHEN_MATCHING_ENDS = range(4)
@@ -222,6 +227,22 @@ class Rules:
         "flag", "the player to move who can neither play nor draw ends the hand, blocked")
     # the hand goes on until every member of a team is out (teams only)
     partners_both_out: bool = table("flag", "the hand goes on until every member of a team is out")
+    # the line grows at one end only after the lead (layout.ends: one)
+    one_end: bool = table("flag", "after the lead only the line's E end is open")
+    after_double: int = table("code:AfterDouble/AFTER", "an optional extra play after a double")
+    extra_repeat: bool = table("flag", "a double played as the extra tile gives the option again")
+    # bonuses: at the end of a hand (in its settlement) or as they happen
+    capicua_points: int = table("int", "points for going out with a tile that fits both ends (0: off)")
+    capicua_doubles: bool = table("flag", "a double fitting both (equal) ends makes capicua")
+    last_tile: int = table("int", "the tile whose going out scores last_tile_points (-1: none)")
+    last_tile_points: int = table("int", "points for going out with last_tile")
+    opening_pass_double: int = table("int", "points to the leader's side for a pass on a double lead")
+    opening_pass_other: int = table("int", "points to the leader's side for a pass on another lead")
+    round_pass: int = table("int", "points to a player's side when all the others pass after his play")
+    hand_bonus: tuple[int, ...] = table("ints", "points to the winner of hand 1, 2, ... of the match")
+    blocked_win: int = table("int", "points more to the side that wins a blocked hand")
+    first_minimum: int = table("int", "a settlement below this to a side still at 0 is not recorded")
+    void_at: int = table("int", "every side at this many points or more: the match ends void (0: off)")
     floor: int | None = table("optional", "the lowest a score may fall to ([]: no floor)")
     check: int = table("code:Check/CHECK", "when the target is checked")
     target: int = table("int", "the points that win the match")
@@ -239,6 +260,18 @@ class Rules:
     # nothing ever draws from the boneyard, so a deal need not order it
     boneyard_unread: bool = table(
         "flag", "nothing ever draws from the boneyard (deal by shuffle_tail)", part="match")
+    lead_tiles: tuple[int, ...] = table("ints", "the tiles of a LEAD_TILES rule, in order", part="match")
+    # lead.if_no_double: draw
+    lead_draws_double: bool = table(
+        "flag", "a leader without a double draws until one comes and leads it", part="match")
+    redeal_doubles: int = table("int", "redeal when a hand holds this many doubles (0: off)",
+                                part="match")
+    redeal_suit: int = table("int", "redeal when a hand holds this many of one suit (0: off)",
+                             part="match")
+    hand_bonus_skip_tied: bool = table(
+        "flag", "only hands with a winner are numbered for hand_bonus", part="match")
+    games: int = table("int", "games to win the match, each a run of hands to the target",
+                       part="match")
 
     def next_opponent(self, seat: int) -> int:
         """The next seat in turn that is not on ``seat``'s side."""

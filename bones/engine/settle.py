@@ -16,12 +16,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-# who scores
-SETTLE_NOBODY, SETTLE_OWN_PENALTY, SETTLE_EACH_HEAVIER, SETTLE_DOMINOER, SETTLE_LIGHTEST = range(5)
+# who scores; SETTLE_LOCKER: the locker's hand against a neighbour's;
+# SETTLE_LOSERS_PAY: every side but the winner is charged its own pips
+(SETTLE_NOBODY, SETTLE_OWN_PENALTY, SETTLE_EACH_HEAVIER, SETTLE_DOMINOER, SETTLE_LIGHTEST,
+ SETTLE_LOCKER, SETTLE_LOSERS_PAY) = range(7)
 # the amount
 AMOUNT_OPPONENTS, AMOUNT_OPPONENTS_MINUS_OWN, AMOUNT_ALL_HANDS, AMOUNT_FLAT = range(4)
-# tied lightest hands
-TIES_NOBODY, TIES_SHARE, TIES_NOT_BLOCKER, TIES_FULL, TIES_CARRY = range(5)
+# tied lightest hands; TIES_BLOCKER: the tied hand that made the last play wins
+TIES_NOBODY, TIES_SHARE, TIES_NOT_BLOCKER, TIES_FULL, TIES_CARRY, TIES_BLOCKER = range(6)
+# what a lightest comparison compares: each side's pooled pips, or each player's own
+COMPARE_SIDE, COMPARE_PLAYER = range(2)
+# the locker's neighbour (SETTLE_LOCKER): the seat before him in play order, or after
+AGAINST_PREVIOUS, AGAINST_NEXT = range(2)
 # what is rounded apart (rounding.per): the total, each opposing owner (a
 # team's pips pooled), each opposing player
 PER_AGGREGATE, PER_OPPONENT, PER_PLAYER = range(3)
@@ -42,6 +48,8 @@ class Settle:
     doubles_lose: bool  # lightest: a hand holding a double loses to any double-free one
     ties: int  # TIES_*
     mode: int = ROUND_NEAREST  # ROUND_*
+    compare: int = COMPARE_SIDE  # COMPARE_*: lightest and losers_pay
+    against: int = AGAINST_PREVIOUS  # AGAINST_*: locker
 
 
 def round_nearest(value: int, unit: int) -> int:
@@ -151,18 +159,115 @@ def amount_won(rule: Settle, pips: list[int], winner: int, losers: list[int],
     return of_total(rule, sum(pips), notes)
 
 
+@dataclass(frozen=True)
+class Seats:
+    """The seats behind the sides, for the rules that compare single hands
+    (``compare: player``, ``kind: locker``): each seat's pips, each seat's
+    side, and the locker (the seat that made the last play; -1: none)."""
+
+    pips: tuple[int, ...]
+    owner: tuple[int, ...]
+    locker: int
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Who won a blocked hand, as its settlement rule decides it: the sides
+    that win (one, or the tied sides that share), the sides tied when none
+    does (what ``ties: carry`` pots), and the seat whose hand won (-1)."""
+
+    winners: tuple[int, ...]
+    tied: tuple[int, ...]
+    seat: int
+
+
+_NO_DECISION = Decision((), (), -1)
+
+
+def decide(rule: Settle, pips: list[int], doubles: list[bool], blocker: int,
+           seats: Seats | None = None) -> Decision:
+    """Who wins a blocked hand under ``rule`` (a lightest, locker or
+    losers_pay rule; the others decide no winner): ``pips`` and ``doubles``
+    per side, ``blocker`` the side that made the last play (-1: none),
+    ``seats`` the seats behind them (needed to compare single hands).
+
+    >>> rule = Settle(SETTLE_LIGHTEST, AMOUNT_OPPONENTS, 1, 1, PER_AGGREGATE, 1, False, TIES_NOBODY,
+    ...               compare=COMPARE_PLAYER)
+    >>> decide(rule, [15, 11], [False, False], 0, Seats((3, 5, 12, 6), (0, 1, 0, 1), 3))
+    Decision(winners=(0,), tied=(), seat=0)
+    """
+    kind = rule.kind
+    if kind == SETTLE_LOCKER:
+        return _locker(rule, seats)
+    if kind != SETTLE_LIGHTEST and kind != SETTLE_LOSERS_PAY:
+        return _NO_DECISION
+    if rule.compare == COMPARE_PLAYER and seats is not None:
+        low = min(seats.pips)
+        lowest = [s for s in _after(seats.locker, len(seats.pips)) if seats.pips[s] == low]
+        tied = list(dict.fromkeys(seats.owner[s] for s in lowest))
+    else:
+        tied = lightest_owners(rule, pips, doubles)
+        lowest = []
+    winners = tied
+    if len(tied) > 1:
+        ties = rule.ties
+        if ties == TIES_NOT_BLOCKER or ties == TIES_BLOCKER:
+            winners = [o for o in tied if (o == blocker) == (ties == TIES_BLOCKER)]
+            if len(winners) != 1:
+                winners = []
+        elif ties != TIES_SHARE and ties != TIES_FULL:
+            winners = []
+    seat = -1
+    if len(winners) == 1:
+        won = winners[0]
+        if lowest:  # the first of the side's lowest hands after the locker
+            seat = next(s for s in lowest if seats is not None and seats.owner[s] == won)
+        elif seats is not None:  # the side's lightest hand, the first seat on a tie
+            seat = min((s for s, o in enumerate(seats.owner) if o == won),
+                       key=lambda s: (seats.pips[s], s))
+    return Decision(tuple(winners), tuple(tied) if not winners else (), seat)
+
+
+def _after(locker: int, players: int) -> list[int]:
+    """The seats in play order from the one after ``locker`` (from 0 without one)."""
+    start = locker + 1 if locker >= 0 else 0
+    return [(start + i) % players for i in range(players)]
+
+
+def _locker(rule: Settle, seats: Seats | None) -> Decision:
+    """The locker's hand against his neighbour's: the lower wins for its side."""
+    if seats is None or seats.locker < 0:
+        return _NO_DECISION
+    players = len(seats.pips)
+    mine = seats.locker
+    step = -1 if rule.against == AGAINST_PREVIOUS else 1
+    theirs = (mine + step) % players
+    if seats.pips[mine] != seats.pips[theirs]:
+        seat = mine if seats.pips[mine] < seats.pips[theirs] else theirs
+    elif rule.ties == TIES_BLOCKER:
+        seat = mine
+    elif rule.ties == TIES_NOT_BLOCKER:
+        seat = theirs
+    else:
+        return Decision((), (seats.owner[mine], seats.owner[theirs]), -1)
+    return Decision((seats.owner[seat],), (), seat)
+
+
 def settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
-           blocker: int, players: list[list[int]] | None = None) -> list[int]:
+           blocker: int, players: list[list[int]] | None = None,
+           seats: Seats | None = None) -> list[int]:
     """Each owner's settlement: ``pips`` and ``doubles`` (holds a double) per
     owner, ``domino`` the owner who went out (-1 when blocked), ``blocker``
     the owner who made the last play (-1 when none); ``players`` is each
-    owner's players' pips (needed only by ``per: player`` with teams)."""
-    return _settle(rule, pips, doubles, domino, blocker, players, None)
+    owner's players' pips (needed only by ``per: player`` with teams);
+    ``seats`` the seats behind the owners (needed by the rules that compare
+    single hands)."""
+    return _settle(rule, pips, doubles, domino, blocker, players, seats, None)
 
 
 def settle_worked(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
-                  blocker: int, players: list[list[int]] | None = None
-                  ) -> tuple[list[int], Working]:
+                  blocker: int, players: list[list[int]] | None = None,
+                  seats: Seats | None = None) -> tuple[list[int], Working]:
     """:func:`settle`, with its working: what it rounded, and how.
 
     >>> rule = Settle(SETTLE_DOMINOER, AMOUNT_OPPONENTS, 1, 5, PER_AGGREGATE, 1, False, TIES_NOBODY)
@@ -170,12 +275,13 @@ def settle_worked(rule: Settle, pips: list[int], doubles: list[bool], domino: in
     ([20, 0, 0], Working(rounded='total', counted=(22, 20)))
     """
     notes = _Notes()
-    deltas = _settle(rule, pips, doubles, domino, blocker, players, notes)
+    deltas = _settle(rule, pips, doubles, domino, blocker, players, seats, notes)
     return deltas, Working(notes.rounded, notes.counted)
 
 
 def _settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int, blocker: int,
-            players: list[list[int]] | None, notes: _Notes | None) -> list[int]:
+            players: list[list[int]] | None, seats: Seats | None,
+            notes: _Notes | None) -> list[int]:
     n = len(pips)
     deltas = [0] * n
     kind = rule.kind
@@ -201,26 +307,22 @@ def _settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int, blo
             losers = [o for o in range(n) if o != domino]
             deltas[domino] = amount_won(rule, pips, domino, losers, players, notes)
         return deltas
-    # SETTLE_LIGHTEST
-    lightest = lightest_owners(rule, pips, doubles)
-    if len(lightest) > 1:
-        if rule.ties == TIES_NOT_BLOCKER:
-            lightest = [o for o in lightest if o != blocker]
-            if len(lightest) != 1:
-                return deltas
-        elif rule.ties == TIES_SHARE or rule.ties == TIES_FULL:
-            # the tied hands score from the hands that are not tied
-            losers = [o for o in range(n) if o not in lightest]
-            total = amount_won(rule, pips, lightest[0], losers, players, notes)
-            each = total if rule.ties == TIES_FULL else share(rule, total, len(lightest))
-            for o in lightest:
-                deltas[o] = each
-            return deltas
-        else:
-            return deltas
-    winner = lightest[0]
-    losers = [o for o in range(n) if o != winner]
-    deltas[winner] = amount_won(rule, pips, winner, losers, players, notes)
+    winners = [domino] if domino >= 0 else list(decide(rule, pips, doubles, blocker, seats).winners)
+    if not winners:
+        return deltas
+    if kind == SETTLE_LOSERS_PAY:
+        # every side that did not win is charged its own pips (a penalty)
+        if notes is not None and rule.unit > 1:
+            notes.note("owner")
+        return [0 if o in winners else of_total(rule, pips[o]) for o in range(n)]
+    # the lightest side or sides (or the locker comparison's winner) score
+    # from the other sides
+    losers = [o for o in range(n) if o not in winners]
+    total = amount_won(rule, pips, winners[0], losers, players, notes)
+    each = share(rule, total, len(winners)) if rule.ties == TIES_SHARE and len(winners) > 1 \
+        else total
+    for o in winners:
+        deltas[o] = each
     return deltas
 
 
@@ -234,7 +336,8 @@ def lightest_owners(rule: Settle, pips: list[int], doubles: list[bool]) -> list[
 
 
 def carried(rule: Settle, pips: list[int], doubles: list[bool],
-            players: list[list[int]] | None = None) -> int:
+            players: list[list[int]] | None = None, blocker: int = -1,
+            seats: Seats | None = None) -> int:
     """What a hand puts in the pot under ``ties: carry``: what one of the tied
     lightest hands would have scored alone, from every other hand (the other
     tied hands included, so a tie of two players still leaves a pot); 0 when
@@ -246,11 +349,11 @@ def carried(rule: Settle, pips: list[int], doubles: list[bool],
     """
     if rule.kind != SETTLE_LIGHTEST or rule.ties != TIES_CARRY:
         return 0
-    lightest = lightest_owners(rule, pips, doubles)
-    if len(lightest) < 2:
+    tied = decide(rule, pips, doubles, blocker, seats).tied
+    if len(tied) < 2:
         return 0
-    losers = [o for o in range(len(pips)) if o != lightest[0]]
-    return amount_won(rule, pips, lightest[0], losers, players)
+    losers = [o for o in range(len(pips)) if o != tied[0]]
+    return amount_won(rule, pips, tied[0], losers, players)
 
 
 def hand_winner(deltas: list[int], domino: int) -> int:
@@ -264,14 +367,16 @@ def hand_winner(deltas: list[int], domino: int) -> int:
 
 
 def hand_winners(rule: Settle, pips: list[int], doubles: list[bool], domino: int,
-                 blocker: int) -> list[int]:
+                 blocker: int, seats: Seats | None = None) -> list[int]:
     """The owners who won a hand for ``match.check: hand_winner``: the
-    domino-er; in a blocked hand (``rule`` its settlement) the lightest hand,
-    however little its settlement (0 included), with the ties rule deciding a
-    tie: ``not_blocker`` the one tied hand that did not make the last play,
-    ``share`` and ``full`` every tied hand, ``nobody`` and ``carry`` none.
-    Settlements with no ties rule (each_heavier, own_penalty, nobody) compare
-    the pips alone, and a tie has no winner.
+    domino-er; in a blocked hand (``rule`` its settlement) the sides its
+    comparison decides (:func:`decide`), however little they score (0
+    included): the lightest hand, with the ties rule deciding a tie
+    (``not_blocker`` the one tied hand that did not make the last play,
+    ``blocker`` the one that did, ``share`` and ``full`` every tied hand,
+    ``nobody`` and ``carry`` none).  Settlements that compare no hands
+    (each_heavier, own_penalty, nobody) compare the pips alone, and a tie
+    has no winner.
 
     >>> rule = Settle(SETTLE_LIGHTEST, AMOUNT_OPPONENTS, 1, 5, PER_AGGREGATE, 1, False, TIES_NOBODY)
     >>> hand_winners(rule, [1, 9], [False, False], -1, 1), hand_winners(rule, [4, 4], [False] * 2, -1, 1)
@@ -279,16 +384,8 @@ def hand_winners(rule: Settle, pips: list[int], doubles: list[bool], domino: int
     """
     if domino >= 0:
         return [domino]
-    if rule.kind != SETTLE_LIGHTEST:
-        best = min(pips)
-        lightest = [o for o, p in enumerate(pips) if p == best]
-        return lightest if len(lightest) == 1 else []
-    lightest = lightest_owners(rule, pips, doubles)
-    if len(lightest) == 1:
-        return lightest
-    if rule.ties == TIES_NOT_BLOCKER:
-        lightest = [o for o in lightest if o != blocker]
-        return lightest if len(lightest) == 1 else []
-    if rule.ties == TIES_SHARE or rule.ties == TIES_FULL:
-        return lightest
-    return []
+    if rule.kind in (SETTLE_LIGHTEST, SETTLE_LOCKER, SETTLE_LOSERS_PAY):
+        return list(decide(rule, pips, doubles, blocker, seats).winners)
+    best = min(pips)
+    lightest = [o for o, p in enumerate(pips) if p == best]
+    return lightest if len(lightest) == 1 else []

@@ -24,9 +24,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bones.engine.hand import pass_bonuses
 from bones.engine.handlike import HandLike
 from bones.engine.match import Deal, HandSummary, Match, new_seed
-from bones.engine.moves import DRAW, arm_of, tile_of
+from bones.engine.moves import DRAW, PASS, arm_of, tile_of
 from bones.engine.notation import (
     AmbiguousMoveError,
     NotationError,
@@ -137,6 +138,9 @@ class Event:
     gains: list[int]  # each owner's score change from this move, settlement excluded
     hand_over: bool = False
     drawn: int = -1  # the tile a draw took (only its drawer may be shown it)
+    #: the pass bonuses this pass earned: (side, points, which), which being
+    #: bones.engine.hand.OPENING_PASS or ROUND_PASS
+    bonuses: list[tuple[int, int, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -708,6 +712,8 @@ class GameSession:
             trial.apply(move)
             points = trial.last_points
         before = list(hand.scores)
+        bonuses = (pass_bonuses(hand.rules, hand, seat, hand.passes + 1)
+                   if move == PASS and hand.extra < 0 else [])
         hand.apply(move, claim if move >= 0 else None)
         if claim is None:
             points = hand.last_points
@@ -720,7 +726,7 @@ class GameSession:
         log.claims.append(claim if move >= 0 else None)
         self.recorder.move(seat, move, text, claim if move >= 0 else None)
         drawn = hand.boneyard[hand.bone_pos - 1] if move == DRAW else -1
-        event = Event(seat, move, text, hand.count, points, claim, gains, hand.over, drawn)
+        event = Event(seat, move, text, hand.count, points, claim, gains, hand.over, drawn, bonuses)
         log.events.append(event)
         if hand.over:
             self._close_hand()

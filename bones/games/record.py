@@ -564,6 +564,9 @@ class ReplayedHand:
     pot: int = 0  # what tied hands left on the table when this hand began (ties: carry)
     # who was in when this hand began (get_in_scope: match; None otherwise)
     got_in: list[bool] | None = None
+    # the scores when it began, and its number for bonuses by hand number
+    start_scores: list[int] | None = None
+    bonus_number: int = 1
 
 
 @dataclass
@@ -721,6 +724,7 @@ def replay(record: Record) -> ReplayResult:
         where = f"hand {number}"
         if match.game_over:
             raise RecordError(f"{where}: the match was already over after hand {number - 1}")
+        start_scores = list(match.scores)
         hand = match.start_hand(deal_from_record(rules, hand_record.deal, where))
         pot = hand.pot
         got_in = list(hand.got_in) if rules.get_in_match else None
@@ -733,13 +737,18 @@ def replay(record: Record) -> ReplayResult:
             summary = match.finish_hand(hand)
             result.hands.append(ReplayedHand(number, hand_record.deal.leader, steps, end,
                                              list(summary.settlement), list(match.scores),
-                                             hand.domino_seat, pot, got_in))
+                                             hand.domino_seat, pot, got_in, start_scores,
+                                             hand.number))
             legacy_end = True
             break
         _check("end", hand_record.end, end, where)
+        # the scores after the hand (a match of several games starts the next
+        # one from 0 once a game is won: the hand's record keeps its end)
+        after = list(match.scores)
         if hand.over:
             summary = match.finish_hand(hand)
             settlement: list[int] | None = list(summary.settlement)
+            after = list(summary.scores)
             if hand_record.settlement is not None:
                 _check("settlement", hand_record.settlement, settlement, where)
         else:
@@ -747,11 +756,12 @@ def replay(record: Record) -> ReplayResult:
                 raise RecordError(f"{where}: unfinished, but more hands follow it")
             settlement = None
             match.current = None
-        _check("scores", hand_record.scores, list(match.scores), where)
+        _check("scores", hand_record.scores, after, where)
         result.hands.append(ReplayedHand(number, hand_record.deal.leader, steps, end,
-                                         settlement, list(match.scores), hand.domino_seat, pot,
-                                         got_in))
-        if hand.state == Outcome.TARGET and not match.game_over:  # pragma: no cover - engine invariant
+                                         settlement, after, hand.domino_seat, pot, got_in,
+                                         start_scores, hand.number))
+        if hand.state == Outcome.TARGET and not match.game_over and (
+                not match.history or match.history[-1].game_won < 0):  # pragma: no cover - engine invariant
             raise RecordError(f"{where}: ended on the target but the match went on")
     result.scores = list(match.scores)
     result.finished = match.game_over

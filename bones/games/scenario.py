@@ -444,6 +444,16 @@ class _Checks:
         for n, step in enumerate(h.steps):
             self.step(prefix + ("steps", n), step, h.deal is not None)
         self.end(prefix, h.expect_end, "expect_end")
+        if isinstance(h, MatchHand) and h.expect_redeal:
+            given = [k for k in ("leader", "expect_leader", "lot", "got_in", "expect_end",
+                                 "boneyard") if getattr(h, k) is not None] + (
+                ["steps"] if h.steps else [])
+            if given:
+                self.add(prefix + (given[0],), "a deal expected to be redealt is not played: "
+                         "give only its deal")
+            elif not (self.rules.redeal_doubles or self.rules.redeal_suit):
+                self.add(prefix + ("expect_redeal",), "the variant redeals no deal for its "
+                         "content (deal.redeal)")
 
 
 def _semantic_problems(s: Scenario, rules: Any, root: YNode, file: str) -> list[LocatedProblem]:
@@ -537,11 +547,27 @@ def _scenario_match(rules: Any, seed: int, scores: list[int] | None) -> Any:
     return ScenarioMatch(rules, seed, scores, stepwise_core=True)
 
 
+def _refused(rules: Any, hands: list[int]) -> bool:
+    from bones.engine.leads import refused
+
+    return refused(rules, hands)
+
+
+def _check_redeal(loaded: LoadedScenario, h: MatchHand) -> None:
+    """A hand the file expects the deal-content rule to refuse."""
+    ts = loaded.rules.tiles
+    hands = [ts.mask_of([ts.parse(t) for t in tiles]) for tiles in h.deal]
+    if not _refused(loaded.rules, hands):
+        raise _Mismatch(START, "expected the deal to be refused, but it was accepted",
+                        "redeal", True, False)
+
+
 def _start_hand(match: Any, loaded: LoadedScenario, h: Scenario | MatchHand,
                 prefix: tuple[Any, ...]) -> HandLike:
     """Deal a hand (hand mode) and check its lead; returns the hand."""
     import dataclasses
 
+    from bones.engine.leads import draw_for_double
     from bones.engine.match import Deal
     from bones.engine.rules import RulesError
 
@@ -554,12 +580,25 @@ def _start_hand(match: Any, loaded: LoadedScenario, h: Scenario | MatchHand,
     for m in hands:
         used |= m
     out_of_play = ts.full & ~used
+    if _refused(rules, hands):
+        raise _Mismatch(START, "the variant's deal.redeal refuses this deal (give "
+                        "expect_redeal: true, then the redeal)", "redeal", False, True)
     match.fixed = (hands, boneyard)
     match.lot = [[ts.parse(t) for t in r] for r in h.lot] if h.lot is not None else None
     match.script = None
     if h.leader is not None:
-        doubles_only = rules.variant.lead.allowed == "double"
-        deal = Deal(tuple(hands), tuple(boneyard), h.leader, -1, doubles_only, out_of_play)
+        doubles_only = rules.lead_doubles_only
+        lead_tile = -1
+        if doubles_only and rules.lead_draws_double:
+            # the given leader still draws for a double by the variant's rule
+            drawn = draw_for_double(rules, hands, boneyard, h.leader, lambda: boneyard.pop(0))
+            if drawn is None:
+                raise ScenarioError([_locate(
+                    loaded.root, loaded.file, prefix + ("boneyard",),
+                    "the leader draws for a double, and the boneyard runs out first")])
+            lead_tile = drawn
+            doubles_only = lead_tile < 0
+        deal = Deal(tuple(hands), tuple(boneyard), h.leader, lead_tile, doubles_only, out_of_play)
     else:
         try:
             deal = match.next_deal()
@@ -751,6 +790,9 @@ def _run_match(loaded: LoadedScenario) -> None:
                 won = "none" if match.winner < 0 else f"{who} {match.winner}"
                 raise _Mismatch(START, f"the match is already over (winner {won} after hand "
                                 f"{i - 1}), but the file gives hand {i}", "game_over", False, True)
+            if h.expect_redeal:
+                _check_redeal(loaded, h)
+                continue
             hand = _start_hand(match, loaded, h, ("hands", i - 1))
             for n, step in enumerate(h.steps, 1):
                 _run_step(n, step, hand, False)

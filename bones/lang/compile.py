@@ -10,12 +10,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bones.engine.bounds import UNLIMITED_DRAWS
 from bones.engine.rules import (
+    AFTER_ANOTHER_DOUBLE,
+    AFTER_EXTRA_TILE,
+    AFTER_NONE,
     CHECK_EXACT,
     CHECK_HAND_END,
     CHECK_HAND_WINNER,
     CHECK_IMMEDIATE,
     CHECK_NONE,
+    CHECK_PENALTY,
     DRAW_LIMITED,
     DRAW_NONE,
     DRAW_UNTIL,
@@ -28,11 +33,13 @@ from bones.engine.rules import (
     LATER_WINNER,
     LEAD_HIGHEST_DOUBLE,
     LEAD_LIGHTEST_TILE,
+    LEAD_LOCKER,
     LEAD_LOT,
     LEAD_LOWEST_DOUBLE,
     LEAD_RANDOM,
     LEAD_SEAT,
     LEAD_TILE,
+    LEAD_TILES,
     MUGGINS_FORFEIT,
     MUGGINS_OFF,
     MUGGINS_TRANSFER,
@@ -62,10 +69,14 @@ from bones.engine.rules import (
     count_points_of,
 )
 from bones.engine.settle import (
+    AGAINST_NEXT,
+    AGAINST_PREVIOUS,
     AMOUNT_ALL_HANDS,
     AMOUNT_FLAT,
     AMOUNT_OPPONENTS,
     AMOUNT_OPPONENTS_MINUS_OWN,
+    COMPARE_PLAYER,
+    COMPARE_SIDE,
     PER_AGGREGATE,
     PER_OPPONENT,
     PER_PLAYER,
@@ -75,8 +86,11 @@ from bones.engine.settle import (
     SETTLE_DOMINOER,
     SETTLE_EACH_HEAVIER,
     SETTLE_LIGHTEST,
+    SETTLE_LOCKER,
+    SETTLE_LOSERS_PAY,
     SETTLE_NOBODY,
     SETTLE_OWN_PENALTY,
+    TIES_BLOCKER,
     TIES_CARRY,
     TIES_FULL,
     TIES_NOBODY,
@@ -120,6 +134,7 @@ _LEAD_CODES = {
     "tile": LEAD_TILE,
     "seat": LEAD_SEAT,
     "lightest_tile": LEAD_LIGHTEST_TILE,
+    "locker": LEAD_LOCKER,
 }
 _NONE_CODES = {
     "draw_more": NONE_DRAW_MORE,
@@ -132,6 +147,8 @@ _NONE_CODES = {
 }
 _CHECK_CODES = {"hand_end": CHECK_HAND_END, "immediate": CHECK_IMMEDIATE, "exact": CHECK_EXACT,
                 "hand_winner": CHECK_HAND_WINNER}
+_AFTER_CODES = {"none": AFTER_NONE, "another_double": AFTER_ANOTHER_DOUBLE,
+                "extra_tile": AFTER_EXTRA_TILE}
 
 
 def compile_lead(rule: object, ts: TileSet, players: int) -> LeadRule:
@@ -142,7 +159,10 @@ def compile_lead(rule: object, ts: TileSet, players: int) -> LeadRule:
     kind = _LEAD_CODES[rule.kind]  # type: ignore[attr-defined]
     arg = -1
     if isinstance(rule, spec.TileLead):
-        arg = ts.parse(rule.tile)
+        if isinstance(rule.tile, str):
+            arg = ts.parse(rule.tile)
+        else:
+            kind = LEAD_TILES  # the list: Rules.lead_tiles
     elif isinstance(rule, spec.SeatLead):
         arg = rule.seat % players
     if_none = getattr(rule, "if_none", None)
@@ -217,6 +237,10 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
     lead_later, lead_again = _compile_later(variant.lead, ts, players)
     draws_more = lead_first.draws_more or (
         lead_later in (LATER_DOMINOER, LATER_WINNER) and lead_again.draws_more)
+    lead_draws_double = variant.lead.allowed == "double" and variant.lead.if_no_double == "draw"
+    first = variant.lead.first
+    lead_tiles = tuple(ts.parse(t) for t in first.tiles()) \
+        if isinstance(first, spec.TileLead) and not isinstance(first.tile, str) else ()
 
     spinner = variant.layout.spinner
     spin_code = _SPIN_CODES[spinner.kind]
@@ -237,6 +261,13 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
     drawing = variant.drawing
     draw_code, max_draws, must_play, while_able = _drawing_codes(drawing)
     check, target, hands_in_match = _match_codes(variant.match, players)
+    bonuses = variant.bonuses
+    capicua = bonuses.capicua
+    last_tile = bonuses.last_tile
+    opening = bonuses.opening_pass
+    by_hand = bonuses.by_hand
+    after = variant.turn.after_double
+    match = variant.match
 
     return Rules(
         variant=variant,
@@ -254,7 +285,7 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         is_double=ts.is_double,
         next_seat=tuple((seat + 1) % players for seat in range(players)),
         plain_arms=order != ORDER_ALL4,
-        boneyard_unread=draw_code == DRAW_NONE and not draws_more,
+        boneyard_unread=draw_code == DRAW_NONE and not draws_more and not lead_draws_double,
         owner=owner,
         owners=owners,
         mates=mates,
@@ -298,6 +329,26 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         check=check,
         target=target,
         hands_in_match=hands_in_match,
+        one_end=variant.layout.ends == "one",
+        after_double=_AFTER_CODES[after.kind],
+        extra_repeat=after.repeat,
+        capicua_points=capicua.points if capicua else 0,
+        capicua_doubles=capicua.doubles if capicua else False,
+        last_tile=ts.parse(last_tile.tile) if last_tile else -1,
+        last_tile_points=last_tile.points if last_tile else 0,
+        opening_pass_double=opening.double if opening else 0,
+        opening_pass_other=opening.other if opening else 0,
+        round_pass=bonuses.round_pass,
+        hand_bonus=tuple(by_hand.points) if by_hand else (),
+        hand_bonus_skip_tied=bool(by_hand and by_hand.tied_hands == "skip"),
+        blocked_win=bonuses.blocked_win,
+        first_minimum=variant.settlement.first_minimum,
+        void_at=(match.void_at or 0) if isinstance(match, spec.TargetMatch) else 0,
+        games=match.games if isinstance(match, spec.TargetMatch) else 1,
+        lead_tiles=lead_tiles,
+        lead_draws_double=lead_draws_double,
+        redeal_doubles=variant.deal.redeal.doubles or 0,
+        redeal_suit=variant.deal.redeal.suit or 0,
     )
 
 
@@ -353,7 +404,7 @@ def _drawing_codes(drawing: spec.Drawing) -> tuple[int, int, bool, bool]:
     if isinstance(drawing, spec.DrawLimited):
         return (DRAW_LIMITED, drawing.max_per_turn, drawing.must_play_drawn,
                 drawing.draw_while_able)
-    return DRAW_UNTIL, 1 << 30, drawing.must_play_drawn, drawing.draw_while_able
+    return DRAW_UNTIL, UNLIMITED_DRAWS, drawing.must_play_drawn, drawing.draw_while_able
 
 
 def _match_codes(match: spec.MatchRule, players: int) -> tuple[int, int, int]:
@@ -363,6 +414,8 @@ def _match_codes(match: spec.MatchRule, players: int) -> tuple[int, int, int]:
 
     if isinstance(match, spec.TargetMatch):
         return _CHECK_CODES[match.check], spec.for_players(match.points, players), 0
+    if isinstance(match, spec.PenaltyMatch):
+        return CHECK_PENALTY, spec.for_players(match.points, players), 0
     return CHECK_NONE, 0, match.count
 
 
@@ -372,6 +425,8 @@ _KINDS = {
     "each_heavier": SETTLE_EACH_HEAVIER,
     "domino_er": SETTLE_DOMINOER,
     "lightest": SETTLE_LIGHTEST,
+    "locker": SETTLE_LOCKER,
+    "losers_pay": SETTLE_LOSERS_PAY,
 }
 _AMOUNTS = {
     "opponents": AMOUNT_OPPONENTS,
@@ -380,7 +435,7 @@ _AMOUNTS = {
     "flat": AMOUNT_FLAT,
 }
 _TIES = {"nobody": TIES_NOBODY, "share": TIES_SHARE, "not_blocker": TIES_NOT_BLOCKER,
-         "full": TIES_FULL, "carry": TIES_CARRY}
+         "full": TIES_FULL, "carry": TIES_CARRY, "blocker": TIES_BLOCKER}
 _PER = {"aggregate": PER_AGGREGATE, "opponent": PER_OPPONENT, "player": PER_PLAYER}
 _ROUND = {"nearest": ROUND_NEAREST, "up": ROUND_UP, "down": ROUND_DOWN}
 
@@ -398,6 +453,8 @@ def compile_settlement(rule: SettleRule, players: int) -> Settle:
     ties = TIES_NOBODY
     if isinstance(rule, spec.LightestSettles):
         ties = _TIES[spec.for_players(rule.ties, players)]
+    elif isinstance(rule, spec.LockerSettles):
+        ties = _TIES[rule.ties]
     return Settle(
         kind=kind,
         amount=_AMOUNTS[getattr(rule, "amount", "opponents")],
@@ -408,4 +465,6 @@ def compile_settlement(rule: SettleRule, players: int) -> Settle:
         doubles_lose=bool(getattr(rule, "doubles_lose", False)),
         ties=ties,
         mode=mode,
+        compare=COMPARE_PLAYER if getattr(rule, "compare", "side") == "player" else COMPARE_SIDE,
+        against=AGAINST_NEXT if getattr(rule, "against", "previous") == "next" else AGAINST_PREVIOUS,
     )

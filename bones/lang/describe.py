@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from bones.engine.rules import CHECK_EXACT
+from bones.engine.rules import CHECK_EXACT, CHECK_PENALTY
 from bones.lang import spec
 from bones.lang.spec import points_for_count, spinner_multipliers
 
@@ -214,6 +214,16 @@ def _deal(variant: spec.Variant, players: int | None) -> list[str]:
             )
     elif not no_draw:
         lines.append("Every boneyard tile may be drawn (no reserve).")
+    redeal = variant.deal.redeal
+    reasons = []
+    if redeal.doubles:
+        reasons.append(f"{_word(redeal.doubles)} or more doubles")
+    if redeal.suit:
+        reasons.append(f"{_word(redeal.suit)} or more tiles bearing the same number (a double "
+                       "counted once)")
+    if reasons:
+        lines.append(f"If any player's hand holds {_join(reasons, 'or')}, the deal is void: "
+                     "all the tiles are shuffled and dealt again, with the same lead rule.")
     return lines
 
 
@@ -251,8 +261,15 @@ def _first_lead(rule: Any) -> str:
         return (f"the holder of the lowest double, who must lead it; if nobody holds a "
                 f"double, {_IF_NONE[rule.if_none]}")
     if kind == "tile":
+        if not isinstance(rule.tile, str):
+            order = ", then ".join(_tile_text(t) for t in rule.tile)
+            return (f"the holder of {order}: the first of these tiles that was dealt, who "
+                    f"must lead it; if none was dealt, {_IF_NONE[rule.if_none]}")
         return (f"the holder of {_tile_text(rule.tile)}, who must lead it; if nobody holds "
                 f"it (not every tile was dealt), {_IF_NONE[rule.if_none]}")
+    if kind == "locker":
+        return ("the player who made the blocked hand's last play (the locker), who may "
+                "lead any tile")
     if kind == "seat":
         return f"seat {rule.seat}, always"
     if kind == "lightest_tile":
@@ -318,6 +335,14 @@ def _lead(variant: spec.Variant) -> list[str]:
             lines.append(f"{which} must lead a double.")
     if lead.allowed == "double" and _names_tile(lead.first) and later.kind == "first":
         lines.append("(The file also asks for a double lead; the lead rule already names the tile.)")
+    if lead.allowed == "double" and lead.if_no_double == "draw":
+        lines.append(
+            "A leader who holds no double draws from the boneyard, one tile at a time, until a "
+            "double comes, and leads it; the drawn tiles stay in the hand. If the boneyard runs "
+            "out first, the tiles are dealt again.")
+    elif lead.allowed == "double":
+        lines.append("If the leader holds no double, the next seat round the table that holds "
+                     "one leads it; if nobody holds a double, the tiles are dealt again.")
     return lines
 
 
@@ -373,6 +398,10 @@ def _layout(variant: spec.Variant) -> list[str]:
         "After every play the open ends are added up: that total is the count."
     ]
     if sp.kind == "none":
+        if variant.layout.ends == "one":
+            return [*lines, "There is no spinner, and the line grows at one end only: after the "
+                    "lead only its E end (the second half, as the lead is laid) is open; its "
+                    "other end is closed for the hand.", dbl]
         return [*lines, "There is no spinner: the tiles form one line with two open ends.", dbl]
     if sp.kind == "inline_sniff":
         return lines + _sniff(sp, dbl)
@@ -575,6 +604,74 @@ _AMOUNT_TEXT = {
 }
 
 
+def _turn(variant: spec.Variant) -> list[str]:
+    after = variant.turn.after_double
+    if after.kind == "another_double":
+        return [
+            "Two doubles in one move: a player who plays a double (not the lead) and still "
+            "holds the double of the number at the other open end may play that one too, at "
+            "once, in the same turn. It is optional: the player may pass instead, which ends "
+            "the turn and is no knock (it proves nothing about the hand). At most two tiles "
+            "a turn."]
+    if after.kind == "extra_tile":
+        again = ("A double played as that extra tile gives the option again."
+                 if after.repeat else "At most one extra tile a turn.")
+        return [
+            "A player who plays a double (the lead included) may play one more tile at once, "
+            "in the same turn. It is optional: the player may pass instead, which ends the "
+            f"turn and is no knock. {again}"]
+    return []
+
+
+def _bonuses(variant: spec.Variant) -> list[str]:
+    b = variant.bonuses
+    who = "player"
+    side = "team" if _team_word(variant) else "player"
+    lines = []
+    if b.opening_pass:
+        lines.append(
+            f"Pass on the opening tile (pase de salida): if the {who} after the leader cannot "
+            f"play on the opening tile and passes, the leader's {side} scores "
+            f"{_plural(b.opening_pass.double, 'point')} when it is a double and "
+            f"{_plural(b.opening_pass.other, 'point')} when it is not, at once. Only that "
+            "first pass counts.")
+    if b.round_pass:
+        lines.append(
+            f"Passing round (paso redondo): when every other {who} passes after a play, so "
+            f"that the same {who} is to move again, that {side} scores "
+            f"{_plural(b.round_pass, 'point')} at the last pass. It may happen any number of "
+            "times in a hand.")
+    if b.opening_pass or b.round_pass:
+        lines.append("These points are added to the score as the pass is made, during the "
+                     "hand; the passer scores nothing.")
+    if b.capicua:
+        dbl = ("; a double that fits both (equal) ends counts too" if b.capicua.doubles
+               else "; a double never makes capicúa")
+        lines.append(
+            f"Capicúa: going out with a tile that could be laid on either open end (the "
+            f"tile [x-y] on ends x and y, or, when both ends show x, any tile bearing x{dbl}) "
+            f"scores {_plural(b.capicua.points, 'point')} more, in the settlement. Never on "
+            "a blocked hand.")
+    if b.last_tile:
+        lines.append(
+            f"Going out with {_tile_text(b.last_tile.tile)} scores "
+            f"{_plural(b.last_tile.points, 'point')} more, in the settlement (not when it "
+            "blocks the hand).")
+    if b.by_hand:
+        amounts = ", ".join(str(p) for p in b.by_hand.points)
+        numbered = ("every hand of the game is numbered, a hand with no winner included (its "
+                    "bonus is lost)" if b.by_hand.tied_hands == "count"
+                    else "only hands with a winner are numbered")
+        lines.append(
+            f"The winner of hand 1, 2, 3, ... of the game scores {amounts} more, in the "
+            f"settlement, whether the hand is won by going out or blocked; later hands 0. "
+            f"({numbered[0].upper() + numbered[1:]}.)")
+    if b.blocked_win:
+        lines.append(f"The {side} that wins a blocked hand scores "
+                     f"{_plural(b.blocked_win, 'point')} more, in the settlement.")
+    return lines
+
+
 def _amount(rule: Any) -> str:
     if rule.amount == "flat":
         return _plural(rule.points, "point")
@@ -667,6 +764,9 @@ def _settle_rule(rule: Any, variant: spec.Variant, players: int | None, event: s
         lines.append(f"The {who} who went out scores {_amount(rule)}.")
     elif isinstance(rule, spec.LightestSettles):
         pooled = " (a team's pips pooled)" if _team_word(variant) else ""
+        if rule.compare == "player" and _team_word(variant):
+            pooled = (" (each player's own hand, not the team's: the player with the fewest "
+                      "pips wins for his team; two partners lowest: their team)")
         if event == "domino":
             lines.append("The lightest hand wins: the player who went out holds none.")
         lines.append(f"The {who} with the lightest hand{pooled} scores {_amount(rule)}.")
@@ -683,6 +783,7 @@ def _settle_rule(rule: Any, variant: spec.Variant, players: int | None, event: s
             "share": ("the tied players share the amount equally, each share rounded down"
                       + (f" to a multiple of {unit}" if unit > 1 else "")),
             "not_blocker": "the tied hand that did not make the last play wins",
+            "blocker": "the tied hand that made the last play (the locker's) wins",
             "full": "each tied hand scores the whole amount from the hands that are not tied",
             "carry": ("nobody scores now: what one tied hand would have scored alone (from "
                       "every other hand, the other tied ones included) stays on the table, and "
@@ -695,6 +796,26 @@ def _settle_rule(rule: Any, variant: spec.Variant, players: int | None, event: s
             lines.append("If the lightest hands tie: " + "; ".join(parts) + ".")
         else:
             lines.append(f"If the lightest hands tie, {tie_text[ties]}.")
+    elif isinstance(rule, spec.LockerSettles):
+        neighbour = ("the player who played just before him (on his left in counter-clockwise "
+                     "play)" if rule.against == "previous" else "the player who plays after him")
+        tie = {"blocker": "a tie goes to the locker",
+               "not_blocker": "a tie goes to the other player",
+               "nobody": "a tie scores nothing"}[rule.ties]
+        lines.append(
+            "Only two hands are compared: the locker's (the player who made the last play) "
+            f"and that of {neighbour}. The lower wins the hand for its {_who(variant)}; {tie}. "
+            f"The winning {_who(variant)} scores {_amount(rule)}.")
+    elif isinstance(rule, spec.LosersPaySettles):
+        if event == "domino":
+            lines.append(f"Every {who} but the one who went out is charged their own pips: the "
+                         "pips left in their hands are added to their score, a penalty.")
+        else:
+            what = ("each player's own hand" if rule.compare == "player"
+                    else "the pooled pips of each side" if _team_word(variant) else "the hands")
+            lines.append(f"The lightest wins ({what} compared), and every other {who} is "
+                         "charged their own pips, added to their score as a penalty. If the "
+                         "lightest tie, nobody is charged.")
     elif isinstance(rule, spec.EachHeavierSettles):
         lines.append(
             f"Every {who} scores, against each opponent holding more pips, the difference "
@@ -706,7 +827,8 @@ def _settle_rule(rule: Any, variant: spec.Variant, players: int | None, event: s
             "from their score"
             + (" (the player who went out holds none)." if event == "domino" else ".")
         )
-    if isinstance(rule, (spec.DominoerSettles, spec.LightestSettles)) and rule.amount == "flat":
+    if isinstance(rule, (spec.DominoerSettles, spec.LightestSettles, spec.LockerSettles)) \
+            and rule.amount == "flat":
         if not isinstance(rule.rounding, spec.NoRounding) or rule.divisor > 1:
             lines.append(f"(The file's rounding and divisor do not apply to a flat amount: "
                          f"{_rounding_brief(rule)}.)")
@@ -759,6 +881,11 @@ def _end_of_hand(variant: spec.Variant, players: int | None) -> list[str]:
         lines.append(f"Scores never fall below {floor}.")
     elif subtracts:
         lines.append("Scores can fall below zero.")
+    first = variant.settlement.first_minimum
+    if first:
+        lines.append(f"While a {_who(variant)}'s score is still 0, a settlement of less than "
+                     f"{first} to it is not recorded; from {first} on it is, and once a score "
+                     "is above 0 everything counts.")
     return lines
 
 
@@ -770,6 +897,12 @@ def _winning(variant: spec.Variant, players: int | None) -> list[str]:
             lines.append("The game is a single hand: the higher score wins, and equal scores draw.")
         else:
             lines.append(f"The game is {m.count} hands: the highest total wins.")
+    elif isinstance(m, spec.PenaltyMatch):
+        limit = _per_count(m.points, variant, players, fmt=lambda v: f"{v} points")
+        lines.append(
+            f"Scores are penalties. After each hand's settlement, the first {_who(variant)} "
+            f"whose score reaches {limit} loses the game (the \"goat\"), and the lowest "
+            "score wins it.")
     else:
         target = _per_count(m.points, variant, players, fmt=lambda v: f"{v} points")
         lines.append(f"The game is played to {target}.")
@@ -822,6 +955,16 @@ def _winning(variant: spec.Variant, players: int | None) -> list[str]:
                 "whole (a point for going out included), and reaching it exactly wins at "
                 "once, even in the middle of a hand."
             )
+    if isinstance(m, spec.TargetMatch) and m.void_at:
+        lines.append(
+            f"The game ends void, with no winner, the moment every {_who(variant)} has "
+            f"{m.void_at} points or more (so it is won only while the others have fewer); "
+            "the scores stand as they are, and a new game may start from 0.")
+    if isinstance(m, spec.TargetMatch) and m.games > 1:
+        lines.append(
+            f"The match is won by the first to win {_plural(m.games, 'game')}: each game "
+            "is a run of hands to the target above, after which every score starts again "
+            "from 0.")
     if _team_word(variant):
         lines.append("Partners win or lose together, on their shared score.")
     return lines
@@ -931,9 +1074,31 @@ def _target_summary(variant: spec.Variant) -> str:
     match = variant.match
     if match.kind == "hands":
         return f"{match.count} hand" + ("" if match.count == 1 else "s")
+    if match.kind == "penalty":
+        return f"{_per(match.points)} loses"
     check = {"hand_end": "", "immediate": ", immediate", "exact": ", exact",
              "hand_winner": ", hand winner"}[match.check]
-    return _per(match.points) + check
+    extra = (f", void at {match.void_at} each" if match.void_at else "") + (
+        f", first to {match.games} games" if match.games > 1 else "")
+    return _per(match.points) + check + extra
+
+
+#: The families ``bones list`` groups the built-ins into, in order, with
+#: their headings: read from each variant's rules (:func:`family`).
+FAMILIES = {
+    "points": "Point games: plays score by the count",
+    "partnership": "Partnership games: no points in play, two teams",
+    "block": "Block games",
+}
+
+
+def family(v: spec.Variant) -> str:
+    """The family a variant belongs to, from its rules (a key of :data:`FAMILIES`)."""
+    if v.scoring.when.kind != "none":
+        return "points"
+    if v.players.partnerships.kind == "required":
+        return "partnership"
+    return "block"
 
 
 def catalogue_row(v: spec.Variant) -> dict[str, Any]:
@@ -946,6 +1111,7 @@ def catalogue_row(v: spec.Variant) -> dict[str, Any]:
     """
     return {
         "name": v.name,
+        "family": family(v),
         "aliases": list(v.aliases),
         "summary": " ".join(v.summary.split()),
         "players": sorted(v.players.counts),
@@ -958,7 +1124,8 @@ def catalogue_row(v: spec.Variant) -> dict[str, Any]:
 
 
 def catalogue() -> list[dict[str, Any]]:
-    """Every built-in variant as a :func:`catalogue_row` (``bones list``, the page's list)."""
+    """Every built-in variant as a :func:`catalogue_row` (``bones list``, the page's list),
+    by name; each row names its :func:`family`."""
     from bones.lang.load import builtin_names, load_variant
 
     return [catalogue_row(load_variant(name)) for name in builtin_names()]
@@ -975,6 +1142,8 @@ def target_phrase(rules: Rules) -> str:
     """
     if rules.hands_in_match:
         return _plural(rules.hands_in_match, "hand")
+    if rules.check == CHECK_PENALTY:
+        return f"{rules.target} loses"
     return f"target {rules.target}{' exactly' if rules.check == CHECK_EXACT else ''}"
 
 
@@ -994,6 +1163,8 @@ def describe(variant: spec.Variant, players: int | None = None) -> str:
         ("The layout and the spinner", _layout(variant)),
         ("Scoring during play", _scoring(variant)),
         ("Drawing and passing", _drawing(variant)),
+        ("Extra plays", _turn(variant)),
+        ("Bonuses", _bonuses(variant)),
         ("End of the hand and settlement", _end_of_hand(variant, players)),
         ("Winning the game", _winning(variant, players)),
         ("Muggins rule", _muggins(variant)),

@@ -167,6 +167,11 @@ class MatchHand(_Model):
     got_in: list[bool] | None = Field(None, description=GOT_IN_DESCRIPTION)
     steps: list[Step] = Field(default_factory=list)
     expect_end: ExpectEnd | None = None
+    expect_redeal: bool = Field(
+        False,
+        description="The variant's deal-content rule (deal.redeal) must refuse this deal: the "
+        "hand is not played (it gives only deal), and the next hand entry is the redeal.",
+    )
 
 
 class ExpectMatch(_Model):

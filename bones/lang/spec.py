@@ -148,6 +148,19 @@ class Players(Model):
     )
 
 
+class Redeal(Model):
+    """A deal thrown in for what a hand holds (Kozel: five doubles, or six of a suit)."""
+
+    doubles: int | None = Field(
+        None, ge=1, description="Redeal when any dealt hand holds at least this many doubles "
+        "(none: never for doubles)."
+    )
+    suit: int | None = Field(
+        None, ge=2, description="Redeal when any dealt hand holds at least this many tiles "
+        "bearing one number, a double counted once (none: never for a suit)."
+    )
+
+
 class DealRule(Model):
     hand_size: PositiveCount = Field(
         description="Tiles dealt to each player: one number, or one per player count."
@@ -156,6 +169,11 @@ class DealRule(Model):
         0,
         description="Tiles at the bottom of the boneyard that are never drawn "
         "(\"sleepers\"), one number or one per player count.",
+    )
+    redeal: Redeal = Field(
+        default_factory=Redeal,
+        description="Deals thrown in for their content: all tiles are dealt again (the "
+        "same lead rule), until no hand is refused.",
     )
 
 
@@ -191,11 +209,19 @@ class LowestDoubleLead(Model):
 
 class TileLead(Model):
     kind: Literal["tile"]
-    tile: TileText
+    tile: TileText | Annotated[list[TileText], Field(min_length=1)] = Field(
+        description="The tile whose holder leads it, or a list of tiles: the first of "
+        "them that was dealt leads (Kozel: [1-1, 2-2, 3-3, 4-4, 5-5, 6-6, 0-0])."
+    )
     if_none: Literal["heaviest_tile", "lightest_tile", "highest_double", "lot", "redeal"] = Field(
         "highest_double",
-        description="When nobody holds the tile (not every tile was dealt).",
+        description="When nobody holds the tile, or any tile of the list (not every tile "
+        "was dealt).",
     )
+
+    def tiles(self) -> list[str]:
+        """The tiles in order (one for a single tile)."""
+        return [self.tile] if isinstance(self.tile, str) else list(self.tile)
 
 
 class SeatLead(Model):
@@ -210,21 +236,38 @@ class LightestTileLead(Model):
     kind: Literal["lightest_tile"]
 
 
+class LockerLead(Model):
+    """After a blocked hand: the player who made its last play (the locker)
+    leads any tile.  Only for ``later.after_block``."""
+
+    kind: Literal["locker"]
+
+
 FirstLead = Annotated[
     Union[LotLead, RandomLead, HighestDoubleLead, LowestDoubleLead, TileLead, SeatLead,
           LightestTileLead],
+    Field(discriminator="kind"),
+]
+AfterBlockLead = Annotated[
+    Union[LotLead, RandomLead, HighestDoubleLead, LowestDoubleLead, TileLead, SeatLead,
+          LightestTileLead, LockerLead],
     Field(discriminator="kind"),
 ]
 
 
 class DominoerLead(Model):
     kind: Literal["domino_er"] = "domino_er"
-    after_block: FirstLead = Field(
-        default_factory=LotLead, description="Who leads after a blocked hand."
+    after_block: AfterBlockLead = Field(
+        default_factory=LotLead,
+        description="Who leads after a blocked hand: a first-lead rule, or locker (the "
+        "player who made the blocked hand's last play).",
     )
 
 
 class WinnerLead(Model):
+    """The player who won the last hand leads: the domino-er, or the player
+    whose hand won a blocked hand (the settlement's comparison decides it)."""
+
     kind: Literal["winner"]
     if_none: FirstLead = Field(
         default_factory=LotLead,
@@ -265,6 +308,13 @@ class Lead(Model):
     allowed: Literal["any", "double"] = Field(
         "any",
         description="What the lead may be when the lead rule names no tile.",
+    )
+    if_no_double: Literal["next_seat", "draw"] = Field(
+        "next_seat",
+        description="Under allowed: double, when the leader holds no double: next_seat (the "
+        "first seat round the table that holds one leads it; nobody: a redeal), or draw (the "
+        "leader draws from the boneyard, one tile at a time, until a double comes, and leads "
+        "it; the drawn tiles stay in the hand; the boneyard spent first: a redeal).",
     )
 
 
@@ -331,6 +381,11 @@ class LayoutRule(Model):
         "crosswise",
         description="How a double that is not a spinner counts at the end of an arm: "
         "crosswise, both halves (a 5-5 counts 10); inline, one half.",
+    )
+    ends: Literal["both", "one"] = Field(
+        "both",
+        description="both: the line grows at both ends; one: after the lead only its E end "
+        "is open (the lead's W end is closed for the hand), as in Tiddly-Wink and One-Arm Joe.",
     )
 
 
@@ -517,6 +572,101 @@ class HandEndRule(Model):
     )
 
 
+# ------------------------------------------------------------------ turns
+
+
+class AfterDouble(Model):
+    """An optional extra play in the same turn, after a double."""
+
+    kind: Literal["none", "another_double", "extra_tile"] = Field(
+        "none",
+        description="none: a turn is one play; another_double: a player who plays a double "
+        "(not the lead) and holds another double fitting the other open end may play it too, "
+        "at once (Kozel); extra_tile: a player who plays a double (the lead included) may play "
+        "one more tile at once (Tiddly-Wink). The extra play is optional: the player passes to "
+        "end the turn, and that pass is no knock.",
+    )
+    repeat: bool = Field(
+        True,
+        description="extra_tile: a double played as the extra tile gives the option again "
+        "(false: at most one extra tile a turn).",
+    )
+
+
+class TurnRule(Model):
+    after_double: AfterDouble = Field(default_factory=AfterDouble)
+
+
+# ---------------------------------------------------------------- bonuses
+
+
+class CapicuaBonus(Model):
+    points: int = Field(ge=1, description="Points to the side that goes out.")
+    doubles: bool = Field(
+        True,
+        description="Whether a double that fits both ends (ends 3 and 3, last tile 3-3) "
+        "counts (the Dominican reading) or never does (the Puerto Rican).",
+    )
+
+
+class LastTileBonus(Model):
+    tile: TileText = Field(description="The tile (0-0: the chuchazo).")
+    points: int = Field(ge=1, description="Points to the side that goes out with it.")
+
+
+class OpeningPassBonus(Model):
+    double: int = Field(ge=0, description="Points when the opening tile is a double.")
+    other: int = Field(ge=0, description="Points when it is not.")
+
+
+class HandNumberBonus(Model):
+    points: Annotated[list[Annotated[int, Field(ge=0)]], Field(min_length=1)] = Field(
+        description="Points to the winner of hand 1, 2, 3, ... of the match; later hands 0."
+    )
+    tied_hands: Literal["count", "skip"] = Field(
+        "count",
+        description="count: a hand with no winner uses up its number (its bonus is lost); "
+        "skip: only hands with a winner are numbered.",
+    )
+
+
+class Bonuses(Model):
+    """Points beyond a play's count and the settlement's amount: at the end of
+    a hand (added to its settlement) or at the moment they happen (pass bonuses,
+    added to the score then, like play points)."""
+
+    capicua: CapicuaBonus | None = Field(
+        None,
+        description="Capicúa: the side that goes out with a tile fitting both open ends "
+        "scores these points more, in the settlement (never at a block).",
+    )
+    last_tile: LastTileBonus | None = Field(
+        None,
+        description="Going out with this tile scores these points more, in the settlement "
+        "(the chuchazo: 0-0; never at a block).",
+    )
+    opening_pass: OpeningPassBonus | None = Field(
+        None,
+        description="Pase de salida: when the player after the leader cannot play on the "
+        "opening tile and passes, the leader's side scores at once.",
+    )
+    round_pass: int = Field(
+        0, ge=0,
+        description="Paso redondo: when a play is followed by a pass of every other player, "
+        "so that the same player is to move again, that player's side scores this at the "
+        "last pass (0: off).",
+    )
+    by_hand: HandNumberBonus | None = Field(
+        None,
+        description="Points to the winner of each hand by the hand's number in the match "
+        "(Puerto Rico: 100, 75, 50, 25), in the settlement.",
+    )
+    blocked_win: int = Field(
+        0, ge=0,
+        description="Points more to the side that wins a blocked hand, in the settlement (0: off).",
+    )
+
+
 # ------------------------------------------------------------- settlement
 
 
@@ -554,7 +704,7 @@ _AMOUNT = (
     "(a team's pooled); all_hands: all pips left in every hand, a partner's included "
     "(both teams' pips); flat: the fixed number of points."
 )
-Tie = Literal["nobody", "share", "not_blocker", "full", "carry"]
+Tie = Literal["nobody", "share", "not_blocker", "blocker", "full", "carry"]
 TieRule = Union[Tie, dict[PlayerCount, Tie]]
 
 
@@ -577,13 +727,52 @@ class LightestSettles(_Arithmetic):
         "nobody",
         description="When the lightest hands tie: nobody scores, the tied share the "
         "amount (rounded down to the rounding unit), not_blocker (the tied hand that "
-        "did not make the last play wins), full (each tied hand scores the whole "
-        "amount from the hands not tied), or carry (nobody scores now: what one tied "
-        "hand would have scored alone stays on the table, and the winner of the next "
-        "hand that has one takes it); one value or one per player count.",
+        "did not make the last play wins), blocker (the tied hand that made it wins), "
+        "full (each tied hand scores the whole amount from the hands not tied), or carry "
+        "(nobody scores now: what one tied hand would have scored alone stays on the "
+        "table, and the winner of the next hand that has one takes it); one value or one "
+        "per player count.",
     )
     doubles_lose: bool = Field(
         False, description="A hand holding a double loses to any double-free hand."
+    )
+    compare: Literal["side", "player"] = Field(
+        "side",
+        description="side: each side's pips, partners' pooled; player: each player's own "
+        "hand (the lowest wins for its side; partners tied for it: their side; opponents "
+        "tied: the ties rule). The same without partnerships.",
+    )
+
+
+class LockerSettles(_Arithmetic):
+    """A blocked hand decided between two hands: the locker's (the player who
+    made the last play) and one neighbour's; the lower wins for its side."""
+
+    kind: Literal["locker"]
+    against: Literal["previous", "next"] = Field(
+        "previous",
+        description="previous: the player who played just before the locker; next: the "
+        "one who plays after him.",
+    )
+    amount: Amount = Field("opponents", description=_AMOUNT)
+    points: int = Field(1, ge=1, description="The points of a flat amount.")
+    ties: Literal["blocker", "nobody", "not_blocker"] = Field(
+        "blocker",
+        description="When the two hands tie: blocker (the locker wins), nobody, or "
+        "not_blocker (the neighbour wins).",
+    )
+
+
+class LosersPaySettles(_Arithmetic):
+    """Penalty scoring: every side that did not win is charged its own pips
+    (added to its score, which counts against it: pair it with match kind
+    penalty). At a domino every side but the domino-er's; at a block every
+    side but the lightest."""
+
+    kind: Literal["losers_pay"]
+    compare: Literal["side", "player"] = Field(
+        "side", description="At a block, what is compared (as lightest's compare); tied "
+        "lightest hands: nobody is charged."
     )
 
 
@@ -604,7 +793,8 @@ class NobodySettles(Model):
 
 
 SettleRule = Annotated[
-    Union[DominoerSettles, LightestSettles, EachHeavierSettles, OwnPenaltySettles, NobodySettles],
+    Union[DominoerSettles, LightestSettles, LockerSettles, LosersPaySettles, EachHeavierSettles,
+          OwnPenaltySettles, NobodySettles],
     Field(discriminator="kind"),
 ]
 
@@ -617,6 +807,11 @@ class Settlement(Model):
         description="Scores never fall below this (none: negative scores allowed). At "
         "most 0: scores start at 0, so a floor above it would lift a first gain to it.",
     )
+    first_minimum: int = Field(
+        0, ge=0,
+        description="While a side's score is still 0, a settlement to it below this is not "
+        "recorded (Kozel: 13; 0: off).",
+    )
 
 
 # ------------------------------------------------------------------ match
@@ -625,6 +820,17 @@ class Settlement(Model):
 class TargetMatch(Model):
     kind: Literal["target"]
     points: PositiveCount = Field(description="The target: one number, or one per player count.")
+    void_at: int | None = Field(
+        None, ge=1,
+        description="The match ends void, with no winner, once every side has at least this "
+        "many points (Latin match dominoes: 10 games won while the other side has 4 or fewer; "
+        "5 each is void). None: never.",
+    )
+    games: int = Field(
+        1, ge=1,
+        description="The match is won by the first side to win this many games, each a run of "
+        "hands to the target, every score starting again at 0 (2: best of three).",
+    )
     check: Literal["hand_end", "immediate", "exact", "hand_winner"] = Field(
         "hand_end",
         description="hand_end: after settlement, the highest score at or above the "
@@ -636,12 +842,20 @@ class TargetMatch(Model):
     )
 
 
+class PenaltyMatch(Model):
+    """Scores are penalties: the first side whose score reaches the points
+    loses, after a hand's settlement; the side with the lowest score wins."""
+
+    kind: Literal["penalty"]
+    points: PositiveCount = Field(description="The losing score: one number, or one per player count.")
+
+
 class HandsMatch(Model):
     kind: Literal["hands"]
     count: int = Field(1, ge=1, description="The match is this many hands; the highest total wins.")
 
 
-MatchRule = Annotated[Union[TargetMatch, HandsMatch], Field(discriminator="kind")]
+MatchRule = Annotated[Union[TargetMatch, PenaltyMatch, HandsMatch], Field(discriminator="kind")]
 
 
 # ---------------------------------------------------------------- variant
@@ -672,7 +886,9 @@ class Variant(Model):
     layout: LayoutRule = Field(default_factory=LayoutRule)
     scoring: Scoring = Field(default_factory=Scoring)
     drawing: Drawing = Field(default_factory=DrawUntilPlayable)
+    turn: TurnRule = Field(default_factory=TurnRule)
     hand_end: HandEndRule = Field(default_factory=HandEndRule)
+    bonuses: Bonuses = Field(default_factory=Bonuses)
     settlement: Settlement
     match: MatchRule
 
@@ -845,7 +1061,8 @@ def semantic_problems(variant: Variant) -> list[Problem]:
     def add(path: tuple[str | int, ...], message: str) -> None:
         problems.append(Problem(path, message))
 
-    for check in (_check_players_and_deal, _check_match, _check_settlement, _check_lead, _check_scoring):
+    for check in (_check_players_and_deal, _check_match, _check_settlement, _check_lead, _check_scoring,
+                  _check_layout_and_turns, _check_bonuses):
         check(variant, add)
     return problems
 
@@ -909,7 +1126,29 @@ def _check_settlement(variant: Variant, add: Add) -> None:
             add(("settlement", rule_name, "rounding", "per"), message)
     if isinstance(variant.settlement.blocked, DominoerSettles):
         add(("settlement", "blocked", "kind"), "nobody has gone out in a blocked hand: "
-            "use lightest, each_heavier, own_penalty or nobody")
+            "use lightest, locker, losers_pay, each_heavier, own_penalty or nobody")
+    if isinstance(variant.settlement.domino, LockerSettles):
+        add(("settlement", "domino", "kind"), "a hand someone went out of was not locked: the "
+            "locker's comparison is for settlement.blocked")
+    teams = variant.players.partnerships.kind != "none"
+    for rule_name in ("domino", "blocked"):
+        rule = getattr(variant.settlement, rule_name)
+        if getattr(rule, "compare", "side") == "player":
+            if not teams:
+                add(("settlement", rule_name, "compare"), "player has no effect without "
+                    "partnerships: each side is one player (use side)")
+            elif rule_name == "domino" and isinstance(rule, LightestSettles):
+                add(("settlement", rule_name, "compare"), "has no effect when a player goes "
+                    "out: the hand that went out is the lightest")
+            elif getattr(rule, "doubles_lose", False):
+                add(("settlement", rule_name, "doubles_lose"), "compares sides' hands: it "
+                    "cannot be used with compare: player")
+    losers_pay = [isinstance(r, LosersPaySettles)
+                  for r in (variant.settlement.domino, variant.settlement.blocked)]
+    if any(losers_pay) and not isinstance(variant.match, PenaltyMatch):
+        name = "domino" if losers_pay[0] else "blocked"
+        add(("settlement", name, "kind"), "losers_pay charges penalties, so the lowest score "
+            "must win: use match kind penalty")
 
 
 def _per_problem(variant: Variant, rule: object) -> str | None:
@@ -984,9 +1223,22 @@ def _check_scoring(variant: Variant, add: Add) -> None:
 
 def _check_match(variant: Variant, add: Add) -> None:
     match = variant.match
+    if isinstance(match, PenaltyMatch):
+        _check_penalty(variant, match, add)
+        return
     if not isinstance(match, TargetMatch):
         return
     _check_per_count(variant, match.points, ("match", "points"), add)
+    if match.void_at is not None:
+        if match.check != "hand_end":
+            add(("match", "void_at"), "a void game is decided after each hand: it needs "
+                "check: hand_end")
+        for c in variant.players.counts:
+            target = for_players(match.points, c)
+            if match.void_at >= target:
+                add(("match", "void_at"), f"{match.void_at} is not below the target of {target}: "
+                    "a side reaches the target first, and the game can never be void")
+                break
     if not _scores_can_rise(variant):
         plays = (f"no play scores the get-in of {variant.scoring.get_in}" if max_play_points(variant)
                  else "no play scores")
@@ -1003,6 +1255,78 @@ def _check_match(variant: Variant, add: Add) -> None:
                         path += (c,)
                     add(path, f"an exact target of {target} can never be reached: every "
                         f"score changes by a multiple of {step}")
+
+
+def _check_penalty(variant: Variant, match: PenaltyMatch, add: Add) -> None:
+    """A loser's threshold: only penalties may add to a score."""
+    _check_per_count(variant, match.points, ("match", "points"), add)
+    for name in ("domino", "blocked"):
+        rule = getattr(variant.settlement, name)
+        if not isinstance(rule, (LosersPaySettles, NobodySettles)):
+            add(("settlement", name, "kind"), "under match kind penalty the settlement charges "
+                "the losers (losers_pay) or nobody: a winner's gain would count against it")
+    if not isinstance(variant.scoring.when, NoPredicate):
+        add(("scoring", "when", "kind"), "under match kind penalty plays cannot score: a gain "
+            "would count against the player")
+    gains = [k for k, v in variant.bonuses.model_dump().items() if v]
+    if gains:
+        add(("bonuses", gains[0]), "under match kind penalty a bonus would count against the "
+            "side that earns it")
+    if not any(isinstance(r, LosersPaySettles)
+               for r in (variant.settlement.domino, variant.settlement.blocked)):
+        add(("match", "points"), "the losing score can never be reached: no settlement "
+            "charges anything (use losers_pay)")
+
+
+def _check_layout_and_turns(variant: Variant, add: Add) -> None:
+    spinner = variant.layout.spinner
+    if variant.layout.ends == "one" and spinner.kind != "none":
+        add(("layout", "ends"), "a line that grows at one end has no spinner "
+            "(layout.spinner.kind must be none)")
+    after = variant.turn.after_double
+    if not after.repeat and after.kind != "extra_tile":
+        add(("turn", "after_double", "repeat"), f"has no effect with kind {after.kind}: "
+            "it limits the extra tiles of kind extra_tile")
+    redeal = variant.deal.redeal
+    counts = variant.players.counts
+    try:
+        smallest = min(variant.hand_size(c) for c in counts)
+    except (KeyError, TypeError):  # reported at deal.hand_size
+        return
+    doubles = variant.tiles.highest + 1
+    if redeal.doubles is not None and redeal.doubles > min(smallest, doubles):
+        add(("deal", "redeal", "doubles"), f"no hand can hold {redeal.doubles} doubles "
+            f"({smallest} tiles a hand, {doubles} doubles in the set)")
+    suit = min(smallest, variant.tiles.highest + 1)
+    if redeal.suit is not None and redeal.suit > suit:
+        add(("deal", "redeal", "suit"), f"no hand can hold {redeal.suit} tiles of one number "
+            f"({smallest} tiles a hand, {variant.tiles.highest + 1} tiles bear each number)")
+    lead = variant.lead
+    if lead.if_no_double == "draw":
+        if lead.allowed != "double":
+            add(("lead", "if_no_double"), "has no effect unless the lead must be a double "
+                "(lead.allowed: double)")
+        else:
+            size = (variant.tiles.highest + 1) * (variant.tiles.highest + 2) // 2
+            if all(c * variant.hand_size(c) + variant.reserve(c) >= size for c in counts):
+                add(("lead", "if_no_double"), "the leader cannot draw: every tile is dealt "
+                    "or in the reserve")
+
+
+def _check_bonuses(variant: Variant, add: Add) -> None:
+    b = variant.bonuses
+    if b.capicua is not None and variant.layout.ends == "one":
+        add(("bonuses", "capicua"), "a line that grows at one end has one open end: a tile "
+            "cannot fit both")
+    if b.last_tile is not None:
+        _check_tile(variant, b.last_tile.tile, ("bonuses", "last_tile", "tile"), add)
+    blocked = variant.settlement.blocked
+    if b.blocked_win and not isinstance(blocked, (LightestSettles, LockerSettles)):
+        add(("bonuses", "blocked_win"), f"settlement.blocked.kind {blocked.kind} decides no "
+            "winner of a blocked hand (use lightest or locker)")
+    if b.by_hand is not None and isinstance(variant.match, HandsMatch) and \
+            variant.match.count == 1:
+        add(("bonuses", "by_hand"), "a game of one hand has only hand 1")
 
 
 def max_play_points(variant: Variant) -> int:
@@ -1022,8 +1346,10 @@ def _scores_can_rise(variant: Variant) -> bool:
         return True
     if variant.drawing.knock_bonus > 0:
         return True
+    if any(variant.bonuses.model_dump().values()):
+        return True
     return any(
-        not isinstance(rule, (NobodySettles, OwnPenaltySettles))
+        not isinstance(rule, (NobodySettles, OwnPenaltySettles, LosersPaySettles))
         for rule in (variant.settlement.domino, variant.settlement.blocked)
     )
 
@@ -1058,13 +1384,22 @@ def score_granularity(variant: Variant) -> int:
 
 def _check_lead_tile(variant: Variant, rule: object, path: tuple[str | int, ...], add: Add) -> None:
     if isinstance(rule, TileLead):
-        try:
-            a, b = parse_halves(rule.tile)
-        except TileError as err:  # pragma: no cover - the pattern already checks the form
-            add(path + ("tile",), str(err))
-            return
-        if max(a, b) > variant.tiles.highest:
-            add(path + ("tile",), f"{rule.tile} is not in the double-{variant.tiles.highest} set")
+        listed = not isinstance(rule.tile, str)
+        for i, tile in enumerate(rule.tiles()):
+            where = path + (("tile", i) if listed else ("tile",))
+            _check_tile(variant, tile, where, add)
+        if listed and path != ("lead", "first"):
+            add(path + ("tile",), "a list of tiles is for the first lead only (give one tile here)")
+
+
+def _check_tile(variant: Variant, tile: str, path: tuple[str | int, ...], add: Add) -> None:
+    try:
+        a, b = parse_halves(tile)
+    except TileError as err:  # pragma: no cover - the pattern already checks the form
+        add(path, str(err))
+        return
+    if max(a, b) > variant.tiles.highest:
+        add(path, f"{tile} is not in the double-{variant.tiles.highest} set")
 
 
 def _list(values: list[int]) -> str:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bones.engine.hand import settlement_inputs
-from bones.engine.moves import Outcome
+from bones.engine.moves import Outcome, tile_of
 from bones.engine.settle import (
     AMOUNT_ALL_HANDS,
     AMOUNT_FLAT,
@@ -78,6 +78,8 @@ class HandEnd:
     #: (pips counted, rounded) where one total over several sides is rounded
     counted: tuple[int, int] | None
     settlement: tuple[int, ...]
+    #: the end-of-hand bonuses inside the winner's settlement, as (what, points)
+    bonuses: tuple[tuple[str, int], ...] = ()
 
     def how(self, seat_name: Callable[[int], str]) -> str:
         """Why the hand ended, in words, naming seats by ``seat_name``."""
@@ -133,7 +135,7 @@ def rule_phrase(rule: Settle, side: str) -> str:
 def hand_end(rules: Rules, hand: HandLike, summary: HandSummary) -> HandEnd:
     """The account of ``hand``, finished with ``summary``."""
     rule = settlement_rule(rules, summary.end)
-    _, pooled, doubles, domino, blocker, players = settlement_inputs(
+    _, pooled, doubles, domino, blocker, players, behind = settlement_inputs(
         rules, hand.hands, summary.end, hand.domino_seat, hand.last_player)
     scorer = {}
     if hand.domino_seat >= 0:
@@ -148,7 +150,7 @@ def hand_end(rules: Rules, hand: HandLike, summary: HandSummary) -> HandEnd:
     mode = rule.mode if rule is not None else ROUND_NEAREST
     working = Working("", None)
     if rule is not None:
-        working = settle_worked(rule, pooled, doubles, domino, blocker, players)[1]
+        working = settle_worked(rule, pooled, doubles, domino, blocker, players, behind)[1]
     # each side's pips are shown rounded apart where the settlement rounded
     # sides or players apart, or where one opponent's pips are the total
     apart = unit > 1 and (working.rounded in ("owner", "player") or rules.owners == 2)
@@ -158,6 +160,7 @@ def hand_end(rules: Rules, hand: HandLike, summary: HandSummary) -> HandEnd:
     if not apart and settlement and max(settlement) > 0:
         counted = working.counted
     return HandEnd(
+        bonuses=bonus_parts(rules, hand, summary.end),
         outcome=Outcome(summary.end),
         domino_seat=hand.domino_seat,
         rule=None if rule is None else rule_phrase(rule, "team" if rules.teams else "player"),
@@ -173,4 +176,28 @@ def hand_end(rules: Rules, hand: HandLike, summary: HandSummary) -> HandEnd:
     )
 
 
-__all__ = ["HandEnd", "SeatLeft", "hand_end", "rule_phrase", "settlement_rule"]
+def bonus_parts(rules: Rules, hand: HandLike, end: int) -> tuple[tuple[str, int], ...]:
+    """The end-of-hand bonuses the engine added to the winner's settlement
+    (``hand.bonus``), part by part: by the hand's number, for a block won,
+    for going out with the last-tile bonus's tile, and capicúa (the rest of
+    the going-out bonus)."""
+    total = hand.bonus
+    if not total or hand.won_by < 0:
+        return ()
+    parts: list[tuple[str, int]] = []
+    if 0 < hand.number <= len(rules.hand_bonus) and rules.hand_bonus[hand.number - 1]:
+        parts.append((f"hand {hand.number}", rules.hand_bonus[hand.number - 1]))
+    if end == Outcome.BLOCKED and rules.blocked_win:
+        parts.append(("blocked hand won", rules.blocked_win))
+    if end == Outcome.DOMINO and hand.log:
+        last = hand.log[-1][1]
+        if last >= 0 and tile_of(last) == rules.last_tile:
+            parts.append((f"going out with {rules.tiles.names[rules.last_tile]}",
+                          rules.last_tile_points))
+    rest = total - sum(p for _, p in parts)
+    if rest > 0:
+        parts.append(("capicúa", rest))
+    return tuple(parts)
+
+
+__all__ = ["HandEnd", "SeatLeft", "bonus_parts", "hand_end", "rule_phrase", "settlement_rule"]

@@ -128,7 +128,8 @@ def frames_of(record: Record, label: str) -> dict[str, Any]:
     scores = list(record.start_scores or [0] * rules.owners)
     for number, (hrec, done) in enumerate(zip(record.hands, result.hands), 1):
         deal = _deal_from(rules, hrec.deal, f"hand {number}")
-        hand = Hand.from_deal(rules, deal, list(scores), done.pot, done.got_in)
+        start = done.start_scores if done.start_scores is not None else scores
+        hand = Hand.from_deal(rules, deal, list(start), done.pot, done.got_in, done.bonus_number)
         codes: list[int] = []
         frames = []
 

@@ -99,6 +99,9 @@ def _event_json(session: GameSession, ev: Event, viewer: int) -> dict[str, Any]:
     }
     if ev.move == DRAW and ev.seat == viewer and ev.drawn >= 0:
         out["drew"] = tile_json(session, ev.drawn)
+    if ev.bonuses:  # the pass bonuses this pass earned, as they happened
+        out["bonuses"] = [{"owner": o, "who": owner_label(session, o, viewer), "points": p,
+                           "kind": which} for o, p, which in ev.bonuses]
     return out
 
 
@@ -111,7 +114,8 @@ def replay_hand(session: GameSession, index: int) -> Hand:
     pot = history[index - 1].pot if 0 < index <= len(history) else 0  # ties: carry
     # who was in when it began (get_in_scope: match)
     got_in = history[index - 1].got_in if 0 < index <= len(history) else None
-    hand = Hand.from_deal(rules, deal, list(log.start_scores), pot, got_in)
+    number = history[index].number if index < len(history) else session.match.hand_number()
+    hand = Hand.from_deal(rules, deal, list(log.start_scores), pot, got_in, number)
     for code, claim in zip(log.codes, log.claims):
         hand.apply(code, claim if code >= 0 else None)
     return hand
@@ -151,6 +155,8 @@ def settlement_json(session: GameSession, index: int, viewer: int) -> dict[str, 
         "unit": account.unit,
         "rounded": list(account.rounded) if account.rounded is not None else None,
         "counted": list(account.counted) if account.counted is not None else None,
+        "bonuses": [{"what": what, "points": points} for what, points in account.bonuses],
+        "bonus_to": owner_label(session, hand.won_by, viewer) if account.bonuses else None,
         "layout": layout_json(rules, session.hands[index].deal, session.hands[index].codes),
     }
 

@@ -13,6 +13,13 @@
 //!   and its thread pool.
 //! - `python` (with the `python` feature): the PyO3 binding, one module a
 //!   Python-facing class, sharing one module of conversions.
+//!
+//! Every `unsafe` says why it is sound in a `// SAFETY:` comment (denied
+//! without one). The kernel's conversions between its kinds of numbers are
+//! one module, `kernel::convert`; the modules that use it deny clippy's
+//! cast lints.
+
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod bots;
 pub mod kernel;

@@ -131,7 +131,7 @@ impl<const W: usize> Hand<W> {
             first_double_seen, count, turn, leader, lead_tile, lead_doubles_only, placed,
             on_table, passes, drawn_turn, drawn, out, scores, got_in, state, game_over, winner,
             domino_seat, last_player, settlement: _, pot, log: _, record: _, moves,
-            play_points, last_points, open_mask,
+            play_points, last_points, open_mask, number, extra, won_by, won_seat, bonus,
         } = src;
         if !Arc::ptr_eq(&self.rules, rules) {
             self.rules = Arc::clone(rules);
@@ -192,6 +192,11 @@ impl<const W: usize> Hand<W> {
         self.play_points = *play_points;
         self.last_points = *last_points;
         self.open_mask = *open_mask;
+        self.number = *number;
+        self.extra = *extra;
+        self.won_by = *won_by;
+        self.won_seat = *won_seat;
+        self.bonus = *bonus;
     }
 
     pub(crate) fn variety(&self, mask: &Bits<W>) -> i64 {

@@ -82,6 +82,7 @@ pub fn log_likelihood<const W: usize>(
             record: false,
             pot: 0,
             got_in: None,
+            number: world.number,
         },
     );
     h.bone_end = world.bone_end;

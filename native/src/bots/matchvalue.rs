@@ -5,6 +5,13 @@
 //! side compiles once per rule table and hands over as integers, so both
 //! cores value every outcome with the same numbers.
 
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
+
 /// A certain win, in the table's units (a probability of 1).
 pub const WIN: i64 = 1_000_000;
 
@@ -34,20 +41,19 @@ impl MatchTable {
     }
 
     fn cell(&self, score: i64) -> usize {
-        ((score.max(0) / self.step) as usize).min(self.cells - 1)
+        let last = self.cells - 1;
+        usize::try_from(score.max(0) / self.step).map_or(last, |c| c.min(last))
     }
 
     /// The value for side `me` of a hand that ended with `scores` (the
-    /// match's), `game_over` and `winner` (the side that won the match, -1
-    /// for a drawn one).
-    pub fn value(&self, scores: &[i64], me: usize, game_over: bool, winner: i64) -> i64 {
+    /// match's), `game_over` and `winner` (the side that won the match,
+    /// `None` for a drawn one).
+    pub fn value(&self, scores: &[i64], me: usize, game_over: bool, winner: Option<usize>) -> i64 {
         if game_over {
-            return if winner == me as i64 {
-                WIN
-            } else if winner < 0 {
-                WIN / 2
-            } else {
-                0
+            return match winner {
+                Some(w) if w == me => WIN,
+                Some(_) => 0,
+                None => WIN / 2,
             };
         }
         let theirs =
@@ -64,13 +70,13 @@ mod tests {
     fn the_table_reads_cells_and_the_match_end() {
         // 2 cells of 10 points: 0-9 and 10 up
         let t = MatchTable::new(10, 2, vec![500_000, 200_000, 800_000, 500_000]).unwrap();
-        assert_eq!(t.value(&[3, 12], 0, false, -1), 200_000);
-        assert_eq!(t.value(&[3, 12], 1, false, -1), 800_000);
-        assert_eq!(t.value(&[-5, 0], 0, false, -1), 500_000);
-        assert_eq!(t.value(&[99, 0], 0, false, -1), 800_000);
-        assert_eq!(t.value(&[0, 0], 1, true, 1), WIN);
-        assert_eq!(t.value(&[0, 0], 0, true, 1), 0);
-        assert_eq!(t.value(&[0, 0], 0, true, -1), WIN / 2);
+        assert_eq!(t.value(&[3, 12], 0, false, None), 200_000);
+        assert_eq!(t.value(&[3, 12], 1, false, None), 800_000);
+        assert_eq!(t.value(&[-5, 0], 0, false, None), 500_000);
+        assert_eq!(t.value(&[99, 0], 0, false, None), 800_000);
+        assert_eq!(t.value(&[0, 0], 1, true, Some(1)), WIN);
+        assert_eq!(t.value(&[0, 0], 0, true, Some(1)), 0);
+        assert_eq!(t.value(&[0, 0], 0, true, None), WIN / 2);
         assert!(MatchTable::new(0, 2, vec![0; 4]).is_err());
         assert!(MatchTable::new(1, 2, vec![0; 3]).is_err());
         assert!(MatchTable::new(1, 1, vec![WIN + 1]).is_err());

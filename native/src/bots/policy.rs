@@ -1,9 +1,18 @@
 //! The built-in one-move policies that draw nothing (`greedy`) or draw as
 //! docs/random.md says (`random`), the same as `bones.bots`.
 
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
+
+use crate::kernel::convert::slot;
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::{arm_of, is_tile_move, tile_of, DRAW, PASS, PLAYING};
 use crate::kernel::rng::Rng;
+use crate::kernel::table::BELOW_ANY_SCORE;
 
 impl<const W: usize> Hand<W> {
     /// `policies.points_if`: the points the mover would score by `mv`.
@@ -64,10 +73,8 @@ impl<const W: usize> Hand<W> {
     /// side counted): what every tile played on `arm` adds to.
     #[inline]
     pub fn count_without_end(&self, arm: usize) -> i64 {
-        let hub = self.arm_hub[arm];
-        if hub >= 0 {
-            let h = hub as usize;
-            let k = self.hub_k[h] as usize;
+        if let Some(h) = slot(self.arm_hub[arm]) {
+            let k = usize::from(self.hub_k[h]);
             let p = i64::from(self.hub_pip[h]);
             self.count + (self.hub_mult[h][k + 1] - self.hub_mult[h][k]) * p
         } else {
@@ -80,15 +87,16 @@ impl<const W: usize> Hand<W> {
     pub fn count_on_arm(&self, base: i64, arm: usize, tile: usize) -> i64 {
         let r = &*self.rules;
         let t = &r.t;
-        let pip = self.arm_open[arm] as usize;
+        let open = self.arm_open[arm];
+        let Some(pip) = slot(open) else { unreachable!("a play on a closed arm") };
         if !r.is_double[tile] || self.arm_stub[arm] {
             return base + r.other_half(tile, pip);
         }
         if t.spins_later[usize::from(self.first_double_seen)] {
             // it becomes a spinner, covered on the side it arrived by
-            return base + t.spinner_mult[1] * pip as i64;
+            return base + t.spinner_mult[1] * i64::from(open);
         }
-        base + pip as i64 * t.double_weight
+        base + i64::from(open) * t.double_weight
     }
 
     /// `policies.greedy_move`: most points now; ties to the heaviest tile,
@@ -99,7 +107,7 @@ impl<const W: usize> Hand<W> {
         }
         let r = &*self.rules;
         let mut best = -1i64;
-        let mut best_key = (-1i64 << 30, 0i64, false);
+        let mut best_key = (BELOW_ANY_SCORE, 0i64, false);
         for &mv in legal {
             if !is_tile_move(mv) {
                 continue;
@@ -138,7 +146,7 @@ impl<const W: usize> Hand<W> {
             } else if greedy {
                 self.greedy_move(&legal)
             } else {
-                legal[rng.below(legal.len() as u64) as usize]
+                legal[rng.index(legal.len())]
             };
             self.apply(mv, None);
         }

@@ -41,7 +41,7 @@ pub(crate) fn rollout_move<const W: usize>(
     }
     match policy {
         Policy::Greedy => hand.greedy_move(legal),
-        Policy::Random => legal[rng.below(legal.len() as u64) as usize],
+        Policy::Random => legal[rng.index(legal.len())],
         Policy::Heuristic => {
             let r = &*hand.rules;
             let seat = hand.turn;

@@ -3,8 +3,18 @@
 //! seat cannot see that agree with everything the history proves, drawn
 //! from the specified stream exactly as the Python reference draws them.
 
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
+
+use std::cmp::Reverse;
+
 use crate::bots::heuristic::Voids;
 use crate::kernel::bits::Bits;
+use crate::kernel::convert::byte;
 use crate::kernel::hand::Hand;
 use crate::kernel::rng::Rng;
 
@@ -44,7 +54,7 @@ impl<const W: usize> View<W> {
         seen.or_assign(&hand.on_table);
         seen.or_assign(&hand.out_of_play);
         let unseen = r.full.and_not(&seen);
-        let counts: Vec<usize> = (0..players).map(|s| hand.hands[s].count() as usize).collect();
+        let counts: Vec<usize> = (0..players).map(|s| hand.hands[s].len()).collect();
         let mut limits: Vec<Vec<(Bits<W>, i64)>> = vec![Vec::new(); players];
         for v in &voids.list {
             if v.seat == seat {
@@ -52,7 +62,9 @@ impl<const W: usize> View<W> {
             }
             let mask = v.mask.and(&unseen);
             let cap = i64::from(hand.drawn[v.seat]) - i64::from(v.then) - i64::from(v.played);
-            if mask.is_zero() || cap >= counts[v.seat] as i64 {
+            // a cap of the seat's whole hand or more binds nothing
+            let loose = usize::try_from(cap).is_ok_and(|c| c >= counts[v.seat]);
+            if mask.is_zero() || loose {
                 continue;
             }
             // one bound per mask, the tightest (the order does not matter)
@@ -66,7 +78,7 @@ impl<const W: usize> View<W> {
         for b in layout.boneyard.iter_mut() {
             *b = 0;
         }
-        let history = hand.log.iter().map(|&(s, m, p)| (s as usize, m, p)).collect();
+        let history = hand.log.iter().map(|&(s, m, p)| (usize::from(s), m, p)).collect();
         View { seat, own, counts, unseen, limits, layout, history }
     }
 
@@ -106,7 +118,7 @@ impl<const W: usize> View<W> {
         }
         let start = self.layout.bone_pos.min(self.layout.boneyard.len());
         world.boneyard.extend_from_slice(&self.layout.boneyard[..start]);
-        world.boneyard.extend(rest.ones().map(|t| t as u8));
+        world.boneyard.extend(rest.ones().map(byte));
         rng.shuffle(&mut world.boneyard[start..]);
         Ok(())
     }
@@ -156,7 +168,8 @@ struct Constrained<const W: usize> {
     need: Vec<usize>,
     caps: Vec<Vec<(Bits<W>, i64)>>,
     tiles: Vec<usize>,
-    refusals: Vec<i64>,
+    /// per tile: the destinations whose bounds refuse it outright
+    refusals: Vec<usize>,
 }
 
 impl<const W: usize> Constrained<W> {
@@ -171,7 +184,6 @@ impl<const W: usize> Constrained<W> {
             .iter()
             .map(|&t| {
                 caps.iter().filter(|c| c.iter().any(|(m, cap)| *cap == 0 && m.has(t))).count()
-                    as i64
             })
             .collect();
         Constrained { need, caps, tiles, refusals }
@@ -180,8 +192,12 @@ impl<const W: usize> Constrained<W> {
     /// The tiles in placing order: most refused first, then by one fresh
     /// 64-bit draw each (drawn in tile order), then by id.
     fn order(&self, rng: &mut Rng) -> Vec<usize> {
-        let mut keyed: Vec<(i64, u64, usize)> =
-            self.tiles.iter().zip(&self.refusals).map(|(&t, &r)| (-r, rng.next_u64(), t)).collect();
+        let mut keyed: Vec<(Reverse<usize>, u64, usize)> = self
+            .tiles
+            .iter()
+            .zip(&self.refusals)
+            .map(|(&t, &r)| (Reverse(r), rng.next_u64(), t))
+            .collect();
         keyed.sort_unstable();
         keyed.into_iter().map(|k| k.2).collect()
     }
@@ -226,24 +242,25 @@ impl<const W: usize> Constrained<W> {
         let mut options: Vec<usize> = Vec::with_capacity(self.caps.len());
         for t in self.order(rng) {
             options.clear();
-            let mut weights = 0u64;
+            let mut weights = 0;
             for d in 0..self.caps.len() {
                 if self.fits(&need, &left, d, t) {
                     options.push(d);
-                    weights += need[d] as u64;
+                    weights += need[d];
                 }
             }
             if options.is_empty() {
                 return None;
             }
-            let mut pick = rng.below(weights) as i64;
+            // the destination whose share of the weights the draw falls in
+            let mut pick = rng.index(weights);
             let mut chosen = options[options.len() - 1];
             for &d in &options {
-                pick -= need[d] as i64;
-                if pick < 0 {
+                if pick < need[d] {
                     chosen = d;
                     break;
                 }
+                pick -= need[d];
             }
             self.take(&mut need, &mut left, &mut got, chosen, t, false);
         }

@@ -2,6 +2,18 @@
 //! tiles), three for double-18 (190 tiles). Tile `t` is bit `t % 64` of word
 //! `t / 64`, the order of `bones.engine.tiles`.
 
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
+
+use crate::kernel::convert::bit;
+
+/// Tiles a word holds.
+const WORD: usize = 64;
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Bits<const W: usize>(pub [u64; W]);
 
@@ -11,23 +23,23 @@ impl<const W: usize> Bits<W> {
     #[inline(always)]
     pub fn bit(t: usize) -> Self {
         let mut b = Self::ZERO;
-        b.0[t >> 6] = 1u64 << (t & 63);
+        b.0[t / WORD] = 1u64 << (t % WORD);
         b
     }
 
     #[inline(always)]
     pub fn has(&self, t: usize) -> bool {
-        self.0[t >> 6] >> (t & 63) & 1 == 1
+        self.0[t / WORD] >> (t % WORD) & 1 == 1
     }
 
     #[inline(always)]
     pub fn set(&mut self, t: usize) {
-        self.0[t >> 6] |= 1u64 << (t & 63);
+        self.0[t / WORD] |= 1u64 << (t % WORD);
     }
 
     #[inline(always)]
     pub fn clear(&mut self, t: usize) {
-        self.0[t >> 6] &= !(1u64 << (t & 63));
+        self.0[t / WORD] &= !(1u64 << (t % WORD));
     }
 
     #[inline(always)]
@@ -70,6 +82,18 @@ impl<const W: usize> Bits<W> {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
 
+    /// How many tiles the mask holds, as an index.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|&w| bit(w.count_ones())).sum()
+    }
+
+    /// Whether the mask holds no tile (`is_zero`).
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.is_zero()
+    }
+
     /// The tiles in the mask, lowest id first.
     #[inline(always)]
     pub fn ones(&self) -> Ones<W> {
@@ -85,7 +109,7 @@ impl<const W: usize> Bits<W> {
                 for _ in 0..k {
                     w &= w - 1;
                 }
-                return Some(i * 64 + w.trailing_zeros() as usize);
+                return Some(i * WORD + bit(w.trailing_zeros()));
             }
             k -= c;
         }
@@ -106,7 +130,7 @@ impl<const W: usize> Iterator for Ones<W> {
             let w = self.words[self.i];
             if w != 0 {
                 self.words[self.i] = w & (w - 1);
-                return Some(self.i * 64 + w.trailing_zeros() as usize);
+                return Some(self.i * WORD + bit(w.trailing_zeros()));
             }
             self.i += 1;
         }
@@ -116,7 +140,7 @@ impl<const W: usize> Iterator for Ones<W> {
     /// Exact (the bits left), so `collect` allocates once.
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.words[self.i.min(W)..].iter().map(|w| w.count_ones() as usize).sum();
+        let n = self.words[self.i.min(W)..].iter().map(|&w| bit(w.count_ones())).sum();
         (n, Some(n))
     }
 }
@@ -134,7 +158,7 @@ mod tests {
             b.set(t);
         }
         assert_eq!(b.ones().collect::<Vec<_>>(), vec![0, 63, 64, 130, 189]);
-        assert_eq!(b.count(), 5);
+        assert_eq!((b.count(), b.len()), (5, 5));
         assert_eq!(b.nth(3), Some(130));
         assert_eq!(b.nth(5), None);
         b.clear(64);

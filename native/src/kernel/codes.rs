@@ -7,6 +7,13 @@
 //! (`rules.SPIN_*`, `settle.TIES_*`, ...), so `bones_native.constants()` can
 //! show them and `tests/test_shared_constants.py` compare them.
 
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
+
 macro_rules! rule_codes {
     ($(#[$doc:meta])* $name:ident, $what:literal, $family:literal {
         $($(#[$vdoc:meta])* $variant:ident = $code:literal => $py:literal),+ $(,)?
@@ -27,6 +34,15 @@ macro_rules! rule_codes {
             /// The family's first code (what a test table leaves unset).
             fn default() -> Self {
                 [$($name::$variant),+][0]
+            }
+        }
+
+        impl From<$name> for i64 {
+            /// The code the flat table writes.
+            fn from(value: $name) -> i64 {
+                match value {
+                    $($name::$variant => $code),+
+                }
             }
         }
 
@@ -104,6 +120,8 @@ rule_codes! {
         Exact = 3 => "CHECK_EXACT",
         /// only the hand's winner is tested, after settlement
         HandWinner = 4 => "CHECK_HAND_WINNER",
+        /// scores are penalties: a side reaching the target loses, the lowest wins
+        Penalty = 5 => "CHECK_PENALTY",
     }
 }
 
@@ -133,6 +151,10 @@ rule_codes! {
         EachHeavier = 2 => "SETTLE_EACH_HEAVIER",
         DominoEr = 3 => "SETTLE_DOMINOER",
         Lightest = 4 => "SETTLE_LIGHTEST",
+        /// the locker's hand against a neighbour's
+        Locker = 5 => "SETTLE_LOCKER",
+        /// every side but the winner is charged its own pips
+        LosersPay = 6 => "SETTLE_LOSERS_PAY",
     }
 }
 
@@ -154,6 +176,8 @@ rule_codes! {
         NotBlocker = 2 => "TIES_NOT_BLOCKER",
         Full = 3 => "TIES_FULL",
         Carry = 4 => "TIES_CARRY",
+        /// the tied hand that made the last play wins
+        Blocker = 5 => "TIES_BLOCKER",
     }
 }
 
@@ -185,6 +209,10 @@ rule_codes! {
         Tile = 4 => "LEAD_TILE",
         Seat = 5 => "LEAD_SEAT",
         LightestTile = 6 => "LEAD_LIGHTEST_TILE",
+        /// the first tile dealt of `MatchRules::lead_tiles`
+        Tiles = 7 => "LEAD_TILES",
+        /// after a blocked hand: its last player
+        Locker = 8 => "LEAD_LOCKER",
     }
 }
 
@@ -215,6 +243,31 @@ rule_codes! {
     }
 }
 
+rule_codes! {
+    /// What a lightest comparison compares (`settle.COMPARE_*`).
+    Compare, "comparison", "COMPARE" {
+        Side = 0 => "COMPARE_SIDE",
+        Player = 1 => "COMPARE_PLAYER",
+    }
+}
+
+rule_codes! {
+    /// The locker's neighbour (`settle.AGAINST_*`).
+    Against, "locker's neighbour", "AGAINST" {
+        Previous = 0 => "AGAINST_PREVIOUS",
+        Next = 1 => "AGAINST_NEXT",
+    }
+}
+
+rule_codes! {
+    /// An optional extra play after a double (`rules.AFTER_*`).
+    AfterDouble, "extra play", "AFTER" {
+        None = 0 => "AFTER_NONE",
+        AnotherDouble = 1 => "AFTER_ANOTHER_DOUBLE",
+        ExtraTile = 2 => "AFTER_EXTRA_TILE",
+    }
+}
+
 /// Every family of rule codes, for `bones_native.constants()`.
 pub const FAMILIES: &[(&str, &[(&str, i64)])] = &[
     Spinner::CODES,
@@ -233,6 +286,9 @@ pub const FAMILIES: &[(&str, &[(&str, i64)])] = &[
     LeadKind::CODES,
     IfNone::CODES,
     Later::CODES,
+    Compare::CODES,
+    Against::CODES,
+    AfterDouble::CODES,
 ];
 
 #[cfg(test)]
@@ -245,7 +301,7 @@ mod tests {
             assert!(!codes.is_empty(), "{family}");
         }
         for &(_, code) in Ties::CODES.1 {
-            assert_eq!(Ties::try_from(code).unwrap() as i64, code);
+            assert_eq!(i64::from(Ties::try_from(code).unwrap()), code);
         }
         assert_eq!(Spinner::try_from(5), Ok(Spinner::EveryButLed));
         assert_eq!(

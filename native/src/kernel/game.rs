@@ -5,10 +5,18 @@
 //! `derive(S, [DEALS, h])` (docs/random.md): the shuffle, a lead by lot or at
 //! random, fallbacks by lot and every redeal draw from it, in that order.
 
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
+
 use std::sync::Arc;
 
 use crate::kernel::bits::Bits;
 use crate::kernel::codes::{IfNone, Later, LeadKind};
+use crate::kernel::convert::{byte, int_or_none, wide};
 use crate::kernel::hand::{Hand, HandSetup};
 use crate::kernel::moves::DOMINO;
 use crate::kernel::rng::{derive, Rng};
@@ -27,8 +35,9 @@ pub const MAX_REDEALS: usize = 200;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LeadRule {
     pub kind: LeadKind,
-    /// the tile id of a tile lead, the seat of a seat lead; else -1
-    pub arg: i64,
+    /// the tile id of a tile lead, the seat of a seat lead (the table's
+    /// -1, none, decodes to `None`)
+    pub arg: Option<usize>,
     /// what a double or tile lead does when nobody holds one (-1: `None`)
     pub if_none: Option<IfNone>,
 }
@@ -36,7 +45,7 @@ pub struct LeadRule {
 impl Default for LeadRule {
     /// A lead by lot.
     fn default() -> Self {
-        LeadRule { kind: LeadKind::Lot, arg: -1, if_none: None }
+        LeadRule { kind: LeadKind::Lot, arg: None, if_none: None }
     }
 }
 
@@ -49,7 +58,11 @@ impl LeadRule {
             return Err(format!("a lead rule has 3 codes, not {}", c.len()));
         }
         let if_none = if c[2] == -1 { None } else { Some(IfNone::try_from(c[2])?) };
-        Ok(LeadRule { kind: LeadKind::try_from(c[0])?, arg: c[1], if_none })
+        let arg = match c[1] {
+            -1 => None,
+            a => Some(usize::try_from(a).map_err(|_| format!("a lead rule's argument is {a}"))?),
+        };
+        Ok(LeadRule { kind: LeadKind::try_from(c[0])?, arg, if_none })
     }
 }
 
@@ -57,12 +70,19 @@ impl MatchRules {
     /// Checks what dealing relies on against the tile set and the table.
     pub fn check<const W: usize>(&self, r: &Rules<W>) -> Result<(), String> {
         for rule in [self.lead_first, self.lead_again] {
-            if rule.kind == LeadKind::Tile && !(0..r.size as i64).contains(&rule.arg) {
-                return Err(format!("lead tile {} is not in the set", rule.arg));
+            let arg = int_or_none(rule.arg);
+            if rule.kind == LeadKind::Tile && rule.arg.is_none_or(|tile| tile >= r.size) {
+                return Err(format!("lead tile {arg} is not in the set"));
             }
-            if rule.kind == LeadKind::Seat && !(0..r.t.players as i64).contains(&rule.arg) {
-                return Err(format!("lead seat {} is not at the table", rule.arg));
+            if rule.kind == LeadKind::Seat && rule.arg.is_none_or(|seat| seat >= r.t.players) {
+                return Err(format!("lead seat {arg} is not at the table"));
             }
+        }
+        if self.lead_tiles.iter().any(|&tile| usize::try_from(tile).is_err()) {
+            return Err("a lead tile of the list is not in the set".into());
+        }
+        if self.lead_tiles.iter().any(|&tile| usize::try_from(tile).is_ok_and(|t| t >= r.size)) {
+            return Err("a lead tile of the list is not in the set".into());
         }
         Ok(())
     }
@@ -72,12 +92,12 @@ impl MatchRules {
 #[derive(Clone, Debug, Default)]
 pub struct LastHand {
     pub end: u8,
-    pub domino_seat: i64,
-    pub last_player: i64,
+    pub domino_seat: Option<usize>,
+    pub last_player: Option<usize>,
     pub leader: usize,
-    /// the owner who won the hand, -1 for none
-    pub winner: i64,
-    pub pips: Vec<i64>,
+    /// the owner who won the hand, if one did, and the seat whose hand won
+    pub winner: Option<usize>,
+    pub won_seat: Option<usize>,
 }
 
 enum Rule {
@@ -100,6 +120,10 @@ pub struct Match<const W: usize> {
     pub pot: i64,
     /// the sides in, carried from hand to hand under `get_in_scope: match`
     pub got_in: Option<Vec<bool>>,
+    /// hands that had a winner (the hand number under `tied_hands: skip`)
+    pub hands_won: usize,
+    /// games won by each side where the match is several games (`match.games`)
+    pub games: Vec<i64>,
 }
 
 impl<const W: usize> Match<W> {
@@ -116,15 +140,29 @@ impl<const W: usize> Match<W> {
             winner: -1,
             pot: 0,
             got_in: None,
+            hands_won: 0,
+            games: vec![0; owners],
         }
+    }
+
+    /// `Match.hand_number`: the next hand's number for bonuses by hand
+    /// number: every hand of the match, or only those with a winner.
+    pub fn hand_number(&self) -> usize {
+        1 + if self.m.hand_bonus_skip_tied { self.hands_won } else { self.hands_played }
     }
 
     /// `Match.new_hand`: the next deal, as a hand carrying the match's scores.
     pub fn new_hand(&self, record: bool) -> Result<Hand<W>, String> {
         let deal = self.next_deal()?;
         let got_in = if self.rules.t.get_in_match { self.got_in.clone() } else { None };
-        let setup =
-            HandSetup { scores: Some(self.scores.clone()), record, pot: self.pot, got_in, ..deal };
+        let setup = HandSetup {
+            scores: Some(self.scores.clone()),
+            record,
+            pot: self.pot,
+            got_in,
+            number: self.hand_number(),
+            ..deal
+        };
         Ok(Hand::new(Arc::clone(&self.rules), setup))
     }
 
@@ -134,7 +172,7 @@ impl<const W: usize> Match<W> {
             None => Rule::Lead(self.m.lead_first),
             Some(last) => self.later_rule(last),
         };
-        let mut rng = Rng::new(derive(self.seed, &[DEALS, self.hands_played as u64 + 1]));
+        let mut rng = Rng::new(derive(self.seed, &[DEALS, wide(self.hands_played + 1)]));
         for _ in 0..MAX_REDEALS {
             if let Some(d) = self.deal_with(&rule, &mut rng) {
                 return Ok(d);
@@ -148,7 +186,7 @@ impl<const W: usize> Match<W> {
         let r = &*self.rules;
         let t = &r.t;
         let (n, size, players) = (r.size, t.hand_size, t.players);
-        let mut tiles: Vec<u8> = (0..n as u32).map(|x| x as u8).collect();
+        let mut tiles: Vec<u8> = (0..n).map(byte).collect();
         if self.m.boneyard_unread {
             rng.shuffle_tail(&mut tiles, players * size);
         } else {
@@ -158,7 +196,7 @@ impl<const W: usize> Match<W> {
         let mut top = n;
         for mask in masks.iter_mut() {
             for &x in &tiles[top - size..top] {
-                mask.set(x as usize);
+                mask.set(usize::from(x));
             }
             top -= size;
         }
@@ -177,13 +215,18 @@ impl<const W: usize> Match<W> {
             Rule::Seat(s) => *s,
             Rule::Lead(lr) => match lr.kind {
                 LeadKind::Lot => self.lot(players, rng),
-                LeadKind::Random => rng.below(players as u64) as usize,
+                LeadKind::Random => rng.index(players),
                 // a seat of the table: `MatchRules::check` saw to it
-                LeadKind::Seat => usize::try_from(lr.arg).ok()?,
-                LeadKind::HighestDouble | LeadKind::LowestDouble | LeadKind::Tile => {
+                LeadKind::Seat => lr.arg?,
+                LeadKind::HighestDouble
+                | LeadKind::LowestDouble
+                | LeadKind::Tile
+                | LeadKind::Tiles => {
                     by_tile = Some(lr);
                     0 // the holder of the tile, found once the tiles are dealt
                 }
+                // the locker is a seat the later-lead rule names (never dealt by rule)
+                LeadKind::Locker => self.lot(players, rng),
                 LeadKind::LightestTile => {
                     lightest = true;
                     0 // the holder of the lightest tile, found once dealt
@@ -191,7 +234,10 @@ impl<const W: usize> Match<W> {
             },
         };
         let (mut hands, mut boneyard) = self.shuffle_deal(rng);
-        let mut lead_tile = -1;
+        if self.refused(&hands) {
+            return None;
+        }
+        let mut lead_tile = None;
         if lightest {
             let (seat, tile) = self.extreme_tile(&hands, true)?;
             leader = seat;
@@ -203,17 +249,46 @@ impl<const W: usize> Match<W> {
             lead_tile = tile;
         }
         let mut doubles_only = false;
-        if lead_tile < 0 && self.m.lead_doubles_only {
-            // the first seat from the leader on that holds a double, else a redeal
-            leader = (0..players)
-                .map(|step| (leader + step) % players)
-                .find(|&seat| hands[seat].intersects(&r.doubles))?;
-            doubles_only = true;
+        if lead_tile.is_none() && self.m.lead_doubles_only {
+            if self.m.lead_draws_double {
+                // the leader draws until a double comes, and leads it
+                while !hands[leader].intersects(&r.doubles) {
+                    if boneyard.len() <= r.t.reserve {
+                        return None;
+                    }
+                    let tile = usize::from(boneyard.remove(0));
+                    hands[leader].set(tile);
+                    if r.is_double[tile] {
+                        lead_tile = Some(tile);
+                    }
+                }
+            } else {
+                // the first seat from the leader on that holds a double, else a redeal
+                leader = (0..players)
+                    .map(|step| (leader + step) % players)
+                    .find(|&seat| hands[seat].intersects(&r.doubles))?;
+            }
+            doubles_only = lead_tile.is_none();
         }
         Some(HandSetup {
             lead_tile,
             lead_doubles_only: doubles_only,
             ..HandSetup::new(hands, boneyard, leader)
+        })
+    }
+
+    /// `leads.refused`: whether a hand holds `redeal_doubles` doubles or
+    /// `redeal_suit` tiles bearing one number (a double counted once).
+    fn refused(&self, hands: &[Bits<W>]) -> bool {
+        let r = &*self.rules;
+        let (doubles, suit) = (self.m.redeal_doubles, self.m.redeal_suit);
+        if doubles == 0 && suit == 0 {
+            return false;
+        }
+        let reaches = |n: u32, at_least: i64| at_least > 0 && i64::from(n) >= at_least;
+        hands.iter().any(|h| {
+            reaches(h.and(&r.doubles).count(), doubles)
+                || (0..=r.t.highest).any(|pip| reaches(h.and(&r.matching[pip]).count(), suit))
         })
     }
 
@@ -231,16 +306,16 @@ impl<const W: usize> Match<W> {
         let mut pool = [0u8; MAX_TILES];
         while k > 1 {
             for (x, p) in pool[..size].iter_mut().enumerate() {
-                *p = x as u8;
+                *p = byte(x);
             }
             for i in 0..k {
-                let j = i + rng.below((size - i) as u64) as usize;
+                let j = i + rng.index(size - i);
                 pool.swap(i, j);
             }
-            let best = pool[..k].iter().map(|&x| r.pips[x as usize]).max().unwrap();
+            let best = pool[..k].iter().map(|&x| r.pips[usize::from(x)]).max().unwrap();
             let mut kept = 0;
             for i in 0..k {
-                if r.pips[pool[i] as usize] == best {
+                if r.pips[usize::from(pool[i])] == best {
                     contenders[kept] = contenders[i];
                     kept += 1;
                 }
@@ -260,15 +335,29 @@ impl<const W: usize> Match<W> {
         hands: &mut [Bits<W>],
         boneyard: &mut Vec<u8>,
         rng: &mut Rng,
-    ) -> Option<(usize, i64)> {
+    ) -> Option<(usize, Option<usize>)> {
         let r = &*self.rules;
         let t = &r.t;
         let n = t.highest;
         let mut fallback = rule.if_none;
         let ascending;
-        if rule.kind == LeadKind::Tile {
-            if let Some(seat) = Self::holder(hands, rule.arg as usize) {
-                return Some((seat, rule.arg));
+        if rule.kind == LeadKind::Tiles {
+            // the first tile of the list that was dealt (`MatchRules::check` saw them)
+            for tile in self.m.lead_tiles.iter().filter_map(|&t| usize::try_from(t).ok()) {
+                if let Some(seat) = Self::holder(hands, tile) {
+                    return Some((seat, Some(tile)));
+                }
+            }
+            if fallback != Some(IfNone::HighestDouble) {
+                return self.no_double(fallback, hands, rng);
+            }
+            ascending = false;
+            fallback = Some(IfNone::HeaviestTile);
+        } else if rule.kind == LeadKind::Tile {
+            // a tile of the set: `MatchRules::check` saw to it
+            let tile = rule.arg?;
+            if let Some(seat) = Self::holder(hands, tile) {
+                return Some((seat, Some(tile)));
             }
             if fallback != Some(IfNone::HighestDouble) {
                 return self.no_double(fallback, hands, rng);
@@ -283,20 +372,19 @@ impl<const W: usize> Match<W> {
                 let d = if ascending { i } else { n - i };
                 let tile = r.double(d);
                 if let Some(seat) = Self::holder(hands, tile) {
-                    return Some((seat, tile as i64));
+                    return Some((seat, Some(tile)));
                 }
             }
             if fallback != Some(IfNone::DrawMore) {
                 return self.no_double(fallback, hands, rng);
             }
             // everyone draws one more tile, in turn, until a double appears
-            let drawable = boneyard.len() as i64 - t.reserve as i64;
-            if drawable < t.players as i64 {
-                return None;
+            if boneyard.len() < t.reserve + t.players {
+                return None; // fewer drawable tiles than players
             }
             let drawn: Vec<u8> = boneyard.drain(..t.players).collect();
             for (seat, &x) in drawn.iter().enumerate() {
-                hands[seat].set(x as usize);
+                hands[seat].set(usize::from(x));
             }
         }
     }
@@ -306,7 +394,7 @@ impl<const W: usize> Match<W> {
         fallback: Option<IfNone>,
         hands: &[Bits<W>],
         rng: &mut Rng,
-    ) -> Option<(usize, i64)> {
+    ) -> Option<(usize, Option<usize>)> {
         let r = &*self.rules;
         if fallback == Some(IfNone::Redeal) {
             return None;
@@ -321,10 +409,10 @@ impl<const W: usize> Match<W> {
                     best = s;
                 }
             }
-            return Some((best, -1));
+            return Some((best, None));
         }
         if fallback == Some(IfNone::Lot) {
-            return Some((self.lot(r.t.players, rng), -1));
+            return Some((self.lot(r.t.players, rng), None));
         }
         // heaviest_tile (and a rule without a fallback), or lightest_tile
         self.extreme_tile(hands, fallback == Some(IfNone::LightestTile))
@@ -333,7 +421,7 @@ impl<const W: usize> Match<W> {
     /// (holder, tile) of the heaviest dealt tile (most pips, then the higher
     /// top half) or of the lightest (fewest pips, then the lower top half:
     /// [1-2] is lighter than [0-3]).
-    fn extreme_tile(&self, hands: &[Bits<W>], lightest: bool) -> Option<(usize, i64)> {
+    fn extreme_tile(&self, hands: &[Bits<W>], lightest: bool) -> Option<(usize, Option<usize>)> {
         let r = &*self.rules;
         let mut best: Option<(usize, (i64, u8))> = None;
         for h in hands {
@@ -355,25 +443,28 @@ impl<const W: usize> Match<W> {
             }
         }
         let (tile, _) = best?;
-        Some((Self::holder(hands, tile)?, tile as i64))
+        Some((Self::holder(hands, tile)?, Some(tile)))
     }
 
     fn later_rule(&self, last: &LastHand) -> Rule {
         let t = &self.rules.t;
         let players = t.players;
+        // the seat that went out, if the hand ended so
+        let dominoer = if last.end == DOMINO { last.domino_seat } else { None };
         match self.m.lead_later {
-            Later::Dominoer => {
-                if last.end == DOMINO {
-                    Rule::Seat(last.domino_seat as usize)
-                } else {
-                    Rule::Lead(self.m.lead_again)
-                }
-            }
+            Later::Dominoer => match dominoer {
+                Some(s) => Rule::Seat(s),
+                // after a block, the locker where the rule names him
+                None => match (self.m.lead_again.kind, last.last_player) {
+                    (LeadKind::Locker, Some(locker)) => Rule::Seat(locker),
+                    _ => Rule::Lead(self.m.lead_again),
+                },
+            },
             Later::Winner => {
-                if last.end == DOMINO {
-                    return Rule::Seat(last.domino_seat as usize);
+                if let Some(s) = dominoer {
+                    return Rule::Seat(s);
                 }
-                match self.winning_seat(last) {
+                match last.won_seat {
                     Some(s) => Rule::Seat(s),
                     None => Rule::Lead(self.m.lead_again),
                 }
@@ -381,15 +472,14 @@ impl<const W: usize> Match<W> {
             Later::RotateNext | Later::Alternate => Rule::Seat((last.leader + 1) % players),
             Later::RotatePrevious => Rule::Seat((last.leader + players - 1) % players),
             Later::Series => {
-                if last.end == DOMINO {
-                    return Rule::Seat(last.domino_seat as usize);
+                if let Some(s) = dominoer {
+                    return Rule::Seat(s);
                 }
                 // a hand always has a move, so the blocker is a seat
-                let blocker =
-                    if last.last_player >= 0 { last.last_player as usize } else { players - 1 };
-                if last.winner == t.owner[blocker] as i64 {
+                let blocker = last.last_player.unwrap_or(players - 1);
+                if last.winner == Some(t.owner[blocker]) {
                     Rule::Seat(blocker)
-                } else if last.winner < 0 {
+                } else if last.winner.is_none() {
                     Rule::Seat(last.leader)
                 } else {
                     Rule::Seat((blocker + 1) % players)
@@ -399,49 +489,44 @@ impl<const W: usize> Match<W> {
         }
     }
 
-    fn winning_seat(&self, last: &LastHand) -> Option<usize> {
-        if last.winner < 0 {
-            return None;
-        }
-        let t = &self.rules.t;
-        (0..t.players)
-            .filter(|&s| t.owner[s] as i64 == last.winner)
-            .min_by_key(|&s| (last.pips[s], s))
-    }
-
     /// `Match.finish_hand`: record a finished hand (its scores become the
     /// match's) and decide whether the match is over.
     pub fn finish_hand(&mut self, hand: &Hand<W>) {
         let t = &self.rules.t;
-        let winner = match &hand.settlement {
-            Some(deltas) => {
-                let domino = if hand.domino_seat >= 0 {
-                    t.owner[hand.domino_seat as usize] as i64
-                } else {
-                    -1
-                };
-                hand_winner(deltas, domino)
-            }
-            None => hand.winner,
-        };
+        let winner = if hand.settlement.is_some() { hand.won_by } else { hand.winner };
         self.last = Some(LastHand {
             end: hand.state,
             domino_seat: hand.domino_seat,
             last_player: hand.last_player,
             leader: hand.leader,
             winner,
-            pips: (0..t.players).map(|s| hand.pips_left(s)).collect(),
+            won_seat: hand.won_seat,
         });
+        if winner.is_some() {
+            self.hands_won += 1;
+        }
         self.scores.clone_from(&hand.scores);
         self.pot = hand.pot;
         if t.get_in_match {
             self.got_in = Some(hand.got_in.clone());
         }
         self.hands_played += 1;
-        if hand.game_over {
+        let hands_in_match = usize::try_from(t.hands_in_match).unwrap_or(0);
+        if let (true, true, Some(w)) = (hand.game_over, self.m.games > 1, hand.winner) {
+            // one game of several won: the side counts it, and every score
+            // starts again from 0 (the pot with them)
+            self.games[w] += 1;
+            if self.games[w] >= self.m.games {
+                self.game_over = true;
+                self.winner = int_or_none(hand.winner);
+            } else {
+                self.scores.iter_mut().for_each(|s| *s = 0);
+                self.pot = 0;
+            }
+        } else if hand.game_over {
             self.game_over = true;
-            self.winner = hand.winner;
-        } else if t.hands_in_match > 0 && self.hands_played as i64 >= t.hands_in_match {
+            self.winner = int_or_none(hand.winner);
+        } else if hands_in_match > 0 && self.hands_played >= hands_in_match {
             self.game_over = true;
             self.winner = unique_top(&self.scores);
         } else if self.hands_played >= MAX_HANDS {
@@ -451,44 +536,37 @@ impl<const W: usize> Match<W> {
     }
 }
 
-/// `settle.hand_winner`: the domino-er, else the one owner whose settlement
-/// was best and positive; -1 when there is no such owner.
-pub fn hand_winner(deltas: &[i64], domino: i64) -> i64 {
-    if domino >= 0 {
-        return domino;
-    }
-    let best = *deltas.iter().max().unwrap_or(&0);
-    let top: Vec<usize> = (0..deltas.len()).filter(|&o| deltas[o] == best).collect();
-    if top.len() == 1 && best > 0 {
-        top[0] as i64
-    } else {
-        -1
-    }
-}
-
-/// The one owner with the top value, else -1.
-pub fn unique_top(values: &[i64]) -> i64 {
+/// The one owner with the top value, if one has it alone.
+pub fn unique(values: &[i64]) -> Option<usize> {
     let top = *values.iter().max().unwrap_or(&0);
     let leaders: Vec<usize> = (0..values.len()).filter(|&o| values[o] == top).collect();
     if leaders.len() == 1 {
-        leaders[0] as i64
+        Some(leaders[0])
     } else {
-        -1
+        None
     }
+}
+
+/// [`unique`] as a match's winner holds it: -1 for none.
+pub fn unique_top(values: &[i64]) -> i64 {
+    int_or_none(unique(values))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernel::settle::hand_winner;
     use crate::kernel::table::tests::table;
 
     fn mrules(first: LeadRule) -> MatchRules {
         MatchRules {
             lead_first: first,
             lead_later: Later::Dominoer,
-            lead_again: LeadRule { kind: LeadKind::Lot, arg: -1, if_none: None },
+            lead_again: LeadRule { kind: LeadKind::Lot, arg: None, if_none: None },
             lead_doubles_only: false,
             boneyard_unread: false,
+            games: 1,
+            ..MatchRules::default()
         }
     }
 
@@ -497,7 +575,7 @@ mod tests {
         let r = Arc::new(Rules::<1>::new(table(6, 3)).unwrap());
         let m = Match::new(
             Arc::clone(&r),
-            mrules(LeadRule { kind: LeadKind::Lot, arg: -1, if_none: None }),
+            mrules(LeadRule { kind: LeadKind::Lot, arg: None, if_none: None }),
             9,
         );
         let a = m.next_deal().unwrap();
@@ -511,8 +589,8 @@ mod tests {
             all.or_assign(h);
         }
         for &x in &a.boneyard {
-            assert!(!all.has(x as usize));
-            all.set(x as usize);
+            assert!(!all.has(usize::from(x)));
+            all.set(usize::from(x));
         }
         assert_eq!(all.count(), 28);
     }
@@ -523,11 +601,11 @@ mod tests {
         t.hand_size = 2;
         let r = Arc::new(Rules::<1>::new(t).unwrap());
         let first =
-            LeadRule { kind: LeadKind::HighestDouble, arg: -1, if_none: Some(IfNone::DrawMore) };
+            LeadRule { kind: LeadKind::HighestDouble, arg: None, if_none: Some(IfNone::DrawMore) };
         for seed in 0..50 {
             let m = Match::new(Arc::clone(&r), mrules(first), seed);
             let d = m.next_deal().unwrap();
-            let tile = d.lead_tile as usize;
+            let tile = d.lead_tile.unwrap();
             assert!(r.is_double[tile] && d.hands[d.leader].has(tile));
             // no higher double is held by anyone
             for h in &d.hands {
@@ -536,18 +614,19 @@ mod tests {
                 }
             }
             // tiles drawn for the lead come off the boneyard in pairs
-            let held: u32 = d.hands.iter().map(|h| h.count()).sum();
-            assert_eq!(held as usize + d.boneyard.len(), 28);
+            let held: usize = d.hands.iter().map(|h| h.len()).sum();
+            assert_eq!(held + d.boneyard.len(), 28);
             assert_eq!(held % 2, 0);
         }
     }
 
     #[test]
     fn hand_winner_and_unique_top() {
-        assert_eq!(hand_winner(&[3, 0], -1), 0);
-        assert_eq!(hand_winner(&[0, 0], -1), -1);
-        assert_eq!(hand_winner(&[2, 2, 0], -1), -1);
-        assert_eq!(hand_winner(&[0, 5], 0), 0);
+        assert_eq!(hand_winner(&[3, 0], None), Some(0));
+        assert_eq!(hand_winner(&[0, 0], None), None);
+        assert_eq!(hand_winner(&[2, 2, 0], None), None);
+        assert_eq!(hand_winner(&[0, 5], Some(0)), Some(0));
+        assert_eq!(unique(&[4, 9, 9]), None);
         assert_eq!(unique_top(&[4, 9, 9]), -1);
         assert_eq!(unique_top(&[4, 9, 1]), 1);
     }

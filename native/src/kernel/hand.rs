@@ -3,10 +3,23 @@
 //! The layout is a set of arms (an end tile, or an uncovered edge of a hub)
 //! and hubs (spinners, the in-line sniff, a led double), exactly as in the
 //! Python reference; every rule choice is read from the flat table.
+//!
+//! The layout's arrays hold pips and arm and hub indices in `i8`, -1 for
+//! none (`convert::small` and `convert::slot` go between them and indices);
+//! a seat or tile the hand may lack (the winner, the tile to lead) is an
+//! `Option`.
+
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
 
 use std::sync::Arc;
 
 use crate::kernel::bits::Bits;
+use crate::kernel::convert::{byte, int, slot, small};
 use crate::kernel::moves::{
     arm_of, is_flipped, is_tile_move, lead_code, play_code, tile_of, unflipped, BLOCKED, DOMINO,
     DRAW, PASS, PLAYING, TARGET,
@@ -17,17 +30,19 @@ use crate::kernel::table::*;
 /// 2 line arms plus 2 cross arms for each of at most 19 doubles.
 pub const MAX_ARMS: usize = 40;
 pub const MAX_HUBS: usize = 20;
+/// The layout's -1: no pip open, no hub, no cross arm.
 const NO: i8 = -1;
 
-/// A new arm of the layout: the pip open on it (`pip`, or -1 until its
-/// spinner's edge opens), its far pip and weight, the hub it touches and the
-/// one it grew from (-1: none), whether it is a long side of its hub, and
-/// whether it is a one-tile stub (the in-line sniff's cross ends).
+/// A new arm of the layout, as its `i8` fields hold it: the pip open on it
+/// (`pip`, or -1 until its spinner's edge opens), its far pip and weight,
+/// the hub it touches and the one it grew from (-1: none), whether it is a
+/// long side of its hub, and whether it is a one-tile stub (the in-line
+/// sniff's cross ends).
 #[derive(Clone, Copy)]
 struct Arm {
-    pip: i64,
-    end: i64,
-    weight: i64,
+    pip: i8,
+    end: i8,
+    weight: i8,
     hub: i8,
     root: i8,
     side: bool,
@@ -36,7 +51,7 @@ struct Arm {
 
 impl Arm {
     /// An arm ending in a tile, touching no hub.
-    fn tile(pip: i64, end: i64, weight: i64) -> Arm {
+    fn tile(pip: i8, end: i8, weight: i8) -> Arm {
         Arm { pip, end, weight, hub: NO, root: NO, side: false, stub: false }
     }
 }
@@ -53,8 +68,8 @@ pub struct HandSetup<const W: usize> {
     pub leader: usize,
     /// the running scores per owner; `None` for all 0
     pub scores: Option<Vec<i64>>,
-    /// the tile the leader must lead, -1 for any
-    pub lead_tile: i64,
+    /// the tile the leader must lead, `None` for any
+    pub lead_tile: Option<usize>,
     /// a lead that names no tile must be a double
     pub lead_doubles_only: bool,
     /// tiles out of play (seen by no seat)
@@ -66,6 +81,8 @@ pub struct HandSetup<const W: usize> {
     /// the sides already in (`scoring.get_in`) as the hand starts; `None`
     /// for nobody (a side is always in where the variant has no get-in)
     pub got_in: Option<Vec<bool>>,
+    /// the hand's number in the match, for bonuses by hand number
+    pub number: usize,
 }
 
 impl<const W: usize> HandSetup<W> {
@@ -77,12 +94,13 @@ impl<const W: usize> HandSetup<W> {
             boneyard,
             leader,
             scores: None,
-            lead_tile: -1,
+            lead_tile: None,
             lead_doubles_only: false,
             out_of_play: Bits::ZERO,
             record: false,
             pot: 0,
             got_in: None,
+            number: 1,
         }
     }
 }
@@ -135,7 +153,7 @@ pub struct Hand<const W: usize> {
     pub count: i64,
     pub turn: usize,
     pub leader: usize,
-    pub lead_tile: i64,
+    pub lead_tile: Option<usize>,
     pub lead_doubles_only: bool,
     pub placed: u32,
     pub on_table: Bits<W>,
@@ -147,9 +165,12 @@ pub struct Hand<const W: usize> {
     pub got_in: Vec<bool>,
     pub state: u8,
     pub game_over: bool,
-    pub winner: i64,
-    pub domino_seat: i64,
-    pub last_player: i64,
+    /// the side that won the match, once one has
+    pub winner: Option<usize>,
+    /// the seat that went out
+    pub domino_seat: Option<usize>,
+    /// the seat that made the last play
+    pub last_player: Option<usize>,
     pub settlement: Option<Vec<i64>>,
     /// points tied hands left on the table (`ties: carry`): taken by this
     /// hand's winner; after the hand, what stays for the next
@@ -162,6 +183,16 @@ pub struct Hand<const W: usize> {
     pub play_points: [i64; MAX_PLAYERS],
     pub last_points: i64,
     pub open_mask: Bits<W>,
+    /// the hand's number in the match (bonuses by hand number)
+    pub number: usize,
+    /// the arm of the double that lets the player to move play once more
+    /// (`turn.after_double`)
+    pub extra: Option<usize>,
+    /// the side that won the hand, and the seat whose hand won it
+    pub won_by: Option<usize>,
+    pub won_seat: Option<usize>,
+    /// the end-of-hand bonuses in the winner's settlement
+    pub bonus: i64,
 }
 
 impl<const W: usize> Hand<W> {
@@ -177,6 +208,7 @@ impl<const W: usize> Hand<W> {
             record,
             pot,
             got_in,
+            number,
         } = setup;
         let t = &rules.t;
         let owners = t.owners;
@@ -226,9 +258,9 @@ impl<const W: usize> Hand<W> {
             got_in,
             state: PLAYING,
             game_over: false,
-            winner: -1,
-            domino_seat: -1,
-            last_player: -1,
+            winner: None,
+            domino_seat: None,
+            last_player: None,
             settlement: None,
             pot,
             log: Vec::new(),
@@ -237,6 +269,11 @@ impl<const W: usize> Hand<W> {
             play_points: [0; MAX_PLAYERS],
             last_points: 0,
             open_mask: Bits::ZERO,
+            number,
+            extra: None,
+            won_by: None,
+            won_seat: None,
+            bonus: 0,
             rules,
         }
     }
@@ -251,7 +288,7 @@ impl<const W: usize> Hand<W> {
         self.moves += 1;
         self.play_points[seat] += points;
         if self.record {
-            self.log.push((seat as u8, mv, points));
+            self.log.push((byte(seat), mv, points));
         }
     }
 
@@ -267,7 +304,7 @@ impl<const W: usize> Hand<W> {
             }
         }
         for h in 0..self.n_hubs {
-            total += self.hub_val(h, self.hub_k[h] as usize);
+            total += self.hub_val(h, usize::from(self.hub_k[h]));
         }
         total
     }
@@ -282,10 +319,14 @@ impl<const W: usize> Hand<W> {
         }
         let r = &*self.rules;
         let mut hand = self.hands[self.turn];
+        if let Some(arm) = self.extra {
+            self.extra_moves_into(&hand, arm, out);
+            return;
+        }
         if self.placed == 0 {
-            if self.lead_tile >= 0 {
-                if hand.has(self.lead_tile as usize) {
-                    out.push(lead_code(self.lead_tile as usize));
+            if let Some(tile) = self.lead_tile {
+                if hand.has(tile) {
+                    out.push(lead_code(tile));
                 }
                 return;
             }
@@ -307,9 +348,8 @@ impl<const W: usize> Hand<W> {
             return;
         }
         for arm in 0..self.n_arms {
-            let pip = self.arm_open[arm];
-            if pip >= 0 {
-                let fits = hand.and(&r.matching[pip as usize]);
+            if let Some(pip) = slot(self.arm_open[arm]) {
+                let fits = hand.and(&r.matching[pip]);
                 for tile in fits.ones() {
                     out.push(play_code(tile, arm));
                 }
@@ -323,6 +363,103 @@ impl<const W: usize> Hand<W> {
                 out.push(DRAW);
             }
         }
+    }
+
+    /// `Hand._extra_moves`: the optional extra play after the double laid on
+    /// `double_arm`, and the pass that declines it.
+    fn extra_moves_into(&self, hand: &Bits<W>, double_arm: usize, out: &mut Vec<i64>) {
+        let r = &*self.rules;
+        let doubles_only = r.t.after_double == AfterDouble::AnotherDouble;
+        for arm in 0..self.n_arms {
+            let Some(pip) = slot(self.arm_open[arm]) else { continue };
+            if doubles_only && arm == double_arm {
+                continue;
+            }
+            let mut fits = hand.and(&r.matching[pip]);
+            if doubles_only {
+                let mut double = Bits::<W>::ZERO;
+                double.set(r.double(pip));
+                fits = fits.and(&double);
+            }
+            for tile in fits.ones() {
+                out.push(play_code(tile, arm));
+            }
+        }
+        out.push(PASS);
+    }
+
+    /// `Hand._extra_play`: after `tile` went on `arm`, whether the player may
+    /// play once more (`turn.after_double`), and so keeps the turn.
+    fn extra_play(&mut self, seat: usize, tile: usize, arm: usize) -> bool {
+        let r = Arc::clone(&self.rules);
+        let t = &r.t;
+        let chained = self.extra.is_some();
+        self.extra = None;
+        if !r.is_double[tile] || self.hands[seat].is_zero() {
+            return false;
+        }
+        if t.after_double == AfterDouble::AnotherDouble {
+            if chained || self.placed == 1 {
+                return false; // one second double, never after the lead
+            }
+        } else if chained && !t.extra_repeat {
+            return false;
+        }
+        let mut moves = Vec::new();
+        self.extra_moves_into(&self.hands[seat], arm, &mut moves);
+        if moves.len() > 1 {
+            self.extra = Some(arm);
+            return true;
+        }
+        false
+    }
+
+    /// `hand.pass_bonuses`: what a pass by `seat` earns, `passes` counting
+    /// the passes in a row with it: the pass on the opening tile by the
+    /// player after the leader (to the leader's side), and the last pass of
+    /// every other player after a play (to the last player's side).
+    pub fn pass_bonuses(&self, seat: usize, passes: i64) -> [Option<(usize, i64)>; 2] {
+        let r = &*self.rules;
+        let t = &r.t;
+        let mut out = [None, None];
+        if (t.opening_pass_double != 0 || t.opening_pass_other != 0)
+            && self.placed == 1
+            && passes == 1
+            && seat == (self.leader + 1) % t.players
+        {
+            if let Some(lead) = self.on_table.ones().next() {
+                let points =
+                    if r.is_double[lead] { t.opening_pass_double } else { t.opening_pass_other };
+                if points != 0 {
+                    out[0] = Some((t.owner[self.leader], points));
+                }
+            }
+        }
+        if t.round_pass != 0 && passes == int(t.players) - 1 {
+            if let Some(last) = self.last_player {
+                out[1] = Some((t.owner[last], t.round_pass));
+            }
+        }
+        out
+    }
+
+    /// `Hand._out_bonus`: what going out with `tile` earns (before it is
+    /// laid): capicúa when it fits every open end, and the last-tile bonus.
+    fn out_bonus(&self, tile: usize) -> i64 {
+        let r = &*self.rules;
+        let t = &r.t;
+        let mut bonus = 0;
+        if int(tile) == t.last_tile {
+            bonus += t.last_tile_points;
+        }
+        if t.capicua_points != 0 && self.placed != 0 {
+            let open = || (0..self.n_arms).filter_map(|a| slot(self.arm_open[a]));
+            let fits = open().count() >= 2 && open().all(|pip| r.matching[pip].has(tile));
+            if fits && (t.capicua_doubles || !r.is_double[tile]) {
+                bonus += t.capicua_points;
+            }
+        }
+        bonus
     }
 
     pub fn legal_moves(&self) -> Vec<i64> {
@@ -349,49 +486,79 @@ impl<const W: usize> Hand<W> {
                 return;
             }
             self.log_move(seat, PASS, 0);
+            if self.extra.is_some() {
+                // declining the extra play after a double ends the turn: no knock
+                self.extra = None;
+                self.advance();
+                return;
+            }
             self.passes += 1;
             self.drawn_turn = 0;
+            let t = &self.rules.t;
+            if t.round_pass != 0 || t.opening_pass_double != 0 || t.opening_pass_other != 0 {
+                for (owner, points) in self.pass_bonuses(seat, self.passes).into_iter().flatten() {
+                    if !self.game_over {
+                        self.gain(owner, points);
+                    }
+                }
+                if self.game_over {
+                    self.state = TARGET;
+                    return;
+                }
+            }
             self.advance();
             return;
         }
         let tile = tile_of(mv);
         self.hands[seat].clear(tile);
         let went_out = self.hands[seat].is_zero();
+        let t = &self.rules.t;
+        let out_bonus = if went_out && (t.capicua_points != 0 || t.last_tile >= 0) {
+            self.out_bonus(tile)
+        } else {
+            0
+        };
         let is_lead = self.placed == 0;
         if is_lead {
             self.lead(tile, is_flipped(mv));
         } else {
             self.place(tile, arm_of(mv));
         }
-        let r = Arc::clone(&self.rules);
+        // the rules borrowed, not cloned: an `Arc`'s count is an atomic
+        let r = &*self.rules;
         let mut mask = Bits::<W>::ZERO;
         for a in 0..self.n_arms {
-            let pip = self.arm_open[a];
-            if pip >= 0 {
-                mask.or_assign(&r.matching[pip as usize]);
+            if let Some(pip) = slot(self.arm_open[a]) {
+                mask.or_assign(&r.matching[pip]);
             }
         }
         self.open_mask = mask;
         self.placed += 1;
         self.on_table.set(tile);
-        self.last_player = seat as i64;
+        self.last_player = Some(seat);
         self.drawn_turn = 0;
         let t = &r.t;
         let points = if t.headers { self.header_points() } else { t.points(self.count) };
         let claimed = matches!(claim, Some(c) if c != 0);
         if points != 0 || claimed || (self.passes != 0 && t.knock_bonus != 0) {
-            self.scoring_play(seat, mv, claim, points, is_lead, went_out);
+            let out = went_out.then_some(out_bonus);
+            self.scoring_play(seat, mv, claim, points, is_lead, out);
             return;
         }
+        let both_out = t.partners_both_out;
+        let extra = t.after_double != AfterDouble::None;
         self.passes = 0;
         self.last_points = 0;
         self.log_move(seat, mv, 0);
         if went_out {
-            if !t.partners_both_out || self.mates_out(seat) {
-                self.end_hand(DOMINO, seat as i64, &[]);
+            if !both_out || self.mates_out(seat) {
+                self.end_hand(DOMINO, Some(seat), &[], out_bonus);
                 return;
             }
             self.out[seat] = true;
+        }
+        if extra && self.extra_play(seat, tile, arm_of(mv)) {
+            return; // the same player may play again
         }
         self.advance();
     }
@@ -403,8 +570,10 @@ impl<const W: usize> Hand<W> {
         claim: Option<i64>,
         points: i64,
         is_lead: bool,
-        went_out: bool,
+        // the mover went out, with what going out earns (`out_bonus`)
+        out: Option<i64>,
     ) {
+        let (went_out, out_bonus) = (out.is_some(), out.unwrap_or(0));
         let r = Arc::clone(&self.rules);
         let t = &r.t;
         let knocks = self.knock_points();
@@ -432,7 +601,7 @@ impl<const W: usize> Hand<W> {
             }
             gains = merged;
             if hand_ends {
-                self.end_hand(DOMINO, seat as i64, gains.as_slice());
+                self.end_hand(DOMINO, Some(seat), gains.as_slice(), out_bonus);
                 return;
             }
         }
@@ -444,11 +613,14 @@ impl<const W: usize> Hand<W> {
             }
         }
         if hand_ends {
-            self.end_hand(DOMINO, seat as i64, &[]);
+            self.end_hand(DOMINO, Some(seat), &[], out_bonus);
             return;
         }
         if went_out {
             self.out[seat] = true;
+        }
+        if t.after_double != AfterDouble::None && self.extra_play(seat, tile_of(mv), arm_of(mv)) {
+            return;
         }
         self.advance();
     }
@@ -462,7 +634,7 @@ impl<const W: usize> Hand<W> {
 
     fn draw(&mut self, seat: usize) {
         let forced = !self.hands[seat].intersects(&self.open_mask);
-        let tile = self.boneyard[self.bone_pos] as usize;
+        let tile = usize::from(self.boneyard[self.bone_pos]);
         self.bone_pos += 1;
         self.hands[seat].set(tile);
         self.drawn[seat] += 1;
@@ -474,13 +646,13 @@ impl<const W: usize> Hand<W> {
             let stuck = !self.hands[seat].intersects(&open);
             let exhausted = self.bone_end <= self.bone_pos;
             if t.stuck_blocks && stuck && (exhausted || self.drawn_turn >= t.max_draws) {
-                self.end_hand(BLOCKED, -1, &[]); // stuck after drawing
+                self.end_hand(BLOCKED, None, &[], 0); // stuck after drawing
                 return;
             }
             // the last drawable tile (docs/rules.md, decision 12): blocked now
             // if nobody can play, with no pass asked of anyone
             if exhausted && !self.hands[..t.players].iter().any(|h| h.intersects(&open)) {
-                self.end_hand(BLOCKED, -1, &[]);
+                self.end_hand(BLOCKED, None, &[], 0);
             }
         } else {
             self.drawn_turn = 0;
@@ -573,7 +745,7 @@ impl<const W: usize> Hand<W> {
             || (t.check == Check::Exact && score == t.target)
         {
             self.game_over = true;
-            self.winner = owner as i64;
+            self.winner = Some(owner);
         }
     }
 
@@ -583,9 +755,9 @@ impl<const W: usize> Hand<W> {
     fn new_arm(&mut self, arm: Arm) -> usize {
         let a = self.n_arms;
         assert!(a < MAX_ARMS, "more than {MAX_ARMS} arms");
-        self.arm_open[a] = arm.pip as i8;
-        self.arm_end[a] = arm.end as i8;
-        self.arm_weight[a] = arm.weight as i8;
+        self.arm_open[a] = arm.pip;
+        self.arm_end[a] = arm.end;
+        self.arm_weight[a] = arm.weight;
         self.arm_hub[a] = arm.hub;
         self.arm_root[a] = arm.root;
         self.arm_side[a] = arm.side;
@@ -595,14 +767,16 @@ impl<const W: usize> Hand<W> {
         a
     }
 
-    fn new_hub(&mut self, pip: usize, mult: [i64; 5], covered: u8, spins: bool) -> usize {
+    /// Add a hub of `pip` (the only place a hub is made), `covered` on the
+    /// side it arrived by or on none (a led double).
+    fn new_hub(&mut self, pip: usize, mult: [i64; 5], covered: bool, spins: bool) -> usize {
         let h = self.n_hubs;
         assert!(h < MAX_HUBS, "more than {MAX_HUBS} hubs");
-        self.hub_pip[h] = pip as i8;
-        self.hub_k[h] = covered;
+        self.hub_pip[h] = small(pip);
+        self.hub_k[h] = u8::from(covered);
         self.hub_mult[h] = mult;
         self.hub_cross[h] = (NO, NO);
-        self.hub_sides_left[h] = 2 - covered as i8;
+        self.hub_sides_left[h] = 2 - i8::from(covered);
         self.hub_spins[h] = spins;
         self.n_hubs += 1;
         h
@@ -610,17 +784,17 @@ impl<const W: usize> Hand<W> {
 
     fn add_cross_arms(&mut self, hub: usize, pip: usize) {
         let t = &self.rules.t;
-        let p = pip as i64;
+        let p = small(pip);
         let cross = if t.cross_stubs {
             let stub = Arm { stub: true, ..Arm::tile(p, 0, 0) };
             (self.new_arm(stub), self.new_arm(stub))
         } else {
-            let opened = if t.order != Order::Sides { p } else { -1 };
-            let h = hub as i8;
+            let opened = if t.order != Order::Sides { p } else { NO };
+            let h = small(hub);
             let arm = Arm { pip: opened, hub: h, root: h, ..Arm::tile(p, p, 0) };
             (self.new_arm(arm), self.new_arm(arm))
         };
-        self.hub_cross[hub] = (cross.0 as i8, cross.1 as i8);
+        self.hub_cross[hub] = (small(cross.0), small(cross.1));
         self.spinners += 1;
     }
 
@@ -628,13 +802,14 @@ impl<const W: usize> Hand<W> {
         let r = Arc::clone(&self.rules);
         let t = &r.t;
         if r.is_double[tile] {
-            let pip = r.low[tile] as usize;
+            let pip = usize::from(r.low[tile]);
             let spinner = t.spins_led;
             self.first_double_seen = true;
-            let hub = self.new_hub(pip, t.lead_double_mult, 0, spinner && !t.cross_stubs);
-            let root = if self.hub_spins[hub] { hub as i8 } else { NO };
-            let p = pip as i64;
-            let side = Arm { hub: hub as i8, root, side: true, ..Arm::tile(p, p, 0) };
+            let hub = self.new_hub(pip, t.lead_double_mult, false, spinner && !t.cross_stubs);
+            let h = small(hub);
+            let root = if self.hub_spins[hub] { h } else { NO };
+            let p = small(pip);
+            let side = Arm { hub: h, root, side: true, ..Arm::tile(p, p, 0) };
             self.new_arm(side);
             self.new_arm(side);
             if spinner {
@@ -642,29 +817,33 @@ impl<const W: usize> Hand<W> {
             }
             self.count = self.hub_val(hub, 0);
         } else {
-            let (mut west, mut east) = (i64::from(r.low[tile]), i64::from(r.high[tile]));
+            let (mut west, mut east) = (r.low[tile], r.high[tile]);
             if flip {
                 std::mem::swap(&mut west, &mut east);
             }
-            self.new_arm(Arm::tile(west, west, 1));
-            self.new_arm(Arm::tile(east, east, 1));
-            self.count = west + east;
+            let (w, e) = (small(west), small(east));
+            self.new_arm(Arm::tile(w, w, 1));
+            self.new_arm(Arm::tile(e, e, 1));
+            self.count = i64::from(west) + i64::from(east);
+        }
+        if t.one_end {
+            self.arm_open[0] = NO; // a one-ended line grows at its E end only
         }
     }
 
     fn place(&mut self, tile: usize, arm: usize) {
         let r = Arc::clone(&self.rules);
         let t = &r.t;
-        let pip = self.arm_open[arm] as usize;
-        let far = r.other_half(tile, pip);
+        // the pip the tile covers, as the layout holds it and as an index
+        let open = self.arm_open[arm];
+        let Some(pip) = slot(open) else { unreachable!("a play on a closed arm") };
+        let far = r.other_pip(tile, pip);
         let mut count = self.count;
-        let hub = self.arm_hub[arm];
-        if hub >= 0 {
-            let h = hub as usize;
-            let mut k = self.hub_k[h] as usize;
+        if let Some(h) = slot(self.arm_hub[arm]) {
+            let mut k = usize::from(self.hub_k[h]);
             count -= self.hub_val(h, k);
             k += 1;
-            self.hub_k[h] = k as u8;
+            self.hub_k[h] += 1;
             count += self.hub_val(h, k);
             self.arm_hub[arm] = NO;
             if self.arm_side[arm] {
@@ -674,8 +853,8 @@ impl<const W: usize> Hand<W> {
                 if left == 0 && t.order == Order::Sides && self.hub_spins[h] {
                     let (a, b) = self.hub_cross[h];
                     for c in [a, b] {
-                        if c >= 0 {
-                            self.arm_open[c as usize] = self.hub_pip[h];
+                        if let Some(c) = slot(c) {
+                            self.arm_open[c] = self.hub_pip[h];
                         }
                     }
                 }
@@ -688,10 +867,10 @@ impl<const W: usize> Hand<W> {
         }
 
         if self.arm_stub[arm] {
-            self.arm_end[arm] = far as i8;
+            self.arm_end[arm] = far;
             self.arm_weight[arm] = 1;
             self.arm_open[arm] = NO;
-            self.count = count + far;
+            self.count = count + i64::from(far);
             return;
         }
 
@@ -699,41 +878,39 @@ impl<const W: usize> Hand<W> {
             if t.spins_later[usize::from(self.first_double_seen)] {
                 self.first_double_seen = true;
                 let spins = !t.cross_stubs;
-                let new_hub = self.new_hub(pip, t.spinner_mult, 1, spins);
+                let new_hub = self.new_hub(pip, t.spinner_mult, true, spins);
                 self.hub_sides_left[new_hub] = 1;
-                self.arm_hub[arm] = new_hub as i8;
-                self.arm_root[arm] = if spins { new_hub as i8 } else { NO };
+                let h = small(new_hub);
+                self.arm_hub[arm] = h;
+                self.arm_root[arm] = if spins { h } else { NO };
                 self.arm_side[arm] = true;
-                self.arm_end[arm] = pip as i8;
+                self.arm_end[arm] = open;
                 self.arm_weight[arm] = 0;
-                self.arm_open[arm] = pip as i8;
+                self.arm_open[arm] = open;
                 self.add_cross_arms(new_hub, pip);
                 self.count = count + self.hub_val(new_hub, 1);
                 return;
             }
             self.first_double_seen = true;
-            self.arm_end[arm] = pip as i8;
-            self.arm_weight[arm] = t.double_weight as i8;
-            self.arm_open[arm] = pip as i8;
-            self.count = count + pip as i64 * t.double_weight;
+            self.arm_end[arm] = open;
+            self.arm_weight[arm] = r.double_weight;
+            self.arm_open[arm] = open;
+            self.count = count + i64::from(open) * t.double_weight;
         } else {
-            self.arm_end[arm] = far as i8;
+            self.arm_end[arm] = far;
             self.arm_weight[arm] = 1;
-            self.arm_open[arm] = far as i8;
-            self.count = count + far;
+            self.arm_open[arm] = far;
+            self.count = count + i64::from(far);
         }
-        if t.order == Order::All4 {
-            let root = self.arm_root[arm];
-            if root >= 0 && self.hub_k[root as usize] < 4 {
-                self.arm_frozen[arm] = self.arm_open[arm];
-                self.arm_open[arm] = NO;
-            }
+        if t.order == Order::All4 && slot(self.arm_root[arm]).is_some_and(|r| self.hub_k[r] < 4) {
+            self.arm_frozen[arm] = self.arm_open[arm];
+            self.arm_open[arm] = NO;
         }
     }
 
     fn unfreeze(&mut self, hub: usize) {
         for a in 0..self.n_arms {
-            if self.arm_root[a] == hub as i8 && self.arm_frozen[a] >= 0 {
+            if slot(self.arm_root[a]) == Some(hub) && self.arm_frozen[a] >= 0 {
                 self.arm_open[a] = self.arm_frozen[a];
                 self.arm_frozen[a] = NO;
             }
@@ -747,24 +924,27 @@ impl<const W: usize> Hand<W> {
         let mut items = [0i64; 19];
         for a in 0..self.n_arms {
             if self.arm_hub[a] < 0 && self.arm_weight[a] != 0 {
-                let v = self.arm_end[a] as usize;
-                weights[v] += i64::from(self.arm_weight[a]);
-                items[v] += 1;
+                // an arm's end is a pip, never -1
+                if let Some(v) = slot(self.arm_end[a]) {
+                    weights[v] += i64::from(self.arm_weight[a]);
+                    items[v] += 1;
+                }
             }
         }
         for h in 0..self.n_hubs {
-            let m = self.hub_mult[h][self.hub_k[h] as usize];
+            let m = self.hub_mult[h][usize::from(self.hub_k[h])];
             if m != 0 {
-                let v = self.hub_pip[h] as usize;
-                weights[v] += m;
-                items[v] += 1;
+                if let Some(v) = slot(self.hub_pip[h]) {
+                    weights[v] += m;
+                    items[v] += 1;
+                }
             }
         }
         let table = &self.rules.t.header_points;
         let mut best = 0;
         for v in 0..n {
             if items[v] > 0 && (items[v] >= 2 || self.placed == 1) {
-                let w = weights[v].min(table.len() as i64 - 1).max(0) as usize;
+                let w = usize::try_from(weights[v]).unwrap_or(0).min(table.len() - 1);
                 best = best.max(table[w]);
             }
         }
@@ -791,16 +971,22 @@ impl<const W: usize> Hand<W> {
         }
         let open = self.open_mask;
         if t.stuck_blocks && !self.hands[seat].intersects(&open) {
-            self.end_hand(BLOCKED, -1, &[]); // stuck: neither a play nor a draw
+            self.end_hand(BLOCKED, None, &[], 0); // stuck: neither a play nor a draw
             return;
         }
         if self.hands[..t.players].iter().any(|h| h.intersects(&open)) {
             return;
         }
-        self.end_hand(BLOCKED, -1, &[]);
+        self.end_hand(BLOCKED, None, &[], 0);
     }
 
-    fn end_hand(&mut self, how: u8, domino_seat: i64, gains: &[(usize, i64)]) {
+    fn end_hand(
+        &mut self,
+        how: u8,
+        domino_seat: Option<usize>,
+        gains: &[(usize, i64)],
+        out_bonus: i64,
+    ) {
         let r = Arc::clone(&self.rules);
         let t = &r.t;
         self.state = how;
@@ -818,34 +1004,60 @@ impl<const W: usize> Hand<W> {
             }
         }
         let (pips, doubles) = (&pip_sums[..t.owners], &held_doubles[..t.owners]);
-        let blocker =
-            if self.last_player >= 0 { t.owner[self.last_player as usize] as i64 } else { -1 };
-        let seats = Seats { pips: &seat_pips[..t.players], owner: &t.owner };
-        let mut deltas = if how == DOMINO {
-            t.settle_domino.settle(
-                pips,
-                doubles,
-                t.owner[domino_seat as usize] as i64,
-                blocker,
-                &seats,
-            )
-        } else {
-            t.settle_blocked.settle(pips, doubles, -1, blocker, &seats)
-        };
+        let blocker = self.last_player.map(|s| t.owner[s]);
+        let seats =
+            Seats { pips: &seat_pips[..t.players], owner: &t.owner, locker: self.last_player };
         let (rule, domino) = if how == DOMINO {
-            (&t.settle_domino, t.owner[domino_seat as usize] as i64)
+            (&t.settle_domino, domino_seat.map(|s| t.owner[s]))
         } else {
-            (&t.settle_blocked, -1)
+            (&t.settle_blocked, None)
         };
-        if self.pot != 0 {
+        let mut deltas = rule.settle(pips, doubles, domino, blocker, &seats);
+        // the hand's winner: the domino-er; in a blocked hand the side a
+        // comparing rule decides, else the one best positive settlement
+        let (won, won_seat) = if let Some(d) = domino {
+            (Some(d), domino_seat)
+        } else if matches!(
+            rule.kind,
+            SettleKind::Lightest | SettleKind::Locker | SettleKind::LosersPay
+        ) {
+            let decision = rule.decide(pips, doubles, blocker, &seats);
+            match decision.winners[..] {
+                [w] => (Some(w), decision.seat),
+                _ => (None, None),
+            }
+        } else {
+            let won = crate::kernel::settle::hand_winner(&deltas, None);
+            let seat = won.and_then(|w| {
+                (0..t.players).filter(|&s| t.owner[s] == w).min_by_key(|&s| (seat_pips[s], s))
+            });
+            (won, seat)
+        };
+        self.won_by = won;
+        self.won_seat = won_seat;
+        if let Some(w) = won {
             // the pot of earlier tied hands goes to this hand's winner
-            let won = crate::kernel::settle::hand_winner(&deltas, domino);
-            if won >= 0 {
-                deltas[won as usize] += self.pot;
-                self.pot = 0;
+            deltas[w] += self.pot;
+            self.pot = 0;
+            let mut bonus = out_bonus;
+            if how == BLOCKED {
+                bonus += t.blocked_win;
+            }
+            if let Some(&b) = self.number.checked_sub(1).and_then(|i| t.hand_bonus.get(i)) {
+                bonus += b;
+            }
+            self.bonus = bonus;
+            deltas[w] += bonus;
+        }
+        self.pot += rule.carried(pips, doubles, blocker, &seats);
+        if t.first_minimum != 0 {
+            // a side still at 0 records nothing below the first minimum
+            for (o, d) in deltas.iter_mut().enumerate() {
+                if 0 < *d && *d < t.first_minimum && self.scores[o] == 0 {
+                    *d = 0;
+                }
             }
         }
-        self.pot += rule.carried(pips, doubles, &seats);
         // the settlement is kept as it is; the scores move by it and the gains
         let owners = deltas.len();
         let mut total = [0i64; MAX_PLAYERS];
@@ -855,7 +1067,7 @@ impl<const W: usize> Hand<W> {
             total[o] += g;
         }
         let winners = if t.check == Check::HandWinner {
-            rule.hand_winners(pips, doubles, domino, blocker)
+            rule.hand_winners(pips, doubles, domino, blocker, &seats)
         } else {
             Vec::new()
         };
@@ -886,7 +1098,7 @@ impl<const W: usize> Hand<W> {
             }
             if !reached.is_empty() {
                 self.game_over = true;
-                self.winner = if reached.len() == 1 { reached[0] as i64 } else { -1 };
+                self.winner = if reached.len() == 1 { Some(reached[0]) } else { None };
             }
             return;
         }
@@ -903,8 +1115,20 @@ impl<const W: usize> Hand<W> {
                     reached.into_iter().filter(|&o| self.scores[o] == top).collect();
                 if leaders.len() == 1 {
                     self.game_over = true;
-                    self.winner = leaders[0] as i64;
+                    self.winner = Some(leaders[0]);
                 }
+            }
+            return;
+        }
+        if t.check == Check::Penalty {
+            // penalties: a side at the losing score ends the match, and the
+            // lowest score wins it
+            if self.scores.iter().any(|&s| s >= t.target) {
+                let low = *self.scores.iter().min().unwrap();
+                let lowest: Vec<usize> =
+                    (0..self.scores.len()).filter(|&o| self.scores[o] == low).collect();
+                self.game_over = true;
+                self.winner = if let [w] = lowest[..] { Some(w) } else { None };
             }
             return;
         }
@@ -915,9 +1139,13 @@ impl<const W: usize> Hand<W> {
                     (0..self.scores.len()).filter(|&o| self.scores[o] == top).collect();
                 if leaders.len() == 1 {
                     self.game_over = true;
-                    self.winner = leaders[0] as i64;
+                    self.winner = Some(leaders[0]);
                 }
             }
+        }
+        if t.void_at != 0 && !self.game_over && self.scores.iter().all(|&s| s >= t.void_at) {
+            self.game_over = true; // every side has reached it: void, no winner
+            self.winner = None;
         }
     }
 
@@ -935,11 +1163,11 @@ pub(crate) mod tests {
     /// A two-seat hand dealt from a shuffle drawn from `rng`: `per_seat`
     /// tiles each, the rest the boneyard, seat 0 leading.
     pub(crate) fn shuffled_deal(r: &Arc<Rules<1>>, rng: &mut Rng, per_seat: usize) -> Hand<1> {
-        let mut tiles: Vec<u8> = (0..r.size as u8).collect();
+        let mut tiles: Vec<u8> = (0..byte(r.size)).collect();
         rng.shuffle(&mut tiles);
         let mut hands = [Bits::<1>::ZERO; 2];
         for (i, &t) in tiles[..2 * per_seat].iter().enumerate() {
-            hands[i / per_seat].set(t as usize);
+            hands[i / per_seat].set(usize::from(t));
         }
         Hand::new(Arc::clone(r), HandSetup::new(hands.to_vec(), tiles[2 * per_seat..].to_vec(), 0))
     }
@@ -954,8 +1182,9 @@ pub(crate) mod tests {
         let mask = |tiles: &[(usize, usize)]| {
             let mut m = Bits::<1>::ZERO;
             for &(x, y) in tiles {
-                let t = (0..r.size)
-                    .find(|&t| (r.low[t] as usize, r.high[t] as usize) == (x.min(y), x.max(y)));
+                let t = (0..r.size).find(|&t| {
+                    (usize::from(r.low[t]), usize::from(r.high[t])) == (x.min(y), x.max(y))
+                });
                 m.set(t.unwrap());
             }
             m
@@ -966,7 +1195,7 @@ pub(crate) mod tests {
     }
 
     fn tile(r: &Rules<1>, x: usize, y: usize) -> usize {
-        (0..r.size).find(|&t| (r.low[t] as usize, r.high[t] as usize) == (x, y)).unwrap()
+        (0..r.size).find(|&t| (usize::from(r.low[t]), usize::from(r.high[t])) == (x, y)).unwrap()
     }
 
     #[test]
@@ -1007,10 +1236,10 @@ pub(crate) mod tests {
         // and nothing can be drawn
         let mut t = table(6, 2);
         t.drawing = Drawing::Until;
-        t.max_draws = 1 << 30;
+        t.max_draws = UNLIMITED_DRAWS;
         let r = Arc::new(Rules::<1>::new(t).unwrap());
         let mut h = deal(&r, &[(6, 6), (1, 2)], &[(0, 1), (2, 3)]);
-        h.boneyard = vec![tile(&r, 0, 2) as u8];
+        h.boneyard = vec![byte(tile(&r, 0, 2))];
         h.bone_end = 1;
         h.apply(lead_code(tile(&r, 6, 6)), None);
         assert_eq!((h.state, h.turn), (PLAYING, 1));
@@ -1040,13 +1269,13 @@ pub(crate) mod tests {
             let mut legal = Vec::new();
             while h.state == PLAYING {
                 h.legal_moves_into(&mut legal);
-                let mv = legal[rng.below(legal.len() as u64) as usize];
+                let mv = legal[rng.index(legal.len())];
                 h.apply(mv, None);
                 assert_eq!(h.recount(), h.count);
             }
-            let held: u32 = h.hands[..2].iter().map(|m| m.count()).sum();
+            let held: usize = h.hands[..2].iter().map(|m| m.len()).sum();
             assert_eq!(
-                held as usize + h.on_table.count() as usize + h.boneyard.len() - h.bone_pos,
+                held + h.on_table.len() + h.boneyard.len() - h.bone_pos,
                 r.size,
                 "every tile is somewhere"
             );

@@ -2,6 +2,7 @@
 
 pub mod bits;
 pub mod codes;
+pub mod convert;
 pub mod game;
 pub mod hand;
 pub mod moves;

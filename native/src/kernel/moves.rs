@@ -7,6 +7,15 @@
 //! code; `tests/test_shared_constants.py` checks every constant here against
 //! the Python module.
 
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
+
+use crate::kernel::convert::{field, int};
+
 /// The move that draws a tile from the boneyard.
 pub const DRAW: i64 = -1;
 /// The move that passes the turn.
@@ -34,13 +43,13 @@ pub const TARGET: u8 = 3;
 /// The code of laying `tile` on arm `arm`.
 #[inline(always)]
 pub const fn play_code(tile: usize, arm: usize) -> i64 {
-    (tile as i64) << TILE_SHIFT | (arm as i64) << ARM_SHIFT
+    int(tile) << TILE_SHIFT | int(arm) << ARM_SHIFT
 }
 
 /// The code of leading `tile` (unflipped).
 #[inline(always)]
 pub const fn lead_code(tile: usize) -> i64 {
-    (tile as i64) << TILE_SHIFT
+    int(tile) << TILE_SHIFT
 }
 
 /// Whether `mv` lays a tile (rather than drawing or passing).
@@ -52,13 +61,13 @@ pub const fn is_tile_move(mv: i64) -> bool {
 /// The tile id a play lays (`mv` must be a play).
 #[inline(always)]
 pub const fn tile_of(mv: i64) -> usize {
-    (mv >> TILE_SHIFT) as usize
+    field(mv >> TILE_SHIFT)
 }
 
 /// The arm index a play is laid on (`mv` must be a play).
 #[inline(always)]
 pub const fn arm_of(mv: i64) -> usize {
-    ((mv >> ARM_SHIFT) & ARM_MASK) as usize
+    field((mv >> ARM_SHIFT) & ARM_MASK)
 }
 
 /// Whether a lead puts the tile's higher half to the W.
@@ -84,7 +93,7 @@ mod tests {
         let lead = lead_code(189) | FLIP;
         assert_eq!((tile_of(lead), arm_of(lead), is_flipped(lead)), (189, 0, true));
         assert_eq!(unflipped(lead), lead_code(189));
-        assert_eq!(arm_of(play_code(3, NO_ARM as usize)), 63);
+        assert_eq!(arm_of(play_code(3, field(NO_ARM))), 63);
         assert!(!is_tile_move(DRAW) && !is_tile_move(PASS) && is_tile_move(lead_code(0)));
     }
 }

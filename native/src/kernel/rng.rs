@@ -2,6 +2,15 @@
 //! rejection, Fisher-Yates from the back, and seed derivation. The same
 //! draws as `bones.engine.rng`, checked on the shared test vectors.
 
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
+
+use crate::kernel::convert::{float53, narrow, wide};
+
 pub const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 #[inline(always)]
@@ -32,11 +41,14 @@ const THRESHOLDS: [u64; 256] = {
     let mut t = [0u64; 256];
     let mut n = 1;
     while n < 256 {
-        t[n] = (n as u64).wrapping_neg() % n as u64;
+        t[n] = wide(n).wrapping_neg() % wide(n);
         n += 1;
     }
     t
 };
+
+/// 2^-53: the step between the floats `random` draws.
+const UNIT: f64 = 1.0 / 9_007_199_254_740_992.0;
 
 #[derive(Clone, Debug)]
 pub struct Rng {
@@ -56,7 +68,7 @@ impl Rng {
 
     #[inline(always)]
     pub fn random(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+        float53(self.next_u64() >> 11) * UNIT
     }
 
     /// An int in `0..n` (n >= 1), unbiased by rejection.
@@ -64,16 +76,20 @@ impl Rng {
     pub fn below(&mut self, n: u64) -> u64 {
         assert!(n >= 1, "below(0)");
         // 2^64 mod n: looked up for the small n of deals and playouts
-        let t = match THRESHOLDS.get(n as usize) {
-            Some(&t) => t,
-            None => n.wrapping_neg() % n,
-        };
+        let t =
+            if n < wide(THRESHOLDS.len()) { THRESHOLDS[narrow(n)] } else { n.wrapping_neg() % n };
         loop {
             let x = self.next_u64();
             if x >= t {
                 return x % n;
             }
         }
+    }
+
+    /// An index below `n` (n >= 1): `below(n)`, the same draw.
+    #[inline(always)]
+    pub fn index(&mut self, n: usize) -> usize {
+        narrow(self.below(wide(n)))
     }
 
     pub fn shuffle<T>(&mut self, a: &mut [T]) {
@@ -90,7 +106,7 @@ impl Rng {
         let stop = n.saturating_sub(k).max(1);
         let mut i = n - 1;
         while i >= stop {
-            let j = self.below(i as u64 + 1) as usize;
+            let j = self.index(i + 1);
             a.swap(i, j);
             i -= 1;
         }
@@ -127,6 +143,9 @@ mod tests {
         let mut r = Rng::new(1);
         let got: Vec<u64> = (0..10).map(|_| r.below(10)).collect();
         assert_eq!(got, vec![5, 9, 0, 5, 1, 8, 5, 3, 0, 0]);
+        let mut r = Rng::new(1);
+        let got: Vec<usize> = (0..10).map(|_| r.index(10)).collect();
+        assert_eq!(got, vec![5, 9, 0, 5, 1, 8, 5, 3, 0, 0]);
         let mut r = Rng::new(3);
         assert_eq!(r.below(9223372036854775809), 3694763184872335752);
         let mut a: Vec<u32> = (0..28).collect();
@@ -148,6 +167,6 @@ mod tests {
         assert_eq!(derive(0, &[]), 0xe220a8397b1dcdaf);
         assert_eq!(derive(1, &[2]), 0xbcd9dbb49673066b);
         assert_eq!(derive(7, &[1, 1]), 0xca4470043a5e3686);
-        assert_eq!(derive(u64::MAX, &[3, (-2i64) as u64]), 5186283864435672657);
+        assert_eq!(derive(u64::MAX, &[3, (-2i64).cast_unsigned()]), 5186283864435672657);
     }
 }

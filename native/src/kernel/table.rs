@@ -1,13 +1,21 @@
 //! The flat rule table (see `bones.engine.flat`) and the tile tables
 //! derived from it. Built once per run; the hand only reads it.
 
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
+
 use std::sync::Arc;
 
 use crate::kernel::bits::Bits;
 pub use crate::kernel::codes::{
-    Amount, Check, Drawing, Muggins, Order, OverClaim, Per, Points, Round, SettleKind, Spinner,
-    Ties, When,
+    AfterDouble, Against, Amount, Check, Compare, Drawing, Muggins, Order, OverClaim, Per, Points,
+    Round, SettleKind, Spinner, Ties, When,
 };
+use crate::kernel::convert::{byte, int, small};
 use crate::kernel::game::LeadRule;
 pub use crate::kernel::table_fields::{
     MatchRules, Table, MATCH_FIELDS, TABLE_FIELDS, TABLE_FORMAT,
@@ -81,6 +89,14 @@ pub mod read {
 }
 
 pub const MAX_PLAYERS: usize = 10;
+/// The highest pip of the largest tile set (double-18).
+pub const MAX_PIP: usize = 18;
+/// `max_draws` of a table that draws until a tile fits (`drawing: until`):
+/// more than any boneyard holds (`bounds.UNLIMITED_DRAWS`).
+pub const UNLIMITED_DRAWS: i64 = 1 << 30;
+/// Below every score, gain and points a bot compares: where a running
+/// maximum of them starts (`bounds.BELOW_ANY_SCORE`).
+pub const BELOW_ANY_SCORE: i64 = -(1 << 30);
 /// Tiles of the largest set the widest mask (three words) holds: double-18's
 /// 190 fit.
 pub const MAX_TILES: usize = 192;
@@ -100,16 +116,31 @@ pub struct Settle {
     pub doubles_lose: bool,
     /// which way: nearest, up, down
     pub mode: Round,
+    /// what a lightest comparison compares: each side's pooled pips, or each player's own
+    pub compare: Compare,
+    /// the locker's neighbour, for a lock decided between two hands
+    pub against: Against,
 }
 
 impl Settle {
     /// The codes of a settlement rule in the flat table, in order.
-    pub const FIELDS: [&'static str; 9] =
-        ["kind", "amount", "flat", "unit", "per", "divisor", "ties", "doubles_lose", "mode"];
+    pub const FIELDS: [&'static str; 11] = [
+        "kind",
+        "amount",
+        "flat",
+        "unit",
+        "per",
+        "divisor",
+        "ties",
+        "doubles_lose",
+        "mode",
+        "compare",
+        "against",
+    ];
 
     pub fn from_codes(c: &[i64]) -> Result<Settle, String> {
         if c.len() != Self::FIELDS.len() {
-            return Err(format!("a settlement rule has 9 codes, not {}", c.len()));
+            return Err(format!("a settlement rule has 11 codes, not {}", c.len()));
         }
         if c[3] < 1 || c[5] < 1 {
             return Err("settlement unit and divisor must be at least 1".into());
@@ -124,6 +155,8 @@ impl Settle {
             ties: c[6].try_into()?,
             doubles_lose: c[7] != 0,
             mode: c[8].try_into()?,
+            compare: c[9].try_into()?,
+            against: c[10].try_into()?,
         })
     }
 }
@@ -134,7 +167,7 @@ impl Table {
         if !(2..=MAX_PLAYERS).contains(&self.players) {
             return Err(format!("{} players: the core plays 2 to {}", self.players, MAX_PLAYERS));
         }
-        if !(1..=18).contains(&self.highest) {
+        if !(1..=MAX_PIP).contains(&self.highest) {
             return Err(format!("double-{} is not a tile set of the language", self.highest));
         }
         if self.owner.len() != self.players || self.owner.iter().any(|&o| o >= self.owners) {
@@ -211,7 +244,7 @@ impl Table {
             Points::Count => count,
             Points::Divided => count.div_euclid(self.points_param),
             Points::SumOfQuotients => dividing.iter().map(|d| count / d).sum(),
-            Points::PerDivisor => count * dividing.len() as i64,
+            Points::PerDivisor => count * int(dividing.len()),
             Points::Flat => self.points_param,
         }
     }
@@ -268,6 +301,8 @@ pub struct Rules<const W: usize> {
     pub full: Bits<W>,
     pub next_seat: Vec<usize>,
     pub plain_arms: bool,
+    /// `t.double_weight` as the layout's `arm_weight` holds it
+    pub double_weight: i8,
 }
 
 impl<const W: usize> Rules<W> {
@@ -277,11 +312,13 @@ impl<const W: usize> Rules<W> {
             return Err(format!("{} tiles need {} mask words", t.size(), t.words()));
         }
         let n = t.highest;
+        let double_weight = i8::try_from(t.double_weight)
+            .map_err(|_| format!("a double's weight of {} is out of range", t.double_weight))?;
         let (mut low, mut high) = (Vec::new(), Vec::new());
         for a in 0..=n {
             for b in a..=n {
-                low.push(a as u8);
-                high.push(b as u8);
+                low.push(byte(a));
+                high.push(byte(b));
             }
         }
         let size = low.len();
@@ -290,15 +327,15 @@ impl<const W: usize> Rules<W> {
         let mut full = Bits::<W>::ZERO;
         let mut other = vec![-1i8; size * (n + 1)];
         for tile in 0..size {
-            let (l, h) = (low[tile] as usize, high[tile] as usize);
+            let (l, h) = (usize::from(low[tile]), usize::from(high[tile]));
             matching[l].set(tile);
             matching[h].set(tile);
             full.set(tile);
             if l == h {
                 doubles.set(tile);
             }
-            other[tile * (n + 1) + l] = h as i8;
-            other[tile * (n + 1) + h] = l as i8;
+            other[tile * (n + 1) + l] = small(h);
+            other[tile * (n + 1) + h] = small(l);
         }
         let players = t.players;
         Ok(Rules {
@@ -313,13 +350,20 @@ impl<const W: usize> Rules<W> {
             full,
             next_seat: (0..players).map(|s| (s + 1) % players).collect(),
             plain_arms: t.plain_arms,
+            double_weight,
             t,
         })
     }
 
     #[inline(always)]
     pub fn other_half(&self, tile: usize, pip: usize) -> i64 {
-        i64::from(self.other[tile * (self.t.highest + 1) + pip])
+        i64::from(self.other_pip(tile, pip))
+    }
+
+    /// `other_half` as the layout's `i8` fields hold a pip.
+    #[inline(always)]
+    pub fn other_pip(&self, tile: usize, pip: usize) -> i8 {
+        self.other[tile * (self.t.highest + 1) + pip]
     }
 
     pub fn pips_of(&self, mask: &Bits<W>) -> i64 {
@@ -350,6 +394,8 @@ pub mod tests {
             ties: Ties::Nobody,
             doubles_lose: false,
             mode: Round::Nearest,
+            compare: Compare::Side,
+            against: Against::Previous,
         }
     }
 
@@ -433,7 +479,7 @@ pub mod tests {
         assert_eq!(r.doubles.count(), 19);
         for d in 0..=18 {
             let t = r.double(d);
-            assert!(r.is_double[t] && r.low[t] as usize == d, "double {d} at {t}");
+            assert!(r.is_double[t] && usize::from(r.low[t]) == d, "double {d} at {t}");
         }
         assert!(Rules::<1>::new(table(18, 2)).is_err());
         let r = Rules::<1>::new(table(6, 4)).unwrap();

@@ -4,13 +4,15 @@
 //! field lists and their reader. `tests/test_generated.py` fails when this
 //! file differs from what the declaration renders.
 
-use crate::kernel::codes::{Check, Drawing, Later, Muggins, Order, OverClaim, Points, When};
+use crate::kernel::codes::{
+    AfterDouble, Check, Drawing, Later, Muggins, Order, OverClaim, Points, When,
+};
 use crate::kernel::game::LeadRule;
 use crate::kernel::table::{read, Reader, Settle};
 
 /// The version of the flat table format this crate reads: it must equal
 /// `bones.engine.flat.FORMAT_VERSION`, a hash of the table's description.
-pub const TABLE_FORMAT: &str = "e00fd2d8492918b4";
+pub const TABLE_FORMAT: &str = "3cfc11006caa0a28";
 
 /// The fields of the flat table a hand reads, in order.
 pub const TABLE_FIELDS: &[&str] = &[
@@ -52,6 +54,20 @@ pub const TABLE_FIELDS: &[&str] = &[
     "knock_bonus",
     "stuck_blocks",
     "partners_both_out",
+    "one_end",
+    "after_double",
+    "extra_repeat",
+    "capicua_points",
+    "capicua_doubles",
+    "last_tile",
+    "last_tile_points",
+    "opening_pass_double",
+    "opening_pass_other",
+    "round_pass",
+    "hand_bonus",
+    "blocked_win",
+    "first_minimum",
+    "void_at",
     "floor",
     "check",
     "target",
@@ -61,8 +77,19 @@ pub const TABLE_FIELDS: &[&str] = &[
 ];
 
 /// The fields a match reads beyond the hand's, in order.
-pub const MATCH_FIELDS: &[&str] =
-    &["lead_first", "lead_later", "lead_again", "lead_doubles_only", "boneyard_unread"];
+pub const MATCH_FIELDS: &[&str] = &[
+    "lead_first",
+    "lead_later",
+    "lead_again",
+    "lead_doubles_only",
+    "boneyard_unread",
+    "lead_tiles",
+    "lead_draws_double",
+    "redeal_doubles",
+    "redeal_suit",
+    "hand_bonus_skip_tied",
+    "games",
+];
 
 /// Everything the hand reads, independent of the mask width.
 #[derive(Clone, Debug, Default)]
@@ -143,6 +170,34 @@ pub struct Table {
     pub stuck_blocks: bool,
     /// the hand goes on until every member of a team is out
     pub partners_both_out: bool,
+    /// after the lead only the line's E end is open
+    pub one_end: bool,
+    /// an optional extra play after a double
+    pub after_double: AfterDouble,
+    /// a double played as the extra tile gives the option again
+    pub extra_repeat: bool,
+    /// points for going out with a tile that fits both ends (0: off)
+    pub capicua_points: i64,
+    /// a double fitting both (equal) ends makes capicua
+    pub capicua_doubles: bool,
+    /// the tile whose going out scores last_tile_points (-1: none)
+    pub last_tile: i64,
+    /// points for going out with last_tile
+    pub last_tile_points: i64,
+    /// points to the leader's side for a pass on a double lead
+    pub opening_pass_double: i64,
+    /// points to the leader's side for a pass on another lead
+    pub opening_pass_other: i64,
+    /// points to a player's side when all the others pass after his play
+    pub round_pass: i64,
+    /// points to the winner of hand 1, 2, ... of the match
+    pub hand_bonus: Vec<i64>,
+    /// points more to the side that wins a blocked hand
+    pub blocked_win: i64,
+    /// a settlement below this to a side still at 0 is not recorded
+    pub first_minimum: i64,
+    /// every side at this many points or more: the match ends void (0: off)
+    pub void_at: i64,
     /// the lowest a score may fall to ([]: no floor)
     pub floor: Option<i64>,
     /// when the target is checked
@@ -170,6 +225,18 @@ pub struct MatchRules {
     pub lead_doubles_only: bool,
     /// nothing ever draws from the boneyard (deal by shuffle_tail)
     pub boneyard_unread: bool,
+    /// the tiles of a LEAD_TILES rule, in order
+    pub lead_tiles: Vec<i64>,
+    /// a leader without a double draws until one comes and leads it
+    pub lead_draws_double: bool,
+    /// redeal when a hand holds this many doubles (0: off)
+    pub redeal_doubles: i64,
+    /// redeal when a hand holds this many of one suit (0: off)
+    pub redeal_suit: i64,
+    /// only hands with a winner are numbered for hand_bonus
+    pub hand_bonus_skip_tied: bool,
+    /// games to win the match, each a run of hands to the target
+    pub games: i64,
 }
 
 impl Table {
@@ -215,6 +282,20 @@ impl Table {
             knock_bonus: read::int(r, "knock_bonus")?,
             stuck_blocks: read::flag(r, "stuck_blocks")?,
             partners_both_out: read::flag(r, "partners_both_out")?,
+            one_end: read::flag(r, "one_end")?,
+            after_double: read::code(r, "after_double")?,
+            extra_repeat: read::flag(r, "extra_repeat")?,
+            capicua_points: read::int(r, "capicua_points")?,
+            capicua_doubles: read::flag(r, "capicua_doubles")?,
+            last_tile: read::int(r, "last_tile")?,
+            last_tile_points: read::int(r, "last_tile_points")?,
+            opening_pass_double: read::int(r, "opening_pass_double")?,
+            opening_pass_other: read::int(r, "opening_pass_other")?,
+            round_pass: read::int(r, "round_pass")?,
+            hand_bonus: read::ints(r, "hand_bonus")?,
+            blocked_win: read::int(r, "blocked_win")?,
+            first_minimum: read::int(r, "first_minimum")?,
+            void_at: read::int(r, "void_at")?,
             floor: read::optional(r, "floor")?,
             check: read::code(r, "check")?,
             target: read::int(r, "target")?,
@@ -235,6 +316,12 @@ impl MatchRules {
             lead_again: read::lead(r, "lead_again")?,
             lead_doubles_only: read::flag(r, "lead_doubles_only")?,
             boneyard_unread: read::flag(r, "boneyard_unread")?,
+            lead_tiles: read::ints(r, "lead_tiles")?,
+            lead_draws_double: read::flag(r, "lead_draws_double")?,
+            redeal_doubles: read::int(r, "redeal_doubles")?,
+            redeal_suit: read::int(r, "redeal_suit")?,
+            hand_bonus_skip_tied: read::flag(r, "hand_bonus_skip_tied")?,
+            games: read::int(r, "games")?,
         })
     }
 }

@@ -88,3 +88,11 @@ pub(crate) fn attr<'py, T: FromPyObject<'py>>(o: &Bound<'py, PyAny>, name: &str)
 pub(crate) fn small<T: TryFrom<i64>>(v: i64, what: &str) -> PyResult<T> {
     T::try_from(v).map_err(|_| PyValueError::new_err(format!("{what} {v} is out of range")))
 }
+
+/// A seat, side or tile the kernel may lack, from Python's int: -1 is `None`.
+pub(crate) fn index_or_none(v: i64, what: &str) -> PyResult<Option<usize>> {
+    match v {
+        -1 => Ok(None),
+        _ => Ok(Some(small(v, what)?)),
+    }
+}

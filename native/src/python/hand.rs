@@ -4,7 +4,17 @@
 //! Which fields a hand has, and in what order, is declared once
 //! (`bones.engine.handstate.HAND_STATE`); `hand_fields.rs` is generated from
 //! it and calls the conversions of each kind of field here: [`Out`] makes a
-//! field's Python value, [`In`] reads it back from a Python hand.
+//! field's Python value, [`In`] reads it back from a Python hand. A field
+//! of kind `int` or `flag` converts by its Rust type ([`Scalar`]): an
+//! `Option<usize>` of the kernel (a winner, a tile to lead) is -1 in Python
+//! for `None`.
+
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
 
 use std::cell::Cell;
 use std::sync::Arc;
@@ -15,10 +25,11 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use crate::kernel::bits::Bits;
+use crate::kernel::convert::int_or_none;
 use crate::kernel::hand::{Hand as Kernel, HandSetup, MAX_ARMS, MAX_HUBS};
 use crate::kernel::rng::Rng as KRng;
 use crate::kernel::table::{AnyRules, Rules as KRules};
-use crate::python::convert::{attr, guard, mask, mask_of, py_mask, small};
+use crate::python::convert::{attr, guard, index_or_none, mask, mask_of, py_mask, small};
 use crate::python::hand_fields::{self, HAND_FIELDS};
 use crate::python::rules::Rules;
 
@@ -53,6 +64,41 @@ macro_rules! each_mut {
 /// A boneyard entry scrubbed from a world (`-1` in Python): no tile has this id.
 const HIDDEN: u8 = u8::MAX;
 
+// ------------------------------------------------------- scalar fields
+
+/// A hand field of kind `int` or `flag`, by its Rust type: its Python value
+/// and back.
+pub(crate) trait Scalar: Sized {
+    fn to_py<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>>;
+    fn from_py(v: &Bound<'_, PyAny>, name: &str) -> PyResult<Self>;
+}
+
+/// The types Python holds as they are.
+macro_rules! plain_scalar {
+    ($($t:ty),+) => {$(
+        impl Scalar for $t {
+            fn to_py<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                self.into_bound_py_any(py)
+            }
+            fn from_py(v: &Bound<'_, PyAny>, _: &str) -> PyResult<Self> {
+                v.extract()
+            }
+        }
+    )+};
+}
+
+plain_scalar!(bool, u8, u32, usize, i64);
+
+/// A seat, side or tile the hand may lack: -1 in Python for `None`.
+impl Scalar for Option<usize> {
+    fn to_py<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        int_or_none(self).into_bound_py_any(py)
+    }
+    fn from_py(v: &Bound<'_, PyAny>, name: &str) -> PyResult<Self> {
+        index_or_none(v.extract()?, name)
+    }
+}
+
 // ------------------------------------------------------- fields to Python
 
 /// Makes the Python value of each kind of hand field (`hand_fields::to_python`):
@@ -80,7 +126,12 @@ impl<'py> Out<'py> {
         Ok(Out { py, seat, players, arms: h.n_arms, hubs: h.n_hubs })
     }
 
-    pub(crate) fn value<T: IntoPyObject<'py>>(&self, v: T) -> PyResult<Bound<'py, PyAny>> {
+    /// A field of kind `int` or `flag`.
+    pub(crate) fn value<T: Scalar>(&self, v: T) -> PyResult<Bound<'py, PyAny>> {
+        v.to_py(self.py)
+    }
+
+    fn any<T: IntoPyObject<'py>>(&self, v: T) -> PyResult<Bound<'py, PyAny>> {
         v.into_bound_py_any(self.py)
     }
 
@@ -112,7 +163,7 @@ impl<'py> Out<'py> {
             Some(_) => vec![-1; v.len()],
             None => v.iter().map(|&t| if t == HIDDEN { -1 } else { i64::from(t) }).collect(),
         };
-        self.value(tiles)
+        self.any(tiles)
     }
 
     pub(crate) fn seat_ints(&self, v: &[u32]) -> PyResult<Bound<'py, PyAny>> {
@@ -128,7 +179,7 @@ impl<'py> Out<'py> {
     }
 
     pub(crate) fn arm_ints<T: Copy + Into<i64>>(&self, v: &[T]) -> PyResult<Bound<'py, PyAny>> {
-        self.value(v[..self.arms].iter().map(|&x| x.into()).collect::<Vec<i64>>())
+        self.any(v[..self.arms].iter().map(|&x| x.into()).collect::<Vec<i64>>())
     }
 
     pub(crate) fn arm_flags(&self, v: &[bool]) -> PyResult<Bound<'py, PyAny>> {
@@ -136,7 +187,7 @@ impl<'py> Out<'py> {
     }
 
     pub(crate) fn hub_ints<T: Copy + Into<i64>>(&self, v: &[T]) -> PyResult<Bound<'py, PyAny>> {
-        self.value(v[..self.hubs].iter().map(|&x| x.into()).collect::<Vec<i64>>())
+        self.any(v[..self.hubs].iter().map(|&x| x.into()).collect::<Vec<i64>>())
     }
 
     pub(crate) fn hub_flags(&self, v: &[bool]) -> PyResult<Bound<'py, PyAny>> {
@@ -169,12 +220,12 @@ impl<'py> Out<'py> {
     }
 
     pub(crate) fn settlement(&self, v: &Option<Vec<i64>>) -> PyResult<Bound<'py, PyAny>> {
-        self.value(v.clone())
+        self.any(v.clone())
     }
 
     /// `(seat, move, points of the mover)` per move, as tuples.
     pub(crate) fn log(&self, v: &[(u8, i64, i64)]) -> PyResult<Bound<'py, PyAny>> {
-        self.value(v.iter().map(|&(s, m, p)| (i64::from(s), m, p)).collect::<Vec<_>>())
+        self.any(v.iter().map(|&(s, m, p)| (i64::from(s), m, p)).collect::<Vec<_>>())
     }
 }
 
@@ -209,8 +260,9 @@ impl<'a, 'py> In<'a, 'py> {
         }
     }
 
-    pub(crate) fn value<T: FromPyObject<'py>>(&self, name: &str) -> PyResult<T> {
-        attr(self.o, name)
+    /// A field of kind `int` or `flag`.
+    pub(crate) fn value<T: Scalar>(&self, name: &str) -> PyResult<T> {
+        T::from_py(&self.o.getattr(name)?, name)
     }
 
     fn sized<T: FromPyObject<'py>>(&self, name: &str, len: usize) -> PyResult<Vec<T>> {
@@ -398,12 +450,13 @@ struct HandArgs {
     boneyard: Vec<usize>,
     leader: usize,
     scores: Option<Vec<i64>>,
-    lead_tile: i64,
+    lead_tile: Option<usize>,
     lead_doubles_only: bool,
     out_of_play: Vec<usize>,
     record: bool,
     pot: i64,
     got_in: Option<Vec<bool>>,
+    number: usize,
 }
 
 /// A kernel hand from the constructor's arguments, checked against `rules`.
@@ -429,8 +482,8 @@ fn build<const W: usize>(rules: &Arc<KRules<W>>, a: &HandArgs) -> PyResult<Kerne
             )));
         }
     }
-    if a.lead_tile >= size as i64 {
-        return Err(PyValueError::new_err(format!("lead tile {} is not in the set", a.lead_tile)));
+    if let Some(tile) = a.lead_tile.filter(|&tile| tile >= size) {
+        return Err(PyValueError::new_err(format!("lead tile {tile} is not in the set")));
     }
     let masks = a.hands.iter().map(|h| mask_of::<W>(h, size)).collect::<PyResult<Vec<_>>>()?;
     let mut bone = Vec::with_capacity(a.boneyard.len());
@@ -459,6 +512,7 @@ fn build<const W: usize>(rules: &Arc<KRules<W>>, a: &HandArgs) -> PyResult<Kerne
         out_of_play: mask_of::<W>(&a.out_of_play, size)?,
         record: a.record,
         pot: a.pot,
+        number: a.number,
         ..HandSetup::new(masks, bone, a.leader)
     };
     Ok(Kernel::new(Arc::clone(rules), setup))
@@ -466,7 +520,7 @@ fn build<const W: usize>(rules: &Arc<KRules<W>>, a: &HandArgs) -> PyResult<Kerne
 
 impl HandArgs {
     /// The deal and the keywords (`scores`, `lead_tile`, `lead_doubles_only`,
-    /// `out_of_play`, `record`, `pot`, `got_in`), each at its default when left out.
+    /// `out_of_play`, `record`, `pot`, `got_in`, `number`), each at its default when left out.
     fn new(
         hands: Vec<Vec<usize>>,
         boneyard: Vec<usize>,
@@ -478,23 +532,25 @@ impl HandArgs {
             boneyard,
             leader,
             scores: None,
-            lead_tile: -1,
+            lead_tile: None,
             lead_doubles_only: false,
             out_of_play: Vec::new(),
             record: true,
             pot: 0,
             got_in: None,
+            number: 1,
         };
         for (key, value) in options.into_iter().flat_map(|d| d.iter()) {
             let key: String = key.extract()?;
             match key.as_str() {
                 "scores" => a.scores = value.extract()?,
-                "lead_tile" => a.lead_tile = value.extract()?,
+                "lead_tile" => a.lead_tile = index_or_none(value.extract()?, "lead_tile")?,
                 "lead_doubles_only" => a.lead_doubles_only = value.extract()?,
                 "out_of_play" => a.out_of_play = value.extract()?,
                 "record" => a.record = value.extract()?,
                 "pot" => a.pot = value.extract()?,
                 "got_in" => a.got_in = value.extract()?,
+                "number" => a.number = value.extract()?,
                 _ => return Err(PyValueError::new_err(format!("Hand() has no option {key:?}"))),
             }
         }
@@ -626,16 +682,14 @@ impl Hand {
                     return Err(PyValueError::new_err(format!(
                         "{} boneyard tiles for a boneyard of {}", tiles.len(), h.boneyard.len())));
                 }
-                let size = h.rules.size as i64;
+                let size = h.rules.size;
                 let mut bone = Vec::with_capacity(tiles.len());
                 for (i, &t) in tiles.iter().enumerate() {
-                    if t == -1 && i < h.bone_pos {
-                        bone.push(HIDDEN);
-                    } else if (0..size).contains(&t) {
-                        bone.push(t as u8);
-                    } else {
-                        return Err(PyValueError::new_err(format!(
-                            "boneyard entry {i} is {t}, not a tile of a set of {size}")));
+                    match u8::try_from(t) {
+                        _ if t == -1 && i < h.bone_pos => bone.push(HIDDEN),
+                        Ok(tile) if usize::from(tile) < size => bone.push(tile),
+                        _ => return Err(PyValueError::new_err(format!(
+                            "boneyard entry {i} is {t}, not a tile of a set of {size}"))),
                     }
                 }
                 h.boneyard = bone;

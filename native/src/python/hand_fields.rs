@@ -10,7 +10,7 @@ use crate::kernel::hand::Hand;
 use crate::python::hand::{In, Out};
 
 /// The fields `Hand.fields` returns, in order: the native ones of the declaration.
-pub(crate) const HAND_FIELDS: [&str; 44] = [
+pub(crate) const HAND_FIELDS: [&str; 49] = [
     "hands",
     "boneyard",
     "bone_pos",
@@ -55,6 +55,11 @@ pub(crate) const HAND_FIELDS: [&str; 44] = [
     "last_points",
     "open_mask",
     "pot",
+    "number",
+    "extra",
+    "won_by",
+    "won_seat",
+    "bonus",
 ];
 
 /// Every field of `h` as a Python value, in order (`o` scrubs what its
@@ -62,7 +67,7 @@ pub(crate) const HAND_FIELDS: [&str; 44] = [
 pub(crate) fn to_python<'py, const W: usize>(
     o: &Out<'py>,
     h: &Hand<W>,
-) -> PyResult<[Bound<'py, PyAny>; 44]> {
+) -> PyResult<[Bound<'py, PyAny>; 49]> {
     Ok([
         o.seat_masks(&h.hands)?,
         o.boneyard(&h.boneyard)?,
@@ -108,6 +113,11 @@ pub(crate) fn to_python<'py, const W: usize>(
         o.value(h.last_points)?,
         o.mask(&h.open_mask)?,
         o.value(h.pot)?,
+        o.value(h.number)?,
+        o.value(h.extra)?,
+        o.value(h.won_by)?,
+        o.value(h.won_seat)?,
+        o.value(h.bonus)?,
     ])
 }
 
@@ -162,6 +172,11 @@ pub(crate) fn get<'py, const W: usize>(
         "last_points" => o.value(h.last_points),
         "open_mask" => o.mask(&h.open_mask),
         "pot" => o.value(h.pot),
+        "number" => o.value(h.number),
+        "extra" => o.value(h.extra),
+        "won_by" => o.value(h.won_by),
+        "won_seat" => o.value(h.won_seat),
+        "bonus" => o.value(h.bonus),
         _ => Err(PyValueError::new_err(format!("a hand has no field {name:?}"))),
     }
 }
@@ -213,5 +228,10 @@ pub(crate) fn from_python<const W: usize>(i: &In<'_, '_>, h: &mut Hand<W>) -> Py
     h.last_points = i.value("last_points")?;
     i.mask("open_mask", &mut h.open_mask)?;
     h.pot = i.value("pot")?;
+    h.number = i.value("number")?;
+    h.extra = i.value("extra")?;
+    h.won_by = i.value("won_by")?;
+    h.won_seat = i.value("won_seat")?;
+    h.bonus = i.value("bonus")?;
     i.finish(h)
 }

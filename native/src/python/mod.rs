@@ -138,6 +138,13 @@ fn constants(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     )?;
     out.set_item("TIME_BINS", crate::run::sim::TIME_BINS)?;
     out.set_item("search", named(&[("WIN", crate::bots::matchvalue::WIN)])?)?;
+    out.set_item(
+        "sentinels",
+        named(&[
+            ("UNLIMITED_DRAWS", crate::kernel::table::UNLIMITED_DRAWS),
+            ("BELOW_ANY_SCORE", crate::kernel::table::BELOW_ANY_SCORE),
+        ])?,
+    )?;
     let tree = PyDict::new(py);
     tree.set_item("DEFAULT_EXPLORE", crate::bots::ismcts::DEFAULT_EXPLORE)?;
     tree.set_item("DEFAULT_SCALE", crate::bots::ismcts::DEFAULT_SCALE)?;

@@ -5,12 +5,20 @@
 //! vector slots as `sim._record_game` writes, summed with their pair
 //! products, and into the same histograms: no object per game or per move.
 
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
 use crate::bots::heuristic::{heuristic_decide, Voids};
-use crate::kernel::game::{unique_top, Match, BOTS};
+use crate::kernel::convert::{int, narrow, wide};
+use crate::kernel::game::{unique, Match, BOTS};
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::{BLOCKED, PLAYING};
 use crate::kernel::rng::{derive, Rng};
@@ -39,15 +47,16 @@ impl Bot {
 }
 
 /// One finished game's quantities, borrowed from the caller's buffers (no
-/// allocation per game): each seat's owner, each owner's result, the winner
-/// (-1: none), `[moves, blocked hands, hands, the first leader]`, each seat's
-/// play points and each owner's settlements.
+/// allocation per game): each seat's owner, each owner's result, the winning
+/// owner (if any), `[moves, blocked hands, hands]`, the first leader, each
+/// seat's play points and each owner's settlements.
 #[derive(Clone, Copy)]
 struct Outcome<'a> {
     owner: &'a [usize],
     result: &'a [i64],
-    winner: i64,
-    counts: [i64; 4],
+    winner: Option<usize>,
+    counts: [i64; 3],
+    leader: usize,
     play: &'a [i64],
     settle: &'a [i64],
 }
@@ -77,7 +86,17 @@ pub(crate) const SCORE: usize = 3;
 pub(crate) const TIME_SAMPLE: u64 = 16;
 pub(crate) const TIME_BINS: f64 = 20.0;
 
-/// A histogram of non-negative ints (dense below 4096), others sparse.
+/// The time bin of a decision that took `us` microseconds: `TIME_BINS`
+/// bins a factor of e (a small whole number, so the cast is exact).
+#[expect(clippy::cast_possible_truncation, reason = "a rounded small float")]
+fn time_bin(us: f64) -> i64 {
+    (TIME_BINS * us.ln()).round() as i64
+}
+
+/// Keys below this are counted in a histogram's dense part.
+const DENSE: usize = 4096;
+
+/// A histogram of non-negative ints (dense below `DENSE`), others sparse.
 #[derive(Clone, Debug, Default)]
 pub struct Hist {
     pub dense: Vec<u64>,
@@ -87,14 +106,14 @@ pub struct Hist {
 impl Hist {
     #[inline(always)]
     pub fn add(&mut self, key: i64) {
-        if (0..4096).contains(&key) {
-            let k = key as usize;
-            if k >= self.dense.len() {
-                self.dense.resize(k + 1, 0);
+        match usize::try_from(key) {
+            Ok(k) if k < DENSE => {
+                if k >= self.dense.len() {
+                    self.dense.resize(k + 1, 0);
+                }
+                self.dense[k] += 1;
             }
-            self.dense[k] += 1;
-        } else {
-            *self.sparse.entry(key).or_insert(0) += 1;
+            _ => *self.sparse.entry(key).or_insert(0) += 1,
         }
     }
 
@@ -102,7 +121,7 @@ impl Hist {
     pub fn items(&self) -> Vec<(i64, u64)> {
         let mut out: Vec<(i64, u64)> = self.sparse.iter().map(|(&k, &v)| (k, v)).collect();
         out.extend(
-            self.dense.iter().enumerate().filter(|(_, &v)| v > 0).map(|(k, &v)| (k as i64, v)),
+            self.dense.iter().enumerate().filter(|(_, &v)| v > 0).map(|(k, &v)| (int(k), v)),
         );
         out.sort_unstable();
         out
@@ -252,7 +271,7 @@ impl Sim {
             decisions: 0,
         };
         for g in start..stop {
-            let rot = (g % players as u64) as usize;
+            let rot = narrow(g % wide(players));
             for s in 0..players {
                 game.seated[s] = (s + rot) % players;
                 game.bot_ids[s] = self.which[game.seated[s]];
@@ -311,7 +330,7 @@ impl Game<'_> {
         let mut rngs = [const { Rng { state: 0 } }; MAX_PLAYERS];
         for s in 0..players {
             bots[s] = sim.lineup[self.seated[s]];
-            rngs[s] = Rng::new(derive(self.seed, &[BOTS, s as u64]));
+            rngs[s] = Rng::new(derive(self.seed, &[BOTS, wide(s)]));
         }
         let bots = &bots[..players];
         let mut mt = Match::new(Arc::clone(rules), st.m.clone(), self.seed);
@@ -319,7 +338,8 @@ impl Game<'_> {
         let play = &mut play[..players];
         let mut settle = [0i64; MAX_PLAYERS];
         let settle = &mut settle[..t.owners];
-        let (mut moves, mut blocked, mut hands, mut leader) = (0i64, 0i64, 0i64, -1i64);
+        let (mut moves, mut blocked, mut hands) = (0i64, 0i64, 0i64);
+        let mut leader = None;
         let mut legal: Vec<i64> = Vec::with_capacity(64);
         let mut result: Option<Vec<i64>> = None;
         let mut before: Vec<i64> = Vec::with_capacity(t.owners);
@@ -331,9 +351,7 @@ impl Game<'_> {
         let mut scratch: Option<Hand<W>> = None;
         while !mt.game_over {
             let mut hand = mt.new_hand(false)?;
-            if leader < 0 {
-                leader = hand.leader as i64;
-            }
+            leader.get_or_insert(hand.leader);
             before.clone_from(&mt.scores);
             voids.clear();
             while hand.state == PLAYING {
@@ -347,7 +365,7 @@ impl Game<'_> {
                         self.decisions += 1;
                         let clock = self.decisions.is_multiple_of(TIME_SAMPLE).then(Instant::now);
                         let mv = match bots[seat] {
-                            Bot::Random => legal[rngs[seat].below(n as u64) as usize],
+                            Bot::Random => legal[rngs[seat].index(n)],
                             Bot::Greedy => hand.greedy_move(&legal),
                             Bot::Heuristic => {
                                 let scratch = scratch.get_or_insert_with(|| hand.clone());
@@ -356,8 +374,7 @@ impl Game<'_> {
                         };
                         if let Some(t0) = clock {
                             let us = t0.elapsed().as_secs_f64().max(1e-7) * 1e6;
-                            let bin = (TIME_BINS * us.ln()).round() as i64;
-                            *timing[self.bot_ids[seat]].entry(bin).or_insert(0) += 1;
+                            *timing[self.bot_ids[seat]].entry(time_bin(us)).or_insert(0) += 1;
                         }
                         mv
                     }
@@ -392,16 +409,18 @@ impl Game<'_> {
         }
         let (result, winner) = match result {
             Some(r) => {
-                let w = unique_top(&r);
+                let w = unique(&r);
                 (r, w)
             }
-            None => (mt.scores.clone(), mt.winner),
+            None => (mt.scores.clone(), usize::try_from(mt.winner).ok()),
         };
         let game = Outcome {
             owner: &t.owner,
             result: &result,
             winner,
-            counts: [moves, blocked, hands, leader],
+            counts: [moves, blocked, hands],
+            // a match plays a hand at least
+            leader: leader.unwrap_or(0),
             play,
             settle,
         };
@@ -421,7 +440,8 @@ impl Game<'_> {
             owner,
             result,
             winner,
-            counts: [moves, blocked, hands, leader],
+            counts: [moves, blocked, hands],
+            leader,
             play,
             settle,
         } = *game;
@@ -435,13 +455,12 @@ impl Game<'_> {
         vector[slots.hands] = hands;
         vector[slots.moves] = moves;
         vector[slots.blocked] = blocked;
-        let leader = leader.max(0) as usize;
-        vector[slots.leader_win] = i64::from(winner >= 0 && winner == owner[leader] as i64);
-        vector[slots.tie] = i64::from(winner < 0);
+        vector[slots.leader_win] = i64::from(winner == Some(owner[leader]));
+        vector[slots.tie] = i64::from(winner.is_none());
         vector[slots.margin] = margin;
         for (s, &d) in self.bot_ids.iter().enumerate() {
             let o = owner[s];
-            let won = i64::from(winner == o as i64);
+            let won = i64::from(winner == Some(o));
             let at = slots.seat_win[s];
             vector[at] = won;
             vector[at + PLAY] = play[s];
@@ -471,7 +490,7 @@ impl Game<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::codes::{Later, LeadKind};
+    use crate::kernel::codes::Later;
     use crate::kernel::game::LeadRule;
     use crate::kernel::table::tests::table;
 
@@ -480,11 +499,13 @@ mod tests {
         let players = 2;
         let r = Arc::new(Rules::<1>::new(table(6, players)).unwrap());
         let m = MatchRules {
-            lead_first: LeadRule { kind: LeadKind::Lot, arg: -1, if_none: None },
+            lead_first: LeadRule::default(),
             lead_later: Later::Dominoer,
-            lead_again: LeadRule { kind: LeadKind::Lot, arg: -1, if_none: None },
+            lead_again: LeadRule::default(),
             lead_doubles_only: false,
             boneyard_unread: false,
+            games: 1,
+            ..MatchRules::default()
         };
         let mut distinct: Vec<Bot> = Vec::new();
         for &b in bots {

@@ -269,7 +269,11 @@ export class Table {
 
   describe(e) {
     if (e.kind === "draw") return `${e.who} ${e.who === "You" ? "draw" : "draws"}${e.drew ? ` ${e.drew.name}` : ""}`;
-    if (e.kind === "pass") return `${e.who} ${e.who === "You" ? "pass" : "passes"}`;
+    if (e.kind === "pass") {
+      const bonus = (e.bonuses || []).map((b) =>
+        ` · ${b.kind === "opening_pass" ? "pass on the opening tile (pase de salida)" : "all passed (paso redondo)"}: ${b.who} +${b.points}`);
+      return `${e.who} ${e.who === "You" ? "pass" : "passes"}${bonus.join("")}`;
+    }
     let text = `${e.who} ${e.who === "You" ? "play" : "plays"} ${e.move}: count ${e.count}`;
     if (e.claim !== null && e.claim !== undefined) text += `, claimed ${e.claim} of ${e.points}`;
     else if (e.points) text += ` — scores ${e.points}!`;
@@ -280,7 +284,7 @@ export class Table {
     const v = this.view;
     const log = $("#log", this.root);
     log.replaceChildren(...v.events.map((e) =>
-      h("li", { class: `${e.points ? "scoring" : ""} ${e.seat === v.you ? "mine" : ""}` }, this.describe(e))));
+      h("li", { class: `${e.points || (e.bonuses && e.bonuses.length) ? "scoring" : ""} ${e.seat === v.you ? "mine" : ""}` }, this.describe(e))));
     log.scrollTop = log.scrollHeight;
     // announce what the others did since we last looked
     if (before && before.hand_number === v.hand_number) {
@@ -337,6 +341,7 @@ export class Table {
           end.rounded ? h("td", {}, r.scoring_row ? String(end.rounded[r.owner]) : "") : null,
           h("td", {}, r.scoring_row ? signed(end.settlement[r.owner].points) : ""))))),
       end.counted ? h("p", { class: "muted" }, `pips counted: ${end.counted[0]}, rounded to ${end.counted[1]}`) : null,
+      ...(end.bonuses || []).map((b) => h("p", { class: "bonus" }, `Bonus: ${b.what} +${b.points} to ${end.bonus_to}`)),
       h("p", { class: "settle-line" }, "Settlement: ", end.settlement.map((s) =>
         `${s.who} ${s.points > 0 ? "+" : ""}${s.points}`).join(" · ")),
       h("p", {}, "Scores: ", v.owners.map((o) => `${o.who} ${end.scores[o.owner]}`).join(" · ")),
