@@ -15,8 +15,9 @@ use pyo3::types::PyDict;
 
 use crate::bots::rollouts::Policy;
 use crate::kernel::bits::Bits;
-use crate::kernel::game::MatchRules;
+use crate::kernel::convert::int_or_none;
 use crate::kernel::moves::PLAYING;
+use crate::kernel::table::MatchRules;
 use crate::kernel::table::{Rules as KRules, Table};
 use crate::python::convert::{guard, py_mask, NativeError};
 use crate::python::rules::table_from_dict;
@@ -316,7 +317,7 @@ fn table_state<'py, const W: usize>(py: Python<'py>, env: &Env<W>) -> PyResult<B
     out.set_item("bone_pos", h.bone_pos)?;
     out.set_item("dealt", masks(&d.hands[..players])?)?;
     out.set_item("leader", d.leader)?;
-    out.set_item("lead_tile", d.lead_tile)?;
+    out.set_item("lead_tile", int_or_none(d.lead_tile))?;
     out.set_item("lead_doubles_only", d.lead_doubles_only)?;
     out.set_item("out_of_play", py_mask(py, &d.out_of_play)?)?;
     out.set_item("moves", h.log.iter().map(|&(_, mv, _)| mv).collect::<Vec<i64>>())?;

@@ -186,7 +186,7 @@ pub struct Row<'a> {
 pub struct Dealt<const W: usize> {
     pub hands: [Bits<W>; MAX_PLAYERS],
     pub leader: usize,
-    pub lead_tile: i64,
+    pub lead_tile: Option<usize>,
     pub lead_doubles_only: bool,
     pub out_of_play: Bits<W>,
 }
@@ -241,7 +241,7 @@ impl<const W: usize> Env<W> {
             dealt: Dealt {
                 hands: [Bits::ZERO; MAX_PLAYERS],
                 leader: 0,
-                lead_tile: -1,
+                lead_tile: None,
                 lead_doubles_only: false,
                 out_of_play: Bits::ZERO,
             },
