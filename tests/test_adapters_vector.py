@@ -4,6 +4,8 @@ threads; Gymnasium's own checks where they apply."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 np = pytest.importorskip("numpy")
@@ -219,3 +221,26 @@ def test_the_arrays_the_core_writes_into_cannot_be_resized() -> None:
         with pytest.raises(ValueError, match="resize"):
             array.resize(10 * array.size, refcheck=False)
     venv.step(venv.action_masks().argmax(axis=1))
+
+
+def test_a_hand_that_wins_one_game_of_several_rewards_what_it_gained() -> None:
+    """Under ``match.games`` a won game starts the scores again from 0; the
+    hand's reward is still what it gained, in the scalar game and the vector
+    environment alike (their rewards are compared step by step elsewhere)."""
+    from bones.adapters.common import Game
+    from bones.lang.compile import compile_rules
+    from bones.lang.load import load_variant
+
+    rules = compile_rules(load_variant("all-fives", overrides={"match": {"points": 10, "games": 2}}))
+    rewarded = 0
+    for seed in range(30):
+        game = Game(rules, None, episode="hand", reward="points", seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            legal = game.hand.legal_moves()
+            hand = game.hand
+            game.step(rng.choice(legal))
+        gains = [hand.settlement[s] + sum(p for who, _, p in hand.log if who == s) for s in (0, 1)]
+        assert game.rewards == [gains[0] - gains[1], gains[1] - gains[0]]
+        rewarded += game.match.history[-1].game_won >= 0
+    assert rewarded  # some hand won a game

@@ -179,3 +179,21 @@ def test_cli_json_is_the_same_for_both_cores_and_any_jobs(args: tuple[str, ...])
     assert json.dumps(native, sort_keys=True) == text
     assert json.dumps(native2, sort_keys=True) == text
     assert python["games"] == int(args[2]) and not python["partial"]
+
+
+def test_a_hand_that_wins_one_game_of_several_scores_what_it_gained(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``match.games`` a won game starts the match's scores again from
+    0; a hand's result (``--hands``) is still what the hand gained: its
+    settlement plus its play points, on both cores."""
+    variant = load_variant("all-fives", overrides={"match": {"points": 10, "games": 2}})
+    config = sim.make_config([sim.Table("all-fives", variant, 2, False)], ["greedy", "random"],
+                             games=60, seed=5, hands_only=True)
+    python, native = both(config, monkeypatch)
+    assert python == native
+    layout = sim.Layout(config)
+    sums = native["sums"]
+    for seat in range(2):
+        win = layout.index[f"0.seat{seat}.win"]
+        play, settle, score = (sums[win + k] for k in (1, 2, 3))
+        assert score == play + settle and score > 0

@@ -199,8 +199,9 @@ class Game:
             return
         self.outcome = OUTCOMES.get(hand.state)
         self.settlement = list(hand.settlement or [0] * rules.owners)
-        self.match.finish_hand(hand)
-        gains = [a - b for a, b in zip(self.match.scores, self._before)]
+        ended = self.match.finish_hand(hand)
+        # the hand's end: a game it wins starts the match's scores again
+        gains = [a - b for a, b in zip(ended.scores, self._before)]
         whole = self.episode == "match"
         self.rewards = hand_end_rewards(rules, self.reward, whole, gains, self.match)
         if not whole or self.match.game_over:

@@ -562,12 +562,13 @@ def _play_hands(config: SimConfig, t: int, match: Match, prep: _Prepared, seated
         for s, _, p in log:
             if p:
                 play[s] += p
-        match.finish_hand(hand)
+        ended = match.finish_hand(hand)
         for notify in listeners:
             notify({"type": "hand_end", "scores": list(match.scores),
                     "settlement": list(hand.settlement or [])})
         if config.hands_only:
-            return [a - b for a, b in zip(match.scores, before)]
+            # the hand's end: a game it wins starts the match's scores again
+            return [a - b for a, b in zip(ended.scores, before)]
     return list(match.scores)
 
 

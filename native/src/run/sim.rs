@@ -403,7 +403,8 @@ impl Game<'_> {
             }
             mt.finish_hand(&hand);
             if sim.hands_only {
-                result = Some(mt.scores.iter().zip(&before).map(|(a, b)| a - b).collect());
+                // the hand's own scores: a game it wins starts the match's again from 0
+                result = Some(hand.scores.iter().zip(&before).map(|(a, b)| a - b).collect());
                 break;
             }
         }

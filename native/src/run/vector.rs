@@ -370,7 +370,9 @@ impl<const W: usize> Env<W> {
         self.mt.finish_hand(&self.hand);
         let t = &self.rules.t;
         let owners = t.owners;
-        let gains: Vec<i64> = self.mt.scores.iter().zip(&self.before).map(|(a, b)| a - b).collect();
+        // the hand's own scores: a game it wins starts the match's again from 0
+        let gains: Vec<i64> =
+            self.hand.scores.iter().zip(&self.before).map(|(a, b)| a - b).collect();
         let over = !cfg.whole_match || self.mt.game_over;
         let lose = -1.0 / (owners as f64 - 1.0);
         let win_of = |winner: i64, seat: usize| -> f64 {
