@@ -87,6 +87,34 @@ def test_same_episodes_random_seat_match_and_rewards() -> None:
     _compare("all-fives", "random", 0, 120, episode="match")
     assert _compare("partners", "heuristic", 2, 60, reward="win", players=4) >= 0
     assert _compare("block-2p", "random", 1, 60, threads=2) > 0
+    # extra plays after a double (kozel's two doubles), pass bonuses and
+    # capicua (dominican), a lock decided against a neighbour (both)
+    assert _compare("kozel", "random", 0, 200, players=4) > 0
+    assert _compare("dominican", "heuristic", 1, 120) > 0
+
+
+def test_the_observation_says_when_the_move_is_an_extra_play() -> None:
+    from bones.adapters.common import Game
+    from bones.lang.compile import compile_rules
+    from bones.lang.load import load_variant
+    from bones.seat.encoding import Encoding
+    from bones.seat.observation import observe
+
+    assert "extra" not in [b.name for b in Encoding(compile_rules(load_variant("all-fives"))).blocks
+                           if b.size]
+    rules = compile_rules(load_variant("kozel"))
+    encoding = Encoding(rules)
+    rng = random.Random(3)
+    seen = 0
+    for seed in range(40):
+        game = Game(rules, None, seed=seed)
+        while not game.over:
+            hand = game.hand
+            flag = encoding.block(encoding.values(observe(hand, hand.turn)), "extra")
+            assert flag == [1.0 if hand.extra >= 0 else 0.0]
+            seen += hand.extra >= 0
+            game.step(rng.choice(hand.legal_moves()))
+    assert seen  # some hand had an extra play
 
 
 def test_autoreset_masks_and_seeds() -> None:

@@ -31,6 +31,9 @@ block                     size       meaning
 ``got_in``                O          1 for each side that has met the get-in rule
 ``proven_void``           (S-1) × T  per other seat, 1 for each tile the public
                                      history proves it does not hold now
+``extra``                 0 or 1     1 when the move to make is an extra play
+                                     after a double (only in a variant with
+                                     ``turn.after_double``)
 ========================  =========  ===============================================
 
 ``scaled=True`` (what the learning adapters use) bounds every entry:
@@ -60,7 +63,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from bones.engine.rules import Rules
+from bones.engine.rules import AFTER_NONE, Rules
 from bones.seat.actions import max_arms
 from bones.seat.observation import Observation
 
@@ -111,6 +114,7 @@ class Encoding:
             ("turn", s, 0, 1), ("drawable", 1, 0, t), ("boneyard", 1, 0, t),
             ("drawn_this_turn", 1, 0, t), ("scores", o, score_low, score_high), ("got_in", o, 0, 1),
             ("proven_void", (s - 1) * t, 0, 1),
+            ("extra", 1 if rules.after_double != AFTER_NONE else 0, 0, 1),
         ]
         self.blocks: list[Block] = []
         start = 0
@@ -190,6 +194,8 @@ class Encoding:
             out[at + k] = score
             out[at + o + k] = 1.0 if layout.got_in[side] else 0.0
         at += 2 * o
+        if layout.extra >= 0:  # the last block (a variant without it never sets extra)
+            out[-1] = 1.0
         for other, caps in enumerate(obs.limits()):
             if other == seat:
                 continue

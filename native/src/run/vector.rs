@@ -18,6 +18,7 @@ use crate::bots::rollouts::Policy;
 use crate::bots::search::{search, Budget};
 use crate::bots::world::View;
 use crate::kernel::bits::Bits;
+use crate::kernel::codes::AfterDouble;
 use crate::kernel::game::{unique_top, Match};
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::{arm_of, play_code, tile_of, DRAW, PASS, PLAYING};
@@ -112,6 +113,8 @@ pub struct ObsLayout {
     pub arms: usize,
     pub s: usize,
     pub o: usize,
+    /// 1 when the variant has an extra play after a double (the `extra` block)
+    pub extra: usize,
     pub size: usize,
     pub num_actions: usize,
     pub draw_index: i64,
@@ -124,12 +127,24 @@ impl ObsLayout {
         let p = r.t.highest + 1;
         let arms = r.t.max_arms;
         let (s, o) = (r.t.players, r.t.owners);
-        let size = 3 * t + arms * p + p + 2 + 3 * s + 3 + 2 * o + (s - 1) * t;
+        let extra = usize::from(r.t.after_double != AfterDouble::None);
+        let size = 3 * t + arms * p + p + 2 + 3 * s + 3 + 2 * o + (s - 1) * t + extra;
         let plays = t * arms;
         let draws = r.t.max_draws > 0;
         let draw_index = if draws { plays as i64 } else { -1 };
         let pass_index = if draws { plays + 1 } else { plays };
-        ObsLayout { t, p, arms, s, o, size, num_actions: pass_index + 1, draw_index, pass_index }
+        ObsLayout {
+            t,
+            p,
+            arms,
+            s,
+            o,
+            extra,
+            size,
+            num_actions: pass_index + 1,
+            draw_index,
+            pass_index,
+        }
     }
 
     pub fn index(&self, mv: i64) -> usize {
@@ -555,7 +570,7 @@ pub fn encode<const W: usize>(
     out: &mut [f32],
 ) {
     let r = &*hand.rules;
-    let ObsLayout { t, p, arms, s, o, .. } = *lay;
+    let ObsLayout { t, p, arms, s, o, extra, size, .. } = *lay;
     out.iter_mut().for_each(|v| *v = 0.0);
     let own = hand.hands[seat];
     for tile in own.ones() {
@@ -608,6 +623,10 @@ pub fn encode<const W: usize>(
         out[at + o + k] = if hand.got_in[side] { 1.0 } else { 0.0 };
     }
     at += 2 * o;
+    if extra > 0 && hand.extra.is_some() {
+        // the last block: the move to make is an extra play after a double
+        out[size - 1] = 1.0;
+    }
     if voids.list.is_empty() {
         return;
     }
