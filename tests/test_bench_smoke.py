@@ -173,3 +173,22 @@ def test_the_inference_bench_scores_both_models_of_a_bot(capsys) -> None:
     assert report == inference.run("block-2p", ["heuristic", "greedy"], 3, 7)  # seeded
     inference.main(["--bots", "greedy", "--hands", "2"])
     assert "greedy" in capsys.readouterr().out
+
+
+def test_the_pool_bench_writes_every_field_of_the_flat_table(tmp_path) -> None:
+    # native/benches/pool_vs_rayon.rs reads this file with the core's own reader
+    from bench.pool_vs_rayon import write_table
+    from bones.engine import flat
+
+    path = tmp_path / "table.txt"
+    write_table("all-fives", path)
+    table = flat.flatten(compile_table("all-fives"))
+    read = {}
+    for line in path.read_text().splitlines():
+        if " = " in line:
+            key, value = line.split(" = ")
+            read[key] = int(value)
+        else:
+            key, _, values = line.partition(" :")
+            read[key] = [int(v) for v in values.split()]
+    assert read == {k: v for k, v in table.items() if k != "format"}

@@ -9,4 +9,11 @@ pub mod moves;
 pub mod rng;
 pub mod settle;
 pub mod table;
+// generated (tools/generate_native.py): its casts denied here
+#[deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
 pub mod table_fields;

@@ -2,6 +2,13 @@
 //! one-line `NativeError`, never a dead interpreter or a `PanicException`,
 //! which derives from BaseException), the flat table's values, and tile masks.
 
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use pyo3::create_exception;

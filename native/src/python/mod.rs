@@ -4,6 +4,13 @@
 
 mod convert;
 mod hand;
+// generated (tools/generate_native.py): its casts denied here
+#[deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
 mod hand_fields;
 mod ismcts;
 mod rules;

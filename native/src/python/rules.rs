@@ -1,6 +1,13 @@
 //! `bones_native.Rules`: a flat table (`bones.engine.flat`), checked once and
 //! turned into the kernel's tables.
 
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
+
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

@@ -2,6 +2,13 @@
 //! per run from the flat tables and `sim.Layout`'s slots, then `run(seed,
 //! start, stop)` for each batch, with the GIL released.
 
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
+
 use std::sync::Arc;
 
 use pyo3::exceptions::PyValueError;

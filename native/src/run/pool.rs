@@ -14,15 +14,40 @@
 //! usually follows within microseconds), then parks. A worker that wakes
 //! after the job was finished without it leaves it alone (`open`). Dropping
 //! the pool stops and joins every worker: no thread outlives it.
+//!
+//! Beyond the unit tests, a `loom` model (the tests built with `--cfg
+//! loom`, which swaps the threads, atomics and locks below for loom's) checks every
+//! interleaving of a few jobs on two and three threads: each table stepped
+//! once a job, every step visible to the caller when `run` returns, no lost
+//! wake-up, and the workers joined (docs/development.md).
+
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
 
 use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::{self, JoinHandle, Thread};
-use std::time::{Duration, Instant};
+
+#[cfg(all(test, loom))]
+use loom::sync::{
+    atomic::{fence, AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering},
+    Arc, Mutex,
+};
+#[cfg(all(test, loom))]
+use model_thread::{self as thread, JoinHandle, Thread};
+#[cfg(not(all(test, loom)))]
+use std::{
+    sync::atomic::{fence, AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering},
+    sync::{Arc, Mutex},
+    thread::{self, JoinHandle, Thread},
+    time::{Duration, Instant},
+};
 
 /// How long a waiting thread spins before it parks.
+#[cfg(not(all(test, loom)))]
 const SPIN: Duration = Duration::from_micros(100);
 
 /// Blocks per slice: enough for the threads to even out, few enough that
@@ -66,6 +91,7 @@ struct Shared {
 /// first few hundred turns the spin yields the core at each turn: on an idle
 /// machine that returns at once, on a loaded one it lets another thread run
 /// (the other thread of this job among them) instead of burning its time.
+#[cfg(not(all(test, loom)))]
 fn wait(ready: impl Fn() -> bool) {
     let start = Instant::now();
     let mut spins = 0u32;
@@ -82,6 +108,21 @@ fn wait(ready: impl Fn() -> bool) {
             return;
         }
         thread::yield_now();
+    }
+}
+
+/// `wait` in the model: a turn of spinning (where the model may run
+/// another thread), then parked until `ready()`, as after `SPIN`; the model
+/// has no clock, and its `park` never returns without an `unpark`, so a
+/// lost wake-up is a deadlock it reports.
+#[cfg(all(test, loom))]
+fn wait(ready: impl Fn() -> bool) {
+    if ready() {
+        return;
+    }
+    thread::yield_now();
+    while !ready() {
+        thread::park();
     }
 }
 
@@ -177,6 +218,10 @@ impl Pool {
         }
         let mine = catch_unwind(AssertUnwindSafe(|| drain(s, &task, 0)));
         s.open.store(0, Ordering::SeqCst);
+        // closing the job, then reading `active`, against a worker counting
+        // itself, then reading `open`: a fence on each side, so at least one
+        // of the two sees the other (the caller waits, or the worker stays out)
+        fence(Ordering::SeqCst);
         wait(|| s.active.load(Ordering::SeqCst) == 0);
         s.task.store(std::ptr::null_mut(), Ordering::Relaxed);
         if let Err(p) = mine {
@@ -198,7 +243,8 @@ fn work(s: &Shared, me: usize) {
             return;
         }
         s.active.fetch_add(1, Ordering::SeqCst);
-        // still open: the caller waits for this worker before it returns
+        fence(Ordering::SeqCst); // the other side of `run`'s fence
+                                 // still open: the caller waits for this worker before it returns
         if s.open.load(Ordering::SeqCst) == seen {
             // SAFETY: `task` points to the `Task` on the stack of `run`,
             // stored (Release) before `open` and `epoch` were set to this
@@ -233,7 +279,7 @@ impl Drop for Pool {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
 
@@ -328,5 +374,167 @@ mod tests {
         drop(pool);
         // every worker's clone is gone: each thread returned and was joined
         assert_eq!(Arc::strong_count(&shared), 1);
+    }
+}
+
+/// The model's threads: loom's, each parked on a token of its own (a loom
+/// mutex and condition variable) as `std::thread::park` is, so an unpark
+/// that finds the thread busy, or blocked in a join or a lock, is kept for
+/// its next park, as std keeps it (a worker unparks a caller that may have
+/// gone on: loom's own `park` would wake the thread out of the join or the
+/// lock, which loom does not allow).
+#[cfg(all(test, loom))]
+mod model_thread {
+    use loom::sync::{Arc, Condvar, Mutex};
+    use std::cell::RefCell;
+
+    pub(super) use loom::thread::yield_now;
+
+    #[derive(Clone)]
+    pub(super) struct Thread(Arc<(Mutex<bool>, Condvar)>);
+
+    impl Thread {
+        fn new() -> Thread {
+            Thread(Arc::new((Mutex::new(false), Condvar::new())))
+        }
+
+        pub(super) fn unpark(&self) {
+            let (token, cv) = &*self.0;
+            *token.lock().unwrap() = true;
+            cv.notify_one();
+        }
+
+        fn park(&self) {
+            let (token, cv) = &*self.0;
+            let mut set = token.lock().unwrap();
+            while !*set {
+                set = cv.wait(set).unwrap();
+            }
+            *set = false;
+        }
+    }
+
+    loom::thread_local! {
+        static CURRENT: RefCell<Option<Thread>> = RefCell::new(None);
+    }
+
+    pub(super) fn current() -> Thread {
+        CURRENT.with(|c| c.borrow_mut().get_or_insert_with(Thread::new).clone())
+    }
+
+    pub(super) fn park() {
+        current().park();
+    }
+
+    pub(super) struct JoinHandle<T> {
+        inner: loom::thread::JoinHandle<T>,
+        thread: Thread,
+    }
+
+    impl<T> JoinHandle<T> {
+        pub(super) fn thread(&self) -> &Thread {
+            &self.thread
+        }
+
+        pub(super) fn join(self) -> std::thread::Result<T> {
+            self.inner.join()
+        }
+    }
+
+    pub(super) struct Builder;
+
+    impl Builder {
+        pub(super) fn new() -> Builder {
+            Builder
+        }
+
+        pub(super) fn name(self, _: String) -> Builder {
+            self
+        }
+
+        pub(super) fn spawn<F, T>(self, f: F) -> std::io::Result<JoinHandle<T>>
+        where
+            F: FnOnce() -> T + 'static,
+            T: 'static,
+        {
+            let thread = Thread::new();
+            let own = thread.clone();
+            let inner = loom::thread::spawn(move || {
+                CURRENT.with(|c| *c.borrow_mut() = Some(own));
+                f()
+            });
+            Ok(JoinHandle { inner, thread })
+        }
+    }
+}
+
+/// The model: `RUSTFLAGS="--cfg loom" cargo test --release --no-default-features loom`.
+#[cfg(all(test, loom))]
+mod loom_model {
+    use super::*;
+    use loom::cell::UnsafeCell;
+
+    /// One cell a table, stepped by the job: loom reports two accesses to
+    /// one cell that no happens-before orders (a table stepped by two
+    /// threads at once, or read by the caller before a worker's step is
+    /// visible to it).
+    struct Tables(Vec<UnsafeCell<usize>>);
+
+    // SAFETY: the cells are loom's, which check every access: a concurrent
+    // one fails the model instead of racing
+    unsafe impl Sync for Tables {}
+
+    impl Tables {
+        fn new(n: usize) -> Tables {
+            Tables((0..n).map(|_| UnsafeCell::new(0)).collect())
+        }
+
+        /// A job: each table of the range stepped once.
+        fn step(&self, r: Range<usize>) {
+            for i in r {
+                // SAFETY: loom checks that no other thread reaches cell i meanwhile
+                self.0[i].with_mut(|v| unsafe { *v += 1 });
+            }
+        }
+
+        /// Every table stepped `jobs` times, as the caller sees them now.
+        fn check(&self, jobs: usize) {
+            for c in &self.0 {
+                // SAFETY: loom checks that every step happened before this read
+                c.with(|v| assert_eq!(unsafe { *v }, jobs));
+            }
+        }
+    }
+
+    /// Jobs of `n` tables on a pool of `threads`, then the pool dropped.
+    fn jobs(threads: usize, n: usize, jobs: usize) {
+        let pool = Pool::new(threads);
+        let tables = Tables::new(n);
+        for done in 1..=jobs {
+            pool.run(n, &|r| tables.step(r)).unwrap();
+            tables.check(done);
+        }
+        drop(pool);
+    }
+
+    /// `f` under every interleaving loom finds with at most `preemptions`
+    /// preemptions a run (its advice for models of this size; the model's
+    /// threads also switch wherever they wait).
+    fn model(preemptions: usize, f: impl Fn() + Sync + Send + 'static) {
+        let mut model = loom::model::Builder::new();
+        model.preemption_bound = Some(preemptions);
+        model.check(f);
+    }
+
+    #[test]
+    fn loom_two_jobs_on_two_threads() {
+        // a worker may wake before, during or after either job: a late one
+        // must leave a closed job alone and take the next
+        model(3, || jobs(2, 2, 2));
+    }
+
+    #[test]
+    fn loom_one_job_on_three_threads() {
+        model(2, || jobs(3, 3, 1));
     }
 }
