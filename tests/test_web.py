@@ -427,6 +427,30 @@ def test_take_back_against_bots(server) -> None:
     assert r.status_code == 409
 
 
+def test_a_draw_cannot_be_taken_back_at_the_web_table(server) -> None:
+    # issue 32: draw, take back, draw again gave the same tile: the player
+    # learnt the stock's next tile and could play instead
+    app, client = server
+    g = new_game(app, client, variant="muggins", seed=2,
+                 seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"},
+                        {"kind": "bot", "bot": "greedy"}])
+    gid, key = g["id"], g["seats"][0]["key"]
+    drawn = []
+    for _ in range(2):  # the forced draw, then a draw by choice
+        v = wait_turn(client, gid, key)
+        r = client.post(f"/api/games/{gid}/moves", json={"move": "draw", "version": v["version"]},
+                        headers=seat_headers(key))
+        assert r.status_code == 200, r.text
+        drawn.append(r.json()["events"][-1]["drew"])
+    assert drawn[1]["name"] == "2-6", drawn
+    v = wait_turn(client, gid, key)
+    assert v["take_back"] is False and "a draw cannot be taken back" in v["take_back_why"]
+    r = client.post(f"/api/games/{gid}/takeback", json={"version": v["version"]}, headers=seat_headers(key))
+    assert r.status_code == 409 and "a draw cannot be taken back" in r.json()["error"]
+    after = client.get(f"/api/games/{gid}", headers=seat_headers(key)).json()
+    assert after["boneyard"] == v["boneyard"] and "2-6" in [t["name"] for t in after["hand"]]
+
+
 def test_take_back_refused_with_two_humans(server) -> None:
     app, client = server
     g = new_game(app, client, seats=[{"kind": "human"}, {"kind": "human"}])

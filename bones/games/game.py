@@ -503,22 +503,40 @@ class GameSession:
         seat = self.human_seats[0]
         if not any(s == seat for s, _, _ in hand.log):
             return "you have not moved yet in this hand"
+        # A drawn tile cannot go back into the stock: the player would know
+        # the next tile (their own draw) or something of it (a bot's draw,
+        # then its play), and could play instead of drawing it.
+        ply = self._last_move_of(seat)
+        if hand.log[ply][1] == DRAW:
+            return ("your last move was a draw, and a draw cannot be taken back "
+                    "(you would know the next tile of the stock)")
+        drawer = next((s for s, m, _ in hand.log[ply + 1:] if m == DRAW), None)
+        if drawer is not None:
+            return (f"{self.seat_name(drawer)} drew since your last move, and a draw cannot be "
+                    "taken back (you would know a tile of the stock)")
         return None
+
+    def _last_move_of(self, seat: int) -> int:
+        hand = self.hand
+        assert hand is not None
+        return max(i for i, (s, _, _) in enumerate(hand.log) if s == seat)
 
     def take_back(self) -> int:
         """Undo the human's last move of this hand and the bots' replies.
 
-        The hand is rebuilt from its deal and the moves before it (the
-        count, the scores and the log all come back exactly); the save keeps
-        a note of what was taken back.  Returns how many moves were undone.
+        Never a draw, the human's or a bot's (:meth:`can_take_back`): a tile
+        drawn stays drawn, so no take-back shows a tile of the stock that
+        playing on would not have shown.  The hand is rebuilt from its deal
+        and the moves before it (the count, the scores and the log all come
+        back exactly); the save keeps a note of what was taken back.
+        Returns how many moves were undone.
         """
         reason = self.can_take_back()
         if reason:
             raise GameError(reason)
         hand = self.hand
         assert hand is not None
-        seat = self.human_seats[0]
-        ply = max(i for i, (s, _, _) in enumerate(hand.log) if s == seat)
+        ply = self._last_move_of(self.human_seats[0])
         log = self.current
         undone = log.moves[ply:]
         self.takebacks.append({"hand": self.hand_number, "ply": ply, "undone": list(undone)})
