@@ -342,6 +342,16 @@ def test_a_draw_cannot_be_taken_back_so_the_stock_keeps_its_secret(tmp_path: Pat
     assert session.hand.hands[0] >> drawn & 1
 
 
+def test_u_after_a_draw_at_the_terminal_says_why_and_the_next_draw_is_new(tmp_path: Path) -> None:
+    r = play(["muggins", "--players", "3", "--seed", "2", "--level", "easy",
+              "--save", str(tmp_path / "g.json")], "draw\nu\ndraw\nq\n", tmp_path)
+    assert r.exit_code == 0, r.output
+    assert "your last move was a draw, and a draw cannot be taken back" in r.output
+    assert "took back" not in r.output
+    drew = re.findall(r"You drew (\[\d\|\d\])", r.output)
+    assert drew[:2] == ["[0|6]", "[2|6]"] and len(drew) == len(set(drew))
+
+
 def test_a_take_back_never_puts_a_bots_draw_back(tmp_path: Path) -> None:
     # the human plays, a bot draws and plays the tile it drew: undoing that
     # would tell the human the stock's next tile
