@@ -217,6 +217,15 @@ def test_muggins_claims(tmp_path: Path, muggins_file: Path) -> None:
         line for line in result.output.splitlines() if re.match(r"^\s+\d+\. ", line))
 
 
+def test_a_claim_is_ascii_digits(tmp_path: Path, muggins_file: Path) -> None:
+    r = play([str(muggins_file), "--bots", "greedy", "--seed", "6", "--save", str(tmp_path / "g.json")],
+             "1\n\u00b2\n" + "9" * 5000 + "\n0\nq\n", tmp_path)
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.output
+    assert "'\u00b2' is not a number of points" in r.output
+    assert "'99999999999999999...' is not a number of points" in r.output
+    assert "claimed 0" in r.output
+
+
 def test_muggins_exact_claims_score_normally(tmp_path: Path, muggins_file: Path) -> None:
     save = tmp_path / "mug2.json"
     first = play([str(muggins_file), "--bots", "greedy", "--seed", "6", "--save", str(save)],
@@ -312,6 +321,16 @@ def test_take_back_refused_before_moving_and_in_hot_seat(tmp_path: Path) -> None
               "--save", str(tmp_path / "b.json")],
              "\n1\n\nu\nq\n", tmp_path)
     assert "take-backs are for games against bots only" in h.output
+
+
+def test_only_ascii_digits_number_a_move_or_a_claim(tmp_path: Path) -> None:
+    # issue 32 point 3: str.isdigit() let these through to int(), a traceback
+    r = play(["all-fives", "--level", "easy", "--seed", "3", "--save", str(tmp_path / "g.json")],
+             "\u00b2\n\u0663\n" + "9" * 5000 + "\n1\nq\n", tmp_path)
+    assert r.exit_code == 0 and r.exception is None or isinstance(r.exception, SystemExit), r.output
+    assert "'\u00b2' is not a tile" in r.output and "'\u0663' is not a tile" in r.output
+    assert "there is no move 99999999999999999...: choose 1 to 9" in r.output
+    assert "You play 0-2" in r.output
 
 
 def _to_human_turn(session: GameSession) -> None:

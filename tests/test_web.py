@@ -582,6 +582,30 @@ def test_bodies_are_capped(server) -> None:
     assert r.status_code == 413
 
 
+@pytest.mark.parametrize("length", ["\u00b2", "--5", "9" * 5000, "1_000", "+5"])
+def test_a_content_length_that_is_no_ascii_number_is_400_not_a_traceback(server, length: str) -> None:
+    import asyncio
+
+    app, _ = server
+    scope = {"type": "http", "method": "POST", "path": "/api/validate", "raw_path": b"/api/validate",
+             "query_string": b"", "root_path": "", "scheme": "http", "http_version": "1.1",
+             "server": ("localhost", 80), "client": ("127.0.0.1", 1),
+             "headers": [(b"host", b"localhost"), (b"origin", b"http://localhost"),
+                         (b"content-type", b"application/json"),
+                         (b"content-length", length.encode("latin-1"))]}
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    asyncio.run(app(scope, receive, send))
+    assert sent[0]["status"] == 400
+    assert json.loads(sent[1]["body"]) == {"error": "the Content-Length header is not a number of bytes"}
+
+
 def test_safety_headers(server) -> None:
     _, client = server
     r = client.get("/")

@@ -35,6 +35,7 @@ from bones.engine.notation import (
 )
 from bones.engine.rng import PLAY, PURPOSE_HINT, PURPOSE_MOVE, Rng, stream
 from bones.engine.rules import MUGGINS_OFF, Rules, RulesError
+from bones.games.numbers import ascii_number
 from bones.games.people import MAX_CHAT, PeopleError, Series, chat_from, handed_from, names_from
 from bones.games.record import Record, Recorder
 from bones.games.saves import (
@@ -402,11 +403,12 @@ class GameSession:
         assert hand is not None
         raw = _TILE_AS_PRINTED.sub(r"\1-\2", text.strip())  # [2|1] as the screen prints it
         legal = self.listed_moves()
-        if raw.isdigit():
-            n = int(raw)
-            if 1 <= n <= len(legal):
+        if raw.isascii() and raw.isdigit():  # a number from the list (never ² or ٣)
+            n = ascii_number(raw)
+            if n is not None and 1 <= n <= len(legal):
                 return legal[n - 1]
-            raise GameError(f"there is no move {n}: choose 1 to {len(legal)}")
+            shown = raw if len(raw) <= 20 else raw[:17] + "..."
+            raise GameError(f"there is no move {shown}: choose 1 to {len(legal)}")
         try:
             move = parse_move(hand, raw)
         except AmbiguousMoveError as err:

@@ -12,11 +12,23 @@ from typing import Any, overload
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from bones.games.numbers import ascii_number
 from bones.web.games import ApiError, check_bot
 
 #: The largest request body accepted (a variant text is at most 64 KiB; a
 #: record to replay at most 2 MiB).
 MAX_BODY = 3 * 1024 * 1024
+
+
+def number_in(text: str | None, low: int, high: int, message: str, status: int = 400) -> int:
+    """The number every query value and path segment is read by: ``text`` as a
+    whole number from ``low`` to ``high`` (ASCII digits only,
+    :func:`bones.games.numbers.ascii_number`), else
+    :class:`ApiError` ``status`` with ``message``."""
+    number = ascii_number(text)
+    if number is None or not low <= number <= high:
+        raise ApiError(status, message)
+    return number
 
 
 def host_name(value: str) -> str:

@@ -23,6 +23,7 @@ from bones.web import tokens
 from bones.web.api import (
     MAX_BODY,
     check_fields,
+    number_in,
     read_json,
     seats_from,
     simulation_bots,
@@ -43,6 +44,8 @@ if TYPE_CHECKING:  # pragma: no cover
 STATIC = Path(__file__).resolve().parent / "static"
 #: How long ``GET /api/games/{id}?wait=V`` waits for a change before answering.
 LONG_POLL = 20.0
+#: The largest version and hand number a query may name (far beyond any game's).
+MAX_VERSION, MAX_HANDS = 10**12, 10**6
 #: The longest a deleted game's bot may take to finish the move it is making
 #: (seconds) before the deletion answers anyway.
 BOT_STOP_WAIT = 30.0
@@ -74,10 +77,12 @@ async def variant(request: Request) -> Response:
     v = load_builtin(name)
     count = None
     if players is not None:
-        if not players.isdigit() or int(players) not in v.players.counts:
+        counts = sorted(v.players.counts)
+        count = number_in(players, counts[0], counts[-1],
+                          f"players: {name} is played by {', '.join(str(c) for c in counts)} players")
+        if count not in counts:
             raise ApiError(400, f"players: {name} is played by "
-                                f"{', '.join(str(c) for c in sorted(v.players.counts))} players")
-        count = int(players)
+                                f"{', '.join(str(c) for c in counts)} players")
     return JSONResponse(details(v, count))
 
 
@@ -197,9 +202,8 @@ async def _game_view(request: Request, game: WebGame, seat: int) -> Response:
     wait = request.query_params.get("wait")
     stamp = request.query_params.get("stamp")  # the social stamp you have: names, chat...
     if wait is not None:
-        if not wait.lstrip("-").isdigit():
-            raise ApiError(400, "wait must be the version you have")
-        if int(wait) == game.version and game.session is not None \
+        if number_in(wait, 0, MAX_VERSION, "wait must be the version you have") == game.version \
+                and game.session is not None \
                 and (stamp is None or stamp == str(game.stamp)):
             server.kick(game)
             ev = server.event(game.id)
@@ -246,10 +250,9 @@ async def game_analysis(request: Request) -> Response:
     server = server_of(request)
     game = server.store.get(request.path_params["id"])
     seat = server.seat(request, game)
-    hand = request.query_params.get("hand", "")
-    if not hand.isdigit():
-        raise ApiError(400, "hand must be a hand's number, from 1")
-    return JSONResponse(await run_in_threadpool(game.analysis, seat, int(hand)))
+    hand = number_in(request.query_params.get("hand"), 1, MAX_HANDS,
+                     "hand must be a hand's number, from 1")
+    return JSONResponse(await run_in_threadpool(game.analysis, seat, hand))
 
 
 async def delete_game(request: Request) -> Response:
