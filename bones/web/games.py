@@ -66,37 +66,34 @@ INDEX_DIR = "web"
 ANALYSIS_BUDGET, MAX_ANALYSIS_BUDGET = 100, 1000
 
 
-def check_bot(text: Any) -> str:
+def check_bot(text: Any, jobs: int | None = None) -> str:
     """A client's bot text if it is a built-in bot within :data:`bones.bots.BOT_LIMITS`
-    (the limits of every front end; a client may give only those parameters); else
-    :class:`ApiError`."""
-    from bones.bots import BOT_LIMITS
+    (read by :func:`bones.bots.parse_bot`, the reader of every front end; a client
+    may give only the parameters with a limit) and, on a server of ``jobs``
+    workers, with at most ``jobs`` threads; else :class:`ApiError`.  Returns the
+    bot's name as it writes itself (``search:iterations=200``)."""
+    from bones.bots import BOT_LIMITS, BotError, make_bot, parse_bot
 
     if not isinstance(text, str) or not text.strip():
         raise ApiError(400, "a bot seat needs a bot: one of " + ", ".join(BOT_LIMITS))
     raw = text.strip()
-    if len(raw) > 80 or not re.match(r"^[A-Za-z0-9:=._-]+$", raw):
-        raise ApiError(400, f"bot '{raw[:40]}' is not a built-in bot (bots: {', '.join(BOT_LIMITS)})")
-    parts = raw.split(":")
-    name = parts[0].lower()
+    name = raw.split(":")[0].strip().lower()
     if name not in BOT_LIMITS:
-        raise ApiError(400, f"bot '{name}' is not a built-in bot the server runs "
+        shown = name if len(name) <= 24 else name[:20] + "..."
+        raise ApiError(400, f"bot '{shown}' is not a built-in bot the server runs "
                             f"(bots: {', '.join(BOT_LIMITS)})")
+    try:
+        name, values = parse_bot(raw)
+    except BotError as err:
+        raise ApiError(400, str(err)) from None
     limits = BOT_LIMITS[name]
-    for part in parts[1:]:
-        key, _, value = part.partition("=")
-        key = key.lower()
+    for key in values:
         if key not in limits:
             allowed = ", ".join(limits) or "none"
             raise ApiError(400, f"{name}: parameter '{key}' is not allowed here (allowed: {allowed})")
-        try:
-            number = float(value)
-        except ValueError:
-            raise ApiError(400, f"{name}: {key} must be a number, not '{value[:20]}'") from None
-        if not number <= limits[key]:
-            raise ApiError(400, f"{name}: {key} may be at most {limits[key]:g} on the server")
-    from bones.bots import BotError, make_bot
-
+    threads = values.get("threads", 1)
+    if jobs is not None and threads > jobs:
+        raise ApiError(400, f"{name}: threads may be at most {jobs} on this server (its --jobs)")
     try:
         return make_bot(raw).name
     except BotError as err:
