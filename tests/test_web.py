@@ -509,14 +509,17 @@ def test_one_games_failure_stays_in_that_game(server, monkeypatch) -> None:
     good = new_game(app, client, seed=31, seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
     from bones.games import game as game_module
 
-    real = game_module.GameSession._choose
+    real = game_module.GameSession.bot_thinking
 
-    def broken(self, spec, seat, salt):
-        if spec == "heuristic":
+    def broken(self):
+        if self.config.seats[self.hand.turn] != "heuristic":
+            return real(self)
+
+        def boom() -> int:  # the bot fails while it thinks, outside the game's lock
             raise RuntimeError("boom")
-        return real(self, spec, seat, salt)
+        return boom
 
-    monkeypatch.setattr(game_module.GameSession, "_choose", broken)
+    monkeypatch.setattr(game_module.GameSession, "bot_thinking", broken)
     for g in (bad, good):
         key = g["seats"][0]["key"]
         for _ in range(3):

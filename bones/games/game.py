@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import re
 import shlex
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -440,10 +440,39 @@ class GameSession:
 
     def bot_move(self) -> Event:
         """Let the bot whose turn it is choose and make its move, and save."""
+        return self.bot_play(self.bot_thinking()())
+
+    def bot_thinking(self) -> Callable[[], int]:
+        """The thinking of the bot whose turn it is: a function that gives its
+        move.  It reads only its own copy of what the bot may see (the seat's
+        observation and the decision's stream), never the session, so it may
+        run while the session serves others (`bones serve` answers reads and
+        chat while a bot thinks); :meth:`bot_play` then makes the move, if the
+        game is still where it was."""
+        from bones.seat.observation import observe
+
         hand = self.hand
         assert hand is not None
         seat = hand.turn
-        move = self._choose(self.config.seats[seat], seat, "bot")
+        legal = hand.legal_moves()
+        if len(legal) == 1:
+            forced = legal[0]  # a forced move needs no thought
+            return lambda: forced
+        spec = self.config.seats[seat]
+        bot = self._bots.get(spec)
+        if bot is None:
+            bot = self._bots[spec] = _make_bot(spec)
+        rng = bot_rng(self.seed, self.hand_number, len(hand.log), seat, "bot")
+        obs = observe(hand, seat)
+        return lambda: int(bot.choose(obs, rng))
+
+    def bot_play(self, move: int) -> Event:
+        """Make ``move``, the choice of the bot whose turn it is, and save."""
+        hand = self.hand
+        assert hand is not None
+        if not hand.is_legal(move):  # pragma: no cover - a bot bug must not corrupt a game
+            raise GameError(f"bot {self.config.seats[hand.turn]} chose an illegal move "
+                            f"({format_move(hand, move)})")
         return self.play(move)
 
     def hint(self) -> str:
@@ -670,23 +699,6 @@ class GameSession:
             yield self.save_path
 
     # ---------------------------------------------------------- internal
-
-    def _choose(self, bot_spec: str, seat: int, salt: str) -> int:
-        hand = self.hand
-        assert hand is not None
-        legal = hand.legal_moves()
-        if len(legal) == 1:
-            return legal[0]  # a forced move needs no thought
-        from bones.seat.observation import observe
-
-        bot = self._bots.get(bot_spec)
-        if bot is None:
-            bot = self._bots[bot_spec] = _make_bot(bot_spec)
-        rng = bot_rng(self.seed, self.hand_number, len(hand.log), seat, salt)
-        move: int = bot.choose(observe(hand, seat), rng)
-        if not hand.is_legal(move):  # pragma: no cover - a bot bug must not corrupt a game
-            raise GameError(f"bot {bot_spec} chose an illegal move ({format_move(hand, move)})")
-        return move
 
     def _deal(self) -> HandLike:
         return self._start(self.match.next_deal())

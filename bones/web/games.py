@@ -134,6 +134,7 @@ class WebGame:
     session: GameSession | None = None
     stat: tuple[int, int] | None = None  # the save as we last wrote or read it
     lock: threading.Lock = field(default_factory=threading.Lock)
+    thinking: threading.Lock = field(default_factory=threading.Lock)  # one bot thinks at a time
     version: int = -1
     over: bool = False
     error: str | None = None  # why this game stopped (a bot failure), shown to its seats
@@ -242,6 +243,20 @@ class WebGame:
         hand = session.hand
         return hand is not None and not hand.over and not session.is_human(hand.turn)
 
+    def bot_threads(self) -> int:
+        """The threads the bot to move thinks with (its ``threads`` parameter; 1
+        for most bots): the worker slots its move takes (:mod:`bones.web.workers`)."""
+        from bones.bots import BotError, parse_bot
+
+        session = self.session
+        hand = session.hand if session is not None else None
+        if session is None or hand is None or session.is_human(hand.turn):
+            return 1
+        try:
+            return int(parse_bot(session.config.seats[hand.turn])[1].get("threads", 1))
+        except BotError:
+            return 1
+
     def move(self, seat: int, text: Any, claim: Any, version: Any) -> dict[str, Any]:
         """Make ``text`` (notation) for ``seat`` if ``version`` is the game's current one."""
         from bones.games.game import GameError
@@ -319,20 +334,51 @@ class WebGame:
             raise ApiError(409, f"it is not your turn: seat {hand.turn} is to move")
 
     def bot_step(self, expected: int) -> bool:
-        """The bot to move plays, if the game is still at ``expected``; True when it moved."""
-        with self.held() as session:
-            if self.version != expected or not self.bot_to_move():
-                return False
+        """The bot to move plays, if the game is still at ``expected``.
+
+        It thinks without the game's lock or the save's (its thinking reads
+        its own copy of the seat's view: :meth:`GameSession.bot_thinking`), so
+        the table's reads, chat and names are answered meanwhile; its move is
+        made under both locks, if nothing moved in between (a take-back, a
+        seat handed over, the save changed by the terminal: it then thinks
+        again).  One bot thinks at a time for a game.  True while the bots
+        should go on, False when no bot is to move or a bot failed.
+        """
+        with self.thinking:
+            with self.held() as session:
+                if self.version != expected or not self.bot_to_move():
+                    return False
+                hand = session.hand
+                assert hand is not None
+                seat = hand.turn
+                spec = session.config.seats[seat]
+                try:
+                    think = session.bot_thinking()
+                except Exception as err:  # noqa: BLE001 - one game's failure stays in that game
+                    return self._bot_failed(err)
             try:
-                session.bot_move()
-            except Exception as err:  # noqa: BLE001 - one game's failure stays in that game
-                first = str(err).splitlines()[0] if str(err) else ""
-                self.error = f"a bot failed: {type(err).__name__}: {first}"
-                log.error("game %s: %s", self.id, self.error)
-                self.session = None  # re-read the last good save next time
-                return False
-            self.saved()
-            return True
+                move = think()
+            except Exception as err:  # noqa: BLE001
+                with self.lock:
+                    return self._bot_failed(err)
+            with self.held() as now:
+                if (now is not session or now.hand is not hand or self.version != expected
+                        or hand.turn != seat or now.config.seats[seat] != spec):
+                    return True  # the table changed while the bot thought: look again
+                try:
+                    session.bot_play(move)
+                except Exception as err:  # noqa: BLE001
+                    return self._bot_failed(err)
+                self.saved()
+                return True
+
+    def _bot_failed(self, err: Exception) -> bool:
+        """Stop this game (held under its lock) with the reason a bot failed."""
+        first = str(err).splitlines()[0] if str(err) else ""
+        self.error = f"a bot failed: {type(err).__name__}: {first}"
+        log.error("game %s: %s", self.id, self.error)
+        self.session = None  # re-read the last good save next time
+        return False
 
     def index_data(self) -> dict[str, Any]:
         return {"format": "bones-serve-game", "version": 1, "id": self.id,
@@ -345,8 +391,9 @@ class WebGame:
 class GameStore:
     """The games of one server, indexed beside the saves in ``SAVES/web/``."""
 
-    def __init__(self, saves: Path, max_games: int = 50) -> None:
+    def __init__(self, saves: Path, max_games: int = 50, jobs: int | None = None) -> None:
         self.saves = saves
+        self.jobs = jobs  # the server's --jobs: the most threads a bot may use
         self.index_dir = saves / INDEX_DIR
         self.max_games = max_games
         self.games: dict[str, WebGame] = {}
@@ -474,7 +521,7 @@ class GameStore:
             for k, spec in enumerate(session.config.seats):
                 if spec != HUMAN:
                     try:
-                        check_bot(spec)
+                        check_bot(spec, self.jobs)
                     except ApiError as err:
                         raise ApiError(400, f"seat {k}: {err.message}") from None
             if not session.people_seats:

@@ -117,13 +117,16 @@ async def rules_text(request: Request) -> Response:
 async def bots(request: Request) -> Response:
     from bones.bots import BOT_LIMITS, BOTS
 
+    jobs = server_of(request).config.jobs
     out = []
     for name, limits in BOT_LIMITS.items():
         info = BOTS[name]
+        # a bot's threads are the server's workers: at most --jobs of them
         out.append({"name": name, "summary": info.summary,
-                    "params": [{"name": p.name, "default": p.default, "max": limits[p.name],
+                    "params": [{"name": p.name, "default": p.default,
+                                "max": min(limits[p.name], jobs) if p.name == "threads" else limits[p.name],
                                 "help": p.help} for p in info.params if p.name in limits]})
-    return JSONResponse({"bots": out})
+    return JSONResponse({"bots": out, "jobs": jobs})
 
 
 # ------------------------------------------------------------- games
@@ -166,7 +169,7 @@ async def create_game(request: Request) -> Response:
     players = whole_number(data, "players", 2, 10)
     teams = teams_flag(data)
     seed = whole_number(data, "seed", 0, 2**63 - 1)
-    seats = seats_from(data.get("seats"))
+    seats = seats_from(data.get("seats"), server.config.jobs)
     if seats is not None and players is None:
         players = len(seats)
     game, keys = await run_in_threadpool(server.store.create, variant, source, players, teams,
@@ -202,7 +205,7 @@ async def _game_view(request: Request, game: WebGame, seat: int) -> Response:
     wait = request.query_params.get("wait")
     stamp = request.query_params.get("stamp")  # the social stamp you have: names, chat...
     if wait is not None:
-        if number_in(wait, 0, MAX_VERSION, "wait must be the version you have") == game.version \
+        if number_in(wait, -1, MAX_VERSION, "wait must be the version you have") == game.version \
                 and game.session is not None \
                 and (stamp is None or stamp == str(game.stamp)):
             server.kick(game)
@@ -363,7 +366,7 @@ async def start_simulation(request: Request) -> Response:
     if len({t.players for t in tables}) > 1:
         raise ApiError(400, "the two variants are played by different numbers of players "
                             "here; choose one with players")
-    bot_names = simulation_bots(data.get("bots", ["greedy"]))
+    bot_names = simulation_bots(data.get("bots", ["greedy"]), server.config.jobs)
     if "games" in data and "hands" in data:
         raise ApiError(400, "give games (whole matches) or hands, not both")
     hands_only = "hands" in data

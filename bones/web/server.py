@@ -42,7 +42,7 @@ class Server:
         self.config = config
         self.host_key = config.host_key or tokens.new_key()
         self.host_hash = tokens.key_hash(self.host_key)
-        self.store = GameStore(config.saves, config.max_games)
+        self.store = GameStore(config.saves, config.max_games, config.jobs)
         self.workers = Workers(config.jobs, config.processes)
         self.sims = Simulations(self.workers, config.max_simulations)
         self.changed: dict[str, asyncio.Event] = {}
@@ -101,7 +101,8 @@ class Server:
                 return  # a deleted game's bots stop: its save may be opened as a new game
             game.busy = True
             try:
-                moved = await self.workers.thread(game.bot_step, expected)
+                moved = await self.workers.thread(game.bot_step, expected,
+                                                  weight=game.bot_threads())
             except ApiError as err:
                 log.warning("game %s: %s", game.id, err.message)
                 moved = False
