@@ -865,7 +865,7 @@ def test_analyse_a_record_and_a_save(server, saves: Path) -> None:
                     json={"move": v["legal"][-1]["move"], "version": v["version"]},
                     headers=seat_headers(key))
     text = (saves / g["save"]).read_text()
-    r = client.post("/api/analyse", json={"record": text, "budget": 5}, headers=ORIGIN)
+    r = client.post("/api/analyse", json={"record": text, "budget": 5}, headers=host_headers(app))
     assert r.status_code == 200, r.text
     a = r.json()
     assert a["format"] == "bones-analysis" and a["seats"] == [0] and a["budget"] == 5
@@ -882,8 +882,10 @@ def test_analyse_a_record_and_a_save(server, saves: Path) -> None:
     assert by_name.status_code == 200
     assert by_name.json()["hands"] == [dict(h) for h in a["hands"]]
     assert client.post("/api/analyse", json={"save": g["save"]}, headers=ORIGIN).status_code == 401
+    # the search is the host's: a record without the host key is refused too
+    assert client.post("/api/analyse", json={"record": text}, headers=ORIGIN).status_code == 401
     for body, status in [({"record": text, "budget": 0}, 400), ({"record": "{}"}, 422), ({}, 400)]:
-        assert client.post("/api/analyse", json=body, headers=ORIGIN).status_code == status
+        assert client.post("/api/analyse", json=body, headers=host_headers(app)).status_code == status
 
 
 def test_a_seat_analyses_its_moves_of_a_finished_hand(server) -> None:

@@ -146,3 +146,101 @@ def test_a_save_whose_bot_has_more_threads_than_jobs_is_refused_in_one_line(save
         r = client.post("/api/saves/open", json={"name": "many.json"}, headers=host_headers(app))
         assert (r.status_code, r.json()["error"]) == (
             400, "seat 1: search: threads may be at most 2 on this server (its --jobs)")
+
+
+# ------------------------------------------------------------- analyses
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "all-fives.record.json"
+
+
+def test_an_analysis_needs_the_host_key(server) -> None:
+    app, client = server
+    text = GOLDEN.read_text()
+    r = client.post("/api/analyse", json={"record": text, "budget": 1}, headers={"Origin": "http://localhost"})
+    assert r.status_code == 401 and "host key" in r.json()["error"]
+    g = new_game(app, client)
+    r = client.post("/api/analyse", json={"record": text, "budget": 1}, headers=seat_headers(g["seats"][0]["key"]))
+    assert r.status_code == 403
+
+
+def test_an_analysis_runs_in_the_jobs_workers_one_at_a_time_for_a_client(server, monkeypatch) -> None:
+    from bones.web import replay
+
+    app, client = server
+    started, release = threading.Event(), threading.Event()
+    threads: list[str] = []
+
+    def slow(record, label, budget):
+        threads.append(threading.current_thread().name)
+        started.set()
+        release.wait(30)
+        return {"format": "bones-analysis"}
+
+    monkeypatch.setattr(replay, "analysis_of", slow)
+    body = {"record": GOLDEN.read_text(), "budget": 1}
+    first: list = []
+    worker = threading.Thread(target=lambda: first.append(
+        client.post("/api/analyse", json=body, headers=host_headers(app))))
+    worker.start()
+    try:
+        assert started.wait(20)
+        again = client.post("/api/analyse", json=body, headers=host_headers(app))
+        assert again.status_code == 429 and "still running" in again.json()["error"]
+    finally:
+        release.set()
+        worker.join(30)
+    assert first[0].status_code == 200
+    assert threads[0].startswith("bones-bot")  # a --jobs worker
+    assert client.post("/api/analyse", json=body, headers=host_headers(app)).status_code == 200
+
+
+def test_an_analysis_is_capped_in_moves_and_in_moves_times_budget(server, monkeypatch) -> None:
+    from bones.web import analyses
+
+    app, client = server
+    text = GOLDEN.read_text()  # 9 hands, 229 moves
+    r = client.post("/api/analyse", json={"record": text, "budget": 1000}, headers=host_headers(app))
+    assert (r.status_code, r.json()["error"]) == (413, (
+        "229 moves at 1000 worlds a decision are more than the server analyses at once "
+        "(100,000 moves × worlds): give budget at most 436, or run bones analyse FILE"))
+    monkeypatch.setattr(analyses, "MAX_MOVES", 200)
+    r = client.post("/api/analyse", json={"record": text, "budget": 1}, headers=host_headers(app))
+    assert (r.status_code, r.json()["error"]) == (
+        413, "the record holds 229 moves: the server analyses at most 200 (bones analyse FILE has no limit)")
+
+
+def test_analyses_are_rate_limited_per_client(server) -> None:
+    from bones.web.analyses import RATE_REQUESTS, RATE_SECONDS
+
+    app, client = server
+    for _ in range(RATE_REQUESTS):
+        r = client.post("/api/analyse", json={"record": "{}"}, headers=host_headers(app))
+        assert r.status_code == 422
+    r = client.post("/api/analyse", json={"record": "{}"}, headers=host_headers(app))
+    assert r.status_code == 429 and "too many analyses" in r.json()["error"]
+    assert 1 <= int(r.headers["retry-after"]) <= RATE_SECONDS + 1
+
+
+def test_a_seats_analysis_runs_in_a_worker_and_counts_against_its_rate(server, monkeypatch) -> None:
+    from bones.web.games import WebGame
+    from bones.web.limits import BURST
+
+    app, client = server
+    g = new_game(app, client, seats=[{"kind": "human"}, {"kind": "human"}])
+    gid, key = g["id"], g["seats"][0]["key"]
+    threads: list[str] = []
+    real = WebGame.analysis
+
+    def spy(self, seat, hand):
+        threads.append(threading.current_thread().name)
+        return real(self, seat, hand)
+
+    monkeypatch.setattr(WebGame, "analysis", spy)
+    for _ in range(BURST):  # hand 1 is not over: 409, counted all the same
+        assert client.get(f"/api/games/{gid}/analysis?hand=1", headers=seat_headers(key)).status_code == 409
+    r = client.get(f"/api/games/{gid}/analysis?hand=1", headers=seat_headers(key))
+    assert r.status_code == 429 and r.headers["retry-after"]
+    assert threads and all(name.startswith("bones-bot") for name in threads)  # the --jobs workers'
+    # another seat's count is its own
+    assert client.get(f"/api/games/{gid}/analysis?hand=1",
+                      headers=seat_headers(g["seats"][1]["key"])).status_code == 409

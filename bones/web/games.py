@@ -300,12 +300,17 @@ class WebGame:
     def analysis(self, seat: int, hand: Any) -> dict[str, Any]:
         """`bones analyse --json` of ``seat``'s decisions in the finished hand
         number ``hand`` (from 1): each judged from the seat's own view, so
-        nothing hidden from it is shown."""
+        nothing hidden from it is shown.  Run in one of the server's workers;
+        a seat asks at most :data:`bones.web.limits.BURST` times in
+        :data:`~bones.web.limits.WINDOW` seconds."""
         from bones.games.analysis import analyse, analysis_json
 
         if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
             raise ApiError(400, "hand must be a hand's number, from 1")
+        from bones.web.limits import limit
+
         with self.held() as session:
+            limit(self, "analysis", seat)  # counted as the seat's chat is (429 on a flood)
             record = session.to_record()
         if hand > len(record.hands) or record.hands[hand - 1].end is None:
             raise ApiError(409, f"hand {hand} is not over")

@@ -255,7 +255,7 @@ async def game_analysis(request: Request) -> Response:
     seat = server.seat(request, game)
     hand = number_in(request.query_params.get("hand"), 1, MAX_HANDS,
                      "hand must be a hand's number, from 1")
-    return JSONResponse(await run_in_threadpool(game.analysis, seat, hand))
+    return JSONResponse(await server.workers.thread(game.analysis, seat, hand))
 
 
 async def delete_game(request: Request) -> Response:
@@ -324,28 +324,33 @@ async def replay(request: Request) -> Response:
 async def analyse(request: Request) -> Response:
     """The analysis of a record or a save (`bones analyse --json`, with the
     best move's layout for each decision): ``{"record": TEXT}`` or
-    ``{"save": NAME}``, and ``budget`` (worlds per decision)."""
+    ``{"save": NAME}``, and ``budget`` (worlds per decision).  The host's
+    alone, within the limits of :mod:`bones.web.analyses`."""
+    from bones.web.analyses import check_cost
     from bones.web.games import ANALYSIS_BUDGET, MAX_ANALYSIS_BUDGET
     from bones.web.replay import analysis_of, record_of_save, record_of_text
 
     server = server_of(request)
+    server.require_host(request)
     data = await read_json(request)
     check_fields(data, {"record", "save", "budget"})
     if ("record" in data) == ("save" in data):
         raise ApiError(400, "give record (a record's JSON text) or save (a save's name)")
     budget = whole_number(data, "budget", 1, MAX_ANALYSIS_BUDGET, ANALYSIS_BUDGET)
-    if "save" in data:
-        server.require_host(request)
-        path = server.store.save_path(data["save"])
-        record = await run_in_threadpool(record_of_save, path)
-        label = path.name
-    else:
-        text = data["record"]
-        if not isinstance(text, str):
-            raise ApiError(400, "record must be the text of a record file")
-        record = await run_in_threadpool(record_of_text, text)
-        label = "record"
-    return JSONResponse(await run_in_threadpool(analysis_of, record, label, budget))
+    async with server.analyses.admitted(request.client.host if request.client else "?"):
+        if "save" in data:
+            path = server.store.save_path(data["save"])
+            record = await run_in_threadpool(record_of_save, path)
+            label = path.name
+        else:
+            text = data["record"]
+            if not isinstance(text, str):
+                raise ApiError(400, "record must be the text of a record file")
+            record = await run_in_threadpool(record_of_text, text)
+            label = "record"
+        check_cost(record, budget)
+        result = await server.workers.thread(analysis_of, record, label, budget)
+    return JSONResponse(result)
 
 
 # ------------------------------------------------------- simulations

@@ -11,6 +11,7 @@ from pathlib import Path
 from starlette.requests import Request
 
 from bones.web import tokens
+from bones.web.analyses import Analyses
 from bones.web.games import ApiError, GameStore, WebGame
 from bones.web.sims import Simulations
 from bones.web.watch import Spectators
@@ -49,6 +50,7 @@ class Server:
         self.bot_tasks: dict[str, asyncio.Task[None]] = {}
         self.closing = False
         self.spectators = Spectators()
+        self.analyses = Analyses()
 
     # ------------------------------------------------------------- keys
 

@@ -23,8 +23,6 @@ not counted).
 from __future__ import annotations
 
 import contextlib
-import time
-from collections import deque
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
@@ -32,6 +30,7 @@ from starlette.requests import Request
 
 from bones.web import tokens
 from bones.web.games import ApiError
+from bones.web.limits import RateLimit
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.web.games import WebGame
@@ -43,28 +42,6 @@ MAX_SPECTATORS = 20
 #: At most this many requests by one watch key in :data:`RATE_SECONDS` seconds
 #: (a page following a game makes about one a move).
 RATE_REQUESTS, RATE_SECONDS = 60, 10.0
-
-
-class RateLimit:
-    """At most ``limit`` events per ``seconds`` for each name (a sliding window)."""
-
-    def __init__(self, limit: int, seconds: float) -> None:
-        self.limit = limit
-        self.seconds = seconds
-        self.seen: dict[str, deque[float]] = {}
-
-    def allow(self, name: str, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        times = self.seen.setdefault(name, deque())
-        while times and times[0] <= now - self.seconds:
-            times.popleft()
-        if len(times) >= self.limit:
-            return False
-        times.append(now)
-        if len(self.seen) > 10_000:  # forget the idle names
-            for key in [k for k, v in self.seen.items() if not v or v[-1] <= now - self.seconds]:
-                del self.seen[key]
-        return True
 
 
 class Spectators:
