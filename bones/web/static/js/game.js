@@ -345,10 +345,11 @@ export class Table {
       h("div", { id: "hand-analysis", class: "replay-analysis" }),
       h("form", { method: "dialog" }, h("button", { id: "next-hand", autofocus: true },
         v.over ? "Close" : "Next hand"), " ",
-        v.over && v.social ? h("button", { id: "rematch-now", onclick: () => this.social.rematch(true) }, "Rematch") : null,
-        v.over && v.social ? " " : null,
-        h("button", { id: "analyse-hand", type: "button", onclick: () => this.analyseHand(end.hand) },
-          "Analyse my moves")),
+        v.over && v.social && !v.spectator
+          ? h("button", { id: "rematch-now", onclick: () => this.social.rematch(true) }, "Rematch") : null,
+        v.over && v.social && !v.spectator ? " " : null,
+        v.spectator ? null : h("button", { id: "analyse-hand", type: "button",
+          onclick: () => this.analyseHand(end.hand) }, "Analyse my moves")),
     ].filter(Boolean));
     if (!dlg.open) dlg.showModal();
   }
