@@ -26,7 +26,13 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from bones.web.app import ServeConfig, create_app  # noqa: E402
 from bones.web.games import ApiError  # noqa: E402
-from bones.web.watch import MAX_SPECTATORS, MAX_WATCH_LINKS, RATE_REQUESTS, RateLimit  # noqa: E402
+from bones.web.watch import (  # noqa: E402
+    MAX_PER_KEY,
+    MAX_SPECTATORS,
+    MAX_WATCH_LINKS,
+    RATE_REQUESTS,
+    RateLimit,
+)
 
 ORIGIN = {"Origin": "http://localhost"}
 
@@ -357,22 +363,54 @@ def test_a_flood_from_one_watch_link_gets_429_and_touches_no_other(server) -> No
     assert client.get(f"/api/games/{a['id']}", headers=auth(wa2["key"])).status_code == 200
     assert client.get(f"/api/games/{b['id']}", headers=auth(wb["key"])).status_code == 200
     assert client.get(f"/api/games/{a['id']}", headers=auth(a["seats"][0]["key"])).status_code == 200
-    # a long poll for the current version is not counted: a page following a fast game
+    # a long poll is counted as any request (issue 32: ?wait=V&stamp=x answered at once was not)
     game = app.state.server.store.get(a["id"])
     for _ in range(500):  # until the game waits for its person (then it stays at one version)
         if client.get(f"/api/games/{a['id']}", headers=auth(a["seats"][0]["key"])).json()["your_turn"]:
             break
         time.sleep(0.01)
-    app.state.server.spectators.rate = RateLimit(0, 10.0)  # nothing answered at once is allowed
-    import bones.web.routes as routes
-    routes_poll, routes.LONG_POLL = routes.LONG_POLL, 0.05
-    try:
-        r = client.get(f"/api/games/{a['id']}?wait={game.version}", headers=auth(wa2["key"]))
-        assert r.status_code == 200, r.text
-        r = client.get(f"/api/games/{a['id']}?wait={game.version - 1}", headers=auth(wa2["key"]))
-        assert r.status_code == 429
-    finally:
-        routes.LONG_POLL = routes_poll
+    app.state.server.spectators.rate = RateLimit(0, 10.0)  # nothing is allowed
+    for query in (f"?wait={game.version}", f"?wait={game.version}&stamp=x", f"?wait={game.version - 1}"):
+        r = client.get(f"/api/games/{a['id']}{query}", headers=auth(wa2["key"]))
+        assert r.status_code == 429 and r.headers["retry-after"], query
+
+
+def test_a_long_poll_with_a_stale_stamp_is_counted(server) -> None:
+    # ?wait=<version>&stamp=x is answered at once (the stamp differs): 300 of 300 were
+    app, client = server
+    g = new_game(app, client, seed=1)
+    w = watch_link(app, client, g["id"])
+    app.state.server.spectators.rate = RateLimit(RATE_REQUESTS, 3600.0)
+    game = app.state.server.store.get(g["id"])
+    statuses = [client.get(f"/api/games/{g['id']}?wait={game.version}&stamp=x",
+                           headers=auth(w["key"])).status_code for _ in range(RATE_REQUESTS + 5)]
+    assert statuses.count(200) <= RATE_REQUESTS and set(statuses[RATE_REQUESTS:]) == {429}
+
+
+def test_one_watch_key_holds_at_most_a_few_of_a_games_places(server) -> None:
+    app, client = server
+    g = new_game(app, client, seed=2)
+    game = app.state.server.store.get(g["id"])
+    spectators = app.state.server.spectators
+    one, other = "k" * 43, "o" * 43
+
+    async def scenario() -> None:
+        held = [spectators.admitted(game, one) for _ in range(MAX_PER_KEY)]
+        for ctx in held:
+            await ctx.__aenter__()
+        with pytest.raises(ApiError) as err:
+            async with spectators.admitted(game, one):
+                pass
+        assert err.value.status == 429 and "this watch link already follows the game" in err.value.message
+        async with spectators.admitted(game, other):  # another link still gets a place
+            pass
+        for ctx in held:
+            await ctx.__aexit__(None, None, None)
+        async with spectators.admitted(game, one):  # and the link its places back
+            pass
+        assert spectators.watching == {} and spectators.holding == {}
+
+    run_async(scenario())
 
 
 def test_the_rate_limit_window_slides() -> None:

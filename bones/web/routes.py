@@ -195,7 +195,7 @@ async def get_game(request: Request) -> Response:
     game = server.store.get(request.path_params["id"])
     watch_key = server.spectators.key_of(request, game)
     if watch_key is not None:  # a watch link: capped, rate-limited, no hand (bones.web.watch)
-        async with server.spectators.admitted(game, watch_key, request.query_params.get("wait")):
+        async with server.spectators.admitted(game, watch_key):
             return await _game_view(request, game, SPECTATOR)
     return await _game_view(request, game, server.seat(request, game))
 
