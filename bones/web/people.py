@@ -71,14 +71,19 @@ def social_json(game: WebGame, session: GameSession, seat: int) -> dict[str, Any
 def set_name(game: WebGame, key: str | None, value: Any) -> dict[str, Any]:
     """Name the seat of ``key`` (the key that asks, never another seat); the seat is
     read under the game's lock, where no rematch can move it meanwhile."""
-    from bones.games.people import PeopleError, clean_name
+    from bones.bots import BOTS
+    from bones.games.people import PeopleError, clean_name, new_name
 
     try:
-        name = clean_name(value)
+        clean_name(value)
     except PeopleError as err:
         raise ApiError(400, str(err)) from None
     with game.held() as session:
         seat = game.seat_of(key)
+        try:  # it shows, passes for no label of the table and names no tile
+            name = new_name(value, max(session.rules.tiles.high), BOTS)
+        except PeopleError as err:
+            raise ApiError(422, str(err)) from None
         limit(game, "name", seat)  # under the game's lock, as every count of the game
         if session.names[seat] != name:
             session.names[seat] = name
