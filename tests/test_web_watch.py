@@ -431,6 +431,10 @@ def test_the_rate_limit_window_slides() -> None:
     ("http://192.168.1.20:8080", "http://192.168.1.20:8080"),
     ("https://table.example.org:443", "https://table.example.org"),  # as a browser's Origin says it
     ("https://[2001:db8::1]:8443/", "https://[2001:db8::1]:8443"),
+    # an internationalised name, as browsers send it (issue 32: accepted, then every request got 421)
+    ("https://b\u00fccher.example", "https://xn--bcher-kva.example"),
+    ("https://\u4f8b\u3048.\u30c6\u30b9\u30c8/", "https://xn--r8jz45g.xn--zckzah"),
+    ("https://xn--bcher-kva.example", "https://xn--bcher-kva.example"),
 ])
 def test_public_urls_accepted(text: str, expected: str) -> None:
     from bones.web.links import check_public_url
@@ -447,6 +451,19 @@ def test_public_urls_accepted(text: str, expected: str) -> None:
     ("https://me:pw@table.example.org", "user name"),
     ("https://table.example.org/bones/", "without a path"),
     ("https://table.example.org:99999", "port must be"),
+    # issue 32: each of these was accepted
+    ("https://ta ble.example.org", "must not hold spaces, quotes or control characters"),
+    ('https://"table".example.org', "must not hold spaces, quotes or control characters"),
+    ("https://table;rm.example.org", "may hold only letters, digits, hyphens and dots"),
+    ("https://table%2fx.example.org", "no %-escapes"),
+    ("https://table..example.org", "empty label"),
+    ("https://-table.example.org", "no hyphen at a label's start or end"),
+    ("https://table.example.org:0", "port must be a number from 1 to 65535"),
+    ("https://" + "a" * 300 + ".example.org", "longer than 253 characters"),
+    ("https://" + "a" * 64 + ".example.org", "a label longer than 63 characters"),
+    ("https://xn--zz.example.org", "not a valid internationalised name"),
+    ("https://999.1.1.1", "neither an IP address nor a name"),
+    ("https://table_x.example.org", "may hold only letters, digits, hyphens and dots"),
 ])
 def test_public_urls_refused_in_one_line(text: str, words: str) -> None:
     from bones.web.links import PublicUrlError, check_public_url
@@ -474,6 +491,20 @@ def test_public_url_makes_every_link_and_is_accepted_by_the_guards(tmp_path: Pat
         other = {**tunnel, "Origin": "https://evil.example.org"}
         assert client.post(f"/api/games/{g['id']}/watch", json={}, headers=other).status_code == 403
         assert client.get("/api/bots", headers={"Host": "evil.example.org"}).status_code == 421
+
+
+def test_an_internationalised_public_url_works_as_browsers_send_it(tmp_path: Path) -> None:
+    from bones.web.links import check_public_url
+
+    app, client = make(tmp_path / "saves", public_url=check_public_url("https://b\u00fccher.example"))
+    with client:
+        g = new_game(app, client, seats=[{"kind": "human"}, {"kind": "human"}])
+        assert all(s["url"].startswith("https://xn--bcher-kva.example/#game=") for s in g["seats"])
+        # a browser sends the punycode form in Host and Origin: both pass
+        proxied = {"Host": "xn--bcher-kva.example", "Origin": "https://xn--bcher-kva.example",
+                   "Authorization": host(app)["Authorization"]}
+        r = client.post(f"/api/games/{g['id']}/watch", json={}, headers=proxied)
+        assert r.status_code == 201, r.text
 
 
 def test_links_use_the_lan_address_when_the_host_page_is_on_loopback(tmp_path: Path) -> None:
