@@ -447,7 +447,7 @@ def test_a_save_with_a_bad_name_is_refused_and_an_old_save_loads(server, saves: 
     bad.write_text(json.dumps(data))
     from bones.games.game import GameError
 
-    with pytest.raises(GameError, match="meta.play: a name has at most 24 characters"):
+    with pytest.raises(GameError, match=r"meta.play: names\[0\]: a name has at most 24 characters"):
         GameSession.resume(bad)
 
 

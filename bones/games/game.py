@@ -36,7 +36,7 @@ from bones.engine.notation import (
 from bones.engine.rng import PLAY, PURPOSE_HINT, PURPOSE_MOVE, Rng, stream
 from bones.engine.rules import MUGGINS_OFF, Rules, RulesError
 from bones.games.numbers import ascii_number
-from bones.games.people import MAX_CHAT, PeopleError, Series, chat_from, handed_from, names_from
+from bones.games.people import MAX_CHAT, Series
 from bones.games.record import Record, Recorder
 from bones.games.saves import (
     SaveError,
@@ -234,33 +234,29 @@ class GameSession:
         line).  Hold :func:`bones.games.saves.save_lock` on ``path`` around
         the resume and the play that follows.
         """
+        from bones.games.playmeta import read_play
+
         record, variant, rules = _read_save(path)
-        play = record.meta.get(SAVE_FORMAT_KEY)
-        if not isinstance(play, dict):
+        play = read_play(record.meta, rules.players)  # checked as the record was read
+        if play is None:
             raise GameError(f"{path}: a game record but not a `bones play` save (no meta.play)")
         try:
-            config = _saved_seats(path, play, rules.players, trusted_bots)
+            config = _saved_seats(path, play.seats, play.level, trusted_bots)
             if record.seed is None:
                 raise GameError(f"{path}: the save has no seed")
             session = cls(variant, rules, config, record.seed, path,
-                          str(play.get("source", variant.name)))
-            session.takebacks = list(play.get("takebacks", []))
-            try:
-                session.names = names_from(play.get("names"), rules.players)
-                session.handed = handed_from(play.get("handed"),
-                                             [s != HUMAN for s in config.seats])
-                session.chat = chat_from(play.get("chat"), rules.players)
-                if play.get("series") is not None:
-                    session.series = Series.from_json(play["series"], rules.players)
-            except PeopleError as err:
-                raise GameError(f"{path}: meta.play: {err}") from None
+                          play.source if play.source is not None else variant.name)
+            session.takebacks = list(play.takebacks)
+            session.names = list(play.names)
+            session.handed = list(play.handed)
+            session.chat = list(play.chat)
+            session.series = play.series
             session._replay_saved(path, record)
-            state = play.get("rng")
-            if record.version == 1 and state is not None and not session.match.game_over:
+            if record.version == 1 and play.rng is not None and not session.match.game_over:
                 # a save from before the specified stream: the next hands are
                 # dealt by the generator it was made with (docs/random.md)
                 legacy = random.Random()
-                legacy.setstate(_rng_state_from_json(state))
+                legacy.setstate(play.rng)
                 session.match.legacy = session.match.rng = legacy
             for spec_text in set(config.seats) - {HUMAN}:
                 _make_bot(spec_text)
@@ -785,11 +781,11 @@ def _make_bot(spec_text: str) -> Bot:
         raise GameError(f"--bots: {_one_line(err)}") from None
 
 
-def _saved_seats(path: Path, play: dict[str, Any], players: int,
+def _saved_seats(path: Path, seats: tuple[str, ...], level: str,
                  trusted_bots: Sequence[str]) -> SeatConfig:
-    """A save's seats, each a human, a trusted bot or a built-in bot that reads nothing."""
-    seats = tuple(str(s) for s in play["seats"])
-    config = SeatConfig(seats, str(play.get("level", DEFAULT_LEVEL)))
+    """A save's seats (read by :func:`bones.games.playmeta.read_play`), each a human,
+    a trusted bot or a built-in bot that reads nothing."""
+    config = SeatConfig(seats, level)
     for k, spec_text in enumerate(seats):
         if spec_text == HUMAN or spec_text in trusted_bots:
             continue
@@ -804,8 +800,6 @@ def _saved_seats(path: Path, play: dict[str, Any], players: int,
             _make_bot(spec_text)  # its parameters within the limits of every front end
         except GameError as err:
             raise GameError(f"{path}: seat {k}: {str(err).removeprefix('--bots: ')}") from None
-    if len(seats) != players:
-        raise GameError(f"{path}: meta.play.seats names {len(seats)} seats for {players} players")
     return config
 
 
@@ -856,14 +850,6 @@ def _read_save(path: Path) -> tuple[Record, Variant, Rules]:
 def _rng_state_to_json(state: tuple[Any, ...]) -> list[Any]:
     version, internal, gauss = state
     return [version, list(internal), gauss]
-
-
-def _rng_state_from_json(data: list[Any]) -> tuple[Any, ...]:
-    version, internal, gauss = data
-    words = tuple(int(x) for x in internal)
-    if not all(0 <= w < 2**32 for w in words):  # Python's generator holds 32-bit words
-        raise ValueError("meta.play.rng is not the state of a random generator")
-    return (int(version), words, gauss)
 
 
 def _one_line(err: BaseException) -> str:

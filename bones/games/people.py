@@ -105,6 +105,15 @@ def clean_message(value: Any) -> str:
     if not printable(text):
         raise PeopleError("a message may hold only printable characters "
                           "(no line breaks or control characters)")
+    return text
+
+
+def new_message(value: Any) -> str:
+    """A chat message someone posts now: :func:`clean_message`, and one that shows.
+    (Whether it names a tile depends on the hand: the server asks
+    :func:`bones.games.talk.table_talk`.)  A save's chat is read with
+    :func:`clean_message` alone."""
+    text = clean_message(value)
     if blank(text):
         raise PeopleError("a message needs some text (this one shows nothing)")
     return text
@@ -158,7 +167,13 @@ def names_from(data: Any, players: int) -> list[str | None]:
         return [None] * players
     if not isinstance(data, list) or len(data) != players:
         raise PeopleError(f"names must list one name (or null) for each of the {players} seats")
-    return [None if n is None else clean_name(n) for n in data]
+    out: list[str | None] = []
+    for k, name in enumerate(data):
+        try:
+            out.append(None if name is None else clean_name(name))
+        except PeopleError as err:
+            raise PeopleError(f"names[{k}]: {err}") from None
+    return out
 
 
 def handed_from(data: Any, bot_seats: list[bool]) -> list[int]:
@@ -220,4 +235,4 @@ def chat_from(data: Any, players: int) -> list[dict[str, Any]]:
 
 
 __all__ = ["MAX_CHAT", "MAX_MESSAGE", "MAX_NAME", "PeopleError", "Series", "chat_from",
-           "clean_message", "clean_name", "handed_from", "names_from", "new_name"]
+           "clean_message", "clean_name", "handed_from", "names_from", "new_message", "new_name"]

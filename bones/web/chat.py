@@ -53,10 +53,10 @@ def messages_json(session: GameSession) -> list[dict[str, Any]]:
 def post(game: WebGame, key: str | None, value: Any) -> dict[str, Any]:
     """Post ``value`` as the message of ``key``'s seat (read under the game's lock,
     where no rematch can move it meanwhile); the seat's view after it."""
-    from bones.games.people import MAX_CHAT, PeopleError, clean_message
+    from bones.games.people import MAX_CHAT, PeopleError, new_message
 
     try:
-        text = clean_message(value)
+        text = new_message(value)
     except PeopleError as err:
         raise ApiError(400, str(err)) from None
     with game.held() as session:
