@@ -669,6 +669,51 @@ def test_the_save_list_reads_each_save_as_bones_play_does(server, saves: Path) -
     assert listed["plain.json"]["unreadable"] and listed["plain.json"]["problem"] == "not a bones play save"
 
 
+@pytest.mark.parametrize("field,value,problem", [
+    ("names", "Ana", "meta.play: names must list one name (or null) for each of the 2 seats"),
+    ("series", {"id": 5}, "meta.play: series.id must be a short text"),
+    ("chat", [{"seat": 7, "text": "hi", "at": 1}], "meta.play: chat[0].seat must be a seat from 0 to 1"),
+])
+def test_a_save_with_a_corrupt_meta_play_is_unreadable_and_no_response_names_a_path(
+        server, saves: Path, field: str, value, problem: str) -> None:
+    # issue 32: listed as readable, then opening it answered 400 with the server's absolute path
+    from bones.lang.load import load_variant
+
+    app, client = server
+    GameSession.new(load_variant("sniff"), seed=4, save_path=saves / "good.json", level="easy").save()
+    record = json.loads((saves / "good.json").read_text(encoding="utf-8"))
+    record["meta"]["play"][field] = value
+    (saves / "bad.json").write_text(json.dumps(record), encoding="utf-8")
+    listed = {s["name"]: s for s in client.get("/api/saves", headers=host_headers(app)).json()["saves"]}
+    assert listed["bad.json"] == {"name": "bad.json", "modified": listed["bad.json"]["modified"],
+                                  "game": None, "unreadable": True, "problem": problem}
+    answers = [
+        client.post("/api/saves/open", json={"name": "bad.json"}, headers=host_headers(app)),
+        client.post("/api/replay", json={"save": "bad.json"}, headers=host_headers(app)),
+        client.post("/api/analyse", json={"save": "bad.json"}, headers=host_headers(app)),
+        client.post("/api/replay", json={"record": json.dumps(record)}, headers=host_headers(app)),
+    ]
+    assert [r.status_code for r in answers] == [400, 422, 422, 422]
+    assert [r.json()["error"] for r in answers] == [
+        f"bad.json: {problem}", f"bad.json: {problem}", f"bad.json: {problem}", f"record: {problem}"]
+    assert all(str(saves) not in r.text and str(saves.resolve()) not in r.text for r in answers)
+
+
+def test_no_error_names_a_path_of_the_server(server, saves: Path) -> None:
+    from bones.games.saves import save_lock
+
+    app, client = server
+    g = new_game(app, client, seed=14, seats=[{"kind": "human"}, {"kind": "human"}])
+    key = g["seats"][0]["key"]
+    with save_lock(saves / g["save"], "bones play"):  # a terminal has the game open
+        r = client.get(f"/api/games/{g['id']}", headers=seat_headers(key))
+    assert r.status_code == 423 and r.json()["error"].startswith(f"game {g['id']}: {g['save']} is in use")
+    (saves / g["save"]).write_text("{", encoding="utf-8")  # broken behind the server's back
+    r = client.get(f"/api/games/{g['id']}", headers=seat_headers(key))
+    assert r.status_code == 500 and g["save"] in r.json()["error"]
+    assert str(saves) not in r.text and str(saves.resolve()) not in r.text
+
+
 @pytest.mark.parametrize("name,status", [
     ("../../etc/passwd", 400), ("/etc/passwd", 400), ("nope.json", 404), ("web", 400),
     (".hidden.json", 400), (5, 400),

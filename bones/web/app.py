@@ -146,7 +146,8 @@ def create_app(config: ServeConfig) -> Starlette:
 
     async def api_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ApiError)
-        response = error_response(exc.status, exc.message)
+        # a save is named by its file name: no response holds a path of this machine
+        response = error_response(exc.status, server.scrub(exc.message))
         if exc.retry_after is not None:
             response.headers["Retry-After"] = str(exc.retry_after)
         return response

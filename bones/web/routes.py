@@ -279,7 +279,11 @@ async def delete_game(request: Request) -> Response:
 async def saves(request: Request) -> Response:
     server = server_of(request)
     server.require_host(request)
-    return JSONResponse({"saves": await run_in_threadpool(server.store.list_saves)})
+    saves = await run_in_threadpool(server.store.list_saves)
+    for entry in saves:
+        if entry.get("problem"):
+            entry["problem"] = server.scrub(entry["problem"])
+    return JSONResponse({"saves": saves})
 
 
 async def open_save(request: Request) -> Response:

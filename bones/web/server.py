@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,6 +52,16 @@ class Server:
         self.closing = False
         self.spectators = Spectators()
         self.analyses = Analyses()
+
+    def scrub(self, text: str) -> str:
+        """``text`` without this machine's paths: a save is named by its file name
+        alone (``sniff-1.json``), the save folder as "the save folder", so no
+        response tells a client where the server keeps its files."""
+        folders = {str(self.config.saves), str(self.config.saves.resolve()),
+                   str(self.config.saves.absolute())}
+        for folder in sorted(folders, key=len, reverse=True):
+            text = text.replace(folder + os.sep, "").replace(folder, "the save folder")
+        return text
 
     # ------------------------------------------------------------- keys
 
