@@ -212,6 +212,8 @@ async def _game_view(request: Request, game: WebGame, seat: int) -> Response:
             ev = server.event(game.id)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(ev.wait(), LONG_POLL)
+            if server.store.games.get(game.id) is not game:  # deleted while we waited
+                raise ApiError(404, f"game {game.id} was deleted by the host (its save stays)")
     if seat == SPECTATOR:
         view = await run_in_threadpool(game.view, seat)
     else:  # the key's seat now, under the lock the view is built under (a rematch moves seats)
@@ -264,6 +266,7 @@ async def delete_game(request: Request) -> Response:
     await read_json(request)
     gid = request.path_params["id"]
     server.store.delete(gid)
+    server.wake(gid)  # its long polls answer at once: the game is gone
     # a bot thinking holds the save until its move is written: wait for it
     # (it stops after that move), so the save can be opened again at once
     task = server.bot_tasks.get(gid)

@@ -85,10 +85,14 @@ class Server:
             ev = self.changed[gid] = asyncio.Event()
         return ev
 
-    def notify(self, game: WebGame) -> None:
-        ev = self.changed.pop(game.id, None)
+    def wake(self, gid: str) -> None:
+        """Answer the long polls waiting on game ``gid`` now."""
+        ev = self.changed.pop(gid, None)
         if ev is not None:
             ev.set()
+
+    def notify(self, game: WebGame) -> None:
+        self.wake(game.id)
         if game.over:
             self.store.note_over(game)
         self.kick(game)

@@ -96,7 +96,7 @@ async def hand_seat(request: Request) -> Response:
     check_fields(data, {"bot"})
     bot = data.get("bot")
     spec = None if bot is None else await run_in_threadpool(check_bot, bot, server.config.jobs)
-    out = await run_in_threadpool(hand, game, seat, spec)
+    out = await run_in_threadpool(hand, game, seat, spec, server.store)
     server.notify(game)
     return JSONResponse(out)
 
