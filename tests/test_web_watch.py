@@ -274,13 +274,21 @@ def test_watch_links_are_capped_revocable_and_survive_a_restart(tmp_path: Path) 
             assert r.status_code == 200 and r.json()["spectator"] is True
         r = client2.request("DELETE", f"/api/games/{g['id']}/watch", json={}, headers=host(app2))
         assert r.status_code == 200 and r.json() == {"revoked": MAX_WATCH_LINKS}
-        assert client2.get(f"/api/games/{g['id']}", headers=auth(links[0]["key"])).status_code == 403
+        r = client2.get(f"/api/games/{g['id']}", headers=auth(links[0]["key"]))
+        # issue 32: it said "that key is not a seat of this game"
+        assert (r.status_code, r.json()["error"]) == (403, REVOKED)
         again = watch_link(app2, client2, g["id"])
         assert again["links"] == 1
     app3, client3 = make(saves)
-    with client3:
-        assert client3.get(f"/api/games/{g['id']}", headers=auth(links[1]["key"])).status_code == 403
+    with client3:  # a restarted server still knows the revoked links
+        r = client3.get(f"/api/games/{g['id']}?wait=0", headers=auth(links[1]["key"]))
+        assert (r.status_code, r.json()["error"]) == (403, REVOKED)
         assert client3.get(f"/api/games/{g['id']}", headers=auth(again["key"])).status_code == 200
+        assert client3.get(f"/api/games/{g['id']}", headers=auth("x" * 43)).json()["error"] == \
+            "that key is not a seat of this game"
+
+
+REVOKED = "this watch link was revoked: the host stopped every watch link of this game (ask for a new one)"
 
 
 def test_spectators_at_once_are_capped_per_game(server) -> None:

@@ -56,6 +56,8 @@ def warm() -> None:
 
     builtin_index()
 
+#: The revoked watch links a game remembers, to tell their spectators so.
+MAX_REVOKED = 200
 #: What a save's file name must look like to be opened by name.
 SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}\.json$")
 INDEX_DIR = "web"
@@ -140,6 +142,7 @@ class WebGame:
     error: str | None = None  # why this game stopped (a bot failure), shown to its seats
     busy: bool = False  # a bot is thinking
     watch_hashes: list[str] = field(default_factory=list)  # the watch links' keys (bones.web.watch)
+    revoked_hashes: list[str] = field(default_factory=list)  # stopped watch links, newest last
     # the people at the table (bones.web.people, bones.web.chat, bones.web.series)
     stamp: int = 0  # grows with every name, message, hand-over and rematch answer
     seen: dict[int, float] = field(default_factory=dict)  # seat -> when its key last asked
@@ -211,6 +214,9 @@ class WebGame:
         if any(tokens.matches(key, stored) for stored in self.watch_hashes):
             raise ApiError(403, "this is a watch link: a spectator watches the game but cannot "
                                 "play, chat or take a seat")
+        if any(tokens.matches(key, stored) for stored in self.revoked_hashes):
+            raise ApiError(403, "this watch link was revoked: the host stopped every watch link "
+                                "of this game (ask for a new one)")
         raise ApiError(403, "that key is not a seat of this game")
 
     def view(self, seat: int) -> dict[str, Any]:
@@ -390,7 +396,7 @@ class WebGame:
                 "save": self.path.name, "created": self.created,
                 "seats": {str(s): h for s, h in sorted(self.seat_hashes.items())},
                 "over": self.over, "watch": list(self.watch_hashes),
-                "rematch": sorted(self.accepted)}
+                "revoked": list(self.revoked_hashes), "rematch": sorted(self.accepted)}
 
 
 class GameStore:
@@ -427,6 +433,10 @@ class GameStore:
                 if not isinstance(watch, list):
                     raise ValueError("watch is not a list")
                 game.watch_hashes = [str(h) for h in watch]
+                revoked = data.get("revoked", [])
+                if not isinstance(revoked, list):
+                    raise ValueError("revoked is not a list")
+                game.revoked_hashes = [str(h) for h in revoked][-MAX_REVOKED:]
                 game.accepted = {int(s) for s in data.get("rematch", []) if int(s) in hashes}
             except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
                 log.warning("ignoring %s: %s", entry.name, str(err).splitlines()[0] if str(err) else "")
