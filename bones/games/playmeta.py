@@ -74,7 +74,7 @@ def read_play(meta: Any, players: int) -> PlayMeta | None:
     if not isinstance(play, dict):
         raise PlayMetaError("meta.play must be an object")
     seats = play.get("seats")
-    if not isinstance(seats, list) or not all(isinstance(s, str) and 0 < len(s) <= 200 for s in seats):
+    if not isinstance(seats, list) or not all(isinstance(s, str) and s for s in seats):
         raise PlayMetaError("meta.play.seats must list each seat's player: \"human\" or a bot")
     if len(seats) != players:
         raise PlayMetaError(f"meta.play.seats names {len(seats)} seats for {players} players")
