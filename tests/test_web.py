@@ -590,7 +590,7 @@ def test_bodies_are_capped(server) -> None:
 
 @pytest.mark.parametrize("length", ["\u00b2", "--5", "9" * 5000, "1_000", "+5"])
 def test_a_content_length_that_is_no_ascii_number_is_400_not_a_traceback(server, length: str) -> None:
-    import asyncio
+    from async_support import run_async
 
     app, _ = server
     scope = {"type": "http", "method": "POST", "path": "/api/validate", "raw_path": b"/api/validate",
@@ -607,7 +607,7 @@ def test_a_content_length_that_is_no_ascii_number_is_400_not_a_traceback(server,
     async def send(message: dict) -> None:
         sent.append(message)
 
-    asyncio.run(app(scope, receive, send))
+    run_async(app(scope, receive, send))
     assert sent[0]["status"] == 400
     assert json.loads(sent[1]["body"]) == {"error": "the Content-Length header is not a number of bytes"}
 
