@@ -19,7 +19,7 @@ from bones.cli.app import app
 from bones.engine.hand import Hand
 from bones.engine.match import Deal
 from bones.engine.notation import parse_move
-from bones.games.game import GameSession, bot_rng, seat_config
+from bones.games.game import GameError, GameSession, bot_rng, seat_config
 from bones.games.record import dumps_record, load_record, replay
 from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
@@ -217,6 +217,15 @@ def test_muggins_claims(tmp_path: Path, muggins_file: Path) -> None:
         line for line in result.output.splitlines() if re.match(r"^\s+\d+\. ", line))
 
 
+def test_a_claim_is_ascii_digits(tmp_path: Path, muggins_file: Path) -> None:
+    r = play([str(muggins_file), "--bots", "greedy", "--seed", "6", "--save", str(tmp_path / "g.json")],
+             "1\n\u00b2\n" + "9" * 5000 + "\n0\nq\n", tmp_path)
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.output
+    assert "'\u00b2' is not a number of points" in r.output
+    assert "'99999999999999999...' is not a number of points" in r.output
+    assert "claimed 0" in r.output
+
+
 def test_muggins_exact_claims_score_normally(tmp_path: Path, muggins_file: Path) -> None:
     save = tmp_path / "mug2.json"
     first = play([str(muggins_file), "--bots", "greedy", "--seed", "6", "--save", str(save)],
@@ -312,6 +321,116 @@ def test_take_back_refused_before_moving_and_in_hot_seat(tmp_path: Path) -> None
               "--save", str(tmp_path / "b.json")],
              "\n1\n\nu\nq\n", tmp_path)
     assert "take-backs are for games against bots only" in h.output
+
+
+def test_only_ascii_digits_number_a_move_or_a_claim(tmp_path: Path) -> None:
+    # issue 32 point 3: str.isdigit() let these through to int(), a traceback
+    r = play(["all-fives", "--level", "easy", "--seed", "3", "--save", str(tmp_path / "g.json")],
+             "\u00b2\n\u0663\n" + "9" * 5000 + "\n1\nq\n", tmp_path)
+    assert r.exit_code == 0 and r.exception is None or isinstance(r.exception, SystemExit), r.output
+    assert "'\u00b2' is not a tile" in r.output and "'\u0663' is not a tile" in r.output
+    assert "there is no move 99999999999999999...: choose 1 to 9" in r.output
+    assert "You play 0-2" in r.output
+
+
+def _to_human_turn(session: GameSession) -> None:
+    while not session.over and not session.is_human(session.hand.turn):
+        session.bot_move()
+
+
+def test_a_draw_cannot_be_taken_back_so_the_stock_keeps_its_secret(tmp_path: Path) -> None:
+    # issue 32: draw gave [2|6], u, draw gave [2|6] again; the player knew the
+    # next tile and could play instead of drawing it
+    from bones.engine.moves import DRAW
+
+    session = GameSession.new(load_variant("muggins"), players=3, bots=["greedy"], seed=2,
+                              save_path=tmp_path / "g.json")
+    _to_human_turn(session)
+    hand = session.hand
+    assert hand.legal_moves() == [DRAW]  # the forced draw of `bones play`
+    assert session.rules.tiles.names[session.play(DRAW).drawn] == "0-6"
+    drawn = session.play(DRAW).drawn  # by choice: a tile fits
+    assert session.rules.tiles.names[drawn] == "2-6"
+    pos = hand.bone_pos
+    _to_human_turn(session)
+    reason = session.can_take_back()
+    assert reason is not None and "a draw cannot be taken back" in reason
+    with pytest.raises(GameError, match="a draw cannot be taken back"):
+        session.take_back()
+    assert session.hand.bone_pos == pos  # nothing went back into the stock
+    assert session.hand.hands[0] >> drawn & 1
+
+
+def test_u_after_a_draw_at_the_terminal_says_why_and_the_next_draw_is_new(tmp_path: Path) -> None:
+    r = play(["muggins", "--players", "3", "--seed", "2", "--level", "easy",
+              "--save", str(tmp_path / "g.json")], "draw\nu\ndraw\nq\n", tmp_path)
+    assert r.exit_code == 0, r.output
+    assert "your last move was a draw, and a draw cannot be taken back" in r.output
+    assert "took back" not in r.output
+    drew = re.findall(r"You drew (\[\d\|\d\])", r.output)
+    assert drew[:2] == ["[0|6]", "[2|6]"] and len(drew) == len(set(drew))
+
+
+def test_a_take_back_never_puts_a_bots_draw_back(tmp_path: Path) -> None:
+    # the human plays, a bot draws and plays the tile it drew: undoing that
+    # would tell the human the stock's next tile
+    from bones.engine.moves import DRAW
+
+    for seed in range(40):
+        session = GameSession.new(load_variant("all-fives"), bots=["greedy"], seed=seed,
+                                  save_path=tmp_path / f"{seed}.json")
+        while not session.over and session.hand_number == 1:
+            _to_human_turn(session)
+            hand = session.hand
+            before = len(hand.log)
+            plays = [m for m in hand.legal_moves() if m >= 0]
+            session.play(plays[0] if plays else hand.legal_moves()[0])
+            if session.hand_number != 1 or session.hand is not hand:
+                break
+            _to_human_turn(session)
+            if session.hand is not hand:
+                break
+            replies = [s for s, m, _ in hand.log[before + 1:] if m == DRAW]
+            if plays and replies:
+                pos = hand.bone_pos
+                reason = session.can_take_back()
+                assert reason == ("Seat 1 drew since your last move, and a draw cannot be taken "
+                                  "back (you would know a tile of the stock)")
+                with pytest.raises(GameError):
+                    session.take_back()
+                assert hand.bone_pos == pos
+                return
+    raise AssertionError("no seed had a bot draw after the human's play")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_no_sequence_of_moves_and_take_backs_gives_a_drawn_tile_back(tmp_path: Path, seed: int) -> None:
+    import random
+
+    rnd = random.Random(seed)
+    name = ["muggins", "all-fives", "sniff"][seed % 3]
+    session = GameSession.new(load_variant(name), players=2 + seed % 2, bots=["random"], seed=seed,
+                              save_path=tmp_path / "g.json")
+    seen_stock = 0  # the stock tiles drawn so far this hand: never fewer
+    number = 1
+    for _ in range(120):
+        if session.over:
+            break
+        _to_human_turn(session)
+        if session.over:
+            break
+        if session.hand_number != number:
+            number, seen_stock = session.hand_number, 0
+        hand = session.hand
+        assert hand.bone_pos >= seen_stock
+        seen_stock = hand.bone_pos
+        if rnd.random() < 0.4 and session.can_take_back() is None:
+            session.take_back()
+            assert session.hand.bone_pos == seen_stock
+            continue
+        session.play(rnd.choice(hand.legal_moves()))
+    # the record replays exactly, take-backs and all
+    replay(load_record(session.save_path))
 
 
 def test_hot_seat_asks_to_pass_the_keyboard(tmp_path: Path) -> None:

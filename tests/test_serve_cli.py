@@ -129,3 +129,32 @@ def test_a_url_writes_an_ipv6_host_in_brackets() -> None:
     assert url_host("[::1]") == "[::1]"
     assert url_host("192.168.1.2") == "192.168.1.2"
     assert url_host("example.org") == "example.org"
+
+
+def test_open_on_a_machine_with_no_browser_says_so(tmp_path: Path, monkeypatch) -> None:
+    # issue 32: `bones serve --open` with no browser said nothing
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER")}
+    env["PATH"] = str(Path(sys.executable).parent)  # no browser, no xdg-open, no lynx
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    for key in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER"):
+        monkeypatch.delenv(key, raising=False)
+    proc, lines = _serve(["--port", str(_free_port()), "--open"], tmp_path)
+    _stop(proc, lines)
+    assert ("bones serve: --open: no browser could be opened on this machine; open the table's "
+            "link above in a browser yourself") in lines, lines
+
+
+def test_open_browser_reports_a_browser_that_fails(monkeypatch) -> None:
+    import webbrowser
+
+    from bones.cli.serve_cmd import _open_browser
+
+    monkeypatch.setattr(webbrowser, "open", lambda url: True)
+    assert _open_browser("http://127.0.0.1:1/") is None
+
+    def broken(url: str) -> bool:
+        raise webbrowser.Error("could not locate runnable browser")
+
+    monkeypatch.setattr(webbrowser, "open", broken)
+    assert "no browser could be opened" in (_open_browser("http://127.0.0.1:1/") or "")

@@ -370,7 +370,10 @@ def test_host_key_guards_host_operations(server) -> None:
     ({"variant": "sniff", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "file:/tmp/x.py:Bot"}]}, 400, "built-in"),
     ({"variant": "sniff", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "search:iterations=100000"}]}, 400, "at most"),
     ({"variant": "sniff", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "search:seconds=60"}]}, 400, "at most"),
-    ({"variant": "sniff", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy:depth=3"}]}, 400, "not allowed"),
+    ({"variant": "sniff", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy:depth=3"}]}, 400,
+     "greedy takes no parameters"),
+    ({"variant": "sniff", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "search:policy=random"}]}, 400,
+     "not allowed"),
     ({"variant": "sniff", "seats": [{"kind": "human"}, {"kind": "robot"}]}, 400, "kind"),
     ({"variant": "sniff", "seats": [{"kind": "human"}]}, 400, "players"),
     ({"variant": "sniff", "seats": "human"}, 400, "seats"),
@@ -425,6 +428,30 @@ def test_take_back_against_bots(server) -> None:
     assert back["hand"] == v["hand"] and back["your_turn"]
     r = client.post(f"/api/games/{g['id']}/takeback", json={"version": after["version"]}, headers=seat_headers(key))
     assert r.status_code == 409
+
+
+def test_a_draw_cannot_be_taken_back_at_the_web_table(server) -> None:
+    # issue 32: draw, take back, draw again gave the same tile: the player
+    # learnt the stock's next tile and could play instead
+    app, client = server
+    g = new_game(app, client, variant="muggins", seed=2,
+                 seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"},
+                        {"kind": "bot", "bot": "greedy"}])
+    gid, key = g["id"], g["seats"][0]["key"]
+    drawn = []
+    for _ in range(2):  # the forced draw, then a draw by choice
+        v = wait_turn(client, gid, key)
+        r = client.post(f"/api/games/{gid}/moves", json={"move": "draw", "version": v["version"]},
+                        headers=seat_headers(key))
+        assert r.status_code == 200, r.text
+        drawn.append(r.json()["events"][-1]["drew"])
+    assert drawn[1]["name"] == "2-6", drawn
+    v = wait_turn(client, gid, key)
+    assert v["take_back"] is False and "a draw cannot be taken back" in v["take_back_why"]
+    r = client.post(f"/api/games/{gid}/takeback", json={"version": v["version"]}, headers=seat_headers(key))
+    assert r.status_code == 409 and "a draw cannot be taken back" in r.json()["error"]
+    after = client.get(f"/api/games/{gid}", headers=seat_headers(key)).json()
+    assert after["boneyard"] == v["boneyard"] and "2-6" in [t["name"] for t in after["hand"]]
 
 
 def test_take_back_refused_with_two_humans(server) -> None:
@@ -482,14 +509,17 @@ def test_one_games_failure_stays_in_that_game(server, monkeypatch) -> None:
     good = new_game(app, client, seed=31, seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
     from bones.games import game as game_module
 
-    real = game_module.GameSession._choose
+    real = game_module.GameSession.bot_thinking
 
-    def broken(self, spec, seat, salt):
-        if spec == "heuristic":
+    def broken(self):
+        if self.config.seats[self.hand.turn] != "heuristic":
+            return real(self)
+
+        def boom() -> int:  # the bot fails while it thinks, outside the game's lock
             raise RuntimeError("boom")
-        return real(self, spec, seat, salt)
+        return boom
 
-    monkeypatch.setattr(game_module.GameSession, "_choose", broken)
+    monkeypatch.setattr(game_module.GameSession, "bot_thinking", broken)
     for g in (bad, good):
         key = g["seats"][0]["key"]
         for _ in range(3):
@@ -558,6 +588,30 @@ def test_bodies_are_capped(server) -> None:
     assert r.status_code == 413
 
 
+@pytest.mark.parametrize("length", ["\u00b2", "--5", "9" * 5000, "1_000", "+5"])
+def test_a_content_length_that_is_no_ascii_number_is_400_not_a_traceback(server, length: str) -> None:
+    from async_support import run_async
+
+    app, _ = server
+    scope = {"type": "http", "method": "POST", "path": "/api/validate", "raw_path": b"/api/validate",
+             "query_string": b"", "root_path": "", "scheme": "http", "http_version": "1.1",
+             "server": ("localhost", 80), "client": ("127.0.0.1", 1),
+             "headers": [(b"host", b"localhost"), (b"origin", b"http://localhost"),
+                         (b"content-type", b"application/json"),
+                         (b"content-length", length.encode("latin-1"))]}
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    run_async(app(scope, receive, send))
+    assert sent[0]["status"] == 400
+    assert json.loads(sent[1]["body"]) == {"error": "the Content-Length header is not a number of bytes"}
+
+
 def test_safety_headers(server) -> None:
     _, client = server
     r = client.get("/")
@@ -613,6 +667,51 @@ def test_the_save_list_reads_each_save_as_bones_play_does(server, saves: Path) -
     assert listed["good.json"]["seats"] == ["human", "greedy"] and listed["good.json"]["hands"] == 1
     assert listed["huge.json"]["unreadable"] and "too large for a record" in listed["huge.json"]["problem"]
     assert listed["plain.json"]["unreadable"] and listed["plain.json"]["problem"] == "not a bones play save"
+
+
+@pytest.mark.parametrize("field,value,problem", [
+    ("names", "Ana", "meta.play: names must list one name (or null) for each of the 2 seats"),
+    ("series", {"id": 5}, "meta.play: series.id must be a short text"),
+    ("chat", [{"seat": 7, "text": "hi", "at": 1}], "meta.play: chat[0].seat must be a seat from 0 to 1"),
+])
+def test_a_save_with_a_corrupt_meta_play_is_unreadable_and_no_response_names_a_path(
+        server, saves: Path, field: str, value, problem: str) -> None:
+    # issue 32: listed as readable, then opening it answered 400 with the server's absolute path
+    from bones.lang.load import load_variant
+
+    app, client = server
+    GameSession.new(load_variant("sniff"), seed=4, save_path=saves / "good.json", level="easy").save()
+    record = json.loads((saves / "good.json").read_text(encoding="utf-8"))
+    record["meta"]["play"][field] = value
+    (saves / "bad.json").write_text(json.dumps(record), encoding="utf-8")
+    listed = {s["name"]: s for s in client.get("/api/saves", headers=host_headers(app)).json()["saves"]}
+    assert listed["bad.json"] == {"name": "bad.json", "modified": listed["bad.json"]["modified"],
+                                  "game": None, "unreadable": True, "problem": problem}
+    answers = [
+        client.post("/api/saves/open", json={"name": "bad.json"}, headers=host_headers(app)),
+        client.post("/api/replay", json={"save": "bad.json"}, headers=host_headers(app)),
+        client.post("/api/analyse", json={"save": "bad.json"}, headers=host_headers(app)),
+        client.post("/api/replay", json={"record": json.dumps(record)}, headers=host_headers(app)),
+    ]
+    assert [r.status_code for r in answers] == [400, 422, 422, 422]
+    assert [r.json()["error"] for r in answers] == [
+        f"bad.json: {problem}", f"bad.json: {problem}", f"bad.json: {problem}", f"record: {problem}"]
+    assert all(str(saves) not in r.text and str(saves.resolve()) not in r.text for r in answers)
+
+
+def test_no_error_names_a_path_of_the_server(server, saves: Path) -> None:
+    from bones.games.saves import save_lock
+
+    app, client = server
+    g = new_game(app, client, seed=14, seats=[{"kind": "human"}, {"kind": "human"}])
+    key = g["seats"][0]["key"]
+    with save_lock(saves / g["save"], "bones play"):  # a terminal has the game open
+        r = client.get(f"/api/games/{g['id']}", headers=seat_headers(key))
+    assert r.status_code == 423 and r.json()["error"].startswith(f"game {g['id']}: {g['save']} is in use")
+    (saves / g["save"]).write_text("{", encoding="utf-8")  # broken behind the server's back
+    r = client.get(f"/api/games/{g['id']}", headers=seat_headers(key))
+    assert r.status_code == 500 and g["save"] in r.json()["error"]
+    assert str(saves) not in r.text and str(saves.resolve()) not in r.text
 
 
 @pytest.mark.parametrize("name,status", [
@@ -811,7 +910,7 @@ def test_analyse_a_record_and_a_save(server, saves: Path) -> None:
                     json={"move": v["legal"][-1]["move"], "version": v["version"]},
                     headers=seat_headers(key))
     text = (saves / g["save"]).read_text()
-    r = client.post("/api/analyse", json={"record": text, "budget": 5}, headers=ORIGIN)
+    r = client.post("/api/analyse", json={"record": text, "budget": 5}, headers=host_headers(app))
     assert r.status_code == 200, r.text
     a = r.json()
     assert a["format"] == "bones-analysis" and a["seats"] == [0] and a["budget"] == 5
@@ -828,8 +927,10 @@ def test_analyse_a_record_and_a_save(server, saves: Path) -> None:
     assert by_name.status_code == 200
     assert by_name.json()["hands"] == [dict(h) for h in a["hands"]]
     assert client.post("/api/analyse", json={"save": g["save"]}, headers=ORIGIN).status_code == 401
+    # the search is the host's: a record without the host key is refused too
+    assert client.post("/api/analyse", json={"record": text}, headers=ORIGIN).status_code == 401
     for body, status in [({"record": text, "budget": 0}, 400), ({"record": "{}"}, 422), ({}, 400)]:
-        assert client.post("/api/analyse", json=body, headers=ORIGIN).status_code == status
+        assert client.post("/api/analyse", json=body, headers=host_headers(app)).status_code == status
 
 
 def test_a_seat_analyses_its_moves_of_a_finished_hand(server) -> None:

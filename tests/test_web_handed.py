@@ -275,3 +275,69 @@ def test_a_save_opens_at_once_after_its_game_is_deleted_mid_move(saves: Path) ->
         assert r.status_code == 200, r.text
         r = open_save(app, client, game.path.name)
         assert r.status_code == 201, r.text
+
+
+def wait_over(client, gid: str, key: str, timeout: float = 60.0) -> dict:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = view(client, gid, key)
+        if v["over"]:
+            return v
+        time.sleep(0.02)
+    raise AssertionError("the bots never finished the match")
+
+
+def test_a_rematch_starts_when_every_person_is_handed_to_a_bot(server, saves: Path) -> None:
+    # issue 32: every accept got 409 ("your seat is a bot's now"), and the series stalled
+    app, client = server
+    gid, (k0, k1) = table(app, client, variant=QUICK, seed=5)
+    hand(app, client, gid, 0, "greedy")
+    hand(app, client, gid, 1, "greedy")
+    wait_over(client, gid, k0)
+    r = client.post(f"/api/games/{gid}/rematch", json={"accept": True}, headers=seat_headers(k1))
+    assert r.status_code == 200, r.text
+    assert r.json()["social"]["series"]["match"] == 2 and r.json()["you"] == 2
+    assert play_of(app.state.server.store.get(gid).path)["handed"] == [1, 2]
+
+
+def test_handing_over_the_last_person_who_had_not_answered_starts_the_rematch(server, saves: Path) -> None:
+    # issue 32: seat 0 asked, then the host handed seat 1 to a bot: nobody left to answer, no rematch
+    app, client = server
+    gid, (k0, k1) = table(app, client, variant=QUICK, seed=5)
+    play_out(client, gid, [k0, k1])
+    r = client.post(f"/api/games/{gid}/rematch", json={"accept": True}, headers=seat_headers(k0))
+    assert r.status_code == 200 and r.json()["social"]["series"]["match"] == 1
+    hand(app, client, gid, 1, "heuristic")
+    now = view(client, gid, k0)
+    assert now["social"]["series"]["match"] == 2 and not now["over"] and now["you"] == 1
+    assert view(client, gid, k1)["social"]["handed"] == "heuristic"  # still the bot's, a seat on
+
+
+def test_a_long_poll_on_a_deleted_game_answers_at_once_that_it_is_gone(server) -> None:
+    import threading
+
+    app, client = server
+    gid, (k0, k1) = table(app, client)
+    end = time.monotonic() + 20
+    while time.monotonic() < end:  # until the game waits for a person (its version then stays)
+        views = [view(client, gid, k) for k in (k0, k1)]
+        if any(x["your_turn"] for x in views):
+            break
+        time.sleep(0.02)
+    version = views[0]["version"]
+    answers: list = []
+
+    def poll() -> None:
+        started = time.monotonic()
+        r = client.get(f"/api/games/{gid}?wait={version}", headers=seat_headers(k0))
+        answers.append((r, time.monotonic() - started))
+
+    waiting = threading.Thread(target=poll)
+    waiting.start()
+    time.sleep(0.5)  # the poll is waiting (the game waits for a person)
+    assert not answers
+    forget(app, client, gid)
+    waiting.join(15)
+    (r, took), = answers
+    assert r.status_code == 404 and r.json()["error"] == f"game {gid} was deleted by the host (its save stays)"
+    assert took < 10, took  # not the long poll's 20 s

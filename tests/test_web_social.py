@@ -98,6 +98,67 @@ def test_a_bad_name_is_refused_with_one_line(server, name, message) -> None:
     assert r.json() == {"error": message}
 
 
+LABEL = "a name may not read as one of the table's own labels (You, Seat N, Team A, a bot's name): choose another"
+
+
+@pytest.mark.parametrize("name, message", [
+    # issue 32: each of these was accepted
+    ("\u3164", "a name must show: this one has no visible character (only spaces, fillers or marks)"),
+    ("\u0301", "a name must show: this one has no visible character (only spaces, fillers or marks)"),
+    ("\u2800\u2800", "a name must show: this one has no visible character (only spaces, fillers or marks)"),
+    ("\u0301Ana", "a name may not start with a combining mark"),
+    ("You", LABEL), ("you", LABEL), ("\uff39\uff4f\uff55", LABEL), ("Seat 2 (greedy)", LABEL),
+    ("Seat 1", LABEL), ("Team A", LABEL), ("greedy", LABEL), ("Ana (search)", LABEL),
+    # the one table-talk filter: a name is shown through every hand
+    ("Ana 6-4", "a name may not name a tile (no table talk): it reads as 4-6"),
+    ("[5|5]", "a name may not name a tile (no table talk): it reads as 5-5"),
+    ("double six", "a name may not name a tile (no table talk): it reads as 6-6"),
+])
+def test_a_name_that_hides_or_passes_for_the_table_is_refused(server, name, message) -> None:
+    app, client = server
+    gid, (k0, _) = table(app, client)
+    r = client.post(f"/api/games/{gid}/name", json={"name": name}, headers=seat_headers(k0))
+    assert (r.status_code, r.json()) == (422, {"error": message})
+    assert client.get(f"/api/games/{gid}", headers=seat_headers(k0)).json()["social"]["names"][0] is None
+
+
+@pytest.mark.parametrize("name", ["\U0001f469\u200d\U0001f4bb", "\U0001f3f3\ufe0f\u200d\U0001f308 Bo",
+                                  "\U0001f9d1\U0001f3fd\u200d\U0001f680",
+                                  "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
+                                  "Youssef", "Route 66", "Agent 007", "Zo\u00eb"])
+def test_emoji_sequences_and_ordinary_names_are_accepted(server, saves: Path, name: str) -> None:
+    app, client = server
+    gid, (k0, _) = table(app, client)
+    r = client.post(f"/api/games/{gid}/name", json={"name": name}, headers=seat_headers(k0))
+    assert r.status_code == 200, r.text
+    assert r.json()["social"]["names"][0] == name
+    save = app.state.server.store.get(gid).path
+    assert GameSession.resume(save).names[0] == name  # and the save reads back
+
+
+@pytest.mark.parametrize("text", ["\u202eevil", "a\u200db", "\u200d\U0001f4bb", "x\u2066y"])
+def test_joiners_and_direction_marks_outside_an_emoji_are_refused(server, text: str) -> None:
+    app, client = server
+    gid, (k0, _) = table(app, client)
+    r = client.post(f"/api/games/{gid}/name", json={"name": text}, headers=seat_headers(k0))
+    assert r.status_code == 400 and "printable" in r.json()["error"]
+
+
+def test_a_save_with_a_name_made_before_the_rules_still_opens(server, saves: Path) -> None:
+    # nothing saved is lost: a name a save holds is read as a name, whatever it says
+    from bones.games.record import load_record, write_record
+
+    app, client = server
+    gid, keys = table(app, client)
+    path = app.state.server.store.get(gid).path
+    client.request("DELETE", f"/api/games/{gid}", json={}, headers=host_headers(app))
+    record = load_record(path)
+    record.meta["play"]["names"] = ["You", "Seat 1 6-4", None]
+    path.unlink()
+    write_record(record, path, new=True)
+    assert GameSession.resume(path).names[:2] == ["You", "Seat 1 6-4"]
+
+
 def test_a_key_names_only_its_own_seat(server) -> None:
     app, client = server
     gid, (k0, k1) = table(app, client)
@@ -222,7 +283,18 @@ def test_chat_is_text_from_the_posting_seat_and_is_saved(server, saves: Path) ->
     ("", 400, "a message needs some text"),
     ("a\nb", 400, "a message may hold only printable characters (no line breaks or control characters)"),
     (["hi"], 400, "text must be the message's text"),
-    ("I hold 6-4 and [5|5]", 422, "a message may not name a tile while a hand is in play (no table talk)"),
+    ("I hold 6-4 and [5|5]", 422,
+     "a message may not name a tile while a hand is in play (no table talk): it reads as 4-6"),
+    # issue 32: each of these passed the filter
+    ("0 4", 422, "a message may not name a tile while a hand is in play (no table talk): it reads as 0-4"),
+    ("0\u20134", 422, "a message may not name a tile while a hand is in play (no table talk): it reads as 0-4"),
+    ("04", 422, "a message may not name a tile while a hand is in play (no table talk): it reads as 0-4"),
+    ("0,4", 422, "a message may not name a tile while a hand is in play (no table talk): it reads as 0-4"),
+    ("\u2076\u2013\u2074", 422,
+     "a message may not name a tile while a hand is in play (no table talk): it reads as 4-6"),
+    ("I have six-four", 422,
+     "a message may not name a tile while a hand is in play (no table talk): it reads as 4-6"),
+    ("\u3164", 400, "a message needs some text (this one shows nothing)"),
 ])
 def test_a_bad_message_is_refused_with_one_line(server, text, status, message) -> None:
     app, client = server
@@ -375,7 +447,7 @@ def test_a_save_with_a_bad_name_is_refused_and_an_old_save_loads(server, saves: 
     bad.write_text(json.dumps(data))
     from bones.games.game import GameError
 
-    with pytest.raises(GameError, match="meta.play: a name has at most 24 characters"):
+    with pytest.raises(GameError, match=r"meta.play: names\[0\]: a name has at most 24 characters"):
         GameSession.resume(bad)
 
 

@@ -26,7 +26,13 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from bones.web.app import ServeConfig, create_app  # noqa: E402
 from bones.web.games import ApiError  # noqa: E402
-from bones.web.watch import MAX_SPECTATORS, MAX_WATCH_LINKS, RATE_REQUESTS, RateLimit  # noqa: E402
+from bones.web.watch import (  # noqa: E402
+    MAX_PER_KEY,
+    MAX_SPECTATORS,
+    MAX_WATCH_LINKS,
+    RATE_REQUESTS,
+    RateLimit,
+)
 
 ORIGIN = {"Origin": "http://localhost"}
 
@@ -268,13 +274,21 @@ def test_watch_links_are_capped_revocable_and_survive_a_restart(tmp_path: Path) 
             assert r.status_code == 200 and r.json()["spectator"] is True
         r = client2.request("DELETE", f"/api/games/{g['id']}/watch", json={}, headers=host(app2))
         assert r.status_code == 200 and r.json() == {"revoked": MAX_WATCH_LINKS}
-        assert client2.get(f"/api/games/{g['id']}", headers=auth(links[0]["key"])).status_code == 403
+        r = client2.get(f"/api/games/{g['id']}", headers=auth(links[0]["key"]))
+        # issue 32: it said "that key is not a seat of this game"
+        assert (r.status_code, r.json()["error"]) == (403, REVOKED)
         again = watch_link(app2, client2, g["id"])
         assert again["links"] == 1
     app3, client3 = make(saves)
-    with client3:
-        assert client3.get(f"/api/games/{g['id']}", headers=auth(links[1]["key"])).status_code == 403
+    with client3:  # a restarted server still knows the revoked links
+        r = client3.get(f"/api/games/{g['id']}?wait=0", headers=auth(links[1]["key"]))
+        assert (r.status_code, r.json()["error"]) == (403, REVOKED)
         assert client3.get(f"/api/games/{g['id']}", headers=auth(again["key"])).status_code == 200
+        assert client3.get(f"/api/games/{g['id']}", headers=auth("x" * 43)).json()["error"] == \
+            "that key is not a seat of this game"
+
+
+REVOKED = "this watch link was revoked: the host stopped every watch link of this game (ask for a new one)"
 
 
 def test_spectators_at_once_are_capped_per_game(server) -> None:
@@ -357,22 +371,54 @@ def test_a_flood_from_one_watch_link_gets_429_and_touches_no_other(server) -> No
     assert client.get(f"/api/games/{a['id']}", headers=auth(wa2["key"])).status_code == 200
     assert client.get(f"/api/games/{b['id']}", headers=auth(wb["key"])).status_code == 200
     assert client.get(f"/api/games/{a['id']}", headers=auth(a["seats"][0]["key"])).status_code == 200
-    # a long poll for the current version is not counted: a page following a fast game
+    # a long poll is counted as any request (issue 32: ?wait=V&stamp=x answered at once was not)
     game = app.state.server.store.get(a["id"])
     for _ in range(500):  # until the game waits for its person (then it stays at one version)
         if client.get(f"/api/games/{a['id']}", headers=auth(a["seats"][0]["key"])).json()["your_turn"]:
             break
         time.sleep(0.01)
-    app.state.server.spectators.rate = RateLimit(0, 10.0)  # nothing answered at once is allowed
-    import bones.web.routes as routes
-    routes_poll, routes.LONG_POLL = routes.LONG_POLL, 0.05
-    try:
-        r = client.get(f"/api/games/{a['id']}?wait={game.version}", headers=auth(wa2["key"]))
-        assert r.status_code == 200, r.text
-        r = client.get(f"/api/games/{a['id']}?wait={game.version - 1}", headers=auth(wa2["key"]))
-        assert r.status_code == 429
-    finally:
-        routes.LONG_POLL = routes_poll
+    app.state.server.spectators.rate = RateLimit(0, 10.0)  # nothing is allowed
+    for query in (f"?wait={game.version}", f"?wait={game.version}&stamp=x", f"?wait={game.version - 1}"):
+        r = client.get(f"/api/games/{a['id']}{query}", headers=auth(wa2["key"]))
+        assert r.status_code == 429 and r.headers["retry-after"], query
+
+
+def test_a_long_poll_with_a_stale_stamp_is_counted(server) -> None:
+    # ?wait=<version>&stamp=x is answered at once (the stamp differs): 300 of 300 were
+    app, client = server
+    g = new_game(app, client, seed=1)
+    w = watch_link(app, client, g["id"])
+    app.state.server.spectators.rate = RateLimit(RATE_REQUESTS, 3600.0)
+    game = app.state.server.store.get(g["id"])
+    statuses = [client.get(f"/api/games/{g['id']}?wait={game.version}&stamp=x",
+                           headers=auth(w["key"])).status_code for _ in range(RATE_REQUESTS + 5)]
+    assert statuses.count(200) <= RATE_REQUESTS and set(statuses[RATE_REQUESTS:]) == {429}
+
+
+def test_one_watch_key_holds_at_most_a_few_of_a_games_places(server) -> None:
+    app, client = server
+    g = new_game(app, client, seed=2)
+    game = app.state.server.store.get(g["id"])
+    spectators = app.state.server.spectators
+    one, other = "k" * 43, "o" * 43
+
+    async def scenario() -> None:
+        held = [spectators.admitted(game, one) for _ in range(MAX_PER_KEY)]
+        for ctx in held:
+            await ctx.__aenter__()
+        with pytest.raises(ApiError) as err:
+            async with spectators.admitted(game, one):
+                pass
+        assert err.value.status == 429 and "this watch link already follows the game" in err.value.message
+        async with spectators.admitted(game, other):  # another link still gets a place
+            pass
+        for ctx in held:
+            await ctx.__aexit__(None, None, None)
+        async with spectators.admitted(game, one):  # and the link its places back
+            pass
+        assert spectators.watching == {} and spectators.holding == {}
+
+    run_async(scenario())
 
 
 def test_the_rate_limit_window_slides() -> None:
@@ -393,6 +439,10 @@ def test_the_rate_limit_window_slides() -> None:
     ("http://192.168.1.20:8080", "http://192.168.1.20:8080"),
     ("https://table.example.org:443", "https://table.example.org"),  # as a browser's Origin says it
     ("https://[2001:db8::1]:8443/", "https://[2001:db8::1]:8443"),
+    # an internationalised name, as browsers send it (issue 32: accepted, then every request got 421)
+    ("https://b\u00fccher.example", "https://xn--bcher-kva.example"),
+    ("https://\u4f8b\u3048.\u30c6\u30b9\u30c8/", "https://xn--r8jz45g.xn--zckzah"),
+    ("https://xn--bcher-kva.example", "https://xn--bcher-kva.example"),
 ])
 def test_public_urls_accepted(text: str, expected: str) -> None:
     from bones.web.links import check_public_url
@@ -409,6 +459,19 @@ def test_public_urls_accepted(text: str, expected: str) -> None:
     ("https://me:pw@table.example.org", "user name"),
     ("https://table.example.org/bones/", "without a path"),
     ("https://table.example.org:99999", "port must be"),
+    # issue 32: each of these was accepted
+    ("https://ta ble.example.org", "must not hold spaces, quotes or control characters"),
+    ('https://"table".example.org', "must not hold spaces, quotes or control characters"),
+    ("https://table;rm.example.org", "may hold only letters, digits, hyphens and dots"),
+    ("https://table%2fx.example.org", "no %-escapes"),
+    ("https://table..example.org", "empty label"),
+    ("https://-table.example.org", "no hyphen at a label's start or end"),
+    ("https://table.example.org:0", "port must be a number from 1 to 65535"),
+    ("https://" + "a" * 300 + ".example.org", "longer than 253 characters"),
+    ("https://" + "a" * 64 + ".example.org", "a label longer than 63 characters"),
+    ("https://xn--zz.example.org", "not a valid internationalised name"),
+    ("https://999.1.1.1", "neither an IP address nor a name"),
+    ("https://table_x.example.org", "may hold only letters, digits, hyphens and dots"),
 ])
 def test_public_urls_refused_in_one_line(text: str, words: str) -> None:
     from bones.web.links import PublicUrlError, check_public_url
@@ -436,6 +499,20 @@ def test_public_url_makes_every_link_and_is_accepted_by_the_guards(tmp_path: Pat
         other = {**tunnel, "Origin": "https://evil.example.org"}
         assert client.post(f"/api/games/{g['id']}/watch", json={}, headers=other).status_code == 403
         assert client.get("/api/bots", headers={"Host": "evil.example.org"}).status_code == 421
+
+
+def test_an_internationalised_public_url_works_as_browsers_send_it(tmp_path: Path) -> None:
+    from bones.web.links import check_public_url
+
+    app, client = make(tmp_path / "saves", public_url=check_public_url("https://b\u00fccher.example"))
+    with client:
+        g = new_game(app, client, seats=[{"kind": "human"}, {"kind": "human"}])
+        assert all(s["url"].startswith("https://xn--bcher-kva.example/#game=") for s in g["seats"])
+        # a browser sends the punycode form in Host and Origin: both pass
+        proxied = {"Host": "xn--bcher-kva.example", "Origin": "https://xn--bcher-kva.example",
+                   "Authorization": host(app)["Authorization"]}
+        r = client.post(f"/api/games/{g['id']}/watch", json={}, headers=proxied)
+        assert r.status_code == 201, r.text
 
 
 def test_links_use_the_lan_address_when_the_host_page_is_on_loopback(tmp_path: Path) -> None:

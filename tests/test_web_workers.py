@@ -75,3 +75,36 @@ def test_a_batch_of_a_simulation_takes_a_slot_too() -> None:
     # one slot: the batch waited for the bot (or the other way round), never both at once
     assert order in (["start bot", "end bot", "start batch", "end batch"],
                      ["start batch", "end batch", "start bot", "end bot"])
+
+
+def test_a_bot_of_several_threads_takes_a_slot_for_each() -> None:
+    workers = Workers(2, processes=False)
+    order: list[str] = []
+
+    def job(name: str) -> str:
+        order.append(f"start {name}")
+        time.sleep(0.1)
+        order.append(f"end {name}")
+        return name
+
+    async def main() -> list[str]:
+        first = asyncio.create_task(workers.thread(job, "two threads", weight=2))
+        await asyncio.sleep(0.02)
+        return list(await asyncio.gather(first, workers.thread(job, "one"),
+                                         workers.process(job, "batch")))
+
+    try:
+        assert _run(main()) == ["two threads", "one", "batch"]
+    finally:
+        workers.close()
+    # the bot of two threads held both slots: nothing ran beside it
+    assert order[:2] == ["start two threads", "end two threads"]
+    # more than --jobs is --jobs (a client may seat none, but a save may name one)
+    assert _run(_weighted(Workers(1, processes=False))) == "ok"
+
+
+async def _weighted(workers: Workers) -> str:
+    try:
+        return str(await workers.thread(lambda: "ok", weight=8))
+    finally:
+        workers.close()

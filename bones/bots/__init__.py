@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from typing import Any, Protocol
 
 from bones.bots.info import BotInfo, Param, _show, named
@@ -72,20 +73,32 @@ def canonical(name: str, values: dict[str, Any]) -> str:
     return named(name, BOTS[name].params, values)
 
 
+#: A bot parameter's number as every front end reads it: ASCII digits only (an
+#: optional minus, a decimal point for a real number), never what ``int()``
+#: and ``float()`` also take (``٣``, ``1_000``, ``+5``, ``1e3``, ``inf``, spaces,
+#: thousands of digits); forty digits are plenty to say "too large".
+_WHOLE = re.compile(r"-?[0-9]{1,40}")
+_REAL = re.compile(r"-?(?:[0-9]{1,40}(?:\.[0-9]{0,40})?|\.[0-9]{1,40})")
+
+
+def _short(text: str) -> str:
+    """``text`` as a message quotes it: at most 24 characters."""
+    return text if len(text) <= 24 else text[:20] + "..."
+
+
 def _convert(bot: str, param: Param, text: str) -> Any:
-    shown = text if len(text) <= 24 else text[:20] + "..."
-    try:
-        if param.kind is int:
-            value: Any = int(text)
-        elif param.kind is float:
-            value = float(text)
-        else:
-            value = text
-    except ValueError:
-        kind = "a whole number" if param.kind is int else "a number"
-        raise BotError(f"{bot}: {param.name} must be {kind}, not '{shown}'") from None
-    if isinstance(value, float) and not math.isfinite(value):
-        raise BotError(f"{bot}: {param.name} must be a finite number, not '{shown}'")
+    shown = _short(text)
+    value: Any = text
+    if param.kind is int:
+        if not _WHOLE.fullmatch(text):
+            raise BotError(f"{bot}: {param.name} must be a whole number, not '{shown}'")
+        value = int(text)
+    elif param.kind is float:
+        if not _REAL.fullmatch(text):
+            if text.lower().lstrip("+-") in ("inf", "infinity", "nan"):
+                raise BotError(f"{bot}: {param.name} must be a finite number, not '{shown}'")
+            raise BotError(f"{bot}: {param.name} must be a number, not '{shown}'")
+        value = float(text)
     if param.choices and value not in param.choices:
         raise BotError(
             f"{bot}: {param.name} must be one of {', '.join(param.choices)}, not '{shown}'"
@@ -143,13 +156,32 @@ def make_bot(text: str) -> Bot:
     kind = kind_of(text)
     if kind != "builtin":
         return _make_outside(kind, text.strip())
+    name, values = parse_bot(text)
+    info = BOTS[name]
+    full = {p.name: values.get(p.name, p.default) for p in info.params}
+    bot: Bot = info.factory(**full)
+    return bot
+
+
+def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
+    """The built-in bot ``name:key=value:...`` names and the parameters it gives,
+    each checked (its kind, its choices, its limits): the one reader of bot
+    texts, for the command line, saves and the server alike.
+
+    >>> parse_bot("Search:iterations=200:seconds=0.5")
+    ('search', {'iterations': 200, 'seconds': 0.5})
+    >>> parse_bot("search:iterations=\u0663")
+    Traceback (most recent call last):
+    ...
+    bones.bots.BotError: search: iterations must be a whole number, not '\u0663'
+    """
     parts = [p.strip() for p in text.strip().split(":")]
     name = parts[0].lower()
     if name not in BOTS:
         known = ", ".join(BOTS)
         close = difflib.get_close_matches(name, list(BOTS), n=1)
         hint = f" (did you mean {close[0]}?)" if close else ""
-        shown = name or "(empty)"
+        shown = _short(name) or "(empty)"
         raise BotError(f"unknown bot '{shown}'{hint}; bots: {known}")
     info = BOTS[name]
     params = {p.name: p for p in info.params}
@@ -158,21 +190,19 @@ def make_bot(text: str) -> Bot:
         key, eq, raw = part.partition("=")
         key = key.strip().lower()
         if not eq or not key:
-            raise BotError(f"{name}: write parameters as key=value, not '{part}'")
+            raise BotError(f"{name}: write parameters as key=value, not '{_short(part)}'")
         if key not in params:
             if not params:
-                raise BotError(f"{name} takes no parameters (got '{key}')")
+                raise BotError(f"{name} takes no parameters (got '{_short(key)}')")
             close = difflib.get_close_matches(key, list(params), n=1)
             hint = f" (did you mean {close[0]}?)" if close else ""
             raise BotError(
-                f"{name} has no parameter '{key}'{hint}; parameters: {', '.join(params)}"
+                f"{name} has no parameter '{_short(key)}'{hint}; parameters: {', '.join(params)}"
             )
         if key in values:
             raise BotError(f"{name}: {key} is given twice")
         values[key] = _convert(name, params[key], raw.strip())
-    full = {p.name: values.get(p.name, p.default) for p in info.params}
-    bot: Bot = info.factory(**full)
-    return bot
+    return name, values
 
 
 def _make_outside(kind: str, text: str) -> Bot:
@@ -245,5 +275,5 @@ BOT_LIMITS: dict[str, dict[str, float]] = {
 MAX_DELAY = 10.0
 
 __all__ = ["BOTS", "BOT_LIMITS", "MAX_DELAY", "Bot", "BotError", "BotInfo", "Param", "canonical",
-           "delay_problem", "kind_of", "make_bot", "parse_bots", "permit_outside",
+           "delay_problem", "kind_of", "make_bot", "parse_bot", "parse_bots", "permit_outside",
            "permitted_outside", "split_bots", "time_limited_bots"]

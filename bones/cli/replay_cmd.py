@@ -95,14 +95,12 @@ def _as_json(file: Path, record, result) -> dict:  # type: ignore[no-untyped-def
 
 
 def _names(record, players: int) -> list[str | None]:  # type: ignore[no-untyped-def]
-    """The names people chose for their seats in the browser (`bones serve`), if any."""
-    from bones.games.people import PeopleError, names_from
+    """The names people chose for their seats in the browser (`bones serve`), if any
+    (read when the record was: a corrupt ``meta.play`` never gets this far)."""
+    from bones.games.playmeta import read_play
 
-    play = record.meta.get("play")
-    try:
-        return names_from(play.get("names") if isinstance(play, dict) else None, players)
-    except PeopleError:
-        return [None] * players
+    play = read_play(record.meta, players)
+    return list(play.names) if play is not None else [None] * players
 
 
 def _scores(values: list[int]) -> str:

@@ -118,11 +118,13 @@ def serve_command(
     # once), never raised in the middle of building the event loop
     previous = signal.signal(signal.SIGINT, uv.handle_exit)
     try:
-        _announce(local, public, public_base, port, folder, started)
+        _announce(local, public, public_base, port, folder)
         if open_browser:
-            import webbrowser
-
-            webbrowser.open(local)
+            problem = _open_browser(local)
+            if problem is not None:
+                typer.echo(f"bones serve: {problem}", err=True)
+        typer.echo(f"bones serve: ready in {time.perf_counter() - started:.2f} s", err=True)
+        sys.stdout.flush()
         uv.run(sockets=[sock])
     finally:
         signal.signal(signal.SIGINT, previous)
@@ -186,8 +188,25 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _announce(local: str, public: str | None, public_url: str | None, port: int, folder: Path,
-              started: float) -> None:
+def _open_browser(url: str) -> str | None:
+    """Open ``url`` in this machine's browser; what went wrong, or None.
+
+    ``webbrowser`` answers False (or raises) when it finds no browser: a
+    server, a container, a session without a display."""
+    import webbrowser
+
+    try:
+        opened = webbrowser.open(url)
+    except (webbrowser.Error, OSError):
+        opened = False
+    if opened:
+        return None
+    return ("--open: no browser could be opened on this machine; open the table's link "
+            "above in a browser yourself")
+
+
+def _announce(local: str, public: str | None, public_url: str | None, port: int,
+              folder: Path) -> None:
     if public_url:
         key = local.split("#", 1)[1]
         typer.echo(f"bones serve: the table is at {public_url}/#{key} (on this machine: {local})")
@@ -205,7 +224,6 @@ def _announce(local: str, public: str | None, public_url: str | None, port: int,
                    "add --public-url https://NAME (and --allow-host NAME for another name): "
                    "docs/serve.md, 'Friends elsewhere'")
     typer.echo(f"bones serve: games are saved in {folder}; Ctrl-C stops the server, nothing is lost")
-    typer.echo(f"bones serve: ready in {time.perf_counter() - started:.2f} s", err=True)
     sys.stdout.flush()
 
 

@@ -13,6 +13,7 @@ from bones.engine.handlike import HandLike
 from bones.engine.match import HandSummary
 from bones.engine.moves import DRAW
 from bones.games.game import Event, GameError, GameSession, Option
+from bones.games.numbers import ascii_number
 
 
 class PlayUI(Protocol):
@@ -175,10 +176,12 @@ def _read_claim(ui: PlayUI) -> int:
         text = ui.read("points you claim for this play (Enter for none, q to quit): ").strip()
         if not text:
             return 0
-        if text.isdigit():
-            return int(text)
+        points = ascii_number(text)
+        if points is not None:
+            return points
         _check_quit(text)
-        ui.message(f"'{text}' is not a number of points: type a whole number like 10, or Enter for none",
+        shown = text if len(text) <= 20 else text[:17] + "..."
+        ui.message(f"'{shown}' is not a number of points: type a whole number like 10, or Enter for none",
                    "error")
 
 

@@ -262,19 +262,14 @@ def human_seats(record: Record) -> list[int] | None:
     `bones serve` (``meta.play.handed``), whose moves are the person's until
     then.  A ``handed`` that is not the seats of bots is a
     :class:`bones.games.record.RecordError`."""
-    from bones.games.people import PeopleError, handed_from
+    from bones.games.playmeta import PlayMetaError, read_play
     from bones.games.record import RecordError
 
-    play = record.meta.get("play")
-    seats = play.get("seats") if isinstance(play, dict) else None
-    if not isinstance(play, dict) or not isinstance(seats, list) \
-            or len(seats) != record.players:
-        return None
     try:
-        handed = handed_from(play.get("handed"), [s != "human" for s in seats])
-    except PeopleError as err:
-        raise RecordError(f"meta.play: {err}") from None
-    return sorted({k for k, s in enumerate(seats) if s == "human"} | set(handed))
+        play = read_play(record.meta, record.players)
+    except PlayMetaError as err:  # a record made in code, not read from a file
+        raise RecordError(str(err)) from None
+    return None if play is None else play.people
 
 
 def default_seats(record: Record) -> list[int]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import re
 import shlex
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -36,7 +36,8 @@ from bones.engine.notation import (
 )
 from bones.engine.rng import PLAY, PURPOSE_HINT, PURPOSE_MOVE, Rng, stream
 from bones.engine.rules import MUGGINS_OFF, Rules, RulesError
-from bones.games.people import MAX_CHAT, PeopleError, Series, chat_from, handed_from, names_from
+from bones.games.numbers import ascii_number
+from bones.games.people import MAX_CHAT, Series
 from bones.games.record import Record, Recorder
 from bones.games.saves import (
     SaveError,
@@ -237,33 +238,29 @@ class GameSession:
         line).  Hold :func:`bones.games.saves.save_lock` on ``path`` around
         the resume and the play that follows.
         """
+        from bones.games.playmeta import read_play
+
         record, variant, rules = _read_save(path)
-        play = record.meta.get(SAVE_FORMAT_KEY)
-        if not isinstance(play, dict):
+        play = read_play(record.meta, rules.players)  # checked as the record was read
+        if play is None:
             raise GameError(f"{path}: a game record but not a `bones play` save (no meta.play)")
         try:
-            config = _saved_seats(path, play, rules.players, trusted_bots)
+            config = _saved_seats(path, play.seats, play.level, trusted_bots)
             if record.seed is None:
                 raise GameError(f"{path}: the save has no seed")
             session = cls(variant, rules, config, record.seed, path,
-                          str(play.get("source", variant.name)))
-            session.takebacks = list(play.get("takebacks", []))
-            try:
-                session.names = names_from(play.get("names"), rules.players)
-                session.handed = handed_from(play.get("handed"),
-                                             [s != HUMAN for s in config.seats])
-                session.chat = chat_from(play.get("chat"), rules.players)
-                if play.get("series") is not None:
-                    session.series = Series.from_json(play["series"], rules.players)
-            except PeopleError as err:
-                raise GameError(f"{path}: meta.play: {err}") from None
+                          play.source if play.source is not None else variant.name)
+            session.takebacks = list(play.takebacks)
+            session.names = list(play.names)
+            session.handed = list(play.handed)
+            session.chat = list(play.chat)
+            session.series = play.series
             session._replay_saved(path, record)
-            state = play.get("rng")
-            if record.version == 1 and state is not None and not session.match.game_over:
+            if record.version == 1 and play.rng is not None and not session.match.game_over:
                 # a save from before the specified stream: the next hands are
                 # dealt by the generator it was made with (docs/random.md)
                 legacy = random.Random()
-                legacy.setstate(_rng_state_from_json(state))
+                legacy.setstate(play.rng)
                 session.match.legacy = session.match.rng = legacy
             for spec_text in set(config.seats) - {HUMAN}:
                 _make_bot(spec_text)
@@ -406,11 +403,12 @@ class GameSession:
         assert hand is not None
         raw = _TILE_AS_PRINTED.sub(r"\1-\2", text.strip())  # [2|1] as the screen prints it
         legal = self.listed_moves()
-        if raw.isdigit():
-            n = int(raw)
-            if 1 <= n <= len(legal):
+        if raw.isascii() and raw.isdigit():  # a number from the list (never ² or ٣)
+            n = ascii_number(raw)
+            if n is not None and 1 <= n <= len(legal):
                 return legal[n - 1]
-            raise GameError(f"there is no move {n}: choose 1 to {len(legal)}")
+            shown = raw if len(raw) <= 20 else raw[:17] + "..."
+            raise GameError(f"there is no move {shown}: choose 1 to {len(legal)}")
         try:
             move = parse_move(hand, raw)
         except AmbiguousMoveError as err:
@@ -442,10 +440,39 @@ class GameSession:
 
     def bot_move(self) -> Event:
         """Let the bot whose turn it is choose and make its move, and save."""
+        return self.bot_play(self.bot_thinking()())
+
+    def bot_thinking(self) -> Callable[[], int]:
+        """The thinking of the bot whose turn it is: a function that gives its
+        move.  It reads only its own copy of what the bot may see (the seat's
+        observation and the decision's stream), never the session, so it may
+        run while the session serves others (`bones serve` answers reads and
+        chat while a bot thinks); :meth:`bot_play` then makes the move, if the
+        game is still where it was."""
+        from bones.seat.observation import observe
+
         hand = self.hand
         assert hand is not None
         seat = hand.turn
-        move = self._choose(self.config.seats[seat], seat, "bot")
+        legal = hand.legal_moves()
+        if len(legal) == 1:
+            forced = legal[0]  # a forced move needs no thought
+            return lambda: forced
+        spec = self.config.seats[seat]
+        bot = self._bots.get(spec)
+        if bot is None:
+            bot = self._bots[spec] = _make_bot(spec)
+        rng = bot_rng(self.seed, self.hand_number, len(hand.log), seat, "bot")
+        obs = observe(hand, seat)
+        return lambda: int(bot.choose(obs, rng))
+
+    def bot_play(self, move: int) -> Event:
+        """Make ``move``, the choice of the bot whose turn it is, and save."""
+        hand = self.hand
+        assert hand is not None
+        if not hand.is_legal(move):  # pragma: no cover - a bot bug must not corrupt a game
+            raise GameError(f"bot {self.config.seats[hand.turn]} chose an illegal move "
+                            f"({format_move(hand, move)})")
         return self.play(move)
 
     def hint(self) -> str:
@@ -507,22 +534,40 @@ class GameSession:
         seat = self.human_seats[0]
         if not any(s == seat for s, _, _ in hand.log):
             return "you have not moved yet in this hand"
+        # A drawn tile cannot go back into the stock: the player would know
+        # the next tile (their own draw) or something of it (a bot's draw,
+        # then its play), and could play instead of drawing it.
+        ply = self._last_move_of(seat)
+        if hand.log[ply][1] == DRAW:
+            return ("your last move was a draw, and a draw cannot be taken back "
+                    "(you would know the next tile of the stock)")
+        drawer = next((s for s, m, _ in hand.log[ply + 1:] if m == DRAW), None)
+        if drawer is not None:
+            return (f"{self.seat_name(drawer)} drew since your last move, and a draw cannot be "
+                    "taken back (you would know a tile of the stock)")
         return None
+
+    def _last_move_of(self, seat: int) -> int:
+        hand = self.hand
+        assert hand is not None
+        return max(i for i, (s, _, _) in enumerate(hand.log) if s == seat)
 
     def take_back(self) -> int:
         """Undo the human's last move of this hand and the bots' replies.
 
-        The hand is rebuilt from its deal and the moves before it (the
-        count, the scores and the log all come back exactly); the save keeps
-        a note of what was taken back.  Returns how many moves were undone.
+        Never a draw, the human's or a bot's (:meth:`can_take_back`): a tile
+        drawn stays drawn, so no take-back shows a tile of the stock that
+        playing on would not have shown.  The hand is rebuilt from its deal
+        and the moves before it (the count, the scores and the log all come
+        back exactly); the save keeps a note of what was taken back.
+        Returns how many moves were undone.
         """
         reason = self.can_take_back()
         if reason:
             raise GameError(reason)
         hand = self.hand
         assert hand is not None
-        seat = self.human_seats[0]
-        ply = max(i for i, (s, _, _) in enumerate(hand.log) if s == seat)
+        ply = self._last_move_of(self.human_seats[0])
         log = self.current
         undone = log.moves[ply:]
         self.takebacks.append({"hand": self.hand_number, "ply": ply, "undone": list(undone)})
@@ -655,23 +700,6 @@ class GameSession:
 
     # ---------------------------------------------------------- internal
 
-    def _choose(self, bot_spec: str, seat: int, salt: str) -> int:
-        hand = self.hand
-        assert hand is not None
-        legal = hand.legal_moves()
-        if len(legal) == 1:
-            return legal[0]  # a forced move needs no thought
-        from bones.seat.observation import observe
-
-        bot = self._bots.get(bot_spec)
-        if bot is None:
-            bot = self._bots[bot_spec] = _make_bot(bot_spec)
-        rng = bot_rng(self.seed, self.hand_number, len(hand.log), seat, salt)
-        move: int = bot.choose(observe(hand, seat), rng)
-        if not hand.is_legal(move):  # pragma: no cover - a bot bug must not corrupt a game
-            raise GameError(f"bot {bot_spec} chose an illegal move ({format_move(hand, move)})")
-        return move
-
     def _deal(self) -> HandLike:
         return self._start(self.match.next_deal())
 
@@ -759,11 +787,11 @@ def _make_bot(spec_text: str) -> Bot:
         raise GameError(f"--bots: {_one_line(err)}") from None
 
 
-def _saved_seats(path: Path, play: dict[str, Any], players: int,
+def _saved_seats(path: Path, seats: tuple[str, ...], level: str,
                  trusted_bots: Sequence[str]) -> SeatConfig:
-    """A save's seats, each a human, a trusted bot or a built-in bot that reads nothing."""
-    seats = tuple(str(s) for s in play["seats"])
-    config = SeatConfig(seats, str(play.get("level", DEFAULT_LEVEL)))
+    """A save's seats (read by :func:`bones.games.playmeta.read_play`), each a human,
+    a trusted bot or a built-in bot that reads nothing."""
+    config = SeatConfig(seats, level)
     for k, spec_text in enumerate(seats):
         if spec_text == HUMAN or spec_text in trusted_bots:
             continue
@@ -778,8 +806,6 @@ def _saved_seats(path: Path, play: dict[str, Any], players: int,
             _make_bot(spec_text)  # its parameters within the limits of every front end
         except GameError as err:
             raise GameError(f"{path}: seat {k}: {str(err).removeprefix('--bots: ')}") from None
-    if len(seats) != players:
-        raise GameError(f"{path}: meta.play.seats names {len(seats)} seats for {players} players")
     return config
 
 
@@ -830,14 +856,6 @@ def _read_save(path: Path) -> tuple[Record, Variant, Rules]:
 def _rng_state_to_json(state: tuple[Any, ...]) -> list[Any]:
     version, internal, gauss = state
     return [version, list(internal), gauss]
-
-
-def _rng_state_from_json(data: list[Any]) -> tuple[Any, ...]:
-    version, internal, gauss = data
-    words = tuple(int(x) for x in internal)
-    if not all(0 <= w < 2**32 for w in words):  # Python's generator holds 32-bit words
-        raise ValueError("meta.play.rng is not the state of a random generator")
-    return (int(version), words, gauss)
 
 
 def _one_line(err: BaseException) -> str:

@@ -12,16 +12,22 @@ seat's bot is in ``meta.play.seats``), so that the seat stays a person's
 when the save is opened again.
 
 Every value is checked when a save is read, as any other part of a save:
-a name is 1 to :data:`MAX_NAME` printable characters, a message at most
+a name is 1 to :data:`MAX_NAME` printable characters (emoji sequences
+included: :func:`bones.games.talk.printable`), a message at most
 :data:`MAX_MESSAGE`; both are plain text (the front ends never render them
-as markup).
+as markup).  A name given now passes :func:`new_name` too (it shows, it
+passes for no label of the table, it names no tile).
 """
 
 from __future__ import annotations
 
 import math
+import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+from bones.games.talk import blank, interface_label, printable, table_talk
 
 #: The longest name, and the longest chat message, in characters.
 MAX_NAME = 24
@@ -51,9 +57,39 @@ def clean_name(value: Any) -> str:
         raise PeopleError("a name needs at least one character that is not a space")
     if len(name) > MAX_NAME:
         raise PeopleError(f"a name has at most {MAX_NAME} characters (this one has {len(name)})")
-    if not name.isprintable():
+    if not printable(name):
         raise PeopleError("a name may hold only printable characters "
                           "(no line breaks or control characters)")
+    return name
+
+
+def new_name(value: Any, top: int, bots: Iterable[str] = ()) -> str:
+    """A name someone gives their seat now: :func:`clean_name`, and one that
+    shows (not blank, not a lone mark), passes for no label of the table
+    (``You``, ``Seat 2 (greedy)``, a bot's name) and names no tile of a set
+    with pips 0 to ``top`` (:func:`bones.games.talk.table_talk`).  A save's
+    names are read with :func:`clean_name` alone: nothing saved is refused
+    for a rule it was made before.
+
+    >>> new_name("👩‍💻 Ana", 6)
+    '👩‍💻 Ana'
+    >>> new_name("Seat 2 (greedy)", 6)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bones.games.people.PeopleError: a name may not read as one of the table's own labels ...
+    """
+    name = clean_name(value)
+    if blank(name):
+        raise PeopleError("a name must show: this one has no visible character "
+                          "(only spaces, fillers or marks)")
+    if unicodedata.category(name[0]) in ("Mn", "Me"):
+        raise PeopleError("a name may not start with a combining mark")
+    if interface_label(name, bots):
+        raise PeopleError("a name may not read as one of the table's own labels (You, Seat N, "
+                          "Team A, a bot's name): choose another")
+    tile = table_talk(name, top)
+    if tile is not None:
+        raise PeopleError(f"a name may not name a tile (no table talk): it reads as {tile}")
     return name
 
 
@@ -66,9 +102,20 @@ def clean_message(value: Any) -> str:
         raise PeopleError("a message needs some text")
     if len(text) > MAX_MESSAGE:
         raise PeopleError(f"a message has at most {MAX_MESSAGE} characters (this one has {len(text)})")
-    if not text.isprintable():
+    if not printable(text):
         raise PeopleError("a message may hold only printable characters "
                           "(no line breaks or control characters)")
+    return text
+
+
+def new_message(value: Any) -> str:
+    """A chat message someone posts now: :func:`clean_message`, and one that shows.
+    (Whether it names a tile depends on the hand: the server asks
+    :func:`bones.games.talk.table_talk`.)  A save's chat is read with
+    :func:`clean_message` alone."""
+    text = clean_message(value)
+    if blank(text):
+        raise PeopleError("a message needs some text (this one shows nothing)")
     return text
 
 
@@ -120,7 +167,13 @@ def names_from(data: Any, players: int) -> list[str | None]:
         return [None] * players
     if not isinstance(data, list) or len(data) != players:
         raise PeopleError(f"names must list one name (or null) for each of the {players} seats")
-    return [None if n is None else clean_name(n) for n in data]
+    out: list[str | None] = []
+    for k, name in enumerate(data):
+        try:
+            out.append(None if name is None else clean_name(name))
+        except PeopleError as err:
+            raise PeopleError(f"names[{k}]: {err}") from None
+    return out
 
 
 def handed_from(data: Any, bot_seats: list[bool]) -> list[int]:
@@ -182,4 +235,4 @@ def chat_from(data: Any, players: int) -> list[dict[str, Any]]:
 
 
 __all__ = ["MAX_CHAT", "MAX_MESSAGE", "MAX_NAME", "PeopleError", "Series", "chat_from",
-           "clean_message", "clean_name", "handed_from", "names_from"]
+           "clean_message", "clean_name", "handed_from", "names_from", "new_message", "new_name"]

@@ -340,7 +340,8 @@ def _where(loc: tuple[Any, ...]) -> str:
 
 
 def parse_record(data: Any, source: str = "record") -> Record:
-    """A :class:`Record` from decoded JSON, or :class:`RecordError` naming the problem."""
+    """A :class:`Record` from decoded JSON, or :class:`RecordError` naming the problem
+    (a save's ``meta.play`` included: :func:`bones.games.playmeta.read_play`)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError(f"{source}: not a bones record (no \"format\": \"{FORMAT}\")")
     version = data.get("version")
@@ -352,12 +353,20 @@ def parse_record(data: Any, source: str = "record") -> Record:
     if version < 1:
         raise RecordError(f"{source}: unknown record format version {version}")
     try:
-        return Record.model_validate(data)
+        record = Record.model_validate(data)
     except ValidationError as err:
         problems = _problems(data, err, Record, {})
         more = len(problems) - 1
         extra = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
         raise RecordError(f"{source}: {problems[0]}{extra}") from None
+    # a save's own fields, by their one reader: the same verdict for every front end
+    from bones.games.playmeta import PlayMetaError, read_play
+
+    try:
+        read_play(record.meta, record.players)
+    except PlayMetaError as err:
+        raise RecordError(f"{source}: {err}") from None
+    return record
 
 
 def _problems(data: Any, err: ValidationError, model: type[BaseModel],

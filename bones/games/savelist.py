@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from bones.games.playmeta import read_play
 from bones.games.record import RecordError, load_record
 from bones.games.saves import LockHolder, default_save_dir, lock_path, read_holder
 
@@ -61,37 +62,24 @@ def list_saves(directory: Path | None = None) -> list[SaveSummary]:
                                    else text))
             continue
         name = record.variant.get("name") if isinstance(record.variant, dict) else None
-        play = record.meta.get("play")
-        seats = play.get("seats") if isinstance(play, dict) else None
-        names, series, handed = _people(play, record.players)
+        # load_record read meta.play with its one reader: a corrupt one made the
+        # save unreadable above, with the line every other front end gives
+        play = read_play(record.meta, record.players)
+        if play is None:
+            out.append(SaveSummary(path, modified, str(name) if name else None, record.players,
+                                   record.teams, tuple(record.result.scores),
+                                   record.result.finished, len(record.hands), (), holder,
+                                   "not a bones play save"))
+            continue
+        series = play.series
         out.append(SaveSummary(path, modified, str(name) if name else None, record.players,
                                record.teams, tuple(record.result.scores),
-                               record.result.finished, len(record.hands),
-                               tuple(str(s) for s in seats) if isinstance(seats, list) else (),
-                               holder, None if "play" in record.meta else "not a bones play save",
-                               names=names, series=series, handed=handed))
+                               record.result.finished, len(record.hands), play.seats, holder,
+                               None, names=tuple(play.names) if any(play.names) else (),
+                               series=(series.id, series.match) if series is not None else None,
+                               handed=tuple(play.handed)))
     out.sort(key=lambda s: (s.modified, s.path.name), reverse=True)
     return out
-
-
-def _people(play: object, players: int) -> tuple[
-        tuple[str | None, ...], tuple[str, int] | None, tuple[int, ...]]:
-    """A save's names, series and handed seats (:mod:`bones.games.people`),
-    or none if unreadable."""
-    from bones.games.people import PeopleError, Series, handed_from, names_from
-
-    if not isinstance(play, dict):
-        return (), None, ()
-    try:
-        names = tuple(names_from(play.get("names"), players)) if play.get("names") else ()
-        raw = play.get("series")
-        series = Series.from_json(raw, players) if raw is not None else None
-        seats = play.get("seats")
-        handed = (tuple(handed_from(play.get("handed"), [s != "human" for s in seats]))
-                  if isinstance(seats, list) and len(seats) == players else ())
-    except PeopleError:
-        return (), None, ()
-    return names, ((series.id, series.match) if series is not None else None), handed
 
 
 __all__ = ["SaveSummary", "list_saves"]

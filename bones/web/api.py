@@ -12,11 +12,27 @@ from typing import Any, overload
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from bones.games.numbers import ascii_number
 from bones.web.games import ApiError, check_bot
 
 #: The largest request body accepted (a variant text is at most 64 KiB; a
 #: record to replay at most 2 MiB).
 MAX_BODY = 3 * 1024 * 1024
+
+
+def number_in(text: str | None, low: int, high: int, message: str, status: int = 400) -> int:
+    """The number every query value and path segment is read by: ``text`` as a
+    whole number from ``low`` to ``high`` (ASCII digits only,
+    :func:`bones.games.numbers.ascii_number`, after one ``-`` where ``low`` is
+    negative), else
+    :class:`ApiError` ``status`` with ``message``."""
+    negative = low < 0 and text is not None and text.startswith("-")
+    number = ascii_number(text[1:] if negative and text is not None else text)
+    if number is not None and negative:
+        number = -number
+    if number is None or not low <= number <= high:
+        raise ApiError(status, message)
+    return number
 
 
 def host_name(value: str) -> str:
@@ -106,8 +122,9 @@ def teams_flag(data: dict[str, Any]) -> bool | None:
     return teams
 
 
-def seats_from(value: Any) -> list[str] | None:
-    """A new game's ``seats``: ``"human"`` or a bot text per seat, at least one human."""
+def seats_from(value: Any, jobs: int | None = None) -> list[str] | None:
+    """A new game's ``seats``: ``"human"`` or a bot text per seat, at least one human
+    (a bot of at most ``jobs`` threads: :func:`bones.web.games.check_bot`)."""
     if value is None:
         return None
     if not isinstance(value, list) or not 1 <= len(value) <= 10:
@@ -124,7 +141,7 @@ def seats_from(value: Any) -> list[str] | None:
             seats.append("human")
         elif kind == "bot":
             try:
-                seats.append(check_bot(entry.get("bot", "search")))
+                seats.append(check_bot(entry.get("bot", "search"), jobs))
             except ApiError as err:
                 raise ApiError(400, f"seats[{k}]: {err.message}") from None
         else:
@@ -134,7 +151,7 @@ def seats_from(value: Any) -> list[str] | None:
     return seats
 
 
-def simulation_bots(value: Any) -> list[str]:
+def simulation_bots(value: Any, jobs: int | None = None) -> list[str]:
     """A simulation's ``bots``: built-in bots with iteration budgets, one per seat."""
     if isinstance(value, str):
         value = value.split(",")
@@ -142,7 +159,7 @@ def simulation_bots(value: Any) -> list[str]:
         raise ApiError(400, "bots must be a list of bots, one per seat (a shorter list repeats)")
     names = []
     for b in value:
-        name = check_bot(b)
+        name = check_bot(b, jobs)
         if name.startswith("search") and ":seconds=" in name:
             raise ApiError(400, "time budgets are for interactive play; give simulations "
                                 "an iteration budget")

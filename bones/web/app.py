@@ -32,6 +32,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from bones.games.numbers import ascii_number
 from bones.web.api import MAX_BODY, BodyTooLarge, error_response, host_name, too_large
 from bones.web.games import ApiError
 from bones.web.links import public_origin_host
@@ -92,7 +93,12 @@ class Guard:
                     scope, receive, send)
                 return
             length = headers.get("content-length")
-            if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            size = ascii_number(length)
+            if length is not None and size is None:
+                await error_response(400, "the Content-Length header is not a number of bytes")(
+                    scope, receive, send)
+                return
+            if size is not None and size > MAX_BODY:
                 await error_response(413, too_large())(
                     scope, receive, send)
                 return
@@ -140,7 +146,8 @@ def create_app(config: ServeConfig) -> Starlette:
 
     async def api_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ApiError)
-        response = error_response(exc.status, exc.message)
+        # a save is named by its file name: no response holds a path of this machine
+        response = error_response(exc.status, server.scrub(exc.message))
         if exc.retry_after is not None:
             response.headers["Retry-After"] = str(exc.retry_after)
         return response

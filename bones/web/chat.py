@@ -7,8 +7,10 @@
   characters, stored in the save (:mod:`bones.games.people`) and shown as
   text, never as markup.
 * A message never carries tiles: while a hand is in play a message that
-  names a tile (``6-4``, ``[6|4]``) is refused (422), so nobody tells the
-  table what they hold; when no hand is in play the hands are face up anyway.
+  names a tile (``6-4``, ``[6|4]``, ``0 4``, ``six-four``...: the one filter
+  of names and messages, :func:`bones.games.talk.table_talk`) is refused
+  (422), so nobody tells the table what they hold; when no hand is in play
+  the hands are face up anyway.
 * Each key may post :data:`~bones.web.people.BURST` messages in
   :data:`~bones.web.people.WINDOW` seconds; more are refused with 429 and
   ``Retry-After``, counted per game.
@@ -19,7 +21,6 @@ needed beyond the reader's own): what a spectator's page could read.
 
 from __future__ import annotations
 
-import re
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -32,14 +33,15 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: The quick reactions the page offers as one-click messages.
 REACTIONS = ("good game", "nice play", "well played", "oops", "thanks")
-#: A tile as people write it: ``6-4``, ``6|4``, ``[6|4]``, ``6/4``, ``6:4``.
-_TILE = re.compile(r"(?<![\d.])(\d{1,2})\s*[-|/:x]\s*(\d{1,2})(?![\d.])")
 
 
-def names_a_tile(session: GameSession, text: str) -> bool:
-    """Whether ``text`` names a tile of the game's set (``6-4``, ``[6|4]``...)."""
-    top = max(session.rules.tiles.high)
-    return any(int(a) <= top and int(b) <= top for a, b in _TILE.findall(text))
+def names_a_tile(session: GameSession, text: str) -> str | None:
+    """The tile of the game's set ``text`` names (``6-4``, ``[6|4]``, ``0 4``,
+    ``six-four``...: :func:`bones.games.talk.table_talk`, the filter of names
+    too), or None."""
+    from bones.games.talk import table_talk
+
+    return table_talk(text, max(session.rules.tiles.high))
 
 
 def messages_json(session: GameSession) -> list[dict[str, Any]]:
@@ -51,18 +53,20 @@ def messages_json(session: GameSession) -> list[dict[str, Any]]:
 def post(game: WebGame, key: str | None, value: Any) -> dict[str, Any]:
     """Post ``value`` as the message of ``key``'s seat (read under the game's lock,
     where no rematch can move it meanwhile); the seat's view after it."""
-    from bones.games.people import MAX_CHAT, PeopleError, clean_message
+    from bones.games.people import MAX_CHAT, PeopleError, new_message
 
     try:
-        text = clean_message(value)
+        text = new_message(value)
     except PeopleError as err:
         raise ApiError(400, str(err)) from None
     with game.held() as session:
         seat = game.seat_of(key)
         hand = session.hand
-        if hand is not None and not hand.over and not session.over and names_a_tile(session, text):
+        tile = names_a_tile(session, text) if hand is not None and not hand.over \
+            and not session.over else None
+        if tile is not None:
             raise ApiError(422, "a message may not name a tile while a hand is in play "
-                                "(no table talk)")
+                                f"(no table talk): it reads as {tile}")
         limit(game, "chat", seat)
         number = session.chat[-1].get("n", len(session.chat)) + 1 if session.chat else 1
         session.chat.append({"n": number, "seat": seat, "name": session.names[seat], "text": text,

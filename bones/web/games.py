@@ -56,6 +56,8 @@ def warm() -> None:
 
     builtin_index()
 
+#: The revoked watch links a game remembers, to tell their spectators so.
+MAX_REVOKED = 200
 #: What a save's file name must look like to be opened by name.
 SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}\.json$")
 INDEX_DIR = "web"
@@ -66,37 +68,34 @@ INDEX_DIR = "web"
 ANALYSIS_BUDGET, MAX_ANALYSIS_BUDGET = 100, 1000
 
 
-def check_bot(text: Any) -> str:
+def check_bot(text: Any, jobs: int | None = None) -> str:
     """A client's bot text if it is a built-in bot within :data:`bones.bots.BOT_LIMITS`
-    (the limits of every front end; a client may give only those parameters); else
-    :class:`ApiError`."""
-    from bones.bots import BOT_LIMITS
+    (read by :func:`bones.bots.parse_bot`, the reader of every front end; a client
+    may give only the parameters with a limit) and, on a server of ``jobs``
+    workers, with at most ``jobs`` threads; else :class:`ApiError`.  Returns the
+    bot's name as it writes itself (``search:iterations=200``)."""
+    from bones.bots import BOT_LIMITS, BotError, make_bot, parse_bot
 
     if not isinstance(text, str) or not text.strip():
         raise ApiError(400, "a bot seat needs a bot: one of " + ", ".join(BOT_LIMITS))
     raw = text.strip()
-    if len(raw) > 80 or not re.match(r"^[A-Za-z0-9:=._-]+$", raw):
-        raise ApiError(400, f"bot '{raw[:40]}' is not a built-in bot (bots: {', '.join(BOT_LIMITS)})")
-    parts = raw.split(":")
-    name = parts[0].lower()
+    name = raw.split(":")[0].strip().lower()
     if name not in BOT_LIMITS:
-        raise ApiError(400, f"bot '{name}' is not a built-in bot the server runs "
+        shown = name if len(name) <= 24 else name[:20] + "..."
+        raise ApiError(400, f"bot '{shown}' is not a built-in bot the server runs "
                             f"(bots: {', '.join(BOT_LIMITS)})")
+    try:
+        name, values = parse_bot(raw)
+    except BotError as err:
+        raise ApiError(400, str(err)) from None
     limits = BOT_LIMITS[name]
-    for part in parts[1:]:
-        key, _, value = part.partition("=")
-        key = key.lower()
+    for key in values:
         if key not in limits:
             allowed = ", ".join(limits) or "none"
             raise ApiError(400, f"{name}: parameter '{key}' is not allowed here (allowed: {allowed})")
-        try:
-            number = float(value)
-        except ValueError:
-            raise ApiError(400, f"{name}: {key} must be a number, not '{value[:20]}'") from None
-        if not number <= limits[key]:
-            raise ApiError(400, f"{name}: {key} may be at most {limits[key]:g} on the server")
-    from bones.bots import BotError, make_bot
-
+    threads = values.get("threads", 1)
+    if jobs is not None and threads > jobs:
+        raise ApiError(400, f"{name}: threads may be at most {jobs} on this server (its --jobs)")
     try:
         return make_bot(raw).name
     except BotError as err:
@@ -137,11 +136,13 @@ class WebGame:
     session: GameSession | None = None
     stat: tuple[int, int] | None = None  # the save as we last wrote or read it
     lock: threading.Lock = field(default_factory=threading.Lock)
+    thinking: threading.Lock = field(default_factory=threading.Lock)  # one bot thinks at a time
     version: int = -1
     over: bool = False
     error: str | None = None  # why this game stopped (a bot failure), shown to its seats
     busy: bool = False  # a bot is thinking
     watch_hashes: list[str] = field(default_factory=list)  # the watch links' keys (bones.web.watch)
+    revoked_hashes: list[str] = field(default_factory=list)  # stopped watch links, newest last
     # the people at the table (bones.web.people, bones.web.chat, bones.web.series)
     stamp: int = 0  # grows with every name, message, hand-over and rematch answer
     seen: dict[int, float] = field(default_factory=dict)  # seat -> when its key last asked
@@ -213,6 +214,9 @@ class WebGame:
         if any(tokens.matches(key, stored) for stored in self.watch_hashes):
             raise ApiError(403, "this is a watch link: a spectator watches the game but cannot "
                                 "play, chat or take a seat")
+        if any(tokens.matches(key, stored) for stored in self.revoked_hashes):
+            raise ApiError(403, "this watch link was revoked: the host stopped every watch link "
+                                "of this game (ask for a new one)")
         raise ApiError(403, "that key is not a seat of this game")
 
     def view(self, seat: int) -> dict[str, Any]:
@@ -244,6 +248,20 @@ class WebGame:
             return False
         hand = session.hand
         return hand is not None and not hand.over and not session.is_human(hand.turn)
+
+    def bot_threads(self) -> int:
+        """The threads the bot to move thinks with (its ``threads`` parameter; 1
+        for most bots): the worker slots its move takes (:mod:`bones.web.workers`)."""
+        from bones.bots import BotError, parse_bot
+
+        session = self.session
+        hand = session.hand if session is not None else None
+        if session is None or hand is None or session.is_human(hand.turn):
+            return 1
+        try:
+            return int(parse_bot(session.config.seats[hand.turn])[1].get("threads", 1))
+        except BotError:
+            return 1
 
     def move(self, seat: int, text: Any, claim: Any, version: Any) -> dict[str, Any]:
         """Make ``text`` (notation) for ``seat`` if ``version`` is the game's current one."""
@@ -288,12 +306,17 @@ class WebGame:
     def analysis(self, seat: int, hand: Any) -> dict[str, Any]:
         """`bones analyse --json` of ``seat``'s decisions in the finished hand
         number ``hand`` (from 1): each judged from the seat's own view, so
-        nothing hidden from it is shown."""
+        nothing hidden from it is shown.  Run in one of the server's workers;
+        a seat asks at most :data:`bones.web.limits.BURST` times in
+        :data:`~bones.web.limits.WINDOW` seconds."""
         from bones.games.analysis import analyse, analysis_json
 
         if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
             raise ApiError(400, "hand must be a hand's number, from 1")
+        from bones.web.limits import limit
+
         with self.held() as session:
+            limit(self, "analysis", seat)  # counted as the seat's chat is (429 on a flood)
             record = session.to_record()
         if hand > len(record.hands) or record.hands[hand - 1].end is None:
             raise ApiError(409, f"hand {hand} is not over")
@@ -322,34 +345,66 @@ class WebGame:
             raise ApiError(409, f"it is not your turn: seat {hand.turn} is to move")
 
     def bot_step(self, expected: int) -> bool:
-        """The bot to move plays, if the game is still at ``expected``; True when it moved."""
-        with self.held() as session:
-            if self.version != expected or not self.bot_to_move():
-                return False
+        """The bot to move plays, if the game is still at ``expected``.
+
+        It thinks without the game's lock or the save's (its thinking reads
+        its own copy of the seat's view: :meth:`GameSession.bot_thinking`), so
+        the table's reads, chat and names are answered meanwhile; its move is
+        made under both locks, if nothing moved in between (a take-back, a
+        seat handed over, the save changed by the terminal: it then thinks
+        again).  One bot thinks at a time for a game.  True while the bots
+        should go on, False when no bot is to move or a bot failed.
+        """
+        with self.thinking:
+            with self.held() as session:
+                if self.version != expected or not self.bot_to_move():
+                    return False
+                hand = session.hand
+                assert hand is not None
+                seat = hand.turn
+                spec = session.config.seats[seat]
+                try:
+                    think = session.bot_thinking()
+                except Exception as err:  # noqa: BLE001 - one game's failure stays in that game
+                    return self._bot_failed(err)
             try:
-                session.bot_move()
-            except Exception as err:  # noqa: BLE001 - one game's failure stays in that game
-                first = str(err).splitlines()[0] if str(err) else ""
-                self.error = f"a bot failed: {type(err).__name__}: {first}"
-                log.error("game %s: %s", self.id, self.error)
-                self.session = None  # re-read the last good save next time
-                return False
-            self.saved()
-            return True
+                move = think()
+            except Exception as err:  # noqa: BLE001
+                with self.lock:
+                    return self._bot_failed(err)
+            with self.held() as now:
+                if (now is not session or now.hand is not hand or self.version != expected
+                        or hand.turn != seat or now.config.seats[seat] != spec):
+                    return True  # the table changed while the bot thought: look again
+                try:
+                    session.bot_play(move)
+                except Exception as err:  # noqa: BLE001
+                    return self._bot_failed(err)
+                self.saved()
+                return True
+
+    def _bot_failed(self, err: Exception) -> bool:
+        """Stop this game (held under its lock) with the reason a bot failed."""
+        first = str(err).splitlines()[0] if str(err) else ""
+        self.error = f"a bot failed: {type(err).__name__}: {first}"
+        log.error("game %s: %s", self.id, self.error)
+        self.session = None  # re-read the last good save next time
+        return False
 
     def index_data(self) -> dict[str, Any]:
         return {"format": "bones-serve-game", "version": 1, "id": self.id,
                 "save": self.path.name, "created": self.created,
                 "seats": {str(s): h for s, h in sorted(self.seat_hashes.items())},
                 "over": self.over, "watch": list(self.watch_hashes),
-                "rematch": sorted(self.accepted)}
+                "revoked": list(self.revoked_hashes), "rematch": sorted(self.accepted)}
 
 
 class GameStore:
     """The games of one server, indexed beside the saves in ``SAVES/web/``."""
 
-    def __init__(self, saves: Path, max_games: int = 50) -> None:
+    def __init__(self, saves: Path, max_games: int = 50, jobs: int | None = None) -> None:
         self.saves = saves
+        self.jobs = jobs  # the server's --jobs: the most threads a bot may use
         self.index_dir = saves / INDEX_DIR
         self.max_games = max_games
         self.games: dict[str, WebGame] = {}
@@ -378,6 +433,10 @@ class GameStore:
                 if not isinstance(watch, list):
                     raise ValueError("watch is not a list")
                 game.watch_hashes = [str(h) for h in watch]
+                revoked = data.get("revoked", [])
+                if not isinstance(revoked, list):
+                    raise ValueError("revoked is not a list")
+                game.revoked_hashes = [str(h) for h in revoked][-MAX_REVOKED:]
                 game.accepted = {int(s) for s in data.get("rematch", []) if int(s) in hashes}
             except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
                 log.warning("ignoring %s: %s", entry.name, str(err).splitlines()[0] if str(err) else "")
@@ -477,7 +536,7 @@ class GameStore:
             for k, spec in enumerate(session.config.seats):
                 if spec != HUMAN:
                     try:
-                        check_bot(spec)
+                        check_bot(spec, self.jobs)
                     except ApiError as err:
                         raise ApiError(400, f"seat {k}: {err.message}") from None
             if not session.people_seats:

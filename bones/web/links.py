@@ -11,6 +11,8 @@ friends' phones can reach).
 from __future__ import annotations
 
 import io
+import ipaddress
+import re
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -30,30 +32,111 @@ class PublicUrlError(ValueError):
 
 def check_public_url(text: str) -> str:
     """``text`` as the base of every link (``scheme://host[:port]``, no ``/`` at the
-    end), or :class:`PublicUrlError` saying what is wrong with it."""
+    end), or :class:`PublicUrlError` saying what is wrong with it.
+
+    The host is checked as a URL library and a browser read it: an IP address,
+    or a DNS name of labels of 1 to 63 letters, digits and hyphens (none at a
+    label's ends), 253 characters at most.  An internationalised name is
+    converted to the ASCII form browsers send (punycode), so its ``Host`` and
+    ``Origin`` pass the checks.
+
+    >>> check_public_url("https://Bücher.example/")
+    'https://xn--bcher-kva.example'
+    """
     raw = text.strip()
+    shown = f"--public-url {raw[:80]!r}"
+    if any(ch.isspace() or ch in "\"'<>`^{}|\\" or not ch.isprintable() for ch in raw):
+        raise PublicUrlError(f"{shown}: must not hold spaces, quotes or control characters")
     try:
         parts = urlsplit(raw)
         port = parts.port
     except ValueError:
-        raise PublicUrlError(f"--public-url {raw[:80]!r}: its port must be a number from 1 to "
-                             "65535") from None
+        raise PublicUrlError(f"{shown}: its port must be a number from 1 to 65535") from None
     if parts.scheme.lower() not in ("http", "https"):
-        raise PublicUrlError(f"--public-url {raw[:80]!r}: must start with http:// or https://")
+        raise PublicUrlError(f"{shown}: must start with http:// or https://")
     if not parts.hostname:
-        raise PublicUrlError(f"--public-url {raw[:80]!r}: names no host (like https://table.example.org)")
+        raise PublicUrlError(f"{shown}: names no host (like https://table.example.org)")
     if parts.query or parts.fragment or "?" in raw or "#" in raw:
-        raise PublicUrlError(f"--public-url {raw[:80]!r}: must have no query (?) or fragment (#)")
-    if parts.username is not None or parts.password is not None:
-        raise PublicUrlError(f"--public-url {raw[:80]!r}: must not hold a user name or password")
+        raise PublicUrlError(f"{shown}: must have no query (?) or fragment (#)")
+    if parts.username is not None or parts.password is not None or "@" in parts.netloc:
+        raise PublicUrlError(f"{shown}: must not hold a user name or password")
     if parts.path not in ("", "/"):
-        raise PublicUrlError(f"--public-url {raw[:80]!r}: must be a site's root, without a path "
+        raise PublicUrlError(f"{shown}: must be a site's root, without a path "
                              "(the page is served at /)")
+    if port is not None and not 1 <= port <= 65535:
+        raise PublicUrlError(f"{shown}: its port must be a number from 1 to 65535")
+    host = _host_name(parts.hostname, shown)
     scheme = parts.scheme.lower()
     if (scheme, port) in (("http", 80), ("https", 443)):
         port = None  # a browser's Origin leaves the default port out
-    netloc = url_host(parts.hostname.lower()) + (f":{port}" if port is not None else "")
+    netloc = url_host(host) + (f":{port}" if port is not None else "")
     return f"{scheme}://{netloc}"
+
+
+_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
+
+
+def _host_name(name: str, shown: str) -> str:
+    """``name`` (from a URL) as a browser sends it: an IP address, or the ASCII
+    form of a DNS name; else :class:`PublicUrlError`."""
+    try:
+        return str(ipaddress.ip_address(name))
+    except ValueError:
+        pass
+    if "%" in name:
+        raise PublicUrlError(f"{shown}: its host may hold only letters, digits, hyphens and dots "
+                             "(no %-escapes)")
+    if not name.isascii():
+        try:
+            name = _idna(name)
+        except UnicodeError:
+            raise PublicUrlError(f"{shown}: its host is not a valid internationalised name "
+                                 "(write it in its ASCII form, xn--...)") from None
+    name = name.lower()
+    if len(name) > 253:
+        raise PublicUrlError(f"{shown}: its host is longer than 253 characters")
+    for label in name.split("."):
+        if not label:
+            raise PublicUrlError(f"{shown}: its host has an empty label (two dots, or a dot "
+                                 "at an end)")
+        if len(label) > 63:
+            raise PublicUrlError(f"{shown}: its host has a label longer than 63 characters")
+        if not _LABEL.fullmatch(label):
+            raise PublicUrlError(f"{shown}: its host may hold only letters, digits, hyphens "
+                                 "and dots, with no hyphen at a label's start or end")
+    if name.rsplit(".", 1)[-1].isdigit():
+        raise PublicUrlError(f"{shown}: its host is neither an IP address nor a name")
+    if any(label.startswith("xn--") for label in name.split(".")):
+        try:
+            _idna(_unidna(name))
+        except UnicodeError:
+            raise PublicUrlError(f"{shown}: its host has an xn-- label that is not a valid "
+                                 "internationalised name") from None
+    return name
+
+
+def _unidna(name: str) -> str:
+    """The Unicode form of an ASCII host name (its xn-- labels decoded)."""
+    try:
+        import idna
+    except ImportError:  # pragma: no cover
+        return name.encode("ascii").decode("idna")
+    try:
+        return str(idna.decode(name))
+    except idna.IDNAError as err:
+        raise UnicodeError(str(err)) from None
+
+
+def _idna(name: str) -> str:
+    """The ASCII form of an internationalised host name (UTS #46, as browsers map it)."""
+    try:
+        import idna  # with the web extra (through anyio)
+    except ImportError:  # pragma: no cover - the standard library's IDNA 2003
+        return name.encode("idna").decode("ascii")
+    try:
+        return str(idna.encode(name, uts46=True).decode("ascii"))
+    except idna.IDNAError as err:
+        raise UnicodeError(str(err)) from None
 
 
 def public_origin_host(public_url: str | None) -> str | None:

@@ -30,7 +30,7 @@ from bones.web.limits import limit
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.games.game import GameSession
-    from bones.web.games import WebGame
+    from bones.web.games import GameStore, WebGame
 
 HUMAN = "human"  # bones.games.game.HUMAN, without loading the engine
 
@@ -71,14 +71,19 @@ def social_json(game: WebGame, session: GameSession, seat: int) -> dict[str, Any
 def set_name(game: WebGame, key: str | None, value: Any) -> dict[str, Any]:
     """Name the seat of ``key`` (the key that asks, never another seat); the seat is
     read under the game's lock, where no rematch can move it meanwhile."""
-    from bones.games.people import PeopleError, clean_name
+    from bones.bots import BOTS
+    from bones.games.people import PeopleError, clean_name, new_name
 
     try:
-        name = clean_name(value)
+        clean_name(value)
     except PeopleError as err:
         raise ApiError(400, str(err)) from None
     with game.held() as session:
         seat = game.seat_of(key)
+        try:  # it shows, passes for no label of the table and names no tile
+            name = new_name(value, max(session.rules.tiles.high), BOTS)
+        except PeopleError as err:
+            raise ApiError(422, str(err)) from None
         limit(game, "name", seat)  # under the game's lock, as every count of the game
         if session.names[seat] != name:
             session.names[seat] = name
@@ -109,11 +114,15 @@ def presence(game: WebGame) -> dict[str, Any]:
                 "connected_seconds": CONNECTED_SECONDS, "seats": seats}
 
 
-def hand_seat(game: WebGame, seat: int, bot: str | None) -> dict[str, Any]:
+def hand_seat(game: WebGame, seat: int, bot: str | None, store: GameStore | None = None
+              ) -> dict[str, Any]:
     """Hand a person's ``seat`` to ``bot`` (a built-in bot's spec, checked by the
     caller with :func:`bones.web.games.check_bot`), or back to the person (``bot``
-    None).  The game goes on where it is; the person's key stays valid."""
+    None).  The game goes on where it is; the person's key stays valid.  After
+    a match, handing over the last person seated who had not asked for a
+    rematch starts it (:func:`bones.web.series.start_if_ready`, in ``store``)."""
     from bones.games.game import SeatConfig
+    from bones.web.series import start_if_ready
 
     spec = HUMAN if bot is None else bot
     with game.held() as session:
@@ -134,6 +143,8 @@ def hand_seat(game: WebGame, seat: int, bot: str | None) -> dict[str, Any]:
             game.saved()
             game.stamp += 1
             game.accepted.discard(seat)
+            if store is not None and session.over and start_if_ready(store, game, session) is None:
+                store.note_over(game)  # the answers, as a rematch answer keeps them
     return presence(game)
 
 

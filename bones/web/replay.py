@@ -48,7 +48,9 @@ def record_of_save(path: Path) -> Record:
     try:
         return load_record(path)
     except (RecordError, RecursionError) as err:
-        raise ApiError(422, f"{path.name}: {str(err).splitlines()[0]}") from None
+        message = str(err).splitlines()[0] if str(err) else type(err).__name__
+        message = message.removeprefix(f"{path}: ")  # the save by its name alone
+        raise ApiError(422, f"{path.name}: {message}") from None
 
 
 def replay_record_text(text: str) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from bones.web import tokens
 from bones.web.api import (
     MAX_BODY,
     check_fields,
+    number_in,
     read_json,
     seats_from,
     simulation_bots,
@@ -43,6 +44,8 @@ if TYPE_CHECKING:  # pragma: no cover
 STATIC = Path(__file__).resolve().parent / "static"
 #: How long ``GET /api/games/{id}?wait=V`` waits for a change before answering.
 LONG_POLL = 20.0
+#: The largest version and hand number a query may name (far beyond any game's).
+MAX_VERSION, MAX_HANDS = 10**12, 10**6
 #: The longest a deleted game's bot may take to finish the move it is making
 #: (seconds) before the deletion answers anyway.
 BOT_STOP_WAIT = 30.0
@@ -74,10 +77,12 @@ async def variant(request: Request) -> Response:
     v = load_builtin(name)
     count = None
     if players is not None:
-        if not players.isdigit() or int(players) not in v.players.counts:
+        counts = sorted(v.players.counts)
+        count = number_in(players, counts[0], counts[-1],
+                          f"players: {name} is played by {', '.join(str(c) for c in counts)} players")
+        if count not in counts:
             raise ApiError(400, f"players: {name} is played by "
-                                f"{', '.join(str(c) for c in sorted(v.players.counts))} players")
-        count = int(players)
+                                f"{', '.join(str(c) for c in counts)} players")
     return JSONResponse(details(v, count))
 
 
@@ -112,13 +117,16 @@ async def rules_text(request: Request) -> Response:
 async def bots(request: Request) -> Response:
     from bones.bots import BOT_LIMITS, BOTS
 
+    jobs = server_of(request).config.jobs
     out = []
     for name, limits in BOT_LIMITS.items():
         info = BOTS[name]
+        # a bot's threads are the server's workers: at most --jobs of them
         out.append({"name": name, "summary": info.summary,
-                    "params": [{"name": p.name, "default": p.default, "max": limits[p.name],
+                    "params": [{"name": p.name, "default": p.default,
+                                "max": min(limits[p.name], jobs) if p.name == "threads" else limits[p.name],
                                 "help": p.help} for p in info.params if p.name in limits]})
-    return JSONResponse({"bots": out})
+    return JSONResponse({"bots": out, "jobs": jobs})
 
 
 # ------------------------------------------------------------- games
@@ -161,7 +169,7 @@ async def create_game(request: Request) -> Response:
     players = whole_number(data, "players", 2, 10)
     teams = teams_flag(data)
     seed = whole_number(data, "seed", 0, 2**63 - 1)
-    seats = seats_from(data.get("seats"))
+    seats = seats_from(data.get("seats"), server.config.jobs)
     if seats is not None and players is None:
         players = len(seats)
     game, keys = await run_in_threadpool(server.store.create, variant, source, players, teams,
@@ -187,7 +195,7 @@ async def get_game(request: Request) -> Response:
     game = server.store.get(request.path_params["id"])
     watch_key = server.spectators.key_of(request, game)
     if watch_key is not None:  # a watch link: capped, rate-limited, no hand (bones.web.watch)
-        async with server.spectators.admitted(game, watch_key, request.query_params.get("wait")):
+        async with server.spectators.admitted(game, watch_key):
             return await _game_view(request, game, SPECTATOR)
     return await _game_view(request, game, server.seat(request, game))
 
@@ -197,14 +205,15 @@ async def _game_view(request: Request, game: WebGame, seat: int) -> Response:
     wait = request.query_params.get("wait")
     stamp = request.query_params.get("stamp")  # the social stamp you have: names, chat...
     if wait is not None:
-        if not wait.lstrip("-").isdigit():
-            raise ApiError(400, "wait must be the version you have")
-        if int(wait) == game.version and game.session is not None \
+        if number_in(wait, -1, MAX_VERSION, "wait must be the version you have") == game.version \
+                and game.session is not None \
                 and (stamp is None or stamp == str(game.stamp)):
             server.kick(game)
             ev = server.event(game.id)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(ev.wait(), LONG_POLL)
+            if server.store.games.get(game.id) is not game:  # deleted while we waited
+                raise ApiError(404, f"game {game.id} was deleted by the host (its save stays)")
     if seat == SPECTATOR:
         view = await run_in_threadpool(game.view, seat)
     else:  # the key's seat now, under the lock the view is built under (a rematch moves seats)
@@ -246,10 +255,9 @@ async def game_analysis(request: Request) -> Response:
     server = server_of(request)
     game = server.store.get(request.path_params["id"])
     seat = server.seat(request, game)
-    hand = request.query_params.get("hand", "")
-    if not hand.isdigit():
-        raise ApiError(400, "hand must be a hand's number, from 1")
-    return JSONResponse(await run_in_threadpool(game.analysis, seat, int(hand)))
+    hand = number_in(request.query_params.get("hand"), 1, MAX_HANDS,
+                     "hand must be a hand's number, from 1")
+    return JSONResponse(await server.workers.thread(game.analysis, seat, hand))
 
 
 async def delete_game(request: Request) -> Response:
@@ -258,6 +266,7 @@ async def delete_game(request: Request) -> Response:
     await read_json(request)
     gid = request.path_params["id"]
     server.store.delete(gid)
+    server.wake(gid)  # its long polls answer at once: the game is gone
     # a bot thinking holds the save until its move is written: wait for it
     # (it stops after that move), so the save can be opened again at once
     task = server.bot_tasks.get(gid)
@@ -273,7 +282,11 @@ async def delete_game(request: Request) -> Response:
 async def saves(request: Request) -> Response:
     server = server_of(request)
     server.require_host(request)
-    return JSONResponse({"saves": await run_in_threadpool(server.store.list_saves)})
+    saves = await run_in_threadpool(server.store.list_saves)
+    for entry in saves:
+        if entry.get("problem"):
+            entry["problem"] = server.scrub(entry["problem"])
+    return JSONResponse({"saves": saves})
 
 
 async def open_save(request: Request) -> Response:
@@ -318,28 +331,33 @@ async def replay(request: Request) -> Response:
 async def analyse(request: Request) -> Response:
     """The analysis of a record or a save (`bones analyse --json`, with the
     best move's layout for each decision): ``{"record": TEXT}`` or
-    ``{"save": NAME}``, and ``budget`` (worlds per decision)."""
+    ``{"save": NAME}``, and ``budget`` (worlds per decision).  The host's
+    alone, within the limits of :mod:`bones.web.analyses`."""
+    from bones.web.analyses import check_cost
     from bones.web.games import ANALYSIS_BUDGET, MAX_ANALYSIS_BUDGET
     from bones.web.replay import analysis_of, record_of_save, record_of_text
 
     server = server_of(request)
+    server.require_host(request)
     data = await read_json(request)
     check_fields(data, {"record", "save", "budget"})
     if ("record" in data) == ("save" in data):
         raise ApiError(400, "give record (a record's JSON text) or save (a save's name)")
     budget = whole_number(data, "budget", 1, MAX_ANALYSIS_BUDGET, ANALYSIS_BUDGET)
-    if "save" in data:
-        server.require_host(request)
-        path = server.store.save_path(data["save"])
-        record = await run_in_threadpool(record_of_save, path)
-        label = path.name
-    else:
-        text = data["record"]
-        if not isinstance(text, str):
-            raise ApiError(400, "record must be the text of a record file")
-        record = await run_in_threadpool(record_of_text, text)
-        label = "record"
-    return JSONResponse(await run_in_threadpool(analysis_of, record, label, budget))
+    async with server.analyses.admitted(request.client.host if request.client else "?"):
+        if "save" in data:
+            path = server.store.save_path(data["save"])
+            record = await run_in_threadpool(record_of_save, path)
+            label = path.name
+        else:
+            text = data["record"]
+            if not isinstance(text, str):
+                raise ApiError(400, "record must be the text of a record file")
+            record = await run_in_threadpool(record_of_text, text)
+            label = "record"
+        check_cost(record, budget)
+        result = await server.workers.thread(analysis_of, record, label, budget)
+    return JSONResponse(result)
 
 
 # ------------------------------------------------------- simulations
@@ -360,7 +378,7 @@ async def start_simulation(request: Request) -> Response:
     if len({t.players for t in tables}) > 1:
         raise ApiError(400, "the two variants are played by different numbers of players "
                             "here; choose one with players")
-    bot_names = simulation_bots(data.get("bots", ["greedy"]))
+    bot_names = simulation_bots(data.get("bots", ["greedy"]), server.config.jobs)
     if "games" in data and "hands" in data:
         raise ApiError(400, "give games (whole matches) or hands, not both")
     hands_only = "hands" in data

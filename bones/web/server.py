@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from starlette.requests import Request
 
 from bones.web import tokens
+from bones.web.analyses import Analyses
 from bones.web.games import ApiError, GameStore, WebGame
 from bones.web.sims import Simulations
 from bones.web.watch import Spectators
@@ -42,13 +44,24 @@ class Server:
         self.config = config
         self.host_key = config.host_key or tokens.new_key()
         self.host_hash = tokens.key_hash(self.host_key)
-        self.store = GameStore(config.saves, config.max_games)
+        self.store = GameStore(config.saves, config.max_games, config.jobs)
         self.workers = Workers(config.jobs, config.processes)
         self.sims = Simulations(self.workers, config.max_simulations)
         self.changed: dict[str, asyncio.Event] = {}
         self.bot_tasks: dict[str, asyncio.Task[None]] = {}
         self.closing = False
         self.spectators = Spectators()
+        self.analyses = Analyses()
+
+    def scrub(self, text: str) -> str:
+        """``text`` without this machine's paths: a save is named by its file name
+        alone (``sniff-1.json``), the save folder as "the save folder", so no
+        response tells a client where the server keeps its files."""
+        folders = {str(self.config.saves), str(self.config.saves.resolve()),
+                   str(self.config.saves.absolute())}
+        for folder in sorted(folders, key=len, reverse=True):
+            text = text.replace(folder + os.sep, "").replace(folder, "the save folder")
+        return text
 
     # ------------------------------------------------------------- keys
 
@@ -72,10 +85,14 @@ class Server:
             ev = self.changed[gid] = asyncio.Event()
         return ev
 
-    def notify(self, game: WebGame) -> None:
-        ev = self.changed.pop(game.id, None)
+    def wake(self, gid: str) -> None:
+        """Answer the long polls waiting on game ``gid`` now."""
+        ev = self.changed.pop(gid, None)
         if ev is not None:
             ev.set()
+
+    def notify(self, game: WebGame) -> None:
+        self.wake(game.id)
         if game.over:
             self.store.note_over(game)
         self.kick(game)
@@ -101,7 +118,8 @@ class Server:
                 return  # a deleted game's bots stop: its save may be opened as a new game
             game.busy = True
             try:
-                moved = await self.workers.thread(game.bot_step, expected)
+                moved = await self.workers.thread(game.bot_step, expected,
+                                                  weight=game.bot_threads())
             except ApiError as err:
                 log.warning("game %s: %s", game.id, err.message)
                 moved = False

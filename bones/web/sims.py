@@ -118,6 +118,7 @@ class Simulations:
                           50 if config.hands_only else 5))
         todo = batches(config.games, size)
         window = max(1, self.workers.jobs)
+        weight = _threads(list(config.lineup))  # a batch of bots of N threads takes N slots
         pending: set[asyncio.Future[Summary]] = set()
         try:
             for start, stop in todo:
@@ -129,7 +130,7 @@ class Simulations:
                         total.merge(fut.result())
                     sim.done = total.n
                 pending.add(asyncio.ensure_future(
-                    self.workers.process(run_batch, config, start, stop)))
+                    self.workers.process(run_batch, config, start, stop, weight=weight)))
             if pending:
                 for fut in asyncio.as_completed(pending):
                     total.merge(await fut)
@@ -149,3 +150,16 @@ class Simulations:
         sim.report = body
         sim.done = total.n
         sim.state = "cancelled" if sim.cancelled else "done"
+
+
+def _threads(bots: list[str]) -> int:
+    """The most threads any of ``bots`` thinks with."""
+    from bones.bots import BotError, parse_bot
+
+    most = 1
+    for text in bots:
+        try:
+            most = max(most, int(parse_bot(text)[1].get("threads", 1)))
+        except BotError:
+            continue
+    return most

@@ -15,8 +15,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from bones.web import tokens
-from bones.web.api import check_fields, read_json
-from bones.web.games import ApiError, check_bot
+from bones.web.api import check_fields, number_in, read_json
+from bones.web.games import check_bot
 from bones.web.server import server_of
 
 
@@ -57,10 +57,9 @@ async def get_chat(request: Request) -> Response:
     server = server_of(request)
     game = server.store.get(request.path_params["id"])
     server.seat(request, game)
-    after = request.query_params.get("after", "0")
-    if not after.isdigit() or len(after) > 9:
-        raise ApiError(400, "after must be the number of the last message you have (0 for all)")
-    return JSONResponse(await run_in_threadpool(feed, game, int(after)))
+    after = number_in(request.query_params.get("after", "0"), 0, 10**12,
+                      "after must be the number of the last message you have (0 for all)")
+    return JSONResponse(await run_in_threadpool(feed, game, after))
 
 
 async def rematch(request: Request) -> Response:
@@ -92,13 +91,12 @@ async def hand_seat(request: Request) -> Response:
     server.require_host(request)
     game = server.store.get(request.path_params["id"])
     text = request.path_params["seat"]
-    if not text.isdigit() or len(text) > 2:
-        raise ApiError(404, f"no seat '{text[:10]}': a seat is a number from 0")
+    seat = number_in(text, 0, 99, f"no seat '{text[:10]}': a seat is a number from 0", 404)
     data = await read_json(request)
     check_fields(data, {"bot"})
     bot = data.get("bot")
-    spec = None if bot is None else await run_in_threadpool(check_bot, bot)
-    out = await run_in_threadpool(hand, game, int(text), spec)
+    spec = None if bot is None else await run_in_threadpool(check_bot, bot, server.config.jobs)
+    out = await run_in_threadpool(hand, game, seat, spec, server.store)
     server.notify(game)
     return JSONResponse(out)
 

@@ -205,6 +205,9 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
     finished = len(match.history)
     # the last hand that ended (the page shows it once, when it first appears)
     last_end = settlement_json(session, finished - 1, seat) if finished else None
+    # why this seat cannot take back now (None: it can), e.g. a draw since its move
+    why_not = (None if watching else session.can_take_back() if session.is_human(seat)
+               else "a bot plays your seat now")
     parts = [{"label": p.label, "points": p.points, "arm": arm_name(p.arm) if p.arm >= 0 else None}
              for p in count_parts(table) if p.kind != "free"] if playing else []
     return {
@@ -244,7 +247,8 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
         "history": [{"hand": s.hand_number, "end": Outcome(s.end).label,
                      "settlement": list(s.settlement), "scores": list(s.scores)}
                     for s in match.history],
-        "take_back": not watching and session.can_take_back() is None and session.is_human(seat),
+        "take_back": not watching and why_not is None,
+        "take_back_why": None if watching else why_not,
         "busy": busy,
         "error": error,
     }

@@ -14,17 +14,16 @@ seat's), the host's 403 (it is not the host key).
 
 Limits: at most :data:`MAX_WATCH_LINKS` watch links a game (429 for one
 more); at most :data:`MAX_SPECTATORS` spectators' requests served at once
-for one game (a page holds one long poll: 429 beyond); at most
-:data:`RATE_REQUESTS` requests answered at once by one watch key in
-:data:`RATE_SECONDS` seconds (429; a long poll waiting for the next move is
-not counted).
+for one game (a page holds one long poll: 429 beyond), of which one watch
+key holds at most :data:`MAX_PER_KEY` (a link opened in a few tabs; 429
+beyond, so one link cannot take every place); at most :data:`RATE_REQUESTS`
+requests by one watch key in :data:`RATE_SECONDS` seconds, every request
+counted, long polls included (429).
 """
 
 from __future__ import annotations
 
 import contextlib
-import time
-from collections import deque
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
@@ -32,6 +31,7 @@ from starlette.requests import Request
 
 from bones.web import tokens
 from bones.web.games import ApiError
+from bones.web.limits import RateLimit
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.web.games import WebGame
@@ -40,38 +40,19 @@ if TYPE_CHECKING:  # pragma: no cover
 MAX_WATCH_LINKS = 20
 #: Spectators' requests served at once for one game.
 MAX_SPECTATORS = 20
+#: Of those, the most one watch key may hold (a watch link open in a few tabs).
+MAX_PER_KEY = 4
 #: At most this many requests by one watch key in :data:`RATE_SECONDS` seconds
 #: (a page following a game makes about one a move).
 RATE_REQUESTS, RATE_SECONDS = 60, 10.0
-
-
-class RateLimit:
-    """At most ``limit`` events per ``seconds`` for each name (a sliding window)."""
-
-    def __init__(self, limit: int, seconds: float) -> None:
-        self.limit = limit
-        self.seconds = seconds
-        self.seen: dict[str, deque[float]] = {}
-
-    def allow(self, name: str, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        times = self.seen.setdefault(name, deque())
-        while times and times[0] <= now - self.seconds:
-            times.popleft()
-        if len(times) >= self.limit:
-            return False
-        times.append(now)
-        if len(self.seen) > 10_000:  # forget the idle names
-            for key in [k for k, v in self.seen.items() if not v or v[-1] <= now - self.seconds]:
-                del self.seen[key]
-        return True
 
 
 class Spectators:
     """The spectators of one server: who is watching what now, and their rate."""
 
     def __init__(self) -> None:
-        self.watching: dict[str, int] = {}
+        self.watching: dict[str, int] = {}  # game id -> its spectators' requests in progress
+        self.holding: dict[str, int] = {}  # game id and key hash -> that key's requests in progress
         self.rate = RateLimit(RATE_REQUESTS, RATE_SECONDS)
 
     def key_of(self, request: Request, game: WebGame) -> str | None:
@@ -82,21 +63,27 @@ class Spectators:
         return key
 
     @contextlib.asynccontextmanager
-    async def admitted(self, game: WebGame, key: str, wait: str | None = None) -> AsyncIterator[None]:
-        """One spectator's request on ``game``, within the rate and the cap.
+    async def admitted(self, game: WebGame, key: str) -> AsyncIterator[None]:
+        """One spectator's request on ``game``, within the rate and the caps.
 
-        A request answered at once counts towards the rate; a long poll for
-        the current version (``wait``) does not: it is answered when the game
-        moves, so a page following a fast game is never refused.
+        Every request counts towards the key's rate, a long poll as any other
+        (whatever its ``wait`` and ``stamp``: a long poll answered at once is a
+        request answered at once).  The places are the game's, at most
+        :data:`MAX_PER_KEY` of them one key's.
         """
-        follows = wait is not None and wait == str(game.version)
-        if not follows and not self.rate.allow(f"{game.id}:{tokens.key_hash(key)}"):
+        name = f"{game.id}:{tokens.key_hash(key)}"
+        if not self.rate.allow(name):
+            wait = self.rate.retry_after(name)
             raise ApiError(429, f"too many requests by this watch link (at most {RATE_REQUESTS} "
-                                f"in {RATE_SECONDS:g} s): wait a moment")
+                                f"in {RATE_SECONDS:g} s): wait a moment", retry_after=wait)
         if self.watching.get(game.id, 0) >= MAX_SPECTATORS:
             raise ApiError(429, f"this game already has {MAX_SPECTATORS} spectators watching "
                                 "(the most a game takes): try again later")
+        if self.holding.get(name, 0) >= MAX_PER_KEY:
+            raise ApiError(429, f"this watch link already follows the game {MAX_PER_KEY} times at "
+                                "once (the most one link may): close a page of it")
         self.watching[game.id] = self.watching.get(game.id, 0) + 1
+        self.holding[name] = self.holding.get(name, 0) + 1
         try:
             yield
         finally:
@@ -105,3 +92,8 @@ class Spectators:
                 self.watching[game.id] = left
             else:
                 del self.watching[game.id]
+            held = self.holding[name] - 1
+            if held:
+                self.holding[name] = held
+            else:
+                del self.holding[name]

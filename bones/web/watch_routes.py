@@ -9,7 +9,7 @@ from starlette.responses import JSONResponse, Response
 
 from bones.web import tokens
 from bones.web.api import check_fields, read_json
-from bones.web.games import ApiError
+from bones.web.games import MAX_REVOKED, ApiError
 from bones.web.links import base_url, qr_svg
 from bones.web.server import server_of
 from bones.web.watch import MAX_WATCH_LINKS
@@ -43,9 +43,12 @@ async def revoke_watch_links(request: Request) -> Response:
     game = server.store.get(request.path_params["id"])
     check_fields(await read_json(request), set())
     revoked, game.watch_hashes = game.watch_hashes, []
+    before = game.revoked_hashes
+    # remembered, so a revoked link's spectator is told it was revoked
+    game.revoked_hashes = (before + revoked)[-MAX_REVOKED:]
     try:
         await run_in_threadpool(server.store.write_index, game)
     except OSError as err:
-        game.watch_hashes = revoked
+        game.watch_hashes, game.revoked_hashes = revoked, before
         raise ApiError(500, f"game {game.id}: cannot write its index: {err.strerror or err}") from None
     return JSONResponse({"revoked": len(revoked)})

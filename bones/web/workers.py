@@ -1,18 +1,21 @@
 """The server's workers: at most ``--jobs`` pieces of thinking at once, off the request loop.
 
 Bots think in a thread pool, simulation batches run in a process pool; both
-take a slot from one semaphore of ``jobs`` slots first, so at most ``jobs``
-bots or batches run at any moment, and requests (which only read or make one
-move) are never queued behind them.  A batch is small, so a long simulation
-gives its slot back often and a bot never waits long.
+take slots from one semaphore of ``jobs`` slots first, so at most ``jobs``
+threads of thinking run at any moment, and requests (which only read or make
+one move) are never queued behind them.  A piece of thinking takes a slot for
+each thread it uses (a bot ``search:threads=2`` takes two; a client may seat
+no bot of more threads than ``jobs``).  A batch is small, so a long simulation
+gives its slots back often and a bot never waits long.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import multiprocessing
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 
@@ -21,6 +24,7 @@ class Workers:
         self.jobs = max(1, jobs)
         self.use_processes = processes
         self._slots: asyncio.Semaphore | None = None
+        self._gather: asyncio.Lock | None = None
         self.threads = concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs,
                                                              thread_name_prefix="bones-bot")
         self._procs: concurrent.futures.Executor | None = None
@@ -30,6 +34,28 @@ class Workers:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.jobs)
         return self._slots
+
+    @property
+    def _taking(self) -> asyncio.Lock:
+        if self._gather is None:
+            self._gather = asyncio.Lock()
+        return self._gather
+
+    @contextlib.asynccontextmanager
+    async def _held(self, weight: int) -> AsyncIterator[None]:
+        """``weight`` slots (1 to ``jobs``), taken one at a time by one taker at
+        a time, so two takers of several slots never hold part of them each."""
+        weight = min(max(1, weight), self.jobs)
+        taken = 0
+        try:
+            async with self._taking:
+                while taken < weight:
+                    await self.slots.acquire()
+                    taken += 1
+            yield
+        finally:
+            for _ in range(taken):
+                self.slots.release()
 
     def _process_pool(self) -> concurrent.futures.Executor:
         if self._procs is None:
@@ -46,14 +72,14 @@ class Workers:
                     max_workers=self.jobs, thread_name_prefix="bones-sim")
         return self._procs
 
-    async def thread(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` in a bot thread, when a slot is free."""
-        async with self.slots:
+    async def thread(self, fn: Callable[..., Any], *args: Any, weight: int = 1) -> Any:
+        """``fn(*args)`` in a bot thread, when ``weight`` slots are free (the threads it uses)."""
+        async with self._held(weight):
             return await asyncio.get_running_loop().run_in_executor(self.threads, fn, *args)
 
-    async def process(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` in a worker process (picklable arguments), when a slot is free."""
-        async with self.slots:
+    async def process(self, fn: Callable[..., Any], *args: Any, weight: int = 1) -> Any:
+        """``fn(*args)`` in a worker process (picklable arguments), when ``weight`` slots are free."""
+        async with self._held(weight):
             return await asyncio.get_running_loop().run_in_executor(self._process_pool(), fn, *args)
 
     def close(self) -> None:

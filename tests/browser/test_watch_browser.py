@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 
@@ -87,3 +88,58 @@ def test_a_spectator_follows_a_game_and_never_receives_a_seats_tiles(page, brows
             assert not leaked, f"the spectator received the host's tiles {sorted(leaked)}"
             checked += 1
     assert checked >= 2
+
+
+#: All Fives to 5 points: a match of a hand or two.
+QUICK = "name: quick-fives\nextends: all-fives\nmatch:\n  points: 5\n"
+#: What only a seat can do; a spectator's page shows none of it (the server refuses each with 403).
+SEAT_CONTROLS = ("#name-input, #name-save, #rename, #chat-input, #chat-send, .reaction, #rematch, "
+                 "#rematch-now, #analyse-hand, #takeback, #draw, #pass, .hand-tile")
+
+
+def test_a_spectators_page_shows_only_what_a_spectator_can_do(page, browser, served) -> None:
+    page.goto(served.url)  # the host's browser: the host key
+    page.wait_for_selector("#start")
+    game = served.api("POST", "/api/games", {
+        "variant": QUICK, "seed": 3, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]},
+        key=served.host_key)
+    gid, seat_key = game["id"], game["seats"][0]["key"]
+    served.api("POST", f"/api/games/{gid}/chat", {"text": "hello watchers"}, key=seat_key)
+    link = served.api("POST", f"/api/games/{gid}/watch", {}, key=served.host_key)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    watcher = context.new_page()
+    # this browser took a seat somewhere before: its name must not be sent as a spectator's
+    watcher.add_init_script("localStorage.setItem('bones.name', 'Spy')")
+    errors: list[str] = []
+    watcher.on("pageerror", lambda e: errors.append(str(e)))
+    sent: list[tuple[str, str]] = []
+    watcher.on("request", lambda r: sent.append((r.method, r.url)) if "/api/" in r.url else None)
+    refused: list[int] = []
+    watcher.on("response", lambda r: refused.append(r.status) if r.status >= 400 else None)
+    try:
+        watcher.goto(link["url"])
+        watcher.wait_for_selector("#watching", timeout=TIMEOUT)
+        watcher.wait_for_function("() => document.querySelector('#chat-log').innerText.includes('hello watchers')",
+                                  timeout=TIMEOUT)
+        assert watcher.query_selector_all(SEAT_CONTROLS) == []
+        # the seat plays the match out; the spectator sees its end, with nothing to answer
+        for _ in range(400):
+            v = served.api("GET", f"/api/games/{gid}", key=seat_key)
+            if v["over"]:
+                break
+            if v["your_turn"]:
+                served.api("POST", f"/api/games/{gid}/moves",
+                           {"move": v["legal"][0]["move"], "version": v["version"]}, key=seat_key)
+            else:
+                time.sleep(0.05)
+        assert v["over"]
+        watcher.wait_for_function("() => window.bonesTable.view && window.bonesTable.view.over", timeout=TIMEOUT)
+        watcher.wait_for_selector("#handend[open]", timeout=TIMEOUT)
+        assert "The match is over" in watcher.inner_text("#rematch-box")
+        assert watcher.query_selector_all(SEAT_CONTROLS) == []
+        assert watcher.query_selector_all("#next-hand") != []  # the hand-end table still closes
+    finally:
+        context.close()
+    assert not errors, errors
+    assert {m for m, _ in sent} == {"GET"}, sent  # a spectator's page never asks to change anything
+    assert refused == [], refused

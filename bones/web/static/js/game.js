@@ -182,7 +182,8 @@ export class Table {
       h("button", { id: "draw", disabled: !draw, onclick: () => this.play(draw), title: "key D" }, "Draw"),
       h("button", { id: "pass", disabled: !pass, onclick: () => this.play(pass), title: "key P" }, "Pass"),
       h("button", { id: "takeback", disabled: !v.take_back, onclick: () => this.takeBack(),
-        title: "take back your last move and the bots' replies (key U)" }, "Take back"),
+        title: v.take_back || !v.take_back_why ? "take back your last move and the bots' replies (key U)"
+          : `no take-back now: ${v.take_back_why}` }, "Take back"),
     );
     const moves = $("#moves", this.root);
     const options = this.selected ? v.legal.filter((m) => m.tile === this.selected) : [];
@@ -349,10 +350,11 @@ export class Table {
       h("div", { id: "hand-analysis", class: "replay-analysis" }),
       h("form", { method: "dialog" }, h("button", { id: "next-hand", autofocus: true },
         v.over ? "Close" : "Next hand"), " ",
-        v.over && v.social ? h("button", { id: "rematch-now", onclick: () => this.social.rematch(true) }, "Rematch") : null,
-        v.over && v.social ? " " : null,
-        h("button", { id: "analyse-hand", type: "button", onclick: () => this.analyseHand(end.hand) },
-          "Analyse my moves")),
+        v.over && v.social && !v.spectator
+          ? h("button", { id: "rematch-now", onclick: () => this.social.rematch(true) }, "Rematch") : null,
+        v.over && v.social && !v.spectator ? " " : null,
+        v.spectator ? null : h("button", { id: "analyse-hand", type: "button",
+          onclick: () => this.analyseHand(end.hand) }, "Analyse my moves")),
     ].filter(Boolean));
     if (!dlg.open) dlg.showModal();
   }

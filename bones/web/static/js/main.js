@@ -416,11 +416,14 @@ function player(root, r, body) {
   const analysis = h("div", { class: "replay-analysis muted", id: "replay-analysis" });
   const bestBox = h("input", { type: "checkbox", id: "replay-best" });
   bestBox.addEventListener("change", () => { showBest = bestBox.checked; show(); });
-  const analyseButton = h("button", { id: "replay-analyse", onclick: async () => {
+  // the search's analysis is the host's (docs/serve.md, "Limits"): a page without the host key has none
+  const analyseButton = h("button", { id: "replay-analyse", disabled: hostKey() ? null : true,
+    title: hostKey() ? "the search's judgement of every decision"
+      : "analysis is for the host (the link bones serve printed)", onclick: async () => {
     analyseButton.disabled = true;
     analysis.textContent = "analysing every decision with the search…";
     try {
-      const a = body.save ? await host("POST", "/api/analyse", body) : await call("POST", "/api/analyse", { body });
+      const a = await host("POST", "/api/analyse", body);
       judged = new Map();
       a.hands.forEach((hd) => hd.decisions.forEach((d) => judged.set(`${hd.number}:${d.ply}`, d)));
       const loss = Object.entries(a.summary.loss).map(([seat, l]) => `seat ${seat} ${l.toFixed(1)}`).join(", ");

@@ -20,25 +20,36 @@ export class Social {
 
   get key() { return this.table.auth.key; }
   get id() { return this.table.id; }
+  // a watch link's page (watch.js): a spectator reads the table and its chat, and has
+  // no name, no message, no rematch to give (the server refuses each with 403)
+  get watching() { return Boolean(this.table.auth && this.table.auth.seat === -1); }
 
   build() {
+    const talk = this.watching ? [] : [
+      h("form", { class: "chat-form", onsubmit: (e) => { e.preventDefault(); this.send($("#chat-input").value); } },
+        h("input", { id: "chat-input", maxlength: "200", placeholder: "say something (200 characters)",
+          "aria-label": "chat message", autocomplete: "off" }),
+        h("button", { id: "chat-send" }, "Send")),
+      h("div", { class: "reactions" }, REACTIONS.slice(0, 3).map((r) =>
+        h("button", { class: "reaction", type: "button", "data-text": r, onclick: () => this.send(r) }, r)))];
     return h("section", { class: "social card", id: "social" },
       h("div", { class: "name-box", id: "name-box" }),
       h("div", { class: "rematch-box", id: "rematch-box" }),
       h("div", { class: "chat", id: "chat" },
-        h("h3", {}, "Table chat"),
+        h("h3", {}, this.watching ? "Table chat (the players')" : "Table chat"),
         h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" }),
-        h("form", { class: "chat-form", onsubmit: (e) => { e.preventDefault(); this.send($("#chat-input").value); } },
-          h("input", { id: "chat-input", maxlength: "200", placeholder: "say something (200 characters)",
-            "aria-label": "chat message", autocomplete: "off" }),
-          h("button", { id: "chat-send" }, "Send")),
-        h("div", { class: "reactions" }, REACTIONS.slice(0, 3).map((r) =>
-          h("button", { class: "reaction", type: "button", "data-text": r, onclick: () => this.send(r) }, r)))));
+        ...talk));
   }
 
   render(view) {
     const s = view.social;
     if (!s) return;
+    if (this.watching) {  // what a spectator can do is watch: the series, the rematch's state, the chat
+      this.drawSeries(view, s);
+      this.drawRematch(view, s);
+      this.drawChat(s);
+      return;
+    }
     this.drawName(view, s);
     this.drawSeries(view, s);
     this.drawRematch(view, s);
@@ -91,8 +102,10 @@ export class Social {
     if (!r.open) { box.replaceChildren(); return; }
     const mine = r.accepted.includes(view.you);
     const waiting = r.needed.filter((k) => !r.accepted.includes(k)).map((k) => (k === view.you ? "you" : s.labels[k]));
-    box.replaceChildren(h("p", {}, mine ? "You asked for a rematch. " : "The match is over. ",
-      waiting.length ? `Waiting for: ${waiting.join(", ")}.` : ""),
+    const line = h("p", {}, mine ? "You asked for a rematch. " : "The match is over. ",
+      waiting.length ? `Waiting for a rematch from: ${waiting.join(", ")}.` : "");
+    if (this.watching) { box.replaceChildren(line); return; }
+    box.replaceChildren(line,
     h("button", { class: mine ? "" : "primary", id: "rematch", type: "button", onclick: () => this.rematch(!mine) },
       mine ? "Withdraw" : "Rematch"));
   }

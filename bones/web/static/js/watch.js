@@ -55,12 +55,6 @@ export class WatchTable extends Table {
     $("#moves", this.root).replaceChildren();
   }
 
-  maybeHandEnd() {
-    super.maybeHandEnd();
-    const mine = $("#analyse-hand", this.root);  // a spectator made no move to analyse
-    if (mine) mine.remove();
-  }
-
   onKey() { /* a spectator has no move to key */ }
 }
 
