@@ -53,7 +53,7 @@ def test_flat_table_carries_every_rule_code() -> None:
     assert table["players"] == 3 and table["owner"] == [0, 1, 2]
     assert table["muggins"] == rules.muggins and table["target"] == rules.target
     assert table["count_points"] == list(rules.count_points)
-    assert len(table["settle_domino"]) == len(table["settle_blocked"]) == 9
+    assert len(table["settle_domino"]) == len(table["settle_blocked"]) == 11
     assert all(isinstance(v, (int, str, list)) for v in table.values())
 
 

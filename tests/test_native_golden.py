@@ -35,11 +35,14 @@ def test_golden_record_replays_natively(name: str) -> None:
     record = load_record(golden_gen.paths(name)[1])
     replayed = replay(record)  # the Python core's account, move by move
     rules = replayed.rules
-    scores = list(record.start_scores or [0] * rules.owners)
     assert len(replayed.hands) == len(record.hands)
     for hand_record, py_hand in zip(record.hands, replayed.hands):
         deal = deal_from_record(rules, hand_record.deal, "hand")
-        nat = native_hand(rules, deal, scores)
+        # as the hand began: the scores (a won game of several resets them),
+        # the pot of tied hands, who was in, the number bonuses go by
+        scores = list(py_hand.start_scores or [0] * rules.owners)
+        nat = native_hand(rules, deal, scores, pot=py_hand.pot, got_in=py_hand.got_in,
+                          number=py_hand.bonus_number)
         # the notation is read on a Python hand kept in step (parsing only)
         from bones.engine.hand import Hand
 
@@ -58,6 +61,5 @@ def test_golden_record_replays_natively(name: str) -> None:
             # a hand ended on the target has no settlement: recorded as zeros
             assert (nat.settlement or [0] * rules.owners) == hand_record.settlement
         assert nat.scores == hand_record.scores
-        scores = nat.scores
-    assert scores == record.result.scores
+    assert replayed.scores == record.result.scores
 

@@ -463,8 +463,13 @@ def _partnership_options(draw: st.DrawFn, variant: Variant, counts: list[int]) -
         update["scoring"] = spec.Scoring()
     redeal = spec.Redeal()
     smallest = min(variant.hand_size(c) for c in counts)
-    if smallest >= 3 and draw(st.booleans()):
-        redeal = spec.Redeal(doubles=draw(st.integers(3, min(smallest, variant.tiles.highest + 1))))
+    largest = max(variant.hand_size(c) for c in counts)
+    doubles = variant.tiles.highest + 1
+    tiles = doubles * (doubles + 1) // 2
+    # a threshold well above a hand's expected doubles: most deals are kept
+    low = max(3, 2 * largest * doubles // tiles + 2)
+    if smallest >= 3 and low <= min(smallest, doubles) and draw(st.booleans()):
+        redeal = spec.Redeal(doubles=draw(st.integers(low, min(smallest, doubles))))
     update.update(settlement=settlement, bonuses=bonus, turn=turn, lead=lead, match=match,
                   deal=variant.deal.model_copy(update={"redeal": redeal}))
     return variant.model_copy(update=update)

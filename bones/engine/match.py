@@ -147,7 +147,8 @@ class Match:
             deal = self._deal_with(rule)
             if deal is not None:
                 return deal
-        raise RulesError(f"{rules.name}: no lead found after {_MAX_REDEALS} deals")
+        raise RulesError(f"{rules.name}: no lead found after {_MAX_REDEALS} deals"
+                         " (none had a lead, or deal.redeal refused them)")
 
     def _shuffle_deal(self) -> tuple[list[int], list[int]]:
         """Seat masks and the boneyard, shuffled as docs/random.md says: the

@@ -171,7 +171,7 @@ class Seats:
 
 
 @dataclass(frozen=True)
-class Decision:
+class Verdict:
     """Who won a blocked hand, as its settlement rule decides it: the sides
     that win (one, or the tied sides that share), the sides tied when none
     does (what ``ties: carry`` pots), and the seat whose hand won (-1)."""
@@ -181,11 +181,11 @@ class Decision:
     seat: int
 
 
-_NO_DECISION = Decision((), (), -1)
+_NO_VERDICT = Verdict((), (), -1)
 
 
 def decide(rule: Settle, pips: list[int], doubles: list[bool], blocker: int,
-           seats: Seats | None = None) -> Decision:
+           seats: Seats | None = None) -> Verdict:
     """Who wins a blocked hand under ``rule`` (a lightest, locker or
     losers_pay rule; the others decide no winner): ``pips`` and ``doubles``
     per side, ``blocker`` the side that made the last play (-1: none),
@@ -194,13 +194,13 @@ def decide(rule: Settle, pips: list[int], doubles: list[bool], blocker: int,
     >>> rule = Settle(SETTLE_LIGHTEST, AMOUNT_OPPONENTS, 1, 1, PER_AGGREGATE, 1, False, TIES_NOBODY,
     ...               compare=COMPARE_PLAYER)
     >>> decide(rule, [15, 11], [False, False], 0, Seats((3, 5, 12, 6), (0, 1, 0, 1), 3))
-    Decision(winners=(0,), tied=(), seat=0)
+    Verdict(winners=(0,), tied=(), seat=0)
     """
     kind = rule.kind
     if kind == SETTLE_LOCKER:
         return _locker(rule, seats)
     if kind != SETTLE_LIGHTEST and kind != SETTLE_LOSERS_PAY:
-        return _NO_DECISION
+        return _NO_VERDICT
     if rule.compare == COMPARE_PLAYER and seats is not None:
         low = min(seats.pips)
         lowest = [s for s in _after(seats.locker, len(seats.pips)) if seats.pips[s] == low]
@@ -225,7 +225,7 @@ def decide(rule: Settle, pips: list[int], doubles: list[bool], blocker: int,
         elif seats is not None:  # the side's lightest hand, the first seat on a tie
             seat = min((s for s, o in enumerate(seats.owner) if o == won),
                        key=lambda s: (seats.pips[s], s))
-    return Decision(tuple(winners), tuple(tied) if not winners else (), seat)
+    return Verdict(tuple(winners), tuple(tied) if not winners else (), seat)
 
 
 def _after(locker: int, players: int) -> list[int]:
@@ -234,10 +234,10 @@ def _after(locker: int, players: int) -> list[int]:
     return [(start + i) % players for i in range(players)]
 
 
-def _locker(rule: Settle, seats: Seats | None) -> Decision:
+def _locker(rule: Settle, seats: Seats | None) -> Verdict:
     """The locker's hand against his neighbour's: the lower wins for its side."""
     if seats is None or seats.locker < 0:
-        return _NO_DECISION
+        return _NO_VERDICT
     players = len(seats.pips)
     mine = seats.locker
     step = -1 if rule.against == AGAINST_PREVIOUS else 1
@@ -249,8 +249,8 @@ def _locker(rule: Settle, seats: Seats | None) -> Decision:
     elif rule.ties == TIES_NOT_BLOCKER:
         seat = theirs
     else:
-        return Decision((), (seats.owner[mine], seats.owner[theirs]), -1)
-    return Decision((seats.owner[seat],), (), seat)
+        return Verdict((), (seats.owner[mine], seats.owner[theirs]), -1)
+    return Verdict((seats.owner[seat],), (), seat)
 
 
 def settle(rule: Settle, pips: list[int], doubles: list[bool], domino: int,

@@ -222,7 +222,8 @@ def deal(rules: Rules, rule: LeadRule | int, chooser: Chooser, *,
         found = build_deal(rules, rule, chooser, order_boneyard=order_boneyard)
         if found is not None:
             return found
-    raise RulesError(f"{rules.name}: no lead found after {MAX_REDEALS} deals")
+    raise RulesError(f"{rules.name}: no lead found after {MAX_REDEALS} deals"
+                     " (none had a lead, or deal.redeal refused them)")
 
 
 def next_request(rules: Rules, rule: LeadRule | int, outcomes: Sequence[int], *,

@@ -178,7 +178,7 @@ impl<const W: usize> Match<W> {
                 return Ok(d);
             }
         }
-        Err(format!("no lead found after {MAX_REDEALS} deals"))
+        Err(format!("no lead found after {MAX_REDEALS} deals (none had a lead, or deal.redeal refused them)"))
     }
 
     /// `Match._shuffle_deal`: seat masks and the boneyard.

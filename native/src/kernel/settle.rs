@@ -36,11 +36,11 @@ pub struct Seats<'a> {
     pub locker: Option<usize>,
 }
 
-/// `settle.Decision`: who won a blocked hand as its rule decides it: the
+/// `settle.Verdict`: who won a blocked hand as its rule decides it: the
 /// winning sides (one, or the tied sides that share), the sides tied when
 /// none wins (what `ties: carry` pots), and the seat whose hand won.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Decision {
+pub struct Verdict {
     pub winners: Vec<usize>,
     pub tied: Vec<usize>,
     pub seat: Option<usize>,
@@ -102,11 +102,11 @@ impl Settle {
         doubles: &[bool],
         blocker: Option<usize>,
         seats: &Seats,
-    ) -> Decision {
+    ) -> Verdict {
         match self.kind {
             SettleKind::Locker => return self.locker(seats),
             SettleKind::Lightest | SettleKind::LosersPay => {}
-            _ => return Decision::default(),
+            _ => return Verdict::default(),
         }
         let players = seats.pips.len();
         // the seats in play order from the one after the locker (0 without one)
@@ -153,12 +153,12 @@ impl Settle {
             };
         }
         let tied = if winners.is_empty() { tied } else { Vec::new() };
-        Decision { winners, tied, seat }
+        Verdict { winners, tied, seat }
     }
 
     /// A lock decided between the locker's hand and a neighbour's.
-    fn locker(&self, seats: &Seats) -> Decision {
-        let Some(mine) = seats.locker else { return Decision::default() };
+    fn locker(&self, seats: &Seats) -> Verdict {
+        let Some(mine) = seats.locker else { return Verdict::default() };
         let players = seats.pips.len();
         let theirs = match self.against {
             Against::Previous => (mine + players - 1) % players,
@@ -176,11 +176,11 @@ impl Settle {
                 Ties::NotBlocker => theirs,
                 _ => {
                     let tied = vec![seats.owner[mine], seats.owner[theirs]];
-                    return Decision { winners: Vec::new(), tied, seat: None };
+                    return Verdict { winners: Vec::new(), tied, seat: None };
                 }
             }
         };
-        Decision { winners: vec![seats.owner[seat]], tied: Vec::new(), seat: Some(seat) }
+        Verdict { winners: vec![seats.owner[seat]], tied: Vec::new(), seat: Some(seat) }
     }
 
     /// `settle.carried`: what a tie puts in the pot under `ties: carry`.
@@ -460,7 +460,7 @@ mod tests {
         let low = Settle { compare: Compare::Player, ..settle(Lightest, Opponents) };
         let seats = Seats { pips: &[3, 5, 12, 6], owner: &[0, 1, 0, 1], locker: Some(3) };
         let d = low.decide(&[15, 11], &[false; 2], Some(1), &seats);
-        assert_eq!(d, Decision { winners: vec![0], tied: vec![], seat: Some(0) });
+        assert_eq!(d, Verdict { winners: vec![0], tied: vec![], seat: Some(0) });
         // a lock: seat 0 locked with 9, seat 3 before him holds 7
         let lock = Settle { kind: Locker, ties: Ties::Blocker, ..settle(Lightest, Opponents) };
         let seats = Seats { pips: &[9, 4, 9, 7], owner: &[0, 1, 0, 1], locker: Some(0) };
