@@ -154,7 +154,7 @@ def _config(**kw: Any) -> sim.SimConfig:
     return sim.make_config(["block-2p"], ["heuristic", "greedy"], **args)
 
 
-def test_the_totals_do_not_depend_on_batches_or_processes() -> None:
+def test_the_totals_do_not_depend_on_batches_processes_or_dask() -> None:
     config = _config()
     whole = sim.simulate(config, batch_size=30).totals()
     assert sim.simulate(config, batch_size=1).totals() == whole
@@ -164,6 +164,12 @@ def test_the_totals_do_not_depend_on_batches_or_processes() -> None:
         assert sim.simulate(config, executor=pool, workers=2, batch_size=4).totals() == whole
     finally:
         sim.stop_processes(pool)
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        got = sim.simulate(config, client.get_executor(), workers=2, batch_size=3)
+    assert got.totals() == whole
     parts = sim.Summary.empty(sim.Layout(config), sim.deal_layout(config))
     for start, stop in ((20, 30), (0, 5), (5, 20)):
         parts.merge(sim.run_batch(config, start, stop))
