@@ -38,6 +38,7 @@ from bones.bots.matchvalue import WIN, MatchTable, match_table
 from bones.bots.rollouts import POLICIES
 from bones.bots.solve import Solver, solvable
 from bones.engine import core
+from bones.engine.mirror import distinct_moves, mirror_of
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
 from bones.seat.observation import NoWorldError, Observation, sample_world
@@ -163,6 +164,11 @@ class SearchBot:
 
     def choose(self, obs: Observation, rng: Rng) -> int:
         legal = obs.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        # one candidate a move: the same tile on twin arms is one move
+        # (bones.engine.mirror), judged once and never against itself
+        legal = distinct_moves(obs.layout, legal)
         if len(legal) == 1:
             return legal[0]
         if self.grows_tree(obs):
@@ -328,18 +334,23 @@ def evaluate_moves(obs: Observation, iterations: int = DEFAULT_ITERATIONS, seed:
     ``policy=``, ``value=``, ``threads=``).  With ``value="match"`` in a
     variant with a target, a value is instead the seat's side's expected
     probability of winning the match after the hand.  Raises :class:`NoWorldError` for an observation no deal
-    agrees with; a seat with no legal move gets an empty list.
+    agrees with; a seat with no legal move gets an empty list.  Moves that
+    are one (the same tile on twin arms, :mod:`bones.engine.mirror`) are
+    judged once and get that one value.
     """
     legal = obs.legal_moves()
     if not legal:
         return []
     cls = PimcBot if bot == "pimc" else SearchBot
     searcher = cls(iterations=iterations, **params)
-    _, totals, weights = searcher.search(obs, Rng(seed), legal)
+    firsts = mirror_of(obs.layout, legal)
+    distinct = [move for i, move in enumerate(legal) if firsts[i] == i]
+    _, totals, weights = searcher.search(obs, Rng(seed), distinct)
     scale = weights * searcher.rollouts
     if searcher.table(obs.rules) is not None:
         scale *= WIN  # the match objective: a probability
-    return [(move, total / scale if scale else 0.0) for move, total in zip(legal, totals)]
+    value = {move: total / scale if scale else 0.0 for move, total in zip(distinct, totals)}
+    return [(move, value[legal[firsts[i]]]) for i, move in enumerate(legal)]
 
 
 def native_searcher(rules: Rules) -> Any:
