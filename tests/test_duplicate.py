@@ -311,3 +311,68 @@ def test_one_bot_has_no_rotations_to_compare(command: tuple[str, ...]) -> None:
     assert result.exit_code == 2
     assert result.output.strip().endswith("--duplicate needs at least two different bots "
                                           "(one bot in every seat has a single seating)")
+
+
+def _per_deal(config: sim.SimConfig, deals: int) -> list[list[int]]:
+    """Each deal's vector (its decided games, wins and points per table),
+    from the deal played alone."""
+    return [sim.run_batch(config, d, d + 1).deal_sums for d in range(deals)]
+
+
+def _mean_se(values: list[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+
+
+def test_the_decided_win_rate_interval_is_the_delta_method_over_deals() -> None:
+    """wins / decided summed over deals, its standard error from each deal's
+    residual (wins - rate x decided): a ratio of paired sums, not a
+    proportion of independent games."""
+    config = _config(games=60)
+    dup = sim.report(config, sim.simulate(config))["duplicate"]
+    layout = sim.deal_layout(config)
+    assert layout is not None
+    dec, win = layout.index["0.decided"], layout.index["0.bot0.win"]
+    deals = _per_deal(config, 60)
+    rate = sum(v[win] for v in deals) / sum(v[dec] for v in deals)
+    residual_mean, residual_se = _mean_se([v[win] - rate * v[dec] for v in deals])
+    assert residual_mean == pytest.approx(0, abs=1e-9)
+    se = residual_se / (sum(v[dec] for v in deals) / 60)
+    got = dup["bots"][0]["decided_win_rate"]
+    assert got["value"] == pytest.approx(rate, abs=1e-4)
+    assert got["se"] == pytest.approx(se, abs=1e-4)
+    assert got["lo"] == pytest.approx(rate - 1.959964 * se, abs=2e-4)
+
+
+def test_compare_differences_are_paired_by_deal() -> None:
+    """bones compare --duplicate: A less B over the same deals, the standard
+    error of the per-deal differences (the deal's margin under A less its
+    margin under B; the delta method for the win rates)."""
+    config = sim.make_config(["all-fives", "docs/examples/house-fives.yaml"],
+                             ["heuristic", "greedy"], games=24, seed=4, hands_only=True,
+                             duplicate=True)
+    body = sim.report(config, sim.simulate(config))
+    diff = body["compare"]["difference"]["duplicate"][0]
+    layout = sim.deal_layout(config)
+    assert layout is not None
+    ix = layout.index
+    deals = _per_deal(config, 24)
+    margins = [(v[ix["0.bot0.score"]] - v[ix["0.bot1.score"]])
+               - (v[ix["1.bot0.score"]] - v[ix["1.bot1.score"]]) for v in deals]
+    mean, se = _mean_se([float(m) for m in margins])
+    assert diff["margin_per_deal"]["value"] == pytest.approx(mean, abs=1e-4)
+    assert diff["margin_per_deal"]["se"] == pytest.approx(se, abs=1e-4)
+    # the win rates: ra - rb, each a ratio of sums over the same deals
+    wa, da = [v[ix["0.bot0.win"]] for v in deals], [v[ix["0.decided"]] for v in deals]
+    wb, db = [v[ix["1.bot0.win"]] for v in deals], [v[ix["1.decided"]] for v in deals]
+    ra, rb = sum(wa) / sum(da), sum(wb) / sum(db)
+    ha, hb = sum(da) / 24, sum(db) / 24
+    _, se_rate = _mean_se([(w - ra * d) / ha - (x - rb * e) / hb
+                           for w, d, x, e in zip(wa, da, wb, db)])
+    assert diff["decided_win_rate"]["value"] == pytest.approx(ra - rb, abs=1e-4)
+    assert diff["decided_win_rate"]["se"] == pytest.approx(se_rate, abs=1e-4)
+    # unpaired, the interval would be wider: the deals' luck is shared
+    _, se_a = _mean_se([float(v[ix["0.bot0.score"]] - v[ix["0.bot1.score"]]) for v in deals])
+    _, se_b = _mean_se([float(v[ix["1.bot0.score"]] - v[ix["1.bot1.score"]]) for v in deals])
+    assert se < math.sqrt(se_a ** 2 + se_b ** 2)
