@@ -21,8 +21,9 @@ With the native core active (:func:`bones.engine.core.native`) the search
 runs in Rust (``bones_native.Searcher``, native/src/bots/search.rs, solve.rs,
 infer.rs) and takes exactly the same decisions from the same draws, one to
 two orders of magnitude faster; :func:`evaluate_moves` gives the value of
-every legal move (for analysis).  docs/simulate.md, "Strength", has every
-figure and the commands that reproduce them.
+every legal move (for analysis).  docs/simulate.md, "Strength", has the
+current figures and the commands that reproduce them, bench/results/ every
+measurement behind them.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from bones.seat.observation import NoWorldError, Observation, sample_world
 #: Worlds per move of ``pimc`` (bones 0.1's ``search``), with heuristic
 #: rollouts: in 2-player all-fives a median move with a choice takes about
 #: 1.5 ms in the native core and 0.1 s in Python, and beats ``heuristic`` in
-#: 81% of matches (docs/simulate.md, "Strength").
+#: 81% of matches (bench/results/pimc-and-earlier.md).
 PIMC_ITERATIONS = 45
 #: Worlds per move of ``search``: solved worlds buy more than rollouts, and
 #: the native solver keeps the median move with a choice in a few ms.
