@@ -37,6 +37,7 @@ from bones.bots.info import BotInfo, Param, named
 from bones.bots.search import DEFAULT_INFER, DEFAULT_ITERATIONS, DEFAULT_SOLVE, SearchBot, solvable_view
 from bones.bots.solve import Solver
 from bones.engine import core
+from bones.engine.bounds import BELOW_ANY_SCORE
 from bones.engine.hand import PLAYING, Hand
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
@@ -57,7 +58,7 @@ PARAMS = (
 def _margin(hand: Hand, base: list[int], me: int) -> int:
     gains = [a - b for a, b in zip(hand.scores, base)]
     mine = gains[me]
-    gains[me] = -(1 << 30)
+    gains[me] = BELOW_ANY_SCORE
     return mine - max(gains)
 
 

@@ -50,6 +50,7 @@ from bones.bots.info import BotInfo, Param, named
 from bones.bots.rollouts import POLICIES
 from bones.bots.solve import Solver, solvable
 from bones.engine import core
+from bones.engine.bounds import BELOW_ANY_SCORE
 from bones.engine.hand import PLAYING, Hand
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
@@ -114,7 +115,7 @@ def _margin(now: list[int], base: list[int], side: int) -> int:
     """Side ``side``'s points since ``base`` less the best other side's."""
     gains = [a - b for a, b in zip(now, base)]
     mine = gains[side]
-    gains[side] = -(1 << 30)
+    gains[side] = BELOW_ANY_SCORE
     return mine - max(gains)
 
 

@@ -38,6 +38,7 @@ from bones.bots.matchvalue import WIN, MatchTable, match_table
 from bones.bots.rollouts import POLICIES
 from bones.bots.solve import Solver, solvable
 from bones.engine import core
+from bones.engine.bounds import BELOW_ANY_SCORE
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
 from bones.seat.observation import NoWorldError, Observation, sample_world
@@ -277,7 +278,7 @@ class SearchBot:
                         continue
                     gains = [a - b for a, b in zip(trial.scores, base)]
                     mine = gains[me]
-                    gains[me] = -(1 << 30)
+                    gains[me] = BELOW_ANY_SCORE
                     totals[i] += weight * (mine - max(gains))
             done += 1
             if self._done(done, deadline):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from bones.bots.matchvalue import MatchTable
 from bones.bots.policies import points_if
+from bones.engine.bounds import BELOW_ANY_SCORE
 from bones.engine.hand import PLAYING, Hand
 from bones.engine.moves import TILE_SHIFT
 
@@ -73,7 +74,7 @@ class Solver:
     def _terminal(self, h: Hand) -> int:
         if self._table is not None:
             return self._table.value(h.scores, self._me, h.game_over, h.winner)
-        mine, theirs = 0, -(1 << 30)
+        mine, theirs = 0, BELOW_ANY_SCORE
         for owner, (a, b) in enumerate(zip(h.scores, self._base)):
             if owner == self._me:
                 mine = a - b

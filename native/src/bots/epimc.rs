@@ -23,6 +23,7 @@ use crate::bots::world::{NoWorld, View};
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::PLAYING;
 use crate::kernel::rng::Rng;
+use crate::kernel::table::BELOW_ANY_SCORE;
 
 /// What the search returns: the chosen move and every candidate's total.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,7 +36,7 @@ pub struct Found {
 /// The margin of side `me` from `base` in the finished `hand`.
 fn margin<const W: usize>(hand: &Hand<W>, base: &[i64], me: usize) -> i64 {
     let mut mine = 0;
-    let mut theirs = -(1i64 << 30);
+    let mut theirs = BELOW_ANY_SCORE;
     for (o, (&a, &b)) in hand.scores.iter().zip(base).enumerate() {
         if o == me {
             mine = a - b;

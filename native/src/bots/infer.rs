@@ -13,7 +13,7 @@
 use crate::bots::heuristic::{reply_estimate, Judge, REPLY};
 use crate::kernel::bits::Bits;
 use crate::kernel::hand::{Hand, HandSetup};
-use crate::kernel::moves::{DRAW, PLAYING};
+use crate::kernel::moves::{tile_of, DRAW, PLAYING};
 
 /// The heuristic's value of every move of `legal` for the mover of the
 /// full-information `hand` (`basic.heuristic_move` without its pruning; a
@@ -65,7 +65,7 @@ pub fn log_likelihood<const W: usize>(
             return 0.0;
         }
         if mv >= 0 {
-            hands[s].set((mv >> 7) as usize);
+            hands[s].set(tile_of(mv));
         }
         scores[t.owner[s]] -= points;
     }

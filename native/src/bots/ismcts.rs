@@ -25,6 +25,7 @@ use crate::bots::solve::{solvable, Solver};
 use crate::bots::world::{NoWorld, View};
 use crate::kernel::moves::PLAYING;
 use crate::kernel::rng::Rng;
+use crate::kernel::table::BELOW_ANY_SCORE;
 
 /// `ismcts.DEFAULT_EXPLORE`, `DEFAULT_SCALE` and `DEFAULT_WORLDS`: the
 /// knobs of the tree `search` grows where its worlds cannot be solved.
@@ -126,7 +127,7 @@ pub struct Found {
 /// since less the best other side's.
 fn margin(now: &[i64], base: &[i64], side: usize) -> i64 {
     let mut mine = 0;
-    let mut theirs = -(1i64 << 30);
+    let mut theirs = BELOW_ANY_SCORE;
     for (o, (&a, &b)) in now.iter().zip(base).enumerate() {
         if o == side {
             mine = a - b;

@@ -25,6 +25,7 @@ use crate::bots::world::{NoWorld, View};
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::PLAYING;
 use crate::kernel::rng::Rng;
+use crate::kernel::table::BELOW_ANY_SCORE;
 
 /// What a search returns: the chosen move, every candidate's total value
 /// and the worlds sampled.
@@ -121,7 +122,7 @@ impl<const W: usize> Judge<W> {
             return t.value(&trial.scores, me, trial.game_over, trial.winner);
         }
         let mut mine = 0;
-        let mut theirs = -(1i64 << 30);
+        let mut theirs = BELOW_ANY_SCORE;
         for (o, (&a, &b)) in trial.scores.iter().zip(base).enumerate() {
             if o == me {
                 mine = a - b;

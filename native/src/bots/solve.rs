@@ -18,7 +18,8 @@ use std::sync::Arc;
 
 use crate::bots::matchvalue::MatchTable;
 use crate::kernel::hand::Hand;
-use crate::kernel::moves::PLAYING;
+use crate::kernel::moves::{tile_of, PLAYING};
+use crate::kernel::table::BELOW_ANY_SCORE;
 
 const EXACT: u8 = 0;
 const LOWER: u8 = 1;
@@ -174,7 +175,7 @@ impl<const W: usize> Solver<W> {
             return t.value(&h.scores, self.me, h.game_over, h.winner);
         }
         let mut mine = 0;
-        let mut theirs = -(1i64 << 30);
+        let mut theirs = BELOW_ANY_SCORE;
         for (o, (&a, &b)) in h.scores.iter().zip(&self.base).enumerate() {
             if o == self.me {
                 mine = a - b;
@@ -217,7 +218,7 @@ impl<const W: usize> Solver<W> {
                 // heaviest tile (a tile held at the end counts against)
                 let pips = &h.rules.pips;
                 legal.sort_by_cached_key(|&mv| {
-                    let tile_pips = if mv >= 0 { pips[(mv >> 7) as usize] } else { -1 };
+                    let tile_pips = if mv >= 0 { pips[tile_of(mv)] } else { -1 };
                     (-h.points_if(mv), -tile_pips)
                 });
             }
@@ -269,7 +270,7 @@ mod tests {
     fn minimax<const W: usize>(h: &Hand<W>, me: usize, base: &[i64]) -> i64 {
         if h.state != PLAYING {
             let mut mine = 0;
-            let mut theirs = -(1i64 << 30);
+            let mut theirs = BELOW_ANY_SCORE;
             for (o, (&a, &b)) in h.scores.iter().zip(base).enumerate() {
                 if o == me {
                     mine = a - b;
