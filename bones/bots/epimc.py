@@ -107,8 +107,7 @@ class EpimcBot:
         """:meth:`search` in the native core (``native``: a
         ``bones_native.Epimc`` for ``obs.rules``)."""
         best, totals, rng.state, weight = native.search(
-            obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen, obs.limits(),
-            legal, self.iterations, self.solve, self.infer, rng.state)
+            obs, legal, self._search.settings.native(), rng.state)
         if best is None:
             raise NoWorldError("no deal of the unseen tiles agrees with what the history proves")
         return best, list(totals), weight

@@ -48,6 +48,7 @@ from typing import Any
 from bones.bots.infer import log_likelihood
 from bones.bots.info import BotInfo, Param, named
 from bones.bots.rollouts import POLICIES
+from bones.bots.settings import TreeSettings
 from bones.bots.solve import Solver, solvable
 from bones.engine import core
 from bones.engine.hand import PLAYING, Hand
@@ -142,6 +143,10 @@ class IsmctsBot:
         self.infer = infer
         self.worlds = worlds
         self.depth = depth
+        #: what the tree is told, as one value (the native core's configuration)
+        self.settings = TreeSettings(iterations=iterations, seconds=seconds, policy=policy,
+                                     explore=explore, scale=scale, solve=solve, infer=infer,
+                                     worlds=worlds, depth=depth)
         self.name = named("ismcts", PARAMS, {
             "iterations": iterations, "seconds": seconds, "policy": policy,
             "explore": explore, "scale": scale, "solve": solve, "infer": infer,
@@ -180,10 +185,7 @@ class IsmctsBot:
         """:meth:`search` in the native core (``native``: a
         ``bones_native.Ismcts`` for ``obs.rules``)."""
         best, visits, totals, rng.state, _ = native.search(
-            obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen, obs.limits(),
-            legal, self.iterations, self.seconds, self.policy, self.explore, self.scale,
-            self.solve, self.infer, self.worlds, self.depth, rng.state, even,
-        )
+            obs, legal, self.settings.native(), rng.state, even)
         if best is None:
             raise NoWorldError("no deal of the unseen tiles agrees with what the history proves")
         return best, list(visits), list(totals)

@@ -36,6 +36,7 @@ from bones.bots.info import BotInfo, Param, named
 from bones.bots.ismcts import DEFAULT_SCALE, IsmctsBot
 from bones.bots.matchvalue import WIN, MatchTable, match_table
 from bones.bots.rollouts import POLICIES
+from bones.bots.settings import SearchSettings
 from bones.bots.solve import Solver, solvable
 from bones.engine import core
 from bones.engine.rng import Rng
@@ -140,6 +141,10 @@ class SearchBot:
         self.threads = threads
         self.tree = tree
         self.scale = scale
+        #: what the search is told, as one value (the native core's budget)
+        self.settings = SearchSettings(iterations=iterations, rollouts=rollouts, policy=policy,
+                                       seconds=seconds, solve=solve, infer=infer,
+                                       threads=threads)
         self._tree = (IsmctsBot(iterations=tree * iterations, seconds=seconds, policy=policy,
                                 scale=scale)
                       if tree > 0 else None)
@@ -211,11 +216,8 @@ class SearchBot:
                       legal: list[int]) -> tuple[int, list[float], float]:
         """:meth:`search` in the native core."""
         table = self.table(obs.rules)
-        got = searcher.search(
-            obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen, obs.limits(),
-            legal, self.iterations, self.rollouts, self.policy, self.seconds, rng.state,
-            self.solve, self.infer, self.threads, None if table is None else table.native(),
-        )
+        got = searcher.search(obs, legal, self.settings.native(), rng.state,
+                              None if table is None else table.native())
         best, totals, rng.state, _, weight = got
         if best is None:
             raise NoWorldError("no deal of the unseen tiles agrees with what the history proves")
