@@ -223,3 +223,5 @@ def test_the_vector_environment_refuses_the_match_value() -> None:
         native_opponent("search:value=match")
     with pytest.raises(ValueError, match="default scale"):  # its tree is the default's
         native_opponent("search:scale=40")
+    with pytest.raises(ValueError, match="solving budget"):  # Budget::new's
+        native_opponent("search:nodes=1000")

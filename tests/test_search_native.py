@@ -176,7 +176,7 @@ def test_bad_views_are_refused_with_one_line() -> None:
     obs = observe(hand, hand.turn)
     legal = obs.legal_moves()
     greedy = SearchSettings(iterations=2, rollouts=1, policy="greedy", seconds=0.0, solve=0,
-                            infer=0.0, threads=1)
+                            infer=0.0, threads=1, nodes=0)
     with pytest.raises(ValueError, match="not legal"):
         searcher.search(obs, [legal[0] + 2 ** 20], greedy.native(), 1)
     with pytest.raises(ValueError, match="no playout policy"):

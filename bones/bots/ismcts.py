@@ -49,7 +49,7 @@ from bones.bots.infer import log_likelihood
 from bones.bots.info import BotInfo, Param, named
 from bones.bots.rollouts import POLICIES
 from bones.bots.settings import TreeSettings
-from bones.bots.solve import Solver, solvable
+from bones.bots.solve import DEFAULT_NODES, MAX_NODES, Solver, solvable
 from bones.engine import core
 from bones.engine.hand import PLAYING, Hand
 from bones.engine.rng import Rng
@@ -98,6 +98,10 @@ PARAMS = (
           minimum=1, maximum=2000),
     Param("depth", int, DEFAULT_DEPTH,
           "the most moves the tree holds below the root (0: no limit)", minimum=0, maximum=100),
+    Param("nodes", int, DEFAULT_NODES,
+          "the most positions a move's exact solving may visit, shared by its iterations "
+          "(a leaf that needs more than its share is played out)",
+          minimum=1, maximum=MAX_NODES),
 )
 
 
@@ -132,7 +136,7 @@ class IsmctsBot:
                  policy: str = DEFAULT_POLICY, explore: float = DEFAULT_EXPLORE,
                  scale: float = DEFAULT_SCALE, solve: int = DEFAULT_SOLVE,
                  infer: float = DEFAULT_INFER, worlds: int = DEFAULT_WORLDS,
-                 depth: int = DEFAULT_DEPTH) -> None:
+                 depth: int = DEFAULT_DEPTH, nodes: int = DEFAULT_NODES) -> None:
         self.iterations = iterations
         self.seconds = seconds
         self.policy = policy
@@ -143,14 +147,15 @@ class IsmctsBot:
         self.infer = infer
         self.worlds = worlds
         self.depth = depth
+        self.nodes = nodes
         #: what the tree is told, as one value (the native core's configuration)
         self.settings = TreeSettings(iterations=iterations, seconds=seconds, policy=policy,
                                      explore=explore, scale=scale, solve=solve, infer=infer,
-                                     worlds=worlds, depth=depth)
+                                     worlds=worlds, depth=depth, nodes=nodes)
         self.name = named("ismcts", PARAMS, {
             "iterations": iterations, "seconds": seconds, "policy": policy,
             "explore": explore, "scale": scale, "solve": solve, "infer": infer,
-            "worlds": worlds, "depth": depth})
+            "worlds": worlds, "depth": depth, "nodes": nodes})
 
     @property
     def timed(self) -> bool:
@@ -198,6 +203,8 @@ class IsmctsBot:
         sides = len(obs.layout.scores)
         root = _Node(0, me)
         solver = Solver()
+        # the move's positions shared by its iterations, a leaf each
+        leaf_limit = max(1, self.nodes // max(1, self.iterations)) if self.nodes else 0
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else 0.0
         done = 0
         # the pool of worlds and their cumulative weights (inference only)
@@ -268,8 +275,10 @@ class IsmctsBot:
             # the leaf's value: exact, or a playout
             solved: int | None = None
             if sides == 2 and solvable(world, self.solve):
-                values = solver.values(world, me, base, world.legal_moves())
-                solved = max(values) if rules.owner[world.turn] == me else min(values)
+                # None when out of positions: the leaf is played out
+                values = solver.within(world, me, base, world.legal_moves(), limit=leaf_limit)
+                if values is not None:
+                    solved = max(values) if rules.owner[world.turn] == me else min(values)
             if solved is None:
                 play_rng = Rng(seed)
                 while world.state == PLAYING:

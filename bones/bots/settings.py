@@ -18,8 +18,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from bones.engine import core
-
 
 @dataclass(frozen=True)
 class SearchSettings:
@@ -41,6 +39,8 @@ class SearchSettings:
     infer: float
     #: threads of the native search (the same moves for any number)
     threads: int
+    #: the most positions the solve of one world may visit (0: no limit)
+    nodes: int
 
     def native(self) -> Any:
         """This value in the native core (``bones_native.SearchSettings``),
@@ -71,6 +71,8 @@ class TreeSettings:
     worlds: int
     #: the most moves the tree holds below the root (0: no limit)
     depth: int
+    #: the most positions the solve of one leaf may visit (0: no limit)
+    nodes: int
 
     def native(self) -> Any:
         """This value in the native core (``bones_native.TreeSettings``),
@@ -85,10 +87,11 @@ _MADE: dict[tuple[str, SearchSettings | TreeSettings], Any] = {}
 def _native(kind: str, settings: SearchSettings | TreeSettings) -> Any:
     got = _MADE.get((kind, settings))
     if got is None:
-        module = core.native()
-        if module is None:
-            raise RuntimeError("the native core is not active")
-        got = getattr(module, kind)(asdict(settings))
+        # the module of the native halves the settings are handed to (they
+        # may be used with BONES_CORE=python too, by tests comparing the cores)
+        import bones_native
+
+        got = getattr(bones_native, kind)(asdict(settings))
         if len(_MADE) > 256:
             _MADE.clear()
         _MADE[(kind, settings)] = got

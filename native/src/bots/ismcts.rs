@@ -21,6 +21,7 @@
 
 use crate::bots::infer::log_likelihood;
 use crate::bots::rollouts::{rollout_move, Policy};
+use crate::bots::search::DEFAULT_NODES;
 use crate::bots::solve::{solvable, Solver};
 use crate::bots::world::{NoWorld, View};
 use crate::kernel::moves::PLAYING;
@@ -71,6 +72,10 @@ pub struct Config {
     pub depth: usize,
     /// how the root's move is chosen
     pub root: Root,
+    /// the most positions the move's solving may visit (0: no limit),
+    /// shared equally by its iterations (a leaf each): a leaf whose solve
+    /// would visit more than its share is played out instead
+    pub nodes: u64,
 }
 
 impl Config {
@@ -89,7 +94,16 @@ impl Config {
             worlds: DEFAULT_WORLDS,
             depth: 0,
             root: Root::Bound,
+            nodes: DEFAULT_NODES,
         }
+    }
+
+    /// The most positions the solve of one leaf may visit (0: no limit).
+    pub fn leaf_limit(&self) -> u64 {
+        if self.nodes == 0 {
+            return 0;
+        }
+        (self.nodes / self.iterations.max(1) as u64).max(1)
     }
 
     fn done(&self, done: usize) -> bool {
@@ -162,6 +176,7 @@ pub fn ismcts<const W: usize>(
     // the hand the playouts' heuristic tries its moves in
     let mut play: Option<crate::kernel::hand::Hand<W>> = None;
     let mut solver = Solver::<W>::default();
+    let leaf_limit = config.leaf_limit();
     let mut done = 0usize;
     // the pool of worlds and their cumulative weights (inference only)
     let mut pool = Vec::new();
@@ -280,9 +295,11 @@ pub fn ismcts<const W: usize>(
         let mut solved: Option<i64> = None;
         if sides == 2 && solvable(&world, config.solve) {
             world.legal_moves_into(&mut moves);
-            let values = solver.values(&world, me, &base, &moves);
+            // None when out of positions: the leaf is played out
+            let values = solver.within(&world, (me, &base, None), &moves, leaf_limit);
             let mine = t.owner[world.turn] == me;
-            solved = values.into_iter().reduce(|a, b| if mine { a.max(b) } else { a.min(b) });
+            solved = values
+                .and_then(|v| v.into_iter().reduce(|a, b| if mine { a.max(b) } else { a.min(b) }));
         }
         if solved.is_none() {
             let mut play_rng = Rng::new(seed);
@@ -373,6 +390,7 @@ mod tests {
             worlds: 20,
             depth: solve / 4,
             root: Root::Bound,
+            nodes: 0,
         }
     }
 

@@ -55,6 +55,7 @@ impl TreeSettings {
                 "infer",
                 "worlds",
                 "depth",
+                "nodes",
             ],
             "the tree settings",
         )?;
@@ -84,6 +85,7 @@ impl TreeSettings {
             worlds: f.get("worlds")?,
             depth: f.get("depth")?,
             root: Root::Bound,
+            nodes: f.get("nodes")?,
         };
         Ok(TreeSettings { config, seconds })
     }
@@ -137,8 +139,7 @@ fn run_epimc<const W: usize>(
     if !view.solvable(budget.solve) {
         return Err(PyValueError::new_err("the position cannot be solved exactly"));
     }
-    let (iterations, infer) = (budget.iterations, budget.infer);
-    let found = py.allow_threads(|| guard(|| Ok(epimc(&view, legal, iterations, infer, rng))))?;
+    let found = py.allow_threads(|| guard(|| Ok(epimc(&view, legal, budget, rng))))?;
     Ok(match found {
         Ok(f) => Some((f.best, f.totals, f.weight)),
         Err(NoWorld) => None,
@@ -209,8 +210,8 @@ impl Epimc {
 
     /// `EpimcBot.python_search` for a position every world of which can be
     /// solved exactly (the observation and moves as `Searcher.search` takes
-    /// them), with the `iterations`, `solve` and `infer` of `settings` (a
-    /// `SearchSettings`). Returns `(best move, totals, the stream's new
+    /// them), with the `iterations`, `solve`, `infer` and `nodes` of
+    /// `settings` (a `SearchSettings`). Returns `(best move, totals, the stream's new
     /// state, the sum of the worlds' weights)`; the move is None when no
     /// world agrees with the view.
     fn search(

@@ -23,13 +23,14 @@ use crate::python::hand::hand_from_py;
 use crate::python::rules::rules_from_dict;
 
 /// A judged position: (the best move, every legal move's weighted total,
-/// worlds sampled, the sum of their weights).
-type Judged = (i64, Vec<f64>, usize, f64);
+/// worlds sampled, the sum of their weights, each world's solver positions).
+type Judged = (i64, Vec<f64>, usize, f64, Vec<u64>);
 
 /// What `Searcher.search` returns to Python: the best move (None when no
 /// world agrees with the view), the totals, the stream's new state, worlds
-/// sampled and the sum of their weights.
-type SearchAnswer = (Option<i64>, Vec<f64>, u64, usize, f64);
+/// sampled, the sum of their weights and the positions each world's solve
+/// visited (`search::Found::nodes`).
+type SearchAnswer = (Option<i64>, Vec<f64>, u64, usize, f64, Vec<u64>);
 
 /// The fields of a settings value (a dict of `bones.bots.settings`'s
 /// dataclass), each read once: exactly `names`, no other.
@@ -72,9 +73,8 @@ impl<'a, 'py> Fields<'a, 'py> {
 
 /// A time budget in seconds (0: none) as a deadline from now.
 pub(crate) fn deadline(seconds: f64) -> Option<std::time::Instant> {
-    (seconds > 0.0).then(|| {
-        std::time::Instant::now() + std::time::Duration::from_secs_f64(seconds.min(1e6))
-    })
+    (seconds > 0.0)
+        .then(|| std::time::Instant::now() + std::time::Duration::from_secs_f64(seconds.min(1e6)))
 }
 
 /// `bones.bots.settings.SearchSettings` in the native core: the budget of
@@ -94,7 +94,7 @@ impl SearchSettings {
     fn new(fields: &Bound<'_, PyDict>) -> PyResult<Self> {
         let f = Fields::of(
             fields,
-            &["iterations", "rollouts", "policy", "seconds", "solve", "infer", "threads"],
+            &["iterations", "rollouts", "policy", "seconds", "solve", "infer", "threads", "nodes"],
             "the search settings",
         )?;
         let (iterations, rollouts, threads): (usize, usize, usize) =
@@ -114,6 +114,7 @@ impl SearchSettings {
         }
         let budget = Budget {
             threads,
+            nodes: f.get("nodes")?,
             ..Budget::new(iterations, rollouts, f.policy()?, None, f.get("solve")?, infer)
         };
         Ok(SearchSettings { budget, seconds })
@@ -208,7 +209,7 @@ fn run<const W: usize>(
     let view = view_of(rules, observation, legal)?;
     let found = py.allow_threads(|| guard(|| Ok(search(&view, legal, budget, rng))))?;
     Ok(match found {
-        Ok(f) => Some((f.best, f.totals, f.iterations, f.weight)),
+        Ok(f) => Some((f.best, f.totals, f.iterations, f.weight, f.nodes)),
         Err(NoWorld) => None,
     })
 }
@@ -230,8 +231,8 @@ impl Searcher {
     /// `bones.seat.observation.Observation`), judging the moves of `legal`
     /// under `settings` (a `SearchSettings`), drawing from the stream at
     /// `state`. Returns `(best move, totals, the stream's new state, worlds
-    /// sampled, the sum of their weights)`; the move is None when no world
-    /// agrees with the view. `table`, `(step, cells, values)`, is the match
+    /// sampled, the sum of their weights, each world's solver positions)`;
+    /// the move is None when no world agrees with the view. `table`, `(step, cells, values)`, is the match
     /// objective's (`matchvalue::MatchTable`, None: points).
     #[pyo3(signature = (observation, legal, settings, state, table=None))]
     fn search(
@@ -257,13 +258,17 @@ impl Searcher {
             AnyRules::W3(r) => run(py, r, observation, &legal, &budget, &mut rng),
         })?;
         Ok(match got {
-            Some((best, totals, done, weight)) => (Some(best), totals, rng.state, done, weight),
-            None => (None, Vec::new(), rng.state, 0, 0.0),
+            Some((best, totals, done, weight, nodes)) => {
+                (Some(best), totals, rng.state, done, weight, nodes)
+            }
+            None => (None, Vec::new(), rng.state, 0, 0.0, Vec::new()),
         })
     }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("DEFAULT_NODES", crate::bots::search::DEFAULT_NODES)?;
+    m.add("TT_CAP", crate::bots::solve::TT_CAP)?;
     m.add_class::<SearchSettings>()?;
     m.add_class::<Searcher>()
 }
