@@ -23,9 +23,9 @@ played (the first candidate on a tie).  Elsewhere the position goes to
 ``search`` with the same ``iterations``, ``solve``, ``infer`` and ``nodes``.
 
 Its solving is bounded as ``search``'s is: ``nodes`` positions a move,
-shared equally by the worlds' different deals (a world's solves share its
-part and its transposition table); a world whose solving runs out of them is
-left out of every candidate's total.
+shared equally by the worlds' different deals (a deal is judged once, its
+solves sharing its part and its transposition table); a world whose solving
+runs out of them is left out of every candidate's total.
 
 With the native core active it runs in Rust (``bones_native.Epimc``,
 native/src/bots/epimc.rs) with exactly the same draws and totals; this module is
@@ -48,6 +48,7 @@ from bones.bots.search import (
     solvable_view,
 )
 from bones.bots.solve import DEFAULT_NODES, MAX_NODES, Solver
+from bones.bots.stop import Stopped, current, native_call
 from bones.engine import core
 from bones.engine.hand import PLAYING, Hand
 from bones.engine.rng import Rng
@@ -157,8 +158,13 @@ class EpimcBot:
                       legal: list[int]) -> tuple[int, list[float], float]:
         """:meth:`search` in the native core (``native``: a
         ``bones_native.Epimc`` for ``obs.rules``)."""
-        best, totals, rng.state, weight = native.search(
-            obs, legal, self._search.settings.native(), rng.state)
+        settings = self._search.settings.native()
+        state = rng.state
+        best, totals, state, weight, stopped = native_call(
+            lambda stop: native.search(obs, legal, settings, state, stop))
+        if stopped:
+            raise Stopped("the search was stopped")
+        rng.state = state
         if best is None:
             raise NoWorldError("no deal of the unseen tiles agrees with what the history proves")
         return best, list(totals), weight
@@ -176,14 +182,22 @@ class EpimcBot:
             weights.append(math.exp(log_likelihood(world, obs.seat, obs.layout.log, self.infer))
                            if self.infer > 0 else 1.0)
         limit = deal_limit(worlds, self.nodes)
-        solver = Solver()
+        stop = current()
+        solver = Solver(stop)
         totals = [0.0] * len(legal)
         # per candidate, the searcher's information sets after it: replies -> totals
         sets: list[dict[tuple[int, ...], list[float]]] = [{} for _ in legal]
+        # each deal's judgement, made once (the same deal is the same world)
+        deals: dict[tuple[int, ...], list[tuple[int, tuple[int, ...], list[int] | None]] | None] = {}
         for world, w in zip(worlds, weights):
-            # the table is kept for the whole world (the same side and base)
-            solver.begin(me, list(world.scores), limit=limit)
-            judged = _judge_world(solver, world, me, obs.seat, legal)
+            if stop is not None:
+                stop.check()
+            deal = tuple(world.hands)
+            if deal not in deals:
+                # the table is kept for the whole world (the same side and base)
+                solver.begin(me, list(world.scores), limit=limit)
+                deals[deal] = _judge_world(solver, world, me, obs.seat, legal)
+            judged = deals[deal]
             if judged is None:
                 continue  # out of positions: the world is left out
             for i, (margin, replies, values) in enumerate(judged):

@@ -50,6 +50,7 @@ from bones.bots.info import BotInfo, Param, named
 from bones.bots.rollouts import POLICIES
 from bones.bots.settings import TreeSettings
 from bones.bots.solve import DEFAULT_NODES, MAX_NODES, Solver, solvable
+from bones.bots.stop import Stopped, current, native_call
 from bones.engine import core
 from bones.engine.hand import PLAYING, Hand
 from bones.engine.rng import Rng
@@ -189,8 +190,13 @@ class IsmctsBot:
                       even: bool = False) -> tuple[int, list[float], list[float]]:
         """:meth:`search` in the native core (``native``: a
         ``bones_native.Ismcts`` for ``obs.rules``)."""
-        best, visits, totals, rng.state, _ = native.search(
-            obs, legal, self.settings.native(), rng.state, even)
+        settings = self.settings.native()
+        state = rng.state
+        best, visits, totals, state, _, stopped = native_call(
+            lambda stop: native.search(obs, legal, settings, state, even, stop))
+        if stopped:
+            raise Stopped("the search was stopped")
+        rng.state = state
         if best is None:
             raise NoWorldError("no deal of the unseen tiles agrees with what the history proves")
         return best, list(visits), list(totals)
@@ -202,7 +208,8 @@ class IsmctsBot:
         me = rules.owner[obs.seat]
         sides = len(obs.layout.scores)
         root = _Node(0, me)
-        solver = Solver()
+        stop = current()
+        solver = Solver(stop)
         # the move's positions shared by its iterations, a leaf each
         leaf_limit = max(1, self.nodes // max(1, self.iterations)) if self.nodes else 0
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else 0.0
@@ -213,6 +220,8 @@ class IsmctsBot:
         if self.infer > 0:
             lls = []
             for _ in range(max(1, self.worlds)):
+                if stop is not None:
+                    stop.check()
                 w = sample_world(obs, rng)
                 lls.append(log_likelihood(w, obs.seat, obs.layout.log, self.infer))
                 pool.append(w)
@@ -222,6 +231,8 @@ class IsmctsBot:
                 total += math.exp(ll - top)
                 cumulative.append(total)
         while True:
+            if stop is not None:
+                stop.check()
             if pool:
                 x = rng.random() * cumulative[-1]
                 at = next((i for i, c in enumerate(cumulative) if x < c), len(pool) - 1)

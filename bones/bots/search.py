@@ -42,6 +42,7 @@ from bones.bots.matchvalue import WIN, MatchTable, match_table
 from bones.bots.rollouts import POLICIES
 from bones.bots.settings import SearchSettings
 from bones.bots.solve import DEFAULT_NODES, MAX_NODES, Solver, solvable
+from bones.bots.stop import Stopped, current, native_call
 from bones.engine import core
 from bones.engine.hand import Hand
 from bones.engine.rng import Rng
@@ -245,9 +246,14 @@ class SearchBot:
                      legal: list[int]) -> Judged:
         """:meth:`judge` in the native core."""
         table = self.table(obs.rules)
-        got = searcher.search(obs, legal, self.settings.native(), rng.state,
-                              None if table is None else table.native())
-        best, totals, rng.state, _, weight, nodes = got
+        settings = self.settings.native()
+        objective = None if table is None else table.native()
+        state = rng.state
+        best, totals, state, _, weight, nodes, stopped = native_call(
+            lambda stop: searcher.search(obs, legal, settings, state, objective, stop))
+        if stopped:
+            raise Stopped("the search was stopped")
+        rng.state = state
         if best is None:
             raise NoWorldError("no deal of the unseen tiles agrees with what the history proves")
         return Judged(best, [float(t) for t in totals], float(weight), list(nodes))
@@ -285,7 +291,8 @@ class SearchBot:
         policy = self._policy
         weights = 0.0
         nodes: list[int] = []
-        solver = Solver()
+        stop = current()
+        solver = Solver(stop)
         # each deal's solve: its values (None: out of positions) and positions
         solved: dict[tuple[int, ...], tuple[list[int] | None, int]] = {}
         table = self.table(rules)
@@ -293,6 +300,8 @@ class SearchBot:
 
         def judge(world: Hand, seeds: list[int], limit: int) -> None:
             nonlocal weights
+            if stop is not None:
+                stop.check()
             base = list(world.scores)
             weight = (math.exp(log_likelihood(world, obs.seat, history, self.infer))
                       if self.infer > 0 else 1.0)
@@ -340,6 +349,8 @@ class SearchBot:
             # order, so the budget can be shared by the different deals
             sampled = []
             for _ in range(max(1, self.iterations)):
+                if stop is not None:
+                    stop.check()
                 world = sample_world(obs, rng)
                 sampled.append((world, [rng.next_u64() for _ in range(self.rollouts)]))
             limit = world_limit([w for w, _ in sampled], self.solve, self.nodes)

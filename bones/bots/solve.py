@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from bones.bots.matchvalue import MatchTable
 from bones.bots.policies import points_if
+from bones.bots.stop import EVERY, Stop
 from bones.engine.hand import PLAYING, Hand
 from bones.engine.moves import TILE_SHIFT
 
@@ -75,9 +76,13 @@ class _OutOfNodes(Exception):
 
 
 class Solver:
-    """Solves worlds (``native/src/bots/solve.rs``'s ``Solver``)."""
+    """Solves worlds (``native/src/bots/solve.rs``'s ``Solver``); with a
+    ``stop`` (:class:`bones.bots.stop.Stop`), a solve raises
+    :class:`bones.bots.stop.Stopped` once it is set (looked at every
+    :data:`bones.bots.stop.EVERY` positions)."""
 
-    def __init__(self) -> None:
+    def __init__(self, stop: Stop | None = None) -> None:
+        self._stop = stop
         #: positions visited by the last solve: every call of the minimax,
         #: the leaves and the table's hits included, as the native solver
         #: counts them
@@ -157,6 +162,8 @@ class Solver:
         self.nodes += 1
         if self._limit and self.nodes > self._limit:
             raise _OutOfNodes
+        if self._stop is not None and not self.nodes % EVERY:
+            self._stop.check()
         if h.state != PLAYING:
             return self._terminal(h)
         key = _key(h)

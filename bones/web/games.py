@@ -61,6 +61,11 @@ SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}\.json$")
 INDEX_DIR = "web"
 
 
+#: A game none of whose people has asked about it for this long (seconds;
+#: an open page long-polls every 20) is abandoned: a bot thinking in it is
+#: stopped, and the next look at the game starts it again.
+ABANDONED_AFTER = 60.0
+
 #: Worlds per decision of the page's analyses, by default and at most (a
 #: hundred worlds take about 2 ms a decision in the native core, 0.3 s in Python).
 ANALYSIS_BUDGET, MAX_ANALYSIS_BUDGET = 100, 1000
@@ -238,6 +243,12 @@ class WebGame:
         out["social"] = social_json(self, session, seat)
         return out
 
+    def abandoned(self, now: float | None = None) -> bool:
+        """Whether none of the game's people (its seats' keys) has asked
+        about it for :data:`ABANDONED_AFTER` seconds."""
+        last = max(self.seen.values(), default=self.created)
+        return (time.time() if now is None else now) - last > ABANDONED_AFTER
+
     def bot_to_move(self) -> bool:
         session = self.session
         if session is None or session.over or self.error:
@@ -322,12 +333,20 @@ class WebGame:
             raise ApiError(409, f"it is not your turn: seat {hand.turn} is to move")
 
     def bot_step(self, expected: int) -> bool:
-        """The bot to move plays, if the game is still at ``expected``; True when it moved."""
+        """The bot to move plays, if the game is still at ``expected``; True when it moved.
+
+        A bot whose search is stopped (the game deleted or abandoned, the
+        server stopping: :mod:`bones.web.workers`) makes no move: nothing is
+        saved, and the game is as it was."""
+        from bones.bots.stop import Stopped
+
         with self.held() as session:
             if self.version != expected or not self.bot_to_move():
                 return False
             try:
                 session.bot_move()
+            except Stopped:
+                return False
             except Exception as err:  # noqa: BLE001 - one game's failure stays in that game
                 first = str(err).splitlines()[0] if str(err) else ""
                 self.error = f"a bot failed: {type(err).__name__}: {first}"

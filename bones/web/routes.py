@@ -35,6 +35,7 @@ from bones.web.server import server_of
 from bones.web.social_routes import ROUTES as SOCIAL_ROUTES
 from bones.web.tokens import SPECTATOR
 from bones.web.watch_routes import create_watch_link, revoke_watch_links
+from bones.web.workers import watched
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.lang.spec import Variant
@@ -249,7 +250,7 @@ async def game_analysis(request: Request) -> Response:
     hand = request.query_params.get("hand", "")
     if not hand.isdigit():
         raise ApiError(400, "hand must be a hand's number, from 1")
-    return JSONResponse(await run_in_threadpool(game.analysis, seat, int(hand)))
+    return JSONResponse(await _analysis(request, game.analysis, seat, int(hand)))
 
 
 async def delete_game(request: Request) -> Response:
@@ -339,7 +340,18 @@ async def analyse(request: Request) -> Response:
             raise ApiError(400, "record must be the text of a record file")
         record = await run_in_threadpool(record_of_text, text)
         label = "record"
-    return JSONResponse(await run_in_threadpool(analysis_of, record, label, budget))
+    return JSONResponse(await _analysis(request, analysis_of, record, label, budget))
+
+
+async def _analysis(request: Request, fn: Any, *args: Any) -> Any:
+    """``fn(*args)``, an analysis, off the loop; its search is stopped when
+    the client goes away (its answer would go nowhere): 499, never sent."""
+    from bones.bots.stop import Stopped
+
+    try:
+        return await watched(None, fn, *args, gone=request.is_disconnected)
+    except Stopped:
+        raise ApiError(499, "the analysis was stopped: its client went away") from None
 
 
 # ------------------------------------------------------- simulations

@@ -18,12 +18,13 @@
 //! in each world apart, as if it could see the tiles (strategy fusion).
 
 use crate::bots::infer::log_likelihood;
-use crate::bots::search::{deal_limit, Budget};
+use crate::bots::search::{deal, deal_limit, Budget};
 use crate::bots::solve::Solver;
 use crate::bots::world::{NoWorld, View};
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::PLAYING;
 use crate::kernel::rng::Rng;
+use std::collections::HashMap;
 
 /// What the search returns: the chosen move and every candidate's total.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,6 +32,8 @@ pub struct Found {
     pub best: i64,
     pub totals: Vec<f64>,
     pub weight: f64,
+    /// whether `Budget::stop` ended the search before its budget
+    pub stopped: bool,
 }
 
 /// The margin of side `me` from `base` in the finished `hand`.
@@ -61,6 +64,7 @@ fn pick(values: &[i64], max: bool) -> usize {
 /// What the solver found in one world for one candidate: its margin where
 /// the hand ended before the searcher's next move, else the replies that
 /// led there and the values of the searcher's moves there.
+#[derive(Clone)]
 enum After {
     Ended(i64),
     Set(Vec<i64>, Vec<i64>),
@@ -106,8 +110,9 @@ fn judge_world<const W: usize>(
 /// Judge the moves of `legal` over `budget.iterations` worlds (weighted by
 /// the inference at `budget.infer`), every one of which must be solvable
 /// (the caller checks). A world's solves share `budget.nodes` positions
-/// with the other different deals (`search`'s share); a world whose
-/// solving runs out of them is left out of every candidate's total.
+/// with the other different deals (`search`'s share; worlds with the same
+/// deal are judged once); a world whose solving runs out of them is left out
+/// of every candidate's total.
 pub fn epimc<const W: usize>(
     view: &View<W>,
     legal: &[i64],
@@ -129,17 +134,24 @@ pub fn epimc<const W: usize>(
         weights.push(w);
     }
     let limit = deal_limit(&worlds, budget);
-    let mut solver = Solver::<W>::default();
+    let mut solver = Solver::<W>::watching(&budget.stop);
     let mut totals = vec![0f64; legal.len()];
     let mut moves = Vec::with_capacity(32);
     // per candidate, the searcher's information sets after it: the replies,
     // and the weighted totals of the searcher's moves there
     let mut sets: Vec<Vec<(Vec<i64>, Vec<f64>)>> = vec![Vec::new(); legal.len()];
+    // each deal's judgement, made once (the same deal is the same world)
+    let mut judged_deals: HashMap<Vec<u64>, Option<Vec<After>>> = HashMap::new();
     for (world, &w) in worlds.iter().zip(&weights) {
-        // the table is kept for the whole world (the same side and base)
-        solver.begin((me, &world.scores, None), limit);
-        let Some(judged) = judge_world(&mut solver, world, (me, view.seat), legal, &mut moves)
-        else {
+        if budget.stop.is_set() {
+            break;
+        }
+        let judged = judged_deals.entry(deal(world)).or_insert_with(|| {
+            // the table is kept for the whole world (the same side and base)
+            solver.begin((me, &world.scores, None), limit);
+            judge_world(&mut solver, world, (me, view.seat), legal, &mut moves)
+        });
+        let Some(judged) = judged.clone() else {
             continue;
         };
         for (i, after) in judged.into_iter().enumerate() {
@@ -173,7 +185,8 @@ pub fn epimc<const W: usize>(
             best = i;
         }
     }
-    Ok(Found { best: legal[best], totals, weight: weights.iter().sum() })
+    let stopped = budget.stop.is_set();
+    Ok(Found { best: legal[best], totals, weight: weights.iter().sum(), stopped })
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ use crate::bots::infer::log_likelihood;
 use crate::bots::rollouts::{rollout_move, Policy};
 use crate::bots::search::DEFAULT_NODES;
 use crate::bots::solve::{solvable, Solver};
+use crate::bots::stop::Stop;
 use crate::bots::world::{NoWorld, View};
 use crate::kernel::moves::PLAYING;
 use crate::kernel::rng::Rng;
@@ -47,7 +48,7 @@ pub enum Root {
 }
 
 /// The budget and knobs of one search.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// iterations (one world each), or until `deadline` passes (at least one)
     pub iterations: usize,
@@ -76,6 +77,8 @@ pub struct Config {
     /// shared equally by its iterations (a leaf each): a leaf whose solve
     /// would visit more than its share is played out instead
     pub nodes: u64,
+    /// the stop the search watches (every iteration, and in the solver)
+    pub stop: Stop,
 }
 
 impl Config {
@@ -95,6 +98,7 @@ impl Config {
             depth: 0,
             root: Root::Bound,
             nodes: DEFAULT_NODES,
+            stop: Stop::default(),
         }
     }
 
@@ -107,6 +111,9 @@ impl Config {
     }
 
     fn done(&self, done: usize) -> bool {
+        if self.stop.is_set() {
+            return true;
+        }
         match self.deadline {
             Some(d) => std::time::Instant::now() >= d,
             None => done >= self.iterations,
@@ -134,6 +141,8 @@ pub struct Found {
     pub visits: Vec<f64>,
     pub totals: Vec<f64>,
     pub iterations: usize,
+    /// whether `Config::stop` ended the search before its budget
+    pub stopped: bool,
 }
 
 /// Side `side`'s margin from the scores `now` against `base`: its points
@@ -175,7 +184,7 @@ pub fn ismcts<const W: usize>(
     let mut counts: Vec<i64> = Vec::with_capacity(t.players);
     // the hand the playouts' heuristic tries its moves in
     let mut play: Option<crate::kernel::hand::Hand<W>> = None;
-    let mut solver = Solver::<W>::default();
+    let mut solver = Solver::<W>::watching(&config.stop);
     let leaf_limit = config.leaf_limit();
     let mut done = 0usize;
     // the pool of worlds and their cumulative weights (inference only)
@@ -184,6 +193,9 @@ pub fn ismcts<const W: usize>(
     if config.infer > 0.0 {
         let mut lls = Vec::with_capacity(config.worlds);
         for _ in 0..config.worlds.max(1) {
+            if config.stop.is_set() {
+                break;
+            }
             let world = view.sample_world(rng)?;
             lls.push(log_likelihood(&world, view.seat, &view.history, config.infer));
             pool.push(world);
@@ -364,7 +376,7 @@ pub fn ismcts<const W: usize>(
             best = i;
         }
     }
-    Ok(Found { best: legal[best], visits, totals, iterations: done })
+    Ok(Found { best: legal[best], visits, totals, iterations: done, stopped: config.stop.is_set() })
 }
 
 #[cfg(test)]
@@ -391,6 +403,7 @@ mod tests {
             depth: solve / 4,
             root: Root::Bound,
             nodes: 0,
+            stop: Stop::default(),
         }
     }
 

@@ -22,6 +22,7 @@ use crate::bots::infer::log_likelihood;
 use crate::bots::matchvalue::MatchTable;
 use crate::bots::rollouts::{rollout_move, Policy};
 use crate::bots::solve::{solvable, Solver};
+use crate::bots::stop::Stop;
 use crate::bots::world::{NoWorld, View};
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::PLAYING;
@@ -47,6 +48,9 @@ pub struct Found {
     /// out, `Budget::nodes` + 1 for one whose solve ran out (and was then
     /// played out)
     pub nodes: Vec<u64>,
+    /// whether `Budget::stop` ended the search before its budget (the rest
+    /// is then what it had: no decision)
+    pub stopped: bool,
 }
 
 /// The search's budget: `iterations` worlds, or (when `deadline` is given)
@@ -75,6 +79,8 @@ pub struct Budget {
     /// the hands are solved once): a world whose solve would visit more
     /// than its share is played out instead (`world_limit`)
     pub nodes: u64,
+    /// the stop the search watches (between worlds, and in the solver)
+    pub stop: Stop,
 }
 
 impl Budget {
@@ -98,11 +104,15 @@ impl Budget {
             threads: 1,
             table: None,
             nodes: DEFAULT_NODES,
+            stop: Stop::default(),
         }
     }
 
     /// Whether the search stops after `done` worlds.
     fn done(&self, done: usize) -> bool {
+        if self.stop.is_set() {
+            return true;
+        }
         match self.deadline {
             Some(d) => std::time::Instant::now() >= d,
             None => done >= self.iterations,
@@ -129,7 +139,7 @@ struct Judgement {
 /// the view's, the same in every world, and what is not in the hands
 /// cannot be drawn where a world is solved), so worlds with the same deal
 /// have the same solve.
-fn deal<const W: usize>(world: &Hand<W>) -> Vec<u64> {
+pub(crate) fn deal<const W: usize>(world: &Hand<W>) -> Vec<u64> {
     world.hands[..world.rules.t.players].iter().flat_map(|h| h.0).collect()
 }
 
@@ -178,9 +188,9 @@ struct Judge<const W: usize> {
 }
 
 impl<const W: usize> Judge<W> {
-    fn new(players: usize) -> Self {
+    fn new(players: usize, stop: &Stop) -> Self {
         Judge {
-            solver: Solver::default(),
+            solver: Solver::watching(stop),
             scratch: Vec::with_capacity(32),
             counts: Vec::with_capacity(players),
             play: None,
@@ -234,6 +244,9 @@ impl<const W: usize> Judge<W> {
         budget: &Budget,
         limit: u64,
     ) -> Judgement {
+        if budget.stop.is_set() {
+            return Judgement { weight: 0.0, terms: Vec::new(), nodes: 0 };
+        }
         let world = &s.world;
         let me = view.layout.rules.t.owner[view.seat];
         let base = &world.scores;
@@ -324,7 +337,8 @@ pub fn search<const W: usize>(
 ) -> Result<Found, NoWorld> {
     let t = &view.layout.rules.t;
     let threads = budget.threads.max(1);
-    let mut judges: Vec<Judge<W>> = (0..threads).map(|_| Judge::new(t.players)).collect();
+    let mut judges: Vec<Judge<W>> =
+        (0..threads).map(|_| Judge::new(t.players, &budget.stop)).collect();
     let mut totals = vec![0f64; legal.len()];
     let mut done = 0usize;
     let mut weights = 0.0f64;
@@ -362,7 +376,8 @@ pub fn search<const W: usize>(
             best = i;
         }
     }
-    Ok(Found { best: legal[best], totals, iterations: done, weight: weights, nodes })
+    let stopped = budget.stop.is_set();
+    Ok(Found { best: legal[best], totals, iterations: done, weight: weights, nodes, stopped })
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::bots::matchvalue::MatchTable;
+use crate::bots::stop::Stop;
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::PLAYING;
 
@@ -60,8 +61,12 @@ pub struct Solver<const W: usize> {
     pub nodes: u64,
     /// the most positions a solve may visit (0: no limit)
     limit: u64,
-    /// whether the solve under way has visited more than `limit`
+    /// whether the solve under way has visited more than `limit` (or was
+    /// stopped)
     out: bool,
+    /// the search's stop, looked at every `Stop::EVERY` positions: once set,
+    /// every solve ends at once as if out of positions
+    stop: Stop,
 }
 
 impl<const W: usize> Default for Solver<W> {
@@ -76,6 +81,7 @@ impl<const W: usize> Default for Solver<W> {
             nodes: 0,
             limit: 0,
             out: false,
+            stop: Stop::default(),
         }
     }
 }
@@ -138,6 +144,11 @@ fn key<const W: usize>(h: &Hand<W>) -> u64 {
 }
 
 impl<const W: usize> Solver<W> {
+    /// A solver whose solves end at once when `stop` is set.
+    pub fn watching(stop: &Stop) -> Self {
+        Solver { stop: stop.clone(), ..Solver::default() }
+    }
+
     /// The exact value for side `me` of every move of `legal` in `world`
     /// (a `solvable` world whose mover is to play one of them), from the
     /// scores `base`: the points of `me` from there to the end of the hand
@@ -244,8 +255,11 @@ impl<const W: usize> Solver<W> {
     /// Minimax with alpha-beta of the hand at `self.stack[depth]`.
     fn value(&mut self, depth: usize, mut alpha: i64, mut beta: i64) -> i64 {
         self.nodes += 1;
-        if self.limit != 0 && self.nodes > self.limit {
-            // out of positions: every caller returns at once, storing nothing
+        if (self.limit != 0 && self.nodes > self.limit)
+            || (self.nodes.is_multiple_of(Stop::EVERY) && self.stop.is_set())
+        {
+            // out of positions (or stopped): every caller returns at once,
+            // storing nothing
             self.out = true;
             return 0;
         }

@@ -12,21 +12,25 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::bots::epimc::epimc;
-use crate::bots::ismcts::{ismcts, Config, Root};
+use crate::bots::epimc::{epimc, Found as EpimcFound};
+use crate::bots::ismcts::{ismcts, Config, Found, Root};
+use crate::bots::search::Budget;
 use crate::bots::world::{NoWorld, View};
 use crate::kernel::rng::Rng;
 use crate::kernel::table::{AnyRules, Rules};
 use crate::python::convert::guard;
 use crate::python::rules::rules_from_dict;
-use crate::python::search::{deadline, view_of, Fields, SearchSettings};
-
-/// (the best move, every legal move's visits and summed reward, iterations)
-type Judged = (i64, Vec<f64>, Vec<f64>, usize);
+use crate::python::search::{deadline, stop_of, view_of, Fields, PyStop, SearchSettings};
 
 /// What `Ismcts.search` returns to Python: the best move (None when no world
-/// agrees with the view), visits, totals, the stream's new state, iterations.
-type Answer = (Option<i64>, Vec<f64>, Vec<f64>, u64, usize);
+/// agrees with the view), visits, totals, the stream's new state,
+/// iterations, and whether its stop ended it.
+type Answer = (Option<i64>, Vec<f64>, Vec<f64>, u64, usize, bool);
+
+/// What `Epimc.search` returns to Python: the best move (None when no world
+/// agrees with the view), totals, the stream's new state, the sum of the
+/// worlds' weights, and whether its stop ended it.
+type EpimcAnswer = (Option<i64>, Vec<f64>, u64, f64, bool);
 
 /// `bones.bots.settings.TreeSettings` in the native core: the configuration
 /// of every tree grown with it, but the deadline and the root's rule, which
@@ -86,6 +90,7 @@ impl TreeSettings {
             depth: f.get("depth")?,
             root: Root::Bound,
             nodes: f.get("nodes")?,
+            stop: Default::default(),
         };
         Ok(TreeSettings { config, seconds })
     }
@@ -108,42 +113,37 @@ fn every_move<const W: usize>(view: View<W>, legal: &[i64]) -> PyResult<View<W>>
     Ok(view)
 }
 
-/// The tree of `observation`'s seat under `rules`; None: no world agrees.
+/// The tree of `observation`'s seat under `rules`, the GIL released; None:
+/// no world agrees.
 fn run<const W: usize>(
-    py: Python<'_>,
     rules: &Arc<Rules<W>>,
     observation: &Bound<'_, PyAny>,
     legal: &[i64],
     config: &Config,
     rng: &mut Rng,
-) -> PyResult<Option<Judged>> {
+) -> PyResult<Option<Found>> {
     let view = every_move(view_of(rules, observation, legal)?, legal)?;
+    let py = observation.py();
     let found = py.allow_threads(|| guard(|| Ok(ismcts(&view, legal, config, rng))))?;
-    Ok(match found {
-        Ok(f) => Some((f.best, f.visits, f.totals, f.iterations)),
-        Err(NoWorld) => None,
-    })
+    Ok(found.map_err(|NoWorld| ()).ok())
 }
 
-/// `EpimcBot.python_search` in the native core; None: no world agrees.
+/// `EpimcBot.python_search` in the native core, watching the budget's stop;
+/// None: no world agrees.
 fn run_epimc<const W: usize>(
-    py: Python<'_>,
     rules: &Arc<Rules<W>>,
     observation: &Bound<'_, PyAny>,
     legal: &[i64],
-    settings: &SearchSettings,
+    budget: &Budget,
     rng: &mut Rng,
-) -> PyResult<Option<(i64, Vec<f64>, f64)>> {
+) -> PyResult<Option<EpimcFound>> {
     let view = every_move(view_of(rules, observation, legal)?, legal)?;
-    let budget = settings.settings();
     if !view.solvable(budget.solve) {
         return Err(PyValueError::new_err("the position cannot be solved exactly"));
     }
+    let py = observation.py();
     let found = py.allow_threads(|| guard(|| Ok(epimc(&view, legal, budget, rng))))?;
-    Ok(match found {
-        Ok(f) => Some((f.best, f.totals, f.weight)),
-        Err(NoWorld) => None,
-    })
+    Ok(found.map_err(|NoWorld| ()).ok())
 }
 
 /// The ismcts bot's native half for one rule table.
@@ -163,34 +163,36 @@ impl Ismcts {
     /// `Searcher.search` takes it), its legal moves `legal` (all of them, in
     /// the engine's order), under `settings` (a `TreeSettings`), drawing
     /// from the stream at `state`. Returns `(best move, visits, totals, the
-    /// stream's new state, iterations)`; the move is None when no world
-    /// agrees with the view. `even`: the root's moves in turn
+    /// stream's new state, iterations, stopped)`; the move is None when no
+    /// world agrees with the view. `even`: the root's moves in turn
     /// (`ismcts::Root::Even`, the analysis's judgement) instead of the upper
-    /// confidence bound; the best is then the best mean.
-    #[pyo3(signature = (observation, legal, settings, state, even=false))]
+    /// confidence bound; the best is then the best mean. `stop` (a `Stop`)
+    /// ends the search early when it is set.
+    #[pyo3(signature = (observation, legal, settings, state, even=false, stop=None))]
     fn search(
         &self,
-        py: Python<'_>,
         observation: &Bound<'_, PyAny>,
         legal: Vec<i64>,
         settings: PyRef<'_, TreeSettings>,
         state: u64,
         even: bool,
+        stop: Option<PyRef<'_, PyStop>>,
     ) -> PyResult<Answer> {
         let config = Config {
             deadline: deadline(settings.seconds),
             root: if even { Root::Even } else { Root::Bound },
-            ..settings.config
+            stop: stop_of(stop),
+            ..settings.config.clone()
         };
         let mut rng = Rng::new(state);
         let got = guard(|| match &self.inner {
-            AnyRules::W1(r) => run(py, r, observation, &legal, &config, &mut rng),
-            AnyRules::W2(r) => run(py, r, observation, &legal, &config, &mut rng),
-            AnyRules::W3(r) => run(py, r, observation, &legal, &config, &mut rng),
+            AnyRules::W1(r) => run(r, observation, &legal, &config, &mut rng),
+            AnyRules::W2(r) => run(r, observation, &legal, &config, &mut rng),
+            AnyRules::W3(r) => run(r, observation, &legal, &config, &mut rng),
         })?;
         Ok(match got {
-            Some((best, visits, totals, done)) => (Some(best), visits, totals, rng.state, done),
-            None => (None, Vec::new(), Vec::new(), rng.state, 0),
+            Some(f) => (Some(f.best), f.visits, f.totals, rng.state, f.iterations, f.stopped),
+            None => (None, Vec::new(), Vec::new(), rng.state, 0, config.stop.is_set()),
         })
     }
 }
@@ -211,26 +213,29 @@ impl Epimc {
     /// `EpimcBot.python_search` for a position every world of which can be
     /// solved exactly (the observation and moves as `Searcher.search` takes
     /// them), with the `iterations`, `solve`, `infer` and `nodes` of
-    /// `settings` (a `SearchSettings`). Returns `(best move, totals, the stream's new
-    /// state, the sum of the worlds' weights)`; the move is None when no
-    /// world agrees with the view.
+    /// `settings` (a `SearchSettings`). Returns `(best move, totals, the
+    /// stream's new state, the sum of the worlds' weights, stopped)`; the
+    /// move is None when no world agrees with the view. `stop` (a `Stop`)
+    /// ends the search early when it is set.
+    #[pyo3(signature = (observation, legal, settings, state, stop=None))]
     fn search(
         &self,
-        py: Python<'_>,
         observation: &Bound<'_, PyAny>,
         legal: Vec<i64>,
         settings: PyRef<'_, SearchSettings>,
         state: u64,
-    ) -> PyResult<(Option<i64>, Vec<f64>, u64, f64)> {
+        stop: Option<PyRef<'_, PyStop>>,
+    ) -> PyResult<EpimcAnswer> {
+        let budget = settings.budget(None, stop_of(stop));
         let mut rng = Rng::new(state);
         let got = guard(|| match &self.inner {
-            AnyRules::W1(r) => run_epimc(py, r, observation, &legal, &settings, &mut rng),
-            AnyRules::W2(r) => run_epimc(py, r, observation, &legal, &settings, &mut rng),
-            AnyRules::W3(r) => run_epimc(py, r, observation, &legal, &settings, &mut rng),
+            AnyRules::W1(r) => run_epimc(r, observation, &legal, &budget, &mut rng),
+            AnyRules::W2(r) => run_epimc(r, observation, &legal, &budget, &mut rng),
+            AnyRules::W3(r) => run_epimc(r, observation, &legal, &budget, &mut rng),
         })?;
         Ok(match got {
-            Some((best, totals, weight)) => (Some(best), totals, rng.state, weight),
-            None => (None, Vec::new(), rng.state, 0.0),
+            Some(f) => (Some(f.best), f.totals, rng.state, f.weight, f.stopped),
+            None => (None, Vec::new(), rng.state, 0.0, budget.stop.is_set()),
         })
     }
 }

@@ -14,7 +14,8 @@ use pyo3::types::PyDict;
 
 use crate::bots::matchvalue::MatchTable;
 use crate::bots::rollouts::Policy;
-use crate::bots::search::{search, Budget};
+use crate::bots::search::{search, Budget, Found};
+use crate::bots::stop::Stop;
 use crate::bots::world::{NoWorld, View};
 use crate::kernel::rng::Rng;
 use crate::kernel::table::{AnyRules, Rules};
@@ -22,15 +23,42 @@ use crate::python::convert::{attr, guard, mask};
 use crate::python::hand::hand_from_py;
 use crate::python::rules::rules_from_dict;
 
-/// A judged position: (the best move, every legal move's weighted total,
-/// worlds sampled, the sum of their weights, each world's solver positions).
-type Judged = (i64, Vec<f64>, usize, f64, Vec<u64>);
-
 /// What `Searcher.search` returns to Python: the best move (None when no
 /// world agrees with the view), the totals, the stream's new state, worlds
-/// sampled, the sum of their weights and the positions each world's solve
-/// visited (`search::Found::nodes`).
-type SearchAnswer = (Option<i64>, Vec<f64>, u64, usize, f64, Vec<u64>);
+/// sampled, the sum of their weights, the positions each world's solve
+/// visited (`search::Found::nodes`) and whether its stop ended it.
+type SearchAnswer = (Option<i64>, Vec<f64>, u64, usize, f64, Vec<u64>, bool);
+
+/// `bones.bots.stop.Stop`'s native flag (`bots::stop::Stop`): set from any
+/// thread, the searches handed it end soon after (between worlds and
+/// iterations, and every `Stop::EVERY` positions of a solve), with the GIL
+/// released all the while.
+#[pyclass(module = "bones_native", name = "Stop", frozen)]
+pub(crate) struct PyStop {
+    pub(crate) inner: Stop,
+}
+
+#[pymethods]
+impl PyStop {
+    #[new]
+    fn new() -> Self {
+        PyStop { inner: Stop::default() }
+    }
+
+    /// Ask every search watching this stop to end.
+    fn set(&self) {
+        self.inner.set();
+    }
+
+    fn is_set(&self) -> bool {
+        self.inner.is_set()
+    }
+}
+
+/// The stop a call was handed (None: one nobody sets).
+pub(crate) fn stop_of(stop: Option<PyRef<'_, PyStop>>) -> Stop {
+    stop.map(|s| s.inner.clone()).unwrap_or_default()
+}
 
 /// The fields of a settings value (a dict of `bones.bots.settings`'s
 /// dataclass), each read once: exactly `names`, no other.
@@ -127,14 +155,9 @@ impl SearchSettings {
 
 impl SearchSettings {
     /// The budget of one search: these settings, the clock started now,
-    /// valuing `table`'s match (None: points).
-    pub(crate) fn budget(&self, table: Option<Arc<MatchTable>>) -> Budget {
-        Budget { deadline: deadline(self.seconds), table, ..self.budget.clone() }
-    }
-
-    /// The settings' budget as read (no deadline, points).
-    pub(crate) fn settings(&self) -> &Budget {
-        &self.budget
+    /// valuing `table`'s match (None: points), watching `stop`.
+    pub(crate) fn budget(&self, table: Option<Arc<MatchTable>>, stop: Stop) -> Budget {
+        Budget { deadline: deadline(self.seconds), table, stop, ..self.budget.clone() }
     }
 }
 
@@ -196,22 +219,20 @@ pub(crate) fn view_of<const W: usize>(
     Ok(view)
 }
 
-/// The search of `observation`'s seat under `rules`; None: no world agrees
-/// with the view (the stream has moved on as in Python).
+/// The search of `observation`'s seat under `rules`, the GIL released;
+/// None: no world agrees with the view (the stream has moved on as in
+/// Python).
 fn run<const W: usize>(
-    py: Python<'_>,
     rules: &Arc<Rules<W>>,
     observation: &Bound<'_, PyAny>,
     legal: &[i64],
     budget: &Budget,
     rng: &mut Rng,
-) -> PyResult<Option<Judged>> {
+) -> PyResult<Option<Found>> {
     let view = view_of(rules, observation, legal)?;
+    let py = observation.py();
     let found = py.allow_threads(|| guard(|| Ok(search(&view, legal, budget, rng))))?;
-    Ok(match found {
-        Ok(f) => Some((f.best, f.totals, f.iterations, f.weight, f.nodes)),
-        Err(NoWorld) => None,
-    })
+    Ok(found.map_err(|NoWorld| ()).ok())
 }
 
 /// The search bot's native half for one rule table.
@@ -231,18 +252,20 @@ impl Searcher {
     /// `bones.seat.observation.Observation`), judging the moves of `legal`
     /// under `settings` (a `SearchSettings`), drawing from the stream at
     /// `state`. Returns `(best move, totals, the stream's new state, worlds
-    /// sampled, the sum of their weights, each world's solver positions)`;
-    /// the move is None when no world agrees with the view. `table`, `(step, cells, values)`, is the match
-    /// objective's (`matchvalue::MatchTable`, None: points).
-    #[pyo3(signature = (observation, legal, settings, state, table=None))]
+    /// sampled, the sum of their weights, each world's solver positions,
+    /// stopped)`; the move is None when no world agrees with the view.
+    /// `table`, `(step, cells, values)`, is the match objective's
+    /// (`matchvalue::MatchTable`, None: points); `stop` (a `Stop`) ends the
+    /// search early when it is set (stopped: True, no decision).
+    #[pyo3(signature = (observation, legal, settings, state, table=None, stop=None))]
     fn search(
         &self,
-        py: Python<'_>,
         observation: &Bound<'_, PyAny>,
         legal: Vec<i64>,
         settings: PyRef<'_, SearchSettings>,
         state: u64,
         table: Option<(i64, usize, Vec<i64>)>,
+        stop: Option<PyRef<'_, PyStop>>,
     ) -> PyResult<SearchAnswer> {
         let table = match table {
             Some((step, cells, values)) => {
@@ -250,18 +273,18 @@ impl Searcher {
             }
             None => None,
         };
-        let budget = settings.budget(table);
+        let budget = settings.budget(table, stop_of(stop));
         let mut rng = Rng::new(state);
         let got = guard(|| match &self.inner {
-            AnyRules::W1(r) => run(py, r, observation, &legal, &budget, &mut rng),
-            AnyRules::W2(r) => run(py, r, observation, &legal, &budget, &mut rng),
-            AnyRules::W3(r) => run(py, r, observation, &legal, &budget, &mut rng),
+            AnyRules::W1(r) => run(r, observation, &legal, &budget, &mut rng),
+            AnyRules::W2(r) => run(r, observation, &legal, &budget, &mut rng),
+            AnyRules::W3(r) => run(r, observation, &legal, &budget, &mut rng),
         })?;
         Ok(match got {
-            Some((best, totals, done, weight, nodes)) => {
-                (Some(best), totals, rng.state, done, weight, nodes)
+            Some(f) => {
+                (Some(f.best), f.totals, rng.state, f.iterations, f.weight, f.nodes, f.stopped)
             }
-            None => (None, Vec::new(), rng.state, 0, 0.0, Vec::new()),
+            None => (None, Vec::new(), rng.state, 0, 0.0, Vec::new(), budget.stop.is_set()),
         })
     }
 }
@@ -270,5 +293,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DEFAULT_NODES", crate::bots::search::DEFAULT_NODES)?;
     m.add("TT_CAP", crate::bots::solve::TT_CAP)?;
     m.add_class::<SearchSettings>()?;
+    m.add_class::<PyStop>()?;
     m.add_class::<Searcher>()
 }
