@@ -30,7 +30,7 @@ from test_search_bound import ISSUE_38_RNG, _native, _rules, issue_38_position
 from bones.bots.epimc import EpimcBot
 from bones.bots.ismcts import IsmctsBot
 from bones.bots.search import PimcBot, SearchBot
-from bones.bots.stop import Stop, Stopped, current, native_call, watching
+from bones.bots.stop import Stop, Stopped, ctrl_c_stops, current, native_call, watching
 from bones.engine.match import Match
 from bones.engine.rng import Rng
 from bones.seat.observation import Observation, observe
@@ -131,7 +131,7 @@ def test_ctrl_c_stops_a_native_search_on_the_main_thread() -> None:
         start = time.monotonic()
         # the search as `bones play` makes it: on the main thread, watching a
         # stop (or not: then it makes one of its own)
-        with watching(stop), pytest.raises(KeyboardInterrupt):
+        with ctrl_c_stops(), watching(stop), pytest.raises(KeyboardInterrupt):
             bot.native_search(searcher, obs, Rng(ISSUE_38_RNG), legal)
         assert time.monotonic() - start < 15
     finally:
@@ -141,9 +141,12 @@ def test_ctrl_c_stops_a_native_search_on_the_main_thread() -> None:
 
 
 @native_only
-def test_a_native_call_runs_on_a_helper_thread_only_where_ctrl_c_raises() -> None:
-    """Off the main thread, or where Ctrl-C does not raise, the native call
-    runs on the calling thread and is handed the watched stop's flag."""
+def test_a_native_call_runs_on_a_helper_thread_only_where_ctrl_c_stops_it() -> None:
+    """Off the main thread, or outside ctrl_c_stops (a simulation, which times
+    a bot by its thread's CPU time), the native call runs on the calling
+    thread, handed the watched stop's flag; within it, on a helper thread."""
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("the main thread's case")
     names: list[str] = []
 
     def call(flag: Any) -> int:
@@ -154,14 +157,22 @@ def test_a_native_call_runs_on_a_helper_thread_only_where_ctrl_c_raises() -> Non
     got: list[int] = []
 
     def elsewhere() -> None:
-        with watching(stop):
+        with ctrl_c_stops(), watching(stop):
             got.append(native_call(call))
         got.append(native_call(call))
 
     worker = threading.Thread(target=elsewhere, name="worker")
     worker.start()
     worker.join()
-    assert got == [8, 7] and names == ["worker", "worker"]
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        got.append(native_call(call))  # the main thread, outside ctrl_c_stops
+        with ctrl_c_stops():
+            got.append(native_call(call))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    main = threading.current_thread().name
+    assert got == [8, 7, 7, 8] and names == ["worker", "worker", main, "bones-search"]
 
 
 def _bones() -> list[str]:

@@ -12,10 +12,12 @@ search never stopped takes the same decisions as without a stop.
 The bot protocol is untouched (``choose(observation, rng)``): whoever runs
 a bot decides when to stop it.  ``bones serve`` stops a game's bot when the
 game is deleted or abandoned and an analysis when its client goes away
-(:mod:`bones.web.workers`); on the main thread, where Ctrl-C raises
-``KeyboardInterrupt`` (``bones play``, ``bones analyse``), a native search
-waits for its helper thread in short steps, so Ctrl-C stops it at once
-(:func:`native_call`).
+(:mod:`bones.web.workers`); within :func:`ctrl_c_stops` (``bones play``),
+a native search on the main thread runs on a helper thread the main one
+waits for in short steps, so Ctrl-C stops it at once (:func:`native_call`).
+Elsewhere a search runs on its caller's thread (a simulation times a bot by
+its thread's CPU time), and Ctrl-C is acted on when it ends: within a
+second at the search's default budget.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ class Stop:
 
 
 _WATCHED: ContextVar[Stop | None] = ContextVar("bones_stop", default=None)
+_CTRL_C_STOPS: ContextVar[bool] = ContextVar("bones_ctrl_c_stops", default=False)
 
 
 def current() -> Stop | None:
@@ -92,9 +95,22 @@ def watching(stop: Stop) -> Iterator[Stop]:
         _WATCHED.reset(token)
 
 
-def _ctrl_c_raises_here() -> bool:
-    """Whether this is the main thread and Ctrl-C raises ``KeyboardInterrupt`` in it."""
-    return (threading.current_thread() is threading.main_thread()
+@contextmanager
+def ctrl_c_stops() -> Iterator[None]:
+    """Within the block, Ctrl-C stops a native search of the main thread at
+    once (for interactive play: :func:`native_call`)."""
+    token = _CTRL_C_STOPS.set(True)
+    try:
+        yield
+    finally:
+        _CTRL_C_STOPS.reset(token)
+
+
+def _ctrl_c_stops_here() -> bool:
+    """Whether Ctrl-C is to stop a native search here: within
+    :func:`ctrl_c_stops`, on the main thread, where Ctrl-C raises
+    ``KeyboardInterrupt``."""
+    return (_CTRL_C_STOPS.get() and threading.current_thread() is threading.main_thread()
             and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
 
 
@@ -102,14 +118,15 @@ def native_call(call: Callable[[Any], T]) -> T:
     """``call(native_stop)``: a native search (which releases the GIL) given
     the native flag of the stop watched here (None: none).
 
-    On the main thread, where Ctrl-C raises ``KeyboardInterrupt``, Python
-    runs that handler only between its own instructions, not while the
-    native core works: the call then runs on a helper thread while this one
-    waits for it in short steps, and a Ctrl-C sets the stop, waits the
-    moment the search takes to end, and goes on as ``KeyboardInterrupt``.
+    Python runs its Ctrl-C handler only between its own instructions, not
+    while the native core works.  Within :func:`ctrl_c_stops`, on the main
+    thread where Ctrl-C raises ``KeyboardInterrupt``, the call therefore runs
+    on a helper thread while this one waits for it in short steps, and a
+    Ctrl-C sets the stop, waits the moment the search takes to end, and goes
+    on as ``KeyboardInterrupt``.
     """
     stop = current()
-    if not _ctrl_c_raises_here():
+    if not _ctrl_c_stops_here():
         return call(None if stop is None else stop.native())
     stop = stop or Stop()
     flag = stop.native()
@@ -141,4 +158,4 @@ def native_call(call: Callable[[Any], T]) -> T:
     return got[0]  # type: ignore[no-any-return]
 
 
-__all__ = ["EVERY", "Stop", "Stopped", "current", "native_call", "watching"]
+__all__ = ["EVERY", "Stop", "Stopped", "ctrl_c_stops", "current", "native_call", "watching"]
