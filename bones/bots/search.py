@@ -130,9 +130,9 @@ PIMC_PARAMS = _params(PIMC_ITERATIONS, False)
 
 class Judged(NamedTuple):
     """What a search found: the chosen move, every candidate's total value,
-    the sum of the worlds' weights, and per world the positions its solve
-    visited (0: played out; ``nodes`` + 1: its solve ran out and it was
-    played out)."""
+    the sum of the worlds' weights, and per world the positions its deal's
+    solve visited (0: played out; its share of ``nodes`` plus 1: the solve
+    ran out, and the world was played out)."""
 
     best: int
     totals: list[float]
@@ -163,7 +163,7 @@ class SearchBot:
         self.threads = threads
         self.tree = tree
         self.scale = scale
-        # the most positions a world's solve may visit (0: no limit, which
+        # the most positions a move's solving may visit (0: no limit, which
         # only the class itself takes: a bot text gives 1 to MAX_NODES)
         self.nodes = nodes
         #: what the search is told, as one value (the native core's budget)

@@ -44,9 +44,9 @@ pub struct Found {
     pub iterations: usize,
     /// the sum of the worlds' weights (`iterations` without inference)
     pub weight: f64,
-    /// per world, the positions its solve visited: 0 for a world played
-    /// out, `Budget::nodes` + 1 for one whose solve ran out (and was then
-    /// played out)
+    /// per world, the positions its deal's solve visited: 0 for a world
+    /// played out, its share of `Budget::nodes` plus 1 for one whose solve
+    /// ran out (and was then played out)
     pub nodes: Vec<u64>,
     /// whether `Budget::stop` ended the search before its budget (the rest
     /// is then what it had: no decision)
