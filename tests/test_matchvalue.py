@@ -12,6 +12,7 @@ partnership the solver plays the partner as a friend, not an opponent.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -156,11 +157,9 @@ def test_threads_change_nothing_but_the_speed() -> None:
                                                                   legal) == got
         assert one.state == two.state
     with pytest.raises(ValueError, match="one thread"):
-        searcher.search(obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen,
-                        obs.limits(), legal, 2, 1, "greedy", 0.0, 1, 0, 0.0, 0)
+        replace(SearchBot(iterations=2).settings, threads=0).native()
     with pytest.raises(ValueError, match="match table"):
-        searcher.search(obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen,
-                        obs.limits(), legal, 2, 1, "greedy", 0.0, 1, 0, 0.0, 1,
+        searcher.search(obs, legal, SearchBot(iterations=2).settings.native(), 1,
                         (5, 3, (0, 1)))
 
 
@@ -224,3 +223,5 @@ def test_the_vector_environment_refuses_the_match_value() -> None:
         native_opponent("search:value=match")
     with pytest.raises(ValueError, match="default scale"):  # its tree is the default's
         native_opponent("search:scale=40")
+    with pytest.raises(ValueError, match="solving budget"):  # Budget::new's
+        native_opponent("search:nodes=1000")

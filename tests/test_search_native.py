@@ -16,6 +16,7 @@ Skipped only when the native core is not installed; ``BONES_CORE=native``
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import asdict, replace
 from functools import cache
 
 import pytest
@@ -23,6 +24,7 @@ from native_support import bones_native, skip_native
 
 from bones.bots.policies import greedy_move
 from bones.bots.search import SearchBot, native_searcher
+from bones.bots.settings import SearchSettings
 from bones.engine.core import flat_table
 from bones.engine.hand import Hand
 from bones.engine.match import Match
@@ -173,18 +175,22 @@ def test_bad_views_are_refused_with_one_line() -> None:
     hand = next(_positions(rules, 1, hands=1, every=1))
     obs = observe(hand, hand.turn)
     legal = obs.legal_moves()
-    args = (obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen, obs.limits())
+    greedy = SearchSettings(iterations=2, rollouts=1, policy="greedy", seconds=0.0, solve=0,
+                            infer=0.0, threads=1, nodes=0)
     with pytest.raises(ValueError, match="not legal"):
-        searcher.search(*args, [legal[0] + 2 ** 20], 2, 1, "greedy", 0.0, 1)
-    with pytest.raises(ValueError, match="no rollout policy"):
-        searcher.search(*args, legal, 2, 1, "clever", 0.0, 1)
+        searcher.search(obs, [legal[0] + 2 ** 20], greedy.native(), 1)
+    with pytest.raises(ValueError, match="no playout policy"):
+        replace(greedy, policy="clever").native()
     with pytest.raises(ValueError, match="beyond the set"):
-        searcher.search(obs.layout, obs.seat, 1 << 200, *args[3:], legal, 2, 1, "greedy", 0.0, 1)
-    other = 1 - obs.seat
+        searcher.search(obs._replace(hand=1 << 200), legal, greedy.native(), 1)
     with pytest.raises(ValueError, match="not the one to move"):
-        searcher.search(obs.layout, other, *args[2:], legal, 2, 1, "greedy", 0.0, 1)
+        searcher.search(obs._replace(seat=1 - obs.seat), legal, greedy.native(), 1)
+    with pytest.raises(ValueError, match="no field 'depth'"):
+        bones_native.SearchSettings({**asdict(greedy), "depth": 3})
+    with pytest.raises(ValueError, match="lack the field 'threads'"):
+        bones_native.SearchSettings({k: v for k, v in asdict(greedy).items() if k != "threads"})
     # a time budget samples at least one world and plays a legal move
-    got = searcher.search(*args, legal, 1, 1, "greedy", 0.01, 1)
+    got = searcher.search(obs, legal, replace(greedy, iterations=1, seconds=0.01).native(), 1)
     assert got[0] in legal and got[3] >= 1
 
 
