@@ -254,3 +254,18 @@ def test_the_hint_names_twins_together_and_never_ranks_them() -> None:
             assert f"better than {other}" not in text and f"as good as {other}" not in text
     # the moves listed to the person: one a group
     assert session.listed_moves() == [g[0] for g in groups]
+
+
+def test_the_kernel_reads_the_arm_fields_the_reference_names() -> None:
+    """The one definition: the kernel's ``twins`` compares exactly the arm
+    fields of ``mirror.ARM_FIELDS`` (a field added to one and not the other
+    would make the cores group differently only where it differs)."""
+    import re
+    from pathlib import Path
+
+    source = (Path(__file__).resolve().parents[1] / "native/src/kernel/hand.rs").read_text()
+    body = source[source.index("fn twins("):]
+    body = body[:body.index("\n    }\n")]
+    compared = set(re.findall(r"self\.(arm_\w+)\[a\] == self\.\1\[b\]", body))
+    assert compared == set(ARM_FIELDS)
+    assert "cross(a) == cross(b)" in body and "self.extra == Some(a)" in body
