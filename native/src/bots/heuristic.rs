@@ -771,7 +771,7 @@ mod tests {
             seen.or_assign(&h.out_of_play);
             let unseen = r.full.and_not(&seen);
             let counts: Vec<i64> = (0..4).map(|s| i64::from(h.hands[s].count())).collect();
-            let judge = Judge::new(&h, &unseen, &counts, 0);
+            let judge = Judge::new(&h, &Hidden { unseen, counts: &counts, drawable: 0 });
             let lead = h.legal_moves().into_iter().find(|&m| tile_of(m) == 0).unwrap();
             let mut scratch = h.clone();
             judge.play(lead, &mut scratch, false).0
