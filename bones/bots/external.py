@@ -39,6 +39,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+from bones.bots.info import KINDS
 from bones.engine.hand import DRAW, PASS
 from bones.engine.moves import arm_of, tile_of
 from bones.engine.rng import Rng
@@ -48,7 +49,6 @@ from bones.seat.observation import Observation
 PROTOCOL = 1
 #: A command bot's time limit per decision, in seconds, unless its text sets one.
 DEFAULT_TIMEOUT = 5.0
-KINDS = ("py", "file", "ep", "cmd")
 
 
 class BotForfeit(Exception):

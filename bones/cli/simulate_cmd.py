@@ -135,7 +135,7 @@ def _tables(refs: list[str], players: Optional[int], teams: bool) -> list[Table]
 def _config(tables: list[Table], bots: Optional[list[str]], games: int, seed: Optional[int],
             hands_only: bool) -> SimConfig:
     from bones.bots import BotError
-    from bones.engine.match import new_seed
+    from bones.engine.rng import new_seed
     from bones.sim.simulation import SimError, make_config
 
     if seed is None:

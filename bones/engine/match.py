@@ -18,14 +18,13 @@ Twister (``legacy``), exactly as they would have.
 
 from __future__ import annotations
 
-import os
 import random
 from dataclasses import dataclass, field
 
 from bones.engine.hand import BLOCKED, DOMINO, Hand
 from bones.engine.handlike import HandLike
 from bones.engine.leads import Deal, by_lot, deal_and_lead
-from bones.engine.rng import DEALS, Rng, stream
+from bones.engine.rng import DEALS, Rng, new_seed, stream
 from bones.engine.rules import (
     LATER_ALTERNATE,
     LATER_DOMINOER,
@@ -43,11 +42,6 @@ from bones.engine.rules import (
 #: at the target could in principle repeat for ever.
 MAX_HANDS = 500
 _MAX_REDEALS = 200
-
-
-def new_seed() -> int:
-    """A fresh seed for a run that was given none (shown and recorded)."""
-    return int.from_bytes(os.urandom(4), "big")
 
 
 @dataclass

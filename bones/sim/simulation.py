@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bones.engine.hand import BLOCKED
+from bones.engine.moves import Outcome
 from bones.engine.rng import BOTS, derive, mix, stream
 
 if TYPE_CHECKING:  # the models load only when a variant is read (fast start-up)
@@ -554,7 +554,7 @@ def _play_hands(config: SimConfig, t: int, match: Match, prep: _Prepared, seated
         log = hand.log
         tally.moves += len(log)
         tally.hands += 1
-        if hand.state == BLOCKED:
+        if hand.state == Outcome.BLOCKED:
             tally.blocked += 1
         if hand.settlement is not None:
             for o, d in enumerate(hand.settlement):
