@@ -90,8 +90,7 @@ def test_list_loads_no_bot_simulation_web_or_other_command(tmp_path: Path,
         assert "rich.table" in modules  # the table it prints
 
 
-@pytest.mark.parametrize("bots", ["random", "greedy,heuristic"])
-@pytest.mark.parametrize("output", [(), ("--json",)])
+@pytest.mark.parametrize(("bots", "output"), [("random", ("--json",)), ("greedy,heuristic", ())])
 def test_a_simulation_of_one_move_bots_loads_no_search(tmp_path: Path, bots: str,
                                                        output: tuple[str, ...]) -> None:
     modules = imported(tmp_path, "simulate", "sniff", "--hands", "2", "--seed", "1", "--bots", bots,

@@ -266,6 +266,7 @@ def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
 
 
 def _make_outside(kind: str, text: str) -> Bot:
+    # outside bots only: their module brings subprocesses, pipes and threads
     from bones.bots.external import CommandBot, OutsideBotError, load_python
 
     if text not in _PERMITTED:

@@ -27,7 +27,8 @@ import sys
 from typing import TYPE_CHECKING, Any, overload
 
 # the table format the native core must be built for, without loading the
-# engine (bones --version imports nothing more)
+# engine: `bones --version` imports this module and nothing more, so the
+# engine's modules are imported inside the functions that play
 from bones.engine.tableformat import FORMAT_VERSION
 
 if TYPE_CHECKING:  # pragma: no cover

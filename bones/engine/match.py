@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from bones.engine import core
 from bones.engine.hand import BLOCKED, DOMINO, Hand
 from bones.engine.handlike import HandLike
 from bones.engine.leads import Deal, by_lot, deal_and_lead
@@ -115,10 +116,8 @@ class Match:
             got_in = self.got_in
         number = self.hand_number()
         if self.stepwise_core:
-            from bones.engine.core import new_hand
-
-            hand: HandLike = new_hand(self.rules, deal, scores=self.scores, pot=self.pot,
-                                      got_in=got_in, number=number)
+            hand: HandLike = core.new_hand(self.rules, deal, scores=self.scores, pot=self.pot,
+                                           got_in=got_in, number=number)
         else:
             hand = Hand.from_deal(self.rules, deal, self.scores, self.pot, got_in, number)
         self.current = hand
