@@ -8,7 +8,6 @@ and formats.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import os
@@ -444,6 +443,8 @@ def _partial(command: str, summary: Summary, games: int) -> int:
 
 
 def _csv(body: dict[str, Any]) -> str:
+    import csv  # for this format only, as rich is for tables
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["kind", "name", "games", "wins", "win_rate", "win_lo", "win_hi",
