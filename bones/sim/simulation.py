@@ -373,6 +373,11 @@ def _native_runner(config: SimConfig, prep: _Prepared) -> Any:
                  "pairs": prep.layout.pairs, "slots": slots, "hands_only": config.hands_only})
         except (Unsupported, ValueError):
             prep.native = False  # a table the native core cannot play: Python does
+            from bones.engine.core import note_python_only
+
+            for rules in prep.rules:
+                if rules.trains is not None:
+                    note_python_only(rules)  # BONES_CORE=native: say so, once
     return prep.native or None
 
 
