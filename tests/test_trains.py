@@ -481,3 +481,37 @@ def test_draw_and_pass_codes_are_the_engines():
     assert hand.legal_moves() == [DRAW]
     _play(hand, "draw")
     assert hand.legal_moves() == [PASS]
+
+
+# ------------------------------------------------------------ the table, until it draws trains
+
+
+def test_bones_play_refuses_a_train_layout_with_one_line(tmp_path):
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    got = subprocess.run([sys.executable, "-m", "bones", "play", "mexican-train", "--humans",
+                          "0"], capture_output=True, text=True, env=env, timeout=120,
+                         stdin=subprocess.DEVNULL)
+    assert got.returncode == 2
+    assert got.stderr.strip().splitlines() == [
+        "bones play: mexican-train: the table (bones play, bones serve) does not show train "
+        "layouts yet; bones show, simulate and check play them (docs/trains.md)"]
+
+
+def test_the_web_table_refuses_a_train_layout_with_400(tmp_path):
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    from starlette.testclient import TestClient
+
+    from bones.web.app import ServeConfig, create_app
+
+    app = create_app(ServeConfig(saves=tmp_path, pace=0.0, processes=False))
+    client = TestClient(app, base_url="http://localhost")
+    headers = {"Origin": "http://localhost",
+               "Authorization": f"Bearer {app.state.server.host_key}"}
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "variants" / "preview" / "chicken-foot.yaml").read_text()
+    r = client.post("/api/games", json={"variant": text, "seed": 1}, headers=headers)
+    assert r.status_code == 400
+    assert r.json() == {"error": "chicken-foot: the web table does not show train layouts yet "
+                                 "(docs/trains.md)"}
