@@ -515,3 +515,28 @@ def test_the_web_table_refuses_a_train_layout_with_400(tmp_path):
     assert r.status_code == 400
     assert r.json() == {"error": "chicken-foot: the web table does not show train layouts yet "
                                  "(docs/trains.md)"}
+
+
+@pytest.mark.parametrize("name", TRAINS)
+def test_a_record_names_every_target_and_replays(name, tmp_path):
+    from bones.games.record import record_match, save_record
+
+    rules = compile_rules(load_variant(name), 3)
+    match = Match(rules, seed=9)
+    rng = Rng(9)
+    for _ in range(2):
+        hand = match.new_hand()
+        while not hand.over:
+            hand.apply(rng.choice(hand.legal_moves()))
+        match.finish_hand(hand)
+    record = record_match(match)
+    plays = [m for h in record.hands for m in h.moves if m not in ("draw", "pass")]
+    hubs = {h.moves[0] for h in record.hands}
+    assert all("@" in m for m in plays if m not in hubs)
+    path = tmp_path / "game.json"
+    save_record(record, path)
+    got = subprocess.run([sys.executable, "-m", "bones", "replay", str(path)],
+                         capture_output=True, text=True, timeout=120)
+    assert got.returncode == 0, got.stderr
+    scores = " ".join(str(s) for s in match.scores)
+    assert f"result: unfinished, scores {scores}" in got.stdout

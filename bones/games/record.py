@@ -267,8 +267,10 @@ def record_match(match: Match, meta: dict[str, Any] | None = None,
         if summary is not None:
             got_in = summary.got_in
         texts = []
+        # a train layout's records always name the target (docs/trains.md)
+        bare = False if rules.trains is not None else None
         for move in moves:
-            texts.append(format_move(hand, move))
+            texts.append(format_move(hand, move, bare=bare))
             hand.apply(move)
         if summary is None:
             end, settlement, after = None, None, list(match.scores)
