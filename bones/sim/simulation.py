@@ -472,6 +472,9 @@ def _play_game(config: SimConfig, t: int, rules: Rules, prep: _Prepared, seated:
         summary.forfeits.append(Forfeit(bots[forfeit].name, seed, str(err)))
         result = [0] * rules.owners if config.hands_only else list(match.scores)
     points = result  # what each side scored (a forfeit changes only the placing)
+    if rules.trains is not None:
+        # a train layout's scores are penalties: the lowest places first
+        result = [-r for r in result]
     if forfeit >= 0:
         # the side of the bot that failed loses the game, placed below all
         loser = owner[forfeit]
