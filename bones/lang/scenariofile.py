@@ -18,8 +18,7 @@ PLAY_PATTERN = (r"^\s*\d{1,2}\s*-\s*\d{1,2}\s*(@\s*([NSEWnsew][0-9]*|[TtAa][0-9]
                 r"|[HhFf])\s*)?$")
 
 #: What each text pattern of the scenario models means, for messages.
-FORMS = {**spec.FORMS, PLAY_PATTERN: ("not a play", "a tile like 6-4, or TILE@ARM like 6-4@W "
-                                                   "(train layouts: 12-5@T0, 3-8@M, 9-3@H)")}
+FORMS = {**spec.FORMS, PLAY_PATTERN: ("not a play", "a tile like 6-4, or TILE@ARM like 6-4@W")}
 
 
 class _Model(BaseModel):
