@@ -43,7 +43,7 @@ def _rules(name: str, players: int, changes: dict[str, Any] | None = None) -> An
     return compile_rules(_variant(name, changes), players)
 
 
-def _hand(rules: Any, deal: list[list[str]], boneyard: list[str] = (),  # type: ignore[assignment]
+def _hand(rules: Any, deal: list[list[str]], boneyard: tuple[str, ...] | list[str] = (),
           round_number: int = 1) -> TrainHand:
     """A round dealt as given; the holder of the round's double leads."""
     from bones.engine.trains import train_deal

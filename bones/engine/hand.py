@@ -233,13 +233,8 @@ class Hand:
         ``scores`` is the match's running list, kept up to date; ``pot`` the
         points earlier tied hands left on the table (``ties: carry``);
         ``got_in`` the sides already in (``get_in_scope: match``); ``number``
-        the hand's number in the match (for ``bonuses.by_hand``).  For a
-        train layout (``rules.trains``) it is a
-        :class:`~bones.engine.trains.TrainHand`."""
-        if rules.trains is not None and cls is Hand:
-            from bones.engine.trains import TrainHand
-
-            return TrainHand.from_deal(rules, deal, scores, pot, got_in, number)
+        the hand's number in the match (for ``bonuses.by_hand``).  A train
+        layout's hand is :func:`bones.engine.trains.python_hand`'s."""
         return cls(rules, deal.hands, deal.boneyard, deal.leader, scores, deal.lead_tile,
                    deal.lead_doubles_only, deal.out_of_play, pot, got_in, number)
 

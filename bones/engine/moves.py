@@ -60,6 +60,12 @@ FLIP: Final = 1
 #: The arm index of a tile placed on no arm: a tile the layout cannot take,
 #: named so that :meth:`bones.engine.hand.Hand.play` reports it as illegal.
 NO_ARM: Final = ARM_MASK
+#: A train layout's move arms of a tile laid against the hub double, and
+#: against the double owed toes (each makes the next arm; docs/trains.md).
+#: Only the Python core plays train layouts, so they are not part of the
+#: layout the native core shares (not in ``__all__``).
+HUB_ARM: Final = ARM_MASK - 2
+FOOT_ARM: Final = ARM_MASK - 1
 
 
 def play_code(tile: int, arm: int, flip: bool = False) -> int:
@@ -321,6 +327,5 @@ __all__ = [
     "DRAW", "PASS", "TILE_SHIFT", "ARM_SHIFT", "ARM_MASK", "FLIP", "NO_ARM",
     "play_code", "lead_code", "is_tile_move", "tile_of", "arm_of", "is_flipped",
     "NotationError", "arm_name", "arm_index", "is_train_target",
-    "TARGET_SEAT", "TARGET_PUBLIC", "TARGET_HUB", "TARGET_FOOT", "TARGET_ARM",
     "Move", "MoveKind", "DRAW_MOVE", "PASS_MOVE", "Outcome",
 ]

@@ -35,6 +35,8 @@ from typing import TYPE_CHECKING
 from bones.engine.moves import (
     DRAW,
     DRAW_MOVE,
+    FOOT_ARM,
+    HUB_ARM,
     NO_ARM,
     PASS,
     PASS_MOVE,
@@ -106,8 +108,6 @@ def _train_value(hand: HandLike, move: int, bare: bool | None) -> Move:
     low, high = ts.low[tile], ts.high[tile]
     if not hand.placed:
         return Move("play", (low, high))
-    from bones.engine.trains import FOOT_ARM, HUB_ARM
-
     if arm == HUB_ARM:
         pip = hand.hub_number  # type: ignore[attr-defined]
     elif arm == FOOT_ARM:

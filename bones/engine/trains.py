@@ -35,7 +35,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bones.engine.hand import BLOCKED, DOMINO, Hand
-from bones.engine.moves import ARM_MASK, ARM_SHIFT, DRAW, PASS, TILE_SHIFT, lead_code, play_code
+from bones.engine.moves import (
+    ARM_MASK,
+    ARM_SHIFT,
+    DRAW,
+    FOOT_ARM,
+    HUB_ARM,
+    PASS,
+    TILE_SHIFT,
+    lead_code,
+    play_code,
+)
 from bones.engine.rules import TrainRules
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,10 +54,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.leads import Deal
     from bones.engine.rules import Rules
 
-#: The move code's arm of a tile laid against the hub double (a new arm).
-HUB_ARM = 61
-#: The move code's arm of a tile laid against the double owed toes (a new arm).
-FOOT_ARM = 62
 
 
 def train_deal(rules: Rules, hands: list[int], boneyard: list[int],
@@ -482,6 +488,15 @@ class TrainHand(Hand):
         return out
 
 
+def python_hand(rules: Rules, deal: Deal, scores: list[int] | None = None, pot: int = 0,
+                got_in: Sequence[bool] | None = None, number: int = 1) -> Hand:
+    """The Python core's hand ``deal`` starts: a :class:`TrainHand` for a
+    train layout, else :meth:`Hand.from_deal <bones.engine.hand.Hand.from_deal>`'s."""
+    if rules.trains is not None:
+        return TrainHand.from_deal(rules, deal, scores, pot, got_in, number)
+    return Hand.from_deal(rules, deal, scores, pot, got_in, number)
+
+
 def lowest_total(scores: Sequence[int]) -> int:
     """The seat with the lowest total, -1 when several share it."""
     low = min(scores)
@@ -494,5 +509,5 @@ def train_rules_of(rules: Any) -> TrainRules | None:
     return getattr(rules, "trains", None)
 
 
-__all__ = ["FOOT_ARM", "HUB_ARM", "TrainHand", "TrainRules", "lowest_total", "train_deal",
+__all__ = ["TrainHand", "TrainRules", "lowest_total", "python_hand", "train_deal",
            "train_rules_of"]
