@@ -567,3 +567,18 @@ def test_the_learners_action_space_refuses_a_train_layout():
     with pytest.raises(ValueError, match="^mexican-train: the learners' action space does not "
                        "hold train layouts yet"):
         ActionSpace(compile_rules(load_variant("mexican-train"), 4))
+
+
+def test_the_house_rule_examples_select_the_alternatives():
+    from pathlib import Path
+
+    examples_dir = Path(__file__).parent.parent / "docs" / "examples"
+    mexican = compile_rules(load_variant(str(examples_dir / "house-mexican-train.yaml")), 3)
+    t = mexican.trains
+    assert (t.top, t.rounds, t.first_turn_multi, t.public_needs_own, t.marker_off_anywhere,
+            t.marker_penalty) == (9, 7, False, True, True, 10)
+    assert t.values[mexican.tiles.parse("0-0")] == 25
+    chicken = compile_rules(load_variant(str(examples_dir / "house-chicken-foot.yaml")), 3)
+    c = chicken.trains
+    assert (c.hub_tiles, c.lose_at, c.rounds) == (6, 200, 10)
+    assert [c.values[chicken.tiles.parse(x)] for x in ("0-0", "0-7", "3-4")] == [50, 25, 7]
