@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bones.bots.info import BotInfo, named
 from bones.bots.policies import greedy_move, points_if
-from bones.engine.hand import BLOCKED, DOMINO, DRAW, PASS, Hand
-from bones.engine.moves import ARM_SHIFT, TILE_SHIFT
-from bones.engine.rng import Rng
-from bones.engine.rules import Rules
+from bones.engine.moves import ARM_SHIFT, DRAW, PASS, TILE_SHIFT, Outcome
 from bones.engine.settle import Seats, decide
-from bones.seat.observation import Observation
+
+if TYPE_CHECKING:  # the bots play the hand they are given (a run on the native core builds none)
+    from bones.engine.hand import Hand
+    from bones.engine.rng import Rng
+    from bones.engine.rules import Rules
+    from bones.seat.observation import Observation
 
 
 class RandomBot:
@@ -182,7 +185,7 @@ class _Judge:
                          Seats(tuple(seat_pips), owner, seat))
         if not verdict.winners:
             return 0.0
-        bonus = hand.won_bonus(BLOCKED)
+        bonus = hand.won_bonus(Outcome.BLOCKED)
         if me in verdict.winners:
             return float(sum(pips) - pips[me] + bonus)
         return -float(pips[me] + bonus)
@@ -203,7 +206,7 @@ def finish_bonus(hand: Hand, seat: int, tile: int) -> int:
     0 when going out does not end the hand (a partner is still in)."""
     if hand.rules.partners_both_out and not hand.mates_out(seat):
         return 0
-    return hand.out_bonus(tile) + hand.won_bonus(DOMINO)
+    return hand.out_bonus(tile) + hand.won_bonus(Outcome.DOMINO)
 
 
 def none_held(unseen: int, fitting: int, held: int) -> float:
