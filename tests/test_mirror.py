@@ -269,3 +269,23 @@ def test_the_kernel_reads_the_arm_fields_the_reference_names() -> None:
     compared = set(re.findall(r"self\.(arm_\w+)\[a\] == self\.\1\[b\]", body))
     assert compared == set(ARM_FIELDS)
     assert "cross(a) == cross(b)" in body and "self.extra == Some(a)" in body
+
+
+@pytest.mark.parametrize("name", ["mexican-train", "chicken-foot"])
+def test_train_layouts_group_no_moves(name: str) -> None:
+    """A train belongs to a seat, carries a marker and may owe covers: two
+    trains showing the same pip are not twins, and no move of a train
+    layout is one with another (the search plays them move by move)."""
+    rules = compile_rules(load_variant(name))
+    plays = 0
+    for seed in range(3):
+        hand = Match(rules, seed=seed).new_hand()
+        rng = random.Random(seed)
+        while not hand.over:
+            legal = hand.legal_moves()
+            if not legal:
+                break
+            assert mirror_of(hand, legal) == list(range(len(legal)))
+            plays += len(legal) > 1
+            hand.apply(rng.choice(legal))
+    assert plays > 0

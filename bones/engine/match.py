@@ -22,14 +22,14 @@ hand ended.
 
 from __future__ import annotations
 
-import os
 import random
 from dataclasses import dataclass, field
 
+from bones.engine import core
 from bones.engine.hand import BLOCKED, DOMINO, Hand
 from bones.engine.handlike import HandLike
 from bones.engine.leads import Deal, by_lot, deal_and_lead
-from bones.engine.rng import DEALS, LEADS, Rng, stream
+from bones.engine.rng import DEALS, LEADS, Rng, new_seed, stream
 from bones.engine.rules import (
     LATER_ALTERNATE,
     LATER_DOMINOER,
@@ -47,11 +47,6 @@ from bones.engine.rules import (
 #: at the target could in principle repeat for ever.
 MAX_HANDS = 500
 _MAX_REDEALS = 200
-
-
-def new_seed() -> int:
-    """A fresh seed for a run that was given none (shown and recorded)."""
-    return int.from_bytes(os.urandom(4), "big")
 
 
 @dataclass
@@ -114,6 +109,12 @@ class Match:
         self.got_in: list[bool] | None = list(got_in) if got_in is not None else None
         # games won by each side where the match is several games (match.games)
         self.games = [0] * rules.owners
+        # a train layout's round of the first hand (a scenario may start later)
+        self.first_round = 1
+
+    def round_number(self) -> int:
+        """The next hand's round in a train layout (its hub double follows)."""
+        return self.first_round + len(self.history)
 
     # ------------------------------------------------------------ dealing
 
@@ -128,11 +129,14 @@ class Match:
         if got_in is None and self.rules.get_in_match:
             got_in = self.got_in
         number = self.hand_number()
-        if self.stepwise_core:
-            from bones.engine.core import new_hand
+        hand: HandLike
+        if rules_trains(self.rules):
+            from bones.engine.trains import TrainHand
 
-            hand: HandLike = new_hand(self.rules, deal, scores=self.scores, pot=self.pot,
-                                      got_in=got_in, number=number)
+            hand = TrainHand.from_deal(self.rules, deal, self.scores, self.pot, got_in, number)
+        elif self.stepwise_core:
+            hand = core.new_hand(self.rules, deal, scores=self.scores, pot=self.pot,
+                                 got_in=got_in, number=number)
         else:
             hand = Hand.from_deal(self.rules, deal, self.scores, self.pot, got_in, number)
         self.current = hand
@@ -160,6 +164,11 @@ class Match:
             self.rng = stream(self.seed, DEALS, number)
             if self.leads_apart:
                 self._leads = stream(self.seed, LEADS, number)
+        if rules_trains(rules):
+            from bones.engine.trains import train_deal
+
+            hands, boneyard = self._shuffle_deal()
+            return train_deal(rules, hands, boneyard, self.round_number())
         for _ in range(_MAX_REDEALS):
             deal = self._deal_with(rule)
             if deal is not None:
@@ -318,6 +327,11 @@ class Match:
                 self.pot = 0
         elif hand.game_over:
             self.game_over, self.winner = True, hand.winner
+        elif rules_trains(rules):
+            if self.round_number() > rules.trains.rounds:
+                from bones.engine.trains import lowest_total
+
+                self.game_over, self.winner = True, lowest_total(self.scores)
         elif rules.hands_in_match and len(self.history) >= rules.hands_in_match:
             self.game_over = True
             top = max(self.scores)
@@ -354,6 +368,11 @@ def deal_mismatch(a: Rules, b: Rules) -> str:
     if a.hand_size != b.hand_size:
         parts.append(f"{a.hand_size} tiles a hand against {b.hand_size}")
     return ", ".join(parts)
+
+
+def rules_trains(rules: Rules) -> bool:
+    """Whether ``rules`` lay out trains (docs/trains.md)."""
+    return rules.trains is not None
 
 
 class _SeededDealer:

@@ -14,7 +14,9 @@ an opening 6-6, or on either cross arm of a spinner no tile covers yet, or
 a 4-1 on either end of a line that shows a 4 at both, are one move.
 
 Leads, draws and passes are never one with another move (a lead's flip is
-a way of writing it down, not a legal move of its own).
+a way of writing it down, not a legal move of its own), and neither is any
+move of a train layout (its arms are trains that belong to seats, carry
+markers and owe covers: fields of their own, not grouped yet).
 
 This is the one definition: the Python hand is read here, the native
 kernel's ``Hand::mirror_of`` reads the same fields (:data:`ARM_FIELDS`; the
@@ -42,8 +44,11 @@ ARM_FIELDS: tuple[str, ...] = (
 
 
 def _keys(hand: Any, legal: list[int]) -> list[tuple[int, ...]]:
-    if not hand.placed:
-        return [(i,) for i in range(len(legal))]  # leads: every one its own
+    if not hand.placed or hand.rules.trains is not None:
+        # leads, and train layouts (docs/trains.md: a train belongs to a
+        # seat, is marked, owes covers; the native core does not play them):
+        # every move its own
+        return [(i,) for i in range(len(legal))]
     columns = [getattr(hand, name) for name in ARM_FIELDS]
     cross = {arm for arms in hand.hub_cross for arm in arms}
     extra = hand.extra

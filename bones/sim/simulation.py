@@ -23,15 +23,20 @@ import contextlib
 import hashlib
 import json
 import math
+import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bones.engine.hand import BLOCKED
+from bones.bots import Bot, make_bot, permit_outside, permitted_outside
+from bones.engine import core
+from bones.engine.moves import Outcome
 from bones.engine.rng import BOTS, derive, mix, stream
+from bones.lang.compile import compile_rules
 from bones.sim.duplicate import (
     DealLayout,
     add_game,
@@ -41,15 +46,14 @@ from bones.sim.duplicate import (
     rotations,
     seating,
 )
+from bones.sim.stats import Moments, histogram_stats
 
 if TYPE_CHECKING:  # the models load only when a variant is read (fast start-up)
     from concurrent.futures import Executor, Future  # only with workers (--jobs > 1)
 
-    from bones.bots import Bot
     from bones.engine.match import Match
     from bones.engine.rules import Rules
     from bones.lang import spec
-    from bones.sim.stats import Moments
 
 FORMAT = "bones-simulation"
 #: 2: version 1 and ``duplicate`` (null unless the run is a duplicate one)
@@ -126,9 +130,6 @@ def make_config(variants: list[str] | list[Table], bots: list[str], games: int, 
     ``duplicate``, ``games`` counts deals, each played from every rotation
     of the lineup (and, with two variants, under both: they must deal
     alike, :func:`bones.engine.match.deal_mismatch`)."""
-    from bones.bots import make_bot
-    from bones.lang.compile import compile_rules
-
     tables = []
     for ref in variants:
         if isinstance(ref, Table):
@@ -304,14 +305,10 @@ class Summary:
                 "deals": self.deals, "deal_sums": self.deal_sums, "deal_pairs": self.deal_pairs}
 
     def moments(self, layout: Layout) -> Moments:
-        from bones.sim.stats import Moments
-
         return Moments(self.n, self.sums, dict(zip(layout.pairs, self.pairs)))
 
     def deal_moments(self, layout: DealLayout) -> Moments:
         """The deals' sums read as estimates: the deal is the unit."""
-        from bones.sim.stats import Moments
-
         sums = self.deal_sums or [0] * len(layout)
         pairs = self.deal_pairs or [0] * len(layout.pairs)
         return Moments(self.deals, sums, dict(zip(layout.pairs, pairs)))
@@ -383,9 +380,6 @@ _CACHE: dict[str, _Prepared] = {}
 def _prepared(config: SimConfig) -> _Prepared:
     got = _CACHE.get(config.key)
     if got is None:
-        from bones.bots import make_bot
-        from bones.lang.compile import compile_rules
-
         rules = [compile_rules(t.variant, t.players, t.teams) for t in config.tables]
         bots = [make_bot(text) for text in config.lineup]
         layout = Layout(config)
@@ -425,8 +419,6 @@ def native_module(config: SimConfig) -> Any:
     ``heuristic``); anything else (outside bots, ``search``...) runs on the
     Python path, with the same results.
     """
-    from bones.engine import core
-
     module = core.native()
     if module is None:
         return None
@@ -442,8 +434,7 @@ def _native_runner(config: SimConfig, prep: _Prepared) -> Any:
     if module is None:
         return None
     if prep.native is None:
-        from bones.engine.core import flat_table
-        from bones.engine.flat import Unsupported
+        from bones.engine.flat import Unsupported  # the table's code: for the native core only
 
         distinct = config.distinct
         slots = [{"hands": s.hands, "moves": s.moves, "blocked": s.blocked,
@@ -458,13 +449,18 @@ def _native_runner(config: SimConfig, prep: _Prepared) -> Any:
                       for decided, win, score in dl.slots]}
         try:
             prep.native = module.Simulation(
-                [flat_table(r) for r in prep.rules], list(config.lineup),
+                [core.flat_table(r) for r in prep.rules], list(config.lineup),
                 {"which": [distinct.index(text) for text in config.lineup],
                  "distinct": len(distinct), "size": len(prep.layout),
                  "pairs": prep.layout.pairs, "slots": slots, "hands_only": config.hands_only,
                  "duplicate": duplicate})
         except (Unsupported, ValueError):
             prep.native = False  # a table the native core cannot play: Python does
+            from bones.engine.core import note_python_only
+
+            for rules in prep.rules:
+                if rules.trains is not None:
+                    note_python_only(rules)  # BONES_CORE=native: say so, once
     return prep.native or None
 
 
@@ -578,6 +574,7 @@ def _play_game(config: SimConfig, t: int, rules: Rules, prep: _Prepared, seated:
     """Play game ``seed`` of table ``t`` (a match, or one hand in hands mode)
     and write its quantities into ``vector``; ``seated[s]`` is the lineup
     entry in seat ``s``."""
+    # the Python path's game: a run the native core plays imports no Python hand
     from bones.bots.external import BotForfeit
     from bones.engine.match import Match
 
@@ -598,6 +595,9 @@ def _play_game(config: SimConfig, t: int, rules: Rules, prep: _Prepared, seated:
         summary.forfeits.append(Forfeit(bots[forfeit].name, seed, str(err)))
         result = [0] * rules.owners if config.hands_only else list(match.scores)
     points = result  # what each side scored (a forfeit changes only the placing)
+    if rules.trains is not None:
+        # a train layout's scores are penalties: the lowest places first
+        result = [-r for r in result]
     if forfeit >= 0:
         # the side of the bot that failed loses the game, placed below all
         loser = owner[forfeit]
@@ -685,7 +685,7 @@ def _play_hands(config: SimConfig, t: int, match: Match, prep: _Prepared, seated
         log = hand.log
         tally.moves += len(log)
         tally.hands += 1
-        if hand.state == BLOCKED:
+        if hand.state == Outcome.BLOCKED:
             tally.blocked += 1
         if hand.settlement is not None:
             for o, d in enumerate(hand.settlement):
@@ -785,9 +785,6 @@ def die_with_parent(parent: int | None = None) -> None:
     checks twice a second that the parent is still the same process.
     ``parent`` is the pid the worker was started by (default: its parent now).
     """
-    import os
-    import sys
-
     if parent is None:
         parent = os.getppid()
     if sys.platform.startswith("linux"):
@@ -805,8 +802,6 @@ def die_with_parent(parent: int | None = None) -> None:
 
 
 def _watch_parent(parent: int) -> None:
-    import os
-
     while os.getppid() == parent:
         time.sleep(0.5)
     os.kill(os.getpid(), signal.SIGTERM)  # as the kernel would (command bots are stopped)
@@ -817,9 +812,6 @@ def _watch_parent(parent: int) -> None:
 def bots_write_to_stderr() -> None:
     """Send whatever this process writes on standard output to standard error
     instead (a worker's bots print there, never into the report)."""
-    import os
-    import sys
-
     try:
         sys.stdout.flush()
         os.dup2(2, 1)
@@ -836,17 +828,12 @@ def start_worker(permitted: list[str], parent: int | None = None) -> None:
     bots_write_to_stderr()
     # the outside bots the command line named may load here too (a worker
     # started by spawn or forkserver does not inherit the permission)
-    from bones.bots import permit_outside
-
     permit_outside(permitted)
 
 
 def process_executor(jobs: int) -> Executor:
     """Worker processes, for batches the Python path plays (it holds the GIL)."""
-    import os
     from concurrent.futures import ProcessPoolExecutor
-
-    from bones.bots import permitted_outside
 
     return ProcessPoolExecutor(max_workers=jobs, initializer=start_worker,
                                initargs=(permitted_outside(), os.getpid()))
@@ -1075,8 +1062,6 @@ def _est(e: Any, digits: int = 4) -> dict[str, Any]:
 
 def table_report(config: SimConfig, summary: Summary, t: int = 0) -> dict[str, Any]:
     """Every statistic of table ``t`` of a run, as plain data (the ``--json`` body)."""
-    from bones.sim.stats import histogram_stats
-
     layout = Layout(config)
     m = summary.moments(layout)
     ix = layout.index
