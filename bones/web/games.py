@@ -143,6 +143,7 @@ class WebGame:
     busy: bool = False  # a bot is thinking
     watch_hashes: list[str] = field(default_factory=list)  # the watch links' keys (bones.web.watch)
     revoked_hashes: list[str] = field(default_factory=list)  # stopped watch links, newest last
+    left_hashes: list[str] = field(default_factory=list)  # the keys of people who left (etiquette)
     # the people at the table (bones.web.people, bones.web.chat, bones.web.series)
     stamp: int = 0  # grows with every name, message, hand-over and rematch answer
     seen: dict[int, float] = field(default_factory=dict)  # seat -> when its key last asked
@@ -214,6 +215,8 @@ class WebGame:
         if any(tokens.matches(key, stored) for stored in self.watch_hashes):
             raise ApiError(403, "this is a watch link: a spectator watches the game but cannot "
                                 "play, chat or take a seat")
+        if any(tokens.matches(key, stored) for stored in self.left_hashes):
+            raise ApiError(403, "you left this table: a bot plays your seat now")
         if any(tokens.matches(key, stored) for stored in self.revoked_hashes):
             raise ApiError(403, "this watch link was revoked: the host stopped every watch link "
                                 "of this game (ask for a new one)")
@@ -396,7 +399,8 @@ class WebGame:
                 "save": self.path.name, "created": self.created,
                 "seats": {str(s): h for s, h in sorted(self.seat_hashes.items())},
                 "over": self.over, "watch": list(self.watch_hashes),
-                "revoked": list(self.revoked_hashes), "rematch": sorted(self.accepted)}
+                "revoked": list(self.revoked_hashes), "rematch": sorted(self.accepted),
+                **({"left": list(self.left_hashes)} if self.left_hashes else {})}
 
 
 class GameStore:
@@ -438,6 +442,10 @@ class GameStore:
                     raise ValueError("revoked is not a list")
                 game.revoked_hashes = [str(h) for h in revoked][-MAX_REVOKED:]
                 game.accepted = {int(s) for s in data.get("rematch", []) if int(s) in hashes}
+                left = data.get("left", [])
+                if not isinstance(left, list):
+                    raise ValueError("left is not a list")
+                game.left_hashes = [str(h) for h in left]
             except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
                 log.warning("ignoring %s: %s", entry.name, str(err).splitlines()[0] if str(err) else "")
                 continue

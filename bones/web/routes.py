@@ -126,7 +126,10 @@ async def bots(request: Request) -> Response:
                     "params": [{"name": p.name, "default": p.default,
                                 "max": min(limits[p.name], jobs) if p.name == "threads" else limits[p.name],
                                 "help": p.help} for p in info.params if p.name in limits]})
-    return JSONResponse({"bots": out, "jobs": jobs})
+    from bones.web.offered import offered
+
+    # what the seat pickers offer, with plain descriptions (bones.web.offered)
+    return JSONResponse({"bots": out, "jobs": jobs, "offered": offered(jobs)})
 
 
 # ------------------------------------------------------------- games
@@ -249,6 +252,42 @@ async def take_back(request: Request) -> Response:
     view = await run_in_threadpool(game.take_back, seat, data.get("version"))
     server.notify(game)
     return JSONResponse(view)
+
+
+async def resign(request: Request) -> Response:
+    from bones.web.etiquette import resign as resign_match
+
+    server = server_of(request)
+    game = server.store.get(request.path_params["id"])
+    server.seat(request, game)  # 401/403 before the body is read
+    check_fields(await read_json(request), set())
+    view = await run_in_threadpool(resign_match, game,
+                                   tokens.bearer(request.headers.get("authorization")))
+    server.notify(game)
+    return JSONResponse(view)
+
+
+async def leave(request: Request) -> Response:
+    from bones.web.etiquette import leave as leave_table
+
+    server = server_of(request)
+    game = server.store.get(request.path_params["id"])
+    server.seat(request, game)
+    check_fields(await read_json(request), set())
+    out = await run_in_threadpool(leave_table, server.store, game,
+                                  tokens.bearer(request.headers.get("authorization")))
+    server.notify(game)
+    return JSONResponse(out)
+
+
+async def game_hint(request: Request) -> Response:
+    from bones.web.hints import hint
+
+    server = server_of(request)
+    game = server.store.get(request.path_params["id"])
+    server.seat(request, game)
+    key = tokens.bearer(request.headers.get("authorization"))
+    return JSONResponse(await server.workers.thread(hint, game, key))
 
 
 async def game_analysis(request: Request) -> Response:
@@ -434,6 +473,9 @@ ROUTES: list[BaseRoute] = [
     Route("/api/games/{id}/moves", move, methods=["POST"]),
     Route("/api/games/{id}/takeback", take_back, methods=["POST"]),
     Route("/api/games/{id}/analysis", game_analysis, methods=["GET"]),
+    Route("/api/games/{id}/resign", resign, methods=["POST"]),
+    Route("/api/games/{id}/hint", game_hint, methods=["GET"]),
+    Route("/api/games/{id}/leave", leave, methods=["POST"]),
     Route("/api/games/{id}/watch", create_watch_link, methods=["POST"]),
     Route("/api/games/{id}/watch", revoke_watch_links, methods=["DELETE"]),
     Route("/api/saves", saves),
