@@ -158,7 +158,7 @@ export function presencePanel(parent, gameId, bots) {
       const pick = chosen[s.seat] || "heuristic";
       const select = h("select", { class: "hand-bot", "aria-label": `bot for seat ${s.seat}`,
         onchange: () => { chosen[s.seat] = select.value; } },
-      bots.map((b) => h("option", { value: b.name, selected: b.name === pick }, b.name)));
+      bots.map((b) => h("option", { value: b.bot, selected: b.bot === pick, title: b.description }, `${b.label} (${b.detail})`)));
       return h("tr", { "data-seat": s.seat, class: s.connected ? "connected" : "" },
         h("td", {}, `Seat ${s.seat}`), h("td", { class: "who" }, s.label),
         h("td", { class: "state" }, h("span", { class: `dot ${s.connected ? "on" : ""}` }), state),
