@@ -28,14 +28,14 @@ export function dragTiles(table) {
     const target = under && under.closest && under.closest(".target");
     const board = under && under.closest && under.closest("#board");
     const options = table.view.legal.filter((m) => m.tile === d.tile);
-    let move = null;
-    if (target) move = options.find((m) => m.move === target.dataset.move) || null;
-    else if (board && options.length === 1 && !options[0].arm) move = options[0];  // the lead
+    let chosen = null;
+    if (target) chosen = options.find((m) => m.move === target.dataset.move) || null;
+    else if (board && options.length === 1 && !options[0].arm) chosen = options[0];  // the lead
     table.root.classList.remove("dragging");
-    if (move) {
+    if (chosen) {
       d.ghost.remove();
-      table.dropped = { tile: d.tile, move: move.move };
-      table.play(move);
+      table.dropped = { tile: d.tile, move: chosen.move };
+      table.play(chosen);
       return;
     }
     // an illegal drop: the tile goes back where it came from
