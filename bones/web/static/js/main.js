@@ -256,12 +256,12 @@ match:
 `;
 
 function showHouse() {
-  const area = h("textarea", { id: "house-text", spellcheck: "false", rows: 18 });
+  const area = h("textarea", { id: "house-text", spellcheck: "false", rows: 18, "aria-label": "the variant file" });
   area.value = state.houseText || EXAMPLE;
   const gutter = h("div", { class: "gutter", "aria-hidden": "true" });
   const problems = h("ul", { id: "problems", class: "problems" });
   const result = h("div", { id: "house-rules" });
-  const file = h("input", { type: "file", accept: ".yaml,.yml,text/yaml", id: "house-file" });
+  const file = h("input", { type: "file", accept: ".yaml,.yml,text/yaml", id: "house-file", "aria-label": "upload a variant file" });
 
   function lines(bad = new Set()) {
     const n = area.value.split("\n").length;
@@ -397,7 +397,7 @@ function showReport(out, report) {
 // ----------------------------------------------------------------- replay
 
 function showReplay(name) {
-  const file = h("input", { type: "file", accept: ".json,application/json", id: "replay-file" });
+  const file = h("input", { type: "file", accept: ".json,application/json", id: "replay-file", "aria-label": "open a record or a save file" });
   const view = h("div", { id: "replay-view" });
   async function load(body) {
     try {
