@@ -166,6 +166,9 @@ export class Table {
     }
     const hadFocus = this.root.contains(document.activeElement) &&
       document.activeElement.matches(".hand-tile, .target, #draw, #pass, #takeback");
+    // a redraw keeps the focus on the same tile (a chat message or a name redraws the table)
+    const focusedTile = hadFocus ? document.activeElement.dataset.tile || null : null;
+    const focusedMove = hadFocus ? document.activeElement.dataset.move || null : null;
     this.drawScores();
     this.drawBoard();
     this.drawHand();
@@ -176,7 +179,11 @@ export class Table {
     if (view.your_turn && !(before && before.your_turn)) {
       signals.turnBegins(`${view.variant.name}, hand ${view.hand_number}: it is your turn.`);
     }
-    if (hadFocus && !this.root.contains(document.activeElement)) this.focusHand();
+    if (hadFocus && !this.root.contains(document.activeElement)) {
+      const target = focusedMove && [...this.root.querySelectorAll("#board .target")].find((t) => t.dataset.move === focusedMove);
+      if (target) target.focus();
+      else this.focusHand(focusedTile);
+    }
     this.drawHistory();
     this.maybeHandEnd();
     this.firstView = false;
