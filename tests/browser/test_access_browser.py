@@ -205,10 +205,10 @@ def serious(axe, page) -> list[str]:
             for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
 
 
-@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+@pytest.mark.parametrize("size", [(1280, 800, "light"), (390, 844, "light"), (390, 844, "dark")])
 def test_axe_finds_nothing_serious_on_any_page_for_host_seat_and_spectator(browser, served, size) -> None:
     axe = _axe()
-    width, height = size
+    width, height, scheme = size
     game = served.api("POST", "/api/games", {"variant": "sniff", "seed": 3,
                                              "seats": [{"kind": "human"}, {"kind": "human"}]},
                       key=served.host_key)
@@ -222,7 +222,8 @@ def test_axe_finds_nothing_serious_on_any_page_for_host_seat_and_spectator(brows
         if bad:
             found[name] = bad
 
-    host_ctx = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    host_ctx = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme,
+                                bypass_csp=True)
     host = host_ctx.new_page()
     host.goto(served.url)
     check(host, "play (host)", "#start")
@@ -240,7 +241,8 @@ def test_axe_finds_nothing_serious_on_any_page_for_host_seat_and_spectator(brows
     check(host, "replay", "#replay-slider")
     host.goto(game["seats"][0]["url"])
     check(host, "table (host's seat)", ".hand-tile")
-    seat_ctx = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    seat_ctx = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme,
+                                bypass_csp=True)
     seat = seat_ctx.new_page()
     seat.goto(game["seats"][1]["url"])
     check(seat, "table (seat)", ".hand-tile")
@@ -254,7 +256,8 @@ def test_axe_finds_nothing_serious_on_any_page_for_host_seat_and_spectator(brows
     if tiles:
         mover.click(f'.hand-tile[data-tile="{tiles[0]}"]')
     check(mover, "table, a tile chosen", "#board")
-    watch_ctx = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    watch_ctx = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme,
+                                bypass_csp=True)
     watcher = watch_ctx.new_page()
     watcher.goto(watch["url"])
     check(watcher, "spectator", "#watching")
