@@ -281,3 +281,37 @@ def test_no_hint_at_a_table_of_people_or_out_of_turn(server) -> None:
     post(client, g["id"], "resign", g["seats"][0]["key"])
     r = client.get(f"/api/games/{g['id']}/hint", headers=seat_headers(g["seats"][0]["key"]))
     assert r.status_code == 409 and "not your turn" in r.json()["error"]
+
+
+# ------------------------------------------------------------ new link
+
+
+def test_the_host_makes_a_new_link_for_a_persons_seat_and_the_old_one_stops(server) -> None:
+    app, client = server
+    gid, (k0, k1) = table(app, client)
+    r = client.post(f"/api/games/{gid}/seats/1/link", json={}, headers=host_headers(app))
+    assert r.status_code == 201, r.text
+    link = r.json()
+    assert link["seat"] == 1 and link["url"].endswith(f"#game={gid}&seat=1&key={link['key']}")
+    assert link["qr"].startswith("<svg") and link["handed"] is None
+    assert view(client, gid, link["key"])["you"] == 1
+    assert client.get(f"/api/games/{gid}", headers=seat_headers(k1)).status_code == 403
+    assert view(client, gid, k0)["you"] == 0  # the other seats' links are untouched
+    # only the host; only a person's seat; a seat that exists
+    assert client.post(f"/api/games/{gid}/seats/1/link", json={}, headers=seat_headers(k0)).status_code == 403
+    r = client.post(f"/api/games/{gid}/seats/2/link", json={}, headers=host_headers(app))
+    assert r.status_code == 409 and "bot's seat" in r.json()["error"]
+    assert client.post(f"/api/games/{gid}/seats/7/link", json={}, headers=host_headers(app)).status_code == 404
+    assert client.post(f"/api/games/{gid}/seats/x/link", json={}, headers=host_headers(app)).status_code == 404
+    r = client.post(f"/api/games/{gid}/seats/1/link", json={"seat": 1}, headers=host_headers(app))
+    assert r.status_code == 400
+
+
+def test_a_new_link_survives_a_restart(saves: Path) -> None:
+    app, client = make(saves)
+    with client:
+        gid, _ = table(app, client)
+        key = client.post(f"/api/games/{gid}/seats/0/link", json={}, headers=host_headers(app)).json()["key"]
+    app, client = make(saves)
+    with client:
+        assert view(client, gid, key)["you"] == 0

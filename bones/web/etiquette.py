@@ -14,7 +14,12 @@
   seat's log shows it.  When the last person at the table leaves a match in
   play, nobody is left to play it: the match ends as their resignation.
 
-Both run under the game's lock (:meth:`bones.web.games.WebGame.held`), like a move.
+* ``POST /api/games/{id}/seats/{seat}/link`` (the host): a new link for a
+  person's seat, for a host who no longer has it (another browser, a
+  cleared one).  The seat's old link stops working (403); the new key is shown
+  once, as at the game's creation.  404 for no such seat, 409 for a bot's seat.
+
+All run under the game's lock (:meth:`bones.web.games.WebGame.held`), like a move.
 """
 
 from __future__ import annotations
@@ -70,6 +75,23 @@ def leave(store: GameStore, game: WebGame, key: str | None) -> dict[str, Any]:
         return {"left": True, "seat": seat, "bot": entry["bot"], "over": session.over}
 
 
+def new_link(store: GameStore, game: WebGame, seat: int) -> str:
+    """A new key for the person's ``seat`` (the old one stops working); the key."""
+    from bones.web import tokens
+
+    with game.held() as session:
+        if not 0 <= seat < session.players:
+            raise ApiError(404, f"no seat {seat}: the seats are 0 to {session.players - 1}")
+        if seat not in game.seat_hashes:
+            raise ApiError(409, f"seat {seat} is a bot's seat: only a person's seat has a link")
+        key = tokens.new_key()
+        game.seat_hashes[seat] = tokens.key_hash(key)
+        game.seen.pop(seat, None)
+        store.write_index(game)
+        game.stamp += 1
+        return key
+
+
 def notices_json(session: Any, viewer: int) -> list[dict[str, Any]]:
     """The resignation and the departures of this match, for every seat's log:
     ``{"kind": "resign"|"leave", "seat", "who", "hand", "ply", "bot"}``."""
@@ -92,4 +114,4 @@ def _who(entry: dict[str, Any], viewer: int) -> str:
     return str(entry.get("name") or f"Seat {entry['seat']}")
 
 
-__all__ = ["LEAVE_BOT", "leave", "notices_json", "resign"]
+__all__ = ["LEAVE_BOT", "leave", "new_link", "notices_json", "resign"]

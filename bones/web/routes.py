@@ -280,6 +280,20 @@ async def leave(request: Request) -> Response:
     return JSONResponse(out)
 
 
+async def seat_link(request: Request) -> Response:
+    from bones.web.etiquette import new_link
+
+    server = server_of(request)
+    server.require_host(request)
+    game = server.store.get(request.path_params["id"])
+    text = request.path_params["seat"]
+    seat = number_in(text, 0, 99, f"no seat '{text[:10]}': a seat is a number from 0", 404)
+    check_fields(await read_json(request), set())
+    key = await run_in_threadpool(new_link, server.store, game, seat)
+    server.notify(game)
+    return JSONResponse(_links(request, game, {seat: key})[0], status_code=201)
+
+
 async def game_hint(request: Request) -> Response:
     from bones.web.hints import hint
 
@@ -475,6 +489,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/games/{id}/analysis", game_analysis, methods=["GET"]),
     Route("/api/games/{id}/resign", resign, methods=["POST"]),
     Route("/api/games/{id}/hint", game_hint, methods=["GET"]),
+    Route("/api/games/{id}/seats/{seat}/link", seat_link, methods=["POST"]),
     Route("/api/games/{id}/leave", leave, methods=["POST"]),
     Route("/api/games/{id}/watch", create_watch_link, methods=["POST"]),
     Route("/api/games/{id}/watch", revoke_watch_links, methods=["DELETE"]),

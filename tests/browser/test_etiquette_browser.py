@@ -103,8 +103,32 @@ def test_the_hosts_invite_shows_the_seat_links_and_qr_codes_again(page, served) 
     guest = ctx.new_page()
     guest.goto(first[1])
     guest.wait_for_selector(".hand-tile", timeout=TIMEOUT)
-    assert guest.query_selector("#invite") is None
+    assert guest.query_selector("#invite, #presence-invite") is None
+    # the host in another browser (its links are not kept there): a new link for seat 1
+    other = page.context.browser.new_context(bypass_csp=True)
+    elsewhere = other.new_page()
+    elsewhere.goto(served.url)
+    elsewhere.wait_for_selector("#start")
+    elsewhere.goto(f"{served.base}/#play={gid}")
+    elsewhere.click("#presence-invite")
+    elsewhere.wait_for_selector("#presence-invite-dialog[open]")
+    assert elsewhere.inner_text('#presence-invite-dialog .link[data-seat="1"]').count("keeps no link") == 1
+    button = '#presence-invite-dialog .new-link[data-seat="1"]'
+    elsewhere.click(button)
+    assert "old link stops working" in elsewhere.inner_text(button)
+    elsewhere.click(button)
+    elsewhere.wait_for_selector('#presence-invite-dialog .link[data-seat="1"] .seat-url')
+    fresh = elsewhere.input_value('#presence-invite-dialog .link[data-seat="1"] .seat-url')
+    assert fresh != first[1] and f"#game={gid}&seat=1&key=" in fresh
+    # the old link of seat 1 stops working; the new one plays it
+    guest.reload()
+    guest.wait_for_function("() => document.querySelector('#status') && "
+                            "document.querySelector('#status').innerText.includes('not a seat')", timeout=TIMEOUT)
+    new_guest = other.new_page()
+    new_guest.goto(fresh)
+    new_guest.wait_for_selector(".hand-tile", timeout=TIMEOUT)
     ctx.close()
+    other.close()
     again.close()
 
 

@@ -445,10 +445,9 @@ export class Table {
       tools.push(h("button", { id: "notify", type: "button", title: "a notification when it is your turn and this tab is hidden",
         onclick: async () => { await signals.askNotify(); this.drawTools(); } }, "Notify me on my turn"));
     }
-    const links = hostKey() ? linksOf(this.id) : null;
-    if (links && links.length) {
+    if (hostKey() && (people > 1 || linksOf(this.id))) {  // the host: the seat links again, or new ones (invite.js)
       tools.push(h("button", { id: "invite", type: "button",
-        onclick: () => showInvite($("#invite-dialog", this.root), links) }, "Invite"));
+        onclick: () => showInvite($("#invite-dialog", this.root), this.id) }, "Invite"));
     }
     if (!v.over) tools.push(h("button", { id: "resign", type: "button", class: "danger", onclick: () => this.confirm("resign") }, "Resign"));
     tools.push(h("button", { id: "leave", type: "button", class: "danger", onclick: () => this.confirm("leave") }, "Leave the table"));

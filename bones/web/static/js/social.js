@@ -4,6 +4,7 @@
 
 import { call, host } from "./api.js";
 import { $, h } from "./dom.js";
+import { showInvite } from "./invite.js";
 
 const NAME_KEY = "bones.name";
 const REACTIONS = ["good game", "nice play", "well played", "oops", "thanks"];
@@ -141,8 +142,12 @@ export class Social {
 // The host's view of who is at the table: joined, connected, and the seats
 // handed to a bot (and back).  Polls while the game is shown; returns its stop.
 export function presencePanel(parent, gameId, bots) {
+  const dialog = h("dialog", { id: "presence-invite-dialog", class: "invite", "aria-label": "seat links" });
   const box = h("section", { class: "card presence", id: "presence" }, h("h2", {}, "At the table"),
-    h("table", { class: "grid" }, h("tbody", { id: "presence-rows" })));
+    h("table", { class: "grid" }, h("tbody", { id: "presence-rows" })),
+    // the seat links again, from any browser holding the host key (invite.js)
+    h("p", {}, h("button", { id: "presence-invite", type: "button", onclick: () => showInvite(dialog, gameId) },
+      "Invite: the seat links")), dialog);
   parent.append(box);
   let stopped = false;
   let timer = null;
