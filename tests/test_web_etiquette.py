@@ -235,22 +235,43 @@ def test_a_save_with_a_corrupt_departure_is_refused_when_opened(server, saves: P
 
 
 def test_the_offered_bots_are_one_list_of_bots_the_server_runs(server) -> None:
-    from bones.web.offered import OFFERED
+    from bones.web.offered import LEVELS, OTHERS
 
     app, client = server
     data = client.get("/api/bots").json()
     offered = data["offered"]
-    assert [o["bot"] for o in offered] == [bot for bot, _, _ in OFFERED]
-    assert [o["label"] for o in offered] == [label for _, label, _ in OFFERED]
+    # the levels first, weakest first, then the others without a level
+    assert [o["bot"] for o in offered] == [bot for _, bot, _ in LEVELS] + [bot for bot, _, _ in OTHERS]
+    assert [(o["label"], o["level"], o["rank"]) for o in offered[:len(LEVELS)]] == [
+        ("Beginner", "Beginner", 1), ("Casual", "Casual", 2), ("Strong", "Strong", 3), ("Expert", "Expert", 4)]
+    assert all(o["level"] is None and o["rank"] is None for o in offered[len(LEVELS):])
     assert sum(o["default"] for o in offered) == 1
     runnable = {b["name"] for b in data["bots"]}
     for o in offered:
         assert o["bot"].split(":")[0] in runnable and o["description"] and o["detail"] == o["bot"]
-        # a game seats each one as the picker sends it
+        # a game seats each one as the picker sends it, and shows its level at the table
         g = new_game(app, client, players=2, seats=[{"kind": "human"}, {"kind": "bot", "bot": o["bot"]}])
         v = view(client, g["id"], g["seats"][0]["key"])
-        assert v["seats"][1]["bot"] == o["bot"]
+        assert v["seats"][1]["bot"] == o["bot"] and v["seats"][1]["level"] == o["level"]
+        assert v["seats"][0]["level"] is None  # a person has no level
         client.request("DELETE", f"/api/games/{g['id']}", json={}, headers=host_headers(app))
+
+
+def test_the_levels_are_the_ladders_bots_in_its_order() -> None:
+    """Each level is a built-in of the strength ladder (bench/strength.py), the
+    levels in the ladder's order, so 'each clearly stronger than the one below'
+    is what bench/levels.py measures (bench/results/levels.md)."""
+    from bench.levels import levels
+    from bench.strength import ladder
+    from bones.web.offered import LEVELS, level_of
+
+    rungs = ladder(45)
+    bots = [bot for _, bot, _ in LEVELS]
+    assert all(bot in rungs for bot in bots)
+    assert [rungs.index(bot) for bot in bots] == sorted(rungs.index(bot) for bot in bots)
+    assert levels() == [(level, bot) for level, bot, _ in LEVELS]
+    assert [level_of(bot) for bot in bots] == ["Beginner", "Casual", "Strong", "Expert"]
+    assert level_of("search:iterations=20") is None and level_of(None) is None
 
 
 # ---------------------------------------------------------------- hint
@@ -315,3 +336,81 @@ def test_a_new_link_survives_a_restart(saves: Path) -> None:
     app, client = make(saves)
     with client:
         assert view(client, gid, key)["you"] == 0
+
+
+# ------------------------------------------------- every new endpoint's errors
+
+#: (method, path after /api/games/{id}, who may call it)
+NEW_ENDPOINTS = [("POST", "resign", "seat"), ("POST", "leave", "seat"),
+                 ("POST", "seats/1/link", "host"), ("GET", "hint", "seat")]
+
+
+def _one_line(r, status: int) -> str:
+    assert r.status_code == status, (r.status_code, r.text)
+    text = r.json()["error"]
+    assert text and "\n" not in text and "Traceback" not in text, text
+    return text
+
+
+@pytest.mark.parametrize("method, path, who", NEW_ENDPOINTS)
+def test_every_new_endpoint_refuses_a_bad_request_with_one_line_and_its_status(server, method, path, who) -> None:
+    app, client = server
+    gid, (k0, _k1) = table(app, client)
+    good = host_headers(app) if who == "host" else seat_headers(k0)
+    url = f"/api/games/{gid}/{path}"
+
+    def call(headers, **kw):
+        if method == "POST" and "json" not in kw and "content" not in kw:
+            kw["json"] = {}
+        return client.request(method, url, headers=headers, **kw)
+
+    _one_line(call({"Origin": "http://localhost"}), 401)  # no key
+    _one_line(call(seat_headers(new_key())), 403)  # a key of no seat
+    _one_line(client.request(method, f"/api/games/0123456789abcdef/{path}", headers=good,
+                             **({"json": {}} if method == "POST" else {})), 404)
+    watch = client.post(f"/api/games/{gid}/watch", json={}, headers=host_headers(app)).json()["key"]
+    _one_line(call(seat_headers(watch)), 403)  # a spectator
+    _one_line(call(seat_headers(k0) if who == "host" else host_headers(app)), 403)  # the other kind of key
+    if method == "POST":
+        _one_line(call(good, json={"extra": 1}), 400)  # a field it does not read
+        _one_line(call(good, json=[1]), 400)  # not an object
+        _one_line(call({**good, "Content-Type": "application/json"}, content="{not json"), 400)
+        _one_line(call({**good, "Content-Type": "text/plain"}, content="x"), 415)
+        # a cross-site request
+        _one_line(call({**good, "Origin": "https://evil.example"}, json={}), 403)
+    # nothing above changed the game: both people still seated, the match in play
+    assert not view(client, gid, k0)["over"] and view(client, gid, _k1)["you"] == 1
+
+
+def test_a_hint_is_limited_to_a_burst_then_429_with_retry_after(server) -> None:
+    from bones.web.limits import BURST
+    from tests.test_web import wait_turn
+
+    app, client = server
+    g = new_game(app, client, players=2, seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    gid, key = g["id"], g["seats"][0]["key"]
+    wait_turn(client, gid, key)
+    for _ in range(BURST):
+        assert client.get(f"/api/games/{gid}/hint", headers=seat_headers(key)).status_code == 200
+    r = client.get(f"/api/games/{gid}/hint", headers=seat_headers(key))
+    assert "too many requests" in _one_line(r, 429) and int(r.headers["Retry-After"]) >= 1
+
+
+def test_no_hint_for_a_seat_handed_to_a_bot(server) -> None:
+    app, client = server
+    g = new_game(app, client, players=2, seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    gid, key = g["id"], g["seats"][0]["key"]
+    r = client.post(f"/api/games/{gid}/seats/0", json={"bot": "greedy"}, headers=host_headers(app))
+    assert r.status_code == 200, r.text
+    r = client.get(f"/api/games/{gid}/hint", headers=seat_headers(key))
+    assert _one_line(r, 409) == "a bot plays your seat now: a hint is for your own turn"
+
+
+def test_no_new_link_for_a_seat_whose_person_left(server) -> None:
+    app, client = server
+    gid, (k0, k1) = table(app, client)
+    assert post(client, gid, "leave", k1).status_code == 200
+    r = client.post(f"/api/games/{gid}/seats/1/link", json={}, headers=host_headers(app))
+    assert _one_line(r, 409) == ("seat 1's person left the table: a bot plays it to the match's end, "
+                                 "and a seat left has no link")
+    assert view(client, gid, k0)["seats"][1]["bot"] == "heuristic"

@@ -17,7 +17,8 @@
 * ``POST /api/games/{id}/seats/{seat}/link`` (the host): a new link for a
   person's seat, for a host who no longer has it (another browser, a
   cleared one).  The seat's old link stops working (403); the new key is shown
-  once, as at the game's creation.  404 for no such seat, 409 for a bot's seat.
+  once, as at the game's creation.  404 for no such seat, 409 for a bot's seat
+  or a seat whose person left the table.
 
 All run under the game's lock (:meth:`bones.web.games.WebGame.held`), like a move.
 """
@@ -82,6 +83,9 @@ def new_link(store: GameStore, game: WebGame, seat: int) -> str:
     with game.held() as session:
         if not 0 <= seat < session.players:
             raise ApiError(404, f"no seat {seat}: the seats are 0 to {session.players - 1}")
+        if any(entry["seat"] == seat for entry in session.left):
+            raise ApiError(409, f"seat {seat}'s person left the table: a bot plays it to the "
+                                "match's end, and a seat left has no link")
         if seat not in game.seat_hashes:
             raise ApiError(409, f"seat {seat} is a bot's seat: only a person's seat has a link")
         key = tokens.new_key()

@@ -24,11 +24,12 @@ def hint(game: WebGame, key: str | None) -> dict[str, Any]:
     """The hint for ``key``'s seat: ``{"hint": text, "move": notation}``."""
     with game.held() as session:
         seat = game.seat_of(key)
+        if not session.is_human(seat):  # the host handed the seat to a bot
+            raise ApiError(409, "a bot plays your seat now: a hint is for your own turn")
         if len(game.seat_hashes) != 1 or len(session.human_seats) != 1:
             raise ApiError(409, "hints are for games against bots only (one person at the table)")
         hand = session.hand
-        if session.over or hand is None or hand.over or hand.turn != seat \
-                or not session.is_human(seat):
+        if session.over or hand is None or hand.over or hand.turn != seat:
             raise ApiError(409, "a hint is for your turn: it is not your turn now")
         limit(game, "hint", seat)
         text = session.hint()

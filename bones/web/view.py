@@ -28,6 +28,7 @@ from bones.seat.observation import observe
 from bones.seat.placement import layout_of
 from bones.seat.tally import count_parts
 from bones.web.etiquette import notices_json
+from bones.web.offered import level_of
 from bones.web.tokens import SPECTATOR
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -201,6 +202,8 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
         "seat": k, "who": seat_label(session, k, seat),
         "kind": "human" if session.is_human(k) else "bot",
         "bot": None if session.is_human(k) else session.config.seats[k],
+        # the bot's level as the seat pickers offer it (bones.web.offered), or None
+        "level": None if session.is_human(k) else level_of(session.config.seats[k]),
         "owner": rules.owner[k], "tiles": obs.counts[k], "drawn": obs.drawn[k],
     } for k in range(rules.players)]
     finished = len(match.history)

@@ -213,7 +213,7 @@ export class Table {
     const seats = $("#seats", this.root);
     seats.replaceChildren(...v.seats.map((s) =>
       h("span", { class: `seat ${s.seat === v.turn ? "to-move" : ""} ${s.seat === v.you ? "me" : ""}` },
-        `${s.seat === v.turn ? "▶ " : ""}${s.who}: ${s.tiles} tile${s.tiles === 1 ? "" : "s"}`)),
+        `${s.seat === v.turn ? "▶ " : ""}${s.who}${s.level ? `, ${s.level}` : ""}: ${s.tiles} tile${s.tiles === 1 ? "" : "s"}`)),
       h("span", { class: "seat boneyard" }, `boneyard: ${v.boneyard}`));
   }
 

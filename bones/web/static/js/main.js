@@ -10,6 +10,7 @@ import { tileSvg } from "./tiles.js";
 import { $, h } from "./dom.js";
 import { linksCard, linksOf, rememberLinks } from "./invite.js";
 import { resetTurn } from "./signals.js";
+import { botOptions } from "./bots.js";
 
 const state = { variants: [], bots: [], offered: [], table: null, houseText: "", sim: null };
 const main = () => $("#main");
@@ -72,8 +73,8 @@ function variantOptions(selected, { house = true } = {}) {
 }
 
 // The bots a seat may be given, as the server offers them (GET /api/bots, "offered":
-// bones.web.offered): each by its label and plain description, the technical
-// name shown as a detail.  The page holds no list of its own.
+// bones.web.offered; bots.js): the levels, then the others, each by its label and
+// plain description, the technical name shown as a detail.
 function offeredBots() {
   return state.offered.length ? state.offered
     : state.bots.map((b) => ({ bot: b.name, label: b.name, description: b.summary, detail: b.name, default: b.name === "search" }));
@@ -84,8 +85,7 @@ function botSelect(value = null, attrs = {}) {
   const pick = value || (offered.find((o) => o.default) || offered[0] || {}).bot;
   const about = h("span", { class: "bot-about muted" });
   const select = h("select", { class: "bot", "aria-label": "which bot", ...attrs },
-    offered.map((o) => h("option", { value: o.bot, selected: o.bot === pick, title: o.description },
-      `${o.label} (${o.detail})`)));
+    botOptions(offered, pick));
   const describe = () => {
     const o = offered.find((x) => x.bot === select.value);
     about.textContent = o ? o.description : "";

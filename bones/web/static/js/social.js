@@ -5,6 +5,7 @@
 import { call, host } from "./api.js";
 import { $, h } from "./dom.js";
 import { showInvite } from "./invite.js";
+import { botOptions } from "./bots.js";
 
 const NAME_KEY = "bones.name";
 const REACTIONS = ["good game", "nice play", "well played", "oops", "thanks"];
@@ -163,7 +164,7 @@ export function presencePanel(parent, gameId, bots) {
       const pick = chosen[s.seat] || "heuristic";
       const select = h("select", { class: "hand-bot", "aria-label": `bot for seat ${s.seat}`,
         onchange: () => { chosen[s.seat] = select.value; } },
-      bots.map((b) => h("option", { value: b.bot, selected: b.bot === pick, title: b.description }, `${b.label} (${b.detail})`)));
+      botOptions(bots, pick));
       return h("tr", { "data-seat": s.seat, class: s.connected ? "connected" : "" },
         h("td", {}, `Seat ${s.seat}`), h("td", { class: "who" }, s.label),
         h("td", { class: "state" }, h("span", { class: `dot ${s.connected ? "on" : ""}` }), state),
