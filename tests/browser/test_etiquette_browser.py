@@ -132,20 +132,32 @@ def test_the_hosts_invite_shows_the_seat_links_and_qr_codes_again(page, served) 
     again.close()
 
 
-def test_the_seat_picker_offers_the_servers_bots_by_their_plain_names(page, served) -> None:
+@pytest.mark.parametrize("level, bot", [("Beginner", "greedy"), ("Casual", "heuristic"),
+                                        ("Strong", "pimc"), ("Expert", "search")])
+def test_the_seat_picker_offers_the_bots_by_level_each_mapped_to_its_bot(page, served, level, bot) -> None:
     offered = served.api("GET", "/api/bots")["offered"]
     page.goto(served.url)
     page.wait_for_selector("#start")
-    options = page.eval_on_selector_all('.seat-config:nth-child(2) select.bot option',
+    picker = '.seat-config:nth-child(2) select.bot'
+    options = page.eval_on_selector_all(f'{picker} option',
                                         "els => els.map(e => [e.value, e.textContent, e.title])")
     assert options == [[o["bot"], f"{o['label']} ({o['detail']})", o["description"]] for o in offered]
+    # the levels in a group of their own, weakest first, then the other bots
+    groups = page.eval_on_selector_all(f"{picker} optgroup", """els => els.map(g =>
+        [g.label, [...g.querySelectorAll('option')].map(o => o.textContent.split(' (')[0])])""")
+    assert groups[0] == ["By level, weakest first", ["Beginner", "Casual", "Strong", "Expert"]]
+    assert groups[1][0] == "Other bots" and "Random" in groups[1][1]
     default = next(o for o in offered if o["default"])
-    assert page.input_value('.seat-config:nth-child(2) select.bot') == default["bot"]
-    # each label maps to its bot: chosen by its label, seated as that bot, described
-    pick = next(o for o in offered if o["bot"] == "greedy")
-    page.select_option('.seat-config:nth-child(2) select.bot', label=f"{pick['label']} ({pick['detail']})")
-    assert page.inner_text('.seat-config:nth-child(2) .bot-about') == pick["description"]
+    assert page.input_value(picker) == default["bot"]
+    # the level's name maps to its bot: chosen by its name, seated as that bot, described
+    pick = next(o for o in offered if o["level"] == level)
+    assert pick["bot"] == bot
+    page.select_option(picker, label=f"{level} ({bot})")
+    assert page.inner_text(f"{picker} ~ .bot-about") == pick["description"]
     page.fill("#seed", "1")
     page.click("#start")
     page.wait_for_selector(".hand-tile", timeout=TIMEOUT)
-    assert view(page)["seats"][1]["bot"] == "greedy"
+    seat = view(page)["seats"][1]
+    assert seat["bot"] == bot and seat["level"] == level
+    # and the table names the level beside the bot
+    assert f"({bot}), {level}:" in page.inner_text("#seats")
