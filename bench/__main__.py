@@ -42,7 +42,7 @@ SECTIONS: dict[str, tuple[Section, Section]] = {
         lambda o: native.run(o.hands or 20_000, o.rounds or 3, o.sim_hands or 20_000),
         lambda o: native.run(o.hands or 200, 1, o.sim_hands or 200, peer_games=50),
     ),
-    # prototypes of docs/performance.md's proposals: run only when asked
+    # prototypes of the proposals in bench/results/performance-history.md: run only when asked
     "proposals": (
         lambda o: proposals.run(o.games or 2_000, o.rounds or 10),
         lambda o: proposals.run(o.games or 100, 2),

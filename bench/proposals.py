@@ -1,4 +1,4 @@
-"""Prototypes of the changes proposed in docs/performance.md, measured A/B.
+"""Prototypes of the changes proposed in bench/results/performance-history.md, measured A/B.
 
 ``python -m bench.proposals`` monkey-patches each proposal into the running
 engine (never into its files) and compares paired rounds, alternating the

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis_budget import examples
+from support import compiled
 
 from bones.adapters.common import tables
 from bones.engine.hand import DRAW
@@ -47,10 +48,6 @@ TABLES = tables()
 IDS = [str(t) for t in TABLES]
 
 
-def _rules(table):
-    return compile_rules(load_variant(table.variant), table.players, table.teams)
-
-
 def _play(hand, rng, moves):
     for _ in range(moves):
         if hand.over:
@@ -62,7 +59,7 @@ def _play(hand, rng, moves):
 
 @pytest.mark.parametrize("table", TABLES, ids=IDS)
 def test_everything_pickles_and_plays_on_the_same(table) -> None:
-    rules = _rules(table)
+    rules = compiled(table.variant, table.players, table.teams)
     match = Match(rules, seed=11)
     hand = match.new_hand()
     _play(hand, random.Random(1), 6)
@@ -102,7 +99,7 @@ def test_copies_share_the_rules() -> None:
 
 @pytest.mark.parametrize("table", TABLES, ids=IDS)
 def test_every_legal_move_has_a_stable_index(table) -> None:
-    rules = _rules(table)
+    rules = compiled(table.variant, table.players, table.teams)
     space = ActionSpace(rules)
     names = [space.name(i) for i in range(space.num_actions)]
     assert len(set(names)) == space.num_actions
@@ -142,7 +139,7 @@ def test_the_space_is_sized_by_what_can_occur() -> None:
 
 @pytest.mark.parametrize("table", TABLES, ids=IDS)
 def test_the_encoding_has_a_fixed_shape_and_reveals_nothing_hidden(table) -> None:
-    rules = _rules(table)
+    rules = compiled(table.variant, table.players, table.teams)
     enc = Encoding(rules)
     low, high = enc.bounds()
     rng = random.Random(str(table))
@@ -191,7 +188,7 @@ def _check_deal(rules, found) -> None:
 
 @pytest.mark.parametrize("table", TABLES, ids=IDS)
 def test_chance_deals_follow_the_lead_rule(table) -> None:
-    rules = _rules(table)
+    rules = compiled(table.variant, table.players, table.teams)
     rng = random.Random(str(table))
     first = rules.lead_first
     for _ in range(20):
@@ -275,7 +272,7 @@ def test_a_deal_process_and_draws_by_chance_replay_exactly() -> None:
 
 def test_rewards_add_up_to_zero() -> None:
     for table in TABLES:
-        rules = _rules(table)
+        rules = compiled(table.variant, table.players, table.teams)
         rewards = hand_rewards(rules, [0] * rules.owners, list(range(3, 3 + rules.owners)))
         assert abs(sum(rewards)) < 1e-9
         won = match_rewards(rules, 0)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from support import compiled
 
 from bones.bots import BOTS, BotError, make_bot, parse_bots
 from bones.bots.policies import greedy_move, points_if
 from bones.engine.hand import DRAW, Hand
 from bones.engine.match import Match
 from bones.engine.rng import Rng
-from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
 from bones.seat.observation import observe
 
@@ -21,10 +21,6 @@ _QUICK = ("random", "greedy", "heuristic", "search:iterations=2",
 
 
 @cache
-def _rules(name: str, players: int, teams: bool = False):
-    return compile_rules(load_variant(name), players, teams or None)
-
-
 def _tables() -> list[tuple[str, int, bool]]:
     out = []
     for name in builtin_names():
@@ -39,7 +35,7 @@ def _tables() -> list[tuple[str, int, bool]]:
 
 @pytest.mark.parametrize("name,players,teams", _tables())
 def test_every_bot_plays_legally_everywhere(name: str, players: int, teams: bool) -> None:
-    rules = _rules(name, players, teams)
+    rules = compiled(name, players, teams or None)
     bots = [make_bot(text) for text in _QUICK]
     rng = Rng(1)
     for seed in range(2):
@@ -57,7 +53,7 @@ def test_every_bot_plays_legally_everywhere(name: str, players: int, teams: bool
 
 
 def _hand(name: str, tiles: list[str], leader_hand_only: bool = True) -> Hand:
-    rules = _rules(name, 2)
+    rules = compiled(name, 2)
     ts = rules.tiles
     mine = 0
     for text in tiles:
@@ -68,7 +64,7 @@ def _hand(name: str, tiles: list[str], leader_hand_only: bool = True) -> Hand:
 
 
 def test_greedy_prefers_points_then_weight_then_doubles() -> None:
-    ts = _rules("all-fives", 2).tiles
+    ts = compiled("all-fives", 2).tiles
     # points first: leading 4-6 scores 10; 6-6 (heavier) leads a count of 12
     hand = _hand("all-fives", ["6-6", "4-6", "0-1"])
     assert greedy_move(hand) >> 7 == ts.parse("4-6")
@@ -83,7 +79,7 @@ def test_greedy_prefers_points_then_weight_then_doubles() -> None:
 
 def test_greedy_never_draws_by_choice() -> None:
     # variants that allow drawing while able: greedy plays whenever it can
-    rules = _rules("muggins", 2)
+    rules = compiled("muggins", 2)
     assert rules.draw_while_able
     for seed in range(10):
         hand = Match(rules, seed).new_hand()
@@ -99,7 +95,7 @@ def test_points_preview_matches_playing_the_move() -> None:
     rng = Rng(5)
     checked = 0
     for name in builtin_names():
-        rules = _rules(name, min(load_variant(name).players.counts))
+        rules = compiled(name, min(load_variant(name).players.counts))
         for seed in range(3):
             hand = Match(rules, seed).new_hand()
             while not hand.over:
@@ -151,7 +147,7 @@ def test_bad_bot_lists() -> None:
 
 
 def test_bots_are_deterministic_for_a_seed() -> None:
-    rules = _rules("all-fives", 3)
+    rules = compiled("all-fives", 3)
     bot = make_bot("search:iterations=3")
     hand = Match(rules, 2).new_hand()
     while not hand.over:
@@ -164,7 +160,7 @@ def test_bots_are_deterministic_for_a_seed() -> None:
 def test_heuristic_may_draw_where_the_variant_allows() -> None:
     # muggins lets a player draw while able: across many hands the heuristic
     # uses that option at least once, and only when a draw is legal
-    rules = _rules("muggins", 2)
+    rules = compiled("muggins", 2)
     bot = make_bot("heuristic")
     draws_by_choice = 0
     rng = Rng(0)

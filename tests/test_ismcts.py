@@ -16,52 +16,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from functools import cache
 
 import pytest
 from native_support import bones_native
+from support import compiled, positions
 
 from bones.bots import make_bot
 from bones.bots.epimc import EpimcBot
 from bones.bots.ismcts import IsmctsBot
-from bones.bots.policies import greedy_move
 from bones.bots.search import SearchBot, solvable_view
 from bones.bots.solve import solvable
 from bones.engine.core import flat_table
 from bones.engine.hand import Hand
-from bones.engine.match import Match
 from bones.engine.rng import Rng
-from bones.engine.rules import Rules
-from bones.lang.compile import compile_rules
-from bones.lang.load import load_variant
 from bones.seat.observation import Observation, observe, sample_world
-
-
-@cache
-def _rules(name: str, players: int, teams: bool) -> Rules:
-    return compile_rules(load_variant(name), players, teams)
-
-
-def _positions(rules: Rules, seed: int, hands: int, every: int) -> Iterator[Hand]:
-    """Positions with a real choice from the first ``hands`` hands of a
-    match, moves half greedy and half random; one in ``every``."""
-    match = Match(rules, seed)
-    rng = Rng(seed)
-    n = 0
-    for _ in range(hands):
-        hand = match.new_hand()
-        while not hand.over:
-            legal = hand.legal_moves()
-            if len(legal) > 1:
-                n += 1
-                if n % every == 0:
-                    yield hand
-            move = greedy_move(hand, legal) if rng.random() < 0.5 else rng.choice(legal)
-            hand.apply(move)
-        match.finish_hand(hand)
-        if match.game_over:
-            return
-
 
 TABLES = [
     ("all-fives", 2, False, "heuristic", 0, 8.0),
@@ -78,13 +46,13 @@ def test_native_ismcts_takes_the_python_decision(name: str, players: int, teams:
                                                  policy: str, solve: int, infer: float) -> None:
     if bones_native is None:
         pytest.skip("the native core is not installed")
-    rules = _rules(name, players, teams)
+    rules = compiled(name, players, teams)
     native = bones_native.Ismcts(flat_table(rules))
     bot = IsmctsBot(iterations=12, policy=policy, solve=solve, scale=10.0, infer=infer,
                     worlds=5, depth=2 if infer else 0)
     compared = deep = 0
     for seed in range(3):
-        for hand in _positions(rules, seed, hands=2, every=3):
+        for hand in positions(rules, seed, hands=2, every=3):
             obs = observe(hand, hand.turn)
             legal = obs.legal_moves()
             a, b = Rng(seed * 100 + compared), Rng(seed * 100 + compared)
@@ -109,8 +77,8 @@ def test_native_ismcts_takes_the_python_decision(name: str, players: int, teams:
 
 
 def _observation(seed: int) -> Observation:
-    rules = _rules("all-fives", 2, False)
-    hand = next(_positions(rules, seed, hands=1, every=2))
+    rules = compiled("all-fives", 2, False)
+    hand = next(positions(rules, seed, hands=1, every=2))
     return observe(hand, hand.turn)
 
 
@@ -127,10 +95,10 @@ def test_the_same_seed_gives_the_same_move() -> None:
 def test_visits_follow_the_better_move_and_count_every_iteration() -> None:
     # in a 2-player block hand with two tiles each and nothing to draw, the
     # exact leaf values make the winning move the most visited
-    rules = _rules("block-2p", 2, False)
+    rules = compiled("block-2p", 2, False)
     checked = 0
     for seed in range(40):
-        for hand in _positions(rules, seed, hands=1, every=1):
+        for hand in positions(rules, seed, hands=1, every=1):
             if sum(h.bit_count() for h in hand.hands) > 6:
                 continue
             obs = observe(hand, hand.turn)
@@ -153,10 +121,10 @@ def test_visits_follow_the_better_move_and_count_every_iteration() -> None:
 
 
 def _honest_positions(name: str, players: int, teams: bool, limit: int) -> Iterator[Hand]:
-    rules = _rules(name, players, teams)
+    rules = compiled(name, players, teams)
     found = 0
     for seed in range(40):
-        for hand in _positions(rules, seed, hands=1, every=1):
+        for hand in positions(rules, seed, hands=1, every=1):
             if solvable_view(observe(hand, hand.turn), limit):
                 yield hand
                 found += 1
@@ -173,7 +141,7 @@ def test_native_epimc_takes_the_python_decision(name: str, players: int, teams: 
                                                 infer: float) -> None:
     if bones_native is None:
         pytest.skip("the native core is not installed")
-    rules = _rules(name, players, teams)
+    rules = compiled(name, players, teams)
     native = bones_native.Epimc(flat_table(rules))
     bot = EpimcBot(iterations=4, solve=9, infer=infer)
     compared = 0
@@ -223,14 +191,14 @@ class _PythonRng(Rng):
 @pytest.mark.parametrize("name,players,teams,policy,solve,infer", TABLES)
 def test_search_grows_the_tree_exactly_where_no_world_can_be_solved(
         name: str, players: int, teams: bool, policy: str, solve: int, infer: float) -> None:
-    rules = _rules(name, players, teams)
+    rules = compiled(name, players, teams)
     limit = solve or 14
     bot = SearchBot(iterations=2, tree=6, policy=policy, solve=limit)
     tree = IsmctsBot(iterations=12, policy=policy)
     worlds = SearchBot(iterations=2, tree=0, policy=policy, solve=limit)
     grown = solved = 0
     for seed in range(6):
-        for hand in _positions(rules, seed, hands=2, every=1):
+        for hand in positions(rules, seed, hands=2, every=1):
             obs = observe(hand, hand.turn)
             if grown >= 3 and not solvable_view(obs, limit):
                 continue

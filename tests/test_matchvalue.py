@@ -12,53 +12,29 @@ partnership the solver plays the partner as a friend, not an opponent.
 
 from __future__ import annotations
 
-from functools import cache
+from dataclasses import replace
 
 import pytest
 from native_support import bones_native
 
 from bones.bots import make_bot
 from bones.bots.matchvalue import WIN, MatchTable, compile_table, match_table
-from bones.bots.policies import greedy_move
 from bones.bots.search import SearchBot, evaluate_moves
 from bones.bots.solve import Solver, solvable
 from bones.engine.core import flat_table
 from bones.engine.hand import PLAYING, Hand
 from bones.engine.match import Match
 from bones.engine.rng import Rng
-from bones.engine.rules import Rules
-from bones.lang.compile import compile_rules
-from bones.lang.load import load_variant
 from bones.seat.observation import observe
+from tests.support import compiled, positions
 
 #: the tests that compare the cores (the rest run on either core)
 native_only = pytest.mark.skipif(bones_native is None, reason="the native core is not installed")
 
 
-@cache
-def _rules(name: str, players: int = 2, teams: bool = False) -> Rules:
-    return compile_rules(load_variant(name), players, teams)
-
-
-def _positions(rules: Rules, seed: int, every: int, scores: list[int] | None = None):
-    """Positions with a choice in the first hand of a match (from
-    ``scores``), moves half greedy, half random; one in ``every``."""
-    match = Match(rules, seed, scores=scores)
-    rng = Rng(seed)
-    hand = match.new_hand()
-    n = 0
-    while not hand.over:
-        legal = hand.legal_moves()
-        if len(legal) > 1:
-            n += 1
-            if n % every == 0:
-                yield hand
-        hand.apply(greedy_move(hand, legal) if rng.random() < 0.5 else rng.choice(legal))
-
-
 def test_the_table_is_a_probability_of_winning() -> None:
-    table = match_table(_rules("all-fives"))
-    assert table is not None and match_table(_rules("all-fives")) is table
+    table = match_table(compiled("all-fives", 2, False))
+    assert table is not None and match_table(compiled("all-fives", 2, False)) is table
     assert (table.step, table.cells) == (5, 50)  # All Fives to 250 scores by fives
     n = table.cells
 
@@ -83,8 +59,8 @@ def test_the_table_is_a_probability_of_winning() -> None:
 
 
 def test_a_variant_without_a_target_keeps_the_points() -> None:
-    assert compile_table(_rules("block-2p")) is None
-    hand = next(_positions(_rules("block-2p"), 3, 2))
+    assert compile_table(compiled("block-2p", 2, False)) is None
+    hand = next(positions(compiled("block-2p", 2, False), 3, every=2))
     obs = observe(hand, hand.turn)
     points = evaluate_moves(obs, iterations=3, seed=1)
     assert evaluate_moves(obs, iterations=3, seed=1, value="match") == points
@@ -93,7 +69,7 @@ def test_a_variant_without_a_target_keeps_the_points() -> None:
 def test_an_exact_target_cannot_be_overshot() -> None:
     """Fives and threes to exactly 61: a side at 60 needs exactly one more
     point, so it is far from the sure thing it is at 60 of a plain 61."""
-    exact = compile_table(_rules("fives-and-threes"), hands=60)
+    exact = compile_table(compiled("fives-and-threes", 2, False), hands=60)
     assert exact is not None and exact.step == 1
     assert exact.value([60, 0], 0, False, -1) < 0.9 * WIN
 
@@ -104,7 +80,7 @@ def test_the_match_value_changes_the_judgement_near_the_target() -> None:
     same worlds (the name says which)."""
     bot = make_bot("search:value=match:iterations=4")
     assert isinstance(bot, SearchBot) and bot.name == "search:iterations=4:value=match"
-    hand = next(_positions(_rules("all-fives"), 2, 3, scores=[235, 240]))
+    hand = next(positions(compiled("all-fives", 2, False), 2, every=3, scores=[235, 240]))
     obs = observe(hand, hand.turn)
     values = evaluate_moves(obs, iterations=4, seed=3, value="match")
     assert all(0.0 <= v <= 1.0 for _, v in values)
@@ -121,12 +97,12 @@ def test_both_cores_judge_the_match_the_same(name: str, players: int, teams: boo
     """Rollouts and solved worlds valued by the match table: the same
     totals, weights and stream in both cores, late in a match (scores near
     the target) and with 1 or 3 native threads."""
-    rules = _rules(name, players, teams)
+    rules = compiled(name, players, teams)
     searcher = bones_native.Searcher(flat_table(rules))
     near = [rules.target - rules.target // 8 - 3 * o for o in range(rules.owners)]
     compared = 0
     for seed in range(2):
-        for hand in _positions(rules, seed, 3, scores=near):
+        for hand in positions(rules, seed, every=3, scores=near):
             obs = observe(hand, hand.turn)
             legal = obs.legal_moves()
             for threads in (1, 3):
@@ -145,9 +121,9 @@ def test_both_cores_judge_the_match_the_same(name: str, players: int, teams: boo
 def test_threads_change_nothing_but_the_speed() -> None:
     """The native search's threads split the worlds; the moves, the totals
     and the stream are those of one thread (``search``'s defaults)."""
-    rules = _rules("all-fives")
+    rules = compiled("all-fives", 2, False)
     searcher = bones_native.Searcher(flat_table(rules))
-    for hand in _positions(rules, 5, 4):
+    for hand in positions(rules, 5, every=4):
         obs = observe(hand, hand.turn)
         legal = obs.legal_moves()
         one, two = Rng(8), Rng(8)
@@ -156,11 +132,9 @@ def test_threads_change_nothing_but_the_speed() -> None:
                                                                   legal) == got
         assert one.state == two.state
     with pytest.raises(ValueError, match="one thread"):
-        searcher.search(obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen,
-                        obs.limits(), legal, 2, 1, "greedy", 0.0, 1, 0, 0.0, 0)
+        replace(SearchBot(iterations=2).settings, threads=0).native()
     with pytest.raises(ValueError, match="match table"):
-        searcher.search(obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen,
-                        obs.limits(), legal, 2, 1, "greedy", 0.0, 1, 0, 0.0, 1,
+        searcher.search(obs, legal, SearchBot(iterations=2).settings.native(), 1,
                         (5, 3, (0, 1)))
 
 
@@ -186,7 +160,7 @@ def test_a_partner_is_not_an_opponent() -> None:
     """In a partnership the solver values the team's points and lets the
     partner help: plain minimax over the team agrees with it; playing the
     partner as an opponent would not (some positions differ)."""
-    rules = _rules("partnership-block", 4, True)
+    rules = compiled("partnership-block", 4, True)
     assert rules.owner == (0, 1, 0, 1)
     solver = Solver()
     compared = differ = 0
@@ -224,3 +198,5 @@ def test_the_vector_environment_refuses_the_match_value() -> None:
         native_opponent("search:value=match")
     with pytest.raises(ValueError, match="default scale"):  # its tree is the default's
         native_opponent("search:scale=40")
+    with pytest.raises(ValueError, match="solving budget"):  # Budget::new's
+        native_opponent("search:nodes=1000")

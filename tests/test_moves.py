@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis_budget import examples
+from support import compiled
 
 from bones.engine.hand import Hand
 from bones.engine.match import Match
@@ -32,8 +33,6 @@ from bones.engine.moves import (
     tile_of,
 )
 from bones.engine.notation import format_move, move_code, move_value, parse_move
-from bones.engine.rules import Rules
-from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
 
 
@@ -107,13 +106,6 @@ def _tables() -> list[tuple[str, int]]:
 
 
 TABLES = _tables()
-_RULES: dict[tuple[str, int], Rules] = {}
-
-
-def _rules(table: tuple[str, int]) -> Rules:
-    if table not in _RULES:
-        _RULES[table] = compile_rules(load_variant(table[0]), table[1])
-    return _RULES[table]
 
 
 def _check_round_trip(hand: Hand) -> None:
@@ -142,7 +134,7 @@ def _check_round_trip(hand: Hand) -> None:
 @examples(5)
 def test_every_legal_move_formats_and_parses_back(table, seed, choices):
     rng = random.Random(choices)
-    match = Match(_rules(table), seed=seed)
+    match = Match(compiled(*table), seed=seed)
     hands = 0
     while not match.game_over and hands < 2:
         hand = match.new_hand()

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from functools import cache
 
 import pytest
+from support import compiled, positions
 
 from bones.bots.policies import greedy_move
-from bones.engine.hand import FIELDS
+from bones.engine.hand import FIELDS, Hand
 from bones.engine.match import Match
 from bones.engine.rng import Rng
-from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
 from bones.seat.observation import (
     NoWorldError,
@@ -25,29 +26,18 @@ from bones.seat.observation import (
 
 
 @cache
-def _rules(name: str, players: int):
-    return compile_rules(load_variant(name), players)
-
-
 def _tables() -> list[tuple[str, int]]:
     return [(name, p) for name in builtin_names() for p in load_variant(name).players.counts]
 
 
-def _positions(name: str, players: int, seeds: range, mix: float = 0.5):
-    """Every position of some hands played half greedily, half at random."""
-    rules = _rules(name, players)
+def _every_position(name: str, players: int, seeds: range, mix: float = 0.5) -> Iterator[Hand]:
+    """Every position of the first hand of each seeded match."""
     for seed in seeds:
-        hand = Match(rules, seed).new_hand()
-        rng = Rng(seed)
-        while not hand.over:
-            yield hand
-            legal = hand.legal_moves()
-            move = greedy_move(hand, legal) if rng.random() < mix else rng.choice(legal)
-            hand.apply(move)
+        yield from positions(compiled(name, players), seed, mix=mix, choices_only=False)
 
 
 def test_observation_shows_nothing_hidden() -> None:
-    rules = _rules("all-fives", 3)
+    rules = compiled("all-fives", 3)
     hand = Match(rules, 5).new_hand()
     for _ in range(6):
         hand.apply(greedy_move(hand))
@@ -82,7 +72,7 @@ def test_observation_shows_nothing_hidden() -> None:
 def test_true_world_obeys_every_void_bound_and_samples_agree(name: str, players: int) -> None:
     """The bounds are sound (the real deal satisfies them) and every sample obeys them."""
     rng = Rng(7)
-    for hand in _positions(name, players, range(4)):
+    for hand in _every_position(name, players, range(4)):
         seat = hand.turn
         obs = observe(hand, seat)
         assert consistent(obs, hand.hands)
@@ -107,7 +97,7 @@ def test_void_bounds_are_enforced_on_many_positions() -> None:
     rng = Rng(3)
     binding = 0
     for name, players in (("all-fives", 2), ("sniff", 3), ("muggins", 4), ("five-up", 2)):
-        for hand in _positions(name, players, range(12), mix=0.8):
+        for hand in _every_position(name, players, range(12), mix=0.8):
             obs = observe(hand, hand.turn)
             if not any(obs.limits()):
                 continue
@@ -120,7 +110,7 @@ def test_void_bounds_are_enforced_on_many_positions() -> None:
 def _small_positions() -> list[Observation]:
     """Late positions with few unseen tiles, where every deal can be listed."""
     out = []
-    for hand in _positions("all-fives", 3, range(40)):
+    for hand in _every_position("all-fives", 3, range(40)):
         obs = observe(hand, hand.turn)
         if 3 <= obs.unseen.bit_count() <= 9:
             out.append(obs)
@@ -165,10 +155,10 @@ def _random_voids(obs: Observation, rng: Rng) -> Observation:
 
 def test_sampler_against_brute_force_on_small_positions() -> None:
     rng = Rng(11)
-    positions = _small_positions()
-    assert len(positions) >= 5
+    views = _small_positions()
+    assert len(views) >= 5
     checked = impossible = 0
-    for base in positions:
+    for base in views:
         for _ in range(6):
             obs = _random_voids(base, rng)
             good = {w for w in _all_worlds(obs) if consistent(obs, list(w))}
@@ -198,7 +188,7 @@ def test_sampler_against_brute_force_on_small_positions() -> None:
 
 
 def test_sampling_is_deterministic_for_a_seed() -> None:
-    hands = list(_positions("all-fives", 2, range(2)))
+    hands = list(_every_position("all-fives", 2, range(2)))
     for hand in hands[::5]:
         obs = observe(hand, hand.turn)
         a = sample_world(obs, Rng(42))

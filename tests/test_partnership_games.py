@@ -11,6 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
+from support import compiled
 
 import bones
 from bones.engine.hand import OPENING_PASS, ROUND_PASS, pass_bonuses
@@ -37,10 +38,6 @@ from bones.seat.handend import hand_end
 SIX = ["dominican", "puerto-rico-500", "world-pairs", "latin-match", "cuban", "kozel"]
 
 
-def _rules(name: str):
-    return compile_rules(load_variant(name), 4)
-
-
 def _deal(rules, hands: list[list[str]], leader: int) -> Deal:
     ts = rules.tiles
     masks = tuple(ts.mask_of([ts.parse(t) for t in h]) for h in hands)
@@ -52,7 +49,7 @@ def _deal(rules, hands: list[list[str]], leader: int) -> Deal:
 
 @pytest.mark.parametrize("name", SIX)
 def test_every_partnership_builtin_plays_whole_matches(name: str) -> None:
-    rules = _rules(name)
+    rules = compiled(name, 4)
     for seed in range(3):
         match = Match(rules, seed=seed, stepwise_core=True)
         rng = random.Random(seed)
@@ -76,7 +73,7 @@ def test_a_session_tells_the_pass_bonuses_as_they_happen(tmp_path: Path) -> None
 
 
 def test_pass_bonuses_are_decided_in_one_place() -> None:
-    rules = _rules("dominican")
+    rules = compiled("dominican")
     hand = Match(rules, seed=0).start_hand(
         _deal(rules, [["6-6", "6-1"], ["0-0", "0-1"], ["3-3", "3-4"], ["2-2", "2-4"]], 0))
     hand.play(bones.parse_move(hand, "6-6"))  # nobody else holds a 6
@@ -90,7 +87,7 @@ def test_pass_bonuses_are_decided_in_one_place() -> None:
 
 def test_the_hand_end_account_names_the_bonuses() -> None:
     # the Puerto Rican example: hand 1, seat 2 goes out with [3-5] on ends 3 and 5
-    rules = _rules("puerto-rico-500")
+    rules = compiled("puerto-rico-500")
     match = Match(rules, seed=0)
     hand = match.start_hand(_deal(rules, [["1-2", "3-4"], ["6-6", "0-0"], ["3-5", "4-5"],
                                           ["0-4", "2-2"]], 0))

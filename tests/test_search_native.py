@@ -15,55 +15,25 @@ Skipped only when the native core is not installed; ``BONES_CORE=native``
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from dataclasses import asdict, replace
 from functools import cache
 
 import pytest
 from native_support import bones_native, skip_native
 
-from bones.bots.policies import greedy_move
 from bones.bots.search import SearchBot, native_searcher
+from bones.bots.settings import SearchSettings
 from bones.engine.core import flat_table
-from bones.engine.hand import Hand
-from bones.engine.match import Match
 from bones.engine.rng import Rng
-from bones.engine.rules import Rules
-from bones.lang.compile import compile_rules
-from bones.lang.load import load_variant
 from bones.seat.observation import NoWorldError, Observation, observe
+from tests.support import compiled, positions
 
 pytestmark = skip_native()
 
 
 @cache
-def _rules(name: str, players: int, teams: bool) -> Rules:
-    return compile_rules(load_variant(name), players, teams)
-
-
-@cache
 def _searcher(name: str, players: int, teams: bool):
-    return bones_native.Searcher(flat_table(_rules(name, players, teams)))
-
-
-def _positions(rules: Rules, seed: int, hands: int, every: int) -> Iterator[Hand]:
-    """Positions with a real choice from the first ``hands`` hands of a
-    match, moves half greedy and half random; one in ``every``."""
-    match = Match(rules, seed)
-    rng = Rng(seed)
-    n = 0
-    for _ in range(hands):
-        hand = match.new_hand()
-        while not hand.over:
-            legal = hand.legal_moves()
-            if len(legal) > 1:
-                n += 1
-                if n % every == 0:
-                    yield hand
-            move = greedy_move(hand, legal) if rng.random() < 0.5 else rng.choice(legal)
-            hand.apply(move)
-        match.finish_hand(hand)
-        if match.game_over:
-            return
+    return bones_native.Searcher(flat_table(compiled(name, players, teams)))
 
 
 def _both(bot: SearchBot, searcher: object, obs: Observation, seed: int) -> tuple[object, object]:
@@ -97,12 +67,12 @@ TABLES = [
 @pytest.mark.parametrize("name,players,teams,policy", TABLES)
 def test_native_search_takes_the_python_decision(name: str, players: int, teams: bool,
                                                  policy: str) -> None:
-    rules = _rules(name, players, teams)
+    rules = compiled(name, players, teams)
     searcher = _searcher(name, players, teams)
     bot = SearchBot(iterations=4, rollouts=2, policy=policy)
     compared = bound = later = 0
     for seed in range(4):
-        for hand in _positions(rules, seed, hands=3, every=2):
+        for hand in positions(rules, seed, hands=3, every=2):
             obs = observe(hand, hand.turn)
             got_py, got_native = _both(bot, searcher, obs, seed * 1000 + compared)
             assert got_py == got_native, (name, seed, hand.log)
@@ -139,10 +109,10 @@ def test_the_constrained_sampler_draws_the_same_worlds() -> None:
     rng = Rng(17)
     outcomes = set()
     for name, players in (("all-fives", 3), ("muggins", 4), ("all-fives", 2)):
-        rules = _rules(name, players, False)
+        rules = compiled(name, players, False)
         searcher = _searcher(name, players, False)
         for seed in range(8):
-            for hand in _positions(rules, seed, hands=1, every=1):
+            for hand in positions(rules, seed, hands=1, every=1):
                 if observe(hand, hand.turn).unseen.bit_count() > 10:
                     continue  # the exhaustive search in Python is slow on many tiles
                 obs = _made_up_voids(observe(hand, hand.turn), rng)
@@ -155,10 +125,10 @@ def test_the_constrained_sampler_draws_the_same_worlds() -> None:
 def test_search_runs_native_whenever_the_native_core_is_active(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BONES_CORE", "native")
-    rules = _rules("all-fives", 2, False)
+    rules = compiled("all-fives", 2, False)
     assert native_searcher(rules) is not None
     bot = SearchBot(iterations=6, tree=0)  # the worlds (the tree: test_ismcts.py)
-    for hand in _positions(rules, 4, hands=1, every=4):
+    for hand in positions(rules, 4, hands=1, every=4):
         obs = observe(hand, hand.turn)
         a, b = Rng(9), Rng(9)
         assert bot.choose(obs, a) == bot.python_values(obs, b, obs.legal_moves())[0]
@@ -168,23 +138,27 @@ def test_search_runs_native_whenever_the_native_core_is_active(
 
 
 def test_bad_views_are_refused_with_one_line() -> None:
-    rules = _rules("all-fives", 2, False)
+    rules = compiled("all-fives", 2, False)
     searcher = _searcher("all-fives", 2, False)
-    hand = next(_positions(rules, 1, hands=1, every=1))
+    hand = next(positions(rules, 1, hands=1, every=1))
     obs = observe(hand, hand.turn)
     legal = obs.legal_moves()
-    args = (obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen, obs.limits())
+    greedy = SearchSettings(iterations=2, rollouts=1, policy="greedy", seconds=0.0, solve=0,
+                            infer=0.0, threads=1, nodes=0)
     with pytest.raises(ValueError, match="not legal"):
-        searcher.search(*args, [legal[0] + 2 ** 20], 2, 1, "greedy", 0.0, 1)
-    with pytest.raises(ValueError, match="no rollout policy"):
-        searcher.search(*args, legal, 2, 1, "clever", 0.0, 1)
+        searcher.search(obs, [legal[0] + 2 ** 20], greedy.native(), 1)
+    with pytest.raises(ValueError, match="no playout policy"):
+        replace(greedy, policy="clever").native()
     with pytest.raises(ValueError, match="beyond the set"):
-        searcher.search(obs.layout, obs.seat, 1 << 200, *args[3:], legal, 2, 1, "greedy", 0.0, 1)
-    other = 1 - obs.seat
+        searcher.search(obs._replace(hand=1 << 200), legal, greedy.native(), 1)
     with pytest.raises(ValueError, match="not the one to move"):
-        searcher.search(obs.layout, other, *args[2:], legal, 2, 1, "greedy", 0.0, 1)
+        searcher.search(obs._replace(seat=1 - obs.seat), legal, greedy.native(), 1)
+    with pytest.raises(ValueError, match="no field 'depth'"):
+        bones_native.SearchSettings({**asdict(greedy), "depth": 3})
+    with pytest.raises(ValueError, match="lack the field 'threads'"):
+        bones_native.SearchSettings({k: v for k, v in asdict(greedy).items() if k != "threads"})
     # a time budget samples at least one world and plays a legal move
-    got = searcher.search(*args, legal, 1, 1, "greedy", 0.01, 1)
+    got = searcher.search(obs, legal, replace(greedy, iterations=1, seconds=0.01).native(), 1)
     assert got[0] in legal and got[3] >= 1
 
 
@@ -197,12 +171,12 @@ def test_solved_and_weighted_worlds_are_the_same_in_both_cores(name: str, player
     the same totals, the same weights, the same values of every move."""
     from bones.bots.search import evaluate_moves
 
-    rules = _rules(name, players, teams)
+    rules = compiled(name, players, teams)
     searcher = _searcher(name, players, teams)
     bot = SearchBot(iterations=3, solve=12)
     compared = 0
     for seed in range(3):
-        for hand in _positions(rules, seed, hands=2, every=3):
+        for hand in positions(rules, seed, hands=2, every=3):
             obs = observe(hand, hand.turn)
             legal = obs.legal_moves()
             a, b = Rng(seed), Rng(seed)

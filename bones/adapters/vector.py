@@ -65,7 +65,7 @@ from bones.adapters.common import check_illegal_reward, check_reward, compile_ta
 from bones.bots import make_bot
 from bones.bots.basic import GreedyBot, HeuristicBot, RandomBot
 from bones.bots.ismcts import DEFAULT_SCALE
-from bones.bots.search import SearchBot
+from bones.bots.search import DEFAULT_NODES, SearchBot
 from bones.engine.rules import Rules
 from bones.seat.actions import ActionSpace
 from bones.seat.encoding import SCORE_CLIP, Encoding
@@ -94,12 +94,12 @@ def native_opponent(text: str) -> Spec:
         return ("heuristic", 0, 0, "", 0, 0.0, 0)
     # (threads change nothing but the speed; the match value is not played natively)
     if (isinstance(bot, SearchBot) and not bot.timed and bot.value == "points"
-            and bot.scale == DEFAULT_SCALE):
+            and bot.scale == DEFAULT_SCALE and bot.nodes == DEFAULT_NODES):
         return ("search", bot.iterations, bot.rollouts, bot.policy, bot.solve, bot.infer,
                 bot.tree)
     raise ValueError(f"the vector environment plays random, greedy, heuristic and search "
-                     f"(an iteration budget, valuing points, its tree's default scale) "
-                     f"natively, not {text!r}")
+                     f"(an iteration budget, valuing points, its tree's default scale and "
+                     f"solving budget) natively, not {text!r}")
 
 
 def _count(value: Any, name: str) -> int:

@@ -20,7 +20,12 @@ set, the one with the best weighted total of exact values over its worlds.
 A candidate's total is the sum of those best totals over its sets (plus the
 margins of the worlds in which the hand ends first); the highest total is
 played (the first candidate on a tie).  Elsewhere the position goes to
-``search`` with the same ``iterations``, ``solve`` and ``infer``.
+``search`` with the same ``iterations``, ``solve``, ``infer`` and ``nodes``.
+
+Its solving is bounded as ``search``'s is: ``nodes`` positions a move,
+shared equally by the worlds' different deals (a deal is judged once, its
+solves sharing its part and its transposition table); a world whose solving
+runs out of them is left out of every candidate's total.
 
 With the native core active it runs in Rust (``bones_native.Epimc``,
 native/src/bots/epimc.rs) with exactly the same draws and totals; this module is
@@ -34,9 +39,18 @@ from typing import Any
 
 from bones.bots.infer import log_likelihood
 from bones.bots.info import BotInfo, Param, named
-from bones.bots.search import DEFAULT_INFER, DEFAULT_ITERATIONS, DEFAULT_SOLVE, SearchBot, solvable_view
-from bones.bots.solve import Solver
+from bones.bots.search import (
+    DEFAULT_INFER,
+    DEFAULT_ITERATIONS,
+    DEFAULT_SOLVE,
+    SearchBot,
+    deal_limit,
+    solvable_view,
+)
+from bones.bots.solve import DEFAULT_NODES, MAX_NODES, Solver
+from bones.bots.stop import Stopped, current, native_call
 from bones.engine import core
+from bones.engine.bounds import BELOW_ANY_SCORE
 from bones.engine.hand import PLAYING, Hand
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
@@ -51,13 +65,17 @@ PARAMS = (
     Param("infer", float, DEFAULT_INFER,
           "temperature of the model of the other seats that weights worlds by their "
           "plays (0: every world weighs the same)", minimum=0, maximum=10.0),
+    Param("nodes", int, DEFAULT_NODES,
+          "the most positions a move's exact solving may visit, shared by its different "
+          "worlds (a world that needs more than its share is left out)",
+          minimum=1, maximum=MAX_NODES),
 )
 
 
 def _margin(hand: Hand, base: list[int], me: int) -> int:
     gains = [a - b for a, b in zip(hand.scores, base)]
     mine = gains[me]
-    gains[me] = -(1 << 30)
+    gains[me] = BELOW_ANY_SCORE
     return mine - max(gains)
 
 
@@ -69,6 +87,39 @@ def _pick(values: list[int], highest: bool) -> int:
     return at
 
 
+def _judge_world(solver: Solver, world: Hand, me: int, seat: int, legal: list[int]
+                 ) -> list[tuple[int, tuple[int, ...], list[int] | None]] | None:
+    """Every candidate of ``legal`` in ``world``, the solver begun for it:
+    ``(margin, (), None)`` where the hand ends before the searcher's next
+    move, else ``(0, replies, values of the searcher's moves there)``; None
+    when the world's solving runs out of positions."""
+    owner = world.rules.owner
+    out: list[tuple[int, tuple[int, ...], list[int] | None]] = []
+    for move in legal:
+        h = world.copy()
+        h.apply(move)
+        replies = []
+        while h.state == PLAYING and h.turn != seat:
+            moves = h.legal_moves()
+            if len(moves) == 1:
+                reply = moves[0]
+            else:
+                values = solver.again(h, moves)
+                if values is None:
+                    return None
+                reply = moves[_pick(values, owner[h.turn] == me)]
+            replies.append(reply)
+            h.apply(reply)
+        if h.state != PLAYING:
+            out.append((_margin(h, list(world.scores), me), (), None))
+            continue
+        values = solver.again(h, h.legal_moves())
+        if values is None:
+            return None
+        out.append((0, tuple(replies), values))
+    return out
+
+
 class EpimcBot:
     """Determinized search whose next own move is chosen per information set."""
 
@@ -76,13 +127,15 @@ class EpimcBot:
     timed = False
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, solve: int = DEFAULT_SOLVE,
-                 infer: float = DEFAULT_INFER) -> None:
+                 infer: float = DEFAULT_INFER, nodes: int = DEFAULT_NODES) -> None:
         self.iterations = iterations
         self.solve = solve
         self.infer = infer
+        self.nodes = nodes
         self.name = named("epimc", PARAMS, {
-            "iterations": iterations, "solve": solve, "infer": infer})
-        self._search = SearchBot(iterations=iterations, solve=solve, infer=infer, tree=0)
+            "iterations": iterations, "solve": solve, "infer": infer, "nodes": nodes})
+        self._search = SearchBot(iterations=iterations, solve=solve, infer=infer, tree=0,
+                                 nodes=nodes)
 
     def choose(self, obs: Observation, rng: Rng) -> int:
         legal = obs.legal_moves()
@@ -106,9 +159,13 @@ class EpimcBot:
                       legal: list[int]) -> tuple[int, list[float], float]:
         """:meth:`search` in the native core (``native``: a
         ``bones_native.Epimc`` for ``obs.rules``)."""
-        best, totals, rng.state, weight = native.search(
-            obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen, obs.limits(),
-            legal, self.iterations, self.solve, self.infer, rng.state)
+        settings = self._search.settings.native()
+        state = rng.state
+        best, totals, state, weight, stopped = native_call(
+            lambda stop: native.search(obs, legal, settings, state, stop))
+        if stopped:
+            raise Stopped("the search was stopped")
+        rng.state = state
         if best is None:
             raise NoWorldError("no deal of the unseen tiles agrees with what the history proves")
         return best, list(totals), weight
@@ -125,34 +182,34 @@ class EpimcBot:
             worlds.append(world)
             weights.append(math.exp(log_likelihood(world, obs.seat, obs.layout.log, self.infer))
                            if self.infer > 0 else 1.0)
-        solver = Solver()
+        limit = deal_limit(worlds, self.nodes)
+        stop = current()
+        solver = Solver(stop)
         totals = [0.0] * len(legal)
-        for i, move in enumerate(legal):
-            # the searcher's information sets after move: replies -> totals
-            sets: dict[tuple[int, ...], list[float]] = {}
-            for world, w in zip(worlds, weights):
-                base = list(world.scores)
-                h = world.copy()
-                h.apply(move)
-                replies = []
-                while h.state == PLAYING and h.turn != obs.seat:
-                    moves = h.legal_moves()
-                    if len(moves) == 1:
-                        reply = moves[0]
-                    else:
-                        values = solver.values(h, me, base, moves)
-                        reply = moves[_pick(values, rules.owner[h.turn] == me)]
-                    replies.append(reply)
-                    h.apply(reply)
-                if h.state != PLAYING:
-                    totals[i] += w * _margin(h, base, me)
+        # per candidate, the searcher's information sets after it: replies -> totals
+        sets: list[dict[tuple[int, ...], list[float]]] = [{} for _ in legal]
+        # each deal's judgement, made once (the same deal is the same world)
+        deals: dict[tuple[int, ...], list[tuple[int, tuple[int, ...], list[int] | None]] | None] = {}
+        for world, w in zip(worlds, weights):
+            if stop is not None:
+                stop.check()
+            deal = tuple(world.hands)
+            if deal not in deals:
+                # the table is kept for the whole world (the same side and base)
+                solver.begin(me, list(world.scores), limit=limit)
+                deals[deal] = _judge_world(solver, world, me, obs.seat, legal)
+            judged = deals[deal]
+            if judged is None:
+                continue  # out of positions: the world is left out
+            for i, (margin, replies, values) in enumerate(judged):
+                if values is None:
+                    totals[i] += w * margin
                     continue
-                moves = h.legal_moves()
-                values = solver.values(h, me, base, moves)
-                sums = sets.setdefault(tuple(replies), [0.0] * len(moves))
+                sums = sets[i].setdefault(replies, [0.0] * len(values))
                 for k, v in enumerate(values):
                     sums[k] += w * v
-            for sums in sets.values():
+        for i in range(len(legal)):
+            for sums in sets[i].values():
                 totals[i] += max(sums)
         best = 0
         for i in range(1, len(legal)):

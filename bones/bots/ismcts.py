@@ -48,8 +48,11 @@ from typing import Any
 from bones.bots.infer import log_likelihood
 from bones.bots.info import BotInfo, Param, named
 from bones.bots.rollouts import POLICIES
-from bones.bots.solve import Solver, solvable
+from bones.bots.settings import TreeSettings
+from bones.bots.solve import DEFAULT_NODES, MAX_NODES, Solver, solvable
+from bones.bots.stop import Stopped, current, native_call
 from bones.engine import core
+from bones.engine.bounds import BELOW_ANY_SCORE
 from bones.engine.hand import PLAYING, Hand
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
@@ -97,6 +100,10 @@ PARAMS = (
           minimum=1, maximum=2000),
     Param("depth", int, DEFAULT_DEPTH,
           "the most moves the tree holds below the root (0: no limit)", minimum=0, maximum=100),
+    Param("nodes", int, DEFAULT_NODES,
+          "the most positions a move's exact solving may visit, shared by its iterations "
+          "(a leaf that needs more than its share is played out)",
+          minimum=1, maximum=MAX_NODES),
 )
 
 
@@ -114,7 +121,7 @@ def _margin(now: list[int], base: list[int], side: int) -> int:
     """Side ``side``'s points since ``base`` less the best other side's."""
     gains = [a - b for a, b in zip(now, base)]
     mine = gains[side]
-    gains[side] = -(1 << 30)
+    gains[side] = BELOW_ANY_SCORE
     return mine - max(gains)
 
 
@@ -131,7 +138,7 @@ class IsmctsBot:
                  policy: str = DEFAULT_POLICY, explore: float = DEFAULT_EXPLORE,
                  scale: float = DEFAULT_SCALE, solve: int = DEFAULT_SOLVE,
                  infer: float = DEFAULT_INFER, worlds: int = DEFAULT_WORLDS,
-                 depth: int = DEFAULT_DEPTH) -> None:
+                 depth: int = DEFAULT_DEPTH, nodes: int = DEFAULT_NODES) -> None:
         self.iterations = iterations
         self.seconds = seconds
         self.policy = policy
@@ -142,10 +149,15 @@ class IsmctsBot:
         self.infer = infer
         self.worlds = worlds
         self.depth = depth
+        self.nodes = nodes
+        #: what the tree is told, as one value (the native core's configuration)
+        self.settings = TreeSettings(iterations=iterations, seconds=seconds, policy=policy,
+                                     explore=explore, scale=scale, solve=solve, infer=infer,
+                                     worlds=worlds, depth=depth, nodes=nodes)
         self.name = named("ismcts", PARAMS, {
             "iterations": iterations, "seconds": seconds, "policy": policy,
             "explore": explore, "scale": scale, "solve": solve, "infer": infer,
-            "worlds": worlds, "depth": depth})
+            "worlds": worlds, "depth": depth, "nodes": nodes})
 
     @property
     def timed(self) -> bool:
@@ -179,11 +191,13 @@ class IsmctsBot:
                       even: bool = False) -> tuple[int, list[float], list[float]]:
         """:meth:`search` in the native core (``native``: a
         ``bones_native.Ismcts`` for ``obs.rules``)."""
-        best, visits, totals, rng.state, _ = native.search(
-            obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen, obs.limits(),
-            legal, self.iterations, self.seconds, self.policy, self.explore, self.scale,
-            self.solve, self.infer, self.worlds, self.depth, rng.state, even,
-        )
+        settings = self.settings.native()
+        state = rng.state
+        best, visits, totals, state, _, stopped = native_call(
+            lambda stop: native.search(obs, legal, settings, state, even, stop))
+        if stopped:
+            raise Stopped("the search was stopped")
+        rng.state = state
         if best is None:
             raise NoWorldError("no deal of the unseen tiles agrees with what the history proves")
         return best, list(visits), list(totals)
@@ -195,7 +209,10 @@ class IsmctsBot:
         me = rules.owner[obs.seat]
         sides = len(obs.layout.scores)
         root = _Node(0, me)
-        solver = Solver()
+        stop = current()
+        solver = Solver(stop)
+        # the move's positions shared by its iterations, a leaf each
+        leaf_limit = max(1, self.nodes // max(1, self.iterations)) if self.nodes else 0
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else 0.0
         done = 0
         # the pool of worlds and their cumulative weights (inference only)
@@ -204,6 +221,8 @@ class IsmctsBot:
         if self.infer > 0:
             lls = []
             for _ in range(max(1, self.worlds)):
+                if stop is not None:
+                    stop.check()
                 w = sample_world(obs, rng)
                 lls.append(log_likelihood(w, obs.seat, obs.layout.log, self.infer))
                 pool.append(w)
@@ -213,6 +232,8 @@ class IsmctsBot:
                 total += math.exp(ll - top)
                 cumulative.append(total)
         while True:
+            if stop is not None:
+                stop.check()
             if pool:
                 x = rng.random() * cumulative[-1]
                 at = next((i for i, c in enumerate(cumulative) if x < c), len(pool) - 1)
@@ -266,8 +287,10 @@ class IsmctsBot:
             # the leaf's value: exact, or a playout
             solved: int | None = None
             if sides == 2 and solvable(world, self.solve):
-                values = solver.values(world, me, base, world.legal_moves())
-                solved = max(values) if rules.owner[world.turn] == me else min(values)
+                # None when out of positions: the leaf is played out
+                values = solver.within(world, me, base, world.legal_moves(), limit=leaf_limit)
+                if values is not None:
+                    solved = max(values) if rules.owner[world.turn] == me else min(values)
             if solved is None:
                 play_rng = Rng(seed)
                 while world.state == PLAYING:

@@ -15,7 +15,11 @@ between moves is much sharper than the values themselves.
   are in the hands: every world of a block game without drawing, the end of
   a draw game; and weights each world by how likely it makes the plays the
   other seats were seen to make, under a softmax model of the heuristic
-  (:mod:`bones.bots.infer`, temperature ``infer``), over 180 worlds.
+  (:mod:`bones.bots.infer`, temperature ``infer``), over 180 worlds.  Its
+  solving is bounded: a move's solves visit at most ``nodes`` positions,
+  shared equally by the worlds' different deals (worlds with the same tiles
+  in the hands are solved once), and a world whose solve would visit more
+  than its share is played out instead (docs/bots.md, "A bounded solve").
 
 With the native core active (:func:`bones.engine.core.native`) the search
 runs in Rust (``bones_native.Searcher``, native/src/bots/search.rs, solve.rs,
@@ -29,15 +33,19 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 from bones.bots.infer import log_likelihood
 from bones.bots.info import BotInfo, Param, named
 from bones.bots.ismcts import DEFAULT_SCALE, IsmctsBot
 from bones.bots.matchvalue import WIN, MatchTable, match_table
 from bones.bots.rollouts import POLICIES
-from bones.bots.solve import Solver, solvable
+from bones.bots.settings import SearchSettings
+from bones.bots.solve import DEFAULT_NODES, MAX_NODES, Solver, solvable
+from bones.bots.stop import Stopped, current, native_call
 from bones.engine import core
+from bones.engine.bounds import BELOW_ANY_SCORE
+from bones.engine.hand import Hand
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
 from bones.seat.observation import NoWorldError, Observation, sample_world
@@ -108,6 +116,10 @@ def _params(iterations: int, solve: bool) -> tuple[Param, ...]:
         Param("scale", float, DEFAULT_SCALE,
               "points of a hand's margin the tree counts as a full win (its rewards are "
               "margins over this, clamped)", minimum=1.0, maximum=1000.0),
+        Param("nodes", int, DEFAULT_NODES,
+              "the most positions a move's exact solving may visit, shared by its different "
+              "worlds (a world that needs more than its share is played out)",
+              minimum=1, maximum=MAX_NODES),
     )
 
 
@@ -115,6 +127,18 @@ def _params(iterations: int, solve: bool) -> tuple[Param, ...]:
 PARAMS = _params(DEFAULT_ITERATIONS, True)
 #: ``pimc``'s parameters (those of bones 0.1's ``search``)
 PIMC_PARAMS = _params(PIMC_ITERATIONS, False)
+
+
+class Judged(NamedTuple):
+    """What a search found: the chosen move, every candidate's total value,
+    the sum of the worlds' weights, and per world the positions its deal's
+    solve visited (0: played out; its share of ``nodes`` plus 1: the solve
+    ran out, and the world was played out)."""
+
+    best: int
+    totals: list[float]
+    weight: float
+    nodes: list[int]
 
 
 class SearchBot:
@@ -126,7 +150,7 @@ class SearchBot:
                  seconds: float = 0.0, policy: str = DEFAULT_POLICY,
                  solve: int = DEFAULT_SOLVE, infer: float = DEFAULT_INFER,
                  value: str = DEFAULT_VALUE, threads: int = 1, tree: int = DEFAULT_TREE,
-                 scale: float = DEFAULT_SCALE) -> None:
+                 scale: float = DEFAULT_SCALE, nodes: int = DEFAULT_NODES) -> None:
         self.iterations = iterations
         self.rollouts = rollouts
         self.seconds = seconds
@@ -140,8 +164,15 @@ class SearchBot:
         self.threads = threads
         self.tree = tree
         self.scale = scale
+        # the most positions a move's solving may visit (0: no limit, which
+        # only the class itself takes: a bot text gives 1 to MAX_NODES)
+        self.nodes = nodes
+        #: what the search is told, as one value (the native core's budget)
+        self.settings = SearchSettings(iterations=iterations, rollouts=rollouts, policy=policy,
+                                       seconds=seconds, solve=solve, infer=infer,
+                                       threads=threads, nodes=nodes)
         self._tree = (IsmctsBot(iterations=tree * iterations, seconds=seconds, policy=policy,
-                                scale=scale)
+                                scale=scale, nodes=nodes)
                       if tree > 0 else None)
         self.name = self._name()
 
@@ -150,7 +181,7 @@ class SearchBot:
             "iterations": self.iterations, "rollouts": self.rollouts, "seconds": self.seconds,
             "policy": self.policy, "solve": self.solve, "infer": self.infer,
             "value": self.value, "threads": self.threads, "tree": self.tree,
-            "scale": self.scale})
+            "scale": self.scale, "nodes": self.nodes})
 
     def table(self, rules: Rules) -> MatchTable | None:
         """The match objective's table for ``rules`` (None: points)."""
@@ -210,16 +241,23 @@ class SearchBot:
     def native_search(self, searcher: Any, obs: Observation, rng: Rng,
                       legal: list[int]) -> tuple[int, list[float], float]:
         """:meth:`search` in the native core."""
+        return self.native_judge(searcher, obs, rng, legal)[:3]
+
+    def native_judge(self, searcher: Any, obs: Observation, rng: Rng,
+                     legal: list[int]) -> Judged:
+        """:meth:`judge` in the native core."""
         table = self.table(obs.rules)
-        got = searcher.search(
-            obs.layout, obs.seat, obs.hand, list(obs.counts), obs.unseen, obs.limits(),
-            legal, self.iterations, self.rollouts, self.policy, self.seconds, rng.state,
-            self.solve, self.infer, self.threads, None if table is None else table.native(),
-        )
-        best, totals, rng.state, _, weight = got
+        settings = self.settings.native()
+        objective = None if table is None else table.native()
+        state = rng.state
+        best, totals, state, _, weight, nodes, stopped = native_call(
+            lambda stop: searcher.search(obs, legal, settings, state, objective, stop))
+        if stopped:
+            raise Stopped("the search was stopped")
+        rng.state = state
         if best is None:
             raise NoWorldError("no deal of the unseen tiles agrees with what the history proves")
-        return best, [float(t) for t in totals], float(weight)
+        return Judged(best, [float(t) for t in totals], float(weight), list(nodes))
 
     def python_values(self, obs: Observation, rng: Rng,
                       legal: list[int]) -> tuple[int, list[float]]:
@@ -231,39 +269,58 @@ class SearchBot:
                legal: list[int]) -> tuple[int, list[float], float]:
         """The chosen move, every candidate's total value and the sum of the
         worlds' weights (in the native core when it is active)."""
+        return self.judge(obs, rng, legal)[:3]
+
+    def judge(self, obs: Observation, rng: Rng, legal: list[int]) -> Judged:
+        """:meth:`search`, with the positions each world's solve visited
+        (in the native core when it is active: the same numbers)."""
         searcher = native_searcher(obs.rules) if type(rng) is Rng else None
         if searcher is not None:
-            return self.native_search(searcher, obs, rng, legal)
-        return self.python_search(obs, rng, legal)
+            return self.native_judge(searcher, obs, rng, legal)
+        return self.python_judge(obs, rng, legal)
 
     def python_search(self, obs: Observation, rng: Rng,
                       legal: list[int]) -> tuple[int, list[float], float]:
         """:meth:`search` in Python (the reference)."""
+        return self.python_judge(obs, rng, legal)[:3]
+
+    def python_judge(self, obs: Observation, rng: Rng, legal: list[int]) -> Judged:
+        """:meth:`judge` in Python (the reference)."""
         rules = obs.rules
         me = rules.owner[obs.seat]
         totals = [0.0] * len(legal)
         policy = self._policy
-        deadline = time.perf_counter() + self.seconds if self.seconds > 0 else 0.0
-        done = 0
         weights = 0.0
-        solver = Solver()
+        nodes: list[int] = []
+        stop = current()
+        solver = Solver(stop)
+        # each deal's solve: its values (None: out of positions) and positions
+        solved: dict[tuple[int, ...], tuple[list[int] | None, int]] = {}
         table = self.table(rules)
         history = obs.layout.log
-        while True:
-            world = sample_world(obs, rng)
-            seeds = [rng.next_u64() for _ in range(self.rollouts)]
+
+        def judge(world: Hand, seeds: list[int], limit: int) -> None:
+            nonlocal weights
+            if stop is not None:
+                stop.check()
             base = list(world.scores)
             weight = (math.exp(log_likelihood(world, obs.seat, history, self.infer))
                       if self.infer > 0 else 1.0)
             weights += weight
-            if solvable(world, self.solve):
-                values = solver.values(world, me, base, legal, table)
-                for i, v in enumerate(values):
-                    totals[i] += weight * (v * self.rollouts)
-                done += 1
-                if self._done(done, deadline):
-                    break
-                continue
+            if not solvable(world, self.solve):
+                nodes.append(0)
+            else:
+                deal = tuple(world.hands)
+                if deal not in solved:
+                    got = solver.within(world, me, base, legal, table, limit)
+                    solved[deal] = (got, solver.nodes)
+                values, visited = solved[deal]
+                nodes.append(visited)
+                if values is not None:
+                    for i, v in enumerate(values):
+                        totals[i] += weight * (v * self.rollouts)
+                    return
+                # out of positions: played out, as a world that cannot be solved
             for i, move in enumerate(legal):
                 for seed in seeds:
                     trial = world.copy()
@@ -277,18 +334,49 @@ class SearchBot:
                         continue
                     gains = [a - b for a, b in zip(trial.scores, base)]
                     mine = gains[me]
-                    gains[me] = -(1 << 30)
+                    gains[me] = BELOW_ANY_SCORE
                     totals[i] += weight * (mine - max(gains))
-            done += 1
-            if self._done(done, deadline):
-                break
-        best = max(range(len(legal)), key=lambda i: (totals[i], -i))
-        return legal[best], totals, weights
 
-    def _done(self, done: int, deadline: float) -> bool:
-        if deadline:
-            return time.perf_counter() >= deadline
-        return done >= self.iterations
+        if self.seconds > 0:
+            # worlds until the clock passes the deadline, each solve within nodes
+            deadline = time.perf_counter() + self.seconds
+            while True:
+                world = sample_world(obs, rng)
+                judge(world, [rng.next_u64() for _ in range(self.rollouts)], self.nodes)
+                if time.perf_counter() >= deadline:
+                    break
+        else:
+            # every world (and its rollouts' seeds) drawn first, in the same
+            # order, so the budget can be shared by the different deals
+            sampled = []
+            for _ in range(max(1, self.iterations)):
+                if stop is not None:
+                    stop.check()
+                world = sample_world(obs, rng)
+                sampled.append((world, [rng.next_u64() for _ in range(self.rollouts)]))
+            limit = world_limit([w for w, _ in sampled], self.solve, self.nodes)
+            for world, seeds in sampled:
+                judge(world, seeds, limit)
+        best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+        return Judged(legal[best], totals, weights, nodes)
+
+
+def world_limit(worlds: list[Hand], solve: int, nodes: int) -> int:
+    """The most positions the solve of one world may visit when ``worlds``
+    are every world of a move (``native/src/bots/search.rs``'s
+    ``world_limit``): ``nodes`` shared equally by the different deals of
+    the solvable ones (:func:`deal_limit`)."""
+    return deal_limit([w for w in worlds if solvable(w, solve)], nodes)
+
+
+def deal_limit(worlds: list[Hand], nodes: int) -> int:
+    """``nodes`` shared equally by the different deals (the tiles in the
+    hands: worlds with the same deal have the same solve, made once) of
+    ``worlds``, at least 1; 0: no limit."""
+    if not nodes:
+        return 0
+    deals = {tuple(w.hands) for w in worlds}
+    return max(1, nodes // max(1, len(deals)))
 
 
 class PimcBot(SearchBot):
@@ -366,8 +454,8 @@ INFOS = (
 )
 
 __all__ = [
-    "DEFAULT_INFER", "DEFAULT_ITERATIONS", "DEFAULT_POLICY", "DEFAULT_SOLVE", "INFOS", "PARAMS",
-    "DEFAULT_TREE", "PIMC_ITERATIONS", "PIMC_PARAMS", "POLICIES", "VALUES", "PimcBot",
-    "SearchBot", "evaluate_moves", "solvable_view",
-    "native_searcher",
+    "DEFAULT_INFER", "DEFAULT_ITERATIONS", "DEFAULT_NODES", "DEFAULT_POLICY", "DEFAULT_SOLVE",
+    "DEFAULT_TREE", "INFOS", "Judged", "MAX_NODES", "PARAMS", "PIMC_ITERATIONS", "PIMC_PARAMS",
+    "POLICIES", "VALUES", "PimcBot", "SearchBot", "deal_limit", "evaluate_moves",
+    "solvable_view", "native_searcher", "world_limit",
 ]

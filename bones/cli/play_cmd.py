@@ -273,13 +273,16 @@ def _load(ref: str):  # type: ignore[no-untyped-def]
 
 
 def _play(session, ui, screen: _Screen, resumed: bool = False) -> None:  # type: ignore[no-untyped-def]
+    from bones.bots.stop import ctrl_c_stops
     from bones.cli.entry import ctrl_c_raises
     from bones.cli.turns import FINISHED, run
     from bones.games.game import GameError
 
     where = shlex.quote(str(session.save_path))
     try:
-        with ctrl_c_raises():  # Ctrl-C during the game saves it and says how to go on
+        # Ctrl-C during the game saves it and says how to go on, at once even
+        # while a bot or the hint thinks (bones.bots.stop)
+        with ctrl_c_raises(), ctrl_c_stops():
             outcome = run(session, ui, resumed, ask_forced=screen.ask_forced)
     except (EOFError, KeyboardInterrupt) as stop:
         why = "input ended" if isinstance(stop, EOFError) else "interrupted"

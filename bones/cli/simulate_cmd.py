@@ -507,6 +507,32 @@ def _print_simulation(console: Console, body: dict[str, Any]) -> None:
         else:
             console.print(t)
     _print_game(console, body, unit)
+    _print_times(console, body)
+
+
+def _print_times(console: Console, body: dict[str, Any]) -> None:
+    """Each bot's time a move with a choice: the median, 90th and 99th
+    percentiles and the longest (``run.move_time``: CPU time of the bots
+    that search, every move; sampled wall time of the others)."""
+    from rich.table import Table
+
+    timing = body.get("run", {}).get("move_time", {})
+    rows = [(name, t["choices"]) for name, t in timing.items() if t["choices"]["moves"]]
+    if not rows:
+        return
+    t = Table(title="time a move with a choice, ms", title_justify="left")
+    t.add_column("bot", overflow="fold")
+    for column in ("moves timed", "median", "p90", "p99", "max"):
+        t.add_column(column, justify="right", no_wrap=True)
+    for name, c in rows:
+        t.add_row(name, f"{c['moves']:,}", *(_ms(c[k]) for k in ("median_ms", "p90_ms",
+                                                                  "p99_ms", "max_ms")))
+    console.print(t)
+
+
+def _ms(ms: float) -> str:
+    """A time in milliseconds, to about its histogram bin's precision."""
+    return f"{ms:.3g}" if ms < 1000 else f"{ms:,.0f}"
 
 
 def _print_game(console: Console, body: dict[str, Any], unit: str) -> None:

@@ -63,6 +63,11 @@ SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,150}\.json$")
 INDEX_DIR = "web"
 
 
+#: A game none of whose people has asked about it for this long (seconds;
+#: an open page long-polls every 20) is abandoned: a bot thinking in it is
+#: stopped, and the next look at the game starts it again.
+ABANDONED_AFTER = 60.0
+
 #: Worlds per decision of the page's analyses, by default and at most (a
 #: hundred worlds take about 2 ms a decision in the native core, 0.3 s in Python).
 ANALYSIS_BUDGET, MAX_ANALYSIS_BUDGET = 100, 1000
@@ -245,6 +250,12 @@ class WebGame:
         out["social"] = social_json(self, session, seat)
         return out
 
+    def abandoned(self, now: float | None = None) -> bool:
+        """Whether none of the game's people (its seats' keys) has asked
+        about it for :data:`ABANDONED_AFTER` seconds."""
+        last = max(self.seen.values(), default=self.created)
+        return (time.time() if now is None else now) - last > ABANDONED_AFTER
+
     def bot_to_move(self) -> bool:
         session = self.session
         if session is None or session.over or self.error:
@@ -356,8 +367,13 @@ class WebGame:
         made under both locks, if nothing moved in between (a take-back, a
         seat handed over, the save changed by the terminal: it then thinks
         again).  One bot thinks at a time for a game.  True while the bots
-        should go on, False when no bot is to move or a bot failed.
+        should go on, False when no bot is to move, a bot failed, or its
+        search was stopped (the game deleted or abandoned, the server
+        stopping: :mod:`bones.web.workers`): a stopped bot makes no move,
+        nothing is saved, and the game is as it was.
         """
+        from bones.bots.stop import Stopped
+
         with self.thinking:
             with self.held() as session:
                 if self.version != expected or not self.bot_to_move():
@@ -372,6 +388,8 @@ class WebGame:
                     return self._bot_failed(err)
             try:
                 move = think()
+            except Stopped:
+                return False
             except Exception as err:  # noqa: BLE001
                 with self.lock:
                     return self._bot_failed(err)

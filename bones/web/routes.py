@@ -310,7 +310,7 @@ async def game_analysis(request: Request) -> Response:
     seat = server.seat(request, game)
     hand = number_in(request.query_params.get("hand"), 1, MAX_HANDS,
                      "hand must be a hand's number, from 1")
-    return JSONResponse(await server.workers.thread(game.analysis, seat, hand))
+    return JSONResponse(await _analysis(request, game.analysis, seat, hand))
 
 
 async def delete_game(request: Request) -> Response:
@@ -409,8 +409,20 @@ async def analyse(request: Request) -> Response:
             record = await run_in_threadpool(record_of_text, text)
             label = "record"
         check_cost(record, budget)
-        result = await server.workers.thread(analysis_of, record, label, budget)
+        result = await _analysis(request, analysis_of, record, label, budget)
     return JSONResponse(result)
+
+
+async def _analysis(request: Request, fn: Any, *args: Any) -> Any:
+    """``fn(*args)``, an analysis, in the server's workers (within
+    ``--jobs``); its search is stopped when the client goes away (its answer
+    would go nowhere): 499, never sent."""
+    from bones.bots.stop import Stopped
+
+    try:
+        return await server_of(request).workers.thread(fn, *args, gone=request.is_disconnected)
+    except Stopped:
+        raise ApiError(499, "the analysis was stopped: its client went away") from None
 
 
 # ------------------------------------------------------- simulations

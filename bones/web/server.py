@@ -106,6 +106,13 @@ class Server:
             return
         self.bot_tasks[game.id] = asyncio.get_running_loop().create_task(self._bot(game))
 
+    def _unwanted(self, game: WebGame) -> bool:
+        """Whether nobody wants ``game``'s bot to finish its move: the server
+        is stopping, or the game was deleted or is abandoned (no person asked
+        about it for a while, no spectator watching)."""
+        return (self.closing or not self._held(game)
+                or (game.abandoned() and not self.spectators.watching.get(game.id)))
+
     def _held(self, game: WebGame) -> bool:
         """``game`` is still one of this server's games (not deleted)."""
         return self.store.games.get(game.id) is game
@@ -119,7 +126,8 @@ class Server:
             game.busy = True
             try:
                 moved = await self.workers.thread(game.bot_step, expected,
-                                                  weight=game.bot_threads())
+                                                  weight=game.bot_threads(),
+                                                  gone=lambda: self._unwanted(game))
             except ApiError as err:
                 log.warning("game %s: %s", game.id, err.message)
                 moved = False

@@ -7,6 +7,13 @@ one move) are never queued behind them.  A piece of thinking takes a slot for
 each thread it uses (a bot ``search:threads=2`` takes two; a client may seat
 no bot of more threads than ``jobs``).  A batch is small, so a long simulation
 gives its slots back often and a bot never waits long.
+
+Thinking in a thread can be stopped (:func:`watched`): it runs watching a
+:class:`bones.bots.stop.Stop`, which is set when the task awaiting it is
+cancelled (the server stops) or when ``gone()``, asked every :data:`POLL`
+seconds, says nobody wants the answer any more (the game was deleted or
+abandoned, the client of an analysis went away); the search then ends
+within moments, raising :class:`bones.bots.stop.Stopped`.
 """
 
 from __future__ import annotations
@@ -14,9 +21,56 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import inspect
 import multiprocessing
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bones.bots.stop import Stop
+
+#: How often a thinking thread's ``gone()`` is asked (seconds).
+POLL = 0.1
+
+#: Whether the answer of a thinking thread is still wanted: True when it is
+#: not (a plain function, or a coroutine function such as
+#: ``Request.is_disconnected``).
+Gone = Callable[[], "bool | Awaitable[bool]"]
+
+
+def _watching(stop: Stop, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    from bones.bots.stop import watching
+
+    with watching(stop):
+        return fn(*args)
+
+
+async def watched(executor: concurrent.futures.Executor | None, fn: Callable[..., Any],
+                  *args: Any, gone: Gone | None = None) -> Any:
+    """``fn(*args)`` in ``executor`` (None: the loop's default), its searches
+    watching a new stop, set when the awaiting task is cancelled or when
+    ``gone()`` says so; a stopped search raises
+    :class:`bones.bots.stop.Stopped` here."""
+    # the bots (and the engine) load at the first thinking, not at start-up
+    from bones.bots.stop import Stop
+
+    stop = Stop()
+    loop = asyncio.get_running_loop()
+    future = loop.run_in_executor(executor, _watching, stop, fn, args)
+    try:
+        while True:
+            done, _ = await asyncio.wait({future}, timeout=POLL)
+            if done:
+                return future.result()
+            if gone is not None and not stop.is_set():
+                answer = gone()
+                if inspect.isawaitable(answer):
+                    answer = await answer
+                if answer:
+                    stop.set()
+    except asyncio.CancelledError:
+        stop.set()
+        raise
 
 
 class Workers:
@@ -72,10 +126,13 @@ class Workers:
                     max_workers=self.jobs, thread_name_prefix="bones-sim")
         return self._procs
 
-    async def thread(self, fn: Callable[..., Any], *args: Any, weight: int = 1) -> Any:
-        """``fn(*args)`` in a bot thread, when ``weight`` slots are free (the threads it uses)."""
+    async def thread(self, fn: Callable[..., Any], *args: Any, weight: int = 1,
+                     gone: Gone | None = None) -> Any:
+        """``fn(*args)`` in a bot thread, when ``weight`` slots are free (the
+        threads it uses), its searches stopped when the awaiting task is
+        cancelled or ``gone()`` says so (:func:`watched`)."""
         async with self._held(weight):
-            return await asyncio.get_running_loop().run_in_executor(self.threads, fn, *args)
+            return await watched(self.threads, fn, *args, gone=gone)
 
     async def process(self, fn: Callable[..., Any], *args: Any, weight: int = 1) -> Any:
         """``fn(*args)`` in a worker process (picklable arguments), when ``weight`` slots are free."""

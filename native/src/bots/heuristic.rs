@@ -230,10 +230,20 @@ pub fn heuristic_decide<const W: usize>(
     for (s, c) in counts[..players].iter_mut().enumerate() {
         *c = i64::from(hand.hands[s].count());
     }
-    let drawable = hand.drawable() as i64;
+    let hidden = Hidden { unseen, counts: &counts[..players], drawable: hand.drawable() as i64 };
     let opponent = r.t.next_opponent(seat);
     let barred = voids.barred_for(hand, seat, opponent, &unseen);
-    heuristic_move_in(hand, &unseen, &counts[..players], drawable, &barred, legal, scratch, true)
+    heuristic_move_in(hand, &hidden, &barred, legal, scratch, true)
+}
+
+/// What the mover of a hand cannot see, as the heuristic weighs it: the
+/// unseen tiles (`unseen`), every seat's tile count (`counts`) and the tiles
+/// left to draw (`drawable`), `basic.heuristic_move`'s three arguments.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hidden<'a, const W: usize> {
+    pub(crate) unseen: Bits<W>,
+    pub(crate) counts: &'a [i64],
+    pub(crate) drawable: i64,
 }
 
 /// `basic.heuristic_move`, its candidate moves played in `scratch` (any
@@ -241,13 +251,9 @@ pub fn heuristic_decide<const W: usize>(
 /// played on the mover's view (`Hand.public_copy`: the other hands empty), so
 /// `hand` may be the live hand: the rest of the bot reads only the mover's
 /// tiles and the layout.
-// the bot's inputs as `basic.heuristic_move` takes them, plus the scratch hand and the view flag
-#[allow(clippy::too_many_arguments)]
-pub fn heuristic_move_in<const W: usize>(
+pub(crate) fn heuristic_move_in<const W: usize>(
     hand: &Hand<W>,
-    unseen: &Bits<W>,
-    counts: &[i64],
-    drawable: i64,
+    hidden: &Hidden<'_, W>,
     barred: &Bits<W>,
     legal: &[i64],
     scratch: &mut Hand<W>,
@@ -256,8 +262,8 @@ pub fn heuristic_move_in<const W: usize>(
     if legal.len() == 1 {
         return legal[0];
     }
-    let judge = Judge::new(hand, unseen, counts, drawable);
-    let candidates = unseen.and_not(barred);
+    let judge = Judge::new(hand, hidden);
+    let candidates = hidden.unseen.and_not(barred);
     let (mut best, mut best_value) = (-1i64, f64::NEG_INFINITY);
     for &mv in legal {
         if !is_tile_move(mv) {
@@ -301,12 +307,9 @@ pub(crate) struct Judge<'a, const W: usize> {
 }
 
 impl<'a, const W: usize> Judge<'a, W> {
-    pub(crate) fn new(
-        hand: &'a Hand<W>,
-        unseen: &Bits<W>,
-        counts: &'a [i64],
-        drawable: i64,
-    ) -> Judge<'a, W> {
+    pub(crate) fn new(hand: &'a Hand<W>, hidden: &Hidden<'a, W>) -> Judge<'a, W> {
+        let Hidden { unseen, counts, drawable } = *hidden;
+        let unseen = &unseen;
         let r = &*hand.rules;
         let t = &r.t;
         let seat = hand.turn;

@@ -10,26 +10,23 @@
 //! a draw every world weighs 1). Passes without a draw are forced, so they
 //! carry no more than the void bounds the sampler honours already.
 
-use crate::bots::heuristic::{reply_estimate, Judge, REPLY};
-use crate::kernel::bits::Bits;
+use crate::bots::heuristic::{reply_estimate, Hidden, Judge, REPLY};
 use crate::kernel::hand::{Hand, HandSetup};
-use crate::kernel::moves::{DRAW, PLAYING};
+use crate::kernel::moves::{tile_of, DRAW, PLAYING};
 
 /// The heuristic's value of every move of `legal` for the mover of the
 /// full-information `hand` (`basic.heuristic_move` without its pruning; a
 /// pass weighs nothing: `f64::NEG_INFINITY`).
-#[allow(clippy::too_many_arguments)]
-pub fn heuristic_values<const W: usize>(
+pub(crate) fn heuristic_values<const W: usize>(
     hand: &Hand<W>,
-    unseen: &Bits<W>,
-    counts: &[i64],
-    drawable: i64,
+    hidden: &Hidden<'_, W>,
     legal: &[i64],
     scratch: &mut Hand<W>,
     out: &mut Vec<f64>,
 ) {
     out.clear();
-    let judge = Judge::new(hand, unseen, counts, drawable);
+    let judge = Judge::new(hand, hidden);
+    let unseen = &hidden.unseen;
     for &mv in legal {
         if mv < 0 {
             out.push(if mv == DRAW { judge.draw(unseen) } else { f64::NEG_INFINITY });
@@ -65,7 +62,7 @@ pub fn log_likelihood<const W: usize>(
             return 0.0;
         }
         if mv >= 0 {
-            hands[s].set((mv >> 7) as usize);
+            hands[s].set(tile_of(mv));
         }
         scores[t.owner[s]] -= points;
     }
@@ -109,15 +106,8 @@ pub fn log_likelihood<const W: usize>(
                 for (o, c) in counts.iter_mut().enumerate() {
                     *c = h.hands[o].count() as i64;
                 }
-                heuristic_values(
-                    &h,
-                    &unseen,
-                    &counts,
-                    h.drawable() as i64,
-                    &legal,
-                    &mut scratch,
-                    &mut values,
-                );
+                let hidden = Hidden { unseen, counts: &counts, drawable: h.drawable() as i64 };
+                heuristic_values(&h, &hidden, &legal, &mut scratch, &mut values);
                 let top = values.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
                 let mut sum = 0.0f64;
                 for &v in &values {

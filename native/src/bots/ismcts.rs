@@ -21,10 +21,13 @@
 
 use crate::bots::infer::log_likelihood;
 use crate::bots::rollouts::{rollout_move, Policy};
+use crate::bots::search::DEFAULT_NODES;
 use crate::bots::solve::{solvable, Solver};
+use crate::bots::stop::Stop;
 use crate::bots::world::{NoWorld, View};
 use crate::kernel::moves::PLAYING;
 use crate::kernel::rng::Rng;
+use crate::kernel::table::BELOW_ANY_SCORE;
 
 /// `ismcts.DEFAULT_EXPLORE`, `DEFAULT_SCALE` and `DEFAULT_WORLDS`: the
 /// knobs of the tree `search` grows where its worlds cannot be solved.
@@ -46,7 +49,7 @@ pub enum Root {
 }
 
 /// The budget and knobs of one search.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// iterations (one world each), or until `deadline` passes (at least one)
     pub iterations: usize,
@@ -71,6 +74,12 @@ pub struct Config {
     pub depth: usize,
     /// how the root's move is chosen
     pub root: Root,
+    /// the most positions the move's solving may visit (0: no limit),
+    /// shared equally by its iterations (a leaf each): a leaf whose solve
+    /// would visit more than its share is played out instead
+    pub nodes: u64,
+    /// the stop the search watches (every iteration, and in the solver)
+    pub stop: Stop,
 }
 
 impl Config {
@@ -89,10 +98,23 @@ impl Config {
             worlds: DEFAULT_WORLDS,
             depth: 0,
             root: Root::Bound,
+            nodes: DEFAULT_NODES,
+            stop: Stop::default(),
         }
     }
 
+    /// The most positions the solve of one leaf may visit (0: no limit).
+    pub fn leaf_limit(&self) -> u64 {
+        if self.nodes == 0 {
+            return 0;
+        }
+        (self.nodes / self.iterations.max(1) as u64).max(1)
+    }
+
     fn done(&self, done: usize) -> bool {
+        if self.stop.is_set() {
+            return true;
+        }
         match self.deadline {
             Some(d) => std::time::Instant::now() >= d,
             None => done >= self.iterations,
@@ -120,13 +142,15 @@ pub struct Found {
     pub visits: Vec<f64>,
     pub totals: Vec<f64>,
     pub iterations: usize,
+    /// whether `Config::stop` ended the search before its budget
+    pub stopped: bool,
 }
 
 /// Side `side`'s margin from the scores `now` against `base`: its points
 /// since less the best other side's.
 fn margin(now: &[i64], base: &[i64], side: usize) -> i64 {
     let mut mine = 0;
-    let mut theirs = -(1i64 << 30);
+    let mut theirs = BELOW_ANY_SCORE;
     for (o, (&a, &b)) in now.iter().zip(base).enumerate() {
         if o == side {
             mine = a - b;
@@ -161,7 +185,8 @@ pub fn ismcts<const W: usize>(
     let mut counts: Vec<i64> = Vec::with_capacity(t.players);
     // the hand the playouts' heuristic tries its moves in
     let mut play: Option<crate::kernel::hand::Hand<W>> = None;
-    let mut solver = Solver::<W>::default();
+    let mut solver = Solver::<W>::watching(&config.stop);
+    let leaf_limit = config.leaf_limit();
     let mut done = 0usize;
     // the pool of worlds and their cumulative weights (inference only)
     let mut pool = Vec::new();
@@ -169,6 +194,9 @@ pub fn ismcts<const W: usize>(
     if config.infer > 0.0 {
         let mut lls = Vec::with_capacity(config.worlds);
         for _ in 0..config.worlds.max(1) {
+            if config.stop.is_set() {
+                break;
+            }
             let world = view.sample_world(rng)?;
             lls.push(log_likelihood(&world, view.seat, &view.history, config.infer));
             pool.push(world);
@@ -280,9 +308,11 @@ pub fn ismcts<const W: usize>(
         let mut solved: Option<i64> = None;
         if sides == 2 && solvable(&world, config.solve) {
             world.legal_moves_into(&mut moves);
-            let values = solver.values(&world, me, &base, &moves);
+            // None when out of positions: the leaf is played out
+            let values = solver.within(&world, (me, &base, None), &moves, leaf_limit);
             let mine = t.owner[world.turn] == me;
-            solved = values.into_iter().reduce(|a, b| if mine { a.max(b) } else { a.min(b) });
+            solved = values
+                .and_then(|v| v.into_iter().reduce(|a, b| if mine { a.max(b) } else { a.min(b) }));
         }
         if solved.is_none() {
             let mut play_rng = Rng::new(seed);
@@ -347,7 +377,7 @@ pub fn ismcts<const W: usize>(
             best = i;
         }
     }
-    Ok(Found { best: legal[best], visits, totals, iterations: done })
+    Ok(Found { best: legal[best], visits, totals, iterations: done, stopped: config.stop.is_set() })
 }
 
 #[cfg(test)]
@@ -373,6 +403,8 @@ mod tests {
             worlds: 20,
             depth: solve / 4,
             root: Root::Bound,
+            nodes: 0,
+            stop: Stop::default(),
         }
     }
 

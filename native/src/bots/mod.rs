@@ -10,4 +10,5 @@ pub mod policy;
 pub mod rollouts;
 pub mod search;
 pub mod solve;
+pub mod stop;
 pub mod world;

@@ -1,7 +1,7 @@
 //! How a search plays out the rest of a sampled world (`bones.bots.rollouts`):
 //! a fast full-information policy a move.
 
-use crate::bots::heuristic::heuristic_move_in;
+use crate::bots::heuristic::{heuristic_move_in, Hidden};
 use crate::kernel::bits::Bits;
 use crate::kernel::hand::Hand;
 use crate::kernel::rng::Rng;
@@ -54,16 +54,8 @@ pub(crate) fn rollout_move<const W: usize>(
             // the heuristic tries its moves in `play`, one hand kept for the
             // whole search (`copy_for_play` sets every field it reads)
             let play = play.get_or_insert_with(|| hand.clone());
-            heuristic_move_in(
-                hand,
-                &unseen,
-                counts,
-                hand.drawable() as i64,
-                &Bits::ZERO,
-                legal,
-                play,
-                false,
-            )
+            let hidden = Hidden { unseen, counts, drawable: hand.drawable() as i64 };
+            heuristic_move_in(hand, &hidden, &Bits::ZERO, legal, play, false)
         }
     }
 }

@@ -15,16 +15,26 @@
 //! worlds with the same rollout seeds (common random numbers). `pimc` is
 //! this search with `solve` and `infer` 0.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::bots::infer::log_likelihood;
 use crate::bots::matchvalue::MatchTable;
 use crate::bots::rollouts::{rollout_move, Policy};
 use crate::bots::solve::{solvable, Solver};
+use crate::bots::stop::Stop;
 use crate::bots::world::{NoWorld, View};
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::PLAYING;
 use crate::kernel::rng::Rng;
+use crate::kernel::table::BELOW_ANY_SCORE;
+
+/// The most positions a move's exact solving may visit by default
+/// (`solve.DEFAULT_NODES`), shared equally by its different deals: a world
+/// whose solve would visit more than its share is played out instead.
+/// About 0.6 s of CPU natively at the most, where the median move takes
+/// milliseconds (docs/bots.md, "A bounded solve", has the measurements).
+pub const DEFAULT_NODES: u64 = 2_000_000;
 
 /// What a search returns: the chosen move, every candidate's total value
 /// and the worlds sampled.
@@ -35,6 +45,13 @@ pub struct Found {
     pub iterations: usize,
     /// the sum of the worlds' weights (`iterations` without inference)
     pub weight: f64,
+    /// per world, the positions its deal's solve visited: 0 for a world
+    /// played out, its share of `Budget::nodes` plus 1 for one whose solve
+    /// ran out (and was then played out)
+    pub nodes: Vec<u64>,
+    /// whether `Budget::stop` ended the search before its budget (the rest
+    /// is then what it had: no decision)
+    pub stopped: bool,
 }
 
 /// The search's budget: `iterations` worlds, or (when `deadline` is given)
@@ -58,6 +75,13 @@ pub struct Budget {
     /// the match objective: a finished hand is worth the side's probability
     /// of winning the match (`matchvalue`), None: its points
     pub table: Option<Arc<MatchTable>>,
+    /// the most positions the move's solving may visit (0: no limit),
+    /// shared equally by its different deals (worlds with the same tiles in
+    /// the hands are solved once): a world whose solve would visit more
+    /// than its share is played out instead (`world_limit`)
+    pub nodes: u64,
+    /// the stop the search watches (between worlds, and in the solver)
+    pub stop: Stop,
 }
 
 impl Budget {
@@ -71,11 +95,25 @@ impl Budget {
         solve: usize,
         infer: f64,
     ) -> Budget {
-        Budget { iterations, rollouts, policy, deadline, solve, infer, threads: 1, table: None }
+        Budget {
+            iterations,
+            rollouts,
+            policy,
+            deadline,
+            solve,
+            infer,
+            threads: 1,
+            table: None,
+            nodes: DEFAULT_NODES,
+            stop: Stop::default(),
+        }
     }
 
     /// Whether the search stops after `done` worlds.
     fn done(&self, done: usize) -> bool {
+        if self.stop.is_set() {
+            return true;
+        }
         match self.deadline {
             Some(d) => std::time::Instant::now() >= d,
             None => done >= self.iterations,
@@ -94,6 +132,48 @@ struct Sampled<const W: usize> {
 struct Judgement {
     weight: f64,
     terms: Vec<Vec<f64>>,
+    /// the positions the world's solve visited (0: not solved)
+    nodes: u64,
+}
+
+/// The deal of a world: every seat's tiles (the rest of a sampled world is
+/// the view's, the same in every world, and what is not in the hands
+/// cannot be drawn where a world is solved), so worlds with the same deal
+/// have the same solve.
+pub(crate) fn deal<const W: usize>(world: &Hand<W>) -> Vec<u64> {
+    world.hands[..world.rules.t.players].iter().flat_map(|h| h.0).collect()
+}
+
+/// What solving a deal found: the values of the candidates (None: the
+/// solve ran out of positions) and the positions it visited.
+type Solved = (Option<Vec<i64>>, u64);
+
+/// The most positions the solve of one world may visit when `batch` is
+/// every world of the move: `budget.nodes` shared equally by its different
+/// solvable deals (at least 1; 0: no limit). With a time budget the worlds
+/// are not known in advance, and each may visit `budget.nodes`.
+fn world_limit<const W: usize>(batch: &[Sampled<W>], budget: &Budget) -> u64 {
+    if budget.deadline.is_some() {
+        return budget.nodes;
+    }
+    let worlds: Vec<&Hand<W>> =
+        batch.iter().map(|s| &s.world).filter(|w| solvable(w, budget.solve)).collect();
+    deal_limit(&worlds, budget)
+}
+
+/// `budget.nodes` shared equally by the different deals of `worlds` (at
+/// least 1; 0: no limit).
+pub(crate) fn deal_limit<const W: usize, H: std::borrow::Borrow<Hand<W>>>(
+    worlds: &[H],
+    budget: &Budget,
+) -> u64 {
+    if budget.nodes == 0 {
+        return 0;
+    }
+    let mut deals: Vec<Vec<u64>> = worlds.iter().map(|w| deal(w.borrow())).collect();
+    deals.sort_unstable();
+    deals.dedup();
+    (budget.nodes / deals.len().max(1) as u64).max(1)
 }
 
 /// One judging thread's buffers.
@@ -103,16 +183,39 @@ struct Judge<const W: usize> {
     counts: Vec<i64>,
     /// the hand the rollouts' heuristic tries its moves in
     play: Option<Hand<W>>,
+    /// the deals this judge has solved in this search (a deal is solved
+    /// once; the same deal gives the same values, whoever solves it)
+    solved: HashMap<Vec<u64>, Solved>,
 }
 
 impl<const W: usize> Judge<W> {
-    fn new(players: usize) -> Self {
+    fn new(players: usize, stop: &Stop) -> Self {
         Judge {
-            solver: Solver::default(),
+            solver: Solver::watching(stop),
             scratch: Vec::with_capacity(32),
             counts: Vec::with_capacity(players),
             play: None,
+            solved: HashMap::new(),
         }
+    }
+
+    /// The solve of `world` within `limit` positions, once per deal.
+    fn solve(
+        &mut self,
+        world: &Hand<W>,
+        me: usize,
+        legal: &[i64],
+        budget: &Budget,
+        limit: u64,
+    ) -> Solved {
+        let key = deal(world);
+        if let Some(got) = self.solved.get(&key) {
+            return got.clone();
+        }
+        let objective = (me, &world.scores[..], budget.table.as_ref());
+        let got = (self.solver.within(world, objective, legal, limit), self.solver.nodes);
+        self.solved.insert(key, got.clone());
+        got
     }
 
     /// The value for side `me` of a finished `trial` that started from `base`.
@@ -121,7 +224,7 @@ impl<const W: usize> Judge<W> {
             return t.value(&trial.scores, me, trial.game_over, trial.winner);
         }
         let mut mine = 0;
-        let mut theirs = -(1i64 << 30);
+        let mut theirs = BELOW_ANY_SCORE;
         for (o, (&a, &b)) in trial.scores.iter().zip(base).enumerate() {
             if o == me {
                 mine = a - b;
@@ -132,14 +235,19 @@ impl<const W: usize> Judge<W> {
         mine - theirs
     }
 
-    /// Every candidate's terms in one world.
+    /// Every candidate's terms in one world, its solve within `limit`
+    /// positions.
     fn judge(
         &mut self,
         s: &Sampled<W>,
         view: &View<W>,
         legal: &[i64],
         budget: &Budget,
+        limit: u64,
     ) -> Judgement {
+        if budget.stop.is_set() {
+            return Judgement { weight: 0.0, terms: Vec::new(), nodes: 0 };
+        }
         let world = &s.world;
         let me = view.layout.rules.t.owner[view.seat];
         let base = &world.scores;
@@ -148,11 +256,16 @@ impl<const W: usize> Judge<W> {
         } else {
             1.0
         };
+        let mut nodes = 0;
         if solvable(world, budget.solve) {
-            let values = self.solver.values_for(world, me, base, legal, budget.table.as_ref());
-            let terms =
-                values.into_iter().map(|v| vec![weight * (v * budget.rollouts as i64) as f64]);
-            return Judgement { weight, terms: terms.collect() };
+            let (got, visited) = self.solve(world, me, legal, budget, limit);
+            nodes = visited;
+            if let Some(values) = got {
+                let terms =
+                    values.into_iter().map(|v| vec![weight * (v * budget.rollouts as i64) as f64]);
+                return Judgement { weight, terms: terms.collect(), nodes };
+            }
+            // out of positions: played out below, as a world that cannot be solved
         }
         let mut terms = Vec::with_capacity(legal.len());
         for &mv in legal {
@@ -176,7 +289,7 @@ impl<const W: usize> Judge<W> {
             }
             terms.push(row);
         }
-        Judgement { weight, terms }
+        Judgement { weight, terms, nodes }
     }
 }
 
@@ -189,9 +302,10 @@ fn judge_all<const W: usize>(
     budget: &Budget,
     judges: &mut [Judge<W>],
 ) -> Vec<Judgement> {
+    let limit = world_limit(batch, budget);
     let threads = judges.len().min(batch.len()).max(1);
     if threads == 1 {
-        return batch.iter().map(|s| judges[0].judge(s, view, legal, budget)).collect();
+        return batch.iter().map(|s| judges[0].judge(s, view, legal, budget, limit)).collect();
     }
     let chunk = batch.len().div_ceil(threads);
     std::thread::scope(|scope| {
@@ -200,7 +314,8 @@ fn judge_all<const W: usize>(
             .zip(judges.iter_mut())
             .map(|(worlds, judge)| {
                 scope.spawn(move || {
-                    worlds.iter().map(|s| judge.judge(s, view, legal, budget)).collect::<Vec<_>>()
+                    let judged = worlds.iter().map(|s| judge.judge(s, view, legal, budget, limit));
+                    judged.collect::<Vec<_>>()
                 })
             })
             .collect();
@@ -223,10 +338,12 @@ pub fn search<const W: usize>(
 ) -> Result<Found, NoWorld> {
     let t = &view.layout.rules.t;
     let threads = budget.threads.max(1);
-    let mut judges: Vec<Judge<W>> = (0..threads).map(|_| Judge::new(t.players)).collect();
+    let mut judges: Vec<Judge<W>> =
+        (0..threads).map(|_| Judge::new(t.players, &budget.stop)).collect();
     let mut totals = vec![0f64; legal.len()];
     let mut done = 0usize;
     let mut weights = 0.0f64;
+    let mut nodes = Vec::new();
     loop {
         let size = if budget.deadline.is_some() {
             threads
@@ -241,6 +358,7 @@ pub fn search<const W: usize>(
         }
         for j in judge_all(&batch, view, legal, budget, &mut judges) {
             weights += j.weight;
+            nodes.push(j.nodes);
             for (total, row) in totals.iter_mut().zip(&j.terms) {
                 for &term in row {
                     *total += term;
@@ -259,7 +377,8 @@ pub fn search<const W: usize>(
             best = i;
         }
     }
-    Ok(Found { best: legal[best], totals, iterations: done, weight: weights })
+    let stopped = budget.stop.is_set();
+    Ok(Found { best: legal[best], totals, iterations: done, weight: weights, nodes, stopped })
 }
 
 #[cfg(test)]
@@ -341,6 +460,43 @@ mod tests {
                 assert_eq!(rng.state, first.state);
             }
         }
+    }
+
+    #[test]
+    fn the_budget_is_shared_by_the_different_deals_each_solved_once() {
+        let r = Arc::new(Rules::<1>::new(table(6, 2)).unwrap());
+        let a = dealt(&r, 1);
+        let mut b = a.clone();
+        b.hands.swap(0, 1);
+        let mut shared = budget(Policy::Greedy);
+        shared.nodes = 1000;
+        assert_eq!(deal_limit(&[&a, &a, &a], &shared), 1000);
+        assert_eq!(deal_limit(&[&a, &b, &a], &shared), 500);
+        shared.nodes = 1;
+        assert_eq!(deal_limit(&[&a, &b], &shared), 1);
+        shared.nodes = 0;
+        assert_eq!(deal_limit(&[&a, &b], &shared), 0);
+        // the worlds of a view whose unseen tiles are all in the other hand
+        // (the ten tiles of the double-three set, five a hand) are one
+        // deal: solved once, each world reporting its positions
+        let mut tb = table(3, 2);
+        tb.hand_size = 5;
+        let r = Arc::new(Rules::<1>::new(tb).unwrap());
+        let h = shuffled_deal(&r, &mut Rng::new(4), 5);
+        let view = View::of(&h, h.turn, &Voids::default());
+        assert_eq!(view.unseen, h.hands[1 - h.turn]);
+        let legal = h.legal_moves();
+        let mut b = budget(Policy::Greedy);
+        b.solve = 28;
+        b.iterations = 7;
+        b.nodes = 1_000_000;
+        let found = search(&view, &legal, &b, &mut Rng::new(2)).unwrap();
+        assert!(found.nodes[0] > 0 && found.nodes.iter().all(|&n| n == found.nodes[0]));
+        // and a budget below that one solve plays every world out
+        b.nodes = found.nodes[0] - 1;
+        let cut = search(&view, &legal, &b, &mut Rng::new(2)).unwrap();
+        assert_eq!(cut.nodes, vec![found.nodes[0]; 7]);
+        assert_ne!(cut.totals, found.totals);
     }
 
     #[test]

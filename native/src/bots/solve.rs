@@ -17,8 +17,16 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::bots::matchvalue::MatchTable;
+use crate::bots::stop::Stop;
 use crate::kernel::hand::Hand;
-use crate::kernel::moves::PLAYING;
+use crate::kernel::moves::{tile_of, PLAYING};
+use crate::kernel::table::BELOW_ANY_SCORE;
+
+/// The most entries a solve's transposition table holds (`solve.TT_CAP`):
+/// once full, it stores no new position (one already there is updated),
+/// so its memory stays under about 30 MB a solver however long the solve,
+/// and both cores visit the same positions.
+pub const TT_CAP: usize = 1 << 19;
 
 const EXACT: u8 = 0;
 const LOWER: u8 = 1;
@@ -48,8 +56,18 @@ pub struct Solver<const W: usize> {
     me: usize,
     /// the match objective (None: points)
     table: Option<Arc<MatchTable>>,
-    /// positions visited since the solver was made
+    /// positions visited by the last solve (`values_for`; `values_again`
+    /// adds to it), every call of the minimax counted, the leaves and the
+    /// table's hits included: the Python reference counts the same
     pub nodes: u64,
+    /// the most positions a solve may visit (0: no limit)
+    limit: u64,
+    /// whether the solve under way has visited more than `limit` (or was
+    /// stopped)
+    out: bool,
+    /// the search's stop, looked at every `Stop::EVERY` positions: once set,
+    /// every solve ends at once as if out of positions
+    stop: Stop,
 }
 
 impl<const W: usize> Default for Solver<W> {
@@ -62,6 +80,9 @@ impl<const W: usize> Default for Solver<W> {
             me: 0,
             table: None,
             nodes: 0,
+            limit: 0,
+            out: false,
+            stop: Stop::default(),
         }
     }
 }
@@ -124,6 +145,11 @@ fn key<const W: usize>(h: &Hand<W>) -> u64 {
 }
 
 impl<const W: usize> Solver<W> {
+    /// A solver whose solves end at once when `stop` is set.
+    pub fn watching(stop: &Stop) -> Self {
+        Solver { stop: stop.clone(), ..Solver::default() }
+    }
+
     /// The exact value for side `me` of every move of `legal` in `world`
     /// (a `solvable` world whose mover is to play one of them), from the
     /// scores `base`: the points of `me` from there to the end of the hand
@@ -144,29 +170,71 @@ impl<const W: usize> Solver<W> {
         legal: &[i64],
         table: Option<&Arc<MatchTable>>,
     ) -> Vec<i64> {
+        self.within(world, (me, base, table), legal, 0).expect("a solve without a limit ends")
+    }
+
+    /// [`Solver::values_for`] within `limit` positions (0: no limit): None
+    /// when the solve would visit more (`nodes` is then `limit` + 1). The
+    /// objective is `(me, base, table)`. What the table holds stays exact,
+    /// so a solve that ends finds the values an unlimited one finds, and
+    /// whether it ends depends only on the world: the Python reference
+    /// counts the same positions in the same order.
+    pub fn within(
+        &mut self,
+        world: &Hand<W>,
+        objective: (usize, &[i64], Option<&Arc<MatchTable>>),
+        legal: &[i64],
+        limit: u64,
+    ) -> Option<Vec<i64>> {
+        self.begin(objective, limit);
+        self.solve(world, legal)
+    }
+
+    /// Start solving for the objective `(me, base, table)`, `limit`
+    /// positions in all (0: no limit) for this and the following
+    /// [`Solver::solve`]s, which share the transposition table.
+    pub fn begin(
+        &mut self,
+        (me, base, table): (usize, &[i64], Option<&Arc<MatchTable>>),
+        limit: u64,
+    ) {
         self.tt.clear();
         self.table = table.cloned();
         self.me = me;
         self.base.clear();
         self.base.extend_from_slice(base);
-        self.values_again(world, legal)
+        self.nodes = 0;
+        self.limit = limit;
+        self.out = false;
     }
 
     /// `values` for another position of the same side and base scores,
     /// keeping what the table holds (its entries stay exact bounds, so the
     /// values are the same as `values` finds, found faster).
     pub fn values_again(&mut self, world: &Hand<W>, legal: &[i64]) -> Vec<i64> {
+        self.solve(world, legal).expect("a solve without a limit ends")
+    }
+
+    /// The values of `legal` in `world` under the objective begun, keeping
+    /// what the table holds; None when the positions visited since
+    /// [`Solver::begin`] pass its limit (and for every solve after that).
+    pub fn solve(&mut self, world: &Hand<W>, legal: &[i64]) -> Option<Vec<i64>> {
+        if self.out {
+            return None;
+        }
         if self.stack.is_empty() {
             self.stack.push(world.clone());
         }
-        legal
-            .iter()
-            .map(|&mv| {
-                self.stack[0].copy_for_play(world, None);
-                self.stack[0].apply(mv, None);
-                self.value(0, i64::MIN + 1, i64::MAX - 1)
-            })
-            .collect()
+        let mut values = Vec::with_capacity(legal.len());
+        for &mv in legal {
+            self.stack[0].copy_for_play(world, None);
+            self.stack[0].apply(mv, None);
+            values.push(self.value(0, i64::MIN + 1, i64::MAX - 1));
+            if self.out {
+                return None;
+            }
+        }
+        Some(values)
     }
 
     fn terminal(&self, h: &Hand<W>) -> i64 {
@@ -174,7 +242,7 @@ impl<const W: usize> Solver<W> {
             return t.value(&h.scores, self.me, h.game_over, h.winner);
         }
         let mut mine = 0;
-        let mut theirs = -(1i64 << 30);
+        let mut theirs = BELOW_ANY_SCORE;
         for (o, (&a, &b)) in h.scores.iter().zip(&self.base).enumerate() {
             if o == self.me {
                 mine = a - b;
@@ -188,6 +256,14 @@ impl<const W: usize> Solver<W> {
     /// Minimax with alpha-beta of the hand at `self.stack[depth]`.
     fn value(&mut self, depth: usize, mut alpha: i64, mut beta: i64) -> i64 {
         self.nodes += 1;
+        if (self.limit != 0 && self.nodes > self.limit)
+            || (self.nodes.is_multiple_of(Stop::EVERY) && self.stop.is_set())
+        {
+            // out of positions (or stopped): every caller returns at once,
+            // storing nothing
+            self.out = true;
+            return 0;
+        }
         if self.stack[depth].state != PLAYING {
             return self.terminal(&self.stack[depth]);
         }
@@ -217,7 +293,7 @@ impl<const W: usize> Solver<W> {
                 // heaviest tile (a tile held at the end counts against)
                 let pips = &h.rules.pips;
                 legal.sort_by_cached_key(|&mv| {
-                    let tile_pips = if mv >= 0 { pips[(mv >> 7) as usize] } else { -1 };
+                    let tile_pips = if mv >= 0 { pips[tile_of(mv)] } else { -1 };
                     (-h.points_if(mv), -tile_pips)
                 });
             }
@@ -229,6 +305,10 @@ impl<const W: usize> Solver<W> {
             hi[0].copy_for_play(&lo[depth], None);
             hi[0].apply(mv, None);
             let v = self.value(depth + 1, alpha, beta);
+            if self.out {
+                self.moves[depth] = legal;
+                return 0;
+            }
             if maximise {
                 if v > best {
                     best = v;
@@ -252,7 +332,9 @@ impl<const W: usize> Solver<W> {
         } else {
             EXACT
         };
-        self.tt.insert(k, (best, flag));
+        if self.tt.len() < TT_CAP || self.tt.contains_key(&k) {
+            self.tt.insert(k, (best, flag));
+        }
         best
     }
 }
@@ -269,7 +351,7 @@ mod tests {
     fn minimax<const W: usize>(h: &Hand<W>, me: usize, base: &[i64]) -> i64 {
         if h.state != PLAYING {
             let mut mine = 0;
-            let mut theirs = -(1i64 << 30);
+            let mut theirs = BELOW_ANY_SCORE;
             for (o, (&a, &b)) in h.scores.iter().zip(base).enumerate() {
                 if o == me {
                     mine = a - b;
@@ -290,6 +372,35 @@ mod tests {
         } else {
             vals.min().unwrap()
         }
+    }
+
+    #[test]
+    fn a_limited_solve_ends_with_the_exact_values_or_not_at_all() {
+        let r = Arc::new(Rules::<1>::new(table(6, 2)).unwrap());
+        let mut solver = Solver::<1>::default();
+        let mut tried = 0;
+        for seed in 0..20u64 {
+            let h = shuffled_deal(&r, &mut Rng::new(seed), 5);
+            if !solvable(&h, 28) {
+                continue;
+            }
+            let legal = h.legal_moves();
+            let me = r.t.owner[h.turn];
+            let base = h.scores.clone();
+            let exact = solver.values(&h, me, &base, &legal);
+            let n = solver.nodes;
+            let objective = (me, &base[..], None);
+            assert_eq!(solver.within(&h, objective, &legal, n), Some(exact.clone()));
+            assert_eq!(solver.nodes, n);
+            assert_eq!(solver.within(&h, objective, &legal, n - 1), None, "seed {seed}");
+            assert_eq!(solver.nodes, n);
+            // once out, every later solve of the same begin is out too
+            assert_eq!(solver.solve(&h, &legal), None);
+            // a new begin starts again
+            assert_eq!(solver.within(&h, objective, &legal, 0), Some(exact));
+            tried += 1;
+        }
+        assert!(tried >= 10);
     }
 
     #[test]

@@ -1,7 +1,10 @@
-//! The binding of the `ismcts` bot: `bones_native.Ismcts(flat_table)`,
-//! built once per rule table, whose `search(...)` judges a seat's moves by
-//! information-set tree search exactly as `IsmctsBot.python_search` does in
-//! Python (the GIL is released while it runs).
+//! The binding of the `ismcts` and `epimc` bots: `bones_native.Ismcts(flat_table)`
+//! and `bones_native.Epimc(flat_table)`, built once per rule table, whose
+//! `search(observation, legal, settings, state, ...)` judges a seat's moves
+//! exactly as `IsmctsBot.python_search` and `EpimcBot.python_search` do in
+//! Python (the GIL is released while they run); and
+//! `bones_native.TreeSettings`, the tree's settings read once into an
+//! `ismcts::Config`.
 
 use std::sync::Arc;
 
@@ -9,126 +12,138 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::bots::epimc::epimc;
-use crate::bots::ismcts::{ismcts, Config, Root};
-use crate::bots::rollouts::Policy;
+use crate::bots::epimc::{epimc, Found as EpimcFound};
+use crate::bots::ismcts::{ismcts, Config, Found, Root};
+use crate::bots::search::Budget;
 use crate::bots::world::{NoWorld, View};
 use crate::kernel::rng::Rng;
-use crate::kernel::table::AnyRules;
-use crate::kernel::table::Rules;
+use crate::kernel::table::{AnyRules, Rules};
 use crate::python::convert::guard;
-use crate::python::convert::{attr, mask};
-use crate::python::hand::hand_from_py;
 use crate::python::rules::rules_from_dict;
-
-/// (the best move, every legal move's visits and summed reward, iterations)
-type Judged = (i64, Vec<f64>, Vec<f64>, usize);
+use crate::python::search::{deadline, stop_of, view_of, Fields, PyStop, SearchSettings};
 
 /// What `Ismcts.search` returns to Python: the best move (None when no world
-/// agrees with the view), visits, totals, the stream's new state, iterations.
-type Answer = (Option<i64>, Vec<f64>, Vec<f64>, u64, usize);
+/// agrees with the view), visits, totals, the stream's new state,
+/// iterations, and whether its stop ended it.
+type Answer = (Option<i64>, Vec<f64>, Vec<f64>, u64, usize, bool);
 
-/// The view the Python bot passes, checked.
-#[allow(clippy::too_many_arguments)]
-fn view_of<const W: usize>(
-    rules: &Arc<Rules<W>>,
-    layout: &Bound<'_, PyAny>,
-    seat: usize,
-    own: &Bound<'_, PyAny>,
-    counts: Vec<usize>,
-    unseen: &Bound<'_, PyAny>,
-    limits: &[Vec<(Bound<'_, PyAny>, i64)>],
-    legal: &[i64],
-) -> PyResult<View<W>> {
-    let size = rules.size;
-    let players = rules.t.players;
-    if seat >= players || counts.len() != players || limits.len() != players {
-        return Err(PyValueError::new_err("the view's seats do not match the table"));
-    }
-    if legal.is_empty() {
-        return Err(PyValueError::new_err("no legal moves to judge"));
-    }
-    let log: Vec<(i64, i64, i64)> = attr(layout, "log")?;
-    let layout = hand_from_py(rules, layout)?;
-    if layout.state != crate::kernel::moves::PLAYING {
-        return Err(PyValueError::new_err("the hand is over"));
-    }
-    let mut lim = Vec::with_capacity(players);
-    for caps in limits {
-        let mut v = Vec::with_capacity(caps.len());
-        for (m, cap) in caps {
-            v.push((mask::<W>(m, size)?, *cap));
+/// What `Epimc.search` returns to Python: the best move (None when no world
+/// agrees with the view), totals, the stream's new state, the sum of the
+/// worlds' weights, and whether its stop ended it.
+type EpimcAnswer = (Option<i64>, Vec<f64>, u64, f64, bool);
+
+/// `bones.bots.settings.TreeSettings` in the native core: the configuration
+/// of every tree grown with it, but the deadline and the root's rule, which
+/// each call sets.
+#[pyclass(module = "bones_native", name = "TreeSettings", frozen)]
+pub(crate) struct TreeSettings {
+    config: Config,
+    seconds: f64,
+}
+
+#[pymethods]
+impl TreeSettings {
+    /// The settings from the fields of a `bones.bots.settings.TreeSettings`
+    /// (`dataclasses.asdict`).
+    #[new]
+    fn new(fields: &Bound<'_, PyDict>) -> PyResult<Self> {
+        let f = Fields::of(
+            fields,
+            &[
+                "iterations",
+                "seconds",
+                "policy",
+                "explore",
+                "scale",
+                "solve",
+                "infer",
+                "worlds",
+                "depth",
+                "nodes",
+            ],
+            "the tree settings",
+        )?;
+        let iterations: usize = f.get("iterations")?;
+        let (seconds, explore, scale): (f64, f64, f64) =
+            (f.get("seconds")?, f.get("explore")?, f.get("scale")?);
+        let bad = |x: f64, low: f64| x.is_nan() || x < low;
+        if iterations < 1
+            || bad(seconds, 0.0)
+            || bad(explore, 0.0)
+            || bad(scale, 0.0)
+            || scale == 0.0
+        {
+            return Err(PyValueError::new_err(
+                "a search needs an iteration, a time of 0 or more, exploration of 0 or more \
+                 and a positive scale",
+            ));
         }
-        lim.push(v);
+        let config = Config {
+            iterations,
+            deadline: None,
+            policy: f.policy()?,
+            explore,
+            scale,
+            solve: f.get("solve")?,
+            infer: f.get("infer")?,
+            worlds: f.get("worlds")?,
+            depth: f.get("depth")?,
+            root: Root::Bound,
+            nodes: f.get("nodes")?,
+            stop: Default::default(),
+        };
+        Ok(TreeSettings { config, seconds })
     }
-    let view = View {
-        seat,
-        own: mask::<W>(own, size)?,
-        counts,
-        unseen: mask::<W>(unseen, size)?,
-        limits: lim,
-        layout,
-        history: log.iter().map(|&(s, m, p)| (s as usize, m, p)).collect(),
-    };
-    if view.layout.turn != seat {
-        return Err(PyValueError::new_err(format!("seat {seat} is not the one to move")));
+
+    fn __repr__(&self) -> String {
+        format!("TreeSettings({:?}, seconds={})", self.config, self.seconds)
     }
-    let mut legal_ok = Vec::new();
+}
+
+/// `view`, when `legal` is every legal move of its seat in the engine's
+/// order (the trees' root and epimc's sets need them all).
+fn every_move<const W: usize>(view: View<W>, legal: &[i64]) -> PyResult<View<W>> {
+    let mut every = Vec::new();
     let mut check = view.layout.clone();
-    check.hands[seat] = view.own;
-    check.legal_moves_into(&mut legal_ok);
-    if legal_ok != legal {
+    check.hands[view.seat] = view.own;
+    check.legal_moves_into(&mut every);
+    if every != legal {
         return Err(PyValueError::new_err("the moves given are not the seat's legal moves"));
     }
     Ok(view)
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The tree of `observation`'s seat under `rules`, the GIL released; None:
+/// no world agrees.
 fn run<const W: usize>(
-    py: Python<'_>,
     rules: &Arc<Rules<W>>,
-    layout: &Bound<'_, PyAny>,
-    seat: usize,
-    own: &Bound<'_, PyAny>,
-    counts: Vec<usize>,
-    unseen: &Bound<'_, PyAny>,
-    limits: &[Vec<(Bound<'_, PyAny>, i64)>],
+    observation: &Bound<'_, PyAny>,
     legal: &[i64],
-    config: Config,
+    config: &Config,
     rng: &mut Rng,
-) -> PyResult<Option<Judged>> {
-    let view = view_of(rules, layout, seat, own, counts, unseen, limits, legal)?;
-    let found = py.allow_threads(|| guard(|| Ok(ismcts(&view, legal, &config, rng))))?;
-    Ok(match found {
-        Ok(f) => Some((f.best, f.visits, f.totals, f.iterations)),
-        Err(NoWorld) => None,
-    })
+) -> PyResult<Option<Found>> {
+    let view = every_move(view_of(rules, observation, legal)?, legal)?;
+    let py = observation.py();
+    let found = py.allow_threads(|| guard(|| Ok(ismcts(&view, legal, config, rng))))?;
+    Ok(found.map_err(|NoWorld| ()).ok())
 }
 
-/// `EpimcBot.python_search` in the native core; None: no world agrees.
-#[allow(clippy::too_many_arguments)]
+/// `EpimcBot.python_search` in the native core, watching the budget's stop;
+/// None: no world agrees.
 fn run_epimc<const W: usize>(
-    py: Python<'_>,
     rules: &Arc<Rules<W>>,
-    layout: &Bound<'_, PyAny>,
-    seat: usize,
-    own: &Bound<'_, PyAny>,
-    counts: Vec<usize>,
-    unseen: &Bound<'_, PyAny>,
-    limits: &[Vec<(Bound<'_, PyAny>, i64)>],
+    observation: &Bound<'_, PyAny>,
     legal: &[i64],
-    (iterations, solve, infer): (usize, usize, f64),
+    budget: &Budget,
     rng: &mut Rng,
-) -> PyResult<Option<(i64, Vec<f64>, f64)>> {
-    let view = view_of(rules, layout, seat, own, counts, unseen, limits, legal)?;
-    if !view.solvable(solve) {
+) -> PyResult<Option<EpimcFound>> {
+    let view = every_move(view_of(rules, observation, legal)?, legal)?;
+    if !view.solvable(budget.solve) {
         return Err(PyValueError::new_err("the position cannot be solved exactly"));
     }
-    let found = py.allow_threads(|| guard(|| Ok(epimc(&view, legal, iterations, infer, rng))))?;
-    Ok(match found {
-        Ok(f) => Some((f.best, f.totals, f.weight)),
-        Err(NoWorld) => None,
-    })
+    let py = observation.py();
+    let found = py.allow_threads(|| guard(|| Ok(epimc(&view, legal, budget, rng))))?;
+    Ok(found.map_err(|NoWorld| ()).ok())
 }
 
 /// The ismcts bot's native half for one rule table.
@@ -144,139 +159,40 @@ impl Ismcts {
         guard(|| Ok(Ismcts { inner: rules_from_dict(table)? }))
     }
 
-    /// `IsmctsBot.python_search` for seat `seat` of the layout `layout` (as
+    /// `IsmctsBot.python_search` for the seat to move of `observation` (as
     /// `Searcher.search` takes it), its legal moves `legal` (all of them, in
-    /// the engine's order), drawing from the stream at `state`. Returns
-    /// `(best move, visits, totals, the stream's new state, iterations)`;
-    /// the move is None when no world agrees with the view. `even`: the
-    /// root's moves in turn (`ismcts::Root::Even`, the analysis's judgement)
-    /// instead of the upper confidence bound; the best is then the best mean.
-    #[pyo3(signature = (layout, seat, own, counts, unseen, limits, legal, iterations, seconds,
-                        policy, explore, scale, solve, infer, worlds, depth, state, even=false))]
-    #[allow(clippy::too_many_arguments)]
+    /// the engine's order), under `settings` (a `TreeSettings`), drawing
+    /// from the stream at `state`. Returns `(best move, visits, totals, the
+    /// stream's new state, iterations, stopped)`; the move is None when no
+    /// world agrees with the view. `even`: the root's moves in turn
+    /// (`ismcts::Root::Even`, the analysis's judgement) instead of the upper
+    /// confidence bound; the best is then the best mean. `stop` (a `Stop`)
+    /// ends the search early when it is set.
+    #[pyo3(signature = (observation, legal, settings, state, even=false, stop=None))]
     fn search(
         &self,
-        py: Python<'_>,
-        layout: &Bound<'_, PyAny>,
-        seat: usize,
-        own: &Bound<'_, PyAny>,
-        counts: Vec<usize>,
-        unseen: &Bound<'_, PyAny>,
-        limits: Vec<Vec<(Bound<'_, PyAny>, i64)>>,
+        observation: &Bound<'_, PyAny>,
         legal: Vec<i64>,
-        iterations: usize,
-        seconds: f64,
-        policy: &str,
-        explore: f64,
-        scale: f64,
-        solve: usize,
-        infer: f64,
-        worlds: usize,
-        depth: usize,
+        settings: PyRef<'_, TreeSettings>,
         state: u64,
         even: bool,
+        stop: Option<PyRef<'_, PyStop>>,
     ) -> PyResult<Answer> {
-        let policy = Policy::from_name(policy)
-            .ok_or_else(|| PyValueError::new_err(format!("no playout policy {policy:?}")))?;
-        let bad = |x: f64, low: f64| x.is_nan() || x < low;
-        if iterations < 1
-            || bad(seconds, 0.0)
-            || bad(explore, 0.0)
-            || bad(scale, 0.0)
-            || scale == 0.0
-        {
-            return Err(PyValueError::new_err(
-                "a search needs an iteration, a time of 0 or more, exploration of 0 or more \
-                 and a positive scale",
-            ));
-        }
-        let deadline = if seconds > 0.0 {
-            Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(seconds.min(1e6)))
-        } else {
-            None
-        };
-        let root = if even { Root::Even } else { Root::Bound };
         let config = Config {
-            iterations,
-            deadline,
-            policy,
-            explore,
-            scale,
-            solve,
-            infer,
-            worlds,
-            depth,
-            root,
+            deadline: deadline(settings.seconds),
+            root: if even { Root::Even } else { Root::Bound },
+            stop: stop_of(stop),
+            ..settings.config.clone()
         };
         let mut rng = Rng::new(state);
         let got = guard(|| match &self.inner {
-            AnyRules::W1(r) => {
-                run(py, r, layout, seat, own, counts, unseen, &limits, &legal, config, &mut rng)
-            }
-            AnyRules::W2(r) => {
-                run(py, r, layout, seat, own, counts, unseen, &limits, &legal, config, &mut rng)
-            }
-            AnyRules::W3(r) => {
-                run(py, r, layout, seat, own, counts, unseen, &limits, &legal, config, &mut rng)
-            }
+            AnyRules::W1(r) => run(r, observation, &legal, &config, &mut rng),
+            AnyRules::W2(r) => run(r, observation, &legal, &config, &mut rng),
+            AnyRules::W3(r) => run(r, observation, &legal, &config, &mut rng),
         })?;
         Ok(match got {
-            Some((best, visits, totals, done)) => (Some(best), visits, totals, rng.state, done),
-            None => (None, Vec::new(), Vec::new(), rng.state, 0),
-        })
-    }
-}
-
-#[pymethods]
-impl Epimc {
-    #[new]
-    fn new(table: &Bound<'_, PyDict>) -> PyResult<Self> {
-        Ok(Epimc { inner: Ismcts::new(table)?.inner })
-    }
-
-    /// `EpimcBot.python_search` for a position every world of which can be
-    /// solved exactly (the arguments as `Ismcts.search` takes them). Returns
-    /// `(best move, totals, the stream's new state, the sum of the worlds'
-    /// weights)`; the move is None when no world agrees with the view.
-    #[pyo3(signature = (layout, seat, own, counts, unseen, limits, legal, iterations, solve,
-                        infer, state))]
-    #[allow(clippy::too_many_arguments)]
-    fn search(
-        &self,
-        py: Python<'_>,
-        layout: &Bound<'_, PyAny>,
-        seat: usize,
-        own: &Bound<'_, PyAny>,
-        counts: Vec<usize>,
-        unseen: &Bound<'_, PyAny>,
-        limits: Vec<Vec<(Bound<'_, PyAny>, i64)>>,
-        legal: Vec<i64>,
-        iterations: usize,
-        solve: usize,
-        infer: f64,
-        state: u64,
-    ) -> PyResult<(Option<i64>, Vec<f64>, u64, f64)> {
-        if iterations < 1 || infer.is_nan() || infer < 0.0 {
-            return Err(PyValueError::new_err(
-                "a search needs a world and an inference of 0 or more",
-            ));
-        }
-        let knobs = (iterations, solve, infer);
-        let mut rng = Rng::new(state);
-        let got = guard(|| match &self.inner {
-            AnyRules::W1(r) => run_epimc(
-                py, r, layout, seat, own, counts, unseen, &limits, &legal, knobs, &mut rng,
-            ),
-            AnyRules::W2(r) => run_epimc(
-                py, r, layout, seat, own, counts, unseen, &limits, &legal, knobs, &mut rng,
-            ),
-            AnyRules::W3(r) => run_epimc(
-                py, r, layout, seat, own, counts, unseen, &limits, &legal, knobs, &mut rng,
-            ),
-        })?;
-        Ok(match got {
-            Some((best, totals, weight)) => (Some(best), totals, rng.state, weight),
-            None => (None, Vec::new(), rng.state, 0.0),
+            Some(f) => (Some(f.best), f.visits, f.totals, rng.state, f.iterations, f.stopped),
+            None => (None, Vec::new(), Vec::new(), rng.state, 0, config.stop.is_set()),
         })
     }
 }
@@ -287,7 +203,45 @@ struct Epimc {
     inner: AnyRules,
 }
 
+#[pymethods]
+impl Epimc {
+    #[new]
+    fn new(table: &Bound<'_, PyDict>) -> PyResult<Self> {
+        guard(|| Ok(Epimc { inner: rules_from_dict(table)? }))
+    }
+
+    /// `EpimcBot.python_search` for a position every world of which can be
+    /// solved exactly (the observation and moves as `Searcher.search` takes
+    /// them), with the `iterations`, `solve`, `infer` and `nodes` of
+    /// `settings` (a `SearchSettings`). Returns `(best move, totals, the
+    /// stream's new state, the sum of the worlds' weights, stopped)`; the
+    /// move is None when no world agrees with the view. `stop` (a `Stop`)
+    /// ends the search early when it is set.
+    #[pyo3(signature = (observation, legal, settings, state, stop=None))]
+    fn search(
+        &self,
+        observation: &Bound<'_, PyAny>,
+        legal: Vec<i64>,
+        settings: PyRef<'_, SearchSettings>,
+        state: u64,
+        stop: Option<PyRef<'_, PyStop>>,
+    ) -> PyResult<EpimcAnswer> {
+        let budget = settings.budget(None, stop_of(stop));
+        let mut rng = Rng::new(state);
+        let got = guard(|| match &self.inner {
+            AnyRules::W1(r) => run_epimc(r, observation, &legal, &budget, &mut rng),
+            AnyRules::W2(r) => run_epimc(r, observation, &legal, &budget, &mut rng),
+            AnyRules::W3(r) => run_epimc(r, observation, &legal, &budget, &mut rng),
+        })?;
+        Ok(match got {
+            Some(f) => (Some(f.best), f.totals, rng.state, f.weight, f.stopped),
+            None => (None, Vec::new(), rng.state, 0.0, budget.stop.is_set()),
+        })
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<TreeSettings>()?;
     m.add_class::<Ismcts>()?;
     m.add_class::<Epimc>()
 }

@@ -1,7 +1,10 @@
 //! The binding of the `search` bot: `bones_native.Searcher(flat_table)`,
-//! built once per rule table, whose `search(...)` judges a seat's moves over
-//! sampled worlds exactly as `SearchBot.values` does in Python (the GIL is
-//! released while it runs).
+//! built once per rule table, whose `search(observation, legal, settings,
+//! state)` judges a seat's moves over sampled worlds exactly as
+//! `SearchBot.values` does in Python (the GIL is released while it runs);
+//! `bones_native.SearchSettings`, the bot's settings read once into a
+//! `search::Budget`; and the reading of an observation every search binding
+//! shares (`view_of`).
 
 use std::sync::Arc;
 
@@ -11,7 +14,8 @@ use pyo3::types::PyDict;
 
 use crate::bots::matchvalue::MatchTable;
 use crate::bots::rollouts::Policy;
-use crate::bots::search::{search, Budget};
+use crate::bots::search::{search, Budget, Found};
+use crate::bots::stop::Stop;
 use crate::bots::world::{NoWorld, View};
 use crate::kernel::rng::Rng;
 use crate::kernel::table::{AnyRules, Rules};
@@ -19,62 +23,188 @@ use crate::python::convert::{attr, guard, mask};
 use crate::python::hand::hand_from_py;
 use crate::python::rules::rules_from_dict;
 
-/// A judged position: (the best move, every legal move's weighted total,
-/// worlds sampled, the sum of their weights).
-type Judged = (i64, Vec<f64>, usize, f64);
-
 /// What `Searcher.search` returns to Python: the best move (None when no
 /// world agrees with the view), the totals, the stream's new state, worlds
-/// sampled and the sum of their weights.
-type SearchAnswer = (Option<i64>, Vec<f64>, u64, usize, f64);
+/// sampled, the sum of their weights, the positions each world's solve
+/// visited (`search::Found::nodes`) and whether its stop ended it.
+type SearchAnswer = (Option<i64>, Vec<f64>, u64, usize, f64, Vec<u64>, bool);
 
-// the arguments of `Search.search` as Python passes them, each converted here once
-#[allow(clippy::too_many_arguments)]
-fn run<const W: usize>(
-    py: Python<'_>,
-    rules: &Arc<Rules<W>>,
-    layout: &Bound<'_, PyAny>,
-    seat: usize,
-    own: &Bound<'_, PyAny>,
-    counts: Vec<usize>,
-    unseen: &Bound<'_, PyAny>,
-    limits: &[Vec<(Bound<'_, PyAny>, i64)>],
-    legal: &[i64],
+/// `bones.bots.stop.Stop`'s native flag (`bots::stop::Stop`): set from any
+/// thread, the searches handed it end soon after (between worlds and
+/// iterations, and every `Stop::EVERY` positions of a solve), with the GIL
+/// released all the while.
+#[pyclass(module = "bones_native", name = "Stop", frozen)]
+pub(crate) struct PyStop {
+    pub(crate) inner: Stop,
+}
+
+#[pymethods]
+impl PyStop {
+    #[new]
+    fn new() -> Self {
+        PyStop { inner: Stop::default() }
+    }
+
+    /// Ask every search watching this stop to end.
+    fn set(&self) {
+        self.inner.set();
+    }
+
+    fn is_set(&self) -> bool {
+        self.inner.is_set()
+    }
+}
+
+/// The stop a call was handed (None: one nobody sets).
+pub(crate) fn stop_of(stop: Option<PyRef<'_, PyStop>>) -> Stop {
+    stop.map(|s| s.inner.clone()).unwrap_or_default()
+}
+
+/// The fields of a settings value (a dict of `bones.bots.settings`'s
+/// dataclass), each read once: exactly `names`, no other.
+pub(crate) struct Fields<'a, 'py> {
+    dict: &'a Bound<'py, PyDict>,
+    what: &'static str,
+}
+
+impl<'a, 'py> Fields<'a, 'py> {
+    /// The fields of `dict`, which must name exactly `names` (`what` names
+    /// the settings in messages).
+    pub(crate) fn of(
+        dict: &'a Bound<'py, PyDict>,
+        names: &[&str],
+        what: &'static str,
+    ) -> PyResult<Self> {
+        for key in dict.keys() {
+            let key: String = key.extract()?;
+            if !names.contains(&key.as_str()) {
+                return Err(PyValueError::new_err(format!("{what} have no field '{key}'")));
+            }
+        }
+        Ok(Fields { dict, what })
+    }
+
+    pub(crate) fn get<T: FromPyObject<'py>>(&self, key: &str) -> PyResult<T> {
+        match self.dict.get_item(key)? {
+            Some(v) => v.extract::<T>(),
+            None => Err(PyValueError::new_err(format!("{} lack the field '{key}'", self.what))),
+        }
+    }
+
+    /// A rollout or playout policy by name.
+    pub(crate) fn policy(&self) -> PyResult<Policy> {
+        let name: String = self.get("policy")?;
+        Policy::from_name(&name)
+            .ok_or_else(|| PyValueError::new_err(format!("no playout policy {name:?}")))
+    }
+}
+
+/// A time budget in seconds (0: none) as a deadline from now.
+pub(crate) fn deadline(seconds: f64) -> Option<std::time::Instant> {
+    (seconds > 0.0)
+        .then(|| std::time::Instant::now() + std::time::Duration::from_secs_f64(seconds.min(1e6)))
+}
+
+/// `bones.bots.settings.SearchSettings` in the native core: the budget of
+/// every search made with it, but the deadline and the objective, which
+/// each call sets.
+#[pyclass(module = "bones_native", name = "SearchSettings", frozen)]
+pub(crate) struct SearchSettings {
     budget: Budget,
-    rng: &mut Rng,
-) -> PyResult<Option<Judged>> {
-    // None: no world agrees with the view (the stream has moved on as in Python)
+    seconds: f64,
+}
+
+#[pymethods]
+impl SearchSettings {
+    /// The settings from the fields of a `bones.bots.settings.SearchSettings`
+    /// (`dataclasses.asdict`).
+    #[new]
+    fn new(fields: &Bound<'_, PyDict>) -> PyResult<Self> {
+        let f = Fields::of(
+            fields,
+            &["iterations", "rollouts", "policy", "seconds", "solve", "infer", "threads", "nodes"],
+            "the search settings",
+        )?;
+        let (iterations, rollouts, threads): (usize, usize, usize) =
+            (f.get("iterations")?, f.get("rollouts")?, f.get("threads")?);
+        let (seconds, infer): (f64, f64) = (f.get("seconds")?, f.get("infer")?);
+        if iterations < 1
+            || rollouts < 1
+            || seconds.is_nan()
+            || seconds < 0.0
+            || infer.is_nan()
+            || infer < 0.0
+            || threads < 1
+        {
+            return Err(PyValueError::new_err(
+                "a search needs at least one world, one rollout and one thread",
+            ));
+        }
+        let budget = Budget {
+            threads,
+            nodes: f.get("nodes")?,
+            ..Budget::new(iterations, rollouts, f.policy()?, None, f.get("solve")?, infer)
+        };
+        Ok(SearchSettings { budget, seconds })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("SearchSettings({:?}, seconds={})", self.budget, self.seconds)
+    }
+}
+
+impl SearchSettings {
+    /// The budget of one search: these settings, the clock started now,
+    /// valuing `table`'s match (None: points), watching `stop`.
+    pub(crate) fn budget(&self, table: Option<Arc<MatchTable>>, stop: Stop) -> Budget {
+        Budget { deadline: deadline(self.seconds), table, stop, ..self.budget.clone() }
+    }
+}
+
+/// The view of the seat to move that `observation` (a
+/// `bones.seat.observation.Observation`) describes: the layout with the
+/// hidden tiles scrubbed, the seat's own tiles, the tile counts, the unseen
+/// tiles and the void bounds (`Observation.limits()`), checked against the
+/// table; every move of `legal` must be legal there.
+pub(crate) fn view_of<const W: usize>(
+    rules: &Arc<Rules<W>>,
+    observation: &Bound<'_, PyAny>,
+    legal: &[i64],
+) -> PyResult<View<W>> {
     let size = rules.size;
     let players = rules.t.players;
+    let seat: usize = attr(observation, "seat")?;
+    let counts: Vec<usize> = attr(observation, "counts")?;
+    let limits: Vec<Vec<(Bound<'_, PyAny>, i64)>> =
+        observation.call_method0("limits")?.extract()?;
     if seat >= players || counts.len() != players || limits.len() != players {
         return Err(PyValueError::new_err("the view's seats do not match the table"));
     }
     if legal.is_empty() {
         return Err(PyValueError::new_err("no legal moves to judge"));
     }
-    let layout_py = layout;
-    let layout = hand_from_py(rules, layout)?;
+    let layout = observation.getattr("layout")?;
+    let log: Vec<(i64, i64, i64)> = attr(&layout, "log")?;
+    let layout = hand_from_py(rules, &layout)?;
     if layout.state != crate::kernel::moves::PLAYING {
         return Err(PyValueError::new_err("the hand is over"));
     }
     let mut lim = Vec::with_capacity(players);
-    for caps in limits {
+    for caps in &limits {
         let mut v = Vec::with_capacity(caps.len());
         for (m, cap) in caps {
             v.push((mask::<W>(m, size)?, *cap));
         }
         lim.push(v);
     }
-    let log: Vec<(i64, i64, i64)> = attr(layout_py, "log")?;
-    let history = log.iter().map(|&(s, m, p)| (s as usize, m, p)).collect();
     let view = View {
         seat,
-        own: mask::<W>(own, size)?,
+        own: mask::<W>(&observation.getattr("hand")?, size)?,
         counts,
-        unseen: mask::<W>(unseen, size)?,
+        unseen: mask::<W>(&observation.getattr("unseen")?, size)?,
         limits: lim,
         layout,
-        history,
+        history: log.iter().map(|&(s, m, p)| (s as usize, m, p)).collect(),
     };
     if view.layout.turn != seat {
         return Err(PyValueError::new_err(format!("seat {seat} is not the one to move")));
@@ -86,11 +216,23 @@ fn run<const W: usize>(
     if let Some(&bad) = legal.iter().find(|m| !legal_ok.contains(m)) {
         return Err(PyValueError::new_err(format!("move {bad} is not legal here")));
     }
-    let found = py.allow_threads(|| guard(|| Ok(search(&view, legal, &budget, rng))))?;
-    Ok(match found {
-        Ok(f) => Some((f.best, f.totals, f.iterations, f.weight)),
-        Err(NoWorld) => None,
-    })
+    Ok(view)
+}
+
+/// The search of `observation`'s seat under `rules`, the GIL released;
+/// None: no world agrees with the view (the stream has moved on as in
+/// Python).
+fn run<const W: usize>(
+    rules: &Arc<Rules<W>>,
+    observation: &Bound<'_, PyAny>,
+    legal: &[i64],
+    budget: &Budget,
+    rng: &mut Rng,
+) -> PyResult<Option<Found>> {
+    let view = view_of(rules, observation, legal)?;
+    let py = observation.py();
+    let found = py.allow_threads(|| guard(|| Ok(search(&view, legal, budget, rng))))?;
+    Ok(found.map_err(|NoWorld| ()).ok())
 }
 
 /// The search bot's native half for one rule table.
@@ -106,88 +248,51 @@ impl Searcher {
         guard(|| Ok(Searcher { inner: rules_from_dict(table)? }))
     }
 
-    /// `SearchBot.values` for seat `seat` of the layout `layout` (a Python
-    /// `Hand` with the hidden tiles scrubbed, as `Observation.layout`), its
-    /// own tiles `own`, tile counts `counts`, unseen tiles `unseen` and void
-    /// bounds `limits` (`Observation.limits()`), drawing from the stream at
+    /// `SearchBot.values` for the seat to move of `observation` (a
+    /// `bones.seat.observation.Observation`), judging the moves of `legal`
+    /// under `settings` (a `SearchSettings`), drawing from the stream at
     /// `state`. Returns `(best move, totals, the stream's new state, worlds
-    /// sampled, the sum of their weights)`; the move is None when no world
-    /// agrees with the view. `solve`, `infer` and `threads` are the
-    /// budget's (see `search::Budget`); `table`, `(step, cells, values)`,
-    /// is the match objective's (`matchvalue::MatchTable`, None: points).
-    #[pyo3(signature = (layout, seat, own, counts, unseen, limits, legal, iterations, rollouts,
-                        policy, seconds, state, solve=0, infer=0.0, threads=1, table=None))]
-    // the signature the Python search bot calls: one argument a field
-    #[allow(clippy::too_many_arguments)]
+    /// sampled, the sum of their weights, each world's solver positions,
+    /// stopped)`; the move is None when no world agrees with the view.
+    /// `table`, `(step, cells, values)`, is the match objective's
+    /// (`matchvalue::MatchTable`, None: points); `stop` (a `Stop`) ends the
+    /// search early when it is set (stopped: True, no decision).
+    #[pyo3(signature = (observation, legal, settings, state, table=None, stop=None))]
     fn search(
         &self,
-        py: Python<'_>,
-        layout: &Bound<'_, PyAny>,
-        seat: usize,
-        own: &Bound<'_, PyAny>,
-        counts: Vec<usize>,
-        unseen: &Bound<'_, PyAny>,
-        limits: Vec<Vec<(Bound<'_, PyAny>, i64)>>,
+        observation: &Bound<'_, PyAny>,
         legal: Vec<i64>,
-        iterations: usize,
-        rollouts: usize,
-        policy: &str,
-        seconds: f64,
+        settings: PyRef<'_, SearchSettings>,
         state: u64,
-        solve: usize,
-        infer: f64,
-        threads: usize,
         table: Option<(i64, usize, Vec<i64>)>,
+        stop: Option<PyRef<'_, PyStop>>,
     ) -> PyResult<SearchAnswer> {
-        let policy = Policy::from_name(policy)
-            .ok_or_else(|| PyValueError::new_err(format!("no rollout policy {policy:?}")))?;
-        if iterations < 1
-            || rollouts < 1
-            || seconds.is_nan()
-            || seconds < 0.0
-            || infer.is_nan()
-            || infer < 0.0
-            || threads < 1
-        {
-            return Err(PyValueError::new_err(
-                "a search needs at least one world, one rollout and one thread",
-            ));
-        }
-        let deadline = if seconds > 0.0 {
-            Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(seconds.min(1e6)))
-        } else {
-            None
-        };
         let table = match table {
             Some((step, cells, values)) => {
                 Some(Arc::new(MatchTable::new(step, cells, values).map_err(PyValueError::new_err)?))
             }
             None => None,
         };
-        let budget = Budget {
-            threads,
-            table,
-            ..Budget::new(iterations, rollouts, policy, deadline, solve, infer)
-        };
+        let budget = settings.budget(table, stop_of(stop));
         let mut rng = Rng::new(state);
         let got = guard(|| match &self.inner {
-            AnyRules::W1(r) => {
-                run(py, r, layout, seat, own, counts, unseen, &limits, &legal, budget, &mut rng)
-            }
-            AnyRules::W2(r) => {
-                run(py, r, layout, seat, own, counts, unseen, &limits, &legal, budget, &mut rng)
-            }
-            AnyRules::W3(r) => {
-                run(py, r, layout, seat, own, counts, unseen, &limits, &legal, budget, &mut rng)
-            }
+            AnyRules::W1(r) => run(r, observation, &legal, &budget, &mut rng),
+            AnyRules::W2(r) => run(r, observation, &legal, &budget, &mut rng),
+            AnyRules::W3(r) => run(r, observation, &legal, &budget, &mut rng),
         })?;
         Ok(match got {
-            Some((best, totals, done, weight)) => (Some(best), totals, rng.state, done, weight),
-            None => (None, Vec::new(), rng.state, 0, 0.0),
+            Some(f) => {
+                (Some(f.best), f.totals, rng.state, f.iterations, f.weight, f.nodes, f.stopped)
+            }
+            None => (None, Vec::new(), rng.state, 0, 0.0, Vec::new(), budget.stop.is_set()),
         })
     }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("DEFAULT_NODES", crate::bots::search::DEFAULT_NODES)?;
+    m.add("TT_CAP", crate::bots::solve::TT_CAP)?;
+    m.add_class::<SearchSettings>()?;
+    m.add_class::<PyStop>()?;
     m.add_class::<Searcher>()
 }
