@@ -487,22 +487,31 @@ class GameSession:
         it is than the next best: ``6-4@E (+3.2 expected; 1.5 better than
         5-5)``.  The values are those `bones analyse` gives this decision
         (:meth:`hint_values`)."""
+        return self.hint_thinking()()
+
+    def hint_thinking(self) -> Callable[[], str]:
+        """The thinking of :meth:`hint`: a function that gives its text.  Like
+        :meth:`bot_thinking`, it reads only its own copy of what the player to
+        move may see (their observation, the decision's stream and the
+        notation of each legal move), never the session, so `bones serve`
+        serves the table while it thinks."""
+        from bones.games.analysis import DEFAULT_BUDGET, judge_decision
+        from bones.seat.observation import observe
+
         hand = self.hand
         assert hand is not None
-        values = self.hint_values()
-        if len(values) == 1:
-            return f"{values[0].notation} (the only move)"
-        from bones.games.analysis import best_of
+        legal = hand.legal_moves()
+        if len(legal) == 1:
+            only = f"{format_move(hand, legal[0])} (the only move)"
+            return lambda: only
+        names = {m: format_move(hand, m) for m in legal}
+        rules, obs, seed, number = self.rules, observe(hand, hand.turn, legal), self.seed, self.hand_number
 
-        best = best_of(values)
-        rest = [v for v in values if v is not best]
-        second = best_of(rest)
-        gap = best.value - second.value
-        better = (f"{gap:.1f} better than {second.notation}" if round(gap, 1) > 0
-                  else f"as good as {second.notation}")
-        # where the match is at stake: the side's chance after the best move
-        chance = "" if best.win is None else f"; {best.win:.0%} to win the match"
-        return f"{best.notation} ({best.value:+.1f} expected; {better}{chance})"
+        def think() -> str:
+            values = judge_decision(rules, obs, DEFAULT_BUDGET, seed, number)
+            return _hint_text([replace(v, notation=names[v.move]) for v in values])
+
+        return think
 
     def hint_values(self) -> list[MoveValue]:
         """The search's value of every legal move of the player to move (and
@@ -844,6 +853,21 @@ class GameSession:
 
 
 # ------------------------------------------------------------------ bots
+
+
+def _hint_text(values: list[Any]) -> str:
+    """The hint of the search's values of the legal moves (two or more):
+    ``6-4@E (+3.2 expected; 1.5 better than 5-5)``."""
+    from bones.games.analysis import best_of
+
+    best = best_of(values)
+    second = best_of([v for v in values if v is not best])
+    gap = best.value - second.value
+    better = (f"{gap:.1f} better than {second.notation}" if round(gap, 1) > 0
+              else f"as good as {second.notation}")
+    # where the match is at stake: the side's chance after the best move
+    chance = "" if best.win is None else f"; {best.win:.0%} to win the match"
+    return f"{best.notation} ({best.value:+.1f} expected; {better}{chance})"
 
 
 def _make_bot(spec_text: str) -> Bot:

@@ -6,7 +6,8 @@ Hints are for a person playing against bots, as take-backs are: at a table of
 several people a hint would be help the others do not get (409).  A seat asks
 at most :data:`bones.web.limits.BURST` times in
 :data:`~bones.web.limits.WINDOW` seconds (429); it runs in one of the
-server's ``--jobs`` workers.
+server's ``--jobs`` workers, without the game's lock (the table is served
+while it thinks), and its search stops when the page asking goes away.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ def hint(game: WebGame, key: str | None) -> dict[str, Any]:
         if session.over or hand is None or hand.over or hand.turn != seat:
             raise ApiError(409, "a hint is for your turn: it is not your turn now")
         limit(game, "hint", seat)
-        text = session.hint()
+        think = session.hint_thinking()
+    # off the game's and the save's locks, as a bot thinks: the table is served meanwhile
+    text = think()
     return {"hint": text, "move": text.split(" ", 1)[0]}
 
 

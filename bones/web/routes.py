@@ -301,7 +301,8 @@ async def game_hint(request: Request) -> Response:
     game = server.store.get(request.path_params["id"])
     server.seat(request, game)
     key = tokens.bearer(request.headers.get("authorization"))
-    return JSONResponse(await server.workers.thread(hint, game, key))
+    # a search, like an analysis: stopped when the page goes away
+    return JSONResponse(await _analysis(request, hint, game, key, what="hint"))
 
 
 async def game_analysis(request: Request) -> Response:
@@ -413,8 +414,8 @@ async def analyse(request: Request) -> Response:
     return JSONResponse(result)
 
 
-async def _analysis(request: Request, fn: Any, *args: Any) -> Any:
-    """``fn(*args)``, an analysis, in the server's workers (within
+async def _analysis(request: Request, fn: Any, *args: Any, what: str = "analysis") -> Any:
+    """``fn(*args)``, an analysis (or a hint), in the server's workers (within
     ``--jobs``); its search is stopped when the client goes away (its answer
     would go nowhere): 499, never sent."""
     from bones.bots.stop import Stopped
@@ -422,7 +423,7 @@ async def _analysis(request: Request, fn: Any, *args: Any) -> Any:
     try:
         return await server_of(request).workers.thread(fn, *args, gone=request.is_disconnected)
     except Stopped:
-        raise ApiError(499, "the analysis was stopped: its client went away") from None
+        raise ApiError(499, f"the {what} was stopped: its client went away") from None
 
 
 # ------------------------------------------------------- simulations
