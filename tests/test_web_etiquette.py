@@ -53,7 +53,7 @@ def test_resigning_ends_the_match_for_the_other_side_and_is_recorded(server, sav
     other = view(client, gid, k1)
     assert other["result"] == "Seat 0 resigned the match: You win"
     assert other["notices"] == [{"kind": "resign", "seat": 0, "who": "Seat 0", "hand": 1,
-                                 "ply": 0, "bot": None}]
+                                 "ply": 0, "bot": None, "level": None}]
     # the series counts it; a rematch is offered as after any match
     assert other["social"]["series"]["wins"] == [0, 1]
     assert other["social"]["rematch"]["open"]
@@ -133,7 +133,8 @@ def test_leaving_hands_the_seat_to_a_bot_for_good_and_is_recorded(server, saves:
     post(client, gid, "name", k1, {"name": "Bo"})
     r = post(client, gid, "leave", k1)
     assert r.status_code == 200, r.text
-    assert r.json() == {"left": True, "seat": 1, "bot": "heuristic", "over": False}
+    assert r.json() == {"left": True, "seat": 1, "bot": "heuristic", "level": "Casual",
+                        "over": False}
     # the key stops working, with a line that says why
     r = client.get(f"/api/games/{gid}", headers=seat_headers(k1))
     assert r.status_code == 403 and r.json()["error"] == "you left this table: a bot plays your seat now"
@@ -141,7 +142,7 @@ def test_leaving_hands_the_seat_to_a_bot_for_good_and_is_recorded(server, saves:
     v = view(client, gid, k0)
     assert v["seats"][1]["kind"] == "bot" and v["seats"][1]["bot"] == "heuristic"
     assert v["notices"][0] == {"kind": "leave", "seat": 1, "who": "Bo", "hand": 1,
-                               "ply": v["notices"][0]["ply"], "bot": "heuristic"}
+                               "ply": v["notices"][0]["ply"], "bot": "heuristic", "level": "Casual"}
     people = client.get(f"/api/games/{gid}/people", headers=host_headers(app)).json()
     assert not people["seats"][1]["person"]
     # the save: a bot's seat now (not a handed one), and the departure

@@ -29,6 +29,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from bones.web.errors import ApiError
+from bones.web.offered import level_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.web.games import GameStore, WebGame
@@ -73,7 +74,8 @@ def leave(store: GameStore, game: WebGame, key: str | None) -> dict[str, Any]:
         game.saved()
         game.stamp += 1
         store.write_index(game)
-        return {"left": True, "seat": seat, "bot": entry["bot"], "over": session.over}
+        return {"left": True, "seat": seat, "bot": entry["bot"], "level": level_of(entry["bot"]),
+                "over": session.over}
 
 
 def new_link(store: GameStore, game: WebGame, seat: int) -> str:
@@ -98,16 +100,17 @@ def new_link(store: GameStore, game: WebGame, seat: int) -> str:
 
 def notices_json(session: Any, viewer: int) -> list[dict[str, Any]]:
     """The resignation and the departures of this match, for every seat's log:
-    ``{"kind": "resign"|"leave", "seat", "who", "hand", "ply", "bot"}``."""
+    ``{"kind": "resign"|"leave", "seat", "who", "hand", "ply", "bot", "level"}``
+    (``level``: the bot's level as the seat pickers offer it, or None)."""
     out = []
     for entry in session.left:
         out.append({"kind": "leave", "seat": entry["seat"], "hand": entry["hand"], "ply": entry["ply"],
-                    "who": _who(entry, viewer), "bot": entry["bot"]})
+                    "who": _who(entry, viewer), "bot": entry["bot"], "level": level_of(entry["bot"])})
     if session.resigned is not None:
         entry = session.resigned
         out.append({"kind": "resign", "seat": entry["seat"], "hand": entry["hand"],
                     "ply": entry["ply"], "who": _who(entry, viewer),
-                    "bot": None})
+                    "bot": None, "level": None})
     out.sort(key=lambda n: (n["hand"], n["ply"], n["kind"] == "leave"))
     return out
 

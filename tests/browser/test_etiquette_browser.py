@@ -63,10 +63,10 @@ def test_leaving_the_table_hands_the_seat_to_a_bot_and_tells_the_table(browser, 
     assert "Leave the table?" in go.inner_text("#confirm")
     go.click("#confirm-yes")
     go.wait_for_selector("text=You left the table", timeout=TIMEOUT)
-    assert "heuristic plays your seat" in go.inner_text("main")
+    assert "The Casual bot (heuristic) plays your seat" in go.inner_text("main")
     stay.wait_for_function("() => document.querySelector('#log').innerText.includes('leaves the table')",
                            timeout=TIMEOUT)
-    assert "Seat 1 leaves the table; heuristic plays the seat" in stay.inner_text("#log")
+    assert "Seat 1 leaves the table; the Casual bot (heuristic) plays the seat" in stay.inner_text("#log")
     assert "Seat 1 left the table" in stay.inner_text("#live")
     assert view(stay)["seats"][1]["kind"] == "bot"
     play = save_json(served, game["save"])["meta"]["play"]

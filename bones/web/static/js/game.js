@@ -387,7 +387,7 @@ export class Table {
     const notes = (v.notices || []).filter((n) => n.hand === v.hand_number).sort((a, b) => b.ply - a.ply);
     for (const n of notes) {
       const text = n.kind === "resign" ? `${n.who} ${n.who === "You" ? "resign" : "resigns"} the match`
-        : `${n.who} ${n.who === "You" ? "leave" : "leaves"} the table; ${n.bot} plays the seat`;
+        : `${n.who} ${n.who === "You" ? "leave" : "leaves"} the table; ${botWords(n)} plays the seat`;
       items.splice(Math.min(n.ply, items.length), 0, h("li", { class: `notice ${n.kind}` }, text));
     }
     log.replaceChildren(...items);
@@ -502,7 +502,7 @@ export class Table {
       localStorage.setItem("bones.seats", JSON.stringify(all));
       this.root.replaceChildren(h("section", { class: "card left" },
         h("h1", {}, "You left the table"),
-        h("p", {}, `The bot ${r.bot} plays your seat${r.over ? ": the match had nobody else to play it, so it ended as your resignation" : ""}.`),
+        h("p", {}, `${botWords(r, true)} plays your seat${r.over ? ": the match had nobody else to play it, so it ended as your resignation" : ""}.`),
         h("a", { class: "button primary", href: "#" }, "Play another game")));
     } catch (err) { this.status(err.message, "error"); }
   }
@@ -645,6 +645,12 @@ Table.prototype.moveFocus = function moveFocus(k) {
   list[next].focus();
   return true;
 };
+
+// "the Casual bot (heuristic)", or "heuristic" for a bot without a level.
+function botWords(x, capital = false) {
+  if (!x.level) return capital ? `The bot ${x.bot}` : x.bot;
+  return `${capital ? "The" : "the"} ${x.level} bot (${x.bot})`;
+}
 
 function analysisText(d) {
   const v = (x) => (x >= 0 ? "+" : "") + x.toFixed(1);
