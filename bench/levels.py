@@ -1,7 +1,7 @@
 """``python -m bench.levels``: are the web table's bot levels each clearly
 stronger than the one below?
 
-The levels are :data:`bones.web.offered.LEVELS` ("Beginner" ... "Expert",
+The levels are :data:`bones.web.levels.LEVELS` ("Beginner" ... "Expert",
 each a built-in bot with its settings).  For every level above the first this
 plays ``bones tournament VARIANT --bots BELOW,LEVEL`` (whole matches, the
 seats alternating) and reports the level's win rate against the one below
@@ -33,7 +33,7 @@ VARIANTS = ("all-fives",)
 
 def levels() -> list[tuple[str, str]]:
     """The levels, weakest first: ``(level, bot text)``."""
-    from bones.web.offered import LEVELS
+    from bones.web.levels import LEVELS
 
     return [(level, bot) for level, bot, _ in LEVELS]
 

@@ -236,7 +236,7 @@ def test_a_save_with_a_corrupt_departure_is_refused_when_opened(server, saves: P
 
 
 def test_the_offered_bots_are_one_list_of_bots_the_server_runs(server) -> None:
-    from bones.web.offered import LEVELS, OTHERS
+    from bones.web.levels import LEVELS, OTHERS
 
     app, client = server
     data = client.get("/api/bots").json()
@@ -264,7 +264,7 @@ def test_the_levels_are_the_ladders_bots_in_its_order() -> None:
     is what bench/levels.py measures (bench/results/levels.md)."""
     from bench.levels import levels
     from bench.strength import ladder
-    from bones.web.offered import LEVELS, level_of
+    from bones.web.levels import LEVELS, level_of
 
     rungs = ladder(45)
     bots = [bot for _, bot, _ in LEVELS]

@@ -29,7 +29,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from bones.web.errors import ApiError
-from bones.web.offered import level_of
+from bones.web.levels import level_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.web.games import GameStore, WebGame

@@ -28,7 +28,7 @@ from bones.seat.observation import observe
 from bones.seat.placement import layout_of
 from bones.seat.tally import count_parts
 from bones.web.etiquette import notices_json
-from bones.web.offered import level_of
+from bones.web.levels import level_of
 from bones.web.tokens import SPECTATOR
 
 if TYPE_CHECKING:  # pragma: no cover
