@@ -189,3 +189,25 @@ def test_a_hint_stops_when_its_page_goes_away_and_frees_the_game(saves: Path, mo
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_a_resignation_while_a_bot_thinks_drops_the_bots_move(saves: Path) -> None:
+    """The bots think off the game's lock, so a person may resign (or leave as
+    the last one, which resigns) while a bot thinks (issue 33): the bot's move,
+    when it comes, is not made in a match that is over."""
+    app, client = make(saves)
+    with client:
+        gid, key = _slow_table(app, client)
+        game = app.state.server.store.get(gid)
+        _thinking(game)
+        r = client.post(f"/api/games/{gid}/resign", json={}, headers=seat_headers(key))
+        assert r.status_code == 200, r.text
+        resigned_at = r.json()["notices"][0]["ply"]
+        end = time.monotonic() + 20
+        while game.busy:  # the bot finishes its five seconds of thought
+            assert time.monotonic() < end, "the bot never finished"
+            time.sleep(0.02)
+        after = GameSession.resume(game.path)
+        assert after.over and after.resigned is not None
+        assert len(after.current.moves) == resigned_at == after.resigned["ply"]
+        assert game.error is None

@@ -366,11 +366,12 @@ class WebGame:
         the table's reads, chat and names are answered meanwhile; its move is
         made under both locks, if nothing moved in between (a take-back, a
         seat handed over, the save changed by the terminal: it then thinks
-        again).  One bot thinks at a time for a game.  True while the bots
-        should go on, False when no bot is to move, a bot failed, or its
-        search was stopped (the game deleted or abandoned, the server
-        stopping: :mod:`bones.web.workers`): a stopped bot makes no move,
-        nothing is saved, and the game is as it was.
+        again; a match resigned meanwhile: no move at all).  One bot thinks
+        at a time for a game.  True while the bots should go on, False when
+        no bot is to move, a bot failed, or its search was stopped (the game
+        deleted or abandoned, the server stopping: :mod:`bones.web.workers`):
+        a stopped bot makes no move, nothing is saved, and the game is as it
+        was.
         """
         from bones.bots.stop import Stopped
 
@@ -394,6 +395,8 @@ class WebGame:
                 with self.lock:
                     return self._bot_failed(err)
             with self.held() as now:
+                if now.over:  # a resignation while it thought (bones.web.etiquette)
+                    return False
                 if (now is not session or now.hand is not hand or self.version != expected
                         or hand.turn != seat or now.config.seats[seat] != spec):
                     return True  # the table changed while the bot thought: look again
