@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bones.bots import BOT_LIMITS, MAX_DELAY, BotError, delay_problem, make_bot
+from bones.bots.solve import MAX_NODES
 from bones.cli.app import app
 from bones.engine.bounds import GAMES_LIMIT, NUMBER_LIMIT, SEED_LIMIT, bound_message
 from bones.games.record import RecordError, loads_record_json, parse_record
@@ -121,11 +122,13 @@ def test_one_set_of_bot_limits_for_every_front_end() -> None:
                           "pimc": {"iterations": 2000, "rollouts": 8, "seconds": 5.0},
                           "search": {"iterations": 2000, "rollouts": 8, "seconds": 5.0,
                                      "solve": 16, "infer": 10.0, "threads": 64, "tree": 100,
-                                     "scale": 1000.0},
+                                     "scale": 1000.0, "nodes": MAX_NODES},
                           "ismcts": {"iterations": 20000, "seconds": 5.0, "explore": 10.0,
                                      "scale": 1000.0, "solve": 16, "infer": 10.0,
-                                     "worlds": 2000, "depth": 100},
-                          "epimc": {"iterations": 2000, "solve": 16, "infer": 10.0}}
+                                     "worlds": 2000, "depth": 100, "nodes": MAX_NODES},
+                          "epimc": {"iterations": 2000, "solve": 16, "infer": 10.0,
+                                    "nodes": MAX_NODES}}
+    assert MAX_NODES == 10_000_000
     import bones.web.games as web_games
 
     assert not hasattr(web_games, "BOT_LIMITS")  # the server reads the library's table

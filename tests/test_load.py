@@ -184,7 +184,7 @@ def test_bad_kind() -> None:
 
 def test_missing_kind() -> None:
     write("v.yaml", GOOD.replace("match: {kind: target, points: 61}", "match:\n  points: 61"))
-    assert errors("v.yaml") == ["v.yaml:13:1: match: missing required key 'kind' (expected one of: target, penalty, hands)"]
+    assert errors("v.yaml") == ["v.yaml:13:1: match: missing required key 'kind' (expected one of: target, penalty, hands, rounds)"]
 
 
 def test_kind_written_as_a_word_instead_of_a_mapping() -> None:

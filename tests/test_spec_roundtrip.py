@@ -412,6 +412,54 @@ def variants(draw: st.DrawFn) -> Variant:
     return variant
 
 
+@st.composite
+def train_variants(draw: st.DrawFn) -> Variant:
+    """Train layouts (issue 35): kept apart from :func:`variants`, which the
+    differential tests play on both cores (the native core refuses trains)."""
+    highest = draw(st.integers(3, 15))
+    personal = draw(st.booleans())
+    covers = "continue" if personal else draw(st.sampled_from(["continue", "new_arms"]))
+    trains = spec.Trains(
+        hub=spec.TrainHub(top=draw(st.none() | st.integers(0, highest)),
+                          placing_ends_turn=draw(st.booleans()),
+                          tiles=draw(st.integers(0 if personal else 1, 6))),
+        personal=personal,
+        public=draw(st.integers(0, 2)) if personal else 0,
+        public_needs_own=draw(st.booleans()) if personal else False,
+        marker_off=draw(st.sampled_from(["own_train", "anywhere"])),
+        doubles=spec.TrainDoubles(
+            cover=draw(st.integers(0, 1 if covers == "continue" else 4)), covers=covers,
+            by="next_players" if covers == "new_arms" else draw(st.sampled_from(
+                ["same_player", "next_players"]))),
+        first_turn=spec.TrainFirstTurn(
+            tiles=draw(st.sampled_from(["one", "many"])) if personal else "one",
+            may_stop=draw(st.booleans()), public=draw(st.booleans())),
+    )
+    if not trains.public:
+        trains = trains.model_copy(update={"public_needs_own": False})
+    top = trains.hub.top if trains.hub.top is not None else highest
+    charge = spec.OwnHandSettles(kind="own_hand", double_blank=draw(st.none() | st.integers(0, 50)),
+                                 blanks=draw(st.none() | st.integers(0, 25)),
+                                 per_marker=draw(st.integers(0, 25)))
+    variant = Variant(
+        name=draw(names),
+        summary=draw(texts),
+        tiles=spec.Tiles(highest=highest),
+        players=spec.Players(counts=[2]),
+        deal=spec.DealRule(hand_size=draw(st.integers(1, highest))),
+        layout=spec.LayoutRule(trains=trains),
+        scoring=spec.Scoring(when=spec.NoPredicate()),
+        drawing=draw(st.sampled_from([spec.DrawLimited(kind="limited", max_per_turn=1),
+                                      spec.DrawUntilPlayable()])),
+        settlement=spec.Settlement(domino=charge, blocked=charge),
+        match=spec.RoundsMatch(kind="rounds", count=draw(st.none() | st.integers(1, top + 1)),
+                               lose_at=draw(st.none() | st.integers(1, 500))),
+    )
+    problems = semantic_problems(variant)
+    assert not problems, problems
+    return variant
+
+
 def _partnership_options(draw: st.DrawFn, variant: Variant, counts: list[int]) -> Variant:
     """The options the partnership games brought, kept where they apply
     (each is refused at its key elsewhere), and sometimes a penalty match
@@ -487,6 +535,20 @@ def test_model_yaml_model_round_trip(variant: Variant, tmp_path: Path) -> None:
     assert load_variant(path) == variant
 
 
+@examples(30)
+@given(variant=train_variants())
+def test_a_train_layout_round_trips_and_compiles(variant: Variant, tmp_path: Path) -> None:
+    from bones.lang.compile import compile_rules
+
+    path = tmp_path / "v.yaml"
+    path.write_text(dump(variant), encoding="utf-8")
+    assert load_variant(path) == variant
+    rules = compile_rules(variant, 2)
+    top = variant.layout.trains.hub.top
+    assert rules.trains.top == (variant.tiles.highest if top is None else top)
+    assert rules.trains.rounds == (variant.match.count or rules.trains.top + 1)
+
+
 @examples(20)
 @given(variant=variants(), moved=st.sampled_from(["tiles", "players", "deal", "lead", "layout", "scoring", "drawing", "settlement", "match"]))
 def test_round_trip_through_extends(variant: Variant, moved: str, tmp_path: Path) -> None:
@@ -525,6 +587,7 @@ def test_strategies_reach_every_model_and_union_member() -> None:
         (settle_rules([2, 3], blocked=True), 60),
         (match([2, 3]), 20),
         (variants(), 40),
+        (train_variants(), 20),
     ]
     for part, count in parts:
 

@@ -41,7 +41,7 @@ match: {kind: targett, points: 61}
 BAD_LINES = [
     "bad.yaml:2:1: deal: missing required key 'hand_size'",
     "bad.yaml:3:3: deal.hand_sise: unknown key 'hand_sise'; did you mean 'hand_size'?",
-    "bad.yaml:7:15: match.kind: unknown kind 'targett' (expected one of: target, penalty, hands)",
+    "bad.yaml:7:15: match.kind: unknown kind 'targett' (expected one of: target, penalty, hands, rounds)",
 ]
 
 
@@ -128,7 +128,7 @@ def test_github_format(runner: CliRunner) -> None:
     assert result.output.splitlines() == [
         "::error file=bad.yaml,line=2,col=1::deal: missing required key 'hand_size'",
         "::error file=bad.yaml,line=3,col=3::deal.hand_sise: unknown key 'hand_sise'; did you mean 'hand_size'?",
-        "::error file=bad.yaml,line=7,col=15::match.kind: unknown kind 'targett' (expected one of: target, penalty, hands)",
+        "::error file=bad.yaml,line=7,col=15::match.kind: unknown kind 'targett' (expected one of: target, penalty, hands, rounds)",
         "good.yaml: ok",
     ]
 

@@ -204,6 +204,12 @@ def new_hand(rules: Rules, deal: Deal | Sequence[int], *legacy: Any,
         deal, old_scores, old_pot = _legacy_deal(deal, *legacy)
         scores = scores if scores is not None else old_scores
         pot = pot or old_pot
+    if rules.trains is not None:
+        # the native core does not play train layouts yet: the Python one does
+        from bones.engine.trains import TrainHand
+
+        note_python_only(rules)
+        return TrainHand.from_deal(rules, deal, scores, pot, got_in, number)
     module = native()
     if module is None:
         from bones.engine.hand import Hand
@@ -215,6 +221,18 @@ def new_hand(rules: Rules, deal: Deal | Sequence[int], *legacy: Any,
         scores = [0] * rules.owners
     return NativeHand(rules, native_hand(rules, deal, scores, module, pot=pot, got_in=got_in,
                                          number=number), scores)
+
+
+_noted: set[str] = set()
+
+
+def note_python_only(rules: Rules) -> None:
+    """Say once, on stderr, that the Python core plays ``rules`` although
+    ``BONES_CORE=native`` asked for the native one (a train layout)."""
+    if _choice() == "native" and rules.name not in _noted:
+        _noted.add(rules.name)
+        print(f"bones: the native core does not play {rules.name}'s train layout yet "
+              "(using the Python core)", file=sys.stderr)
 
 
 def _legacy_deal(hands: Sequence[int], boneyard: Sequence[int] = (), leader: int = 0,

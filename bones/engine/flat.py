@@ -186,7 +186,10 @@ class Unsupported(ValueError):
 
 def flatten(rules: Rules) -> dict[str, Any]:
     """The flat table of ``rules``: its declared fields, each written as its
-    kind says, after the format version."""
+    kind says, after the format version.  Raises :class:`Unsupported` for a
+    train layout, which only the Python core plays so far (docs/trains.md)."""
+    if rules.trains is not None:
+        raise Unsupported(f"{rules.name}: the native core does not play train layouts yet")
     table: dict[str, Any] = {"format": FORMAT_VERSION}
     for f in FIELDS:
         table[f.name] = KINDS[f.base][0](getattr(rules, f.name))

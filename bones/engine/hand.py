@@ -233,7 +233,8 @@ class Hand:
         ``scores`` is the match's running list, kept up to date; ``pot`` the
         points earlier tied hands left on the table (``ties: carry``);
         ``got_in`` the sides already in (``get_in_scope: match``); ``number``
-        the hand's number in the match (for ``bonuses.by_hand``)."""
+        the hand's number in the match (for ``bonuses.by_hand``).  A train
+        layout's hand is :func:`bones.engine.trains.python_hand`'s."""
         return cls(rules, deal.hands, deal.boneyard, deal.leader, scores, deal.lead_tile,
                    deal.lead_doubles_only, deal.out_of_play, pot, got_in, number)
 

@@ -106,6 +106,12 @@ class Match:
         self.got_in: list[bool] | None = list(got_in) if got_in is not None else None
         # games won by each side where the match is several games (match.games)
         self.games = [0] * rules.owners
+        # a train layout's round of the first hand (a scenario may start later)
+        self.first_round = 1
+
+    def round_number(self) -> int:
+        """The next hand's round in a train layout (its hub double follows)."""
+        return self.first_round + len(self.history)
 
     # ------------------------------------------------------------ dealing
 
@@ -120,10 +126,15 @@ class Match:
         if got_in is None and self.rules.get_in_match:
             got_in = self.got_in
         number = self.hand_number()
-        if self.stepwise_core:
+        hand: HandLike
+        if rules_trains(self.rules):
+            from bones.engine.trains import TrainHand
+
+            hand = TrainHand.from_deal(self.rules, deal, self.scores, self.pot, got_in, number)
+        elif self.stepwise_core:
             from bones.engine.core import new_hand
 
-            hand: HandLike = new_hand(self.rules, deal, scores=self.scores, pot=self.pot,
+            hand = new_hand(self.rules, deal, scores=self.scores, pot=self.pot,
                                       got_in=got_in, number=number)
         else:
             hand = Hand.from_deal(self.rules, deal, self.scores, self.pot, got_in, number)
@@ -143,6 +154,11 @@ class Match:
         rule = self.next_lead_rule()
         if self.legacy is None:
             self.rng = stream(self.seed, DEALS, len(self.history) + 1)
+        if rules_trains(rules):
+            from bones.engine.trains import train_deal
+
+            hands, boneyard = self._shuffle_deal()
+            return train_deal(rules, hands, boneyard, self.round_number())
         for _ in range(_MAX_REDEALS):
             deal = self._deal_with(rule)
             if deal is not None:
@@ -301,6 +317,11 @@ class Match:
                 self.pot = 0
         elif hand.game_over:
             self.game_over, self.winner = True, hand.winner
+        elif rules_trains(rules):
+            if self.round_number() > rules.trains.rounds:
+                from bones.engine.trains import lowest_total
+
+                self.game_over, self.winner = True, lowest_total(self.scores)
         elif rules.hands_in_match and len(self.history) >= rules.hands_in_match:
             self.game_over = True
             top = max(self.scores)
@@ -322,6 +343,11 @@ class Match:
                 if moves > max_moves:  # pragma: no cover - a bug guard
                     raise RuntimeError("hand did not end")
             self.finish_hand(hand)
+
+
+def rules_trains(rules: Rules) -> bool:
+    """Whether ``rules`` lay out trains (docs/trains.md)."""
+    return rules.trains is not None
 
 
 class _SeededDealer:

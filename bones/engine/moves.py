@@ -60,6 +60,12 @@ FLIP: Final = 1
 #: The arm index of a tile placed on no arm: a tile the layout cannot take,
 #: named so that :meth:`bones.engine.hand.Hand.play` reports it as illegal.
 NO_ARM: Final = ARM_MASK
+#: A train layout's move arms of a tile laid against the hub double, and
+#: against the double owed toes (each makes the next arm; docs/trains.md).
+#: Only the Python core plays train layouts, so they are not part of the
+#: layout the native core shares (not in ``__all__``).
+HUB_ARM: Final = ARM_MASK - 2
+FOOT_ARM: Final = ARM_MASK - 1
 
 
 def play_code(tile: int, arm: int, flip: bool = False) -> int:
@@ -99,12 +105,49 @@ class NotationError(ValueError):
     """Text that is not a move at all (a typo), as opposed to an illegal move."""
 
 
+# The targets of train layouts (docs/language.md, "Train layouts"), as a
+# Move's ``arm``: numbers above every arm of a line or spinner layout, so the
+# two families never clash.  A train hand translates them to its move arms.
+#: ``T<n>``: seat n's personal train is TARGET_SEAT + n.
+TARGET_SEAT: Final = 64
+#: ``M``, ``M2``, ...: the public trains from TARGET_PUBLIC.
+TARGET_PUBLIC: Final = 96
+#: ``H``: against the hub double itself.
+TARGET_HUB: Final = 112
+#: ``F``: against the double owed toes.
+TARGET_FOOT: Final = 113
+#: ``A<k>``: arm k is TARGET_ARM + k - 1.
+TARGET_ARM: Final = 128
+_MAX_SEAT_TARGET = TARGET_PUBLIC - TARGET_SEAT
+_MAX_PUBLIC_TARGET = TARGET_HUB - TARGET_PUBLIC
+_MAX_ARM_TARGET = 1024
+
+
+def is_train_target(arm: int) -> bool:
+    """Whether a Move's ``arm`` names a train layout's target."""
+    return arm >= TARGET_SEAT
+
+
 def arm_name(arm: int) -> str:
-    """The name of arm ``arm``.
+    """The name of arm ``arm``, or of a train layout's target.
 
     >>> [arm_name(a) for a in range(7)]
     ['W', 'E', 'N', 'S', 'N2', 'S2', 'N3']
+    >>> [arm_name(a) for a in (TARGET_SEAT + 2, TARGET_PUBLIC, TARGET_PUBLIC + 1,
+    ...                        TARGET_HUB, TARGET_FOOT, TARGET_ARM + 4)]
+    ['T2', 'M', 'M2', 'H', 'F', 'A5']
     """
+    if arm >= TARGET_SEAT:
+        if arm >= TARGET_ARM:
+            return f"A{arm - TARGET_ARM + 1}"
+        if arm == TARGET_HUB:
+            return "H"
+        if arm == TARGET_FOOT:
+            return "F"
+        if arm >= TARGET_PUBLIC:
+            k = arm - TARGET_PUBLIC
+            return "M" + (str(k + 1) if k else "")
+        return f"T{arm - TARGET_SEAT}"
     if arm < 2:
         return "WE"[arm]
     spinner, side = divmod(arm - 2, 2)
@@ -112,6 +155,31 @@ def arm_name(arm: int) -> str:
 
 
 _ARM_TEXT = re.compile(r"^([NSEW])(\d*)$")
+_TARGET_TEXT = re.compile(r"^([TMHFA])(0|[1-9]\d*)?$")
+
+
+def _target_index(name: str, letter: str, number: str | None) -> int:
+    """The Move target of a train layout's name (``T0``, ``M``, ``H``, ``F``, ``A3``)."""
+    if letter in "HF":
+        if number is not None:
+            raise NotationError(f"'{name}' is not a target ({letter} has no number)")
+        return TARGET_HUB if letter == "H" else TARGET_FOOT
+    if letter == "M":
+        k = int(number) if number is not None else 1
+        if k < 1 or k > _MAX_PUBLIC_TARGET:
+            raise NotationError(f"'{name}' is not a target (public trains are M, M2, ...)")
+        return TARGET_PUBLIC + k - 1
+    if number is None:
+        raise NotationError(f"'{name}' is not a target ({letter} takes a number: "
+                            f"{'T0, T1' if letter == 'T' else 'A1, A2'}, ...)")
+    n = int(number)
+    if letter == "T":
+        if n >= _MAX_SEAT_TARGET:
+            raise NotationError(f"'{name}' is not a target (no table has seat {n})")
+        return TARGET_SEAT + n
+    if n < 1 or n > _MAX_ARM_TARGET:
+        raise NotationError(f"'{name}' is not a target (arms are A1, A2, ...)")
+    return TARGET_ARM + n - 1
 
 
 def arm_index(name: str) -> int:
@@ -120,9 +188,14 @@ def arm_index(name: str) -> int:
     >>> arm_index("s2")
     5
     """
-    match = _ARM_TEXT.match(name.strip().upper())
+    text = name.strip().upper()
+    target = _TARGET_TEXT.match(text)
+    if target:
+        return _target_index(name, target.group(1), target.group(2))
+    match = _ARM_TEXT.match(text)
     if not match:
-        raise NotationError(f"'{name}' is not an arm (arms are W, E, N, S, N2, S2, ...)")
+        raise NotationError(f"'{name}' is not an arm (arms are W, E, N, S, N2, S2, ...; "
+                            "train targets T0, M, H, F, A1, ...)")
     letter, number = match.groups()
     if letter in "WE":
         if number:
@@ -253,6 +326,6 @@ class Outcome(IntEnum):
 __all__ = [
     "DRAW", "PASS", "TILE_SHIFT", "ARM_SHIFT", "ARM_MASK", "FLIP", "NO_ARM",
     "play_code", "lead_code", "is_tile_move", "tile_of", "arm_of", "is_flipped",
-    "NotationError", "arm_name", "arm_index",
+    "NotationError", "arm_name", "arm_index", "is_train_target",
     "Move", "MoveKind", "DRAW_MOVE", "PASS_MOVE", "Outcome",
 ]

@@ -35,6 +35,8 @@ from typing import TYPE_CHECKING
 from bones.engine.moves import (
     DRAW,
     DRAW_MOVE,
+    FOOT_ARM,
+    HUB_ARM,
     NO_ARM,
     PASS,
     PASS_MOVE,
@@ -44,6 +46,7 @@ from bones.engine.moves import (
     arm_name,
     arm_of,
     is_flipped,
+    is_train_target,
     lead_code,
     play_code,
     tile_of,
@@ -79,6 +82,8 @@ def move_value(hand: HandLike, move: int, *, bare: bool | None = None) -> Move:
         return DRAW_MOVE
     if move == PASS:
         return PASS_MOVE
+    if hand.rules.trains is not None:
+        return _train_value(hand, move, bare)
     ts = hand.rules.tiles
     tile, arm = tile_of(move), arm_of(move)
     low, high = ts.low[tile], ts.high[tile]
@@ -93,6 +98,28 @@ def move_value(hand: HandLike, move: int, *, bare: bool | None = None) -> Move:
     if arm >= len(hand.arm_open) or bare:
         return Move("play", halves)
     return Move("play", halves, arm)
+
+
+def _train_value(hand: HandLike, move: int, bare: bool | None) -> Move:
+    """:func:`move_value` in a train layout: the target named as
+    docs/language.md says (``T<n>``, ``M``, ``H``, ``F``, ``A<k>``)."""
+    ts = hand.rules.tiles
+    tile, arm = tile_of(move), arm_of(move)
+    low, high = ts.low[tile], ts.high[tile]
+    if not hand.placed:
+        return Move("play", (low, high))
+    if arm == HUB_ARM:
+        pip = hand.hub_number  # type: ignore[attr-defined]
+    elif arm == FOOT_ARM:
+        owed = hand.binding()  # type: ignore[attr-defined]
+        pip = owed[1] if owed is not None else -1
+    else:
+        pip = hand.arm_open[arm] if arm < len(hand.arm_open) else -1
+    far = ts.other_half[tile][pip] if pip >= 0 else -1
+    halves = (pip, far) if far >= 0 else (low, high)
+    if bare:
+        return Move("play", halves)
+    return Move("play", halves, hand.target_of(arm))  # type: ignore[attr-defined]
 
 
 def format_move(hand: HandLike, move: int, *, bare: bool | None = None) -> str:
@@ -122,6 +149,15 @@ def move_code(hand: HandLike, move: Move | str) -> int:
         tile = hand.rules.tiles.tile(a, b)
     except TileError as err:
         raise NotationError(str(err)) from None
+    trains = hand.rules.trains is not None
+    if value.arm is not None and is_train_target(value.arm) != trains:
+        kind = "train targets (T0, M, H, F, A1, ...)" if trains else "arms (W, E, N, S, ...)"
+        raise NotationError(f"'{value}': this layout's places are {kind}")
+    if trains and hand.placed and value.arm is not None:
+        arm = hand.arm_of_target(value.arm)  # type: ignore[attr-defined]
+        if arm is None:
+            raise NotationError(f"'{value}': the layout has no {arm_name(value.arm)} now")
+        return play_code(tile, arm)
     if not hand.placed:
         if value.arm is not None:
             raise NotationError(f"'{value}': the lead takes no arm; write it as {a}-{b}")

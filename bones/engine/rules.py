@@ -105,6 +105,33 @@ class LeadRule:
 
 
 @dataclass(frozen=True)
+class TrainRules:
+    """A ``layout.trains`` block compiled to ints (docs/trains.md)."""
+
+    top: int  # round 1's hub double; round r uses top - (r - 1)
+    rounds: int  # rounds of a match
+    placing_ends_turn: bool  # placing the hub is the placer's whole turn
+    seat_trains: bool  # a personal train per seat, with its marker
+    public: int  # public trains
+    public_needs_own: bool  # a public train only for a seat whose own train is started
+    public_in_first_turn: bool  # a first turn may start or extend a public train
+    hub_tiles: int  # tiles that must lie against the hub before any other play
+    cover: int  # tiles a double at an arm's end is owed before other play (0: none)
+    toes: bool  # each cover makes a new arm (the arm of the double closes)
+    cover_self: bool  # the player who lays a double covers it in the same turn
+    first_turn_multi: bool  # a first turn lays any number of tiles on one's own train
+    first_turn_stop: bool  # a first turn of several tiles may be stopped early (pass)
+    marker_off_anywhere: bool  # the owner's marker comes off when he plays anywhere
+    values: tuple[int, ...]  # what each tile id left in a hand is charged
+    marker_penalty: int  # charged for a marker on one's train at the round's end
+    lose_at: int  # a total at or above this ends the match (0: rounds only)
+
+    def hub_pip(self, round_number: int) -> int:
+        """The hub double's number in round ``round_number`` (1 first)."""
+        return max(self.top - (round_number - 1), 0)
+
+
+@dataclass(frozen=True)
 class TableField:
     """How one field of :class:`Rules` travels in the flat table
     (:mod:`bones.engine.flat`), which the native core reads.
@@ -158,6 +185,9 @@ class Rules:
     mates: tuple[tuple[int, ...], ...]
     spinner: int  # SPIN_*: the kind as written; the cores read the facts above
     win_on_lead: bool
+    #: a train layout (``bones.engine.trains.TrainRules``), None for a line or
+    #: spinner layout; only the Python core plays it (the flat table refuses it)
+    trains: Any
 
     # ------------------------------------------------ the flat table: a hand
     players: int = table("count", "seats at the table")

@@ -216,6 +216,10 @@ class GameSession:
             rules = compile_rules(variant, players, teams)
         except RulesError as err:
             raise GameError(str(err)) from None
+        if rules.trains is not None:
+            raise GameError(f"{variant.name}: the table (bones play, bones serve) does not show "
+                            "train layouts yet; bones show, simulate and check play them "
+                            "(docs/trains.md)")
         config = seat_config(rules.players, seat=seat, humans=humans, bots=bots, level=level)
         for spec_text in set(config.seats) - {HUMAN}:
             _make_bot(spec_text)  # an unknown bot fails now, not at its first turn

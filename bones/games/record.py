@@ -37,6 +37,7 @@ from bones.engine.hand import Hand, IllegalMoveError
 from bones.engine.handlike import HandLike
 from bones.engine.moves import DRAW, Outcome
 from bones.engine.notation import NotationError, format_move, parse_move
+from bones.engine.trains import python_hand
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.match import Deal, HandSummary, Match
@@ -263,12 +264,14 @@ def record_match(match: Match, meta: dict[str, Any] | None = None,
     first_scores = list(scores)
     got_in: list[bool] | None = None
     for deal, moves, summary in items:
-        hand = Hand.from_deal(rules, deal, list(scores), 0, got_in)
+        hand = python_hand(rules, deal, list(scores), 0, got_in)
         if summary is not None:
             got_in = summary.got_in
         texts = []
+        # a train layout's records always name the target (docs/trains.md)
+        bare = False if rules.trains is not None else None
         for move in moves:
-            texts.append(format_move(hand, move))
+            texts.append(format_move(hand, move, bare=bare))
             hand.apply(move)
         if summary is None:
             end, settlement, after = None, None, list(match.scores)

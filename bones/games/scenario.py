@@ -340,6 +340,21 @@ class _Checks:
     def table(self) -> None:
         s = self.s
         self.seat(("leader",), s.leader)
+        trains = self.rules.trains
+        if trains is None and s.round is not None:
+            self.add(("round",), "round is for train layouts (the variant's layout.trains is "
+                     "none)")
+        if trains is not None:
+            if s.round is not None and s.round > trains.rounds:
+                self.add(("round",), f"the match has {trains.rounds} rounds")
+            if s.hands is None and s.deal is None:
+                self.add(("deal",), "a train layout's file gives a deal (the holder of the "
+                         "round's double places it)")
+            for prefix, h in ([((), s)] if s.hands is None else
+                              [(("hands", i), h) for i, h in enumerate(s.hands)]):
+                if h.leader is not None:
+                    self.add(prefix + ("leader",), "in a train layout the holder of the "
+                             "round's double starts: leave out leader (expect_leader checks it)")
         if s.scores is not None and len(s.scores) != self.owners:
             self.add(("scores",), f"give {self.owners} scores, one per {self.who} (got {len(s.scores)})")
         if s.hands is not None:
@@ -547,6 +562,13 @@ def _scenario_match(rules: Any, seed: int, scores: list[int] | None) -> Any:
     return ScenarioMatch(rules, seed, scores, stepwise_core=True)
 
 
+def _first_round(match: Any, scenario: Scenario) -> Any:
+    """A train layout's match starting at the file's ``round``."""
+    if scenario.round is not None:
+        match.first_round = scenario.round
+    return match
+
+
 def _refused(rules: Any, hands: list[int]) -> bool:
     from bones.engine.leads import refused
 
@@ -633,7 +655,7 @@ def _start(loaded: LoadedScenario) -> tuple[Any, HandLike, bool]:
 
     s, rules = loaded.scenario, loaded.rules
     scores = list(s.scores) if s.scores is not None else None
-    match = _scenario_match(rules, s.seed, scores)
+    match = _first_round(_scenario_match(rules, s.seed, scores), s)
     if s.deal is None:
         doubles_only = rules.variant.lead.allowed == "double"
         deal = Deal(tuple([rules.tiles.full] * rules.players), (), s.leader or 0, -1,
@@ -645,7 +667,22 @@ def _start(loaded: LoadedScenario) -> tuple[Any, HandLike, bool]:
 def _ends(hand: HandLike) -> dict[str, int]:
     from bones.engine.notation import arm_name
 
+    if hand.rules.trains is not None:  # a train layout names its trains and arms
+        return {arm_name(t): pip for t, pip in hand.ends().items()}  # type: ignore[attr-defined]
     return {arm_name(a): pip for a, pip in hand.open_ends().items()}
+
+
+def _needs(hand: HandLike) -> dict[str, int]:
+    from bones.engine.notation import arm_name
+
+    if hand.rules.trains is None:
+        return {}
+    return {arm_name(t): n for t, n in hand.needs().items()}  # type: ignore[attr-defined]
+
+
+def _open_trains(hand: HandLike) -> list[int]:
+    marked = getattr(hand, "marked", None)
+    return [seat for seat, on in enumerate(marked or ()) if on]
 
 
 def _fmt(value: Any) -> str:
@@ -668,9 +705,9 @@ def _same_ends(expected: dict[str, int], got: dict[str, int]) -> bool:
 
 
 def _check(step: int, key: str, expected: Any, got: Any) -> None:
-    if key == "ends":
+    if key in ("ends", "needs"):
         if not _same_ends(expected, got):
-            raise _Mismatch(step, f"expected ends {_fmt(expected)}, got {_fmt(got)}",
+            raise _Mismatch(step, f"expected {key} {_fmt(expected)}, got {_fmt(got)}",
                             key, expected, got)
         return
     if expected != got:
@@ -689,6 +726,10 @@ def _check_expect(n: int, e: Expect, hand: HandLike) -> None:
         _check(n, "points", e.points, hand.last_points)
     if e.ends is not None:
         _check(n, "ends", e.ends, _ends(hand))
+    if e.open_trains is not None:
+        _check(n, "open_trains", sorted(e.open_trains), _open_trains(hand))
+    if e.needs is not None:
+        _check(n, "needs", e.needs, _needs(hand))
     if e.scores is not None:
         _check(n, "scores", list(e.scores), list(hand.scores))
     if e.game_over is not None:
@@ -699,7 +740,8 @@ def _check_expect(n: int, e: Expect, hand: HandLike) -> None:
 
 def _snapshot(hand: HandLike) -> tuple[Any, ...]:
     return (hand.count, hand.turn, len(hand.log), tuple(hand.hands), hand.bone_pos,
-            tuple(hand.scores), tuple(hand.arm_open), hand.state)
+            tuple(hand.scores), tuple(hand.arm_open), hand.state,
+            tuple(getattr(hand, "marked", ())), str(getattr(hand, "owed", "")))
 
 
 def _run_step(n: int, step: Step, hand: HandLike, layout_mode: bool) -> None:
@@ -781,7 +823,7 @@ def _run_match(loaded: LoadedScenario) -> None:
     s = loaded.scenario
     assert s.hands is not None
     scores = list(s.scores) if s.scores is not None else None
-    match = _scenario_match(loaded.rules, s.seed, scores)
+    match = _first_round(_scenario_match(loaded.rules, s.seed, scores), s)
     hand = None
     for i, h in enumerate(s.hands, 1):
         try:

@@ -66,6 +66,7 @@ from bones.engine.rules import (
     LeadRule,
     Rules,
     RulesError,
+    TrainRules,
     count_points_of,
 )
 from bones.engine.settle import (
@@ -343,6 +344,7 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         hand_bonus_skip_tied=bool(by_hand and by_hand.tied_hands == "skip"),
         blocked_win=bonuses.blocked_win,
         first_minimum=variant.settlement.first_minimum,
+        trains=_compile_trains(variant, ts),
         void_at=(match.void_at or 0) if isinstance(match, spec.TargetMatch) else 0,
         games=match.games if isinstance(match, spec.TargetMatch) else 1,
         lead_tiles=lead_tiles,
@@ -416,7 +418,55 @@ def _match_codes(match: spec.MatchRule, players: int) -> tuple[int, int, int]:
         return _CHECK_CODES[match.check], spec.for_players(match.points, players), 0
     if isinstance(match, spec.PenaltyMatch):
         return CHECK_PENALTY, spec.for_players(match.points, players), 0
+    if isinstance(match, spec.RoundsMatch):
+        return CHECK_NONE, 0, match.count or 0
     return CHECK_NONE, 0, match.count
+
+
+def _compile_trains(variant: spec.Variant, ts: TileSet) -> TrainRules | None:
+    """The train layout's tables (docs/trains.md), None for a line game."""
+    from bones.lang import spec
+
+    trains = variant.layout.trains
+    if trains is None:
+        return None
+    top = trains.hub.top if trains.hub.top is not None else ts.highest
+    match = variant.match
+    rounds = match.count if isinstance(match, spec.RoundsMatch) and match.count else top + 1
+    lose_at = match.lose_at if isinstance(match, spec.RoundsMatch) and match.lose_at else 0
+    charge = variant.settlement.domino
+    double_blank = getattr(charge, "double_blank", None)
+    blanks = getattr(charge, "blanks", None)
+    values = []
+    for t in range(ts.size):
+        value = ts.pips[t]
+        if ts.low[t] == 0:
+            if ts.high[t] == 0:
+                value = double_blank if double_blank is not None else value
+            elif blanks is not None:
+                value = blanks
+        values.append(value)
+    doubles = trains.doubles
+    first = trains.first_turn
+    return TrainRules(
+        top=top,
+        rounds=rounds,
+        placing_ends_turn=trains.hub.placing_ends_turn,
+        seat_trains=trains.personal,
+        public=trains.public if trains.personal else 0,
+        public_needs_own=trains.public_needs_own,
+        public_in_first_turn=first.public,
+        hub_tiles=trains.hub.tiles,
+        cover=doubles.cover,
+        toes=doubles.covers == "new_arms",
+        cover_self=doubles.by == "same_player",
+        first_turn_multi=first.tiles == "many" and trains.personal,
+        first_turn_stop=first.may_stop,
+        marker_off_anywhere=trains.marker_off == "anywhere",
+        values=tuple(values),
+        marker_penalty=getattr(charge, "per_marker", 0),
+        lose_at=lose_at,
+    )
 
 
 _KINDS = {
@@ -427,6 +477,9 @@ _KINDS = {
     "lightest": SETTLE_LIGHTEST,
     "locker": SETTLE_LOCKER,
     "losers_pay": SETTLE_LOSERS_PAY,
+    # a train layout's charge: the hand applies it from its TrainRules (the
+    # flat table, which would carry this code, refuses train layouts)
+    "own_hand": SETTLE_NOBODY,
 }
 _AMOUNTS = {
     "opponents": AMOUNT_OPPONENTS,

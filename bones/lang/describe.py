@@ -282,8 +282,29 @@ def _names_tile(rule: Any) -> bool:
     return rule.kind in ("highest_double", "lowest_double", "tile", "lightest_tile")
 
 
+def _train_hub(variant: spec.Variant, trains: spec.Trains) -> list[str]:
+    """The lead of a train layout: the round's double placed in the hub."""
+    top = trains.hub.top if trains.hub.top is not None else variant.tiles.highest
+    lines = [
+        f"Each round has its own double, the hub: round 1 uses {_tile(top, top)}, round 2 "
+        f"{_tile(max(top - 1, 0), max(top - 1, 0))}, and so on down ({_tile(0, 0)} in round "
+        f"{top + 1}). The player who holds it places it in the middle of the table as the "
+        "round's first move. If nobody holds it, the players draw one tile each in turn, "
+        "from seat 0, until it is drawn; the drawn tiles stay in the drawers' hands, and "
+        "the one who draws it places it."
+    ]
+    if trains.hub.placing_ends_turn:
+        lines.append("Placing it is the placer's turn: the next player plays next.")
+    else:
+        lines.append("Placing it does not end the placer's turn: he then takes the round's "
+                     "first turn, and play goes on round the table.")
+    return lines
+
+
 def _lead(variant: spec.Variant) -> list[str]:
     lead = variant.lead
+    if variant.layout.trains is not None:
+        return _train_hub(variant, variant.layout.trains)
     lines = [f"The first hand is led by {_first_lead(lead.first)}."]
     later = lead.later
     direction_word = "left" if variant.players.direction == "clockwise" else "right"
@@ -390,7 +411,72 @@ _ORDER_TEXT = {
 _ALL_EDGES_FIRST = "No arm may be extended until all four edges of the spinner are covered."
 
 
+def _trains_layout(trains: spec.Trains) -> list[str]:
+    """The layout of trains and arms growing from the hub (docs/trains.md)."""
+    lines = ["Each tile is played against an open end with the matching number touching it, "
+             "its other half becoming the new end. Nothing is counted during play."]
+    hub = trains.hub
+    if trains.personal:
+        public = {0: "There is no public train (private trains).",
+                  1: "One more train, the public (Mexican) train, is anyone's to start "
+                     "and extend."}.get(trains.public, f"{_word(trains.public).capitalize()} "
+                                                       "public trains are anyone's to start "
+                                                       "and extend.")
+        lines += [
+            "From the hub grow one personal train per player and the public trains: each "
+            "is a single line with one open end; an empty train's end is the hub's number.",
+            public,
+            "A player may play on his own train, on a public train, and on another "
+            "player's train only while it carries a marker. A player's marker goes on his "
+            "train when he ends a turn without laying a tile, and comes off when he "
+            + ("plays on his own train." if trains.marker_off == "own_train"
+               else "lays a tile anywhere."),
+        ]
+        if trains.public_needs_own:
+            lines.append("A player may play on a public train only once his own train is "
+                         "started.")
+    if hub.tiles:
+        lines.append(f"Before anything else, {_plural(hub.tiles, 'tile')} must be laid "
+                     "against the hub double itself, each bearing its number and each "
+                     "starting a new arm; until then every play must go there.")
+    if not trains.personal:
+        lines.append("Arms are numbered A1, A2, ... in the order they are made; each is a "
+                     "line with one open end.")
+    d = trains.doubles
+    if d.cover:
+        where = ("each cover starting a new arm (the double closes its own arm)"
+                 if d.covers == "new_arms" else "each cover continuing the double's train")
+        who = ("The player who lays a double must cover it in the same turn, his next tile "
+               "going on it; if he cannot, he draws one tile and lays it there if it fits, "
+               "else he passes (a marker goes on his train) and every player in turn must "
+               "cover the double before playing anywhere else."
+               if d.by == "same_player" else
+               "The next tiles laid, by whoever is to play, must go on it; a player who "
+               "cannot draws one tile, lays it there if it fits, and otherwise passes.")
+        lines += [f"A double is laid crosswise at a train's end and must take "
+                  f"{_plural(d.cover, 'tile')} before any other play, {where}.", who,
+                  "Several doubles owed covers are served in the order they were laid. "
+                  "Going out ends the round even with a cover owed."]
+    else:
+        lines.append("Doubles are ordinary tiles.")
+    first = trains.first_turn
+    if first.tiles == "many":
+        lines.append(
+            "In his first turn of a round each player may lay any number of tiles on his own "
+            "train, one after another, each fitting the last"
+            + (" (he may stop after any tile by passing, which puts no marker on)"
+               if first.may_stop else " (while a tile fits he must go on)")
+            + ("; he may also play on a public train." if first.public else
+               "; he may play nowhere else in that turn.")
+            + " A double he leaves bare in his first turn binds nobody until every player "
+            "has had his first turn. A player who cannot start his train draws one tile and "
+            "lays it if it fits; otherwise he passes and his train gets a marker.")
+    return lines
+
+
 def _layout(variant: spec.Variant) -> list[str]:
+    if variant.layout.trains is not None:
+        return _trains_layout(variant.layout.trains)
     sp = variant.layout.spinner
     dbl = _DOUBLE_TEXT[variant.layout.doubles]
     lines = [
@@ -760,6 +846,17 @@ def _settle_rule(rule: Any, variant: spec.Variant, players: int | None, event: s
     lines: list[str] = []
     if isinstance(rule, spec.NobodySettles):
         return ["Nobody scores."]
+    if isinstance(rule, spec.OwnHandSettles):
+        lines = [f"Every {who} is charged the pips left in his own hand (the {who} who went "
+                 "out, none); the charge is added to his score, which counts against him."]
+        if rule.double_blank is not None:
+            lines.append(f"{_tile(0, 0)} is charged {rule.double_blank}.")
+        if rule.blanks is not None:
+            lines.append(f"Every other tile with a blank half is charged {rule.blanks}.")
+        if rule.per_marker:
+            lines.append(f"A {who} whose train still carries a marker is charged "
+                         f"{rule.per_marker} more.")
+        return lines
     if isinstance(rule, spec.DominoerSettles):
         lines.append(f"The {who} who went out scores {_amount(rule)}.")
     elif isinstance(rule, spec.LightestSettles):
@@ -860,6 +957,12 @@ def _end_of_hand(variant: spec.Variant, players: int | None) -> list[str]:
         "it is blocked: nobody can play and nothing can be drawn (a reserve left face down "
         "counts as nothing to draw). A blocked hand ends at once, with no further passes."
     ]
+    if variant.layout.trains is not None:
+        lines.append(
+            "In a train layout the round is blocked the moment nothing can be drawn and no "
+            "hand holds a tile that could be laid, counting every train as carrying a marker "
+            "(a round of passes would open them all) and, while a double or the hub is owed "
+            "tiles, only the tiles it can take.")
     if variant.hand_end.partners_both_out:
         lines.append(
             "In partnership play the hand goes on until both partners of a team are out: a "
@@ -892,6 +995,18 @@ def _end_of_hand(variant: spec.Variant, players: int | None) -> list[str]:
 def _winning(variant: spec.Variant, players: int | None) -> list[str]:
     m = variant.match
     lines = []
+    if isinstance(m, spec.RoundsMatch):
+        trains = variant.layout.trains
+        top = variant.tiles.highest if trains is None or trains.hub.top is None \
+            else trains.hub.top
+        count = m.count or top + 1
+        lines.append(f"The game is {_plural(count, 'round')}, each with its own hub double: "
+                     "the lowest total wins, and equal lowest totals share the win (no "
+                     "single winner).")
+        if m.lose_at:
+            lines.append(f"It also ends after any round in which a total reaches "
+                         f"{m.lose_at}; the lowest total then wins.")
+        return lines
     if isinstance(m, spec.HandsMatch):
         if m.count == 1:
             lines.append("The game is a single hand: the higher score wins, and equal scores draw.")
@@ -1076,6 +1191,8 @@ def _target_summary(variant: spec.Variant) -> str:
         return f"{match.count} hand" + ("" if match.count == 1 else "s")
     if match.kind == "penalty":
         return f"{_per(match.points)} loses"
+    if match.kind == "rounds":
+        return f"{match.count} rounds, lowest" if match.count else "rounds by hub, lowest"
     check = {"hand_end": "", "immediate": ", immediate", "exact": ", exact",
              "hand_winner": ", hand winner"}[match.check]
     extra = (f", void at {match.void_at} each" if match.void_at else "") + (
@@ -1140,6 +1257,8 @@ def target_phrase(rules: Rules) -> str:
     ...  for name in ("muggins", "fives-and-threes", "block-2p")]
     ['target 200', 'target 61 exactly', '1 hand']
     """
+    if rules.trains is not None:
+        return f"{_plural(rules.trains.rounds, 'round')}, lowest total"
     if rules.hands_in_match:
         return _plural(rules.hands_in_match, "hand")
     if rules.check == CHECK_PENALTY:

@@ -14,7 +14,8 @@ from bones.engine.bounds import NUMBER_LIMIT, SEED_LIMIT
 from bones.lang import spec
 from bones.lang.spec import TileText
 
-PLAY_PATTERN = r"^\s*\d{1,2}\s*-\s*\d{1,2}\s*(@\s*[NSEWnsew][0-9]*\s*)?$"
+PLAY_PATTERN = (r"^\s*\d{1,2}\s*-\s*\d{1,2}\s*(@\s*([NSEWnsew][0-9]*|[TtAa][0-9]+|[Mm][0-9]*"
+                r"|[HhFf])\s*)?$")
 
 #: What each text pattern of the scenario models means, for messages.
 FORMS = {**spec.FORMS, PLAY_PATTERN: ("not a play", "a tile like 6-4, or TILE@ARM like 6-4@W")}
@@ -47,8 +48,15 @@ class Expect(_Model):
     ends: dict[str, int] | None = Field(
         None,
         description="The pip to match on every arm open for play, by arm name "
-        "(W, E, N, S, N2, S2...); arms not listed must not be open.",
+        "(W, E, N, S, N2, S2...); arms not listed must not be open. Train layouts: every "
+        "started train (T0, M...) or open arm (A1...), H while the hub takes tiles, F while "
+        "a foot is owed toes.",
     )
+    open_trains: list[int] | None = Field(
+        None, description="Train layouts: the seats whose trains carry a marker, ascending.")
+    needs: dict[str, int] | None = Field(
+        None, description="Train layouts: what must still be laid before play may go "
+        "elsewhere, by target ({T1: 1}, {H: 4}, {F: 2}); {} for nothing.")
     scores: list[int] | None = Field(
         None, description="Running match scores, per seat (per team when partnered)."
     )
@@ -206,6 +214,11 @@ class Scenario(_Model):
         None, description="Play in two teams where the variant makes partnerships optional."
     )
     seed: int = Field(0, ge=0, description="For lead rules by lot or at random.")
+    round: int | None = Field(
+        None, ge=1,
+        description="Train layouts: the round of the file's first hand in its match (its "
+        "hub double follows; with hands: the hands are rounds N, N+1, ...); default 1.",
+    )
     rules: dict[str, Any] | None = Field(
         None, description="Overrides deep-merged over the variant, exactly as extends does."
     )

@@ -373,8 +373,100 @@ Spinner = Annotated[
 ]
 
 
+class TrainHub(Model):
+    """The hub double of a train layout: the round's double."""
+
+    top: int | None = Field(
+        None, ge=0, le=18,
+        description="Round 1's hub double (round r uses top - (r - 1)); none: the set's "
+        "highest (a lower double makes a shorter game).",
+    )
+    placing_ends_turn: bool = Field(
+        False,
+        description="Placing the hub is the placer's whole turn (Chicken Foot); false: he "
+        "then takes the round's first turn (Mexican Train).",
+    )
+    tiles: int = Field(
+        0, ge=0, le=8,
+        description="Tiles that must lie against the hub, each a new arm, before any other "
+        "play (Chicken Foot: 4, one per side; 6 for the double chicken foot); 0: none.",
+    )
+
+
+class TrainDoubles(Model):
+    """A double laid at a train's end and the tiles it is owed."""
+
+    cover: int = Field(
+        1, ge=0, le=8,
+        description="Tiles a double at a train's end must take before any other play "
+        "(Mexican Train 1, Chicken Foot 3); 0: doubles are ordinary tiles.",
+    )
+    covers: Literal["continue", "new_arms"] = Field(
+        "continue",
+        description="continue: the cover continues the double's train; new_arms: the "
+        "double closes its arm and each cover is a new arm (a chicken foot's toes).",
+    )
+    by: Literal["same_player", "next_players"] = Field(
+        "same_player",
+        description="same_player: whoever lays a double covers it in the same turn (drawing "
+        "one tile if he cannot; else he passes and it binds every player in turn); "
+        "next_players: the next tiles laid, by whoever is to play, go on it.",
+    )
+
+
+class TrainFirstTurn(Model):
+    """Each player's first turn of a round."""
+
+    tiles: Literal["one", "many"] = Field(
+        "one",
+        description="many: in his first turn a player lays any number of tiles on his own "
+        "train, one after another (a double he leaves bare binds nobody until every seat has "
+        "had its first turn); one: a first turn is one tile like any other.",
+    )
+    may_stop: bool = Field(
+        True, description="With tiles: many, the player may end his first turn after any "
+        "tile (pass, no marker); false: he goes on while a tile fits.")
+    public: bool = Field(
+        False, description="With tiles: many, the first turn may also start or extend a "
+        "public train; false: only one's own train.")
+
+
+class Trains(Model):
+    """A hub double with trains or arms growing from it (docs/trains.md)."""
+
+    hub: TrainHub = Field(default_factory=TrainHub)
+    personal: bool = Field(
+        True,
+        description="A personal train per seat, with a marker: a player may play on his own "
+        "train, on public trains, and on another seat's train while it carries a marker; "
+        "false: no personal trains, arms grow from the hub (Chicken Foot).",
+    )
+    public: int = Field(
+        1, ge=0, le=4,
+        description="Public trains anyone may start and extend (Mexican Train 1; 0: private "
+        "trains only; 2: dual Mexican train). Needs personal trains.",
+    )
+    public_needs_own: bool = Field(
+        False, description="A player may play on a public train only once his own train is "
+        "started.")
+    marker_off: Literal["own_train", "anywhere"] = Field(
+        "own_train",
+        description="When a train's marker comes off: own_train, when its owner plays on it; "
+        "anywhere, when its owner plays anywhere. A marker goes on when its owner ends a "
+        "turn without laying a tile.",
+    )
+    doubles: TrainDoubles = Field(default_factory=TrainDoubles)
+    first_turn: TrainFirstTurn = Field(default_factory=TrainFirstTurn)
+
+
 class LayoutRule(Model):
     """How tiles join the layout: the spinner, and how other doubles count."""
+
+    trains: Trains | None = Field(
+        None,
+        description="A train layout (Mexican Train, Chicken Foot): the round's double in a "
+        "hub, trains or arms growing from it; none: a line, with or without spinners.",
+    )
 
     spinner: Spinner = Field(default_factory=NoSpinner)
     doubles: Literal["crosswise", "inline"] = Field(
@@ -792,9 +884,29 @@ class NobodySettles(Model):
     kind: Literal["nobody"] = "nobody"
 
 
+class OwnHandSettles(Model):
+    """Every player is charged what his own hand holds (the player who went
+    out 0), added to his score, which counts against him (train layouts)."""
+
+    kind: Literal["own_hand"]
+    double_blank: int | None = Field(
+        None, ge=0,
+        description="What [0-0] is charged (Mexican Train and Chicken Foot: 50); none: its "
+        "face value, 0.",
+    )
+    blanks: int | None = Field(
+        None, ge=0,
+        description="What every other tile with a blank half is charged (25 in one Chicken "
+        "Foot rule); none: its face value.",
+    )
+    per_marker: int = Field(
+        0, ge=0, description="Charged more to a player whose train carries a marker at the "
+        "round's end (5, 10 or 25 in some Mexican Train rules).")
+
+
 SettleRule = Annotated[
     Union[DominoerSettles, LightestSettles, LockerSettles, LosersPaySettles, EachHeavierSettles,
-          OwnPenaltySettles, NobodySettles],
+          OwnPenaltySettles, NobodySettles, OwnHandSettles],
     Field(discriminator="kind"),
 ]
 
@@ -855,7 +967,25 @@ class HandsMatch(Model):
     count: int = Field(1, ge=1, description="The match is this many hands; the highest total wins.")
 
 
-MatchRule = Annotated[Union[TargetMatch, PenaltyMatch, HandsMatch], Field(discriminator="kind")]
+class RoundsMatch(Model):
+    """Rounds of a train layout, each with its own hub double; the lowest
+    total wins, and equal lowest totals share the win (no winner)."""
+
+    kind: Literal["rounds"]
+    count: int | None = Field(
+        None, ge=1,
+        description="The rounds of the match; none: one for each double from the first "
+        "round's hub down to [0-0] (13 with a double-12 set).",
+    )
+    lose_at: int | None = Field(
+        None, ge=1,
+        description="The match also ends once a total reaches this (the lowest total then "
+        "wins); none: only the rounds end it.",
+    )
+
+
+MatchRule = Annotated[Union[TargetMatch, PenaltyMatch, HandsMatch, RoundsMatch],
+                      Field(discriminator="kind")]
 
 
 # ---------------------------------------------------------------- variant
@@ -1062,7 +1192,7 @@ def semantic_problems(variant: Variant) -> list[Problem]:
         problems.append(Problem(path, message))
 
     for check in (_check_players_and_deal, _check_match, _check_settlement, _check_lead, _check_scoring,
-                  _check_layout_and_turns, _check_bonuses):
+                  _check_layout_and_turns, _check_bonuses, _check_trains):
         check(variant, add)
     return problems
 
@@ -1278,6 +1408,73 @@ def _check_penalty(variant: Variant, match: PenaltyMatch, add: Add) -> None:
             "charges anything (use losers_pay)")
 
 
+def _check_trains(variant: Variant, add: Add) -> None:
+    """A train layout and what only it can play: the own_hand settlement and
+    a match of rounds go with it, and the line's options do not."""
+    trains = variant.layout.trains
+    own_hand = [name for name in ("domino", "blocked")
+                if isinstance(getattr(variant.settlement, name), OwnHandSettles)]
+    rounds = isinstance(variant.match, RoundsMatch)
+    if trains is None:
+        for name in own_hand:
+            add(("settlement", name, "kind"), "own_hand settles a train layout only "
+                "(layout.trains is none)")
+        if rounds:
+            add(("match", "kind"), "a match of rounds is played with a train layout only "
+                "(layout.trains is none)")
+        return
+    for name in ("domino", "blocked"):
+        if name not in own_hand:
+            add(("settlement", name, "kind"), "a train layout charges every player his own "
+                "hand: use own_hand")
+    if not rounds:
+        add(("match", "kind"), "a train layout is played in rounds, one per hub double: use "
+            "kind rounds")
+    top = trains.hub.top if trains.hub.top is not None else variant.tiles.highest
+    if top > variant.tiles.highest:
+        add(("layout", "trains", "hub", "top"), f"the double-{variant.tiles.highest} set has "
+            f"no [{top}-{top}]")
+    if isinstance(variant.match, RoundsMatch) and variant.match.count is not None \
+            and variant.match.count > top + 1:
+        add(("match", "count"), f"only {top + 1} hub doubles run from [{top}-{top}] down to "
+            "[0-0]")
+    if variant.layout.spinner.kind != "none":
+        add(("layout", "spinner", "kind"), "a train layout has no spinner: use none")
+    if variant.layout.ends != "both":
+        add(("layout", "ends"), "has no effect in a train layout: leave it both")
+    if variant.players.partnerships.kind != "none":
+        add(("players", "partnerships", "kind"), "train layouts are played each for "
+            "himself: use none")
+    if variant.turn.after_double.kind != "none":
+        add(("turn", "after_double", "kind"), "a train layout's doubles are covered by "
+            "layout.trains.doubles: use none")
+    if not isinstance(variant.scoring.when, NoPredicate):
+        add(("scoring", "when", "kind"), "in a train layout no play scores: use none")
+    if isinstance(variant.drawing, NoDrawing):
+        add(("drawing", "kind"), "a train layout draws when a player cannot play: use "
+            "limited or until_playable")
+    if trains.public and not trains.personal:
+        add(("layout", "trains", "public"), "public trains go beside personal trains "
+            "(personal is false): use 0")
+    if trains.public_needs_own and not (trains.personal and trains.public):
+        add(("layout", "trains", "public_needs_own"), "needs personal and public trains")
+    if trains.first_turn.tiles == "many" and not trains.personal:
+        add(("layout", "trains", "first_turn", "tiles"), "a first turn of many tiles builds "
+            "one's own train: needs personal trains")
+    if not trains.personal and not trains.hub.tiles:
+        add(("layout", "trains", "hub", "tiles"), "without personal trains the arms grow "
+            "from tiles against the hub: at least 1")
+    if trains.doubles.covers == "new_arms" and trains.doubles.by == "same_player":
+        add(("layout", "trains", "doubles", "by"), "a chicken foot's toes are laid by the "
+            "next players: use next_players")
+    if trains.doubles.covers == "new_arms" and trains.personal:
+        add(("layout", "trains", "doubles", "covers"), "personal trains are single lines: "
+            "use continue")
+    if trains.doubles.covers == "continue" and trains.doubles.cover > 1:
+        add(("layout", "trains", "doubles", "cover"), "a double continued in line takes one "
+            "cover: use 1 (or covers: new_arms)")
+
+
 def _check_layout_and_turns(variant: Variant, add: Add) -> None:
     spinner = variant.layout.spinner
     if variant.layout.ends == "one" and spinner.kind != "none":
@@ -1371,7 +1568,7 @@ def score_granularity(variant: Variant) -> int:
             step = gcd(step, points_for_count(variant.scoring, count))
     step = gcd(step, variant.drawing.knock_bonus)
     for rule in (variant.settlement.domino, variant.settlement.blocked):
-        if isinstance(rule, NobodySettles):
+        if isinstance(rule, (NobodySettles, OwnHandSettles)):
             continue
         amount = getattr(rule, "amount", None)
         if amount == "flat":

@@ -49,6 +49,9 @@ class ActionSpace:
     """Every move of a compiled variant, numbered from 0 to ``num_actions - 1``."""
 
     def __init__(self, rules: Rules) -> None:
+        if rules.trains is not None:
+            raise ValueError(f"{rules.name}: the learners' action space does not hold train "
+                             "layouts yet (docs/trains.md)")
         self.rules = rules
         self.tiles = rules.tiles.size
         self.arms = max_arms(rules)

@@ -25,8 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from bones.engine.hand import Hand
 from bones.engine.moves import arm_of, is_flipped, tile_of
+from bones.engine.trains import python_hand
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.leads import Deal
@@ -56,7 +56,7 @@ class Placement:
 
 def layout_of(rules: Rules, deal: Deal, codes: list[int]) -> Placement:
     """Replay a hand's moves on a fresh copy of its deal to learn where each tile lies."""
-    hand = Hand.from_deal(rules, deal)
+    hand = python_hand(rules, deal)
     ts = rules.tiles
     out = Placement()
     last: Piece | None = None

@@ -373,6 +373,11 @@ def _native_runner(config: SimConfig, prep: _Prepared) -> Any:
                  "pairs": prep.layout.pairs, "slots": slots, "hands_only": config.hands_only})
         except (Unsupported, ValueError):
             prep.native = False  # a table the native core cannot play: Python does
+            from bones.engine.core import note_python_only
+
+            for rules in prep.rules:
+                if rules.trains is not None:
+                    note_python_only(rules)  # BONES_CORE=native: say so, once
     return prep.native or None
 
 
@@ -467,6 +472,9 @@ def _play_game(config: SimConfig, t: int, rules: Rules, prep: _Prepared, seated:
         summary.forfeits.append(Forfeit(bots[forfeit].name, seed, str(err)))
         result = [0] * rules.owners if config.hands_only else list(match.scores)
     points = result  # what each side scored (a forfeit changes only the placing)
+    if rules.trains is not None:
+        # a train layout's scores are penalties: the lowest places first
+        result = [-r for r in result]
     if forfeit >= 0:
         # the side of the bot that failed loses the game, placed below all
         loser = owner[forfeit]

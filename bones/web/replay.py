@@ -115,8 +115,8 @@ def _codes(rules: Rules, record: Record, number: int) -> list[int]:
 
 
 def frames_of(record: Record, label: str) -> dict[str, Any]:
-    from bones.engine.hand import Hand
     from bones.engine.notation import parse_move
+    from bones.engine.trains import python_hand
     from bones.games.record import RecordError, _deal_from, legacy_pass, replay
 
     try:
@@ -131,7 +131,7 @@ def frames_of(record: Record, label: str) -> dict[str, Any]:
     for number, (hrec, done) in enumerate(zip(record.hands, result.hands), 1):
         deal = _deal_from(rules, hrec.deal, f"hand {number}")
         start = done.start_scores if done.start_scores is not None else scores
-        hand = Hand.from_deal(rules, deal, list(start), done.pot, done.got_in, done.bonus_number)
+        hand = python_hand(rules, deal, list(start), done.pot, done.got_in, done.bonus_number)
         codes: list[int] = []
         frames = []
 

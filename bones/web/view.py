@@ -22,6 +22,7 @@ from bones.engine.hand import DRAW, PASS, Hand
 from bones.engine.handlike import HandLike
 from bones.engine.moves import Outcome, arm_of, tile_of
 from bones.engine.notation import arm_name
+from bones.engine.trains import python_hand
 from bones.games.game import GameSession
 from bones.lang.describe import target_phrase
 from bones.seat.observation import observe
@@ -117,7 +118,7 @@ def replay_hand(session: GameSession, index: int) -> Hand:
     # who was in when it began (get_in_scope: match)
     got_in = history[index - 1].got_in if 0 < index <= len(history) else None
     number = history[index].number if index < len(history) else session.match.hand_number()
-    hand = Hand.from_deal(rules, deal, list(log.start_scores), pot, got_in, number)
+    hand = python_hand(rules, deal, list(log.start_scores), pot, got_in, number)
     for code, claim in zip(log.codes, log.claims):
         hand.apply(code, claim if code >= 0 else None)
     return hand

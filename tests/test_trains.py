@@ -1,0 +1,584 @@
+"""Train layouts (issue 35, docs/trains.md): the Python core's TrainHand, the
+notation's targets, the alternatives of docs/rules.md "Train layouts", and
+the native core's refusal with the fall-back to Python."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis_budget import examples
+
+from bones.engine import core
+from bones.engine.flat import Unsupported, flatten
+from bones.engine.match import Match
+from bones.engine.moves import DRAW, PASS, Move, NotationError, arm_index, arm_name
+from bones.engine.notation import format_move, move_code, move_value, parse_move
+from bones.engine.rng import Rng
+from bones.engine.trains import TrainHand
+from bones.lang import spec
+from bones.lang.compile import compile_rules
+from bones.lang.load import builtin_names, load_variant, preview_names
+
+TRAINS = ("mexican-train", "chicken-foot")
+
+
+def _variant(name: str, changes: dict[str, Any] | None = None) -> spec.Variant:
+    data = load_variant(name).model_dump()
+    for path, value in (changes or {}).items():
+        node = data
+        keys = path.split(".")
+        for key in keys[:-1]:
+            node = node[key]
+        node[keys[-1]] = value
+    return spec.Variant.model_validate(data)
+
+
+def _rules(name: str, players: int, changes: dict[str, Any] | None = None) -> Any:
+    return compile_rules(_variant(name, changes), players)
+
+
+def _hand(rules: Any, deal: list[list[str]], boneyard: tuple[str, ...] | list[str] = (),
+          round_number: int = 1) -> TrainHand:
+    """A round dealt as given; the holder of the round's double leads."""
+    from bones.engine.trains import train_deal
+
+    ts = rules.tiles
+    hands = [ts.mask_of([ts.parse(t) for t in seat]) for seat in deal]
+    return TrainHand.from_deal(rules, train_deal(rules, hands, [ts.parse(t) for t in boneyard],
+                                                 round_number))
+
+
+def _play(hand: TrainHand, *moves: str) -> None:
+    for text in moves:
+        hand.play(parse_move(hand, text))
+
+
+def _texts(hand: TrainHand) -> list[str]:
+    return sorted(format_move(hand, m, bare=False) for m in hand.legal_moves())
+
+
+# ------------------------------------------------------------ the built-ins
+
+
+def test_the_train_built_ins_are_under_way_not_listed():
+    assert sorted(preview_names()) == sorted(TRAINS)
+    assert not set(TRAINS) & set(builtin_names())
+    for name in TRAINS:
+        assert load_variant(name).name == name
+
+
+@pytest.mark.parametrize("name, hubs", [("mexican-train", list(range(12, -1, -1))),
+                                        ("chicken-foot", list(range(9, -1, -1)))])
+def test_a_match_is_one_round_per_hub_double_and_the_lowest_total_wins(name, hubs):
+    rules = compile_rules(load_variant(name), 3)
+    match = Match(rules, seed=5)
+    rng = Rng(5)
+    seen = []
+    while not match.game_over:
+        hand = match.new_hand()
+        seen.append(rules.tiles.low[hand.lead_tile])
+        assert hand.hands[hand.leader] >> hand.lead_tile & 1  # the holder places it
+        while not hand.over:
+            hand.apply(rng.choice(hand.legal_moves()))
+        match.finish_hand(hand)
+    assert seen == hubs
+    low = min(match.scores)
+    assert match.winner == (match.scores.index(low) if match.scores.count(low) == 1 else -1)
+    assert match.scores == [sum(h.settlement[s] for h in match.history) for s in range(3)]
+
+
+# ------------------------------------------------------------ properties
+
+MEXICAN_OPTIONS = st.fixed_dictionaries({}, optional={
+    "layout.trains.first_turn.tiles": st.sampled_from(["one", "many"]),
+    "layout.trains.first_turn.may_stop": st.booleans(),
+    "layout.trains.first_turn.public": st.booleans(),
+    "layout.trains.public": st.integers(0, 2),
+    "layout.trains.public_needs_own": st.booleans(),
+    "layout.trains.marker_off": st.sampled_from(["own_train", "anywhere"]),
+    "layout.trains.doubles.by": st.sampled_from(["same_player", "next_players"]),
+    "layout.trains.doubles.cover": st.integers(0, 1),
+    "layout.trains.hub.top": st.integers(3, 12),
+    "layout.trains.hub.placing_ends_turn": st.booleans(),
+    "drawing.must_play_drawn": st.booleans(),
+    "settlement.domino.per_marker": st.sampled_from([0, 10]),
+})
+CHICKEN_OPTIONS = st.fixed_dictionaries({}, optional={
+    "layout.trains.hub.tiles": st.integers(1, 6),
+    "layout.trains.doubles.cover": st.integers(0, 3),
+    "layout.trains.hub.placing_ends_turn": st.booleans(),
+    "drawing.must_play_drawn": st.booleans(),
+    "settlement.domino.blanks": st.sampled_from([None, 25]),
+})
+
+
+@st.composite
+def _tables(draw: Any) -> tuple[Any, int]:
+    name = draw(st.sampled_from(TRAINS))
+    changes = draw(MEXICAN_OPTIONS if name == "mexican-train" else CHICKEN_OPTIONS)
+    if name == "mexican-train" and changes.get("layout.trains.public", 1) == 0:
+        changes["layout.trains.public_needs_own"] = False
+    if draw(st.booleans()):
+        changes["drawing"] = {"kind": "until_playable", "must_play_drawn": True}
+    players = draw(st.integers(2, 8))
+    rules = _rules(name, players, changes)
+    return rules, draw(st.integers(0, 2**32 - 1))
+
+
+@examples(60)
+@given(_tables(), st.integers(1, 13))
+def test_every_legal_move_applies_tiles_are_conserved_and_a_round_ends(table, round_number):
+    rules, seed = table
+    round_number = min(round_number, rules.trains.rounds)
+    match = Match(rules, seed=seed)
+    match.first_round = round_number
+    hand = match.new_hand()
+    assert isinstance(hand, TrainHand)
+    full = rules.tiles.full
+    rng = Rng(seed)
+    for _ in range(3000):
+        if hand.over:
+            break
+        legal = hand.legal_moves()
+        assert legal and len(set(legal)) == len(legal)
+        for move in legal:
+            assert hand.is_legal(move)
+            # the notation names every legal move, and parses it back
+            assert parse_move(hand, format_move(hand, move)) == move
+            assert move_code(hand, Move.parse(str(move_value(hand, move)))) == move
+            trial = hand.copy()
+            trial.apply(move)
+        move = rng.choice(legal)
+        before = hand.copy()
+        hand.apply(move)
+        assert before.hands != hand.hands or before.bone_pos != hand.bone_pos \
+            or move == PASS or before.turn != hand.turn or before.marked != hand.marked
+        held = 0
+        for mask in hand.hands:
+            assert not held & mask
+            held |= mask
+        rest = set(hand.boneyard[hand.bone_pos:])
+        assert not held & hand.on_table
+        assert held | hand.on_table | sum(1 << t for t in rest) == full
+        assert held.bit_count() + hand.on_table.bit_count() + len(rest) == rules.tiles.size
+    assert hand.over, "the round did not end"
+    charges = hand.settlement
+    assert charges is not None
+    for seat in range(rules.players):
+        own = hand.pips_left(seat) + (rules.trains.marker_penalty if hand.marked[seat] else 0)
+        assert charges[seat] == (0 if seat == hand.domino_seat else own)
+    if hand.state == 2:  # blocked: nobody could lay a tile, every train counted open
+        assert not hand.drawable
+
+
+# ------------------------------------------------------------ notation
+
+
+def test_the_targets_parse_and_print_as_documented():
+    for text, canonical in (("12-5@t0", "12-5@T0"), ("3-8@m", "3-8@M"), ("9-3@h", "9-3@H"),
+                            ("3-1@F", "3-1@F"), ("5-2@a5", "5-2@A5"), ("1-2@M2", "1-2@M2"),
+                            ("1-2@M1", "1-2@M"), ("2-1@e", "2-1@E"), ("6-4@N2", "6-4@N2")):
+        assert str(Move.parse(text)) == canonical
+    assert [arm_name(arm_index(n)) for n in ("T0", "T7", "M", "H", "F", "A1", "A40")] == \
+        ["T0", "T7", "M", "H", "F", "A1", "A40"]
+    for bad in ("T01", "A0", "H1", "T", "A", "M0", "X"):
+        with pytest.raises(NotationError):
+            arm_index(bad)
+
+
+def test_a_target_the_layout_lacks_is_a_notation_error():
+    hand = _hand(_rules("mexican-train", 4), [["12-12", "12-5"], ["1-2"], ["3-4"], ["5-6"]])
+    _play(hand, "12-12")
+    for text in ("12-5@T5", "12-5@H", "12-5@F", "12-5@A1", "12-5@M2", "12-5@W"):
+        with pytest.raises(NotationError):
+            parse_move(hand, text)
+    assert format_move(hand, parse_move(hand, "5-12@T0")) == "12-5"  # one placement: bare
+    assert str(move_value(hand, parse_move(hand, "12-5"))) == "12-5@T0"  # records name it
+    cf = _hand(_rules("chicken-foot", 2), [["9-9", "9-1"], ["9-3"]])
+    _play(cf, "9-9")
+    with pytest.raises(NotationError):
+        parse_move(cf, "9-3@M")
+    sniff = Match(compile_rules(load_variant("sniff")), seed=1).new_hand()
+    with pytest.raises(NotationError):
+        parse_move(sniff, "6-4@T0")
+
+
+# ------------------------------------------------------------ the alternatives
+
+
+def test_first_turn_of_one_tile_and_many():
+    deal = [["12-12", "12-5", "5-3", "3-6"], ["1-2"]]
+    many = _hand(_rules("mexican-train", 2), deal, ["0-1"])
+    _play(many, "12-12", "12-5@T0")
+    assert many.turn == 0 and "pass" in _texts(many)
+    one = _hand(_rules("mexican-train", 2, {"layout.trains.first_turn.tiles": "one"}), deal,
+                ["0-1"])
+    _play(one, "12-12", "12-5@T0")
+    assert one.turn == 1
+
+
+def test_a_first_turn_that_may_not_stop_offers_no_pass_while_a_tile_fits():
+    deal = [["12-12", "12-5", "5-3", "3-6"], ["1-2"]]
+    hand = _hand(_rules("mexican-train", 2, {"layout.trains.first_turn.may_stop": False}), deal)
+    _play(hand, "12-12", "12-5@T0")
+    assert _texts(hand) == ["5-3@T0"]
+    _play(hand, "5-3@T0", "3-6@T0")
+    assert hand.over  # went out
+
+
+def test_the_first_turn_may_start_the_public_train_when_allowed():
+    deal = [["12-12", "12-5", "12-4"], ["1-2"]]
+    own_only = _hand(_rules("mexican-train", 2), deal)
+    _play(own_only, "12-12")
+    assert _texts(own_only) == ["12-4@T0", "12-5@T0"]
+    public = _hand(_rules("mexican-train", 2, {"layout.trains.first_turn.public": True}), deal)
+    _play(public, "12-12")
+    assert _texts(public) == ["12-4@M", "12-4@T0", "12-5@M", "12-5@T0"]
+
+
+def test_public_trains_private_dual_and_only_with_ones_own_train():
+    deal = [["12-12", "12-5", "7-8"], ["12-1", "12-2", "3-4"]]
+    opts = {"layout.trains.first_turn.tiles": "one"}
+    for public, targets in ((0, ["12-1@T1", "12-2@T1"]),
+                            (2, ["12-1@M", "12-1@M2", "12-1@T1", "12-2@M", "12-2@M2",
+                                 "12-2@T1"])):
+        hand = _hand(_rules("mexican-train", 2, {**opts, "layout.trains.public": public}), deal)
+        _play(hand, "12-12", "12-5@T0")
+        assert _texts(hand) == targets
+    # seat 0 starts M with [12-5]; seat 1's [5-6] fits it, but his own train is not started
+    deal = [["12-12", "12-4", "12-5", "7-7"], ["5-6", "3-4", "0-1"]]
+    for needs_own, legal in ((False, ["5-6@M"]), (True, ["draw"])):
+        hand = _hand(_rules("mexican-train", 2, {**opts, "layout.trains.public_needs_own":
+                                                 needs_own}), deal, ["0-2", "0-3", "1-1"])
+        _play(hand, "12-12")
+        if needs_own:  # nor may seat 0 start M before his own train
+            assert _texts(hand) == ["12-4@T0", "12-5@T0"]
+        _play(hand, "12-4@T0", "draw", "pass", "12-5@M")
+        assert _texts(hand) == legal
+
+
+@pytest.mark.parametrize("off, marked", [("own_train", [True, False]),
+                                         ("anywhere", [False, False])])
+def test_markers_go_on_at_a_pass_open_the_train_and_come_off_by_the_rule(off, marked):
+    hand = _hand(_rules("mexican-train", 2, {"layout.trains.marker_off": off,
+                                              "layout.trains.first_turn.tiles": "one"}),
+                 [["12-12", "12-1", "0-9"], ["12-3", "1-2", "8-8"]], ["4-6", "12-7", "10-11"])
+    _play(hand, "12-12", "12-1@T0", "12-3@T1")
+    assert _texts(hand) == ["draw"]  # [0-9] fits neither T0's 1 nor M's 12; T1 is closed
+    _play(hand, "draw", "pass")  # [4-6] does not fit either: the marker goes on T0
+    assert hand.marked == [True, False]
+    assert "1-2@T0" in _texts(hand)  # seat 1 may play on seat 0's marked train
+    _play(hand, "1-2@T0")
+    assert hand.marked == [True, False]  # a play by another seat leaves the marker
+    _play(hand, "draw")  # seat 0 draws [12-7]: it fits M only, and must be played
+    assert _texts(hand) == ["12-7@M"]
+    _play(hand, "12-7@M")
+    assert hand.marked == marked
+
+
+def test_the_drawn_tile_may_be_kept_when_the_variant_says_so():
+    deal = [["12-12", "12-1", "7-7"], ["5-6", "3-4"]]
+    kept = _hand(_rules("mexican-train", 2, {"drawing.must_play_drawn": False,
+                                              "layout.trains.first_turn.tiles": "one"}),
+                 deal, ["12-2", "0-0"])
+    _play(kept, "12-12", "12-1@T0", "draw")
+    assert "pass" in _texts(kept) and "12-2@T1" in _texts(kept)
+    forced = _hand(_rules("mexican-train", 2, {"layout.trains.first_turn.tiles": "one"}),
+                   deal, ["12-2", "0-0"])
+    _play(forced, "12-12", "12-1@T0", "draw")
+    assert "pass" not in _texts(forced)
+
+
+def test_draw_until_playable_draws_on_after_a_miss():
+    hand = _hand(_rules("mexican-train", 2, {"drawing": {"kind": "until_playable"},
+                                              "layout.trains.first_turn.tiles": "one"}),
+                 [["12-12", "12-1", "7-7"], ["5-6", "3-4"]], ["0-0", "8-9", "12-2", "10-11"])
+    _play(hand, "12-12", "12-1@T0", "draw", "draw")
+    assert _texts(hand) == ["draw"]
+    _play(hand, "draw")
+    assert "12-2@T1" in _texts(hand)
+
+
+def test_next_players_cover_a_double_instead_of_its_player():
+    rules = _rules("mexican-train", 2, {"layout.trains.doubles.by": "next_players",
+                                         "layout.trains.first_turn.tiles": "one"})
+    hand = _hand(rules, [["12-12", "12-6", "6-6", "6-1"], ["12-2", "6-3", "2-5"]], ["0-0"])
+    _play(hand, "12-12", "12-6@T0", "12-2@T1", "6-6@T0")
+    assert hand.turn == 1 and hand.needs() and _texts(hand) == ["6-3@T0"]
+
+
+def test_doubles_that_are_owed_nothing():
+    rules = _rules("mexican-train", 2, {"layout.trains.doubles.cover": 0,
+                                         "layout.trains.first_turn.tiles": "one"})
+    hand = _hand(rules, [["12-12", "12-6", "6-6", "6-1"], ["12-2", "6-3", "2-5"]], ["0-0"])
+    _play(hand, "12-12", "12-6@T0", "12-2@T1", "6-6@T0")
+    assert hand.turn == 1 and not hand.needs() and "2-5@T1" in _texts(hand)
+
+
+def test_tile_values_and_the_marker_penalty():
+    rules = _rules("chicken-foot", 2, {"settlement.domino.blanks": 25,
+                                        "settlement.domino.double_blank": 0})
+    assert [rules.trains.values[rules.tiles.parse(t)] for t in ("0-0", "0-4", "3-4", "9-9")] == \
+        [0, 25, 7, 18]
+    marked = _rules("mexican-train", 2, {"settlement.domino.per_marker": 10,
+                                          "layout.trains.first_turn.tiles": "one"})
+    hand = _hand(marked, [["12-12", "12-1", "1-2"], ["3-4", "0-0"]])
+    _play(hand, "12-12", "12-1@T0", "pass", "1-2@T0")
+    assert hand.over and hand.settlement == [0, 7 + 50 + 10]
+
+
+def test_a_losing_total_ends_the_match():
+    rules = _rules("mexican-train", 2, {"match.lose_at": 60,
+                                         "layout.trains.first_turn.tiles": "one"})
+    match = Match(rules, seed=3)
+    rng = Rng(3)
+    while not match.game_over:
+        hand = match.new_hand()
+        while not hand.over:
+            hand.apply(rng.choice(hand.legal_moves()))
+        match.finish_hand(hand)
+    assert max(match.scores) >= 60 and len(match.history) < 13
+    assert match.winner == match.scores.index(min(match.scores))
+
+
+def test_a_shorter_match_from_a_lower_hub():
+    rules = _rules("chicken-foot", 2, {"layout.trains.hub.top": 4, "match.count": 3})
+    assert (rules.trains.top, rules.trains.rounds) == (4, 3)
+
+
+# ------------------------------------------------------------ the variant's checks
+
+
+@pytest.mark.parametrize("change, key", [
+    ({"settlement.blocked": {"kind": "nobody"}}, "settlement.blocked.kind"),
+    ({"match": {"kind": "hands", "count": 2}}, "match.kind"),
+    ({"layout.trains.personal": False}, "layout.trains.public"),
+    ({"layout.trains.doubles.covers": "new_arms"}, "layout.trains.doubles.by"),
+    ({"layout.trains.hub.top": 15}, "layout.trains.hub.top"),
+    ({"drawing": {"kind": "none"}}, "drawing.kind"),
+    ({"match": {"kind": "rounds", "count": 14}}, "match.count"),
+])
+def test_a_train_layout_that_cannot_be_played_is_refused_at_its_key(tmp_path, change, key):
+    import yaml
+
+    data = load_variant("mexican-train").model_dump()
+    for path, value in change.items():
+        node = data
+        keys = path.split(".")
+        for k in keys[:-1]:
+            node = node[k]
+        node[keys[-1]] = value
+    data.pop("extends", None)
+    file = tmp_path / "bad.yaml"
+    file.write_text(yaml.safe_dump(data), encoding="utf-8")
+    from bones.lang.load import VariantError
+
+    with pytest.raises(VariantError) as err:
+        load_variant(str(file))
+    lines = str(err.value).splitlines()
+    assert any(key in line for line in lines), lines
+
+
+def test_own_hand_and_rounds_need_a_train_layout(tmp_path):
+    from bones.lang.load import VariantError
+
+    file = tmp_path / "sniffish.yaml"
+    file.write_text("extends: sniff\nname: sniffish\nsettlement:\n  domino: {kind: own_hand}\n"
+                    "match: {kind: rounds}\n", encoding="utf-8")
+    with pytest.raises(VariantError) as err:
+        load_variant(str(file))
+    text = str(err.value)
+    assert "own_hand settles a train layout only" in text
+    assert "a match of rounds is played with a train layout only" in text
+
+
+# ------------------------------------------------------------ the native core
+
+
+def test_the_flat_table_refuses_a_train_layout():
+    with pytest.raises(Unsupported, match="native core does not play train layouts"):
+        flatten(compile_rules(load_variant("mexican-train"), 4))
+
+
+def test_new_hand_falls_back_to_python_with_one_line_under_bones_core_native(monkeypatch, capsys):
+    rules = compile_rules(load_variant("chicken-foot"), 3)
+    deal = Match(rules, seed=2).next_deal()
+    monkeypatch.setenv(core.ENV, "native")
+    monkeypatch.setattr(core, "_noted", set())
+    hand = core.new_hand(rules, deal)
+    again = core.new_hand(rules, deal)
+    assert isinstance(hand, TrainHand) and isinstance(again, TrainHand)
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["bones: the native core does not play chicken-foot's train layout yet "
+                   "(using the Python core)"]
+    monkeypatch.setenv(core.ENV, "auto")
+    monkeypatch.setattr(core, "_noted", set())
+    assert isinstance(core.new_hand(rules, deal), TrainHand)
+    assert capsys.readouterr().err == ""  # auto: the Python core plays it, silently
+
+
+def test_a_stepwise_match_plays_trains_in_python_and_line_games_as_before(monkeypatch):
+    monkeypatch.setenv(core.ENV, "python")
+    match = Match(compile_rules(load_variant("mexican-train"), 2), seed=4, stepwise_core=True)
+    assert isinstance(match.new_hand(), TrainHand)
+    plain = Match(compile_rules(load_variant("sniff")), seed=4, stepwise_core=True).new_hand()
+    assert not isinstance(plain, TrainHand)
+
+
+@pytest.mark.parametrize("core_choice", ["native", "auto"])
+def test_bones_simulate_plays_a_train_layout_on_the_python_core(core_choice):
+    env = {**os.environ, "BONES_CORE": core_choice}
+    got = subprocess.run([sys.executable, "-m", "bones", "simulate", "mexican-train", "--players",
+                          "3", "--hands", "4", "--seed", "7", "--json"],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert got.returncode == 0, got.stderr
+    notes = [line for line in got.stderr.splitlines() if line.startswith("bones:")]
+    if core_choice == "native":
+        assert notes == ["bones: the native core does not play mexican-train's train layout "
+                         "yet (using the Python core)"]
+    else:
+        assert notes == []
+    assert "mexican-train" in got.stdout and '"hands"' in got.stdout
+
+
+def test_the_python_and_native_choices_simulate_a_train_layout_alike():
+    outs = []
+    for choice in ("python", "native"):
+        env = {**os.environ, "BONES_CORE": choice}
+        got = subprocess.run([sys.executable, "-m", "bones", "simulate", "chicken-foot",
+                              "--players", "2", "--hands", "6", "--seed", "11", "--json"],
+                             capture_output=True, text=True, env=env, timeout=120)
+        assert got.returncode == 0, got.stderr
+        outs.append(_without_times(got.stdout))
+    assert outs[0] == outs[1]
+
+
+def _without_times(text: str) -> Any:
+    import json
+
+    data = json.loads(text)
+
+    def strip(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: strip(v) for k, v in node.items()
+                    if not any(w in k for w in ("time", "second", "core", "rate", "started"))}
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+
+    return strip(data)
+
+
+def test_draw_and_pass_codes_are_the_engines():
+    hand = _hand(_rules("mexican-train", 2), [["12-12", "1-2"], ["3-4"]], ["5-6", "7-8"])
+    _play(hand, "12-12")
+    assert hand.legal_moves() == [DRAW]
+    _play(hand, "draw")
+    assert hand.legal_moves() == [PASS]
+
+
+# ------------------------------------------------------------ the table, until it draws trains
+
+
+def test_bones_play_refuses_a_train_layout_with_one_line(tmp_path):
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    got = subprocess.run([sys.executable, "-m", "bones", "play", "mexican-train", "--humans",
+                          "0"], capture_output=True, text=True, env=env, timeout=120,
+                         stdin=subprocess.DEVNULL)
+    assert got.returncode == 2
+    assert got.stderr.strip().splitlines() == [
+        "bones play: mexican-train: the table (bones play, bones serve) does not show train "
+        "layouts yet; bones show, simulate and check play them (docs/trains.md)"]
+
+
+def test_the_web_table_refuses_a_train_layout_with_400(tmp_path):
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    from starlette.testclient import TestClient
+
+    from bones.web.app import ServeConfig, create_app
+
+    app = create_app(ServeConfig(saves=tmp_path, pace=0.0, processes=False))
+    client = TestClient(app, base_url="http://localhost")
+    headers = {"Origin": "http://localhost",
+               "Authorization": f"Bearer {app.state.server.host_key}"}
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "variants" / "preview" / "chicken-foot.yaml").read_text()
+    r = client.post("/api/games", json={"variant": text, "seed": 1}, headers=headers)
+    assert r.status_code == 400
+    assert r.json() == {"error": "chicken-foot: the web table does not show train layouts yet "
+                                 "(docs/trains.md)"}
+
+
+@pytest.mark.parametrize("name", TRAINS)
+def test_a_record_names_every_target_and_replays(name, tmp_path):
+    from bones.games.record import record_match, save_record
+
+    rules = compile_rules(load_variant(name), 3)
+    match = Match(rules, seed=9)
+    rng = Rng(9)
+    for _ in range(2):
+        hand = match.new_hand()
+        while not hand.over:
+            hand.apply(rng.choice(hand.legal_moves()))
+        match.finish_hand(hand)
+    record = record_match(match)
+    plays = [m for h in record.hands for m in h.moves if m not in ("draw", "pass")]
+    hubs = {h.moves[0] for h in record.hands}
+    assert all("@" in m for m in plays if m not in hubs)
+    path = tmp_path / "game.json"
+    save_record(record, path)
+    got = subprocess.run([sys.executable, "-m", "bones", "replay", str(path)],
+                         capture_output=True, text=True, timeout=120)
+    assert got.returncode == 0, got.stderr
+    scores = " ".join(str(s) for s in match.scores)
+    assert f"result: unfinished, scores {scores}" in got.stdout
+
+
+def test_bones_analyse_refuses_a_train_record_with_one_line(tmp_path):
+    from bones.games.record import record_match, save_record
+
+    match = Match(compile_rules(load_variant("chicken-foot"), 2), seed=1)
+    hand = match.new_hand()
+    rng = Rng(1)
+    while not hand.over:
+        hand.apply(rng.choice(hand.legal_moves()))
+    match.finish_hand(hand)
+    path = tmp_path / "cf.json"
+    save_record(record_match(match), path)
+    got = subprocess.run([sys.executable, "-m", "bones", "analyse", str(path), "--quiet"],
+                         capture_output=True, text=True, timeout=120)
+    assert got.returncode == 1
+    assert got.stderr.strip().splitlines() == [
+        f"bones analyse: {path}: chicken-foot: the analysis does not judge train layouts yet "
+        "(docs/trains.md)"]
+
+
+def test_the_learners_action_space_refuses_a_train_layout():
+    from bones.seat.actions import ActionSpace
+
+    with pytest.raises(ValueError, match="^mexican-train: the learners' action space does not "
+                       "hold train layouts yet"):
+        ActionSpace(compile_rules(load_variant("mexican-train"), 4))
+
+
+def test_the_house_rule_examples_select_the_alternatives():
+    from pathlib import Path
+
+    examples_dir = Path(__file__).parent.parent / "docs" / "examples"
+    mexican = compile_rules(load_variant(str(examples_dir / "house-mexican-train.yaml")), 3)
+    t = mexican.trains
+    assert (t.top, t.rounds, t.first_turn_multi, t.public_needs_own, t.marker_off_anywhere,
+            t.marker_penalty) == (9, 7, False, True, True, 10)
+    assert t.values[mexican.tiles.parse("0-0")] == 25
+    chicken = compile_rules(load_variant(str(examples_dir / "house-chicken-foot.yaml")), 3)
+    c = chicken.trains
+    assert (c.hub_tiles, c.lose_at, c.rounds) == (6, 200, 10)
+    assert [c.values[chicken.tiles.parse(x)] for x in ("0-0", "0-7", "3-4")] == [50, 25, 7]
