@@ -24,8 +24,6 @@ from bones.engine.rules import (
     LEAD_SEAT,
     LeadRule,
 )
-from bones.lang.compile import compile_rules
-from bones.lang.load import load_variant
 from bones.seat.actions import ActionSpace
 from bones.seat.chance import (
     DealProcess,
@@ -81,7 +79,7 @@ def test_everything_pickles_and_plays_on_the_same(table) -> None:
 
 
 def test_copies_share_the_rules() -> None:
-    rules = compile_rules(load_variant("sniff"))
+    rules = compiled("sniff")
     hand = Match(rules, seed=2).new_hand()
     twin = copy.deepcopy(hand)
     assert twin.rules is rules and copy.copy(rules) is rules
@@ -125,9 +123,9 @@ def test_every_legal_move_has_a_stable_index(table) -> None:
 
 
 def test_the_space_is_sized_by_what_can_occur() -> None:
-    block = ActionSpace(compile_rules(load_variant("block-2p")))
+    block = ActionSpace(compiled("block-2p"))
     assert (block.arms, block.draws, block.num_actions) == (2, False, 28 * 2 + 1)
-    fives = ActionSpace(compile_rules(load_variant("all-fives")))
+    fives = ActionSpace(compiled("all-fives"))
     assert (fives.arms, fives.draws, fives.num_actions) == (4, True, 28 * 4 + 2)
     with pytest.raises(ValueError, match="no draw action"):
         block.index(DRAW)
@@ -160,7 +158,7 @@ def test_the_encoding_has_a_fixed_shape_and_reveals_nothing_hidden(table) -> Non
 
 
 def test_the_encoding_reads_the_right_things() -> None:
-    rules = compile_rules(load_variant("all-fives"), 3)
+    rules = compiled("all-fives", 3)
     enc = Encoding(rules)
     hand = Match(rules, seed=4).new_hand()
     hand.apply(hand.legal_moves()[0])
@@ -214,7 +212,7 @@ def test_chance_deals_follow_the_lead_rule(table) -> None:
 @given(st.randoms(use_true_random=False))
 @examples(20)
 def test_a_permutation_deals_in_order(rng) -> None:
-    rules = compile_rules(load_variant("all-fives"))
+    rules = compiled("all-fives")
     perm = list(range(28))
     rng.shuffle(perm)
     found = deal_from_permutation(rules, perm, LeadRule(LEAD_SEAT, 1, -1))
@@ -229,7 +227,7 @@ def test_a_permutation_deals_in_order(rng) -> None:
 
 
 def test_a_script_names_each_chance_event() -> None:
-    rules = compile_rules(load_variant("sniff"))
+    rules = compiled("sniff")
     rule = LeadRule(LEAD_RANDOM, -1, -1)
     with pytest.raises(NeedChance) as need:
         build_deal(rules, rule, Script([]))
@@ -242,7 +240,7 @@ def test_a_script_names_each_chance_event() -> None:
 
 
 def test_a_deal_process_and_draws_by_chance_replay_exactly() -> None:
-    rules = compile_rules(load_variant("all-fives"))
+    rules = compiled("all-fives")
     rng = random.Random(9)
     process = DealProcess(rules, lead_rule(Match(rules, seed=0)))
     while (request := process.request()) is not None:
@@ -278,5 +276,5 @@ def test_rewards_add_up_to_zero() -> None:
         won = match_rewards(rules, 0)
         assert abs(sum(won)) < 1e-9 and won[0] == 1.0
         assert match_rewards(rules, -1) == [0.0] * rules.players
-    two = compile_rules(load_variant("all-fives"))
+    two = compiled("all-fives")
     assert hand_rewards(two, [10, 5], [25, 5]) == [15.0, -15.0]

@@ -23,13 +23,12 @@ from pathlib import Path
 
 import pytest
 from native_support import bones_native, builtin_tables
+from support import compiled
 
 from bones.engine import core
 from bones.engine.hand import FIELDS, PASS, Hand, IllegalMoveError
 from bones.engine.match import Match
 from bones.engine.nativehand import NativeHand
-from bones.lang.compile import compile_rules
-from bones.lang.load import load_variant
 
 needs_native = pytest.mark.skipif(bones_native is None, reason="native core not installed")
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,7 +117,7 @@ def native_core(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("name,players,teams", builtin_tables())
 def test_native_hand_is_the_python_hand_slot_for_slot(name: str, players: int,
                                                        teams: bool) -> None:
-    rules = compile_rules(load_variant(name), players, teams)
+    rules = compiled(name, players, teams)
     assert sum(play_both(rules, 7000 + seed) for seed in range(3)) > 0
 
 
@@ -129,7 +128,7 @@ def test_the_kernel_hands_over_the_fields_the_wrapper_reads() -> None:
 
     assert tuple(bones_native.HAND_FIELDS) == NATIVE_FIELDS
     assert set(NATIVE_FIELDS) | {"rules", "scores", "voids"} == set(FIELDS)
-    rules = compile_rules(load_variant("all-fives"), 2, None)
+    rules = compiled("all-fives", 2)
     hand = Match(rules, 3, stepwise_core=True).new_hand()
     assert isinstance(hand, NativeHand)
     with pytest.raises(ValueError, match="seat 2 is not at the table"):
@@ -139,7 +138,7 @@ def test_the_kernel_hands_over_the_fields_the_wrapper_reads() -> None:
 @needs_native
 @pytest.mark.usefixtures("native_core")
 def test_copies_are_independent_and_pickles_load_as_the_python_twin() -> None:
-    rules = compile_rules(load_variant("all-fives"), 3)
+    rules = compiled("all-fives", 3)
     match = Match(rules, seed=5, stepwise_core=True)
     hand = match.new_hand()
     assert isinstance(hand, NativeHand)
@@ -168,7 +167,7 @@ def test_copies_are_independent_and_pickles_load_as_the_python_twin() -> None:
 @pytest.mark.usefixtures("native_core")
 def test_native_hand_mutations() -> None:
     """What the scenario runner and the adapters change: whole sequences."""
-    rules = compile_rules(load_variant("sniff"), 2)
+    rules = compiled("sniff", 2)
     hand = Match(rules, seed=3, stepwise_core=True).new_hand()
     assert isinstance(hand, NativeHand)
     full = rules.tiles.full
@@ -224,7 +223,7 @@ def spy(monkeypatch: pytest.MonkeyPatch) -> Spy:
 @pytest.mark.parametrize("core_name", CORES)
 def test_the_factory_follows_the_core(core_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(core.ENV, core_name)
-    rules = compile_rules(load_variant("all-fives"), 2)
+    rules = compiled("all-fives", 2)
     deal = Match(rules, seed=1).next_deal()
     hand = core.new_hand(rules, deal.hands, deal.boneyard, deal.leader)
     assert type(hand) is EXPECTED[core_name]

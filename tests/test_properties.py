@@ -45,6 +45,10 @@ from bones.engine.rules import (
 from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
 
+# the Python reference alone plays these (no core is asked): the same in both
+# passes of .ci/run, so they run in one
+pytestmark = pytest.mark.once
+
 
 @dataclass(frozen=True, eq=False)
 class Table:

@@ -21,6 +21,9 @@ import bones.lang.spec as spec
 from bones.lang.load import VariantError, load_variant
 from bones.lang.spec import Variant, max_reachable_count, semantic_problems
 
+# the language alone (no core plays): the same in both passes of .ci/run
+pytestmark = pytest.mark.once
+
 # ------------------------------------------------------------- primitives
 
 names = st.from_regex(r"\A[a-z0-9][a-z0-9-]{0,20}\Z")

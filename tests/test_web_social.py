@@ -10,8 +10,6 @@ own seat, only the host handing seats, and nothing lost across a restart.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -20,6 +18,9 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install 'bones[web]'")
 pytest.importorskip("httpx", reason="the test extra is not installed")
 
+from typer.testing import CliRunner  # noqa: E402
+
+from bones.cli.app import app as cli  # noqa: E402
 from bones.games.game import GameSession  # noqa: E402
 from bones.web.limits import BURST  # noqa: E402
 from tests.test_web import host_headers, make, new_game, seat_headers  # noqa: E402
@@ -426,12 +427,10 @@ def test_replay_and_resume_of_a_browser_game_show_the_names(server, saves: Path)
     save = app.state.server.store.get(gid).path
     session = GameSession.resume(save)
     assert [session.seat_name(k) for k in range(3)] == ["Ana", "Bob", "Seat 2"]
-    out = subprocess.run([sys.executable, "-m", "bones", "replay", str(save)], capture_output=True,
-                         text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
+    out = CliRunner().invoke(cli, ["replay", str(save)])  # the command in-process: no start-up
+    assert out.exit_code == 0, out.output
     assert "seats: 0 Ana, 1 Bob" in out.stdout
-    data = json.loads(subprocess.run([sys.executable, "-m", "bones", "replay", "--json", str(save)],
-                                     capture_output=True, text=True, timeout=60).stdout)
+    data = json.loads(CliRunner().invoke(cli, ["replay", "--json", str(save)]).stdout)
     assert data["names"] == ["Ana", "Bob", None]
 
 

@@ -11,7 +11,10 @@ The flat table's fields are declared once, on :class:`bones.engine.rules.Rules`
   fields, and their conversion to Python values and back;
 * ``bones/engine/handfields.py``: the Python hand's copy, its filling from
   the native kernel, the fields the ``HandLike`` seam reads and the native
-  hand's view of them.
+  hand's view of them;
+* ``bones/engine/tableformat.py``: the format version alone, which
+  :mod:`bones.engine.core` compares with the native core's before it loads
+  the engine (``bones --version`` imports no more).
 
 ``python tools/generate_native.py`` writes them; ``--check`` only says
 which differ (exit 1), as ``tests/test_generated.py`` does.  After writing,
@@ -224,12 +227,26 @@ def hand_python() -> str:
     )
 
 
+def format_python() -> str:
+    return (
+        f"# {HEADER.format(source='bones/engine/flat.py (FORMAT_VERSION)')}\n"
+        '"""The flat table\'s format version, :data:`bones.engine.flat.FORMAT_VERSION`.\n\n'
+        "A copy that imports nothing: :mod:`bones.engine.core` compares it with the\n"
+        "native core's ``TABLE_FORMAT`` without loading the engine, so ``bones\n"
+        "--version`` names the core at once.\n"
+        '"""\n\n'
+        f'FORMAT_VERSION = "{FORMAT_VERSION}"\n\n'
+        '__all__ = ["FORMAT_VERSION"]\n'
+    )
+
+
 # ------------------------------------------------------------- files
 
 TARGETS: dict[str, Callable[[], str]] = {
     "native/src/kernel/table_fields.rs": table_rust,
     "native/src/python/hand_fields.rs": hand_rust,
     "bones/engine/handfields.py": hand_python,
+    "bones/engine/tableformat.py": format_python,
 }
 
 

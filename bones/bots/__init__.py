@@ -38,13 +38,17 @@ What a bot declares, for simulations to skip work it does not need:
 from __future__ import annotations
 
 import difflib
+import importlib
 import math
 import re
-from typing import Any, Protocol
+from collections.abc import Iterator, Mapping, MutableMapping
+from typing import TYPE_CHECKING, Any, Protocol
 
-from bones.bots.info import BotInfo, Param, _show, named
-from bones.engine.rng import Rng
-from bones.seat.observation import Observation
+from bones.bots.info import KINDS, BotInfo, Param, _show, named
+
+if TYPE_CHECKING:  # the protocol's types: a bot's module imports the engine it plays with
+    from bones.engine.rng import Rng
+    from bones.seat.observation import Observation
 
 
 class BotError(ValueError):
@@ -57,15 +61,73 @@ class Bot(Protocol):
     def choose(self, obs: Observation, rng: Rng) -> int: ...
 
 
-def _registry() -> dict[str, BotInfo]:
-    from bones.bots import basic, epimc, ismcts, search
+#: Every built-in bot and the module that declares it (in its ``INFOS``), in
+#: the order lists of bots show them.
+_MODULES = {
+    "random": "bones.bots.basic",
+    "greedy": "bones.bots.basic",
+    "heuristic": "bones.bots.basic",
+    "pimc": "bones.bots.search",
+    "search": "bones.bots.search",
+    "ismcts": "bones.bots.ismcts",
+    "epimc": "bones.bots.epimc",
+}
 
-    infos = [*basic.INFOS, *search.INFOS, *ismcts.INFOS, *epimc.INFOS]
-    return {info.name: info for info in infos}
+
+class _Registry(MutableMapping[str, BotInfo]):
+    """The bots by name: every name known at once, a bot's entry (and its
+    module, with what it imports) loaded when first looked up, so a run of
+    random bots never imports the search bots."""
+
+    def __init__(self, modules: dict[str, str]) -> None:
+        #: a bot's entry, or the name of the module that declares it
+        self._entries: dict[str, BotInfo | str] = dict(modules)
+
+    def __getitem__(self, name: str) -> BotInfo:
+        entry = self._entries[name]
+        if isinstance(entry, str):
+            for info in importlib.import_module(entry).INFOS:
+                self._entries[info.name] = info
+            entry = self._entries[name]
+            if isinstance(entry, str):
+                raise LookupError(f"{entry} declares no bot {name!r}")
+        return entry
+
+    def __setitem__(self, name: str, info: BotInfo) -> None:
+        self._entries[name] = info
+
+    def __delitem__(self, name: str) -> None:
+        del self._entries[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
 
 
-#: Every bot by name (filled in at the end of this module).
-BOTS: dict[str, BotInfo] = {}
+class _Limits(Mapping[str, dict[str, float]]):
+    """Each bot's largest parameter values (:data:`BOT_LIMITS`), read from
+    its entry when first looked up."""
+
+    def __getitem__(self, name: str) -> dict[str, float]:
+        return {p.name: p.maximum for p in BOTS[name].params if p.maximum is not None}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(BOTS)
+
+    def __len__(self) -> int:
+        return len(BOTS)
+
+    def __contains__(self, name: object) -> bool:
+        return name in BOTS
+
+
+#: Every bot by name.
+BOTS: MutableMapping[str, BotInfo] = _Registry(_MODULES)
 
 
 def canonical(name: str, values: dict[str, Any]) -> str:
@@ -124,8 +186,6 @@ _PERMITTED: set[str] = set()
 
 def kind_of(text: str) -> str:
     """``"builtin"``, or the outside kind a bot text names (py, file, ep, cmd)."""
-    from bones.bots.external import KINDS
-
     head = text.strip().partition(":")[0].strip().lower()
     return head if head in KINDS else "builtin"
 
@@ -206,6 +266,7 @@ def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
 
 
 def _make_outside(kind: str, text: str) -> Bot:
+    # outside bots only: their module brings subprocesses, pipes and threads
     from bones.bots.external import CommandBot, OutsideBotError, load_python
 
     if text not in _PERMITTED:
@@ -261,15 +322,10 @@ def parse_bots(text: str) -> list[Bot]:
     return bots
 
 
-BOTS.update(_registry())
-
 #: The largest value of each numeric parameter of each built-in bot: one set
 #: of limits for the command line, saves and the web server (whose clients
 #: may give only these parameters).
-BOT_LIMITS: dict[str, dict[str, float]] = {
-    name: {p.name: p.maximum for p in info.params if p.maximum is not None}
-    for name, info in BOTS.items()
-}
+BOT_LIMITS: Mapping[str, dict[str, float]] = _Limits()
 #: The longest pause after a bot's move, in seconds (``bones play --delay``,
 #: ``bones serve --pace``).
 MAX_DELAY = 10.0

@@ -23,6 +23,7 @@ the next game).
 from __future__ import annotations
 
 import atexit
+import codecs
 import contextlib
 import importlib
 import importlib.util
@@ -39,8 +40,10 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+from bones.bots.info import KINDS
 from bones.engine.hand import DRAW, PASS
 from bones.engine.moves import arm_of, tile_of
+from bones.engine.notation import NotationError, arm_name, format_move, parse_move
 from bones.engine.rng import Rng
 from bones.seat.observation import Observation
 
@@ -48,7 +51,6 @@ from bones.seat.observation import Observation
 PROTOCOL = 1
 #: A command bot's time limit per decision, in seconds, unless its text sets one.
 DEFAULT_TIMEOUT = 5.0
-KINDS = ("py", "file", "ep", "cmd")
 
 
 class BotForfeit(Exception):
@@ -156,8 +158,6 @@ def entry_points() -> dict[str, Any]:
 
 def to_code(obs: Observation, answer: Any) -> int:
     """A bot's answer as a legal move code: a code, or text in notation."""
-    from bones.engine.notation import NotationError, format_move, parse_move
-
     legal = obs.legal_moves()
     if isinstance(answer, tuple) and answer:
         answer = answer[0]  # (move, claim): the engine credits the true points
@@ -296,8 +296,6 @@ class _PassThrough:
         self.thread.start()
 
     def _copy(self) -> None:
-        import codecs
-
         decoder = codecs.getincrementaldecoder("utf-8")("replace")
         fd = self.pipe.fileno()
         try:
@@ -520,8 +518,6 @@ class CommandBot:
 
 def decision(obs: Observation, legal: list[int]) -> dict[str, Any]:
     """The protocol's ``move`` message for ``obs``."""
-    from bones.engine.notation import arm_name, format_move
-
     layout = obs.layout
     names = obs.rules.tiles.names
     history = []

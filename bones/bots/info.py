@@ -13,6 +13,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover - a leaf at run time
     from bones.bots import Bot
 
+#: The kinds of outside bots (:mod:`bones.bots.external`): the word before a
+#: bot text's first colon.
+KINDS = ("py", "file", "ep", "cmd")
+
 
 @dataclass(frozen=True)
 class Param:
@@ -55,4 +59,4 @@ def _show(value: Any) -> str:
     return str(value)
 
 
-__all__ = ["BotInfo", "Param", "named"]
+__all__ = ["KINDS", "BotInfo", "Param", "named"]

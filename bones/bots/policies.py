@@ -8,9 +8,13 @@ the common case).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from bones.engine.bounds import BELOW_ANY_SCORE
-from bones.engine.hand import DRAW, PASS, Hand
-from bones.engine.moves import ARM_MASK, ARM_SHIFT, TILE_SHIFT
+from bones.engine.moves import ARM_MASK, ARM_SHIFT, DRAW, PASS, TILE_SHIFT
+
+if TYPE_CHECKING:  # any hand: the Python one, a copy, a native hand's view
+    from bones.engine.hand import Hand
 
 
 def points_if(hand: Hand, move: int) -> int:

@@ -1,21 +1,99 @@
 """The `bones` Typer application.
 
 Each command group lives in its own module with a ``register(app)`` function.
-Modules import the engine inside their command functions, not at import time,
-so `bones --help` and `bones validate` start fast.
+The application knows the commands by name (:data:`COMMANDS`) and imports a
+command's module only when that command runs or help lists it, so a command
+pays only for what it uses (`bones list` never imports the simulator), and
+Typer builds only that command from its signature.  ``bones --version`` alone
+does not even load this module (:mod:`bones.cli.entry`, :mod:`bones.cli.process`).
 """
 
 from __future__ import annotations
 
-import errno
 import importlib
-import os
-import sys
+from collections.abc import Iterator, MutableMapping
+from typing import Any
 
 import typer
+import typer.main
+from typer.core import TyperGroup
+
+from bones.cli.process import guard_output, print_version
+
+#: Every command and the module that registers it, in the order `bones --help`
+#: lists them (tests/test_startup_imports.py checks each module registers
+#: exactly its names).
+COMMANDS = {
+    "list": "bones.cli.variants_cmd",
+    "show": "bones.cli.variants_cmd",
+    "schema": "bones.cli.variants_cmd",
+    "validate": "bones.cli.validate_cmd",
+    "check": "bones.cli.check_cmd",
+    "replay": "bones.cli.replay_cmd",
+    "analyse": "bones.cli.analyse_cmd",
+    "play": "bones.cli.play_cmd",
+    "simulate": "bones.cli.simulate_cmd",
+    "bots": "bones.cli.simulate_cmd",
+    "tournament": "bones.cli.simulate_cmd",
+    "compare": "bones.cli.simulate_cmd",
+    "serve": "bones.cli.serve_cmd",
+}
+
+
+def registered(module_name: str) -> typer.Typer:
+    """A Typer application with the commands ``module_name`` registers."""
+    sub = typer.Typer(rich_markup_mode=None)
+    importlib.import_module(module_name).register(sub)
+    return sub
+
+
+def build(name: str) -> Any:
+    """The Click command ``name``, built by Typer from its function's
+    signature (only that command of its module: each costs a few ms)."""
+    sub = registered(COMMANDS[name])
+    sub.registered_commands = [c for c in sub.registered_commands if c.name == name]
+    return typer.main.get_group(sub).commands[name]
+
+
+class _Commands(MutableMapping[str, Any]):
+    """The commands by name: every name known at once, each command built
+    (its module imported) when first looked up."""
+
+    def __init__(self) -> None:
+        self._built: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._built:
+            self._built[name] = build(name)  # KeyError: no such command
+        return self._built[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        raise TypeError("bones' commands are fixed")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(COMMANDS)
+
+    def __len__(self) -> int:
+        return len(COMMANDS)
+
+    def __contains__(self, name: object) -> bool:
+        return name in COMMANDS
+
+
+class _Group(TyperGroup):
+    """The root group, whose commands load on demand (:class:`_Commands`)."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        self.commands = _Commands()
+
 
 app = typer.Typer(
     name="bones",
+    cls=_Group,
     help="Rules engine, player and simulator for the point-domino family "
     "(Sniff, All Fives, Muggins, Fives and Threes...), driven by YAML variant files.\n\n"
     "Exit codes: 0 ok, 1 a problem found, 2 a usage error.",
@@ -25,42 +103,10 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
-# Command modules, in the order their commands appear in `bones --help`.
-COMMAND_MODULES = (
-    "bones.cli.variants_cmd",
-    "bones.cli.validate_cmd",
-    "bones.cli.check_cmd",
-    "bones.cli.replay_cmd",
-    "bones.cli.analyse_cmd",
-    "bones.cli.play_cmd",
-    "bones.cli.simulate_cmd",
-    "bones.cli.serve_cmd",
-)
-
-
-def _register_all() -> None:
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name == name:
-                continue  # a command group not written yet
-            raise
-        module.register(app)
-
 
 def _print_version(value: bool) -> None:
     if value:
-        from bones._version import __version__
-        from bones.engine.core import CoreError, active_name
-
-        try:
-            core = active_name()
-        except CoreError as err:
-            typer.echo(f"bones: {err}", err=True)
-            raise typer.Exit(1) from None
-        typer.echo(f"bones {__version__} ({core})")
-        raise typer.Exit(0)
+        raise typer.Exit(print_version())
 
 
 @app.callback()
@@ -73,61 +119,10 @@ def _root(
     """Rules engine, player and simulator for the point-domino family."""
 
 
-_register_all()
-
-
-#: Errors of a standard output that cannot take more: a full disk or device
-#: (``> /dev/full``), a quota, an I/O error, a reader that went away.
-_OUTPUT_ERRNOS = frozenset(getattr(errno, name) for name in
-                           ("ENOSPC", "EDQUOT", "EFBIG", "EIO", "EPIPE") if hasattr(errno, name))
-
-
 def main() -> None:
-    """Console-script entry point.
-
-    A standard output that fails (``bones list > /dev/full``) ends the
-    command as a broken pipe does, exit status 1, with one line on standard
-    error instead of a traceback; what was left to print is dropped.
-    """
-    try:
-        try:
-            app()
-        finally:
-            sys.stdout.flush()  # what is buffered fails here, not at interpreter exit
-    except OSError as err:
-        if err.errno not in _OUTPUT_ERRNOS:
-            raise
-        _drop_stdout()
-        if err.errno != errno.EPIPE:
-            _say(f"{_prefix()}: cannot write to standard output: {err.strerror or err}")
-        sys.exit(1)
-
-
-def _drop_stdout() -> None:
-    """Send whatever is still buffered for standard output nowhere, so the
-    interpreter's last flush does not fail again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, AttributeError):  # pragma: no cover - no descriptor
-        pass
-
-
-def _say(line: str) -> None:
-    try:
-        sys.stderr.write(line + "\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):  # pragma: no cover - standard error is gone too
-        pass
-
-
-def _prefix() -> str:
-    """``bones COMMAND``: how this run's errors begin."""
-    for arg in sys.argv[1:]:
-        if not arg.startswith("-"):
-            return f"bones {arg[:30]}"
-    return "bones"
+    """Console-script entry point: the application, with a standard output
+    that fails ended in one line (:func:`bones.cli.process.guard_output`)."""
+    guard_output(app)
 
 
 if __name__ == "__main__":

@@ -15,11 +15,17 @@ shell's background job) stays ignored, as Python itself does.
 
 Only Python's own start comes before this module: the interpreter and its
 ``site`` module (with an editable install, the finder of the ``.pth`` file).
+
+``bones --version`` alone is answered without loading the command line
+(Typer and the command modules): it reads only the version and which core
+plays (:func:`bones.cli.process.version_only`).
 """
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 
 #: The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.
 EXIT_INTERRUPTED = 130
@@ -27,8 +33,6 @@ EXIT_INTERRUPTED = 130
 
 def _interrupted(signum: int, frame: object) -> None:
     """Ctrl-C where nothing is kept: end at once, quietly, as interrupted."""
-    import os
-
     os._exit(EXIT_INTERRUPTED)
 
 
@@ -64,13 +68,13 @@ class ctrl_c_raises:  # noqa: N801 - used as a function: ``with ctrl_c_raises():
 
 
 def main() -> None:
-    """Load the command line and run it."""
+    """Load the command line and run it (``bones --version`` alone: answer it)."""
     take_ctrl_c()
     try:
-        from bones.cli.app import main as run
-
+        if sys.argv[1:] == ["--version"]:
+            from bones.cli.process import version_only as run
+        else:
+            from bones.cli.app import main as run
         run()
     except KeyboardInterrupt:  # a Ctrl-C raised outside ctrl_c_raises: as interrupted
-        import sys
-
         sys.exit(EXIT_INTERRUPTED)

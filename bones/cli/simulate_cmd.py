@@ -8,6 +8,7 @@ and formats.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -18,6 +19,8 @@ from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 import typer
 
+from bones.bots import BOTS, Bot, BotError, make_bot, permit_outside, split_bots, time_limited_bots
+from bones.cli.entry import ctrl_c_raises
 from bones.cli.options import (
     EXIT_PROBLEM,
     EXIT_USAGE,
@@ -40,6 +43,7 @@ from bones.cli.options import (
     worker_count,
 )
 from bones.engine.bounds import GAMES_LIMIT
+from bones.engine.rng import new_seed
 
 if TYPE_CHECKING:  # pragma: no cover - the engine and rich are imported inside the commands
     from concurrent.futures import Executor
@@ -47,7 +51,6 @@ if TYPE_CHECKING:  # pragma: no cover - the engine and rich are imported inside 
     from rich.console import Console
     from rich.table import Table as RichTable
 
-    from bones.bots import Bot
     from bones.sim.report import Tournament
     from bones.sim.simulation import Forfeit, SimConfig, Summary, Table
 
@@ -134,8 +137,6 @@ def _tables(refs: list[str], players: Optional[int], teams: bool) -> list[Table]
 
 def _config(tables: list[Table], bots: Optional[list[str]], games: int, seed: Optional[int],
             hands_only: bool) -> SimConfig:
-    from bones.bots import BotError
-    from bones.engine.match import new_seed
     from bones.sim.simulation import SimError, make_config
 
     if seed is None:
@@ -150,16 +151,12 @@ def _config(tables: list[Table], bots: Optional[list[str]], games: int, seed: Op
 def _parse_bots(values: list[str]) -> list[Bot]:
     # the command line is the one place outside bots (py:, file:, ep:,
     # cmd:) may be named: permit exactly those named here
-    from bones.bots import make_bot, permit_outside, split_bots
-
     texts = split_bots(values)
     permit_outside(texts)
     return [make_bot(text) for text in texts]
 
 
 def _reproducibility() -> dict[str, Any]:
-    from bones.bots import time_limited_bots
-
     limited = time_limited_bots()
     if not limited:
         return {"reproducible": True}
@@ -229,7 +226,6 @@ class _Runner:
     def run(self, config: SimConfig, bar: _Progress | None = None) -> Summary:
         """Play ``config``: Ctrl-C from here on stops it with what finished
         (a partial summary), never the whole command."""
-        from bones.cli.entry import ctrl_c_raises
         from bones.sim.simulation import Layout, SimError, Summary, simulate
 
         bar = bar or _Progress(config.games, "", quiet=True)
@@ -447,8 +443,7 @@ def _partial(command: str, summary: Summary, games: int) -> int:
 
 
 def _csv(body: dict[str, Any]) -> str:
-    import csv
-    import io
+    import csv  # for this format only, as rich is for tables
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -566,8 +561,7 @@ def _print_game(console: Console, body: dict[str, Any], unit: str) -> None:
 # ------------------------------------------------------------------- bots
 
 def bots_command(as_json: Json = False) -> None:
-    from bones.bots import BOTS
-    from bones.bots.external import entry_points
+    from bones.bots.external import entry_points  # subprocess and more: for this listing only
 
     installed = entry_points()
     if as_json:
@@ -625,8 +619,6 @@ def tournament_command(
     quiet: Quiet = False,
 ) -> None:
     def body() -> int:
-        from bones.bots import BotError
-        from bones.engine.match import new_seed
         from bones.sim.report import Tournament, TournamentError
         from bones.sim.simulation import SimError
 

@@ -26,6 +26,11 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, overload
 
+# the table format the native core must be built for, without loading the
+# engine: `bones --version` imports this module and nothing more, so the
+# engine's modules are imported inside the functions that play
+from bones.engine.tableformat import FORMAT_VERSION
+
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
 
@@ -58,8 +63,6 @@ def _import() -> tuple[Any, str]:
     """(the native module or None, why not)."""
     if "module" in _loaded:
         return _loaded["module"], _loaded["why"]
-    from bones.engine.flat import FORMAT_VERSION
-
     module, why = None, ""
     try:
         import bones_native

@@ -18,14 +18,14 @@ Twister (``legacy``), exactly as they would have.
 
 from __future__ import annotations
 
-import os
 import random
 from dataclasses import dataclass, field
 
+from bones.engine import core
 from bones.engine.hand import BLOCKED, DOMINO, Hand
 from bones.engine.handlike import HandLike
 from bones.engine.leads import Deal, by_lot, deal_and_lead
-from bones.engine.rng import DEALS, Rng, stream
+from bones.engine.rng import DEALS, Rng, new_seed, stream
 from bones.engine.rules import (
     LATER_ALTERNATE,
     LATER_DOMINOER,
@@ -43,11 +43,6 @@ from bones.engine.rules import (
 #: at the target could in principle repeat for ever.
 MAX_HANDS = 500
 _MAX_REDEALS = 200
-
-
-def new_seed() -> int:
-    """A fresh seed for a run that was given none (shown and recorded)."""
-    return int.from_bytes(os.urandom(4), "big")
 
 
 @dataclass
@@ -132,10 +127,8 @@ class Match:
 
             hand = TrainHand.from_deal(self.rules, deal, self.scores, self.pot, got_in, number)
         elif self.stepwise_core:
-            from bones.engine.core import new_hand
-
-            hand = new_hand(self.rules, deal, scores=self.scores, pot=self.pot,
-                                      got_in=got_in, number=number)
+            hand = core.new_hand(self.rules, deal, scores=self.scores, pot=self.pot,
+                                 got_in=got_in, number=number)
         else:
             hand = Hand.from_deal(self.rules, deal, self.scores, self.pot, got_in, number)
         self.current = hand

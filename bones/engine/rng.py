@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import os
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
@@ -46,6 +47,11 @@ PLAY = 3
 #: ``purpose`` codes of :data:`PLAY` streams
 PURPOSE_MOVE = 0
 PURPOSE_HINT = 1
+
+
+def new_seed() -> int:
+    """A fresh seed for a run that was given none (shown and recorded)."""
+    return int.from_bytes(os.urandom(4), "big")
 
 
 def mix(x: int) -> int:
@@ -165,5 +171,6 @@ def stream(seed: int, *path: int) -> Rng:
 
 
 __all__ = [
-    "BOTS", "DEALS", "PLAY", "PURPOSE_HINT", "PURPOSE_MOVE", "Rng", "derive", "mix", "stream",
+    "BOTS", "DEALS", "PLAY", "PURPOSE_HINT", "PURPOSE_MOVE", "Rng", "derive", "mix", "new_seed",
+    "stream",
 ]

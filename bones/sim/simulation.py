@@ -21,24 +21,28 @@ import contextlib
 import hashlib
 import json
 import math
+import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bones.engine.hand import BLOCKED
+from bones.bots import Bot, make_bot, permit_outside, permitted_outside
+from bones.engine import core
+from bones.engine.moves import Outcome
 from bones.engine.rng import BOTS, derive, mix, stream
+from bones.lang.compile import compile_rules
+from bones.sim.stats import Moments, histogram_stats
 
 if TYPE_CHECKING:  # the models load only when a variant is read (fast start-up)
     from concurrent.futures import Executor, Future  # only with workers (--jobs > 1)
 
-    from bones.bots import Bot
     from bones.engine.match import Match
     from bones.engine.rules import Rules
     from bones.lang import spec
-    from bones.sim.stats import Moments
 
 FORMAT = "bones-simulation"
 FORMAT_VERSION = 1
@@ -99,9 +103,6 @@ def make_config(variants: list[str] | list[Table], bots: list[str], games: int, 
                 players: int | None = None, teams: bool | None = None,
                 hands_only: bool = False) -> SimConfig:
     """Check and build a run: bots are repeated to fill the seats."""
-    from bones.bots import make_bot
-    from bones.lang.compile import compile_rules
-
     tables = []
     for ref in variants:
         if isinstance(ref, Table):
@@ -239,8 +240,6 @@ class Summary:
                 "hists": {k: dict(sorted(v.items())) for k, v in sorted(self.hists.items())}}
 
     def moments(self, layout: Layout) -> Moments:
-        from bones.sim.stats import Moments
-
         return Moments(self.n, self.sums, dict(zip(layout.pairs, self.pairs)))
 
 
@@ -306,9 +305,6 @@ _CACHE: dict[str, _Prepared] = {}
 def _prepared(config: SimConfig) -> _Prepared:
     got = _CACHE.get(config.key)
     if got is None:
-        from bones.bots import make_bot
-        from bones.lang.compile import compile_rules
-
         rules = [compile_rules(t.variant, t.players, t.teams) for t in config.tables]
         bots = [make_bot(text) for text in config.lineup]
         layout = Layout(config)
@@ -339,8 +335,6 @@ def native_module(config: SimConfig) -> Any:
     ``heuristic``); anything else (outside bots, ``search``...) runs on the
     Python path, with the same results.
     """
-    from bones.engine import core
-
     module = core.native()
     if module is None:
         return None
@@ -356,8 +350,7 @@ def _native_runner(config: SimConfig, prep: _Prepared) -> Any:
     if module is None:
         return None
     if prep.native is None:
-        from bones.engine.core import flat_table
-        from bones.engine.flat import Unsupported
+        from bones.engine.flat import Unsupported  # the table's code: for the native core only
 
         distinct = config.distinct
         slots = [{"hands": s.hands, "moves": s.moves, "blocked": s.blocked,
@@ -367,7 +360,7 @@ def _native_runner(config: SimConfig, prep: _Prepared) -> Any:
                  for s in prep.slots]
         try:
             prep.native = module.Simulation(
-                [flat_table(r) for r in prep.rules], list(config.lineup),
+                [core.flat_table(r) for r in prep.rules], list(config.lineup),
                 {"which": [distinct.index(text) for text in config.lineup],
                  "distinct": len(distinct), "size": len(prep.layout),
                  "pairs": prep.layout.pairs, "slots": slots, "hands_only": config.hands_only})
@@ -452,6 +445,7 @@ def _play_game(config: SimConfig, t: int, rules: Rules, prep: _Prepared, seated:
     """Play game ``seed`` of table ``t`` (a match, or one hand in hands mode)
     and write its quantities into ``vector``; ``seated[s]`` is the lineup
     entry in seat ``s``."""
+    # the Python path's game: a run the native core plays imports no Python hand
     from bones.bots.external import BotForfeit
     from bones.engine.match import Match
 
@@ -562,7 +556,7 @@ def _play_hands(config: SimConfig, t: int, match: Match, prep: _Prepared, seated
         log = hand.log
         tally.moves += len(log)
         tally.hands += 1
-        if hand.state == BLOCKED:
+        if hand.state == Outcome.BLOCKED:
             tally.blocked += 1
         if hand.settlement is not None:
             for o, d in enumerate(hand.settlement):
@@ -660,9 +654,6 @@ def die_with_parent(parent: int | None = None) -> None:
     checks twice a second that the parent is still the same process.
     ``parent`` is the pid the worker was started by (default: its parent now).
     """
-    import os
-    import sys
-
     if parent is None:
         parent = os.getppid()
     if sys.platform.startswith("linux"):
@@ -680,8 +671,6 @@ def die_with_parent(parent: int | None = None) -> None:
 
 
 def _watch_parent(parent: int) -> None:
-    import os
-
     while os.getppid() == parent:
         time.sleep(0.5)
     os.kill(os.getpid(), signal.SIGTERM)  # as the kernel would (command bots are stopped)
@@ -692,9 +681,6 @@ def _watch_parent(parent: int) -> None:
 def bots_write_to_stderr() -> None:
     """Send whatever this process writes on standard output to standard error
     instead (a worker's bots print there, never into the report)."""
-    import os
-    import sys
-
     try:
         sys.stdout.flush()
         os.dup2(2, 1)
@@ -711,17 +697,12 @@ def start_worker(permitted: list[str], parent: int | None = None) -> None:
     bots_write_to_stderr()
     # the outside bots the command line named may load here too (a worker
     # started by spawn or forkserver does not inherit the permission)
-    from bones.bots import permit_outside
-
     permit_outside(permitted)
 
 
 def process_executor(jobs: int) -> Executor:
     """Worker processes, for batches the Python path plays (it holds the GIL)."""
-    import os
     from concurrent.futures import ProcessPoolExecutor
-
-    from bones.bots import permitted_outside
 
     return ProcessPoolExecutor(max_workers=jobs, initializer=start_worker,
                                initargs=(permitted_outside(), os.getpid()))
@@ -950,8 +931,6 @@ def _est(e: Any, digits: int = 4) -> dict[str, Any]:
 
 def table_report(config: SimConfig, summary: Summary, t: int = 0) -> dict[str, Any]:
     """Every statistic of table ``t`` of a run, as plain data (the ``--json`` body)."""
-    from bones.sim.stats import histogram_stats
-
     layout = Layout(config)
     m = summary.moments(layout)
     ix = layout.index

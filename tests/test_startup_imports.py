@@ -1,0 +1,144 @@
+"""Each command imports what it needs, and no more (issue 37).
+
+Every command a user types pays for every module it imports, and so does
+every test that starts the command line.  Each check runs the command in a
+fresh interpreter and reads the modules it ended with: ``bones --version``
+loads neither Typer nor the engine, ``bones list`` no bot, simulation, web
+server or other command (``--json``: not rich either), a simulation of
+random or one-move bots none of the search bots.  The seams that make this
+so are the command line's table of commands (:data:`bones.cli.app.COMMANDS`)
+and the bots' registry (:data:`bones.bots.BOTS`): both name their entries
+without importing them, and the last tests check each table against the
+modules it names.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+
+import bones.bots
+from bones.cli import app as cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Runs the command line as the console script does, then writes the names of
+#: the modules it imported into the file named first.
+_RUN = """\
+import sys
+out, sys.argv = sys.argv[1], ["bones", *sys.argv[2:]]
+from bones.cli.entry import main
+try:
+    main()
+except SystemExit:
+    pass
+names = sorted(sys.modules)
+import json
+with open(out, "w") as fh:
+    json.dump(names, fh)
+"""
+
+#: The search bots' modules (and what only they use)
+SEARCH = {"bones.bots.search", "bones.bots.ismcts", "bones.bots.epimc", "bones.bots.solve",
+          "bones.bots.matchvalue", "bones.bots.infer", "bones.bots.rollouts", "bones.bots.stop",
+          "bones.bots.settings"}
+
+
+def imported(tmp_path: Path, *args: str) -> set[str]:
+    """The modules ``bones ARGS`` imports, in a fresh interpreter."""
+    out = tmp_path / "modules.txt"
+    env = dict(os.environ, BONES_CACHE_DIR=str(tmp_path / "cache"), NO_COLOR="1")
+    done = subprocess.run([sys.executable, "-c", _RUN, str(out), *args], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert out.exists(), done.stderr
+    return set(json.loads(out.read_text()))
+
+
+def _under(modules: set[str], *packages: str) -> set[str]:
+    return {m for m in modules if any(m == p or m.startswith(p + ".") for p in packages)}
+
+
+def _commands(modules: set[str]) -> set[str]:
+    return {m for m in modules if m.startswith("bones.cli.") and m.endswith("_cmd")}
+
+
+def test_version_loads_neither_the_command_line_nor_the_engine(tmp_path: Path) -> None:
+    modules = imported(tmp_path, "--version")
+    assert _under(modules, "bones") == {"bones", "bones._version", "bones.cli", "bones.cli.entry",
+                                        "bones.cli.process", "bones.engine", "bones.engine.core",
+                                        "bones.engine.tableformat"}
+    assert not _under(modules, "typer", "click", "rich", "pydantic", "yaml")
+
+
+@pytest.mark.parametrize("args", [("list",), ("list", "--json")])
+def test_list_loads_no_bot_simulation_web_or_other_command(tmp_path: Path,
+                                                           args: tuple[str, ...]) -> None:
+    modules = imported(tmp_path, *args)
+    assert "bones.lang.describe" in modules  # it ran
+    assert not _under(modules, "bones.bots", "bones.sim", "bones.web", "bones.games",
+                      "bones.adapters", "starlette", "uvicorn")
+    assert _commands(modules) == {"bones.cli.variants_cmd"}
+    if "--json" in args:
+        assert not _under(modules, "rich")
+    else:
+        assert "rich.table" in modules  # the table it prints
+
+
+@pytest.mark.parametrize(("bots", "output"), [("random", ("--json",)), ("greedy,heuristic", ())])
+def test_a_simulation_of_one_move_bots_loads_no_search(tmp_path: Path, bots: str,
+                                                       output: tuple[str, ...]) -> None:
+    modules = imported(tmp_path, "simulate", "sniff", "--hands", "2", "--seed", "1", "--bots", bots,
+                       "--quiet", *output)
+    assert "bones.sim.simulation" in modules  # it ran
+    assert not modules & SEARCH, sorted(modules & SEARCH)
+    assert not _under(modules, "bones.web", "bones.adapters", "bones.bots.external")
+    assert _commands(modules) == {"bones.cli.simulate_cmd"}
+    if output:
+        assert not _under(modules, "rich")
+    else:
+        assert "rich.table" in modules
+
+
+def test_help_lists_every_command_from_the_table(tmp_path: Path) -> None:
+    modules = imported(tmp_path, "--help")
+    assert _commands(modules) == set(cli.COMMANDS.values())
+    assert not modules & SEARCH and not _under(modules, "bones.web", "rich")
+
+
+def test_the_command_table_names_what_each_module_registers() -> None:
+    by_module: dict[str, set[str]] = {}
+    for name, module in cli.COMMANDS.items():
+        by_module.setdefault(module, set()).add(name)
+    for module, names in by_module.items():
+        registered = {c.name for c in cli.registered(module).registered_commands}
+        assert registered == names, module
+    group = typer.main.get_command(cli.app)
+    assert list(group.commands) == list(cli.COMMANDS)  # --help's order
+
+
+def test_the_bot_registry_names_what_each_module_declares() -> None:
+    import importlib
+
+    by_module: dict[str, list[str]] = {}
+    for name, module in bones.bots._MODULES.items():
+        by_module.setdefault(module, []).append(name)
+    for module, names in by_module.items():
+        assert [info.name for info in importlib.import_module(module).INFOS] == names, module
+    assert [bones.bots.BOTS[name].name for name in bones.bots.BOTS] == list(bones.bots._MODULES)
+
+
+def test_a_registered_bot_reads_as_before_and_an_unknown_one_is_refused() -> None:
+    assert "search" in bones.bots.BOTS and "gredy" not in bones.bots.BOTS
+    assert bones.bots.BOT_LIMITS["search"]["iterations"] == max(
+        p.maximum for p in bones.bots.BOTS["search"].params if p.name == "iterations")
+    with pytest.raises(KeyError):
+        bones.bots.BOTS["gredy"]
+    with pytest.raises(KeyError):
+        bones.bots.BOT_LIMITS["gredy"]
+    assert list(bones.bots.BOT_LIMITS) == list(bones.bots.BOTS) == list(bones.bots._MODULES)
