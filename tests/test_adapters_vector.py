@@ -272,3 +272,32 @@ def test_a_hand_that_wins_one_game_of_several_rewards_what_it_gained() -> None:
         assert game.rewards == [gains[0] - gains[1], gains[1] - gains[0]]
         rewarded += game.match.history[-1].game_won >= 0
     assert rewarded  # some hand won a game
+
+
+def test_a_penalty_match_rewards_a_side_for_what_it_was_not_charged() -> None:
+    """In a penalty match (Kozel: the points a side is charged count against
+    it) a side charged more than the other is rewarded less, in the scalar
+    game (the vector environment's rewards equal it step by step: the kozel
+    comparison above)."""
+    from bones.adapters.common import Game
+    from bones.seat.chance import side_gains
+    from tests.support import compiled
+
+    rules = compiled("kozel")
+    charged = 0
+    for seed in range(12):
+        game = Game(rules, None, episode="hand", reward="points", seed=seed)
+        before = list(game.match.scores)
+        rng = random.Random(seed)
+        while not game.over:
+            game.step(rng.choice(game.hand.legal_moves()))
+        after = game.match.history[-1].scores
+        raw = [a - b for a, b in zip(after, before)]
+        assert side_gains(rules, before, after) == [-g for g in raw]
+        if raw[0] != raw[1]:
+            charged += 1
+            worse = 0 if raw[0] > raw[1] else 1  # the side charged more
+            seats = [s for s in range(rules.players) if rules.owner[s] == worse]
+            assert all(game.rewards[s] < 0 for s in seats)
+            assert all(game.rewards[s] > 0 for s in range(rules.players) if s not in seats)
+    assert charged  # some hand charged one side more

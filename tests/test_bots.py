@@ -1,17 +1,25 @@
-"""Bots: legal under every variant, greedy's tie-breaks, the text form and its errors."""
+"""Bots: legal under every variant, greedy's tie-breaks, the heuristic's
+valuing of the bonuses, locks and passes (issue 31), the text form and its
+errors."""
 
 from __future__ import annotations
 
+import math
 from functools import cache
+from typing import Any
 
 import pytest
-from support import compiled
+from support import compiled, positions
 
 from bones.bots import BOTS, BotError, make_bot, parse_bots
+from bones.bots.basic import _Judge, heuristic_move, none_held, share_of
+from bones.bots.infer import heuristic_values
 from bones.bots.policies import greedy_move, points_if
 from bones.engine.hand import DRAW, Hand
 from bones.engine.match import Match
 from bones.engine.rng import Rng
+from bones.engine.rules import Rules
+from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
 from bones.seat.observation import observe
 
@@ -173,3 +181,136 @@ def test_heuristic_may_draw_where_the_variant_allows() -> None:
                 draws_by_choice += 1
             hand.apply(move)
     assert draws_by_choice > 0
+
+
+# ---------------------------------------------- the heuristic and issue 31
+
+
+def _rules(name: str, overrides: dict[str, Any] | None = None, players: int = 4) -> Rules:
+    return compile_rules(load_variant(name, overrides=overrides), players, None)
+
+
+def _dealt(rules: Rules, mine: list[str]) -> Hand:
+    """A hand whose leader, seat 0, holds ``mine``; the other seats the rest
+    of the set in order, a hand's size each (no lead tile imposed)."""
+    ts = rules.tiles
+    mask = sum(1 << ts.parse(t) for t in mine)
+    rest = [t for t in range(ts.size) if not mask >> t & 1]
+    size = len(mine)
+    hands = [mask] + [sum(1 << t for t in rest[i * size:(i + 1) * size])
+                      for i in range(rules.players - 1)]
+    return Hand(rules, hands, [], 0)
+
+
+def _view(hand: Hand) -> tuple[int, list[int]]:
+    """The unseen tiles and the tile counts the mover of ``hand`` sees."""
+    seat = hand.turn
+    unseen = hand.rules.tiles.full & ~(hand.hands[seat] | hand.on_table | hand.out_of_play)
+    return unseen, [h.bit_count() for h in hand.hands]
+
+
+def test_ends_pay_is_compiled_from_the_bonuses_and_the_blocked_settlement() -> None:
+    # bonuses (dominican), a lock decided by comparison (kozel's losers_pay,
+    # cuban's and all-fives' lightest); neither (sniff's own penalty,
+    # fives-and-threes' nobody) until a bonus is added
+    for name in ("dominican", "kozel", "cuban", "puerto-rico-500", "all-fives"):
+        assert compiled(name).ends_pay, name
+    for name in ("sniff", "fives-and-threes", "muggins"):
+        assert not compiled(name).ends_pay, name
+    assert _rules("sniff", {"bonuses": {"round_pass": 5}}, 2).ends_pay
+    assert _rules("sniff", {"bonuses": {"capicua": {"points": 5, "doubles": True}}}, 2).ends_pay
+
+
+def test_none_held_is_the_hypergeometric_chance() -> None:
+    for unseen, fitting, held in ((21, 6, 7), (21, 0, 21), (10, 3, 4), (5, 5, 1), (9, 2, 7)):
+        exact = math.comb(unseen - fitting, held) / math.comb(unseen, held)
+        assert none_held(unseen, fitting, held) == pytest.approx(exact)
+    assert none_held(21, 6, 21) == 0.0  # every unseen tile is held: a fitting one too
+    assert [share_of(c, 145, 26) for c in (0, 1, 7)] == [0, 6, 39]
+
+
+def test_a_lead_nobody_else_can_follow_is_worth_both_pass_bonuses() -> None:
+    # the leader holds every 0: after the 0-0 lead nobody else can play, so
+    # the next player passes on the opening double (25) and every other
+    # player passes after it (25); the other leads leave a chance of a pass
+    seven = [f"0-{b}" for b in range(7)]
+    on = _dealt(compiled("dominican", 4), seven)
+    off = _dealt(_rules("dominican", {"bonuses": {"opening_pass": None, "round_pass": 0}}), seven)
+    unseen, counts = _view(on)
+    legal = on.legal_moves()
+    with_bonuses = heuristic_values(on, unseen, counts, 0, legal)
+    without = heuristic_values(off, unseen, counts, 0, legal)
+    double = on.rules.tiles.parse("0-0")
+    for move, a, b in zip(legal, with_bonuses, without, strict=True):
+        if move >> 7 == double:
+            assert a - b == pytest.approx(50.0)
+        else:  # a pass on the lead is possible, a round of passes is not
+            assert 0.0 < a - b < 50.0
+    assert heuristic_move(on.public_copy(0), unseen, counts, 0) >> 7 == double
+
+
+def test_a_lead_that_locks_earns_no_pass_bonus() -> None:
+    # the leader holds the 0-0 and no other 0, the other 0s out of play: the
+    # lead locks the hand at once, and nobody passes (the lock is judged
+    # the same with the bonuses or without)
+    values = []
+    for rules in (compiled("dominican", 4),
+                  _rules("dominican", {"bonuses": {"opening_pass": None, "round_pass": 0}})):
+        ts = rules.tiles
+        mine = sum(1 << ts.parse(t) for t in ("0-0", "1-1", "1-2", "1-3", "1-4", "1-5", "1-6"))
+        out = sum(1 << ts.parse(f"0-{b}") for b in range(1, 7))
+        rest = [t for t in range(ts.size) if not (mine | out) >> t & 1]
+        hands = [mine] + [sum(1 << t for t in rest[i::3]) for i in range(3)]
+        hand = Hand(rules, hands, [], 0, out_of_play=out)
+        unseen, counts = _view(hand)
+        legal = [m for m in hand.legal_moves() if m >> 7 == ts.parse("0-0")]
+        values.append(heuristic_values(hand, unseen, counts, 0, legal)[0])
+    assert values[0] == values[1]
+
+
+def test_a_finish_is_worth_the_bonuses_the_hand_scores() -> None:
+    # Puerto Rico's capicúa, chuchazo (the 0-0 last) and bonuses by hand
+    # number: what the heuristic adds to a finish is what the hand scores
+    rules = compiled("puerto-rico-500", 4, True)
+    bare = _rules("puerto-rico-500", {"bonuses": {"capicua": None, "last_tile": None,
+                                                  "by_hand": None}})
+    finishes = bonuses = 0
+    for seed in range(12):
+        for hand in positions(rules, seed, hands=4, choices_only=False):
+            if hand.hands[hand.turn].bit_count() != 1:
+                continue
+            unseen, counts = _view(hand)
+            legal = hand.legal_moves()
+            plain = hand.copy()
+            plain.rules = bare
+            with_bonuses = heuristic_values(hand, unseen, counts, hand.drawable, legal)
+            without = heuristic_values(plain, unseen, counts, hand.drawable, legal)
+            for move, a, b in zip(legal, with_bonuses, without, strict=True):
+                if move < 0:
+                    continue
+                out = hand.copy()
+                out.apply(move)
+                assert a - b == pytest.approx(out.bonus), (seed, hand.log, move)
+                finishes += 1
+                bonuses += out.bonus > 0
+    assert finishes > 20 and bonuses > 5
+
+
+@pytest.mark.parametrize("against,win,expected", [
+    ("previous", 30, 45 + 30),  # 23 pips against seat 3's 39: the locker's side wins
+    ("next", 30, -(23 + 39) - 30),  # against seat 1's 6: the locker's side loses
+    ("previous", 0, 45),
+])
+def test_a_lock_is_judged_by_the_blocked_settlement(against: str, win: int,
+                                                    expected: int) -> None:
+    # dominican's lock: the locker's hand against a neighbour's, the sides'
+    # pips (the others' estimated as their share of the tiles that cannot
+    # fit) and the bonus for a block won going to the winner
+    rules = _rules("dominican", {"settlement": {"blocked": {"against": against}},
+                                 "bonuses": {"blocked_win": win}})
+    hand = _dealt(rules, ["5-6", "6-6"])
+    ts = rules.tiles
+    left = hand.hands[0]
+    unseen = ts.full & ~left  # 26 tiles of 145 pips: 6 for one tile, 39 for seven
+    judge = _Judge(hand, unseen, [2, 1, 7, 7], 0)
+    assert judge.lock(0, left) == expected

@@ -149,6 +149,36 @@ def test_rule_options_simulate_the_same(name: str, players: int, overrides: dict
     assert python == native
 
 
+#: issue 31's bonuses, lock rules and hand ends under the heuristic, which
+#: judges them once nothing can be drawn (its pass, lock and finish terms):
+#: beyond the built-ins, a block on the first stuck player, a bonus for a
+#: block won, partners who both go out, and the terms in a draw game
+HEURISTIC_RULES = [
+    ("dominican", 4, {"bonuses": {"blocked_win": 30, "last_tile": {"tile": "6-6", "points": 40},
+                                  "by_hand": {"points": [50, 20], "tied_hands": "count"}},
+                      "hand_end": {"partners_both_out": True}}),
+    ("partnership-block", 4, {"drawing": {"stuck": "block"},
+                              "bonuses": {"capicua": {"points": 20, "doubles": True},
+                                          "round_pass": 10,
+                                          "opening_pass": {"double": 5, "other": 10}}}),
+    ("kozel", 4, {"settlement": {"blocked": {"compare": "player"}}}),
+    ("dominican", 4, {"settlement": {"blocked": {"against": "next", "ties": "not_blocker"}}}),
+    ("all-fives", 2, {"bonuses": {"capicua": {"points": 10, "doubles": False}, "round_pass": 5}}),
+    ("block-2p", 2, {"drawing": {"stuck": "block"}, "bonuses": {"blocked_win": 10}}),
+]
+
+
+@pytest.mark.parametrize("name,players,overrides", HEURISTIC_RULES)
+def test_the_heuristic_judges_bonuses_and_locks_the_same(name: str, players: int,
+                                                         overrides: dict,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    variant = load_variant(name, overrides=overrides)
+    table = sim.Table(name, variant, players, variant.partnered(players, False))
+    config = sim.make_config([table], ["heuristic", "greedy"], games=6, seed=players + 31)
+    python, native = both(config, monkeypatch)
+    assert python == native
+
+
 def test_only_the_native_bots_play_natively() -> None:
     assert set(bones_native.SIM_BOTS) >= {"random", "greedy", "heuristic"}
     config = sim.make_config(["sniff"], ["greedy", "random"], games=1, seed=1)

@@ -19,6 +19,7 @@ from native_support import bones_native
 
 from bones.bots import make_bot
 from bones.bots.matchvalue import WIN, MatchTable, compile_table, match_table
+from bones.bots.policies import margin
 from bones.bots.search import SearchBot, evaluate_moves
 from bones.bots.solve import Solver, solvable
 from bones.engine.core import flat_table
@@ -87,8 +88,30 @@ def test_the_match_value_changes_the_judgement_near_the_target() -> None:
     assert [m for m, _ in values] == obs.legal_moves()
 
 
+def test_in_a_penalty_match_a_side_s_points_count_against_it() -> None:
+    """Kozel (``match.kind: penalty``): reaching 101 loses, so the table
+    falls with one's own score and rises with the other side's, and the
+    points objective (:func:`bones.bots.policies.margin`) negates every
+    side's points."""
+    rules = compiled("kozel", 4, True)
+    table = compile_table(rules, hands=60)
+    assert table is not None
+    n = table.cells
+
+    def p(a: int, b: int) -> int:
+        return table.values[a * n + b]
+
+    for a in range(n - 1):
+        for b in range(n):
+            assert p(a + 1, b) <= p(a, b) + 1
+    assert p(n - 1, 0) < 0.1 * WIN and p(0, n - 1) > 0.9 * WIN
+    assert margin(rules, [10, 4], [0, 0], 0) == -6
+    assert margin(rules, [10, 4], [0, 0], 1) == 6
+    assert margin(compiled("all-fives", 2, False), [10, 4], [0, 0], 0) == 6
+
+
 MATCH_TABLES = [("all-fives", 2, False), ("muggins", 2, False), ("partnership-block", 4, True),
-                ("fives-and-threes", 2, False)]
+                ("fives-and-threes", 2, False), ("kozel", 4, True)]
 
 
 @native_only

@@ -61,6 +61,11 @@ TABLES = [
     ("muggins", 3, False, "greedy"),
     ("fives-and-threes", 2, False, "random"),
     ("all-fibs", 4, False, "heuristic"),
+    # issue 31: the heuristic's judging of passes, locks and capicúa, in the
+    # rollouts and in the inference's model of the other seats
+    ("dominican", 4, True, "heuristic"),
+    ("kozel", 4, True, "heuristic"),
+    ("puerto-rico-500", 4, True, "heuristic"),
 ]
 
 

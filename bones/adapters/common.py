@@ -16,7 +16,7 @@ from bones.engine.rules import Rules
 from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
 from bones.seat.actions import ActionSpace
-from bones.seat.chance import RandomChooser, deal, hand_rewards, lead_rule, match_rewards
+from bones.seat.chance import RandomChooser, deal, lead_rule, match_rewards, side_gains, zero_sum
 from bones.seat.encoding import Encoding, score_scale
 from bones.seat.observation import Observation, observe
 
@@ -71,14 +71,16 @@ def check_illegal_reward(value: Any) -> float:
 
 def hand_end_rewards(rules: Rules, reward: str, whole_match: bool, gains: list[int],
                      match: Match) -> list[float]:
-    """Each seat's reward when a hand ends with the sides' ``gains`` (the
-    match already told of the hand: ``match.game_over`` is up to date)."""
+    """Each seat's reward when a hand ends with the sides' ``gains``
+    (:func:`bones.seat.chance.side_gains`: a penalty match's charges count
+    against a side; the match already told of the hand: ``match.game_over``
+    is up to date)."""
     players = rules.players
     if reward == "points":
-        return hand_rewards(rules, [0] * rules.owners, gains)
+        return zero_sum(rules, gains)
     if reward == "scaled":
         scale = score_scale(rules)
-        return [r / scale for r in hand_rewards(rules, [0] * rules.owners, gains)]
+        return [r / scale for r in zero_sum(rules, gains)]
     if reward == "difference":
         out = []
         for seat in range(players):
@@ -201,7 +203,7 @@ class Game:
         self.settlement = list(hand.settlement or [0] * rules.owners)
         ended = self.match.finish_hand(hand)
         # the hand's end: a game it wins starts the match's scores again
-        gains = [a - b for a, b in zip(ended.scores, self._before)]
+        gains = side_gains(rules, self._before, ended.scores)
         whole = self.episode == "match"
         self.rewards = hand_end_rewards(rules, self.reward, whole, gains, self.match)
         if not whole or self.match.game_over:

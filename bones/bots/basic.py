@@ -7,11 +7,13 @@ from typing import TYPE_CHECKING
 
 from bones.bots.info import BotInfo, named
 from bones.bots.policies import greedy_move, points_if
-from bones.engine.moves import ARM_SHIFT, DRAW, PASS, TILE_SHIFT
+from bones.engine.moves import ARM_SHIFT, DRAW, PASS, TILE_SHIFT, Outcome
+from bones.engine.settle import Seats, decide
 
 if TYPE_CHECKING:  # the bots play the hand they are given (a run on the native core builds none)
     from bones.engine.hand import Hand
     from bones.engine.rng import Rng
+    from bones.engine.rules import Rules
     from bones.seat.observation import Observation
 
 
@@ -56,12 +58,14 @@ _DRAW_COST = 2.0  # a voluntary draw gives up the turn's tempo
 
 class _Judge:
     """What the heuristic weighs a move of ``hand.turn`` with: how much a pip
-    shed is worth now, the unseen tiles' average pips, and the chance that the
-    next opponent holds a given unseen tile.  The heuristic's move and the
-    search's inference (:func:`bones.bots.infer.heuristic_values`) value moves
-    through this one judge."""
+    shed is worth now, the unseen tiles' average pips, the chance that the
+    next opponent holds a given unseen tile, and, when nothing can be drawn,
+    what the ends a play leaves earn (passes forced, a lock, a capicúa set
+    up).  The heuristic's move and the search's inference
+    (:func:`bones.bots.infer.heuristic_values`) value moves through this one
+    judge."""
 
-    __slots__ = ("avg_pips", "counts", "hand", "p_hold", "seat", "shed")
+    __slots__ = ("avg_pips", "counts", "ends", "hand", "p_hold", "seat", "shed", "unseen")
 
     def __init__(self, hand: Hand, unseen: int, counts: Sequence[int], drawable: int) -> None:
         rules = hand.rules
@@ -77,6 +81,11 @@ class _Judge:
         late = drawable == 0 and (others_min <= 2 or counts[seat] <= 3)
         self.shed = _SHED_LATE if late else _SHED
         self.avg_pips = rules.tiles.pips_of(unseen) / n_unseen if n_unseen else 0.0
+        self.unseen = unseen
+        # nothing can be drawn: who can follow the ends a play leaves is
+        # decided by the tiles in the hands alone (``ends_pay``: and the
+        # rules pay for what follows, compiled once in bones.lang.compile)
+        self.ends = (drawable == 0 or not rules.max_draws) and rules.ends_pay
 
     def play(self, move: int) -> tuple[float, bool]:
         """A play's value before the next opponent's reply, and whether the
@@ -88,15 +97,98 @@ class _Judge:
         left = hand.hands[self.seat] & ~(1 << tile)
         value = points + self.shed * ts.pips[tile]
         if not left:
-            # going out: the settlement is roughly the opponents' pips
+            # going out: the settlement is roughly the opponents' pips, and
+            # the bonuses of going out with this tile are certain
             value += self.avg_pips * sum(c for s, c in enumerate(self.counts)
                                          if rules.owner[s] != rules.owner[self.seat])
+            bonus = finish_bonus(hand, self.seat, tile)
+            if bonus:
+                value += bonus
             return value, False
         variety = 0
         for matching in ts.matching:
             if left & matching:
                 variety += 1
-        return value + _VARIETY * variety, True
+        value += _VARIETY * variety
+        if self.ends:
+            value += self.after(move, left)
+        return value, True
+
+    def after(self, move: int, left: int) -> float:
+        """What the ends ``move`` leaves earn when nothing can be drawn, the
+        mover keeping ``left``: with the chance that no other seat holds a
+        tile fitting them (the seats' tiles dealt at random from the unseen
+        ones, hypergeometrically), a lock when the mover cannot follow either
+        (nobody can play: :meth:`lock`), else every other player passes (the
+        round pass, and a last tile that fits goes out next with its
+        bonuses); with the chance that the next player holds none (and, when
+        the mover cannot follow, somebody else can), the pass on the opening
+        tile.  Under ``stuck: block`` the next player who cannot play blocks
+        the hand, and nobody passes."""
+        hand, rules = self.hand, self.hand.rules
+        after = hand.copy()  # only its layout is read
+        after.apply(move)
+        fits = after.open_mask
+        n = self.unseen.bit_count()
+        f = (self.unseen & fits).bit_count()
+        seat, counts = self.seat, self.counts
+        if rules.stuck_blocks:
+            p_next = none_held(n, f, counts[next_holding(rules, counts, seat)])
+            return p_next * self.lock(fits, left) if p_next else 0.0
+        p_all = none_held(n, f, sum(counts) - counts[seat])
+        follows = bool(left & fits)
+        gain = 0.0
+        if p_all and not follows:
+            gain += p_all * self.lock(fits, left)
+        if not hand.placed:
+            tile = move >> TILE_SHIFT
+            opening = (rules.opening_pass_double if rules.is_double[tile]
+                       else rules.opening_pass_other)
+            if opening:
+                p_pass = none_held(n, f, counts[rules.next_seat[seat]])
+                if not follows:
+                    p_pass -= p_all  # nobody can play: a lock, not a pass
+                gain += p_pass * opening
+        if p_all and follows and all(c for s, c in enumerate(counts) if s != seat):
+            # (a seat already out, under partners_both_out, never passes)
+            points = rules.round_pass
+            if not left & (left - 1):
+                # one tile left, and it fits: it goes out at the next turn
+                points += finish_bonus(after, seat, left.bit_length() - 1)
+            if points:
+                gain += p_all * points
+        return gain
+
+    def lock(self, fits: int, left: int) -> float:
+        """A block's worth to the mover's side, by the blocked settlement's
+        verdict (:func:`bones.engine.settle.decide`) on the seats' pips: the
+        mover's ``left`` exactly, every other seat's its share of the pips
+        of the unseen tiles that do not fit the ``fits`` ends (rounded); the
+        opponents' pips and the bonuses of a block won when the verdict is
+        the mover's side's, its own pips and those bonuses lost when it is
+        another side's, 0 when nobody wins."""
+        hand, rules = self.hand, self.hand.rules
+        ts = rules.tiles
+        pool = self.unseen & ~fits
+        pool_n = pool.bit_count()
+        pool_pips = ts.pips_of(pool)
+        seat, owner = self.seat, rules.owner
+        me = owner[seat]
+        seat_pips = [ts.pips_of(left) if s == seat else share_of(c, pool_pips, pool_n)
+                     for s, c in enumerate(self.counts)]
+        pips = [0] * rules.owners
+        for s, p in enumerate(seat_pips):
+            pips[owner[s]] += p
+        doubles = [False] * rules.owners  # the others' doubles unknown: none
+        doubles[me] = bool(left & ts.doubles)
+        verdict = decide(rules.settle_blocked, pips, doubles, me,
+                         Seats(tuple(seat_pips), owner, seat))
+        if not verdict.winners:
+            return 0.0
+        bonus = hand.won_bonus(Outcome.BLOCKED)
+        if me in verdict.winners:
+            return float(sum(pips) - pips[me] + bonus)
+        return -float(pips[me] + bonus)
 
     def draw(self, unseen: int) -> float:
         """The value of drawing: the ends kept as they are, an unknown tile
@@ -106,6 +198,42 @@ class _Judge:
         variety = sum(1 for matching in hand.rules.tiles.matching if mine & matching)
         return (_VARIETY * variety - self.shed * self.avg_pips - _DRAW_COST
                 - _REPLY * _reply_on(hand, self.seat, unseen, self.p_hold))
+
+
+def finish_bonus(hand: Hand, seat: int, tile: int) -> int:
+    """The bonuses ``seat`` earns by going out with ``tile`` on the ends of
+    ``hand`` (:meth:`Hand.out_bonus` and the winner's :meth:`Hand.won_bonus`),
+    0 when going out does not end the hand (a partner is still in)."""
+    if hand.rules.partners_both_out and not hand.mates_out(seat):
+        return 0
+    return hand.out_bonus(tile) + hand.won_bonus(Outcome.DOMINO)
+
+
+def none_held(unseen: int, fitting: int, held: int) -> float:
+    """The chance that ``held`` tiles dealt at random from ``unseen`` tiles
+    include none of ``fitting`` of them (hypergeometric), multiplied out in
+    this order (the native core's is the same)."""
+    p = 1.0
+    for i in range(held):
+        free = unseen - fitting - i
+        if free <= 0:
+            return 0.0
+        p *= free / (unseen - i)
+    return p
+
+
+def next_holding(rules: Rules, counts: Sequence[int], seat: int) -> int:
+    """The next seat after ``seat`` that holds tiles (one that is out is skipped)."""
+    nxt = rules.next_seat[seat]
+    while not counts[nxt] and nxt != seat:
+        nxt = rules.next_seat[nxt]
+    return nxt
+
+
+def share_of(count: int, pips: int, tiles: int) -> int:
+    """The pips of ``count`` tiles at the average of ``tiles`` tiles of
+    ``pips`` pips, rounded half up (integers, so both cores agree)."""
+    return (2 * count * pips + tiles) // (2 * tiles) if tiles else 0
 
 
 def heuristic_move(hand: Hand, unseen: int, counts: list[int] | tuple[int, ...],
@@ -218,7 +346,8 @@ INFOS = (
             (), GreedyBot),
     BotInfo("heuristic",
             "greedy, less what the next opponent could score on the ends left; keeps "
-            "numbers varied, sheds heavy tiles late, draws instead of a bad play when allowed",
+            "numbers varied, sheds heavy tiles late, draws instead of a bad play when allowed; "
+            "once nothing can be drawn, values the passes, locks and finishes the rules pay for",
             (), HeuristicBot),
 )
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from bones.bots import policies
 from bones.bots.infer import log_likelihood
 from bones.bots.info import BotInfo, Param, named
 from bones.bots.search import (
@@ -50,7 +51,6 @@ from bones.bots.search import (
 from bones.bots.solve import DEFAULT_NODES, MAX_NODES, Solver
 from bones.bots.stop import Stopped, current, native_call
 from bones.engine import core
-from bones.engine.bounds import BELOW_ANY_SCORE
 from bones.engine.hand import PLAYING, Hand
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
@@ -70,13 +70,6 @@ PARAMS = (
           "worlds (a world that needs more than its share is left out)",
           minimum=1, maximum=MAX_NODES),
 )
-
-
-def _margin(hand: Hand, base: list[int], me: int) -> int:
-    gains = [a - b for a, b in zip(hand.scores, base)]
-    mine = gains[me]
-    gains[me] = BELOW_ANY_SCORE
-    return mine - max(gains)
 
 
 def _pick(values: list[int], highest: bool) -> int:
@@ -111,7 +104,7 @@ def _judge_world(solver: Solver, world: Hand, me: int, seat: int, legal: list[in
             replies.append(reply)
             h.apply(reply)
         if h.state != PLAYING:
-            out.append((_margin(h, list(world.scores), me), (), None))
+            out.append((policies.margin(h.rules, h.scores, world.scores, me), (), None))
             continue
         values = solver.again(h, h.legal_moves())
         if values is None:

@@ -58,7 +58,7 @@ def log_likelihood(world: Hand, seat: int, history: Sequence[tuple[int, int, int
             hands[s] |= 1 << (move >> TILE_SHIFT)
         scores[rules.owner[s]] -= points
     h = Hand(rules, hands, list(world.boneyard), world.leader, scores, world.lead_tile,
-             world.lead_doubles_only, world.out_of_play)
+             world.lead_doubles_only, world.out_of_play, number=world.number)
     h.bone_end = world.bone_end
     full = rules.tiles.full
     ll = 0.0

@@ -47,12 +47,12 @@ from typing import Any
 
 from bones.bots.infer import log_likelihood
 from bones.bots.info import BotInfo, Param, named
+from bones.bots.policies import margin
 from bones.bots.rollouts import POLICIES
 from bones.bots.settings import TreeSettings
 from bones.bots.solve import DEFAULT_NODES, MAX_NODES, Solver, solvable
 from bones.bots.stop import Stopped, current, native_call
 from bones.engine import core
-from bones.engine.bounds import BELOW_ANY_SCORE
 from bones.engine.hand import PLAYING, Hand
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
@@ -117,16 +117,8 @@ class _Node:
     children: dict[int, _Node] = field(default_factory=dict)
 
 
-def _margin(now: list[int], base: list[int], side: int) -> int:
-    """Side ``side``'s points since ``base`` less the best other side's."""
-    gains = [a - b for a, b in zip(now, base)]
-    mine = gains[side]
-    gains[side] = BELOW_ANY_SCORE
-    return mine - max(gains)
-
-
-def _reward(now: list[int], base: list[int], side: int, scale: float) -> float:
-    return max(-1.0, min(1.0, _margin(now, base, side) / scale))
+def _reward(rules: Rules, now: list[int], base: list[int], side: int, scale: float) -> float:
+    return max(-1.0, min(1.0, margin(rules, now, base, side) / scale))
 
 
 class IsmctsBot:
@@ -303,9 +295,9 @@ class IsmctsBot:
                     x = solved if points else max(-1.0, min(1.0, solved / self.scale))
                     r = x if n.side == me else -x
                 elif points:
-                    r = _margin(world.scores, base, n.side)
+                    r = margin(world.rules, world.scores, base, n.side)
                 else:
-                    r = _reward(world.scores, base, n.side, self.scale)
+                    r = _reward(world.rules, world.scores, base, n.side, self.scale)
                 n.visits += 1.0
                 n.total += r
             done += 1

@@ -16,7 +16,9 @@ score)`` at the start of a hand, by dynamic programming over whole hands:
   :data:`MAX_CELLS` cells), a cell's scores as its lowest, and the next
   hand's scores are those plus the hand's points; a side reaching the target wins (at the exact target
   where the variant asks for it, an overshoot scoring nothing), both
-  reaching it the higher, and a hand that scores nothing is dealt again.
+  reaching it the higher, and a hand that scores nothing is dealt again;
+  in a penalty match (``match.kind: penalty``) a side reaching the target
+  loses, both reaching it the lower winning.
 
 The model ignores who leads the next hand, a tied hand's pot and the
 "get in" rules between hands; a hand the target ends (``game_over``) is
@@ -35,7 +37,7 @@ from dataclasses import dataclass
 from bones.bots.basic import heuristic_move
 from bones.engine.hand import Hand
 from bones.engine.match import Match
-from bones.engine.rules import CHECK_EXACT, CHECK_NONE, Rules
+from bones.engine.rules import CHECK_EXACT, CHECK_NONE, CHECK_PENALTY, Rules
 
 #: a certain win in the table's units (``matchvalue::WIN`` in Rust)
 WIN = 1_000_000
@@ -110,6 +112,7 @@ def compile_table(rules: Rules, hands: int = HANDS) -> MatchTable | None:
         counts[sample] = counts.get(sample, 0) + 1
     support = [(x, y, n / len(samples)) for (x, y), n in sorted(counts.items())]
     exact = rules.check == CHECK_EXACT
+    penalty = rules.check == CHECK_PENALTY
     p = [[0.5] * cells for _ in range(cells)]
     for a in range(cells - 1, -1, -1):
         row = p[a]
@@ -124,10 +127,12 @@ def compile_table(rules: Rules, hands: int = HANDS) -> MatchTable | None:
                 mine, theirs = a2 >= target, b2 >= target
                 if mine and theirs:
                     v = 1.0 if a2 > b2 else 0.0 if a2 < b2 else 0.5
+                    if penalty:
+                        v = 1.0 - v
                 elif mine:
-                    v = 1.0
+                    v = 0.0 if penalty else 1.0
                 elif theirs:
-                    v = 0.0
+                    v = 1.0 if penalty else 0.0
                 elif a2 // step == a and b2 // step == b:
                     stay += q
                     continue

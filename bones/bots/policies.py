@@ -8,13 +8,16 @@ the common case).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bones.engine.bounds import BELOW_ANY_SCORE
 from bones.engine.moves import ARM_MASK, ARM_SHIFT, DRAW, PASS, TILE_SHIFT
+from bones.engine.rules import CHECK_PENALTY
 
 if TYPE_CHECKING:  # any hand: the Python one, a copy, a native hand's view
     from bones.engine.hand import Hand
+    from bones.engine.rules import Rules
 
 
 def points_if(hand: Hand, move: int) -> int:
@@ -93,4 +96,17 @@ def greedy_move(hand: Hand, legal: list[int] | None = None) -> int:
     return DRAW if DRAW in legal else PASS
 
 
-__all__ = ["greedy_move", "points_if"]
+def margin(rules: Rules, now: Sequence[int], base: Sequence[int], me: int) -> int:
+    """Side ``me``'s points since the scores ``base`` less the best other
+    side's: what the searches maximise on the points objective.  In a
+    penalty match (``match.kind: penalty``, Kozel) a side's points count
+    against it, so every side's are negated.  Both cores judge by it
+    (``native/src/bots/mod.rs``'s ``margin``)."""
+    sign = -1 if rules.check == CHECK_PENALTY else 1
+    gains = [sign * (a - b) for a, b in zip(now, base, strict=True)]
+    mine = gains[me]
+    gains[me] = BELOW_ANY_SCORE
+    return mine - max(gains)
+
+
+__all__ = ["greedy_move", "margin", "points_if"]

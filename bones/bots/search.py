@@ -39,12 +39,12 @@ from bones.bots.infer import log_likelihood
 from bones.bots.info import BotInfo, Param, named
 from bones.bots.ismcts import DEFAULT_SCALE, IsmctsBot
 from bones.bots.matchvalue import WIN, MatchTable, match_table
+from bones.bots.policies import margin
 from bones.bots.rollouts import POLICIES
 from bones.bots.settings import SearchSettings
 from bones.bots.solve import DEFAULT_NODES, MAX_NODES, Solver, solvable
 from bones.bots.stop import Stopped, current, native_call
 from bones.engine import core
-from bones.engine.bounds import BELOW_ANY_SCORE
 from bones.engine.hand import Hand
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
@@ -332,10 +332,7 @@ class SearchBot:
                         won = table.value(trial.scores, me, trial.game_over, trial.winner)
                         totals[i] += weight * won
                         continue
-                    gains = [a - b for a, b in zip(trial.scores, base)]
-                    mine = gains[me]
-                    gains[me] = BELOW_ANY_SCORE
-                    totals[i] += weight * (mine - max(gains))
+                    totals[i] += weight * margin(trial.rules, trial.scores, base, me)
 
         if self.seconds > 0:
             # worlds until the clock passes the deadline, each solve within nodes

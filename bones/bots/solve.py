@@ -21,9 +21,8 @@ gives up (:meth:`Solver.within`), and its table holds at most
 from __future__ import annotations
 
 from bones.bots.matchvalue import MatchTable
-from bones.bots.policies import points_if
+from bones.bots.policies import margin, points_if
 from bones.bots.stop import EVERY, Stop
-from bones.engine.bounds import BELOW_ANY_SCORE
 from bones.engine.hand import PLAYING, Hand
 from bones.engine.moves import TILE_SHIFT
 
@@ -151,13 +150,7 @@ class Solver:
     def _terminal(self, h: Hand) -> int:
         if self._table is not None:
             return self._table.value(h.scores, self._me, h.game_over, h.winner)
-        mine, theirs = 0, BELOW_ANY_SCORE
-        for owner, (a, b) in enumerate(zip(h.scores, self._base)):
-            if owner == self._me:
-                mine = a - b
-            else:
-                theirs = max(theirs, a - b)
-        return mine - theirs
+        return margin(h.rules, h.scores, self._base, self._me)
 
     def _value(self, h: Hand, alpha: int, beta: int) -> int:
         self.nodes += 1

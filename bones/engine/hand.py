@@ -456,7 +456,7 @@ class Hand:
         is_lead = not self.placed
         out_bonus = 0
         if not hand and (rules.capicua_points or rules.last_tile >= 0):
-            out_bonus = self._out_bonus(tile)
+            out_bonus = self.out_bonus(tile)
         if is_lead:
             self._lead(tile, move & FLIP)
         else:
@@ -494,7 +494,7 @@ class Hand:
         self.last_points = 0
         self.log.append((seat, move, 0))
         if not hand:
-            if not rules.partners_both_out or self._mates_out(seat):
+            if not rules.partners_both_out or self.mates_out(seat):
                 self._end_hand(DOMINO, seat, [], out_bonus)
                 return
             self.out[seat] = True
@@ -535,7 +535,7 @@ class Hand:
         self.last_points = mover_points
         self.log.append((seat, move, mover_points))
 
-        hand_ends = went_out and (not rules.partners_both_out or self._mates_out(seat))
+        hand_ends = went_out and (not rules.partners_both_out or self.mates_out(seat))
         if rules.check == CHECK_EXACT:
             # a move's gains for one side are one gain, ignored whole if it
             # would pass the target (docs/rules.md, decision 9): the play with its knock
@@ -562,8 +562,9 @@ class Hand:
             return
         self._advance()
 
-    def _mates_out(self, seat: int) -> bool:
-        """Whether every other member of ``seat``'s team is out already."""
+    def mates_out(self, seat: int) -> bool:
+        """Whether every other member of ``seat``'s team is out already (so
+        ``seat`` going out ends the hand under ``partners_both_out``)."""
         out = self.out
         for mate in self.rules.mates[seat]:
             if not out[mate]:
@@ -615,9 +616,10 @@ class Hand:
             return None
         return points
 
-    def _out_bonus(self, tile: int) -> int:
+    def out_bonus(self, tile: int) -> int:
         """What going out with ``tile`` earns (before it is laid): capicúa, when
-        it fits every open end (both ends of a line), and the last-tile bonus."""
+        it fits every open end (both ends of a line), and the last-tile bonus.
+        The hand scores by it, and the ``heuristic`` bot values a finish by it."""
         rules = self.rules
         bonus = 0
         if tile == rules.last_tile:
@@ -884,7 +886,7 @@ class Hand:
                 # part of its settlement
                 deltas[won] += self.pot
                 self.pot = 0
-            self.bonus = out_bonus + self._won_bonus(how)
+            self.bonus = out_bonus + self.won_bonus(how)
             deltas[won] += self.bonus
         if rule.ties == TIES_CARRY:
             self.pot += carried(rule, pips, doubles, players, blocker, seats)
@@ -921,9 +923,11 @@ class Hand:
         return won, min((s for s in range(len(owner)) if owner[s] == won),
                         key=lambda s: (seats.pips[s], s))
 
-    def _won_bonus(self, how: int) -> int:
-        """The bonuses of the side that won a hand that ended ``how``, beyond
-        going out: by the hand's number in the match, and for a block won."""
+    def won_bonus(self, how: int) -> int:
+        """The bonuses of the side that won a hand that ended ``how`` (a
+        DOMINO or BLOCKED outcome), beyond going out: by the hand's number in
+        the match, and for a block won.  The hand scores by it, and the
+        ``heuristic`` bot values a finish and a lock by it."""
         rules = self.rules
         bonus = rules.blocked_win if how == BLOCKED else 0
         if 0 < self.number <= len(rules.hand_bonus):

@@ -280,6 +280,12 @@ class Rules:
     # settlement
     settle_domino: Settle = table("settle", "the settlement of a hand someone went out of")
     settle_blocked: Settle = table("settle", "the settlement of a blocked hand")
+    # derived once from the bonuses and the blocked settlement (the bots of
+    # both cores read it): once nothing can be drawn, what the ends a play
+    # leaves can earn is worth judging
+    ends_pay: bool = table(
+        "flag", "once nothing can be drawn, the ends a play leaves can earn: a pass bonus, "
+        "a capicua or last-tile finish, a block decided by comparing hands")
     # ------------------------------------------------ the flat table: a match
     lead_first: LeadRule = table("lead", "who leads the first hand", part="match")
     lead_later: int = table("code:Later/LATER", "who leads the later hands", part="match")

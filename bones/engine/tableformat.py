@@ -6,6 +6,6 @@ native core's ``TABLE_FORMAT`` without loading the engine, so ``bones
 --version`` names the core at once.
 """
 
-FORMAT_VERSION = "3cfc11006caa0a28"
+FORMAT_VERSION = "e092c030150d449a"
 
 __all__ = ["FORMAT_VERSION"]

@@ -269,6 +269,11 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
     by_hand = bonuses.by_hand
     after = variant.turn.after_double
     match = variant.match
+    settle_blocked = compile_settlement(variant.settlement.blocked, players)
+    # what the heuristic judges the ends a play leaves by (bones.bots.basic)
+    ends_pay = bool(bonuses.round_pass or (opening and (opening.double or opening.other))
+                    or (capicua and capicua.points) or (last_tile and last_tile.points)
+                    or settle_blocked.kind in (SETTLE_LIGHTEST, SETTLE_LOCKER, SETTLE_LOSERS_PAY))
 
     return Rules(
         variant=variant,
@@ -325,7 +330,8 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         lead_again=lead_again,
         lead_doubles_only=variant.lead.allowed == "double",
         settle_domino=compile_settlement(variant.settlement.domino, players),
-        settle_blocked=compile_settlement(variant.settlement.blocked, players),
+        settle_blocked=settle_blocked,
+        ends_pay=ends_pay,
         floor=variant.settlement.floor,
         check=check,
         target=target,

@@ -57,7 +57,7 @@ from bones.engine.hand import DRAW
 from bones.engine.handlike import HandLike
 from bones.engine.leads import by_lot, deal_and_lead
 from bones.engine.match import Deal, Match
-from bones.engine.rules import LeadRule, Rules, RulesError
+from bones.engine.rules import CHECK_PENALTY, LeadRule, Rules, RulesError
 
 #: A deal whose lead rule keeps asking for redeals gives up after this many.
 MAX_REDEALS = 200
@@ -307,7 +307,7 @@ def draw_tile(hand: HandLike, tile: int) -> None:
 
 # ---------------------------------------------------------------- rewards
 
-def _zero_sum(rules: Rules, gains: Sequence[float]) -> list[float]:
+def zero_sum(rules: Rules, gains: Sequence[float]) -> list[float]:
     """Per seat: its side's gain less the mean gain of the other sides."""
     owners = rules.owners
     total = sum(gains)
@@ -322,10 +322,20 @@ def hand_rewards(rules: Rules, before: Sequence[int], after: Sequence[int]) -> l
     """Each seat's reward for one hand, from the scores before and after it.
 
     A side's gain is the points it scored during the hand, settlement
-    included; a seat's reward is its side's gain less the mean gain of the
-    other sides, so the rewards of all seats add up to zero.
+    included (:func:`side_gains`: negated in a penalty match); a seat's
+    reward is its side's gain less the mean gain of the other sides, so the
+    rewards of all seats add up to zero.
     """
-    return _zero_sum(rules, [a - b for a, b in zip(after, before)])
+    return zero_sum(rules, side_gains(rules, before, after))
+
+
+def side_gains(rules: Rules, before: Sequence[int], after: Sequence[int]) -> list[int]:
+    """What each side gained between the scores ``before`` and ``after``: its
+    points, or in a penalty match (``match.kind: penalty``, Kozel), where
+    points count against a side, the points it was charged, negated (as the
+    searches judge it: :func:`bones.bots.policies.margin`)."""
+    sign = -1 if rules.check == CHECK_PENALTY else 1
+    return [sign * (a - b) for a, b in zip(after, before, strict=True)]
 
 
 def match_rewards(rules: Rules, winner: int) -> list[float]:
@@ -341,5 +351,5 @@ def match_rewards(rules: Rules, winner: int) -> list[float]:
 __all__ = [
     "ChanceRequest", "Chooser", "DealProcess", "MAX_REDEALS", "NeedChance", "RandomChooser",
     "Script", "build_deal", "deal", "deal_from_permutation", "draw_options", "draw_tile",
-    "hand_rewards", "lead_rule", "match_rewards", "next_request",
+    "hand_rewards", "lead_rule", "match_rewards", "next_request", "side_gains", "zero_sum",
 ]

@@ -24,7 +24,6 @@ use crate::bots::world::{NoWorld, View};
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::PLAYING;
 use crate::kernel::rng::Rng;
-use crate::kernel::table::BELOW_ANY_SCORE;
 use std::collections::HashMap;
 
 /// What the search returns: the chosen move and every candidate's total.
@@ -39,16 +38,7 @@ pub struct Found {
 
 /// The margin of side `me` from `base` in the finished `hand`.
 fn margin<const W: usize>(hand: &Hand<W>, base: &[i64], me: usize) -> i64 {
-    let mut mine = 0;
-    let mut theirs = BELOW_ANY_SCORE;
-    for (o, (&a, &b)) in hand.scores.iter().zip(base).enumerate() {
-        if o == me {
-            mine = a - b;
-        } else {
-            theirs = theirs.max(a - b);
-        }
-    }
-    mine - theirs
+    crate::bots::margin(&hand.rules.t, &hand.scores, base, me)
 }
 
 /// The first index of the largest (`max`) or smallest value.

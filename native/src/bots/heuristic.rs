@@ -9,7 +9,11 @@ use crate::kernel::bits::Bits;
 use std::sync::Arc;
 
 use crate::kernel::hand::Hand;
-use crate::kernel::moves::{is_tile_move, play_code, tile_of, DRAW, PASS, PLAYING};
+use crate::kernel::moves::{
+    is_tile_move, play_code, tile_of, BLOCKED, DOMINO, DRAW, PASS, PLAYING,
+};
+use crate::kernel::settle::Seats;
+use crate::kernel::table::MAX_PLAYERS;
 
 pub(crate) const REPLY: f64 = 0.7;
 pub(crate) const VARIETY: f64 = 1.5;
@@ -269,7 +273,7 @@ pub(crate) fn heuristic_move_in<const W: usize>(
         if !is_tile_move(mv) {
             continue;
         }
-        let (mut value, keeps) = judge.play(mv);
+        let (mut value, keeps) = judge.play(mv, scratch, public);
         if keeps {
             // the reply only lowers the value: a move that cannot beat the
             // best so far even before it is not played out (same decision)
@@ -294,9 +298,10 @@ pub(crate) fn heuristic_move_in<const W: usize>(
 
 /// `basic._Judge`: what the heuristic weighs a move of `hand.turn` with (how
 /// much a pip shed is worth now, the unseen tiles' average pips, the chance
-/// that the next opponent holds a given unseen tile). The heuristic's move
-/// and the search's inference (`infer::heuristic_values`) value moves
-/// through this one judge.
+/// that the next opponent holds a given unseen tile, and, when nothing can
+/// be drawn, what the ends a play leaves earn: passes forced, a lock, a
+/// capicúa set up). The heuristic's move and the search's inference
+/// (`infer::heuristic_values`) value moves through this one judge.
 pub(crate) struct Judge<'a, const W: usize> {
     hand: &'a Hand<W>,
     counts: &'a [i64],
@@ -304,6 +309,10 @@ pub(crate) struct Judge<'a, const W: usize> {
     pub(crate) p_hold: f64,
     shed: f64,
     avg_pips: f64,
+    unseen: Bits<W>,
+    /// nothing can be drawn, and the rules pay for what the ends lead to
+    /// (`Table::ends_pay`)
+    ends: bool,
 }
 
 impl<'a, const W: usize> Judge<'a, W> {
@@ -328,28 +337,147 @@ impl<'a, const W: usize> Judge<'a, W> {
         let late = drawable == 0 && (others_min <= 2 || counts[seat] <= 3);
         let shed = if late { SHED_LATE } else { SHED };
         let avg_pips = if n_unseen != 0 { r.pips_of(unseen) as f64 / n_unseen as f64 } else { 0.0 };
-        Judge { hand, counts, seat, p_hold, shed, avg_pips }
+        let ends = (drawable == 0 || t.max_draws == 0) && t.ends_pay;
+        Judge { hand, counts, seat, p_hold, shed, avg_pips, unseen: *unseen, ends }
     }
 
     /// A play's value before the next opponent's reply, and whether the
     /// mover keeps tiles after it (else it goes out: no reply to fear).
-    pub(crate) fn play(&self, mv: i64) -> (f64, bool) {
+    /// `scratch` is where the play is tried when its ends are judged (on the
+    /// mover's view when `public`, as `reply_estimate` tries it).
+    pub(crate) fn play(&self, mv: i64, scratch: &mut Hand<W>, public: bool) -> (f64, bool) {
         let r = &*self.hand.rules;
         let t = &r.t;
         let tile = tile_of(mv);
         let points = self.hand.points_if(mv);
         let mut left = self.hand.hands[self.seat];
         left.clear(tile);
-        let value = points as f64 + self.shed * r.pips[tile] as f64;
+        let mut value = points as f64 + self.shed * r.pips[tile] as f64;
         if left.is_zero() {
-            // going out: the settlement is roughly the opponents' pips
+            // going out: the settlement is roughly the opponents' pips, and
+            // the bonuses of going out with this tile are certain
             let theirs: i64 = (0..self.counts.len())
                 .filter(|&s| t.owner[s] != t.owner[self.seat])
                 .map(|s| self.counts[s])
                 .sum();
-            return (value + self.avg_pips * theirs as f64, false);
+            value += self.avg_pips * theirs as f64;
+            let bonus = finish_bonus(self.hand, self.seat, tile);
+            if bonus != 0 {
+                value += bonus as f64;
+            }
+            return (value, false);
         }
-        (value + VARIETY * self.hand.variety(&left) as f64, true)
+        value += VARIETY * self.hand.variety(&left) as f64;
+        if self.ends {
+            value += self.after(mv, &left, scratch, public);
+        }
+        (value, true)
+    }
+
+    /// `_Judge.after`: what the ends `mv` leaves earn when nothing can be
+    /// drawn, the mover keeping `left`: with the chance that no other seat
+    /// holds a tile fitting them (hypergeometrically), a lock when the mover
+    /// cannot follow either (`lock`), else every other player passes (the
+    /// round pass, and a last tile that fits goes out next with its
+    /// bonuses); with the chance that the next player holds none (and, when
+    /// the mover cannot follow, somebody else can), the pass on the opening
+    /// tile. Under `stuck: block` the next player who cannot play blocks the
+    /// hand, and nobody passes.
+    fn after(&self, mv: i64, left: &Bits<W>, scratch: &mut Hand<W>, public: bool) -> f64 {
+        let r = &*self.hand.rules;
+        let t = &r.t;
+        let seat = self.seat;
+        let counts = self.counts;
+        // only the layout of the hand after the play is read
+        scratch.copy_for_play(self.hand, public.then_some(seat));
+        scratch.apply(mv, None);
+        let fits = scratch.open_mask;
+        let n = i64::from(self.unseen.count());
+        let f = i64::from(self.unseen.and(&fits).count());
+        if t.stuck_blocks {
+            let p_next = none_held(n, f, counts[next_holding(&r.next_seat, counts, seat)]);
+            return if p_next != 0.0 { p_next * self.lock(&fits, left) } else { 0.0 };
+        }
+        let others: i64 = counts.iter().sum::<i64>() - counts[seat];
+        let p_all = none_held(n, f, others);
+        let follows = left.intersects(&fits);
+        let mut gain = 0.0f64;
+        if p_all != 0.0 && !follows {
+            gain += p_all * self.lock(&fits, left);
+        }
+        if self.hand.placed == 0 {
+            let tile = tile_of(mv);
+            let opening =
+                if r.is_double[tile] { t.opening_pass_double } else { t.opening_pass_other };
+            if opening != 0 {
+                let mut p_pass = none_held(n, f, counts[r.next_seat[seat]]);
+                if !follows {
+                    p_pass -= p_all; // nobody can play: a lock, not a pass
+                }
+                gain += p_pass * opening as f64;
+            }
+        }
+        // (a seat already out, under partners_both_out, never passes)
+        let all_in = (0..counts.len()).all(|s| s == seat || counts[s] != 0);
+        if p_all != 0.0 && follows && all_in {
+            let mut points = t.round_pass;
+            if left.count() == 1 {
+                // one tile left, and it fits: it goes out at the next turn
+                let last = left.ones().next().unwrap_or(0);
+                points += finish_bonus(scratch, seat, last);
+            }
+            if points != 0 {
+                gain += p_all * points as f64;
+            }
+        }
+        gain
+    }
+
+    /// `_Judge.lock`: a block's worth to the mover's side, by the blocked
+    /// settlement's verdict (`Settle::decide`) on the seats' pips: the
+    /// mover's `left` exactly, every other seat's its share of the pips of
+    /// the unseen tiles that do not fit the `fits` ends (rounded); the
+    /// opponents' pips and the bonuses of a block won when the verdict is
+    /// the mover's side's, its own pips and those bonuses lost when it is
+    /// another side's, 0 when nobody wins.
+    fn lock(&self, fits: &Bits<W>, left: &Bits<W>) -> f64 {
+        let r = &*self.hand.rules;
+        let t = &r.t;
+        let pool = self.unseen.and_not(fits);
+        let pool_n = i64::from(pool.count());
+        let pool_pips = r.pips_of(&pool);
+        let seat = self.seat;
+        let me = t.owner[seat];
+        let players = self.counts.len();
+        let mut seat_pips = [0i64; MAX_PLAYERS];
+        let mut pips = [0i64; MAX_PLAYERS];
+        for s in 0..players {
+            seat_pips[s] = if s == seat {
+                r.pips_of(left)
+            } else {
+                share_of(self.counts[s], pool_pips, pool_n)
+            };
+            pips[t.owner[s]] += seat_pips[s];
+        }
+        let pips = &pips[..t.owners];
+        // the others' doubles unknown: none
+        let mut doubles = [false; MAX_PLAYERS];
+        doubles[me] = left.intersects(&r.doubles);
+        let verdict = t.settle_blocked.decide(
+            pips,
+            &doubles[..t.owners],
+            Some(me),
+            &Seats { pips: &seat_pips[..players], owner: &t.owner, locker: Some(seat) },
+        );
+        if verdict.winners.is_empty() {
+            return 0.0;
+        }
+        let bonus = self.hand.won_bonus(BLOCKED);
+        if verdict.winners.contains(&me) {
+            (pips.iter().sum::<i64>() - pips[me] + bonus) as f64
+        } else {
+            -((pips[me] + bonus) as f64)
+        }
     }
 
     /// The value of drawing: the ends kept as they are, an unknown tile
@@ -360,6 +488,51 @@ impl<'a, const W: usize> Judge<'a, W> {
             - self.shed * self.avg_pips
             - DRAW_COST
             - REPLY * reply_on(self.hand, self.seat, candidates, self.p_hold)
+    }
+}
+
+/// `basic.finish_bonus`: the bonuses `seat` earns by going out with `tile`
+/// on the ends of `hand` (`Hand::out_bonus` and the winner's
+/// `Hand::won_bonus`), 0 when going out does not end the hand (a partner is
+/// still in).
+fn finish_bonus<const W: usize>(hand: &Hand<W>, seat: usize, tile: usize) -> i64 {
+    if hand.rules.t.partners_both_out && !hand.mates_out(seat) {
+        return 0;
+    }
+    hand.out_bonus(tile) + hand.won_bonus(DOMINO)
+}
+
+/// `basic.none_held`: the chance that `held` tiles dealt at random from
+/// `unseen` tiles include none of `fitting` of them (hypergeometric),
+/// multiplied out in the Python code's order.
+fn none_held(unseen: i64, fitting: i64, held: i64) -> f64 {
+    let mut p = 1.0f64;
+    for i in 0..held {
+        let free = unseen - fitting - i;
+        if free <= 0 {
+            return 0.0;
+        }
+        p *= free as f64 / (unseen - i) as f64;
+    }
+    p
+}
+
+/// `basic.next_holding`: the next seat after `seat` that holds tiles.
+fn next_holding(next_seat: &[usize], counts: &[i64], seat: usize) -> usize {
+    let mut next = next_seat[seat];
+    while counts[next] == 0 && next != seat {
+        next = next_seat[next];
+    }
+    next
+}
+
+/// `basic.share_of`: the pips of `count` tiles at the average of `tiles`
+/// tiles of `pips` pips, rounded half up.
+fn share_of(count: i64, pips: i64, tiles: i64) -> i64 {
+    if tiles == 0 {
+        0
+    } else {
+        (2 * count * pips + tiles) / (2 * tiles)
     }
 }
 
@@ -459,6 +632,7 @@ fn expect(sorted: &[i64], p_hold: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::kernel::hand::tests::shuffled_deal;
+    use crate::kernel::hand::HandSetup;
     use crate::kernel::moves::arm_of;
     use crate::kernel::rng::Rng;
     use crate::kernel::table::{
@@ -555,6 +729,73 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Four seats, no drawing, blocks by the lighter side; with `bonuses`,
+    /// dominican's pass bonuses (25 on a double lead, 50 on another, 25 for
+    /// a round of passes).
+    fn passing_rules(bonuses: bool) -> Arc<Rules<1>> {
+        let mut t = table(6, 4);
+        t.ends_pay = true;
+        if bonuses {
+            t.opening_pass_double = 25;
+            t.opening_pass_other = 50;
+            t.round_pass = 25;
+        }
+        Arc::new(Rules::<1>::new(t).unwrap())
+    }
+
+    /// The lead of the 0-0's value with the pass bonuses less without them,
+    /// seat 0 holding `mine` (tile ids), `out` out of play, the other seats
+    /// the rest in order.
+    fn lead_bonus(mine: &[usize], out: &[usize]) -> f64 {
+        let value = |bonuses: bool| {
+            let r = passing_rules(bonuses);
+            let mut hands = vec![Bits::<1>::ZERO; 4];
+            let mut out_of_play = Bits::<1>::ZERO;
+            for &t in mine {
+                hands[0].set(t);
+            }
+            for &t in out {
+                out_of_play.set(t);
+            }
+            let rest: Vec<usize> =
+                (0..r.size).filter(|&t| !hands[0].has(t) && !out_of_play.has(t)).collect();
+            let size = rest.len().div_ceil(3);
+            for (i, &t) in rest.iter().enumerate() {
+                hands[1 + i / size].set(t);
+            }
+            let setup = HandSetup { out_of_play, ..HandSetup::new(hands, Vec::new(), 0) };
+            let h = Hand::new(Arc::clone(&r), setup);
+            let mut seen = h.hands[0];
+            seen.or_assign(&h.out_of_play);
+            let unseen = r.full.and_not(&seen);
+            let counts: Vec<i64> = (0..4).map(|s| i64::from(h.hands[s].count())).collect();
+            let judge = Judge::new(&h, &Hidden { unseen, counts: &counts, drawable: 0 });
+            let lead = h.legal_moves().into_iter().find(|&m| tile_of(m) == 0).unwrap();
+            let mut scratch = h.clone();
+            judge.play(lead, &mut scratch, false).0
+        };
+        value(true) - value(false)
+    }
+
+    #[test]
+    fn a_lead_nobody_else_can_follow_earns_both_pass_bonuses() {
+        // seat 0 holds every 0 (ids 0..=6: 0-0 to 0-6): after the 0-0 lead
+        // nobody else can play, the next player passes on the opening
+        // double and every other player passes after it (basic.py's test)
+        let zeros: Vec<usize> = (0..7).collect();
+        assert_eq!(lead_bonus(&zeros, &[]), 50.0);
+    }
+
+    #[test]
+    fn a_lead_that_locks_earns_no_pass_bonus() {
+        // seat 0 holds the 0-0 and no other 0, the other 0s out of play: the
+        // lead locks the hand at once, and nobody passes
+        let r = passing_rules(true);
+        let mine: Vec<usize> = [0usize, 7, 8, 9, 10, 11, 12].to_vec(); // 0-0, 1-1..1-6
+        assert!(mine[1..].iter().all(|&t| r.low[t] == 1));
+        assert_eq!(lead_bonus(&mine, &[1, 2, 3, 4, 5, 6]), 0.0);
     }
 
     #[test]

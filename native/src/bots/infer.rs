@@ -32,7 +32,7 @@ pub(crate) fn heuristic_values<const W: usize>(
             out.push(if mv == DRAW { judge.draw(unseen) } else { f64::NEG_INFINITY });
             continue;
         }
-        let (mut value, keeps) = judge.play(mv);
+        let (mut value, keeps) = judge.play(mv, scratch, false);
         if keeps {
             value -= REPLY * reply_estimate(hand, mv, unseen, judge.p_hold, scratch, false);
         }

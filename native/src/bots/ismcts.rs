@@ -20,6 +20,7 @@
 //! own choices are made once per information set, not once per world.
 
 use crate::bots::infer::log_likelihood;
+use crate::bots::margin;
 use crate::bots::rollouts::{rollout_move, Policy};
 use crate::bots::search::DEFAULT_NODES;
 use crate::bots::solve::{solvable, Solver};
@@ -27,7 +28,7 @@ use crate::bots::stop::Stop;
 use crate::bots::world::{NoWorld, View};
 use crate::kernel::moves::PLAYING;
 use crate::kernel::rng::Rng;
-use crate::kernel::table::BELOW_ANY_SCORE;
+use crate::kernel::table::Table;
 
 /// `ismcts.DEFAULT_EXPLORE`, `DEFAULT_SCALE` and `DEFAULT_WORLDS`: the
 /// knobs of the tree `search` grows where its worlds cannot be solved.
@@ -146,24 +147,10 @@ pub struct Found {
     pub stopped: bool,
 }
 
-/// Side `side`'s margin from the scores `now` against `base`: its points
-/// since less the best other side's.
-fn margin(now: &[i64], base: &[i64], side: usize) -> i64 {
-    let mut mine = 0;
-    let mut theirs = BELOW_ANY_SCORE;
-    for (o, (&a, &b)) in now.iter().zip(base).enumerate() {
-        if o == side {
-            mine = a - b;
-        } else {
-            theirs = theirs.max(a - b);
-        }
-    }
-    mine - theirs
-}
-
-/// Side `side`'s reward from the scores `now` against `base`.
-fn reward(now: &[i64], base: &[i64], side: usize, scale: f64) -> f64 {
-    (margin(now, base, side) as f64 / scale).clamp(-1.0, 1.0)
+/// Side `side`'s reward from the scores `now` against `base`
+/// (`crate::bots::margin`, scaled).
+fn reward(t: &Table, now: &[i64], base: &[i64], side: usize, scale: f64) -> f64 {
+    (margin(t, now, base, side) as f64 / scale).clamp(-1.0, 1.0)
 }
 
 /// Judge the moves of `legal` (the searcher's, in the view's position).
@@ -343,8 +330,8 @@ pub fn ismcts<const W: usize>(
                         -x
                     }
                 }
-                None if points => margin(&world.scores, &base, side) as f64,
-                None => reward(&world.scores, &base, side, config.scale),
+                None if points => margin(&world.rules.t, &world.scores, &base, side) as f64,
+                None => reward(&world.rules.t, &world.scores, &base, side, config.scale),
             };
             nodes[i].visits += 1.0;
             nodes[i].total += r;

@@ -12,3 +12,41 @@ pub mod search;
 pub mod solve;
 pub mod stop;
 pub mod world;
+
+use crate::kernel::codes::Check;
+use crate::kernel::table::{Table, BELOW_ANY_SCORE};
+
+/// `policies.margin`: side `me`'s points since the scores `base` less the
+/// best other side's, what the searches maximise on the points objective.
+/// In a penalty match (`match.kind: penalty`, Kozel) a side's points count
+/// against it, so every side's are negated.
+pub(crate) fn margin(t: &Table, now: &[i64], base: &[i64], me: usize) -> i64 {
+    let penalty = t.check == Check::Penalty;
+    let mut mine = 0;
+    let mut theirs = BELOW_ANY_SCORE;
+    for (o, (&a, &b)) in now.iter().zip(base).enumerate() {
+        let gain = if penalty { b - a } else { a - b };
+        if o == me {
+            mine = gain;
+        } else {
+            theirs = theirs.max(gain);
+        }
+    }
+    mine - theirs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::table::tests::table;
+
+    #[test]
+    fn a_penalty_match_counts_a_side_s_points_against_it() {
+        let mut t = table(6, 2);
+        assert_eq!(margin(&t, &[10, 4], &[0, 0], 0), 6);
+        t.check = Check::Penalty;
+        assert_eq!(margin(&t, &[10, 4], &[0, 0], 0), -6);
+        assert_eq!(margin(&t, &[10, 4], &[0, 0], 1), 6);
+        assert_eq!(margin(&t, &[13, 9], &[3, 2], 1), 3);
+    }
+}

@@ -27,7 +27,6 @@ use crate::bots::world::{NoWorld, View};
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::PLAYING;
 use crate::kernel::rng::Rng;
-use crate::kernel::table::BELOW_ANY_SCORE;
 
 /// The most positions a move's exact solving may visit by default
 /// (`solve.DEFAULT_NODES`), shared equally by its different deals: a world
@@ -223,16 +222,7 @@ impl<const W: usize> Judge<W> {
         if let Some(t) = &budget.table {
             return t.value(&trial.scores, me, trial.game_over, trial.winner);
         }
-        let mut mine = 0;
-        let mut theirs = BELOW_ANY_SCORE;
-        for (o, (&a, &b)) in trial.scores.iter().zip(base).enumerate() {
-            if o == me {
-                mine = a - b;
-            } else {
-                theirs = theirs.max(a - b);
-            }
-        }
-        mine - theirs
+        crate::bots::margin(&trial.rules.t, &trial.scores, base, me)
     }
 
     /// Every candidate's terms in one world, its solve within `limit`

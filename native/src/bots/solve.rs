@@ -20,7 +20,6 @@ use crate::bots::matchvalue::MatchTable;
 use crate::bots::stop::Stop;
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::{tile_of, PLAYING};
-use crate::kernel::table::BELOW_ANY_SCORE;
 
 /// The most entries a solve's transposition table holds (`solve.TT_CAP`):
 /// once full, it stores no new position (one already there is updated),
@@ -241,16 +240,7 @@ impl<const W: usize> Solver<W> {
         if let Some(t) = &self.table {
             return t.value(&h.scores, self.me, h.game_over, h.winner);
         }
-        let mut mine = 0;
-        let mut theirs = BELOW_ANY_SCORE;
-        for (o, (&a, &b)) in h.scores.iter().zip(&self.base).enumerate() {
-            if o == self.me {
-                mine = a - b;
-            } else {
-                theirs = theirs.max(a - b);
-            }
-        }
-        mine - theirs
+        crate::bots::margin(&h.rules.t, &h.scores, &self.base, self.me)
     }
 
     /// Minimax with alpha-beta of the hand at `self.stack[depth]`.
@@ -344,7 +334,7 @@ mod tests {
     use super::*;
     use crate::kernel::hand::tests::shuffled_deal;
     use crate::kernel::rng::Rng;
-    use crate::kernel::table::{tests::table, Rules};
+    use crate::kernel::table::{tests::table, Rules, BELOW_ANY_SCORE};
     use std::sync::Arc;
 
     /// Plain minimax without pruning or table: the reference.

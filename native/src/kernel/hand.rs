@@ -443,9 +443,10 @@ impl<const W: usize> Hand<W> {
         out
     }
 
-    /// `Hand._out_bonus`: what going out with `tile` earns (before it is
+    /// `Hand.out_bonus`: what going out with `tile` earns (before it is
     /// laid): capicúa when it fits every open end, and the last-tile bonus.
-    fn out_bonus(&self, tile: usize) -> i64 {
+    /// The hand scores by it, and the heuristic values a finish by it.
+    pub fn out_bonus(&self, tile: usize) -> i64 {
         let r = &*self.rules;
         let t = &r.t;
         let mut bonus = 0;
@@ -625,8 +626,9 @@ impl<const W: usize> Hand<W> {
         self.advance();
     }
 
-    /// Whether every other member of `seat`'s team is out already.
-    fn mates_out(&self, seat: usize) -> bool {
+    /// `Hand.mates_out`: whether every other member of `seat`'s team is out
+    /// already (so `seat` going out ends the hand under `partners_both_out`).
+    pub fn mates_out(&self, seat: usize) -> bool {
         let t = &self.rules.t;
         let me = t.owner[seat];
         (0..t.players).all(|s| s == seat || t.owner[s] != me || self.out[s])
@@ -1039,13 +1041,7 @@ impl<const W: usize> Hand<W> {
             // the pot of earlier tied hands goes to this hand's winner
             deltas[w] += self.pot;
             self.pot = 0;
-            let mut bonus = out_bonus;
-            if how == BLOCKED {
-                bonus += t.blocked_win;
-            }
-            if let Some(&b) = self.number.checked_sub(1).and_then(|i| t.hand_bonus.get(i)) {
-                bonus += b;
-            }
+            let bonus = out_bonus + self.won_bonus(how);
             self.bonus = bonus;
             deltas[w] += bonus;
         }
@@ -1072,6 +1068,19 @@ impl<const W: usize> Hand<W> {
             Vec::new()
         };
         self.apply_settlement(&total[..owners], &winners);
+    }
+
+    /// `Hand.won_bonus`: the bonuses of the side that won a hand that ended
+    /// `how` (`DOMINO` or `BLOCKED`), beyond going out: by the hand's number
+    /// in the match, and for a block won. The hand scores by it, and the
+    /// heuristic values a finish and a lock by it.
+    pub fn won_bonus(&self, how: u8) -> i64 {
+        let t = &self.rules.t;
+        let mut bonus = if how == BLOCKED { t.blocked_win } else { 0 };
+        if let Some(&b) = self.number.checked_sub(1).and_then(|i| t.hand_bonus.get(i)) {
+            bonus += b;
+        }
+        bonus
     }
 
     fn apply_settlement(&mut self, deltas: &[i64], winners: &[usize]) {

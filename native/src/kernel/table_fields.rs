@@ -12,7 +12,7 @@ use crate::kernel::table::{read, Reader, Settle};
 
 /// The version of the flat table format this crate reads: it must equal
 /// `bones.engine.flat.FORMAT_VERSION`, a hash of the table's description.
-pub const TABLE_FORMAT: &str = "3cfc11006caa0a28";
+pub const TABLE_FORMAT: &str = "e092c030150d449a";
 
 /// The fields of the flat table a hand reads, in order.
 pub const TABLE_FIELDS: &[&str] = &[
@@ -74,6 +74,7 @@ pub const TABLE_FIELDS: &[&str] = &[
     "hands_in_match",
     "settle_domino",
     "settle_blocked",
+    "ends_pay",
 ];
 
 /// The fields a match reads beyond the hand's, in order.
@@ -210,6 +211,8 @@ pub struct Table {
     pub settle_domino: Settle,
     /// the settlement of a blocked hand
     pub settle_blocked: Settle,
+    /// once nothing can be drawn, the ends a play leaves can earn: a pass bonus, a capicua or last-tile finish, a block decided by comparing hands
+    pub ends_pay: bool,
 }
 
 /// What a match reads beyond the hand's table.
@@ -302,6 +305,7 @@ impl Table {
             hands_in_match: read::int(r, "hands_in_match")?,
             settle_domino: read::settle(r, "settle_domino")?,
             settle_blocked: read::settle(r, "settle_blocked")?,
+            ends_pay: read::flag(r, "ends_pay")?,
         })
     }
 }

@@ -19,6 +19,7 @@ use crate::bots::search::{search, Budget};
 use crate::bots::world::View;
 use crate::kernel::bits::Bits;
 use crate::kernel::codes::AfterDouble;
+use crate::kernel::codes::Check;
 use crate::kernel::game::{unique_top, Match};
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::{arm_of, play_code, tile_of, DRAW, PASS, PLAYING};
@@ -385,9 +386,12 @@ impl<const W: usize> Env<W> {
         self.mt.finish_hand(&self.hand);
         let t = &self.rules.t;
         let owners = t.owners;
-        // the hand's own scores: a game it wins starts the match's again from 0
+        // the hand's own scores: a game it wins starts the match's again from
+        // 0; in a penalty match a side's points count against it
+        // (`bones.seat.chance.side_gains`)
+        let sign = if t.check == Check::Penalty { -1 } else { 1 };
         let gains: Vec<i64> =
-            self.hand.scores.iter().zip(&self.before).map(|(a, b)| a - b).collect();
+            self.hand.scores.iter().zip(&self.before).map(|(a, b)| sign * (a - b)).collect();
         let over = !cfg.whole_match || self.mt.game_over;
         let lose = -1.0 / (owners as f64 - 1.0);
         let win_of = |winner: i64, seat: usize| -> f64 {
