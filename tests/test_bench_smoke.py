@@ -157,6 +157,19 @@ def test_strength_ladder_rates_a_small_tournament(capsys) -> None:
     assert "random" in out and "greedy" in out
 
 
+def test_levels_plays_each_level_against_the_one_below(capsys) -> None:
+    from bench import levels
+
+    # two hands a pairing cannot show a level clearly stronger: --check says so
+    assert levels.main(["--variants", "block-2p", "-n", "2", "--seed", "5", "--check"]) == 1
+    out = capsys.readouterr().out
+    for level, bot, below in (("Casual", "heuristic", "greedy"), ("Strong", "pimc", "heuristic"),
+                              ("Expert", "search", "pimc")):
+        assert f"| block-2p | {level} (`{bot}`) |" in out and f"(`{below}`) |" in out
+        assert f"bones tournament block-2p --bots {below},{bot} -n 2 --seed 5" in out
+    assert out.count("**no**") == 3
+
+
 def test_ceiling_beats_random_from_the_true_deal() -> None:
     from bench import ceiling
 

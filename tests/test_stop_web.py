@@ -137,3 +137,77 @@ def test_an_analysis_stops_when_its_client_goes_away(saves: Path, monkeypatch) -
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_a_hint_stops_when_its_page_goes_away_and_frees_the_game(saves: Path, monkeypatch) -> None:
+    """A hint is a search too (issue 33): it thinks off the game's lock, so the
+    table is served meanwhile, and a page that asks for one and goes away
+    stops it."""
+    from bones.bots.stop import current
+
+    started, stopped = threading.Event(), threading.Event()
+
+    def slow_hint(self):  # thinks until stopped (or 20 s: the test fails)
+        def think() -> str:
+            started.set()
+            end = time.monotonic() + 20
+            while time.monotonic() < end:
+                stop = current()
+                if stop is not None and stop.is_set():
+                    stopped.set()
+                    raise Stopped()
+                time.sleep(0.01)
+            return "never"
+        return think
+
+    monkeypatch.setattr(GameSession, "hint_thinking", slow_hint)
+    app, client = make(saves)
+    g = new_game(app, client, variant="sniff", seed=11,
+                 seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    gid, key = g["id"], g["seats"][0]["key"]
+    from tests.test_web import wait_turn
+
+    v = wait_turn(client, gid, key)
+    server, thread, port = _serve(app)
+    try:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.sendall(f"GET /api/games/{gid}/hint HTTP/1.1\r\nHost: localhost\r\n"
+                     f"Origin: http://localhost\r\nAuthorization: Bearer {key}\r\n\r\n".encode())
+        assert started.wait(20), "the hint did not begin"
+        time.sleep(0.3)
+        assert not stopped.is_set()
+        # the table is served while the hint thinks: its state, and a chat message
+        assert client.get(f"/api/games/{gid}", headers=seat_headers(key), timeout=3).status_code == 200
+        r = client.post(f"/api/games/{gid}/chat", json={"text": "hmm"}, headers=seat_headers(key), timeout=3)
+        assert r.status_code == 200, r.text
+        sock.close()  # the page goes away
+        assert stopped.wait(5), "the hint went on without its page"
+        move = next(m["move"] for m in v["legal"])
+        r = client.post(f"/api/games/{gid}/moves", json={"move": move, "version": v["version"]},
+                        headers=seat_headers(key))
+        assert r.status_code == 200, r.text
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def test_a_resignation_while_a_bot_thinks_drops_the_bots_move(saves: Path) -> None:
+    """The bots think off the game's lock, so a person may resign (or leave as
+    the last one, which resigns) while a bot thinks (issue 33): the bot's move,
+    when it comes, is not made in a match that is over."""
+    app, client = make(saves)
+    with client:
+        gid, key = _slow_table(app, client)
+        game = app.state.server.store.get(gid)
+        _thinking(game)
+        r = client.post(f"/api/games/{gid}/resign", json={}, headers=seat_headers(key))
+        assert r.status_code == 200, r.text
+        resigned_at = r.json()["notices"][0]["ply"]
+        end = time.monotonic() + 20
+        while game.busy:  # the bot finishes its five seconds of thought
+            assert time.monotonic() < end, "the bot never finished"
+            time.sleep(0.02)
+        after = GameSession.resume(game.path)
+        assert after.over and after.resigned is not None
+        assert len(after.current.moves) == resigned_at == after.resigned["ply"]
+        assert game.error is None

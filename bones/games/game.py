@@ -194,6 +194,10 @@ class GameSession:
         #: the seats of people handed to a bot by the host of `bones serve`
         #: (their bot is in ``config.seats``): still people's seats
         self.handed: list[int] = []
+        #: a resignation that ended the match, and the people who left the
+        #: table (`bones serve`): :meth:`resign`, :meth:`leave`
+        self.resigned: dict[str, Any] | None = None
+        self.left: list[dict[str, Any]] = []
         self._bots: dict[str, Bot] = {}
         #: the file exists (it was resumed, or its first version was created):
         #: later saves replace it; before that, a save creates it and never
@@ -260,7 +264,10 @@ class GameSession:
             session.handed = list(play.handed)
             session.chat = list(play.chat)
             session.series = play.series
+            session.left = [dict(x) for x in play.left]
             session._replay_saved(path, record)
+            if play.resigned is not None and not session.over:
+                session._end_by_resignation(dict(play.resigned))
             if record.version == 1 and play.rng is not None and not session.match.game_over:
                 # a save from before the specified stream: the next hands are
                 # dealt by the generator it was made with (docs/random.md)
@@ -472,25 +479,33 @@ class GameSession:
         it is than the next best: ``6-4@E (+3.2 expected; 1.5 better than
         5-5)``.  The values are those `bones analyse` gives this decision
         (:meth:`hint_values`)."""
+        return self.hint_thinking()()
+
+    def hint_thinking(self) -> Callable[[], str]:
+        """The thinking of :meth:`hint`: a function that gives its text.  Like
+        :meth:`bot_thinking`, it reads only its own copy of what the player to
+        move may see (their observation, the decision's stream and the
+        notation of each legal move), never the session, so `bones serve`
+        serves the table while it thinks."""
+        from bones.games.analysis import DEFAULT_BUDGET, judge_decision
+        from bones.seat.observation import observe
+
         hand = self.hand
         assert hand is not None
-        values = self.hint_values()
-        from bones.games.analysis import best_of
+        legal = hand.legal_moves()
+        if len(legal) == 1:
+            only = f"{format_move(hand, legal[0])} (the only move)"
+            return lambda: only
+        names = {m: format_move(hand, m) for m in legal}
+        rules, obs, seed, number = self.rules, observe(hand, hand.turn, legal), self.seed, self.hand_number
 
-        best = best_of(values)
-        # the best move's mirror images are the same move, named with it
-        # and never ranked against it
-        name = " = ".join([best.notation, *(n for _, n in best.same)])
-        if len(values) == 1:
-            return f"{name} (the only move)"
-        rest = [v for v in values if v is not best]
-        second = best_of(rest)
-        gap = best.value - second.value
-        better = (f"{gap:.1f} better than {second.notation}" if round(gap, 1) > 0
-                  else f"as good as {second.notation}")
-        # where the match is at stake: the side's chance after the best move
-        chance = "" if best.win is None else f"; {best.win:.0%} to win the match"
-        return f"{name} ({best.value:+.1f} expected; {better}{chance})"
+        def think() -> str:
+            values = judge_decision(rules, obs, DEFAULT_BUDGET, seed, number)
+            return _hint_text([replace(v, notation=names[v.move],
+                                       same=tuple((m, names[m]) for m, _ in v.same))
+                               for v in values])
+
+        return think
 
     def hint_values(self) -> list[MoveValue]:
         """The search's value of every legal move of the player to move (and
@@ -543,6 +558,60 @@ class GameSession:
             return (f"{self.seat_name(drawer)} drew since your last move, and a draw cannot be "
                     "taken back (you would know a tile of the stock)")
         return None
+
+    # ------------------------------------------------ resigning and leaving
+
+    def resign_winner(self, seat: int) -> int:
+        """The side that wins when ``seat`` resigns: the other side of two; of
+        more, the one with the most points (-1, a draw, when several share it)."""
+        rules = self.rules
+        mine = rules.owner[seat]
+        others = [o for o in range(rules.owners) if o != mine]
+        best = max(self.match.scores[o] for o in others)
+        leaders = [o for o in others if self.match.scores[o] == best]
+        return leaders[0] if len(leaders) == 1 else -1
+
+    def resign(self, seat: int, at: float | None = None) -> dict[str, Any]:
+        """``seat`` resigns the match: it ends now, won by :meth:`resign_winner`,
+        the hand in play left unfinished (as an interrupted hand in the record).
+        Saved; the resignation is in ``meta.play.resigned``."""
+        if self.over:
+            raise GameError("the match is over already")
+        if not 0 <= seat < self.players:
+            raise GameError(f"no seat {seat}")
+        entry: dict[str, Any] = {"seat": seat, "hand": self.hand_number,
+                                 "ply": len(self.current.moves),
+                                 "winner": self.resign_winner(seat), "name": self.names[seat]}
+        if at is not None:
+            entry["at"] = round(at, 3)
+        self._end_by_resignation(entry)
+        self.save()
+        return entry
+
+    def _end_by_resignation(self, entry: dict[str, Any]) -> None:
+        self.resigned = entry
+        self.match.game_over = True
+        self.match.winner = int(entry["winner"])
+
+    def leave(self, seat: int, bot: str, at: float | None = None) -> dict[str, Any]:
+        """The person of ``seat`` leaves the table for good: ``bot`` plays the seat
+        from now on (it is no longer a person's, so it is not in ``handed``).
+        Saved; the departure is in ``meta.play.left``."""
+        if not 0 <= seat < self.players:
+            raise GameError(f"no seat {seat}")
+        _make_bot(bot)
+        entry: dict[str, Any] = {"seat": seat, "hand": self.hand_number,
+                                 "ply": len(self.current.moves), "bot": bot,
+                                 "name": self.names[seat]}
+        if at is not None:
+            entry["at"] = round(at, 3)
+        seats = list(self.config.seats)
+        seats[seat] = bot
+        self.config = SeatConfig(tuple(seats), self.config.level)
+        self.handed = [s for s in self.handed if s != seat]
+        self.left.append(entry)
+        self.save()
+        return entry
 
     def _last_move_of(self, seat: int) -> int:
         hand = self.hand
@@ -598,6 +667,10 @@ class GameSession:
                 **({"chat": list(self.chat[-MAX_CHAT:])} if self.chat else {}),
                 **({"series": self.series.to_json()} if self.series is not None else {}),
                 **({"handed": sorted(self.handed)} if self.handed else {}),
+                # a match ended by a resignation, the people who left the table
+                # (read by newer code; older code ignores them and loads the save)
+                **({"resigned": dict(self.resigned)} if self.resigned is not None else {}),
+                **({"left": [dict(x) for x in self.left]} if self.left else {}),
                 # an old save's generator that deals the next hand, so a
                 # resumed game deals exactly what the uninterrupted one would
                 # (the specified stream needs no state: docs/random.md)
@@ -606,6 +679,11 @@ class GameSession:
             },
         }
         record = self.recorder.record()
+        if self.resigned is not None:
+            # the moves alone do not end the match: the record says what a
+            # replay finds (the resignation is meta.play's), so every reader
+            # of records, older ones included, takes the save as it is
+            record.result = record.result.model_copy(update={"finished": False, "winner": None})
         if match.legacy is not None:
             # format 1: the deals come from Python's random, saved above
             record = record.model_copy(update={"version": 1})
@@ -771,6 +849,26 @@ class GameSession:
 
 
 # ------------------------------------------------------------------ bots
+
+
+def _hint_text(values: list[Any]) -> str:
+    """The hint of the search's values of the moves (one entry for twins,
+    :mod:`bones.engine.mirror`): ``6-4@E (+3.2 expected; 1.5 better than
+    5-5)``; the best move's twins are named with it and never ranked
+    against it (``6-4@W = 6-4@E (...)``)."""
+    from bones.games.analysis import best_of
+
+    best = best_of(values)
+    name = " = ".join([best.notation, *(n for _, n in best.same)])
+    if len(values) == 1:  # every legal move is one move
+        return f"{name} (the only move)"
+    second = best_of([v for v in values if v is not best])
+    gap = best.value - second.value
+    better = (f"{gap:.1f} better than {second.notation}" if round(gap, 1) > 0
+              else f"as good as {second.notation}")
+    # where the match is at stake: the side's chance after the best move
+    chance = "" if best.win is None else f"; {best.win:.0%} to win the match"
+    return f"{name} ({best.value:+.1f} expected; {better}{chance})"
 
 
 def _make_bot(spec_text: str) -> Bot:

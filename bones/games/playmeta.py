@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from bones.games.people import PeopleError, Series, chat_from, handed_from, names_from
+from bones.games.people import PeopleError, Series, chat_from, clean_name, handed_from, names_from
 
 HUMAN = "human"
 #: Where our fields live: ``record["meta"]["play"]``.
@@ -46,6 +46,9 @@ class PlayMeta:
     chat: list[dict[str, Any]] = field(default_factory=list)
     series: Series | None = None
     handed: list[int] = field(default_factory=list)
+    #: the resignation that ended the match (None: none), and who left the table
+    resigned: dict[str, Any] | None = None
+    left: list[dict[str, Any]] = field(default_factory=list)
     #: an old save's dealing generator (Python's ``random`` state), or None
     rng: tuple[Any, ...] | None = None
 
@@ -90,8 +93,61 @@ def read_play(meta: Any, players: int) -> PlayMeta | None:
         series = Series.from_json(raw_series, players) if raw_series is not None else None
     except PeopleError as err:
         raise PlayMetaError(f"meta.play: {err}") from None
+    resigned = _resigned(play.get("resigned"), players)
+    left = _left(play.get("left"), players)
     return PlayMeta(tuple(seats), level, source, _takebacks(play.get("takebacks", [])), names,
-                    chat, series, handed, _rng(play.get("rng")))
+                    chat, series, handed, resigned, left, _rng(play.get("rng")))
+
+
+def _table_event(data: Any, players: int, what: str) -> dict[str, Any]:
+    """A resignation or a departure: ``seat``, ``hand`` (from 1), ``ply`` (the moves
+    of that hand made before it), and optionally ``name`` and ``at``."""
+    if not isinstance(data, dict):
+        raise PlayMetaError(f"meta.play.{what} must be an object")
+    seat: Any = data.get("seat")
+    hand: Any = data.get("hand")
+    ply: Any = data.get("ply")
+    name: Any = data.get("name")
+    at: Any = data.get("at")
+    if not (_whole(seat) and 0 <= seat < players and _whole(hand) and hand >= 1
+            and _whole(ply) and ply >= 0):
+        raise PlayMetaError(f"meta.play.{what} must name a seat from 0 to {players - 1}, "
+                            "a hand from 1 and the moves made before it")
+    if name is not None:
+        try:
+            clean_name(name)
+        except PeopleError as err:
+            raise PlayMetaError(f"meta.play.{what}: {err}") from None
+    if at is not None and (isinstance(at, bool) or not isinstance(at, (int, float))):
+        raise PlayMetaError(f"meta.play.{what}.at must be a time in seconds")
+    return dict(data)
+
+
+def _resigned(data: Any, players: int) -> dict[str, Any] | None:
+    """``{"seat", "hand", "ply", "winner"}``: who resigned the match, when, and
+    the side that won by it (-1 for none)."""
+    if data is None:
+        return None
+    entry = _table_event(data, players, "resigned")
+    winner: Any = entry.get("winner")
+    if not _whole(winner) or not -1 <= winner < players:
+        raise PlayMetaError("meta.play.resigned.winner must be the winning side (or -1)")
+    return entry
+
+
+def _left(data: Any, players: int) -> list[dict[str, Any]]:
+    """``[{"seat", "hand", "ply", "bot"}]``: the people who left the table, in order."""
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise PlayMetaError("meta.play.left must be a list of departures")
+    out = []
+    for k, item in enumerate(data[:1000]):
+        entry = _table_event(item, players, f"left[{k}]")
+        if not isinstance(entry.get("bot"), str) or not entry["bot"]:
+            raise PlayMetaError(f"meta.play.left[{k}].bot must name the bot that took the seat")
+        out.append(entry)
+    return out
 
 
 def _takebacks(data: Any) -> list[dict[str, Any]]:

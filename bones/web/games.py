@@ -148,6 +148,7 @@ class WebGame:
     busy: bool = False  # a bot is thinking
     watch_hashes: list[str] = field(default_factory=list)  # the watch links' keys (bones.web.watch)
     revoked_hashes: list[str] = field(default_factory=list)  # stopped watch links, newest last
+    left_hashes: list[str] = field(default_factory=list)  # the keys of people who left (etiquette)
     # the people at the table (bones.web.people, bones.web.chat, bones.web.series)
     stamp: int = 0  # grows with every name, message, hand-over and rematch answer
     seen: dict[int, float] = field(default_factory=dict)  # seat -> when its key last asked
@@ -219,6 +220,8 @@ class WebGame:
         if any(tokens.matches(key, stored) for stored in self.watch_hashes):
             raise ApiError(403, "this is a watch link: a spectator watches the game but cannot "
                                 "play, chat or take a seat")
+        if any(tokens.matches(key, stored) for stored in self.left_hashes):
+            raise ApiError(403, "you left this table: a bot plays your seat now")
         if any(tokens.matches(key, stored) for stored in self.revoked_hashes):
             raise ApiError(403, "this watch link was revoked: the host stopped every watch link "
                                 "of this game (ask for a new one)")
@@ -363,11 +366,12 @@ class WebGame:
         the table's reads, chat and names are answered meanwhile; its move is
         made under both locks, if nothing moved in between (a take-back, a
         seat handed over, the save changed by the terminal: it then thinks
-        again).  One bot thinks at a time for a game.  True while the bots
-        should go on, False when no bot is to move, a bot failed, or its
-        search was stopped (the game deleted or abandoned, the server
-        stopping: :mod:`bones.web.workers`): a stopped bot makes no move,
-        nothing is saved, and the game is as it was.
+        again; a match resigned meanwhile: no move at all).  One bot thinks
+        at a time for a game.  True while the bots should go on, False when
+        no bot is to move, a bot failed, or its search was stopped (the game
+        deleted or abandoned, the server stopping: :mod:`bones.web.workers`):
+        a stopped bot makes no move, nothing is saved, and the game is as it
+        was.
         """
         from bones.bots.stop import Stopped
 
@@ -391,6 +395,8 @@ class WebGame:
                 with self.lock:
                     return self._bot_failed(err)
             with self.held() as now:
+                if now.over:  # a resignation while it thought (bones.web.etiquette)
+                    return False
                 if (now is not session or now.hand is not hand or self.version != expected
                         or hand.turn != seat or now.config.seats[seat] != spec):
                     return True  # the table changed while the bot thought: look again
@@ -414,7 +420,8 @@ class WebGame:
                 "save": self.path.name, "created": self.created,
                 "seats": {str(s): h for s, h in sorted(self.seat_hashes.items())},
                 "over": self.over, "watch": list(self.watch_hashes),
-                "revoked": list(self.revoked_hashes), "rematch": sorted(self.accepted)}
+                "revoked": list(self.revoked_hashes), "rematch": sorted(self.accepted),
+                **({"left": list(self.left_hashes)} if self.left_hashes else {})}
 
 
 class GameStore:
@@ -456,6 +463,10 @@ class GameStore:
                     raise ValueError("revoked is not a list")
                 game.revoked_hashes = [str(h) for h in revoked][-MAX_REVOKED:]
                 game.accepted = {int(s) for s in data.get("rematch", []) if int(s) in hashes}
+                left = data.get("left", [])
+                if not isinstance(left, list):
+                    raise ValueError("left is not a list")
+                game.left_hashes = [str(h) for h in left]
             except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
                 log.warning("ignoring %s: %s", entry.name, str(err).splitlines()[0] if str(err) else "")
                 continue

@@ -126,7 +126,10 @@ async def bots(request: Request) -> Response:
                     "params": [{"name": p.name, "default": p.default,
                                 "max": min(limits[p.name], jobs) if p.name == "threads" else limits[p.name],
                                 "help": p.help} for p in info.params if p.name in limits]})
-    return JSONResponse({"bots": out, "jobs": jobs})
+    from bones.web.offered import offered
+
+    # what the seat pickers offer, with plain descriptions (bones.web.offered)
+    return JSONResponse({"bots": out, "jobs": jobs, "offered": offered(jobs)})
 
 
 # ------------------------------------------------------------- games
@@ -251,6 +254,57 @@ async def take_back(request: Request) -> Response:
     return JSONResponse(view)
 
 
+async def resign(request: Request) -> Response:
+    from bones.web.etiquette import resign as resign_match
+
+    server = server_of(request)
+    game = server.store.get(request.path_params["id"])
+    server.seat(request, game)  # 401/403 before the body is read
+    check_fields(await read_json(request), set())
+    view = await run_in_threadpool(resign_match, game,
+                                   tokens.bearer(request.headers.get("authorization")))
+    server.notify(game)
+    return JSONResponse(view)
+
+
+async def leave(request: Request) -> Response:
+    from bones.web.etiquette import leave as leave_table
+
+    server = server_of(request)
+    game = server.store.get(request.path_params["id"])
+    server.seat(request, game)
+    check_fields(await read_json(request), set())
+    out = await run_in_threadpool(leave_table, server.store, game,
+                                  tokens.bearer(request.headers.get("authorization")))
+    server.notify(game)
+    return JSONResponse(out)
+
+
+async def seat_link(request: Request) -> Response:
+    from bones.web.etiquette import new_link
+
+    server = server_of(request)
+    server.require_host(request)
+    game = server.store.get(request.path_params["id"])
+    text = request.path_params["seat"]
+    seat = number_in(text, 0, 99, f"no seat '{text[:10]}': a seat is a number from 0", 404)
+    check_fields(await read_json(request), set())
+    key = await run_in_threadpool(new_link, server.store, game, seat)
+    server.notify(game)
+    return JSONResponse(_links(request, game, {seat: key})[0], status_code=201)
+
+
+async def game_hint(request: Request) -> Response:
+    from bones.web.hints import hint
+
+    server = server_of(request)
+    game = server.store.get(request.path_params["id"])
+    server.seat(request, game)
+    key = tokens.bearer(request.headers.get("authorization"))
+    # a search, like an analysis: stopped when the page goes away
+    return JSONResponse(await _analysis(request, hint, game, key, what="hint"))
+
+
 async def game_analysis(request: Request) -> Response:
     server = server_of(request)
     game = server.store.get(request.path_params["id"])
@@ -360,8 +414,8 @@ async def analyse(request: Request) -> Response:
     return JSONResponse(result)
 
 
-async def _analysis(request: Request, fn: Any, *args: Any) -> Any:
-    """``fn(*args)``, an analysis, in the server's workers (within
+async def _analysis(request: Request, fn: Any, *args: Any, what: str = "analysis") -> Any:
+    """``fn(*args)``, an analysis (or a hint), in the server's workers (within
     ``--jobs``); its search is stopped when the client goes away (its answer
     would go nowhere): 499, never sent."""
     from bones.bots.stop import Stopped
@@ -369,7 +423,7 @@ async def _analysis(request: Request, fn: Any, *args: Any) -> Any:
     try:
         return await server_of(request).workers.thread(fn, *args, gone=request.is_disconnected)
     except Stopped:
-        raise ApiError(499, "the analysis was stopped: its client went away") from None
+        raise ApiError(499, f"the {what} was stopped: its client went away") from None
 
 
 # ------------------------------------------------------- simulations
@@ -446,6 +500,10 @@ ROUTES: list[BaseRoute] = [
     Route("/api/games/{id}/moves", move, methods=["POST"]),
     Route("/api/games/{id}/takeback", take_back, methods=["POST"]),
     Route("/api/games/{id}/analysis", game_analysis, methods=["GET"]),
+    Route("/api/games/{id}/resign", resign, methods=["POST"]),
+    Route("/api/games/{id}/hint", game_hint, methods=["GET"]),
+    Route("/api/games/{id}/seats/{seat}/link", seat_link, methods=["POST"]),
+    Route("/api/games/{id}/leave", leave, methods=["POST"]),
     Route("/api/games/{id}/watch", create_watch_link, methods=["POST"]),
     Route("/api/games/{id}/watch", revoke_watch_links, methods=["DELETE"]),
     Route("/api/saves", saves),

@@ -28,6 +28,8 @@ from bones.lang.describe import target_phrase
 from bones.seat.observation import observe
 from bones.seat.placement import layout_of
 from bones.seat.tally import count_parts
+from bones.web.etiquette import notices_json
+from bones.web.levels import level_of
 from bones.web.tokens import SPECTATOR
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -194,13 +196,15 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
     own = 0 if watching else obs.hand  # a spectator's view is built without any hand
     table = obs.layout  # the public copy: other hands and the boneyard scrubbed
     log = session.current
-    playing = not hand.over
+    playing = not hand.over and not session.over  # a resignation ends the match mid-hand
     # a seat the host handed to a bot is the bot's to play (bones.web.people)
     my_turn = playing and hand.turn == seat and not session.over and session.is_human(seat)
     seats = [{
         "seat": k, "who": seat_label(session, k, seat),
         "kind": "human" if session.is_human(k) else "bot",
         "bot": None if session.is_human(k) else session.config.seats[k],
+        # the bot's level as the seat pickers offer it (bones.web.offered), or None
+        "level": None if session.is_human(k) else level_of(session.config.seats[k]),
         "owner": rules.owner[k], "tiles": obs.counts[k], "drawn": obs.drawn[k],
     } for k in range(rules.players)]
     finished = len(match.history)
@@ -252,11 +256,22 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
         "take_back_why": None if watching else why_not,
         "busy": busy,
         "error": error,
+        # resignations and departures, for the log (bones.web.etiquette)
+        "notices": notices_json(session, seat),
+        "resigned": session.resigned is not None,
     }
 
 
 def _result_text(session: GameSession, viewer: int) -> str:
     match = session.match
+    if session.resigned is not None:
+        seat = session.resigned["seat"]
+        who = "You" if seat == viewer else (session.names[seat] or f"Seat {seat}")
+        prefix = f"{who} resigned the match: "
+        if match.winner < 0:
+            return prefix + "it is a draw"
+        winner = owner_label(session, match.winner, viewer)
+        return prefix + f"{winner} win{'' if winner == 'You' else 's'}"
     if match.winner < 0:
         return "the game is a draw"
     who = owner_label(session, match.winner, viewer)

@@ -63,6 +63,15 @@ def main() -> None:
                 phone.click(f'.hand-tile[data-tile="{twice[0]}"]')
             time.sleep(0.5)
             phone.screenshot(path=str(DOCS / "serve-phone.png"))
+            # the same table in the dark, on a phone, its tile's ends lit as when it is dragged
+            phone.emulate_media(color_scheme="dark")
+            phone.reload()
+            phone.wait_for_selector(".hand-tile")
+            if twice:
+                phone.click(f'.hand-tile[data-tile="{twice[0]}"]')
+            time.sleep(0.5)
+            phone.screenshot(path=str(DOCS / "serve-dark-phone.png"))
+            phone.emulate_media(color_scheme="light")
             pg.goto(served.base + "/#house")
             pg.wait_for_selector("#house-text")
             pg.fill("#house-text", "name: my-house\nextends: all-fives\nsummary: six tiles each\n"

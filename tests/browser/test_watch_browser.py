@@ -94,7 +94,8 @@ def test_a_spectator_follows_a_game_and_never_receives_a_seats_tiles(page, brows
 QUICK = "name: quick-fives\nextends: all-fives\nmatch:\n  points: 5\n"
 #: What only a seat can do; a spectator's page shows none of it (the server refuses each with 403).
 SEAT_CONTROLS = ("#name-input, #name-save, #rename, #chat-input, #chat-send, .reaction, #rematch, "
-                 "#rematch-now, #analyse-hand, #takeback, #draw, #pass, .hand-tile")
+                 "#rematch-now, #analyse-hand, #takeback, #draw, #pass, .hand-tile, "
+                 "#resign, #leave, #hint, #invite, #notify, #confirm-yes, .target")
 
 
 def test_a_spectators_page_shows_only_what_a_spectator_can_do(page, browser, served) -> None:

@@ -3,6 +3,7 @@
 import { SVG_NS, el, tile } from "./tiles.js";
 import { computeLayout } from "./layout.js";
 import { h } from "./dom.js";
+import { nameWords, armWords, pipWord } from "./speech.js";
 
 // How many half-tile units fit across `px` pixels (a tile is about 56 px long).
 function unitsFor(px, unit = 28) { return Math.max(4, Math.floor(px / unit / 2) - 1); }
@@ -104,7 +105,7 @@ function innerSize(container) {
   return { w: w > 0 ? w : 800, h: ht > 0 ? ht : 420 };
 }
 
-export function drawBoard(container, layout, { targets = [], onTarget = null, count = null } = {}) {
+export function drawBoard(container, layout, { targets = [], onTarget = null, label = null } = {}) {
   const size = innerSize(container);
   const maxX = unitsFor(size.w);
   const maxY = Math.max(3, Math.min(7, unitsFor(size.h * 1.1)));
@@ -118,28 +119,32 @@ export function drawBoard(container, layout, { targets = [], onTarget = null, co
   const svg = document.createElementNS(SVG_NS, "svg");
   svg.setAttribute("class", "board-svg");
   svg.setAttribute("viewBox", `${box.x} ${box.y} ${box.w} ${box.h}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `the layout: ${placed.length} tiles`);
+  // a group: the tiles are pictures (hidden), the ends a tile may go to are buttons
+  svg.setAttribute("role", "group");
+  svg.setAttribute("aria-label", label || `the table: ${placed.length} tiles`);
   svg.style.maxWidth = `${box.w * MAX_SCALE}px`;
   svg.style.maxHeight = `${box.h * MAX_SCALE}px`;
   for (const p of placed) {
     const cls = [p.spinner ? "spinner" : "", p.last ? "last" : "", p.double ? "double" : ""].join(" ");
     const g = tile(svg, p.x, p.y, p.horizontal, p.first, p.second, cls);
     g.dataset.arm = p.arm;
+    g.setAttribute("aria-hidden", "true");
   }
   const offered = new Set(targets.map((t) => t.arm));
   for (const [name, end] of Object.entries(ends)) {
     if (offered.has(name)) continue;  // its target names it
     const lbl = el("text", { x: end.x + end.w / 2, y: end.y + end.h / 2, class: "end-label",
-      "text-anchor": "middle", "dominant-baseline": "central", "font-size": 0.42 }, svg);
+      "text-anchor": "middle", "dominant-baseline": "central", "font-size": 0.42, "aria-hidden": "true" }, svg);
     lbl.textContent = `${name} ${end.pip}`;
   }
   const font = Math.max(0.4, 14 / scale);
   for (const target of targets) {
     const r = fitted.targets[target.arm];
     if (!r) continue;
+    const words = `play ${nameWords(target.tile)} on the ${armWords(target.arm)} end, at ${pipWord(target.pip)}` +
+      (target.points ? `, scores ${target.points}` : "");
     const g = el("g", { class: "target", tabindex: "0", role: "button",
-      "aria-label": `play ${target.move}`, "data-move": target.move, "data-arm": target.arm }, svg);
+      "aria-label": words, "data-move": target.move, "data-arm": target.arm }, svg);
     el("rect", { x: r.x, y: r.y, width: r.w, height: r.h, rx: 0.14 }, g);
     // "W +15" on one line when it fits at the target's font, else "W" over "+15"
     const one = target.points ? `${target.arm} +${target.points}` : target.arm;
@@ -154,7 +159,9 @@ export function drawBoard(container, layout, { targets = [], onTarget = null, co
     });
     if (onTarget) {
       g.addEventListener("click", () => onTarget(target));
-      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") onTarget(target); });
+      g.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); onTarget(target); }
+      });
     }
   }
   container.replaceChildren(svg);

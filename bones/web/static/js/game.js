@@ -1,10 +1,14 @@
 // The table: one seat's view of a game, followed as the others move.
 
-import { call, seatKey, ApiError } from "./api.js";
+import { call, seatKey, seatKeys, hostKey, ApiError } from "./api.js";
 import { drawBoard } from "./board.js";
 import { tileSvg } from "./tiles.js";
 import { $, h } from "./dom.js";
 import { Social } from "./social.js";
+import { dragTiles } from "./drag.js";
+import { tileWords, nameWords, eventWords, tableWords, moveWords, armWords, pipWord } from "./speech.js";
+import * as signals from "./signals.js";
+import { linksOf, showInvite } from "./invite.js";
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
@@ -23,6 +27,10 @@ export class Table {
     this.keyHandler = (e) => this.onKey(e);
     this.resizeHandler = () => this.view && this.drawBoard();
     this.social = new Social(this);  // names, chat, series and rematch (social.js)
+    this.spectator = false;
+    this.dragging = null;      // the tile being dragged (drag.js)
+    this.suppressClick = false;
+    this.drawnVersion = null;  // the version whose last tile has slid in
   }
 
   async start() {
@@ -32,6 +40,7 @@ export class Table {
       return;
     }
     this.build();
+    if (!this.spectator) dragTiles(this);
     document.addEventListener("keydown", this.keyHandler);
     window.addEventListener("resize", this.resizeHandler);
     try {
@@ -47,6 +56,7 @@ export class Table {
 
   stop() {
     this.stopped = true;
+    signals.resetTurn();
     if (this.poll) this.poll.abort();
     document.removeEventListener("keydown", this.keyHandler);
     window.removeEventListener("resize", this.resizeHandler);
@@ -78,20 +88,67 @@ export class Table {
         h("div", { class: "seats", id: "seats" })),
       h("div", { class: "board", id: "board" }),
       h("div", { class: "countline", id: "countline" }),
+      h("ul", { class: "ends", id: "ends", "aria-label": "the open ends" }),
       h("div", { class: "status", id: "status", role: "status", "aria-live": "polite" }),
       h("div", { class: "hand-row" },
-        h("div", { class: "hand", id: "hand", role: "list", "aria-label": "your tiles" }),
+        h("div", { class: "hand", id: "hand", role: "group", "aria-label": "your tiles" }),
         h("div", { class: "actions", id: "actions" })),
       h("div", { class: "moves", id: "moves" }),
+      h("div", { class: "tools", id: "tools" }),
+      // what happens at the table, for a screen reader: each move, score, draw
+      // count and hand end, as this seat may see it and no more
+      h("div", { class: "sr-only", id: "live", role: "log", "aria-live": "polite", "aria-label": "table announcements" }),
       h("div", { class: "table-bottom" },
         h("details", { class: "log", open: true },
           h("summary", {}, "This hand"), h("ol", { id: "log" })),
         h("details", { class: "history" },
           h("summary", {}, "Match history"), h("div", { id: "history" }))),
       this.social.build(),
-      h("dialog", { id: "handend", class: "handend" }),
-      h("dialog", { id: "claim", class: "claim" }),
+      h("dialog", { id: "handend", class: "handend", "aria-labelledby": "handend-title" }),
+      h("dialog", { id: "claim", class: "claim", "aria-label": "your claim" }),
+      h("dialog", { id: "confirm", class: "confirm", "aria-labelledby": "confirm-title" }),
+      h("dialog", { id: "invite-dialog", class: "invite", "aria-label": "seat links" }),
     );
+  }
+
+  // One announcement in the live region (the newest 30 kept).
+  say(text) {
+    if (!text) return;
+    const live = $("#live", this.root);
+    if (!live) return;
+    live.append(h("p", {}, text));
+    while (live.children.length > 30) live.firstChild.remove();
+  }
+
+  // What changed since the last view, spoken (never on the first view).
+  announceChanges(before, v) {
+    if (!before) return;
+    const lines = [];
+    const known = new Set((before.notices || []).map((n) => `${n.kind}:${n.seat}:${n.hand}:${n.ply}`));
+    for (const n of v.notices || []) {
+      if (known.has(`${n.kind}:${n.seat}:${n.hand}:${n.ply}`)) continue;
+      lines.push(n.kind === "resign" ? `${n.who} resigned the match.`
+        : `${n.who} left the table: a bot plays ${n.who === "You" ? "your" : "their"} seat.`);
+    }
+    if (before.hand_number === v.hand_number && v.events.length < before.events.length) {
+      lines.push("Moves taken back.");
+    } else if (before.hand_number === v.hand_number) {
+      const fresh = v.events.slice(before.events.length);
+      for (const e of fresh) lines.push(eventWords(e));
+      if (fresh.some((e) => e.kind === "draw")) lines.push(`${v.boneyard} left to draw.`);
+    }
+    const end = v.hand_end;
+    if (end && (!before.hand_end || before.hand_end.hand !== end.hand || before.hand_number !== v.hand_number)) {
+      lines.push(`Hand ${end.hand} over: ${end.how}. Settlement: ${end.settlement.map((x) =>
+        `${x.who} ${x.points > 0 ? "+" : ""}${x.points}`).join(", ")}.`);
+    }
+    if (before.hand_number !== v.hand_number) lines.push(`Hand ${v.hand_number} begins.`);
+    if (v.scores.join() !== before.scores.join()) {
+      lines.push(`Scores: ${v.owners.map((o) => `${o.who} ${v.scores[o.owner]}`).join(", ")}.`);
+    }
+    if (v.over && !before.over) lines.push(`Game over: ${v.result}.`);
+    if (v.your_turn && !before.your_turn) lines.push("Your turn.");
+    for (const line of lines) this.say(line);
   }
 
   status(text, kind = "") {
@@ -105,12 +162,28 @@ export class Table {
     const before = this.view;
     this.view = view;
     if (!before || before.hand_number !== view.hand_number || (before && before.version !== view.version)) {
-      this.selected = null;
+      if (!this.dragging) this.selected = null;
     }
+    const hadFocus = this.root.contains(document.activeElement) &&
+      document.activeElement.matches(".hand-tile, .target, #draw, #pass, #takeback");
+    // a redraw keeps the focus on the same tile (a chat message or a name redraws the table)
+    const focusedTile = hadFocus ? document.activeElement.dataset.tile || null : null;
+    const focusedMove = hadFocus ? document.activeElement.dataset.move || null : null;
     this.drawScores();
     this.drawBoard();
     this.drawHand();
+    this.drawTools();
     this.drawLog(before);
+    this.announceChanges(before, view);
+    signals.showTurn(view.your_turn);
+    if (view.your_turn && !(before && before.your_turn)) {
+      signals.turnBegins(`${view.variant.name}, hand ${view.hand_number}: it is your turn.`);
+    }
+    if (hadFocus && !this.root.contains(document.activeElement)) {
+      const target = focusedMove && [...this.root.querySelectorAll("#board .target")].find((t) => t.dataset.move === focusedMove);
+      if (target) target.focus();
+      else this.focusHand(focusedTile);
+    }
     this.drawHistory();
     this.maybeHandEnd();
     this.firstView = false;
@@ -140,7 +213,7 @@ export class Table {
     const seats = $("#seats", this.root);
     seats.replaceChildren(...v.seats.map((s) =>
       h("span", { class: `seat ${s.seat === v.turn ? "to-move" : ""} ${s.seat === v.you ? "me" : ""}` },
-        `${s.seat === v.turn ? "▶ " : ""}${s.who}: ${s.tiles} tile${s.tiles === 1 ? "" : "s"}`)),
+        `${s.seat === v.turn ? "▶ " : ""}${s.who}${s.level ? `, ${s.level}` : ""}: ${s.tiles} tile${s.tiles === 1 ? "" : "s"}`)),
       h("span", { class: "seat boneyard" }, `boneyard: ${v.boneyard}`));
   }
 
@@ -150,7 +223,16 @@ export class Table {
     if (this.selected && v.your_turn) {
       for (const m of v.legal) if (m.tile === this.selected && m.arm) targets.push(m);
     }
-    drawBoard($("#board", this.root), v.layout, { targets, onTarget: (m) => this.play(m) });
+    drawBoard($("#board", this.root), v.layout, { targets, onTarget: (m) => this.play(m),
+      label: tableWords(v) });
+    const board = $("#board", this.root);
+    const last = board.querySelector(".tile.last");
+    if (last && this.drawnVersion !== null && this.drawnVersion !== v.version) last.classList.add("arrive");
+    this.drawnVersion = v.version;
+    const ends = $("#ends", this.root);
+    ends.replaceChildren(...v.ends.map((e) => h("li", { class: "end", "data-arm": e.arm },
+      h("span", { "aria-hidden": "true" }, `${e.arm} ${e.pip}`),
+      h("span", { class: "sr-only" }, `${armWords(e.arm)} end shows ${pipWord(e.pip)}`))));
     const line = $("#countline", this.root);
     const parts = v.count_parts.filter((p) => p.points);
     const sum = parts.length ? parts.map((p) => `${p.label} (${p.points})`).join(" + ") : "nothing yet";
@@ -163,15 +245,18 @@ export class Table {
     const v = this.view;
     const hand = $("#hand", this.root);
     const playable = new Set(v.legal.filter((m) => m.tile).map((m) => m.tile));
+    hand.setAttribute("aria-label", `your tiles: ${v.hand.length}`);
     hand.replaceChildren(...v.hand.map((t, i) => {
       const ok = playable.has(t.name);
+      // not `disabled`: a tile that does not fit stays focusable, so it can be read
       const b = h("button", {
         class: `hand-tile ${ok ? "playable" : ""} ${this.selected === t.name ? "selected" : ""}`,
         "data-tile": t.name, title: `${t.name}${i < 9 ? ` (key ${i + 1})` : ""}`,
-        "aria-pressed": this.selected === t.name ? "true" : "false", role: "listitem",
-        disabled: v.your_turn && !ok ? true : null,
-        onclick: () => this.choose(t.name),
-      }, tileSvg(t.a, t.b, { title: t.name }));
+        "aria-label": tileWords(t.a, t.b),
+        "aria-pressed": this.selected === t.name ? "true" : "false",
+        "aria-disabled": v.your_turn && !ok ? "true" : null,
+        onclick: () => { if (!this.suppressClick) this.choose(t.name); },
+      }, tileSvg(t.a, t.b, { title: t.name, hidden: true }));
       return b;
     }));
     const actions = $("#actions", this.root);
@@ -197,7 +282,7 @@ export class Table {
     if (!v.your_turn || this.sending) return;
     const options = v.legal.filter((m) => m.tile === name);
     if (!options.length) {
-      this.status(`${name} fits no open end now.`, "error");
+      this.status(`${nameWords(name)} fits no open end now.`, "error");
       return;
     }
     if (options.length === 1) {
@@ -207,7 +292,19 @@ export class Table {
     this.selected = this.selected === name ? null : name;
     this.drawBoard();
     this.drawHand();
-    if (this.selected) this.status(`Play ${name} on which end? ${options.map((m) => m.arm).join(", ")}`, "turn");
+    if (this.selected) {
+      this.status(`Play ${nameWords(name)} on which end? ${options.map((m) => m.arm).join(", ")} ` +
+        "(arrow keys and Enter, or the end's letter)", "turn");
+      const first = $("#board .target", this.root);
+      if (first) first.focus();
+    } else this.focusHand(name);
+  }
+
+  focusHand(name = null) {
+    const tiles = [...this.root.querySelectorAll(".hand-tile")];
+    const t = (name && tiles.find((b) => b.dataset.tile === name)) ||
+      tiles.find((b) => b.classList.contains("playable")) || tiles[0] || $("#draw:not(:disabled), #pass:not(:disabled)", this.root);
+    if (t) t.focus();
   }
 
   async play(m, claim = undefined) {
@@ -284,20 +381,135 @@ export class Table {
   drawLog(before) {
     const v = this.view;
     const log = $("#log", this.root);
-    log.replaceChildren(...v.events.map((e) =>
-      h("li", { class: `${e.points || (e.bonuses && e.bonuses.length) ? "scoring" : ""} ${e.seat === v.you ? "mine" : ""}` }, this.describe(e))));
+    const items = v.events.map((e) =>
+      h("li", { class: `${e.points || (e.bonuses && e.bonuses.length) ? "scoring" : ""} ${e.seat === v.you ? "mine" : ""}` }, this.describe(e)));
+    // a resignation or a departure, at its place in this hand
+    const notes = (v.notices || []).filter((n) => n.hand === v.hand_number).sort((a, b) => b.ply - a.ply);
+    for (const n of notes) {
+      const text = n.kind === "resign" ? `${n.who} ${n.who === "You" ? "resign" : "resigns"} the match`
+        : `${n.who} ${n.who === "You" ? "leave" : "leaves"} the table; ${botWords(n)} plays the seat`;
+      items.splice(Math.min(n.ply, items.length), 0, h("li", { class: `notice ${n.kind}` }, text));
+    }
+    log.replaceChildren(...items);
     log.scrollTop = log.scrollHeight;
-    // announce what the others did since we last looked
+    // announce what the others did since we last looked, and show the points by the end
     if (before && before.hand_number === v.hand_number) {
       const fresh = v.events.slice(before.events.length);
       const scoring = fresh.filter((e) => e.points && e.kind === "play");
-      if (scoring.length) this.announce(scoring.map((e) => this.describe(e)).join(" · "));
+      if (scoring.length) {
+        this.announce(scoring.map((e) => this.describe(e)).join(" · "));
+        this.popScore(scoring[scoring.length - 1]);
+        signals.scoreSound();
+      }
     }
+  }
+
+  // "+10" beside the tile that scored, for a moment.
+  popScore(e) {
+    const svg = $("#board svg", this.root);
+    const face = svg && svg.querySelector(".tile.last rect.face");
+    if (!face) return;
+    const x = Number(face.getAttribute("x")), y = Number(face.getAttribute("y"));
+    const w = Number(face.getAttribute("width")), ht = Number(face.getAttribute("height"));
+    const t = document.createElementNS("http://www.w3.org/2000/svg", "text");
+    t.setAttribute("x", x + w / 2);
+    t.setAttribute("y", y - 0.25);
+    t.setAttribute("text-anchor", "middle");
+    t.setAttribute("font-size", Math.max(0.6, Math.min(w, ht) * 0.7));
+    t.setAttribute("class", "score-pop");
+    t.setAttribute("aria-hidden", "true");
+    t.textContent = `+${e.points}`;
+    svg.append(t);
+    setTimeout(() => t.remove(), 2600);
+  }
+
+  // The table's tools: hint, reading the table, sound, notifications, invite, resign, leave.
+  drawTools() {
+    const v = this.view;
+    const box = $("#tools", this.root);
+    if (!box) return;
+    const sound = h("button", { id: "sound", type: "button", "aria-pressed": signals.soundOn() ? "true" : "false",
+      title: "sounds for your turn and for a score (made in the page)",
+      onclick: () => { signals.setSound(!signals.soundOn()); this.drawTools(); } },
+    signals.soundOn() ? "Sound: on" : "Sound: off");
+    const read = h("button", { id: "read-table", type: "button", title: "key T", onclick: () => this.readTable() },
+      "Read the table");
+    if (this.spectator) { box.replaceChildren(read, sound); return; }
+    const people = v.seats.filter((s) => s.kind === "human").length;
+    const tools = [
+      h("button", { id: "hint", type: "button", title: "the search's move for you (key H)",
+        disabled: !(v.your_turn && people === 1) || null, onclick: () => this.hint() }, "Hint"),
+      read, sound,
+    ];
+    if (signals.canNotify() && !signals.notifyAsked()) {
+      tools.push(h("button", { id: "notify", type: "button", title: "a notification when it is your turn and this tab is hidden",
+        onclick: async () => { await signals.askNotify(); this.drawTools(); } }, "Notify me on my turn"));
+    }
+    if (hostKey() && (people > 1 || linksOf(this.id))) {  // the host: the seat links again, or new ones (invite.js)
+      tools.push(h("button", { id: "invite", type: "button",
+        onclick: () => showInvite($("#invite-dialog", this.root), this.id) }, "Invite"));
+    }
+    if (!v.over) tools.push(h("button", { id: "resign", type: "button", class: "danger", onclick: () => this.confirm("resign") }, "Resign"));
+    tools.push(h("button", { id: "leave", type: "button", class: "danger", onclick: () => this.confirm("leave") }, "Leave the table"));
+    box.replaceChildren(...tools);
+  }
+
+  readTable() {
+    const v = this.view;
+    const mine = this.spectator ? "" : ` Your tiles: ${v.hand.map((t) => tileWords(t.a, t.b)).join(", ") || "none"}.`;
+    const seats = v.seats.map((s) => `${s.who} ${s.tiles}`).join(", ");
+    this.say(`${tableWords(v)} Tiles held: ${seats}; ${v.boneyard} left to draw.${mine}`);
+  }
+
+  async hint() {
+    const v = this.view;
+    if (!v.your_turn) return;
+    try {
+      const r = await call("GET", `/api/games/${this.id}/hint`, { key: this.auth.key });
+      this.status(`Hint: ${r.hint}`, "turn");
+      this.say(`Hint: ${moveWords(r.move)}.`);
+    } catch (err) { this.status(err.message, "error"); }
+  }
+
+  // Resign the match or leave the table, after a confirmation.
+  confirm(what) {
+    const dlg = $("#confirm", this.root);
+    const text = what === "resign"
+      ? ["Resign the match?", "The match ends now and your side loses it; the series counts it."]
+      : ["Leave the table?", "A bot plays your seat from now on, your link stops working and you take no part in a rematch." +
+        (this.view.over ? "" : " If nobody else is seated, the match ends as your resignation.")];
+    dlg.replaceChildren(h("h2", { id: "confirm-title" }, text[0]), h("p", {}, text[1]),
+      h("form", { method: "dialog", class: "row" },
+        h("button", { id: "confirm-yes", value: "yes", class: "primary" }, what === "resign" ? "Resign" : "Leave"),
+        h("button", { id: "confirm-no", value: "no", autofocus: true }, "Cancel")));
+    dlg.onclose = () => { if (dlg.returnValue === "yes") this[what === "resign" ? "resign" : "leave"](); };
+    dlg.returnValue = "";
+    dlg.showModal();
+  }
+
+  async resign() {
+    try {
+      this.render(await call("POST", `/api/games/${this.id}/resign`, { key: this.auth.key, body: {} }));
+    } catch (err) { this.status(err.message, "error"); }
+  }
+
+  async leave() {
+    try {
+      const r = await call("POST", `/api/games/${this.id}/leave`, { key: this.auth.key, body: {} });
+      this.stop();
+      const all = seatKeys();
+      delete all[this.id];
+      localStorage.setItem("bones.seats", JSON.stringify(all));
+      this.root.replaceChildren(h("section", { class: "card left" },
+        h("h1", {}, "You left the table"),
+        h("p", {}, `${botWords(r, true)} plays your seat${r.over ? ": the match had nobody else to play it, so it ended as your resignation" : ""}.`),
+        h("a", { class: "button primary", href: "#" }, "Play another game")));
+    } catch (err) { this.status(err.message, "error"); }
   }
 
   announce(text) {
     for (const old of this.root.querySelectorAll(".toast")) old.remove();  // the newest replaces it
-    const box = h("div", { class: "toast", role: "alert" }, text);
+    const box = h("div", { class: "toast", "aria-hidden": "true" }, text);
     this.root.append(box);  // over the scores at the table's top, never over a move button
     setTimeout(() => box.remove(), 2600);
   }
@@ -328,7 +540,7 @@ export class Table {
     sessionStorage.setItem(`bones.shown.${key}`, "1");
     const dlg = $("#handend", this.root);
     dlg.replaceChildren(...[
-      h("h2", {}, `Hand ${end.hand} over: ${end.how}`),
+      h("h2", { id: "handend-title" }, `Hand ${end.hand} over: ${end.how}`),
       end.rule ? h("p", { class: "muted" }, `Rule: ${end.rule}`) : null,
       h("table", { class: "grid settlement" },
         h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "tiles left"), h("th", {}, "pips"),
@@ -380,27 +592,64 @@ export class Table {
   }
 
   onKey(e) {
-    if (e.target && ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
-    if (document.querySelector("dialog[open]")) return;
-    const v = this.view;
-    if (!v || !v.your_turn) {
-      if (e.key === "u" && v && v.take_back) this.takeBack();
+    if (e.target && ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) {
+      if (e.key === "Escape" && e.target.id === "chat-input") { e.target.blur(); this.focusHand(); }
       return;
     }
+    if (document.querySelector("dialog[open]") || e.ctrlKey || e.metaKey || e.altKey) return;
+    const v = this.view;
     const k = e.key.toLowerCase();
-    if (/^[1-9]$/.test(k)) {
+    if (!v) return;
+    if (k === "t") { this.readTable(); e.preventDefault(); return; }
+    if (this.spectator) return;
+    if (k === "c") {
+      const chat = $("#chat-input", this.root);
+      if (chat) { chat.focus(); e.preventDefault(); }
+      return;
+    }
+    if (["arrowleft", "arrowright", "arrowup", "arrowdown", "home", "end"].includes(k) && this.moveFocus(k)) {
+      e.preventDefault();
+      return;
+    }
+    if (!v.your_turn) {
+      if (k === "u" && v.take_back) this.takeBack();
+      return;
+    }
+    if (k === "h" || e.key === "?") this.hint();
+    else if (/^[1-9]$/.test(k)) {
       const t = v.hand[parseInt(k, 10) - 1];
       if (t) this.choose(t.name);
     } else if (k === "d") this.play(v.legal.find((m) => m.kind === "draw"));
     else if (k === "p") this.play(v.legal.find((m) => m.kind === "pass"));
     else if (k === "u" && v.take_back) this.takeBack();
-    else if (k === "escape") { this.selected = null; this.drawBoard(); this.drawHand(); }
+    else if (k === "escape") { const was = this.selected; this.selected = null; this.drawBoard(); this.drawHand(); this.focusHand(was); }
     else if (this.selected && /^[wens]$/.test(k)) {
       const m = v.legal.find((x) => x.tile === this.selected && x.arm && x.arm.toLowerCase() === k);
       if (m) this.play(m);
     } else return;
     e.preventDefault();
   }
+}
+
+// Arrow keys move between the hand's tiles, or between the lit ends once a tile is chosen.
+Table.prototype.moveFocus = function moveFocus(k) {
+  const active = document.activeElement;
+  const inHand = active && active.classList && active.classList.contains("hand-tile");
+  const onTarget = active && active.classList && active.classList.contains("target");
+  const list = inHand ? [...this.root.querySelectorAll(".hand-tile")]
+    : onTarget ? [...this.root.querySelectorAll("#board .target")] : null;
+  if (!list || !list.length) return false;
+  const at = list.indexOf(active);
+  const step = k === "arrowleft" || k === "arrowup" ? -1 : 1;
+  const next = k === "home" ? 0 : k === "end" ? list.length - 1 : (at + step + list.length) % list.length;
+  list[next].focus();
+  return true;
+};
+
+// "the Casual bot (heuristic)", or "heuristic" for a bot without a level.
+function botWords(x, capital = false) {
+  if (!x.level) return capital ? `The bot ${x.bot}` : x.bot;
+  return `${capital ? "The" : "the"} ${x.level} bot (${x.bot})`;
 }
 
 function analysisText(d) {

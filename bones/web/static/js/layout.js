@@ -3,7 +3,8 @@
 // Input: the server's layout ({lead, arms: [{arm, name, open, tiles: [{near, far, double,
 // cross, last}]}]}).  Units are half a tile.  The lead sits at the origin, W runs left,
 // E right; a spinner's cross arms leave its long sides (N up, S down for the first one;
-// for a spinner in an arm, to the left and right of that arm's direction).  An arm runs
+// for a spinner in an arm, up and down across a horizontal arm, left and right across a
+// vertical one, so N2 is never drawn below S2).  An arm runs
 // straight until it would leave the box (`maxX`, `maxY`) or touch another tile, then it
 // turns - always clockwise first, so the arms wind like a pinwheel and keep apart.
 // Each open end gets the rectangle the next tile would take and its direction (`dir`).
@@ -102,9 +103,12 @@ export function computeLayout(layout, { maxX = 9, maxY = 6 } = {}) {
       state.last = { len, wid };
       if (t.cross) {
         const cx = rect.x + rect.w / 2, cy = rect.y + rect.h / 2;
-        const left = rotCCW(dir), right = rotCW(dir);
-        cross(t.cross[0], [cx + left[0], cy + left[1]], left);
-        cross(t.cross[1], [cx + right[0], cy + right[1]], right);
+        // the spinner's first cross arm (N2...) goes up, or left across a vertical arm, and
+        // the second (S2...) down or right, in every arm: their labels read upright
+        let [first, second] = [rotCCW(dir), rotCW(dir)];
+        if (first[1] > second[1] || first[0] > second[0]) [first, second] = [second, first];
+        cross(t.cross[0], [cx + first[0], cy + first[1]], first);
+        cross(t.cross[1], [cx + second[0], cy + second[1]], second);
       }
     }
     if (arm.open >= 0) {

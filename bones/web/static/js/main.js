@@ -8,8 +8,11 @@ import { reportCharts, compareCharts } from "./charts.js";
 import { drawBoard } from "./board.js";
 import { tileSvg } from "./tiles.js";
 import { $, h } from "./dom.js";
+import { linksCard, linksOf, rememberLinks } from "./invite.js";
+import { resetTurn } from "./signals.js";
+import { botOptions } from "./bots.js";
 
-const state = { variants: [], bots: [], table: null, houseText: "", sim: null };
+const state = { variants: [], bots: [], offered: [], table: null, houseText: "", sim: null };
 const main = () => $("#main");
 
 function note(text, kind = "") {
@@ -44,6 +47,7 @@ function readHash() {
 
 async function route() {
   if (state.table) { state.table.stop(); state.table = null; }
+  resetTurn();
   if (state.stopPresence) { state.stopPresence(); state.stopPresence = null; }
   const { view, id } = readHash();
   for (const a of document.querySelectorAll("nav a")) a.classList.toggle("active", a.dataset.view === view);
@@ -68,8 +72,28 @@ function variantOptions(selected, { house = true } = {}) {
   return opts;
 }
 
-function botSelect(value = "search") {
-  return h("select", { class: "bot" }, state.bots.map((b) => h("option", { value: b.name, selected: b.name === value }, b.name)));
+// The bots a seat may be given, as the server offers them (GET /api/bots, "offered":
+// bones.web.offered; bots.js): the levels, then the others, each by its label and
+// plain description, the technical name shown as a detail.
+function offeredBots() {
+  return state.offered.length ? state.offered
+    : state.bots.map((b) => ({ bot: b.name, label: b.name, description: b.summary, detail: b.name, default: b.name === "search" }));
+}
+
+function botSelect(value = null, attrs = {}) {
+  const offered = offeredBots();
+  const pick = value || (offered.find((o) => o.default) || offered[0] || {}).bot;
+  const about = h("span", { class: "bot-about muted" });
+  const select = h("select", { class: "bot", "aria-label": "which bot", ...attrs },
+    botOptions(offered, pick));
+  const describe = () => {
+    const o = offered.find((x) => x.bot === select.value);
+    about.textContent = o ? o.description : "";
+  };
+  select.addEventListener("change", describe);
+  describe();
+  select.about = about;
+  return select;
 }
 
 function needHost() {
@@ -128,10 +152,11 @@ function showNew(preselect = "sniff") {
       const kind = h("select", { class: "kind", "data-seat": k },
         h("option", { value: "human", selected: k === 0 }, "a person"),
         h("option", { value: "bot", selected: k !== 0 }, "a bot"));
-      const bot = botSelect();
-      bot.hidden = k === 0;
-      kind.addEventListener("change", () => { bot.hidden = kind.value !== "bot"; });
-      return h("label", { class: "seat-config" }, `Seat ${k}: `, kind, bot);
+      const bot = botSelect(null, { "aria-label": `seat ${k}'s bot` });
+      bot.hidden = bot.about.hidden = k === 0;
+      kind.setAttribute("aria-label", `who sits in seat ${k}`);
+      kind.addEventListener("change", () => { bot.hidden = bot.about.hidden = kind.value !== "bot"; });
+      return h("div", { class: "seat-config" }, h("span", {}, `Seat ${k}: `), kind, bot, bot.about);
     }));
   }
   variantSel.addEventListener("change", fillPlayers);
@@ -151,7 +176,10 @@ function showNew(preselect = "sniff") {
       // this browser plays the first human seat; the others get their links
       const mine = game.seats[0];
       rememberSeat(game.id, mine.seat, mine.key);
-      if (game.seats.length > 1) sessionStorage.setItem(`bones.links.${game.id}`, JSON.stringify(game.seats));
+      if (game.seats.length > 1) {
+        rememberLinks(game.id, game.seats);  // the Invite button shows them again
+        sessionStorage.setItem(`bones.fresh.${game.id}`, "1");
+      }
       location.hash = `play=${game.id}`;
     } catch (err) {
       note(err.message, "error");
@@ -185,26 +213,15 @@ function myGames() {
 
 function showGame(id) {
   const root = h("section", { class: "game", id: "game" });
-  const links = JSON.parse(sessionStorage.getItem(`bones.links.${id}`) || "null");
+  // the seat links under a game just made (the Invite button shows them again later)
+  const links = sessionStorage.getItem(`bones.fresh.${id}`) && hostKey() ? linksOf(id) : null;
   main().replaceChildren(root);
-  if (links) {
-    main().append(h("section", { class: "card links" }, h("h2", {}, "Seat links"),
-      h("p", { class: "muted" }, "Give each player their own link (or let them scan it). ",
-        "Whoever has a link plays that seat: share it only with that player."),
-      h("div", { class: "link-grid" }, links.map((s) => h("div", { class: "link", "data-seat": s.seat },
-        h("b", {}, `Seat ${s.seat}`), s.handed ? h("span", { class: "muted" }, ` handed to ${s.handed}`) : null,
-        h("input", { readonly: true, value: s.url, class: "seat-url" }),
-        s.qr ? h("div", { class: "qr", "aria-label": `QR code of seat ${s.seat}'s link` }) : null)))));
-    main().querySelectorAll(".link").forEach((box, i) => {
-      const qr = $(".qr", box);
-      if (qr) qr.innerHTML = links[i].qr;  // SVG made by the server from the link
-    });
-  }
+  if (links) main().append(linksCard(links));
   const spectators = watchLinksCard(id);  // the host's watch links
   if (spectators) main().append(spectators);
   state.table = new Table(root, id);
   state.table.start();
-  if (hostKey()) state.stopPresence = presencePanel(main(), id, state.bots);  // who is here (social.js)
+  if (hostKey()) state.stopPresence = presencePanel(main(), id, offeredBots());  // who is here (social.js)
   window.bonesTable = state.table;  // for tests and the curious
 }
 
@@ -239,12 +256,12 @@ match:
 `;
 
 function showHouse() {
-  const area = h("textarea", { id: "house-text", spellcheck: "false", rows: 18 });
+  const area = h("textarea", { id: "house-text", spellcheck: "false", rows: 18, "aria-label": "the variant file" });
   area.value = state.houseText || EXAMPLE;
   const gutter = h("div", { class: "gutter", "aria-hidden": "true" });
   const problems = h("ul", { id: "problems", class: "problems" });
   const result = h("div", { id: "house-rules" });
-  const file = h("input", { type: "file", accept: ".yaml,.yml,text/yaml", id: "house-file" });
+  const file = h("input", { type: "file", accept: ".yaml,.yml,text/yaml", id: "house-file", "aria-label": "upload a variant file" });
 
   function lines(bad = new Set()) {
     const n = area.value.split("\n").length;
@@ -380,7 +397,7 @@ function showReport(out, report) {
 // ----------------------------------------------------------------- replay
 
 function showReplay(name) {
-  const file = h("input", { type: "file", accept: ".json,application/json", id: "replay-file" });
+  const file = h("input", { type: "file", accept: ".json,application/json", id: "replay-file", "aria-label": "open a record or a save file" });
   const view = h("div", { id: "replay-view" });
   async function load(body) {
     try {
@@ -435,7 +452,8 @@ function player(root, r, body) {
   const board = h("div", { class: "board", id: "replay-board" });
   const info = h("div", { class: "replay-info", id: "replay-info" });
   const hands = h("div", { class: "replay-hands" });
-  const slider = h("input", { type: "range", min: "0", max: String(steps.length - 1), value: "0", id: "replay-slider" });
+  const slider = h("input", { type: "range", min: "0", max: String(steps.length - 1), value: "0", id: "replay-slider",
+    "aria-label": "move" });
   function show() {
     const s = steps[at];
     slider.value = String(at);
@@ -458,11 +476,31 @@ function player(root, r, body) {
   root.replaceChildren(h("section", { class: "card" },
     h("h2", {}, `${r.label}: ${r.variant}, ${r.players} players`),
     h("div", { class: "row controls" },
-      h("button", { onclick: () => go(0) }, "⏮"), h("button", { id: "replay-prev", onclick: () => go(at - 1) }, "◀ back"),
-      h("button", { id: "replay-next", onclick: () => go(at + 1) }, "next ▶"), h("button", { onclick: () => go(steps.length - 1) }, "⏭"),
+      h("button", { id: "replay-first", "aria-label": "the first move", title: "the first move", onclick: () => go(0) }, icon("first")),
+      h("button", { id: "replay-prev", "aria-label": "back", onclick: () => go(at - 1) }, icon("prev"), " back"),
+      h("button", { id: "replay-next", "aria-label": "next", onclick: () => go(at + 1) }, "next ", icon("next")),
+      h("button", { id: "replay-last", "aria-label": "the last move", title: "the last move", onclick: () => go(steps.length - 1) }, icon("last")),
       slider, analyseButton, h("label", {}, bestBox, " show the best move")),
     info, analysis, board, hands));
   show();
+}
+
+// The replay's icons, drawn (a font may lack ⏮ and ⏭ and show empty boxes).
+const ICONS = {
+  first: "M3 2h2v12H3zM14 2v12L6 8z",
+  prev: "M12 2v12L4 8z",
+  next: "M4 2v12l8-6z",
+  last: "M11 2h2v12h-2zM2 2v12l8-6z",
+};
+function icon(name) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("class", `icon icon-${name}`);
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", ICONS[name]);
+  svg.append(path);
+  return svg;
 }
 
 // ----------------------------------------------------------------- saves
@@ -474,17 +512,18 @@ async function showSaves() {
     const { saves } = await host("GET", "/api/saves");
     const box = $("#saves");
     if (!saves.length) { box.replaceChildren(h("p", {}, "No saves yet.")); return; }
-    box.replaceChildren(h("table", { class: "grid" },
+    // on a phone each save is a card of its own (style.css: table.saves), no wider than the screen
+    box.replaceChildren(h("table", { class: "grid saves" },
       h("thead", {}, h("tr", {}, ...["save", "variant", "players", "series", "hands", "scores", "", ""].map((x) => h("th", {}, x)))),
       h("tbody", {}, ...saves.map((s) => h("tr", { "data-series": s.series ? s.series.id : null },
-        h("td", {}, s.name), h("td", {}, s.variant || "?"),
-        h("td", { class: "names" }, [(s.names || []).filter(Boolean).join(", "),  // people's text (textContent)
+        h("td", { "data-label": "save" }, s.name), h("td", { "data-label": "variant" }, s.variant || "?"),
+        h("td", { class: "names", "data-label": "players" }, [(s.names || []).filter(Boolean).join(", "),  // people's text (textContent)
           ...(s.handed || []).map((k) => `seat ${k} handed to ${s.seats[k]}`)].filter(Boolean).join("; ")),
-        h("td", { class: "series-cell" }, s.series ? `${s.series.id.slice(0, 6)}… match ${s.series.match}` : ""),
-        h("td", {}, String(s.hands ?? "")),
-        h("td", {}, s.scores ? s.scores.join(" – ") + (s.finished ? " (finished)" : "") : ""),
-        h("td", {}, s.finished || s.unreadable ? "" : h("button", { class: "resume", "data-save": s.name, onclick: () => resume(s.name) }, "Resume")),
-        h("td", {}, s.unreadable ? "" : h("a", { href: `#replay=${encodeURIComponent(s.name)}` }, "Replay")))))));
+        h("td", { class: "series-cell", "data-label": "series" }, s.series ? `${s.series.id.slice(0, 6)}… match ${s.series.match}` : ""),
+        h("td", { "data-label": "hands" }, String(s.hands ?? "")),
+        h("td", { "data-label": "scores" }, s.scores ? s.scores.join(" – ") + (s.finished ? " (finished)" : "") : ""),
+        h("td", { class: "act" }, s.finished || s.unreadable ? "" : h("button", { class: "resume", "data-save": s.name, onclick: () => resume(s.name) }, "Resume")),
+        h("td", { class: "act" }, s.unreadable ? "" : h("a", { href: `#replay=${encodeURIComponent(s.name)}` }, "Replay")))))));
   } catch (err) { note(err.message, "error"); }
 }
 
@@ -500,7 +539,10 @@ async function resume(name) {
     // this browser plays the first seat a bot is not playing for its person
     const mine = game.seats.find((s) => !s.handed) || game.seats[0];
     rememberSeat(game.id, mine.seat, mine.key);
-    if (game.seats.length > 1) sessionStorage.setItem(`bones.links.${game.id}`, JSON.stringify(game.seats));
+    if (game.seats.length > 1) {
+      rememberLinks(game.id, game.seats);
+      sessionStorage.setItem(`bones.fresh.${game.id}`, "1");
+    }
     location.hash = `play=${game.id}`;
   } catch (err) { note(err.message, "error"); }
 }
@@ -509,9 +551,10 @@ async function resume(name) {
 
 async function boot() {
   try {
-    const [{ variants }, { bots }] = await Promise.all([call("GET", "/api/variants"), call("GET", "/api/bots")]);
+    const [{ variants }, { bots, offered }] = await Promise.all([call("GET", "/api/variants"), call("GET", "/api/bots")]);
     state.variants = variants;
     state.bots = bots;
+    state.offered = offered || [];
   } catch (err) {
     note(err.message, "error");
   }

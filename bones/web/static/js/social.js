@@ -4,6 +4,8 @@
 
 import { call, host } from "./api.js";
 import { $, h } from "./dom.js";
+import { showInvite } from "./invite.js";
+import { botOptions } from "./bots.js";
 
 const NAME_KEY = "bones.name";
 const REACTIONS = ["good game", "nice play", "well played", "oops", "thanks"];
@@ -141,8 +143,12 @@ export class Social {
 // The host's view of who is at the table: joined, connected, and the seats
 // handed to a bot (and back).  Polls while the game is shown; returns its stop.
 export function presencePanel(parent, gameId, bots) {
+  const dialog = h("dialog", { id: "presence-invite-dialog", class: "invite", "aria-label": "seat links" });
   const box = h("section", { class: "card presence", id: "presence" }, h("h2", {}, "At the table"),
-    h("table", { class: "grid" }, h("tbody", { id: "presence-rows" })));
+    h("table", { class: "grid" }, h("tbody", { id: "presence-rows" })),
+    // the seat links again, from any browser holding the host key (invite.js)
+    h("p", {}, h("button", { id: "presence-invite", type: "button", onclick: () => showInvite(dialog, gameId) },
+      "Invite: the seat links")), dialog);
   parent.append(box);
   let stopped = false;
   let timer = null;
@@ -158,7 +164,7 @@ export function presencePanel(parent, gameId, bots) {
       const pick = chosen[s.seat] || "heuristic";
       const select = h("select", { class: "hand-bot", "aria-label": `bot for seat ${s.seat}`,
         onchange: () => { chosen[s.seat] = select.value; } },
-      bots.map((b) => h("option", { value: b.name, selected: b.name === pick }, b.name)));
+      botOptions(bots, pick));
       return h("tr", { "data-seat": s.seat, class: s.connected ? "connected" : "" },
         h("td", {}, `Seat ${s.seat}`), h("td", { class: "who" }, s.label),
         h("td", { class: "state" }, h("span", { class: `dot ${s.connected ? "on" : ""}` }), state),

@@ -1,6 +1,8 @@
 // Dominoes drawn as SVG: a rounded tile, a dividing line and real pips.
 // One unit is half a tile: a tile lying along x is 2 x 1 units.
 
+import { tileWords } from "./speech.js";
+
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
 // Pip positions on a 3 x 3 grid (0 top-left ... 8 bottom-right) for 0-9.
@@ -52,12 +54,15 @@ export function tile(parent, x, y, horizontal, first, second, cls = "") {
 }
 
 // A standalone SVG of one tile (for the hand, tables and lists).
-export function tileSvg(a, b, { horizontal = false, cls = "", title = "" } = {}) {
+export function tileSvg(a, b, { horizontal = false, cls = "", title = "", hidden = false } = {}) {
   const svg = document.createElementNS(SVG_NS, "svg");
   svg.setAttribute("viewBox", horizontal ? "0 0 2 1" : "0 0 1 2");
   svg.setAttribute("class", `domino ${horizontal ? "h" : "v"} ${cls}`.trim());
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", title || `${a}-${b}`);
+  if (hidden) svg.setAttribute("aria-hidden", "true");  // its button names it
+  else {
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", title || tileWords(a, b));
+  }
   tile(svg, 0, 0, horizontal, a, b);
   return svg;
 }

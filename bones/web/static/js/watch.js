@@ -28,6 +28,7 @@ export class WatchTable extends Table {
     super(root, gameId, onLeave);
     const key = watchKey(gameId);
     this.auth = key ? { seat: -1, key } : null;
+    this.spectator = true;  // no hand, no move, no seat's tool (game.js)
   }
 
   async start() {
@@ -49,13 +50,13 @@ export class WatchTable extends Table {
 
   drawHand() {
     const v = this.view;
-    $("#hand", this.root).replaceChildren(h("span", { class: "muted" },
+    const hand = $("#hand", this.root);
+    hand.setAttribute("aria-label", "tiles held");
+    hand.replaceChildren(h("span", { class: "muted" },
       `${v.seats.map((s) => `${s.who}: ${s.tiles}`).join(" · ")} · boneyard ${v.boneyard}`));
     $("#actions", this.root).replaceChildren();
     $("#moves", this.root).replaceChildren();
   }
-
-  onKey() { /* a spectator has no move to key */ }
 }
 
 // The host's card under a game: create a watch link (with its QR code) to send to spectators.
@@ -66,10 +67,12 @@ export function watchLinksCard(gameId) {
   async function create() {
     try {
       const link = await host("POST", `/api/games/${gameId}/watch`, {});
-      const qr = h("div", { class: "qr", "aria-label": "QR code of the watch link" });
+      const qr = h("div", { class: "qr", role: "img", "aria-label": "QR code of the watch link" });
       qr.innerHTML = link.qr || "";  // SVG made by the server from the link
+      const svg = qr.querySelector("svg");
+      if (svg) svg.setAttribute("aria-hidden", "true");
       box.append(h("div", { class: "link watch-link" }, h("b", {}, `Watch link ${link.links}`),
-        h("input", { readonly: true, value: link.url, class: "seat-url watch-url" }), qr));
+        h("input", { readonly: true, value: link.url, class: "seat-url watch-url", "aria-label": `watch link ${link.links}` }), qr));
       status.textContent = `${link.links} of at most ${link.max} watch links.`;
     } catch (err) { status.textContent = err.message; }
   }
