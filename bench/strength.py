@@ -12,8 +12,8 @@ peers' best honest bots (``bench/versus_openspiel.py``: ISMCTS on
 ``partnership-block``), which are slow (seconds a move).
 
 A benchmark, not a test: the figures depend on nothing but the seed (every
-bot here is reproducible), the times on the machine. docs/simulate.md
-("Strength") gives the figures of a full run.
+bot here is reproducible), the times on the machine.
+bench/results/search-issue20.md ("The ladder") gives the figures of its runs.
 
     python -m bench.strength                  # 40 matches a pairing
     python -m bench.strength -n 200 --jobs 2 --json --out strength.json

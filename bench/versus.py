@@ -7,7 +7,9 @@ other side's the second time, so neither side profits from a lucky deal.
 Games are the unit of the figures: each ends in a win, a tie or a loss for
 bones, and a tie is not a win.  Both the win rate of the decided games and
 the win rate of all games are given with Wilson 95% intervals
-(:func:`bones.sim.stats.wilson`).
+(:func:`bones.sim.stats.wilson`).  The deals' results are read as ``bones
+simulate --duplicate`` reads its own
+(:func:`bones.sim.duplicate.deal_results`).
 
 The time of a move is the wall-clock time of one decision with more than one
 legal option (forced moves are made at once by both sides and not counted);
@@ -27,6 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 
 from bench.common import machine_info
+from bones.sim.duplicate import deal_key, deal_results
 
 
 @dataclass
@@ -96,6 +99,12 @@ def summarise(games: list[Game]) -> dict[str, object]:
     for g in games:
         by_deal.setdefault(g.deal, []).append(g.outcome)
     pairs = [o for o in by_deal.values() if len(o) == 2]
+    # each pair's result: bones' wins, the peer's, the ties
+    results: dict[int, int] = {}
+    for o in pairs:
+        key = deal_key([sum(x > 0 for x in o), sum(x < 0 for x in o)], o.count(0), 2)
+        results[key] = results.get(key, 0) + 1
+    swept = deal_results(results, ("bones", "peer"), 2)["swept"]
     return {
         "games": len(games),
         "pairs": len(pairs),
@@ -104,8 +113,8 @@ def summarise(games: list[Game]) -> dict[str, object]:
         "win_rate_all": _wilson(wins, len(games)),
         "mean_points": round(statistics.fmean(g.points for g in games), 2) if games else 0.0,
         # pairs: bones won both games of the deal / split or tied / lost both
-        "pairs_won_both": sum(min(o) > 0 for o in pairs),
-        "pairs_lost_both": sum(max(o) < 0 for o in pairs),
+        "pairs_won_both": swept[0],
+        "pairs_lost_both": swept[1],
         "bones_time": _ms(t for g in games for t in g.bones_ms),
         "peer_time": _ms(t for g in games for t in g.peer_ms),
     }

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bench import __main__ as bench_main
-from bench import fused, peers, proposals, system, throughput
+from bench import duplicate, fused, peers, proposals, system, throughput
 from bench.common import compile_table, machine_info, tables
 
 
@@ -205,3 +207,15 @@ def test_the_pool_bench_writes_every_field_of_the_flat_table(tmp_path) -> None:
             key, _, values = line.partition(" :")
             read[key] = [int(v) for v in values.split()]
     assert read == {k: v for k, v in table.items() if k != "format"}
+
+
+def test_duplicate_compares_the_widths_of_plain_and_duplicate_runs() -> None:
+    out = duplicate.run("block-2p", ["heuristic", "greedy"], 40, seed=3, hands_only=True)
+    plain, dup = out["plain"], out["duplicate"]
+    assert plain["games"] == dup["games"] == 40 and dup["deals"] == 20
+    assert plain["margin_width"] > 0 and dup["margin_width"] > 0
+    assert plain["decided_games"] <= 40 and dup["decided_games"] <= 40
+    for figure in out["saving"].values():
+        ratio = 1 / (1 - figure["saved"]) if figure["saved"] < 1 else float("inf")
+        assert figure["plain_games_for_the_same_width"] == pytest.approx(40 * ratio, rel=0.05)
+    assert "plain needs" in duplicate.describe(out)

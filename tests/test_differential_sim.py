@@ -9,10 +9,12 @@ product and histogram) must be identical: for every built-in variant at
 every allowed player count (teams where allowed), random, greedy and
 heuristic bots,
 whole matches and ``--hands`` mode; for bigger tile sets and for
-hypothesis-generated variant files.  Through the command line, the
-``--json`` report must be byte-identical (outside ``run``) between
+hypothesis-generated variant files; and duplicate runs (every deal from
+every rotation, the deals' sums and results too).  Through the command
+line, the ``--json`` report must be byte-identical (outside ``run``) between
 ``BONES_CORE=python`` and ``BONES_CORE=native`` and between ``--jobs 1``
-and ``--jobs 2``.
+and ``--jobs 2``, for ``simulate``, ``tournament`` and ``compare``, plain
+and ``--duplicate``.
 
 Skipped without the native core; ``BONES_CORE=native`` (CI's native pass)
 turns a missing core into a failure.
@@ -68,6 +70,14 @@ def test_builtin_variants_simulate_the_same(name: str, players: int, teams: bool
             python, native = both(config, monkeypatch)
             assert python == native, (name, players, teams, bots, hands_only)
             assert native["n"] == games and any(native["sums"])
+    # duplicate: every deal from every rotation, its leads apart
+    for bots in (["greedy", "random"], ["heuristic", "greedy", "random", "greedy"][:players]):
+        for hands_only, deals in ((False, 3), (True, 12)):
+            config = sim.make_config([table], bots, games=deals, seed=players + 40,
+                                     hands_only=hands_only, duplicate=True)
+            python, native = both(config, monkeypatch)
+            assert python == native, (name, players, teams, bots, hands_only, "duplicate")
+            assert native["deals"] == deals and native["n"] == deals * config.rotations
 
 
 def test_bigger_sets_and_paired_tables(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -87,6 +97,12 @@ def test_bigger_sets_and_paired_tables(monkeypatch: pytest.MonkeyPatch) -> None:
                              players=2)
     python, native = both(config, monkeypatch)
     assert python == native
+    for players in (2, 4):
+        config = sim.make_config(["all-fives", "docs/examples/house-fives.yaml"],
+                                 ["heuristic", "random"], games=6, seed=2, players=players,
+                                 duplicate=True)
+        python, native = both(config, monkeypatch)
+        assert python == native and native["deals"] == 6
 
 
 try:
@@ -187,9 +203,9 @@ def test_only_the_native_bots_play_natively() -> None:
     assert sim.native_module(config) is None
 
 
-def _cli(core_name: str, *args: str) -> dict[str, Any]:
+def _cli(core_name: str, *args: str, command: str = "simulate") -> dict[str, Any]:
     env = {**os.environ, "BONES_CORE": core_name}
-    out = subprocess.run([sys.executable, "-m", "bones", "simulate", *args, "--json", "--quiet"],
+    out = subprocess.run([sys.executable, "-m", "bones", command, *args, "--json", "--quiet"],
                          capture_output=True, text=True, env=env, timeout=300, check=True)
     body = json.loads(out.stdout)
     body.pop("run")
@@ -200,6 +216,10 @@ def _cli(core_name: str, *args: str) -> dict[str, Any]:
     ("sniff", "--hands", "3000", "--bots", "random", "--seed", "12"),
     ("partnership-block", "-n", "60", "--bots", "greedy,random", "--seed", "3"),
     ("all-fives", "-n", "20", "--bots", "heuristic,greedy", "--seed", "8"),
+    ("block-2p", "--hands", "300", "--bots", "heuristic,greedy", "--seed", "9", "--duplicate"),
+    ("all-fives", "-n", "10", "--bots", "heuristic,greedy", "--seed", "8", "--duplicate"),
+    ("partnership-block", "-n", "10", "--bots", "heuristic,greedy,random,greedy", "--seed", "3",
+     "--duplicate"),
 ])
 def test_cli_json_is_the_same_for_both_cores_and_any_jobs(args: tuple[str, ...]) -> None:
     python = _cli("python", *args)
@@ -208,7 +228,25 @@ def test_cli_json_is_the_same_for_both_cores_and_any_jobs(args: tuple[str, ...])
     text = json.dumps(python, sort_keys=True)
     assert json.dumps(native, sort_keys=True) == text
     assert json.dumps(native2, sort_keys=True) == text
-    assert python["games"] == int(args[2]) and not python["partial"]
+    dup = python["duplicate"]
+    per = dup["games_per_deal"] if dup else 1
+    assert python["games"] == int(args[2]) * per and not python["partial"]
+
+
+@pytest.mark.parametrize("command,args", [
+    ("tournament", ("all-fives", "--bots", "random,greedy,heuristic", "-n", "6", "--seed", "4",
+                    "--duplicate")),
+    ("compare", ("all-fives", "docs/examples/house-fives.yaml", "-n", "8", "--bots",
+                 "heuristic,greedy", "--seed", "4", "--duplicate")),
+])
+def test_duplicate_tournaments_and_comparisons_are_the_same_for_both_cores(
+        command: str, args: tuple[str, ...]) -> None:
+    python = _cli("python", *args, command=command)
+    text = json.dumps(python, sort_keys=True)
+    assert json.dumps(_cli("native", *args, command=command), sort_keys=True) == text
+    assert json.dumps(_cli("native", *args, "--jobs", "2", command=command),
+                      sort_keys=True) == text
+    assert python["duplicate"] is not None
 
 
 def test_a_hand_that_wins_one_game_of_several_scores_what_it_gained(

@@ -155,7 +155,8 @@ def test_the_hand_fields(native: dict[str, Any]) -> None:
 
 def test_streams_and_limits(native: dict[str, Any]) -> None:
     from bones.sim import simulation as sim
-    assert native["streams"] == {"DEALS": rng_module.DEALS, "BOTS": rng_module.BOTS}
+    assert native["streams"] == {"DEALS": rng_module.DEALS, "BOTS": rng_module.BOTS,
+                                 "LEADS": rng_module.LEADS}
     assert native["match"] == {"MAX_HANDS": match_module.MAX_HANDS,
                                "MAX_REDEALS": match_module._MAX_REDEALS}
     sides = {name.upper(): i for i, name in enumerate(sim._SIDE) if i}

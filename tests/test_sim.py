@@ -319,7 +319,8 @@ def test_reports_are_those_of_the_plain_loop() -> None:
     """The `--json` body (everything outside ``run``) of a few runs is exactly
     what the plain loop gave before the fast path (no observation for bots
     that do not read one, legal moves computed once, sampled timing): the
-    file was written by that loop, on the same stream."""
+    file was written by that loop, on the same stream, in the layout's
+    version 1: version 2 is the same body with ``duplicate`` (null)."""
     import json
 
     for entry in json.loads(_REPORTS.read_text()):
@@ -327,7 +328,12 @@ def test_reports_are_those_of_the_plain_loop() -> None:
         config = make_config(case.pop("variants"), case.pop("bots"), case.pop("games"),
                              case.pop("seed"), **case)
         got = json.loads(json.dumps(report(config, simulate(config)), sort_keys=True))
-        assert got == entry["report"], entry["case"]
+        assert got.pop("duplicate") is None and got.pop("version") == 2
+        for side in (got, got.get("compare", {}).get("b", {})):
+            assert side.pop("duplicate", None) is None
+        before = dict(entry["report"])
+        assert before.pop("version") == 1
+        assert got == before, entry["case"]
 
 
 @pytest.mark.parametrize("columns", [80, 200])

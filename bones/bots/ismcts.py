@@ -164,8 +164,9 @@ class IsmctsBot:
 
     def search(self, obs: Observation, rng: Rng, legal: list[int],
                even: bool = False) -> tuple[int, list[float], list[float]]:
-        """The chosen move and, for every move of ``legal`` (all the seat's
-        legal moves, in the engine's order), its visits and summed reward;
+        """The chosen move and, for every move of ``legal`` (the seat's legal
+        moves in the engine's order, all or some: the root tries no other),
+        its visits and summed reward;
         in the native core when it is active, with the same draws.
 
         ``even`` gives the root's moves the iterations in turn, in their
@@ -241,6 +242,9 @@ class IsmctsBot:
                 if self.depth and len(path) >= self.depth:
                     break
                 moves = world.legal_moves()
+                if node is root and len(moves) != len(legal):
+                    # the root's candidates only: one move a group of twins
+                    moves = [m for m in moves if m in legal]
                 if even and node is root:
                     # the root's moves in turn: the same in every world
                     move = moves[done % len(moves)]

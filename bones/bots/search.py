@@ -25,8 +25,9 @@ With the native core active (:func:`bones.engine.core.native`) the search
 runs in Rust (``bones_native.Searcher``, native/src/bots/search.rs, solve.rs,
 infer.rs) and takes exactly the same decisions from the same draws, one to
 two orders of magnitude faster; :func:`evaluate_moves` gives the value of
-every legal move (for analysis).  docs/simulate.md, "Strength", has every
-figure and the commands that reproduce them.
+every legal move (for analysis).  docs/simulate.md, "Strength", has the
+current figures and the commands that reproduce them, bench/results/ every
+measurement behind them.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from bones.bots.solve import DEFAULT_NODES, MAX_NODES, Solver, solvable
 from bones.bots.stop import Stopped, current, native_call
 from bones.engine import core
 from bones.engine.hand import Hand
+from bones.engine.mirror import distinct_moves, mirror_of
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
 from bones.seat.observation import NoWorldError, Observation, sample_world
@@ -53,7 +55,7 @@ from bones.seat.observation import NoWorldError, Observation, sample_world
 #: Worlds per move of ``pimc`` (bones 0.1's ``search``), with heuristic
 #: rollouts: in 2-player all-fives a median move with a choice takes about
 #: 1.5 ms in the native core and 0.1 s in Python, and beats ``heuristic`` in
-#: 81% of matches (docs/simulate.md, "Strength").
+#: 81% of matches (bench/results/pimc-and-earlier.md).
 PIMC_ITERATIONS = 45
 #: Worlds per move of ``search``: solved worlds buy more than rollouts, and
 #: the native solver keeps the median move with a choice in a few ms.
@@ -194,6 +196,11 @@ class SearchBot:
 
     def choose(self, obs: Observation, rng: Rng) -> int:
         legal = obs.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        # one candidate a move: the same tile on twin arms is one move
+        # (bones.engine.mirror), judged once and never against itself
+        legal = distinct_moves(obs.layout, legal)
         if len(legal) == 1:
             return legal[0]
         if self.grows_tree(obs):
@@ -413,18 +420,23 @@ def evaluate_moves(obs: Observation, iterations: int = DEFAULT_ITERATIONS, seed:
     ``policy=``, ``value=``, ``threads=``).  With ``value="match"`` in a
     variant with a target, a value is instead the seat's side's expected
     probability of winning the match after the hand.  Raises :class:`NoWorldError` for an observation no deal
-    agrees with; a seat with no legal move gets an empty list.
+    agrees with; a seat with no legal move gets an empty list.  Moves that
+    are one (the same tile on twin arms, :mod:`bones.engine.mirror`) are
+    judged once and get that one value.
     """
     legal = obs.legal_moves()
     if not legal:
         return []
     cls = PimcBot if bot == "pimc" else SearchBot
     searcher = cls(iterations=iterations, **params)
-    _, totals, weights = searcher.search(obs, Rng(seed), legal)
+    firsts = mirror_of(obs.layout, legal)
+    distinct = [move for i, move in enumerate(legal) if firsts[i] == i]
+    _, totals, weights = searcher.search(obs, Rng(seed), distinct)
     scale = weights * searcher.rollouts
     if searcher.table(obs.rules) is not None:
         scale *= WIN  # the match objective: a probability
-    return [(move, total / scale if scale else 0.0) for move, total in zip(legal, totals)]
+    value = {move: total / scale if scale else 0.0 for move, total in zip(distinct, totals)}
+    return [(move, value[legal[firsts[i]]]) for i, move in enumerate(legal)]
 
 
 def native_searcher(rules: Rules) -> Any:

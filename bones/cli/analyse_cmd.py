@@ -128,17 +128,19 @@ def _v(value: float) -> str:
 
 
 def _move(v: MoveValue) -> str:
+    # the other moves to the same position are named with it: one move, one value
+    name = " = ".join([v.notation, *(n for _, n in v.same)])
     if v.win is None:
-        return f"{v.notation} ({_v(v.value)})"
-    return f"{v.notation} ({_v(v.value)}, wins {v.win:.1%})"
+        return f"{name} ({_v(v.value)})"
+    return f"{name} ({_v(v.value)}, wins {v.win:.1%})"
 
 
 def decision_line(d: Decision) -> str:
     """One decision: ``move 4, seat 1: played 5-5 (+7.2); best 0-0 (+20.4), 13.2 points better``."""
     head = f"move {d.ply:>2}, seat {d.seat}: played {_move(d.played)}"
-    if d.played.move == d.best.move:
+    if d.best_played:  # the best move, or one to the same position
         return f"{head}; the best move"
-    if round(d.loss, 1) == 0:  # a mirror placement, or a move the search cannot tell apart
+    if round(d.loss, 1) == 0:  # a move the search cannot tell apart from the best
         return f"{head}; as good as the best, {_move(d.best)}"
     mark = "  mistake" if d.mistake else ""
     return f"{head}; best {_move(d.best)}, {d.loss:.1f} better{mark}"

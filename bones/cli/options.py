@@ -80,6 +80,10 @@ Matches = Annotated[Optional[int], typer.Option(
 Hands = Annotated[Optional[int], typer.Option(
     "--hands", help="Play this many independent first hands instead of matches "
     f"(at most {GAMES_LIMIT:,}).", show_default=False, max=GAMES_LIMIT)]
+Duplicate = Annotated[bool, typer.Option(
+    "--duplicate", help="Play every deal from every seat rotation of the bots (the same "
+    "shuffles in each), so -n or --hands counts deals; paired statistics over deals, ties "
+    "apart.")]
 
 
 # ------------------------------------------------------------------ errors

@@ -26,6 +26,7 @@ from bones.cli.options import (
     EXIT_USAGE,
     Bots,
     CommandError,
+    Duplicate,
     Hands,
     Jobs,
     Json,
@@ -63,7 +64,9 @@ _SIM_HELP = f"""Simulate games between bots and report statistics with 95% inter
 NAME-or-FILE is a built-in variant or a variant file.  -n plays whole matches
 (default 200); --hands N plays N independent first hands instead.  --bots
 gives one bot per seat (a shorter list repeats); seats rotate across games so
-every bot sits in every seat equally.  Without --seed a seed is chosen and
+every bot sits in every seat equally; --duplicate plays every deal from every
+rotation instead (the same shuffles in each) and reports paired statistics
+over deals.  Without --seed a seed is chosen and
 recorded in the report (text and --json).  The same seed gives the same totals for any --jobs and with
 --scheduler.  Win rates have Wilson intervals; points use standard errors
 across matches.  `bones bots` lists the bots.
@@ -78,7 +81,7 @@ def _run_one(config: SimConfig, runner: _Runner, games: int, label: str,
     from bones.sim.simulation import report
 
     started = time.perf_counter()
-    bar = _Progress(games, label, quiet)
+    bar = _Progress(config.total_games, label, quiet)
     try:
         summary = runner.run(config, bar)
     finally:
@@ -136,14 +139,15 @@ def _tables(refs: list[str], players: Optional[int], teams: bool) -> list[Table]
 
 
 def _config(tables: list[Table], bots: Optional[list[str]], games: int, seed: Optional[int],
-            hands_only: bool) -> SimConfig:
+            hands_only: bool, duplicate: bool = False) -> SimConfig:
     from bones.sim.simulation import SimError, make_config
 
     if seed is None:
         seed = new_seed()
     try:
         names = [b.name for b in _parse_bots(bots or ["heuristic"])]
-        return make_config(tables, names, games, seed, hands_only=hands_only)
+        return make_config(tables, names, games, seed, hands_only=hands_only,
+                           duplicate=duplicate)
     except (BotError, SimError) as err:
         raise CommandError(str(err), EXIT_USAGE) from None
 
@@ -228,7 +232,7 @@ class _Runner:
         (a partial summary), never the whole command."""
         from bones.sim.simulation import Layout, SimError, Summary, simulate
 
-        bar = bar or _Progress(config.games, "", quiet=True)
+        bar = bar or _Progress(config.total_games, "", quiet=True)
         with ctrl_c_raises():
             try:
                 return simulate(config, self._executor_for(config), self.workers,
@@ -236,7 +240,9 @@ class _Runner:
             except SimError as err:
                 raise CommandError(str(err), EXIT_PROBLEM) from None
             except KeyboardInterrupt:  # before the first batch: nothing finished
-                nothing = Summary.empty(Layout(config))
+                from bones.sim.simulation import deal_layout
+
+                nothing = Summary.empty(Layout(config), deal_layout(config))
                 nothing.partial = True
                 return nothing
 
@@ -397,6 +403,7 @@ def simulate_command(
     jobs: Jobs = 1,
     oversubscribe: Oversubscribe = False,
     scheduler: Scheduler = None,
+    duplicate: Duplicate = False,
     as_json: Json = False,
     as_csv: bool = typer.Option(False, "--csv", help="One CSV row per bot and seat."),
     out: Out = None,
@@ -408,14 +415,14 @@ def simulate_command(
         _check_out(out)
         games = _games(matches, hands)
         tables = _tables([variant], players, teams)
-        config = _config(tables, bots, games, seed, hands is not None)
+        config = _config(tables, bots, games, seed, hands is not None, duplicate)
         runner = _Runner(jobs, scheduler, games, oversubscribe, quiet)
         report, summary = _run_one(config, runner, games, "simulating", quiet)
         if as_csv:
             _write(out, _csv(report))
         else:
             _emit(out, report, as_json, _print_simulation)
-        return _partial("simulate", summary, games)
+        return _partial("simulate", summary, config)
 
     _command("simulate", body)
 
@@ -432,12 +439,13 @@ def _emit(out: Path | None, report: dict[str, Any], as_json: bool,
         _write(out, console.export_text())
 
 
-def _partial(command: str, summary: Summary, games: int) -> int:
+def _partial(command: str, summary: Summary, config: SimConfig) -> int:
     """The exit code of a run: a run stopped early says so and exits 1."""
     if summary.partial:
         why = f" ({summary.stopped_by})" if summary.stopped_by else ""
-        typer.echo(f"bones {command}: partial: stopped after {summary.n} of {games} games{why}",
-                   err=True)
+        done = (f"{summary.deals} of {config.games} deals ({summary.n} games)"
+                if config.duplicate else f"{summary.n} of {config.games} games")
+        typer.echo(f"bones {command}: partial: stopped after {done}{why}", err=True)
         return EXIT_PROBLEM
     return 0
 
@@ -447,9 +455,14 @@ def _csv(body: dict[str, Any]) -> str:
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
+    dup = body.get("duplicate")
+    paired = {r["bot"]: r for r in dup["bots"]} if dup else {}
     w.writerow(["kind", "name", "games", "wins", "win_rate", "win_lo", "win_hi",
                 "play_per_hand", "play_lo", "play_hi", "settle_per_hand", "settle_lo",
-                "settle_hi", "points_per_game", "points_lo", "points_hi"])
+                "settle_hi", "points_per_game", "points_lo", "points_hi"]
+               + (["deals", "decided_win_rate", "decided_lo", "decided_hi", "margin_per_deal",
+                   "margin_lo", "margin_hi", "deals_won_every_game", "tied_games"]
+                  if dup else []))
     rows = [("bot", b["bot"], b) for b in body["bots"]]
     rows += [("seat", str(s["seat"]), s) for s in body["seats"]]
     for kind, name, r in rows:
@@ -457,6 +470,15 @@ def _csv(body: dict[str, Any]) -> str:
         for key in ("win_rate", "play_points_per_hand", "settlement_points_per_hand",
                     "points_per_game"):
             cells += [r[key]["value"], r[key]["lo"], r[key]["hi"]]
+        if dup:
+            p = paired.get(name) if kind == "bot" else None
+            if p is None:  # a seat: the paired figures are per bot
+                cells += [""] * 9
+            else:
+                cells += [dup["deals"]]
+                for key in ("decided_win_rate", "margin_per_deal"):
+                    cells += [p[key]["value"], p[key]["lo"], p[key]["hi"]]
+                cells += [p["deals_won_every_game"], dup["ties"]]
         w.writerow(cells)
     return buf.getvalue()
 
@@ -467,8 +489,11 @@ def _print_simulation(console: Console, body: dict[str, Any]) -> None:
     v = body["variant"]
     unit = "hands" if body["mode"] == "hands" else "matches"
     partial = " (PARTIAL)" if body["partial"] else ""
+    dup = body.get("duplicate")
+    deals = (f" ({dup['deals']} deals x {dup['games_per_deal']} seatings, duplicate)"
+             if dup else "")
     console.print(f"{v['name']}, {v['players']} players{' in teams' if v['teams'] else ''}: "
-                  f"{body['games']} {unit}{partial}, seed {body['seed']}")
+                  f"{body['games']} {unit}{deals}{partial}, seed {body['seed']}")
     _print_reproducibility(console, body)
     sections = [("bot", body["bots"], "bot"), ("seat", body["seats"], "seat")]
     if len(body["bots"]) == 1:
@@ -502,7 +527,39 @@ def _print_simulation(console: Console, body: dict[str, Any]) -> None:
         else:
             console.print(t)
     _print_game(console, body, unit)
+    if dup:
+        _print_duplicate(console, dup, unit)
     _print_times(console, body)
+
+
+def _print_duplicate(console: Console, dup: dict[str, Any], unit: str) -> None:
+    """The paired statistics of a duplicate run (the deal is the unit)."""
+    from rich.table import Table
+
+    games = dup["games_per_deal"]
+    t = Table(title=f"paired over {dup['deals']} deals of {games} {unit} (95% intervals)",
+              title_justify="left")
+    t.add_column("bot", no_wrap=True)
+    t.add_column("wins of decided", justify="right", no_wrap=True)
+    t.add_column("margin/deal", justify="right", no_wrap=True)
+    t.add_column(f"margin/{unit[:-2] if unit == 'matches' else 'hand'}", justify="right",
+                 no_wrap=True)
+    t.add_column(f"won all {games}", justify="right", no_wrap=True)
+    for r in dup["bots"]:
+        t.add_row(r["bot"], _pct(r["decided_win_rate"]), _num(r["margin_per_deal"], 1),
+                  _num(r["margin_per_game"], 2), str(r["deals_won_every_game"]))
+    console.print(t)
+    console.print(f"decided {dup['decided']} of {dup['games']} {unit}; tied {dup['ties']} "
+                  "(apart: neither a win nor a loss)")
+    names = [r["bot"] for r in dup["bots"]]
+    shown = []
+    for row in dup["deal_results"][:6]:
+        wins = "-".join(str(w) for w in row["wins"])
+        tie = f", {row['ties']} tied" if row["ties"] else ""
+        shown.append(f"{wins}{tie}: {row['deals']}")
+    console.print(f"deal results (wins {'-'.join(names)}): " + "; ".join(shown)
+                  + ("; ..." if len(dup["deal_results"]) > 6 else ""),
+                  markup=False, highlight=False, soft_wrap=True)
 
 
 def _print_times(console: Console, body: dict[str, Any]) -> None:
@@ -606,14 +663,15 @@ def tournament_command(
     bots: list[str] = typer.Option(..., "--bots", help="At least two bots, comma-separated, "
                                    "or --bots repeated with one bot each (see `bones bots`)."),
     matches: int = typer.Option(100, "-n", "--matches", max=GAMES_LIMIT,
-                                help="Matches per pairing (or per seating; at most "
-                                f"{GAMES_LIMIT:,})."),
+                                help="Matches per pairing (or per seating; with --duplicate, "
+                                f"deals; at most {GAMES_LIMIT:,})."),
     players: Players = None,
     teams: Teams = False,
     seed: Seed = None,
     jobs: Jobs = 1,
     oversubscribe: Oversubscribe = False,
     scheduler: Scheduler = None,
+    duplicate: Duplicate = False,
     as_json: Json = False,
     out: Out = None,
     quiet: Quiet = False,
@@ -629,7 +687,7 @@ def tournament_command(
         try:
             names = [b.name for b in _parse_bots(bots)]
             plan = Tournament.plan(table, names, matches,
-                                   new_seed() if seed is None else seed)
+                                   new_seed() if seed is None else seed, duplicate)
         except (BotError, SimError, TournamentError) as err:
             raise CommandError(str(err), EXIT_USAGE) from None
         runner = _Runner(jobs, scheduler, matches, oversubscribe, quiet)
@@ -646,7 +704,9 @@ def tournament_command(
 def _play_tournament(plan: Tournament, runner: _Runner, quiet: bool) -> dict[str, Any]:
     """Play every seating of ``plan`` (stopping at a partial run): its report."""
     count = len(plan.configs)
-    note(f"{count} seating{'s' * (count != 1)} x {plan.matches} matches", quiet)
+    each = (f"{plan.matches} deals x {plan.configs[0].rotations} rotations" if plan.duplicate
+            else f"{plan.matches} matches")
+    note(f"{count} seating{'s' * (count != 1)} x {each}", quiet)
     started = time.perf_counter()
     bar = _Progress(plan.total_matches, "tournament", quiet)
     try:
@@ -669,8 +729,10 @@ def _print_tournament(console: Console, body: dict[str, Any]) -> None:
 
     v = body["variant"]
     names = body["bots"]
-    console.print(f"{v['name']}, {v['players']} players: {body['matches_per_seating']} "
-                  f"matches per seating, seed {body['seed']}"
+    dup = body.get("duplicate")
+    per = (f"{body['matches_per_seating']} deals per seating, each from every rotation "
+           "(duplicate)" if dup else f"{body['matches_per_seating']} matches per seating")
+    console.print(f"{v['name']}, {v['players']} players: {per}, seed {body['seed']}"
                   + (" (PARTIAL)" if body["partial"] else ""))
     _print_reproducibility(console, body)
     what = "wins against" if v["players"] == 2 else "finishes ahead of"
@@ -705,6 +767,38 @@ def _print_tournament(console: Console, body: dict[str, Any]) -> None:
         t.add_row(str(i), r["bot"], str(r["games"]), _pct(r["win_rate"]))
     console.print(t)
     _print_ratings(console, body["ratings"])
+    if dup:
+        _print_paired_seatings(console, dup, list(names))
+
+
+def _print_paired_seatings(console: Console, dup: dict[str, Any], names: list[str]) -> None:
+    """Each seating's paired statistics in a duplicate tournament (the bots
+    as letters, with the legend, when their names do not fit)."""
+    from rich.table import Table
+
+    def table(label: dict[str, str]) -> RichTable:
+        t = Table(title="paired, per seating, over deals (95% intervals)",
+                  title_justify="left")
+        t.add_column("bot", no_wrap=True)
+        t.add_column("wins of decided", justify="right", no_wrap=True)
+        t.add_column("margin/deal", justify="right", no_wrap=True)
+        t.add_column("won all", justify="right", no_wrap=True)
+        t.add_column("tied", justify="right", no_wrap=True)
+        for run in dup["seatings"]:
+            rows = run["bots"]
+            for j, r in enumerate(rows):
+                t.add_row(label[r["bot"]], _pct(r["decided_win_rate"]),
+                          _num(r["margin_per_deal"], 1), str(r["deals_won_every_game"]),
+                          str(run["ties"]) if not j else "", end_section=j == len(rows) - 1)
+        return t
+
+    t = table({n: n for n in names})
+    if _fits(console, t):
+        console.print(t)
+        return
+    letters = _letters(names)
+    console.print(table(dict(zip(names, letters))))
+    _print_legend(console, letters, names)
 
 
 def _print_ratings(console: Console, ratings: dict[str, Any]) -> None:
@@ -738,6 +832,7 @@ def compare_command(
     jobs: Jobs = 1,
     oversubscribe: Oversubscribe = False,
     scheduler: Scheduler = None,
+    duplicate: Duplicate = False,
     as_json: Json = False,
     out: Out = None,
     quiet: Quiet = False,
@@ -749,11 +844,11 @@ def compare_command(
         if tables[0].players != tables[1].players:
             raise CommandError(f"{a} is played by {tables[0].players} players here and {b} "
                                f"by {tables[1].players}; choose one with --players", EXIT_USAGE)
-        config = _config(tables, bots, games, seed, hands is not None)
+        config = _config(tables, bots, games, seed, hands is not None, duplicate)
         runner = _Runner(jobs, scheduler, games, oversubscribe, quiet)
         report, summary = _run_one(config, runner, games, "comparing", quiet)
         _emit(out, report, as_json, _print_compare)
-        return _partial("compare", summary, games)
+        return _partial("compare", summary, config)
 
     _command("compare", body)
 
@@ -765,8 +860,11 @@ def _print_compare(console: Console, body: dict[str, Any]) -> None:
     vb = body["compare"]["b"]
     diff = body["compare"]["difference"]
     unit = "hands" if body["mode"] == "hands" else "matches"
+    dup = va.get("duplicate")
+    deals = (f" ({dup['deals']} deals x {dup['games_per_deal']} seatings, duplicate)"
+             if dup else "")
     console.print(f"A = {va['variant']['ref']}, B = {vb['variant']['ref']}: {body['games']} "
-                  f"paired {unit}, seed {body['seed']}"
+                  f"paired {unit}{deals}, seed {body['seed']}"
                   + (" (PARTIAL)" if body["partial"] else ""))
     _print_reproducibility(console, body)
     t = Table(title="A - B with 95% intervals", title_justify="left")
@@ -801,4 +899,11 @@ def _print_compare(console: Console, body: dict[str, Any]) -> None:
     row("leader wins", va["leader"]["win_rate"], vb["leader"]["win_rate"],
         diff["leader_win_rate"], True)
     row("final margin", va["margin"]["mean"], vb["margin"]["mean"], diff["margin"], False)
+    if dup:
+        # the paired statistics, the deal the unit (both variants deal alike)
+        for ba, bb, bd in zip(dup["bots"], vb["duplicate"]["bots"], diff["duplicate"]):
+            row(f"{ba['bot']} wins of decided (deals)", ba["decided_win_rate"],
+                bb["decided_win_rate"], bd["decided_win_rate"], True)
+            row(f"{ba['bot']} margin per deal", ba["margin_per_deal"], bb["margin_per_deal"],
+                bd["margin_per_deal"], False)
     console.print(t)

@@ -4,7 +4,11 @@ Hand ``h`` of a match seeded ``S`` is dealt from the stream
 ``stream(S, DEALS, h)`` (docs/random.md says exactly what it draws), so a
 deal depends only on the seed and the hand number.  Matches resumed from
 saves made before that stream existed keep dealing from Python's Mersenne
-Twister (``legacy``), exactly as they would have.
+Twister (``legacy``), exactly as they would have.  A match made with
+``leads_apart`` (the games of one deal in a duplicate simulation) draws a
+lead by lot or at random from ``stream(S, LEADS, h)`` instead, so the
+shuffles of hand ``h`` are the same whoever led it and however the last
+hand ended.
 
 >>> from bones.lang.load import load_variant
 >>> from bones.lang.compile import compile_rules
@@ -25,7 +29,7 @@ from bones.engine import core
 from bones.engine.hand import BLOCKED, DOMINO, Hand
 from bones.engine.handlike import HandLike
 from bones.engine.leads import Deal, by_lot, deal_and_lead
-from bones.engine.rng import DEALS, Rng, new_seed, stream
+from bones.engine.rng import DEALS, LEADS, Rng, new_seed, stream
 from bones.engine.rules import (
     LATER_ALTERNATE,
     LATER_DOMINOER,
@@ -72,19 +76,23 @@ class Match:
     def __init__(self, rules: Rules, seed: int | None = None,
                  scores: list[int] | None = None, *,
                  legacy: random.Random | None = None, stepwise_core: bool = False,
-                 got_in: list[bool] | None = None) -> None:
+                 got_in: list[bool] | None = None, leads_apart: bool = False) -> None:
         """``legacy`` is the Mersenne Twister of a save made before the
         specified stream (record format 1): the match then deals from it as
         those versions did.  With ``stepwise_core`` its hands are stepped by
         the core that runs (:func:`bones.engine.core.new_hand`: the native
         hand when the native core is active); without it, always by the
-        Python reference."""
+        Python reference.  With ``leads_apart`` a lead by lot or at random
+        draws from its own stream (``LEADS``), never from the shuffle's."""
         self.rules = rules
         self.stepwise_core = stepwise_core
         self.seed = new_seed() if seed is None else seed
         self.legacy = legacy
+        self.leads_apart = leads_apart and legacy is None
         # the stream of the hand being dealt (docs/random.md)
         self.rng: Rng | random.Random = legacy if legacy is not None else Rng(0)
+        # with leads_apart: the stream its lead by lot or at random draws from
+        self._leads: Rng = Rng(0)
 
         self.scores = list(scores) if scores is not None else [0] * rules.owners
         self.history: list[HandSummary] = []
@@ -142,11 +150,20 @@ class Match:
             return 1 + sum(1 for h in self.history if h.winner >= 0)
         return len(self.history) + 1
 
+    @property
+    def lead_rng(self) -> Rng | random.Random:
+        """The stream a lead by lot or at random draws from: the deal's own,
+        or with ``leads_apart`` the hand's ``LEADS`` stream."""
+        return self._leads if self.leads_apart else self.rng
+
     def next_deal(self) -> Deal:
         rules = self.rules
         rule = self.next_lead_rule()
         if self.legacy is None:
-            self.rng = stream(self.seed, DEALS, len(self.history) + 1)
+            number = len(self.history) + 1
+            self.rng = stream(self.seed, DEALS, number)
+            if self.leads_apart:
+                self._leads = stream(self.seed, LEADS, number)
         if rules_trains(rules):
             from bones.engine.trains import train_deal
 
@@ -224,7 +241,7 @@ class Match:
     def _lot_tiles(self, k: int) -> list[int]:
         """k distinct tiles drawn for the lot (docs/random.md, "The lot")."""
         size = self.rules.tiles.size
-        rng = self.rng
+        rng = self.lead_rng
         if not isinstance(rng, Rng):
             return rng.sample(range(size), k)
         # the first k steps of a shuffle from the front
@@ -338,6 +355,21 @@ class Match:
             self.finish_hand(hand)
 
 
+def deal_mismatch(a: Rules, b: Rules) -> str:
+    """Why matches of ``a`` and ``b`` from one seed cannot deal the same
+    hands ('' when they can): the shuffle of a hand depends on the tile set,
+    the players and the hand size (with the leads apart, nothing else; a
+    deal one of them throws in, ``deal.redeal``, is dealt again there)."""
+    parts = []
+    if (a.tiles.highest, a.tiles.size) != (b.tiles.highest, b.tiles.size):
+        parts.append(f"a double-{a.tiles.highest} set against a double-{b.tiles.highest} set")
+    if a.players != b.players:
+        parts.append(f"{a.players} players against {b.players}")
+    if a.hand_size != b.hand_size:
+        parts.append(f"{a.hand_size} tiles a hand against {b.hand_size}")
+    return ", ".join(parts)
+
+
 def rules_trains(rules: Rules) -> bool:
     """Whether ``rules`` lay out trains (docs/trains.md)."""
     return rules.trains is not None
@@ -356,7 +388,7 @@ class _SeededDealer:
         return self.match._lot(contenders)
 
     def leader_at_random(self) -> int:
-        rng = self.match.rng
+        rng = self.match.lead_rng
         players = self.match.rules.players
         return rng.below(players) if isinstance(rng, Rng) else rng.randrange(players)
 
@@ -367,4 +399,5 @@ class _SeededDealer:
         return boneyard.pop(0)
 
 
-__all__ = ["Match", "Deal", "HandSummary", "new_seed", "MAX_HANDS", "BLOCKED", "DOMINO"]
+__all__ = ["Match", "Deal", "HandSummary", "deal_mismatch", "new_seed", "MAX_HANDS", "BLOCKED",
+           "DOMINO"]

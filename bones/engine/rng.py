@@ -43,6 +43,10 @@ BOTS = 2
 #: one decision of a bot in ``bones play``:
 #: ``stream(seed, PLAY, hand_number, ply, seat, purpose)``
 PLAY = 3
+#: a lead by lot or at random of hand ``h`` in a match dealt with its leads
+#: apart (the games of one deal in a duplicate simulation):
+#: ``stream(match_seed, LEADS, h)``
+LEADS = 4
 
 #: ``purpose`` codes of :data:`PLAY` streams
 PURPOSE_MOVE = 0
@@ -171,6 +175,6 @@ def stream(seed: int, *path: int) -> Rng:
 
 
 __all__ = [
-    "BOTS", "DEALS", "PLAY", "PURPOSE_HINT", "PURPOSE_MOVE", "Rng", "derive", "mix", "new_seed",
-    "stream",
+    "BOTS", "DEALS", "LEADS", "PLAY", "PURPOSE_HINT", "PURPOSE_MOVE", "Rng", "derive", "mix",
+    "new_seed", "stream",
 ]

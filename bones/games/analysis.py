@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from bones.engine.mirror import distinct_moves, mirror_groups
 from bones.engine.notation import format_move, parse_move
 from bones.engine.rng import PLAY, PURPOSE_HINT, Rng, stream
 from bones.seat.observation import Observation, observe
@@ -61,7 +62,12 @@ VERSION = 1
 
 @dataclass(frozen=True)
 class MoveValue:
-    """One legal move and what the search expects it to be worth (points)."""
+    """One move and what the search expects it to be worth (points).
+
+    A move is one position: the legal moves that lay the same tile on twin
+    arms (:mod:`bones.engine.mirror`) lead to the same position up to
+    symmetry, so they are one move, valued once; ``move`` and ``notation``
+    are one of them, ``same`` the others (code and notation)."""
 
     move: int  # the move's code
     notation: str
@@ -69,12 +75,29 @@ class MoveValue:
     # the side's probability of winning the match after the hand, where the
     # match is at stake (a variant with a target), else None
     win: float | None = None
+    # the other legal moves to the same position: (code, notation)
+    same: tuple[tuple[int, str], ...] = ()
+
+    def covers(self, move: int) -> bool:
+        """Whether ``move`` is this move (it, or one of :attr:`same`)."""
+        return move == self.move or any(code == move for code, _ in self.same)
+
+    def as_played(self, move: int, notation: str) -> MoveValue:
+        """This move named as ``move`` (one it :meth:`covers`), the others in
+        :attr:`same`."""
+        if move == self.move:
+            return replace(self, notation=notation)
+        others = ((self.move, self.notation),) + tuple(o for o in self.same if o[0] != move)
+        return replace(self, move=move, notation=notation, same=others)
 
 
 def evaluate_moves(rules: Rules, observation: Observation, budget: int = DEFAULT_BUDGET,
                    seed: int | Rng = 0) -> list[MoveValue]:
-    """The search's value of every legal move of ``observation``'s seat, in
-    the order of ``observation.legal_moves()``.
+    """The search's value of every move of ``observation``'s seat, in the
+    order of ``observation.legal_moves()``: legal moves that are one (the
+    same tile on twin arms, :func:`bones.engine.mirror.mirror_groups`) are
+    one entry, valued once, the first of them named and the others in
+    :attr:`MoveValue.same`; they are never valued against each other.
 
     ``budget`` is the number of worlds sampled (the search's ``iterations``);
     ``seed`` an integer or the generator to draw from (it is advanced).  The
@@ -93,23 +116,28 @@ def evaluate_moves(rules: Rules, observation: Observation, budget: int = DEFAULT
         raise ValueError(f"the budget must be {MIN_BUDGET} to {MAX_BUDGET} worlds, not {budget}")
     if observation.rules is not rules:
         raise ValueError("the observation is of other rules")
-    legal = observation.legal_moves()
-    if not legal:
+    layout = observation.layout
+    groups = mirror_groups(layout, observation.legal_moves())
+    if not groups:
         raise ValueError(f"seat {observation.seat} has no move to make")
+    legal = [group[0] for group in groups]
     rng = seed if isinstance(seed, Rng) else Rng(seed)
     searcher = SearchBot(iterations=budget)
-    layout = observation.layout
+
+    def value(group: list[int], v: float) -> MoveValue:
+        return MoveValue(group[0], format_move(layout, group[0]), v,
+                         same=tuple((m, format_move(layout, m)) for m in group[1:]))
+
     if searcher.grows_tree(observation):
         values = tree_values(searcher, observation, rng, legal)
         if values is not None:
-            return [MoveValue(move, format_move(layout, move), value)
-                    for move, value in zip(legal, values)]
+            return [value(group, v) for group, v in zip(groups, values)]
     # the worlds' totals, weighted by the inference: their weights' sum is
     # what an average divides by
     _, totals, weights = searcher.search(observation, rng, legal)
     scale = weights * searcher.rollouts
-    return [MoveValue(move, format_move(layout, move), total / scale if scale else 0.0)
-            for move, total in zip(legal, totals)]
+    return [value(group, total / scale if scale else 0.0)
+            for group, total in zip(groups, totals)]
 
 
 def tree_values(searcher: SearchBot, observation: Observation, rng: Rng,
@@ -134,8 +162,8 @@ def tree_values(searcher: SearchBot, observation: Observation, rng: Rng,
 def win_probabilities(rules: Rules, observation: Observation, budget: int = DEFAULT_BUDGET,
                       seed: int | Rng = 0) -> list[float] | None:
     """The side's expected probability of winning the match after the
-    hand for every legal move of ``observation``'s seat (in the order of
-    ``observation.legal_moves()``), by the search's match objective
+    hand for every move of ``observation``'s seat (one entry for moves that
+    are one, as :func:`evaluate_moves` lists them), by the search's match objective
     (:mod:`bones.bots.matchvalue`) over ``budget`` worlds drawn from
     ``seed``; None when the variant has no target (nothing but the hand is
     at stake).  From the same seed as :func:`evaluate_moves` it judges the
@@ -145,7 +173,7 @@ def win_probabilities(rules: Rules, observation: Observation, budget: int = DEFA
 
     if match_table(rules) is None:
         return None
-    legal = observation.legal_moves()
+    legal = distinct_moves(observation.layout, observation.legal_moves())
     if not legal:
         raise ValueError(f"seat {observation.seat} has no move to make")
     rng = seed if isinstance(seed, Rng) else Rng(seed)
@@ -203,7 +231,14 @@ class Decision:
     @property
     def loss(self) -> float:
         """Expected points given away by not playing the best move (0 when it was)."""
+        if self.best_played:
+            return 0.0
         return max(0.0, self.best.value - self.played.value)
+
+    @property
+    def best_played(self) -> bool:
+        """Whether the move played is the best move (or one with it)."""
+        return self.best.covers(self.played.move)
 
     @property
     def mistake(self) -> bool:
@@ -365,9 +400,11 @@ def _decide(rules: Rules, hand: HandLike, number: int, text: str, seed: int,
     played_code = parse_move(hand, text)
     obs = observe(hand, seat, legal)
     # the notation as the record has it (the layout's may differ in form)
-    values = [replace(v, notation=format_move(hand, v.move))
+    values = [replace(v, notation=format_move(hand, v.move),
+                      same=tuple((m, format_move(hand, m)) for m, _ in v.same))
               for v in judge_decision(rules, obs, budget, seed, number)]
-    played = next(v for v in values if v.move == played_code)
+    played = next(v for v in values if v.covers(played_code))
+    played = played.as_played(played_code, format_move(hand, played_code))
     return Decision(number, ply + 1, seat, played, best_of(values), tuple(values), threshold)
 
 
@@ -379,9 +416,12 @@ def _num(value: float) -> float:
 
 
 def _move_json(v: MoveValue) -> dict[str, Any]:
-    if v.win is None:
-        return {"move": v.notation, "value": _num(v.value)}
-    return {"move": v.notation, "value": _num(v.value), "win": _num(v.win)}
+    out: dict[str, Any] = {"move": v.notation, "value": _num(v.value)}
+    if v.win is not None:
+        out["win"] = _num(v.win)
+    if v.same:  # the other legal moves to the same position
+        out["same"] = [notation for _, notation in v.same]
+    return out
 
 
 def decision_json(d: Decision) -> dict[str, Any]:

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any
 from bones.engine.hand import pass_bonuses
 from bones.engine.handlike import HandLike
 from bones.engine.match import Deal, HandSummary, Match, new_seed
-from bones.engine.moves import DRAW, PASS, arm_of, tile_of
+from bones.engine.mirror import distinct_moves
+from bones.engine.moves import DRAW, PASS, tile_of
 from bones.engine.notation import (
     AmbiguousMoveError,
     NotationError,
@@ -378,27 +379,14 @@ class GameSession:
         return out
 
     def listed_moves(self) -> list[int]:
-        """The legal moves as offered (numbered) to a human: placements that are the
-        same move on a symmetric layout are listed once.
-
-        While the only tile on the table is a led double, its two line arms
-        are mirror images, and so are its cross arms: playing a tile on
-        either gives the same position, so only the first is listed (the
-        other is still accepted when typed).
-        """
+        """The legal moves as offered (numbered) to a human: moves that are
+        one, the same tile on twin arms (:mod:`bones.engine.mirror`: a tile
+        on either side of a led double, on either cross arm of a spinner, on
+        either end of a line showing the same pip at both), are listed once,
+        the first of them (the others are still accepted when typed)."""
         hand = self.hand
         assert hand is not None
-        legal = hand.legal_moves()
-        placed = [m for _, m, _ in hand.log if m >= 0]
-        if len(placed) != 1 or not self.rules.tiles.is_double[tile_of(placed[0])]:
-            return legal
-        out, seen = [], set()
-        for move in legal:
-            key = (tile_of(move), arm_of(move) >= 2) if move >= 0 else (move, False)
-            if key not in seen:
-                seen.add(key)
-                out.append(move)
-        return out
+        return distinct_moves(hand, hand.legal_moves())
 
     def history(self) -> list[Event]:
         return list(self.current.events)
@@ -513,7 +501,9 @@ class GameSession:
 
         def think() -> str:
             values = judge_decision(rules, obs, DEFAULT_BUDGET, seed, number)
-            return _hint_text([replace(v, notation=names[v.move]) for v in values])
+            return _hint_text([replace(v, notation=names[v.move],
+                                       same=tuple((m, names[m]) for m, _ in v.same))
+                               for v in values])
 
         return think
 
@@ -533,7 +523,9 @@ class GameSession:
             return [MoveValue(legal[0], format_move(hand, legal[0]), 0.0)]
         values = judge_decision(self.rules, observe(hand, hand.turn, legal), DEFAULT_BUDGET,
                                 self.seed, self.hand_number)
-        return [replace(v, notation=format_move(hand, v.move)) for v in values]
+        return [replace(v, notation=format_move(hand, v.move),
+                        same=tuple((m, format_move(hand, m)) for m, _ in v.same))
+                for v in values]
 
     def analyse_hand(self, number: int) -> Analysis:
         """The analysis of hand ``number`` (from 1) for the people's seats,
@@ -860,18 +852,23 @@ class GameSession:
 
 
 def _hint_text(values: list[Any]) -> str:
-    """The hint of the search's values of the legal moves (two or more):
-    ``6-4@E (+3.2 expected; 1.5 better than 5-5)``."""
+    """The hint of the search's values of the moves (one entry for twins,
+    :mod:`bones.engine.mirror`): ``6-4@E (+3.2 expected; 1.5 better than
+    5-5)``; the best move's twins are named with it and never ranked
+    against it (``6-4@W = 6-4@E (...)``)."""
     from bones.games.analysis import best_of
 
     best = best_of(values)
+    name = " = ".join([best.notation, *(n for _, n in best.same)])
+    if len(values) == 1:  # every legal move is one move
+        return f"{name} (the only move)"
     second = best_of([v for v in values if v is not best])
     gap = best.value - second.value
     better = (f"{gap:.1f} better than {second.notation}" if round(gap, 1) > 0
               else f"as good as {second.notation}")
     # where the match is at stake: the side's chance after the best move
     chance = "" if best.win is None else f"; {best.win:.0%} to win the match"
-    return f"{best.notation} ({best.value:+.1f} expected; {better}{chance})"
+    return f"{name} ({best.value:+.1f} expected; {better}{chance})"
 
 
 def _make_bot(spec_text: str) -> Bot:

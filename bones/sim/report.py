@@ -5,7 +5,9 @@ pair in both seat orders; 3 or 4 players: every group, each order of the
 seats after the first, since rotation covers the cyclic shifts) as separate
 simulation runs from one seed, and adds the runs up: a win count per bot, and
 for every ordered pair of bots how often the first finished ahead of the
-second.  :class:`Tournament` does the adding; :meth:`Tournament.report` is
+second.  In a duplicate tournament every seating plays the same deals, each
+from every rotation, and the report adds each seating's paired statistics.
+:class:`Tournament` does the adding; :meth:`Tournament.report` is
 the versioned JSON body of ``bones tournament --json``, which the command line
 only formats.
 
@@ -30,7 +32,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bones.sim.ratings import ratings_report
-from bones.sim.simulation import FORMAT_VERSION, Layout, SimConfig, Summary, Table, make_config
+from bones.sim.simulation import (
+    FORMAT_VERSION,
+    Layout,
+    SimConfig,
+    Summary,
+    Table,
+    duplicate_report,
+    make_config,
+)
 from bones.sim.stats import wilson
 
 TOURNAMENT_FORMAT = "bones-tournament"
@@ -77,15 +87,19 @@ class Tournament:
     ahead: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     summaries: list[Summary] = field(default_factory=list)
     partial: bool = False
+    duplicate: bool = False
+    # each seating's run as it was added (for the paired statistics)
+    runs: list[tuple[SimConfig, Summary]] = field(default_factory=list)
 
     @classmethod
     def plan(cls, table: Table | str, bots: Sequence[str], matches: int,
-             seed: int) -> Tournament:
+             seed: int, duplicate: bool = False) -> Tournament:
         """Check the bots and build one run per seating.
 
         ``table`` is a :class:`~bones.sim.simulation.Table` (or a variant
         reference, played by its smallest table); ``bots`` are canonical bot
-        names (``bones.bots.parse_bots``).
+        names (``bones.bots.parse_bots``).  With ``duplicate``, ``matches``
+        counts deals, each played from every rotation of a seating.
         """
         if matches < 1:
             raise TournamentError("the number of matches must be at least 1")
@@ -99,19 +113,21 @@ class Tournament:
         if len(names) < table.players:
             raise TournamentError(
                 f"{table.players} players need at least {table.players} different bots")
-        configs = [make_config([table], list(lineup), matches, seed)
+        configs = [make_config([table], list(lineup), matches, seed, duplicate=duplicate)
                    for lineup in seatings(names, table.players)]
         return cls(table, names, matches, seed, configs,
                    wins={b: 0 for b in names}, games={b: 0 for b in names},
-                   ahead={(a, b): [0, 0] for a in names for b in names if a != b})
+                   ahead={(a, b): [0, 0] for a in names for b in names if a != b},
+                   duplicate=duplicate)
 
     @property
     def total_matches(self) -> int:
-        return self.matches * len(self.configs)
+        return sum(c.total_games for c in self.configs)
 
     def add(self, config: SimConfig, summary: Summary) -> None:
         """Add one seating's run to the totals."""
         self.summaries.append(summary)
+        self.runs.append((config, summary))
         index = Layout(config).index
         distinct = config.distinct
         sums = summary.sums
@@ -152,6 +168,12 @@ class Tournament:
                          "win_rate": _estimate(self.wins[b], self.games[b])}
                         for b in self.ranking()],
             "ratings": ratings_report(names, self.ahead),
+            "duplicate": None if not self.duplicate else {
+                "deals_per_seating": self.matches,
+                "seatings": [{"seating": list(config.lineup),
+                              **(duplicate_report(config, summary) or {})}
+                             for config, summary in self.runs],
+            },
         }
 
 

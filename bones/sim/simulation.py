@@ -7,7 +7,9 @@ batch returns a :class:`Summary`: integer sums and cross-products of a fixed
 vector of per-game quantities plus a few histograms.  Integer sums merge
 exactly in any order, which is why the totals are identical for any
 ``--jobs`` and with or without a Dask scheduler, and memory stays flat
-however many games are played.
+however many games are played.  A duplicate run (``duplicate=True``) plays
+every deal from every rotation of the lineup and sums its deals too
+(:mod:`bones.sim.duplicate`).
 
 >>> config = make_config(["all-fives"], ["greedy", "random"], games=4, seed=1)
 >>> summary = simulate(config)
@@ -35,6 +37,15 @@ from bones.engine import core
 from bones.engine.moves import Outcome
 from bones.engine.rng import BOTS, derive, mix, stream
 from bones.lang.compile import compile_rules
+from bones.sim.duplicate import (
+    DealLayout,
+    add_game,
+    paired_difference,
+    paired_report,
+    result_key,
+    rotations,
+    seating,
+)
 from bones.sim.stats import Moments, histogram_stats
 
 if TYPE_CHECKING:  # the models load only when a variant is read (fast start-up)
@@ -45,7 +56,8 @@ if TYPE_CHECKING:  # the models load only when a variant is read (fast start-up)
     from bones.lang import spec
 
 FORMAT = "bones-simulation"
-FORMAT_VERSION = 1
+#: 2: version 1 and ``duplicate`` (null unless the run is a duplicate one)
+FORMAT_VERSION = 2
 _MASK64 = (1 << 64) - 1
 # time histograms: bin = round(TIME_BINS * ln(microseconds)), about 5% wide
 TIME_BINS = 20
@@ -84,14 +96,26 @@ class SimConfig:
 
     tables: tuple[Table, ...]  # one, or two for a paired comparison
     lineup: tuple[str, ...]  # canonical bot text per seat before rotation
-    games: int
+    games: int  # games; in a duplicate run, deals
     seed: int
     hands_only: bool = False
     key: str = ""  # identifies the compiled rules and bots in a worker's cache
+    duplicate: bool = False  # every deal from every rotation of the lineup
 
     @property
     def players(self) -> int:
         return self.tables[0].players
+
+    @property
+    def rotations(self) -> int:
+        """Games a deal: the lineup's different rotations in a duplicate
+        run, else 1."""
+        return rotations(self.lineup) if self.duplicate else 1
+
+    @property
+    def total_games(self) -> int:
+        """The games the run plays when it is not stopped early."""
+        return self.games * self.rotations
 
     @property
     def distinct(self) -> list[str]:
@@ -101,8 +125,11 @@ class SimConfig:
 
 def make_config(variants: list[str] | list[Table], bots: list[str], games: int, seed: int,
                 players: int | None = None, teams: bool | None = None,
-                hands_only: bool = False) -> SimConfig:
-    """Check and build a run: bots are repeated to fill the seats."""
+                hands_only: bool = False, duplicate: bool = False) -> SimConfig:
+    """Check and build a run: bots are repeated to fill the seats.  With
+    ``duplicate``, ``games`` counts deals, each played from every rotation
+    of the lineup (and, with two variants, under both: they must deal
+    alike, :func:`bones.engine.match.deal_mismatch`)."""
     tables = []
     for ref in variants:
         if isinstance(ref, Table):
@@ -132,12 +159,33 @@ def make_config(variants: list[str] | list[Table], bots: list[str], games: int, 
     lineup = tuple(made[s % len(made)].name for s in range(n_players))
     if games < 1:
         raise SimError("the number of games must be at least 1")
+    if duplicate:
+        _check_duplicate(tables, lineup)
     digest = hashlib.sha1()
     for t in tables:
         digest.update(json.dumps(t.variant.model_dump(mode="json"), sort_keys=True).encode())
         digest.update(f"|{t.players}|{t.teams}|".encode())
     digest.update("|".join(lineup).encode())
-    return SimConfig(tuple(tables), lineup, games, seed, hands_only, digest.hexdigest())
+    digest.update(b"|duplicate" if duplicate else b"")
+    return SimConfig(tuple(tables), lineup, games, seed, hands_only, digest.hexdigest(),
+                     duplicate)
+
+
+def _check_duplicate(tables: list[Table], lineup: tuple[str, ...]) -> None:
+    """A duplicate run needs two bots to seat in turn and, comparing two
+    variants, deals both can share (one line for people otherwise)."""
+    if len(set(lineup)) < 2:
+        raise SimError("--duplicate needs at least two different bots "
+                       "(one bot in every seat has a single seating)")
+    if len(tables) > 1:
+        from bones.engine.match import deal_mismatch
+        from bones.lang.compile import compile_rules
+
+        a, b = (compile_rules(t.variant, t.players, t.teams) for t in tables[:2])
+        why = deal_mismatch(a, b)
+        if why:
+            raise SimError(f"--duplicate needs the same deals under both variants, and "
+                           f"{tables[0].label} and {tables[1].label} cannot share one: {why}")
 
 
 # ---------------------------------------------------------------- layout
@@ -216,15 +264,31 @@ class Summary:
     stopped_by: str = ""
     # games lost by a failing bot since :func:`simulate` last handed them on
     forfeits: list[Forfeit] = field(default_factory=list)
+    # a duplicate run's deals: how many, the sums of their deal vectors and
+    # their pair products (bones.sim.duplicate.DealLayout); empty otherwise
+    deals: int = 0
+    deal_sums: list[int] = field(default_factory=list)
+    deal_pairs: list[int] = field(default_factory=list)
 
     @classmethod
-    def empty(cls, layout: Layout) -> Summary:
-        return cls(0, [0] * len(layout), [0] * len(layout.pairs))
+    def empty(cls, layout: Layout, deal_layout: DealLayout | None = None) -> Summary:
+        out = cls(0, [0] * len(layout), [0] * len(layout.pairs))
+        if deal_layout is not None:
+            out.deal_sums = [0] * len(deal_layout)
+            out.deal_pairs = [0] * len(deal_layout.pairs)
+        return out
 
     def merge(self, other: Summary) -> None:
         self.n += other.n
         self.sums = [a + b for a, b in zip(self.sums, other.sums)]
         self.pairs = [a + b for a, b in zip(self.pairs, other.pairs)]
+        self.deals += other.deals
+        if other.deal_sums:
+            self.deal_sums = [a + b for a, b in zip(self.deal_sums or [0] * len(other.deal_sums),
+                                                    other.deal_sums)]
+            self.deal_pairs = [a + b for a, b in
+                               zip(self.deal_pairs or [0] * len(other.deal_pairs),
+                                   other.deal_pairs)]
         for target, source in ((self.hists, other.hists), (self.timing, other.timing)):
             for name, hist in source.items():
                 mine = target.setdefault(name, {})
@@ -237,10 +301,17 @@ class Summary:
     def totals(self) -> dict[str, Any]:
         """What must agree between runs with the same seed (timings left out)."""
         return {"n": self.n, "sums": self.sums, "pairs": self.pairs,
-                "hists": {k: dict(sorted(v.items())) for k, v in sorted(self.hists.items())}}
+                "hists": {k: dict(sorted(v.items())) for k, v in sorted(self.hists.items())},
+                "deals": self.deals, "deal_sums": self.deal_sums, "deal_pairs": self.deal_pairs}
 
     def moments(self, layout: Layout) -> Moments:
         return Moments(self.n, self.sums, dict(zip(layout.pairs, self.pairs)))
+
+    def deal_moments(self, layout: DealLayout) -> Moments:
+        """The deals' sums read as estimates: the deal is the unit."""
+        sums = self.deal_sums or [0] * len(layout)
+        pairs = self.deal_pairs or [0] * len(layout.pairs)
+        return Moments(self.deals, sums, dict(zip(layout.pairs, pairs)))
 
 
 def _add(hist: dict[int, int], key: int, amount: int = 1) -> None:
@@ -267,6 +338,10 @@ class _Prepared:
     # the native core's runner of whole batches (bones_native.Simulation),
     # built on first use; False when this run cannot be played natively
     native: Any = None
+    # a duplicate run's deal vector (None otherwise)
+    deal_layout: DealLayout | None = None
+    # per lineup entry: the index of its bot among the distinct bots
+    which: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -315,10 +390,19 @@ def _prepared(config: SimConfig) -> _Prepared:
             expensive=[getattr(b, "expensive", False) for b in bots],
             slots=[_Slots.of(layout, t, config.players, len(config.distinct))
                    for t in range(len(config.tables))],
+            deal_layout=deal_layout(config),
+            which=[config.distinct.index(text) for text in config.lineup],
         )
         _CACHE.clear()
         _CACHE[config.key] = got
     return got
+
+
+def deal_layout(config: SimConfig) -> DealLayout | None:
+    """The deal vector of a duplicate run (None for a plain one)."""
+    if not config.duplicate:
+        return None
+    return DealLayout(len(config.tables), len(config.distinct))
 
 
 #: Cheap bots are timed on one decision in this many (the clock costs about
@@ -358,12 +442,18 @@ def _native_runner(config: SimConfig, prep: _Prepared) -> Any:
                   "seat_win": list(s.seat_win), "bot_win": list(s.bot_win),
                   "ahead": [(a, b, at) for (a, b), at in s.ahead.items()]}
                  for s in prep.slots]
+        dl = prep.deal_layout
+        duplicate = None if dl is None else {
+            "rotations": config.rotations, "size": len(dl), "pairs": dl.pairs,
+            "slots": [{"decided": decided, "win": list(win), "score": list(score)}
+                      for decided, win, score in dl.slots]}
         try:
             prep.native = module.Simulation(
                 [core.flat_table(r) for r in prep.rules], list(config.lineup),
                 {"which": [distinct.index(text) for text in config.lineup],
                  "distinct": len(distinct), "size": len(prep.layout),
-                 "pairs": prep.layout.pairs, "slots": slots, "hands_only": config.hands_only})
+                 "pairs": prep.layout.pairs, "slots": slots, "hands_only": config.hands_only,
+                 "duplicate": duplicate})
         except (Unsupported, ValueError):
             prep.native = False  # a table the native core cannot play: Python does
             from bones.engine.core import note_python_only
@@ -379,10 +469,13 @@ def _native_batch(config: SimConfig, runner: Any, start: int, stop: int) -> Summ
     released while it plays).  Its time histograms sample one decision in
     :data:`TIME_SAMPLE` by the wall clock, as the Python path does for
     cheap bots, but time only the bot's choice inside the core."""
-    n, sums, pairs, hists, timing = runner.run(config.seed & _MASK64, start, stop)
+    n, sums, pairs, hists, timing, deals = runner.run(config.seed & _MASK64, start, stop)
     distinct = config.distinct
     times = {f"{distinct[d]}|choice": bins for d, bins in enumerate(timing) if bins}
-    return Summary(n, sums, pairs, hists, times)
+    out = Summary(n, sums, pairs, hists, times)
+    if deals is not None:
+        out.deals, out.deal_sums, out.deal_pairs = deals
+    return out
 
 
 #: Threads of one process share the prepared run (see :func:`thread_executor`).
@@ -397,8 +490,9 @@ def plays_natively(config: SimConfig) -> bool:
 
 
 def run_batch(config: SimConfig, start: int, stop: int) -> Summary:
-    """Play games ``start`` to ``stop - 1`` and sum them up (in the native
-    core when :func:`native_module` says it can, else in Python)."""
+    """Play games ``start`` to ``stop - 1`` (in a duplicate run, deals) and
+    sum them up (in the native core when :func:`native_module` says it
+    can, else in Python)."""
     with _PREPARING:
         prep = _prepared(config)
         runner = _native_runner(config, prep)
@@ -409,34 +503,69 @@ def run_batch(config: SimConfig, start: int, stop: int) -> Summary:
             if "no lead found" not in str(err):
                 raise
             # the Python path raises the same error, in the engine's words
-    layout = prep.layout
-    summary = Summary.empty(layout)
-    players = config.players
-    distinct = config.distinct
-    which = [distinct.index(text) for text in config.lineup]
-    sums = summary.sums
-    pairs = summary.pairs
-    updates = layout._updates
-    size = len(layout)
+    if config.duplicate:
+        return _duplicate_batch(config, prep, start, stop)
+    summary = Summary.empty(prep.layout)
     for g in range(start, stop):
-        seed = game_seed(config.seed, g)
         # seat s of game g holds the lineup's entry (s + g) mod players
-        rot = g % players
-        seated = [(s + rot) % players for s in range(players)]
-        vector = [0] * size
-        for t, rules in enumerate(prep.rules):
-            _play_game(config, t, rules, prep, seated, [which[i] for i in seated], seed,
-                       vector, summary)
-        summary.n += 1
-        for i, v in enumerate(vector):
-            if v:
-                sums[i] += v
-        for p, i, j in updates:
-            a = vector[i]
-            if a:
-                b = vector[j]
-                if b:
-                    pairs[p] += a * b
+        _game(config, prep, game_seed(config.seed, g), g % config.players, summary)
+    return summary
+
+
+def _game(config: SimConfig, prep: _Prepared, seed: int, rot: int,
+          summary: Summary) -> list[int]:
+    """Play one game (under every table) seeded ``seed`` with the lineup
+    rotated by ``rot`` seats, add it to ``summary``; its vector."""
+    layout = prep.layout
+    players = config.players
+    which = prep.which
+    seated = [(s + rot) % players for s in range(players)]
+    vector = [0] * len(layout)
+    for t, rules in enumerate(prep.rules):
+        _play_game(config, t, rules, prep, seated, [which[i] for i in seated], seed,
+                   vector, summary)
+    summary.n += 1
+    sums = summary.sums
+    for i, v in enumerate(vector):
+        if v:
+            sums[i] += v
+    pairs = summary.pairs
+    for p, i, j in layout._updates:
+        a = vector[i]
+        if a:
+            b = vector[j]
+            if b:
+                pairs[p] += a * b
+    return vector
+
+
+def _duplicate_batch(config: SimConfig, prep: _Prepared, start: int, stop: int) -> Summary:
+    """Deals ``start`` to ``stop - 1`` of a duplicate run: deal ``d`` is
+    played from each rotation of the lineup, every game a match seeded
+    ``game_seed(seed, d)`` with its leads apart (docs/random.md); the games
+    are summed as games, and each deal's vector as a deal."""
+    dl = prep.deal_layout
+    assert dl is not None
+    summary = Summary.empty(prep.layout, dl)
+    games = config.rotations
+    bots = range(len(config.distinct))
+    for d in range(start, stop):
+        seed = game_seed(config.seed, d)
+        deal = [0] * len(dl)
+        for rot in range(games):
+            vector = _game(config, prep, seed, rot, summary)
+            for t, slots in enumerate(prep.slots):
+                add_game(deal, dl.slots[t], vector[slots.tie],
+                         [vector[slots.bot_win[b]] for b in bots],
+                         [vector[slots.bot_win[b] + _SCORE] for b in bots])
+        summary.deals += 1
+        for i, v in enumerate(deal):
+            summary.deal_sums[i] += v
+        for p, (i, j) in enumerate(dl.pairs):
+            summary.deal_pairs[p] += deal[i] * deal[j]
+        for t in range(len(prep.rules)):
+            _add(summary.hists.setdefault(f"{t}.deal_results", {}),
+                 result_key(deal, dl.slots[t], games))
     return summary
 
 
@@ -450,7 +579,7 @@ def _play_game(config: SimConfig, t: int, rules: Rules, prep: _Prepared, seated:
     from bones.engine.match import Match
 
     owner = rules.owner
-    match = Match(rules, seed=seed)
+    match = Match(rules, seed=seed, leads_apart=config.duplicate)
     bots = [prep.bots[i] for i in seated]
     play = [0] * rules.players
     settle = [0] * rules.owners
@@ -627,11 +756,13 @@ def batches(games: int, size: int) -> Iterator[tuple[int, int]]:
 
 
 def default_batch_size(games: int, workers: int, native: bool = False,
-                       hands_only: bool = False) -> int:
+                       hands_only: bool = False, per_unit: int = 1) -> int:
+    """Games (or deals of ``per_unit`` games) a batch."""
     # enough batches to balance the workers and show progress, few enough
     # that the per-batch overhead stays small; native batches play games
     # 100 times faster, so they are larger (still well under a second each)
     cap = (4000 if hands_only else 500) if native else 200
+    cap = max(1, cap // max(per_unit, 1))
     return max(1, min(cap, math.ceil(games / (8 * max(workers, 1)))))
 
 
@@ -771,10 +902,10 @@ def simulate(config: SimConfig, executor: Executor | None = None, workers: int =
             progress(total.n)
 
     layout = Layout(config)
-    total = Summary.empty(layout)
+    total = Summary.empty(layout, deal_layout(config))
     size = batch_size or default_batch_size(config.games, workers,
                                             native_module(config) is not None,
-                                            config.hands_only)
+                                            config.hands_only, config.rotations)
     todo = batches(config.games, size)
     try:
         if executor is None:
@@ -785,7 +916,7 @@ def simulate(config: SimConfig, executor: Executor | None = None, workers: int =
             _run_on(executor, config, todo, max(workers, 1), total, batch_done)
     except KeyboardInterrupt:
         total.partial = True
-    if total.n < config.games:
+    if (total.deals if config.duplicate else total.n) < config.games:
         total.partial = True
     return total
 
@@ -983,7 +1114,29 @@ def table_report(config: SimConfig, summary: Summary, t: int = 0) -> dict[str, A
             "counts": {str(k): v for k, v in sorted(counts_hist.items())},
             "points": {str(k): v for k, v in sorted(points_hist.items())},
         },
+        "duplicate": duplicate_report(config, summary, t),
     }
+
+
+def duplicate_report(config: SimConfig, summary: Summary, t: int = 0) -> dict[str, Any] | None:
+    """The paired statistics of table ``t`` of a duplicate run, the deal
+    being the unit (:func:`bones.sim.duplicate.paired_report`); None for a
+    plain run."""
+    dl = deal_layout(config)
+    if dl is None:
+        return None
+    table = config.tables[t]
+    players = table.players
+    owners = 2 if table.teams else players
+    owner = [s % owners for s in range(players)]
+    distinct = config.distinct
+    # a bot's fair share of the decided games: the sides it sits on
+    fair = [len({owner[s] for s in range(players) if config.lineup[s] == b}) / owners
+            for b in distinct]
+    return paired_report(summary.deal_moments(dl), dl, t, distinct,
+                         [config.lineup.count(b) for b in distinct],
+                         [seating(config.lineup, r) for r in range(config.rotations)],
+                         summary.hists.get(f"{t}.deal_results", {}), fair)
 
 
 def report(config: SimConfig, summary: Summary) -> dict[str, Any]:
@@ -993,7 +1146,7 @@ def report(config: SimConfig, summary: Summary) -> dict[str, Any]:
         "format": FORMAT,
         "version": FORMAT_VERSION,
         "mode": "hands" if config.hands_only else "matches",
-        "requested": config.games,
+        "requested": config.total_games,
         "games": summary.n,
         "partial": summary.partial,
         "seed": config.seed,
@@ -1046,6 +1199,11 @@ def difference_report(config: SimConfig, summary: Summary) -> dict[str, Any]:
         seats.append({"seat": s,
                       "win_rate": _est(m.diff_mean(q(0, f"{p}.win"), q(1, f"{p}.win")))})
     out["seats"] = seats
+    dl = deal_layout(config)
+    if dl is not None:
+        out["duplicate"] = paired_difference(
+            summary.deal_moments(dl), dl, config.distinct,
+            [config.lineup.count(b) for b in config.distinct], config.rotations)
     return out
 
 
@@ -1073,7 +1231,9 @@ __all__ = [
     "SimError",
     "Summary",
     "Table",
+    "deal_layout",
     "difference_report",
+    "duplicate_report",
     "game_seed",
     "make_config",
     "native_module",

@@ -102,6 +102,19 @@ class Moments:
             return normal(0.0, 0.0)
         return normal(self.sums[i] / n, math.sqrt(self.linear_var({i: 1.0}) / n))
 
+    def linear(self, coeffs: dict[int, float]) -> Estimate:
+        """Mean per game of ``sum(c * q[i])``, with its standard error.
+
+        >>> m = Moments(3, [3, 6], {(0, 0): 5, (0, 1): 8, (1, 1): 14})
+        >>> round(m.linear({1: 1.0, 0: -1.0}).value, 4)
+        1.0
+        """
+        n = self.n
+        if not n:
+            return normal(0.0, 0.0)
+        value = sum(c * self.sums[i] for i, c in coeffs.items()) / n
+        return normal(value, math.sqrt(self.linear_var(coeffs) / n))
+
     def ratio(self, i: int, by: int, scale: float = 1.0) -> Estimate:
         """``scale * sum(q[i]) / sum(q[by])`` with a delta-method error."""
         n = self.n

@@ -153,7 +153,8 @@ fn reward(t: &Table, now: &[i64], base: &[i64], side: usize, scale: f64) -> f64 
     (margin(t, now, base, side) as f64 / scale).clamp(-1.0, 1.0)
 }
 
-/// Judge the moves of `legal` (the searcher's, in the view's position).
+/// Judge the moves of `legal` (the searcher's, in the view's position: all
+/// its legal moves, or some of them in their order; the root tries no other).
 pub fn ismcts<const W: usize>(
     view: &View<W>,
     legal: &[i64],
@@ -219,6 +220,10 @@ pub fn ismcts<const W: usize>(
                 break;
             }
             world.legal_moves_into(&mut moves);
+            if node == 0 && moves.len() != legal.len() {
+                // the root's candidates only: one move a group of twins
+                moves.retain(|m| legal.contains(m));
+            }
             if node == 0 && config.root == Root::Even {
                 // the root's moves in turn: the same in every world (the
                 // searcher's own tiles and the table are known)

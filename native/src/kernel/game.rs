@@ -3,7 +3,10 @@
 //!
 //! Hand `h` (from 1) of a match seeded `S` is dealt from the stream
 //! `derive(S, [DEALS, h])` (docs/random.md): the shuffle, a lead by lot or at
-//! random, fallbacks by lot and every redeal draw from it, in that order.
+//! random, fallbacks by lot and every redeal draw from it, in that order. A
+//! match with `leads_apart` (the games of one deal in a duplicate
+//! simulation) draws its leads by lot or at random from `derive(S, [LEADS,
+//! h])` instead, so hand `h`'s shuffles are the same whoever leads it.
 
 #![deny(
     clippy::cast_possible_truncation,
@@ -25,6 +28,20 @@ use crate::kernel::table::{MatchRules, Rules, MAX_PLAYERS, MAX_TILES};
 /// Stream labels of docs/random.md.
 pub const DEALS: u64 = 1;
 pub const BOTS: u64 = 2;
+pub const LEADS: u64 = 4;
+
+/// The streams one hand is dealt from: the shuffle's, and the one a lead by
+/// lot or at random draws from (the shuffle's own unless the leads are apart).
+struct DealStreams {
+    deal: Rng,
+    leads: Option<Rng>,
+}
+
+impl DealStreams {
+    fn lead(&mut self) -> &mut Rng {
+        self.leads.as_mut().unwrap_or(&mut self.deal)
+    }
+}
 
 /// `match.MAX_HANDS`: a match not over after this many hands is a draw.
 pub const MAX_HANDS: usize = 500;
@@ -124,6 +141,8 @@ pub struct Match<const W: usize> {
     pub hands_won: usize,
     /// games won by each side where the match is several games (`match.games`)
     pub games: Vec<i64>,
+    /// leads by lot or at random draw from their own stream (`LEADS`)
+    pub leads_apart: bool,
 }
 
 impl<const W: usize> Match<W> {
@@ -142,6 +161,7 @@ impl<const W: usize> Match<W> {
             got_in: None,
             hands_won: 0,
             games: vec![0; owners],
+            leads_apart: false,
         }
     }
 
@@ -172,9 +192,13 @@ impl<const W: usize> Match<W> {
             None => Rule::Lead(self.m.lead_first),
             Some(last) => self.later_rule(last),
         };
-        let mut rng = Rng::new(derive(self.seed, &[DEALS, wide(self.hands_played + 1)]));
+        let number = wide(self.hands_played + 1);
+        let mut streams = DealStreams {
+            deal: Rng::new(derive(self.seed, &[DEALS, number])),
+            leads: self.leads_apart.then(|| Rng::new(derive(self.seed, &[LEADS, number]))),
+        };
         for _ in 0..MAX_REDEALS {
-            if let Some(d) = self.deal_with(&rule, &mut rng) {
+            if let Some(d) = self.deal_with(&rule, &mut streams) {
                 return Ok(d);
             }
         }
@@ -206,7 +230,7 @@ impl<const W: usize> Match<W> {
         (masks, tiles)
     }
 
-    fn deal_with(&self, rule: &Rule, rng: &mut Rng) -> Option<HandSetup<W>> {
+    fn deal_with(&self, rule: &Rule, rng: &mut DealStreams) -> Option<HandSetup<W>> {
         let r = &*self.rules;
         let players = r.t.players;
         let mut by_tile = None;
@@ -214,8 +238,8 @@ impl<const W: usize> Match<W> {
         let mut leader = match rule {
             Rule::Seat(s) => *s,
             Rule::Lead(lr) => match lr.kind {
-                LeadKind::Lot => self.lot(players, rng),
-                LeadKind::Random => rng.index(players),
+                LeadKind::Lot => self.lot(players, rng.lead()),
+                LeadKind::Random => rng.lead().index(players),
                 // a seat of the table: `MatchRules::check` saw to it
                 LeadKind::Seat => lr.arg?,
                 LeadKind::HighestDouble
@@ -226,14 +250,14 @@ impl<const W: usize> Match<W> {
                     0 // the holder of the tile, found once the tiles are dealt
                 }
                 // the locker is a seat the later-lead rule names (never dealt by rule)
-                LeadKind::Locker => self.lot(players, rng),
+                LeadKind::Locker => self.lot(players, rng.lead()),
                 LeadKind::LightestTile => {
                     lightest = true;
                     0 // the holder of the lightest tile, found once dealt
                 }
             },
         };
-        let (mut hands, mut boneyard) = self.shuffle_deal(rng);
+        let (mut hands, mut boneyard) = self.shuffle_deal(&mut rng.deal);
         if self.refused(&hands) {
             return None;
         }
@@ -334,7 +358,7 @@ impl<const W: usize> Match<W> {
         rule: &LeadRule,
         hands: &mut [Bits<W>],
         boneyard: &mut Vec<u8>,
-        rng: &mut Rng,
+        rng: &mut DealStreams,
     ) -> Option<(usize, Option<usize>)> {
         let r = &*self.rules;
         let t = &r.t;
@@ -393,7 +417,7 @@ impl<const W: usize> Match<W> {
         &self,
         fallback: Option<IfNone>,
         hands: &[Bits<W>],
-        rng: &mut Rng,
+        rng: &mut DealStreams,
     ) -> Option<(usize, Option<usize>)> {
         let r = &*self.rules;
         if fallback == Some(IfNone::Redeal) {
@@ -412,7 +436,7 @@ impl<const W: usize> Match<W> {
             return Some((best, None));
         }
         if fallback == Some(IfNone::Lot) {
-            return Some((self.lot(r.t.players, rng), None));
+            return Some((self.lot(r.t.players, rng.lead()), None));
         }
         // heaviest_tile (and a rule without a fallback), or lightest_tile
         self.extreme_tile(hands, fallback == Some(IfNone::LightestTile))

@@ -309,6 +309,53 @@ impl<const W: usize> Hand<W> {
         total
     }
 
+    // ------------------------------------------------------------ one move
+
+    /// `bones.engine.mirror.mirror_of`: for each move of `legal`, the index
+    /// in `legal` of the first move that is one with it (its own index when
+    /// none before it is): the same tile on twin arms, arms equal in every
+    /// field the rules read of an arm. Leads, draws and passes are their own.
+    pub fn mirror_of(&self, legal: &[i64]) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::with_capacity(legal.len());
+        for (i, &mv) in legal.iter().enumerate() {
+            let mut first = i;
+            if self.placed != 0 && is_tile_move(mv) {
+                for (j, &other) in legal[..i].iter().enumerate() {
+                    if is_tile_move(other)
+                        && tile_of(other) == tile_of(mv)
+                        && self.twins(arm_of(other), arm_of(mv))
+                    {
+                        first = out[j];
+                        break;
+                    }
+                }
+            }
+            out.push(first);
+        }
+        out
+    }
+
+    /// Arms the rules cannot tell apart (`mirror.ARM_FIELDS`, being a cross
+    /// arm, being the extra-play double): swapping them maps the table onto
+    /// itself.
+    fn twins(&self, a: usize, b: usize) -> bool {
+        let cross = |arm: usize| {
+            self.hub_cross[..self.n_hubs]
+                .iter()
+                .any(|&(x, y)| slot(x) == Some(arm) || slot(y) == Some(arm))
+        };
+        self.arm_open[a] == self.arm_open[b]
+            && self.arm_end[a] == self.arm_end[b]
+            && self.arm_weight[a] == self.arm_weight[b]
+            && self.arm_hub[a] == self.arm_hub[b]
+            && self.arm_root[a] == self.arm_root[b]
+            && self.arm_side[a] == self.arm_side[b]
+            && self.arm_stub[a] == self.arm_stub[b]
+            && self.arm_frozen[a] == self.arm_frozen[b]
+            && cross(a) == cross(b)
+            && (self.extra == Some(a)) == (self.extra == Some(b))
+    }
+
     // ------------------------------------------------------------ moves
 
     /// Every legal move of the player to move, appended to `out`.

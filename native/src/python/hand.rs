@@ -738,6 +738,12 @@ impl Hand {
         })
     }
 
+    /// `bones.engine.mirror.mirror_of`: per move of `legal`, the index of
+    /// the first move that is one with it.
+    fn mirror_of(&self, legal: Vec<i64>) -> PyResult<Vec<usize>> {
+        guard(|| Ok(each!(self, h => h.mirror_of(&legal))))
+    }
+
     /// The greedy bot's move (`policies.greedy_move`).
     fn greedy_move(&self) -> PyResult<i64> {
         guard(|| {

@@ -101,13 +101,21 @@ impl TreeSettings {
 }
 
 /// `view`, when `legal` is every legal move of its seat in the engine's
-/// order (the trees' root and epimc's sets need them all).
-fn every_move<const W: usize>(view: View<W>, legal: &[i64]) -> PyResult<View<W>> {
+/// order (epimc's sets need them all), or with `some`, some of them in that
+/// order (the tree's root: one candidate a group of twins,
+/// `bones.engine.mirror`).
+fn legal_moves<const W: usize>(view: View<W>, legal: &[i64], some: bool) -> PyResult<View<W>> {
     let mut every = Vec::new();
     let mut check = view.layout.clone();
     check.hands[view.seat] = view.own;
     check.legal_moves_into(&mut every);
-    if every != legal {
+    let mut at = every.iter();
+    let fits = if some {
+        !legal.is_empty() && legal.iter().all(|m| at.any(|x| x == m))
+    } else {
+        every == legal
+    };
+    if !fits {
         return Err(PyValueError::new_err("the moves given are not the seat's legal moves"));
     }
     Ok(view)
@@ -122,7 +130,7 @@ fn run<const W: usize>(
     config: &Config,
     rng: &mut Rng,
 ) -> PyResult<Option<Found>> {
-    let view = every_move(view_of(rules, observation, legal)?, legal)?;
+    let view = legal_moves(view_of(rules, observation, legal)?, legal, true)?;
     let py = observation.py();
     let found = py.allow_threads(|| guard(|| Ok(ismcts(&view, legal, config, rng))))?;
     Ok(found.map_err(|NoWorld| ()).ok())
@@ -137,7 +145,7 @@ fn run_epimc<const W: usize>(
     budget: &Budget,
     rng: &mut Rng,
 ) -> PyResult<Option<EpimcFound>> {
-    let view = every_move(view_of(rules, observation, legal)?, legal)?;
+    let view = legal_moves(view_of(rules, observation, legal)?, legal, false)?;
     if !view.solvable(budget.solve) {
         return Err(PyValueError::new_err("the position cannot be solved exactly"));
     }

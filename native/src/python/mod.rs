@@ -125,6 +125,7 @@ fn constants(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
         named(&[
             ("DEALS", i64::try_from(crate::kernel::game::DEALS).expect("a small constant")),
             ("BOTS", i64::try_from(crate::kernel::game::BOTS).expect("a small constant")),
+            ("LEADS", i64::try_from(crate::kernel::game::LEADS).expect("a small constant")),
         ])?,
     )?;
     out.set_item(

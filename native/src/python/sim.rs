@@ -19,7 +19,7 @@ use crate::kernel::table::AnyRules;
 use crate::kernel::table::MatchRules;
 use crate::python::convert::{guard, NativeError};
 use crate::python::rules::{table_from_dict, DictReader};
-use crate::run::sim::{Bot, Sim, SimTable, Slots, Totals, NATIVE_BOTS};
+use crate::run::sim::{Bot, DealSlots, Duplicate, Sim, SimTable, Slots, Totals, NATIVE_BOTS};
 
 fn item<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
     match d.get_item(key)? {
@@ -47,6 +47,26 @@ fn slots(d: &Bound<'_, PyDict>) -> PyResult<Slots> {
     })
 }
 
+/// A duplicate run's deal vector (`duplicate.DealLayout`, as `sim` passes it).
+fn duplicate(d: &Bound<'_, PyDict>) -> PyResult<Duplicate> {
+    let slots: Vec<Bound<'_, PyDict>> = item(d, "slots")?;
+    Ok(Duplicate {
+        rotations: item(d, "rotations")?,
+        slots: slots
+            .iter()
+            .map(|s| {
+                Ok(DealSlots {
+                    decided: item(s, "decided")?,
+                    win: item(s, "win")?,
+                    score: item(s, "score")?,
+                })
+            })
+            .collect::<PyResult<_>>()?,
+        size: item(d, "size")?,
+        pairs: item(d, "pairs")?,
+    })
+}
+
 /// How a run's games are summed (the keys of the dict `Simulation` takes).
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
@@ -61,6 +81,8 @@ struct RunLayout<'py> {
     slots: Vec<Bound<'py, PyDict>>,
     /// each game is one hand
     hands_only: bool,
+    /// a duplicate run's deal vector, or None
+    duplicate: Option<Bound<'py, PyDict>>,
 }
 
 /// A simulation run: its tables, lineup and summary layout, checked once.
@@ -81,7 +103,8 @@ impl Simulation {
         lineup: Vec<String>,
         layout: RunLayout<'_>,
     ) -> PyResult<Self> {
-        let RunLayout { which, distinct, size, pairs, slots: slots_of, hands_only } = layout;
+        let RunLayout { which, distinct, size, pairs, slots: slots_of, hands_only, duplicate: dup } =
+            layout;
         guard(|| {
             if tables.len() != slots_of.len() || tables.is_empty() {
                 return Err(PyValueError::new_err("one slots dict per table"));
@@ -110,6 +133,7 @@ impl Simulation {
                 size,
                 pairs,
                 hands_only,
+                duplicate: dup.as_ref().map(duplicate).transpose()?,
             };
             sim.check().map_err(PyValueError::new_err)?;
             Ok(Simulation { sim: Arc::new(sim) })
@@ -117,9 +141,11 @@ impl Simulation {
     }
 
     /// Games `start..stop` of the run seeded `seed` (already reduced mod
-    /// 2**64): `(n, sums, pairs, hists, timing)` where `hists` maps
-    /// `"{t}.scoring_counts"` etc. to `{key: count}` and `timing` holds, per
-    /// distinct bot, sampled decision times in `sim`'s time bins.
+    /// 2**64; in a duplicate run, deals): `(n, sums, pairs, hists, timing,
+    /// deals)` where `hists` maps `"{t}.scoring_counts"` etc. to `{key:
+    /// count}`, `timing` holds, per distinct bot, sampled decision times in
+    /// `sim`'s time bins, and `deals` is a duplicate run's `(deals,
+    /// deal_sums, deal_pairs)` (None otherwise).
     // the summary tuple Python unpacks, spelled out where it is built
     #[allow(clippy::type_complexity)]
     fn run<'py>(
@@ -128,7 +154,14 @@ impl Simulation {
         seed: u64,
         start: u64,
         stop: u64,
-    ) -> PyResult<(u64, Vec<i64>, Vec<i64>, Bound<'py, PyDict>, Vec<Bound<'py, PyDict>>)> {
+    ) -> PyResult<(
+        u64,
+        Vec<i64>,
+        Vec<i64>,
+        Bound<'py, PyDict>,
+        Vec<Bound<'py, PyDict>>,
+        Option<(u64, Vec<i64>, Vec<i64>)>,
+    )> {
         let sim = Arc::clone(&self.sim);
         let got: PyResult<Result<Totals, String>> =
             py.allow_threads(|| guard(|| Ok(sim.run(seed, start, stop))));
@@ -147,6 +180,13 @@ impl Simulation {
                 }
                 hists.set_item(format!("{t}.{name}"), d)?;
             }
+            if self.sim.duplicate.is_some() {
+                let d = PyDict::new(py);
+                for (k, v) in th.deal_results.items() {
+                    d.set_item(k, v)?;
+                }
+                hists.set_item(format!("{t}.deal_results"), d)?;
+            }
         }
         let mut timing = Vec::new();
         for bins in &totals.timing {
@@ -156,7 +196,12 @@ impl Simulation {
             }
             timing.push(d);
         }
-        Ok((totals.n, totals.sums, totals.pairs, hists, timing))
+        let deals = self.sim.duplicate.is_some().then_some((
+            totals.deals,
+            totals.deal_sums,
+            totals.deal_pairs,
+        ));
+        Ok((totals.n, totals.sums, totals.pairs, hists, timing, deals))
     }
 }
 

@@ -4,6 +4,9 @@
 //! `derive(game seed, [BOTS, s])`. Each game's quantities go into the same
 //! vector slots as `sim._record_game` writes, summed with their pair
 //! products, and into the same histograms: no object per game or per move.
+//! A duplicate run (`sim._duplicate_batch`) plays deal `d` from every
+//! rotation of the lineup, each game the match seeded `derive(S, [d])` with
+//! its leads apart, and sums each deal's vector (`duplicate.DealLayout`) too.
 
 #![deny(
     clippy::cast_possible_truncation,
@@ -135,6 +138,31 @@ pub struct TableHists {
     pub play_points: Hist,
     pub game_hands: Hist,
     pub margin: Hist,
+    /// a duplicate run's deals by result (`duplicate.deal_key`)
+    pub deal_results: Hist,
+}
+
+/// One table's slots in a duplicate run's deal vector (`duplicate.DealLayout`).
+#[derive(Clone, Debug, Default)]
+pub struct DealSlots {
+    /// the deal's games with a winner
+    pub decided: usize,
+    /// per distinct bot: its wins over the deal's games
+    pub win: Vec<usize>,
+    /// per distinct bot: its sides' points over the deal's games
+    pub score: Vec<usize>,
+}
+
+/// What a duplicate run sums per deal.
+#[derive(Clone, Debug, Default)]
+pub struct Duplicate {
+    /// games a deal: the lineup's different rotations
+    pub rotations: usize,
+    /// one per table
+    pub slots: Vec<DealSlots>,
+    /// the deal vector's length and its pairs
+    pub size: usize,
+    pub pairs: Vec<(usize, usize)>,
 }
 
 #[derive(Clone)]
@@ -168,6 +196,8 @@ pub struct Sim {
     pub size: usize,
     pub pairs: Vec<(usize, usize)>,
     pub hands_only: bool,
+    /// a duplicate run's deals (None: every game its own deal)
+    pub duplicate: Option<Duplicate>,
 }
 
 /// The sums of a batch (`sim.Summary` without the per-bot names).
@@ -179,6 +209,10 @@ pub struct Totals {
     pub hists: Vec<TableHists>,
     /// per distinct bot: sampled decision times, `sim` time bins
     pub timing: Vec<BTreeMap<i64, u64>>,
+    /// a duplicate run's deals, their vectors' sums and pair products
+    pub deals: u64,
+    pub deal_sums: Vec<i64>,
+    pub deal_pairs: Vec<i64>,
 }
 
 struct Game<'a> {
@@ -240,6 +274,31 @@ impl Sim {
                 return Err("a slot is outside the vector".into());
             }
         }
+        if let Some(dup) = &self.duplicate {
+            if dup.rotations == 0
+                || dup.rotations > players
+                || !players.is_multiple_of(dup.rotations)
+            {
+                return Err("a duplicate run's rotations must divide the seats".into());
+            }
+            if dup.slots.len() != self.tables.len() {
+                return Err("one deal slots dict per table".into());
+            }
+            for ds in &dup.slots {
+                if ds.win.len() != self.distinct || ds.score.len() != self.distinct {
+                    return Err("the deal slots do not fit the bots".into());
+                }
+                let mut all = vec![ds.decided];
+                all.extend(&ds.win);
+                all.extend(&ds.score);
+                if all.iter().any(|&i| i >= dup.size) {
+                    return Err("a deal slot is outside the deal vector".into());
+                }
+            }
+            if dup.pairs.iter().any(|&(i, j)| i >= dup.size || j >= dup.size) {
+                return Err("a deal pair is outside the deal vector".into());
+            }
+        }
         Ok(())
     }
 
@@ -250,10 +309,14 @@ impl Sim {
             pairs: vec![0; self.pairs.len()],
             hists: vec![TableHists::default(); self.tables.len()],
             timing: vec![BTreeMap::new(); self.distinct],
+            deals: 0,
+            deal_sums: vec![0; self.duplicate.as_ref().map_or(0, |d| d.size)],
+            deal_pairs: vec![0; self.duplicate.as_ref().map_or(0, |d| d.pairs.len())],
         }
     }
 
-    /// Play games `start..stop` of the run seeded `seed` into `out`.
+    /// Play games `start..stop` of the run seeded `seed` into `out` (in a
+    /// duplicate run, deals).
     pub fn run_into(
         &self,
         seed: u64,
@@ -270,30 +333,75 @@ impl Sim {
             seed: 0,
             decisions: 0,
         };
-        for g in start..stop {
-            let rot = narrow(g % wide(players));
-            for s in 0..players {
-                game.seated[s] = (s + rot) % players;
-                game.bot_ids[s] = self.which[game.seated[s]];
-            }
-            game.seed = derive(seed, &[g]);
-            vector.iter_mut().for_each(|v| *v = 0);
-            for (t, st) in self.tables.iter().enumerate() {
-                let hists = &mut out.hists[t];
-                let timing = &mut out.timing;
-                match &st.rules {
-                    AnyRules::W1(r) => game.play(r, st, &mut vector, hists, timing)?,
-                    AnyRules::W2(r) => game.play(r, st, &mut vector, hists, timing)?,
-                    AnyRules::W3(r) => game.play(r, st, &mut vector, hists, timing)?,
+        if let Some(dup) = &self.duplicate {
+            let mut deal = vec![0i64; dup.size];
+            for d in start..stop {
+                game.seed = derive(seed, &[d]);
+                deal.iter_mut().for_each(|v| *v = 0);
+                for rot in 0..dup.rotations {
+                    self.game_into(&mut game, rot, &mut vector, out)?;
+                    // `duplicate.add_game`, per table
+                    for (st, ds) in self.tables.iter().zip(&dup.slots) {
+                        let slots = &st.slots;
+                        deal[ds.decided] += 1 - vector[slots.tie];
+                        for (b, &w) in slots.bot_win.iter().enumerate() {
+                            deal[ds.win[b]] += vector[w];
+                            deal[ds.score[b]] += vector[w + SCORE];
+                        }
+                    }
+                }
+                out.deals += 1;
+                for (s, &v) in out.deal_sums.iter_mut().zip(&deal) {
+                    *s += v;
+                }
+                for (p, &(i, j)) in out.deal_pairs.iter_mut().zip(&dup.pairs) {
+                    *p += deal[i] * deal[j];
+                }
+                for (t, ds) in dup.slots.iter().enumerate() {
+                    let games = int(dup.rotations);
+                    let wins: Vec<i64> = ds.win.iter().map(|&at| deal[at]).collect();
+                    out.hists[t].deal_results.add(deal_key(&wins, games - deal[ds.decided], games));
                 }
             }
-            out.n += 1;
-            for (s, &v) in out.sums.iter_mut().zip(&vector) {
-                *s += v;
+            return Ok(());
+        }
+        for g in start..stop {
+            game.seed = derive(seed, &[g]);
+            self.game_into(&mut game, narrow(g % wide(players)), &mut vector, out)?;
+        }
+        Ok(())
+    }
+
+    /// One game (under every table) of `game.seed` with the lineup rotated
+    /// by `rot` seats, its quantities left in `vector` and added to `out`.
+    fn game_into(
+        &self,
+        game: &mut Game<'_>,
+        rot: usize,
+        vector: &mut [i64],
+        out: &mut Totals,
+    ) -> Result<(), String> {
+        let players = self.players;
+        for s in 0..players {
+            game.seated[s] = (s + rot) % players;
+            game.bot_ids[s] = self.which[game.seated[s]];
+        }
+        vector.iter_mut().for_each(|v| *v = 0);
+        for (t, st) in self.tables.iter().enumerate() {
+            let hists = &mut out.hists[t];
+            let timing = &mut out.timing;
+            match &st.rules {
+                AnyRules::W1(r) => game.play(r, st, vector, hists, timing)?,
+                AnyRules::W2(r) => game.play(r, st, vector, hists, timing)?,
+                AnyRules::W3(r) => game.play(r, st, vector, hists, timing)?,
             }
-            for (p, &(i, j)) in out.pairs.iter_mut().zip(&self.pairs) {
-                *p += vector[i] * vector[j];
-            }
+        }
+        out.n += 1;
+        for (s, &v) in out.sums.iter_mut().zip(vector.iter()) {
+            *s += v;
+        }
+        for (p, &(i, j)) in out.pairs.iter_mut().zip(&self.pairs) {
+            *p += vector[i] * vector[j];
         }
         Ok(())
     }
@@ -309,6 +417,13 @@ impl Sim {
         own.run_into(seed, start, stop, &mut out)?;
         Ok(out)
     }
+}
+
+/// `duplicate.deal_key`: a deal's result as one integer, each bot's wins
+/// and then the ties as the digits of a number in base `games + 1`.
+pub fn deal_key(wins: &[i64], ties: i64, games: i64) -> i64 {
+    let base = games + 1;
+    wins.iter().rev().fold(ties, |key, &w| key * base + w)
 }
 
 impl Game<'_> {
@@ -334,6 +449,7 @@ impl Game<'_> {
         }
         let bots = &bots[..players];
         let mut mt = Match::new(Arc::clone(rules), st.m.clone(), self.seed);
+        mt.leads_apart = sim.duplicate.is_some();
         let mut play = [0i64; MAX_PLAYERS];
         let play = &mut play[..players];
         let mut settle = [0i64; MAX_PLAYERS];
@@ -552,6 +668,7 @@ mod tests {
             size: at,
             pairs,
             hands_only,
+            duplicate: None,
         };
         s.check().unwrap();
         s
@@ -577,6 +694,47 @@ mod tests {
             let games: u64 = whole.hists[0].game_hands.items().iter().map(|kv| kv.1).sum();
             assert_eq!(games, 40);
         }
+    }
+
+    #[test]
+    fn duplicate_deals_split_anywhere_give_the_same_sums() {
+        let mut s = sim(&[Bot::Greedy, Bot::Random], true);
+        let size = 1 + 2 * s.distinct;
+        let pairs = (0..size).flat_map(|i| (i..size).map(move |j| (i, j))).collect();
+        s.duplicate = Some(Duplicate {
+            rotations: 2,
+            slots: vec![DealSlots { decided: 0, win: vec![1, 3], score: vec![2, 4] }],
+            size,
+            pairs,
+        });
+        s.check().unwrap();
+        let whole = s.run(9, 0, 30).unwrap();
+        let mut parts = s.run(9, 0, 11).unwrap();
+        let rest = s.run(9, 11, 30).unwrap();
+        parts.deals += rest.deals;
+        for (a, b) in parts.deal_sums.iter_mut().zip(&rest.deal_sums) {
+            *a += b;
+        }
+        for (a, b) in parts.deal_pairs.iter_mut().zip(&rest.deal_pairs) {
+            *a += b;
+        }
+        assert_eq!((whole.n, whole.deals), (60, 30));
+        assert_eq!(parts.deals, whole.deals);
+        assert_eq!(parts.deal_sums, whole.deal_sums);
+        assert_eq!(parts.deal_pairs, whole.deal_pairs);
+        // every game is a win of one bot or a tie; the deals' results count them all
+        let ties = whole.sums[4];
+        assert_eq!(whole.deal_sums[1] + whole.deal_sums[3] + ties, 60);
+        assert_eq!(whole.deal_sums[0], 60 - ties);
+        let deals: u64 = whole.hists[0].deal_results.items().iter().map(|kv| kv.1).sum();
+        assert_eq!(deals, 30);
+    }
+
+    #[test]
+    fn deal_keys_are_digits_in_base_games_plus_one() {
+        assert_eq!(deal_key(&[2, 0], 0, 2), 2);
+        assert_eq!(deal_key(&[1, 0], 1, 2), 1 + 9);
+        assert_eq!(deal_key(&[0, 1, 2], 1, 3), 4 + 2 * 16 + 64);
     }
 
     #[test]

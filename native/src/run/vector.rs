@@ -456,17 +456,26 @@ impl<const W: usize> Env<W> {
                         heuristic_decide(&self.hand, &self.voids, &self.legal, scratch)
                     }
                     Opponent::Search { iterations, rollouts, policy, solve, infer, tree } => {
-                        let view = View::of(&self.hand, seat, &self.voids);
-                        let found = if tree > 0 && !view.solvable(solve) {
-                            let config = ismcts::Config::tree(tree * iterations, policy);
-                            ismcts::ismcts(&view, &self.legal, &config, &mut self.bot_rng)
-                                .map(|f| f.best)
+                        // one candidate a move: the same tile on twin arms is one
+                        // (`SearchBot.choose`, `mirror.distinct_moves`)
+                        let firsts = self.hand.mirror_of(&self.legal);
+                        let distinct: Vec<i64> =
+                            (0..n).filter(|&i| firsts[i] == i).map(|i| self.legal[i]).collect();
+                        if distinct.len() == 1 {
+                            distinct[0]
                         } else {
-                            let budget =
-                                Budget::new(iterations, rollouts, policy, None, solve, infer);
-                            search(&view, &self.legal, &budget, &mut self.bot_rng).map(|f| f.best)
-                        };
-                        found.map_err(|_| "no world agrees with the history".to_string())?
+                            let view = View::of(&self.hand, seat, &self.voids);
+                            let found = if tree > 0 && !view.solvable(solve) {
+                                let config = ismcts::Config::tree(tree * iterations, policy);
+                                ismcts::ismcts(&view, &distinct, &config, &mut self.bot_rng)
+                                    .map(|f| f.best)
+                            } else {
+                                let budget =
+                                    Budget::new(iterations, rollouts, policy, None, solve, infer);
+                                search(&view, &distinct, &budget, &mut self.bot_rng).map(|f| f.best)
+                            };
+                            found.map_err(|_| "no world agrees with the history".to_string())?
+                        }
                     }
                 },
             };

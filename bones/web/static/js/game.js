@@ -654,7 +654,8 @@ function botWords(x, capital = false) {
 
 function analysisText(d) {
   const v = (x) => (x >= 0 ? "+" : "") + x.toFixed(1);
-  if (d.played.move === d.best.move) return `${d.played.move} (${v(d.played.value)}), the best move`;
+  // a twin of the best (the same position up to symmetry) is the best move
+  if (d.played.move === d.best.move || (d.best.same || []).includes(d.played.move)) return `${d.played.move} (${v(d.played.value)}), the best move`;
   return `${d.played.move} (${v(d.played.value)}); best ${d.best.move} (${v(d.best.value)}), ` +
     `${d.loss.toFixed(1)} better${d.mistake ? " — a mistake" : ""}`;
 }

@@ -419,7 +419,8 @@ function showReplay(name) {
 // move it judges; "show the best move" draws the layout the best move would have made.
 function analysisLine(d) {
   const v = (x) => (x >= 0 ? "+" : "") + x.toFixed(1);
-  if (d.played.move === d.best.move) return `analysis: seat ${d.seat} played ${d.played.move} (${v(d.played.value)}), the best move`;
+  // a twin of the best (the same position up to symmetry) is the best move
+  if (d.played.move === d.best.move || (d.best.same || []).includes(d.played.move)) return `analysis: seat ${d.seat} played ${d.played.move} (${v(d.played.value)}), the best move`;
   return `analysis: seat ${d.seat} played ${d.played.move} (${v(d.played.value)}); best ${d.best.move} (${v(d.best.value)}), ` +
     `${d.loss.toFixed(1)} better${d.mistake ? " — a mistake" : ""}`;
 }
@@ -461,7 +462,7 @@ function player(root, r, body) {
     if (judged) {
       analysis.replaceChildren(h("div", {}, analysis.dataset.summary),
         h("div", { class: d && d.mistake ? "mistake" : "" }, d ? analysisLine(d) : "no decision here (a forced move, or a seat not analysed)"),
-        ...(d && showBest && d.best.move !== d.played.move ? [h("div", {}, `the board shows ${d.best.move} instead of ${d.played.move}`)] : []));
+        ...(d && showBest && d.best.move !== d.played.move && !(d.best.same || []).includes(d.played.move) ? [h("div", {}, `the board shows ${d.best.move} instead of ${d.played.move}`)] : []));
     }
     info.textContent = `hand ${s.hd.hand} · move ${s.fi} of ${s.hd.frames.length - 1}` +
       (s.f.move ? ` · seat ${s.f.seat} ${s.f.move}${s.f.points ? ` scores ${s.f.points}` : ""}` : " · the deal") +
