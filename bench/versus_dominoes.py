@@ -143,6 +143,9 @@ def play(deal: int, bones_team: int, setup: Setup = Setup()) -> Game:
                 hand.apply(PASS)
                 moves += 1
             legal = hand.legal_moves()
+            if PASS in legal:  # the package has a seat move that must pass in bones
+                raise OutOfStep(f"deal {deal}: seat {hand.turn} must pass in bones, "
+                                "but the package has it play")
             left_end, right_end = game.board.left_end(), game.board.right_end()
             valid = game.valid_moves
             if setup.check:

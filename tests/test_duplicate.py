@@ -64,10 +64,10 @@ class _Recorder:
 
         def recorded_shuffle(match: Match) -> tuple[list[int], list[int]]:
             hands, boneyard = shuffle(match)
-            if not hasattr(match, "recorded_as"):
-                match.recorded_as = next(serial)  # type: ignore[attr-defined]
+            if "recorded_as" not in vars(match):  # the match's number, once
+                vars(match)["recorded_as"] = next(serial)
             games = recorder.shuffles[(match.seed, len(match.history) + 1)]
-            got = games.setdefault(match.recorded_as, [match.rules.name])  # type: ignore[attr-defined]
+            got = games.setdefault(vars(match)["recorded_as"], [match.rules.name])
             got.append((tuple(hands), tuple(boneyard)))
             return hands, boneyard
 

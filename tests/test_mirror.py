@@ -31,7 +31,7 @@ from bones.games.analysis import evaluate_moves, tree_values
 from bones.games.game import GameSession
 from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
-from bones.seat.observation import observe
+from bones.seat.observation import Observation, observe
 
 needs_native = pytest.mark.skipif(bones_native is None, reason="the native core is not built")
 
@@ -198,9 +198,9 @@ def test_the_search_judges_one_candidate_a_group(monkeypatch: pytest.MonkeyPatch
     seen: list[list[int]] = []
     real = SearchBot.values
 
-    def spy(self: SearchBot, obs_: object, rng: Rng, legal: list[int]) -> tuple[int, list[float]]:
+    def spy(self: SearchBot, obs_: Observation, rng: Rng, legal: list[int]) -> tuple[int, list[float]]:
         seen.append(list(legal))
-        return real(self, obs_, rng, legal)  # type: ignore[arg-type]
+        return real(self, obs_, rng, legal)
 
     monkeypatch.setattr(SearchBot, "values", spy)
     move = SearchBot(iterations=20).choose(obs, Rng(1))
