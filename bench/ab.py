@@ -7,7 +7,9 @@ and this one), alternating A and B and swapping their order every round.
 Each run is timed in CPU seconds (user + system of the child), which a
 shared machine's load disturbs less than the wall clock; the medians and
 every run are printed.  The cases are random play on each core, so they
-measure the engine and the command, not a bot.
+measure the engine and the command, not a bot.  Run it with bytecode
+caches (``env -u PYTHONDONTWRITEBYTECODE``): without them every run compiles
+its sources, and the side with more code looks slower.
 """
 
 from __future__ import annotations
@@ -44,16 +46,19 @@ def main() -> None:
     parser.add_argument("a", help="interpreter of side A (its bones installed)")
     parser.add_argument("b", help="interpreter of side B")
     parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--core", choices=["python", "native"], action="append",
+                        help="only the cases of this core (repeatable; default both)")
     opts = parser.parse_args()
+    cases = [(core, args) for core, args in CASES if not opts.core or core in opts.core]
     sides = [("A", opts.a), ("B", opts.b)]
     out: dict[tuple[str, str, str], list[float]] = {}
     for rnd in range(opts.rounds):
         order = sides if rnd % 2 == 0 else sides[::-1]
-        for core, args in CASES:
+        for core, args in cases:
             for label, python in order:
                 out.setdefault((core, args[0], label), []).append(cpu_seconds(python, core, args))
     print(f"A: {opts.a}\nB: {opts.b}")
-    for core, args in CASES:
+    for core, args in cases:
         a, b = out[(core, args[0], "A")], out[(core, args[0], "B")]
         ma, mb = statistics.median(a), statistics.median(b)
         print(f"{core:7s} {' '.join(args):42s} A {ma:6.2f} s  B {mb:6.2f} s  B/A {mb / ma:5.2f}  "
