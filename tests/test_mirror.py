@@ -76,6 +76,7 @@ POSITIONS = [
 ]
 
 
+@pytest.mark.skipif(bones_native is None or core.native() is None, reason="compares with the native core, which is not active")
 @pytest.mark.parametrize("name,seats,moves,groups", POSITIONS)
 def test_twin_arms_make_one_move(name: str, seats: list[str], moves: list[str],
                                  groups: list[list[str]]) -> None:
@@ -143,12 +144,14 @@ def _walk(name: str, players: int | None, seeds: range) -> tuple[int, int]:
     return positions, twins
 
 
+@pytest.mark.skipif(bones_native is None or core.native() is None, reason="compares with the native core, which is not active")
 @pytest.mark.parametrize("name", builtin_names())
 def test_both_cores_group_the_same_moves_and_every_group_is_one_position(name: str) -> None:
     positions, _ = _walk(name, None, range(6))
     assert positions > 0
 
 
+@pytest.mark.skipif(bones_native is None or core.native() is None, reason="compares with the native core, which is not active")
 def test_random_games_meet_twins() -> None:
     """The walk above meets groups at all (a test of the test)."""
     found = sum(_walk(name, None, range(6))[1] for name in ("block-2p", "all-fives", "sniff"))

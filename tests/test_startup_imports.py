@@ -90,6 +90,7 @@ def test_list_loads_no_bot_simulation_web_or_other_command(tmp_path: Path,
         assert "rich.table" in modules  # the table it prints
 
 
+@pytest.mark.once  # the native core's simulation path: the Python core's loads more
 @pytest.mark.parametrize(("bots", "output"), [("random", ("--json",)), ("greedy,heuristic", ())])
 def test_a_simulation_of_one_move_bots_loads_no_search(tmp_path: Path, bots: str,
                                                        output: tuple[str, ...]) -> None:

@@ -383,6 +383,7 @@ def test_every_new_endpoint_refuses_a_bad_request_with_one_line_and_its_status(s
     assert not view(client, gid, k0)["over"] and view(client, gid, _k1)["you"] == 1
 
 
+@pytest.mark.once  # a burst within the window: the native core's hints are quick enough
 def test_a_hint_is_limited_to_a_burst_then_429_with_retry_after(server) -> None:
     from bones.web.limits import BURST
     from tests.test_web import wait_turn
