@@ -314,3 +314,39 @@ def test_a_lock_is_judged_by_the_blocked_settlement(against: str, win: int,
     unseen = ts.full & ~left  # 26 tiles of 145 pips: 6 for one tile, 39 for seven
     judge = _Judge(hand, unseen, [2, 1, 7, 7], 0)
     assert judge.lock(0, left) == expected
+
+
+def test_a_capicua_set_up_keeps_a_share_of_its_bonus_when_others_can_follow() -> None:
+    # Dominican, a player with two tiles: the play that leaves the last tile
+    # fitting both ends is worth the capicúa (25) in full when nobody else
+    # can follow (every other seat passes, and it goes out next) and
+    # ``_READY`` of it for the chance that somebody can; every other play
+    # is worth the same with the capicúa or without (issue 31)
+    from bones.bots.basic import _READY
+
+    rules = compiled("dominican", 4, True)
+    bare = _rules("dominican", {"bonuses": {"capicua": None}})
+    set_ups = others = 0
+    for seed in range(40):
+        for hand in positions(rules, seed, hands=3, choices_only=False):
+            if hand.hands[hand.turn].bit_count() != 2 or hand.drawable:
+                continue
+            unseen, counts = _view(hand)
+            legal = [m for m in hand.legal_moves() if m >= 0]
+            if len(legal) < 2:
+                continue
+            plain = hand.copy()
+            plain.rules = bare
+            with_bonus = heuristic_values(hand, unseen, counts, 0, legal)
+            without = heuristic_values(plain, unseen, counts, 0, legal)
+            for move, a, b in zip(legal, with_bonus, without, strict=True):
+                after = hand.copy()
+                after.apply(move)
+                last = hand.hands[hand.turn] & ~(1 << (move >> 7))
+                if after.out_bonus(last.bit_length() - 1) >= rules.capicua_points:
+                    assert _READY * 25 - 1e-9 <= a - b <= 25 + 1e-9, (seed, hand.log, move)
+                    set_ups += 1
+                else:
+                    assert a == b, (seed, hand.log, move)
+                    others += 1
+    assert set_ups > 10 and others > 10

@@ -54,6 +54,10 @@ _VARIETY = 1.5  # per distinct number kept in hand
 _SHED = 0.25  # per pip shed while the hand is far from its end
 _SHED_LATE = 1.0  # per pip shed when someone may go out soon
 _DRAW_COST = 2.0  # a voluntary draw gives up the turn's tempo
+# the share of a finish's bonuses (capicúa, a last tile, a bonus by hand) that
+# a last tile left fitting the ends keeps when other seats can still play
+# before the mover's next turn (a capicúa set up; issue 31)
+_READY = 0.25
 
 
 class _Judge:
@@ -121,10 +125,12 @@ class _Judge:
         ones, hypergeometrically), a lock when the mover cannot follow either
         (nobody can play: :meth:`lock`), else every other player passes (the
         round pass, and a last tile that fits goes out next with its
-        bonuses); with the chance that the next player holds none (and, when
-        the mover cannot follow, somebody else can), the pass on the opening
-        tile.  Under ``stuck: block`` the next player who cannot play blocks
-        the hand, and nobody passes."""
+        bonuses; with the chance that some seat can follow, that last tile
+        keeps ``_READY`` of its finish's bonuses: a capicúa set up); with
+        the chance that the next player holds none (and, when the mover
+        cannot follow, somebody else can), the pass on the opening tile.
+        Under ``stuck: block`` the next player who cannot play blocks the
+        hand, and nobody passes."""
         hand, rules = self.hand, self.hand.rules
         after = hand.copy()  # only its layout is read
         after.apply(move)
@@ -157,6 +163,12 @@ class _Judge:
                 points += finish_bonus(after, seat, left.bit_length() - 1)
             if points:
                 gain += p_all * points
+        if follows and not left & (left - 1) and p_all < 1.0:
+            # the last tile fits the ends left (a capicúa set up) but some
+            # other seat may follow first: a share of the finish's bonuses
+            bonus = finish_bonus(after, seat, left.bit_length() - 1)
+            if bonus:
+                gain += _READY * (1.0 - p_all) * bonus
         return gain
 
     def lock(self, fits: int, left: int) -> float:

@@ -20,6 +20,9 @@ pub(crate) const VARIETY: f64 = 1.5;
 pub(crate) const SHED: f64 = 0.25;
 pub(crate) const SHED_LATE: f64 = 1.0;
 pub(crate) const DRAW_COST: f64 = 2.0;
+/// `basic._READY`: the share of a finish's bonuses a last tile left fitting
+/// the ends keeps when other seats can still play first (a capicúa set up)
+pub(crate) const READY: f64 = 0.25;
 
 /// A seat shown void of the open numbers (`Hand.voids`): it passed or was
 /// forced to draw while holding none of `mask`; `then` is what it had drawn
@@ -379,7 +382,8 @@ impl<'a, const W: usize> Judge<'a, W> {
     /// holds a tile fitting them (hypergeometrically), a lock when the mover
     /// cannot follow either (`lock`), else every other player passes (the
     /// round pass, and a last tile that fits goes out next with its
-    /// bonuses); with the chance that the next player holds none (and, when
+    /// bonuses; with the chance that some seat can follow, that last tile
+    /// keeps `READY` of its finish's bonuses: a capicúa set up); with the chance that the next player holds none (and, when
     /// the mover cannot follow, somebody else can), the pass on the opening
     /// tile. Under `stuck: block` the next player who cannot play blocks the
     /// hand, and nobody passes.
@@ -428,6 +432,15 @@ impl<'a, const W: usize> Judge<'a, W> {
             }
             if points != 0 {
                 gain += p_all * points as f64;
+            }
+        }
+        if follows && left.count() == 1 && p_all < 1.0 {
+            // the last tile fits the ends left (a capicúa set up) but some
+            // other seat may follow first: a share of the finish's bonuses
+            let last = left.ones().next().unwrap_or(0);
+            let bonus = finish_bonus(scratch, seat, last);
+            if bonus != 0 {
+                gain += READY * (1.0 - p_all) * bonus as f64;
             }
         }
         gain
