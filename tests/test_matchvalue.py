@@ -18,7 +18,7 @@ import pytest
 from native_support import bones_native
 
 from bones.bots import make_bot
-from bones.bots.matchvalue import WIN, MatchTable, compile_table, match_table
+from bones.bots.matchvalue import WIN, MatchTable, best_other, compile_table, match_table
 from bones.bots.policies import margin
 from bones.bots.search import SearchBot, evaluate_moves
 from bones.bots.solve import Solver, solvable
@@ -50,13 +50,13 @@ def test_the_table_is_a_probability_of_winning() -> None:
                 assert p(a + 1, b) >= p(a, b)
     assert p(n - 1, 0) > 0.99 * WIN and p(0, n - 1) < 0.01 * WIN
     # 200 to 150 is a long way from sure in a game to 250
-    assert 0.7 * WIN < table.value([200, 150], 0, False, -1) < 0.95 * WIN
-    assert table.value([150, 200], 0, False, -1) == p(30, 40)
+    assert 0.7 * WIN < table.value([200, 150], 0, False, -1, False) < 0.95 * WIN
+    assert table.value([150, 200], 0, False, -1, False) == p(30, 40)
     # the match's end is exact; scores beyond the cells read the last
-    assert table.value([0, 0], 1, True, 1) == WIN
-    assert table.value([300, 0], 1, True, 0) == 0
-    assert table.value([250, 250], 0, True, -1) == WIN // 2
-    assert table.value([-10, 999], 0, False, -1) == p(0, n - 1)
+    assert table.value([0, 0], 1, True, 1, False) == WIN
+    assert table.value([300, 0], 1, True, 0, False) == 0
+    assert table.value([250, 250], 0, True, -1, False) == WIN // 2
+    assert table.value([-10, 999], 0, False, -1, False) == p(0, n - 1)
 
 
 def test_a_variant_without_a_target_keeps_the_points() -> None:
@@ -72,7 +72,7 @@ def test_an_exact_target_cannot_be_overshot() -> None:
     point, so it is far from the sure thing it is at 60 of a plain 61."""
     exact = compile_table(compiled("fives-and-threes", 2, False), hands=60)
     assert exact is not None and exact.step == 1
-    assert exact.value([60, 0], 0, False, -1) < 0.9 * WIN
+    assert exact.value([60, 0], 0, False, -1, False) < 0.9 * WIN
 
 
 def test_the_match_value_changes_the_judgement_near_the_target() -> None:
@@ -108,6 +108,22 @@ def test_in_a_penalty_match_a_side_s_points_count_against_it() -> None:
     assert margin(rules, [10, 4], [0, 0], 0) == -6
     assert margin(rules, [10, 4], [0, 0], 1) == 6
     assert margin(compiled("all-fives", 2, False), [10, 4], [0, 0], 0) == 6
+
+
+def test_a_penalty_match_of_three_sides_is_read_against_the_lowest_other() -> None:
+    """With more than two sides, the side that threatens a side in a penalty
+    match (the lowest score wins) is the lowest other, not the highest: the
+    table is read at that score (the native ``matchvalue::best_other`` and
+    its test say the same)."""
+    # 2 cells of 10 points: [mine 0-9: theirs 0-9, 10 up], [mine 10 up: ...]
+    table = MatchTable(10, 2, (500_000, 800_000, 200_000, 500_000))
+    scores = [3, 12, 4]
+    assert best_other(scores, 0, False) == 12 and best_other(scores, 0, True) == 4
+    assert best_other(scores, 1, True) == 3 and best_other([7], 0, True) == 0
+    assert table.value(scores, 0, False, -1, False) == 800_000  # read at (3, 12)
+    assert table.value(scores, 0, False, -1, True) == 500_000  # read at (3, 4)
+    assert table.value(scores, 1, False, -1, True) == 200_000  # read at (12, 3)
+    assert table.value(scores, 1, False, -1, False) == 200_000  # read at (12, 4)
 
 
 MATCH_TABLES = [("all-fives", 2, False), ("muggins", 2, False), ("partnership-block", 4, True),

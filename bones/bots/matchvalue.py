@@ -5,7 +5,8 @@ In a game played to a target the same points are worth more or less by the
 scores: 10 points that take a side from 240 to 250 win the match, 10 points
 at 0-0 barely move it.  :func:`match_table` compiles, once per rule table,
 a table of ``P(side wins the match | its score, the best other side's
-score)`` at the start of a hand, by dynamic programming over whole hands:
+score)`` at the start of a hand (the best other side: the highest other
+score, in a penalty match the lowest), by dynamic programming over whole hands:
 
 * the distribution of a hand's points ``(mine, the best other side's)`` is
   measured by self-play: :data:`HANDS` first hands of matches seeded 0, 1,
@@ -59,12 +60,15 @@ class MatchTable:
     def _cell(self, score: int) -> int:
         return min(max(score, 0) // self.step, self.cells - 1)
 
-    def value(self, scores: list[int], me: int, game_over: bool, winner: int) -> int:
+    def value(self, scores: list[int], me: int, game_over: bool, winner: int,
+              penalty: bool) -> int:
         """The value for side ``me`` of a hand that ended with the match's
-        ``scores``, ``game_over`` and ``winner`` (-1: a drawn match)."""
+        ``scores``, ``game_over`` and ``winner`` (-1: a drawn match), read
+        against the best other side's score: the highest, in a ``penalty``
+        match (the lowest score wins) the lowest."""
         if game_over:
             return WIN if winner == me else WIN // 2 if winner < 0 else 0
-        theirs = max((s for o, s in enumerate(scores) if o != me), default=0)
+        theirs = best_other(scores, me, penalty)
         return self.values[self._cell(scores[me]) * self.cells + self._cell(theirs)]
 
     def native(self) -> tuple[int, int, tuple[int, ...]]:
@@ -72,8 +76,18 @@ class MatchTable:
         return self.step, self.cells, self.values
 
 
+def best_other(scores: list[int], me: int, penalty: bool) -> int:
+    """The score of the side that threatens side ``me``: the highest other
+    score, in a ``penalty`` match (the lowest score wins) the lowest (0
+    without another side)."""
+    others = [s for o, s in enumerate(scores) if o != me]
+    if not others:
+        return 0
+    return min(others) if penalty else max(others)
+
+
 def _self_play_points(rules: Rules, hands: int) -> list[tuple[int, int]]:
-    """``(a side's points, the best other side's)`` of each side in the
+    """``(a side's points, the best other side's: :func:`best_other`)`` of each side in the
     first hand of ``hands`` matches seeded 0, 1, ..., played with every
     tile in sight by the heuristic."""
     got: list[tuple[int, int]] = []
@@ -91,8 +105,9 @@ def _self_play_points(rules: Rules, hands: int) -> list[tuple[int, int]]:
             counts = [h.bit_count() for h in hand.hands]
             hand.apply(heuristic_move(hand, unseen, counts, hand.drawable, 0, legal))
         points = [max(s, 0) for s in hand.scores]
+        penalty = rules.check == CHECK_PENALTY
         for o, p in enumerate(points):
-            got.append((p, max(q for i, q in enumerate(points) if i != o)))
+            got.append((p, best_other(points, o, penalty)))
     return got
 
 
@@ -165,5 +180,5 @@ def win_probability(total: float, weight: float) -> float:
     return total / (weight * WIN) if weight else 0.0
 
 
-__all__ = ["HANDS", "MAX_CELLS", "WIN", "MatchTable", "compile_table", "match_table",
-           "win_probability"]
+__all__ = ["HANDS", "MAX_CELLS", "WIN", "MatchTable", "best_other", "compile_table",
+           "match_table", "win_probability"]

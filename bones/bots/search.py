@@ -49,7 +49,7 @@ from bones.engine import core
 from bones.engine.hand import Hand
 from bones.engine.mirror import distinct_moves, mirror_of
 from bones.engine.rng import Rng
-from bones.engine.rules import Rules
+from bones.engine.rules import CHECK_PENALTY, Rules
 from bones.seat.observation import NoWorldError, Observation, sample_world
 
 #: Worlds per move of ``pimc`` (bones 0.1's ``search``), with heuristic
@@ -336,7 +336,8 @@ class SearchBot:
                     while not trial.state:
                         trial.apply(policy(trial, play_rng))
                     if table is not None:
-                        won = table.value(trial.scores, me, trial.game_over, trial.winner)
+                        won = table.value(trial.scores, me, trial.game_over, trial.winner,
+                                          trial.rules.check == CHECK_PENALTY)
                         totals[i] += weight * won
                         continue
                     totals[i] += weight * margin(trial.rules, trial.scores, base, me)

@@ -25,6 +25,7 @@ from bones.bots.policies import margin, points_if
 from bones.bots.stop import EVERY, Stop
 from bones.engine.hand import PLAYING, Hand
 from bones.engine.moves import TILE_SHIFT
+from bones.engine.rules import CHECK_PENALTY
 
 #: The most positions a move's exact solving may visit by default (the
 #: ``nodes`` of ``search``, ``epimc`` and ``ismcts``), shared equally by
@@ -149,7 +150,8 @@ class Solver:
 
     def _terminal(self, h: Hand) -> int:
         if self._table is not None:
-            return self._table.value(h.scores, self._me, h.game_over, h.winner)
+            return self._table.value(h.scores, self._me, h.game_over, h.winner,
+                                     h.rules.check == CHECK_PENALTY)
         return margin(h.rules, h.scores, self._base, self._me)
 
     def _value(self, h: Hand, alpha: int, beta: int) -> int:

@@ -24,6 +24,7 @@ use crate::bots::rollouts::{rollout_move, Policy};
 use crate::bots::solve::{solvable, Solver};
 use crate::bots::stop::Stop;
 use crate::bots::world::{NoWorld, View};
+use crate::kernel::codes::Check;
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::PLAYING;
 use crate::kernel::rng::Rng;
@@ -220,7 +221,8 @@ impl<const W: usize> Judge<W> {
     /// The value for side `me` of a finished `trial` that started from `base`.
     fn outcome(trial: &Hand<W>, me: usize, base: &[i64], budget: &Budget) -> i64 {
         if let Some(t) = &budget.table {
-            return t.value(&trial.scores, me, trial.game_over, trial.winner);
+            let penalty = trial.rules.t.check == Check::Penalty;
+            return t.value(&trial.scores, me, trial.game_over, trial.winner, penalty);
         }
         crate::bots::margin(&trial.rules.t, &trial.scores, base, me)
     }

@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 use crate::bots::matchvalue::MatchTable;
 use crate::bots::stop::Stop;
+use crate::kernel::codes::Check;
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::{tile_of, PLAYING};
 
@@ -238,7 +239,8 @@ impl<const W: usize> Solver<W> {
 
     fn terminal(&self, h: &Hand<W>) -> i64 {
         if let Some(t) = &self.table {
-            return t.value(&h.scores, self.me, h.game_over, h.winner);
+            let penalty = h.rules.t.check == Check::Penalty;
+            return t.value(&h.scores, self.me, h.game_over, h.winner, penalty);
         }
         crate::bots::margin(&h.rules.t, &h.scores, &self.base, self.me)
     }
