@@ -12,7 +12,7 @@ import pytest
 from support import compiled, positions
 
 from bones.bots import BOTS, BotError, make_bot, parse_bots
-from bones.bots.basic import _Judge, heuristic_move, none_held, share_of
+from bones.bots.basic import _Judge, finish_bonus, heuristic_move, none_held, share_of
 from bones.bots.infer import heuristic_values
 from bones.bots.policies import greedy_move, points_if
 from bones.engine.hand import DRAW, Hand
@@ -350,3 +350,31 @@ def test_a_capicua_set_up_keeps_a_share_of_its_bonus_when_others_can_follow() ->
                     assert a == b, (seed, hand.log, move)
                     others += 1
     assert set_ups > 10 and others > 10
+
+
+def test_in_a_penalty_match_no_play_point_can_reach_the_heuristic() -> None:
+    # Kozel (match.kind: penalty): a point scored would count against the
+    # side that scores it, so the language refuses plays that score and
+    # bonuses there, each at its key; the compiled rules leave the
+    # heuristic's point terms (the play's points, the reply's, the
+    # finish's bonuses) nothing to take as good, and its finish is worth
+    # what the other side is charged (issue 31)
+    from bones.lang.load import VariantError
+
+    with pytest.raises(VariantError, match="scoring.when.kind: under match kind penalty plays "
+                       "cannot score"):
+        load_variant("kozel", overrides={"scoring": {"when": {"kind": "multiple_of",
+                                                              "divisors": [5]}}})
+    with pytest.raises(VariantError, match="bonuses.round_pass: under match kind penalty"):
+        load_variant("kozel", overrides={"bonuses": {"round_pass": 25}})
+    rules = compiled("kozel", 4, True)
+    assert not rules.scores_plays and not rules.round_pass and not rules.capicua_points
+    finishes = 0
+    for seed in range(6):
+        for hand in positions(rules, seed, hands=2, choices_only=False):
+            for move in hand.legal_moves():
+                assert points_if(hand, move) == 0
+                if move >= 0 and hand.hands[hand.turn].bit_count() == 1:
+                    assert finish_bonus(hand, hand.turn, move >> 7) == 0
+                    finishes += 1
+    assert finishes > 5
