@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from bones.engine.bounds import BELOW_ANY_SCORE
 from bones.engine.moves import ARM_MASK, ARM_SHIFT, DRAW, PASS, TILE_SHIFT
-from bones.engine.rules import CHECK_PENALTY
 
 if TYPE_CHECKING:  # any hand: the Python one, a copy, a native hand's view
     from bones.engine.hand import Hand
@@ -99,10 +98,11 @@ def greedy_move(hand: Hand, legal: list[int] | None = None) -> int:
 def margin(rules: Rules, now: Sequence[int], base: Sequence[int], me: int) -> int:
     """Side ``me``'s points since the scores ``base`` less the best other
     side's: what the searches maximise on the points objective.  In a
-    penalty match (``match.kind: penalty``, Kozel) a side's points count
-    against it, so every side's are negated.  Both cores judge by it
+    penalty match (``match.kind: penalty``, Kozel) and a train layout's
+    rounds (``Rules.lowest_wins``) a side's points count against it, so
+    every side's are negated.  Both cores judge by it
     (``native/src/bots/mod.rs``'s ``margin``)."""
-    sign = -1 if rules.check == CHECK_PENALTY else 1
+    sign = -1 if rules.lowest_wins else 1
     gains = [sign * (a - b) for a, b in zip(now, base, strict=True)]
     mine = gains[me]
     gains[me] = BELOW_ANY_SCORE

@@ -329,3 +329,11 @@ class Rules:
             return table[count]
         return count_points_of(self.when, self.when_values, self.points_kind, self.points_param,
                                count)
+
+    @property
+    def lowest_wins(self) -> bool:
+        """Whether a side's points count against it: a penalty match
+        (``match.kind: penalty``) or a train layout's rounds, whose hands are
+        charged and whose lowest total wins (docs/trains.md).  The searches'
+        margin and the learners' rewards negate points there."""
+        return self.check == CHECK_PENALTY or self.trains is not None

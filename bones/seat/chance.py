@@ -57,7 +57,7 @@ from bones.engine.hand import DRAW
 from bones.engine.handlike import HandLike
 from bones.engine.leads import by_lot, deal_and_lead
 from bones.engine.match import Deal, Match
-from bones.engine.rules import CHECK_PENALTY, LeadRule, Rules, RulesError
+from bones.engine.rules import LeadRule, Rules, RulesError
 
 #: A deal whose lead rule keeps asking for redeals gives up after this many.
 MAX_REDEALS = 200
@@ -331,10 +331,11 @@ def hand_rewards(rules: Rules, before: Sequence[int], after: Sequence[int]) -> l
 
 def side_gains(rules: Rules, before: Sequence[int], after: Sequence[int]) -> list[int]:
     """What each side gained between the scores ``before`` and ``after``: its
-    points, or in a penalty match (``match.kind: penalty``, Kozel), where
-    points count against a side, the points it was charged, negated (as the
-    searches judge it: :func:`bones.bots.policies.margin`)."""
-    sign = -1 if rules.check == CHECK_PENALTY else 1
+    points, or in a penalty match (``match.kind: penalty``, Kozel) and a
+    train layout (each round charges the hands, the lowest total wins),
+    where points count against a side, the points it was charged, negated
+    (as the searches judge a penalty match: :func:`bones.bots.policies.margin`)."""
+    sign = -1 if rules.lowest_wins else 1
     return [sign * (a - b) for a, b in zip(after, before, strict=True)]
 
 
