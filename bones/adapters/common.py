@@ -152,7 +152,9 @@ class Game:
     With ``seed`` the hands are the match's own deals (``Match(rules,
     seed)``, as the native vector environment deals them) and ``rng`` is not
     read; the outcome of the last hand is ``outcome`` (:data:`OUTCOMES`)
-    and its settlement ``settlement``.
+    and its settlement ``settlement``.  A train layout (docs/trains.md) is
+    always dealt by its match (the round's hub double comes with the deal):
+    without ``seed``, the match's seed is drawn from ``rng`` once.
     """
 
     def __init__(self, rules: Rules, rng: Rng | None, episode: str = "hand",
@@ -168,6 +170,9 @@ class Game:
         self.reward = check_reward(reward, episode)
         self.space = ActionSpace(rules)
         self.encoding = Encoding(rules, scaled=scaled)
+        if seed is None and rules.trains is not None:
+            assert rng is not None
+            seed = rng.next_u64()
         self.seeded = seed is not None
         self.match = Match(rules, seed=seed or 0, stepwise_core=True)
         self.rewards = [0.0] * rules.players

@@ -137,6 +137,9 @@ class BonesGame(pyspiel.Game):
         players = int(merged["players"]) or None
         teams = True if merged["teams"] else None
         rules = compile_table(str(merged["variant"]), players, teams)
+        if rules.trains is not None:  # its chance nodes deal no round's hub yet
+            raise ValueError(f"{rules.name}: the OpenSpiel game does not deal train layouts yet; "
+                             "use bones.adapters.gymnasium.env or bones.adapters.pettingzoo.env")
         self.rules = rules
         self.episode = episode
         self.space = ActionSpace(rules)

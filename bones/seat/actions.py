@@ -13,6 +13,18 @@ but sparse; :class:`ActionSpace` numbers only what can occur:
 * then ``draw``, where the variant draws at all;
 * then ``pass``, last.
 
+A train layout (``layout.trains``, docs/trains.md) numbers its plays the
+same way, ``tile * arms + slot``, over *targets* instead of arms: one slot
+per target of the move notation the compiled rules can ever have
+(:func:`train_targets`): ``T0`` .. ``T<n-1>`` the personal trains (up to 8
+players), ``M``, ``M2``, ... the public trains, ``A<k>`` every arm that can
+grow from the hub or a foot, then ``H`` (against the hub) and ``F`` (a toe
+of the owed double) where the rules have them.  A train hand's move arms
+are these targets' own (arm ``k`` is always target ``T<k>``, ``M..`` or
+``A<k+1>``, the hub and the foot have fixed codes), so an index means the
+same play in every position.  The hub's placement (a lead code) is the tile
+on the first slot, as a line's lead is the tile on W.
+
 ``num_actions`` is their number; :meth:`ActionSpace.index` and
 :meth:`ActionSpace.move` convert both ways and :meth:`ActionSpace.mask`
 gives the legal actions of a position.
@@ -35,26 +47,78 @@ from __future__ import annotations
 
 from bones.engine.hand import DRAW, PASS, Hand
 from bones.engine.handlike import HandLike
-from bones.engine.moves import arm_of, play_code, tile_of
+from bones.engine.moves import (
+    FOOT_ARM,
+    HUB_ARM,
+    TARGET_ARM,
+    TARGET_FOOT,
+    TARGET_HUB,
+    TARGET_PUBLIC,
+    TARGET_SEAT,
+    arm_of,
+    play_code,
+    tile_of,
+)
 from bones.engine.notation import arm_name
-from bones.engine.rules import Rules
+from bones.engine.rules import Rules, TrainRules
 
 
 def max_arms(rules: Rules) -> int:
-    """The most arms a layout of ``rules`` can ever have (compiled: ``Rules.max_arms``)."""
+    """The most arms a layout of ``rules`` can ever have (compiled:
+    ``Rules.max_arms``; a train layout: its trains and every arm that can
+    grow, :func:`train_arms`)."""
+    if rules.trains is not None:
+        return train_arms(rules)
     return rules.max_arms
+
+
+def train_arms(rules: Rules) -> int:
+    """The most arms a train layout of ``rules`` can have: a personal train
+    per seat, the public trains, the arms laid against the hub and, where a
+    double's covers are new arms (``toes``), ``cover`` of them for every
+    double but the hub's."""
+    trains: TrainRules = rules.trains
+    assert trains is not None
+    grown: int = trains.hub_tiles
+    if trains.toes:
+        grown += trains.cover * int(rules.tiles.highest)  # every double but the hub's
+    seats: int = rules.players * int(trains.seat_trains)
+    return seats + trains.public + grown
+
+
+def train_targets(rules: Rules) -> list[tuple[int, int]]:
+    """``(move arm, notation target)`` of every slot of a train layout's
+    action space, in order: the arms (personal trains, public trains, grown
+    arms), then the hub and the foot where the rules have them."""
+    trains: TrainRules = rules.trains
+    assert trains is not None
+    seats = rules.players * int(trains.seat_trains)
+    out = []
+    for arm in range(train_arms(rules)):
+        if arm < seats:
+            out.append((arm, TARGET_SEAT + arm))
+        elif arm < seats + trains.public:
+            out.append((arm, TARGET_PUBLIC + arm - seats))
+        else:
+            out.append((arm, TARGET_ARM + arm))
+    if trains.hub_tiles:
+        out.append((HUB_ARM, TARGET_HUB))
+    if trains.toes and trains.cover:
+        out.append((FOOT_ARM, TARGET_FOOT))
+    return out
 
 
 class ActionSpace:
     """Every move of a compiled variant, numbered from 0 to ``num_actions - 1``."""
 
     def __init__(self, rules: Rules) -> None:
-        if rules.trains is not None:
-            raise ValueError(f"{rules.name}: the learners' action space does not hold train "
-                             "layouts yet (docs/trains.md)")
         self.rules = rules
         self.tiles = rules.tiles.size
-        self.arms = max_arms(rules)
+        #: a train layout's slots: (move arm, notation target) each (else empty)
+        self.targets = train_targets(rules) if rules.trains is not None else []
+        #: the slot of each move arm of a train layout
+        self._slot = {arm: slot for slot, (arm, _) in enumerate(self.targets)}
+        self.arms = len(self.targets) if self.targets else max_arms(rules)
         plays = self.tiles * self.arms
         #: whether the variant lets a player draw (else there is no draw action)
         self.draws = rules.max_draws > 0
@@ -74,6 +138,11 @@ class ActionSpace:
                 raise ValueError("this variant has no draw action")
             return self.draw_index
         tile, arm = tile_of(move), arm_of(move)
+        if self.targets:
+            slot = self._slot.get(arm, -1)
+            if not (0 <= tile < self.tiles and slot >= 0):
+                raise ValueError(f"move code {move} is outside the action space")
+            return tile * self.arms + slot
         if not (0 <= tile < self.tiles and arm < self.arms):
             raise ValueError(f"move code {move} is outside the action space")
         return tile * self.arms + arm
@@ -87,17 +156,23 @@ class ActionSpace:
         if not 0 <= index < self.tiles * self.arms:
             raise ValueError(f"action {index} is outside 0..{self.num_actions - 1}")
         tile, arm = divmod(index, self.arms)
+        if self.targets:
+            arm = self.targets[arm][0]
         return play_code(tile, arm)
 
     def name(self, index: int) -> str:
         """A name of action ``index`` that does not depend on the position:
-        ``6-4@E`` (a lead is named as the tile on W), ``draw``, ``pass``."""
+        ``6-4@E`` (a lead is named as the tile on W; in a train layout
+        ``6-4@T2``, ``5-5@M``, ``3-9@A4``, the hub's placement named as the
+        tile on the first slot), ``draw``, ``pass``."""
         move = self.move(index)
         if move == PASS:
             return "pass"
         if move == DRAW:
             return "draw"
         tile, arm = divmod(index, self.arms)
+        if self.targets:
+            arm = self.targets[arm][1]
         return f"{self.rules.tiles.names[tile]}@{arm_name(arm)}"
 
     def legal(self, hand: HandLike) -> list[int]:
@@ -112,4 +187,4 @@ class ActionSpace:
         return out
 
 
-__all__ = ["ActionSpace", "max_arms"]
+__all__ = ["ActionSpace", "max_arms", "train_arms", "train_targets"]

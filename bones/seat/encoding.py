@@ -3,10 +3,11 @@
 :class:`Encoding` turns an :class:`~bones.seat.observation.Observation`
 into a flat vector of ``size`` numbers whose layout depends only on the
 compiled variant (its tile set, player count, partnerships and the most arms
-its layout can grow).  Seats are *relative*: entry 0 of every per-seat block
-is the observing seat, entry 1 the next seat in turn, and so on; score
-blocks are per side, the observer's side first.  So one network can play
-every seat.
+its layout can grow; a train layout's arms are its trains and every arm
+that can grow from the hub or a foot, :func:`bones.seat.actions.train_arms`).
+Seats are *relative*: entry 0 of every per-seat block is the observing
+seat, entry 1 the next seat in turn, and so on; score blocks are per side,
+the observer's side first.  So one network can play every seat.
 
 The blocks, in order (``T`` tiles in the set, ``P`` pip values 0..highest,
 ``A`` arms, ``S`` seats, ``O`` sides):
@@ -31,6 +32,8 @@ block                     size       meaning
 ``got_in``                O          1 for each side that has met the get-in rule
 ``proven_void``           (S-1) × T  per other seat, 1 for each tile the public
                                      history proves it does not hold now
+``markers``               0 or S     a train layout only: 1 for each seat whose
+                                     train carries a marker (open to all)
 ``extra``                 0 or 1     1 when the move to make is an extra play
                                      after a double (only in a variant with
                                      ``turn.after_double``)
@@ -114,6 +117,7 @@ class Encoding:
             ("turn", s, 0, 1), ("drawable", 1, 0, t), ("boneyard", 1, 0, t),
             ("drawn_this_turn", 1, 0, t), ("scores", o, score_low, score_high), ("got_in", o, 0, 1),
             ("proven_void", (s - 1) * t, 0, 1),
+            ("markers", s if rules.trains is not None else 0, 0, 1),
             ("extra", 1 if rules.after_double != AFTER_NONE else 0, 0, 1),
         ]
         self.blocks: list[Block] = []
@@ -196,6 +200,11 @@ class Encoding:
         at += 2 * o
         if layout.extra >= 0:  # the last block (a variant without it never sets extra)
             out[-1] = 1.0
+        marked = getattr(layout, "marked", None)  # a train layout's markers
+        if marked is not None:
+            row = self._by_name["markers"].start
+            for k in range(s):
+                out[row + k] = 1.0 if marked[(seat + k) % s] else 0.0
         for other, caps in enumerate(obs.limits()):
             if other == seat:
                 continue
