@@ -542,33 +542,6 @@ def test_a_record_names_every_target_and_replays(name, tmp_path):
     assert f"result: unfinished, scores {scores}" in got.stdout
 
 
-def test_bones_analyse_refuses_a_train_record_with_one_line(tmp_path):
-    from bones.games.record import record_match, save_record
-
-    match = Match(compile_rules(load_variant("chicken-foot"), 2), seed=1)
-    hand = match.new_hand()
-    rng = Rng(1)
-    while not hand.over:
-        hand.apply(rng.choice(hand.legal_moves()))
-    match.finish_hand(hand)
-    path = tmp_path / "cf.json"
-    save_record(record_match(match), path)
-    got = subprocess.run([sys.executable, "-m", "bones", "analyse", str(path), "--quiet"],
-                         capture_output=True, text=True, timeout=120)
-    assert got.returncode == 1
-    assert got.stderr.strip().splitlines() == [
-        f"bones analyse: {path}: chicken-foot: the analysis does not judge train layouts yet "
-        "(docs/trains.md)"]
-
-
-def test_the_learners_action_space_refuses_a_train_layout():
-    from bones.seat.actions import ActionSpace
-
-    with pytest.raises(ValueError, match="^mexican-train: the learners' action space does not "
-                       "hold train layouts yet"):
-        ActionSpace(compile_rules(load_variant("mexican-train"), 4))
-
-
 def test_the_house_rule_examples_select_the_alternatives():
     from pathlib import Path
 

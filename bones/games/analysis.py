@@ -355,13 +355,10 @@ def analyse(record: Record, seats: Sequence[int] | None = None, budget: int = DE
     :class:`bones.games.record.RecordError`; a seat that is not one, a
     ``ValueError``.
     """
-    from bones.games.record import RecordError, replay
+    from bones.games.record import replay
 
     result = replay(record)  # every problem of the record, before any work
     rules = result.rules
-    if rules.trains is not None:
-        raise RecordError(f"{rules.name}: the analysis does not judge train layouts yet "
-                          "(docs/trains.md)")
     chosen = default_seats(record) if seats is None else sorted(set(seats))
     for seat in chosen:
         if not 0 <= seat < rules.players:
