@@ -161,7 +161,7 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         if episode not in ("hand", "match"):
             raise ValueError(f"episode must be 'hand' or 'match', not {episode!r}")
         rules = compile_table(variant, players, teams)
-        if rules.trains is not None:  # (docs/adapters.md, "Train layouts")
+        if rules.trains is not None:  # docs/adapters.md, "Train layouts"
             raise ValueError(f"{rules.name}: the vector environment steps the native core, which "
                              "does not play train layouts yet; use bones.adapters.gymnasium.env "
                              "or bones.adapters.pettingzoo.env (the Python core)")
