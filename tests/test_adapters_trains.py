@@ -170,6 +170,27 @@ def test_gymnasium_check_env(name: str, players: int) -> None:
         _no_warnings(check_env, env.unwrapped, skip_render_check=False)
 
 
+def test_render_shows_the_trains_and_the_markers() -> None:
+    """The environments' text render of a train layout: every train's open
+    end by target and the markers (no picture yet), through a round of
+    Chicken Foot (arms against the hub, toes) and of Mexican Train."""
+    for name, players, want in (("chicken-foot", 2, "A1 "), ("mexican-train", 3, "T0 ")):
+        env = gym_adapter.env(name, seat=0, opponents="random", players=players,
+                              render_mode="ansi")
+        obs, info = env.reset(seed=5)
+        rng = np.random.default_rng(5)
+        texts = []
+        done = False
+        while not done:
+            texts.append(env.render())
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            obs, _, term, trunc, info = env.step(action)
+            done = term or trunc
+        assert all(t.splitlines()[-1].startswith("markers: ") for t in texts)
+        assert any(want in t for t in texts)
+        assert all("seat 1 holds" not in t for t in texts)  # seat 0's view only
+
+
 @pytest.mark.parametrize("name,players", [("mexican-train", 4), ("chicken-foot", 3)])
 def test_pettingzoo_api_and_seed_tests(name: str, players: int) -> None:
     env = pz_adapter.env(name, players, render_mode="ansi", observation="box")

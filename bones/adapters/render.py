@@ -56,7 +56,18 @@ def render_text(rules: Rules, hand: HandLike, match: Any, deal: Deal | None,
                 seat: int | None = None) -> str:
     """A hand of ``match`` dealt ``deal``, drawn as ``bones play`` draws it:
     ``seat``'s view (its own tiles alone), or with ``seat=None`` every
-    seat's tiles."""
+    seat's tiles.  A train layout is drawn as its trains' open ends by
+    target (``T0 12  M 7  A3 5``) and the markers, without a picture."""
+    if rules.trains is not None:
+        from bones.engine.trains import TrainHand
+
+        assert isinstance(hand, TrainHand)
+        marked = [s for s, m in enumerate(hand.marked) if m]
+        text = draw_table(rules, hand_number=len(match.history) + (0 if hand.over else 1),
+                          scores=list(match.scores), hands=list(hand.hands), turn=hand.turn,
+                          playing=not hand.over, boneyard_left=hand.boneyard_left,
+                          layout=None, open_ends=hand.ends(), count=hand.count, seat=seat)
+        return text + "markers: " + (", ".join(f"seat {s}" for s in marked) or "none") + "\n"
     layout = None
     if deal is not None:
         # the boneyard as it was drawn (a draw chosen by chance reorders it)
