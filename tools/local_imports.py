@@ -78,10 +78,13 @@ def locals_in(path: Path) -> list[Local]:
             return "seam"
         if _top(node) <= OPTIONAL:
             return "optional"
-        above = lines[node.lineno - 2].strip() if node.lineno > 1 else ""
-        if MARK in lines[node.end_lineno - 1 if node.end_lineno else node.lineno - 1] or (
-                above.startswith(MARK)):
+        if any(MARK in line for line in lines[node.lineno - 1:node.end_lineno or node.lineno]):
             return "comment"
+        above = node.lineno - 2  # the comment block just above
+        while above >= 0 and lines[above].strip().startswith("#"):
+            if lines[above].strip().startswith(MARK):
+                return "comment"
+            above -= 1
         return ""
 
     def visit(node: ast.AST, function: str) -> None:

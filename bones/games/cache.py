@@ -38,8 +38,10 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bones.engine.rules import Rules
+from bones.lang.compile import compile_rules
+
 if TYPE_CHECKING:  # pragma: no cover
-    from bones.engine.rules import Rules
     from bones.lang.spec import Variant
 
 #: Bump when the layout of an entry changes.
@@ -177,7 +179,7 @@ class CachedVariant:
     def model(self) -> Variant:
         """The real, validated model (loaded on first use)."""
         if self._model is None:
-            from bones.lang.load import load_variant
+            from bones.lang.load import load_variant  # lazy: a cached built-in reads no YAML
 
             self._model = load_variant(self.ref)
         return self._model
@@ -192,9 +194,6 @@ class CachedVariant:
 
     def cached_rules(self, players: int | None, teams: bool | None) -> Rules:
         """The rules for a table, from the cache when it has them."""
-        from bones.engine.rules import Rules
-        from bones.lang.compile import compile_rules
-
         tables = self._entry["tables"]
         got = tables.get(self._entry["requests"].get((players, teams), (players, teams)))
         if got is not None:
@@ -225,7 +224,7 @@ def load_builtin(ref: str) -> Any:
         entry = _read(cache_dir(), f"{entry_key}.pickle")
         if entry is not None:
             return CachedVariant(ref, entry_key, entry)
-    from bones.lang.load import load_variant
+    from bones.lang.load import load_variant  # lazy: see CachedVariant.model
 
     variant = load_variant(ref)
     if entry_key is not None:

@@ -29,6 +29,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from bones.engine.bounds import NUMBER_LIMIT
+
 MAX_BYTES = 1024 * 1024
 MAX_NODES = 100_000
 MAX_DEPTH = 64
@@ -452,8 +454,6 @@ class _Builder:
             text = str(node.value)
             shown = repr(text) if len(text) <= 40 else repr(text[:37] + "...")
             if "integer string conversion" in reason:  # Python's own cap on digits
-                from bones.engine.bounds import NUMBER_LIMIT
-
                 reason = f"a number of {len(text)} digits (at most {NUMBER_LIMIT})"
             self.problem(node, path, f"cannot read the value {shown}: {reason}")
             value = node.value
