@@ -14,11 +14,13 @@ modules it names.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 import typer
@@ -143,3 +145,51 @@ def test_a_registered_bot_reads_as_before_and_an_unknown_one_is_refused() -> Non
     with pytest.raises(KeyError):
         bones.bots.BOT_LIMITS["gredy"]
     assert list(bones.bots.BOT_LIMITS) == list(bones.bots.BOTS) == list(bones.bots._MODULES)
+
+
+def _local_imports() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("local_imports", ROOT / "tools" / "local_imports.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_function_local_imports_stay_at_their_seams() -> None:
+    """A module's dependencies are read at its top (issue 30): an import inside
+    a function is at a seam (the command line, the bots' registry, the web
+    table), of an optional extra, or says why it waits (``# lazy: ...``)."""
+    tool = _local_imports()
+    found = tool.every_local()
+    stray = [f"{f.path}:{f.line}: {f.statement}" for f in found if not f.allowed]
+    assert not stray, "imports to move to the module head or mark '# lazy: <why>':\n" + "\n".join(
+        stray)
+    # the checker sees what it should: a marked wait, an extra and a seam
+    kinds = {(f.path, f.allowed) for f in found}
+    assert ("bones/engine/core.py", "comment") in kinds
+    assert ("bones/bots/__init__.py", "seam") in kinds
+    assert any(kind == "optional" for _, kind in kinds)
+
+
+def test_the_local_import_checker_tells_stray_from_allowed(tmp_path: Path) -> None:
+    tool = _local_imports()
+    source = (
+        "import os\n"
+        "def f():\n"
+        "    import json\n"
+        "    # lazy: a reason\n"
+        "    import csv\n"
+        "    import rich  # an optional extra\n"
+        "    from bones.engine import (  # lazy: a reason\n"
+        "        core,\n"
+        "    )\n"
+        "    if TYPE_CHECKING:\n"
+        "        import typing\n"
+        "    return os, json, csv, rich, core\n"
+    )
+    path = tmp_path / "probe.py"
+    path.write_text(source, encoding="utf-8")
+    found = tool.locals_in(path, "bones/engine/probe.py")
+    assert [f.allowed for f in tool.locals_in(path, "bones/cli/probe.py")] == ["seam"] * 4
+    assert [(f.line, f.allowed) for f in found] == [(3, ""), (5, "comment"), (6, "optional"),
+                                                    (7, "comment")]

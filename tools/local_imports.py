@@ -13,6 +13,11 @@ a function is allowed only
   ``list`` start at once (issue 37, ``tests/test_startup_imports.py``);
 - at the bots' registry (``bones/bots/__init__.py``), which names each bot's
   module without importing it until the bot is made;
+- in the web table (``bones/web``): ``bones serve`` listens before the
+  engine, the language's models and the game layer load (pydantic alone is
+  most of a second), and :func:`bones.web.games.warm` loads them in the
+  background right after; the routes import them when a request needs them
+  (what the server loads at start is imported at the module heads);
 - for an optional extra (:data:`OPTIONAL`): a package that only some
   installs have or only one command needs (the web server's, the learning
   frameworks', the cluster's, rich's tables and progress bars, numpy,
@@ -35,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "bones"
 
 #: Where function-local imports are the design (paths relative to the root)
-SEAMS = ("bones/cli/", "bones/bots/__init__.py")
+SEAMS = ("bones/cli/", "bones/bots/__init__.py", "bones/web/")
 
 #: Top-level packages some installs lack or only one command needs
 OPTIONAL = frozenset({
@@ -66,15 +71,16 @@ def _top(node: ast.Import | ast.ImportFrom) -> set[str]:
     return {(node.module or "").split(".")[0]} if not node.level else {"bones"}
 
 
-def locals_in(path: Path) -> list[Local]:
-    """The function-local imports of one file, each with why it may stay."""
+def locals_in(path: Path, rel: str | None = None) -> list[Local]:
+    """The function-local imports of one file, each with why it may stay
+    (``rel``: the file's path from the root, when it is elsewhere)."""
     text = path.read_text(encoding="utf-8")
     lines = text.splitlines()
-    rel = path.relative_to(ROOT).as_posix()
+    rel = rel or path.relative_to(ROOT).as_posix()
     found: list[Local] = []
 
     def why(node: ast.Import | ast.ImportFrom) -> str:
-        if rel.startswith(SEAMS) or rel in SEAMS:
+        if rel.startswith(SEAMS):
             return "seam"
         if _top(node) <= OPTIONAL:
             return "optional"

@@ -18,8 +18,10 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from bones._version import __version__
 from bones.web import sims as sims_module
 from bones.web import tokens
+from bones.web.analyses import check_cost
 from bones.web.api import (
     MAX_BODY,
     check_fields,
@@ -30,8 +32,9 @@ from bones.web.api import (
     teams_flag,
     whole_number,
 )
-from bones.web.games import ApiError, WebGame
+from bones.web.games import ANALYSIS_BUDGET, MAX_ANALYSIS_BUDGET, ApiError, WebGame
 from bones.web.links import base_url, qr_svg
+from bones.web.replay import analysis_of, record_of_save, record_of_text, replay_record_text, replay_save
 from bones.web.server import server_of
 from bones.web.social_routes import ROUTES as SOCIAL_ROUTES
 from bones.web.tokens import SPECTATOR
@@ -363,8 +366,6 @@ async def open_save(request: Request) -> Response:
 
 
 async def replay(request: Request) -> Response:
-    from bones.web.replay import replay_record_text, replay_save
-
     server = server_of(request)
     data = await read_json(request)
     check_fields(data, {"record", "save"})
@@ -387,10 +388,6 @@ async def analyse(request: Request) -> Response:
     best move's layout for each decision): ``{"record": TEXT}`` or
     ``{"save": NAME}``, and ``budget`` (worlds per decision).  The host's
     alone, within the limits of :mod:`bones.web.analyses`."""
-    from bones.web.analyses import check_cost
-    from bones.web.games import ANALYSIS_BUDGET, MAX_ANALYSIS_BUDGET
-    from bones.web.replay import analysis_of, record_of_save, record_of_text
-
     server = server_of(request)
     server.require_host(request)
     data = await read_json(request)
@@ -469,8 +466,6 @@ async def cancel_simulation(request: Request) -> Response:
 
 
 async def about(request: Request) -> Response:
-    from bones._version import __version__
-
     server = server_of(request)
     return JSONResponse({"name": "bones", "version": __version__, "api": 1,
                          "docs": "docs/serve.md", "limits": {
