@@ -9,10 +9,15 @@ at its file, line and column; the commands print them one per line and exit 1.
 
 from __future__ import annotations
 
+import json
+import sys
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 import typer
+
+from bones.cli.options import variant_or_exit
 
 if TYPE_CHECKING:  # pragma: no cover - the engine is imported inside the commands
     from bones.lang.spec import Variant
@@ -28,8 +33,6 @@ def _problem_text(err: BaseException) -> str:
 
 
 def _load_or_exit(ref: str) -> Variant:
-    from bones.cli.options import variant_or_exit
-
     return variant_or_exit("show", ref)
 
 
@@ -55,8 +58,6 @@ def list_command(
         typer.echo(_problem_text(err), err=True)
         raise typer.Exit(1) from None
     if as_json:
-        import json
-
         typer.echo(json.dumps(rows, indent=2))
         return
     _print_table(rows)
@@ -171,8 +172,6 @@ def _cells(row: dict[str, Any]) -> tuple[str, ...]:
 def _stacked(title: str, rows: list[dict[str, Any]], width: int) -> str:
     """The catalogue for a narrow screen: each variant's name (and aliases) on a
     line of its own, its rules below, wrapped at words and never inside a name."""
-    import textwrap
-
     def wrap(text: str, indent: str) -> list[str]:
         return textwrap.wrap(text, max(width, 20), initial_indent=indent, subsequent_indent=indent,
                              break_long_words=False, break_on_hyphens=False)
@@ -196,8 +195,6 @@ def _block(row: dict[str, Any], wrap: Any) -> list[str]:
 def _page(text: str) -> None:
     """Long text for people: at a terminal, wrapped at words to its width and
     through a pager when taller than the screen; in a pipe or a file, as is."""
-    import sys
-
     if not sys.stdout.isatty():
         typer.echo(text, nl=False)
         return
