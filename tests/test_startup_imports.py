@@ -4,8 +4,10 @@ Every command a user types pays for every module it imports, and so does
 every test that starts the command line.  Each check runs the command in a
 fresh interpreter and reads the modules it ended with: ``bones --version``
 loads neither Typer nor the engine, ``bones list`` no bot, simulation, web
-server or other command (``--json``: not rich either), a simulation of
-random or one-move bots none of the search bots.  The seams that make this
+server or other command (``--json``: not rich either; its catalogue, once
+cached, neither YAML nor the models: tests/test_cache.py), a simulation of
+random or one-move bots none of the search bots.  The last tests keep the
+imports inside functions at their seams (tools/local_imports.py).  The seams that make this
 so are the command line's table of commands (:data:`bones.cli.app.COMMANDS`)
 and the bots' registry (:data:`bones.bots.BOTS`): both name their entries
 without importing them, and the last tests check each table against the
@@ -82,9 +84,10 @@ def test_version_loads_neither_the_command_line_nor_the_engine(tmp_path: Path) -
 def test_list_loads_no_bot_simulation_web_or_other_command(tmp_path: Path,
                                                            args: tuple[str, ...]) -> None:
     modules = imported(tmp_path, *args)
-    assert "bones.lang.describe" in modules  # it ran
-    assert not _under(modules, "bones.bots", "bones.sim", "bones.web", "bones.games",
-                      "bones.adapters", "starlette", "uvicorn")
+    assert "bones.lang.describe" in modules  # it ran (a fresh cache: the catalogue is made)
+    assert not _under(modules, "bones.bots", "bones.sim", "bones.web", "bones.adapters",
+                      "starlette", "uvicorn")
+    assert _under(modules, "bones.games") == {"bones.games", "bones.games.cache"}
     assert _commands(modules) == {"bones.cli.variants_cmd"}
     if "--json" in args:
         assert not _under(modules, "rich")
