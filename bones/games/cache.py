@@ -41,7 +41,6 @@ import os
 import pickle
 import stat
 import sys
-import tempfile
 from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -166,6 +165,8 @@ def _write_bytes(folder: Path, name: str, data: bytes) -> None:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not _safe_stat(os.stat(folder)):
             return
+        import tempfile  # lazy: a run that reads the cache writes nothing (random, shutil)
+
         fd, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=Path(name).suffix)
         try:
             with os.fdopen(fd, "wb") as handle:
