@@ -21,10 +21,10 @@ a function is allowed only
 - for an optional extra (:data:`OPTIONAL`): a package that only some
   installs have or only one command needs (the web server's, the learning
   frameworks', the cluster's, rich's tables and progress bars, numpy,
-  the platform's own modules);
-- or with a ``# lazy: <reason>`` comment on the line above or at the end of
-  the line, saying why this import waits (an import cycle it breaks, a
-  command's start-up it keeps light).
+  the native core, the platform's own modules);
+- or with a ``# lazy: <reason>`` comment in the comment lines just above it
+  or on its own lines, saying why this import waits (an import cycle it
+  breaks, a command's start-up it keeps light).
 
 Imports under ``if TYPE_CHECKING:`` never run and are not counted.
 """
