@@ -25,6 +25,7 @@ from bones.engine.handlike import HandLike
 from bones.engine.leads import Deal
 from bones.engine.notation import arm_name
 from bones.engine.rules import Rules
+from bones.engine.trains import TrainHand
 from bones.seat.picture import LayoutPicture, TileFace
 from bones.seat.placement import Placement, layout_of
 
@@ -59,8 +60,6 @@ def render_text(rules: Rules, hand: HandLike, match: Any, deal: Deal | None,
     seat's tiles.  A train layout is drawn as its trains' open ends by
     target (``T0 12  M 7  A3 5``) and the markers, without a picture."""
     if rules.trains is not None:
-        from bones.engine.trains import TrainHand
-
         assert isinstance(hand, TrainHand)
         marked = [s for s, m in enumerate(hand.marked) if m]
         text = draw_table(rules, hand_number=len(match.history) + (0 if hand.over else 1),
