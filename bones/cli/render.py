@@ -406,7 +406,7 @@ class TerminalUI:
     def show_analysis(self, session: GameSession, number: int) -> None:
         """The analysis of hand ``number``: each decision of the human seats
         valued by the search from their view, as `bones analyse` prints it."""
-        from bones.cli.analyse_cmd import decision_line
+        from bones.cli.analyse_cmd import decision_line, why_line
 
         console = self.console
         console.print(Text(f"analysing hand {number}...", STYLES["note"]))
@@ -416,7 +416,8 @@ class TerminalUI:
         console.print(Text(f"hand {number} analysed by the search ({analysis.budget} worlds a "
                            "decision): expected points to the end of the hand, yours less "
                            "the best opponent's"
-                           + ("; wins: your chance of winning the match" if wins else ""),
+                           + ("; wins: your chance of winning the match, which ranks "
+                              "the moves" if wins else ""),
                            STYLES["title"]))
         if not decisions:
             console.print("  no decision to analyse (every move was forced)")
@@ -424,6 +425,9 @@ class TerminalUI:
             console.print(Text("  " + decision_line(d).replace(f"seat {d.seat}",
                                                                session.seat_name(d.seat)),
                                STYLES["error"] if d.mistake else ""))
+            why = why_line(d)
+            if why is not None:
+                console.print(Text("      " + why))
         for s in analysis.seats:
             mine = [d for d in decisions if d.seat == s]
             mistakes = sum(1 for d in mine if d.mistake)
