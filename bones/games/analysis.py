@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from bones.engine.mirror import distinct_moves, mirror_groups
@@ -62,12 +63,21 @@ MIN_BUDGET, MAX_BUDGET = 1, 100_000
 #: play can make (5 in All Fives, 1 in Fives and Threes, 2 in Bergen), about the least a
 #: real slip costs and more than the search's noise at the default budget.
 MISTAKE = 5.0
-#: The least match-win probability given away that is a mistake where the
-#: moves are ranked by it, at the least: elsewhere what the smallest score
-#: is worth at the start of the match (:func:`win_mistake_threshold`).
+#: The floor of the least match-win probability given away that is a
+#: mistake where the chance ranks; the threshold itself is what the smallest
+#: score is worth at the start of the match (:func:`win_mistake_threshold`).
 WIN_MISTAKE = 0.01
-#: The ranking keys (:func:`ranked_by`), named as the JSON's move fields.
-BY_WIN, BY_VALUE = "win", "value"
+
+
+class Key(StrEnum):
+    """What ranks a decision's moves (:func:`ranked_by`), named as the JSON's
+    move field it reads."""
+
+    WIN = "win"  # the match-win probability, then the points
+    VALUE = "value"  # the points, then the chance
+
+
+BY_WIN, BY_VALUE = Key.WIN, Key.VALUE
 #: How many of the biggest mistakes the summary lists.
 BIGGEST = 5
 #: The JSON output's format name and version (docs/play.md describes it).
@@ -230,7 +240,7 @@ def judge_decision(rules: Rules, observation: Observation, budget: int,
             for v, w in zip(values, wins, strict=True)]
 
 
-def ranked_by(values: Sequence[MoveValue]) -> str:
+def ranked_by(values: Sequence[MoveValue]) -> Key:
     """The key that ranks ``values`` (one decision's moves): :data:`BY_WIN`,
     the match-win probability, where the match is at stake and the moves
     do not all leave the same chance; else :data:`BY_VALUE`, the points."""
@@ -238,7 +248,7 @@ def ranked_by(values: Sequence[MoveValue]) -> str:
     return BY_WIN if None not in wins and len(wins) > 1 else BY_VALUE
 
 
-def rank_key(key: str) -> Callable[[MoveValue], tuple[float, float]]:
+def rank_key(key: Key) -> Callable[[MoveValue], tuple[float, float]]:
     """The sort key of ``key`` (:func:`ranked_by`): that figure, then the other."""
     if key == BY_WIN:
         return lambda v: (v.win if v.win is not None else 0.0, v.value)
@@ -276,7 +286,7 @@ class Decision:
     win_threshold: float = WIN_MISTAKE  # the least win_loss that is one (ranked by win)
 
     @property
-    def ranked_by(self) -> str:
+    def ranked_by(self) -> Key:
         """The key that ranked this decision's moves (:func:`ranked_by`)."""
         return ranked_by(self.moves)
 
@@ -538,7 +548,7 @@ def decision_json(d: Decision) -> dict[str, Any]:
         "best": _move_json(d.best), "loss": _num(d.loss), "mistake": d.mistake,
         "moves": [_move_json(v) for v in d.moves],
         # the key that ranked the moves: the move field "win" or "value"
-        "ranked_by": d.ranked_by}
+        "ranked_by": str(d.ranked_by)}
     win_loss = d.win_loss
     if win_loss is not None:
         out["win_loss"] = _num(win_loss)
@@ -589,7 +599,8 @@ def analysis_json(analysis: Analysis, source: str | None = None) -> dict[str, An
 
 __all__ = [
     "BIGGEST", "BY_VALUE", "BY_WIN", "DEFAULT_BUDGET", "FORMAT", "MAX_BUDGET", "MIN_BUDGET",
-    "MISTAKE", "VERSION", "WIN_MISTAKE", "Analysis", "Decision", "HandAnalysis", "MoveValue",
+    "MISTAKE", "VERSION", "WIN_MISTAKE", "Analysis", "Decision", "HandAnalysis", "Key",
+    "MoveValue",
     "analyse", "analysis_json", "best_of", "decision_json", "default_seats", "evaluate_moves",
     "hint_rng", "human_seats", "judge_decision", "mistake_threshold", "rank_key", "ranked",
     "ranked_by", "win_mistake_threshold", "win_probabilities",
