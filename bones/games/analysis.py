@@ -41,16 +41,22 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from bones.bots.matchvalue import WIN, match_table
+from bones.bots.search import SearchBot
+from bones.engine.match import Match
 from bones.engine.mirror import distinct_moves, mirror_groups
 from bones.engine.notation import format_move, parse_move
 from bones.engine.rng import PLAY, PURPOSE_HINT, Rng, stream
+from bones.games.playmeta import PlayMetaError, read_play
+from bones.games.reasons import Reasons, move_reasons, reasons_json
+from bones.games.record import RecordError, deal_from_record, legacy_pass, replay
+from bones.games.why import because
 from bones.seat.observation import Observation, observe
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.bots.search import SearchBot
     from bones.engine.handlike import HandLike
     from bones.engine.rules import Rules
-    from bones.games.reasons import Reasons
     from bones.games.record import HandRecord, Record
 
 #: Worlds sampled per decision by default: about 5 ms a decision in the
@@ -138,8 +144,6 @@ def evaluate_moves(rules: Rules, observation: Observation, budget: int = DEFAULT
     tree instead, the tree judges (:func:`tree_values`).  The native core
     gives exactly the numbers of the Python reference.
     """
-    from bones.bots.search import SearchBot
-
     if not MIN_BUDGET <= budget <= MAX_BUDGET:
         raise ValueError(f"the budget must be {MIN_BUDGET} to {MAX_BUDGET} worlds, not {budget}")
     if observation.rules is not rules:
@@ -196,8 +200,6 @@ def win_probabilities(rules: Rules, observation: Observation, budget: int = DEFA
     ``seed``; None when the variant has no target (nothing but the hand is
     at stake).  From the same seed as :func:`evaluate_moves` it judges the
     same worlds."""
-    from bones.bots.matchvalue import WIN, match_table
-    from bones.bots.search import SearchBot
 
     if match_table(rules) is None:
         return None
@@ -234,8 +236,6 @@ def judge_decision(rules: Rules, observation: Observation, budget: int,
         win_probabilities(rules, observation, budget, rng()) or [None] * len(values))
     if rules.trains is not None:  # the facts read a line layout's ends
         return [replace(v, win=w) for v, w in zip(values, wins, strict=True)]
-    from bones.games.reasons import move_reasons
-
     return [replace(v, win=w, reasons=move_reasons(observation, v.move))
             for v, w in zip(values, wins, strict=True)]
 
@@ -345,8 +345,6 @@ def win_mistake_threshold(rules: Rules) -> float:
     (:func:`mistake_threshold`) is worth to a side at the start of the match,
     by the search's match table, and at least :data:`WIN_MISTAKE` (2.4
     percentage points in All Fives)."""
-    from bones.bots.matchvalue import WIN, match_table
-
     table = match_table(rules)
     if table is None:
         return WIN_MISTAKE
@@ -407,8 +405,6 @@ def human_seats(record: Record) -> list[int] | None:
     `bones serve` (``meta.play.handed``), whose moves are the person's until
     then.  A ``handed`` that is not the seats of bots is a
     :class:`bones.games.record.RecordError`."""
-    from bones.games.playmeta import PlayMetaError, read_play
-    from bones.games.record import RecordError
 
     try:
         play = read_play(record.meta, record.players)
@@ -430,8 +426,6 @@ def _walk(record: Record, rules: Rules,
     """``(hand number, hand, hand record, index)`` before each move of ``seats``,
     which is made when the loop asks for the next; ``record`` must replay
     (:func:`bones.games.record.replay` it first)."""
-    from bones.engine.match import Match
-    from bones.games.record import deal_from_record, legacy_pass
 
     start = record.start_scores if record.start_scores is not None else [0] * rules.owners
     match = Match(rules, seed=record.seed if record.seed is not None else 0, scores=start)
@@ -465,8 +459,6 @@ def analyse(record: Record, seats: Sequence[int] | None = None, budget: int = DE
     :class:`bones.games.record.RecordError`; a seat that is not one, a
     ``ValueError``.
     """
-    from bones.games.record import RecordError, replay
-
     result = replay(record)  # every problem of the record, before any work
     rules = result.rules
     if rules.trains is not None:
@@ -534,15 +526,11 @@ def _move_json(v: MoveValue) -> dict[str, Any]:
     if v.same:  # the other legal moves to the same position
         out["same"] = [notation for _, notation in v.same]
     if v.reasons is not None:  # what it does on the table (bones.games.reasons)
-        from bones.games.reasons import reasons_json
-
         out["reasons"] = reasons_json(v.reasons)
     return out
 
 
 def decision_json(d: Decision) -> dict[str, Any]:
-    from bones.games.why import because
-
     out: dict[str, Any] = {
         "hand": d.hand, "ply": d.ply, "seat": d.seat, "played": _move_json(d.played),
         "best": _move_json(d.best), "loss": _num(d.loss), "mistake": d.mistake,

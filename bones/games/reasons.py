@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bones.bots.basic import barred_for
+from bones.bots.policies import points_if
 from bones.engine.moves import ARM_SHIFT, TILE_SHIFT
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -73,9 +75,6 @@ class Reasons:
 def move_reasons(obs: Observation, move: int) -> Reasons:
     """The facts of ``move`` (a legal move of ``obs.seat``, to move) as the
     seat sees them: :class:`Reasons`."""
-    from bones.bots.basic import barred_for
-    from bones.bots.policies import points_if
-
     if move < 0:  # a draw or a pass: nothing changes on the table
         ts = obs.rules.tiles
         return Reasons(numbers=sum(1 for matching in ts.matching if obs.hand & matching))
@@ -115,8 +114,6 @@ def _best_reply(after: Any, opponent: int, candidates: int) -> Reply | None:
     """The highest-scoring play of one of ``candidates`` by ``opponent`` on
     the ends of ``after`` (the first such in arm and tile order), None when
     none scores."""
-    from bones.bots.policies import points_if
-
     ts = after.rules.tiles
     trial = after.copy()
     trial.turn = opponent
