@@ -292,3 +292,25 @@ def test_every_alternative_simulates_the_same(name: str, changes: dict[str, Any]
         python, native = both(config, monkeypatch)
         assert python == native, (name, changes, "match")
 
+
+
+def test_a_refused_train_table_simulates_in_python_saying_why(monkeypatch, capsys) -> None:
+    """What the port leaves out (bonuses on a train layout, which only the
+    heuristic's valuation reads) runs on the Python path, with one line
+    under BONES_CORE=native, and the same totals as the Python core."""
+    table = _table("chicken-foot", 2, {"bonuses.round_pass": 2})
+    config = sim.make_config([table], ["heuristic", "random"], games=4, seed=2, hands_only=True)
+    with monkeypatch.context() as m:
+        m.setattr(core, "native", lambda: None)
+        sim._CACHE.clear()
+        python = sim.simulate(config).totals()
+    monkeypatch.setenv(core.ENV, "native")
+    monkeypatch.setattr(core, "_noted", set())
+    sim._CACHE.clear()
+    if core.native() is None:
+        pytest.skip("the native core is not in use")
+    assert not sim.plays_natively(config)
+    assert sim.simulate(config).totals() == python
+    assert capsys.readouterr().err.splitlines() == [
+        "bones: the native core does not play chicken-foot: its pass, capicua or last-tile "
+        "bonuses on a train layout are not ported (using the Python core)"]

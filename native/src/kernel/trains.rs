@@ -149,8 +149,13 @@ impl Trains {
         if t.owners != t.players {
             return Err("train layouts are played each for himself".into());
         }
-        if t.scores_plays || t.ends_pay || t.capicua_points != 0 || t.round_pass != 0 {
-            return Err("a train layout scores no play, pass or capicua".into());
+        if t.scores_plays {
+            return Err("a train layout scores no play".into());
+        }
+        if t.ends_pay || t.capicua_points != 0 || t.round_pass != 0 {
+            return Err("its pass, capicua or last-tile bonuses on a train layout are not \
+                        ported"
+                .into());
         }
         if t.max_draws < 1 {
             return Err("a train layout draws when a player cannot play".into());
