@@ -41,7 +41,7 @@ from bones.engine.trains import TrainHand
 from bones.seat.observation import observe
 from bones.sim import simulation as sim
 
-pytestmark = [*skip_native()]
+pytestmark = [*skip_native(), pytest.mark.once]
 
 #: One variant per alternative key of docs/rules.md "Train layouts" (the
 #: built-ins' other readings), by (built-in, {key: value}).
