@@ -47,6 +47,7 @@ from bones.engine.match import Match
 from bones.engine.mirror import distinct_moves, mirror_groups
 from bones.engine.notation import format_move, parse_move
 from bones.engine.rng import PLAY, PURPOSE_HINT, Rng, stream
+from bones.engine.rules import CHECK_PENALTY
 from bones.games.playmeta import PlayMetaError, read_play
 from bones.games.reasons import Reasons, move_reasons, reasons_json
 from bones.games.record import RecordError, deal_from_record, legacy_pass, replay
@@ -351,7 +352,9 @@ def win_mistake_threshold(rules: Rules) -> float:
     points = int(mistake_threshold(rules))
     zero = [0] * rules.owners
     ahead = [points] + [0] * (rules.owners - 1)
-    worth = (table.value(ahead, 0, False, -1) - table.value(zero, 0, False, -1)) / WIN
+    penalty = rules.check == CHECK_PENALTY
+    worth = (table.value(ahead, 0, False, -1, penalty)
+             - table.value(zero, 0, False, -1, penalty)) / WIN
     return max(WIN_MISTAKE, round(worth, 3))
 
 
