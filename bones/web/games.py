@@ -510,9 +510,6 @@ class GameStore:
                 rules = compile_rules(variant, players, teams)
             except RulesError as err:
                 raise ApiError(400, str(err).splitlines()[0]) from None
-            if rules.trains is not None:
-                raise ApiError(400, f"{variant.name}: the web table does not show train layouts "
-                               "yet (docs/trains.md)")
             if seats is None:
                 seats = [HUMAN] + ["search"] * (rules.players - 1)
             if len(seats) != rules.players:
