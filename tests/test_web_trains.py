@@ -205,3 +205,24 @@ def test_eight_seats_and_the_chicken_foot(server) -> None:
         r = move(client, g["id"], key, choice["move"], v["version"])
         assert r.status_code == 200, r.text
     assert all(seen.values()), seen
+
+
+def test_a_replay_of_a_train_game_shows_its_rows_frame_by_frame(server, tmp_path: Path) -> None:
+    app, client = server
+    gid, keys = people(app, client, "chicken-foot", 3, 4)
+    rng = random.Random(4)
+    for _ in range(30):
+        v = mover(client, gid, keys)
+        plays = [m for m in v["legal"] if m["kind"] == "play"]
+        choice = rng.choice(plays) if plays else v["legal"][0]
+        assert move(client, gid, keys[v["you"]], choice["move"], v["version"]).status_code == 200
+    save = next(g["save"] for g in client.get("/api/games", headers=host(app)).json()["games"]
+                if g["id"] == gid)
+    r = client.post("/api/replay", json={"record": (tmp_path / save).read_text()}, headers=ORIGIN)
+    assert r.status_code == 200, r.text
+    frames = r.json()["hands"][0]["frames"]
+    assert frames[0]["trains"]["hub"] is None  # the deal, before the hub
+    last = frames[-1]["trains"]
+    played = sum(1 for f in frames[1:] if f["move"] not in ("draw", "pass"))
+    assert sum(len(row["tiles"]) for row in last["rows"]) + 1 == played
+    assert [row["target"] for row in last["rows"]] == [f"A{k}" for k in range(1, len(last["rows"]) + 1)]

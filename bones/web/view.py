@@ -33,6 +33,8 @@ from bones.web.levels import level_of
 from bones.web.tokens import SPECTATOR
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+
     from bones.engine.leads import Deal
     from bones.engine.rules import Rules
     from bones.games.game import Event
@@ -83,9 +85,15 @@ def trains_json(session: GameSession, deal: Deal, codes: list[int], viewer: int)
     in the notation (``T0``, ``M``, ``A3``) with its owner, marker, tiles from the hub
     outwards, open end, the covers its double is owed and the foot's toes (``F``).
     Only what lies on the table: the same for every seat but the names ("You")."""
+    return train_rows_json(session.rules, deal, codes,
+                           lambda seat: seat_label(session, seat, viewer))
+
+
+def train_rows_json(rules: Rules, deal: Deal, codes: list[int],
+                    who: Callable[[int], str]) -> dict[str, Any]:
+    """:func:`trains_json` with each seat named by ``who`` (the replays: "seat 2")."""
     from bones.seat.trainlayout import ARM, PUBLIC, train_table
 
-    rules = session.rules
     table = train_table(rules, deal, codes)
     hub = table.hub
     pip = rules.tiles.low[table.hub_tile]
@@ -99,7 +107,7 @@ def trains_json(session: GameSession, deal: Deal, codes: list[int], viewer: int)
             "target": row.name,
             "owner": row.owner if row.owner >= 0 else None,
             "kind": "seat" if row.owner >= 0 else "public" if row.owner == PUBLIC else "arm",
-            "who": (seat_label(session, row.owner, viewer) if row.owner >= 0 else
+            "who": (who(row.owner) if row.owner >= 0 else
                     "public train" if row.owner == PUBLIC else
                     "from the hub" if row.source == "hub" else f"toe of {row.source}"),
             "from": row.source if row.owner == ARM else "hub",

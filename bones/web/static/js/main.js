@@ -6,6 +6,7 @@ import { readWatchHash, showWatch, watchLinksCard } from "./watch.js";
 import { presencePanel } from "./social.js";
 import { reportCharts, compareCharts } from "./charts.js";
 import { drawBoard } from "./board.js";
+import { drawTrains } from "./trains.js";
 import { tileSvg } from "./tiles.js";
 import { $, h } from "./dom.js";
 import { linksCard, linksOf, rememberLinks } from "./invite.js";
@@ -461,7 +462,11 @@ function player(root, r, body) {
     const s = steps[at];
     slider.value = String(at);
     const d = judged && s.fi > 0 ? judged.get(`${s.hd.hand}:${s.fi}`) : null;
-    drawBoard(board, showBest && d && d.best_layout ? d.best_layout : s.f.layout);
+    if (s.f.trains) drawTrains(board, { trains: s.f.trains });  // rows from the hub (trains.js)
+    else {
+      board.classList.remove("trains-board");
+      drawBoard(board, showBest && d && d.best_layout ? d.best_layout : s.f.layout);
+    }
     if (judged) {
       analysis.replaceChildren(h("div", {}, analysis.dataset.summary),
         h("div", { class: d && d.mistake ? "mistake" : "" }, d ? analysisLine(d) : "no decision here (a forced move, or a seat not analysed)"),
