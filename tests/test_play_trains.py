@@ -197,3 +197,22 @@ def test_typed_train_moves_and_their_errors(tmp_path: Path) -> None:
         session.parse(f"{first.text.split('@')[0]}@E")
     with pytest.raises(GameError, match=r"is not legal now; legal: .*@T\d"):
         session.parse(f"{first.text.split('@')[0]}@M")  # not in a first turn
+
+
+def test_take_back_quit_and_resume_go_on_identically(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    # the first turn of Mexican Train: several tiles on one's own train, the last taken back
+    first = play(["mexican-train", "--players", "2", "--level", "easy", "--seed", "3",
+                  "--save", str(save)], "1\n1\nu\n1\nq\n", tmp_path)
+    assert first.exit_code == 0, first.output
+    assert re.search(r"took back \d+ moves?", first.output)
+    moves = load_record(save).hands[-1].moves
+    again = play(["--resume", str(save)], "q\n", tmp_path)
+    assert again.exit_code == 0, again.output
+    assert "hub [12|12]" in again.output and re.search(r"^  T0  You ", again.output, re.M)
+    assert load_record(save).hands[-1].moves == moves
+    # the same moves from the same seed, played straight through, give the same save
+    straight = tmp_path / "s.json"
+    play(["mexican-train", "--players", "2", "--level", "easy", "--seed", "3",
+          "--save", str(straight)], "1\n1\nq\n", tmp_path)
+    assert load_record(straight).hands[-1].moves == moves

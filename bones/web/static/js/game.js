@@ -136,7 +136,7 @@ export class Table {
       lines.push("Moves taken back.");
     } else if (before.hand_number === v.hand_number) {
       const fresh = v.events.slice(before.events.length);
-      for (const e of fresh) lines.push(eventWords(e));
+      for (const e of fresh) lines.push(eventWords(e, !!v.trains));
       if (fresh.some((e) => e.kind === "draw")) lines.push(`${v.boneyard} left to draw.`);
     }
     const end = v.hand_end;
