@@ -4,6 +4,8 @@ then a train, on a desktop and at a phone's width with 8 seats, and axe on the p
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install 'bones[web]'")
@@ -108,6 +110,11 @@ def test_a_train_move_by_drag_and_the_markers_on_the_rows(page, served) -> None:
             break
     assert dragged >= 3 and seen["marked"], (dragged, seen)
     assert "marker" in page.inner_text("#board")
+    # the live region speaks each play by its train, and no count (a train layout has none)
+    live = page.eval_on_selector_all("#live p", "ps => ps.map((p) => p.textContent)")
+    plays = [x for x in live if " plays " in x]
+    assert plays and all(re.search(r" plays [a-z]+(–[a-z]+| [a-z]+)? on (T\d|M)\.$", x) for x in plays), plays
+    assert not any("count" in x for x in live), live
 
 
 def test_a_phone_taps_a_tile_then_a_train_with_8_seats(browser, served) -> None:
