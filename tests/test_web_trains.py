@@ -226,3 +226,23 @@ def test_a_replay_of_a_train_game_shows_its_rows_frame_by_frame(server, tmp_path
     played = sum(1 for f in frames[1:] if f["move"] not in ("draw", "pass"))
     assert sum(len(row["tiles"]) for row in last["rows"]) + 1 == played
     assert [row["target"] for row in last["rows"]] == [f"A{k}" for k in range(1, len(last["rows"]) + 1)]
+
+
+def test_the_analysis_of_a_train_round_answers_one_line(server) -> None:
+    """Until the analysis judges train layouts, its endpoint says so in one line (no 500)."""
+    app, client = server
+    gid, keys = people(app, client, "chicken-foot", 2, 6)
+    for _ in range(300):
+        v = mover(client, gid, keys)
+        if v["history"]:
+            break
+        plays = [m for m in v["legal"] if m["kind"] == "play"]
+        choice = plays[0] if plays else v["legal"][0]
+        assert move(client, gid, keys[v["you"]], choice["move"], v["version"]).status_code == 200
+    assert v["history"]
+    r = client.get(f"/api/games/{gid}/analysis?hand=1", headers=auth(keys[0]))
+    if r.status_code == 200:  # the analysis of trains is another part of issue 35
+        assert r.json()["hands"][0]["hand"] == 1
+    else:
+        assert r.status_code == 409 and "train layouts" in r.json()["error"], r.text
+        assert "\n" not in r.json()["error"]
