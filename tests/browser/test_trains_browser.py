@@ -211,3 +211,24 @@ def test_the_chicken_foot_rows_and_its_targets(page, served) -> None:
                 page.click(f'#board .target[data-move="{m["move"]}"]')
         after(page, v)
     assert seen["H"] and seen["toe"], seen
+
+
+def test_the_seat_picker_offers_the_train_games_with_up_to_8_seats(page, served) -> None:
+    page.goto(served.url)
+    page.wait_for_selector("#start")
+    labels = page.eval_on_selector_all("#variant option", "os => os.map((o) => o.textContent)")
+    assert "mexican-train (preview)" in labels and "chicken-foot (preview)" in labels
+    page.select_option("#variant", "mexican-train")
+    page.wait_for_function("() => document.querySelector('#players').dataset.ready === 'mexican-train'")
+    counts = page.eval_on_selector_all("#players option", "os => os.map((o) => o.value)")
+    assert counts == [str(n) for n in range(2, 9)]
+    page.select_option("#players", "8")
+    assert page.locator(".seat-config").count() == 8
+    page.select_option('.seat-config:nth-child(2) select.bot', "greedy")
+    for k in range(3, 9):
+        page.select_option(f'.seat-config:nth-child({k}) select.bot', "greedy")
+    page.click("#start")
+    page.wait_for_selector(".hand-tile", timeout=TIMEOUT)
+    v = view(page)
+    assert v["players"] == 8 and v["variant"]["name"] == "mexican-train"
+    page.wait_for_selector("#board .train-row, #board .board-empty")
