@@ -8,6 +8,7 @@ double-six set.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import TYPE_CHECKING, Any
@@ -16,12 +17,16 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from bones.cli.analyse_cmd import decision_line
+from bones.cli.trainrender import train_picture
 from bones.engine.hand import OPENING_PASS, ROUND_PASS
 from bones.engine.handlike import HandLike
 from bones.engine.moves import DRAW, PASS, Outcome, arm_name
+from bones.games.record import RecordError
 from bones.lang.describe import target_phrase
 from bones.seat.picture import STYLES, LayoutPicture, TileFace
 from bones.seat.placement import layout_of
+from bones.seat.trainlayout import train_table
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.leads import Deal
@@ -155,9 +160,6 @@ class TerminalUI:
                        wrap: bool = False) -> list[Text]:
         """A train layout's rows (bones.cli.trainrender), each owner named as the seats line
         names them."""
-        from bones.cli.trainrender import train_picture
-        from bones.seat.trainlayout import train_table
-
         def who(seat: int) -> str:
             kind = "" if session.is_human(seat) else f" ({session.config.seats[seat].split(':')[0]})"
             return session.seat_name(seat) + kind
@@ -453,9 +455,6 @@ class TerminalUI:
     def show_analysis(self, session: GameSession, number: int) -> None:
         """The analysis of hand ``number``: each decision of the human seats
         valued by the search from their view, as `bones analyse` prints it."""
-        from bones.cli.analyse_cmd import decision_line
-        from bones.games.record import RecordError
-
         console = self.console
         console.print(Text(f"analysing hand {number}...", STYLES["note"]))
         try:
@@ -486,8 +485,6 @@ class TerminalUI:
 
 def make_console(no_color: bool, interactive: bool) -> Console:
     """The console for a game: colour unless asked not to (``NO_COLOR`` included)."""
-    import os
-
     return Console(
         file=sys.stdout,
         no_color=no_color or bool(os.environ.get("NO_COLOR")),
