@@ -209,7 +209,9 @@ def new_hand(rules: Rules, deal: Deal | Sequence[int], *legacy: Any,
         scores = scores if scores is not None else old_scores
         pot = pot or old_pot
     if rules.trains is not None:
-        # the native core does not play train layouts yet: the Python one does
+        # a train layout's stepwise hand is the Python one: the notation,
+        # scenarios and views read its trains (the native core plays train
+        # layouts in simulations, docs/trains.md)
         from bones.engine.trains import TrainHand  # lazy: only train layouts need it
 
         note_python_only(rules)
@@ -230,13 +232,19 @@ def new_hand(rules: Rules, deal: Deal | Sequence[int], *legacy: Any,
 _noted: set[str] = set()
 
 
-def note_python_only(rules: Rules) -> None:
+def note_python_only(rules: Rules, why: str = "") -> None:
     """Say once, on stderr, that the Python core plays ``rules`` although
-    ``BONES_CORE=native`` asked for the native one (a train layout)."""
+    ``BONES_CORE=native`` asked for the native one: a train layout's
+    stepwise hand (the native core plays train layouts in simulations), or
+    ``why`` the native core refused a simulation's table."""
     if _choice() == "native" and rules.name not in _noted:
         _noted.add(rules.name)
-        print(f"bones: the native core does not play {rules.name}'s train layout yet "
-              "(using the Python core)", file=sys.stderr)
+        if why:
+            print(f"bones: the native core does not play {rules.name}: {why} "
+                  "(using the Python core)", file=sys.stderr)
+        else:
+            print(f"bones: the native core plays {rules.name}'s train layout in simulations "
+                  "only (this hand: the Python core)", file=sys.stderr)
 
 
 def _legacy_deal(hands: Sequence[int], boneyard: Sequence[int] = (), leader: int = 0,

@@ -452,11 +452,13 @@ def _native_runner(config: SimConfig, prep: _Prepared) -> Any:
                  "distinct": len(distinct), "size": len(prep.layout),
                  "pairs": prep.layout.pairs, "slots": slots, "hands_only": config.hands_only,
                  "duplicate": duplicate})
-        except (Unsupported, ValueError):
+        except (Unsupported, ValueError) as err:
             prep.native = False  # a table the native core cannot play: Python does
             for rules in prep.rules:
                 if rules.trains is not None:
-                    core.note_python_only(rules)  # BONES_CORE=native: say so, once
+                    # BONES_CORE=native: say why, once (a train layout the
+                    # native core refuses, docs/trains.md)
+                    core.note_python_only(rules, str(err))
     return prep.native or None
 
 
