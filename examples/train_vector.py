@@ -10,7 +10,11 @@ REINFORCE with a running-mean baseline and Adam, from a random seat against
 ``greedy`` opponents, rewarded by the hand's points scaled
 (``reward="scaled"``).  :class:`LinearBot` plays the saved weights as a bones
 bot (the argmax of the legal actions), so ``bones simulate`` measures it
-with bones' own statistics.  docs/adapters.md has the result and budget.
+with bones' own statistics.  ``--scoring-view`` trains on the observation
+with the scoring view appended (``scoring=True``: the points each action
+would score now and the count after it, :class:`bones.seat.scoring.ScoringView`);
+the saved weights' shape tells :class:`LinearBot` which it was trained on.
+docs/adapters.md has the results and budgets.
 """
 
 from __future__ import annotations
@@ -23,15 +27,15 @@ import numpy as np
 
 
 def train(budget: int, out: str, envs: int = 256, horizon: int = 32, seed: int = 1,
-          opponents: str = "greedy", lr: float = 0.01) -> None:
+          opponents: str = "greedy", lr: float = 0.01, scoring: bool = False) -> None:
     """``budget`` updates of ``horizon`` steps of ``envs`` tables: the same
     seed gives the same weights (the core's episodes and NumPy's draws are
     both seeded), whatever the machine's speed."""
     from bones.adapters.vector import BonesVectorEnv
 
     venv = BonesVectorEnv("all-fives", num_envs=envs, seat="random", opponents=opponents,
-                          reward="scaled", num_threads=2)
-    size, actions = venv.encoding.size, venv.space.num_actions
+                          reward="scaled", num_threads=2, scoring=scoring)
+    size, actions = venv.single_observation_space.shape[0], venv.space.num_actions
     rng = np.random.default_rng(seed)
     weights = np.zeros((size + 1, actions))
     m, v = np.zeros_like(weights), np.zeros_like(weights)
@@ -108,6 +112,7 @@ class LinearBot:
     def choose(self, observation: Any, rng: Any) -> int:
         from bones.seat.actions import ActionSpace
         from bones.seat.encoding import Encoding
+        from bones.seat.scoring import ScoringView
 
         legal = observation.legal_moves()
         if len(legal) == 1:
@@ -116,7 +121,13 @@ class LinearBot:
             self._for = observation.rules
             self._enc = Encoding(observation.rules, scaled=True)
             self._space = ActionSpace(observation.rules)
-        x = np.append(self._enc.encode(observation), 1.0)
+            # weights trained --scoring-view read the view too
+            self._view = (ScoringView(observation.rules, scaled=True, start=self._enc.size)
+                          if len(self.weights) != self._enc.size + 1 else None)
+        x = self._enc.encode(observation)
+        if self._view is not None:
+            x = np.concatenate([x, self._view.encode(observation)])
+        x = np.append(x, 1.0)
         logits = x @ self.weights
         return int(max(legal, key=lambda mv: logits[self._space.index(mv)]))
 
@@ -127,8 +138,10 @@ def main() -> None:
     ap.add_argument("--out", default="linear.npz")
     ap.add_argument("--opponents", default="greedy")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--scoring-view", action="store_true",
+                    help="observe the scoring view too (the points each action scores now)")
     o = ap.parse_args()
-    train(o.updates, o.out, seed=o.seed, opponents=o.opponents)
+    train(o.updates, o.out, seed=o.seed, opponents=o.opponents, scoring=o.scoring_view)
 
 
 if __name__ == "__main__":

@@ -211,3 +211,28 @@ def test_the_ppo_example_encodes_what_the_environment_observes() -> None:
         obs, _, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
         if done:
             obs, info = env.reset()
+
+
+def test_the_sb3_wrapper_observes_the_view() -> None:
+    # what examples/train_ppo.py --scoring-view trains on, without SB3 installed
+    from bones.engine import core
+
+    if core.native() is None or not hasattr(core.native(), "VectorCore"):
+        pytest.skip("the vector environment needs the native core")
+    from bones.adapters.sb3 import vec_env
+
+    envs = vec_env("all-fives", num_envs=3, seat="random", opponents="greedy", reward="scaled",
+                   scoring=True)
+    enc = Encoding(compile_table("all-fives", 2, None), scaled=True)
+    n = envs.venv.space.num_actions
+    assert envs.observation_space.shape == (enc.size + 2 * n,)
+    envs.seed(1)
+    obs = envs.reset()
+    for _ in range(40):
+        masks = envs.action_masks()
+        # the points of the legal actions, nothing elsewhere
+        assert not obs[:, enc.size:enc.size + n][~masks].any()
+        assert (obs[:, enc.size + n:][masks] >= 0).all()
+        envs.step_async(masks.argmax(axis=1))
+        obs, _, _, _ = envs.step_wait()
+    envs.close()
