@@ -184,10 +184,6 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         self.render_all = bool(render_all)
         n = _count(num_envs, "num_envs")
         threads = _count(num_threads, "num_threads")
-        batch = n if batch_size is None else _count(batch_size, "batch_size")
-        if not 1 <= batch <= n:
-            raise ValueError(f"`batch_size` must be between 1 and num_envs ({n}), got {batch}")
-        self.batch_size = batch
         illegal = check_illegal_reward(illegal_reward)
         if episode not in ("hand", "match"):
             raise ValueError(f"episode must be 'hand' or 'match', not {episode!r}")
@@ -239,6 +235,10 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
                 f"`num_envs` must be between 1 and {most:,} (the tables half the machine's "
                 f"{memory_bytes() / 1e9:.1f} GB holds at about {self.table_bytes:,} bytes a "
                 f"table), got {n}")
+        batch = n if batch_size is None else _count(batch_size, "batch_size")
+        if not 1 <= batch <= n:
+            raise ValueError(f"`batch_size` must be between 1 and num_envs ({n}), got {batch}")
+        self.batch_size = batch
         settings = {
             "seat": code, "opponents": per_seat, "whole_match": episode == "match",
             "reward": self.reward_kind, "scale": float(self.encoding.score_scale),
