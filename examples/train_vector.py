@@ -14,6 +14,10 @@ with bones' own statistics.  ``--scoring-view`` trains on the observation
 with the scoring view appended (``scoring=True``: the points each action
 would score now and the count after it, :class:`bones.seat.scoring.ScoringView`);
 the saved weights' shape tells :class:`LinearBot` which it was trained on.
+With the view the policy has two more weights, shared by every action: the
+view's points and count of an action, times them, are added to its logit
+(what a per-action input is for: one weight learns "score now" for all 114
+actions at once).
 docs/adapters.md has the results and budgets.
 """
 
@@ -39,6 +43,18 @@ def train(budget: int, out: str, envs: int = 256, horizon: int = 32, seed: int =
     rng = np.random.default_rng(seed)
     weights = np.zeros((size + 1, actions))
     m, v = np.zeros_like(weights), np.zeros_like(weights)
+    # the view's weights shared by every action (points, count), and where
+    # the view starts in an observation
+    shared, sm, sv = np.zeros(2), np.zeros(2), np.zeros(2)
+    base = venv.encoding.size
+
+    def score(x: np.ndarray) -> np.ndarray:
+        out = x @ weights
+        if scoring:
+            view = x[:, base:base + 2 * actions]
+            out += view[:, :actions] * shared[0] + view[:, actions:] * shared[1]
+        return out
+
     baseline, updates, steps, t0 = 0.0, 0, 0, time.time()
     obs, info = venv.reset(seed=seed)
     finished: list[float] = []
@@ -50,7 +66,7 @@ def train(budget: int, out: str, envs: int = 256, horizon: int = 32, seed: int =
         for _ in range(horizon):
             mask = info["action_mask"].astype(bool)
             x = np.hstack([obs, np.ones((envs, 1), dtype=np.float32)])
-            logits = np.where(mask, x @ weights, -1e9)
+            logits = np.where(mask, score(x), -1e9)
             p = np.exp(logits - logits.max(axis=1, keepdims=True))
             p /= p.sum(axis=1, keepdims=True)
             a = np.array([rng.choice(actions, p=row) if not done else 0
@@ -69,6 +85,7 @@ def train(budget: int, out: str, envs: int = 256, horizon: int = 32, seed: int =
         ret = np.zeros(envs)
         known = np.zeros(envs, dtype=bool)
         grad = np.zeros_like(weights)
+        sgrad = np.zeros(2)
         batch = []
         for t in reversed(range(horizon)):
             ret = np.where(ends[t], rewards[t], ret + rewards[t])
@@ -82,23 +99,32 @@ def train(budget: int, out: str, envs: int = 256, horizon: int = 32, seed: int =
         baseline = 0.95 * baseline + 0.05 * mean
         for t, use, r in batch:
             x, mask = xs[t][use], masks[t][use]
-            logits = np.where(mask, x @ weights, -1e9)
+            logits = np.where(mask, score(x), -1e9)
             p = np.exp(logits - logits.max(axis=1, keepdims=True))
             p /= p.sum(axis=1, keepdims=True)
             onehot = np.zeros_like(p)
             onehot[np.arange(len(x)), acts[t][use]] = 1.0
             adv = (r[use] - baseline)[:, None]
             grad += x.T @ ((onehot - p) * adv)
+            if scoring:
+                view = x[:, base:base + 2 * actions]
+                sgrad[0] += float(((onehot - p) * adv * view[:, :actions]).sum())
+                sgrad[1] += float(((onehot - p) * adv * view[:, actions:]).sum())
         grad /= samples
+        sgrad /= samples
         updates += 1
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad * grad
         weights += lr * (m / (1 - 0.9 ** updates)) / (np.sqrt(v / (1 - 0.999 ** updates)) + 1e-8)
+        sm = 0.9 * sm + 0.1 * sgrad
+        sv = 0.999 * sv + 0.001 * sgrad * sgrad
+        shared += lr * (sm / (1 - 0.9 ** updates)) / (np.sqrt(sv / (1 - 0.999 ** updates)) + 1e-8)
         if updates % 20 == 0:
             recent = np.mean(finished[-2000:]) if finished else 0.0
             print(f"{time.time() - t0:6.0f}s  {steps:>10,} steps  mean scaled reward "
-                  f"{recent:+.4f}", flush=True)
-    np.savez(out, weights=weights)
+                  f"{recent:+.4f}" + (f"  shared {shared[0]:+.2f} {shared[1]:+.2f}"
+                                      if scoring else ""), flush=True)
+    np.savez(out, weights=weights, shared=shared)
     print(f"saved {out}: {steps:,} env steps in {time.time() - t0:.0f}s, {updates} updates")
 
 
@@ -106,7 +132,9 @@ class LinearBot:
     """The trained policy as a bones bot: the legal action of highest logit."""
 
     def __init__(self, weights: str) -> None:
-        self.weights = np.load(weights)["weights"]
+        saved = np.load(weights)
+        self.weights = saved["weights"]
+        self.shared = saved["shared"] if "shared" in saved.files else np.zeros(2)
         self._for: Any = None
 
     def choose(self, observation: Any, rng: Any) -> int:
@@ -129,6 +157,10 @@ class LinearBot:
             x = np.concatenate([x, self._view.encode(observation)])
         x = np.append(x, 1.0)
         logits = x @ self.weights
+        if self._view is not None:
+            n = self._space.num_actions
+            view = x[self._enc.size:self._enc.size + 2 * n]
+            logits = logits + view[:n] * self.shared[0] + view[n:] * self.shared[1]
         return int(max(legal, key=lambda mv: logits[self._space.index(mv)]))
 
 
