@@ -236,3 +236,31 @@ def test_the_sb3_wrapper_observes_the_view() -> None:
         envs.step_async(masks.argmax(axis=1))
         obs, _, _, _ = envs.step_wait()
     envs.close()
+
+
+def test_the_linear_example_reads_the_view_at_each_actions_index(tmp_path: Path) -> None:
+    # examples/train_vector.py's LinearBot with nothing but the shared
+    # points weight plays a move scoring what greedy's scores
+    spec = importlib.util.spec_from_file_location("train_vector",
+                                                  ROOT / "examples" / "train_vector.py")
+    assert spec is not None and spec.loader is not None
+    ex = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ex)
+    rules = compile_table("all-fives", 2, None)
+    size = Encoding(rules, scaled=True).size + ScoringView(rules).size
+    n = ScoringView(rules).space.num_actions
+    path = tmp_path / "w.npz"
+    np.savez(path, weights=np.zeros((size + 1, n)), shared=np.array([1.0, 0.0]))
+    bot = ex.LinearBot(str(path))
+    checked = 0
+    for game in _positions("all-fives", 2, 6, 11):
+        obs = game.observe(game.turn)
+        legal = obs.legal_moves()
+        if len(legal) < 2:
+            continue
+        chosen = bot.choose(obs, None)
+        assert chosen in legal
+        assert points_if(obs.layout, chosen) == points_if(obs.layout,
+                                                          greedy_move(obs.layout, legal))
+        checked += 1
+    assert checked > 20
