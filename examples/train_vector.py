@@ -170,10 +170,12 @@ def main() -> None:
     ap.add_argument("--out", default="linear.npz")
     ap.add_argument("--opponents", default="greedy")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--lr", type=float, default=0.01, help="Adam's step size")
     ap.add_argument("--scoring-view", action="store_true",
                     help="observe the scoring view too (the points each action scores now)")
     o = ap.parse_args()
-    train(o.updates, o.out, seed=o.seed, opponents=o.opponents, scoring=o.scoring_view)
+    train(o.updates, o.out, seed=o.seed, opponents=o.opponents, lr=o.lr,
+          scoring=o.scoring_view)
 
 
 if __name__ == "__main__":

@@ -151,3 +151,15 @@ def test_close_with_tables_out_joins_the_threads() -> None:
     other = BonesVectorEnv("block-2p", num_envs=4, opponents="search:iterations=50")
     other.async_reset(seed=5)
     del other
+
+
+def test_the_bench_runs_both_modes(capsys, monkeypatch) -> None:
+    import sys
+
+    from bench import vector_async
+
+    monkeypatch.setattr(sys, "argv", ["vector_async", "--seconds", "0.2", "--rounds", "1",
+                                      "--opponents", "random", "--envs", "4", "--batch", "2"])
+    vector_async.main()
+    out = capsys.readouterr().out
+    assert "round 1: step" in out and "send/recv" in out and "ratio" in out
