@@ -108,6 +108,20 @@ def test_the_scoring_view_is_the_same_in_both_cores(variant: str, opponents: str
                     threads=2, episode="match") >= 0
 
 
+def test_an_illegal_action_leaves_no_scoring_view_in_either_core() -> None:
+    venv = BonesVectorEnv("all-fives", num_envs=1, opponents="greedy", scoring=True)
+    scalar = scalar_env("all-fives", opponents="greedy", scoring=True)
+    vobs, _ = venv.reset(seed=3)
+    obs, _ = scalar.reset(seed=3)
+    size = venv.encoding.size
+    assert vobs[0][size:].any() and obs[size:].any()
+    vobs, vrew, vterm, _, vinfo = venv.step(np.array([10_000]))
+    obs, rew, term, _, info = scalar.step(10_000)
+    assert vterm[0] and term and vinfo["illegal"][0] and info["illegal"]
+    np.testing.assert_array_equal(vobs[0], obs)
+    assert not obs[size:].any()
+
+
 def test_the_observation_says_when_the_move_is_an_extra_play() -> None:
     from bones.adapters.common import Game
     from bones.lang.compile import compile_rules

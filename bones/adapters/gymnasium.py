@@ -138,7 +138,10 @@ class BonesEnv(gymnasium.Env):
         seen = game.observe(self.seat)
         obs = self.encoding.encode(seen)
         if self.scoring is not None:
-            obs = np.concatenate([obs, self.scoring.encode(seen)])
+            # once the episode is over (an illegal action included) no move is left
+            view = (np.zeros(self.scoring.size, dtype=np.float32) if game.over
+                    else self.scoring.encode(seen))
+            obs = np.concatenate([obs, view])
         return obs, {"action_mask": self.action_masks(), "seat": self.seat,
                      "count": game.hand.count, "scores": list(game.hand.scores),
                      "outcome": game.outcome, "settlement": list(game.settlement)}

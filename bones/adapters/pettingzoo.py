@@ -183,7 +183,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         seen = self.game.observe(seat)
         obs = self.encoding.encode(seen)
         if self.scoring is not None:
-            obs = np.concatenate([obs, self.scoring.encode(seen)])
+            # no move is left for an agent whose episode is over
+            over = (self.game.over or self.terminations.get(agent)
+                    or self.truncations.get(agent))
+            view = (np.zeros(self.scoring.size, dtype=np.float32) if over
+                    else self.scoring.encode(seen))
+            obs = np.concatenate([obs, view])
         if self.observation_kind == "box":
             return obs
         return {"observation": obs, "action_mask": self._mask(seat)}
