@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from bones.cli.options import Json, Quiet
+from bones.cli.options import EXIT_PROBLEM, EXIT_USAGE, Json, Quiet, fail, missing_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.games.analysis import Analysis, Decision, MoveValue
@@ -50,7 +50,6 @@ def analyse_command(
     json_out: Json = False,
     quiet: Quiet = False,
 ) -> None:
-    from bones.cli.options import EXIT_PROBLEM, EXIT_USAGE, fail, missing_file
     from bones.games.analysis import analyse, analysis_json
     from bones.games.record import RecordError, load_record
 

@@ -32,9 +32,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from bones.bots.matchvalue import WIN, match_table
+from bones.bots.search import SearchBot
+from bones.engine.match import Match
 from bones.engine.mirror import distinct_moves, mirror_groups
 from bones.engine.notation import format_move, parse_move
 from bones.engine.rng import PLAY, PURPOSE_HINT, Rng, stream
+from bones.games.playmeta import PlayMetaError, read_play
+from bones.games.record import RecordError, deal_from_record, legacy_pass, replay
 from bones.seat.observation import Observation, observe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -110,8 +115,6 @@ def evaluate_moves(rules: Rules, observation: Observation, budget: int = DEFAULT
     tree instead, the tree judges (:func:`tree_values`).  The native core
     gives exactly the numbers of the Python reference.
     """
-    from bones.bots.search import SearchBot
-
     if not MIN_BUDGET <= budget <= MAX_BUDGET:
         raise ValueError(f"the budget must be {MIN_BUDGET} to {MAX_BUDGET} worlds, not {budget}")
     if observation.rules is not rules:
@@ -168,8 +171,6 @@ def win_probabilities(rules: Rules, observation: Observation, budget: int = DEFA
     ``seed``; None when the variant has no target (nothing but the hand is
     at stake).  From the same seed as :func:`evaluate_moves` it judges the
     same worlds."""
-    from bones.bots.matchvalue import WIN, match_table
-    from bones.bots.search import SearchBot
 
     if match_table(rules) is None:
         return None
@@ -297,8 +298,6 @@ def human_seats(record: Record) -> list[int] | None:
     `bones serve` (``meta.play.handed``), whose moves are the person's until
     then.  A ``handed`` that is not the seats of bots is a
     :class:`bones.games.record.RecordError`."""
-    from bones.games.playmeta import PlayMetaError, read_play
-    from bones.games.record import RecordError
 
     try:
         play = read_play(record.meta, record.players)
@@ -320,8 +319,6 @@ def _walk(record: Record, rules: Rules,
     """``(hand number, hand, hand record, index)`` before each move of ``seats``,
     which is made when the loop asks for the next; ``record`` must replay
     (:func:`bones.games.record.replay` it first)."""
-    from bones.engine.match import Match
-    from bones.games.record import deal_from_record, legacy_pass
 
     start = record.start_scores if record.start_scores is not None else [0] * rules.owners
     match = Match(rules, seed=record.seed if record.seed is not None else 0, scores=start)
@@ -355,8 +352,6 @@ def analyse(record: Record, seats: Sequence[int] | None = None, budget: int = DE
     :class:`bones.games.record.RecordError`; a seat that is not one, a
     ``ValueError``.
     """
-    from bones.games.record import RecordError, replay
-
     result = replay(record)  # every problem of the record, before any work
     rules = result.rules
     if rules.trains is not None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bones.bots.policies import points_if
 from bones.engine.hand import DRAW, PASS
 from bones.engine.rules import Rules
 from bones.seat.actions import ActionSpace
@@ -66,8 +67,6 @@ class ScoringView:
 
     def values(self, obs: Observation) -> list[float]:
         """The view of ``obs``: ``size`` floats."""
-        from bones.bots.policies import points_if
-
         n = self.space.num_actions
         out = [0.0] * (2 * n)
         layout = obs.layout
