@@ -18,7 +18,7 @@ scaled; :class:`bones.seat.actions.ActionSpace`) and takes the legal action
 the policy ranks highest, so ``bones simulate`` measures it with bones' own
 statistics.  ``--scoring-view`` trains on the observation with the scoring
 view appended (``scoring=True``: the points each action would score now and
-the count after it, :class:`bones.seat.scoring.ScoringView`); the saved
+the count after it, :class:`bones.adapters.scoring.ScoringView`); the saved
 model's observation size tells :class:`PPOBot` which it was trained on.
 docs/adapters.md has the results and their budgets.  Everything is
 seeded by ``--seed``: the deals and bot moves (the environment), the network's
@@ -139,9 +139,9 @@ class PPOBot:
         self._for: Any = None
 
     def choose(self, observation: Any, rng: Any) -> int:
+        from bones.adapters.scoring import ScoringView
         from bones.seat.actions import ActionSpace
         from bones.seat.encoding import Encoding
-        from bones.seat.scoring import ScoringView
 
         legal = observation.legal_moves()
         if len(legal) == 1:

@@ -12,7 +12,7 @@ REINFORCE with a running-mean baseline and Adam, from a random seat against
 bot (the argmax of the legal actions), so ``bones simulate`` measures it
 with bones' own statistics.  ``--scoring-view`` trains on the observation
 with the scoring view appended (``scoring=True``: the points each action
-would score now and the count after it, :class:`bones.seat.scoring.ScoringView`);
+would score now and the count after it, :class:`bones.adapters.scoring.ScoringView`);
 the saved weights' shape tells :class:`LinearBot` which it was trained on.
 With the view the policy has two more weights, shared by every action: the
 view's points and count of an action, times them, are added to its logit
@@ -138,9 +138,9 @@ class LinearBot:
         self._for: Any = None
 
     def choose(self, observation: Any, rng: Any) -> int:
+        from bones.adapters.scoring import ScoringView
         from bones.seat.actions import ActionSpace
         from bones.seat.encoding import Encoding
-        from bones.seat.scoring import ScoringView
 
         legal = observation.legal_moves()
         if len(legal) == 1:

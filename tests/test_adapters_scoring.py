@@ -25,11 +25,11 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from bones.adapters import gymnasium as gym_adapter  # noqa: E402
 from bones.adapters import pettingzoo as pz_adapter  # noqa: E402
 from bones.adapters.common import Game, compile_table  # noqa: E402
+from bones.adapters.scoring import ScoringView  # noqa: E402
 from bones.bots.policies import greedy_move, points_if  # noqa: E402
 from bones.engine.hand import DRAW, PASS  # noqa: E402
 from bones.engine.moves import TILE_SHIFT  # noqa: E402
 from bones.seat.encoding import Encoding, count_cap  # noqa: E402
-from bones.seat.scoring import ScoringView  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -47,10 +47,10 @@ from bones.adapters.common import (
     compile_table,
 )
 from bones.adapters.render import render_text
+from bones.adapters.scoring import ScoringView
 from bones.bots import Bot, make_bot
 from bones.engine.rng import Rng, derive
 from bones.lang.load import builtin_names
-from bones.seat.scoring import ScoringView
 
 
 def env(variant: str = "all-fives", seat: int | str = 0,
@@ -80,7 +80,7 @@ class BonesEnv(gymnasium.Env):
 
     ``scoring=True`` appends the scoring view to the observation (the
     points each action would score now and the count after it,
-    :class:`bones.seat.scoring.ScoringView`); off by default.
+    :class:`bones.adapters.scoring.ScoringView`); off by default.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}

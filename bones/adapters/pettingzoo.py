@@ -28,9 +28,9 @@ from pettingzoo.utils import wrappers
 
 from bones.adapters.common import Game, check_illegal_reward, check_reward, compile_table
 from bones.adapters.render import render_text
+from bones.adapters.scoring import ScoringView
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
-from bones.seat.scoring import ScoringView
 
 
 def env(variant: str = "all-fives", players: int | None = None, teams: bool | None = None,
@@ -73,7 +73,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     ``scoring=True`` appends the scoring view to the encoding (the points
     each action would score now and the count after it, for the agent to
-    move; :class:`bones.seat.scoring.ScoringView`); off by default.
+    move; :class:`bones.adapters.scoring.ScoringView`); off by default.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "bones_v0",

@@ -51,7 +51,7 @@ with Gymnasium's ``_key`` mask of the tables it is for (as
 
 ``scoring=True`` appends the scoring view to every observation (the points
 each action would score now and the count after it,
-:class:`bones.seat.scoring.ScoringView`, computed in the core); off by
+:class:`bones.adapters.scoring.ScoringView`, computed in the core); off by
 default.
 
 Asynchronous stepping (as EnvPool does it): :meth:`~BonesVectorEnv.send`
@@ -88,6 +88,7 @@ from gymnasium.vector.utils import batch_space
 
 from bones.adapters.common import check_illegal_reward, check_reward, compile_table
 from bones.adapters.render import render_state
+from bones.adapters.scoring import ScoringView
 from bones.bots import make_bot
 from bones.bots.basic import GreedyBot, HeuristicBot, RandomBot
 from bones.bots.ismcts import DEFAULT_SCALE
@@ -97,7 +98,6 @@ from bones.engine.core import flat_table
 from bones.engine.rules import Rules
 from bones.seat.actions import ActionSpace
 from bones.seat.encoding import SCORE_CLIP, Encoding
-from bones.seat.scoring import ScoringView
 
 _INT64 = np.dtype(np.int64)
 
