@@ -91,7 +91,7 @@ pub struct Config {
     pub score_clip: f64,
     /// keep every hand's moves, to draw a table (`render`)
     pub record: bool,
-    /// append the scoring view (`bones.seat.scoring.ScoringView`): per
+    /// append the scoring view (`bones.adapters.scoring.ScoringView`): per
     /// action the points it scores now and the count after it
     pub scoring: bool,
 }
