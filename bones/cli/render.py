@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from bones.cli.analyse_cmd import decision_line
+from bones.cli.analyse_cmd import decision_line, why_line
 from bones.engine.hand import OPENING_PASS, ROUND_PASS
 from bones.engine.handlike import HandLike
 from bones.engine.moves import DRAW, PASS, Outcome, arm_name
@@ -416,7 +416,8 @@ class TerminalUI:
         console.print(Text(f"hand {number} analysed by the search ({analysis.budget} worlds a "
                            "decision): expected points to the end of the hand, yours less "
                            "the best opponent's"
-                           + ("; wins: your chance of winning the match" if wins else ""),
+                           + ("; wins: your chance of winning the match, which ranks "
+                              "the moves" if wins else ""),
                            STYLES["title"]))
         if not decisions:
             console.print("  no decision to analyse (every move was forced)")
@@ -424,6 +425,9 @@ class TerminalUI:
             console.print(Text("  " + decision_line(d).replace(f"seat {d.seat}",
                                                                session.seat_name(d.seat)),
                                STYLES["error"] if d.mistake else ""))
+            why = why_line(d)
+            if why is not None:
+                console.print(Text("      " + why))
         for s in analysis.seats:
             mine = [d for d in decisions if d.seat == s]
             mistakes = sum(1 for d in mine if d.mistake)

@@ -38,7 +38,15 @@ from bones.engine.notation import (
 )
 from bones.engine.rng import PLAY, PURPOSE_HINT, PURPOSE_MOVE, Rng, stream
 from bones.engine.rules import MUGGINS_OFF, Rules, RulesError
-from bones.games.analysis import DEFAULT_BUDGET, MoveValue, analyse, best_of, judge_decision
+from bones.games.analysis import (
+    BY_WIN,
+    DEFAULT_BUDGET,
+    MoveValue,
+    analyse,
+    judge_decision,
+    ranked,
+    ranked_by,
+)
 from bones.games.numbers import ascii_number
 from bones.games.people import MAX_CHAT, Series
 from bones.games.playmeta import read_play
@@ -63,6 +71,7 @@ from bones.games.saves import (
     new_save_path,
     save_lock,
 )
+from bones.games.why import because
 from bones.lang.compile import compile_rules
 from bones.lang.spec import Variant
 from bones.seat.observation import observe
@@ -853,20 +862,36 @@ class GameSession:
 
 def _hint_text(values: list[Any]) -> str:
     """The hint of the search's values of the moves (one entry for twins,
-    :mod:`bones.engine.mirror`): ``6-4@E (+3.2 expected; 1.5 better than
-    5-5)``; the best move's twins are named with it and never ranked
-    against it (``6-4@W = 6-4@E (...)``)."""
-    best = best_of(values)
+    :mod:`bones.engine.mirror`), ranked by the analysis's key
+    (:func:`bones.games.analysis.ranked_by`): ``6-4@E (+3.2 expected; 1.5
+    better than 5-5): 6-4@E scores 10 (the ends add to 10)``, or where the
+    match-win probability ranks, ``6-4@E (58% to win the match, 2.1% more
+    than 5-5; +3.2 expected): ...``; the words say why the best beats the
+    next best (:func:`bones.games.why.because`).  The best move's twins are
+    named with it and never ranked against it (``6-4@W = 6-4@E (...)``)."""
+    order = ranked(values)
+    best = order[0]
     name = " = ".join([best.notation, *(n for _, n in best.same)])
     if len(values) == 1:  # every legal move is one move
         return f"{name} (the only move)"
-    second = best_of([v for v in values if v is not best])
-    gap = best.value - second.value
-    better = (f"{gap:.1f} better than {second.notation}" if round(gap, 1) > 0
-              else f"as good as {second.notation}")
-    # where the match is at stake: the side's chance after the best move
-    chance = "" if best.win is None else f"; {best.win:.0%} to win the match"
-    return f"{name} ({best.value:+.1f} expected; {better}{chance})"
+    second = order[1]
+    if ranked_by(values) == BY_WIN and best.win is not None and second.win is not None:
+        gap = best.win - second.win
+        ahead = round(gap * 100, 1) > 0
+        better = (f"{gap:.1%} more than {second.notation}" if ahead
+                  else f"as good as {second.notation}")
+        text = f"{name} ({best.win:.0%} to win the match, {better}; {best.value:+.1f} expected)"
+    else:
+        gap = best.value - second.value
+        ahead = round(gap, 1) > 0
+        better = (f"{gap:.1f} better than {second.notation}" if ahead
+                  else f"as good as {second.notation}")
+        # where the match is at stake: the side's chance after the best move
+        chance = "" if best.win is None else f"; {best.win:.0%} to win the match"
+        text = f"{name} ({best.value:+.1f} expected; {better}{chance})"
+    if ahead and best.reasons is not None:
+        text += f": {because(best, second)}"
+    return text
 
 
 def _make_bot(spec_text: str) -> Bot:
