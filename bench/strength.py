@@ -102,7 +102,7 @@ def rung(variant: str, below: str, above: str, matches: int, seed: int, jobs: in
     print("$ " + command, file=sys.stderr, flush=True)
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(cmd, check=True, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     report: dict[str, Any] = json.loads(done.stdout)
