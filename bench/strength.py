@@ -1,38 +1,161 @@
-"""``python -m bench.strength``: the ladder of bones' bots, rated.
+"""``python -m bench.strength``: the ladder of bones' levels, and of its bots.
 
-Plays ``bones tournament`` (every pair of bots, both seat orders, whole
-matches) between ``random``, ``greedy``, ``heuristic``, ``pimc`` (the
-determinized search that was ``search`` before the solver), ``search`` and
-``search`` at four times its worlds, on 2-player All Fives, Sniff, Muggins
-and ``block-2p``, and prints each variant's Elo ratings with 95% intervals
-(:mod:`bones.engine.ratings`, Bradley-Terry, ``random`` = 0) and every
-command it ran with its seed. ``--peers`` adds the matches against the two
-peers' best honest bots (``bench/versus_openspiel.py``: ISMCTS on
-``block-2p``; ``bench/versus_dominoes.py``: ``probabilistic_alphabeta`` on
+By default, the levels (:data:`bones.bots.levels.LEVELS`, "Novice" to
+"Expert"): in every built-in (``bones list``; ``--trains`` adds the train
+games of variants/preview/, which the Python core plays), each level against
+the one below it on paired deals, ``bones simulate VARIANT --bots BELOW,LEVEL
+--duplicate`` (every deal played from both seatings, the same shuffles), at
+``-n`` matches a pairing.  Each row gives the level's wins of the decided
+matches with the Wilson 95% interval, and the Elo difference that win rate
+means (400 log10(p / (1 - p))) with the interval's ends converted the same
+way.  ``--check`` exits 1 when a level is less than ``--min-elo`` (150) Elo
+above the one below in some game (by the estimate; ``--strict``: by the
+lower end of its interval).  ``--bots`` replaces the levels' bots by any
+ladder of bot texts, weakest first.
+
+``--tournament`` plays the older ladder of the algorithms instead: ``bones
+tournament`` (every pair of bots, both seat orders, whole matches) between
+``random``, ``greedy``, ``heuristic``, ``pimc`` (the determinized search that
+was ``search`` before the solver), ``search`` and ``search`` at four times its
+worlds, on 2-player All Fives, Sniff, Muggins and ``block-2p``, with each
+variant's Elo ratings (:mod:`bones.engine.ratings`, Bradley-Terry, ``random``
+= 0).  ``--peers`` adds the matches against the two peers' best honest bots
+(``bench/versus_openspiel.py``: ISMCTS on ``block-2p``;
+``bench/versus_dominoes.py``: ``probabilistic_alphabeta`` on
 ``partnership-block``), which are slow (seconds a move).
 
 A benchmark, not a test: the figures depend on nothing but the seed (every
-bot here is reproducible), the times on the machine.
-bench/results/search-issue20.md ("The ladder") gives the figures of its runs.
+bot here is reproducible), the times on the machine.  bench/results/levels.md
+gives the figures of the levels' runs, bench/results/search-issue20.md ("The
+ladder") those of the tournaments.
 
-    python -m bench.strength                  # 40 matches a pairing
-    python -m bench.strength -n 200 --jobs 2 --json --out strength.json
-    python -m bench.strength --variants block-2p --peers --peer-deals 20
+    python -m bench.strength                          # every built-in, 200 matches a pairing
+    python -m bench.strength --variants all-fives,block-2p -n 400 --check
+    python -m bench.strength --tournament -n 200 --jobs 2 --json --out strength.json
+    python -m bench.strength --tournament --variants block-2p --peers --peer-deals 20
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import resource
 import shlex
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from bench.common import machine_info
 
+#: the games of ``--tournament``
 VARIANTS = ("all-fives", "sniff", "muggins", "block-2p")
+#: the train games, played by the Python core only (``--trains``)
+TRAINS = ("variants/preview/mexican-train.yaml", "variants/preview/chicken-foot.yaml")
+ROOT = Path(__file__).resolve().parent.parent
+#: the least a level should be above the one below it
+MIN_ELO = 150.0
+
+
+def builtins() -> list[str]:
+    """Every built-in variant, as ``bones list`` names them."""
+    from bones.lang.load import builtin_names
+
+    return builtin_names()
+
+
+def level_bots() -> list[tuple[str, str]]:
+    """The levels, weakest first: ``(level, bot text)``."""
+    from bones.bots.levels import LEVELS
+
+    return [(level.name, level.bot) for level in LEVELS]
+
+
+def elo(p: float) -> float:
+    """The Elo difference a win rate ``p`` means (infinite at 0 and 1).
+
+    >>> round(elo(0.5)), round(elo(0.75)), round(elo(0.25))
+    (0, 191, -191)
+    >>> elo(1.0)
+    inf
+    """
+    if p <= 0.0:
+        return -math.inf
+    if p >= 1.0:
+        return math.inf
+    return 400.0 * math.log10(p / (1.0 - p))
+
+
+def rung(variant: str, below: str, above: str, matches: int, seed: int, jobs: int) -> dict[str, Any]:
+    """``above`` against ``below`` in ``variant`` on paired deals (each from both
+    seatings, so ``matches // 2`` deals, at least one): the command, the decided
+    matches, the wins of ``above`` and their Wilson interval, the Elo difference."""
+    deals = max(1, (matches + 1) // 2)
+    cmd = [sys.executable, "-m", "bones", "simulate", variant, "--bots", f"{below},{above}",
+           "-n", str(deals), "--duplicate", "--seed", str(seed), "--jobs", str(jobs),
+           "--json", "-q"]
+    if jobs > 1:
+        cmd.append("--oversubscribe")
+    command = shlex.join(["bones", *cmd[3:]])
+    print("$ " + command, file=sys.stderr, flush=True)
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    report: dict[str, Any] = json.loads(done.stdout)
+    return {"variant": variant, "below": below, "above": above, "command": command,
+            "seconds": round(seconds, 1),
+            "cpu_seconds": round(cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime, 1),
+            **paired(report, above)}
+
+
+def paired(report: dict[str, Any], above: str) -> dict[str, Any]:
+    """The figures of one ``bones simulate --duplicate --json`` report for the bot
+    ``above``: deals, matches, decided, wins, its win rate of the decided matches
+    with the Wilson 95% interval, and the Elo difference with its interval."""
+    from bones.sim.stats import wilson
+
+    dup = report["duplicate"]
+    mine = next(b for b in dup["bots"] if b["bot"] == above)
+    wins, decided = mine["wins"], dup["decided"]
+    rate = wilson(wins, decided)
+    return {"deals": dup["deals"], "matches": dup["games"], "decided": decided, "wins": wins,
+            "value": rate.value, "lo": rate.lo, "hi": rate.hi,
+            "elo": elo(rate.value), "elo_lo": elo(rate.lo), "elo_hi": elo(rate.hi)}
+
+
+def short(rows: list[dict[str, Any]], min_elo: float = MIN_ELO, strict: bool = False) -> list[dict[str, Any]]:
+    """The rows whose level is not ``min_elo`` above the one below (by the
+    estimate, or with ``strict`` by the lower end of its interval)."""
+    key = "elo_lo" if strict else "elo"
+    return [r for r in rows if not r[key] >= min_elo]
+
+
+def _elo_text(x: float) -> str:
+    return f"{x:+.0f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+
+
+def ladder_table(rows: list[dict[str, Any]], names: dict[str, str], min_elo: float,
+                 strict: bool) -> list[str]:
+    """The rows as a Markdown table, then the commands with their times."""
+    lines = ["| game | level (bot) | v the level below | wins / decided (matches) "
+             "| win rate, Wilson 95% | Elo, 95% | " + f"≥ {min_elo:g} Elo |",
+             "|---|---|---|---|---|---|---|"]
+    failed = {id(r) for r in short(rows, min_elo, strict)}
+    for r in rows:
+        lines.append(
+            f"| {r['variant']} | {names.get(r['above'], r['above'])} (`{r['above']}`) "
+            f"| {names.get(r['below'], r['below'])} (`{r['below']}`) "
+            f"| {r['wins']} / {r['decided']} ({r['matches']}) "
+            f"| {100 * r['value']:.1f}% [{100 * r['lo']:.1f}, {100 * r['hi']:.1f}] "
+            f"| {_elo_text(r['elo'])} [{_elo_text(r['elo_lo'])}, {_elo_text(r['elo_hi'])}] "
+            f"| {'**no**' if id(r) in failed else 'yes'} |")
+    lines.append("")
+    lines += [f"    {r['command']}    # {r['seconds']} s, {r['cpu_seconds']} s of CPU" for r in rows]
+    return lines
 
 
 def ladder(iterations: int | None = None) -> list[str]:
@@ -98,23 +221,84 @@ def peers(deals: int, seed: int, bot: str = "search") -> list[dict[str, object]]
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.strength", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("-n", "--matches", type=int, default=40, help="matches per pairing")
+    ap.add_argument("-n", "--matches", type=int, default=None,
+                    help="matches per pairing (default 200; --tournament: 40)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--variants", default=",".join(VARIANTS))
-    ap.add_argument("--bots", default=None, help="the ladder, comma-separated (default: "
-                    + ",".join(ladder(45)) + ")")
-    ap.add_argument("--peers", action="store_true", help="also play the two peers (slow)")
+    ap.add_argument("--variants", default=None, help="comma-separated (default: every built-in; "
+                    "--tournament: " + ",".join(VARIANTS) + ")")
+    ap.add_argument("--trains", action="store_true",
+                    help="the levels: add the train games of variants/preview/ (Python core)")
+    ap.add_argument("--bots", default=None, help="the ladder's bots, weakest first, comma-separated "
+                    "(default: the levels' bots; --tournament: " + ",".join(ladder(45)) + ")")
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 when a level is less than --min-elo above the one below somewhere")
+    ap.add_argument("--min-elo", type=float, default=MIN_ELO)
+    ap.add_argument("--strict", action="store_true",
+                    help="--check by the lower end of the Elo interval, not the estimate")
+    ap.add_argument("--tournament", action="store_true",
+                    help="the round robin of the algorithms (bones tournament) instead of the levels")
+    ap.add_argument("--peers", action="store_true", help="--tournament: also play the two peers (slow)")
     ap.add_argument("--peer-deals", type=int, default=20)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--out", default=None)
     o = ap.parse_args(argv)
+    if o.matches is not None and o.matches < 1:
+        ap.error("-n must be at least 1")
+    if o.tournament:
+        if o.check or o.trains:
+            ap.error("--check and --trains are for the levels' ladder, not --tournament")
+        return _tournaments(o)
+    if o.peers:
+        ap.error("--peers needs --tournament")
+    return _levels(o)
+
+
+def _levels(o: argparse.Namespace) -> int:
+    """The levels' ladder: each rung against the one below in every game."""
+    levels = level_bots()
+    if o.bots:
+        rungs = [b.strip() for b in o.bots.split(",") if b.strip()]
+        if len(rungs) < 2:
+            raise SystemExit("python -m bench.strength: --bots needs at least two bots")
+    else:
+        rungs = [bot for _, bot in levels]
+    names = {bot: level for level, bot in levels}
+    variants = o.variants.split(",") if o.variants else builtins()
+    if o.trains:
+        variants += [str(ROOT / t) for t in TRAINS]
+    matches = o.matches or 200
+    rows = [rung(v, below, above, matches, o.seed, o.jobs)
+            for v in variants for below, above in zip(rungs, rungs[1:])]
+    failed = short(rows, o.min_elo, o.strict)
+    m = machine_info()
+    if o.json:
+        text = json.dumps({"machine": m, "levels": levels, "bots": rungs, "seed": o.seed,
+                           "matches_per_pairing": matches, "min_elo": o.min_elo,
+                           "strict": o.strict, "pairings": rows,
+                           "short": [[r["variant"], r["above"]] for r in failed]}, indent=1)
+    else:
+        head = (f"bones levels ladder, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+                f"{m.get('cpu_model')}, {m.get('cores')} cores, load {m.get('load_average')}, "
+                f"commit {str(m.get('commit', ''))[:7]}; {matches} matches a pairing on paired "
+                f"deals, seed {o.seed}")
+        text = "\n".join([head, "", *ladder_table(rows, names, o.min_elo, o.strict)])
+    if o.out:
+        with open(o.out, "w") as f:
+            f.write(text + "\n")
+    else:
+        print(text)
+    return 1 if o.check and failed else 0
+
+
+def _tournaments(o: argparse.Namespace) -> int:
+    """The algorithms' round robin in each variant, and the peers."""
     bots = o.bots.split(",") if o.bots else ladder()
     result: dict[str, Any] = {"machine": machine_info(), "date": time.strftime("%Y-%m-%d %H:%M UTC",
                                                                        time.gmtime()),
                     "bots": bots, "variants": []}
-    for variant in o.variants.split(","):
-        result["variants"].append(tournament(variant, bots, o.matches, o.seed, o.jobs))
+    for variant in (o.variants.split(",") if o.variants else VARIANTS):
+        result["variants"].append(tournament(variant, bots, o.matches or 40, o.seed, o.jobs))
     if o.peers:
         result["peers"] = peers(o.peer_deals, o.seed)
     if o.json:

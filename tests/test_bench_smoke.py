@@ -146,28 +146,15 @@ def test_adapter_speeds_cover_every_installed_adapter(capsys) -> None:
         assert f"  {name} " in out
 
 
-def test_strength_ladder_rates_a_small_tournament(capsys) -> None:
+def test_strength_tournament_rates_a_small_tournament(capsys) -> None:
     from bench import strength
 
     assert strength.ladder(45)[-3:] == ["pimc", "search", "search:iterations=180"]
-    assert strength.main(["--variants", "block-2p", "--bots", "random,greedy", "-n", "2",
-                          "--seed", "5"]) == 0
+    assert strength.main(["--tournament", "--variants", "block-2p", "--bots", "random,greedy",
+                          "-n", "2", "--seed", "5"]) == 0
     out = capsys.readouterr().out
     assert "block-2p" in out and "bones tournament block-2p --bots random,greedy" in out
     assert "random" in out and "greedy" in out
-
-
-def test_levels_plays_each_level_against_the_one_below(capsys) -> None:
-    from bench import levels
-
-    # two hands a pairing cannot show a level clearly stronger: --check says so
-    assert levels.main(["--variants", "block-2p", "-n", "2", "--seed", "5", "--check"]) == 1
-    out = capsys.readouterr().out
-    for level, bot, below in (("Casual", "heuristic", "greedy"), ("Strong", "pimc", "heuristic"),
-                              ("Expert", "search", "pimc")):
-        assert f"| block-2p | {level} (`{bot}`) |" in out and f"(`{below}`) |" in out
-        assert f"bones tournament block-2p --bots {below},{bot} -n 2 --seed 5" in out
-    assert out.count("**no**") == 3
 
 
 def test_ceiling_beats_random_from_the_true_deal() -> None:

@@ -486,7 +486,9 @@ def test_notation_moves_and_illegal_ones(tmp_path: Path) -> None:
     (["sniff", "--seat", "5"], 2, "--seat must be between 0 and 1"),
     (["sniff", "--players", "7"], 2, "not 7"),
     (["sniff", "--humans", "3"], 2, "--humans must be between 0 and 2"),
-    (["sniff", "--level", "expert"], 2, "--level must be one of easy, medium, hard"),
+    (["sniff", "--level", "master"], 2,
+     "bones play: --level: unknown level 'master': one of Novice, Beginner, Casual, Expert"),
+    (["sniff", "--level", "master", "--bots", "greedy"], 2, "unknown level 'master'"),
     (["sniff", "--bots", "gredy"], 2, "unknown bot 'gredy'"),
     (["muggins", "--teams"], 2, "no partnership game for 2 players"),
     (["sniff", "--players", "3", "--teams"], 2, "no partnership game for 3 players"),
@@ -572,10 +574,22 @@ def test_default_save_location(tmp_path: Path) -> None:
 
 def test_default_seats_and_levels() -> None:
     assert seat_config(2).seats == ("human", "search")
+    assert seat_config(2).level == "Expert"
     assert seat_config(2, level="easy").seats == ("human", "greedy")
     assert seat_config(4, seat=3, humans=2, bots=["random", "greedy"]).seats == (
         "human", "random", "greedy", "human")
     assert seat_config(3, humans=0, level="medium").seats == ("heuristic",) * 3
+    # a level by its name in any case, saved under its name
+    novice = seat_config(3, level="NOVICE")
+    assert novice.seats == ("human", "random", "random") and novice.level == "Novice"
+    # --bots beside --level: the bots take the first bot seats, the level the rest
+    assert seat_config(4, bots=["search"], level="beginner", level_given=True).seats == (
+        "human", "search", "greedy", "greedy")
+    # without --level a shorter --bots list repeats, as before
+    assert seat_config(4, bots=["search", "random"]).seats == ("human", "search", "random", "search")
+    with pytest.raises(GameError, match="^--level: unknown level 'master': one of Novice, "
+                       "Beginner, Casual, Expert$"):
+        seat_config(2, level="master")
 
 
 def test_bot_decisions_depend_only_on_where_they_are_made() -> None:
@@ -705,11 +719,24 @@ def test_over_claims_and_forfeited_points(tmp_path: Path) -> None:
     assert claims and max(claims) > 0
 
 
-@pytest.mark.parametrize("level, bot", [(None, "search"), ("medium", "heuristic"), ("easy", "greedy")])
-def test_levels_pick_the_bot(tmp_path: Path, level: str | None, bot: str) -> None:
+@pytest.mark.parametrize("level, bot, name", [
+    (None, "search", "Expert"), ("Casual", "heuristic", "Casual"), ("beginner", "greedy", "Beginner"),
+    ("novice", "random", "Novice"), ("EXPERT", "search", "Expert"),
+    # the first levels' names, still accepted
+    ("medium", "heuristic", "Casual"), ("easy", "greedy", "Beginner")])
+def test_levels_pick_the_bot(tmp_path: Path, level: str | None, bot: str, name: str) -> None:
     save = tmp_path / "level.json"
     args = ["sniff", "--seed", "2", "--save", str(save)] + (["--level", level] if level else [])
     r = play(args, "1\nq\n", tmp_path)
     assert r.exit_code == 0, r.output
     assert f"seat 1 {bot}" in r.output.splitlines()[1]
-    assert load_record(save).meta["play"]["seats"] == ["human", bot]
+    play_meta = load_record(save).meta["play"]
+    assert play_meta["seats"] == ["human", bot] and play_meta["level"] == name
+
+
+def test_a_level_beside_bots_takes_the_seats_after_them(tmp_path: Path) -> None:
+    save = tmp_path / "partners.json"
+    r = play(["partners", "--seed", "2", "--bots", "heuristic", "--level", "novice",
+              "--save", str(save)], "q\n", tmp_path)
+    assert r.exit_code == 0, r.output
+    assert load_record(save).meta["play"]["seats"] == ["human", "heuristic", "random", "random"]

@@ -236,7 +236,7 @@ def test_a_save_with_a_corrupt_departure_is_refused_when_opened(server, saves: P
 
 
 def test_the_offered_bots_are_one_list_of_bots_the_server_runs(server) -> None:
-    from bones.web.levels import LEVELS, OTHERS
+    from bones.bots.levels import LEVELS, OTHERS
 
     app, client = server
     data = client.get("/api/bots").json()
@@ -244,7 +244,7 @@ def test_the_offered_bots_are_one_list_of_bots_the_server_runs(server) -> None:
     # the levels first, weakest first, then the others without a level
     assert [o["bot"] for o in offered] == [bot for _, bot, _ in LEVELS] + [bot for bot, _, _ in OTHERS]
     assert [(o["label"], o["level"], o["rank"]) for o in offered[:len(LEVELS)]] == [
-        ("Beginner", "Beginner", 1), ("Casual", "Casual", 2), ("Strong", "Strong", 3), ("Expert", "Expert", 4)]
+        ("Novice", "Novice", 1), ("Beginner", "Beginner", 2), ("Casual", "Casual", 3), ("Expert", "Expert", 4)]
     assert all(o["level"] is None and o["rank"] is None for o in offered[len(LEVELS):])
     assert sum(o["default"] for o in offered) == 1
     runnable = {b["name"] for b in data["bots"]}
@@ -258,20 +258,18 @@ def test_the_offered_bots_are_one_list_of_bots_the_server_runs(server) -> None:
         client.request("DELETE", f"/api/games/{g['id']}", json={}, headers=host_headers(app))
 
 
-def test_the_levels_are_the_ladders_bots_in_its_order() -> None:
-    """Each level is a built-in of the strength ladder (bench/strength.py), the
-    levels in the ladder's order, so 'each clearly stronger than the one below'
-    is what bench/levels.py measures (bench/results/levels.md)."""
-    from bench.levels import levels
-    from bench.strength import ladder
-    from bones.web.levels import LEVELS, level_of
+def test_the_tables_levels_are_the_products_levels() -> None:
+    """The table offers the levels of bones.bots.levels (the ones `bones play
+    --level` and `bones bots` show, and `python -m bench.strength` measures),
+    and names a seat's level by its bot text."""
+    from bench.strength import level_bots
+    from bones.bots import levels
+    from bones.web.levels import DEFAULT, LEVELS, OTHERS, level_of
 
-    rungs = ladder(45)
-    bots = [bot for _, bot, _ in LEVELS]
-    assert all(bot in rungs for bot in bots)
-    assert [rungs.index(bot) for bot in bots] == sorted(rungs.index(bot) for bot in bots)
-    assert levels() == [(level, bot) for level, bot, _ in LEVELS]
-    assert [level_of(bot) for bot in bots] == ["Beginner", "Casual", "Strong", "Expert"]
+    assert (LEVELS, OTHERS, DEFAULT) == (levels.LEVELS, levels.OTHERS, levels.DEFAULT)
+    bots = [level.bot for level in LEVELS]
+    assert level_bots() == [(level.name, level.bot) for level in LEVELS]
+    assert [level_of(bot) for bot in bots] == ["Novice", "Beginner", "Casual", "Expert"]
     assert level_of("search:iterations=20") is None and level_of(None) is None
 
 

@@ -20,6 +20,7 @@ from typing import Optional
 import typer
 
 from bones.bots import BotError, delay_problem, parse_bots
+from bones.bots.levels import LEVELS, LevelError, find_level
 from bones.cli.entry import ctrl_c_raises
 from bones.cli.options import Players, Seed, Teams, variant_or_exit
 
@@ -27,7 +28,8 @@ _HELP = """Play a variant at the terminal against bots (or friends at the same k
 
 NAME-or-FILE is a built-in variant (see `bones list`) or a variant file.
 Without options: two players (or the variant's smallest table), you in seat 0
-against the strongest bot.  The game is saved after every move, by default under
+against the strongest bot (the Expert level); --level NAME picks the bots'
+level (`bones bots` lists the levels).  The game is saved after every move, by default under
 $XDG_DATA_HOME/bones/saves/ (~/.local/share/bones/saves/); Ctrl-C, end of input
 or `q` stops it, and `bones play --resume FILE` goes on exactly where it stopped
 (`--resume` alone lists the saves, `--continue` resumes the newest unfinished one).
@@ -42,6 +44,9 @@ is made for you and shown (--ask-forced to type it yourself).
 Exit codes: 0 the game finished or was stopped and saved; 1 a problem (an
 invalid variant file, a save that cannot be resumed or written); 2 a usage error.
 """
+
+# the levels as --help shows them: "Novice (random), ..., Expert (search)"
+_LEVELS_HELP = ", ".join(f"{level.name} ({level.bot})" for level in LEVELS)
 
 _SETUP_OPTIONS = ("--players", "--teams", "--seat", "--humans", "--level", "--seed", "--save")
 
@@ -78,10 +83,12 @@ def play_command(
         "(default 1; 0 watches bots play; 2 or more: hot-seat)."),
     bots: Optional[str] = typer.Option(
         None, "--bots", help="Bots for the other seats in seat order, comma-separated "
-        "(e.g. greedy,search:iterations=200); overrides --level.  With --resume: the "
-        "bots of the save you trust to start, if they are not built-in."),
+        "(e.g. greedy,search:iterations=200); a shorter list repeats, or with --level "
+        "the level's bot takes the seats after it.  With --resume: the bots of the save "
+        "you trust to start, if they are not built-in."),
     level: Optional[str] = typer.Option(
-        None, "--level", help="easy (greedy), medium (heuristic) or hard (search, the default)."),
+        None, "--level", metavar="NAME", help="The bots' level, weakest first: "
+        + _LEVELS_HELP + " (the default; any case; `bones bots` says how each plays)."),
     seed: Seed = None,
     tiles: str = typer.Option("ascii", "--tiles", help="ascii ([3|5]) or unicode "
                               "(domino glyphs; double-six sets only)."),
@@ -127,13 +134,18 @@ def play_command(
         return
     if variant is None:
         raise _fail("name a variant (see bones list) or a variant file, or give --resume FILE", 2)
+    if level is not None:
+        try:
+            find_level(level)
+        except LevelError as err:
+            raise _fail(f"--level: {err}", 2) from None
     _new_game(variant, players, teams, seat, humans, bots, level, seed, save, screen)
 
 
 def _new_game(ref: str, players: int | None, teams: bool, seat: int | None, humans: int | None,
               bots: str | None, level: str | None, seed: int | None, save: Path | None,
               screen: _Screen) -> None:
-    from bones.games.game import GameError, GameSession
+    from bones.games.game import DEFAULT_LEVEL, GameError, GameSession
 
     loaded = _load(ref)
     if save is not None and os.path.lexists(save):
@@ -153,7 +165,8 @@ def _new_game(ref: str, players: int | None, teams: bool, seat: int | None, huma
         session = GameSession.new(
             loaded, players=players, teams=True if teams else None,
             seat=0 if seat is None else seat, humans=1 if humans is None else humans,
-            bots=bot_list, level=level or "hard", seed=seed, save_path=save, source=ref)
+            bots=bot_list, level=level or DEFAULT_LEVEL, level_given=level is not None,
+            seed=seed, save_path=save, source=ref)
     except GameError as err:
         raise _fail(str(err), 2) from None
     ui = _make_ui(session, screen)

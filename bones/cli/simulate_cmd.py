@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, Optional
 import typer
 
 from bones.bots import BOTS, Bot, BotError, make_bot, permit_outside, split_bots, time_limited_bots
+from bones.bots.levels import LEVELS
 from bones.cli.entry import ctrl_c_raises
 from bones.cli.options import (
     EXIT_PROBLEM,
@@ -622,7 +623,11 @@ def bots_command(as_json: Json = False) -> None:
 
     installed = entry_points()
     if as_json:
-        rows = [{"name": info.name, "kind": "builtin", "summary": info.summary,
+        # the levels first (kind "level", the bot text each plays), then the bots
+        rows: list[dict[str, Any]] = [
+            {"name": level.name, "kind": "level", "bot": level.bot, "summary": level.description,
+             "params": []} for level in LEVELS]
+        rows += [{"name": info.name, "kind": "builtin", "summary": info.summary,
                  "params": [{"name": p.name, "default": p.default, "help": p.help,
                              "choices": list(p.choices) if p.choices else None}
                             for p in info.params]}
@@ -634,6 +639,11 @@ def bots_command(as_json: Json = False) -> None:
                  for name, ep in sorted(installed.items())]
         typer.echo(json.dumps(rows, indent=2))
         return
+    typer.echo("Levels, weakest first (bones play --level NAME; the web table's seat picker):")
+    width = max(len(level.name) for level in LEVELS)
+    for level in LEVELS:
+        typer.echo(f"  {level.name:<{width}}  {level.bot}: {level.description}")
+    typer.echo("Bots by algorithm (for experts; any of them with its parameters):")
     for info in BOTS.values():
         typer.echo(f"{info.name}: {info.summary}")
         for p in info.params:

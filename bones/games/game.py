@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bones.bots import BOTS, make_bot
+from bones.bots import BOTS, levels, make_bot
 from bones.engine.hand import pass_bonuses
 from bones.engine.handlike import HandLike
 from bones.engine.match import Deal, HandSummary, Match, new_seed
@@ -81,9 +81,9 @@ if TYPE_CHECKING:  # pragma: no cover - the bots are imported when a bot plays
     from bones.games.analysis import Analysis, MoveValue
 
 HUMAN = "human"
-#: ``--level`` names the bot that plays every seat not taken by a human.
-LEVELS = {"easy": "greedy", "medium": "heuristic", "hard": "search"}
-DEFAULT_LEVEL = "hard"
+#: ``--level`` names the level (:mod:`bones.bots.levels`) whose bot plays the
+#: seats not taken by a human (nor by ``--bots``).
+DEFAULT_LEVEL = levels.DEFAULT_LEVEL
 #: The bot that gives hints: the strongest one, at its default budget.
 HINT_BOT = "search"
 SAVE_FORMAT_KEY = "play"  # our fields live under record["meta"]["play"]
@@ -112,14 +112,20 @@ class SeatConfig:
 
 
 def seat_config(players: int, *, seat: int = 0, humans: int = 1,
-                bots: Sequence[str] | None = None, level: str = DEFAULT_LEVEL) -> SeatConfig:
+                bots: Sequence[str] | None = None, level: str = DEFAULT_LEVEL,
+                level_given: bool = False) -> SeatConfig:
     """Humans in seats ``seat``, ``seat+1``, ... (wrapping); bots in the others.
 
     ``bots`` gives the bots in seat order for the seats left to bots (a
-    shorter list repeats); without it every bot is the ``level``'s bot.
+    shorter list repeats); without it every bot is the ``level``'s bot (a
+    level's name, any case: :func:`bones.bots.levels.find_level`).  With both
+    ``bots`` and ``level_given``, ``bots`` takes the first seats left to bots
+    and the level's bot the rest (``bones play --bots B --level L``).
     """
-    if level not in LEVELS:
-        raise GameError(f"--level must be one of {', '.join(LEVELS)}, not '{level}'")
+    try:
+        chosen = levels.find_level(level)
+    except levels.LevelError as err:
+        raise GameError(f"--level: {err}") from None
     if not 0 <= humans <= players:
         raise GameError(f"--humans must be between 0 and {players} for {players} players")
     if not 0 <= seat < players:
@@ -128,7 +134,9 @@ def seat_config(players: int, *, seat: int = 0, humans: int = 1,
     bot_seats = players - len(human_seats)
     if bots and len(bots) > bot_seats:  # the message of `bones simulate --bots`
         raise GameError(f"{len(bots)} bots for {bot_seats} seat{'s' * (bot_seats != 1)}")
-    bot_list = list(bots) if bots else [LEVELS[level]]
+    bot_list = list(bots) if bots else [chosen.bot]
+    if bots and level_given:
+        bot_list += [chosen.bot] * (bot_seats - len(bot_list))
     seats: list[str] = []
     b = 0
     for k in range(players):
@@ -137,7 +145,7 @@ def seat_config(players: int, *, seat: int = 0, humans: int = 1,
         else:
             seats.append(bot_list[b % len(bot_list)])
             b += 1
-    return SeatConfig(tuple(seats), level)
+    return SeatConfig(tuple(seats), chosen.name)
 
 
 def bot_rng(seed: int, hand_number: int, ply: int, seat: int, salt: str = "bot") -> Rng:
@@ -234,17 +242,14 @@ class GameSession:
     @classmethod
     def new(cls, variant: Variant, *, players: int | None = None, teams: bool | None = None,
             seat: int = 0, humans: int = 1, bots: Sequence[str] | None = None,
-            level: str = DEFAULT_LEVEL, seed: int | None = None,
+            level: str = DEFAULT_LEVEL, level_given: bool = False, seed: int | None = None,
             save_path: Path | None = None, source: str | None = None) -> GameSession:
         try:
             rules = compile_rules(variant, players, teams)
         except RulesError as err:
             raise GameError(str(err)) from None
-        if rules.trains is not None:
-            raise GameError(f"{variant.name}: the table (bones play, bones serve) does not show "
-                            "train layouts yet; bones show, simulate and check play them "
-                            "(docs/trains.md)")
-        config = seat_config(rules.players, seat=seat, humans=humans, bots=bots, level=level)
+        config = seat_config(rules.players, seat=seat, humans=humans, bots=bots, level=level,
+                             level_given=level_given)
         for spec_text in set(config.seats) - {HUMAN}:
             _make_bot(spec_text)  # an unknown bot fails now, not at its first turn
         seed = new_seed() if seed is None else seed
@@ -394,7 +399,7 @@ class GameSession:
         for move in self.listed_moves():
             trial = hand.copy()
             trial.apply(move)
-            out.append(Option(move, format_move(hand, move), trial.last_points, trial.count))
+            out.append(Option(move, move_text(hand, move), trial.last_points, trial.count))
         return out
 
     def listed_moves(self) -> list[int]:
@@ -445,7 +450,7 @@ class GameSession:
             who = "you don't" if self.seat_name(hand.turn) == "You" else f"seat {hand.turn} doesn't"
             raise GameError(f"{who} hold {name}")
         if not hand.is_legal(move):
-            names = ", ".join(format_move(hand, m) for m in legal)
+            names = ", ".join(move_text(hand, m) for m in legal)
             shown = raw if move >= 0 else raw.lower()
             raise GameError(f"{shown} is not legal now; legal: {names}")
         return move
@@ -509,9 +514,9 @@ class GameSession:
         assert hand is not None
         legal = hand.legal_moves()
         if len(legal) == 1:
-            only = f"{format_move(hand, legal[0])} (the only move)"
+            only = f"{move_text(hand, legal[0])} (the only move)"
             return lambda: only
-        names = {m: format_move(hand, m) for m in legal}
+        names = {m: move_text(hand, m) for m in legal}
         rules, obs, seed, number = self.rules, observe(hand, hand.turn, legal), self.seed, self.hand_number
 
         def think() -> str:
@@ -817,7 +822,7 @@ class GameSession:
         hand = self.hand
         assert hand is not None
         seat = hand.turn
-        text = format_move(hand, move)
+        text = move_text(hand, move)
         points = 0
         if claim is not None and move >= 0:
             trial = hand.copy()
@@ -855,6 +860,15 @@ class GameSession:
         if self.hand is not None and self.hand.over and not self.over:
             self._deal()
         self.save()
+
+
+def move_text(hand: HandLike, move: int) -> str:
+    """A move's notation as the table shows and saves it: a train layout's play
+    always names its train (``12-5@T0``: which train is the decision), others
+    are bare when the tile fits one place (:func:`format_move`)."""
+    if hand.rules.trains is not None and move >= 0 and hand.placed:
+        return format_move(hand, move, bare=False)
+    return format_move(hand, move)
 
 
 # ------------------------------------------------------------------ bots
@@ -971,7 +985,6 @@ def _one_line(err: BaseException) -> str:
 
 __all__ = [
     "HUMAN",
-    "LEVELS",
     "Event",
     "GameError",
     "GameSession",

@@ -2,9 +2,9 @@
 the seat pickers read (``GET /api/bots``, ``offered``), so what the table calls
 its opponents is decided here and nowhere in the page.
 
-First the levels (:data:`bones.web.levels.LEVELS`), "Beginner" to "Expert",
+First the levels (:data:`bones.bots.levels.LEVELS`), "Novice" to "Expert",
 each a built-in bot with its settings, calibrated by the strength ladder (see
-:mod:`bones.web.levels`); then a few other bots (``OTHERS``) for those who
+:mod:`bones.bots.levels`); then a few other bots (``OTHERS``) for those who
 want them, without a level.  Each entry names a bot text the server runs
 (checked by :func:`bones.web.games.check_bot` as any client's), the label a
 player reads, a sentence saying how it plays, and the technical name shown as
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bones.bots.levels import DEFAULT, LEVELS, OTHERS, level_of
 from bones.web.games import ApiError, check_bot
-from bones.web.levels import DEFAULT, LEVELS, OTHERS, level_of
 
 
 def offered(jobs: int | None = None) -> list[dict[str, Any]]:

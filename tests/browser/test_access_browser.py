@@ -79,12 +79,12 @@ def keyboard_move(page, v) -> str:
 def test_a_whole_hand_played_with_the_keyboard_alone(page, served) -> None:
     page.goto(served.url)
     page.wait_for_selector("#start")
-    # the form by keyboard: the seed, the bot, then Start (a person against the Beginner, greedy)
+    # the form by keyboard: the seed, the bot, then Start (a person against the Novice, random)
     page.focus("#seed")
     page.keyboard.type("0")
     page.focus('.seat-config:nth-child(2) select.bot')
-    page.keyboard.press("Home")  # the first offered bot: the Beginner level, greedy
-    assert page.input_value('.seat-config:nth-child(2) select.bot') == "greedy"
+    page.keyboard.press("Home")  # the first offered bot: the Novice level, random
+    assert page.input_value('.seat-config:nth-child(2) select.bot') == "random"
     page.focus("#start")
     page.keyboard.press("Enter")
     page.wait_for_selector(".hand-tile", timeout=TIMEOUT)

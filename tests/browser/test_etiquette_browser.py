@@ -132,8 +132,8 @@ def test_the_hosts_invite_shows_the_seat_links_and_qr_codes_again(page, served) 
     again.close()
 
 
-@pytest.mark.parametrize("level, bot", [("Beginner", "greedy"), ("Casual", "heuristic"),
-                                        ("Strong", "pimc"), ("Expert", "search")])
+@pytest.mark.parametrize("level, bot", [("Novice", "random"), ("Beginner", "greedy"),
+                                        ("Casual", "heuristic"), ("Expert", "search")])
 def test_the_seat_picker_offers_the_bots_by_level_each_mapped_to_its_bot(page, served, level, bot) -> None:
     offered = served.api("GET", "/api/bots")["offered"]
     page.goto(served.url)
@@ -145,8 +145,8 @@ def test_the_seat_picker_offers_the_bots_by_level_each_mapped_to_its_bot(page, s
     # the levels in a group of their own, weakest first, then the other bots
     groups = page.eval_on_selector_all(f"{picker} optgroup", """els => els.map(g =>
         [g.label, [...g.querySelectorAll('option')].map(o => o.textContent.split(' (')[0])])""")
-    assert groups[0] == ["By level, weakest first", ["Beginner", "Casual", "Strong", "Expert"]]
-    assert groups[1][0] == "Other bots" and "Random" in groups[1][1]
+    assert groups[0] == ["By level, weakest first", ["Novice", "Beginner", "Casual", "Expert"]]
+    assert groups[1][0] == "Other bots" and "Sampler" in groups[1][1]
     default = next(o for o in offered if o["default"])
     assert page.input_value(picker) == default["bot"]
     # the level's name maps to its bot: chosen by its name, seated as that bot, described
