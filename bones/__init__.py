@@ -15,6 +15,8 @@ The library lives in :mod:`bones.engine`, the command line in
 
 from __future__ import annotations
 
+import importlib
+
 from bones._version import __version__
 
 # nothing else is imported here: the command line's entry point
@@ -60,7 +62,6 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'bones' has no attribute {name!r}")
-    import importlib
 
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value

@@ -54,3 +54,46 @@ def server(saves: Path) -> Iterator[tuple[Any, Any]]:
     app, client = make(saves)
     with client:
         yield app, client
+
+
+# Where the suite's time goes (issue 37): with BONES_TEST_TIMES=FILE, each
+# module's wall and CPU seconds (the test process's and its children's, set-up
+# and tear-down included) are added up and the slowest modules written to FILE
+# at the end; .ci/run prints them after each pass.
+_TIMES: dict[str, list[float]] = {}
+
+
+def _cpu() -> float:
+    import resource
+
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    if not os.environ.get("BONES_TEST_TIMES"):
+        yield
+        return
+    import time
+
+    wall, cpu = time.perf_counter(), _cpu()
+    yield
+    entry = _TIMES.setdefault(item.nodeid.split("::")[0], [0.0, 0.0, 0.0])
+    entry[0] += time.perf_counter() - wall
+    entry[1] += _cpu() - cpu
+    entry[2] += 1
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    where = os.environ.get("BONES_TEST_TIMES")
+    if not where or not _TIMES:
+        return
+    rows = sorted(_TIMES.items(), key=lambda kv: -kv[1][1])
+    lines = [f"{'module':44s} {'wall s':>8s} {'CPU s':>8s} {'tests':>6s}"]
+    lines += [f"{name:44s} {w:8.1f} {c:8.1f} {int(n):6d}" for name, (w, c, n) in rows[:40]]
+    lines.append(f"{'all ' + str(len(rows)) + ' modules':44s} {sum(v[0] for v in _TIMES.values()):8.1f} "
+                 f"{sum(v[1] for v in _TIMES.values()):8.1f} "
+                 f"{int(sum(v[2] for v in _TIMES.values())):6d}")
+    with open(where, "a", encoding="utf-8") as out:
+        out.write("\n".join(lines) + "\n")

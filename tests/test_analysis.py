@@ -36,6 +36,7 @@ from bones.games.analysis import (
 )
 from bones.games.game import GameSession, bot_rng
 from bones.games.record import Record, load_record, record_match
+from bones.games.why import because
 from bones.lang.load import builtin_names, load_variant
 from bones.seat.observation import observe
 
@@ -132,7 +133,7 @@ def test_each_decision_is_the_search_of_the_movers_view_with_the_hint_stream(tmp
     match = Match(rules, seed=3)
     hand = match.start_hand(deal_from_record(rules, record.hands[0].deal, "hand 1"))
     decisions = {(d.hand, d.ply): d for d in analysis.decisions}
-    checked = trees = 0
+    checked = trees = ranked_by_win = 0
     from bones.engine.notation import parse_move
 
     for ply, text in enumerate(record.hands[0].moves, 1):
@@ -155,13 +156,27 @@ def test_each_decision_is_the_search_of_the_movers_view_with_the_hint_stream(tmp
                 _, totals, weights = bot.search(obs, rng, legal)
                 expected = [t / weights for t in totals]
             assert [v.value for v in d.moves] == expected
-            assert d.best.value == max(expected)
-            assert d.loss == pytest.approx(d.best.value - d.played.value)
+            # All Fives is played to a target: the match-win chance ranks
+            # where the moves change it, the points break its ties; the loss
+            # is in points all the same
+            wins = [v.win for v in d.moves]
+            assert None not in wins
+            if len(set(wins)) > 1:
+                assert d.ranked_by == "win"
+                assert d.best.win == max(wins)  # type: ignore[type-var]
+                assert d.best.value == max(v.value for v in d.moves if v.win == d.best.win)
+                assert d.win_loss == pytest.approx(
+                    0.0 if d.best_played else d.best.win - d.played.win)  # type: ignore[operator]
+                ranked_by_win += 1
+            else:  # every move leaves the same chance: the points rank
+                assert d.ranked_by == "value" and d.best.value == max(expected)
+            assert d.loss == pytest.approx(max(0.0, d.best.value - d.played.value))
             checked += 1
         else:
             assert (1, ply) not in decisions  # a forced move is no decision
         hand.play(parse_move(hand, text))
     assert checked >= 5 and trees > 0  # (a hand of block: every decision by the worlds)
+    assert ranked_by_win >= checked - 2
 
 
 def test_the_analysis_does_not_see_the_hidden_tiles(tmp_path: Path) -> None:
@@ -335,10 +350,18 @@ def test_the_text_report(tmp_path: Path) -> None:
     assert lines[0] == f"{path}: all-fives, 2 players; seat 0, 20 worlds a decision, seed 5"
     assert "hand 1: expected loss seat 0 " in result.stdout
     assert "  seat 0: " in result.stdout and "expected loss" in result.stdout
-    # a random human errs: the biggest mistakes are listed, the costliest first
+    # a random human errs: the biggest mistakes are listed, the costliest
+    # first by the key that ranks (the match-win chance: All Fives is played
+    # to a target), each at least what 5 points are worth at 0-0 (2.4%)
     at = lines.index("biggest mistakes:")
-    losses = [float(line.rsplit(", ", 1)[1].split()[0]) for line in lines[at + 1:]]
-    assert losses and losses == sorted(losses, reverse=True) and losses[-1] >= 5
+    assert "wins: its probability of winning the match, which ranks the moves" in lines[1]
+    losses = [float(line.rsplit(", ", 1)[1].split("%")[0]) for line in lines[at + 1:]]
+    assert losses and losses == sorted(losses, reverse=True) and losses[-1] >= 2.4
+    assert all(line.endswith("% more to win") for line in lines[at + 1:])
+    # every decision that was not the best says why, on the line under it
+    for k, line in enumerate(lines):
+        if "; best " in line and line.startswith("  move"):
+            assert lines[k + 1].startswith("      why: ")
 
 
 @pytest.mark.parametrize("args,code,message", [
@@ -396,16 +419,22 @@ def test_the_hint_is_the_analysis_of_the_decision(tmp_path: Path) -> None:
         d = decisions[ply]
         # the same values and match-win probabilities
         assert list(d.moves) == values
-        best = max(values, key=lambda v: v.value)
+        # All Fives is played to a target: the moves ranked by the chance
+        # after them (then the points), as the analysis ranks them
+        assert d.ranked_by == "win"
+        best = max(values, key=lambda v: (v.win, v.value))  # type: ignore[arg-type,return-value]
         name = " = ".join([best.notation, *(n for _, n in best.same)])  # its twins with it
-        assert d.best == best and text.startswith(f"{name} ({best.value:+.1f} expected; ")
-        second = max((v for v in values if v is not best), key=lambda v: v.value)
-        gap = round(best.value - second.value, 1)
-        assert (f"{gap:.1f} better than {second.notation};" in text if gap > 0
-                else f"as good as {second.notation};" in text)
-        # All Fives is played to a target: the chance after the best move
-        assert best.win is not None and 0 <= best.win <= 1
-        assert text.endswith(f"; {best.win:.0%} to win the match)")
+        assert d.best == best and best.win is not None and 0 <= best.win <= 1
+        second = max((v for v in values if v is not best),
+                     key=lambda v: (v.win, v.value))  # type: ignore[arg-type,return-value]
+        assert second.win is not None
+        gap = best.win - second.win
+        ahead = f"{gap:.1%} more than {second.notation}" if round(gap * 100, 1) > 0 else (
+            f"as good as {second.notation}")
+        assert text.startswith(f"{name} ({best.win:.0%} to win the match, {ahead}; "
+                               f"{best.value:+.1f} expected)")
+        if round(gap * 100, 1) > 0:  # and why, in the words bones analyse uses
+            assert text.endswith(f"): {because(best, second)}")
 
 
 def test_a_hint_names_no_match_chance_where_only_the_hand_is_at_stake(tmp_path: Path) -> None:
@@ -433,6 +462,7 @@ def test_a_after_a_hand_shows_its_analysis(tmp_path: Path) -> None:
     sys.path.insert(0, str(Path(__file__).parent))
     from test_play_prompts import ScriptedUI
 
+    from bones.cli.analyse_cmd import why_line
     from bones.cli.turns import STOPPED, run
 
     session = GameSession.new(load_variant("all-fives"), bots=["greedy"], seed=3,
@@ -454,8 +484,13 @@ def test_a_after_a_hand_shows_its_analysis(tmp_path: Path) -> None:
     expected = session.analyse_hand(1)
     assert "wins: your chance of winning the match" in shown
     for d in expected.decisions:
-        assert (f"move {d.ply:>2}, You: played {d.played.notation} ({d.played.value:+.1f}, "
-                f"wins {d.played.win:.1%})") in shown
+        # the figure that ranks first: the chance where it ranks
+        figures = ((f"wins {d.played.win:.1%}, {d.played.value:+.1f}") if d.ranked_by == "win"
+                   else f"{d.played.value:+.1f}, wins {d.played.win:.1%}")
+        assert f"move {d.ply:>2}, You: played {d.played.notation} ({figures})" in shown
+        why = why_line(d)
+        if why is not None:  # the words, as bones analyse gives them
+            assert why in " ".join(shown.split())
     assert f"You: expected loss {expected.loss(0):.1f} points" in shown
     assert len(load_record(tmp_path / "a.json").hands) == 2  # nothing else happened
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bones.games import cache
+from bones.lang import describe
 from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
 from bones.sim.simulation import Table, make_config, simulate
@@ -76,7 +77,7 @@ def test_editing_a_variant_or_the_compiler_makes_a_new_key(
     variants = tmp_path / "variants"
     shutil.copytree(cache.builtin_dir(), variants)
     engine = tmp_path / "bones"
-    for module in cache.COMPILER:
+    for module in cache.CATALOGUE:
         source = Path(cache.__file__).parent.parent / f"{module.replace('.', '/')}.py"
         (engine / source.parent.name).mkdir(parents=True, exist_ok=True)
         shutil.copy(source, engine / source.parent.name / source.name)
@@ -92,6 +93,13 @@ def test_editing_a_variant_or_the_compiler_makes_a_new_key(
         handle.write("\n# an edit of the compiler\n")
     assert cache.key("sniff") not in (before, edited_variant)
     assert cache.key("fives") != cache.key("sniff")
+    # bones list's catalogue: also keyed by the module that writes its rows
+    sniff, listing = cache.key("sniff"), cache.key(cache.CATALOGUE_REF, cache.CATALOGUE)
+    assert listing is not None and listing != sniff
+    with open(engine / "lang" / "describe.py", "a") as handle:
+        handle.write("\n# an edit of the catalogue's words\n")
+    assert cache.key("sniff") == sniff
+    assert cache.key(cache.CATALOGUE_REF, cache.CATALOGUE) not in (None, listing)
 
 
 def test_paths_are_never_cached(folder: Path) -> None:
@@ -154,3 +162,56 @@ def test_a_cached_command_starts_without_yaml_or_the_models(tmp_path: Path) -> N
     assert "LOADED []" in warm.stderr
     strip = lambda text: text.split('"run"')[0]  # noqa: E731 - the report outside its run facts
     assert strip(warm.stdout) == strip(cold.stdout)
+
+
+def _catalogues(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.catalogue.json")) if folder.is_dir() else []
+
+
+def test_the_catalogue_comes_back_from_the_cache_as_made(
+        folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made = (describe.catalogue(), describe.FAMILIES)
+    assert cache.catalogue() == made
+    (entry,) = _catalogues(folder)
+
+    def not_again() -> None:
+        raise AssertionError("the catalogue was made again")
+
+    monkeypatch.setattr(describe, "catalogue", not_again)
+    assert cache.catalogue() == made  # read back, the same rows in the same order
+    entry.write_text("{not json")  # a corrupt entry is a miss: made again
+    monkeypatch.undo()
+    monkeypatch.setenv(cache.ENV_DIR, str(folder))
+    assert cache.catalogue() == made
+    monkeypatch.setenv(cache.ENV_OFF, "off")
+    monkeypatch.setattr(describe, "catalogue", lambda: [{"family": "block"}])
+    assert cache.catalogue()[0] == [{"family": "block"}]  # off: never read
+
+
+def test_a_catalogue_that_fails_is_not_kept(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken() -> None:
+        raise ValueError("variants/sniff.yaml:3:7: a problem")
+
+    monkeypatch.setattr(describe, "catalogue", broken)
+    with pytest.raises(ValueError, match="sniff.yaml:3:7"):
+        cache.catalogue()
+    assert _catalogues(folder) == []
+
+
+def test_bones_list_reads_its_catalogue_without_yaml_or_the_models(tmp_path: Path) -> None:
+    env = {**os.environ, cache.ENV_DIR: str(tmp_path / "cache"), "NO_COLOR": "1"}
+    env.pop(cache.ENV_OFF, None)
+    run = ("import sys\n"
+           "from bones.cli.app import main\n"
+           "sys.argv = ['bones', *sys.argv[1:]]\n"
+           "try:\n    main()\nexcept SystemExit as done:\n    assert not done.code, done.code\n"
+           "loaded = [m for m in ('yaml', 'pydantic', 'bones.lang.spec', 'bones.lang.describe')"
+           " if m in sys.modules]\n"
+           "print('LOADED', loaded, file=sys.stderr)\n")
+    for args, first_makes in ((["list"], True), (["list", "--json"], False)):
+        cold, warm = (subprocess.run([sys.executable, "-c", run, *args], env=env, cwd=tmp_path,
+                                     capture_output=True, text=True) for _ in range(2))
+        assert cold.returncode == 0 and warm.returncode == 0, cold.stderr + warm.stderr
+        assert ("'bones.lang.describe'" in cold.stderr) == first_makes  # made once
+        assert "LOADED []" in warm.stderr, warm.stderr
+        assert warm.stdout == cold.stdout and "sniff" in warm.stdout

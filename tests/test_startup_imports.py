@@ -4,8 +4,10 @@ Every command a user types pays for every module it imports, and so does
 every test that starts the command line.  Each check runs the command in a
 fresh interpreter and reads the modules it ended with: ``bones --version``
 loads neither Typer nor the engine, ``bones list`` no bot, simulation, web
-server or other command (``--json``: not rich either), a simulation of
-random or one-move bots none of the search bots.  The seams that make this
+server or other command (``--json``: not rich either; its catalogue, once
+cached, neither YAML nor the models: tests/test_cache.py), a simulation of
+random or one-move bots none of the search bots.  The last tests keep the
+imports inside functions at their seams (tools/local_imports.py).  The seams that make this
 so are the command line's table of commands (:data:`bones.cli.app.COMMANDS`)
 and the bots' registry (:data:`bones.bots.BOTS`): both name their entries
 without importing them, and the last tests check each table against the
@@ -14,11 +16,13 @@ modules it names.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 import typer
@@ -80,9 +84,10 @@ def test_version_loads_neither_the_command_line_nor_the_engine(tmp_path: Path) -
 def test_list_loads_no_bot_simulation_web_or_other_command(tmp_path: Path,
                                                            args: tuple[str, ...]) -> None:
     modules = imported(tmp_path, *args)
-    assert "bones.lang.describe" in modules  # it ran
-    assert not _under(modules, "bones.bots", "bones.sim", "bones.web", "bones.games",
-                      "bones.adapters", "starlette", "uvicorn")
+    assert "bones.lang.describe" in modules  # it ran (a fresh cache: the catalogue is made)
+    assert not _under(modules, "bones.bots", "bones.sim", "bones.web", "bones.adapters",
+                      "starlette", "uvicorn")
+    assert _under(modules, "bones.games") == {"bones.games", "bones.games.cache"}
     assert _commands(modules) == {"bones.cli.variants_cmd"}
     if "--json" in args:
         assert not _under(modules, "rich")
@@ -143,3 +148,51 @@ def test_a_registered_bot_reads_as_before_and_an_unknown_one_is_refused() -> Non
     with pytest.raises(KeyError):
         bones.bots.BOT_LIMITS["gredy"]
     assert list(bones.bots.BOT_LIMITS) == list(bones.bots.BOTS) == list(bones.bots._MODULES)
+
+
+def _local_imports() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("local_imports", ROOT / "tools" / "local_imports.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_function_local_imports_stay_at_their_seams() -> None:
+    """A module's dependencies are read at its top (issue 30): an import inside
+    a function is at a seam (the command line, the bots' registry, the web
+    table), of an optional extra, or says why it waits (``# lazy: ...``)."""
+    tool = _local_imports()
+    found = tool.every_local()
+    stray = [f"{f.path}:{f.line}: {f.statement}" for f in found if not f.allowed]
+    assert not stray, "imports to move to the module head or mark '# lazy: <why>':\n" + "\n".join(
+        stray)
+    # the checker sees what it should: a marked wait, an extra and a seam
+    kinds = {(f.path, f.allowed) for f in found}
+    assert ("bones/engine/core.py", "comment") in kinds
+    assert ("bones/bots/__init__.py", "seam") in kinds
+    assert any(kind == "optional" for _, kind in kinds)
+
+
+def test_the_local_import_checker_tells_stray_from_allowed(tmp_path: Path) -> None:
+    tool = _local_imports()
+    source = (
+        "import os\n"
+        "def f():\n"
+        "    import json\n"
+        "    # lazy: a reason\n"
+        "    import csv\n"
+        "    import rich  # an optional extra\n"
+        "    from bones.engine import (  # lazy: a reason\n"
+        "        core,\n"
+        "    )\n"
+        "    if TYPE_CHECKING:\n"
+        "        import typing\n"
+        "    return os, json, csv, rich, core\n"
+    )
+    path = tmp_path / "probe.py"
+    path.write_text(source, encoding="utf-8")
+    found = tool.locals_in(path, "bones/engine/probe.py")
+    assert [f.allowed for f in tool.locals_in(path, "bones/cli/probe.py")] == ["seam"] * 4
+    assert [(f.line, f.allowed) for f in found] == [(3, ""), (5, "comment"), (6, "optional"),
+                                                    (7, "comment")]

@@ -1,6 +1,6 @@
 """Train layouts (issue 35, docs/trains.md): the Python core's TrainHand, the
 notation's targets, the alternatives of docs/rules.md "Train layouts", and
-the native core's refusal with the fall-back to Python."""
+what the native core plays (simulations) and where the Python hand stays."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 from bones.engine import core
-from bones.engine.flat import Unsupported, flatten
+from bones.engine.flat import flatten
 from bones.engine.match import Match
 from bones.engine.moves import DRAW, PASS, Move, NotationError, arm_index, arm_name
 from bones.engine.notation import format_move, move_code, move_value, parse_move
@@ -401,12 +401,19 @@ def test_own_hand_and_rounds_need_a_train_layout(tmp_path):
 # ------------------------------------------------------------ the native core
 
 
-def test_the_flat_table_refuses_a_train_layout():
-    with pytest.raises(Unsupported, match="native core does not play train layouts"):
-        flatten(compile_rules(load_variant("mexican-train"), 4))
+def test_the_flat_table_carries_the_train_layout():
+    """Both cores read the same TrainRules: its fields in TRAIN_FIELDS
+    order, then every tile's charge ([] for a line game)."""
+    from bones.engine.flat import TRAIN_FIELDS
+
+    rules = compile_rules(load_variant("mexican-train"), 4)
+    got = flatten(rules)["trains"]
+    assert got[:len(TRAIN_FIELDS)] == [int(getattr(rules.trains, f)) for f in TRAIN_FIELDS]
+    assert got[len(TRAIN_FIELDS):] == list(rules.trains.values) and got[len(TRAIN_FIELDS)] == 50
+    assert flatten(compile_rules(load_variant("sniff"), 2))["trains"] == []
 
 
-def test_new_hand_falls_back_to_python_with_one_line_under_bones_core_native(monkeypatch, capsys):
+def test_a_stepwise_hand_stays_python_with_one_line_under_bones_core_native(monkeypatch, capsys):
     rules = compile_rules(load_variant("chicken-foot"), 3)
     deal = Match(rules, seed=2).next_deal()
     monkeypatch.setenv(core.ENV, "native")
@@ -415,8 +422,8 @@ def test_new_hand_falls_back_to_python_with_one_line_under_bones_core_native(mon
     again = core.new_hand(rules, deal)
     assert isinstance(hand, TrainHand) and isinstance(again, TrainHand)
     err = capsys.readouterr().err.splitlines()
-    assert err == ["bones: the native core does not play chicken-foot's train layout yet "
-                   "(using the Python core)"]
+    assert err == ["bones: the native core plays chicken-foot's train layout in simulations "
+                   "only (this hand: the Python core)"]
     monkeypatch.setenv(core.ENV, "auto")
     monkeypatch.setattr(core, "_noted", set())
     assert isinstance(core.new_hand(rules, deal), TrainHand)
@@ -432,19 +439,26 @@ def test_a_stepwise_match_plays_trains_in_python_and_line_games_as_before(monkey
 
 
 @pytest.mark.parametrize("core_choice", ["native", "auto"])
-def test_bones_simulate_plays_a_train_layout_on_the_python_core(core_choice):
+def test_bones_simulate_plays_a_train_layout_natively(core_choice):
     env = {**os.environ, "BONES_CORE": core_choice}
     got = subprocess.run([sys.executable, "-m", "bones", "simulate", "mexican-train", "--players",
                           "3", "--hands", "4", "--seed", "7", "--json"],
                          capture_output=True, text=True, env=env, timeout=120)
     assert got.returncode == 0, got.stderr
-    notes = [line for line in got.stderr.splitlines() if line.startswith("bones:")]
-    if core_choice == "native":
-        assert notes == ["bones: the native core does not play mexican-train's train layout "
-                         "yet (using the Python core)"]
-    else:
-        assert notes == []
+    assert [line for line in got.stderr.splitlines() if line.startswith("bones:")] == []
     assert "mexican-train" in got.stdout and '"hands"' in got.stdout
+
+
+def test_simulate_plays_the_train_built_ins_in_the_native_core():
+    from bones.sim import simulation as sim
+
+    if core.native() is None:
+        pytest.skip("the native core is not in use")
+    for name in TRAINS:
+        table = sim.Table(name, load_variant(name), 3, False)
+        for bots in (["random"], ["greedy"], ["heuristic"]):
+            sim._CACHE.clear()
+            assert sim.plays_natively(sim.make_config([table], bots, games=2, seed=1))
 
 
 def test_the_python_and_native_choices_simulate_a_train_layout_alike():

@@ -954,6 +954,13 @@ def test_a_seat_analyses_its_moves_of_a_finished_hand(server) -> None:
     assert a["seats"] == [0] and [h["number"] for h in a["hands"]] == [1]
     decisions = a["hands"][0]["decisions"]
     assert decisions and all(d["seat"] == 0 for d in decisions)
+    # what the browser shows: the key that ranked (All Fives has a target: the
+    # chance), best first in it, and the words where the move played was not it
+    assert all(d["ranked_by"] in ("win", "value") for d in decisions)
+    assert any(d["ranked_by"] == "win" for d in decisions)
+    for d in decisions:
+        assert d["best"][d["ranked_by"]] == max(m[d["ranked_by"]] for m in d["moves"])
+    assert any(d.get("why") for d in decisions if d["mistake"])
     assert client.get(f"{url}?hand=1", headers=ORIGIN).status_code == 401
     assert client.get(f"{url}?hand=x", headers=seat_headers(key)).status_code == 400
     assert client.get(f"{url}?hand=0", headers=seat_headers(key)).status_code == 400

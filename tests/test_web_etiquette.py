@@ -289,6 +289,14 @@ def test_a_hint_is_the_searchs_move_on_your_turn_against_bots(server) -> None:
     assert r.status_code == 200, r.text
     h = r.json()
     assert h["move"] in {m["move"] for m in v["legal"]} and h["hint"].startswith(h["move"])
+    # the words bones play's ? and bones analyse say: Sniff is played to a
+    # target, so the chance ranks, and why the best beats the next best
+    from bones.games.analysis import ranked
+    from bones.games.why import because
+
+    order = ranked(app.state.server.store.get(gid).session.hint_values())
+    assert h["hint"].startswith(f"{order[0].notation} ({order[0].win:.0%} to win the match, ")
+    assert h["hint"].endswith(f"): {because(order[0], order[1])}")
     assert client.get(f"/api/games/{gid}/hint").status_code == 401
 
 

@@ -53,6 +53,7 @@ _RUST_TABLE = {
     "settle": ("Settle", "read::settle"),
     "lead": ("LeadRule", "read::lead"),
     "code": ("{enum}", "read::code"),
+    "trains": ("Option<crate::kernel::trains::Trains>", "read::trains"),
 }
 
 

@@ -49,6 +49,7 @@ from bones.adapters.common import (
 from bones.adapters.render import render_text
 from bones.bots import Bot, make_bot
 from bones.engine.rng import Rng, derive
+from bones.lang.load import builtin_names
 
 
 def env(variant: str = "all-fives", seat: int | str = 0,
@@ -221,8 +222,6 @@ def register_variant(variant: str, id: str | None = None) -> str:  # noqa: A002 
 
 def register_builtins() -> list[str]:
     """Register every built-in variant (done when this module is imported)."""
-    from bones.lang.load import builtin_names
-
     registry = gymnasium.envs.registration.registry
     return [register_variant(n) for n in builtin_names() if env_id(n) not in registry]
 

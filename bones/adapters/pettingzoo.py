@@ -18,6 +18,7 @@ docs/adapters.md for the options.
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any
 
 import numpy as np
@@ -202,8 +203,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def render(self) -> str | None:
         if self.render_mode is None:
-            import warnings
-
             warnings.warn("render() needs render_mode='ansi'", stacklevel=2)
             return None
         if self.game is None:

@@ -62,10 +62,13 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from bones.adapters.common import check_illegal_reward, check_reward, compile_table
+from bones.adapters.render import render_state
 from bones.bots import make_bot
 from bones.bots.basic import GreedyBot, HeuristicBot, RandomBot
 from bones.bots.ismcts import DEFAULT_SCALE
 from bones.bots.search import DEFAULT_NODES, SearchBot
+from bones.engine import core
+from bones.engine.core import flat_table
 from bones.engine.rules import Rules
 from bones.seat.actions import ActionSpace
 from bones.seat.encoding import SCORE_CLIP, Encoding
@@ -133,8 +136,6 @@ def _bound(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
 
 
 def _native(rules: Rules) -> Any:
-    from bones.engine import core
-
     module = core.native()
     if module is None or not hasattr(module, "VectorCore"):
         raise RuntimeError("the vector environment needs the native core (bones_native)")
@@ -180,7 +181,6 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         self.episode = episode
         self.encoding = Encoding(rules, scaled=True)
         self.space = ActionSpace(rules)
-        from bones.engine.core import flat_table
 
         flat = dict(flat_table(rules))
         # the opponents fill the other seats in order; a random or
@@ -391,8 +391,6 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         return self._render(int(table))
 
     def _render(self, i: int) -> str:
-        from bones.adapters.render import render_state
-
         if not self._seeded:
             return ""
         seat = None if self.render_all else int(self._seat[i])

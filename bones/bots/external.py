@@ -37,6 +37,8 @@ import sys
 import threading
 import time
 import weakref
+from importlib.metadata import entry_points as found
+from multiprocessing import util
 from pathlib import Path
 from typing import Any
 
@@ -151,8 +153,6 @@ def _import_module(kind: str, where: str, text: str) -> Any:
 
 def entry_points() -> dict[str, Any]:
     """The bots installed packages offer (group ``bones.bots``), by name."""
-    from importlib.metadata import entry_points as found
-
     return {ep.name: ep for ep in found(group="bones.bots")}
 
 
@@ -261,7 +261,6 @@ def _stop_at_exit() -> None:
     if os.getpid() in _stopping_in:
         return
     _stopping_in[:] = [os.getpid()]
-    from multiprocessing import util
 
     util.Finalize(None, stop_all, exitpriority=10)
     if threading.current_thread() is threading.main_thread():

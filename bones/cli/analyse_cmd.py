@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from bones.cli.options import Json, Quiet
+from bones.cli.options import EXIT_PROBLEM, EXIT_USAGE, Json, Quiet, fail, missing_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.games.analysis import Analysis, Decision, MoveValue
@@ -22,7 +22,11 @@ HELP = (
     "expected loss per hand.  A value is the seat's side's expected points from that move "
     "to the end of the hand less the best opposing side's; where the match is at stake "
     "(a variant with a target), each move also shows the side's probability of winning "
-    "the match after the hand (the search's match value).  The same file, --seed and "
+    "the match after the hand (the search's match value), and the moves are ranked by it "
+    "(by points elsewhere): the best move, the mistakes and the figure shown first all "
+    "use that one key.  Under a decision that was not the best move, a line says why in "
+    "words (what the best move scores or blocks, what the move played gives away).  "
+    "The same file, --seed and "
     "--budget give the same analysis.\n\n"
     "Exit codes: 0 analysed; 1 the file is not a readable record, or does not replay; "
     "2 usage error (a missing file, a seat that is not one, a bad value); 130 Ctrl-C."
@@ -50,7 +54,6 @@ def analyse_command(
     json_out: Json = False,
     quiet: Quiet = False,
 ) -> None:
-    from bones.cli.options import EXIT_PROBLEM, EXIT_USAGE, fail, missing_file
     from bones.games.analysis import analyse, analysis_json
     from bones.games.record import RecordError, load_record
 
@@ -127,23 +130,54 @@ def _v(value: float) -> str:
     return f"{value:+.1f}"
 
 
-def _move(v: MoveValue) -> str:
+def _move(v: MoveValue, by_win: bool = False) -> str:
     # the other moves to the same position are named with it: one move, one value
     name = " = ".join([v.notation, *(n for _, n in v.same)])
     if v.win is None:
         return f"{name} ({_v(v.value)})"
+    if by_win:  # the figure that ranked first
+        return f"{name} (wins {v.win:.1%}, {_v(v.value)})"
     return f"{name} ({_v(v.value)}, wins {v.win:.1%})"
 
 
+def _gap(d: Decision) -> str | None:
+    """How much better the best move is, in the decision's key (None: no
+    better at the shown precision)."""
+    from bones.games.analysis import BY_WIN
+
+    if d.ranked_by == BY_WIN:
+        win_loss = d.win_loss or 0.0
+        return f"{win_loss:.1%} more to win" if round(win_loss * 100, 1) > 0 else None
+    return f"{d.loss:.1f} better" if round(d.loss, 1) > 0 else None
+
+
 def decision_line(d: Decision) -> str:
-    """One decision: ``move 4, seat 1: played 5-5 (+7.2); best 0-0 (+20.4), 13.2 points better``."""
-    head = f"move {d.ply:>2}, seat {d.seat}: played {_move(d.played)}"
+    """One decision: ``move 4, seat 1: played 5-5 (+7.2); best 0-0 (+20.4), 13.2
+    better``; where the match-win probability ranks, it comes first and the
+    gap is in it: ``best 0-0 (wins 41.0%, +20.4), 3.1% more to win``."""
+    from bones.games.analysis import BY_WIN
+
+    by_win = d.ranked_by == BY_WIN
+    head = f"move {d.ply:>2}, seat {d.seat}: played {_move(d.played, by_win)}"
     if d.best_played:  # the best move, or one to the same position
         return f"{head}; the best move"
-    if round(d.loss, 1) == 0:  # a move the search cannot tell apart from the best
-        return f"{head}; as good as the best, {_move(d.best)}"
+    gap = _gap(d)
+    if gap is None:  # a move the search cannot tell apart from the best
+        return f"{head}; as good as the best, {_move(d.best, by_win)}"
     mark = "  mistake" if d.mistake else ""
-    return f"{head}; best {_move(d.best)}, {d.loss:.1f} better{mark}"
+    return f"{head}; best {_move(d.best, by_win)}, {gap}{mark}"
+
+
+def why_line(d: Decision) -> str | None:
+    """Why the best move is better than the one played, in words
+    (:func:`bones.games.why.because`), or None when the move played is as
+    good: ``why: 6-0@N scores 10 (the ends add to 10); 0-0 leaves 5-5 open
+    for a 20 to the next player``."""
+    from bones.games.why import because
+
+    if d.best_played or _gap(d) is None or d.best.reasons is None:
+        return None
+    return f"why: {because(d.best, d.played)}"
 
 
 def report_lines(analysis: Analysis, source: str) -> list[str]:
@@ -151,27 +185,32 @@ def report_lines(analysis: Analysis, source: str) -> list[str]:
     seats = analysis.seats
     who = ", ".join(str(s) for s in seats)
     table = f"{analysis.players} players" + (" in two teams" if analysis.teams else "")
+    wins = any(d.played.win is not None for d in analysis.decisions)
     lines = [f"{source}: {analysis.variant}, {table}; seat{'s' * (len(seats) != 1)} {who}, "
              f"{analysis.budget} worlds a decision, seed {analysis.seed}",
              "values: the mover's side's expected points to the end of the hand, "
              "less the best opposing side's"
-             + ("; wins: its probability of winning the match"
-                if any(d.played.win is not None for d in analysis.decisions) else "")]
+             + ("; wins: its probability of winning the match, which ranks the moves"
+                if wins else "")]
     for hand in analysis.hands:
         losses = ", ".join(f"seat {s} {hand.loss(s):.1f}" for s in seats)
         state = "" if hand.end is not None else " (unfinished)"
         lines.append(f"hand {hand.number}{state}: expected loss {losses}")
         for d in hand.decisions:
             lines.append("  " + decision_line(d))
+            why = why_line(d)
+            if why is not None:
+                lines.append("      " + why)
     lines.append("summary:")
     hands = max(1, len(analysis.hands))
     for s in seats:
         mine = [d for d in analysis.decisions if d.seat == s]
         mistakes = sum(1 for d in mine if d.mistake)
         total = analysis.loss(s)
+        given = (f", {analysis.win_loss(s):.1%} of the match given away" if wins else "")
         lines.append(f"  seat {s}: {len(mine)} decision{'s' * (len(mine) != 1)}, "
                      f"{mistakes} mistake{'s' * (mistakes != 1)}, expected loss "
-                     f"{total:.1f} points ({total / hands:.1f} a hand)")
+                     f"{total:.1f} points ({total / hands:.1f} a hand){given}")
     biggest = analysis.biggest()
     if biggest:
         lines.append("biggest mistakes:")

@@ -5,6 +5,7 @@ The engine is imported inside the command, so `bones --help` stays fast.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from typing import TYPE_CHECKING, Optional
@@ -75,8 +76,6 @@ def check(
     results = [_run(path, allow_dirs) for path in files]
     ok = all(r.ok for r in results)
     if format is Format.json:
-        import json
-
         typer.echo(json.dumps([r.to_dict() for r in results], indent=2, ensure_ascii=False))
     elif format is Format.github:
         for r in results:

@@ -7,9 +7,11 @@ drawn by :mod:`bones.cli.render`.
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import sys
+import time
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +19,9 @@ from typing import Optional
 
 import typer
 
-from bones.cli.options import Players, Seed, Teams
+from bones.bots import BotError, delay_problem, parse_bots
+from bones.cli.entry import ctrl_c_raises
+from bones.cli.options import Players, Seed, Teams, variant_or_exit
 
 _HELP = """Play a variant at the terminal against bots (or friends at the same keyboard).
 
@@ -101,8 +105,6 @@ def play_command(
     if tiles not in ("ascii", "unicode"):
         raise _fail(f"--tiles must be ascii or unicode, not '{tiles}'", 2)
     if delay is not None:
-        from bones.bots import delay_problem  # the limits of every pause between bot moves
-
         problem = delay_problem(delay, "--delay")
         if problem is not None:
             raise _fail(problem, 2)
@@ -164,8 +166,6 @@ def _new_game(ref: str, players: int | None, teams: bool, seat: int | None, huma
 
 def _bot_list(text: str) -> list[str]:
     """The bots of --bots, with the messages `bones simulate --bots` gives."""
-    from bones.bots import BotError, parse_bots
-
     try:
         return [bot.name for bot in parse_bots(text)]
     except BotError as err:
@@ -219,8 +219,6 @@ def _continue_path(ref: str | None) -> Path:
 
 
 def _list_saves() -> None:
-    import time
-
     from bones.games.savelist import list_saves
     from bones.games.saves import default_save_dir
 
@@ -265,7 +263,6 @@ def _make_ui(session, screen: _Screen):  # type: ignore[no-untyped-def]
 
 
 def _load(ref: str):  # type: ignore[no-untyped-def]
-    from bones.cli.options import variant_or_exit
 
     # a file that exists but is wrong is a problem found (1); a name or
     # path that names nothing is a usage error (2)
@@ -274,7 +271,6 @@ def _load(ref: str):  # type: ignore[no-untyped-def]
 
 def _play(session, ui, screen: _Screen, resumed: bool = False) -> None:  # type: ignore[no-untyped-def]
     from bones.bots.stop import ctrl_c_stops
-    from bones.cli.entry import ctrl_c_raises
     from bones.cli.turns import FINISHED, run
     from bones.games.game import GameError
 
@@ -302,7 +298,6 @@ def _play(session, ui, screen: _Screen, resumed: bool = False) -> None:  # type:
 def _print_json(session, screen: _Screen, state: str) -> None:  # type: ignore[no-untyped-def]
     if not screen.json:
         return
-    import json
 
     match = session.match
     owners = session.rules.owners

@@ -8,6 +8,7 @@ double-six set.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import TYPE_CHECKING, Any
@@ -16,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from bones.cli.analyse_cmd import decision_line, why_line
 from bones.engine.hand import OPENING_PASS, ROUND_PASS
 from bones.engine.handlike import HandLike
 from bones.engine.moves import DRAW, PASS, Outcome, arm_name
@@ -406,8 +408,6 @@ class TerminalUI:
     def show_analysis(self, session: GameSession, number: int) -> None:
         """The analysis of hand ``number``: each decision of the human seats
         valued by the search from their view, as `bones analyse` prints it."""
-        from bones.cli.analyse_cmd import decision_line
-
         console = self.console
         console.print(Text(f"analysing hand {number}...", STYLES["note"]))
         analysis = session.analyse_hand(number)
@@ -416,7 +416,8 @@ class TerminalUI:
         console.print(Text(f"hand {number} analysed by the search ({analysis.budget} worlds a "
                            "decision): expected points to the end of the hand, yours less "
                            "the best opponent's"
-                           + ("; wins: your chance of winning the match" if wins else ""),
+                           + ("; wins: your chance of winning the match, which ranks "
+                              "the moves" if wins else ""),
                            STYLES["title"]))
         if not decisions:
             console.print("  no decision to analyse (every move was forced)")
@@ -424,6 +425,9 @@ class TerminalUI:
             console.print(Text("  " + decision_line(d).replace(f"seat {d.seat}",
                                                                session.seat_name(d.seat)),
                                STYLES["error"] if d.mistake else ""))
+            why = why_line(d)
+            if why is not None:
+                console.print(Text("      " + why))
         for s in analysis.seats:
             mine = [d for d in decisions if d.seat == s]
             mistakes = sum(1 for d in mine if d.mistake)
@@ -434,8 +438,6 @@ class TerminalUI:
 
 def make_console(no_color: bool, interactive: bool) -> Console:
     """The console for a game: colour unless asked not to (``NO_COLOR`` included)."""
-    import os
-
     return Console(
         file=sys.stdout,
         no_color=no_color or bool(os.environ.get("NO_COLOR")),

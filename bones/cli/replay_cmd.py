@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+from bones.cli.options import EXIT_USAGE, fail, missing_file
+
 
 def register(app: typer.Typer) -> None:
     app.command(
@@ -28,7 +30,6 @@ def replay_command(
                                   "hand with its moves, counts, points, end, settlement and "
                                   "scores, and the result."),
 ) -> None:
-    from bones.cli.options import EXIT_USAGE, fail, missing_file
     from bones.games.record import RecordError, load_record, replay
 
     problem = missing_file(str(file))

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
+from bones.bots import delay_problem
+
 if TYPE_CHECKING:
     from starlette.applications import Starlette
     from uvicorn import Server
@@ -136,7 +138,6 @@ def _check_limits(port: int, jobs: int, pace: float, max_games: int) -> None:
         raise _fail("--port must be from 0 to 65535", 2)
     if jobs < 1 or jobs > (os.cpu_count() or 1) * 4:
         raise _fail(f"--jobs must be from 1 to {(os.cpu_count() or 1) * 4}", 2)
-    from bones.bots import delay_problem  # the limits of every pause between bot moves
 
     problem = delay_problem(pace, "--pace")
     if problem is not None:

@@ -5,6 +5,7 @@ The engine is imported inside the command, so `bones --help` stays fast.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from typing import TYPE_CHECKING, Optional
@@ -88,8 +89,6 @@ def validate(
             fail("validate", first_problem(problems, ref), EXIT_USAGE)
     ok = all(valid for _, valid, _ in results)
     if format is Format.json:
-        import json
-
         payload = [
             {"file": _shown(ref), "valid": valid, "problems": [p.to_dict() for p in problems]}
             for ref, valid, problems in results

@@ -9,10 +9,15 @@ at its file, line and column; the commands print them one per line and exit 1.
 
 from __future__ import annotations
 
+import json
+import sys
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 import typer
+
+from bones.cli.options import variant_or_exit
 
 if TYPE_CHECKING:  # pragma: no cover - the engine is imported inside the commands
     from bones.lang.spec import Variant
@@ -28,8 +33,6 @@ def _problem_text(err: BaseException) -> str:
 
 
 def _load_or_exit(ref: str) -> Variant:
-    from bones.cli.options import variant_or_exit
-
     return variant_or_exit("show", ref)
 
 
@@ -47,19 +50,17 @@ def list_command(
                                  help="Print a JSON list of objects instead of a table."),
 ) -> None:
     """List the built-in variants: aliases, players, spinner, scoring, target."""
-    from bones.lang.describe import catalogue
+    from bones.games.cache import catalogue  # kept while the built-ins and the code are
 
     try:
-        rows = catalogue()
+        rows, families = catalogue()
     except (ValueError, OSError) as err:
         typer.echo(_problem_text(err), err=True)
         raise typer.Exit(1) from None
     if as_json:
-        import json
-
         typer.echo(json.dumps(rows, indent=2))
         return
-    _print_table(rows)
+    _print_table(rows, families)
 
 
 def show_command(
@@ -122,15 +123,15 @@ def schema_command(
         typer.echo(str(path))
 
 
-def _grouped(rows: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
-    """The rows by family (describe.FAMILIES, in its order), by name within each."""
-    from bones.lang.describe import FAMILIES
-
+def _grouped(rows: list[dict[str, Any]],
+             families: dict[str, str]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The rows by family (``families``: describe.FAMILIES, in its order), by
+    name within each."""
     return [(heading, sorted((r for r in rows if r["family"] == key), key=lambda r: r["name"]))
-            for key, heading in FAMILIES.items() if any(r["family"] == key for r in rows)]
+            for key, heading in families.items() if any(r["family"] == key for r in rows)]
 
 
-def _print_table(rows: list[dict[str, Any]]) -> None:
+def _print_table(rows: list[dict[str, Any]], families: dict[str, str]) -> None:
     """The catalogue as one table a family (point games, partnership games,
     block games), or one block per variant where a table would break words."""
     from rich.console import Console
@@ -147,11 +148,11 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
                     for i, col in enumerate(columns)) + 3 * len(columns) + 1
     if narrowest > console.width:
         # too narrow for a table without breaking a word: one block per variant
-        typer.echo(_stacked(title, rows, console.width))
+        typer.echo(_stacked(title, rows, families, console.width))
         return
     console.print(title, style="bold", justify="center")
     widths = [max(len(c) for c in col) for col in columns]
-    for heading, group in _grouped(rows):
+    for heading, group in _grouped(rows, families):
         table = Table(title=heading, title_justify="left")
         # names and aliases are what a user types next: never broken or cut;
         # the other cells wrap at words; every family's table has the same columns
@@ -168,17 +169,16 @@ def _cells(row: dict[str, Any]) -> tuple[str, ...]:
             row["scoring"], row["target"])
 
 
-def _stacked(title: str, rows: list[dict[str, Any]], width: int) -> str:
+def _stacked(title: str, rows: list[dict[str, Any]], families: dict[str, str],
+             width: int) -> str:
     """The catalogue for a narrow screen: each variant's name (and aliases) on a
     line of its own, its rules below, wrapped at words and never inside a name."""
-    import textwrap
-
     def wrap(text: str, indent: str) -> list[str]:
         return textwrap.wrap(text, max(width, 20), initial_indent=indent, subsequent_indent=indent,
                              break_long_words=False, break_on_hyphens=False)
 
     out = [title]
-    for heading, group in _grouped(rows):
+    for heading, group in _grouped(rows, families):
         out += ["", heading.upper()]
         for row in group:
             out += _block(row, wrap)
@@ -196,8 +196,6 @@ def _block(row: dict[str, Any], wrap: Any) -> list[str]:
 def _page(text: str) -> None:
     """Long text for people: at a terminal, wrapped at words to its width and
     through a pager when taller than the screen; in a pipe or a file, as is."""
-    import sys
-
     if not sys.stdout.isatty():
         typer.echo(text, nl=False)
         return

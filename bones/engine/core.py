@@ -110,7 +110,7 @@ _RULES_CACHE: dict[int, tuple[Any, Any]] = {}
 
 def flat_table(rules: Rules) -> dict[str, Any]:
     """The flat table of ``rules`` (:func:`bones.engine.flat.flatten`)."""
-    from bones.engine.flat import flatten
+    from bones.engine.flat import flatten  # lazy: bones --version loads this module
 
     return flatten(rules)
 
@@ -201,6 +201,7 @@ def new_hand(rules: Rules, deal: Deal | Sequence[int], *legacy: Any,
     arguments (``new_hand(rules, hands, boneyard, leader, scores, lead_tile,
     lead_doubles_only, out_of_play, pot)``), still deals the same hand.
     """
+    # lazy: bones --version loads this module; the hands load with the first hand
     from bones.engine.leads import Deal
 
     if not isinstance(deal, Deal):
@@ -208,17 +209,19 @@ def new_hand(rules: Rules, deal: Deal | Sequence[int], *legacy: Any,
         scores = scores if scores is not None else old_scores
         pot = pot or old_pot
     if rules.trains is not None:
-        # the native core does not play train layouts yet: the Python one does
-        from bones.engine.trains import TrainHand
+        # a train layout's stepwise hand is the Python one: the notation,
+        # scenarios and views read its trains (the native core plays train
+        # layouts in simulations, docs/trains.md)
+        from bones.engine.trains import TrainHand  # lazy: only train layouts need it
 
         note_python_only(rules)
         return TrainHand.from_deal(rules, deal, scores, pot, got_in, number)
     module = native()
     if module is None:
-        from bones.engine.hand import Hand
+        from bones.engine.hand import Hand  # lazy: only the Python core's hands need it
 
         return Hand.from_deal(rules, deal, scores, pot, got_in, number)
-    from bones.engine.nativehand import NativeHand
+    from bones.engine.nativehand import NativeHand  # lazy: see Deal above
 
     if scores is None:
         scores = [0] * rules.owners
@@ -229,13 +232,19 @@ def new_hand(rules: Rules, deal: Deal | Sequence[int], *legacy: Any,
 _noted: set[str] = set()
 
 
-def note_python_only(rules: Rules) -> None:
+def note_python_only(rules: Rules, why: str = "") -> None:
     """Say once, on stderr, that the Python core plays ``rules`` although
-    ``BONES_CORE=native`` asked for the native one (a train layout)."""
+    ``BONES_CORE=native`` asked for the native one: a train layout's
+    stepwise hand (the native core plays train layouts in simulations), or
+    ``why`` the native core refused a simulation's table."""
     if _choice() == "native" and rules.name not in _noted:
         _noted.add(rules.name)
-        print(f"bones: the native core does not play {rules.name}'s train layout yet "
-              "(using the Python core)", file=sys.stderr)
+        if why:
+            print(f"bones: the native core does not play {rules.name}: {why} "
+                  "(using the Python core)", file=sys.stderr)
+        else:
+            print(f"bones: the native core plays {rules.name}'s train layout in simulations "
+                  "only (this hand: the Python core)", file=sys.stderr)
 
 
 def _legacy_deal(hands: Sequence[int], boneyard: Sequence[int] = (), leader: int = 0,
@@ -243,7 +252,7 @@ def _legacy_deal(hands: Sequence[int], boneyard: Sequence[int] = (), leader: int
                  lead_doubles_only: bool = False, out_of_play: int = 0,
                  pot: int = 0) -> tuple[Deal, list[int] | None, int]:
     """``new_hand``'s older arguments as (deal, scores, pot)."""
-    from bones.engine.leads import Deal
+    from bones.engine.leads import Deal  # lazy: see new_hand
 
     return (Deal(tuple(hands), tuple(boneyard), leader, lead_tile, lead_doubles_only,
                  out_of_play), scores, pot)

@@ -45,6 +45,12 @@ SETTLE_FIELDS = ("kind", "amount", "flat", "unit", "per", "divisor", "ties", "do
                  "compare", "against")
 #: A lead rule's codes, in order (``LeadRule::FIELDS``).
 LEAD_FIELDS = ("kind", "arg", "if_none")
+#: A train layout's fields (:class:`~bones.engine.rules.TrainRules`), in
+#: order, before each tile's charge (``Trains::FIELDS``).
+TRAIN_FIELDS = ("top", "rounds", "placing_ends_turn", "seat_trains", "public", "public_needs_own",
+                "public_in_first_turn", "hub_tiles", "cover", "toes", "cover_self",
+                "first_turn_multi", "first_turn_stop", "marker_off_anywhere", "marker_penalty",
+                "lose_at")
 
 
 def _settlement(rule: Settle) -> list[int]:
@@ -53,6 +59,12 @@ def _settlement(rule: Settle) -> list[int]:
 
 def _lead(rule: LeadRule) -> list[int]:
     return [int(getattr(rule, name)) for name in LEAD_FIELDS]
+
+
+def _trains(rules: Any) -> list[int]:
+    if rules is None:
+        return []
+    return [int(getattr(rules, name)) for name in TRAIN_FIELDS] + [int(v) for v in rules.values]
 
 
 def _fixed(value: Any) -> list[int]:
@@ -76,6 +88,7 @@ KINDS: dict[str, tuple[Callable[[Any], Any], str]] = {
     "optional": (lambda v: [] if v is None else [int(v)], "[] or [int]"),
     "settle": (_settlement, "[" + ", ".join(SETTLE_FIELDS) + "]"),
     "lead": (_lead, "[" + ", ".join(LEAD_FIELDS) + "]"),
+    "trains": (_trains, "[] or [" + ", ".join(TRAIN_FIELDS) + ", charge per tile...]"),
 }
 
 _SIZED = re.compile(r"^(ints|flags)\[(\d+)\]$")
@@ -186,10 +199,8 @@ class Unsupported(ValueError):
 
 def flatten(rules: Rules) -> dict[str, Any]:
     """The flat table of ``rules``: its declared fields, each written as its
-    kind says, after the format version.  Raises :class:`Unsupported` for a
-    train layout, which only the Python core plays so far (docs/trains.md)."""
-    if rules.trains is not None:
-        raise Unsupported(f"{rules.name}: the native core does not play train layouts yet")
+    kind says, after the format version (a train layout's too: the native
+    core plays it in simulations, docs/trains.md)."""
     table: dict[str, Any] = {"format": FORMAT_VERSION}
     for f in FIELDS:
         table[f.name] = KINDS[f.base][0](getattr(rules, f.name))
@@ -197,4 +208,5 @@ def flatten(rules: Rules) -> dict[str, Any]:
 
 
 __all__ = ["FIELDS", "FORMAT_VERSION", "KINDS", "LEAD_FIELDS", "SETTLE_FIELDS", "TABLE_FORMAT",
+           "TRAIN_FIELDS",
            "Field", "Unsupported", "base_kind", "code_families", "flatten"]

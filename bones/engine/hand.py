@@ -24,11 +24,13 @@ double alike.
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 from bones.engine.handfields import copy_state
 from bones.engine.handstate import FIELDS
 from bones.engine.moves import ARM_MASK, ARM_SHIFT, DRAW, FLIP, PASS, TILE_SHIFT, Outcome
+from bones.engine.notation import format_move
 from bones.engine.rules import (
     AFTER_ANOTHER_DOUBLE,
     CHECK_EXACT,
@@ -252,8 +254,6 @@ class Hand:
     def __deepcopy__(self, memo: dict[int, Any]) -> Hand:
         """``copy.deepcopy``: :meth:`copy` (the rules and tuples are
         immutable), keeping the scores shared with a match copied alongside."""
-        import copy
-
         new = self.copy()
         new.scores = copy.deepcopy(self.scores, memo)
         memo[id(self)] = new
@@ -406,8 +406,6 @@ class Hand:
         if self.state:
             raise IllegalMoveError("the hand is over", [])
         if not self.is_legal(move):
-            from bones.engine.notation import format_move
-
             legal = [format_move(self, m) for m in self.legal_moves()]
             raise IllegalMoveError(
                 f"{format_move(self, move)} is not legal now; legal: {', '.join(legal)}",

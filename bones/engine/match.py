@@ -42,6 +42,7 @@ from bones.engine.rules import (
     Rules,
     RulesError,
 )
+from bones.engine.trains import TrainHand, lowest_total, train_deal
 
 #: A match that has not ended after this many hands is called a draw: ties
 #: at the target could in principle repeat for ever.
@@ -131,8 +132,6 @@ class Match:
         number = self.hand_number()
         hand: HandLike
         if rules_trains(self.rules):
-            from bones.engine.trains import TrainHand
-
             hand = TrainHand.from_deal(self.rules, deal, self.scores, self.pot, got_in, number)
         elif self.stepwise_core:
             hand = core.new_hand(self.rules, deal, scores=self.scores, pot=self.pot,
@@ -165,8 +164,6 @@ class Match:
             if self.leads_apart:
                 self._leads = stream(self.seed, LEADS, number)
         if rules_trains(rules):
-            from bones.engine.trains import train_deal
-
             hands, boneyard = self._shuffle_deal()
             return train_deal(rules, hands, boneyard, self.round_number())
         for _ in range(_MAX_REDEALS):
@@ -329,8 +326,6 @@ class Match:
             self.game_over, self.winner = True, hand.winner
         elif rules_trains(rules):
             if self.round_number() > rules.trains.rounds:
-                from bones.engine.trains import lowest_total
-
                 self.game_over, self.winner = True, lowest_total(self.scores)
         elif rules.hands_in_match and len(self.history) >= rules.hands_in_match:
             self.game_over = True

@@ -29,11 +29,13 @@ What differs, on purpose:
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 from bones.engine.hand import PLAYING, Hand, IllegalMoveError
 from bones.engine.handfields import NativeFields, fill_native
 from bones.engine.handstate import NATIVE_FIELDS
+from bones.engine.notation import format_move
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
@@ -80,8 +82,6 @@ class NativeHand(NativeFields):
     def __deepcopy__(self, memo: dict[int, Any]) -> NativeHand:
         """``copy.deepcopy``: :meth:`copy`, keeping the scores shared with a
         match copied alongside."""
-        import copy
-
         new = self.copy()
         new.scores = copy.deepcopy(self._scores, memo)
         memo[id(self)] = new
@@ -183,8 +183,6 @@ class NativeHand(NativeFields):
         if h.get("state") != PLAYING:
             raise IllegalMoveError("the hand is over", [])
         if not h.is_legal(move):
-            from bones.engine.notation import format_move
-
             legal = [format_move(self, m) for m in h.legal_moves()]
             raise IllegalMoveError(
                 f"{format_move(self, move)} is not legal now; legal: {', '.join(legal)}",

@@ -185,9 +185,6 @@ class Rules:
     mates: tuple[tuple[int, ...], ...]
     spinner: int  # SPIN_*: the kind as written; the cores read the facts above
     win_on_lead: bool
-    #: a train layout (``bones.engine.trains.TrainRules``), None for a line or
-    #: spinner layout; only the Python core plays it (the flat table refuses it)
-    trains: Any
 
     # ------------------------------------------------ the flat table: a hand
     players: int = table("count", "seats at the table")
@@ -286,6 +283,10 @@ class Rules:
     ends_pay: bool = table(
         "flag", "once nothing can be drawn, the ends a play leaves can earn: a pass bonus, "
         "a capicua or last-tile finish, a block decided by comparing hands")
+    #: a train layout (``bones.engine.trains.TrainRules``), None for a line or
+    #: spinner layout (docs/trains.md); both cores play it
+    trains: Any = table("trains", "a train layout (docs/trains.md): [] for a line or spinner "
+                        "layout, else its TrainRules fields then each tile's charge")
     # ------------------------------------------------ the flat table: a match
     lead_first: LeadRule = table("lead", "who leads the first hand", part="match")
     lead_later: int = table("code:Later/LATER", "who leads the later hands", part="match")

@@ -6,6 +6,6 @@ native core's ``TABLE_FORMAT`` without loading the engine, so ``bones
 --version`` names the core at once.
 """
 
-FORMAT_VERSION = "e092c030150d449a"
+FORMAT_VERSION = "91055c85da439c3c"
 
 __all__ = ["FORMAT_VERSION"]

@@ -35,6 +35,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bones.engine.hand import BLOCKED, DOMINO, Hand
+from bones.engine.leads import Deal
 from bones.engine.moves import (
     ARM_MASK,
     ARM_SHIFT,
@@ -42,6 +43,11 @@ from bones.engine.moves import (
     FOOT_ARM,
     HUB_ARM,
     PASS,
+    TARGET_ARM,
+    TARGET_FOOT,
+    TARGET_HUB,
+    TARGET_PUBLIC,
+    TARGET_SEAT,
     TILE_SHIFT,
     lead_code,
     play_code,
@@ -61,8 +67,6 @@ def train_deal(rules: Rules, hands: list[int], boneyard: list[int],
     """The deal of round ``round_number``: the holder of the round's hub
     double places it; when nobody holds it, the players draw one tile each in
     turn from seat 0 until it is drawn (the drawn tiles stay in the hands)."""
-    from bones.engine.leads import Deal
-
     trains = rules.trains
     hub = rules.tiles.double(trains.hub_pip(round_number))
     seat = 0
@@ -420,7 +424,6 @@ class TrainHand(Hand):
 
     def target_of(self, arm: int) -> int:
         """The :class:`~bones.engine.moves.Move` target of move arm ``arm``."""
-        from bones.engine.moves import TARGET_ARM, TARGET_FOOT, TARGET_HUB, TARGET_PUBLIC, TARGET_SEAT
         if arm == HUB_ARM:
             return TARGET_HUB
         if arm == FOOT_ARM:
@@ -434,7 +437,6 @@ class TrainHand(Hand):
 
     def arm_of_target(self, target: int) -> int | None:
         """The move arm a target names in this layout, None when it has none."""
-        from bones.engine.moves import TARGET_ARM, TARGET_FOOT, TARGET_HUB, TARGET_PUBLIC, TARGET_SEAT
         trains = self.rules.trains
         players = self.rules.players
         if target == TARGET_HUB:
@@ -459,8 +461,6 @@ class TrainHand(Hand):
     def needs(self) -> dict[int, int]:
         """What must still be laid before play may go elsewhere, by target
         (docs/scenarios.md's ``needs``): the hub's tiles, the owed doubles."""
-        from bones.engine.moves import TARGET_FOOT, TARGET_HUB
-
         out: dict[int, int] = {}
         if self.placed and self.hub_left:
             out[TARGET_HUB] = self.hub_left
@@ -472,8 +472,6 @@ class TrainHand(Hand):
     def ends(self) -> dict[int, int]:
         """The open end of every started train and open arm by target, plus
         the hub while it takes tiles and the foot while it is owed toes."""
-        from bones.engine.moves import TARGET_FOOT, TARGET_HUB
-
         out: dict[int, int] = {}
         if not self.placed:
             return out

@@ -16,8 +16,16 @@ as the search judges it.  Where the match is at stake (a variant with a
 target) each move also gets its *match-win probability*: the side's
 expected probability of winning the match after the hand, judged by the
 search's match objective (``search:value=match``,
-:mod:`bones.bots.matchvalue`) in the very same worlds; the loss stays in
-points.
+:mod:`bones.bots.matchvalue`) in the very same worlds.
+
+One key ranks the moves of a decision (:func:`ranked_by`): the match-win
+probability where the match is at stake and the moves change it, the
+points otherwise, ties broken by the other.  The best move, the order and
+the verdict (a mistake or not, :class:`Decision`) all use it, so the best
+move never has the lower figure in the column that ranked.  Each move also
+carries the facts of what it does on the table
+(:mod:`bones.games.reasons`), which the front ends phrase
+(:mod:`bones.games.why`).
 
 Deterministic: each decision draws from its own stream,
 ``stream(seed, PLAY, hand number, ply, seat, PURPOSE_HINT)`` (docs/random.md),
@@ -30,11 +38,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from bones.bots.matchvalue import WIN, match_table
+from bones.bots.search import SearchBot
+from bones.engine.match import Match
 from bones.engine.mirror import distinct_moves, mirror_groups
 from bones.engine.notation import format_move, parse_move
 from bones.engine.rng import PLAY, PURPOSE_HINT, Rng, stream
+from bones.games.playmeta import PlayMetaError, read_play
+from bones.games.reasons import Reasons, move_reasons, reasons_json
+from bones.games.record import RecordError, deal_from_record, legacy_pass, replay
+from bones.games.why import because
 from bones.seat.observation import Observation, observe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -53,6 +69,21 @@ MIN_BUDGET, MAX_BUDGET = 1, 100_000
 #: play can make (5 in All Fives, 1 in Fives and Threes, 2 in Bergen), about the least a
 #: real slip costs and more than the search's noise at the default budget.
 MISTAKE = 5.0
+#: The floor of the least match-win probability given away that is a
+#: mistake where the chance ranks; the threshold itself is what the smallest
+#: score is worth at the start of the match (:func:`win_mistake_threshold`).
+WIN_MISTAKE = 0.01
+
+
+class Key(StrEnum):
+    """What ranks a decision's moves (:func:`ranked_by`), named as the JSON's
+    move field it reads."""
+
+    WIN = "win"  # the match-win probability, then the points
+    VALUE = "value"  # the points, then the chance
+
+
+BY_WIN, BY_VALUE = Key.WIN, Key.VALUE
 #: How many of the biggest mistakes the summary lists.
 BIGGEST = 5
 #: The JSON output's format name and version (docs/play.md describes it).
@@ -77,6 +108,9 @@ class MoveValue:
     win: float | None = None
     # the other legal moves to the same position: (code, notation)
     same: tuple[tuple[int, str], ...] = ()
+    # what the move does on the table, as the mover sees it (None: not known,
+    # as for a train layout)
+    reasons: Reasons | None = None
 
     def covers(self, move: int) -> bool:
         """Whether ``move`` is this move (it, or one of :attr:`same`)."""
@@ -110,8 +144,6 @@ def evaluate_moves(rules: Rules, observation: Observation, budget: int = DEFAULT
     tree instead, the tree judges (:func:`tree_values`).  The native core
     gives exactly the numbers of the Python reference.
     """
-    from bones.bots.search import SearchBot
-
     if not MIN_BUDGET <= budget <= MAX_BUDGET:
         raise ValueError(f"the budget must be {MIN_BUDGET} to {MAX_BUDGET} worlds, not {budget}")
     if observation.rules is not rules:
@@ -168,8 +200,6 @@ def win_probabilities(rules: Rules, observation: Observation, budget: int = DEFA
     ``seed``; None when the variant has no target (nothing but the hand is
     at stake).  From the same seed as :func:`evaluate_moves` it judges the
     same worlds."""
-    from bones.bots.matchvalue import WIN, match_table
-    from bones.bots.search import SearchBot
 
     if match_table(rules) is None:
         return None
@@ -204,13 +234,39 @@ def judge_decision(rules: Rules, observation: Observation, budget: int,
     values = evaluate_moves(rules, observation, budget, rng())
     wins: Sequence[float | None] = (
         win_probabilities(rules, observation, budget, rng()) or [None] * len(values))
-    return [replace(v, win=w) for v, w in zip(values, wins, strict=True)]
+    if rules.trains is not None:  # the facts read a line layout's ends
+        return [replace(v, win=w) for v, w in zip(values, wins, strict=True)]
+    return [replace(v, win=w, reasons=move_reasons(observation, v.move))
+            for v, w in zip(values, wins, strict=True)]
+
+
+def ranked_by(values: Sequence[MoveValue]) -> Key:
+    """The key that ranks ``values`` (one decision's moves): :data:`BY_WIN`,
+    the match-win probability, where the match is at stake and the moves
+    do not all leave the same chance; else :data:`BY_VALUE`, the points."""
+    wins = {v.win for v in values}
+    return BY_WIN if None not in wins and len(wins) > 1 else BY_VALUE
+
+
+def rank_key(key: Key) -> Callable[[MoveValue], tuple[float, float]]:
+    """The sort key of ``key`` (:func:`ranked_by`): that figure, then the other."""
+    if key == BY_WIN:
+        return lambda v: (v.win if v.win is not None else 0.0, v.value)
+    return lambda v: (v.value, v.win if v.win is not None else 0.0)
+
+
+def ranked(values: Sequence[MoveValue]) -> list[MoveValue]:
+    """``values`` best first by their key (:func:`ranked_by`), in the
+    engine's order on a tie."""
+    return sorted(values, key=rank_key(ranked_by(values)), reverse=True)
 
 
 def best_of(values: Sequence[MoveValue]) -> MoveValue:
-    """The best of ``values``: the highest value, the first such on a tie
-    (the search bot's choice)."""
-    return max(values, key=lambda v: v.value)
+    """The best of ``values`` by their key (:func:`ranked_by`): the highest
+    match-win probability where the match is at stake (then the highest
+    value), else the highest value (then the chance); the first such on a
+    tie."""
+    return max(values, key=rank_key(ranked_by(values)))
 
 
 # ------------------------------------------------------------- a game
@@ -227,13 +283,31 @@ class Decision:
     best: MoveValue
     moves: tuple[MoveValue, ...]  # every legal move, in the engine's order
     threshold: float = MISTAKE  # the least loss that is a mistake
+    win_threshold: float = WIN_MISTAKE  # the least win_loss that is one (ranked by win)
+
+    @property
+    def ranked_by(self) -> Key:
+        """The key that ranked this decision's moves (:func:`ranked_by`)."""
+        return ranked_by(self.moves)
 
     @property
     def loss(self) -> float:
-        """Expected points given away by not playing the best move (0 when it was)."""
+        """Expected points given away by not playing the best move (0 when it
+        was, or when the move played has more points than the best move
+        ranked by the match-win probability)."""
         if self.best_played:
             return 0.0
         return max(0.0, self.best.value - self.played.value)
+
+    @property
+    def win_loss(self) -> float | None:
+        """The match-win probability given away by not playing the best
+        move (0 when it was), None where the match is not at stake."""
+        if self.best.win is None or self.played.win is None:
+            return None
+        if self.best_played:
+            return 0.0
+        return max(0.0, self.best.win - self.played.win)
 
     @property
     def best_played(self) -> bool:
@@ -242,7 +316,18 @@ class Decision:
 
     @property
     def mistake(self) -> bool:
+        """A loss by the decision's key of at least its threshold."""
+        if self.ranked_by == BY_WIN:
+            return (self.win_loss or 0.0) >= self.win_threshold
         return self.loss >= self.threshold
+
+    @property
+    def cost(self) -> tuple[float, float]:
+        """What the decision gave away, by its key first (the order of
+        :meth:`Analysis.biggest`)."""
+        if self.ranked_by == BY_WIN:
+            return (self.win_loss or 0.0, self.loss)
+        return (0.0, self.loss)
 
 
 def mistake_threshold(rules: Rules) -> float:
@@ -252,6 +337,22 @@ def mistake_threshold(rules: Rules) -> float:
     if rules.headers and rules.header_points:  # Bergen: the headers score
         scores += [p for p in rules.header_points if p > 0]
     return float(min(scores)) if scores else MISTAKE
+
+
+def win_mistake_threshold(rules: Rules) -> float:
+    """The least match-win probability given away that is a mistake under
+    ``rules`` (where moves are ranked by it): what the smallest score
+    (:func:`mistake_threshold`) is worth to a side at the start of the match,
+    by the search's match table, and at least :data:`WIN_MISTAKE` (2.4
+    percentage points in All Fives)."""
+    table = match_table(rules)
+    if table is None:
+        return WIN_MISTAKE
+    points = int(mistake_threshold(rules))
+    zero = [0] * rules.owners
+    ahead = [points] + [0] * (rules.owners - 1)
+    worth = (table.value(ahead, 0, False, -1) - table.value(zero, 0, False, -1)) / WIN
+    return max(WIN_MISTAKE, round(worth, 3))
 
 
 @dataclass
@@ -276,6 +377,8 @@ class Analysis:
     budget: int
     threshold: float  # the least loss that is a mistake
     hands: list[HandAnalysis] = field(default_factory=list)
+    # the least match-win probability given away that is a mistake (ranked by win)
+    win_threshold: float = WIN_MISTAKE
 
     @property
     def decisions(self) -> list[Decision]:
@@ -284,11 +387,16 @@ class Analysis:
     def biggest(self, n: int = BIGGEST) -> list[Decision]:
         """The ``n`` costliest mistakes, the costliest first (then in game order)."""
         mistakes = [d for d in self.decisions if d.mistake]
-        mistakes.sort(key=lambda d: -d.loss)
+        mistakes.sort(key=lambda d: tuple(-c for c in d.cost))
         return mistakes[:n]
 
     def loss(self, seat: int) -> float:
         return sum(h.loss(seat) for h in self.hands)
+
+    def win_loss(self, seat: int) -> float:
+        """The match-win probability ``seat``'s decisions gave away (0 where
+        the match is not at stake)."""
+        return sum(d.win_loss or 0.0 for d in self.decisions if d.seat == seat)
 
 
 def human_seats(record: Record) -> list[int] | None:
@@ -297,8 +405,6 @@ def human_seats(record: Record) -> list[int] | None:
     `bones serve` (``meta.play.handed``), whose moves are the person's until
     then.  A ``handed`` that is not the seats of bots is a
     :class:`bones.games.record.RecordError`."""
-    from bones.games.playmeta import PlayMetaError, read_play
-    from bones.games.record import RecordError
 
     try:
         play = read_play(record.meta, record.players)
@@ -320,8 +426,6 @@ def _walk(record: Record, rules: Rules,
     """``(hand number, hand, hand record, index)`` before each move of ``seats``,
     which is made when the loop asks for the next; ``record`` must replay
     (:func:`bones.games.record.replay` it first)."""
-    from bones.engine.match import Match
-    from bones.games.record import deal_from_record, legacy_pass
 
     start = record.start_scores if record.start_scores is not None else [0] * rules.owners
     match = Match(rules, seed=record.seed if record.seed is not None else 0, scores=start)
@@ -355,8 +459,6 @@ def analyse(record: Record, seats: Sequence[int] | None = None, budget: int = DE
     :class:`bones.games.record.RecordError`; a seat that is not one, a
     ``ValueError``.
     """
-    from bones.games.record import RecordError, replay
-
     result = replay(record)  # every problem of the record, before any work
     rules = result.rules
     if rules.trains is not None:
@@ -372,7 +474,8 @@ def analyse(record: Record, seats: Sequence[int] | None = None, budget: int = DE
     base = seed if seed is not None else (record.seed if record.seed is not None else 0)
     hands = [h for h in result.hands if only_hands is None or h.number in only_hands]
     out = Analysis(rules.name, rules.players, rules.teams, chosen, base, budget,
-                   mistake_threshold(rules), [HandAnalysis(h.number, end=h.end) for h in hands])
+                   mistake_threshold(rules), [HandAnalysis(h.number, end=h.end) for h in hands],
+                   win_mistake_threshold(rules))
     slot = {h.number: i for i, h in enumerate(out.hands)}
     wanted = set(chosen)
     total = sum(1 for h in hands for m in h.moves if m.seat in wanted)
@@ -381,7 +484,7 @@ def analyse(record: Record, seats: Sequence[int] | None = None, budget: int = DE
         if number not in slot:
             continue
         decision = _decide(rules, hand, number, entry.moves[index], base, budget,
-                           out.threshold)
+                           out.threshold, out.win_threshold)
         if decision is not None:
             out.hands[slot[number]].decisions.append(decision)
         done += 1
@@ -391,7 +494,7 @@ def analyse(record: Record, seats: Sequence[int] | None = None, budget: int = DE
 
 
 def _decide(rules: Rules, hand: HandLike, number: int, text: str, seed: int,
-            budget: int, threshold: float) -> Decision | None:
+            budget: int, threshold: float, win_threshold: float) -> Decision | None:
     legal = hand.legal_moves()
     if len(legal) < 2:
         return None
@@ -405,7 +508,8 @@ def _decide(rules: Rules, hand: HandLike, number: int, text: str, seed: int,
               for v in judge_decision(rules, obs, budget, seed, number)]
     played = next(v for v in values if v.covers(played_code))
     played = played.as_played(played_code, format_move(hand, played_code))
-    return Decision(number, ply + 1, seat, played, best_of(values), tuple(values), threshold)
+    return Decision(number, ply + 1, seat, played, best_of(values), tuple(values), threshold,
+                    win_threshold)
 
 
 # ------------------------------------------------------------- output
@@ -421,13 +525,26 @@ def _move_json(v: MoveValue) -> dict[str, Any]:
         out["win"] = _num(v.win)
     if v.same:  # the other legal moves to the same position
         out["same"] = [notation for _, notation in v.same]
+    if v.reasons is not None:  # what it does on the table (bones.games.reasons)
+        out["reasons"] = reasons_json(v.reasons)
     return out
 
 
 def decision_json(d: Decision) -> dict[str, Any]:
-    return {"hand": d.hand, "ply": d.ply, "seat": d.seat, "played": _move_json(d.played),
-            "best": _move_json(d.best), "loss": _num(d.loss), "mistake": d.mistake,
-            "moves": [_move_json(v) for v in d.moves]}
+    out: dict[str, Any] = {
+        "hand": d.hand, "ply": d.ply, "seat": d.seat, "played": _move_json(d.played),
+        "best": _move_json(d.best), "loss": _num(d.loss), "mistake": d.mistake,
+        "moves": [_move_json(v) for v in d.moves],
+        # the key that ranked the moves: the move field "win" or "value"
+        "ranked_by": str(d.ranked_by)}
+    win_loss = d.win_loss
+    if win_loss is not None:
+        out["win_loss"] = _num(win_loss)
+    gap = (d.win_loss or 0.0) * 100 if d.ranked_by == BY_WIN else d.loss
+    if not d.best_played and round(gap, 1) > 0 and d.best.reasons is not None:
+        # why the best move is better than the move played, in words
+        out["why"] = because(d.best, d.played)
+    return out
 
 
 def analysis_json(analysis: Analysis, source: str | None = None) -> dict[str, Any]:
@@ -447,6 +564,8 @@ def analysis_json(analysis: Analysis, source: str | None = None) -> dict[str, An
         # each move's "win": the match-win probability (variants with a target)
         "match": any(d.played.win is not None for d in analysis.decisions),
         "mistake": analysis.threshold,
+        # where moves are ranked by "win": the least "win_loss" that is a mistake
+        "win_mistake": analysis.win_threshold,
         "hands": [{
             "number": h.number,
             "end": h.end,
@@ -459,6 +578,7 @@ def analysis_json(analysis: Analysis, source: str | None = None) -> dict[str, An
             "mistakes": {str(s): sum(1 for d in analysis.decisions if d.seat == s and d.mistake)
                          for s in seats},
             "loss": {str(s): _num(analysis.loss(s)) for s in seats},
+            "win_loss": {str(s): _num(analysis.win_loss(s)) for s in seats},
             "biggest": [{k: v for k, v in decision_json(d).items() if k != "moves"}
                         for d in analysis.biggest()],
         },
@@ -466,8 +586,10 @@ def analysis_json(analysis: Analysis, source: str | None = None) -> dict[str, An
 
 
 __all__ = [
-    "BIGGEST", "DEFAULT_BUDGET", "FORMAT", "MAX_BUDGET", "MIN_BUDGET", "MISTAKE", "VERSION",
-    "Analysis", "Decision", "HandAnalysis", "MoveValue", "analyse", "analysis_json", "best_of",
-    "decision_json", "default_seats", "evaluate_moves", "hint_rng", "human_seats",
-    "judge_decision", "mistake_threshold", "win_probabilities",
+    "BIGGEST", "BY_VALUE", "BY_WIN", "DEFAULT_BUDGET", "FORMAT", "MAX_BUDGET", "MIN_BUDGET",
+    "MISTAKE", "VERSION", "WIN_MISTAKE", "Analysis", "Decision", "HandAnalysis", "Key",
+    "MoveValue",
+    "analyse", "analysis_json", "best_of", "decision_json", "default_seats", "evaluate_moves",
+    "hint_rng", "human_seats", "judge_decision", "mistake_threshold", "rank_key", "ranked",
+    "ranked_by", "win_mistake_threshold", "win_probabilities",
 ]

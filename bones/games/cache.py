@@ -15,6 +15,13 @@ tables an older compiler made; the package version is not enough, it does
 not change in a checkout), the cache's own format and the Python version.
 A variant file named by path is never cached.
 
+``bones list`` keeps its catalogue the same way (:func:`catalogue`): the
+rows it shows, as JSON, keyed by the same inputs plus the source of
+:mod:`bones.lang.describe` that writes them, so a listing reads no YAML and
+builds no model while nothing changed.  Only a catalogue that was made
+without a problem is kept: a built-in that fails to load fails as it always
+did, with its file, line and column.
+
 The cache is only an optimisation, so it fails safe:
 
 * ``BONES_CACHE=off`` turns it off; ``BONES_CACHE_DIR`` moves it (default
@@ -29,11 +36,11 @@ The cache is only an optimisation, so it fails safe:
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import pickle
 import stat
 import sys
-import tempfile
 from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,6 +57,9 @@ ENV_DIR = "BONES_CACHE_DIR"
 #: The modules whose source decides what a built-in compiles to.
 COMPILER = ("games.cache", "engine.handstate", "lang.compile", "lang.load", "lang.problems", "engine.rules",
             "engine.settle", "lang.spec", "engine.tiles", "lang.yamlsource")
+#: ... and what ``bones list`` shows of it.
+CATALOGUE = (*COMPILER, "lang.describe")
+CATALOGUE_REF = "bones list"  # no variant's name: it has a space
 
 _YAML_SUFFIXES = (".yaml", ".yml")
 _PACKAGE = Path(__file__).resolve().parent.parent  # bones/
@@ -80,12 +90,13 @@ def is_builtin_ref(ref: str) -> bool:
                                       or ref.lower().endswith(_YAML_SUFFIXES))
 
 
-def key(ref: str) -> str | None:
-    """The entry's key for ``ref``, or None when the files cannot be read."""
+def key(ref: str, modules: tuple[str, ...] = COMPILER) -> str | None:
+    """The entry's key for ``ref`` (made by ``modules``), or None when the
+    files cannot be read."""
     digest = hashlib.sha256(f"bones-cache|{CACHE_FORMAT}|{sys.version_info[:2]}|".encode())
     digest.update(ref.strip().lower().encode() + b"\0")
     try:
-        for module in COMPILER:
+        for module in modules:
             digest.update(module.encode() + b"\0")
             digest.update((_PACKAGE / f"{module.replace('.', '/')}.py").read_bytes())
         preview = builtin_dir() / "preview"
@@ -112,6 +123,18 @@ def _safe_stat(st: os.stat_result) -> bool:
 
 
 def _read(folder: Path, name: str) -> dict[str, Any] | None:
+    data = _read_bytes(folder, name)
+    if data is None:
+        return None
+    try:
+        entry = pickle.loads(data)  # noqa: S301 - the user's own file, checked by _read_bytes
+    except Exception:  # noqa: BLE001 - a corrupt entry is a miss
+        return None
+    return entry if isinstance(entry, dict) and entry.get("format") == CACHE_FORMAT else None
+
+
+def _read_bytes(folder: Path, name: str) -> bytes | None:
+    """The bytes of the user's own entry, or None (see the module's notes)."""
     try:
         if not _safe_stat(os.stat(folder)):
             return None
@@ -125,24 +148,29 @@ def _read(folder: Path, name: str) -> dict[str, Any] | None:
             return None
         with os.fdopen(fd, "rb") as handle:
             fd = -1
-            entry = pickle.load(handle)  # noqa: S301 - the user's own file, checked above
-    except Exception:  # noqa: BLE001 - a corrupt entry is a miss
+            return handle.read()
+    except OSError:
         return None
     finally:
         if fd >= 0:
             os.close(fd)
-    return entry if isinstance(entry, dict) and entry.get("format") == CACHE_FORMAT else None
 
 
 def _write(folder: Path, name: str, entry: dict[str, Any]) -> None:
+    _write_bytes(folder, name, pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _write_bytes(folder: Path, name: str, data: bytes) -> None:
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not _safe_stat(os.stat(folder)):
             return
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".pickle")
+        import tempfile  # lazy: a run that reads the cache writes nothing (random, shutil)
+
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=Path(name).suffix)
         try:
             with os.fdopen(fd, "wb") as handle:
-                pickle.dump(entry, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                handle.write(data)
             os.replace(temp, folder / name)
         except BaseException:
             os.unlink(temp)
@@ -177,7 +205,7 @@ class CachedVariant:
     def model(self) -> Variant:
         """The real, validated model (loaded on first use)."""
         if self._model is None:
-            from bones.lang.load import load_variant
+            from bones.lang.load import load_variant  # lazy: a cached built-in reads no YAML
 
             self._model = load_variant(self.ref)
         return self._model
@@ -192,9 +220,9 @@ class CachedVariant:
 
     def cached_rules(self, players: int | None, teams: bool | None) -> Rules:
         """The rules for a table, from the cache when it has them."""
+        # lazy: bones list reads its catalogue from this module without the compiler
         from bones.engine.rules import Rules
-        from bones.lang.compile import compile_rules
-
+        from bones.lang.compile import compile_rules  # lazy: as above
         tables = self._entry["tables"]
         got = tables.get(self._entry["requests"].get((players, teams), (players, teams)))
         if got is not None:
@@ -225,7 +253,7 @@ def load_builtin(ref: str) -> Any:
         entry = _read(cache_dir(), f"{entry_key}.pickle")
         if entry is not None:
             return CachedVariant(ref, entry_key, entry)
-    from bones.lang.load import load_variant
+    from bones.lang.load import load_variant  # lazy: see CachedVariant.model
 
     variant = load_variant(ref)
     if entry_key is not None:
@@ -238,4 +266,33 @@ def load_builtin(ref: str) -> Any:
     return variant
 
 
-__all__ = ["CACHE_FORMAT", "CachedVariant", "cache_dir", "enabled", "key", "load_builtin"]
+def catalogue() -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """``bones list``'s rows (:func:`bones.lang.describe.catalogue`) and the
+    families' headings (:data:`bones.lang.describe.FAMILIES`), from the cache
+    when it holds them for these built-ins and this code.  Raises what the
+    catalogue raises (nothing is kept then)."""
+    entry_key = key(CATALOGUE_REF, CATALOGUE) if enabled() else None
+    name = f"{entry_key}.catalogue.json"
+    if entry_key is not None:
+        data = _read_bytes(cache_dir(), name)
+        try:
+            entry = json.loads(data) if data is not None else None
+        except ValueError:  # a corrupt entry is a miss
+            entry = None
+        if (isinstance(entry, dict) and entry.get("format") == CACHE_FORMAT
+                and isinstance(entry.get("rows"), list)
+                and isinstance(entry.get("families"), dict)):
+            return entry["rows"], entry["families"]
+    # lazy: the YAML reader and the models, only when the catalogue is made
+    from bones.lang.describe import FAMILIES
+    from bones.lang.describe import catalogue as made  # lazy: as above
+
+    rows = made()
+    if entry_key is not None:
+        entry = {"format": CACHE_FORMAT, "rows": rows, "families": FAMILIES}
+        _write_bytes(cache_dir(), name, json.dumps(entry).encode())
+    return rows, dict(FAMILIES)
+
+
+__all__ = ["CACHE_FORMAT", "CachedVariant", "cache_dir", "catalogue", "enabled", "key",
+           "load_builtin"]

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bones.bots import BOTS, make_bot
 from bones.engine.hand import pass_bonuses
 from bones.engine.handlike import HandLike
 from bones.engine.match import Deal, HandSummary, Match, new_seed
@@ -37,9 +38,29 @@ from bones.engine.notation import (
 )
 from bones.engine.rng import PLAY, PURPOSE_HINT, PURPOSE_MOVE, Rng, stream
 from bones.engine.rules import MUGGINS_OFF, Rules, RulesError
+from bones.games.analysis import (
+    BY_WIN,
+    DEFAULT_BUDGET,
+    MoveValue,
+    analyse,
+    judge_decision,
+    ranked,
+    ranked_by,
+)
 from bones.games.numbers import ascii_number
 from bones.games.people import MAX_CHAT, Series
-from bones.games.record import Record, Recorder
+from bones.games.playmeta import read_play
+from bones.games.record import (
+    BLOCK_AT_DRAW,
+    Record,
+    Recorder,
+    RecordError,
+    deal_from_record,
+    legacy_pass,
+    load_record,
+    replay,
+    write_record,
+)
 from bones.games.saves import (
     SaveError,
     SaveExists,
@@ -50,8 +71,10 @@ from bones.games.saves import (
     new_save_path,
     save_lock,
 )
+from bones.games.why import because
 from bones.lang.compile import compile_rules
 from bones.lang.spec import Variant
+from bones.seat.observation import observe
 
 if TYPE_CHECKING:  # pragma: no cover - the bots are imported when a bot plays
     from bones.bots import Bot
@@ -247,8 +270,6 @@ class GameSession:
         line).  Hold :func:`bones.games.saves.save_lock` on ``path`` around
         the resume and the play that follows.
         """
-        from bones.games.playmeta import read_play
-
         record, variant, rules = _read_save(path)
         play = read_play(record.meta, rules.players)  # checked as the record was read
         if play is None:
@@ -286,8 +307,6 @@ class GameSession:
 
     def _replay_saved(self, path: Path, record: Record) -> None:
         """Play a save's hands again, move by move, checking that they hold together."""
-        from bones.games.record import BLOCK_AT_DRAW, deal_from_record, legacy_pass
-
         hands = record.hands
         if not hands:
             raise GameError(f"{path}: the save holds no hand")
@@ -448,8 +467,6 @@ class GameSession:
         run while the session serves others (`bones serve` answers reads and
         chat while a bot thinks); :meth:`bot_play` then makes the move, if the
         game is still where it was."""
-        from bones.seat.observation import observe
-
         hand = self.hand
         assert hand is not None
         seat = hand.turn
@@ -487,8 +504,6 @@ class GameSession:
         move may see (their observation, the decision's stream and the
         notation of each legal move), never the session, so `bones serve`
         serves the table while it thinks."""
-        from bones.games.analysis import DEFAULT_BUDGET, judge_decision
-        from bones.seat.observation import observe
 
         hand = self.hand
         assert hand is not None
@@ -513,8 +528,6 @@ class GameSession:
         view only, by :func:`bones.games.analysis.judge_decision` with the
         hint's stream at the analysis's default budget: exactly what `bones
         analyse` says of this decision."""
-        from bones.games.analysis import DEFAULT_BUDGET, MoveValue, judge_decision
-        from bones.seat.observation import observe
 
         hand = self.hand
         assert hand is not None
@@ -531,8 +544,6 @@ class GameSession:
         """The analysis of hand ``number`` (from 1) for the people's seats,
         handed ones included (every seat when there are none), as `bones
         analyse` gives it."""
-        from bones.games.analysis import DEFAULT_BUDGET, analyse
-
         return analyse(self.to_record(), self.people_seats or None, DEFAULT_BUDGET, self.seed,
                        only_hands=[number])
 
@@ -719,8 +730,6 @@ class GameSession:
 
     def _write(self, new: bool) -> bool:
         """Write the save; with ``new``, only as a new file (False: the name is taken)."""
-        from bones.games.record import write_record
-
         try:
             write_record(self.to_record(), self.save_path, new=new)
         except SaveExists:
@@ -853,29 +862,39 @@ class GameSession:
 
 def _hint_text(values: list[Any]) -> str:
     """The hint of the search's values of the moves (one entry for twins,
-    :mod:`bones.engine.mirror`): ``6-4@E (+3.2 expected; 1.5 better than
-    5-5)``; the best move's twins are named with it and never ranked
-    against it (``6-4@W = 6-4@E (...)``)."""
-    from bones.games.analysis import best_of
-
-    best = best_of(values)
+    :mod:`bones.engine.mirror`), ranked by the analysis's key
+    (:func:`bones.games.analysis.ranked_by`): ``6-4@E (+3.2 expected; 1.5
+    better than 5-5): 6-4@E scores 10 (the ends add to 10)``, or where the
+    match-win probability ranks, ``6-4@E (58% to win the match, 2.1% more
+    than 5-5; +3.2 expected): ...``; the words say why the best beats the
+    next best (:func:`bones.games.why.because`).  The best move's twins are
+    named with it and never ranked against it (``6-4@W = 6-4@E (...)``)."""
+    order = ranked(values)
+    best = order[0]
     name = " = ".join([best.notation, *(n for _, n in best.same)])
     if len(values) == 1:  # every legal move is one move
         return f"{name} (the only move)"
-    second = best_of([v for v in values if v is not best])
-    gap = best.value - second.value
-    better = (f"{gap:.1f} better than {second.notation}" if round(gap, 1) > 0
-              else f"as good as {second.notation}")
-    # where the match is at stake: the side's chance after the best move
-    chance = "" if best.win is None else f"; {best.win:.0%} to win the match"
-    return f"{name} ({best.value:+.1f} expected; {better}{chance})"
+    second = order[1]
+    if ranked_by(values) == BY_WIN and best.win is not None and second.win is not None:
+        gap = best.win - second.win
+        ahead = round(gap * 100, 1) > 0
+        better = (f"{gap:.1%} more than {second.notation}" if ahead
+                  else f"as good as {second.notation}")
+        text = f"{name} ({best.win:.0%} to win the match, {better}; {best.value:+.1f} expected)"
+    else:
+        gap = best.value - second.value
+        ahead = round(gap, 1) > 0
+        better = (f"{gap:.1f} better than {second.notation}" if ahead
+                  else f"as good as {second.notation}")
+        # where the match is at stake: the side's chance after the best move
+        chance = "" if best.win is None else f"; {best.win:.0%} to win the match"
+        text = f"{name} ({best.value:+.1f} expected; {better}{chance})"
+    if ahead and best.reasons is not None:
+        text += f": {because(best, second)}"
+    return text
 
 
 def _make_bot(spec_text: str) -> Bot:
-    try:
-        from bones.bots import make_bot
-    except ImportError as err:  # pragma: no cover - a broken install
-        raise GameError(f"the bots are not available ({err})") from None
     try:
         return make_bot(spec_text)
     except (ValueError, KeyError) as err:
@@ -905,8 +924,6 @@ def _saved_seats(path: Path, seats: tuple[str, ...], level: str,
 
 
 def _known_bot(spec_text: str) -> bool:
-    from bones.bots import BOTS
-
     return spec_text.split(":", 1)[0].strip().lower() in BOTS
 
 
@@ -917,10 +934,6 @@ def bot_is_data(spec_text: str) -> bool:
     :mod:`bones.bots`, every parameter a number or one of fixed
     choices (a free text parameter could name a file or a program).
     """
-    try:
-        from bones.bots import BOTS
-    except ImportError:  # pragma: no cover - a broken install
-        return False
     info = BOTS.get(spec_text.split(":", 1)[0].strip().lower())
     if info is None:
         return False
@@ -935,8 +948,6 @@ def bot_is_data(spec_text: str) -> bool:
 
 def _read_save(path: Path) -> tuple[Record, Variant, Rules]:
     """The record in ``path`` with its variant and rules, checked by a full replay."""
-    from bones.games.record import RecordError, load_record, replay
-
     try:
         record = load_record(path)
         # a save whose recorded ends, settlements or scores disagree with its

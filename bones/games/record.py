@@ -35,9 +35,18 @@ from bones._version import __version__
 from bones.engine.bounds import NUMBER_LIMIT, SEED_LIMIT, bound_message
 from bones.engine.hand import Hand, IllegalMoveError
 from bones.engine.handlike import HandLike
+from bones.engine.match import Deal, Match
 from bones.engine.moves import DRAW, Outcome
 from bones.engine.notation import NotationError, format_move, parse_move
+from bones.engine.rules import RulesError
+from bones.engine.tiles import TileError
 from bones.engine.trains import python_hand
+from bones.games.playmeta import PlayMetaError, read_play
+from bones.games.saves import create_save, replace_save
+from bones.lang.compile import compile_rules
+from bones.lang.problems import pydantic_problems
+from bones.lang.spec import FORMS, Variant, semantic_problems
+from bones.lang.yamlsource import from_plain
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.match import Deal, HandSummary, Match
@@ -325,8 +334,6 @@ def write_record(record: Record, path: str | os.PathLike[str], *, new: bool = Fa
     the disk: worth it for a record written once, not for a game saved after
     every move (an fsync costs tens of milliseconds on many disks).
     """
-    from bones.games.saves import create_save, replace_save
-
     target = Path(path)
     text = dumps_record(record)
     if new:
@@ -363,7 +370,6 @@ def parse_record(data: Any, source: str = "record") -> Record:
         extra = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
         raise RecordError(f"{source}: {problems[0]}{extra}") from None
     # a save's own fields, by their one reader: the same verdict for every front end
-    from bones.games.playmeta import PlayMetaError, read_play
 
     try:
         read_play(record.meta, record.players)
@@ -377,8 +383,6 @@ def _problems(data: Any, err: ValidationError, model: type[BaseModel],
     """``PATH: MESSAGE`` for each problem pydantic found in ``data``, worded as a
     variant file's problems are (:func:`bones.lang.problems.pydantic_problems`):
     a record is JSON, so a problem has a path but no line."""
-    from bones.lang.problems import pydantic_problems
-    from bones.lang.yamlsource import from_plain
 
     errors = err.errors(include_url=False)
     found = pydantic_problems(from_plain(data, "record"), errors, model, forms)
@@ -593,8 +597,6 @@ class ReplayResult:
 
 def deal_from_record(rules: Rules, deal: DealRecord, where: str) -> Deal:
     """The :class:`Deal` a :class:`DealRecord` names, checked (``where`` starts each message)."""
-    from bones.engine.match import Deal
-    from bones.engine.tiles import TileError
 
     ts = rules.tiles
     seen: dict[int, str] = {}
@@ -636,15 +638,10 @@ _deal_from = deal_from_record  # the old private name, still used by tests/test_
 
 
 def _compile(record: Record) -> tuple[Variant, Rules]:
-    from bones.engine.rules import RulesError
-    from bones.lang.compile import compile_rules
-    from bones.lang.spec import Variant, semantic_problems
 
     try:
         variant = Variant.model_validate(record.variant)
     except ValidationError as err:
-        from bones.lang.spec import FORMS
-
         raise RecordError(_problems(record.variant, err, Variant, FORMS, "variant.")[0]) from None
     problems = semantic_problems(variant)
     if problems:
@@ -720,8 +717,6 @@ def replay(record: Record) -> ReplayResult:
     result; the first illegal move or mismatch raises :class:`RecordError`
     ("hand 3, move 17 '6-4@N': not legal now (legal: ...)").
     """
-    from bones.engine.match import Match
-
     variant, rules = _compile(record)
     start = record.start_scores if record.start_scores is not None else [0] * rules.owners
     if len(start) != rules.owners:

@@ -39,6 +39,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from bones.games.outfile import OutputError, create_output, resolve_output, write_output
+
 try:  # POSIX
     import fcntl
 except ImportError:  # pragma: no cover - Windows
@@ -115,8 +117,6 @@ def create_save(path: Path, text: str) -> None:
     (:func:`make_save_dir` makes the default one): a missing folder is a
     :class:`SaveError`, never created on the way.
     """
-    from bones.games.outfile import OutputError, create_output
-
     try:
         created = create_output(path, text, new_mode=0o600)
     except OutputError as err:
@@ -130,8 +130,6 @@ def replace_save(path: Path, text: str, *, fsync: bool = False) -> None:
     it), by the rule of every output (:func:`bones.games.outfile.write_output`):
     a save reached through a symbolic link is written at the link's target and
     the link stays; a directory or a device is refused (:class:`SaveError`)."""
-    from bones.games.outfile import OutputError, resolve_output, write_output
-
     try:
         target = resolve_output(path)
         if target.exists() and not target.is_file():

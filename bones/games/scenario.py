@@ -29,6 +29,7 @@ reported as :class:`~bones.lang.yamlsource.LocatedProblem` lines
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,8 +37,17 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from bones.engine.hand import IllegalMoveError
+from bones.engine.leads import draw_for_double, refused
+from bones.engine.match import Deal, Match
 from bones.engine.moves import Outcome
+from bones.engine.notation import AmbiguousMoveError, NotationError, arm_index, arm_name, parse_move
+from bones.engine.rng import Rng
+from bones.engine.rules import MUGGINS_OFF, RulesError
+from bones.engine.tiles import TileError
 from bones.lang import spec
+from bones.lang.compile import compile_rules
+from bones.lang.load import NO_FOLDER, load_variant
 from bones.lang.problems import pydantic_problems
 from bones.lang.scenariofile import (
     FORMS,
@@ -48,7 +58,16 @@ from bones.lang.scenariofile import (
     Scenario,
     Step,
 )
-from bones.lang.yamlsource import LocatedProblem, VariantError, YNode, display_name, read_yaml
+from bones.lang.yamlsource import (
+    MAX_BYTES,
+    LocatedProblem,
+    VariantError,
+    YNode,
+    decode,
+    display_name,
+    parse_yaml,
+    read_yaml,
+)
 
 if TYPE_CHECKING:  # pragma: no cover - compiled only when a scenario runs
     from bones.engine.handlike import HandLike
@@ -172,8 +191,6 @@ def load_scenario(path: str | os.PathLike[str], *, allow_dirs: Any = None) -> Lo
 def load_scenario_text(text: str | bytes, *, file: str = "<text>", allow_dirs: Any = None) -> LoadedScenario:
     """A scenario given as text (standard input): its ``variant:`` may name a
     built-in, or a file inside ``allow_dirs`` only (text has no folder)."""
-    from bones.lang.load import NO_FOLDER
-    from bones.lang.yamlsource import MAX_BYTES, decode, parse_yaml
 
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
     try:
@@ -246,15 +263,11 @@ def _locate(root: YNode, file: str, path: tuple[Any, ...], message: str,
 def _load_variant(path: Any, ref: str, overrides: YNode | None, allow_dirs: Any) -> spec.Variant:
     """The scenario's variant: a built-in name, or a path under the file policy of
     :func:`bones.lang.load.load_variant` relative to the scenario file."""
-    from bones.lang.load import load_variant
-
     return load_variant(ref, overrides=overrides, allow_dirs=allow_dirs, named_by=path)
 
 
 def _compile(path: Any, file: str, root: YNode, scenario: Scenario,
              allow_dirs: Any = None) -> Rules:
-    from bones.engine.rules import RulesError
-    from bones.lang.compile import compile_rules
 
     ref = scenario.variant
     entry = root.get("rules")
@@ -297,8 +310,6 @@ class _Checks:
         self.problems.append(_locate(self.root, self.file, path, message))
 
     def tile(self, text: str, path: tuple[Any, ...]) -> int | None:
-        from bones.engine.tiles import TileError
-
         try:
             return int(self.rules.tiles.parse(text))
         except TileError as err:
@@ -306,8 +317,6 @@ class _Checks:
             return None
 
     def arm(self, name: str, path: tuple[Any, ...]) -> None:
-        from bones.engine.notation import NotationError, arm_index
-
         try:
             arm_index(name)
         except NotationError as err:
@@ -412,8 +421,6 @@ class _Checks:
             self.claim_tile(self.tile(text, path), path)
 
     def step(self, base: tuple[Any, ...], step: Step, has_deal: bool) -> None:
-        from bones.engine.rules import MUGGINS_OFF
-
         players = self.rules.players
         if step.seat is not None and step.seat >= players:
             self.add(base + ("seat",), f"seat {step.seat} does not exist with {players} players")
@@ -524,8 +531,6 @@ def _scenario_match(rules: Any, seed: int, scores: list[int] | None) -> Any:
     """A Match whose dealer hands out the file's deal of each hand (so the
     variant's own lead rules, with their fallbacks, pick the leader) and
     whose lot draws the file's tiles where the file gives them."""
-    from bones.engine.match import Match
-    from bones.engine.rng import Rng
 
     class ScriptedRng(Rng):
         __slots__ = ("script",)
@@ -570,8 +575,6 @@ def _first_round(match: Any, scenario: Scenario) -> Any:
 
 
 def _refused(rules: Any, hands: list[int]) -> bool:
-    from bones.engine.leads import refused
-
     return refused(rules, hands)
 
 
@@ -587,11 +590,6 @@ def _check_redeal(loaded: LoadedScenario, h: MatchHand) -> None:
 def _start_hand(match: Any, loaded: LoadedScenario, h: Scenario | MatchHand,
                 prefix: tuple[Any, ...]) -> HandLike:
     """Deal a hand (hand mode) and check its lead; returns the hand."""
-    import dataclasses
-
-    from bones.engine.leads import draw_for_double
-    from bones.engine.match import Deal
-    from bones.engine.rules import RulesError
 
     rules = loaded.rules
     ts = rules.tiles
@@ -651,8 +649,6 @@ def _start_hand(match: Any, loaded: LoadedScenario, h: Scenario | MatchHand,
 
 def _start(loaded: LoadedScenario) -> tuple[Any, HandLike, bool]:
     """(match, hand, layout_mode) for a loaded single-hand scenario."""
-    from bones.engine.match import Deal
-
     s, rules = loaded.scenario, loaded.rules
     scores = list(s.scores) if s.scores is not None else None
     match = _first_round(_scenario_match(rules, s.seed, scores), s)
@@ -665,16 +661,12 @@ def _start(loaded: LoadedScenario) -> tuple[Any, HandLike, bool]:
 
 
 def _ends(hand: HandLike) -> dict[str, int]:
-    from bones.engine.notation import arm_name
-
     if hand.rules.trains is not None:  # a train layout names its trains and arms
         return {arm_name(t): pip for t, pip in hand.ends().items()}  # type: ignore[attr-defined]
     return {arm_name(a): pip for a, pip in hand.open_ends().items()}
 
 
 def _needs(hand: HandLike) -> dict[str, int]:
-    from bones.engine.notation import arm_name
-
     if hand.rules.trains is None:
         return {}
     return {arm_name(t): n for t, n in hand.needs().items()}  # type: ignore[attr-defined]
@@ -698,8 +690,6 @@ def _fmt(value: Any) -> str:
 
 
 def _same_ends(expected: dict[str, int], got: dict[str, int]) -> bool:
-    from bones.engine.notation import arm_index, arm_name
-
     norm = {arm_name(arm_index(k)): v for k, v in expected.items()}
     return norm == got
 
@@ -745,8 +735,6 @@ def _snapshot(hand: HandLike) -> tuple[Any, ...]:
 
 
 def _run_step(n: int, step: Step, hand: HandLike, layout_mode: bool) -> None:
-    from bones.engine.hand import IllegalMoveError
-    from bones.engine.notation import AmbiguousMoveError, NotationError, parse_move
 
     if hand.over:
         raise _Mismatch(n, f"the hand is already over ({Outcome(hand.state).label}), "

@@ -101,8 +101,12 @@ from bones.engine.settle import (
 )
 from bones.engine.tiles import TileSet, tile_set
 
-if TYPE_CHECKING:  # the models are imported when a variant compiles, not when a
-    # cached built-in's tables are restored (a fast start-up, tests/test_cache.py)
+#: The language's models (``bones.lang.spec``, pydantic) are imported when a
+#: variant compiles, not when a cached built-in's tables are restored: a
+#: simulation of a built-in starts without them (tests/test_cache.py,
+#: tests/test_startup_imports.py).  Each function that reads a model imports
+#: them itself, marked ``# lazy: models``.
+if TYPE_CHECKING:
     from bones.lang import spec
     from bones.lang.spec import SettleRule
 
@@ -154,7 +158,7 @@ _AFTER_CODES = {"none": AFTER_NONE, "another_double": AFTER_ANOTHER_DOUBLE,
 
 def compile_lead(rule: object, ts: TileSet, players: int) -> LeadRule:
     """The codes of one first-lead rule."""
-    from bones.lang import spec
+    from bones.lang import spec  # lazy: models
 
 
     kind = _LEAD_CODES[rule.kind]  # type: ignore[attr-defined]
@@ -180,7 +184,7 @@ _LATER_CODES = {
 
 
 def _compile_later(lead: spec.Lead, ts: TileSet, players: int) -> tuple[int, LeadRule]:
-    from bones.lang import spec
+    from bones.lang import spec  # lazy: models
 
 
     later = lead.later
@@ -222,8 +226,8 @@ def compile_rules(variant: spec.Variant, players: int | None = None,
 
 
 def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
-    from bones.lang import spec
-    from bones.lang.spec import spinner_multipliers
+    from bones.lang import spec  # lazy: models
+    from bones.lang.spec import spinner_multipliers  # lazy: models
 
 
     ts = tile_set(variant.tiles.highest)
@@ -374,7 +378,7 @@ def _points_tables(variant: spec.Variant, codes: tuple[int, tuple[int, ...], int
                    ) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
     """Points for every reachable count (by the compiled scoring ``codes``),
     and for matching ends by their number."""
-    from bones.lang import spec
+    from bones.lang import spec  # lazy: models
 
     scoring = variant.scoring
     max_count = spec.max_reachable_count(variant) + 4 * variant.tiles.highest + 8
@@ -392,7 +396,7 @@ def _points_tables(variant: spec.Variant, codes: tuple[int, tuple[int, ...], int
 
 def _muggins_codes(scoring: spec.Scoring) -> tuple[int, bool, int]:
     """(muggins code, penalise an over-claim, where over-claimed points go)."""
-    from bones.lang import spec
+    from bones.lang import spec  # lazy: models
 
 
     if isinstance(scoring.muggins, spec.MugginsOn):
@@ -404,7 +408,7 @@ def _muggins_codes(scoring: spec.Scoring) -> tuple[int, bool, int]:
 
 def _drawing_codes(drawing: spec.Drawing) -> tuple[int, int, bool, bool]:
     """(drawing code, most draws a turn, must play the drawn, draw while able)."""
-    from bones.lang import spec
+    from bones.lang import spec  # lazy: models
 
 
     if isinstance(drawing, spec.NoDrawing):
@@ -417,7 +421,7 @@ def _drawing_codes(drawing: spec.Drawing) -> tuple[int, int, bool, bool]:
 
 def _match_codes(match: spec.MatchRule, players: int) -> tuple[int, int, int]:
     """(target check code, target, hands in a match of a fixed number of hands)."""
-    from bones.lang import spec
+    from bones.lang import spec  # lazy: models
 
 
     if isinstance(match, spec.TargetMatch):
@@ -431,7 +435,7 @@ def _match_codes(match: spec.MatchRule, players: int) -> tuple[int, int, int]:
 
 def _compile_trains(variant: spec.Variant, ts: TileSet) -> TrainRules | None:
     """The train layout's tables (docs/trains.md), None for a line game."""
-    from bones.lang import spec
+    from bones.lang import spec  # lazy: models
 
     trains = variant.layout.trains
     if trains is None:
@@ -501,7 +505,7 @@ _ROUND = {"nearest": ROUND_NEAREST, "up": ROUND_UP, "down": ROUND_DOWN}
 
 def compile_settlement(rule: SettleRule, players: int) -> Settle:
     """The codes of one rule (``settlement.domino`` or ``.blocked``)."""
-    from bones.lang import spec
+    from bones.lang import spec  # lazy: models
 
 
     kind = _KINDS[rule.kind]

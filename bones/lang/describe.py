@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from bones.engine.rules import CHECK_EXACT, CHECK_PENALTY
 from bones.lang import spec
+from bones.lang.load import builtin_names, load_variant
 from bones.lang.spec import points_for_count, spinner_multipliers
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -1243,8 +1244,6 @@ def catalogue_row(v: spec.Variant) -> dict[str, Any]:
 def catalogue() -> list[dict[str, Any]]:
     """Every built-in variant as a :func:`catalogue_row` (``bones list``, the page's list),
     by name; each row names its :func:`family`."""
-    from bones.lang.load import builtin_names, load_variant
-
     return [catalogue_row(load_variant(name)) for name in builtin_names()]
 
 

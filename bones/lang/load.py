@@ -37,7 +37,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
 
+import yaml
+from pydantic import ValidationError
+
 from bones.lang.problems import find, locate_at, position, pydantic_problems, show_value
+from bones.lang.spec import FORMS, Variant, per_count_values, semantic_problems
 from bones.lang.yamlsource import (
     MAX_BYTES,
     LocatedProblem,
@@ -89,8 +93,6 @@ def _builtin_dir() -> Path:
 @functools.lru_cache(maxsize=1)
 def _registry() -> tuple[dict[str, Traversable], tuple[str, ...]]:
     """(lower-case name/alias/file stem -> file, the canonical names)."""
-    import yaml
-
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     index: dict[str, Traversable] = {}
     names: list[str] = []
@@ -592,9 +594,6 @@ def _fit_inherited_to_counts(tree: YNode, own: str) -> YNode:
     partnership counts for the counts it dropped: inherited entries for those
     counts go; anything the file itself wrote stays (and is checked).
     """
-    from pydantic import ValidationError
-
-    from bones.lang.spec import Variant, per_count_values
 
     written, _, found = find(tree, ("players", "counts"))
     if not found or written.file != own:
@@ -673,9 +672,6 @@ def _sorted(problems: list[LocatedProblem], files: tuple[str, ...]) -> list[Loca
 
 def validate_tree(tree: YNode) -> tuple[Variant | None, list[LocatedProblem]]:
     """Validate a merged node tree: (the variant or None, its located problems)."""
-    from pydantic import ValidationError
-
-    from bones.lang.spec import FORMS, Variant, semantic_problems
 
     data = tree.to_plain()
     try:

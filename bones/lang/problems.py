@@ -17,12 +17,15 @@ strings of its models).
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import types
 import typing
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Union, get_args, get_origin
+
+from pydantic import BaseModel
 
 from bones.lang.yamlsource import LocatedProblem, YNode
 
@@ -83,8 +86,6 @@ def _unwrap(tp: Any) -> tuple[Any, list[Any]]:
 
 
 def _is_model(tp: Any) -> bool:
-    from pydantic import BaseModel
-
     return isinstance(tp, type) and issubclass(tp, BaseModel)
 
 
@@ -271,7 +272,6 @@ def show_value(value: Any, node: YNode | None = None) -> str:
         return "a list"
     if isinstance(value, bytes):
         return "binary data"
-    import datetime
 
     if isinstance(value, (datetime.date, datetime.datetime)):
         return f"a date ({value.isoformat()})"

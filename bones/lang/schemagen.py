@@ -29,6 +29,11 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pydantic.json_schema import GenerateJsonSchema
+
+from bones.lang.scenariofile import Scenario
+from bones.lang.spec import Variant
+
 if TYPE_CHECKING:  # pragma: no cover - pydantic is imported when a schema is built
     from pydantic import BaseModel
     from pydantic.json_schema import GenerateJsonSchema
@@ -40,8 +45,6 @@ Schema = dict[str, Any]
 
 
 def _generator() -> type[GenerateJsonSchema]:
-    from pydantic.json_schema import GenerateJsonSchema
-
     class Draft07(GenerateJsonSchema):
         """pydantic's generator with int-keyed maps given a key pattern."""
 
@@ -117,8 +120,6 @@ def _patch_definitions(definitions: dict[str, Schema]) -> dict[str, Schema]:
 
 def variant_schema() -> Schema:
     """The schema of a variant file, complete or (with ``extends``) partial."""
-    from bones.lang.spec import Variant
-
     schema = _draft07(
         Variant,
         "bones variant file",
@@ -140,8 +141,6 @@ def variant_schema() -> Schema:
 
 def scenario_schema() -> Schema:
     """The schema of a scenario file (``bones check``)."""
-    from bones.lang.scenariofile import Scenario
-
     schema = _draft07(
         Scenario,
         "bones scenario file",

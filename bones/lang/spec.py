@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from math import gcd
 from typing import Annotated, Any, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
@@ -1554,8 +1555,6 @@ def _scores_can_rise(variant: Variant) -> bool:
 def score_granularity(variant: Variant) -> int:
     """The largest number that divides every change a score can undergo
     (1 when nothing useful is known, e.g. where players claim their points)."""
-    from math import gcd
-
     if isinstance(variant.scoring.muggins, MugginsOn) or variant.settlement.floor is not None:
         return 1
     step = 0

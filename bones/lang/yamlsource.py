@@ -24,9 +24,12 @@ raises :class:`VariantError` carrying them.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from bones.engine.bounds import NUMBER_LIMIT
 
 MAX_BYTES = 1024 * 1024
 MAX_NODES = 100_000
@@ -229,8 +232,6 @@ def read_bytes(path: Any, file: str, *, what: str = "variant file") -> bytes:
 
 
 def _read_regular(path: str | os.PathLike[str], what: str, fail: Any) -> bytes:
-    import stat
-
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     flags |= getattr(os, "O_BINARY", 0)
     fd = os.open(path, flags)
@@ -255,8 +256,6 @@ def _read_regular(path: str | os.PathLike[str], what: str, fail: Any) -> bytes:
 
 def file_kind(mode: int) -> str:
     """What a file that is not a regular file is, in words (``a named pipe (FIFO)``)."""
-    import stat
-
     if stat.S_ISDIR(mode):
         return "a directory"
     if stat.S_ISFIFO(mode):
@@ -325,7 +324,7 @@ def read_yaml(
 
 def parse_yaml(text: str, file: str) -> tuple[YNode | None, list[LocatedProblem]]:
     """Parse YAML text (see :func:`read_yaml`)."""
-    import yaml
+    import yaml  # lazy: a simulation reads no YAML (compiled-variant cache)
 
     loader = None
     try:
@@ -381,7 +380,7 @@ class _Builder:
     """Turns PyYAML's composed nodes into YNodes, collecting problems."""
 
     def __init__(self, file: str) -> None:
-        import yaml
+        import yaml  # lazy: a simulation reads no YAML (compiled-variant cache)
 
         self.yaml = yaml
         self.file = file
@@ -455,8 +454,6 @@ class _Builder:
             text = str(node.value)
             shown = repr(text) if len(text) <= 40 else repr(text[:37] + "...")
             if "integer string conversion" in reason:  # Python's own cap on digits
-                from bones.engine.bounds import NUMBER_LIMIT
-
                 reason = f"a number of {len(text)} digits (at most {NUMBER_LIMIT})"
             self.problem(node, path, f"cannot read the value {shown}: {reason}")
             value = node.value

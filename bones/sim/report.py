@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bones._version import __version__
 from bones.sim.ratings import ratings_report
 from bones.sim.simulation import (
     FORMAT_VERSION,
@@ -40,6 +41,7 @@ from bones.sim.simulation import (
     Table,
     duplicate_report,
     make_config,
+    timing_report,
 )
 from bones.sim.stats import wilson
 
@@ -181,8 +183,6 @@ def run_facts(summaries: Sequence[Summary], seconds: float, *, jobs: int, worker
               scheduler: str | None) -> dict[str, Any]:
     """The machine-dependent part of a report (``run``): versions, the
     machine, workers, time and per-bot move times."""
-    from bones._version import __version__
-    from bones.sim.simulation import timing_report
 
     games = sum(s.n for s in summaries)
     timing: dict[str, Any] = {}

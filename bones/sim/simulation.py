@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from bones.bots import Bot, make_bot, permit_outside, permitted_outside
 from bones.engine import core
+from bones.engine.flat import Unsupported
 from bones.engine.moves import Outcome
 from bones.engine.rng import BOTS, derive, mix, stream
 from bones.lang.compile import compile_rules
@@ -135,8 +136,8 @@ def make_config(variants: list[str] | list[Table], bots: list[str], games: int, 
         if isinstance(ref, Table):
             tables.append(ref)
             continue
-        # the YAML reader and the models load only for a name or a path (a
-        # Table from the compiled-variant cache needs neither)
+        # lazy: the YAML reader and the models load only for a name or a path
+        # (a Table from the compiled-variant cache needs neither)
         from bones.lang.load import load_variant
 
         variant = load_variant(ref)
@@ -178,8 +179,7 @@ def _check_duplicate(tables: list[Table], lineup: tuple[str, ...]) -> None:
         raise SimError("--duplicate needs at least two different bots "
                        "(one bot in every seat has a single seating)")
     if len(tables) > 1:
-        from bones.engine.match import deal_mismatch
-        from bones.lang.compile import compile_rules
+        from bones.engine.match import deal_mismatch  # lazy: see _play_game
 
         a, b = (compile_rules(t.variant, t.players, t.teams) for t in tables[:2])
         why = deal_mismatch(a, b)
@@ -434,8 +434,6 @@ def _native_runner(config: SimConfig, prep: _Prepared) -> Any:
     if module is None:
         return None
     if prep.native is None:
-        from bones.engine.flat import Unsupported  # the table's code: for the native core only
-
         distinct = config.distinct
         slots = [{"hands": s.hands, "moves": s.moves, "blocked": s.blocked,
                   "leader_win": s.leader_win, "tie": s.tie, "margin": s.margin,
@@ -454,13 +452,13 @@ def _native_runner(config: SimConfig, prep: _Prepared) -> Any:
                  "distinct": len(distinct), "size": len(prep.layout),
                  "pairs": prep.layout.pairs, "slots": slots, "hands_only": config.hands_only,
                  "duplicate": duplicate})
-        except (Unsupported, ValueError):
+        except (Unsupported, ValueError) as err:
             prep.native = False  # a table the native core cannot play: Python does
-            from bones.engine.core import note_python_only
-
             for rules in prep.rules:
                 if rules.trains is not None:
-                    note_python_only(rules)  # BONES_CORE=native: say so, once
+                    # BONES_CORE=native: say why, once (a train layout the
+                    # native core refuses, docs/trains.md)
+                    core.note_python_only(rules, str(err))
     return prep.native or None
 
 
@@ -574,9 +572,9 @@ def _play_game(config: SimConfig, t: int, rules: Rules, prep: _Prepared, seated:
     """Play game ``seed`` of table ``t`` (a match, or one hand in hands mode)
     and write its quantities into ``vector``; ``seated[s]`` is the lineup
     entry in seat ``s``."""
-    # the Python path's game: a run the native core plays imports no Python hand
+    # lazy: the Python path's game: a run the native core plays imports no Python hand
     from bones.bots.external import BotForfeit
-    from bones.engine.match import Match
+    from bones.engine.match import Match  # lazy: as above
 
     owner = rules.owner
     match = Match(rules, seed=seed, leads_apart=config.duplicate)
@@ -634,7 +632,7 @@ def _play_hands(config: SimConfig, t: int, match: Match, prep: _Prepared, seated
                 seed: int, summary: Summary, listeners: list[Any], play: list[int],
                 settle: list[int], tally: _Tally) -> list[int]:
     """Play the match's hands (one in hands mode); return the result per side."""
-    from bones.seat.observation import observe
+    from bones.seat.observation import observe  # lazy: see _play_game
 
     bots = [prep.bots[i] for i in seated]
     decide = [prep.decide[i] for i in seated]
@@ -833,7 +831,7 @@ def start_worker(permitted: list[str], parent: int | None = None) -> None:
 
 def process_executor(jobs: int) -> Executor:
     """Worker processes, for batches the Python path plays (it holds the GIL)."""
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor  # lazy: a run on one worker starts no pool
 
     return ProcessPoolExecutor(max_workers=jobs, initializer=start_worker,
                                initargs=(permitted_outside(), os.getpid()))
@@ -876,7 +874,7 @@ def thread_executor(jobs: int) -> Executor:
     """Worker threads, for batches the native core plays: it releases the GIL
     while it plays, so threads use every core with no process to start and
     one copy of the engine (:func:`plays_natively` says when)."""
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import ThreadPoolExecutor  # lazy: a run on one worker starts no pool
 
     return ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="bones-sim")
 
@@ -968,7 +966,11 @@ class _CtrlCNoted:
 def _run_window(executor: Executor, config: SimConfig, pending: Iterator[tuple[int, int]],
                 in_flight: set[Future[Summary]], window: int, total: Summary,
                 batch_done: Callable[[], None], ctrl_c: _CtrlCNoted) -> None:
-    from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, wait
+    from concurrent.futures import (  # lazy: a run on one worker starts no pool
+        FIRST_COMPLETED,
+        BrokenExecutor,
+        wait,
+    )
 
     while True:
         while len(in_flight) < window:
@@ -1006,7 +1008,7 @@ def _run_window(executor: Executor, config: SimConfig, pending: Iterator[tuple[i
 
 
 def _is_process_pool(executor: Executor) -> bool:
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor  # lazy: a run on one worker starts no pool
 
     return isinstance(executor, ProcessPoolExecutor)
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from typing import Any
 
 from starlette.applications import Starlette
@@ -34,7 +35,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bones.games.numbers import ascii_number
 from bones.web.api import MAX_BODY, BodyTooLarge, error_response, host_name, too_large
-from bones.web.games import ApiError
+from bones.web.games import ApiError, warm
 from bones.web.links import public_origin_host
 from bones.web.routes import ROUTES
 from bones.web.server import ServeConfig, Server
@@ -51,8 +52,6 @@ def allowed_hosts(config: ServeConfig) -> set[str]:
     if public:
         names.add(public.lower())
     if config.host in ("0.0.0.0", "::", ""):
-        import socket
-
         with contextlib.suppress(OSError):
             names.add(socket.gethostname().lower())
             names.add(socket.getfqdn().lower())
@@ -178,8 +177,6 @@ async def _method_not_allowed(request: Request, exc: Exception) -> Response:
 
 
 def _warm() -> None:
-    from bones.web.games import warm
-
     try:
         warm()
     except Exception as err:  # noqa: BLE001 - the first request will report it

@@ -28,6 +28,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from bones.web import tokens
 from bones.web.errors import ApiError
 from bones.web.levels import level_of
 
@@ -80,8 +81,6 @@ def leave(store: GameStore, game: WebGame, key: str | None) -> dict[str, Any]:
 
 def new_link(store: GameStore, game: WebGame, seat: int) -> str:
     """A new key for the person's ``seat`` (the old one stops working); the key."""
-    from bones.web import tokens
-
     with game.held() as session:
         if not 0 <= seat < session.players:
             raise ApiError(404, f"no seat {seat}: the seats are 0 to {session.players - 1}")

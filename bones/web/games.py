@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from bones.web import tokens
 from bones.web.errors import ApiError as ApiError  # re-exported: every route raises it
+from bones.web.limits import limit
 
 if TYPE_CHECKING:  # pragma: no cover
     from contextlib import AbstractContextManager
@@ -49,9 +50,7 @@ log = logging.getLogger("bones.serve")
 def warm() -> None:
     """Import the engine and read the built-in variants (the server does this
     in the background right after it starts listening)."""
-    from bones.games import game, saves  # noqa: F401
     from bones.seat import observation  # noqa: F401
-    from bones.web import view  # noqa: F401
     from bones.web.variants import builtin_index
 
     builtin_index()
@@ -327,7 +326,6 @@ class WebGame:
 
         if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
             raise ApiError(400, "hand must be a hand's number, from 1")
-        from bones.web.limits import limit
 
         with self.held() as session:
             limit(self, "analysis", seat)  # counted as the seat's chat is (429 on a flood)

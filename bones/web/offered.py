@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bones.web.games import ApiError, check_bot
 from bones.web.levels import DEFAULT, LEVELS, OTHERS, level_of
 
 
@@ -23,8 +24,6 @@ def offered(jobs: int | None = None) -> list[dict[str, Any]]:
     ``{"bot", "label", "level", "rank", "description", "detail", "default"}``
     each (``level``/``rank``: the level's name and 1.. for a level, ``None``
     for the others), only those the server runs (``jobs``: its ``--jobs``)."""
-    from bones.web.games import ApiError, check_bot
-
     entries: list[tuple[str, str, str, str | None, int | None]] = [
         (bot, level, description, level, rank)
         for rank, (level, bot, description) in enumerate(LEVELS, start=1)]

@@ -18,8 +18,11 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from bones._version import __version__
+from bones.web import replay as replays
 from bones.web import sims as sims_module
 from bones.web import tokens
+from bones.web.analyses import check_cost
 from bones.web.api import (
     MAX_BODY,
     check_fields,
@@ -30,7 +33,7 @@ from bones.web.api import (
     teams_flag,
     whole_number,
 )
-from bones.web.games import ApiError, WebGame
+from bones.web.games import ANALYSIS_BUDGET, MAX_ANALYSIS_BUDGET, ApiError, WebGame
 from bones.web.links import base_url, qr_svg
 from bones.web.server import server_of
 from bones.web.social_routes import ROUTES as SOCIAL_ROUTES
@@ -363,8 +366,6 @@ async def open_save(request: Request) -> Response:
 
 
 async def replay(request: Request) -> Response:
-    from bones.web.replay import replay_record_text, replay_save
-
     server = server_of(request)
     data = await read_json(request)
     check_fields(data, {"record", "save"})
@@ -373,12 +374,12 @@ async def replay(request: Request) -> Response:
     if "save" in data:
         server.require_host(request)
         path = server.store.save_path(data["save"])
-        frames = await run_in_threadpool(replay_save, path)
+        frames = await run_in_threadpool(replays.replay_save, path)
     else:
         text = data["record"]
         if not isinstance(text, str):
             raise ApiError(400, "record must be the text of a record file")
-        frames = await run_in_threadpool(replay_record_text, text)
+        frames = await run_in_threadpool(replays.replay_record_text, text)
     return JSONResponse(frames)
 
 
@@ -387,10 +388,6 @@ async def analyse(request: Request) -> Response:
     best move's layout for each decision): ``{"record": TEXT}`` or
     ``{"save": NAME}``, and ``budget`` (worlds per decision).  The host's
     alone, within the limits of :mod:`bones.web.analyses`."""
-    from bones.web.analyses import check_cost
-    from bones.web.games import ANALYSIS_BUDGET, MAX_ANALYSIS_BUDGET
-    from bones.web.replay import analysis_of, record_of_save, record_of_text
-
     server = server_of(request)
     server.require_host(request)
     data = await read_json(request)
@@ -401,16 +398,16 @@ async def analyse(request: Request) -> Response:
     async with server.analyses.admitted(request.client.host if request.client else "?"):
         if "save" in data:
             path = server.store.save_path(data["save"])
-            record = await run_in_threadpool(record_of_save, path)
+            record = await run_in_threadpool(replays.record_of_save, path)
             label = path.name
         else:
             text = data["record"]
             if not isinstance(text, str):
                 raise ApiError(400, "record must be the text of a record file")
-            record = await run_in_threadpool(record_of_text, text)
+            record = await run_in_threadpool(replays.record_of_text, text)
             label = "record"
         check_cost(record, budget)
-        result = await _analysis(request, analysis_of, record, label, budget)
+        result = await _analysis(request, replays.analysis_of, record, label, budget)
     return JSONResponse(result)
 
 
@@ -469,8 +466,6 @@ async def cancel_simulation(request: Request) -> Response:
 
 
 async def about(request: Request) -> Response:
-    from bones._version import __version__
-
     server = server_of(request)
     return JSONResponse({"name": "bones", "version": __version__, "api": 1,
                          "docs": "docs/serve.md", "limits": {

@@ -11,6 +11,7 @@ like a path, or a name that is not built in, is a problem at the
 
 from __future__ import annotations
 
+import difflib
 import functools
 from typing import Any
 
@@ -93,8 +94,6 @@ def resolve(ref: Any) -> tuple[Variant, str]:
         return load_text(ref), UPLOAD_NAME
     name = builtin_name(ref)
     if name is None:
-        import difflib
-
         close = difflib.get_close_matches(ref.strip().lower(), list(builtin_index()), n=1)
         hint = f"; did you mean '{close[0]}'?" if close else ""
         raise WebVariantError(f"unknown variant '{ref.strip()[:40]}'{hint} "

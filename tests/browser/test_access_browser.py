@@ -97,6 +97,12 @@ def test_a_whole_hand_played_with_the_keyboard_alone(page, served) -> None:
             page.keyboard.press("h")
             page.wait_for_function("() => document.querySelector('#status').innerText.startsWith('Hint: ')",
                                    timeout=TIMEOUT)
+            # the default variant (Sniff) is played to a target: the chance ranks, and
+            # a best move better than the next says why, in the words of ? and bones analyse
+            hint = page.inner_text("#status")
+            assert re.match(r"Hint: \S+ \(\d+% to win the match, ", hint), hint
+            if re.search(r"\d% more than \S+; ", hint):
+                assert re.search(r"expected\): \S+ \w+", hint), hint
             hinted = True
         if not chatted:
             page.keyboard.press("c")

@@ -73,7 +73,13 @@ def test_play_a_whole_hand_by_clicking_with_a_draw_and_a_scoring_play(page, serv
                            ".innerText.includes('expected loss')", timeout=TIMEOUT)
     judged = page.inner_text("#hand-analysis")
     assert re.search(r"expected loss \d+\.\d points in \d+ decisions?", judged), judged
-    assert re.search(r"^move \d+: \S+ \([+-]\d+\.\d\)", judged, re.M), judged
+    # Sniff is played to a target: the chance of winning the match ranks, shown
+    # first; a move that was not the best says why
+    assert re.search(r"^move \d+: \S+ \((wins \d+\.\d%, )?[+-]\d+\.\d\)", judged, re.M), judged
+    assert "(wins " in judged, judged
+    for line in judged.splitlines():
+        if "; best " in line and not re.search(r", 0\.0%? (better|more to win)", line):
+            assert " — why: " in line, line
     log = "\n".join(logs)
     assert re.search(r"You draw \d-\d", log), log
     assert re.search(r"plays? \S+: count \d+ — scores \d+!", log), log

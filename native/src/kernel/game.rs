@@ -237,7 +237,7 @@ impl<const W: usize> Match<W> {
     }
 
     /// `Match._shuffle_deal`: seat masks and the boneyard.
-    fn shuffle_deal(&self, rng: &mut Rng) -> (Vec<Bits<W>>, Vec<u8>) {
+    pub(crate) fn shuffle_deal(&self, rng: &mut Rng) -> (Vec<Bits<W>>, Vec<u8>) {
         let r = &*self.rules;
         let t = &r.t;
         let (n, size, players) = (r.size, t.hand_size, t.players);

@@ -9,6 +9,7 @@ pub mod moves;
 pub mod rng;
 pub mod settle;
 pub mod table;
+pub mod trains;
 // generated (tools/generate_native.py): its casts denied here
 #[deny(
     clippy::cast_possible_truncation,

@@ -86,6 +86,13 @@ pub mod read {
     pub fn lead(r: &impl Reader, key: &str) -> Result<LeadRule, String> {
         LeadRule::from_codes(&r.ints(key)?)
     }
+
+    pub fn trains(
+        r: &impl Reader,
+        key: &str,
+    ) -> Result<Option<crate::kernel::trains::Trains>, String> {
+        crate::kernel::trains::Trains::from_codes(&r.ints(key)?)
+    }
 }
 
 pub const MAX_PLAYERS: usize = 10;
@@ -193,6 +200,9 @@ impl Table {
         let tiles = (self.highest + 1) * (self.highest + 2) / 2;
         if self.players * self.hand_size > tiles {
             return Err("the deal needs more tiles than the set has".into());
+        }
+        if let Some(trains) = &self.trains {
+            trains.check(self)?;
         }
         Ok(())
     }

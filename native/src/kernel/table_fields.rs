@@ -12,7 +12,7 @@ use crate::kernel::table::{read, Reader, Settle};
 
 /// The version of the flat table format this crate reads: it must equal
 /// `bones.engine.flat.FORMAT_VERSION`, a hash of the table's description.
-pub const TABLE_FORMAT: &str = "e092c030150d449a";
+pub const TABLE_FORMAT: &str = "91055c85da439c3c";
 
 /// The fields of the flat table a hand reads, in order.
 pub const TABLE_FIELDS: &[&str] = &[
@@ -75,6 +75,7 @@ pub const TABLE_FIELDS: &[&str] = &[
     "settle_domino",
     "settle_blocked",
     "ends_pay",
+    "trains",
 ];
 
 /// The fields a match reads beyond the hand's, in order.
@@ -213,6 +214,8 @@ pub struct Table {
     pub settle_blocked: Settle,
     /// once nothing can be drawn, the ends a play leaves can earn: a pass bonus, a capicua or last-tile finish, a block decided by comparing hands
     pub ends_pay: bool,
+    /// a train layout (docs/trains.md): [] for a line or spinner layout, else its TrainRules fields then each tile's charge
+    pub trains: Option<crate::kernel::trains::Trains>,
 }
 
 /// What a match reads beyond the hand's table.
@@ -306,6 +309,7 @@ impl Table {
             settle_domino: read::settle(r, "settle_domino")?,
             settle_blocked: read::settle(r, "settle_blocked")?,
             ends_pay: read::flag(r, "ends_pay")?,
+            trains: read::trains(r, "trains")?,
         })
     }
 }

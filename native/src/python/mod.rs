@@ -16,6 +16,7 @@ mod ismcts;
 mod rules;
 mod search;
 mod sim;
+mod trains;
 mod vector;
 
 use pyo3::exceptions::PyValueError;
@@ -190,5 +191,6 @@ fn bones_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     search::register(m)?;
     ismcts::register(m)?;
     vector::register(m)?;
+    trains::register(m)?;
     Ok(())
 }

@@ -59,7 +59,19 @@ pub fn table_from_dict(d: &Bound<'_, PyDict>) -> PyResult<Table> {
 /// The kernel's rules for a flat table (`bones.engine.flat`), at the width
 /// its tile set needs: what every native object's constructor reads.
 pub(crate) fn rules_from_dict(table: &Bound<'_, PyDict>) -> PyResult<AnyRules> {
-    AnyRules::new(table_from_dict(table)?).map_err(PyValueError::new_err)
+    AnyRules::new(line_table(table_from_dict(table)?)?).map_err(PyValueError::new_err)
+}
+
+/// `t`, unless it lays out trains: the line and spinner hand, the searches
+/// and the vector environment do not play them (a simulation and
+/// `bones_native.TrainHand` do, docs/trains.md).
+fn line_table(t: Table) -> PyResult<Table> {
+    if t.trains.is_some() {
+        return Err(PyValueError::new_err(
+            "a train layout: the native core plays it in simulations only (docs/trains.md)",
+        ));
+    }
+    Ok(t)
 }
 
 /// A flat rule table, checked and turned into the kernel's tables once.
@@ -74,7 +86,7 @@ impl Rules {
     #[new]
     fn new(table: &Bound<'_, PyDict>) -> PyResult<Self> {
         guard(|| {
-            let t = table_from_dict(table)?;
+            let t = line_table(table_from_dict(table)?)?;
             let size = t.size();
             let inner = AnyRules::new(t).map_err(PyValueError::new_err)?;
             Ok(Rules { inner, size })

@@ -50,18 +50,20 @@ impl Bot {
 }
 
 /// One finished game's quantities, borrowed from the caller's buffers (no
-/// allocation per game): each seat's owner, each owner's result, the winning
-/// owner (if any), `[moves, blocked hands, hands]`, the first leader, each
-/// seat's play points and each owner's settlements.
+/// allocation per game): each seat's owner, each owner's result (what
+/// places the sides: a train layout's penalties negated) and points, the
+/// winning owner (if any), `[moves, blocked hands, hands]`, the first
+/// leader, each seat's play points and each owner's settlements.
 #[derive(Clone, Copy)]
-struct Outcome<'a> {
-    owner: &'a [usize],
-    result: &'a [i64],
-    winner: Option<usize>,
-    counts: [i64; 3],
-    leader: usize,
-    play: &'a [i64],
-    settle: &'a [i64],
+pub(crate) struct Outcome<'a> {
+    pub(crate) owner: &'a [usize],
+    pub(crate) result: &'a [i64],
+    pub(crate) points: &'a [i64],
+    pub(crate) winner: Option<usize>,
+    pub(crate) counts: [i64; 3],
+    pub(crate) leader: usize,
+    pub(crate) play: &'a [i64],
+    pub(crate) settle: &'a [i64],
 }
 
 /// `sim._Slots`: where one table's per-game quantities sit in the vector.
@@ -92,7 +94,7 @@ pub(crate) const TIME_BINS: f64 = 20.0;
 /// The time bin of a decision that took `us` microseconds: `TIME_BINS`
 /// bins a factor of e (a small whole number, so the cast is exact).
 #[expect(clippy::cast_possible_truncation, reason = "a rounded small float")]
-fn time_bin(us: f64) -> i64 {
+pub(crate) fn time_bin(us: f64) -> i64 {
     (TIME_BINS * us.ln()).round() as i64
 }
 
@@ -215,12 +217,12 @@ pub struct Totals {
     pub deal_pairs: Vec<i64>,
 }
 
-struct Game<'a> {
-    sim: &'a Sim,
-    seated: Vec<usize>,
-    bot_ids: Vec<usize>,
-    seed: u64,
-    decisions: u64,
+pub(crate) struct Game<'a> {
+    pub(crate) sim: &'a Sim,
+    pub(crate) seated: Vec<usize>,
+    pub(crate) bot_ids: Vec<usize>,
+    pub(crate) seed: u64,
+    pub(crate) decisions: u64,
 }
 
 /// One table's match, kept from game to game of a batch and started again
@@ -463,6 +465,10 @@ impl Game<'_> {
         hists: &mut TableHists,
         timing: &mut [BTreeMap<i64, u64>],
     ) -> Result<(), String> {
+        if mt.rules.t.trains.is_some() {
+            // a train layout's match (run::trains): the one dispatch, per game
+            return self.play_trains(&mt.rules, st, vector, hists, timing);
+        }
         let sim = self.sim;
         // one count a game (the match is borrowed mutably while `t` is read)
         let rules = Arc::clone(&mt.rules);
@@ -563,9 +569,11 @@ impl Game<'_> {
             result.copy_from_slice(&mt.scores);
             usize::try_from(mt.winner).ok()
         };
+        let result: &[i64] = result;
         let game = Outcome {
             owner: &t.owner,
             result,
+            points: result,
             winner,
             counts: [moves, blocked, hands],
             // a match plays a hand at least
@@ -578,7 +586,7 @@ impl Game<'_> {
     }
 
     /// `sim._record_game`.
-    fn record(
+    pub(crate) fn record(
         &self,
         slots: &Slots,
         game: &Outcome<'_>,
@@ -588,6 +596,7 @@ impl Game<'_> {
         let Outcome {
             owner,
             result,
+            points,
             winner,
             counts: [moves, blocked, hands],
             leader,
@@ -614,13 +623,13 @@ impl Game<'_> {
             vector[at] = won;
             vector[at + PLAY] = play[s];
             vector[at + SETTLE] = settle[o];
-            vector[at + SCORE] = result[o];
+            vector[at + SCORE] = points[o];
             let at = slots.bot_win[d];
             // a bot in several seats: it wins when any of its sides wins
             vector[at] = vector[at].max(won);
             vector[at + PLAY] += play[s];
             vector[at + SETTLE] += settle[o];
-            vector[at + SCORE] += result[o];
+            vector[at + SCORE] += points[o];
         }
         if slots.bot_win.len() > 1 {
             let mut best = [i64::MIN; MAX_PLAYERS];

@@ -653,9 +653,21 @@ function botWords(x, capital = false) {
 }
 
 function analysisText(d) {
-  const v = (x) => (x >= 0 ? "+" : "") + x.toFixed(1);
+  // the figure that ranked the moves first (d.ranked_by: "win" or "value"), the gap in it
+  const f = (m) => analysisFigure(d, m);
   // a twin of the best (the same position up to symmetry) is the best move
-  if (d.played.move === d.best.move || (d.best.same || []).includes(d.played.move)) return `${d.played.move} (${v(d.played.value)}), the best move`;
-  return `${d.played.move} (${v(d.played.value)}); best ${d.best.move} (${v(d.best.value)}), ` +
-    `${d.loss.toFixed(1)} better${d.mistake ? " — a mistake" : ""}`;
+  if (d.played.move === d.best.move || (d.best.same || []).includes(d.played.move)) return `${d.played.move} (${f(d.played)}), the best move`;
+  return `${d.played.move} (${f(d.played)}); best ${d.best.move} (${f(d.best)}), ` +
+    `${analysisGap(d)}${d.mistake ? " — a mistake" : ""}${d.why ? ` — why: ${d.why}` : ""}`;
+}
+
+// A move's figures in an analysis, the one that ranked first.
+export function analysisFigure(d, m) {
+  const v = (x) => (x >= 0 ? "+" : "") + x.toFixed(1);
+  return d.ranked_by === "win" ? `wins ${(m.win * 100).toFixed(1)}%, ${v(m.value)}` : v(m.value);
+}
+
+// How much better the best move is, in the figure that ranked.
+export function analysisGap(d) {
+  return d.ranked_by === "win" ? `${(d.win_loss * 100).toFixed(1)}% more to win` : `${d.loss.toFixed(1)} better`;
 }

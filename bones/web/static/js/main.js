@@ -1,7 +1,7 @@
 // The page: pick and read variants, write a house rule, play, watch simulations, replay.
 
 import { call, host, hostKey, setHostKey, rememberSeat, seatKey, seatKeys } from "./api.js";
-import { Table } from "./game.js";
+import { Table, analysisFigure, analysisGap } from "./game.js";
 import { readWatchHash, showWatch, watchLinksCard } from "./watch.js";
 import { presencePanel } from "./social.js";
 import { reportCharts, compareCharts } from "./charts.js";
@@ -418,11 +418,11 @@ function showReplay(name) {
 // The search's analysis of each decision (`bones analyse`), shown beside the
 // move it judges; "show the best move" draws the layout the best move would have made.
 function analysisLine(d) {
-  const v = (x) => (x >= 0 ? "+" : "") + x.toFixed(1);
+  const f = (m) => analysisFigure(d, m);  // the figure that ranked first
   // a twin of the best (the same position up to symmetry) is the best move
-  if (d.played.move === d.best.move || (d.best.same || []).includes(d.played.move)) return `analysis: seat ${d.seat} played ${d.played.move} (${v(d.played.value)}), the best move`;
-  return `analysis: seat ${d.seat} played ${d.played.move} (${v(d.played.value)}); best ${d.best.move} (${v(d.best.value)}), ` +
-    `${d.loss.toFixed(1)} better${d.mistake ? " — a mistake" : ""}`;
+  if (d.played.move === d.best.move || (d.best.same || []).includes(d.played.move)) return `analysis: seat ${d.seat} played ${d.played.move} (${f(d.played)}), the best move`;
+  return `analysis: seat ${d.seat} played ${d.played.move} (${f(d.played)}); best ${d.best.move} (${f(d.best)}), ` +
+    `${analysisGap(d)}${d.mistake ? " — a mistake" : ""}${d.why ? ` — why: ${d.why}` : ""}`;
 }
 
 function player(root, r, body) {

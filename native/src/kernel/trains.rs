@@ -1,0 +1,1006 @@
+//! Train layouts (docs/trains.md): a hub double with lines ("trains",
+//! "arms") growing from it, move for move the same as
+//! `bones.engine.trains.TrainHand`, and a match of rounds with a hub double
+//! chosen by round (`bones.engine.match.Match` on a train layout).
+//!
+//! A line or spinner game never comes here: the flat table's `trains` field
+//! is `None` for them, and the simulation dispatches a train table to
+//! [`TrainMatch`] once per game, so their hot path is untouched.
+//!
+//! The layout is a list of arms, each a line with one open end (`arm_open`,
+//! -1 once closed) and an owner ([`Owner`]). Plays are the move codes of
+//! `bones.engine.moves`: `tile << 7 | arm << 1`, with [`HUB_ARM`] and
+//! [`FOOT_ARM`] for a tile laid against the hub or the double owed toes
+//! (each makes the next arm); the hub's placement is a lead code.
+
+#![deny(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::cast_lossless
+)]
+
+use std::sync::Arc;
+
+use crate::kernel::bits::Bits;
+use crate::kernel::convert::{byte, int, small, wide};
+use crate::kernel::game::{Match, DEALS};
+use crate::kernel::moves::{lead_code, play_code, BLOCKED, DOMINO, DRAW, PASS, PLAYING};
+use crate::kernel::rng::{derive, Rng};
+use crate::kernel::table::{MatchRules, Rules, Table, MAX_PLAYERS};
+
+/// The move arm of a tile laid against the hub double (`moves.HUB_ARM`).
+pub const HUB_ARM: usize = 61;
+/// The move arm of a tile laid against the double owed toes (`moves.FOOT_ARM`).
+pub const FOOT_ARM: usize = 62;
+/// The most arms a train layout may make: every move arm below [`HUB_ARM`].
+pub const MAX_TRAIN_ARMS: usize = HUB_ARM;
+
+/// A train layout's rules (`bones.engine.rules.TrainRules`), read from the
+/// flat table's `trains` field: its fields in `bones.engine.flat.TRAIN_FIELDS`
+/// order, then each tile's charge.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trains {
+    /// round 1's hub double; round r uses top - (r - 1)
+    pub top: usize,
+    /// rounds of a match
+    pub rounds: usize,
+    /// placing the hub is the placer's whole turn
+    pub placing_ends_turn: bool,
+    /// a personal train per seat, with its marker
+    pub seat_trains: bool,
+    /// public trains
+    pub public: usize,
+    /// a public train only for a seat whose own train is started
+    pub public_needs_own: bool,
+    /// a first turn may start or extend a public train
+    pub public_in_first_turn: bool,
+    /// tiles that must lie against the hub before any other play
+    pub hub_tiles: usize,
+    /// tiles a double at an arm's end is owed before other play (0: none)
+    pub cover: i64,
+    /// each cover makes a new arm (the arm of the double closes)
+    pub toes: bool,
+    /// the player who lays a double covers it in the same turn
+    pub cover_self: bool,
+    /// a first turn lays any number of tiles on one's own train
+    pub first_turn_multi: bool,
+    /// a first turn of several tiles may be stopped early (pass)
+    pub first_turn_stop: bool,
+    /// the owner's marker comes off when he plays anywhere
+    pub marker_off_anywhere: bool,
+    /// charged for a marker on one's train at the round's end
+    pub marker_penalty: i64,
+    /// a total at or above this ends the match (0: rounds only)
+    pub lose_at: i64,
+    /// what each tile id left in a hand is charged
+    pub values: Vec<i64>,
+}
+
+impl Trains {
+    /// The fields before the tiles' charges, in the flat table's order.
+    pub const FIELDS: [&'static str; 16] = [
+        "top",
+        "rounds",
+        "placing_ends_turn",
+        "seat_trains",
+        "public",
+        "public_needs_own",
+        "public_in_first_turn",
+        "hub_tiles",
+        "cover",
+        "toes",
+        "cover_self",
+        "first_turn_multi",
+        "first_turn_stop",
+        "marker_off_anywhere",
+        "marker_penalty",
+        "lose_at",
+    ];
+
+    /// `[]` for a line or spinner layout, else the fields and the charges.
+    pub fn from_codes(c: &[i64]) -> Result<Option<Trains>, String> {
+        if c.is_empty() {
+            return Ok(None);
+        }
+        let n = Self::FIELDS.len();
+        if c.len() <= n {
+            return Err(format!("a train layout has {n} fields and a charge per tile"));
+        }
+        let count = |i: usize| {
+            usize::try_from(c[i])
+                .map_err(|_| format!("trains.{} = {} is negative", Self::FIELDS[i], c[i]))
+        };
+        Ok(Some(Trains {
+            top: count(0)?,
+            rounds: count(1)?,
+            placing_ends_turn: c[2] != 0,
+            seat_trains: c[3] != 0,
+            public: count(4)?,
+            public_needs_own: c[5] != 0,
+            public_in_first_turn: c[6] != 0,
+            hub_tiles: count(7)?,
+            cover: c[8],
+            toes: c[9] != 0,
+            cover_self: c[10] != 0,
+            first_turn_multi: c[11] != 0,
+            first_turn_stop: c[12] != 0,
+            marker_off_anywhere: c[13] != 0,
+            marker_penalty: c[14],
+            lose_at: c[15],
+            values: c[n..].to_vec(),
+        }))
+    }
+
+    /// What the train hand relies on, against the rest of the table: a bad
+    /// table is an error, never a panic. The rules a train layout never
+    /// plays (scoring plays, bonuses, teams) are refused with their reason.
+    pub fn check(&self, t: &Table) -> Result<(), String> {
+        if self.values.len() != t.size() {
+            return Err("a train layout needs one charge per tile".into());
+        }
+        if self.top > t.highest {
+            return Err(format!("the double-{} set has no [{}-{}]", t.highest, self.top, self.top));
+        }
+        let arms = if self.seat_trains { t.players + self.public } else { 0 };
+        if arms >= MAX_TRAIN_ARMS {
+            return Err("too many trains for a move's arm field".into());
+        }
+        if t.owners != t.players {
+            return Err("train layouts are played each for himself".into());
+        }
+        if t.scores_plays {
+            return Err("a train layout scores no play".into());
+        }
+        if t.ends_pay || t.capicua_points != 0 || t.round_pass != 0 {
+            return Err("its pass, capicua or last-tile bonuses on a train layout are not \
+                        ported"
+                .into());
+        }
+        if t.max_draws < 1 {
+            return Err("a train layout draws when a player cannot play".into());
+        }
+        Ok(())
+    }
+
+    /// The hub double's number in round `round` (1 first).
+    pub fn hub_pip(&self, round: usize) -> usize {
+        self.top.saturating_sub(round.saturating_sub(1))
+    }
+}
+
+/// Whose an arm is (`TrainHand.arm_owner`: a seat, -1, -2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// a seat's personal train, with its marker
+    Seat(usize),
+    /// a public train
+    Public,
+    /// an arm grown from the hub or a foot
+    Arm,
+}
+
+impl Owner {
+    /// As the Python hand's `arm_owner` holds it.
+    pub fn code(self) -> i64 {
+        match self {
+            Owner::Seat(s) => int(s),
+            Owner::Public => -1,
+            Owner::Arm => -2,
+        }
+    }
+}
+
+/// A double owed covers (`TrainHand.owed`'s entries).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Owed {
+    /// the arm it lies on, `None` for a foot (its covers are new arms)
+    pub arm: Option<usize>,
+    /// its number
+    pub pip: usize,
+    /// covers still owed
+    pub left: i64,
+    /// laid in a first turn (binds nobody until every seat has had one)
+    pub first: bool,
+}
+
+/// A pip as the Python hand indexes its tables with it: -1, a closed end,
+/// reads the highest pip's entry (`matching[-1]`); valid variant files never
+/// ask (`spec._check_trains`), but both cores answer alike.
+#[inline(always)]
+fn pip_index(pip: i8, highest: usize) -> usize {
+    usize::try_from(pip).unwrap_or(highest)
+}
+
+/// One round of a train layout (`bones.engine.trains.TrainHand`).
+#[derive(Clone)]
+pub struct TrainHand<const W: usize> {
+    pub rules: Arc<Rules<W>>,
+    pub hands: [Bits<W>; MAX_PLAYERS],
+    pub boneyard: Vec<u8>,
+    pub bone_pos: usize,
+    /// the boneyard's length less the reserve (never drawn)
+    pub bone_end: usize,
+    pub on_table: Bits<W>,
+    pub arm_open: Vec<i8>,
+    pub arm_end: Vec<i8>,
+    pub arm_owner: Vec<Owner>,
+    pub marked: [bool; MAX_PLAYERS],
+    pub owed: Vec<Owed>,
+    pub first_done: [bool; MAX_PLAYERS],
+    /// tiles laid by the player to move in this turn
+    pub laid_turn: u32,
+    /// the arm whose double the mover must cover now
+    pub must_cover: Option<usize>,
+    /// tiles still owed to the hub
+    pub hub_left: usize,
+    pub hub_arms: usize,
+    pub turn: usize,
+    pub leader: usize,
+    /// the round's hub double
+    pub lead_tile: usize,
+    pub placed: u32,
+    pub passes: i64,
+    pub drawn_turn: i64,
+    pub drawn: [u32; MAX_PLAYERS],
+    pub scores: Vec<i64>,
+    pub state: u8,
+    pub game_over: bool,
+    pub winner: Option<usize>,
+    pub domino_seat: Option<usize>,
+    pub last_player: Option<usize>,
+    pub settlement: Option<Vec<i64>>,
+    pub won_by: Option<usize>,
+    /// (seat, move, points) per move, when recording
+    pub log: Vec<(u8, i64, i64)>,
+    pub record: bool,
+    pub moves: u32,
+    /// the hand's number in the match
+    pub number: usize,
+}
+
+impl<const W: usize> TrainHand<W> {
+    /// A round dealt as `hands` and `boneyard` (drawing order), the holder
+    /// of the hub double `lead_tile` to place it.
+    pub fn new(
+        rules: Arc<Rules<W>>,
+        hands: &[Bits<W>],
+        boneyard: Vec<u8>,
+        leader: usize,
+        lead_tile: usize,
+        scores: Option<Vec<i64>>,
+        number: usize,
+    ) -> Self {
+        let t = &rules.t;
+        let multi = t.trains.as_ref().is_some_and(|tr| tr.first_turn_multi);
+        let mut h = [Bits::<W>::ZERO; MAX_PLAYERS];
+        h[..hands.len()].copy_from_slice(hands);
+        TrainHand {
+            hands: h,
+            bone_end: boneyard.len().saturating_sub(t.reserve),
+            boneyard,
+            bone_pos: 0,
+            on_table: Bits::ZERO,
+            arm_open: Vec::with_capacity(16),
+            arm_end: Vec::with_capacity(16),
+            arm_owner: Vec::with_capacity(16),
+            marked: [false; MAX_PLAYERS],
+            owed: Vec::new(),
+            first_done: [!multi; MAX_PLAYERS],
+            laid_turn: 0,
+            must_cover: None,
+            hub_left: 0,
+            hub_arms: 0,
+            turn: leader,
+            leader,
+            lead_tile,
+            placed: 0,
+            passes: 0,
+            drawn_turn: 0,
+            drawn: [0; MAX_PLAYERS],
+            scores: scores.unwrap_or_else(|| vec![0; t.owners]),
+            state: PLAYING,
+            game_over: false,
+            winner: None,
+            domino_seat: None,
+            last_player: None,
+            settlement: None,
+            won_by: None,
+            log: Vec::new(),
+            record: false,
+            moves: 0,
+            number,
+            rules,
+        }
+    }
+
+    /// The train layout's rules (present: a train hand is made only for them).
+    #[inline(always)]
+    fn tr(&self) -> &Trains {
+        self.rules.t.trains.as_ref().expect("a train hand has a train layout")
+    }
+
+    pub fn drawable(&self) -> usize {
+        self.bone_end.saturating_sub(self.bone_pos)
+    }
+
+    /// The hub double's number.
+    pub fn hub_number(&self) -> usize {
+        usize::from(self.rules.low[self.lead_tile])
+    }
+
+    /// What `seat`'s hand is charged (the tile values of the rules).
+    pub fn pips_left(&self, seat: usize) -> i64 {
+        let values = &self.tr().values;
+        self.hands[seat].ones().map(|t| values[t]).sum()
+    }
+
+    fn matching(&self, pip: i8) -> &Bits<W> {
+        &self.rules.matching[pip_index(pip, self.rules.t.highest)]
+    }
+
+    fn far(&self, tile: usize, pip: i8) -> i8 {
+        self.rules.other_pip(tile, pip_index(pip, self.rules.t.highest))
+    }
+
+    /// The oldest owed double every player must serve now, if any (its index).
+    pub fn binding(&self) -> Option<usize> {
+        if self.must_cover.is_some() {
+            return None;
+        }
+        let players = self.rules.t.players;
+        let all_done = self.first_done[..players].iter().all(|&d| d);
+        self.owed.iter().position(|o| !o.first || all_done)
+    }
+
+    /// The player to move is in his first turn of several tiles.
+    pub fn in_first_turn(&self) -> bool {
+        !self.first_done[self.turn]
+    }
+
+    fn own_arm(&self, seat: usize) -> Option<usize> {
+        self.tr().seat_trains.then_some(seat)
+    }
+
+    /// (move arm, pip) of every place `seat` may lay a tile now, into `out`;
+    /// `everywhere`: as if every train carried a marker and no first turn
+    /// restricted it (the blocked test).
+    pub fn targets_into(&self, seat: usize, everywhere: bool, out: &mut Vec<(usize, i8)>) {
+        out.clear();
+        if self.placed == 0 {
+            return;
+        }
+        if self.hub_left > 0 {
+            out.push((HUB_ARM, small(self.hub_number())));
+            return;
+        }
+        if let (Some(arm), false) = (self.must_cover, everywhere) {
+            out.push((arm, self.arm_open[arm]));
+            return;
+        }
+        if let Some(i) = self.binding() {
+            let owed = self.owed[i];
+            out.push((owed.arm.unwrap_or(FOOT_ARM), small(owed.pip)));
+            return;
+        }
+        let tr = self.tr();
+        let own = self.own_arm(seat);
+        if !everywhere && self.in_first_turn() && !self.first_done[seat] {
+            if let Some(own) = own.filter(|&a| self.arm_open[a] >= 0) {
+                out.push((own, self.arm_open[own]));
+            }
+            if tr.public_in_first_turn {
+                for (a, o) in self.arm_owner.iter().enumerate() {
+                    if *o == Owner::Public {
+                        out.push((a, self.arm_open[a]));
+                    }
+                }
+            }
+            return;
+        }
+        let own_unstarted = own.is_some_and(|a| self.arm_end[a] < 0);
+        for (a, &owner) in self.arm_owner.iter().enumerate() {
+            let pip = self.arm_open[a];
+            if pip < 0 {
+                continue;
+            }
+            match owner {
+                Owner::Seat(o) if o != seat && !everywhere && !self.marked[o] => continue,
+                Owner::Public if tr.public_needs_own && own_unstarted => continue,
+                _ => {}
+            }
+            out.push((a, pip));
+        }
+    }
+
+    /// The legal moves of the player to move, into `out` (`TrainHand.legal_moves`).
+    pub fn legal_moves_into(&self, out: &mut Vec<i64>) {
+        out.clear();
+        if self.state != PLAYING {
+            return;
+        }
+        let seat = self.turn;
+        let held = self.hands[seat];
+        if self.placed == 0 {
+            if held.has(self.lead_tile) {
+                out.push(lead_code(self.lead_tile));
+            }
+            return;
+        }
+        let mut targets = Vec::with_capacity(16);
+        self.targets_into(seat, false, &mut targets);
+        for &(arm, pip) in &targets {
+            for tile in held.and(self.matching(pip)).ones() {
+                out.push(play_code(tile, arm));
+            }
+        }
+        let t = &self.rules.t;
+        if !out.is_empty() {
+            if self.may_stop() || (self.drawn_turn != 0 && !t.must_play_drawn) {
+                out.push(PASS);
+            }
+            return;
+        }
+        if self.laid_turn > 0 && self.in_first_turn() {
+            out.push(PASS); // stopping a first turn that cannot go on
+            return;
+        }
+        if self.drawable() > 0 && self.drawn_turn < t.max_draws {
+            out.push(DRAW);
+        } else {
+            out.push(PASS);
+        }
+    }
+
+    pub fn legal_moves(&self) -> Vec<i64> {
+        let mut out = Vec::with_capacity(32);
+        self.legal_moves_into(&mut out);
+        out
+    }
+
+    pub fn is_legal(&self, mv: i64) -> bool {
+        self.legal_moves().contains(&mv)
+    }
+
+    /// The mover may end his first turn after laying a tile (`pass`).
+    fn may_stop(&self) -> bool {
+        self.state == PLAYING
+            && self.laid_turn > 0
+            && self.in_first_turn()
+            && self.tr().first_turn_stop
+            && self.must_cover.is_none()
+    }
+
+    /// Play `mv` (legal: the caller checks) for the player to move.
+    pub fn apply(&mut self, mv: i64) {
+        let seat = self.turn;
+        self.moves += 1;
+        if self.record {
+            self.log.push((byte(seat), mv, 0));
+        }
+        if mv == DRAW {
+            self.draw(seat);
+            self.check_blocked();
+            return;
+        }
+        if mv == PASS {
+            self.pass(seat);
+            return;
+        }
+        let tile = crate::kernel::moves::tile_of(mv);
+        self.hands[seat].clear(tile);
+        self.on_table.set(tile);
+        self.placed += 1;
+        self.last_player = Some(seat);
+        self.passes = 0;
+        if self.placed == 1 {
+            self.place_hub(seat);
+            return;
+        }
+        let ended_turn = self.lay(seat, tile, crate::kernel::moves::arm_of(mv));
+        if self.hands[seat].is_zero() {
+            self.domino_seat = Some(seat);
+            self.end_round(DOMINO);
+            return;
+        }
+        if ended_turn {
+            self.next_turn();
+        } else {
+            self.check_blocked();
+        }
+    }
+
+    fn new_arm(&mut self, pip: i8, owner: Owner, started: bool) {
+        self.arm_open.push(pip);
+        self.arm_end.push(if started { pip } else { -1 });
+        self.arm_owner.push(owner);
+    }
+
+    fn place_hub(&mut self, seat: usize) {
+        let hub = small(self.hub_number());
+        let (seat_trains, public, hub_tiles, ends_turn) = {
+            let tr = self.tr();
+            (tr.seat_trains, tr.public, tr.hub_tiles, tr.placing_ends_turn)
+        };
+        if seat_trains {
+            for owner in 0..self.rules.t.players {
+                self.new_arm(hub, Owner::Seat(owner), false);
+            }
+        }
+        for _ in 0..public {
+            self.new_arm(hub, Owner::Public, false);
+        }
+        self.hub_left = hub_tiles;
+        if ends_turn {
+            self.first_done[seat] = true;
+            self.next_turn();
+        } else {
+            self.check_blocked();
+        }
+    }
+
+    /// Lay `tile` on `arm`; whether the turn is over.
+    fn lay(&mut self, seat: usize, tile: usize, arm: usize) -> bool {
+        let first = self.in_first_turn();
+        self.laid_turn += 1;
+        if arm == HUB_ARM {
+            let far = self.far(tile, small(self.hub_number()));
+            self.new_arm(far, Owner::Arm, true);
+            self.hub_arms += 1;
+            self.hub_left -= 1;
+            return !first;
+        }
+        if arm == FOOT_ARM {
+            let i = self.binding().expect("a play on the foot has a foot to serve");
+            let far = self.far(tile, small(self.owed[i].pip));
+            self.new_arm(far, Owner::Arm, true);
+            self.served(i);
+            return !first;
+        }
+        let (seat_trains, off_anywhere, cover, toes, cover_self) = {
+            let tr = self.tr();
+            (tr.seat_trains, tr.marker_off_anywhere, tr.cover, tr.toes, tr.cover_self)
+        };
+        let far = self.far(tile, self.arm_open[arm]);
+        self.arm_open[arm] = far;
+        self.arm_end[arm] = far;
+        if seat_trains && (self.arm_owner[arm] == Owner::Seat(seat) || off_anywhere) {
+            self.marked[seat] = false;
+        }
+        if let Some(i) = self.owed.iter().position(|o| o.arm == Some(arm)) {
+            self.served(i);
+        }
+        if self.must_cover == Some(arm) {
+            self.must_cover = None;
+        }
+        let pip = pip_index(far, self.rules.t.highest);
+        if self.rules.is_double[tile] && cover != 0 {
+            if toes {
+                self.arm_open[arm] = -1; // the double closes its arm
+                self.owed.push(Owed { arm: None, pip, left: cover, first });
+            } else {
+                self.owed.push(Owed { arm: Some(arm), pip, left: cover, first });
+            }
+            if cover_self && !self.hands[seat].is_zero() {
+                if first {
+                    // a first turn goes on with the cover if the player holds one
+                    if self.hands[seat].intersects(&self.rules.matching[pip]) {
+                        self.must_cover = Some(arm);
+                        return false;
+                    }
+                    self.first_done[seat] = true;
+                    return true;
+                }
+                self.must_cover = Some(arm);
+                self.drawn_turn = 0; // a new draw for the cover
+                return false;
+            }
+            if first {
+                self.first_done[seat] = true;
+            }
+            return true;
+        }
+        if first {
+            if self.drawn_turn != 0 {
+                // a drawn tile laid ends a first turn
+                self.first_done[seat] = true;
+                return true;
+            }
+            if let Some(own) = self.own_arm(seat) {
+                if self.hands[seat].intersects(self.matching(self.arm_open[own])) {
+                    return false;
+                }
+            }
+            self.first_done[seat] = true;
+            return true;
+        }
+        true
+    }
+
+    fn served(&mut self, i: usize) {
+        self.owed[i].left -= 1;
+        if self.owed[i].left <= 0 {
+            self.owed.remove(i);
+        }
+    }
+
+    fn draw(&mut self, seat: usize) {
+        let tile = usize::from(self.boneyard[self.bone_pos]);
+        self.bone_pos += 1;
+        self.hands[seat].set(tile);
+        self.drawn_turn += 1;
+        self.drawn[seat] += 1;
+    }
+
+    fn pass(&mut self, seat: usize) {
+        let stop = self.laid_turn > 0 && self.in_first_turn();
+        if !stop && self.tr().seat_trains {
+            self.marked[seat] = true;
+        }
+        self.first_done[seat] = true;
+        self.passes += 1;
+        self.next_turn();
+    }
+
+    fn next_turn(&mut self) {
+        self.must_cover = None;
+        self.turn = self.rules.next_seat[self.turn];
+        self.drawn_turn = 0;
+        self.laid_turn = 0;
+        self.check_blocked();
+    }
+
+    /// End the round when nothing can be drawn and no hand holds a tile
+    /// that could be laid (every train counted open).
+    fn check_blocked(&mut self) {
+        if self.state != PLAYING || self.placed == 0 || self.drawable() > 0 {
+            return;
+        }
+        let mut targets = Vec::with_capacity(16);
+        for seat in 0..self.rules.t.players {
+            self.targets_into(seat, true, &mut targets);
+            let held = &self.hands[seat];
+            if targets.iter().any(|&(_, pip)| held.intersects(self.matching(pip))) {
+                return;
+            }
+        }
+        self.end_round(BLOCKED);
+    }
+
+    fn end_round(&mut self, how: u8) {
+        let players = self.rules.t.players;
+        self.state = how;
+        let (penalty, lose_at) = {
+            let tr = self.tr();
+            (tr.marker_penalty, tr.lose_at)
+        };
+        let mut charges: Vec<i64> = (0..players)
+            .map(|s| self.pips_left(s) + if self.marked[s] { penalty } else { 0 })
+            .collect();
+        if how == DOMINO {
+            if let Some(s) = self.domino_seat {
+                charges[s] = 0;
+            }
+        }
+        for (score, &c) in self.scores.iter_mut().zip(&charges) {
+            *score += c;
+        }
+        self.won_by = if how == DOMINO { self.domino_seat } else { lowest(&charges) };
+        self.settlement = Some(charges);
+        if lose_at != 0 && self.scores.iter().any(|&s| s >= lose_at) {
+            self.game_over = true;
+            self.winner = lowest(&self.scores);
+        }
+    }
+
+    /// `out_bonus` of the Python hand, which the heuristic reads: the
+    /// last-tile bonus of going out with `tile` (a train layout scores no
+    /// capicua: `Trains::check`).
+    pub fn out_bonus(&self, tile: usize) -> i64 {
+        let t = &self.rules.t;
+        if int(tile) == t.last_tile {
+            t.last_tile_points
+        } else {
+            0
+        }
+    }
+
+    /// `won_bonus(DOMINO)` of the Python hand: the bonus by hand number.
+    pub fn won_bonus_domino(&self) -> i64 {
+        let bonus = &self.rules.t.hand_bonus;
+        if self.number > 0 && self.number <= bonus.len() {
+            bonus[self.number - 1]
+        } else {
+            0
+        }
+    }
+}
+
+/// The seat with the lowest value, `None` when several share it
+/// (`trains.lowest_total`).
+pub fn lowest(values: &[i64]) -> Option<usize> {
+    let low = *values.iter().min()?;
+    let mut seats = (0..values.len()).filter(|&s| values[s] == low);
+    let first = seats.next();
+    if seats.next().is_some() {
+        None
+    } else {
+        first
+    }
+}
+
+/// A match of a train layout (`bones.engine.match.Match` with `trains`):
+/// round `r` is dealt from `derive(seed, [DEALS, r])` like any hand, its hub
+/// double `top - (r - 1)` placed by its holder (the players draw in turn
+/// from seat 0 until it appears), until the last round or a losing total.
+pub struct TrainMatch<const W: usize> {
+    pub base: Match<W>,
+    /// the round of the first hand (a scenario may start later)
+    pub first_round: usize,
+}
+
+impl<const W: usize> TrainMatch<W> {
+    pub fn new(rules: Arc<Rules<W>>, m: MatchRules, seed: u64) -> Self {
+        TrainMatch { base: Match::new(rules, m, seed), first_round: 1 }
+    }
+
+    /// The next hand's round.
+    pub fn round_number(&self) -> usize {
+        self.first_round + self.base.hands_played
+    }
+
+    pub fn game_over(&self) -> bool {
+        self.base.game_over
+    }
+
+    /// `Match.new_hand` of a train layout: the shuffle, then `train_deal`.
+    pub fn new_hand(&self, record: bool) -> TrainHand<W> {
+        let base = &self.base;
+        let rules = &base.rules;
+        let number = base.hands_played + 1;
+        let mut rng = Rng::new(derive(base.seed, &[DEALS, wide(number)]));
+        let (mut hands, boneyard) = base.shuffle_deal(&mut rng);
+        let tr = rules.t.trains.as_ref().expect("a train match has a train layout");
+        let hub = rules.double(tr.hub_pip(self.round_number()));
+        let players = rules.t.players;
+        let mut seat = 0;
+        let mut drawn = 0;
+        let leader = loop {
+            if let Some(s) = hands.iter().position(|h| h.has(hub)) {
+                break s;
+            }
+            // the hub double is in the boneyard: every tile of the set is
+            // somewhere, so it comes before the boneyard runs out
+            hands[seat].set(usize::from(boneyard[drawn]));
+            drawn += 1;
+            seat = (seat + 1) % players;
+        };
+        let mut hand = TrainHand::new(
+            Arc::clone(rules),
+            &hands,
+            boneyard[drawn..].to_vec(),
+            leader,
+            hub,
+            Some(base.scores.clone()),
+            base.hand_number(),
+        );
+        hand.record = record;
+        hand
+    }
+
+    /// `Match.finish_hand` of a train layout: the scores carried, and the
+    /// match over after its last round (the lowest total wins) or at a
+    /// losing total.
+    pub fn finish_hand(&mut self, hand: &TrainHand<W>) {
+        let base = &mut self.base;
+        base.scores.clone_from(&hand.scores);
+        base.hands_played += 1;
+        if hand.won_by.is_some() {
+            base.hands_won += 1;
+        }
+        let rounds = base.rules.t.trains.as_ref().map_or(0, |tr| tr.rounds);
+        if hand.game_over {
+            base.game_over = true;
+            base.winner = hand.winner.map_or(-1, int);
+        } else if self.first_round + base.hands_played > rounds {
+            base.game_over = true;
+            base.winner = lowest(&base.scores).map_or(-1, int);
+        }
+    }
+}
+
+/// The greedy bot on a train layout (`policies.greedy_move`): no play
+/// scores there, so the heaviest tile, then a double, the first such move
+/// in legal order; never a voluntary draw or pass while a tile can be laid.
+pub fn greedy_move<const W: usize>(hand: &TrainHand<W>, legal: &[i64]) -> i64 {
+    if legal.len() == 1 {
+        return legal[0];
+    }
+    let r = &hand.rules;
+    let mut best = None;
+    let mut best_key = (i64::MIN, false);
+    for &mv in legal {
+        if mv < 0 {
+            continue;
+        }
+        let tile = crate::kernel::moves::tile_of(mv);
+        let key = (r.pips[tile], r.is_double[tile]);
+        if best.is_none() || key > best_key {
+            best_key = key;
+            best = Some(mv);
+        }
+    }
+    best.unwrap_or(if legal.contains(&DRAW) { DRAW } else { PASS })
+}
+
+/// `basic._VARIETY`, `_SHED`, `_SHED_LATE` and `_DRAW_COST`: the
+/// heuristic's weights (the reply term weighs what no train play scores).
+const VARIETY: f64 = 1.5;
+const SHED: f64 = 0.25;
+const SHED_LATE: f64 = 1.0;
+const DRAW_COST: f64 = 2.0;
+
+/// The heuristic bot on a train layout (`basic.heuristic_move` as the
+/// Python hand plays it there): no play scores and nothing pays for the
+/// ends a play leaves (`Trains::check`), so a play is worth the pips it
+/// sheds (more once someone may go out) and the numbers it keeps, a finish
+/// the unseen tiles' average pips over the others' tiles and its bonuses;
+/// the same float operations in the same order as the Python judge.
+pub fn heuristic_move<const W: usize>(hand: &TrainHand<W>, legal: &[i64]) -> i64 {
+    if legal.len() == 1 {
+        return legal[0];
+    }
+    let r = &*hand.rules;
+    let t = &r.t;
+    let seat = hand.turn;
+    let own = hand.hands[seat];
+    let unseen = r.full.and_not(&own).and_not(&hand.on_table);
+    let counts: Vec<u32> = (0..t.players).map(|s| hand.hands[s].count()).collect();
+    let drawable = hand.drawable();
+    let n_unseen = unseen.count();
+    let others_min = (0..t.players)
+        .filter(|&s| s != seat && t.owner[s] != t.owner[seat])
+        .map(|s| counts[s])
+        .min()
+        .unwrap_or(0);
+    let late = drawable == 0 && (others_min <= 2 || counts[seat] <= 3);
+    let shed = if late { SHED_LATE } else { SHED };
+    let avg_pips =
+        if n_unseen > 0 { as_float(r.pips_of(&unseen)) / f64::from(n_unseen) } else { 0.0 };
+    let variety_of = |mask: &Bits<W>| -> u32 {
+        let n = r.matching.iter().filter(|m| mask.intersects(m)).count();
+        u32::try_from(n).unwrap_or(u32::MAX)
+    };
+    let mut best: Option<i64> = None;
+    let mut best_value = f64::NEG_INFINITY;
+    for &mv in legal {
+        if mv < 0 {
+            continue;
+        }
+        let tile = crate::kernel::moves::tile_of(mv);
+        let mut left = own;
+        left.clear(tile);
+        let mut value = 0.0 + shed * as_float(r.pips[tile]);
+        if left.is_zero() {
+            let others: u32 =
+                (0..t.players).filter(|&s| t.owner[s] != t.owner[seat]).map(|s| counts[s]).sum();
+            value += avg_pips * f64::from(others);
+            let bonus = hand.out_bonus(tile) + hand.won_bonus_domino();
+            if bonus != 0 {
+                value += as_float(bonus);
+            }
+        } else {
+            value += VARIETY * f64::from(variety_of(&left));
+            if value <= best_value {
+                continue; // the reply only lowers it (here by nothing)
+            }
+        }
+        if value > best_value {
+            best = Some(mv);
+            best_value = value;
+        }
+    }
+    let Some(best) = best else {
+        return if legal.contains(&DRAW) { DRAW } else { PASS };
+    };
+    if legal.contains(&DRAW) {
+        let draw = VARIETY * f64::from(variety_of(&own)) - shed * avg_pips - DRAW_COST;
+        if draw > best_value {
+            return DRAW;
+        }
+    }
+    best
+}
+
+/// A small int as a float, exactly (pips and bonuses are far below 2^53).
+#[inline(always)]
+#[expect(clippy::cast_precision_loss, reason = "far below 2^53")]
+fn as_float(v: i64) -> f64 {
+    v as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::table::tests::table;
+
+    /// A Mexican Train-like table: double-12, personal trains, one public.
+    fn mexican(players: usize) -> Arc<Rules<2>> {
+        let mut t = table(12, players);
+        t.scores_plays = false;
+        t.max_draws = 1;
+        t.must_play_drawn = true;
+        t.hand_size = 10;
+        t.last_tile = -1;
+        let size = t.size();
+        t.trains = Some(Trains {
+            top: 12,
+            rounds: 13,
+            seat_trains: true,
+            public: 1,
+            cover: 1,
+            cover_self: true,
+            first_turn_multi: true,
+            first_turn_stop: true,
+            values: vec![1; size],
+            ..Trains::default()
+        });
+        t.trains.as_ref().unwrap().check(&t).unwrap();
+        Arc::new(Rules::<2>::new(t).unwrap())
+    }
+
+    #[test]
+    fn codes_round_trip_and_a_short_table_is_refused() {
+        let r = mexican(4);
+        let tr = r.t.trains.clone().unwrap();
+        let mut codes = vec![12, 13, 0, 1, 1, 0, 0, 0, 1, 0, 1, 1, 1, 0, 0, 0];
+        codes.extend(vec![1; r.size]);
+        assert_eq!(Trains::from_codes(&codes).unwrap(), Some(tr));
+        assert_eq!(Trains::from_codes(&[]).unwrap(), None);
+        assert!(Trains::from_codes(&[12, 13]).is_err());
+    }
+
+    #[test]
+    fn random_rounds_end_and_keep_every_tile() {
+        let r = mexican(4);
+        for seed in 0..40 {
+            let mut mt = TrainMatch::new(Arc::clone(&r), MatchRules::default(), seed);
+            let mut rng = Rng::new(seed);
+            let mut legal = Vec::new();
+            while !mt.game_over() {
+                let mut hand = mt.new_hand(false);
+                let mut steps = 0;
+                while hand.state == PLAYING {
+                    hand.legal_moves_into(&mut legal);
+                    assert!(!legal.is_empty());
+                    let mv = legal[rng.index(legal.len())];
+                    hand.apply(mv);
+                    steps += 1;
+                    assert!(steps < 10_000, "a round that never ends");
+                    let mut all = hand.on_table;
+                    for s in 0..4 {
+                        assert!(!all.intersects(&hand.hands[s]));
+                        all.or_assign(&hand.hands[s]);
+                    }
+                    for &t in &hand.boneyard[hand.bone_pos..] {
+                        assert!(!all.has(usize::from(t)));
+                        all.set(usize::from(t));
+                    }
+                    assert_eq!(all, r.full);
+                }
+                let charges = hand.settlement.clone().unwrap();
+                if hand.state == DOMINO {
+                    assert_eq!(charges[hand.domino_seat.unwrap()], 0);
+                }
+                mt.finish_hand(&hand);
+            }
+            assert_eq!(mt.base.hands_played, 13);
+        }
+    }
+
+    #[test]
+    fn lowest_is_unique_or_none() {
+        assert_eq!(lowest(&[3, 1, 2]), Some(1));
+        assert_eq!(lowest(&[1, 1, 2]), None);
+    }
+}
