@@ -1,7 +1,7 @@
 """Train sb3-contrib's MaskablePPO on the native vector environment, then play it in bones.
 
     pip install 'bones[ppo]'         # sb3-contrib: stable-baselines3 and torch (the CPU is enough)
-    python examples/train_ppo.py --steps 4000000 --out /tmp/ppo.zip
+    python examples/train_ppo.py --steps 4000000 --scoring-view --out /tmp/ppo.zip
     bones simulate all-fives -n 300 --seed 1 \\
         --bots file:examples/train_ppo.py:PPOBot:model=/tmp/ppo.zip --bots greedy
 
@@ -16,7 +16,11 @@ one line, and exits 1.
 observation as the vector environment does (:class:`bones.seat.encoding.Encoding`,
 scaled; :class:`bones.seat.actions.ActionSpace`) and takes the legal action
 the policy ranks highest, so ``bones simulate`` measures it with bones' own
-statistics.  docs/adapters.md has the result and its budget.  Everything is
+statistics.  ``--scoring-view`` trains on the observation with the scoring
+view appended (``scoring=True``: the points each action would score now and
+the count after it, :class:`bones.adapters.scoring.ScoringView`); the saved
+model's observation size tells :class:`PPOBot` which it was trained on.
+docs/adapters.md has the results and their budgets.  Everything is
 seeded by ``--seed``: the deals and bot moves (the environment), the network's
 initial weights and its sampled actions (torch, on one thread).
 """
@@ -49,13 +53,14 @@ def _requires(*modules: str) -> None:
                               f"(PyTorch, Stable-Baselines3 and sb3-contrib)") from err
 
 
-def make_env(opponents: str, envs: int, reward: str) -> BonesVecEnv:
-    return vec_env("all-fives", num_envs=envs, seat="random", opponents=opponents, reward=reward)
+def make_env(opponents: str, envs: int, reward: str, scoring: bool = False) -> BonesVecEnv:
+    return vec_env("all-fives", num_envs=envs, seat="random", opponents=opponents, reward=reward,
+                   scoring=scoring)
 
 
 def train(steps: int, out: str, seed: int = 1, envs: int = 64, opponents: str = "greedy",
           warmup: float = 0.0, reward: str = "scaled", n_steps: int = 128,
-          net: tuple[int, ...] = (256, 256), lr: float = 3e-4) -> None:
+          net: tuple[int, ...] = (256, 256), lr: float = 3e-4, scoring: bool = False) -> None:
     """``steps`` environment steps of MaskablePPO; the first ``warmup``
     fraction against ``random`` (a curriculum), the rest against ``opponents``."""
     _requires("torch", "sb3_contrib")
@@ -70,7 +75,7 @@ def train(steps: int, out: str, seed: int = 1, envs: int = 64, opponents: str = 
     model: Any = None
     t0, cpu0 = time.time(), time.process_time()
     for k, (against, budget) in enumerate(s for s in stages if s[1] > 0):
-        env = VecMonitor(make_env(against, envs, reward))
+        env = VecMonitor(make_env(against, envs, reward, scoring))
         env.seed(seed + 1_000_000 * k)
         if model is None:
             model = MaskablePPO("MlpPolicy", env, n_steps=n_steps, batch_size=n_steps * envs // 8,
@@ -108,12 +113,17 @@ def _progress(against: str, t0: float, every: int = 50) -> Any:
     return Progress()
 
 
-def observation_input(observation: Any, encoding: Any, space: Any) -> tuple[np.ndarray, np.ndarray]:
+def observation_input(observation: Any, encoding: Any, space: Any,
+                      scoring: Any = None) -> tuple[np.ndarray, np.ndarray]:
     """What the vector environment gives the learner for ``observation``:
-    the scaled encoding and the legal-action mask."""
+    the scaled encoding (and the scoring view, when ``scoring`` is one) and
+    the legal-action mask."""
     mask = np.zeros(space.num_actions, dtype=bool)
     mask[[space.index(mv) for mv in observation.legal_moves()]] = True
-    return encoding.encode(observation), mask
+    x = encoding.encode(observation)
+    if scoring is not None:
+        x = np.concatenate([x, scoring.encode(observation)])
+    return x, mask
 
 
 class PPOBot:
@@ -129,6 +139,7 @@ class PPOBot:
         self._for: Any = None
 
     def choose(self, observation: Any, rng: Any) -> int:
+        from bones.adapters.scoring import ScoringView
         from bones.seat.actions import ActionSpace
         from bones.seat.encoding import Encoding
 
@@ -139,7 +150,11 @@ class PPOBot:
             self._for = observation.rules
             self._enc = Encoding(observation.rules, scaled=True)
             self._space = ActionSpace(observation.rules)
-        x, mask = observation_input(observation, self._enc, self._space)
+            # a model trained with --scoring-view observes the view too
+            size = self.model.observation_space.shape[0]
+            self._view = (ScoringView(observation.rules, scaled=True, start=self._enc.size)
+                          if size != self._enc.size else None)
+        x, mask = observation_input(observation, self._enc, self._space, self._view)
         action, _ = self.model.predict(x, action_masks=mask, deterministic=True)
         return int(self._space.move(int(action)))
 
@@ -157,6 +172,8 @@ def main() -> None:
     ap.add_argument("--n-steps", type=int, default=128, help="steps per table per rollout")
     ap.add_argument("--net", default="256,256", help="hidden layer sizes")
     ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--scoring-view", action="store_true",
+                    help="observe the scoring view too (the points each action scores now)")
     o = ap.parse_args()
     try:
         _requires("torch", "sb3_contrib")
@@ -165,7 +182,7 @@ def main() -> None:
         sys.exit(1)
     train(o.steps, o.out, seed=o.seed, envs=o.envs, opponents=o.opponents, warmup=o.warmup,
           reward=o.reward, n_steps=o.n_steps, net=tuple(int(n) for n in o.net.split(",")),
-          lr=o.lr)
+          lr=o.lr, scoring=o.scoring_view)
 
 
 if __name__ == "__main__":

@@ -27,15 +27,15 @@ def _pick(mask: np.ndarray, rng: np.random.Generator) -> int:
 
 def _compare(variant: str, opponents: str, seat: int | str, steps: int, n: int = 3,
              reward: str | None = None, episode: str = "hand", players: int | None = None,
-             threads: int = 1) -> int:
+             threads: int = 1, scoring: bool = False) -> int:
     """Step the vector env and n scalar envs with the same actions; every
     array must agree.  Returns the episodes seen."""
     seed = 11
     venv = BonesVectorEnv(variant, num_envs=n, seat=seat, opponents=opponents,
                           reward=reward, episode=episode, players=players,
-                          num_threads=threads)
+                          num_threads=threads, scoring=scoring)
     scalars = [scalar_env(variant, seat=seat, opponents=opponents, reward=reward,
-                          episode=episode, players=players) for _ in range(n)]
+                          episode=episode, players=players, scoring=scoring) for _ in range(n)]
     vobs, vinfo = venv.reset(seed=seed)
     infos = []
     for i, e in enumerate(scalars):
@@ -91,6 +91,35 @@ def test_same_episodes_random_seat_match_and_rewards() -> None:
     # capicua (dominican), a lock decided against a neighbour (both)
     assert _compare("kozel", "random", 0, 200, players=4) > 0
     assert _compare("dominican", "heuristic", 1, 120) > 0
+
+
+@pytest.mark.parametrize("variant,opponents,players", [
+    ("all-fives", "random", None), ("sniff", "heuristic", None), ("muggins", "greedy", 3),
+    ("fives-and-threes", "random", None), ("block-2p", "greedy", None),
+    # extra plays after a double, matching-ends scoring, a penalty match
+    ("kozel", "random", 4), ("dominican", "heuristic", None),
+])
+def test_the_scoring_view_is_the_same_in_both_cores(variant: str, opponents: str,
+                                                     players: int | None) -> None:
+    # the view is computed in Rust by the vector environment and in Python
+    # by the scalar one: every row agrees, step by step
+    assert _compare(variant, opponents, 0, 80, players=players, scoring=True) > 0
+    assert _compare(variant, opponents, "random", 40, players=players, scoring=True,
+                    threads=2, episode="match") >= 0
+
+
+def test_an_illegal_action_leaves_no_scoring_view_in_either_core() -> None:
+    venv = BonesVectorEnv("all-fives", num_envs=1, opponents="greedy", scoring=True)
+    scalar = scalar_env("all-fives", opponents="greedy", scoring=True)
+    vobs, _ = venv.reset(seed=3)
+    obs, _ = scalar.reset(seed=3)
+    size = venv.encoding.size
+    assert vobs[0][size:].any() and obs[size:].any()
+    vobs, vrew, vterm, _, vinfo = venv.step(np.array([10_000]))
+    obs, rew, term, _, info = scalar.step(10_000)
+    assert vterm[0] and term and vinfo["illegal"][0] and info["illegal"]
+    np.testing.assert_array_equal(vobs[0], obs)
+    assert not obs[size:].any()
 
 
 def test_the_observation_says_when_the_move_is_an_extra_play() -> None:

@@ -53,7 +53,7 @@ def test_no_count_aborts_the_interpreter() -> None:
         settings = {"seat": 0, "opponents": [("random", 0, 0, "", 0, 0.0, 0)] * 2,
                     "whole_match": False, "reward": "points", "scale": 250.0,
                     "illegal_reward": -1.0, "count_cap": 48.0, "score_scale": 250.0,
-                    "score_clip": SCORE_CLIP, "record": False}
+                    "score_clip": SCORE_CLIP, "record": False, "scoring": False}
         core = native().VectorCore
         attempt(lambda: core(flat_table(rules), 10**12, settings, 1))
         attempt(lambda: core(flat_table(rules), 2**60, settings, 1))

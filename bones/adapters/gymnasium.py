@@ -47,6 +47,7 @@ from bones.adapters.common import (
     compile_table,
 )
 from bones.adapters.render import render_text
+from bones.adapters.scoring import ScoringView
 from bones.bots import Bot, make_bot
 from bones.engine.rng import Rng, derive
 from bones.lang.load import builtin_names
@@ -56,10 +57,10 @@ def env(variant: str = "all-fives", seat: int | str = 0,
         opponents: str | list[Any] = "heuristic", players: int | None = None,
         teams: bool | None = None, episode: str = "hand", render_mode: str | None = None,
         illegal_reward: float = -1.0, reward: str | None = None,
-        render_all: bool = False) -> BonesEnv:
+        render_all: bool = False, scoring: bool = False) -> BonesEnv:
     """The environment; see :class:`BonesEnv` for the arguments."""
     return BonesEnv(variant, seat, opponents, players, teams, episode, render_mode,
-                    illegal_reward, reward, render_all)
+                    illegal_reward, reward, render_all, scoring)
 
 
 class BonesEnv(gymnasium.Env):
@@ -76,6 +77,10 @@ class BonesEnv(gymnasium.Env):
 
     ``render_mode="ansi"``: :meth:`render` draws the seat's view (its own
     tiles, never another's); ``render_all=True`` every hand.
+
+    ``scoring=True`` appends the scoring view to the observation (the
+    points each action would score now and the count after it,
+    :class:`bones.adapters.scoring.ScoringView`); off by default.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
@@ -84,7 +89,8 @@ class BonesEnv(gymnasium.Env):
                  opponents: str | list[Any] = "heuristic", players: int | None = None,
                  teams: bool | None = None, episode: str = "hand",
                  render_mode: str | None = None, illegal_reward: float = -1.0,
-                 reward: str | None = None, render_all: bool = False) -> None:
+                 reward: str | None = None, render_all: bool = False,
+                 scoring: bool = False) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         self.rules = compile_table(variant, players, teams)
@@ -109,6 +115,11 @@ class BonesEnv(gymnasium.Env):
         self.space = probe.space
         self.encoding = probe.encoding
         low, high = self.encoding.bounds()
+        self.scoring: ScoringView | None = None
+        if scoring:
+            self.scoring = ScoringView(self.rules, scaled=True, start=self.encoding.size)
+            more_low, more_high = self.scoring.bounds()
+            low, high = low + more_low, high + more_high
         self.observation_space = spaces.Box(np.array(low, dtype=np.float32),
                                             np.array(high, dtype=np.float32), dtype=np.float32)
         self.action_space = spaces.Discrete(self.space.num_actions)
@@ -125,7 +136,13 @@ class BonesEnv(gymnasium.Env):
     def _obs(self) -> tuple[np.ndarray, dict[str, Any]]:
         game = self.game
         assert game is not None
-        obs = self.encoding.encode(game.observe(self.seat))
+        seen = game.observe(self.seat)
+        obs = self.encoding.encode(seen)
+        if self.scoring is not None:
+            # once the episode is over (an illegal action included) no move is left
+            view = (np.zeros(self.scoring.size, dtype=np.float32) if game.over
+                    else self.scoring.encode(seen))
+            obs = np.concatenate([obs, view])
         return obs, {"action_mask": self.action_masks(), "seat": self.seat,
                      "count": game.hand.count, "scores": list(game.hand.scores),
                      "outcome": game.outcome, "settlement": list(game.settlement)}

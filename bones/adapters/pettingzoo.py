@@ -28,6 +28,7 @@ from pettingzoo.utils import wrappers
 
 from bones.adapters.common import Game, check_illegal_reward, check_reward, compile_table
 from bones.adapters.render import render_text
+from bones.adapters.scoring import ScoringView
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
 
@@ -35,12 +36,12 @@ from bones.engine.rules import Rules
 def env(variant: str = "all-fives", players: int | None = None, teams: bool | None = None,
         seed: int | None = None, episode: str = "hand", render_mode: str | None = None,
         illegal_reward: float = -1.0, reward: str | None = None,
-        observation: str = "dict", render_all: bool = False) -> AECEnv:
+        observation: str = "dict", render_all: bool = False, scoring: bool = False) -> AECEnv:
     """The environment, wrapped as PettingZoo's classic games are: an
     illegal action ends the episode with ``illegal_reward`` for the seat
     that made it, and calls out of order raise."""
     raw = raw_env(variant, players, teams, seed, episode, render_mode, reward, observation,
-                  render_all)
+                  render_all, scoring)
     wrapped: AECEnv = wrappers.TerminateIllegalWrapper(
         raw, illegal_reward=check_illegal_reward(illegal_reward))
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
@@ -69,6 +70,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     ``render_mode="ansi"``: :meth:`render` draws the view of the agent to
     move (its own tiles, never another's); ``render_all=True`` every hand.
+
+    ``scoring=True`` appends the scoring view to the encoding (the points
+    each action would score now and the count after it, for the agent to
+    move; :class:`bones.adapters.scoring.ScoringView`); off by default.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "bones_v0",
@@ -77,7 +82,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def __init__(self, variant: str = "all-fives", players: int | None = None,
                  teams: bool | None = None, seed: int | None = None, episode: str = "hand",
                  render_mode: str | None = None, reward: str | None = None,
-                 observation: str = "dict", render_all: bool = False) -> None:
+                 observation: str = "dict", render_all: bool = False,
+                 scoring: bool = False) -> None:
         super().__init__()
         self.render_all = bool(render_all)
         if observation not in ("dict", "box"):
@@ -98,6 +104,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.space = probe.space
         self.encoding = probe.encoding
         low, high = self.encoding.bounds()
+        self.scoring: ScoringView | None = None
+        if scoring:
+            self.scoring = ScoringView(rules, scaled=True, start=self.encoding.size)
+            more_low, more_high = self.scoring.bounds()
+            low, high = low + more_low, high + more_high
         box = spaces.Box(np.array(low, dtype=np.float32), np.array(high, dtype=np.float32),
                          dtype=np.float32)
         obs_space: spaces.Space[Any] = box
@@ -170,7 +181,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def observe(self, agent: str) -> Any:
         assert self.game is not None
         seat = self.agent_name_mapping[agent]
-        obs = self.encoding.encode(self.game.observe(seat))
+        seen = self.game.observe(seat)
+        obs = self.encoding.encode(seen)
+        if self.scoring is not None:
+            # no move is left for an agent whose episode is over
+            over = (self.game.over or self.terminations.get(agent)
+                    or self.truncations.get(agent))
+            view = (np.zeros(self.scoring.size, dtype=np.float32) if over
+                    else self.scoring.encode(seen))
+            obs = np.concatenate([obs, view])
         if self.observation_kind == "box":
             return obs
         return {"observation": obs, "action_mask": self._mask(seat)}

@@ -48,6 +48,31 @@ seat's reward, ``reward`` the reward of the seat that acted).
 3 target), its ``settlement``, ``rewards`` per seat and ``illegal``, each
 with Gymnasium's ``_key`` mask of the tables it is for (as
 ``make_vec(..., vectorization_mode="sync")`` marks them).
+
+``scoring=True`` appends the scoring view to every observation (the points
+each action would score now and the count after it,
+:class:`bones.adapters.scoring.ScoringView`, computed in the core); off by
+default.
+
+Asynchronous stepping (as EnvPool does it): :meth:`~BonesVectorEnv.send`
+queues actions for some tables and returns at once; the tables step on
+background threads (``num_threads`` of them, at least one) while the
+caller works; :meth:`~BonesVectorEnv.recv` waits for the first
+``batch_size`` tables to finish, in whatever order they finish, and returns
+their rows with their ids in ``info["env_id"]``.  A table whose opponent
+thinks long (``search``) then holds up no other:
+
+>>> envs = BonesVectorEnv("all-fives", num_envs=4, opponents="random", batch_size=2)
+>>> envs.async_reset(seed=7)
+>>> obs, reward, terminated, truncated, info = envs.recv()
+>>> obs.shape, sorted(info) == sorted(["env_id", *envs.INFO_KEYS])
+((2, 162), True)
+>>> envs.send(info["action_mask"].argmax(axis=1), info["env_id"])
+
+A table's trajectory depends only on its seed and the actions it is sent,
+never on the order the results come back in, so it plays the same episodes
+as under :meth:`~BonesVectorEnv.step`.  While tables are out (sent and not
+yet received) ``step`` and ``reset`` are refused.
 """
 
 from __future__ import annotations
@@ -63,6 +88,7 @@ from gymnasium.vector.utils import batch_space
 
 from bones.adapters.common import check_illegal_reward, check_reward, compile_table
 from bones.adapters.render import render_state
+from bones.adapters.scoring import ScoringView
 from bones.bots import make_bot
 from bones.bots.basic import GreedyBot, HeuristicBot, RandomBot
 from bones.bots.ismcts import DEFAULT_SCALE
@@ -151,7 +177,8 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
                  opponents: str | list[str] = "heuristic", players: int | None = None,
                  teams: bool | None = None, episode: str = "hand", reward: str | None = None,
                  illegal_reward: float = -1.0, num_threads: int = 1, copy: bool = True,
-                 render_mode: str | None = None, render_all: bool = False) -> None:
+                 render_mode: str | None = None, render_all: bool = False,
+                 scoring: bool = False, batch_size: int | None = None) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         self.render_mode = render_mode
@@ -181,6 +208,9 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         self.episode = episode
         self.encoding = Encoding(rules, scaled=True)
         self.space = ActionSpace(rules)
+        self.scoring = (ScoringView(rules, scaled=True, start=self.encoding.size)
+                        if scoring else None)
+        view = 0 if self.scoring is None else self.scoring.size
 
         flat = dict(flat_table(rules))
         # the opponents fill the other seats in order; a random or
@@ -198,13 +228,17 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         # a table's bytes: the core's estimate of its own, and its rows of
         # the arrays below, twice (the copies a step returns)
         self.table_bytes = module.VectorCore.table_bytes(flat) + 2 * (
-            4 * self.encoding.size + self.space.num_actions + 8 * (4 + p + 2 * rules.owners) + 4)
+            4 * (self.encoding.size + view) + self.space.num_actions + 8 * (4 + p + 2 * rules.owners) + 4)
         most = max_tables(self.table_bytes)
         if not 1 <= n <= most:
             raise ValueError(
                 f"`num_envs` must be between 1 and {most:,} (the tables half the machine's "
                 f"{memory_bytes() / 1e9:.1f} GB holds at about {self.table_bytes:,} bytes a "
                 f"table), got {n}")
+        batch = n if batch_size is None else _count(batch_size, "batch_size")
+        if not 1 <= batch <= n:
+            raise ValueError(f"`batch_size` must be between 1 and num_envs ({n}), got {batch}")
+        self.batch_size = batch
         settings = {
             "seat": code, "opponents": per_seat, "whole_match": episode == "match",
             "reward": self.reward_kind, "scale": float(self.encoding.score_scale),
@@ -212,10 +246,12 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
             "score_scale": float(self.encoding.score_scale), "score_clip": SCORE_CLIP,
             # the tables keep their moves only to be drawn
             "record": render_mode == "ansi",
+            "scoring": self.scoring is not None,
         }
         self.core = module.VectorCore(flat, n, settings, threads)
         size, actions = self.core.shape
-        if (size, actions) != (self.encoding.size, self.space.num_actions):  # pragma: no cover
+        if (size, actions) != (self.encoding.size + view,
+                               self.space.num_actions):  # pragma: no cover
             raise RuntimeError("the native encoding disagrees with bones.seat.encoding")
         o = rules.owners
         self._obs = _bound((n, size), np.float32)
@@ -244,6 +280,9 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         self._every = tuple(every)
         self._shape = (n,)
         low, high = self.encoding.bounds()
+        if self.scoring is not None:
+            more_low, more_high = self.scoring.bounds()
+            low, high = low + more_low, high + more_high
         self.single_observation_space = spaces.Box(
             np.array(low, dtype=np.float32), np.array(high, dtype=np.float32), dtype=np.float32)
         self.single_action_space = spaces.Discrete(actions)
@@ -357,6 +396,63 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         self.core.step(actions)
         return (self._out(self._obs), self._out(self._reward),
                 self._terminated.astype(bool), self._truncated.astype(bool), self._info())
+
+    #: the entries of ``info`` (each with its ``_key`` mask after ``step``)
+    INFO_KEYS = ("action_mask", "seat", "count", "scores", "outcome", "settlement", "rewards",
+                 "illegal")
+
+    def async_reset(self, *, seed: int | list[int | None] | None = None) -> None:
+        """Start a new episode on every table in the background (seeded as
+        :meth:`reset` seeds them); :meth:`recv` takes the first observations."""
+        if seed is None and not self._seeded:
+            seed = int.from_bytes(os.urandom(8), "big") % (1 << 62)
+        if seed is not None:
+            if self.core.outstanding:
+                raise RuntimeError(f"{self.core.outstanding} tables are stepping in the "
+                                   "background: recv() them first")
+            for i, s in enumerate(self._seeds(seed)):
+                if s is not None:
+                    self.core.seed(i, s % (1 << 64))
+            self._seeded = True
+        self.core.send(list(range(self.num_envs)), [], True)
+
+    def send(self, actions: Any, env_id: Any = None) -> None:
+        """Queue one action for each table of ``env_id`` (an integer array;
+        by default every table) and return at once: the tables step in the
+        background.  A table must be received (:meth:`recv`) before it is
+        sent again."""
+        if not self._seeded:
+            raise RuntimeError("call reset() or async_reset() first")
+        ids = (np.arange(self.num_envs) if env_id is None else np.asarray(env_id))
+        if ids.ndim != 1 or ids.dtype.kind not in "iu":
+            raise TypeError(f"`env_id` must be a 1-d integer array, got {ids.dtype} of "
+                            f"shape {ids.shape}")
+        acts = np.asarray(actions)
+        if acts.shape != ids.shape:
+            raise ValueError(f"`actions` must have shape `{ids.shape}` (one per env id), "
+                             f"got {acts.shape}")
+        if acts.dtype.kind not in "iu":
+            raise TypeError(f"`actions` must have an integer dtype, got {acts.dtype}")
+        if (ids < 0).any():
+            raise ValueError(f"env ids are 0 to {self.num_envs - 1}, got {int(ids.min())}")
+        self.core.send(ids.tolist(), acts.astype(np.int64).tolist(), False)
+
+    def recv(self, batch_size: int | None = None) -> tuple[
+            np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Wait for ``batch_size`` (by default the constructor's) of the
+        tables sent to finish and return their rows, in the order they
+        finished: ``(obs, reward, terminated, truncated, info)``, each with
+        one row per table, ``info["env_id"]`` naming the tables."""
+        count = self.batch_size if batch_size is None else _count(batch_size, "batch_size")
+        ids = np.asarray(self.core.recv(count), dtype=np.int64)
+        info: dict[str, Any] = {
+            "action_mask": self._mask[ids], "seat": self._seat[ids], "count": self._count[ids],
+            "scores": self._scores[ids], "outcome": self._outcome[ids],
+            "settlement": self._settlement[ids], "rewards": self._rewards[ids],
+            "illegal": self._illegal[ids].view(np.bool_), "env_id": ids,
+        }
+        return (self._obs[ids], self._reward[ids], self._terminated[ids].astype(bool),
+                self._truncated[ids].astype(bool), info)
 
     def _actions(self, actions: Any) -> np.ndarray:
         """``actions`` as a contiguous int64 array of ``num_envs``; refused

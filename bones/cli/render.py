@@ -18,14 +18,18 @@ from rich.table import Table
 from rich.text import Text
 
 from bones.cli.analyse_cmd import decision_line, why_line
+from bones.cli.trainrender import train_picture
 from bones.engine.hand import OPENING_PASS, ROUND_PASS
 from bones.engine.handlike import HandLike
 from bones.engine.moves import DRAW, PASS, Outcome, arm_name
+from bones.games.record import RecordError
 from bones.lang.describe import target_phrase
 from bones.seat.picture import STYLES, LayoutPicture, TileFace
 from bones.seat.placement import layout_of
+from bones.seat.trainlayout import train_table
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bones.engine.leads import Deal
     from bones.engine.match import HandSummary
     from bones.games.game import Event, GameSession, Option
 
@@ -85,8 +89,11 @@ class TerminalUI:
         self.console.print(Text(f"seats: {seats}", STYLES["note"]))
         self.console.print(Text(f"saving every move to {session.save_path}", STYLES["note"]))
         if session.human_seats:
+            example = "6-4@E"
+            if rules.trains is not None:  # the targets of docs/language.md's train notation
+                example = "12-5@T0, 5-3@M" if rules.trains.seat_trains else "9-3@H, 3-1@F, 5-2@A1"
             self.console.print(Text(
-                "type a move's number or notation (6-4@E, draw, pass); "
+                f"type a move's number or notation ({example}, draw, pass); "
                 "? hint, h history, r rules, u take back, q save and quit", STYLES["note"]),
                 soft_wrap=False)  # prose: wrapped at words
 
@@ -103,10 +110,11 @@ class TerminalUI:
         else:
             self._clear()
         console.print()
-        title = (f"{session.variant.name} · hand {session.hand_number} · seed {session.seed}"
-                 f" · {target_phrase(rules)}")
+        hand_word = "round" if rules.trains is not None else "hand"
+        title = (f"{session.variant.name} · {hand_word} {session.hand_number} · seed "
+                 f"{session.seed} · {target_phrase(rules)}")
         console.rule(Text(title, STYLES["title"]))
-        console.print(self.scores_line(session))
+        console.print(self.scores_line(session), soft_wrap=False)
         seats = Text("  tiles: ")
         for k in range(rules.players):
             who = session.seat_name(k)
@@ -118,17 +126,21 @@ class TerminalUI:
         seats.append(f"boneyard {hand.boneyard_left}")
         if hand.drawable != hand.boneyard_left:
             seats.append(f" ({hand.drawable} drawable)", STYLES["note"])
-        console.print(seats)
+        console.print(seats, soft_wrap=False)  # wrapped at words: up to 8 seats at 80 columns
         console.print()
         log = session.current
-        layout = layout_of(rules, log.deal, log.codes)
-        # the table around the picture takes about 18 lines: the rest of the
-        # screen, split between the up and the down columns, is the picture's
-        column = max(2, (console.height - 18) // 2 - 1) if self.interactive else 0
-        for line in LayoutPicture(layout, self.face, console.width - 2, column).draw():
-            console.print(line, no_wrap=True, overflow="crop", crop=False)
-        console.print()
-        console.print(self.ends_line(hand))
+        if rules.trains is not None:
+            for line in self.trains_picture(session, log.deal, log.codes):
+                console.print(line, no_wrap=True, overflow="crop", crop=False)
+        else:
+            layout = layout_of(rules, log.deal, log.codes)
+            # the table around the picture takes about 18 lines: the rest of the
+            # screen, split between the up and the down columns, is the picture's
+            column = max(2, (console.height - 18) // 2 - 1) if self.interactive else 0
+            for line in LayoutPicture(layout, self.face, console.width - 2, column).draw():
+                console.print(line, no_wrap=True, overflow="crop", crop=False)
+            console.print()
+            console.print(self.ends_line(hand))
         recent = [line for s, line in self.recent if s != seat]
         if recent and self.interactive:  # the screen was cleared: say what happened
             moved = any(s == seat for s, _, _ in hand.log)
@@ -142,7 +154,19 @@ class TerminalUI:
         for t in rules.tiles.tiles_of(hand.hands[seat]):
             mine.append(self.face.tile(rules, t) + " ")
         mine.append(f"({hand.pips_left(seat)} pips)", STYLES["note"])
-        console.print(mine)
+        console.print(mine, soft_wrap=False)
+
+    def trains_picture(self, session: GameSession, deal: Deal, codes: list[int], *,
+                       wrap: bool = False) -> list[Text]:
+        """A train layout's rows (bones.cli.trainrender), each owner named as the seats line
+        names them."""
+        def who(seat: int) -> str:
+            kind = "" if session.is_human(seat) else f" ({session.config.seats[seat].split(':')[0]})"
+            return session.seat_name(seat) + kind
+
+        rules = session.rules
+        return train_picture(train_table(rules, deal, codes), self.face, self.console.width - 2,
+                             who, list(rules.tiles.low), wrap=wrap)
 
     def scores_line(self, session: GameSession) -> Text:
         rules = session.rules
@@ -190,8 +214,16 @@ class TerminalUI:
     def show_options(self, session: GameSession, options: list[Option]) -> None:
         console = self.console
         console.print(Text("  your moves:", "bold"))
-        # under the muggins rule seeing the points is the player's own job
-        hide = session.muggins
+        # under the muggins rule seeing the points is the player's own job; a
+        # train layout has no count
+        hide = session.muggins or session.rules.trains is not None
+        if session.rules.trains is not None:
+            # in columns: a hand of many tiles and several trains keeps the table on screen
+            cells = [f"  {i:>3}. {opt.text:<10}" for i, opt in enumerate(options, 1)]
+            per = max(1, (console.width - 1) // max(len(c) for c in cells))
+            for k in range(0, len(cells), per):
+                console.print("".join(cells[k:k + per]).rstrip())
+            return
         for i, opt in enumerate(options, 1):
             line = Text(f"  {i:>3}. {opt.text:<9}" if opt.move >= 0 and not hide else f"  {i:>3}. {opt.text}")
             if opt.move >= 0 and not hide:
@@ -201,7 +233,7 @@ class TerminalUI:
                 else:
                     line.append(f" count {opt.count}")
             console.print(line)
-        if hide:
+        if session.muggins:
             console.print(Text("  (muggins rule: after a play, claim its points yourself)",
                                STYLES["note"]))
 
@@ -225,6 +257,8 @@ class TerminalUI:
             return line
         line.append("play " if you else "plays ")
         line.append(event.text, "bold")
+        if session.rules.trains is not None:
+            return line  # a train layout scores nothing during play
         line.append(f": count {event.count}")
         owner = session.rules.owner[event.seat]
         if event.claim is not None:
@@ -282,11 +316,16 @@ class TerminalUI:
         console.print()
         account = hand_end(rules, hand, summary)
         how = account.how(session.seat_name)
-        console.rule(Text(f"hand {summary.hand_number} over: {how}", STYLES["title"]))
+        hand_word = "round" if rules.trains is not None else "hand"
+        console.rule(Text(f"{hand_word} {summary.hand_number} over: {how}", STYLES["title"]))
         log = session.hands[summary.hand_number - 1]
-        for line in LayoutPicture(layout_of(rules, log.deal, log.codes), self.face,
-                                  console.width - 2).draw():
-            console.print(line, no_wrap=True, overflow="crop", crop=False)
+        if rules.trains is not None:
+            for line in self.trains_picture(session, log.deal, log.codes, wrap=True):
+                console.print(line, no_wrap=True, overflow="crop", crop=False)
+        else:
+            for line in LayoutPicture(layout_of(rules, log.deal, log.codes), self.face,
+                                      console.width - 2).draw():
+                console.print(line, no_wrap=True, overflow="crop", crop=False)
         if account.rule is not None:
             console.print(Text(f"  rule: {account.rule}", STYLES["note"]))
         table = Table(box=None, padding=(0, 2), show_edge=False)
@@ -322,8 +361,8 @@ class TerminalUI:
         settlement = account.settlement
         console.print(Text("  settlement: " + " · ".join(
             f"{session.owner_name(o)} {settlement[o]:+d}" if settlement[o] else
-            f"{session.owner_name(o)} 0" for o in range(rules.owners)), "bold"))
-        console.print(self.scores_line(session))
+            f"{session.owner_name(o)} 0" for o in range(rules.owners)), "bold"), soft_wrap=False)
+        console.print(self.scores_line(session), soft_wrap=False)
 
     def show_match_end(self, session: GameSession) -> None:
         console = self.console
@@ -346,7 +385,8 @@ class TerminalUI:
             table.add_row(str(summary.hand_number), end, *(str(s) for s in summary.scores))
         console.print(table)
         console.print(Text("  final: " + " · ".join(
-            f"{session.owner_name(o)} {match.scores[o]}" for o in range(owners)), "bold"))
+            f"{session.owner_name(o)} {match.scores[o]}" for o in range(owners)), "bold"),
+                      soft_wrap=False)
         console.print(Text(f"  record: {session.save_path} (bones replay {session.save_path})",
                            STYLES["note"]))
 
@@ -397,9 +437,16 @@ class TerminalUI:
         hand = session.hand
         if hand is not None:
             self.console.print()
-            self.console.print(Text(f"hand {session.hand_number}: {session.seat_name(hand.leader)} "
-                                    f"lead{'' if session.seat_name(hand.leader) == 'You' else 's'}",
-                                    STYLES["title"]))
+            who = session.seat_name(hand.leader)
+            if session.rules.trains is not None:
+                pip = session.rules.tiles.low[session.current.deal.lead_tile]
+                hub = self.face.horizontal(pip, pip)
+                self.console.print(Text(f"round {session.hand_number}: {who} "
+                                        f"hold{'' if who == 'You' else 's'} the hub {hub}",
+                                        STYLES["title"]))
+            else:
+                self.console.print(Text(f"hand {session.hand_number}: {who} "
+                                        f"lead{'' if who == 'You' else 's'}", STYLES["title"]))
         if self.interactive and session.human_seats:
             return self.read("Press Enter for the next hand (a to analyse the hand, "
                              "q to save and quit) ")
@@ -410,7 +457,11 @@ class TerminalUI:
         valued by the search from their view, as `bones analyse` prints it."""
         console = self.console
         console.print(Text(f"analysing hand {number}...", STYLES["note"]))
-        analysis = session.analyse_hand(number)
+        try:
+            analysis = session.analyse_hand(number)
+        except RecordError as err:  # a layout the analysis does not judge yet (trains)
+            self.message(str(err).splitlines()[0], "error")
+            return
         decisions = analysis.decisions
         wins = any(d.played.win is not None for d in decisions)
         console.print(Text(f"hand {number} analysed by the search ({analysis.budget} worlds a "

@@ -240,10 +240,6 @@ class GameSession:
             rules = compile_rules(variant, players, teams)
         except RulesError as err:
             raise GameError(str(err)) from None
-        if rules.trains is not None:
-            raise GameError(f"{variant.name}: the table (bones play, bones serve) does not show "
-                            "train layouts yet; bones show, simulate and check play them "
-                            "(docs/trains.md)")
         config = seat_config(rules.players, seat=seat, humans=humans, bots=bots, level=level)
         for spec_text in set(config.seats) - {HUMAN}:
             _make_bot(spec_text)  # an unknown bot fails now, not at its first turn
@@ -394,7 +390,7 @@ class GameSession:
         for move in self.listed_moves():
             trial = hand.copy()
             trial.apply(move)
-            out.append(Option(move, format_move(hand, move), trial.last_points, trial.count))
+            out.append(Option(move, move_text(hand, move), trial.last_points, trial.count))
         return out
 
     def listed_moves(self) -> list[int]:
@@ -445,7 +441,7 @@ class GameSession:
             who = "you don't" if self.seat_name(hand.turn) == "You" else f"seat {hand.turn} doesn't"
             raise GameError(f"{who} hold {name}")
         if not hand.is_legal(move):
-            names = ", ".join(format_move(hand, m) for m in legal)
+            names = ", ".join(move_text(hand, m) for m in legal)
             shown = raw if move >= 0 else raw.lower()
             raise GameError(f"{shown} is not legal now; legal: {names}")
         return move
@@ -509,9 +505,9 @@ class GameSession:
         assert hand is not None
         legal = hand.legal_moves()
         if len(legal) == 1:
-            only = f"{format_move(hand, legal[0])} (the only move)"
+            only = f"{move_text(hand, legal[0])} (the only move)"
             return lambda: only
-        names = {m: format_move(hand, m) for m in legal}
+        names = {m: move_text(hand, m) for m in legal}
         rules, obs, seed, number = self.rules, observe(hand, hand.turn, legal), self.seed, self.hand_number
 
         def think() -> str:
@@ -817,7 +813,7 @@ class GameSession:
         hand = self.hand
         assert hand is not None
         seat = hand.turn
-        text = format_move(hand, move)
+        text = move_text(hand, move)
         points = 0
         if claim is not None and move >= 0:
             trial = hand.copy()
@@ -855,6 +851,15 @@ class GameSession:
         if self.hand is not None and self.hand.over and not self.over:
             self._deal()
         self.save()
+
+
+def move_text(hand: HandLike, move: int) -> str:
+    """A move's notation as the table shows and saves it: a train layout's play
+    always names its train (``12-5@T0``: which train is the decision), others
+    are bare when the tile fits one place (:func:`format_move`)."""
+    if hand.rules.trains is not None and move >= 0 and hand.placed:
+        return format_move(hand, move, bare=False)
+    return format_move(hand, move)
 
 
 # ------------------------------------------------------------------ bots

@@ -158,7 +158,7 @@ def frames_of(record: Record, label: str) -> dict[str, Any]:
 
 def _frame(rules: Rules, deal: Deal, codes: list[int], hand: Hand, move: str | None,
            seat: int | None, points: int) -> dict[str, Any]:
-    from bones.web.view import layout_json
+    from bones.web.view import layout_json, train_rows_json
 
     ts = rules.tiles
     return {
@@ -166,4 +166,7 @@ def _frame(rules: Rules, deal: Deal, codes: list[int], hand: Hand, move: str | N
         "scores": list(hand.scores), "boneyard": hand.boneyard_left,
         "hands": [[ts.names[t] for t in ts.tiles_of(h)] for h in hand.hands],
         "layout": layout_json(rules, deal, list(codes)),
+        # a train layout's rows from the hub (bones.web.view.trains_json)
+        "trains": (train_rows_json(rules, deal, list(codes), lambda k: f"seat {k}")
+                   if rules.trains is not None else None),
     }

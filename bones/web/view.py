@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from bones.engine.hand import DRAW, PASS, Hand
 from bones.engine.handlike import HandLike
 from bones.engine.moves import Outcome, arm_of, tile_of
-from bones.engine.notation import arm_name
+from bones.engine.notation import arm_name, move_value
 from bones.engine.trains import python_hand
 from bones.games.game import GameSession
 from bones.lang.describe import target_phrase
@@ -33,6 +33,8 @@ from bones.web.levels import level_of
 from bones.web.tokens import SPECTATOR
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+
     from bones.engine.leads import Deal
     from bones.engine.rules import Rules
     from bones.games.game import Event
@@ -77,9 +79,63 @@ def owner_label(session: GameSession, owner: int, viewer: int) -> str:
     return seat_label(session, owner, viewer)
 
 
+def trains_json(session: GameSession, deal: Deal, codes: list[int], viewer: int) -> dict[str, Any]:
+    """A train layout as rows from the hub (:func:`bones.seat.trainlayout.train_table`):
+    the hub double and what it still takes (``H``), then each train or arm by its target
+    in the notation (``T0``, ``M``, ``A3``) with its owner, marker, tiles from the hub
+    outwards, open end, the covers its double is owed and the foot's toes (``F``).
+    Only what lies on the table: the same for every seat but the names ("You")."""
+    return train_rows_json(session.rules, deal, codes,
+                           lambda seat: seat_label(session, seat, viewer))
+
+
+def train_rows_json(rules: Rules, deal: Deal, codes: list[int],
+                    who: Callable[[int], str]) -> dict[str, Any]:
+    """:func:`trains_json` with each seat named by ``who`` (the replays: "seat 2")."""
+    from bones.seat.trainlayout import ARM, PUBLIC, train_table
+
+    table = train_table(rules, deal, codes)
+    hub = table.hub
+    pip = rules.tiles.low[table.hub_tile]
+    return {
+        "hub": ({"a": hub.near, "b": hub.far, "last": bool(hub.last)} if hub is not None
+                else None),
+        "hub_tile": {"a": pip, "b": pip},
+        "hub_left": table.hub_left,
+        "hub_binds": table.hub_binds,
+        "rows": [{
+            "target": row.name,
+            "owner": row.owner if row.owner >= 0 else None,
+            "kind": "seat" if row.owner >= 0 else "public" if row.owner == PUBLIC else "arm",
+            "who": (who(row.owner) if row.owner >= 0 else
+                    "public train" if row.owner == PUBLIC else
+                    "from the hub" if row.source == "hub" else f"toe of {row.source}"),
+            "from": row.source if row.owner == ARM else "hub",
+            "tiles": [{"near": p.near, "far": p.far, "double": bool(p.double), "last": bool(p.last)}
+                      for p in row.tiles],
+            "open": row.open, "started": row.started, "marked": row.marked,
+            "owes": row.owes, "binds": row.binds,
+            "foot": ({"pip": row.foot.pip, "left": row.foot.left, "binds": row.foot.binds}
+                     if row.foot is not None else None),
+        } for row in table.rows],
+        "needs": dict(table.needs),
+        "turn": table.turn,
+        "first_turn": table.first_turn,
+        "markers": bool(rules.trains is not None and rules.trains.seat_trains),
+    }
+
+
 def layout_json(rules: Rules, deal: Deal, codes: list[int]) -> dict[str, Any]:
     """The layout of a hand dealt ``deal`` after ``codes``: the lead and each arm's tiles,
-    inner first."""
+    inner first.  A train layout's rows are :func:`trains_json`'s: here only its hub, as
+    the lead, with no arms (a line's picture of it would mean nothing)."""
+    if rules.trains is not None:
+        from bones.seat.trainlayout import train_table
+
+        hub = train_table(rules, deal, codes).hub
+        return {"lead": ({"near": hub.near, "far": hub.far, "double": True, "cross": None,
+                          "last": bool(hub.last)} if hub is not None else None),
+                "arms": []}
     lay = layout_of(rules, deal, codes)
 
     def piece(p: Piece) -> dict[str, Any]:
@@ -161,6 +217,8 @@ def settlement_json(session: GameSession, index: int, viewer: int) -> dict[str, 
         "bonuses": [{"what": what, "points": points} for what, points in account.bonuses],
         "bonus_to": owner_label(session, hand.won_by, viewer) if account.bonuses else None,
         "layout": layout_json(rules, session.hands[index].deal, session.hands[index].codes),
+        "trains": (trains_json(session, session.hands[index].deal, session.hands[index].codes,
+                               viewer) if rules.trains is not None else None),
     }
 
 
@@ -168,10 +226,18 @@ def _legal_json(session: GameSession, hand: HandLike) -> list[dict[str, Any]]:
     """The moves of the seat to play: notation, kind, tile, arm, the pip it matches and,
     without muggins, its points and count."""
     legal = []
+    trains = session.rules.trains is not None
     for opt in session.options():
         entry: dict[str, Any] = {"move": opt.text, "kind": "play" if opt.move >= 0 else
                                  ("draw" if opt.move == DRAW else "pass")}
-        if opt.move >= 0:
+        if opt.move >= 0 and trains:
+            # the target in the notation (T0, M, H, F, A3) and the pip it is laid against
+            value = move_value(hand, opt.move)
+            entry["tile"] = session.rules.tiles.names[tile_of(opt.move)]
+            entry["arm"] = arm_name(value.arm) if hand.placed and value.arm is not None else None
+            if hand.placed and value.halves is not None:
+                entry["pip"] = value.halves[0]
+        elif opt.move >= 0:
             entry["tile"] = session.rules.tiles.names[tile_of(opt.move)]
             entry["arm"] = arm_name(arm_of(opt.move)) if hand.placed else None
             if hand.placed:
@@ -213,8 +279,11 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
     # why this seat cannot take back now (None: it can), e.g. a draw since its move
     why_not = (None if watching else session.can_take_back() if session.is_human(seat)
                else "a bot plays your seat now")
+    trains = rules.trains is not None
     parts = [{"label": p.label, "points": p.points, "arm": arm_name(p.arm) if p.arm >= 0 else None}
-             for p in count_parts(table) if p.kind != "free"] if playing else []
+             for p in count_parts(table) if p.kind != "free"] if playing and not trains else []
+    # a train layout's open ends by target (T0, M, A3...; docs/scenarios.md's `ends`)
+    ends = (table.ends() if trains else table.open_ends())  # type: ignore[attr-defined]
     return {
         "id": game_id,
         "version": version,
@@ -240,8 +309,10 @@ def seat_view(session: GameSession, seat: int, *, version: int, game_id: str,
         "hand": [tile_json(session, t) for t in rules.tiles.tiles_of(own)],
         "pips": rules.tiles.pips_of(own),
         "layout": layout_json(rules, log.deal, log.codes),
-        "ends": [{"arm": arm_name(a), "pip": p} for a, p in table.open_ends().items()],
-        "count": table.count if playing else 0,
+        # a train layout's rows (None for a line or spinner layout)
+        "trains": trains_json(session, log.deal, log.codes, seat) if trains else None,
+        "ends": [{"arm": arm_name(a), "pip": p} for a, p in ends.items()],
+        "count": table.count if playing and not trains else 0,
         "count_parts": parts,
         "boneyard": obs.boneyard_left,
         "drawable": obs.drawable,

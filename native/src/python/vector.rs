@@ -6,7 +6,10 @@
 //! module to it.
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-use std::sync::{Arc, Mutex};
+use std::collections::VecDeque;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
 
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
@@ -67,6 +70,7 @@ unsafe impl Send for Bufs {}
 // disjoint rows.
 unsafe impl Sync for Bufs {}
 
+#[derive(Clone, Copy)]
 struct Widths {
     size: usize,
     actions: usize,
@@ -165,11 +169,20 @@ struct Settings {
     score_clip: f64,
     /// keep every hand's moves, to draw a table (`table`)
     record: bool,
+    /// append the scoring view to the observation
+    scoring: bool,
 }
 
 /// N tables of one variant (see `bones.adapters.vector`).
 #[pyclass(module = "bones_native")]
 pub struct VectorCore {
+    /// the threads of `send` (first: joined before the tables go)
+    background: Option<Background>,
+    /// per table: sent and not yet received
+    stepping: Vec<bool>,
+    /// how many tables are sent and not yet received
+    outstanding: usize,
+    threads: usize,
     tables: Tables,
     cfg: Config,
     lay: ObsLayout,
@@ -281,11 +294,16 @@ fn too_many(n: usize, bytes: usize) -> PyErr {
 /// `n` tables of the flat table `t`, and the layout of their observations:
 /// the vector of tables reserved first, so a count too large for memory is
 /// a `MemoryError`, not an abort.
-fn built<const W: usize>(t: Table, m: &MatchRules, n: usize) -> PyResult<(Vec<Env<W>>, ObsLayout)> {
+fn built<const W: usize>(
+    t: Table,
+    m: &MatchRules,
+    n: usize,
+    scoring: bool,
+) -> PyResult<(Vec<Env<W>>, ObsLayout)> {
     let err = |e: String| PyValueError::new_err(e);
     let r = KRules::<W>::new(t).map_err(err)?;
     m.check(&r).map_err(err)?;
-    let lay = ObsLayout::new(&r);
+    let lay = ObsLayout::new(&r, scoring);
     let mut envs = Vec::new();
     envs.try_reserve_exact(n).map_err(|_| too_many(n, Env::<W>::bytes(&r)))?;
     // each table has its own copy of the rules (no reference count shared
@@ -334,6 +352,207 @@ macro_rules! each {
     };
 }
 
+/// A table's rows while it steps in the background (`send`): its own, so
+/// the background threads never write the bound arrays; `recv` copies them
+/// there.
+struct Slot {
+    obs: Vec<f32>,
+    mask: Vec<i8>,
+    reward: f64,
+    terminated: u8,
+    truncated: u8,
+    seat: i64,
+    rewards: Vec<f64>,
+    outcome: i8,
+    count: i64,
+    scores: Vec<i64>,
+    settlement: Vec<i64>,
+    illegal: u8,
+}
+
+impl Slot {
+    fn new(w: &Widths) -> Slot {
+        Slot {
+            obs: vec![0.0; w.size],
+            mask: vec![0; w.actions],
+            reward: 0.0,
+            terminated: 0,
+            truncated: 0,
+            seat: 0,
+            rewards: vec![0.0; w.players],
+            outcome: 0,
+            count: 0,
+            scores: vec![0; w.owners],
+            settlement: vec![0; w.owners],
+            illegal: 0,
+        }
+    }
+
+    fn row(&mut self) -> Row<'_> {
+        Row {
+            obs: &mut self.obs,
+            mask: &mut self.mask,
+            reward: &mut self.reward,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+            seat: &mut self.seat,
+            rewards: &mut self.rewards,
+            outcome: &mut self.outcome,
+            count: &mut self.count,
+            scores: &mut self.scores,
+            settlement: &mut self.settlement,
+            illegal: &mut self.illegal,
+        }
+    }
+
+    /// Copy the slot into row `i` of the bound arrays.
+    ///
+    /// # Safety
+    ///
+    /// As `Bufs::row`: `i < n`, the arrays alive, no other live `Row` of `i`.
+    unsafe fn copy_to(&self, bufs: &Bufs, i: usize, w: &Widths) {
+        // SAFETY: the caller's promise is `Bufs::row`'s
+        let row = unsafe { bufs.row(i, w) };
+        row.obs.copy_from_slice(&self.obs);
+        row.mask.copy_from_slice(&self.mask);
+        *row.reward = self.reward;
+        *row.terminated = self.terminated;
+        *row.truncated = self.truncated;
+        *row.seat = self.seat;
+        row.rewards.copy_from_slice(&self.rewards);
+        *row.outcome = self.outcome;
+        *row.count = self.count;
+        row.scores.copy_from_slice(&self.scores);
+        row.settlement.copy_from_slice(&self.settlement);
+        *row.illegal = self.illegal;
+    }
+}
+
+/// What `send` queues and what `recv` takes, shared with the background
+/// threads.
+#[derive(Default)]
+struct Queue {
+    /// (table, what to do), in the order sent
+    todo: VecDeque<(usize, Do)>,
+    /// (table, its error), in the order finished
+    done: VecDeque<(usize, Option<String>)>,
+    stop: bool,
+}
+
+#[derive(Default)]
+struct Shared {
+    queue: Mutex<Queue>,
+    /// a job was queued, or the threads are to stop
+    work: Condvar,
+    /// a table finished
+    ready: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A pointer the background threads step tables (or fill slots) through.
+struct Ptr<T>(*mut T);
+
+impl<T> Ptr<T> {
+    fn get(&self) -> *mut T {
+        self.0
+    }
+}
+
+// SAFETY: the pointer is to the first of the core's tables (or slots), which
+// live, unmoved (their vectors are never resized), until the background
+// threads are joined (`Background::drop`, run before the tables are dropped:
+// `VectorCore::drop`); a table is queued once at a time (`VectorCore::send`
+// refuses a table still stepping) and no other code touches a table while it
+// is queued or stepping (every other method refuses while tables step), so
+// one thread at a time reaches each, and each is `Send`.
+unsafe impl<T: Send> Send for Ptr<T> {}
+
+/// The threads `send` steps tables on, started by the first `send`; each
+/// takes the next queued table, steps it into its slot and reports it done.
+struct Background {
+    shared: Arc<Shared>,
+    handles: Vec<JoinHandle<()>>,
+    slots: Vec<Slot>,
+}
+
+impl Background {
+    fn new(tables: &mut Tables, cfg: &Config, lay: &ObsLayout, w: &Widths, threads: usize) -> Self {
+        let shared = Arc::new(Shared::default());
+        let mut slots: Vec<Slot> = (0..tables_len(tables)).map(|_| Slot::new(w)).collect();
+        let handles = (0..threads)
+            .map(|_| each!(tables, envs => spawn(&shared, envs, &mut slots, cfg, lay)))
+            .collect();
+        Background { shared, handles, slots }
+    }
+}
+
+impl Drop for Background {
+    /// Stop the threads (a table stepping finishes its step) and join them.
+    fn drop(&mut self) {
+        self.shared.lock().stop = true;
+        self.shared.work.notify_all();
+        for h in self.handles.drain(..) {
+            let _ = h.join();
+        }
+    }
+}
+
+fn tables_len(tables: &Tables) -> usize {
+    each!(tables, envs => envs.len())
+}
+
+/// One background thread over `envs` and their `slots`.
+fn spawn<const W: usize>(
+    shared: &Arc<Shared>,
+    envs: &mut [Env<W>],
+    slots: &mut [Slot],
+    cfg: &Config,
+    lay: &ObsLayout,
+) -> JoinHandle<()> {
+    let shared = Arc::clone(shared);
+    let envs = Ptr(envs.as_mut_ptr());
+    let slots = Ptr(slots.as_mut_ptr());
+    let (cfg, lay) = (cfg.clone(), lay.clone());
+    std::thread::spawn(move || loop {
+        let (i, what) = {
+            let mut q = shared.lock();
+            loop {
+                if q.stop {
+                    return;
+                }
+                if let Some(job) = q.todo.pop_front() {
+                    break job;
+                }
+                q = shared.work.wait(q).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        // SAFETY: `send` checked i < n (the tables' and the slots' length)
+        // and queued table i once; until `recv` takes its result nothing
+        // else reaches table i or slot i (`Ptr`)
+        let (env, slot) = unsafe { (&mut *envs.get().add(i), &mut *slots.get().add(i)) };
+        let got = catch_unwind(AssertUnwindSafe(|| {
+            let mut row = slot.row();
+            match what {
+                Do::Step(action) => env.step(&cfg, &lay, action, &mut row),
+                Do::Reset => env.reset(&cfg, &lay, &mut row),
+                Do::Skip => Ok(()),
+            }
+        }));
+        let err = match got {
+            Ok(Ok(())) => None,
+            Ok(Err(e)) => Some(e),
+            Err(_) => Some(format!("table {i} failed (a panic in the native core)")),
+        };
+        shared.lock().done.push_back((i, err));
+        shared.ready.notify_all();
+    })
+}
+
 #[pymethods]
 impl VectorCore {
     /// `table`: a flat table with its match fields; `n` tables; `settings`:
@@ -357,6 +576,7 @@ impl VectorCore {
                 score_scale,
                 score_clip,
                 record,
+                scoring,
             } = settings;
             let t = table_from_dict(&table)?;
             let m = match_rules(&table)?;
@@ -389,6 +609,7 @@ impl VectorCore {
                 score_scale,
                 score_clip,
                 record,
+                scoring,
             };
             if threads == 0 || threads > MAX_THREADS {
                 return Err(PyValueError::new_err(format!(
@@ -396,14 +617,18 @@ impl VectorCore {
                 )));
             }
             let (tables, lay) = match t.words() {
-                1 => built(t, &m, n).map(|(e, l)| (Tables::W1(e), l))?,
-                2 => built(t, &m, n).map(|(e, l)| (Tables::W2(e), l))?,
-                _ => built(t, &m, n).map(|(e, l)| (Tables::W3(e), l))?,
+                1 => built(t, &m, n, scoring).map(|(e, l)| (Tables::W1(e), l))?,
+                2 => built(t, &m, n, scoring).map(|(e, l)| (Tables::W2(e), l))?,
+                _ => built(t, &m, n, scoring).map(|(e, l)| (Tables::W3(e), l))?,
             };
             let mut actions = Vec::new();
             actions.try_reserve_exact(n).map_err(|_| too_many(n, 8))?;
             actions.resize(n, 0);
             Ok(VectorCore {
+                background: None,
+                stepping: vec![false; n],
+                outstanding: 0,
+                threads,
                 tables,
                 cfg,
                 lay,
@@ -490,6 +715,7 @@ impl VectorCore {
 
     /// Seed table `i` (its next episode is its episode 0).
     fn seed(&mut self, i: usize, seed: u64) -> PyResult<()> {
+        self.idle()?;
         if i >= self.n {
             return Err(PyValueError::new_err(format!("no table {i}")));
         }
@@ -515,13 +741,123 @@ impl VectorCore {
         if !self.cfg.record {
             return Err(PyValueError::new_err("the tables keep their moves only when recording"));
         }
+        if self.stepping[i] {
+            return Err(PyValueError::new_err(format!("table {i} is stepping: recv() it first")));
+        }
         each!(&self.tables, envs => table_state(py, &envs[i]))
     }
 
     /// Stop and join the worker threads; a later step or reset is refused.
     fn close(&mut self, py: Python<'_>) {
         let pool = self.pool.take();
-        py.allow_threads(move || drop(pool));
+        let background = self.background.take();
+        self.stepping.iter_mut().for_each(|s| *s = false);
+        self.outstanding = 0;
+        py.allow_threads(move || {
+            drop(background);
+            drop(pool);
+        });
+    }
+
+    /// Queue tables to step in the background and return at once:
+    /// `ids` (distinct tables, none still stepping) each take the action at
+    /// its place in `actions`, or with `reset` start a new episode (then
+    /// `actions` is empty). `recv` takes the results.
+    fn send(&mut self, ids: Vec<usize>, actions: Vec<i64>, reset: bool) -> PyResult<()> {
+        if self.pool.is_none() {
+            return Err(PyValueError::new_err("the environment is closed"));
+        }
+        if self.bufs.is_none() {
+            return Err(PyValueError::new_err("bind() the arrays first"));
+        }
+        if !reset && actions.len() != ids.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} env ids and {} actions: one action per env id is needed",
+                ids.len(),
+                actions.len()
+            )));
+        }
+        let mut seen = vec![false; self.n];
+        for &i in &ids {
+            if i >= self.n {
+                return Err(PyValueError::new_err(format!(
+                    "no table {i} (env ids are 0 to {})",
+                    self.n - 1
+                )));
+            }
+            if seen[i] {
+                return Err(PyValueError::new_err(format!("table {i} is sent twice")));
+            }
+            if self.stepping[i] {
+                return Err(PyValueError::new_err(format!(
+                    "table {i} is still stepping: recv() its result before sending it again"
+                )));
+            }
+            seen[i] = true;
+        }
+        if self.background.is_none() {
+            let w = self.widths();
+            let threads = self.threads.clamp(1, self.n.max(1));
+            self.background =
+                Some(Background::new(&mut self.tables, &self.cfg, &self.lay, &w, threads));
+        }
+        let Some(bg) = self.background.as_ref() else { unreachable!("started above") };
+        {
+            let mut q = bg.shared.lock();
+            for (k, &i) in ids.iter().enumerate() {
+                q.todo.push_back((i, if reset { Do::Reset } else { Do::Step(actions[k]) }));
+                self.stepping[i] = true;
+            }
+        }
+        self.outstanding += ids.len();
+        bg.shared.work.notify_all();
+        Ok(())
+    }
+
+    /// Wait (the GIL released) until `count` of the tables sent have
+    /// finished, write their rows into the bound arrays and return their
+    /// ids, in the order they finished.
+    fn recv(&mut self, py: Python<'_>, count: usize) -> PyResult<Vec<usize>> {
+        if count == 0 || count > self.outstanding {
+            return Err(PyValueError::new_err(format!(
+                "`batch_size` must be between 1 and the {} tables sent and not yet received, \
+                 got {count}",
+                self.outstanding
+            )));
+        }
+        let bufs = self.bufs.ok_or_else(|| PyValueError::new_err("bind() the arrays first"))?;
+        let Some(bg) = self.background.as_ref() else { unreachable!("tables are outstanding") };
+        let shared = Arc::clone(&bg.shared);
+        let got: Vec<(usize, Option<String>)> = py.allow_threads(move || {
+            let mut q = shared.lock();
+            while q.done.len() < count {
+                q = shared.ready.wait(q).unwrap_or_else(|e| e.into_inner());
+            }
+            q.done.drain(..count).collect()
+        });
+        let w = self.widths();
+        let mut failed = None;
+        for (i, err) in &got {
+            // SAFETY: i < n (checked by `send`); the arrays are bound (`bufs`)
+            // and held; the GIL is held and no job runs, so no other `Row`
+            // of i lives; table i finished, so no thread writes slot i
+            unsafe { bg.slots[*i].copy_to(&bufs, *i, &w) };
+            self.stepping[*i] = false;
+            if failed.is_none() {
+                failed.clone_from(err);
+            }
+        }
+        self.outstanding -= got.len();
+        match failed {
+            Some(e) => Err(NativeError::new_err(e)),
+            None => Ok(got.into_iter().map(|(i, _)| i).collect()),
+        }
+    }
+
+    /// How many tables are sent and not yet received.
+    #[getter]
+    fn outstanding(&self) -> usize {
+        self.outstanding
     }
 
     /// The worker threads running (0 on one thread, and once closed).
@@ -558,8 +894,20 @@ impl VectorCore {
         }
     }
 
+    /// An error while tables step in the background.
+    fn idle(&self) -> PyResult<()> {
+        if self.outstanding > 0 {
+            return Err(PyValueError::new_err(format!(
+                "{} tables are stepping in the background: recv() them first",
+                self.outstanding
+            )));
+        }
+        Ok(())
+    }
+
     /// Step, reset or skip each table, as `what` says.
     fn run(&mut self, py: Python<'_>, what: &(dyn Fn(usize) -> Do + Sync)) -> PyResult<()> {
+        self.idle()?;
         let bufs = self.bufs.ok_or_else(|| PyValueError::new_err("bind() the arrays first"))?;
         let w = self.widths();
         let pool =
@@ -570,6 +918,13 @@ impl VectorCore {
             guard(|| Ok(each!(tables, envs => step_all(envs, cfg, lay, bufs, &w, pool, what))))
         });
         got?.map_err(NativeError::new_err)
+    }
+}
+
+impl Drop for VectorCore {
+    /// The background threads go first: they step the tables.
+    fn drop(&mut self) {
+        self.background.take();
     }
 }
 

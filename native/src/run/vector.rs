@@ -22,7 +22,7 @@ use crate::kernel::codes::AfterDouble;
 use crate::kernel::codes::Check;
 use crate::kernel::game::{unique_top, Match};
 use crate::kernel::hand::Hand;
-use crate::kernel::moves::{arm_of, play_code, tile_of, DRAW, PASS, PLAYING};
+use crate::kernel::moves::{arm_of, is_tile_move, play_code, tile_of, DRAW, PASS, PLAYING};
 use crate::kernel::rng::{derive, Rng};
 use crate::kernel::table::MatchRules;
 use crate::kernel::table::{Rules, MAX_PLAYERS};
@@ -91,6 +91,9 @@ pub struct Config {
     pub score_clip: f64,
     /// keep every hand's moves, to draw a table (`render`)
     pub record: bool,
+    /// append the scoring view (`bones.adapters.scoring.ScoringView`): per
+    /// action the points it scores now and the count after it
+    pub scoring: bool,
 }
 
 impl Config {
@@ -116,6 +119,9 @@ pub struct ObsLayout {
     pub o: usize,
     /// 1 when the variant has an extra play after a double (the `extra` block)
     pub extra: usize,
+    /// the encoding's size: where the scoring view starts, when there is one
+    pub base: usize,
+    /// the observation's size (`base`, and `2 * num_actions` with the view)
     pub size: usize,
     pub num_actions: usize,
     pub draw_index: i64,
@@ -123,17 +129,19 @@ pub struct ObsLayout {
 }
 
 impl ObsLayout {
-    pub fn new<const W: usize>(r: &Rules<W>) -> ObsLayout {
+    /// The layout of `r`'s observations; `scoring`: with the scoring view.
+    pub fn new<const W: usize>(r: &Rules<W>, scoring: bool) -> ObsLayout {
         let t = r.size;
         let p = r.t.highest + 1;
         let arms = r.t.max_arms;
         let (s, o) = (r.t.players, r.t.owners);
         let extra = usize::from(r.t.after_double != AfterDouble::None);
-        let size = 3 * t + arms * p + p + 2 + 3 * s + 3 + 2 * o + (s - 1) * t + extra;
+        let base = 3 * t + arms * p + p + 2 + 3 * s + 3 + 2 * o + (s - 1) * t + extra;
         let plays = t * arms;
         let draws = r.t.max_draws > 0;
         let draw_index = if draws { plays as i64 } else { -1 };
         let pass_index = if draws { plays + 1 } else { plays };
+        let size = if scoring { base + 2 * (pass_index + 1) } else { base };
         ObsLayout {
             t,
             p,
@@ -141,6 +149,7 @@ impl ObsLayout {
             s,
             o,
             extra,
+            base,
             size,
             num_actions: pass_index + 1,
             draw_index,
@@ -219,6 +228,8 @@ pub struct Env<const W: usize> {
     hand: Hand<W>,
     voids: Voids<W>,
     scratch: Option<Hand<W>>,
+    /// where the scoring view plays each legal move to learn the count after it
+    trial: Option<Hand<W>>,
     legal: Vec<i64>,
     seat: usize,
     before: Vec<i64>,
@@ -247,6 +258,7 @@ impl<const W: usize> Env<W> {
             hand,
             voids: Voids::default(),
             scratch: None,
+            trial: None,
             legal: Vec::with_capacity(64),
             seat: 0,
             before: vec![0; owners],
@@ -570,10 +582,43 @@ impl<const W: usize> Env<W> {
             }
         }
         encode(&self.hand, &self.voids, seat, cfg, lay, row.obs);
+        if cfg.scoring && !self.over && self.hand.turn == seat {
+            self.scoring(cfg, lay, row.obs);
+        }
+    }
+
+    /// The scoring view of the seat to move (`ScoringView.values`), after
+    /// the encoding in `out`, which `encode` zeroed: for each legal move
+    /// (in `self.legal`) the points it scores now and the count after it.
+    fn scoring(&mut self, cfg: &Config, lay: &ObsLayout, out: &mut [f32]) {
+        let n = lay.num_actions;
+        let view = &mut out[lay.base..lay.base + 2 * n];
+        let cap = cfg.count_cap;
+        for &mv in &self.legal {
+            let (points, count) = if is_tile_move(mv) {
+                let trial = self.trial.get_or_insert_with(|| self.hand.clone());
+                trial.clone_from(&self.hand);
+                trial.record = false;
+                trial.log.clear();
+                trial.apply(mv, None);
+                (self.hand.points_if(mv), trial.count)
+            } else {
+                (0, self.hand.count)
+            };
+            let i = lay.index(mv);
+            if cap > 0.0 {
+                view[i] = (points as f64 / cap).clamp(-cfg.score_clip, cfg.score_clip) as f32;
+                view[n + i] = (count as f64 / cap).clamp(0.0, 1.0) as f32;
+            } else {
+                view[i] = points as f32;
+                view[n + i] = count as f32;
+            }
+        }
     }
 }
 
-/// `Encoding.values(observe(hand, seat))` into `out` (`lay.size` entries).
+/// `Encoding.values(observe(hand, seat))` into `out` (`lay.size` entries:
+/// the encoding's `lay.base`, the rest, the scoring view's, zeroed).
 pub fn encode<const W: usize>(
     hand: &Hand<W>,
     voids: &Voids<W>,
@@ -583,7 +628,7 @@ pub fn encode<const W: usize>(
     out: &mut [f32],
 ) {
     let r = &*hand.rules;
-    let ObsLayout { t, p, arms, s, o, extra, size, .. } = *lay;
+    let ObsLayout { t, p, arms, s, o, extra, .. } = *lay;
     out.iter_mut().for_each(|v| *v = 0.0);
     let own = hand.hands[seat];
     for tile in own.ones() {
@@ -638,7 +683,7 @@ pub fn encode<const W: usize>(
     at += 2 * o;
     if extra > 0 && hand.extra.is_some() {
         // the last block: the move to make is an extra play after a double
-        out[size - 1] = 1.0;
+        out[lay.base - 1] = 1.0;
     }
     if voids.list.is_empty() {
         return;

@@ -2,6 +2,7 @@
 
 import { call, seatKey, seatKeys, hostKey, ApiError } from "./api.js";
 import { drawBoard } from "./board.js";
+import { drawTrains, trainsWords, nowWords, targetWords } from "./trains.js";
 import { tileSvg } from "./tiles.js";
 import { $, h } from "./dom.js";
 import { Social } from "./social.js";
@@ -100,7 +101,8 @@ export class Table {
       h("div", { class: "sr-only", id: "live", role: "log", "aria-live": "polite", "aria-label": "table announcements" }),
       h("div", { class: "table-bottom" },
         h("details", { class: "log", open: true },
-          h("summary", {}, "This hand"), h("ol", { id: "log" })),
+          // focusable: a long hand (8 seats) scrolls it, and a keyboard must reach it
+          h("summary", {}, "This hand"), h("ol", { id: "log", tabindex: "0", "aria-label": "this hand's moves" })),
         h("details", { class: "history" },
           h("summary", {}, "Match history"), h("div", { id: "history" }))),
       this.social.build(),
@@ -134,7 +136,7 @@ export class Table {
       lines.push("Moves taken back.");
     } else if (before.hand_number === v.hand_number) {
       const fresh = v.events.slice(before.events.length);
-      for (const e of fresh) lines.push(eventWords(e));
+      for (const e of fresh) lines.push(eventWords(e, !!v.trains));
       if (fresh.some((e) => e.kind === "draw")) lines.push(`${v.boneyard} left to draw.`);
     }
     const end = v.hand_end;
@@ -193,6 +195,7 @@ export class Table {
       const only = view.legal.length === 1 ? view.legal[0].kind : null;
       this.status(only === "draw" ? "Your turn: nothing fits, draw a tile."
         : only === "pass" ? "Your turn: nothing fits and nothing to draw: pass."
+        : view.trains ? "Your turn: choose a tile, then the train to play it on."
         : "Your turn: choose a tile, then the end to play it on.", "turn");
     } else {
       const who = view.seats[view.turn];
@@ -205,7 +208,7 @@ export class Table {
     const v = this.view;
     const scores = $("#scores", this.root);
     scores.replaceChildren(
-      h("div", { class: "variant" }, h("b", {}, v.variant.name), ` · hand ${v.hand_number} · ${v.target}`),
+      h("div", { class: "variant" }, h("b", {}, v.variant.name), ` · ${v.trains ? "round" : "hand"} ${v.hand_number} · ${v.target}`),
       h("div", { class: "owner-scores" }, v.owners.map((o) =>
         h("span", { class: `score ${o.seats.includes(v.you) ? "mine" : ""}`, "data-owner": o.owner },
           `${o.who}: `, h("b", {}, String(v.scores[o.owner]))))),
@@ -223,17 +226,25 @@ export class Table {
     if (this.selected && v.your_turn) {
       for (const m of v.legal) if (m.tile === this.selected && m.arm) targets.push(m);
     }
-    drawBoard($("#board", this.root), v.layout, { targets, onTarget: (m) => this.play(m),
-      label: tableWords(v) });
     const board = $("#board", this.root);
+    if (v.trains) {  // rows from the hub (trains.js)
+      drawTrains(board, v, { targets, onTarget: (m) => this.play(m) });
+    } else {
+      board.classList.remove("trains-board");
+      drawBoard(board, v.layout, { targets, onTarget: (m) => this.play(m), label: tableWords(v) });
+    }
     const last = board.querySelector(".tile.last");
     if (last && this.drawnVersion !== null && this.drawnVersion !== v.version) last.classList.add("arrive");
     this.drawnVersion = v.version;
     const ends = $("#ends", this.root);
     ends.replaceChildren(...v.ends.map((e) => h("li", { class: "end", "data-arm": e.arm },
       h("span", { "aria-hidden": "true" }, `${e.arm} ${e.pip}`),
-      h("span", { class: "sr-only" }, `${armWords(e.arm)} end shows ${pipWord(e.pip)}`))));
+      h("span", { class: "sr-only" }, `${v.trains ? targetWords(e.arm) : `${armWords(e.arm)} end`} shows ${pipWord(e.pip)}`))));
     const line = $("#countline", this.root);
+    if (v.trains) {  // no count in a train layout: what must be served first, if anything
+      line.replaceChildren(h("span", { class: "train-now-line" }, nowWords(v.trains) || ""));
+      return;
+    }
     const parts = v.count_parts.filter((p) => p.points);
     const sum = parts.length ? parts.map((p) => `${p.label} (${p.points})`).join(" + ") : "nothing yet";
     line.replaceChildren(
@@ -293,7 +304,9 @@ export class Table {
     this.drawBoard();
     this.drawHand();
     if (this.selected) {
-      this.status(`Play ${nameWords(name)} on which end? ${options.map((m) => m.arm).join(", ")} ` +
+      this.status(v.trains
+        ? `Play ${nameWords(name)} on which train? ${options.map((m) => m.arm).join(", ")} (arrow keys and Enter)`
+        : `Play ${nameWords(name)} on which end? ${options.map((m) => m.arm).join(", ")} ` +
         "(arrow keys and Enter, or the end's letter)", "turn");
       const first = $("#board .target", this.root);
       if (first) first.focus();
@@ -372,6 +385,7 @@ export class Table {
         ` · ${b.kind === "opening_pass" ? "pass on the opening tile (pase de salida)" : "all passed (paso redondo)"}: ${b.who} +${b.points}`);
       return `${e.who} ${e.who === "You" ? "pass" : "passes"}${bonus.join("")}`;
     }
+    if (this.view && this.view.trains) return `${e.who} ${e.who === "You" ? "play" : "plays"} ${e.move}`;
     let text = `${e.who} ${e.who === "You" ? "play" : "plays"} ${e.move}: count ${e.count}`;
     if (e.claim !== null && e.claim !== undefined) text += `, claimed ${e.claim} of ${e.points}`;
     else if (e.points) text += ` — scores ${e.points}!`;
@@ -458,7 +472,7 @@ export class Table {
     const v = this.view;
     const mine = this.spectator ? "" : ` Your tiles: ${v.hand.map((t) => tileWords(t.a, t.b)).join(", ") || "none"}.`;
     const seats = v.seats.map((s) => `${s.who} ${s.tiles}`).join(", ");
-    this.say(`${tableWords(v)} Tiles held: ${seats}; ${v.boneyard} left to draw.${mine}`);
+    this.say(`${v.trains ? trainsWords(v) : tableWords(v)} Tiles held: ${seats}; ${v.boneyard} left to draw.${mine}`);
   }
 
   async hint() {
@@ -623,7 +637,7 @@ export class Table {
     else if (k === "p") this.play(v.legal.find((m) => m.kind === "pass"));
     else if (k === "u" && v.take_back) this.takeBack();
     else if (k === "escape") { const was = this.selected; this.selected = null; this.drawBoard(); this.drawHand(); this.focusHand(was); }
-    else if (this.selected && /^[wens]$/.test(k)) {
+    else if (this.selected && (v.trains ? /^[mhf]$/ : /^[wens]$/).test(k)) {
       const m = v.legal.find((x) => x.tile === this.selected && x.arm && x.arm.toLowerCase() === k);
       if (m) this.play(m);
     } else return;

@@ -6,13 +6,16 @@ import { readWatchHash, showWatch, watchLinksCard } from "./watch.js";
 import { presencePanel } from "./social.js";
 import { reportCharts, compareCharts } from "./charts.js";
 import { drawBoard } from "./board.js";
+import { drawTrains } from "./trains.js";
 import { tileSvg } from "./tiles.js";
 import { $, h } from "./dom.js";
 import { linksCard, linksOf, rememberLinks } from "./invite.js";
 import { resetTurn } from "./signals.js";
 import { botOptions } from "./bots.js";
 
-const state = { variants: [], bots: [], offered: [], table: null, houseText: "", sim: null };
+const state = { variants: [], preview: [], bots: [], offered: [], table: null, houseText: "", sim: null };
+// the built-ins and, after them, those under way (variants/preview/: the train layouts)
+const allVariants = () => state.variants.concat(state.preview);
 const main = () => $("#main");
 
 function note(text, kind = "") {
@@ -67,7 +70,8 @@ window.addEventListener("hashchange", route);
 // ----------------------------------------------------------------- new game
 
 function variantOptions(selected, { house = true } = {}) {
-  const opts = state.variants.map((v) => h("option", { value: v.name, selected: v.name === selected }, v.name));
+  const opts = allVariants().map((v) => h("option", { value: v.name, selected: v.name === selected },
+    v.preview ? `${v.name} (preview)` : v.name));
   if (house && state.houseText) opts.push(h("option", { value: "@house", selected: selected === "@house" }, "my house rule (from the editor)"));
   return opts;
 }
@@ -109,7 +113,7 @@ function variantRef(name) { return name === "@house" ? state.houseText : name; }
 // rule's as the server reads them from its text (never guessed).
 async function playerCounts(name) {
   if (name !== "@house") {
-    const x = state.variants.find((y) => y.name === name);
+    const x = allVariants().find((y) => y.name === name);
     return x ? x.players : [2];
   }
   if (state.houseCounts && state.houseCounts.text === state.houseText) return state.houseCounts.players;
@@ -130,7 +134,7 @@ async function fillCounts(select, name) {
 }
 
 function showNew(preselect = "sniff") {
-  const v = state.variants.find((x) => x.name === preselect) || state.variants[0];
+  const v = allVariants().find((x) => x.name === preselect) || state.variants[0];
   const players = h("select", { id: "players" });
   const seatsBox = h("div", { id: "seats-config" });
   const chosen = preselect === "@house" && state.houseText ? "@house" : (v ? v.name : "sniff");
@@ -140,7 +144,7 @@ function showNew(preselect = "sniff") {
   const summary = h("p", { class: "muted", id: "variant-summary" });
 
   async function fillPlayers() {
-    const x = state.variants.find((y) => y.name === variantSel.value);
+    const x = allVariants().find((y) => y.name === variantSel.value);
     summary.textContent = x ? x.summary : "your house rule, as the editor holds it";
     await fillCounts(players, variantSel.value);
     fillSeats();
@@ -228,7 +232,7 @@ function showGame(id) {
 // ----------------------------------------------------------------- rules
 
 async function showRules(name) {
-  const list = h("div", { class: "variant-list" }, state.variants.map((v) =>
+  const list = h("div", { class: "variant-list" }, allVariants().map((v) =>
     h("a", { class: `variant-card ${v.name === name ? "active" : ""}`, href: `#rules=${v.name}` },
       h("b", {}, v.name), h("span", { class: "muted" }, ` ${v.players_text} · ${v.target}`),
       h("p", {}, v.summary))));
@@ -458,7 +462,11 @@ function player(root, r, body) {
     const s = steps[at];
     slider.value = String(at);
     const d = judged && s.fi > 0 ? judged.get(`${s.hd.hand}:${s.fi}`) : null;
-    drawBoard(board, showBest && d && d.best_layout ? d.best_layout : s.f.layout);
+    if (s.f.trains) drawTrains(board, { trains: s.f.trains });  // rows from the hub (trains.js)
+    else {
+      board.classList.remove("trains-board");
+      drawBoard(board, showBest && d && d.best_layout ? d.best_layout : s.f.layout);
+    }
     if (judged) {
       analysis.replaceChildren(h("div", {}, analysis.dataset.summary),
         h("div", { class: d && d.mistake ? "mistake" : "" }, d ? analysisLine(d) : "no decision here (a forced move, or a seat not analysed)"),
@@ -551,8 +559,9 @@ async function resume(name) {
 
 async function boot() {
   try {
-    const [{ variants }, { bots, offered }] = await Promise.all([call("GET", "/api/variants"), call("GET", "/api/bots")]);
+    const [{ variants, preview }, { bots, offered }] = await Promise.all([call("GET", "/api/variants"), call("GET", "/api/bots")]);
     state.variants = variants;
+    state.preview = preview || [];
     state.bots = bots;
     state.offered = offered || [];
   } catch (err) {

@@ -46,13 +46,18 @@ export function tableWords(view) {
 }
 
 // One event of the hand's log, spoken: "Seat 1 plays five–three on the east end: count 8, scores 5."
-export function eventWords(e) {
+// `trains`: a train layout's play, spoken by its train ("on T2") and without a count.
+export function eventWords(e, trains = false) {
   const you = e.who === "You";
   if (e.kind === "draw") {
     const what = e.drew ? tileWords(e.drew.a, e.drew.b) : "a tile";
     return `${e.who} ${you ? "draw" : "draws"} ${what}.`;
   }
   if (e.kind === "pass") return `${e.who} ${you ? "pass" : "passes"}.`;
+  if (trains) {
+    const [tile, train] = String(e.move).split("@");
+    return `${e.who} ${you ? "play" : "plays"} ${nameWords(tile)}${train ? ` on ${train}` : ""}.`;
+  }
   let text = `${e.who} ${you ? "play" : "plays"} ${moveWords(e.move)}: count ${e.count}`;
   if (e.claim !== null && e.claim !== undefined) text += `, claimed ${e.claim}`;
   else if (e.points) text += `, scores ${e.points}`;
