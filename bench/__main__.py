@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from bench import JSON_VERSION, native, peers, proposals, system, throughput
+from bench import JSON_VERSION, native, peers, proposals, system, targets, throughput
 from bench.common import compile_bytecode, machine_info
 
 # name -> (full-size run, quick run); each takes the parsed options
@@ -41,6 +41,11 @@ SECTIONS: dict[str, tuple[Section, Section]] = {
     "native": (
         lambda o: native.run(o.hands or 20_000, o.rounds or 3, o.sim_hands or 20_000),
         lambda o: native.run(o.hands or 200, 1, o.sim_hands or 200, peer_games=50),
+    ),
+    # issue 37's simulate targets: whole commands at full size, beside the peers
+    "targets": (
+        lambda o: targets.run(1.0),
+        lambda o: targets.run(0.001, peer_games=50),
     ),
     # prototypes of the proposals in bench/results/performance-history.md: run only when asked
     "proposals": (

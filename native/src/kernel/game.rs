@@ -165,6 +165,37 @@ impl<const W: usize> Match<W> {
         }
     }
 
+    /// The match `Match::new` makes with `seed` and the same rules, made
+    /// of this one (its buffers reused: a simulation plays a match a game).
+    pub fn restart(&mut self, seed: u64) {
+        // every field named, so a field added to `Match` must be handled here
+        let Match {
+            rules: _,
+            m: _,
+            seed: own_seed,
+            scores,
+            hands_played,
+            last,
+            game_over,
+            winner,
+            pot,
+            got_in,
+            hands_won,
+            games,
+            leads_apart: _,
+        } = self;
+        *own_seed = seed;
+        scores.iter_mut().for_each(|s| *s = 0);
+        *hands_played = 0;
+        *last = None;
+        *game_over = false;
+        *winner = -1;
+        *pot = 0;
+        *got_in = None;
+        *hands_won = 0;
+        games.iter_mut().for_each(|g| *g = 0);
+    }
+
     /// `Match.hand_number`: the next hand's number for bonuses by hand
     /// number: every hand of the match, or only those with a winner.
     pub fn hand_number(&self) -> usize {
@@ -563,11 +594,11 @@ impl<const W: usize> Match<W> {
 /// The one owner with the top value, if one has it alone.
 pub fn unique(values: &[i64]) -> Option<usize> {
     let top = *values.iter().max().unwrap_or(&0);
-    let leaders: Vec<usize> = (0..values.len()).filter(|&o| values[o] == top).collect();
-    if leaders.len() == 1 {
-        Some(leaders[0])
-    } else {
-        None
+    // no list of the leaders: this runs once a simulated game
+    let mut leaders = (0..values.len()).filter(|&o| values[o] == top);
+    match (leaders.next(), leaders.next()) {
+        (Some(o), None) => Some(o),
+        _ => None,
     }
 }
 
@@ -617,6 +648,34 @@ mod tests {
             all.set(usize::from(x));
         }
         assert_eq!(all.count(), 28);
+    }
+
+    /// A whole match of random playouts: each hand's scores, then the
+    /// match's end.
+    fn played(mt: &mut Match<1>) -> (Vec<Vec<i64>>, i64, usize) {
+        let mut rng = Rng::new(mt.seed);
+        let mut scores = Vec::new();
+        while !mt.game_over {
+            let mut hand = mt.new_hand(false).unwrap();
+            assert!(hand.playout(false, &mut rng, 500));
+            mt.finish_hand(&hand);
+            scores.push(mt.scores.clone());
+        }
+        (scores, mt.winner, mt.hands_played)
+    }
+
+    #[test]
+    fn a_restarted_match_plays_as_a_new_one() {
+        let r = Arc::new(Rules::<1>::new(crate::kernel::table::tests::scored_table(6, 2)).unwrap());
+        let m = mrules(LeadRule::default());
+        let mut kept = Match::new(Arc::clone(&r), m.clone(), 1);
+        for seed in 1..30u64 {
+            kept.restart(seed);
+            let mut fresh = Match::new(Arc::clone(&r), m.clone(), seed);
+            let (a, b) = (played(&mut kept), played(&mut fresh));
+            assert!(a.0.len() > 1, "a match of several hands");
+            assert_eq!(a, b);
+        }
     }
 
     #[test]

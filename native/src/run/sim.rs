@@ -225,6 +225,29 @@ pub(crate) struct Game<'a> {
     pub(crate) decisions: u64,
 }
 
+/// One table's match, kept from game to game of a batch and started again
+/// for each (`Match::restart`: no allocation a game).
+enum Kept {
+    W1(Match<1>),
+    W2(Match<2>),
+    W3(Match<3>),
+}
+
+impl Kept {
+    fn of(st: &SimTable, leads_apart: bool) -> Kept {
+        fn new<const W: usize>(r: &Arc<Rules<W>>, st: &SimTable, apart: bool) -> Match<W> {
+            let mut mt = Match::new(Arc::clone(r), st.m.clone(), 0);
+            mt.leads_apart = apart;
+            mt
+        }
+        match &st.rules {
+            AnyRules::W1(r) => Kept::W1(new(r, st, leads_apart)),
+            AnyRules::W2(r) => Kept::W2(new(r, st, leads_apart)),
+            AnyRules::W3(r) => Kept::W3(new(r, st, leads_apart)),
+        }
+    }
+}
+
 impl Sim {
     pub fn check(&self) -> Result<(), String> {
         let players = self.players;
@@ -328,6 +351,8 @@ impl Sim {
     ) -> Result<(), String> {
         let players = self.players;
         let mut vector = vec![0i64; self.size];
+        let apart = self.duplicate.is_some();
+        let mut kept: Vec<Kept> = self.tables.iter().map(|st| Kept::of(st, apart)).collect();
         let mut game = Game {
             sim: self,
             seated: vec![0; players],
@@ -341,7 +366,7 @@ impl Sim {
                 game.seed = derive(seed, &[d]);
                 deal.iter_mut().for_each(|v| *v = 0);
                 for rot in 0..dup.rotations {
-                    self.game_into(&mut game, rot, &mut vector, out)?;
+                    self.game_into(&mut game, &mut kept, rot, &mut vector, out)?;
                     // `duplicate.add_game`, per table
                     for (st, ds) in self.tables.iter().zip(&dup.slots) {
                         let slots = &st.slots;
@@ -369,7 +394,7 @@ impl Sim {
         }
         for g in start..stop {
             game.seed = derive(seed, &[g]);
-            self.game_into(&mut game, narrow(g % wide(players)), &mut vector, out)?;
+            self.game_into(&mut game, &mut kept, narrow(g % wide(players)), &mut vector, out)?;
         }
         Ok(())
     }
@@ -379,6 +404,7 @@ impl Sim {
     fn game_into(
         &self,
         game: &mut Game<'_>,
+        kept: &mut [Kept],
         rot: usize,
         vector: &mut [i64],
         out: &mut Totals,
@@ -389,13 +415,13 @@ impl Sim {
             game.bot_ids[s] = self.which[game.seated[s]];
         }
         vector.iter_mut().for_each(|v| *v = 0);
-        for (t, st) in self.tables.iter().enumerate() {
+        for (t, (st, mt)) in self.tables.iter().zip(kept.iter_mut()).enumerate() {
             let hists = &mut out.hists[t];
             let timing = &mut out.timing;
-            match &st.rules {
-                AnyRules::W1(r) => game.play(r, st, vector, hists, timing)?,
-                AnyRules::W2(r) => game.play(r, st, vector, hists, timing)?,
-                AnyRules::W3(r) => game.play(r, st, vector, hists, timing)?,
+            match mt {
+                Kept::W1(mt) => game.play(mt, st, vector, hists, timing)?,
+                Kept::W2(mt) => game.play(mt, st, vector, hists, timing)?,
+                Kept::W3(mt) => game.play(mt, st, vector, hists, timing)?,
             }
         }
         out.n += 1;
@@ -433,17 +459,19 @@ impl Game<'_> {
     /// in hands mode), its quantities written into `vector`.
     fn play<const W: usize>(
         &mut self,
-        rules: &Arc<Rules<W>>,
+        mt: &mut Match<W>,
         st: &SimTable,
         vector: &mut [i64],
         hists: &mut TableHists,
         timing: &mut [BTreeMap<i64, u64>],
     ) -> Result<(), String> {
-        if rules.t.trains.is_some() {
+        if mt.rules.t.trains.is_some() {
             // a train layout's match (run::trains): the one dispatch, per game
-            return self.play_trains(rules, st, vector, hists, timing);
+            return self.play_trains(&mt.rules, st, vector, hists, timing);
         }
         let sim = self.sim;
+        // one count a game (the match is borrowed mutably while `t` is read)
+        let rules = Arc::clone(&mt.rules);
         let t = &rules.t;
         let players = t.players;
         // per seat, on the stack (no allocation a game)
@@ -454,8 +482,7 @@ impl Game<'_> {
             rngs[s] = Rng::new(derive(self.seed, &[BOTS, wide(s)]));
         }
         let bots = &bots[..players];
-        let mut mt = Match::new(Arc::clone(rules), st.m.clone(), self.seed);
-        mt.leads_apart = sim.duplicate.is_some();
+        mt.restart(self.seed);
         let mut play = [0i64; MAX_PLAYERS];
         let play = &mut play[..players];
         let mut settle = [0i64; MAX_PLAYERS];
@@ -463,7 +490,9 @@ impl Game<'_> {
         let (mut moves, mut blocked, mut hands) = (0i64, 0i64, 0i64);
         let mut leader = None;
         let mut legal: Vec<i64> = Vec::with_capacity(64);
-        let mut result: Option<Vec<i64>> = None;
+        // a first hand's own scores, per owner (hands mode), on the stack
+        let mut own = [0i64; MAX_PLAYERS];
+        let mut hand_only = false;
         let mut before: Vec<i64> = Vec::with_capacity(t.owners);
         self.decisions = 0;
         // what the heuristic reads of the history (Hand.voids)
@@ -526,21 +555,25 @@ impl Game<'_> {
             mt.finish_hand(&hand);
             if sim.hands_only {
                 // the hand's own scores: a game it wins starts the match's again from 0
-                result = Some(hand.scores.iter().zip(&before).map(|(a, b)| a - b).collect());
+                for ((o, a), b) in own.iter_mut().zip(&hand.scores).zip(&before) {
+                    *o = a - b;
+                }
+                hand_only = true;
                 break;
             }
         }
-        let (result, winner) = match result {
-            Some(r) => {
-                let w = unique(&r);
-                (r, w)
-            }
-            None => (mt.scores.clone(), usize::try_from(mt.winner).ok()),
+        let result = &mut own[..t.owners];
+        let winner = if hand_only {
+            unique(result)
+        } else {
+            result.copy_from_slice(&mt.scores);
+            usize::try_from(mt.winner).ok()
         };
+        let result: &[i64] = result;
         let game = Outcome {
             owner: &t.owner,
-            result: &result,
-            points: &result,
+            result,
+            points: result,
             winner,
             counts: [moves, blocked, hands],
             // a match plays a hand at least
