@@ -163,10 +163,10 @@ def test_each_decision_is_the_search_of_the_movers_view_with_the_hint_stream(tmp
             assert None not in wins
             if len(set(wins)) > 1:
                 assert d.ranked_by == "win"
-                assert d.best.win == max(wins)  # type: ignore[type-var]
+                assert d.best.win == max(wins)
                 assert d.best.value == max(v.value for v in d.moves if v.win == d.best.win)
                 assert d.win_loss == pytest.approx(
-                    0.0 if d.best_played else d.best.win - d.played.win)  # type: ignore[operator]
+                    0.0 if d.best_played else d.best.win - d.played.win)
                 ranked_by_win += 1
             else:  # every move leaves the same chance: the points rank
                 assert d.ranked_by == "value" and d.best.value == max(expected)
@@ -422,11 +422,11 @@ def test_the_hint_is_the_analysis_of_the_decision(tmp_path: Path) -> None:
         # All Fives is played to a target: the moves ranked by the chance
         # after them (then the points), as the analysis ranks them
         assert d.ranked_by == "win"
-        best = max(values, key=lambda v: (v.win, v.value))  # type: ignore[arg-type,return-value]
+        best = max(values, key=lambda v: (v.win, v.value))
         name = " = ".join([best.notation, *(n for _, n in best.same)])  # its twins with it
         assert d.best == best and best.win is not None and 0 <= best.win <= 1
         second = max((v for v in values if v is not best),
-                     key=lambda v: (v.win, v.value))  # type: ignore[arg-type,return-value]
+                     key=lambda v: (v.win, v.value))
         assert second.win is not None
         gap = best.win - second.win
         ahead = f"{gap:.1%} more than {second.notation}" if round(gap * 100, 1) > 0 else (

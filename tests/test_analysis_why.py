@@ -35,7 +35,7 @@ from bones.lang.load import load_variant
 from bones.seat.observation import observe
 
 
-def _rules(name: str):  # type: ignore[no-untyped-def]
+def _rules(name: str):
     return compile_rules(load_variant(name))
 
 
@@ -71,7 +71,7 @@ def test_near_the_target_the_match_chance_ranks_and_best_agrees_with_it() -> Non
     by_points = max(values, key=lambda v: v.value)
     best = best_of(values)
     assert all(v.win is not None for v in values)
-    assert best is not by_points and best.win > by_points.win + 0.05  # type: ignore[operator]
+    assert best is not by_points and best.win > by_points.win + 0.05
     assert by_points.value > best.value + 2  # the points would have said otherwise
     assert best.win == max(v.win for v in values if v.win is not None)
     assert ranked(values)[0] is best
@@ -80,7 +80,7 @@ def test_near_the_target_the_match_chance_ranks_and_best_agrees_with_it() -> Non
     d = Decision(1, 4, 0, by_points, best, tuple(values), 5.0,
                  win_mistake_threshold(hand.rules))
     assert d.ranked_by == BY_WIN and not d.best_played
-    assert d.loss == 0.0 and d.win_loss == best.win - by_points.win  # type: ignore[operator]
+    assert d.loss == 0.0 and d.win_loss == best.win - by_points.win
     assert d.mistake
     # the front ends: the chance shown first, the gap in it, best agreeing
     line = decision_line(d)
@@ -207,7 +207,7 @@ def test_the_voids_come_from_what_the_history_proves() -> None:
     assert reasons.voids == (4, 6)
 
 
-def test_the_analysis_json_carries_the_reasons_and_the_key(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_analysis_json_carries_the_reasons_and_the_key(tmp_path) -> None:
     import json
 
     from typer.testing import CliRunner

@@ -246,11 +246,15 @@ def test_jobs_are_capped_at_what_helps(monkeypatch) -> None:
 
 def test_bots_json_lists_every_bot_and_parameter() -> None:
     from bones.bots import BOTS
+    from bones.bots.levels import LEVELS
 
     result = _run("bots", "--json")
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)
-    assert [r["name"] for r in rows] == list(BOTS)
+    # the levels first (one line each), then every bot by its algorithm's name
+    assert [r["name"] for r in rows if r["kind"] == "level"] == [name for name, _, _ in LEVELS]
+    assert [r["name"] for r in rows if r["kind"] != "level"] == list(BOTS)
+    assert [r["kind"] for r in rows].index("builtin") == len(LEVELS)
     search = next(r for r in rows if r["name"] == "search")
     assert {"iterations", "rollouts"} <= {p["name"] for p in search["params"]}
     assert all({"name", "default", "help", "choices"} == set(p) for r in rows for p in r["params"])

@@ -117,7 +117,7 @@ def bots_agree(py: TrainHand, nat: Any, where: str) -> None:
         return
     assert nat.greedy_move() == greedy_move(py, legal), where
     obs = observe(py, py.turn, legal)
-    assert nat.heuristic_move() == HeuristicBot().choose(obs, None), where  # type: ignore[arg-type]
+    assert nat.heuristic_move() == HeuristicBot().choose(obs, None), where
 
 
 def play_round(py: TrainHand, rng: random.Random, where: str, bots: bool = True) -> int:

@@ -228,8 +228,10 @@ def test_a_replay_of_a_train_game_shows_its_rows_frame_by_frame(server, tmp_path
     assert [row["target"] for row in last["rows"]] == [f"A{k}" for k in range(1, len(last["rows"]) + 1)]
 
 
-def test_the_analysis_of_a_train_round_answers_one_line(server) -> None:
-    """Until the analysis judges train layouts, its endpoint says so in one line (no 500)."""
+@pytest.mark.once  # the analysis of a train round runs on the Python core under either pass
+def test_a_seat_analyses_its_moves_of_a_train_round(server) -> None:
+    """A finished train round is analysed like any hand: the seat's own decisions, each
+    ranked by one key, the best move's figure the highest in it."""
     app, client = server
     gid, keys = people(app, client, "chicken-foot", 2, 6)
     for _ in range(300):
@@ -241,8 +243,11 @@ def test_the_analysis_of_a_train_round_answers_one_line(server) -> None:
         assert move(client, gid, keys[v["you"]], choice["move"], v["version"]).status_code == 200
     assert v["history"]
     r = client.get(f"/api/games/{gid}/analysis?hand=1", headers=auth(keys[0]))
-    if r.status_code == 200:  # the analysis of trains is another part of issue 35
-        assert r.json()["hands"][0]["hand"] == 1
-    else:
-        assert r.status_code == 409 and "train layouts" in r.json()["error"], r.text
-        assert "\n" not in r.json()["error"]
+    assert r.status_code == 200, r.text
+    a = r.json()
+    assert a["seats"] == [0] and [h["number"] for h in a["hands"]] == [1]
+    decisions = a["hands"][0]["decisions"]
+    assert all(d["seat"] == 0 for d in decisions)
+    assert decisions
+    for d in decisions:
+        assert d["best"][d["ranked_by"]] == max(m[d["ranked_by"]] for m in d["moves"])
