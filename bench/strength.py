@@ -1,9 +1,8 @@
 """``python -m bench.strength``: the ladder of bones' levels, and of its bots.
 
 By default, the levels (:data:`bones.bots.levels.LEVELS`, "Novice" to
-"Expert"): in every built-in (``bones list``; ``--trains`` adds the train
-games of variants/preview/, which the Python core plays), each level against
-the one below it on paired deals, ``bones simulate VARIANT --bots BELOW,LEVEL
+"Expert"): in every built-in (``bones list``, the train games among them),
+each level against the one below it on paired deals, ``bones simulate VARIANT --bots BELOW,LEVEL
 --duplicate`` (every deal played from both seatings, the same shuffles), at
 ``-n`` matches a pairing.  Each row gives the level's wins of the decided
 matches with the Wilson 95% interval, and the Elo difference that win rate
@@ -45,16 +44,12 @@ import shlex
 import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from bench.common import machine_info
 
 #: the games of ``--tournament``
 VARIANTS = ("all-fives", "sniff", "muggins", "block-2p")
-#: the train games, played by the Python core only (``--trains``)
-TRAINS = ("variants/preview/mexican-train.yaml", "variants/preview/chicken-foot.yaml")
-ROOT = Path(__file__).resolve().parent.parent
 #: the least a level should be above the one below it
 MIN_ELO = 150.0
 
@@ -227,8 +222,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--variants", default=None, help="comma-separated (default: every built-in; "
                     "--tournament: " + ",".join(VARIANTS) + ")")
-    ap.add_argument("--trains", action="store_true",
-                    help="the levels: add the train games of variants/preview/ (Python core)")
     ap.add_argument("--bots", default=None, help="the ladder's bots, weakest first, comma-separated "
                     "(default: the levels' bots; --tournament: " + ",".join(ladder(45)) + ")")
     ap.add_argument("--check", action="store_true",
@@ -246,8 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     if o.matches is not None and o.matches < 1:
         ap.error("-n must be at least 1")
     if o.tournament:
-        if o.check or o.trains:
-            ap.error("--check and --trains are for the levels' ladder, not --tournament")
+        if o.check:
+            ap.error("--check is for the levels' ladder, not --tournament")
         return _tournaments(o)
     if o.peers:
         ap.error("--peers needs --tournament")
@@ -265,8 +258,6 @@ def _levels(o: argparse.Namespace) -> int:
         rungs = [bot for _, bot in levels]
     names = {bot: level for level, bot in levels}
     variants = o.variants.split(",") if o.variants else builtins()
-    if o.trains:
-        variants += [str(ROOT / t) for t in TRAINS]
     matches = o.matches or 200
     rows = [rung(v, below, above, matches, o.seed, o.jobs)
             for v in variants for below, above in zip(rungs, rungs[1:])]
