@@ -98,7 +98,8 @@ def test_list_loads_no_bot_simulation_web_or_other_command(tmp_path: Path,
 
 
 @pytest.mark.once  # the native core's simulation path: the Python core's loads more
-@pytest.mark.parametrize(("bots", "output"), [("random", ("--json",)), ("greedy,heuristic", ())])
+@pytest.mark.parametrize(("bots", "output"), [("random", ("--json",)), ("random", ("--csv",)),
+                                             ("greedy,heuristic", ())])
 def test_a_simulation_of_one_move_bots_loads_no_search(tmp_path: Path, bots: str,
                                                        output: tuple[str, ...]) -> None:
     modules = imported(tmp_path, "simulate", "sniff", "--hands", "2", "--seed", "1", "--bots", bots,
