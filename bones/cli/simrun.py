@@ -77,7 +77,7 @@ def run_simulate(variant: str, matches: Optional[int] = None, hands: Optional[in
 
 
 def run_one(config: SimConfig, runner: Runner, games: int, label: str,
-             quiet: bool) -> tuple[dict[str, Any], Summary]:
+            quiet: bool) -> tuple[dict[str, Any], Summary]:
     """Run one configuration with a progress bar: (its report with the run
     facts, the merged summary)."""
     from bones.sim.simulation import report
@@ -113,8 +113,8 @@ def load_tables(refs: list[str], players: Optional[int], teams: bool) -> list[Ta
     return tables
 
 
-def build_config(tables: list[Table], bots: Optional[list[str]], games: int, seed: Optional[int],
-            hands_only: bool, duplicate: bool = False) -> SimConfig:
+def build_config(tables: list[Table], bots: Optional[list[str]], games: int,
+                 seed: Optional[int], hands_only: bool, duplicate: bool = False) -> SimConfig:
     from bones.sim.simulation import SimError, make_config
 
     if seed is None:
@@ -365,7 +365,7 @@ def print_legend(console: Console, labels: list[str], names: list[str]) -> None:
 
 
 def emit(out: Path | None, report: dict[str, Any], as_json: bool,
-          printer: Callable[[Console, dict[str, Any]], None]) -> None:
+         printer: Callable[[Console, dict[str, Any]], None]) -> None:
     """A report as JSON, or as tables on the screen (and as their text in ``--out``)."""
     if as_json:
         write_report(out, json.dumps(report, indent=2) + "\n")

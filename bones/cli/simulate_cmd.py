@@ -62,7 +62,6 @@ from bones.engine.bounds import GAMES_LIMIT
 from bones.engine.rng import new_seed
 
 if TYPE_CHECKING:  # pragma: no cover - the engine and rich are imported inside the commands
-
     from rich.console import Console
     from rich.table import Table as RichTable
 
