@@ -122,13 +122,17 @@ def _walk(name: str, players: int | None, seeds: range) -> tuple[int, int]:
         trains = rules.trains is not None
         native = (core.native_hand(rules, deal) if bones_native is not None and not trains
                   else None)
+        # a train round as the core that runs steps it (docs/trains.md)
+        stepwise = core.new_hand(rules, deal) if trains else None
         while not hand.over:
             legal = hand.legal_moves()
             if not legal:
                 break
             firsts = mirror_of(hand, legal)
-            if trains:
-                assert firsts == list(range(len(legal))), (name, seed, len(hand.log))
+            if stepwise is not None:
+                assert stepwise.legal_moves() == legal, (name, seed, len(hand.log))
+                assert firsts == mirror_of(stepwise, legal) == list(range(len(legal))), (
+                    name, seed, len(hand.log))
             if native is not None:
                 assert list(native.mirror_of(legal)) == firsts, (name, seed, len(hand.log))
             positions += 1
@@ -146,6 +150,8 @@ def _walk(name: str, players: int | None, seeds: range) -> tuple[int, int]:
             hand.apply(move)
             if native is not None:
                 native.apply(move, None)
+            if stepwise is not None:
+                stepwise.apply(move)
     return positions, twins
 
 
