@@ -737,6 +737,76 @@ mod tests {
         }
     }
 
+    /// What a hand holds as it is dealt, and what its playout left: the
+    /// match's scores after each hand.
+    type Dealt = (Vec<Bits<1>>, Vec<u8>, usize, Option<usize>, bool, Vec<i64>, Vec<bool>, usize);
+
+    fn dealt(h: &Hand<1>) -> Dealt {
+        let t = &h.rules.t;
+        (
+            h.hands[..t.players].to_vec(),
+            h.boneyard.clone(),
+            h.leader,
+            h.lead_tile,
+            h.lead_doubles_only,
+            h.scores.clone(),
+            h.got_in.clone(),
+            h.number,
+        )
+    }
+
+    /// `played`, each hand dealt as `new_hand` deals it (`renew`: into the
+    /// last hand, played out) with what it held as it was dealt.
+    fn played_into(mt: &mut Match<1>, renew: bool) -> (Vec<(Dealt, Vec<i64>)>, i64) {
+        let mut rng = Rng::new(mt.seed);
+        let mut out = Vec::new();
+        let mut slot: Option<Hand<1>> = None;
+        while !mt.game_over {
+            let hand = match &mut slot {
+                Some(hand) if renew => {
+                    mt.renew_hand(hand, false).unwrap();
+                    hand
+                }
+                _ => slot.insert(mt.new_hand(false).unwrap()),
+            };
+            let deal = dealt(hand);
+            assert!(hand.playout(false, &mut rng, 500));
+            mt.finish_hand(hand);
+            out.push((deal, mt.scores.clone()));
+        }
+        (out, mt.winner)
+    }
+
+    #[test]
+    fn a_renewed_hand_plays_as_a_new_one() {
+        // a scoring table with spinners; a lead by the highest double that
+        // draws from the boneyard when nobody holds one; a doubles-only lead
+        // drawn for: each deal's vectors used again from a played-out hand
+        let scored = crate::kernel::table::tests::scored_table(6, 2);
+        let mut small = table(6, 2);
+        small.hand_size = 2;
+        let by_double =
+            LeadRule { kind: LeadKind::HighestDouble, arg: None, if_none: Some(IfNone::DrawMore) };
+        let mut drawn = mrules(LeadRule::default());
+        drawn.lead_doubles_only = true;
+        drawn.lead_draws_double = true;
+        let cases = [
+            (scored.clone(), mrules(LeadRule::default())),
+            (small.clone(), mrules(by_double)),
+            (scored, drawn),
+        ];
+        for (t, m) in cases {
+            let r = Arc::new(Rules::<1>::new(t).unwrap());
+            for seed in 0..30u64 {
+                let mut a = Match::new(Arc::clone(&r), m.clone(), seed);
+                let mut b = Match::new(Arc::clone(&r), m.clone(), seed);
+                let (renewed, fresh) = (played_into(&mut a, true), played_into(&mut b, false));
+                assert!(!renewed.0.is_empty());
+                assert_eq!(renewed, fresh, "seed {seed}");
+            }
+        }
+    }
+
     #[test]
     fn the_highest_double_leads_and_draw_more_fills_hands() {
         let mut t = table(6, 2);
