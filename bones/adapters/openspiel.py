@@ -18,8 +18,10 @@ default, or ``"compact"``: see below).
 Every random event is a chance node and the game keeps no generator of its
 own: each tile dealt (seat 0's tiles first), each tile drawn by lot or for
 the lead rule, a lead at random (outcome: the seat), every draw from the
-boneyard (outcome: the tile), a redeal (the deal simply starts again).  A
-player's actions are the indices of :class:`bones.seat.actions.ActionSpace`;
+boneyard (outcome: the tile), a redeal (the deal simply starts again), and
+in a train layout (up to 8 players) each tile drawn for the round's hub
+while nobody holds it.  A player's actions are the indices of
+:class:`bones.seat.actions.ActionSpace` (a train layout's: tile x target);
 chance outcomes are tile ids (or seats).
 
 Information: the information-state string of a seat is its seat, the
