@@ -17,7 +17,7 @@ from hypothesis_budget import examples
 from bones.engine import core
 from bones.engine.flat import flatten
 from bones.engine.match import Match
-from bones.engine.moves import DRAW, PASS, Move, NotationError, arm_index, arm_name
+from bones.engine.moves import DRAW, PASS, Move, NotationError, arm_index, arm_name, lead_code
 from bones.engine.notation import format_move, move_code, move_value, parse_move
 from bones.engine.rng import Rng
 from bones.engine.trains import TrainHand
@@ -412,21 +412,21 @@ def test_the_flat_table_carries_the_train_layout():
     assert flatten(compile_rules(load_variant("sniff"), 2))["trains"] == []
 
 
-def test_a_stepwise_hand_stays_python_with_one_line_under_bones_core_native(monkeypatch, capsys):
+def test_a_stepwise_hand_is_native_only_under_bones_core_native(monkeypatch, capsys):
+    """``BONES_CORE=native`` steps a train round in the kernel (the native
+    ``TrainHand``, tests/test_nativetrains.py); auto keeps the Python hand."""
     rules = compile_rules(load_variant("chicken-foot"), 3)
     deal = Match(rules, seed=2).next_deal()
-    monkeypatch.setenv(core.ENV, "native")
-    monkeypatch.setattr(core, "_noted", set())
-    hand = core.new_hand(rules, deal)
-    again = core.new_hand(rules, deal)
-    assert isinstance(hand, TrainHand) and isinstance(again, TrainHand)
-    err = capsys.readouterr().err.splitlines()
-    assert err == ["bones: the native core plays chicken-foot's train layout in simulations "
-                   "only (this hand: the Python core)"]
     monkeypatch.setenv(core.ENV, "auto")
-    monkeypatch.setattr(core, "_noted", set())
-    assert isinstance(core.new_hand(rules, deal), TrainHand)
-    assert capsys.readouterr().err == ""  # auto: the Python core plays it, silently
+    assert type(core.new_hand(rules, deal)) is TrainHand
+    if core.native() is None:
+        return
+    from bones.engine.nativetrains import NativeTrainHand
+
+    monkeypatch.setenv(core.ENV, "native")
+    hand = core.new_hand(rules, deal)
+    assert isinstance(hand, NativeTrainHand) and hand.legal_moves() == [lead_code(deal.lead_tile)]
+    assert capsys.readouterr().err == ""  # nothing to say: the native core plays it
 
 
 def test_a_stepwise_match_plays_trains_in_python_and_line_games_as_before(monkeypatch):

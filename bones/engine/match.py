@@ -132,7 +132,11 @@ class Match:
         number = self.hand_number()
         hand: HandLike
         if rules_trains(self.rules):
-            hand = TrainHand.from_deal(self.rules, deal, self.scores, self.pot, got_in, number)
+            if self.stepwise_core:
+                hand = core.new_train_hand(self.rules, deal, self.scores, self.pot, got_in, number)
+            else:
+                hand = TrainHand.from_deal(self.rules, deal, self.scores, self.pot, got_in,
+                                           number)
         elif self.stepwise_core:
             hand = core.new_hand(self.rules, deal, scores=self.scores, pot=self.pot,
                                  got_in=got_in, number=number)
