@@ -365,6 +365,23 @@ def test_a_hub_set_aside_goes_to_a_first_player_by_lot_then_rotation(name):
     assert lots == set(range(players))  # the lot falls on every seat over twelve seeds
 
 
+def test_chicken_foots_first_player_by_the_heaviest_tile_drawn():
+    """WPC: the centre double is placed before play and, in round 1, the
+    player who draws the heaviest tile plays first against it: a lot, every
+    seat equally likely (hub.comes: set_aside, placing_ends_turn: false, so
+    the drawn first player places it and plays on)."""
+    rules = _rules("chicken-foot", 3, {"layout.trains.hub.comes": "set_aside",
+                                        "layout.trains.hub.placing_ends_turn": False})
+    for seed in range(6):
+        hand = Match(rules, seed=seed).new_hand()
+        first = hand.leader
+        hand.apply(hand.legal_moves()[0])  # the hub, by the first player
+        assert hand.turn == first and hand.needs() == {Move.parse("9-1@H").arm: 4}
+        legal = hand.legal_moves()
+        assert legal == [DRAW] or all(format_move(hand, m, bare=False).endswith("@H")
+                                      for m in legal)
+
+
 def test_a_double_only_its_player_covers_binds_nobody_once_he_fails():
     """CR's "follow up" (doubles.by: same_player_only): the player who lays a
     double covers it if he can; if he cannot, nobody else owes it a cover."""

@@ -78,6 +78,8 @@ ALTERNATIVES: list[tuple[str, dict[str, Any]]] = [
     ("chicken-foot", {"settlement.domino.blanks": 25, "settlement.blocked.blanks": 25}),
     ("chicken-foot", {"match.count": 4}),
     ("chicken-foot", {"layout.trains.hub.comes": "set_aside", "match.count": 3}),
+    ("chicken-foot", {"layout.trains.hub.comes": "set_aside",
+                      "layout.trains.hub.placing_ends_turn": False}),
 ]
 
 
