@@ -479,6 +479,35 @@ def test_as_many_tiles_as_fit_in_every_turn():
     assert hand.over and hand.domino_seat == 1
 
 
+def test_the_tables_follow_a_foot_released_after_its_first_toe():
+    """The rows the terminal and the browser draw (train_table): a foot
+    released with toes still owed (its last possible cover laid as its first
+    toe) leaves no foot behind, and the toe's row still names its source."""
+    from bones.engine.trains import train_deal
+    from bones.seat.trainlayout import train_table
+
+    rules = _rules("chicken-foot", 2, {"layout.trains.hub.tiles": 2,
+                                        "layout.trains.doubles.release": "no_cover_left"})
+    ts = rules.tiles
+    hands = [ts.mask_of([ts.parse(t) for t in seat])
+             for seat in (["9-9", "9-3", "3-1", "5-6"], ["9-0", "3-3", "0-4", "1-2"])]
+    deal = train_deal(rules, hands, [ts.parse("8-8")], 1)
+    hand = TrainHand.from_deal(rules, deal)
+    codes = []
+    for text in ("9-9", "9-0@H", "9-3@H", "3-3@A2"):
+        codes.append(parse_move(hand, text))
+        hand.play(codes[-1])
+    table = train_table(rules, deal, codes)
+    assert [f.row for f in table.feet] == ["A2"] and table.needs == {"F": 3}
+    codes.append(parse_move(hand, "3-1@F"))
+    hand.play(codes[-1])
+    assert not hand.owed and hand.turn == 1
+    table = train_table(rules, deal, codes)
+    assert table.feet == [] and table.needs == {}
+    assert [(r.name, r.source, r.open, len(r.tiles)) for r in table.rows] == [
+        ("A1", "hub", 0, 1), ("A2", "hub", -1, 2), ("A3", "A2", 1, 1)]
+
+
 def test_going_out_on_a_double_charges_the_others_double():
     """RB (settlement.domino.out_on_double: 2): the others' charges are
     multiplied when the last tile laid is a double, and only then."""
