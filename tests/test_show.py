@@ -510,6 +510,7 @@ MUTATIONS = [
     ("mexican-train", "layout.trains.doubles.release", "no_cover_left"),
     ("mexican-train", "layout.trains.hub.comes", "set_aside"),
     ("chicken-foot", "layout.trains.turn_tiles", "all_that_fit"),
+    ("chicken-foot", "layout.trains.doubles.first_spinner", True),
     ("mexican-train", "settlement.domino.out_on_double", 2),
     ("mexican-train", "layout.trains.first_turn.tiles", "one"),
     ("mexican-train", "layout.trains.first_turn.may_stop", False),

@@ -17,7 +17,15 @@ from hypothesis_budget import examples
 from bones.engine import core
 from bones.engine.flat import flatten
 from bones.engine.match import Match
-from bones.engine.moves import DRAW, PASS, Move, NotationError, arm_index, arm_name
+from bones.engine.moves import (
+    DRAW,
+    PASS,
+    TILE_SHIFT,
+    Move,
+    NotationError,
+    arm_index,
+    arm_name,
+)
 from bones.engine.notation import format_move, move_code, move_value, parse_move
 from bones.engine.rng import Rng
 from bones.engine.trains import TrainHand
@@ -123,6 +131,7 @@ CHICKEN_OPTIONS = st.fixed_dictionaries({}, optional={
     "settlement.domino.blanks": st.sampled_from([None, 25]),
     "layout.trains.hub.comes": st.sampled_from(["dealt", "set_aside"]),
     "layout.trains.turn_tiles": st.sampled_from(["one", "all_that_fit"]),
+    "layout.trains.doubles.first_spinner": st.booleans(),
 })
 
 
@@ -180,9 +189,12 @@ def test_every_legal_move_applies_tiles_are_conserved_and_a_round_ends(table, ro
     assert hand.over, "the round did not end"
     charges = hand.settlement
     assert charges is not None
+    factor = 1
+    if hand.state == 1 and rules.tiles.is_double[hand.log[-1][1] >> TILE_SHIFT]:
+        factor = rules.trains.out_on_double  # going out on a double (RB)
     for seat in range(rules.players):
         own = hand.pips_left(seat) + (rules.trains.marker_penalty if hand.marked[seat] else 0)
-        assert charges[seat] == (0 if seat == hand.domino_seat else own)
+        assert charges[seat] == (0 if seat == hand.domino_seat else own * factor)
     if hand.state == 2:  # blocked: nobody could lay a tile, every train counted open
         assert not hand.drawable
 
@@ -479,6 +491,46 @@ def test_as_many_tiles_as_fit_in_every_turn():
     assert hand.over and hand.domino_seat == 1
 
 
+def test_the_first_double_after_the_centre_is_a_spinner():
+    """HTC (doubles.first_spinner): the first double laid on an arm owes
+    nothing; its arm goes on through it and two arms start from its sides;
+    the next double makes a chicken foot. The tables draw the new rows."""
+    from bones.seat.trainlayout import train_table
+
+    rules = _rules("chicken-foot", 2, {"layout.trains.hub.tiles": 2,
+                                        "layout.trains.doubles.first_spinner": True})
+    deal = [["9-9", "9-3", "3-1", "3-5", "0-0"], ["9-0", "3-3", "3-4", "5-5", "1-2"]]
+    hand = _hand(rules, deal, ["8-8"])
+    codes = []
+    for text in ("9-9", "9-0@H", "9-3@H", "3-3@A2"):
+        codes.append(parse_move(hand, text))
+        hand.play(codes[-1])
+    assert hand.spun and hand.turn == 0 and not hand.needs()
+    assert {arm_name(t): p for t, p in hand.ends().items()} == {"A1": 0, "A2": 3, "A3": 3,
+                                                                 "A4": 3}
+    assert _texts(hand) == sorted(["0-0@A1", "3-1@A2", "3-1@A3", "3-1@A4", "3-5@A2", "3-5@A3",
+                                   "3-5@A4"])
+    for text in ("3-5@A3", "5-5@A3"):
+        codes.append(parse_move(hand, text))
+        hand.play(codes[-1])
+    assert {arm_name(t): n for t, n in hand.needs().items()} == {"F": 3}  # a foot now
+    table = train_table(rules, hand_deal(rules, deal, ["8-8"]), codes)
+    assert [(r.name, r.source, len(r.tiles)) for r in table.rows] == [
+        ("A1", "hub", 1), ("A2", "hub", 2), ("A3", "A2", 2), ("A4", "A2", 0)]
+    assert [f.row for f in table.feet] == ["A3"]
+    plain = _hand(_rules("chicken-foot", 2, {"layout.trains.hub.tiles": 2}), deal, ["8-8"])
+    _play(plain, "9-9", "9-0@H", "9-3@H", "3-3@A2")
+    assert {arm_name(t): n for t, n in plain.needs().items()} == {"F": 3}
+
+
+def hand_deal(rules: Any, deal: list[list[str]], boneyard: list[str]) -> Any:
+    from bones.engine.trains import train_deal
+
+    ts = rules.tiles
+    return train_deal(rules, [ts.mask_of([ts.parse(t) for t in seat]) for seat in deal],
+                      [ts.parse(t) for t in boneyard], 1)
+
+
 def test_the_tables_follow_a_foot_released_after_its_first_toe():
     """The rows the terminal and the browser draw (train_table): a foot
     released with toes still owed (its last possible cover laid as its first
@@ -522,6 +574,7 @@ def test_going_out_on_a_double_charges_the_others_double():
 
 @pytest.mark.parametrize("changes, phrase", [
     ({"layout.trains.hub.comes": "set_aside"}, "set aside before the deal"),
+    ({"layout.trains.doubles.first_spinner": True}, "is a spinner"),
     ({"layout.trains.doubles.by": "same_player_only"}, "nobody else owes it a cover"),
     ({"layout.trains.doubles.by": "one_more_anywhere"}, "lays one more tile, anywhere"),
     ({"layout.trains.doubles.release": "no_cover_left"}, "once no tile that could cover it"),
@@ -531,8 +584,9 @@ def test_going_out_on_a_double_charges_the_others_double():
 def test_bones_show_says_each_alternative(changes, phrase):
     from bones.lang.describe import describe
 
-    assert phrase not in describe(_variant("mexican-train"))
-    assert phrase in describe(_variant("mexican-train", changes))
+    name = "chicken-foot" if "layout.trains.doubles.first_spinner" in changes else "mexican-train"
+    assert phrase not in describe(_variant(name))
+    assert phrase in describe(_variant(name, changes))
 
 
 def test_tile_values_and_the_marker_penalty():
@@ -583,6 +637,7 @@ def test_a_shorter_match_from_a_lower_hub():
     ({"layout.trains.doubles.cover": 0, "layout.trains.doubles.release": "no_cover_left"},
      "layout.trains.doubles.release"),
     ({"settlement.blocked.out_on_double": 2}, "settlement.blocked.out_on_double"),
+    ({"layout.trains.doubles.first_spinner": True}, "layout.trains.doubles.first_spinner"),
     ({"layout.trains.personal": False, "layout.trains.public": 0, "layout.trains.hub.tiles": 4,
       "layout.trains.first_turn.tiles": "one", "layout.trains.doubles.covers": "new_arms",
       "layout.trains.doubles.cover": 3, "layout.trains.doubles.by": "one_more_anywhere"},

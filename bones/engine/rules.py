@@ -131,6 +131,7 @@ class TrainRules:
     out_on_double: int  # the others' charges multiplied by this when going out on a double
     hub_set_aside: bool  # the hub is set aside before the deal, the first player by lot
     many_per_turn: bool  # a turn goes on while a tile can be laid
+    first_spinner: bool  # the first double on an arm is a spinner (two more arms), not a foot
 
     def hub_pip(self, round_number: int) -> int:
         """The hub double's number in round ``round_number`` (1 first)."""

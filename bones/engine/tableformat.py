@@ -6,6 +6,6 @@ native core's ``TABLE_FORMAT`` without loading the engine, so ``bones
 --version`` names the core at once.
 """
 
-FORMAT_VERSION = "7238192cc0f9c995"
+FORMAT_VERSION = "f78d084911148e13"
 
 __all__ = ["FORMAT_VERSION"]

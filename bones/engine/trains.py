@@ -105,7 +105,7 @@ class TrainHand(Hand):
     :class:`~bones.engine.hand.Hand`'s fields mean what they mean there."""
 
     __slots__ = ("arm_owner", "marked", "owed", "first_done", "laid_turn", "must_cover",
-                 "hub_left", "hub_arms", "extra")
+                 "hub_left", "hub_arms", "extra", "spun")
 
     def __init__(self, rules: Rules, hands: Sequence[int] = (), boneyard: Sequence[int] = (),
                  leader: int = 0, scores: list[int] | None = None, lead_tile: int = -1,
@@ -126,6 +126,7 @@ class TrainHand(Hand):
         self.hub_arms = 0  # arms made against the hub
         # one_more_anywhere: the mover lays one more tile, anywhere, after his double
         self.extra = False
+        self.spun = False  # the first double on an arm was laid as a spinner
 
     @classmethod
     def from_deal(cls, rules: Rules, deal: Deal, scores: list[int] | None = None,
@@ -148,6 +149,7 @@ class TrainHand(Hand):
         new.hub_left = self.hub_left
         new.hub_arms = self.hub_arms
         new.extra = self.extra
+        new.spun = self.spun
         return new
 
     # ------------------------------------------------------ reading state
@@ -352,7 +354,7 @@ class TrainHand(Hand):
                 break
         if self.must_cover == arm:
             self.must_cover = -1
-        if ts.is_double[tile] and trains.cover:
+        if ts.is_double[tile] and trains.cover and not self._spin(far):
             if trains.toes:
                 self.arm_open[arm] = -1  # the double closes its arm
                 self.owed.append([-1, far, trains.cover, int(first)])
@@ -388,6 +390,17 @@ class TrainHand(Hand):
             self.first_done[seat] = True
             return True
         return not self._goes_on(seat)
+
+    def _spin(self, pip: int) -> bool:
+        """``doubles.first_spinner``: the first double laid on an arm owes
+        nothing; its arm goes on through it and two arms start from its
+        sides (made now, open at its number).  Whether it was that double."""
+        if not self.rules.trains.first_spinner or self.spun:
+            return False
+        self.spun = True
+        self._new_train_arm(pip, -2)
+        self._new_train_arm(pip, -2)
+        return True
 
     def _goes_on(self, seat: int) -> bool:
         """``turn_tiles: all_that_fit``: the turn goes on while the mover can

@@ -482,6 +482,7 @@ def _compile_trains(variant: spec.Variant, ts: TileSet) -> TrainRules | None:
         out_on_double=getattr(charge, "out_on_double", 1),
         hub_set_aside=trains.hub.comes == "set_aside",
         many_per_turn=trains.turn_tiles == "all_that_fit",
+        first_spinner=doubles.first_spinner,
     )
 
 

@@ -472,6 +472,10 @@ def _trains_layout(trains: spec.Trains) -> list[str]:
                   f"{_plural(d.cover, 'tile')} before any other play, {where}.", who,
                   "Several doubles owed covers are served in the order they were laid. "
                   "Going out ends the round even with a cover owed."]
+        if d.first_spinner:
+            lines.append("The first double laid on an arm is a spinner instead: it is owed "
+                         "nothing, its arm goes on through it, and two more arms start from "
+                         "its sides; only later doubles are owed covers.")
         if d.release == "no_cover_left":
             lines.append("A double is released, and play goes on elsewhere, once no tile "
                          "that could cover it is left in any hand or the boneyard.")

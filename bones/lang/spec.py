@@ -423,6 +423,12 @@ class TrainDoubles(Model):
         "still bare after his turn binds every player in turn; next_players: the next "
         "tiles laid, by whoever is to play, go on it.",
     )
+    first_spinner: bool = Field(
+        False,
+        description="With covers: new_arms, the first double laid on an arm is a spinner: it "
+        "owes nothing, its arm goes on through it and two more arms start from its sides; "
+        "only later doubles are owed toes (one Chicken Foot rule).",
+    )
     release: Literal["never", "no_cover_left"] = Field(
         "never",
         description="never: a double nobody can cover blocks the round once nothing can be "
@@ -1495,6 +1501,9 @@ def _check_trains(variant: Variant, add: Add) -> None:
     if trains.doubles.covers == "new_arms" and trains.doubles.by != "next_players":
         add(("layout", "trains", "doubles", "by"), "a chicken foot's toes are laid by the "
             "next players: use next_players")
+    if trains.doubles.first_spinner and trains.doubles.covers != "new_arms":
+        add(("layout", "trains", "doubles", "first_spinner"), "a spinner goes among chicken "
+            "feet: needs doubles.covers: new_arms")
     if trains.doubles.release != "never" and not trains.doubles.cover:
         add(("layout", "trains", "doubles", "release"), "doubles are owed nothing "
             "(doubles.cover is 0): use never")

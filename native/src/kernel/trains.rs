@@ -85,13 +85,15 @@ pub struct Trains {
     pub hub_set_aside: bool,
     /// a turn goes on while a tile can be laid
     pub many_per_turn: bool,
+    /// the first double on an arm is a spinner (two more arms), not a foot
+    pub first_spinner: bool,
     /// what each tile id left in a hand is charged
     pub values: Vec<i64>,
 }
 
 impl Trains {
     /// The fields before the tiles' charges, in the flat table's order.
-    pub const FIELDS: [&'static str; 22] = [
+    pub const FIELDS: [&'static str; 23] = [
         "top",
         "rounds",
         "placing_ends_turn",
@@ -114,6 +116,7 @@ impl Trains {
         "out_on_double",
         "hub_set_aside",
         "many_per_turn",
+        "first_spinner",
     ];
 
     /// `[]` for a line or spinner layout, else the fields and the charges.
@@ -152,6 +155,7 @@ impl Trains {
             out_on_double: c[19],
             hub_set_aside: c[20] != 0,
             many_per_turn: c[21] != 0,
+            first_spinner: c[22] != 0,
             values: c[n..].to_vec(),
         }))
     }
@@ -258,6 +262,8 @@ pub struct TrainHand<const W: usize> {
     pub must_cover: Option<usize>,
     /// the mover lays one more tile, anywhere, after his double
     pub extra: bool,
+    /// the first double on an arm was laid as a spinner
+    pub spun: bool,
     /// tiles still owed to the hub
     pub hub_left: usize,
     pub hub_arms: usize,
@@ -316,6 +322,7 @@ impl<const W: usize> TrainHand<W> {
             laid_turn: 0,
             must_cover: None,
             extra: false,
+            spun: false,
             hub_left: 0,
             hub_arms: 0,
             turn: leader,
@@ -606,7 +613,7 @@ impl<const W: usize> TrainHand<W> {
             self.must_cover = None;
         }
         let pip = pip_index(far, self.rules.t.highest);
-        if self.rules.is_double[tile] && cover != 0 {
+        if self.rules.is_double[tile] && cover != 0 && !self.spin(far) {
             if toes {
                 self.arm_open[arm] = -1; // the double closes its arm
                 self.owed.push(Owed { arm: None, pip, left: cover, first });
@@ -654,6 +661,19 @@ impl<const W: usize> TrainHand<W> {
             return true;
         }
         !self.goes_on(seat)
+    }
+
+    /// `doubles.first_spinner`: the first double laid on an arm owes
+    /// nothing; its arm goes on through it and two arms start from its sides
+    /// (made now, open at its number). Whether it was that double.
+    fn spin(&mut self, pip: i8) -> bool {
+        if !self.tr().first_spinner || self.spun {
+            return false;
+        }
+        self.spun = true;
+        self.new_arm(pip, Owner::Arm, true);
+        self.new_arm(pip, Owner::Arm, true);
+        true
     }
 
     /// `turn_tiles: all_that_fit`: the turn goes on while the mover can lay
