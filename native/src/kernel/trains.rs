@@ -1076,6 +1076,7 @@ mod tests {
             cover_self: true,
             first_turn_multi: true,
             first_turn_stop: true,
+            out_on_double: 1,
             values: vec![1; size],
             ..Trains::default()
         });
@@ -1088,6 +1089,7 @@ mod tests {
         let r = mexican(4);
         let tr = r.t.trains.clone().unwrap();
         let mut codes = vec![12, 13, 0, 1, 1, 0, 0, 0, 1, 0, 1, 1, 1, 0, 0, 0];
+        codes.extend([0, 0, 0, 1, 0, 0, 0]); // the house-rule fields, all off
         codes.extend(vec![1; r.size]);
         assert_eq!(Trains::from_codes(&codes).unwrap(), Some(tr));
         assert_eq!(Trains::from_codes(&[]).unwrap(), None);
