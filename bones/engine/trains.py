@@ -479,7 +479,7 @@ class TrainHand(Hand):
         charges = [self.pips_left(s) + (trains.marker_penalty if self.marked[s] else 0)
                    for s in range(rules.players)]
         if how == DOMINO:
-            if trains.out_on_double != 1 and rules.tiles.is_double[last_tile]:
+            if trains.out_on_double > 1 and rules.tiles.is_double[last_tile]:
                 charges = [c * trains.out_on_double for c in charges]
             charges[self.domino_seat] = 0
         self.settlement = charges

@@ -779,7 +779,7 @@ impl<const W: usize> TrainHand<W> {
             .map(|s| self.pips_left(s) + if self.marked[s] { penalty } else { 0 })
             .collect();
         if how == DOMINO {
-            if out_on_double != 1 && last_tile.is_some_and(|t| self.rules.is_double[t]) {
+            if out_on_double > 1 && last_tile.is_some_and(|t| self.rules.is_double[t]) {
                 for c in &mut charges {
                     *c *= out_on_double;
                 }
