@@ -42,7 +42,7 @@ from bones.engine.rules import (
     Rules,
     RulesError,
 )
-from bones.engine.trains import TrainHand, lowest_total, train_deal
+from bones.engine.trains import TrainHand, lowest_total, set_aside_deal, train_deal
 
 #: A match that has not ended after this many hands is called a draw: ties
 #: at the target could in principle repeat for ever.
@@ -169,6 +169,9 @@ class Match:
                 self._leads = stream(self.seed, LEADS, number)
         if rules_trains(rules):
             hands, boneyard = self._shuffle_deal()
+            if rules.trains.hub_set_aside:
+                lot = stream(self.seed, DEALS, 0).below(rules.players)
+                return set_aside_deal(rules, hands, boneyard, self.round_number(), lot)
             return train_deal(rules, hands, boneyard, self.round_number())
         for _ in range(_MAX_REDEALS):
             deal = self._deal_with(rule)

@@ -322,6 +322,8 @@ fn fields<'py, const W: usize>(py: Python<'py>, h: &Kernel<W>) -> PyResult<Bound
     d.set_item("hub_left", h.hub_left)?;
     d.set_item("hub_arms", h.hub_arms)?;
     d.set_item("must_cover", int_or_none(h.must_cover))?;
+    d.set_item("extra", h.extra)?;
+    d.set_item("spun", h.spun)?;
     d.set_item("arm_open", wide(&h.arm_open))?;
     d.set_item("arm_end", wide(&h.arm_end))?;
     d.set_item("arm_owner", h.arm_owner.iter().map(|o| o.code()).collect::<Vec<i64>>())?;
