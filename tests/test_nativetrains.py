@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from native_support import skip_native
 from test_trains import TRAINS, _rules
+from test_trains_native import ALTERNATIVES
 
 from bones.engine import core
 from bones.engine.hand import IllegalMoveError
@@ -68,8 +69,9 @@ def assert_same(py: TrainHand, nat: NativeTrainHand, where: str) -> None:
         [format_move(py, m) for m in py.legal_moves()], where
 
 
-def _pair(name: str, players: int, seed: int) -> tuple[TrainHand, NativeTrainHand]:
-    rules = _rules(name, players)
+def _pair(name: str, players: int, seed: int,
+          changes: dict[str, Any] | None = None) -> tuple[TrainHand, NativeTrainHand]:
+    rules = _rules(name, players, changes)
     deal = Match(rules, seed=seed).next_deal()
     py = TrainHand.from_deal(rules, deal, [0] * players)
     nat = core.new_hand(rules, deal, scores=[0] * players)
@@ -98,6 +100,24 @@ def test_every_field_after_every_move(native_core: None, name: str, players: int
         assert nat.settlement == py.settlement and nat.scores == py.scores, where
         assert sum(nat.scores) > 0 and plies > players, where  # a real round was played
     assert draws and passes  # the rounds drew and passed at some point
+
+
+@pytest.mark.parametrize("name,changes", ALTERNATIVES,
+                         ids=[f"{n}:{','.join(c)}" for n, c in ALTERNATIVES])
+def test_every_field_after_every_move_under_each_house_rule(
+        native_core: None, name: str, changes: dict[str, Any]) -> None:
+    """Each alternative key of the train layouts (the extra tile after a double,
+    the spinner, released doubles, ...) reads the same through the native hand."""
+    py, nat = _pair(name, 3, 11, changes)
+    rng = random.Random(7)
+    plies = 0
+    while not py.over:
+        move = rng.choice(py.legal_moves())
+        assert nat.play(move) == py.play(move) == 0
+        plies += 1
+        assert_same(py, nat, f"{name} {changes} ply {plies}")
+        assert plies < 5000
+    assert nat.settlement == py.settlement and nat.scores == py.scores
 
 
 def test_a_stepwise_match_runs_its_rounds_on_the_native_hand(native_core: None) -> None:

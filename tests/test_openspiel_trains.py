@@ -149,3 +149,35 @@ def test_resampling_keeps_what_the_player_knows() -> None:
         other_worlds += world.table.hand.hands != state.table.hand.hands
         state.apply_action(int(rng.choice(state.legal_actions())))
     assert other_worlds
+
+
+def test_a_hub_set_aside_goes_to_the_first_player_by_lot_then_in_rotation(tmp_path) -> None:
+    # hub.comes: set_aside (docs/rules.md): the first player, by lot in round
+    # 1 (a chance node), then the next seat each round, is given the hub; a
+    # seat dealt it gets a boneyard tile instead
+    path = tmp_path / "aside.yaml"
+    path.write_text("name: aside\nextends: mexican-train\n"
+                    "layout: {trains: {hub: {comes: set_aside}}}\n")
+    game = _load(str(path), 4, "match", "compact")
+    rules = game.rules
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        state = game.new_initial_state()
+        leaders: list[int] = []
+        lots: list[str] = []
+        seen = None
+        while not state.is_terminal() and len(leaders) < 3:
+            if state.is_chance_node():
+                lots += [e for e in _deal_until_play(state, rng) if "lot" in e]
+                continue
+            hand = state.table.hand
+            if hand is not seen:
+                seen = hand
+                leaders.append(hand.leader)
+                assert hand.hands[hand.leader] >> hand.lead_tile & 1
+                assert sum(h.bit_count() for h in hand.hands) == 4 * rules.hand_size + 1
+                assert all(h.bit_count() == rules.hand_size
+                           for s, h in enumerate(hand.hands) if s != hand.leader)
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        assert len(lots) == 1  # the lot once, in round 1
+        assert leaders == [(leaders[0] + r) % 4 for r in range(3)]

@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
 #: the Python fields the kernel's ``fields()`` gives under the same name
 _COPIED = ("state", "turn", "leader", "placed", "passes", "drawn_turn", "bone_pos", "laid_turn",
            "hub_left", "hub_arms", "domino_seat", "last_player", "won_by", "winner",
-           "game_over")
+           "game_over", "extra", "spun")
 
 
 class NativeTrainHand:

@@ -58,6 +58,7 @@ from bones.engine.handlike import HandLike
 from bones.engine.leads import by_lot, deal_and_lead
 from bones.engine.match import Deal, Match
 from bones.engine.rules import LeadRule, Rules, RulesError
+from bones.engine.trains import set_aside_deal
 
 #: A deal whose lead rule keeps asking for redeals gives up after this many.
 MAX_REDEALS = 200
@@ -125,7 +126,11 @@ def lead_rule(match: Match) -> LeadRule | int:
 def deal_process(match: Match) -> DealProcess:
     """The chance events of ``match``'s next hand (a train layout: its next
     round's), the boneyard left unordered."""
-    return DealProcess(match.rules, lead_rule(match), round_number=match.round_number())
+    rules = match.rules
+    rule = lead_rule(match)
+    if rules.trains is not None and rules.trains.hub_set_aside and match.history:
+        rule = (match.history[-1].deal.leader + 1) % rules.players  # the rotation after the lot
+    return DealProcess(rules, rule, round_number=match.round_number())
 
 
 def build_deal(rules: Rules, rule: LeadRule | int, chooser: Chooser, *,
@@ -138,10 +143,15 @@ def build_deal(rules: Rules, rule: LeadRule | int, chooser: Chooser, *,
     (docs/trains.md) deals round ``round_number``: the holder of its hub
     double leads, and while nobody holds it the seats draw one tile each in
     turn from seat 0 (a ``"tile"`` request each), as
-    :func:`bones.engine.trains.train_deal` does.
+    :func:`bones.engine.trains.train_deal` does.  With the hub set aside
+    (``hub.comes: set_aside``) the first player is ``rule`` when it is a seat
+    (a later round: the seat after the last round's first player), else a
+    ``"seat"`` request (the lot), as :func:`bones.engine.trains.set_aside_deal`.
     """
     dealer = _ChooserDealer(rules, chooser, order_boneyard)
     if rules.trains is not None:
+        if rules.trains.hub_set_aside:
+            return dealer.set_aside_deal(round_number, rule if isinstance(rule, int) else None)
         return dealer.train_deal(round_number)
     return deal_and_lead(rules, rule, dealer)
 
@@ -208,6 +218,24 @@ class _ChooserDealer:
                     return Deal(tuple(hands), tuple(boneyard), s, hub)
             hands[seat] |= 1 << self.draw_for_lead(seat, boneyard, "the hub")
             seat = (seat + 1) % rules.players
+
+
+    def set_aside_deal(self, round_number: int, first: int | None) -> Deal:
+        """A train layout's round with its hub set aside before the deal:
+        the first player (``first``, else by lot) is given the hub; a seat
+        dealt it gets a boneyard tile instead (the boneyard's first, or a
+        ``"tile"`` request when the boneyard is left unordered)."""
+        rules = self.rules
+        hands, boneyard = self.hands_and_boneyard()
+        hub = rules.tiles.double(rules.trains.hub_pip(round_number))
+        if first is None:
+            first = self.chooser.pick("seat", range(rules.players), "first player by lot")
+        if not self.ordered and any(held >> hub & 1 for held in hands) and boneyard:
+            tile = self.chooser.pick("tile", boneyard, "replaces the hub")
+            boneyard.remove(tile)
+            boneyard.insert(0, tile)
+        lot = (first - round_number + 1) % rules.players
+        return set_aside_deal(rules, hands, boneyard, round_number, lot)
 
 
 def deal_from_permutation(rules: Rules, permutation: Sequence[int], rule: LeadRule | int,
