@@ -233,10 +233,20 @@ class SearchBot:
         so the move, the totals and ``rng``'s state afterwards are the same
         as :meth:`python_values` gives.
         """
-        searcher = native_searcher(obs.rules) if type(rng) is Rng else None
+        searcher = self.native_half(obs.rules) if type(rng) is Rng else None
         if searcher is not None:
             return self.native_values(searcher, obs, rng, legal)
         return self.python_values(obs, rng, legal)
+
+    def native_half(self, rules: Rules) -> Any:
+        """The native searcher that judges this bot's worlds under ``rules``
+        when the native core is active (:func:`native_searcher`), else None.
+        On a train layout the native worlds value points without inference
+        (``infer`` 0, as ``pimc``); ``search``'s own worlds there (``tree``
+        0, or ``value: match``) are judged in Python."""
+        if rules.trains is not None and (self.infer > 0 or self.table(rules) is not None):
+            return None
+        return native_searcher(rules)
 
     def native_values(self, searcher: Any, obs: Observation, rng: Rng,
                       legal: list[int]) -> tuple[int, list[float]]:
@@ -281,7 +291,7 @@ class SearchBot:
     def judge(self, obs: Observation, rng: Rng, legal: list[int]) -> Judged:
         """:meth:`search`, with the positions each world's solve visited
         (in the native core when it is active: the same numbers)."""
-        searcher = native_searcher(obs.rules) if type(rng) is Rng else None
+        searcher = self.native_half(obs.rules) if type(rng) is Rng else None
         if searcher is not None:
             return self.native_judge(searcher, obs, rng, legal)
         return self.python_judge(obs, rng, legal)
@@ -401,8 +411,8 @@ class PimcBot(SearchBot):
 def solvable_view(obs: Observation, limit: int) -> bool:
     """Whether every world of ``obs`` may be solved (:func:`solvable`): no draw
     can happen any more and at most ``limit`` tiles are in the hands."""
-    if not limit:
-        return False
+    if not limit or obs.rules.trains is not None:
+        return False  # a train layout's worlds are never solved (solve.solvable)
     if obs.rules.max_draws and obs.drawable:
         return False
     return sum(obs.counts) <= limit
@@ -442,7 +452,11 @@ def evaluate_moves(obs: Observation, iterations: int = DEFAULT_ITERATIONS, seed:
 
 def native_searcher(rules: Rules) -> Any:
     """The native core's searcher for ``rules`` when the native core is
-    active (:func:`bones.engine.core.native`), else None."""
+    active (:func:`bones.engine.core.native`), else None: a
+    ``bones_native.TrainSearcher`` for a train layout (its worlds played
+    out, native/src/bots/trains.rs), else a ``bones_native.Searcher``."""
+    if rules.trains is not None:
+        return core.native_object(rules, "TrainSearcher")
     return core.native_object(rules, "Searcher")
 
 
