@@ -16,9 +16,10 @@ rounds carrying scores, some alternative keys), dealt by the Python
 * a round's charges count against a side: the values are in charges
   avoided (``Rules.lowest_wins``), so the move that sheds the most pips
   scores best where a round can only end one way;
-* the dispatch: on a train layout the bots reach their native halves (no
-  refusal), what the native core does not do there (inference, the match
-  objective) stays in Python, and no train position is solved exactly.
+* the dispatch: on a train layout every search reaches its native half
+  (no refusal): the tree with inference (a train round's plays are not
+  weighed: every world of its pool weighs 1), ``search``'s own worlds and
+  ``epimc`` too; no train position is solved exactly.
 
 Skipped without the native core (``BONES_CORE=native`` makes a missing core
 a failure).
@@ -33,15 +34,18 @@ import pytest
 from native_support import bones_native, skip_native
 from test_trains import _rules
 
+from bones.bots.epimc import EpimcBot
+from bones.bots.infer import log_likelihood
 from bones.bots.ismcts import IsmctsBot, native_ismcts
 from bones.bots.policies import margin
 from bones.bots.search import PimcBot, SearchBot, native_searcher, solvable_view
 from bones.bots.solve import solvable
 from bones.engine.flat import flatten
 from bones.engine.match import Match
+from bones.engine.mirror import distinct_moves
 from bones.engine.rng import Rng
 from bones.engine.trains import TrainHand
-from bones.seat.observation import Observation, observe
+from bones.seat.observation import Observation, observe, sample_world
 from tests.support import compiled
 
 pytestmark = [*skip_native(), pytest.mark.once]
@@ -178,23 +182,35 @@ def test_a_round_s_charges_count_against_a_side() -> None:
         assert all(-v <= t <= v for v, t in zip(visits, totals, strict=True))
 
 
-def test_what_the_native_core_does_not_do_on_trains_stays_in_python() -> None:
+def test_inference_epimc_and_search_s_worlds_play_trains_natively_too() -> None:
+    """A train layout's plays are not weighed (every world weighs 1), so
+    the tree with inference (its pool of worlds), ``search``'s own worlds
+    (``tree=0``, inference on) and ``epimc`` (which plays as ``search``
+    where nothing can be solved) all decide natively, as in Python."""
     rules = _rules("chicken-foot", 4)
     assert native_ismcts(rules) is not None and native_searcher(rules) is not None
-    # the bots' own choice of half: inference and the match objective in Python
-    assert SearchBot().native_half(rules) is None  # infer 8 weights its own worlds
-    assert SearchBot(infer=0).native_half(rules) is not None
-    assert PimcBot().native_half(rules) is not None
-    obs = observations("chicken-foot", 4, {}, range(1))[0]
-    legal = obs.legal_moves()
-    # the tree with inference: the Python reference decides (same stream
-    # either way: the dispatch takes the Python path)
-    bot = IsmctsBot(iterations=6, infer=2.0, worlds=5)
-    a, b = Rng(3), Rng(3)
-    assert bot.search(obs, a, legal) == bot.python_search(obs, b, legal)
-    assert a.state == b.state
-    with pytest.raises(ValueError, match="no inference"):
-        native_ismcts(rules).search(obs, legal, bot.settings.native(), 0)
+    assert SearchBot().native_half(rules) is not None
+    assert SearchBot(value="match").native_half(rules) is not None  # no target: points
+    obs_list = observations("chicken-foot", 4, {}, range(1))
+    native = native_ismcts(rules)
+    searcher = native_searcher(rules)
+    for i, obs in enumerate(obs_list[:6]):
+        legal = obs.legal_moves()
+        assert log_likelihood(sample_world(obs, Rng(i)), obs.seat, obs.layout.log, 8.0) == 0.0
+        tree = IsmctsBot(iterations=20, infer=2.0, worlds=5, policy="greedy")
+        a, b = Rng(i), Rng(i)
+        assert tree.native_search(native, obs, b, legal) == tree.python_search(obs, a, legal)
+        assert a.state == b.state
+        worlds = SearchBot(iterations=3, tree=0, policy="greedy")
+        a, b = Rng(i), Rng(i)
+        want = worlds.python_judge(obs, a, legal)
+        got = worlds.native_judge(searcher, obs, b, legal)
+        assert (got.best, got.totals, got.weight) == (want.best, want.totals, want.weight)
+        assert want.weight == 3.0 and a.state == b.state
+        epimc = EpimcBot(iterations=3)
+        distinct = distinct_moves(obs.layout, legal)
+        want_move = epimc._search.python_values(obs, Rng(i), distinct)[0]
+        assert epimc.choose(obs, Rng(i)) == want_move
     # a world of a train round is never solved
     world = positions(_rules("chicken-foot", 2), 1)[-1]
     assert not solvable(world, 64)

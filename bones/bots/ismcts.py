@@ -176,8 +176,6 @@ class IsmctsBot:
         root's moves then sum their margins in points, unclamped, and the
         chosen move is the best mean."""
         native = native_ismcts(obs.rules) if type(rng) is Rng else None
-        if obs.rules.trains is not None and self.infer > 0:
-            native = None  # the native tree of a train layout draws no inference
         if native is not None:
             return self.native_search(native, obs, rng, legal, even)
         return self.python_search(obs, rng, legal, even)
@@ -335,8 +333,8 @@ class IsmctsBot:
 def native_ismcts(rules: Rules) -> Any:
     """The native core's ``Ismcts`` for ``rules`` when the native core is
     active (:func:`bones.engine.core.native`), else None: a
-    ``bones_native.TrainIsmcts`` for a train layout (without inference;
-    native/src/bots/trains.rs), else a ``bones_native.Ismcts``."""
+    ``bones_native.TrainIsmcts`` for a train layout
+    (native/src/bots/trains.rs), else a ``bones_native.Ismcts``."""
     if rules.trains is not None:
         return core.native_object(rules, "TrainIsmcts")
     return core.native_object(rules, "Ismcts")

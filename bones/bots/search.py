@@ -241,10 +241,10 @@ class SearchBot:
     def native_half(self, rules: Rules) -> Any:
         """The native searcher that judges this bot's worlds under ``rules``
         when the native core is active (:func:`native_searcher`), else None.
-        On a train layout the native worlds value points without inference
-        (``infer`` 0, as ``pimc``); ``search``'s own worlds there (``tree``
-        0, or ``value: match``) are judged in Python."""
-        if rules.trains is not None and (self.infer > 0 or self.table(rules) is not None):
+        On a train layout the native worlds value points (every world
+        weighing 1: :func:`bones.bots.infer.log_likelihood`); the match
+        objective there (``value: match``) is judged in Python."""
+        if rules.trains is not None and self.table(rules) is not None:
             return None
         return native_searcher(rules)
 

@@ -123,10 +123,12 @@ fn child(nodes: &[Node], at: usize, mv: i64) -> Option<usize> {
     nodes[at].children.iter().find(|&&(m, _)| m == mv).map(|&(_, i)| i)
 }
 
-/// `IsmctsBot.python_search` on a train round, without inference and
-/// without solving (neither plays a train layout): one tree over the
-/// seat's information sets, grown over sampled worlds, every leaf played
-/// out by `config.policy`.
+/// `IsmctsBot.python_search` on a train round, without solving: one tree
+/// over the seat's information sets, grown over sampled worlds, every leaf
+/// played out by `config.policy`. With inference (`config.infer` > 0) the
+/// iterations draw their worlds from a pool of `config.worlds` dealt first,
+/// as the Python tree does, every world weighing 1 (a train layout's plays
+/// are not weighed: `infer.log_likelihood`).
 pub fn tree<const W: usize>(
     view: &TrainView<W>,
     legal: &[i64],
@@ -142,11 +144,28 @@ pub fn tree<const W: usize>(
     let mut scratch = Vec::with_capacity(32);
     let mut path: Vec<usize> = Vec::with_capacity(64);
     let mut untried: Vec<i64> = Vec::with_capacity(32);
+    // the inference's pool and its cumulative weights, 1 a world
+    let mut pool = Vec::new();
+    if config.infer > 0.0 {
+        for _ in 0..config.worlds.max(1) {
+            if config.stop.is_set() {
+                break;
+            }
+            pool.push(view.sample_world(rng));
+        }
+    }
+    let cumulative: Vec<f64> = (1..=pool.len()).map(|k| k as f64).collect();
     loop {
         if config.stop.is_set() {
             break;
         }
-        let mut world = view.sample_world(rng);
+        let mut world = if pool.is_empty() {
+            view.sample_world(rng)
+        } else {
+            let x = rng.random() * cumulative[cumulative.len() - 1];
+            let at = cumulative.iter().position(|&c| x < c).unwrap_or(pool.len() - 1);
+            pool[at].clone()
+        };
         let seed = rng.next_u64();
         let base = world.scores.clone();
         path.clear();
@@ -321,5 +340,147 @@ pub fn worlds<const W: usize>(
         weight: done as f64,
         nodes: vec![0; done],
         stopped,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::table::tests::table;
+    use crate::kernel::table::{MatchRules, Rules};
+    use crate::kernel::trains::{TrainMatch, Trains};
+    use std::sync::Arc;
+
+    /// A Mexican Train-like table: double-12, personal trains, one public,
+    /// each tile charged its pips.
+    fn mexican(players: usize) -> Arc<Rules<2>> {
+        let mut t = table(12, players);
+        t.scores_plays = false;
+        t.max_draws = 1;
+        t.must_play_drawn = true;
+        t.hand_size = 10;
+        t.last_tile = -1;
+        let size = t.size();
+        let r = Rules::<2>::new(t.clone()).unwrap();
+        t.trains = Some(Trains {
+            top: 12,
+            rounds: 13,
+            seat_trains: true,
+            public: 1,
+            cover: 1,
+            cover_self: true,
+            first_turn_multi: true,
+            first_turn_stop: true,
+            values: (0..size).map(|i| r.pips[i]).collect(),
+            ..Trains::default()
+        });
+        Arc::new(Rules::<2>::new(t).unwrap())
+    }
+
+    /// The view of the seat to move: its tiles, the others' counts, the
+    /// layout with the hidden tiles scrubbed.
+    fn view_of(h: &TrainHand<2>) -> TrainView<2> {
+        let seat = h.turn;
+        let r = &h.rules;
+        let players = r.t.players;
+        let mut layout = h.clone();
+        for s in 0..players {
+            if s != seat {
+                layout.hands[s] = Bits::ZERO;
+            }
+        }
+        for b in &mut layout.boneyard {
+            *b = 0;
+        }
+        TrainView {
+            seat,
+            own: h.hands[seat],
+            counts: (0..players).map(|s| h.hands[s].count() as usize).collect(),
+            unseen: r.full.and_not(&h.hands[seat]).and_not(&h.on_table),
+            boneyard_left: h.boneyard.len() - h.bone_pos,
+            layout,
+        }
+    }
+
+    /// Positions with a choice of a few random rounds.
+    fn positions(players: usize) -> Vec<TrainHand<2>> {
+        let r = mexican(players);
+        let mut out = Vec::new();
+        for seed in 0..4 {
+            let mt = TrainMatch::new(Arc::clone(&r), MatchRules::default(), seed);
+            let mut h = mt.new_hand(false);
+            let mut rng = Rng::new(seed);
+            while h.state == PLAYING {
+                let legal = h.legal_moves();
+                if legal.len() > 1 && rng.index(4) == 0 {
+                    out.push(h.clone());
+                }
+                h.apply(legal[rng.index(legal.len())]);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_world_keeps_what_the_seat_sees_and_deals_every_unseen_tile_once() {
+        for h in positions(4) {
+            let view = view_of(&h);
+            let world = view.sample_world(&mut Rng::new(h.moves.into()));
+            assert_eq!(world.hands[view.seat], h.hands[view.seat]);
+            let mut all = world.on_table;
+            for s in 0..4 {
+                assert_eq!(world.hands[s].count(), h.hands[s].count());
+                assert!(!all.intersects(&world.hands[s]));
+                all.or_assign(&world.hands[s]);
+            }
+            for &t in &world.boneyard[world.bone_pos..] {
+                assert!(!all.has(usize::from(t)));
+                all.set(usize::from(t));
+            }
+            assert_eq!(all, h.rules.full);
+            // the world plays on as the real hand does: the same moves
+            assert_eq!(world.legal_moves(), h.legal_moves());
+        }
+    }
+
+    #[test]
+    fn the_tree_and_the_worlds_judge_every_candidate_from_the_same_stream() {
+        let config = Config { iterations: 40, ..Config::tree(40, Policy::Heuristic) };
+        let budget = Budget::new(3, 2, Policy::Greedy, None, 0, 0.0);
+        for h in positions(3).into_iter().take(10) {
+            let view = view_of(&h);
+            let legal = h.legal_moves();
+            let (mut a, mut b) = (Rng::new(5), Rng::new(5));
+            let x = tree(&view, &legal, &config, &mut a);
+            let y = tree(&view, &legal, &config, &mut b);
+            assert_eq!((x.best, &x.visits, &x.totals), (y.best, &y.visits, &y.totals));
+            assert_eq!(a.state, b.state);
+            assert!(legal.contains(&x.best));
+            assert_eq!(x.visits.iter().sum::<f64>(), 40.0);
+            // rewards are clamped margins: a move's total within its visits
+            for (v, t) in x.visits.iter().zip(&x.totals) {
+                assert!(t.abs() <= *v);
+            }
+            // with inference the iterations draw from a pool of worlds
+            let pooled = Config { infer: 1.0, worlds: 5, ..config.clone() };
+            let p = tree(&view, &legal, &pooled, &mut Rng::new(5));
+            assert_eq!(p.visits.iter().sum::<f64>(), 40.0);
+            assert!(legal.contains(&p.best));
+            let w = worlds(&view, &legal, &budget, &mut Rng::new(9));
+            assert_eq!((w.iterations, w.weight), (3, 3.0));
+            assert!(legal.contains(&w.best));
+            // a round's end charges the others at most what they hold:
+            // never a gain above the charges of every hand
+            let most: i64 = (0..3).map(|s| h.pips_left(s)).sum::<i64>() + 200;
+            assert!(w.totals.iter().all(|t| t.abs() <= (6 * most) as f64));
+        }
+    }
+
+    #[test]
+    fn a_round_s_charges_count_against_a_side() {
+        let r = mexican(2);
+        // charged 5 and 20 from nothing: the first seat is 15 ahead
+        assert_eq!(margin(&r.t, &[5, 20], &[0, 0], 0), 15);
+        assert_eq!(margin(&r.t, &[5, 20], &[0, 0], 1), -15);
     }
 }

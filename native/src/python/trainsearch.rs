@@ -183,8 +183,7 @@ impl TrainIsmcts {
         guard(|| Ok(TrainIsmcts { inner: train_rules(table)? }))
     }
 
-    /// `IsmctsBot.python_search` on a train round (as `Ismcts.search`):
-    /// `settings` must ask for no inference (`infer` 0).
+    /// `IsmctsBot.python_search` on a train round (as `Ismcts.search`).
     #[pyo3(signature = (observation, legal, settings, state, even=false, stop=None))]
     fn search(
         &self,
@@ -195,11 +194,6 @@ impl TrainIsmcts {
         even: bool,
         stop: Option<PyRef<'_, PyStop>>,
     ) -> PyResult<TreeAnswer> {
-        if settings.config.infer > 0.0 {
-            return Err(PyValueError::new_err(
-                "the native tree on a train layout draws no inference (infer 0)",
-            ));
-        }
         let config = crate::bots::ismcts::Config {
             deadline: deadline(settings.seconds),
             root: if even { Root::Even } else { Root::Bound },
@@ -242,8 +236,8 @@ impl TrainSearcher {
     }
 
     /// `SearchBot.python_judge` on a train round (as `Searcher.search`):
-    /// `settings` must ask for no inference (`infer` 0), and the objective
-    /// is points (`table` None).
+    /// every world weighs 1 (a train layout's plays are not weighed,
+    /// `infer.log_likelihood`), and the objective is points (`table` None).
     #[pyo3(signature = (observation, legal, settings, state, table=None, stop=None))]
     fn search(
         &self,
@@ -255,9 +249,9 @@ impl TrainSearcher {
         stop: Option<PyRef<'_, PyStop>>,
     ) -> PyResult<SearchAnswer> {
         let budget = settings.budget(None, stop_of(stop));
-        if table.is_some() || budget.infer > 0.0 {
+        if table.is_some() {
             return Err(PyValueError::new_err(
-                "the native worlds of a train layout value points without inference",
+                "the native worlds of a train layout value points, not the match",
             ));
         }
         let mut rng = Rng::new(state);
