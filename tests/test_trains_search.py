@@ -156,10 +156,23 @@ def test_search_grows_its_tree_natively_at_every_train_position() -> None:
         assert bot.grows_tree(obs) and not solvable_view(obs, 28)
         legal = obs.legal_moves()
         a, b = Rng(i), Rng(i)
-        want = bot.tree_bot().python_search(obs, a, legal)
-        assert bot.tree_bot().native_search(native, obs, b, legal) == want
+        tree = bot.tree_bot(obs.rules)
+        want = tree.python_search(obs, a, legal)
+        assert tree.native_search(native, obs, b, legal) == want
         assert a.state == b.state
         assert bot.choose(obs, Rng(i)) == want[0]  # the dispatch takes the native tree
+
+
+def test_the_tree_s_budget_shrinks_with_a_train_set_s_tiles() -> None:
+    """A playout lasts about as many moves as the set has tiles: above the
+    double-nine set's 55 the tree's iterations shrink in proportion."""
+    bot = SearchBot()
+    assert bot.tree_bot(_rules("chicken-foot", 4)).iterations == 22 * 180  # 55 tiles
+    assert bot.tree_bot(_rules("mexican-train", 4)).iterations == 22 * 180 * 55 // 91
+    assert bot.tree_bot(_rules("mexican-train", 4, {"layout.trains.hub.top": 9})).iterations \
+        == 22 * 180 * 55 // 91  # the set, not the hub, decides
+    assert bot.tree_bot(compiled("all-fives", 2, False)) is bot.tree_bot()
+    assert SearchBot(iterations=1, tree=1).tree_bot(_rules("mexican-train", 2)).iterations == 1
 
 
 def test_a_round_s_charges_count_against_a_side() -> None:
