@@ -371,7 +371,7 @@ def test_workers_are_threads_for_native_batches_and_processes_for_python(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
-    from bones.cli.simulate_cmd import _Runner
+    from bones.cli.simrun import Runner
     from bones.engine import core
     from bones.sim.simulation import plays_natively
 
@@ -381,7 +381,7 @@ def test_workers_are_threads_for_native_batches_and_processes_for_python(
         if name == "native" and core._import()[0] is None:
             continue  # the native core is not installed: nothing to check
         monkeypatch.setenv("BONES_CORE", name)
-        run = _Runner(2, None, config.games, oversubscribe=True, quiet=True)
+        run = Runner(2, None, config.games, oversubscribe=True, quiet=True)
         try:
             executor = run._executor_for(config)
             kinds[name] = (type(executor), plays_natively(config))

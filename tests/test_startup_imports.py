@@ -6,7 +6,9 @@ fresh interpreter and reads the modules it ended with: ``bones --version``
 loads neither Typer nor the engine, ``bones list`` no bot, simulation, web
 server or other command (``--json``: not rich either; its catalogue, once
 cached, neither YAML nor the models: tests/test_cache.py), a simulation of
-random or one-move bots none of the search bots.  The last tests keep the
+random or one-move bots none of the search bots, and a plain ``bones
+simulate`` neither Typer nor any command module (its quick path,
+:mod:`bones.cli.quick`; tests/test_quick.py).  The last tests keep the
 imports inside functions at their seams (tools/local_imports.py).  The seams that make this
 so are the command line's table of commands (:data:`bones.cli.app.COMMANDS`)
 and the bots' registry (:data:`bones.bots.BOTS`): both name their entries
@@ -96,7 +98,8 @@ def test_list_loads_no_bot_simulation_web_or_other_command(tmp_path: Path,
 
 
 @pytest.mark.once  # the native core's simulation path: the Python core's loads more
-@pytest.mark.parametrize(("bots", "output"), [("random", ("--json",)), ("greedy,heuristic", ())])
+@pytest.mark.parametrize(("bots", "output"), [("random", ("--json",)), ("random", ("--csv",)),
+                                             ("greedy,heuristic", ())])
 def test_a_simulation_of_one_move_bots_loads_no_search(tmp_path: Path, bots: str,
                                                        output: tuple[str, ...]) -> None:
     modules = imported(tmp_path, "simulate", "sniff", "--hands", "2", "--seed", "1", "--bots", bots,
@@ -104,11 +107,21 @@ def test_a_simulation_of_one_move_bots_loads_no_search(tmp_path: Path, bots: str
     assert "bones.sim.simulation" in modules  # it ran
     assert not modules & SEARCH, sorted(modules & SEARCH)
     assert not _under(modules, "bones.web", "bones.adapters", "bones.bots.external")
-    assert _commands(modules) == {"bones.cli.simulate_cmd"}
+    # the quick path (bones.cli.quick): no Typer, Click or command module
+    assert not _commands(modules) and not _under(modules, "typer", "click")
+    assert "bones.cli.app" not in modules and "bones.cli.options" not in modules
     if output:
         assert not _under(modules, "rich")
     else:
         assert "rich.table" in modules
+
+
+@pytest.mark.parametrize("args", [("simulate", "--help"), ("simulate", "sniff", "--hands", "x")])
+def test_a_simulate_command_line_the_quick_path_leaves_loads_typer(
+        tmp_path: Path, args: tuple[str, ...]) -> None:
+    modules = imported(tmp_path, *args)
+    assert {"typer", "bones.cli.app", "bones.cli.quick"} <= modules
+    assert _commands(modules) == {"bones.cli.simulate_cmd"}
 
 
 def test_help_lists_every_command_from_the_table(tmp_path: Path) -> None:

@@ -18,7 +18,8 @@ Only Python's own start comes before this module: the interpreter and its
 
 ``bones --version`` alone is answered without loading the command line
 (Typer and the command modules): it reads only the version and which core
-plays (:func:`bones.cli.process.version_only`).
+plays (:func:`bones.cli.process.version_only`).  A plain ``bones simulate``
+command line runs without Typer too (:mod:`bones.cli.quick`).
 """
 
 from __future__ import annotations
@@ -68,11 +69,14 @@ class ctrl_c_raises:  # noqa: N801 - used as a function: ``with ctrl_c_raises():
 
 
 def main() -> None:
-    """Load the command line and run it (``bones --version`` alone: answer it)."""
+    """Load the command line and run it (``bones --version`` alone: answer
+    it; ``bones simulate``: its quick path first)."""
     take_ctrl_c()
     try:
         if sys.argv[1:] == ["--version"]:
             from bones.cli.process import version_only as run
+        elif sys.argv[1:2] == ["simulate"]:
+            from bones.cli.quick import main as run  # without Typer when it can
         else:
             from bones.cli.app import main as run
         run()

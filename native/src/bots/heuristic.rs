@@ -6,6 +6,7 @@
 //! values (and so the ties) are the same to the last bit.
 
 use crate::kernel::bits::Bits;
+use crate::kernel::convert::slot;
 use std::sync::Arc;
 
 use crate::kernel::hand::Hand;
@@ -592,47 +593,116 @@ pub(crate) fn reply_on<const W: usize>(
     if t.owner[turn] == t.owner[mover] {
         return 0.0;
     }
-    // the replies of a hand are few: sorted in place on the stack
-    let mut replies = [0i64; 64];
-    let mut n = 0usize;
-    let mut more: Vec<i64> = Vec::new();
+    let mut replies = Replies::default();
+    // `adjust_points` for `turn`, what it reads of the hand found once (the
+    // reply scan was a third of the heuristic's instructions, issue 37)
+    let worth = Worth::of(after, turn);
     for arm in 0..after.n_arms {
-        let pip = after.arm_open[arm];
-        if pip >= 0 {
-            let fits = candidates.and(&r.matching[pip as usize]);
-            if fits.is_zero() {
-                continue;
-            }
-            // `points_as` per tile, the arm's share of the count found once
-            let base = after.count_without_end(arm);
-            for tile in fits.ones() {
-                let points = if t.headers {
-                    after.points_as(turn, play_code(tile, arm))
-                } else {
-                    after.adjust_points(turn, t.points(after.count_on_arm(base, arm, tile)))
-                };
-                if points != 0 {
-                    if n < replies.len() {
-                        replies[n] = points;
-                        n += 1;
-                    } else {
-                        more.push(points);
-                    }
-                }
+        let Some(pip) = slot(after.arm_open[arm]) else { continue };
+        let fits = candidates.and(&r.matching[pip]);
+        if fits.is_zero() {
+            continue;
+        }
+        // `points_as` per tile, the arm's share of the count found once, and
+        // the count after its double (`count_on_arm`'s one other case)
+        let base = after.count_without_end(arm);
+        // (a stub counts a double as any tile: no such case there)
+        let double = if after.arm_stub[arm] { usize::MAX } else { r.double(pip) };
+        let double_count = if double != usize::MAX && fits.has(double) {
+            after.count_on_arm(base, arm, double)
+        } else {
+            0
+        };
+        for tile in fits.ones() {
+            let points = if t.headers {
+                after.points_as(turn, play_code(tile, arm))
+            } else {
+                let count =
+                    if tile == double { double_count } else { base + r.other_half(tile, pip) };
+                worth.points(t.points(count))
+            };
+            if points != 0 {
+                replies.push(points);
             }
         }
     }
-    if n == 0 {
+    if replies.n == 0 {
         return 0.0;
     }
-    if more.is_empty() {
-        let replies = &mut replies[..n];
-        replies.sort_unstable_by(|a, b| b.cmp(a));
-        expect(replies, p_hold)
-    } else {
-        more.extend_from_slice(&replies[..n]);
-        more.sort_unstable_by(|a, b| b.cmp(a));
-        expect(&more, p_hold)
+    expect(replies.sorted(), p_hold)
+}
+
+/// The points of a scan's scoring replies: the few a hand has on the stack
+/// (16 zeroed in a few stores, where 64 were a call to memset a scan), every
+/// one in `more` past them.
+#[derive(Default)]
+struct Replies {
+    n: usize,
+    few: [i64; 16],
+    more: Vec<i64>,
+}
+
+impl Replies {
+    #[inline(always)]
+    fn push(&mut self, points: i64) {
+        if self.n < self.few.len() {
+            self.few[self.n] = points;
+            self.n += 1;
+        } else {
+            self.spill(points);
+        }
+    }
+
+    #[cold]
+    fn spill(&mut self, points: i64) {
+        if self.more.is_empty() {
+            self.more.extend_from_slice(&self.few);
+        }
+        self.more.push(points);
+    }
+
+    /// Every reply, highest first.
+    fn sorted(&mut self) -> &[i64] {
+        let all = if self.more.is_empty() { &mut self.few[..self.n] } else { &mut self.more[..] };
+        all.sort_unstable_by(|a, b| b.cmp(a));
+        all
+    }
+}
+
+/// `Hand::adjust_points` for one seat of one hand, what it reads of the
+/// hand (the seat's side in or not, the knock bonus, the lead's cap) found
+/// once for the many counts of a reply scan.
+struct Worth {
+    got_in: bool,
+    get_in: i64,
+    knock: i64,
+    /// a lead that may not reach the target: the points it may not reach
+    cap: Option<i64>,
+}
+
+impl Worth {
+    fn of<const W: usize>(hand: &Hand<W>, seat: usize) -> Worth {
+        let t = &hand.rules.t;
+        let owner = t.owner[seat];
+        let lead = hand.placed == 0 && t.lead_cannot_win;
+        Worth {
+            got_in: hand.got_in[owner],
+            get_in: t.get_in,
+            knock: hand.knock_points(),
+            cap: lead.then(|| t.target - hand.scores[owner]),
+        }
+    }
+
+    /// `hand.adjust_points(seat, points)`: `play_worth` (0 below the get-in
+    /// threshold; nothing for a lead reaching the target) and the knocks.
+    #[inline(always)]
+    fn points(&self, points: i64) -> i64 {
+        let points = if !self.got_in && points < self.get_in { 0 } else { points };
+        let points = match self.cap {
+            Some(cap) if points >= cap => 0,
+            _ => points,
+        };
+        points + self.knock
     }
 }
 

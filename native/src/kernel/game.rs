@@ -143,6 +143,20 @@ pub struct Match<const W: usize> {
     pub games: Vec<i64>,
     /// leads by lot or at random draw from their own stream (`LEADS`)
     pub leads_apart: bool,
+    /// the seats' masks of the last deal `renew_hand` made, for the next
+    masks: Vec<Bits<W>>,
+}
+
+/// Vectors a deal may fill instead of allocating its own (empty: none).
+struct Spare<const W: usize> {
+    masks: Vec<Bits<W>>,
+    tiles: Vec<u8>,
+}
+
+impl<const W: usize> Default for Spare<W> {
+    fn default() -> Self {
+        Spare { masks: Vec::new(), tiles: Vec::new() }
+    }
 }
 
 impl<const W: usize> Match<W> {
@@ -162,6 +176,7 @@ impl<const W: usize> Match<W> {
             hands_won: 0,
             games: vec![0; owners],
             leads_apart: false,
+            masks: Vec::new(),
         }
     }
 
@@ -183,6 +198,7 @@ impl<const W: usize> Match<W> {
             hands_won,
             games,
             leads_apart: _,
+            masks: _,
         } = self;
         *own_seed = seed;
         scores.iter_mut().for_each(|s| *s = 0);
@@ -217,8 +233,37 @@ impl<const W: usize> Match<W> {
         Ok(Hand::new(Arc::clone(&self.rules), setup))
     }
 
+    /// `new_hand` made in `hand` (any hand of these rules, `Hand::renew`):
+    /// the same hand, dealt into the buffers of the last (its boneyard's
+    /// vector reshuffled, the seats' masks of its deal refilled).
+    pub fn renew_hand(&mut self, hand: &mut Hand<W>, record: bool) -> Result<(), String> {
+        let mut spare = Spare {
+            masks: std::mem::take(&mut self.masks),
+            tiles: std::mem::take(&mut hand.boneyard),
+        };
+        let deal = self.next_deal_in(&mut spare)?;
+        let got_in = if self.rules.t.get_in_match { self.got_in.clone() } else { None };
+        let setup = HandSetup {
+            scores: None,
+            record,
+            pot: self.pot,
+            got_in,
+            number: self.hand_number(),
+            ..deal
+        };
+        self.masks = hand.renew(setup);
+        // the match's scores, where `new_hand` gives the hand a copy of them
+        hand.scores.copy_from_slice(&self.scores);
+        Ok(())
+    }
+
     /// `Match.next_deal` (`match.Deal`): the next hand's tiles and lead.
     pub fn next_deal(&self) -> Result<HandSetup<W>, String> {
+        self.next_deal_in(&mut Spare::default())
+    }
+
+    /// `next_deal`, its first shuffle into the buffers of `spare`.
+    fn next_deal_in(&self, spare: &mut Spare<W>) -> Result<HandSetup<W>, String> {
         let rule = match &self.last {
             None => Rule::Lead(self.m.lead_first),
             Some(last) => self.later_rule(last),
@@ -229,7 +274,7 @@ impl<const W: usize> Match<W> {
             leads: self.leads_apart.then(|| Rng::new(derive(self.seed, &[LEADS, number]))),
         };
         for _ in 0..MAX_REDEALS {
-            if let Some(d) = self.deal_with(&rule, &mut streams) {
+            if let Some(d) = self.deal_with(&rule, &mut streams, spare) {
                 return Ok(d);
             }
         }
@@ -238,16 +283,25 @@ impl<const W: usize> Match<W> {
 
     /// `Match._shuffle_deal`: seat masks and the boneyard.
     pub(crate) fn shuffle_deal(&self, rng: &mut Rng) -> (Vec<Bits<W>>, Vec<u8>) {
+        self.shuffle_deal_in(rng, &mut Spare::default())
+    }
+
+    /// `shuffle_deal` into the vectors of `spare` (left empty).
+    fn shuffle_deal_in(&self, rng: &mut Rng, spare: &mut Spare<W>) -> (Vec<Bits<W>>, Vec<u8>) {
         let r = &*self.rules;
         let t = &r.t;
         let (n, size, players) = (r.size, t.hand_size, t.players);
-        let mut tiles: Vec<u8> = (0..n).map(byte).collect();
+        let mut tiles = std::mem::take(&mut spare.tiles);
+        tiles.clear();
+        tiles.extend((0..n).map(byte));
         if self.m.boneyard_unread {
             rng.shuffle_tail(&mut tiles, players * size);
         } else {
             rng.shuffle(&mut tiles);
         }
-        let mut masks = vec![Bits::<W>::ZERO; players];
+        let mut masks = std::mem::take(&mut spare.masks);
+        masks.clear();
+        masks.resize(players, Bits::<W>::ZERO);
         let mut top = n;
         for mask in masks.iter_mut() {
             for &x in &tiles[top - size..top] {
@@ -261,7 +315,12 @@ impl<const W: usize> Match<W> {
         (masks, tiles)
     }
 
-    fn deal_with(&self, rule: &Rule, rng: &mut DealStreams) -> Option<HandSetup<W>> {
+    fn deal_with(
+        &self,
+        rule: &Rule,
+        rng: &mut DealStreams,
+        spare: &mut Spare<W>,
+    ) -> Option<HandSetup<W>> {
         let r = &*self.rules;
         let players = r.t.players;
         let mut by_tile = None;
@@ -288,7 +347,7 @@ impl<const W: usize> Match<W> {
                 }
             },
         };
-        let (mut hands, mut boneyard) = self.shuffle_deal(&mut rng.deal);
+        let (mut hands, mut boneyard) = self.shuffle_deal_in(&mut rng.deal, spare);
         if self.refused(&hands) {
             return None;
         }
@@ -675,6 +734,76 @@ mod tests {
             let (a, b) = (played(&mut kept), played(&mut fresh));
             assert!(a.0.len() > 1, "a match of several hands");
             assert_eq!(a, b);
+        }
+    }
+
+    /// What a hand holds as it is dealt, and what its playout left: the
+    /// match's scores after each hand.
+    type Dealt = (Vec<Bits<1>>, Vec<u8>, usize, Option<usize>, bool, Vec<i64>, Vec<bool>, usize);
+
+    fn dealt(h: &Hand<1>) -> Dealt {
+        let t = &h.rules.t;
+        (
+            h.hands[..t.players].to_vec(),
+            h.boneyard.clone(),
+            h.leader,
+            h.lead_tile,
+            h.lead_doubles_only,
+            h.scores.clone(),
+            h.got_in.clone(),
+            h.number,
+        )
+    }
+
+    /// `played`, each hand dealt as `new_hand` deals it (`renew`: into the
+    /// last hand, played out) with what it held as it was dealt.
+    fn played_into(mt: &mut Match<1>, renew: bool) -> (Vec<(Dealt, Vec<i64>)>, i64) {
+        let mut rng = Rng::new(mt.seed);
+        let mut out = Vec::new();
+        let mut slot: Option<Hand<1>> = None;
+        while !mt.game_over {
+            let hand = match &mut slot {
+                Some(hand) if renew => {
+                    mt.renew_hand(hand, false).unwrap();
+                    hand
+                }
+                _ => slot.insert(mt.new_hand(false).unwrap()),
+            };
+            let deal = dealt(hand);
+            assert!(hand.playout(false, &mut rng, 500));
+            mt.finish_hand(hand);
+            out.push((deal, mt.scores.clone()));
+        }
+        (out, mt.winner)
+    }
+
+    #[test]
+    fn a_renewed_hand_plays_as_a_new_one() {
+        // a scoring table with spinners; a lead by the highest double that
+        // draws from the boneyard when nobody holds one; a doubles-only lead
+        // drawn for: each deal's vectors used again from a played-out hand
+        let scored = crate::kernel::table::tests::scored_table(6, 2);
+        let mut small = table(6, 2);
+        small.hand_size = 2;
+        let by_double =
+            LeadRule { kind: LeadKind::HighestDouble, arg: None, if_none: Some(IfNone::DrawMore) };
+        let mut drawn = mrules(LeadRule::default());
+        drawn.lead_doubles_only = true;
+        drawn.lead_draws_double = true;
+        let cases = [
+            (scored.clone(), mrules(LeadRule::default())),
+            (small.clone(), mrules(by_double)),
+            (scored, drawn),
+        ];
+        for (t, m) in cases {
+            let r = Arc::new(Rules::<1>::new(t).unwrap());
+            for seed in 0..30u64 {
+                let mut a = Match::new(Arc::clone(&r), m.clone(), seed);
+                let mut b = Match::new(Arc::clone(&r), m.clone(), seed);
+                let (renewed, fresh) = (played_into(&mut a, true), played_into(&mut b, false));
+                assert!(!renewed.0.is_empty());
+                assert_eq!(renewed, fresh, "seed {seed}");
+            }
         }
     }
 

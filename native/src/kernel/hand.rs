@@ -278,6 +278,105 @@ impl<const W: usize> Hand<W> {
         }
     }
 
+    /// Make `self` the hand `Hand::new(self.rules, setup)` makes, in place:
+    /// every field as `new` sets it, the vectors' buffers kept (a simulation
+    /// deals a hand a game; building, moving and dropping a 1.9 KB hand and
+    /// its vectors each time was a sixth of a Sniff hand, issue 37). Gives
+    /// back the setup's `hands`, for the next deal to fill.
+    pub fn renew(&mut self, setup: HandSetup<W>) -> Vec<Bits<W>> {
+        let HandSetup {
+            hands: dealt,
+            boneyard: deck,
+            leader: first,
+            scores: start,
+            lead_tile: lead,
+            lead_doubles_only: doubles_only,
+            out_of_play: out_set,
+            record: keep_log,
+            pot: carried,
+            got_in: sides_in,
+            number: hand_number,
+        } = setup;
+        // every field named, so a field added to `Hand` must be handled here
+        // (kept in a paragraph, as in `copy_for_play`)
+        #[rustfmt::skip]
+        let Hand {
+            rules, hands, boneyard, bone_pos, bone_end, out_of_play, n_arms, arm_open,
+            arm_end, arm_weight, arm_hub, arm_root, arm_side, arm_stub, arm_frozen, n_hubs,
+            hub_pip, hub_k, hub_mult, hub_cross, hub_sides_left, hub_spins, spinners,
+            first_double_seen, count, turn, leader, lead_tile, lead_doubles_only, placed,
+            on_table, passes, drawn_turn, drawn, out, scores, got_in, state, game_over, winner,
+            domino_seat, last_player, settlement, pot, log, record, moves,
+            play_points, last_points, open_mask, number, extra, won_by, won_seat, bonus,
+        } = self;
+        let t = &rules.t;
+        let owners = t.owners;
+        *hands = [Bits::<W>::ZERO; MAX_PLAYERS];
+        hands[..dealt.len()].copy_from_slice(&dealt);
+        *bone_end = deck.len().saturating_sub(t.reserve);
+        *boneyard = deck;
+        *bone_pos = 0;
+        *out_of_play = out_set;
+        *n_arms = 0;
+        *arm_open = [NO; MAX_ARMS];
+        *arm_end = [0; MAX_ARMS];
+        *arm_weight = [0; MAX_ARMS];
+        *arm_hub = [NO; MAX_ARMS];
+        *arm_root = [NO; MAX_ARMS];
+        *arm_side = [false; MAX_ARMS];
+        *arm_stub = [false; MAX_ARMS];
+        *arm_frozen = [NO; MAX_ARMS];
+        *n_hubs = 0;
+        *hub_pip = [0; MAX_HUBS];
+        *hub_k = [0; MAX_HUBS];
+        *hub_mult = [[0; 5]; MAX_HUBS];
+        *hub_cross = [(NO, NO); MAX_HUBS];
+        *hub_sides_left = [0; MAX_HUBS];
+        *hub_spins = [false; MAX_HUBS];
+        *spinners = 0;
+        *first_double_seen = false;
+        *count = 0;
+        *turn = first;
+        *leader = first;
+        *lead_tile = lead;
+        *lead_doubles_only = doubles_only;
+        *placed = 0;
+        *on_table = Bits::ZERO;
+        *passes = 0;
+        *drawn_turn = 0;
+        *drawn = [0; MAX_PLAYERS];
+        *out = [false; MAX_PLAYERS];
+        scores.clear();
+        match start {
+            Some(s) => scores.extend_from_slice(&s),
+            None => scores.resize(owners, 0),
+        }
+        got_in.clear();
+        match sides_in {
+            Some(g) => got_in.extend(g.iter().map(|&i| i || t.get_in == 0)),
+            None => got_in.resize(owners, t.get_in == 0),
+        }
+        *state = PLAYING;
+        *game_over = false;
+        *winner = None;
+        *domino_seat = None;
+        *last_player = None;
+        *settlement = None;
+        *pot = carried;
+        log.clear();
+        *record = keep_log;
+        *moves = 0;
+        *play_points = [0; MAX_PLAYERS];
+        *last_points = 0;
+        *open_mask = Bits::ZERO;
+        *number = hand_number;
+        *extra = None;
+        *won_by = None;
+        *won_seat = None;
+        *bonus = 0;
+        dealt
+    }
+
     /// The rules, borrowed apart from `self`, for a method that changes the
     /// hand while it reads them. An `Arc` clone would do it safely, but its
     /// atomic increment and decrement were a third of `apply`'s time in the

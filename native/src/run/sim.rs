@@ -226,19 +226,28 @@ pub(crate) struct Game<'a> {
 }
 
 /// One table's match, kept from game to game of a batch and started again
-/// for each (`Match::restart`: no allocation a game).
+/// for each (`Match::restart`: no allocation a game), and its hand, dealt
+/// again for each hand (`Match::renew_hand`) once the first is made.
 enum Kept {
-    W1(Match<1>),
-    W2(Match<2>),
-    W3(Match<3>),
+    W1(Box<Table<1>>),
+    W2(Box<Table<2>>),
+    W3(Box<Table<3>>),
+}
+
+struct Table<const W: usize> {
+    mt: Match<W>,
+    hand: Option<Hand<W>>,
+    /// where the heuristic plays its candidate moves (`copy_for_play`
+    /// makes it the hand it judges each time)
+    scratch: Option<Hand<W>>,
 }
 
 impl Kept {
     fn of(st: &SimTable, leads_apart: bool) -> Kept {
-        fn new<const W: usize>(r: &Arc<Rules<W>>, st: &SimTable, apart: bool) -> Match<W> {
+        fn new<const W: usize>(r: &Arc<Rules<W>>, st: &SimTable, apart: bool) -> Box<Table<W>> {
             let mut mt = Match::new(Arc::clone(r), st.m.clone(), 0);
             mt.leads_apart = apart;
-            mt
+            Box::new(Table { mt, hand: None, scratch: None })
         }
         match &st.rules {
             AnyRules::W1(r) => Kept::W1(new(r, st, leads_apart)),
@@ -459,12 +468,13 @@ impl Game<'_> {
     /// in hands mode), its quantities written into `vector`.
     fn play<const W: usize>(
         &mut self,
-        mt: &mut Match<W>,
+        kept: &mut Table<W>,
         st: &SimTable,
         vector: &mut [i64],
         hists: &mut TableHists,
         timing: &mut [BTreeMap<i64, u64>],
     ) -> Result<(), String> {
+        let Table { mt, hand: slot, scratch } = kept;
         if mt.rules.t.trains.is_some() {
             // a train layout's match (run::trains): the one dispatch, per game
             return self.play_trains(&mt.rules, st, vector, hists, timing);
@@ -498,10 +508,14 @@ impl Game<'_> {
         // what the heuristic reads of the history (Hand.voids)
         let track = bots.contains(&Bot::Heuristic);
         let mut voids = Voids::<W>::default();
-        // the heuristic plays its candidate moves here (allocated once a game)
-        let mut scratch: Option<Hand<W>> = None;
         while !mt.game_over {
-            let mut hand = mt.new_hand(false)?;
+            let hand = match slot {
+                Some(hand) => {
+                    mt.renew_hand(hand, false)?;
+                    hand
+                }
+                None => slot.insert(mt.new_hand(false)?),
+            };
             leader.get_or_insert(hand.leader);
             before.clone_from(&mt.scores);
             voids.clear();
@@ -520,7 +534,7 @@ impl Game<'_> {
                             Bot::Greedy => hand.greedy_move(&legal),
                             Bot::Heuristic => {
                                 let scratch = scratch.get_or_insert_with(|| hand.clone());
-                                heuristic_decide(&hand, &voids, &legal, scratch)
+                                heuristic_decide(hand, &voids, &legal, scratch)
                             }
                         };
                         if let Some(t0) = clock {
@@ -531,7 +545,7 @@ impl Game<'_> {
                     }
                 };
                 if track {
-                    voids.before_move(&hand, mv);
+                    voids.before_move(hand, mv);
                 }
                 hand.apply(mv, None);
                 if hand.last_points > 0 {
@@ -552,7 +566,7 @@ impl Game<'_> {
             for (s, p) in play.iter_mut().enumerate() {
                 *p += hand.play_points[s];
             }
-            mt.finish_hand(&hand);
+            mt.finish_hand(hand);
             if sim.hands_only {
                 // the hand's own scores: a game it wins starts the match's again from 0
                 for ((o, a), b) in own.iter_mut().zip(&hand.scores).zip(&before) {
