@@ -221,17 +221,9 @@ def test_a_round_s_charges_count_against_the_seat() -> None:
     assert checked == 4
 
 
-def test_the_vector_environment_and_openspiel_refuse_trains_with_one_line() -> None:
+def test_the_vector_environment_refuses_trains_with_one_line() -> None:
     from bones.adapters.vector import BonesVectorEnv
 
     with pytest.raises(ValueError, match=r"^mexican-train: the vector environment steps the "
                        r"native core, which does not play train layouts yet; use "):
         BonesVectorEnv("mexican-train", num_envs=2, opponents="random")
-    pytest.importorskip("pyspiel")
-    import pyspiel
-
-    from bones.adapters import openspiel  # noqa: F401  (registers the game)
-
-    with pytest.raises(ValueError, match="^chicken-foot: the OpenSpiel game does not deal "
-                       "train layouts yet"):
-        pyspiel.load_game("python_bones", {"variant": "chicken-foot"})

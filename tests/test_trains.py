@@ -17,7 +17,16 @@ from hypothesis_budget import examples
 from bones.engine import core
 from bones.engine.flat import flatten
 from bones.engine.match import Match
-from bones.engine.moves import DRAW, PASS, Move, NotationError, arm_index, arm_name
+from bones.engine.moves import (
+    DRAW,
+    PASS,
+    TILE_SHIFT,
+    Move,
+    NotationError,
+    arm_index,
+    arm_name,
+    lead_code,
+)
 from bones.engine.notation import format_move, move_code, move_value, parse_move
 from bones.engine.rng import Rng
 from bones.engine.trains import TrainHand
@@ -102,19 +111,28 @@ MEXICAN_OPTIONS = st.fixed_dictionaries({}, optional={
     "layout.trains.public": st.integers(0, 2),
     "layout.trains.public_needs_own": st.booleans(),
     "layout.trains.marker_off": st.sampled_from(["own_train", "anywhere"]),
-    "layout.trains.doubles.by": st.sampled_from(["same_player", "next_players"]),
+    "layout.trains.doubles.by": st.sampled_from(["same_player", "same_player_only",
+                                                 "one_more_anywhere", "next_players"]),
     "layout.trains.doubles.cover": st.integers(0, 1),
+    "layout.trains.doubles.release": st.sampled_from(["never", "no_cover_left"]),
+    "settlement.domino.out_on_double": st.sampled_from([1, 2]),
     "layout.trains.hub.top": st.integers(3, 12),
     "layout.trains.hub.placing_ends_turn": st.booleans(),
+    "layout.trains.hub.comes": st.sampled_from(["dealt", "set_aside"]),
+    "layout.trains.turn_tiles": st.sampled_from(["one", "all_that_fit"]),
     "drawing.must_play_drawn": st.booleans(),
     "settlement.domino.per_marker": st.sampled_from([0, 10]),
 })
 CHICKEN_OPTIONS = st.fixed_dictionaries({}, optional={
     "layout.trains.hub.tiles": st.integers(1, 6),
     "layout.trains.doubles.cover": st.integers(0, 3),
+    "layout.trains.doubles.release": st.sampled_from(["never", "no_cover_left"]),
     "layout.trains.hub.placing_ends_turn": st.booleans(),
     "drawing.must_play_drawn": st.booleans(),
     "settlement.domino.blanks": st.sampled_from([None, 25]),
+    "layout.trains.hub.comes": st.sampled_from(["dealt", "set_aside"]),
+    "layout.trains.turn_tiles": st.sampled_from(["one", "all_that_fit"]),
+    "layout.trains.doubles.first_spinner": st.booleans(),
 })
 
 
@@ -124,6 +142,8 @@ def _tables(draw: Any) -> tuple[Any, int]:
     changes = draw(MEXICAN_OPTIONS if name == "mexican-train" else CHICKEN_OPTIONS)
     if name == "mexican-train" and changes.get("layout.trains.public", 1) == 0:
         changes["layout.trains.public_needs_own"] = False
+    if not changes.get("layout.trains.doubles.cover", 1):
+        changes["layout.trains.doubles.release"] = "never"
     if draw(st.booleans()):
         changes["drawing"] = {"kind": "until_playable", "must_play_drawn": True}
     players = draw(st.integers(2, 8))
@@ -170,9 +190,12 @@ def test_every_legal_move_applies_tiles_are_conserved_and_a_round_ends(table, ro
     assert hand.over, "the round did not end"
     charges = hand.settlement
     assert charges is not None
+    factor = 1
+    if hand.state == 1 and rules.tiles.is_double[hand.log[-1][1] >> TILE_SHIFT]:
+        factor = rules.trains.out_on_double  # going out on a double (RB)
     for seat in range(rules.players):
         own = hand.pips_left(seat) + (rules.trains.marker_penalty if hand.marked[seat] else 0)
-        assert charges[seat] == (0 if seat == hand.domino_seat else own)
+        assert charges[seat] == (0 if seat == hand.domino_seat else own * factor)
     if hand.state == 2:  # blocked: nobody could lay a tile, every train counted open
         assert not hand.drawable
 
@@ -321,6 +344,252 @@ def test_doubles_that_are_owed_nothing():
     assert hand.turn == 1 and not hand.needs() and "2-5@T1" in _texts(hand)
 
 
+@pytest.mark.parametrize("name", TRAINS)
+def test_a_hub_set_aside_goes_to_a_first_player_by_lot_then_rotation(name):
+    """BH's note, WP, GRV (hub.comes: set_aside): nobody is dealt the hub;
+    the first player, by lot in round 1 and the next seat each round after,
+    places it; the deal is otherwise whole (every tile once)."""
+    players = 3
+    rules = _rules(name, players, {"layout.trains.hub.comes": "set_aside"})
+    ts = rules.tiles
+    lots = set()
+    for seed in range(12):
+        match = Match(rules, seed=seed)
+        leaders = []
+        for _ in range(4):
+            hand = match.new_hand()
+            hub = hand.lead_tile
+            assert ts.low[hub] == ts.high[hub] == rules.trains.hub_pip(len(leaders) + 1)
+            assert [h >> hub & 1 for h in hand.hands] == [int(s == hand.leader)
+                                                          for s in range(players)]
+            sizes = [bin(h).count("1") for h in hand.hands]
+            assert sizes == [rules.hand_size + (s == hand.leader) for s in range(players)]
+            every = sorted([t for h in hand.hands for t in ts.tiles_of(h)] + list(hand.boneyard))
+            assert every == list(range(ts.size))
+            assert hand.turn == hand.leader and len(hand.legal_moves()) == 1  # he places it
+            leaders.append(hand.leader)
+            rng = Rng(seed)
+            while not hand.over:
+                hand.apply(rng.choice(hand.legal_moves()))
+            match.finish_hand(hand)
+        lot = leaders[0]
+        assert leaders == [(lot + r) % players for r in range(4)]
+        lots.add(lot)
+    assert lots == set(range(players))  # the lot falls on every seat over twelve seeds
+
+
+def test_chicken_foots_first_player_by_the_heaviest_tile_drawn():
+    """WPC: the centre double is placed before play and, in round 1, the
+    player who draws the heaviest tile plays first against it: a lot, every
+    seat equally likely (hub.comes: set_aside, placing_ends_turn: false, so
+    the drawn first player places it and plays on)."""
+    rules = _rules("chicken-foot", 3, {"layout.trains.hub.comes": "set_aside",
+                                        "layout.trains.hub.placing_ends_turn": False})
+    for seed in range(6):
+        hand = Match(rules, seed=seed).new_hand()
+        first = hand.leader
+        hand.apply(hand.legal_moves()[0])  # the hub, by the first player
+        assert hand.turn == first and hand.needs() == {Move.parse("9-1@H").arm: 4}
+        legal = hand.legal_moves()
+        assert legal == [DRAW] or all(format_move(hand, m, bare=False).endswith("@H")
+                                      for m in legal)
+
+
+def test_a_double_only_its_player_covers_binds_nobody_once_he_fails():
+    """CR's "follow up" (doubles.by: same_player_only): the player who lays a
+    double covers it if he can; if he cannot, nobody else owes it a cover."""
+    deal = [["12-12", "12-6", "6-6", "0-1"], ["12-2", "6-3", "2-5"]]
+    for by, after in (("same_player", ["6-3@T0"]), ("same_player_only", ["2-5@T1", "6-3@T0"])):
+        rules = _rules("mexican-train", 2, {"layout.trains.doubles.by": by,
+                                             "layout.trains.first_turn.tiles": "one"})
+        hand = _hand(rules, deal, ["0-0", "8-9"])
+        _play(hand, "12-12", "12-6@T0", "12-2@T1", "6-6@T0")
+        assert hand.turn == 0 and _texts(hand) == ["draw"]  # he must try to cover it
+        _play(hand, "draw", "pass")
+        assert hand.marked[0] and hand.turn == 1
+        assert _texts(hand) == sorted(after), by
+        assert bool(hand.needs()) == (by == "same_player")
+
+
+def test_one_more_tile_anywhere_after_a_double_then_it_binds_the_next_players():
+    """BH, WP (doubles.by: one_more_anywhere): after his double a player lays
+    one more tile anywhere he may (the cover or not); a double still bare
+    when his turn ends binds every player in turn."""
+    rules = _rules("mexican-train", 2, {"layout.trains.doubles.by": "one_more_anywhere",
+                                         "layout.trains.first_turn.tiles": "one"})
+    deal = [["12-12", "12-6", "6-6", "12-4", "6-1", "0-1"], ["12-2", "6-3", "2-5"]]
+    hand = _hand(rules, deal, ["0-0"])
+    _play(hand, "12-12", "12-6@T0", "12-2@T1", "6-6@T0")
+    assert hand.turn == 0 and hand.extra and _texts(hand) == ["12-4@M", "6-1@T0"]
+    _play(hand, "12-4@M")
+    assert hand.turn == 1 and _texts(hand) == ["6-3@T0"] and hand.needs() == {
+        Move.parse("6-3@T0").arm: 1}
+    # the cover as his one more tile ends the turn with nothing owed
+    hand = _hand(rules, deal, ["0-0"])
+    _play(hand, "12-12", "12-6@T0", "12-2@T1", "6-6@T0", "6-1@T0")
+    assert hand.turn == 1 and not hand.needs() and "2-5@T1" in _texts(hand)
+    # nothing to lay: one draw, then a pass that puts his marker on
+    hand = _hand(rules, [["12-12", "12-6", "6-6", "0-1"], ["12-2", "6-3", "2-5"]], ["8-9"])
+    _play(hand, "12-12", "12-6@T0", "12-2@T1", "6-6@T0")
+    assert _texts(hand) == ["draw"]
+    _play(hand, "draw", "pass")
+    assert hand.marked[0] and hand.turn == 1 and _texts(hand) == ["6-3@T0"]
+
+
+def test_a_double_is_released_once_no_tile_could_cover_it():
+    """doubles.release: no_cover_left: a double no tile left in a hand or the
+    boneyard can cover binds nobody (the 6s other than [6-6] and [12-6] are
+    out of play here), and a chicken foot nobody can fill is abandoned."""
+    deal = [["12-12", "12-6", "6-6", "0-1"], ["12-2", "2-5", "3-4"]]
+    never = _rules("mexican-train", 2, {"layout.trains.first_turn.tiles": "one"})
+    hand = _hand(never, deal, ["0-0"])
+    _play(hand, "12-12", "12-6@T0", "12-2@T1", "6-6@T0")
+    assert hand.turn == 0 and _texts(hand) == ["draw"]
+    released = _rules("mexican-train", 2, {"layout.trains.first_turn.tiles": "one",
+                                            "layout.trains.doubles.release": "no_cover_left"})
+    hand = _hand(released, deal, ["0-0"])
+    _play(hand, "12-12", "12-6@T0", "12-2@T1", "6-6@T0")
+    assert hand.turn == 1 and not hand.needs() and not hand.marked[0]
+    assert _texts(hand) == ["2-5@T1"]
+    # a double left bare binds until its last possible cover leaves play
+    nexts = _rules("mexican-train", 2, {"layout.trains.first_turn.tiles": "one",
+                                         "layout.trains.doubles.by": "next_players",
+                                         "layout.trains.doubles.release": "no_cover_left"})
+    hand = _hand(nexts, [["12-12", "12-6", "6-6", "0-1"], ["12-2", "2-5", "3-4"]], ["6-1", "0-0"])
+    _play(hand, "12-12", "12-6@T0", "12-2@T1", "6-6@T0")
+    assert hand.needs() and _texts(hand) == ["draw"]  # [6-1] is still in the boneyard
+    _play(hand, "draw", "6-1@T0")
+    assert not hand.needs()
+    for release, texts in (("never", ["draw"]), ("no_cover_left", ["0-1@A1"])):
+        foot = _rules("chicken-foot", 2, {"layout.trains.hub.tiles": 2,
+                                           "layout.trains.doubles.release": release})
+        hand = _hand(foot, [["9-9", "9-3", "0-1", "1-5"], ["9-0", "3-3", "2-4"]], ["5-5"])
+        _play(hand, "9-9", "9-0@H", "9-3@H", "3-3@A2")
+        assert hand.turn == 0 and _texts(hand) == texts, release
+        assert bool(hand.needs()) == (release == "never")
+
+
+def test_as_many_tiles_as_fit_in_every_turn():
+    """OP1 (turn_tiles: all_that_fit): a turn goes on while a tile can be laid
+    where the mover may play (here the centre, then the foot), and ends by
+    itself; a tile drawn and laid ends it."""
+    deal = [["9-9", "9-4", "4-4", "0-0"], ["9-1", "9-2", "9-3", "4-5", "4-6", "4-7", "1-8"]]
+    one = _rules("chicken-foot", 2)
+    hand = _hand(one, deal, ["2-2"])
+    _play(hand, "9-9", "9-1@H")
+    assert hand.turn == 0
+    many = _rules("chicken-foot", 2, {"layout.trains.turn_tiles": "all_that_fit"})
+    hand = _hand(many, deal, ["2-2", "8-0"])
+    _play(hand, "9-9", "9-1@H")
+    assert hand.turn == 1 and PASS not in hand.legal_moves()  # he may not stop
+    _play(hand, "9-2@H", "9-3@H")
+    assert hand.turn == 0 and hand.needs() == {Move.parse("9-4@H").arm: 1}  # no 9 left: it ends
+    _play(hand, "9-4@H", "4-4@A4")  # the centre full, then his double on A4; [0-0] fits no toe
+    assert hand.turn == 1 and _texts(hand) == ["4-5@F", "4-6@F", "4-7@F"]
+    _play(hand, "4-5@F", "4-6@F", "4-7@F")  # the three toes, then on while a tile fits
+    assert hand.turn == 1 and _texts(hand) == ["1-8@A1"]
+    _play(hand, "1-8@A1")
+    assert hand.over and hand.domino_seat == 1
+
+
+def test_the_first_double_after_the_centre_is_a_spinner():
+    """HTC (doubles.first_spinner): the first double laid on an arm owes
+    nothing; its arm goes on through it and two arms start from its sides;
+    the next double makes a chicken foot. The tables draw the new rows."""
+    from bones.seat.trainlayout import train_table
+
+    rules = _rules("chicken-foot", 2, {"layout.trains.hub.tiles": 2,
+                                        "layout.trains.doubles.first_spinner": True})
+    deal = [["9-9", "9-3", "3-1", "3-5", "0-0"], ["9-0", "3-3", "3-4", "5-5", "1-2"]]
+    hand = _hand(rules, deal, ["8-8"])
+    codes = []
+    for text in ("9-9", "9-0@H", "9-3@H", "3-3@A2"):
+        codes.append(parse_move(hand, text))
+        hand.play(codes[-1])
+    assert hand.spun and hand.turn == 0 and not hand.needs()
+    assert {arm_name(t): p for t, p in hand.ends().items()} == {"A1": 0, "A2": 3, "A3": 3,
+                                                                 "A4": 3}
+    assert _texts(hand) == sorted(["0-0@A1", "3-1@A2", "3-1@A3", "3-1@A4", "3-5@A2", "3-5@A3",
+                                   "3-5@A4"])
+    for text in ("3-5@A3", "5-5@A3"):
+        codes.append(parse_move(hand, text))
+        hand.play(codes[-1])
+    assert {arm_name(t): n for t, n in hand.needs().items()} == {"F": 3}  # a foot now
+    table = train_table(rules, hand_deal(rules, deal, ["8-8"]), codes)
+    assert [(r.name, r.source, len(r.tiles)) for r in table.rows] == [
+        ("A1", "hub", 1), ("A2", "hub", 2), ("A3", "A2", 2), ("A4", "A2", 0)]
+    assert [f.row for f in table.feet] == ["A3"]
+    plain = _hand(_rules("chicken-foot", 2, {"layout.trains.hub.tiles": 2}), deal, ["8-8"])
+    _play(plain, "9-9", "9-0@H", "9-3@H", "3-3@A2")
+    assert {arm_name(t): n for t, n in plain.needs().items()} == {"F": 3}
+
+
+def hand_deal(rules: Any, deal: list[list[str]], boneyard: list[str]) -> Any:
+    from bones.engine.trains import train_deal
+
+    ts = rules.tiles
+    return train_deal(rules, [ts.mask_of([ts.parse(t) for t in seat]) for seat in deal],
+                      [ts.parse(t) for t in boneyard], 1)
+
+
+def test_the_tables_follow_a_foot_released_after_its_first_toe():
+    """The rows the terminal and the browser draw (train_table): a foot
+    released with toes still owed (its last possible cover laid as its first
+    toe) leaves no foot behind, and the toe's row still names its source."""
+    from bones.engine.trains import train_deal
+    from bones.seat.trainlayout import train_table
+
+    rules = _rules("chicken-foot", 2, {"layout.trains.hub.tiles": 2,
+                                        "layout.trains.doubles.release": "no_cover_left"})
+    ts = rules.tiles
+    hands = [ts.mask_of([ts.parse(t) for t in seat])
+             for seat in (["9-9", "9-3", "3-1", "5-6"], ["9-0", "3-3", "0-4", "1-2"])]
+    deal = train_deal(rules, hands, [ts.parse("8-8")], 1)
+    hand = TrainHand.from_deal(rules, deal)
+    codes = []
+    for text in ("9-9", "9-0@H", "9-3@H", "3-3@A2"):
+        codes.append(parse_move(hand, text))
+        hand.play(codes[-1])
+    table = train_table(rules, deal, codes)
+    assert [f.row for f in table.feet] == ["A2"] and table.needs == {"F": 3}
+    codes.append(parse_move(hand, "3-1@F"))
+    hand.play(codes[-1])
+    assert not hand.owed and hand.turn == 1
+    table = train_table(rules, deal, codes)
+    assert table.feet == [] and table.needs == {}
+    assert [(r.name, r.source, r.open, len(r.tiles)) for r in table.rows] == [
+        ("A1", "hub", 0, 1), ("A2", "hub", -1, 2), ("A3", "A2", 1, 1)]
+
+
+def test_going_out_on_a_double_charges_the_others_double():
+    """RB (settlement.domino.out_on_double: 2): the others' charges are
+    multiplied when the last tile laid is a double, and only then."""
+    for last, out, want in (("6-6@T0", 2, [0, 14]), ("6-6@T0", 1, [0, 7]), ("6-1@T0", 2, [0, 7])):
+        rules = _rules("mexican-train", 2, {"layout.trains.first_turn.tiles": "one",
+                                             "settlement.domino.out_on_double": out})
+        tile = last.split("@")[0]
+        hand = _hand(rules, [["12-12", "12-6", tile], ["12-2", "3-4"]], ["0-0"])
+        _play(hand, "12-12", "12-6@T0", "12-2@T1", last)
+        assert hand.over and hand.settlement == want, (last, out)
+
+
+@pytest.mark.parametrize("changes, phrase", [
+    ({"layout.trains.hub.comes": "set_aside"}, "set aside before the deal"),
+    ({"layout.trains.doubles.first_spinner": True}, "is a spinner"),
+    ({"layout.trains.doubles.by": "same_player_only"}, "nobody else owes it a cover"),
+    ({"layout.trains.doubles.by": "one_more_anywhere"}, "lays one more tile, anywhere"),
+    ({"layout.trains.doubles.release": "no_cover_left"}, "once no tile that could cover it"),
+    ({"layout.trains.turn_tiles": "all_that_fit"}, "goes on laying tiles"),
+    ({"settlement.domino.out_on_double": 2}, "multiplied by 2"),
+])
+def test_bones_show_says_each_alternative(changes, phrase):
+    from bones.lang.describe import describe
+
+    name = "chicken-foot" if "layout.trains.doubles.first_spinner" in changes else "mexican-train"
+    assert phrase not in describe(_variant(name))
+    assert phrase in describe(_variant(name, changes))
+
+
 def test_tile_values_and_the_marker_penalty():
     rules = _rules("chicken-foot", 2, {"settlement.domino.blanks": 25,
                                         "settlement.domino.double_blank": 0})
@@ -363,6 +632,17 @@ def test_a_shorter_match_from_a_lower_hub():
     ({"layout.trains.hub.top": 15}, "layout.trains.hub.top"),
     ({"drawing": {"kind": "none"}}, "drawing.kind"),
     ({"match": {"kind": "rounds", "count": 14}}, "match.count"),
+    ({"bonuses.round_pass": 2}, "bonuses.round_pass"),
+    ({"bonuses.blocked_win": 10}, "bonuses.blocked_win"),
+    ({"bonuses.last_tile": {"tile": "0-0", "points": 50}}, "bonuses.last_tile"),
+    ({"layout.trains.doubles.cover": 0, "layout.trains.doubles.release": "no_cover_left"},
+     "layout.trains.doubles.release"),
+    ({"settlement.blocked.out_on_double": 2}, "settlement.blocked.out_on_double"),
+    ({"layout.trains.doubles.first_spinner": True}, "layout.trains.doubles.first_spinner"),
+    ({"layout.trains.personal": False, "layout.trains.public": 0, "layout.trains.hub.tiles": 4,
+      "layout.trains.first_turn.tiles": "one", "layout.trains.doubles.covers": "new_arms",
+      "layout.trains.doubles.cover": 3, "layout.trains.doubles.by": "one_more_anywhere"},
+     "layout.trains.doubles.by"),
 ])
 def test_a_train_layout_that_cannot_be_played_is_refused_at_its_key(tmp_path, change, key):
     import yaml
@@ -413,21 +693,21 @@ def test_the_flat_table_carries_the_train_layout():
     assert flatten(compile_rules(load_variant("sniff"), 2))["trains"] == []
 
 
-def test_a_stepwise_hand_stays_python_with_one_line_under_bones_core_native(monkeypatch, capsys):
+def test_a_stepwise_hand_is_native_only_under_bones_core_native(monkeypatch, capsys):
+    """``BONES_CORE=native`` steps a train round in the kernel (the native
+    ``TrainHand``, tests/test_nativetrains.py); auto keeps the Python hand."""
     rules = compile_rules(load_variant("chicken-foot"), 3)
     deal = Match(rules, seed=2).next_deal()
-    monkeypatch.setenv(core.ENV, "native")
-    monkeypatch.setattr(core, "_noted", set())
-    hand = core.new_hand(rules, deal)
-    again = core.new_hand(rules, deal)
-    assert isinstance(hand, TrainHand) and isinstance(again, TrainHand)
-    err = capsys.readouterr().err.splitlines()
-    assert err == ["bones: the native core plays chicken-foot's train layout in simulations "
-                   "only (this hand: the Python core)"]
     monkeypatch.setenv(core.ENV, "auto")
-    monkeypatch.setattr(core, "_noted", set())
-    assert isinstance(core.new_hand(rules, deal), TrainHand)
-    assert capsys.readouterr().err == ""  # auto: the Python core plays it, silently
+    assert type(core.new_hand(rules, deal)) is TrainHand
+    if core.native() is None:
+        return
+    from bones.engine.nativetrains import NativeTrainHand
+
+    monkeypatch.setenv(core.ENV, "native")
+    hand = core.new_hand(rules, deal)
+    assert isinstance(hand, NativeTrainHand) and hand.legal_moves() == [lead_code(deal.lead_tile)]
+    assert capsys.readouterr().err == ""  # nothing to say: the native core plays it
 
 
 def test_a_stepwise_match_plays_trains_in_python_and_line_games_as_before(monkeypatch):

@@ -251,3 +251,42 @@ def test_a_seat_analyses_its_moves_of_a_train_round(server) -> None:
     assert decisions
     for d in decisions:
         assert d["best"][d["ranked_by"]] == max(m[d["ranked_by"]] for m in d["moves"])
+
+
+@pytest.mark.once  # the analysis of a train round runs on the Python core under either pass
+def test_the_replay_analysis_draws_the_best_moves_rows(server, tmp_path: Path) -> None:
+    """The Replay page's analysis of a train game gives each decision ``best_trains``: the
+    rows from the hub had the best move been played (the frame's own rows when the best
+    move is the one played), as ``best_layout`` does for a line."""
+    app, client = server
+    gid, keys = people(app, client, "mexican-train", 2, 5)
+    for _ in range(6):
+        v = mover(client, gid, keys)
+        plays = [m for m in v["legal"] if m["kind"] == "play"]
+        choice = plays[-1] if plays else v["legal"][0]
+        assert move(client, gid, keys[v["you"]], choice["move"], v["version"]).status_code == 200
+    save = next(g["save"] for g in client.get("/api/games", headers=host(app)).json()["games"]
+                if g["id"] == gid)
+    text = (tmp_path / save).read_text()
+    r = client.post("/api/analyse", json={"record": text, "budget": 3}, headers=host(app))
+    assert r.status_code == 200, r.text
+    frames = client.post("/api/replay", json={"record": text}, headers=ORIGIN).json()
+    decisions = [d for hd in r.json()["hands"] for d in hd["decisions"]]
+    assert decisions
+    differs = 0
+    for d in decisions:
+        frame = frames["hands"][d["hand"] - 1]["frames"][d["ply"]]
+        before = frames["hands"][d["hand"] - 1]["frames"][d["ply"] - 1]["trains"]
+        best = d["best_trains"]
+        if d["best"]["move"] in ("draw", "pass"):
+            assert best is None
+            continue
+        laid = sum(len(row["tiles"]) for row in best["rows"]) + (best["hub"] is not None)
+        assert laid == sum(len(row["tiles"]) for row in before["rows"]) + \
+            (before["hub"] is not None) + 1  # one tile more than before the decision
+        if d["best"]["move"] == d["played"]["move"]:
+            assert best == frame["trains"]
+        else:
+            differs += best != frame["trains"]
+    assert all("best_trains" in d for d in decisions)
+    assert differs or all(d["best"]["move"] == d["played"]["move"] for d in decisions)

@@ -18,8 +18,10 @@ default, or ``"compact"``: see below).
 Every random event is a chance node and the game keeps no generator of its
 own: each tile dealt (seat 0's tiles first), each tile drawn by lot or for
 the lead rule, a lead at random (outcome: the seat), every draw from the
-boneyard (outcome: the tile), a redeal (the deal simply starts again).  A
-player's actions are the indices of :class:`bones.seat.actions.ActionSpace`;
+boneyard (outcome: the tile), a redeal (the deal simply starts again), and
+in a train layout (up to 8 players) each tile drawn for the round's hub
+while nobody holds it.  A player's actions are the indices of
+:class:`bones.seat.actions.ActionSpace` (a train layout's: tile x target);
 chance outcomes are tile ids (or seats).
 
 Information: the information-state string of a seat is its seat, the
@@ -63,14 +65,14 @@ from bones.engine.match import MAX_HANDS, Match
 from bones.engine.moves import arm_of, tile_of
 from bones.engine.rng import Rng
 from bones.engine.rules import Rules
-from bones.seat.actions import ActionSpace, max_arms
+from bones.seat.actions import ActionSpace
 from bones.seat.chance import (
     ChanceRequest,
     DealProcess,
+    deal_process,
     draw_options,
     draw_tile,
     hand_rewards,
-    lead_rule,
     match_rewards,
 )
 from bones.seat.encoding import Encoding
@@ -95,7 +97,7 @@ _GAME_TYPE = pyspiel.GameType(
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
+    max_num_players=8,  # a train layout seats up to 8 (a line game: its variant's players)
     min_num_players=2,
     provides_information_state_string=True,
     provides_information_state_tensor=True,
@@ -107,12 +109,19 @@ _GAME_TYPE = pyspiel.GameType(
 
 def _max_moves(rules: Rules) -> int:
     """Most player moves in one hand: each play or draw can be followed by
-    fewer passes than there are players (all passing in turn blocks it)."""
+    fewer passes than there are players (all passing in turn blocks it); in
+    a train layout by fewer than twice as many (a first round of passes
+    marks the trains, the second finds the round blocked)."""
+    if rules.trains is not None:
+        return (2 * rules.tiles.size + 1) * 2 * rules.players
     return (2 * rules.tiles.size + 1) * rules.players
 
 
 def _hand_bound(rules: Rules) -> float:
     """A bound on any side's points from one hand, plays and settlement."""
+    trains = rules.trains
+    if trains is not None:  # no play scores; every hand charged, markers too
+        return float(rules.players * (sum(trains.values) + trains.marker_penalty))
     variant = rules.variant
     per_play = max(rules.count_points) + max(rules.header_points or (0,))
     per_play += rules.knock_bonus * rules.players
@@ -137,9 +146,6 @@ class BonesGame(pyspiel.Game):
         players = int(merged["players"]) or None
         teams = True if merged["teams"] else None
         rules = compile_table(str(merged["variant"]), players, teams)
-        if rules.trains is not None:  # its chance nodes deal no round's hub yet
-            raise ValueError(f"{rules.name}: the OpenSpiel game does not deal train layouts yet; "
-                             "use bones.adapters.gymnasium.env or bones.adapters.pettingzoo.env")
         self.rules = rules
         self.episode = episode
         self.space = ActionSpace(rules)
@@ -201,7 +207,7 @@ class _Table:
     def __init__(self, game: BonesGame) -> None:
         rules = game.rules
         self.match = Match(rules, seed=0, stepwise_core=True)
-        self.process: DealProcess | None = DealProcess(rules, lead_rule(self.match))
+        self.process: DealProcess | None = deal_process(self.match)
         self.hand: HandLike | None = None
         self.pending_draw = False
         self.over = False
@@ -397,7 +403,7 @@ class BonesState(pyspiel.State):
         elif t.match.game_over:
             t.over, t.returns = True, tuple(match_rewards(rules, t.match.winner))
         else:
-            t.process = DealProcess(rules, lead_rule(t.match))
+            t.process = deal_process(t.match)
 
     def _action_to_string(self, player: int, action: int) -> str:
         game = self._game
@@ -488,7 +494,10 @@ class BonesObserver:
         self.public = iig_obs_type.public_info
         enc = game.encoding
         pieces = [("observation", enc.size)]
-        self.slot = rules.players + rules.tiles.size + max_arms(rules) + 2
+        # per move: the relative seat, the tile, the arm (a train layout: the
+        # action space's target slot), draw, pass
+        self.slot = rules.players + rules.tiles.size + game.space.arms + 2
+        self.arm_slot = game.space.slot_of_arm if game.space.targets else None
         self.compact = game.tensor == "compact"
         if self.perfect_recall and self.compact:
             tiles = rules.tiles.size
@@ -532,7 +541,8 @@ class BonesObserver:
             self._compact_moves(t.hand, player)
             return
         moves = self.dict["moves"]
-        players, tiles, arms = rules.players, rules.tiles.size, max_arms(rules)
+        players, tiles, arms = rules.players, rules.tiles.size, self.game.space.arms
+        arm_slot = self.arm_slot
         own_draws = {at: tile for at, tile in t.draws[player]} if self.private else {}
         for i, (seat, move, _) in enumerate(t.hand.log[:game.max_moves]):
             base = i * self.slot
@@ -547,7 +557,8 @@ class BonesObserver:
                 moves[base + tiles + arms + 1] = 1.0
             else:
                 moves[base + tile_of(move)] = 1.0
-                moves[base + tiles + arm_of(move)] = 1.0
+                arm = arm_of(move)
+                moves[base + tiles + (arm if arm_slot is None else arm_slot(arm))] = 1.0
 
     def _compact_moves(self, hand: HandLike, player: int) -> None:
         """Per tile on the table: who laid it (relative seat, one-hot) and

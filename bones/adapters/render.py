@@ -23,6 +23,7 @@ from typing import Any
 
 from bones.engine.handlike import HandLike
 from bones.engine.leads import Deal
+from bones.engine.nativetrains import NativeTrainHand
 from bones.engine.notation import arm_name
 from bones.engine.rules import Rules
 from bones.engine.trains import TrainHand
@@ -60,12 +61,13 @@ def render_text(rules: Rules, hand: HandLike, match: Any, deal: Deal | None,
     seat's tiles.  A train layout is drawn as its trains' open ends by
     target (``T0 12  M 7  A3 5``) and the markers, without a picture."""
     if rules.trains is not None:
-        assert isinstance(hand, TrainHand)
-        marked = [s for s, m in enumerate(hand.marked) if m]
+        # a Python TrainHand, or the native one that reads alike (docs/trains.md)
+        train: TrainHand | NativeTrainHand = hand  # type: ignore[assignment]
+        marked = [s for s, m in enumerate(train.marked) if m]
         text = draw_table(rules, hand_number=len(match.history) + (0 if hand.over else 1),
                           scores=list(match.scores), hands=list(hand.hands), turn=hand.turn,
                           playing=not hand.over, boneyard_left=hand.boneyard_left,
-                          layout=None, open_ends=hand.ends(), count=hand.count, seat=seat)
+                          layout=None, open_ends=train.ends(), count=hand.count, seat=seat)
         return text + "markers: " + (", ".join(f"seat {s}" for s in marked) or "none") + "\n"
     layout = None
     if deal is not None:

@@ -209,13 +209,7 @@ def new_hand(rules: Rules, deal: Deal | Sequence[int], *legacy: Any,
         scores = scores if scores is not None else old_scores
         pot = pot or old_pot
     if rules.trains is not None:
-        # a train layout's stepwise hand is the Python one: the notation,
-        # scenarios and views read its trains (the native core plays train
-        # layouts in simulations, docs/trains.md)
-        from bones.engine.trains import TrainHand  # lazy: only train layouts need it
-
-        note_python_only(rules)
-        return TrainHand.from_deal(rules, deal, scores, pot, got_in, number)
+        return new_train_hand(rules, deal, scores, pot, got_in, number)
     module = native()
     if module is None:
         from bones.engine.hand import Hand  # lazy: only the Python core's hands need it
@@ -229,22 +223,33 @@ def new_hand(rules: Rules, deal: Deal | Sequence[int], *legacy: Any,
                                          number=number), scores)
 
 
+def new_train_hand(rules: Rules, deal: Deal, scores: list[int] | None = None, pot: int = 0,
+                   got_in: Sequence[bool] | None = None, number: int = 1) -> HandLike:
+    """A train layout's stepwise hand (docs/trains.md): under
+    ``BONES_CORE=native`` a :class:`~bones.engine.nativetrains.NativeTrainHand`
+    (the kernel steps it, the Python ``TrainHand`` of its state is read for
+    everything else), else the Python :class:`~bones.engine.trains.TrainHand`."""
+    if _choice() == "native":
+        module = native()
+        from bones.engine.nativetrains import NativeTrainHand  # lazy: see new_hand
+
+        return NativeTrainHand.from_deal(rules, deal, module, scores, pot, got_in, number)
+    from bones.engine.trains import TrainHand  # lazy: only train layouts need it
+
+    return TrainHand.from_deal(rules, deal, scores, pot, got_in, number)
+
+
 _noted: set[str] = set()
 
 
-def note_python_only(rules: Rules, why: str = "") -> None:
+def note_python_only(rules: Rules, why: str) -> None:
     """Say once, on stderr, that the Python core plays ``rules`` although
-    ``BONES_CORE=native`` asked for the native one: a train layout's
-    stepwise hand (the native core plays train layouts in simulations), or
-    ``why`` the native core refused a simulation's table."""
+    ``BONES_CORE=native`` asked for the native one: ``why`` the native core
+    refused a simulation's table."""
     if _choice() == "native" and rules.name not in _noted:
         _noted.add(rules.name)
-        if why:
-            print(f"bones: the native core does not play {rules.name}: {why} "
-                  "(using the Python core)", file=sys.stderr)
-        else:
-            print(f"bones: the native core plays {rules.name}'s train layout in simulations "
-                  "only (this hand: the Python core)", file=sys.stderr)
+        print(f"bones: the native core does not play {rules.name}: {why} "
+              "(using the Python core)", file=sys.stderr)
 
 
 def _legacy_deal(hands: Sequence[int], boneyard: Sequence[int] = (), leader: int = 0,
@@ -259,4 +264,4 @@ def _legacy_deal(hands: Sequence[int], boneyard: Sequence[int] = (), leader: int
 
 
 __all__ = ["CoreError", "ENV", "active_name", "flat_table", "native", "native_hand", "native_object",
-           "native_rules", "new_hand"]
+           "native_rules", "new_hand", "new_train_hand"]

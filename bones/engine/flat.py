@@ -50,7 +50,8 @@ LEAD_FIELDS = ("kind", "arg", "if_none")
 TRAIN_FIELDS = ("top", "rounds", "placing_ends_turn", "seat_trains", "public", "public_needs_own",
                 "public_in_first_turn", "hub_tiles", "cover", "toes", "cover_self",
                 "first_turn_multi", "first_turn_stop", "marker_off_anywhere", "marker_penalty",
-                "lose_at")
+                "lose_at", "cover_self_only", "one_more_anywhere", "release", "out_on_double",
+                "hub_set_aside", "many_per_turn", "first_spinner")
 
 
 def _settlement(rule: Settle) -> list[int]:

@@ -42,7 +42,7 @@ from bones.engine.rules import (
     Rules,
     RulesError,
 )
-from bones.engine.trains import TrainHand, lowest_total, train_deal
+from bones.engine.trains import TrainHand, lowest_total, set_aside_deal, train_deal
 
 #: A match that has not ended after this many hands is called a draw: ties
 #: at the target could in principle repeat for ever.
@@ -132,7 +132,11 @@ class Match:
         number = self.hand_number()
         hand: HandLike
         if rules_trains(self.rules):
-            hand = TrainHand.from_deal(self.rules, deal, self.scores, self.pot, got_in, number)
+            if self.stepwise_core:
+                hand = core.new_train_hand(self.rules, deal, self.scores, self.pot, got_in, number)
+            else:
+                hand = TrainHand.from_deal(self.rules, deal, self.scores, self.pot, got_in,
+                                           number)
         elif self.stepwise_core:
             hand = core.new_hand(self.rules, deal, scores=self.scores, pot=self.pot,
                                  got_in=got_in, number=number)
@@ -165,6 +169,9 @@ class Match:
                 self._leads = stream(self.seed, LEADS, number)
         if rules_trains(rules):
             hands, boneyard = self._shuffle_deal()
+            if rules.trains.hub_set_aside:
+                lot = stream(self.seed, DEALS, 0).below(rules.players)
+                return set_aside_deal(rules, hands, boneyard, self.round_number(), lot)
             return train_deal(rules, hands, boneyard, self.round_number())
         for _ in range(_MAX_REDEALS):
             deal = self._deal_with(rule)

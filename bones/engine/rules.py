@@ -125,6 +125,13 @@ class TrainRules:
     values: tuple[int, ...]  # what each tile id left in a hand is charged
     marker_penalty: int  # charged for a marker on one's train at the round's end
     lose_at: int  # a total at or above this ends the match (0: rounds only)
+    cover_self_only: bool  # a double its player cannot cover binds nobody
+    one_more_anywhere: bool  # after a double its player lays one more tile anywhere
+    release: bool  # a double owed covers is released once no tile could cover it
+    out_on_double: int  # the others' charges multiplied by this when going out on a double
+    hub_set_aside: bool  # the hub is set aside before the deal, the first player by lot
+    many_per_turn: bool  # a turn goes on while a tile can be laid
+    first_spinner: bool  # the first double on an arm is a spinner (two more arms), not a foot
 
     def hub_pip(self, round_number: int) -> int:
         """The hub double's number in round ``round_number`` (1 first)."""

@@ -6,6 +6,6 @@ native core's ``TABLE_FORMAT`` without loading the engine, so ``bones
 --version`` names the core at once.
 """
 
-FORMAT_VERSION = "91055c85da439c3c"
+FORMAT_VERSION = "f78d084911148e13"
 
 __all__ = ["FORMAT_VERSION"]

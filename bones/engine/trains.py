@@ -79,12 +79,33 @@ def train_deal(rules: Rules, hands: list[int], boneyard: list[int],
         seat = (seat + 1) % rules.players
 
 
+def set_aside_deal(rules: Rules, hands: list[int], boneyard: list[int],
+                   round_number: int, lot: int) -> Deal:
+    """The deal of round ``round_number`` with the hub set aside before it
+    (``hub.comes: set_aside``): the shuffled deal with the hub double taken
+    out (a seat dealt it gets the boneyard's first tile instead), and the
+    hub given to the first player, seat ``lot`` in round 1 and the next seat
+    each round, who places it as the round's first move."""
+    hub = rules.tiles.double(rules.trains.hub_pip(round_number))
+    for s, held in enumerate(hands):
+        if held >> hub & 1:
+            hands[s] = held & ~(1 << hub)
+            if boneyard:
+                hands[s] |= 1 << boneyard.pop(0)
+            break
+    else:
+        boneyard.remove(hub)
+    leader = (lot + round_number - 1) % rules.players
+    hands[leader] |= 1 << hub
+    return Deal(tuple(hands), tuple(boneyard), leader, hub)
+
+
 class TrainHand(Hand):
     """One round of a train layout (docs/trains.md); the rest of a
     :class:`~bones.engine.hand.Hand`'s fields mean what they mean there."""
 
     __slots__ = ("arm_owner", "marked", "owed", "first_done", "laid_turn", "must_cover",
-                 "hub_left", "hub_arms")
+                 "hub_left", "hub_arms", "extra", "spun")
 
     def __init__(self, rules: Rules, hands: Sequence[int] = (), boneyard: Sequence[int] = (),
                  leader: int = 0, scores: list[int] | None = None, lead_tile: int = -1,
@@ -103,6 +124,9 @@ class TrainHand(Hand):
         self.must_cover = -1  # the arm whose double the mover must cover now
         self.hub_left = 0  # tiles still owed to the hub
         self.hub_arms = 0  # arms made against the hub
+        # one_more_anywhere: the mover lays one more tile, anywhere, after his double
+        self.extra = False
+        self.spun = False  # the first double on an arm was laid as a spinner
 
     @classmethod
     def from_deal(cls, rules: Rules, deal: Deal, scores: list[int] | None = None,
@@ -124,6 +148,8 @@ class TrainHand(Hand):
         new.must_cover = self.must_cover
         new.hub_left = self.hub_left
         new.hub_arms = self.hub_arms
+        new.extra = self.extra
+        new.spun = self.spun
         return new
 
     # ------------------------------------------------------ reading state
@@ -143,7 +169,7 @@ class TrainHand(Hand):
 
     def binding(self) -> list[int] | None:
         """The oldest owed double every player must serve now, if any."""
-        if self.must_cover >= 0:
+        if self.must_cover >= 0 or self.extra:
             return None
         all_done = all(self.first_done)
         for owed in self.owed:
@@ -261,7 +287,7 @@ class TrainHand(Hand):
         ended_turn = self._lay(seat, tile, arm)
         if not self.hands[seat]:
             self.domino_seat = seat
-            self._end_round(DOMINO)
+            self._end_round(DOMINO, tile)
             return
         if ended_turn:
             self._next_turn()
@@ -303,17 +329,18 @@ class TrainHand(Hand):
         ts = self.rules.tiles
         first = self.in_first_turn()
         self.laid_turn += 1
+        self.extra = False
         if arm == HUB_ARM:
             self._new_train_arm(ts.other_half[tile][self.hub_number], -2)
             self.hub_arms += 1
             self.hub_left -= 1
-            return not first
+            return not first and not self._goes_on(seat)
         if arm == FOOT_ARM:
             owed = self.binding()
             assert owed is not None
             self._new_train_arm(ts.other_half[tile][owed[1]], -2)
             self._served(owed)
-            return not first
+            return not first and not self._goes_on(seat)
         pip = self.arm_open[arm]
         far = ts.other_half[tile][pip]
         self.arm_open[arm] = far
@@ -327,13 +354,13 @@ class TrainHand(Hand):
                 break
         if self.must_cover == arm:
             self.must_cover = -1
-        if ts.is_double[tile] and trains.cover:
+        if ts.is_double[tile] and trains.cover and not self._spin(far):
             if trains.toes:
                 self.arm_open[arm] = -1  # the double closes its arm
                 self.owed.append([-1, far, trains.cover, int(first)])
             else:
                 self.owed.append([arm, far, trains.cover, int(first)])
-            if trains.cover_self and self.hands[seat]:
+            if (trains.cover_self or trains.one_more_anywhere) and self.hands[seat]:
                 if first:
                     # a first turn goes on with the cover if the player holds one
                     if self.hands[seat] & ts.matching[far]:
@@ -341,12 +368,18 @@ class TrainHand(Hand):
                         return False
                     self.first_done[seat] = True
                     return True
-                self.must_cover = arm
-                self.drawn_turn = 0  # a new draw for the cover
+                if trains.one_more_anywhere:
+                    self.extra = True  # one more tile, anywhere he may
+                elif trains.release and not self._live() & ts.matching[far]:
+                    return True  # nothing left could cover it: released, the turn ends
+                else:
+                    self.must_cover = arm
+                self.drawn_turn = 0  # a new draw for the cover (or the tile after)
                 return False
             if first:
                 self.first_done[seat] = True
-            return True
+                return True
+            return not self._goes_on(seat)
         if first:
             if self.drawn_turn:  # a drawn tile laid ends a first turn
                 self.first_done[seat] = True
@@ -356,7 +389,24 @@ class TrainHand(Hand):
                 return False
             self.first_done[seat] = True
             return True
+        return not self._goes_on(seat)
+
+    def _spin(self, pip: int) -> bool:
+        """``doubles.first_spinner``: the first double laid on an arm owes
+        nothing; its arm goes on through it and two arms start from its
+        sides (made now, open at its number).  Whether it was that double."""
+        if not self.rules.trains.first_spinner or self.spun:
+            return False
+        self.spun = True
+        self._new_train_arm(pip, -2)
+        self._new_train_arm(pip, -2)
         return True
+
+    def _goes_on(self, seat: int) -> bool:
+        """``turn_tiles: all_that_fit``: the turn goes on while the mover can
+        lay a tile (a tile drawn and laid ends it)."""
+        return (self.rules.trains.many_per_turn and not self.drawn_turn
+                and bool(self.hands[seat] & self.open_tiles()))
 
     def _served(self, owed: list[int]) -> None:
         owed[2] -= 1
@@ -380,6 +430,9 @@ class TrainHand(Hand):
 
     def _next_turn(self) -> None:
         self.must_cover = -1
+        self.extra = False
+        if self.rules.trains.cover_self_only:
+            self.owed.clear()  # a double its player left bare binds nobody
         self.turn = self.rules.next_seat[self.turn]
         self.drawn_turn = 0
         self.laid_turn = 0
@@ -390,7 +443,11 @@ class TrainHand(Hand):
     def _check_blocked(self) -> None:
         """End the round when nothing can be drawn and no hand holds a
         tile that could be laid (every train counted open)."""
-        if self.state or not self.placed or self.drawable:
+        if self.state or not self.placed:
+            return
+        if self.owed and self.rules.trains.release:
+            self._release()
+        if self.drawable:
             return
         matching = self.rules.tiles.matching
         for seat, held in enumerate(self.hands):
@@ -399,13 +456,31 @@ class TrainHand(Hand):
                     return
         self._end_round(BLOCKED)
 
-    def _end_round(self, how: int) -> None:
+    def _release(self) -> None:
+        """Drop the owed doubles no tile left in a hand or the boneyard can
+        cover (``doubles.release: no_cover_left``)."""
+        live = self._live()
+        matching = self.rules.tiles.matching
+        self.owed = [o for o in self.owed if live & matching[o[1]]]
+
+    def _live(self) -> int:
+        """The mask of the tiles in the hands and the drawable boneyard."""
+        live = 0
+        for held in self.hands:
+            live |= held
+        for tile in self.boneyard[self.bone_pos:self.bone_pos + self.drawable]:
+            live |= 1 << tile
+        return live
+
+    def _end_round(self, how: int, last_tile: int = -1) -> None:
         rules = self.rules
         trains = rules.trains
         self.state = how
         charges = [self.pips_left(s) + (trains.marker_penalty if self.marked[s] else 0)
                    for s in range(rules.players)]
         if how == DOMINO:
+            if trains.out_on_double > 1 and rules.tiles.is_double[last_tile]:
+                charges = [c * trains.out_on_double for c in charges]
             charges[self.domino_seat] = 0
         self.settlement = charges
         scores = self.scores
@@ -507,5 +582,5 @@ def train_rules_of(rules: Any) -> TrainRules | None:
     return getattr(rules, "trains", None)
 
 
-__all__ = ["TrainHand", "TrainRules", "lowest_total", "python_hand", "train_deal",
-           "train_rules_of"]
+__all__ = ["TrainHand", "TrainRules", "lowest_total", "python_hand", "set_aside_deal",
+           "train_deal", "train_rules_of"]

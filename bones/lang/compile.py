@@ -469,13 +469,20 @@ def _compile_trains(variant: spec.Variant, ts: TileSet) -> TrainRules | None:
         hub_tiles=trains.hub.tiles,
         cover=doubles.cover,
         toes=doubles.covers == "new_arms",
-        cover_self=doubles.by == "same_player",
+        cover_self=doubles.by in ("same_player", "same_player_only"),
         first_turn_multi=first.tiles == "many" and trains.personal,
         first_turn_stop=first.may_stop,
         marker_off_anywhere=trains.marker_off == "anywhere",
         values=tuple(values),
         marker_penalty=getattr(charge, "per_marker", 0),
         lose_at=lose_at,
+        cover_self_only=doubles.by == "same_player_only",
+        one_more_anywhere=doubles.by == "one_more_anywhere",
+        release=doubles.release == "no_cover_left",
+        out_on_double=getattr(charge, "out_on_double", 1),
+        hub_set_aside=trains.hub.comes == "set_aside",
+        many_per_turn=trains.turn_tiles == "all_that_fit",
+        first_spinner=doubles.first_spinner,
     )
 
 

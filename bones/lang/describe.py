@@ -286,14 +286,19 @@ def _names_tile(rule: Any) -> bool:
 def _train_hub(variant: spec.Variant, trains: spec.Trains) -> list[str]:
     """The lead of a train layout: the round's double placed in the hub."""
     top = trains.hub.top if trains.hub.top is not None else variant.tiles.highest
-    lines = [
-        f"Each round has its own double, the hub: round 1 uses {_tile(top, top)}, round 2 "
-        f"{_tile(max(top - 1, 0), max(top - 1, 0))}, and so on down ({_tile(0, 0)} in round "
-        f"{top + 1}). The player who holds it places it in the middle of the table as the "
-        "round's first move. If nobody holds it, the players draw one tile each in turn, "
-        "from seat 0, until it is drawn; the drawn tiles stay in the drawers' hands, and "
-        "the one who draws it places it."
-    ]
+    rounds = (f"Each round has its own double, the hub: round 1 uses {_tile(top, top)}, "
+              f"round 2 {_tile(max(top - 1, 0), max(top - 1, 0))}, and so on down "
+              f"({_tile(0, 0)} in round {top + 1}).")
+    if trains.hub.comes == "set_aside":
+        lines = [rounds + " It is set aside before the deal and placed face up in the middle "
+                 "of the table by the round's first player, as the round's first move: the "
+                 "first player is chosen by lot in the first round, and is the next player "
+                 "each round after."]
+    else:
+        lines = [rounds + " The player who holds it places it in the middle of the table as "
+                 "the round's first move. If nobody holds it, the players draw one tile each "
+                 "in turn, from seat 0, until it is drawn; the drawn tiles stay in the "
+                 "drawers' hands, and the one who draws it places it."]
     if trains.hub.placing_ends_turn:
         lines.append("Placing it is the placer's turn: the next player plays next.")
     else:
@@ -447,17 +452,33 @@ def _trains_layout(trains: spec.Trains) -> list[str]:
     if d.cover:
         where = ("each cover starting a new arm (the double closes its own arm)"
                  if d.covers == "new_arms" else "each cover continuing the double's train")
-        who = ("The player who lays a double must cover it in the same turn, his next tile "
-               "going on it; if he cannot, he draws one tile and lays it there if it fits, "
-               "else he passes (a marker goes on his train) and every player in turn must "
-               "cover the double before playing anywhere else."
-               if d.by == "same_player" else
-               "The next tiles laid, by whoever is to play, must go on it; a player who "
-               "cannot draws one tile, lays it there if it fits, and otherwise passes.")
+        who = {
+            "same_player": "The player who lays a double must cover it in the same turn, his "
+            "next tile going on it; if he cannot, he draws one tile and lays it there if it "
+            "fits, else he passes (a marker goes on his train) and every player in turn must "
+            "cover the double before playing anywhere else.",
+            "same_player_only": "The player who lays a double must cover it in the same "
+            "turn, his next tile going on it; if he cannot, he draws one tile and lays it "
+            "there if it fits, else he passes (a marker goes on his train) and the double "
+            "stays bare: nobody else owes it a cover.",
+            "one_more_anywhere": "The player who lays a double lays one more tile, anywhere "
+            "he may play (on the double or not); if he cannot, he draws one tile and lays it "
+            "if it fits, else he passes (a marker goes on his train). A double still bare "
+            "when his turn ends must be covered by every player in turn before playing "
+            "anywhere else.",
+        }.get(d.by, "The next tiles laid, by whoever is to play, must go on it; a player who "
+              "cannot draws one tile, lays it there if it fits, and otherwise passes.")
         lines += [f"A double is laid crosswise at a train's end and must take "
                   f"{_plural(d.cover, 'tile')} before any other play, {where}.", who,
                   "Several doubles owed covers are served in the order they were laid. "
                   "Going out ends the round even with a cover owed."]
+        if d.first_spinner:
+            lines.append("The first double laid on an arm is a spinner instead: it is owed "
+                         "nothing, its arm goes on through it, and two more arms start from "
+                         "its sides; only later doubles are owed covers.")
+        if d.release == "no_cover_left":
+            lines.append("A double is released, and play goes on elsewhere, once no tile "
+                         "that could cover it is left in any hand or the boneyard.")
     else:
         lines.append("Doubles are ordinary tiles.")
     first = trains.first_turn
@@ -472,6 +493,10 @@ def _trains_layout(trains: spec.Trains) -> list[str]:
             + " A double he leaves bare in his first turn binds nobody until every player "
             "has had his first turn. A player who cannot start his train draws one tile and "
             "lays it if it fits; otherwise he passes and his train gets a marker.")
+    if trains.turn_tiles == "all_that_fit":
+        lines.append("In every turn a player goes on laying tiles while one can be laid "
+                     "where he may play; the turn ends by itself when none can, or after a "
+                     "tile he drew and laid.")
     return lines
 
 
@@ -857,6 +882,9 @@ def _settle_rule(rule: Any, variant: spec.Variant, players: int | None, event: s
         if rule.per_marker:
             lines.append(f"A {who} whose train still carries a marker is charged "
                          f"{rule.per_marker} more.")
+        if rule.out_on_double != 1:
+            lines.append(f"When the {who} who went out laid a double last, every other "
+                         f"{who}'s charge is multiplied by {rule.out_on_double}.")
         return lines
     if isinstance(rule, spec.DominoerSettles):
         lines.append(f"The {who} who went out scores {_amount(rule)}.")

@@ -392,6 +392,13 @@ class TrainHub(Model):
         description="Tiles that must lie against the hub, each a new arm, before any other "
         "play (Chicken Foot: 4, one per side; 6 for the double chicken foot); 0: none.",
     )
+    comes: Literal["dealt", "set_aside"] = Field(
+        "dealt",
+        description="dealt: its holder places it (when nobody holds it, the players draw in "
+        "turn from seat 0 until it comes); set_aside: it is taken out before the deal and "
+        "placed by the first player, chosen by lot in the match's first round and then the "
+        "next seat each round.",
+    )
 
 
 class TrainDoubles(Model):
@@ -407,11 +414,26 @@ class TrainDoubles(Model):
         description="continue: the cover continues the double's train; new_arms: the "
         "double closes its arm and each cover is a new arm (a chicken foot's toes).",
     )
-    by: Literal["same_player", "next_players"] = Field(
+    by: Literal["same_player", "same_player_only", "one_more_anywhere", "next_players"] = Field(
         "same_player",
         description="same_player: whoever lays a double covers it in the same turn (drawing "
         "one tile if he cannot; else he passes and it binds every player in turn); "
-        "next_players: the next tiles laid, by whoever is to play, go on it.",
+        "same_player_only: the same, but a double its player cannot cover binds nobody; "
+        "one_more_anywhere: its player lays one more tile anywhere he may, and a double "
+        "still bare after his turn binds every player in turn; next_players: the next "
+        "tiles laid, by whoever is to play, go on it.",
+    )
+    first_spinner: bool = Field(
+        False,
+        description="With covers: new_arms, the first double laid on an arm is a spinner: it "
+        "owes nothing, its arm goes on through it and two more arms start from its sides; "
+        "only later doubles are owed toes (one Chicken Foot rule).",
+    )
+    release: Literal["never", "no_cover_left"] = Field(
+        "never",
+        description="never: a double nobody can cover blocks the round once nothing can be "
+        "drawn; no_cover_left: a double owed covers is released (play goes on elsewhere) "
+        "once no tile that could cover it is left in a hand or the boneyard.",
     )
 
 
@@ -458,6 +480,12 @@ class Trains(Model):
     )
     doubles: TrainDoubles = Field(default_factory=TrainDoubles)
     first_turn: TrainFirstTurn = Field(default_factory=TrainFirstTurn)
+    turn_tiles: Literal["one", "all_that_fit"] = Field(
+        "one",
+        description="one: a turn is one tile (a double's cover and a first turn aside); "
+        "all_that_fit: a player goes on laying tiles while one can be laid where he may "
+        "play, and a tile drawn and laid ends the turn.",
+    )
 
 
 class LayoutRule(Model):
@@ -903,6 +931,11 @@ class OwnHandSettles(Model):
     per_marker: int = Field(
         0, ge=0, description="Charged more to a player whose train carries a marker at the "
         "round's end (5, 10 or 25 in some Mexican Train rules).")
+    out_on_double: int = Field(
+        1, ge=1, le=10,
+        description="When the player who goes out lays a double last, every other player's "
+        "charge for the round is multiplied by this (2 in one Mexican Train rule); 1: off. "
+        "settlement.domino only.")
 
 
 SettleRule = Annotated[
@@ -1465,15 +1498,42 @@ def _check_trains(variant: Variant, add: Add) -> None:
     if not trains.personal and not trains.hub.tiles:
         add(("layout", "trains", "hub", "tiles"), "without personal trains the arms grow "
             "from tiles against the hub: at least 1")
-    if trains.doubles.covers == "new_arms" and trains.doubles.by == "same_player":
+    if trains.doubles.covers == "new_arms" and trains.doubles.by != "next_players":
         add(("layout", "trains", "doubles", "by"), "a chicken foot's toes are laid by the "
             "next players: use next_players")
+    if trains.doubles.first_spinner and trains.doubles.covers != "new_arms":
+        add(("layout", "trains", "doubles", "first_spinner"), "a spinner goes among chicken "
+            "feet: needs doubles.covers: new_arms")
+    if trains.doubles.release != "never" and not trains.doubles.cover:
+        add(("layout", "trains", "doubles", "release"), "doubles are owed nothing "
+            "(doubles.cover is 0): use never")
+    blocked = variant.settlement.blocked
+    if isinstance(blocked, OwnHandSettles) and blocked.out_on_double != 1:
+        add(("settlement", "blocked", "out_on_double"), "nobody goes out in a blocked round: "
+            "use 1 (the key belongs to settlement.domino)")
+    _check_train_bonuses(variant, add)
     if trains.doubles.covers == "new_arms" and trains.personal:
         add(("layout", "trains", "doubles", "covers"), "personal trains are single lines: "
             "use continue")
     if trains.doubles.covers == "continue" and trains.doubles.cover > 1:
         add(("layout", "trains", "doubles", "cover"), "a double continued in line takes one "
             "cover: use 1 (or covers: new_arms)")
+
+
+def _check_train_bonuses(variant: Variant, add: Add) -> None:
+    """A train layout is a penalty game (RULES-V section 0: no play scores,
+    every player is charged his own hand, the lowest total wins): a bonus
+    would be points to a side in a game that counts only charges, and no
+    train table plays one, so each is refused at its key."""
+    b = variant.bonuses
+    for name in ("capicua", "last_tile", "opening_pass", "by_hand"):
+        if getattr(b, name) is not None:
+            add(("bonuses", name), "a train layout is a penalty game and scores no bonus: "
+                "use none")
+    for name in ("round_pass", "blocked_win"):
+        if getattr(b, name):
+            add(("bonuses", name), "a train layout is a penalty game and scores no bonus: "
+                "use 0")
 
 
 def _check_layout_and_turns(variant: Variant, add: Add) -> None:

@@ -147,6 +147,11 @@ class ActionSpace:
             raise ValueError(f"move code {move} is outside the action space")
         return tile * self.arms + arm
 
+    def slot_of_arm(self, arm: int) -> int:
+        """A train layout's target slot of move arm ``arm`` (``index`` is
+        ``tile * arms + slot``)."""
+        return self._slot[arm]
+
     def move(self, index: int) -> int:
         """The move code of action ``index``."""
         if index == self.pass_index:

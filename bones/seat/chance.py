@@ -58,6 +58,7 @@ from bones.engine.handlike import HandLike
 from bones.engine.leads import by_lot, deal_and_lead
 from bones.engine.match import Deal, Match
 from bones.engine.rules import LeadRule, Rules, RulesError
+from bones.engine.trains import set_aside_deal
 
 #: A deal whose lead rule keeps asking for redeals gives up after this many.
 MAX_REDEALS = 200
@@ -122,15 +123,37 @@ def lead_rule(match: Match) -> LeadRule | int:
     return match.next_lead_rule()
 
 
+def deal_process(match: Match) -> DealProcess:
+    """The chance events of ``match``'s next hand (a train layout: its next
+    round's), the boneyard left unordered."""
+    rules = match.rules
+    rule = lead_rule(match)
+    if rules.trains is not None and rules.trains.hub_set_aside and match.history:
+        rule = (match.history[-1].deal.leader + 1) % rules.players  # the rotation after the lot
+    return DealProcess(rules, rule, round_number=match.round_number())
+
+
 def build_deal(rules: Rules, rule: LeadRule | int, chooser: Chooser, *,
-               order_boneyard: bool = True) -> Deal | None:
+               order_boneyard: bool = True, round_number: int = 1) -> Deal | None:
     """Deal one hand and apply the lead ``rule``; ``None`` asks for a redeal.
 
     Seats are dealt in turn, ``hand_size`` tiles each, each tile a ``"tile"``
     request over the tiles not dealt yet; with ``order_boneyard`` the rest of
-    the set is then drawn into the boneyard's order too.
+    the set is then drawn into the boneyard's order too.  A train layout
+    (docs/trains.md) deals round ``round_number``: the holder of its hub
+    double leads, and while nobody holds it the seats draw one tile each in
+    turn from seat 0 (a ``"tile"`` request each), as
+    :func:`bones.engine.trains.train_deal` does.  With the hub set aside
+    (``hub.comes: set_aside``) the first player is ``rule`` when it is a seat
+    (a later round: the seat after the last round's first player), else a
+    ``"seat"`` request (the lot), as :func:`bones.engine.trains.set_aside_deal`.
     """
-    return deal_and_lead(rules, rule, _ChooserDealer(rules, chooser, order_boneyard))
+    dealer = _ChooserDealer(rules, chooser, order_boneyard)
+    if rules.trains is not None:
+        if rules.trains.hub_set_aside:
+            return dealer.set_aside_deal(round_number, rule if isinstance(rule, int) else None)
+        return dealer.train_deal(round_number)
+    return deal_and_lead(rules, rule, dealer)
 
 
 class _ChooserDealer:
@@ -176,12 +199,43 @@ class _ChooserDealer:
             boneyard.append(tile)
         return hands, boneyard
 
-    def draw_for_lead(self, seat: int, boneyard: list[int]) -> int:
+    def draw_for_lead(self, seat: int, boneyard: list[int], what: str = "the lead") -> int:
         if self.ordered:
             return boneyard.pop(0)
-        tile = self.chooser.pick("tile", boneyard, f"seat {seat} draws for the lead")
+        tile = self.chooser.pick("tile", boneyard, f"seat {seat} draws for {what}")
         boneyard.remove(tile)
         return tile
+
+    def train_deal(self, round_number: int) -> Deal:
+        """A train layout's round: the hub double's holder leads with it."""
+        rules = self.rules
+        hands, boneyard = self.hands_and_boneyard()
+        hub = rules.tiles.double(rules.trains.hub_pip(round_number))
+        seat = 0
+        while True:
+            for s, held in enumerate(hands):
+                if held >> hub & 1:
+                    return Deal(tuple(hands), tuple(boneyard), s, hub)
+            hands[seat] |= 1 << self.draw_for_lead(seat, boneyard, "the hub")
+            seat = (seat + 1) % rules.players
+
+
+    def set_aside_deal(self, round_number: int, first: int | None) -> Deal:
+        """A train layout's round with its hub set aside before the deal:
+        the first player (``first``, else by lot) is given the hub; a seat
+        dealt it gets a boneyard tile instead (the boneyard's first, or a
+        ``"tile"`` request when the boneyard is left unordered)."""
+        rules = self.rules
+        hands, boneyard = self.hands_and_boneyard()
+        hub = rules.tiles.double(rules.trains.hub_pip(round_number))
+        if first is None:
+            first = self.chooser.pick("seat", range(rules.players), "first player by lot")
+        if not self.ordered and any(held >> hub & 1 for held in hands) and boneyard:
+            tile = self.chooser.pick("tile", boneyard, "replaces the hub")
+            boneyard.remove(tile)
+            boneyard.insert(0, tile)
+        lot = (first - round_number + 1) % rules.players
+        return set_aside_deal(rules, hands, boneyard, round_number, lot)
 
 
 def deal_from_permutation(rules: Rules, permutation: Sequence[int], rule: LeadRule | int,
@@ -216,10 +270,12 @@ class _Ordered:
 
 
 def deal(rules: Rules, rule: LeadRule | int, chooser: Chooser, *,
-         order_boneyard: bool = True) -> Deal:
-    """A deal for ``rule``, redealing as the lead rule asks."""
+         order_boneyard: bool = True, round_number: int = 1) -> Deal:
+    """A deal for ``rule``, redealing as the lead rule asks (``round_number``:
+    a train layout's round)."""
     for _ in range(MAX_REDEALS):
-        found = build_deal(rules, rule, chooser, order_boneyard=order_boneyard)
+        found = build_deal(rules, rule, chooser, order_boneyard=order_boneyard,
+                           round_number=round_number)
         if found is not None:
             return found
     raise RulesError(f"{rules.name}: no lead found after {MAX_REDEALS} deals"
@@ -227,10 +283,11 @@ def deal(rules: Rules, rule: LeadRule | int, chooser: Chooser, *,
 
 
 def next_request(rules: Rules, rule: LeadRule | int, outcomes: Sequence[int], *,
-                 order_boneyard: bool = False) -> ChanceRequest | Deal:
+                 order_boneyard: bool = False, round_number: int = 1) -> ChanceRequest | Deal:
     """The next random event after ``outcomes``, or the finished deal."""
     try:
-        return deal(rules, rule, Script(outcomes), order_boneyard=order_boneyard)
+        return deal(rules, rule, Script(outcomes), order_boneyard=order_boneyard,
+                    round_number=round_number)
     except NeedChance as need:
         return need.request
 
@@ -242,21 +299,24 @@ class DealProcess:
     ``apply(outcome)`` resolves it, and ``deal`` is the finished
     :class:`~bones.engine.match.Deal`.  The boneyard is left unordered unless
     ``order_boneyard``: draws are then chance events of their own
-    (:func:`draw_options`, :func:`draw_tile`).
+    (:func:`draw_options`, :func:`draw_tile`).  ``round_number``: the
+    round of a train layout (its hub double).
     """
 
     def __init__(self, rules: Rules, rule: LeadRule | int, *,
-                 order_boneyard: bool = False) -> None:
+                 order_boneyard: bool = False, round_number: int = 1) -> None:
         self.rules = rules
         self.rule = rule
         self.order_boneyard = order_boneyard
+        self.round_number = round_number
         self.outcomes: list[int] = []
         self._next: ChanceRequest | Deal | None = None
 
     def _resolve(self) -> ChanceRequest | Deal:
         if self._next is None:
             self._next = next_request(self.rules, self.rule, self.outcomes,
-                                      order_boneyard=self.order_boneyard)
+                                      order_boneyard=self.order_boneyard,
+                                      round_number=self.round_number)
         return self._next
 
     def request(self) -> ChanceRequest | None:
@@ -351,6 +411,7 @@ def match_rewards(rules: Rules, winner: int) -> list[float]:
 
 __all__ = [
     "ChanceRequest", "Chooser", "DealProcess", "MAX_REDEALS", "NeedChance", "RandomChooser",
-    "Script", "build_deal", "deal", "deal_from_permutation", "draw_options", "draw_tile",
+    "Script", "build_deal", "deal", "deal_from_permutation", "deal_process", "draw_options",
+    "draw_tile",
     "hand_rewards", "lead_rule", "match_rewards", "next_request", "side_gains", "zero_sum",
 ]

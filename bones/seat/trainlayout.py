@@ -130,6 +130,9 @@ def train_table(rules: Rules, deal: Deal, codes: list[int]) -> TrainTable:
             sources.append("hub" if arm == HUB_ARM
                            else arm_name(hand.target_of(closed_by[served])))
         tiles[row].append(last)
+        while len(tiles) < len(hand.arm_open):  # a spinner's sides (doubles.first_spinner)
+            tiles.append([])
+            sources.append(arm_name(hand.target_of(row)))
         feet_after = len(_feet(hand))
         if served >= 0 and feet_after < feet_before:
             closed_by.pop(served)  # its last toe: the foot is served in full

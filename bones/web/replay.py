@@ -64,11 +64,12 @@ def replay_save(path: Path) -> dict[str, Any]:
 def analysis_of(record: Record, label: str, budget: int = ANALYSIS_BUDGET) -> dict[str, Any]:
     """`bones analyse --json` of a record for the Replay page, each decision
     with ``best_layout``: the layout had the best move been played instead
-    (the frame of that move shows the move played)."""
+    (the frame of that move shows the move played); a train layout's with
+    ``best_trains`` too, its rows from the hub after the best move."""
     from bones.engine.moves import DRAW, PASS
     from bones.games.analysis import analyse, analysis_json
     from bones.games.record import RecordError, deal_from_record
-    from bones.web.view import layout_json
+    from bones.web.view import layout_json, train_rows_json
 
     try:
         analysis = analyse(record, budget=budget)
@@ -81,8 +82,13 @@ def analysis_of(record: Record, label: str, budget: int = ANALYSIS_BUDGET) -> di
         codes = _codes(rules, record, hand.number)
         for d, entry in zip(hand.decisions, data["decisions"], strict=True):
             before = codes[:d.ply - 1]
+            played = d.best.move not in (DRAW, PASS)
             entry["best_layout"] = (layout_json(rules, deal, before + [d.best.move])
-                                    if d.best.move not in (DRAW, PASS) else None)
+                                    if played else None)
+            if rules.trains is not None:
+                entry["best_trains"] = (train_rows_json(rules, deal, before + [d.best.move],
+                                                        lambda k: f"seat {k}")
+                                        if played else None)
     return out
 
 

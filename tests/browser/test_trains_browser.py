@@ -232,3 +232,78 @@ def test_the_seat_picker_offers_the_train_games_with_up_to_8_seats(page, served)
     v = view(page)
     assert v["players"] == 8 and v["variant"]["name"] == "mexican-train"
     page.wait_for_selector("#board .train-row, #board .board-empty")
+
+
+def test_the_round_end_dialog_draws_the_trains_as_they_ended(page, served) -> None:
+    """The hand-end dialog of a train layout draws the round's rows from the hub (the
+    view's ``hand_end.trains``, with the table's row rendering) beside the charges."""
+    game = start(served, "mexican-train", 2, 3)
+    page.goto(game["seats"][0]["url"])
+    page.wait_for_selector(".hand-tile", timeout=TIMEOUT)
+    for _ in range(150):
+        page.wait_for_function("() => { const v = window.bonesTable && window.bonesTable.view; "
+                               "return v && (v.your_turn || v.hand_end) && !window.bonesTable.sending; }",
+                               timeout=TIMEOUT)
+        v = view(page)
+        if v["hand_end"]:
+            break
+        # the first legal move, played as the page plays a tapped one
+        page.evaluate("() => window.bonesTable.play(window.bonesTable.view.legal[0])")
+        after(page, v)
+    v = view(page)
+    end = v["hand_end"]
+    assert end and end["trains"] and end["trains"]["hub"], "no round ended"
+    page.wait_for_selector("#handend[open] #handend-trains .train-row", timeout=TIMEOUT)
+    shown = page.eval_on_selector_all("#handend-trains .train-row", """rows => rows.map((r) => ({
+        target: r.dataset.target, tiles: r.querySelectorAll('.train-tile').length,
+        marker: !!r.querySelector('.marker') }))""")
+    rows = end["trains"]["rows"]
+    assert [r["target"] for r in shown] == [r["target"] for r in rows] == ["T0", "T1", "M"]
+    assert [r["tiles"] for r in shown] == [len(r["tiles"]) for r in rows]
+    assert sum(r["tiles"] for r in shown) > 0
+    assert [r["marker"] for r in shown] == [r["marked"] for r in rows]
+    assert page.locator("#handend .hub-row .hub-tile").count() == 1
+    # no drop target in a finished round's picture, and the charges table is still there
+    assert page.locator("#handend-trains .target").count() == 0
+    assert page.locator("#handend table.settlement tbody tr").count() == 2
+    assert serious(_axe(), page) == []
+
+
+def test_the_replay_draws_the_best_moves_rows_on_a_train_game(page, served) -> None:
+    """The replay of a train game draws its rows, and "show the best move" redraws them
+    with the best move in place of the move played (the analysis's ``best_trains``)."""
+    game = start(served, "mexican-train", 2, 4)
+    page.goto(game["seats"][0]["url"])
+    page.wait_for_selector(".hand-tile", timeout=TIMEOUT)
+    for _ in range(3):
+        v = my_turn(page)
+        page.evaluate("() => window.bonesTable.play(window.bonesTable.view.legal.at(-1))")
+        after(page, v)
+    page.goto(served.url)
+    page.click('nav a[data-view="saves"]')
+    page.wait_for_selector("#saves a")
+    page.click("#saves a")
+    page.wait_for_selector("#replay-analyse")
+    page.click("#replay-analyse")
+    page.wait_for_function("() => document.querySelector('#replay-analysis')"
+                           ".innerText.includes('expected loss')", timeout=4 * TIMEOUT)
+    differs = same = 0
+    for _ in range(12):
+        page.click("#replay-next")
+        text = page.inner_text("#replay-analysis")
+        if "analysis: seat 0 played" not in text:
+            continue
+        assert page.locator("#replay-board .train-row").count() >= 3  # T0, T1, M
+        before = page.inner_html("#replay-board")
+        page.check("#replay-best")
+        if "the best move" in text.splitlines()[-1]:
+            assert page.inner_html("#replay-board") == before
+            same += 1
+        else:
+            assert "the board shows" in page.inner_text("#replay-analysis")
+            assert page.inner_html("#replay-board") != before
+            assert page.locator("#replay-board .train-row").count() >= 3
+            differs += 1
+        page.uncheck("#replay-best")
+        assert page.inner_html("#replay-board") == before
+    assert differs + same >= 2, (differs, same)

@@ -73,13 +73,27 @@ pub struct Trains {
     pub marker_penalty: i64,
     /// a total at or above this ends the match (0: rounds only)
     pub lose_at: i64,
+    /// a double its player cannot cover binds nobody
+    pub cover_self_only: bool,
+    /// after a double its player lays one more tile anywhere
+    pub one_more_anywhere: bool,
+    /// a double owed covers is released once no tile could cover it
+    pub release: bool,
+    /// the others' charges multiplied by this when going out on a double
+    pub out_on_double: i64,
+    /// the hub is set aside before the deal, the first player by lot
+    pub hub_set_aside: bool,
+    /// a turn goes on while a tile can be laid
+    pub many_per_turn: bool,
+    /// the first double on an arm is a spinner (two more arms), not a foot
+    pub first_spinner: bool,
     /// what each tile id left in a hand is charged
     pub values: Vec<i64>,
 }
 
 impl Trains {
     /// The fields before the tiles' charges, in the flat table's order.
-    pub const FIELDS: [&'static str; 16] = [
+    pub const FIELDS: [&'static str; 23] = [
         "top",
         "rounds",
         "placing_ends_turn",
@@ -96,6 +110,13 @@ impl Trains {
         "marker_off_anywhere",
         "marker_penalty",
         "lose_at",
+        "cover_self_only",
+        "one_more_anywhere",
+        "release",
+        "out_on_double",
+        "hub_set_aside",
+        "many_per_turn",
+        "first_spinner",
     ];
 
     /// `[]` for a line or spinner layout, else the fields and the charges.
@@ -128,6 +149,13 @@ impl Trains {
             marker_off_anywhere: c[13] != 0,
             marker_penalty: c[14],
             lose_at: c[15],
+            cover_self_only: c[16] != 0,
+            one_more_anywhere: c[17] != 0,
+            release: c[18] != 0,
+            out_on_double: c[19],
+            hub_set_aside: c[20] != 0,
+            many_per_turn: c[21] != 0,
+            first_spinner: c[22] != 0,
             values: c[n..].to_vec(),
         }))
     }
@@ -232,6 +260,10 @@ pub struct TrainHand<const W: usize> {
     pub laid_turn: u32,
     /// the arm whose double the mover must cover now
     pub must_cover: Option<usize>,
+    /// the mover lays one more tile, anywhere, after his double
+    pub extra: bool,
+    /// the first double on an arm was laid as a spinner
+    pub spun: bool,
     /// tiles still owed to the hub
     pub hub_left: usize,
     pub hub_arms: usize,
@@ -289,6 +321,8 @@ impl<const W: usize> TrainHand<W> {
             first_done: [!multi; MAX_PLAYERS],
             laid_turn: 0,
             must_cover: None,
+            extra: false,
+            spun: false,
             hub_left: 0,
             hub_arms: 0,
             turn: leader,
@@ -345,7 +379,7 @@ impl<const W: usize> TrainHand<W> {
 
     /// The oldest owed double every player must serve now, if any (its index).
     pub fn binding(&self) -> Option<usize> {
-        if self.must_cover.is_some() {
+        if self.must_cover.is_some() || self.extra {
             return None;
         }
         let players = self.rules.t.players;
@@ -500,7 +534,7 @@ impl<const W: usize> TrainHand<W> {
         let ended_turn = self.lay(seat, tile, crate::kernel::moves::arm_of(mv));
         if self.hands[seat].is_zero() {
             self.domino_seat = Some(seat);
-            self.end_round(DOMINO);
+            self.end_round(DOMINO, Some(tile));
             return;
         }
         if ended_turn {
@@ -543,23 +577,28 @@ impl<const W: usize> TrainHand<W> {
     fn lay(&mut self, seat: usize, tile: usize, arm: usize) -> bool {
         let first = self.in_first_turn();
         self.laid_turn += 1;
+        self.extra = false;
         if arm == HUB_ARM {
             let far = self.far(tile, small(self.hub_number()));
             self.new_arm(far, Owner::Arm, true);
             self.hub_arms += 1;
             self.hub_left -= 1;
-            return !first;
+            return !first && !self.goes_on(seat);
         }
         if arm == FOOT_ARM {
             let i = self.binding().expect("a play on the foot has a foot to serve");
             let far = self.far(tile, small(self.owed[i].pip));
             self.new_arm(far, Owner::Arm, true);
             self.served(i);
-            return !first;
+            return !first && !self.goes_on(seat);
         }
-        let (seat_trains, off_anywhere, cover, toes, cover_self) = {
+        let (seat_trains, off_anywhere, cover, toes) = {
             let tr = self.tr();
-            (tr.seat_trains, tr.marker_off_anywhere, tr.cover, tr.toes, tr.cover_self)
+            (tr.seat_trains, tr.marker_off_anywhere, tr.cover, tr.toes)
+        };
+        let (cover_self, one_more, release) = {
+            let tr = self.tr();
+            (tr.cover_self, tr.one_more_anywhere, tr.release)
         };
         let far = self.far(tile, self.arm_open[arm]);
         self.arm_open[arm] = far;
@@ -574,14 +613,14 @@ impl<const W: usize> TrainHand<W> {
             self.must_cover = None;
         }
         let pip = pip_index(far, self.rules.t.highest);
-        if self.rules.is_double[tile] && cover != 0 {
+        if self.rules.is_double[tile] && cover != 0 && !self.spin(far) {
             if toes {
                 self.arm_open[arm] = -1; // the double closes its arm
                 self.owed.push(Owed { arm: None, pip, left: cover, first });
             } else {
                 self.owed.push(Owed { arm: Some(arm), pip, left: cover, first });
             }
-            if cover_self && !self.hands[seat].is_zero() {
+            if (cover_self || one_more) && !self.hands[seat].is_zero() {
                 if first {
                     // a first turn goes on with the cover if the player holds one
                     if self.hands[seat].intersects(&self.rules.matching[pip]) {
@@ -591,14 +630,21 @@ impl<const W: usize> TrainHand<W> {
                     self.first_done[seat] = true;
                     return true;
                 }
-                self.must_cover = Some(arm);
-                self.drawn_turn = 0; // a new draw for the cover
+                if one_more {
+                    self.extra = true; // one more tile, anywhere he may
+                } else if release && !self.live().intersects(&self.rules.matching[pip]) {
+                    return true; // nothing left could cover it: released, the turn ends
+                } else {
+                    self.must_cover = Some(arm);
+                }
+                self.drawn_turn = 0; // a new draw for the cover (or the tile after)
                 return false;
             }
             if first {
                 self.first_done[seat] = true;
+                return true;
             }
-            return true;
+            return !self.goes_on(seat);
         }
         if first {
             if self.drawn_turn != 0 {
@@ -614,7 +660,32 @@ impl<const W: usize> TrainHand<W> {
             self.first_done[seat] = true;
             return true;
         }
+        !self.goes_on(seat)
+    }
+
+    /// `doubles.first_spinner`: the first double laid on an arm owes
+    /// nothing; its arm goes on through it and two arms start from its sides
+    /// (made now, open at its number). Whether it was that double.
+    fn spin(&mut self, pip: i8) -> bool {
+        if !self.tr().first_spinner || self.spun {
+            return false;
+        }
+        self.spun = true;
+        self.new_arm(pip, Owner::Arm, true);
+        self.new_arm(pip, Owner::Arm, true);
         true
+    }
+
+    /// `turn_tiles: all_that_fit`: the turn goes on while the mover can lay
+    /// a tile (a tile drawn and laid ends it).
+    fn goes_on(&self, seat: usize) -> bool {
+        if !self.tr().many_per_turn || self.drawn_turn != 0 {
+            return false;
+        }
+        let mut targets = Vec::with_capacity(16);
+        self.targets_into(seat, false, &mut targets);
+        let held = &self.hands[seat];
+        targets.iter().any(|&(_, pip)| held.intersects(self.matching(pip)))
     }
 
     fn served(&mut self, i: usize) {
@@ -644,6 +715,10 @@ impl<const W: usize> TrainHand<W> {
 
     fn next_turn(&mut self) {
         self.must_cover = None;
+        self.extra = false;
+        if self.tr().cover_self_only {
+            self.owed.clear(); // a double its player left bare binds nobody
+        }
         self.turn = self.rules.next_seat[self.turn];
         self.drawn_turn = 0;
         self.laid_turn = 0;
@@ -653,7 +728,13 @@ impl<const W: usize> TrainHand<W> {
     /// End the round when nothing can be drawn and no hand holds a tile
     /// that could be laid (every train counted open).
     fn check_blocked(&mut self) {
-        if self.state != PLAYING || self.placed == 0 || self.drawable() > 0 {
+        if self.state != PLAYING || self.placed == 0 {
+            return;
+        }
+        if !self.owed.is_empty() && self.tr().release {
+            self.release();
+        }
+        if self.drawable() > 0 {
             return;
         }
         let mut targets = Vec::with_capacity(16);
@@ -664,20 +745,45 @@ impl<const W: usize> TrainHand<W> {
                 return;
             }
         }
-        self.end_round(BLOCKED);
+        self.end_round(BLOCKED, None);
     }
 
-    fn end_round(&mut self, how: u8) {
+    /// The tiles in the hands and the drawable boneyard.
+    fn live(&self) -> Bits<W> {
+        let mut live = Bits::<W>::ZERO;
+        for held in &self.hands[..self.rules.t.players] {
+            live.or_assign(held);
+        }
+        for &tile in &self.boneyard[self.bone_pos..self.bone_pos + self.drawable()] {
+            live.set(usize::from(tile));
+        }
+        live
+    }
+
+    /// Drop the owed doubles no tile left in a hand or the boneyard can
+    /// cover (`doubles.release: no_cover_left`).
+    fn release(&mut self) {
+        let live = self.live();
+        let matching = &self.rules.matching;
+        self.owed.retain(|o| live.intersects(&matching[o.pip]));
+    }
+
+    fn end_round(&mut self, how: u8, last_tile: Option<usize>) {
         let players = self.rules.t.players;
         self.state = how;
-        let (penalty, lose_at) = {
+        let (penalty, lose_at, out_on_double) = {
             let tr = self.tr();
-            (tr.marker_penalty, tr.lose_at)
+            (tr.marker_penalty, tr.lose_at, tr.out_on_double)
         };
         let mut charges: Vec<i64> = (0..players)
             .map(|s| self.pips_left(s) + if self.marked[s] { penalty } else { 0 })
             .collect();
         if how == DOMINO {
+            if out_on_double > 1 && last_tile.is_some_and(|t| self.rules.is_double[t]) {
+                for c in &mut charges {
+                    *c *= out_on_double;
+                }
+            }
             if let Some(s) = self.domino_seat {
                 charges[s] = 0;
             }
@@ -759,10 +865,38 @@ impl<const W: usize> TrainMatch<W> {
         let rules = &base.rules;
         let number = base.hands_played + 1;
         let mut rng = Rng::new(derive(base.seed, &[DEALS, wide(number)]));
-        let (mut hands, boneyard) = base.shuffle_deal(&mut rng);
+        let (mut hands, mut boneyard) = base.shuffle_deal(&mut rng);
         let tr = rules.t.trains.as_ref().expect("a train match has a train layout");
-        let hub = rules.double(tr.hub_pip(self.round_number()));
+        let round = self.round_number();
+        let hub = rules.double(tr.hub_pip(round));
         let players = rules.t.players;
+        if tr.hub_set_aside {
+            // `set_aside_deal`: the hub taken out of the deal (a seat dealt
+            // it gets the boneyard's first tile), given to the first player
+            let lot = Rng::new(derive(base.seed, &[DEALS, 0])).below(wide(players));
+            if let Some(s) = hands[..players].iter().position(|h| h.has(hub)) {
+                hands[s].clear(hub);
+                if !boneyard.is_empty() {
+                    hands[s].set(usize::from(boneyard.remove(0)));
+                }
+            } else if let Some(i) = boneyard.iter().position(|&t| usize::from(t) == hub) {
+                boneyard.remove(i);
+            }
+            let lot = usize::try_from(lot).unwrap_or(0);
+            let leader = (lot + round - 1) % players;
+            hands[leader].set(hub);
+            let mut hand = TrainHand::new(
+                Arc::clone(rules),
+                &hands,
+                boneyard,
+                leader,
+                hub,
+                Some(base.scores.clone()),
+                base.hand_number(),
+            );
+            hand.record = record;
+            return hand;
+        }
         let mut seat = 0;
         let mut drawn = 0;
         let leader = loop {
@@ -942,6 +1076,7 @@ mod tests {
             cover_self: true,
             first_turn_multi: true,
             first_turn_stop: true,
+            out_on_double: 1,
             values: vec![1; size],
             ..Trains::default()
         });
@@ -954,6 +1089,7 @@ mod tests {
         let r = mexican(4);
         let tr = r.t.trains.clone().unwrap();
         let mut codes = vec![12, 13, 0, 1, 1, 0, 0, 0, 1, 0, 1, 1, 1, 0, 0, 0];
+        codes.extend([0, 0, 0, 1, 0, 0, 0]); // the house-rule fields, all off
         codes.extend(vec![1; r.size]);
         assert_eq!(Trains::from_codes(&codes).unwrap(), Some(tr));
         assert_eq!(Trains::from_codes(&[]).unwrap(), None);

@@ -1,8 +1,9 @@
 //! `bones_native.TrainHand`: one round of a train layout stepped from
 //! Python, for the tests that hold the two cores to the same games
 //! (`tests/test_trains_native.py`: legal moves, every field after every
-//! move, move counts, the bots' choices). The code around a hand (notation,
-//! scenarios, the web's views) reads the Python `TrainHand`.
+//! move, move counts, the bots' choices), and the stepwise hand
+//! `bones.engine.nativetrains.NativeTrainHand` wraps under
+//! `BONES_CORE=native` (`core.new_hand`).
 
 #![deny(
     clippy::cast_possible_truncation,
@@ -169,6 +170,100 @@ impl TrainHand {
         })
     }
 
+    /// An independent copy (the stepwise hand's `copy`).
+    fn copy(&self) -> TrainHand {
+        let inner = match &self.inner {
+            Width::W1(h) => Width::W1(h.clone()),
+            Width::W2(h) => Width::W2(h.clone()),
+            Width::W3(h) => Width::W3(h.clone()),
+        };
+        TrainHand { inner }
+    }
+
+    /// Deal the seats new hands (tile ids per seat), as a scenario's layout
+    /// or a sampled world does; the rest of the round is kept.
+    fn set_hands(&mut self, hands: Vec<Vec<usize>>) -> PyResult<()> {
+        guard(|| {
+            with_mut!(self, h => {
+                let players = h.rules.t.players;
+                if hands.len() != players {
+                    return Err(PyValueError::new_err("one hand per seat"));
+                }
+                for (s, tiles) in hands.iter().enumerate() {
+                    h.hands[s] = mask_of(tiles, h.rules.size)?;
+                }
+                Ok(())
+            })
+        })
+    }
+
+    /// The boneyard in drawing order (the tiles drawn already included).
+    #[getter]
+    fn boneyard(&self) -> Vec<u8> {
+        with!(self, h => h.boneyard.clone())
+    }
+
+    /// Reorder the boneyard (the same length; the reserve is kept).
+    #[setter]
+    fn set_boneyard(&mut self, tiles: Vec<usize>) -> PyResult<()> {
+        guard(|| {
+            with_mut!(self, h => {
+                if tiles.len() != h.boneyard.len() {
+                    return Err(PyValueError::new_err("the boneyard keeps its length"));
+                }
+                let size = h.rules.size;
+                let bone = tiles
+                    .iter()
+                    .map(|&x| {
+                        u8::try_from(x)
+                            .ok()
+                            .filter(|&b| usize::from(b) < size)
+                            .ok_or_else(|| PyValueError::new_err(format!("tile id {x} is not in the set")))
+                    })
+                    .collect::<PyResult<Vec<u8>>>()?;
+                h.boneyard = bone;
+                Ok(())
+            })
+        })
+    }
+
+    /// The running scores (one per seat); assigning replaces them.
+    #[getter]
+    fn scores(&self) -> Vec<i64> {
+        with!(self, h => h.scores.clone())
+    }
+
+    #[setter]
+    fn set_scores(&mut self, scores: Vec<i64>) -> PyResult<()> {
+        with_mut!(self, h => {
+            if scores.len() != h.rules.t.owners {
+                return Err(PyValueError::new_err("one score per seat"));
+            }
+            h.scores = scores;
+            Ok(())
+        })
+    }
+
+    #[getter]
+    fn state(&self) -> u8 {
+        with!(self, h => h.state)
+    }
+
+    #[getter]
+    fn turn(&self) -> usize {
+        with!(self, h => h.turn)
+    }
+
+    /// Moves played so far.
+    #[getter]
+    fn moves(&self) -> u32 {
+        with!(self, h => h.moves)
+    }
+
+    fn is_legal(&self, mv: i64) -> bool {
+        with!(self, h => h.state == PLAYING && h.is_legal(mv))
+    }
+
     /// Leaf positions `depth` moves ahead.
     fn perft(&self, depth: u32) -> u64 {
         with!(self, h => perft(h, depth))
@@ -227,6 +322,8 @@ fn fields<'py, const W: usize>(py: Python<'py>, h: &Kernel<W>) -> PyResult<Bound
     d.set_item("hub_left", h.hub_left)?;
     d.set_item("hub_arms", h.hub_arms)?;
     d.set_item("must_cover", int_or_none(h.must_cover))?;
+    d.set_item("extra", h.extra)?;
+    d.set_item("spun", h.spun)?;
     d.set_item("arm_open", wide(&h.arm_open))?;
     d.set_item("arm_end", wide(&h.arm_end))?;
     d.set_item("arm_owner", h.arm_owner.iter().map(|o| o.code()).collect::<Vec<i64>>())?;

@@ -129,6 +129,8 @@ fn train_view_of<const W: usize>(
         .collect::<PyResult<_>>()?;
     h.laid_turn = attr(&p, "laid_turn")?;
     h.must_cover = index_or_none(attr(&p, "must_cover")?, "an arm")?;
+    h.extra = attr(&p, "extra")?;
+    h.spun = attr(&p, "spun")?;
     h.hub_left = attr(&p, "hub_left")?;
     h.hub_arms = attr(&p, "hub_arms")?;
     h.turn = attr(&p, "turn")?;

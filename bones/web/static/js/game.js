@@ -568,6 +568,7 @@ export class Table {
           end.rounded ? h("td", {}, r.scoring_row ? String(end.rounded[r.owner]) : "") : null,
           h("td", {}, r.scoring_row ? signed(end.settlement[r.owner].points) : ""))))),
       end.counted ? h("p", { class: "muted" }, `pips counted: ${end.counted[0]}, rounded to ${end.counted[1]}`) : null,
+      end.trains ? h("div", { class: "board handend-trains", id: "handend-trains" }) : null,
       ...(end.bonuses || []).map((b) => h("p", { class: "bonus" }, `Bonus: ${b.what} +${b.points} to ${end.bonus_to}`)),
       h("p", { class: "settle-line" }, "Settlement: ", end.settlement.map((s) =>
         `${s.who} ${s.points > 0 ? "+" : ""}${s.points}`).join(" · ")),
@@ -582,6 +583,8 @@ export class Table {
         v.spectator ? null : h("button", { id: "analyse-hand", type: "button",
           onclick: () => this.analyseHand(end.hand) }, "Analyse my moves")),
     ].filter(Boolean));
+    // a train layout: the round's trains as they ended, the table's rows (trains.js)
+    if (end.trains) drawTrains($("#handend-trains", dlg), { trains: end.trains });
     if (!dlg.open) dlg.showModal();
   }
 

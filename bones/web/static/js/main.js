@@ -462,7 +462,9 @@ function player(root, r, body) {
     const s = steps[at];
     slider.value = String(at);
     const d = judged && s.fi > 0 ? judged.get(`${s.hd.hand}:${s.fi}`) : null;
-    if (s.f.trains) drawTrains(board, { trains: s.f.trains });  // rows from the hub (trains.js)
+    if (s.f.trains) {  // rows from the hub (trains.js); the best move's rows when asked
+      drawTrains(board, { trains: showBest && d && d.best_trains ? d.best_trains : s.f.trains });
+    }
     else {
       board.classList.remove("trains-board");
       drawBoard(board, showBest && d && d.best_layout ? d.best_layout : s.f.layout);
