@@ -56,6 +56,19 @@ def server(saves: Path) -> Iterator[tuple[Any, Any]]:
         yield app, client
 
 
+# .ci/run's two passes: the native one deselects the tests marked
+# core_blind, the Python-core one those marked once (pyproject's markers); a
+# test marked both would run in neither, so the collection refuses it (before
+# -m deselects anything).
+@pytest.hookimpl(hookwrapper=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> Iterator[None]:
+    both = [item.nodeid for item in items
+            if item.get_closest_marker("once") and item.get_closest_marker("core_blind")]
+    if both:
+        raise pytest.UsageError(f"marked both once and core_blind (no pass of .ci/run would run it): {both[0]}")
+    yield
+
+
 # Where the suite's time goes (issue 37): with BONES_TEST_TIMES=FILE, each
 # module's wall and CPU seconds (the test process's and its children's, set-up
 # and tear-down included) are added up and the slowest modules written to FILE

@@ -244,6 +244,7 @@ def test_the_analysis_is_deterministic_for_a_seed(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(bones_native is None, reason="native core not installed")
+@pytest.mark.once  # it compares the two cores itself, whichever the pass forces
 @pytest.mark.parametrize("name,players,teams", [("all-fives", 2, False), ("sniff", 3, False),
                                                 ("partners", 4, True), ("block-2p", 2, False)])
 def test_both_cores_give_the_same_analysis(name: str, players: int, teams: bool,

@@ -12,8 +12,9 @@ left to the engine is recorded, written as JSON, read back and replayed.
 
 The ``ci`` profile runs ``GENERATED`` variants per test (at least 500 per
 run in all); ``HYPOTHESIS_PROFILE=dev`` runs many more.  The invariant test
-plays only the Python reference, so it is marked ``once`` (the native pass
-of ``.ci/run``); the replay test replays on the core of each pass.
+plays only the Python reference, so it is marked ``core_blind`` (the
+Python-core pass of ``.ci/run``); the replay test replays on the core of
+each pass.
 """
 
 from __future__ import annotations
@@ -83,8 +84,9 @@ def load_variant_text(text: str) -> Variant:
 
 
 # the Python reference alone plays these (no core is asked): the same in both
-# passes of .ci/run, so it runs in one (the replays below run on each core)
-@pytest.mark.once
+# passes of .ci/run, so it runs in one, the Python-core pass's (the replays
+# below run on each core)
+@pytest.mark.core_blind
 @budget(GENERATED)
 @given(table=tables(), seed=st.integers(0, 2**32 - 1), policy=st.integers(0, 2**32 - 1),
        greed=st.sampled_from([0.0, 0.8]))

@@ -8,8 +8,8 @@ the same stream, with the same visits and summed rewards for every
 candidate and the generator left in the same state; with exact solving at
 the leaves and with every playout policy.  The differential part is skipped
 only when the native core is not installed (``BONES_CORE=native``, CI's
-native pass, turns a missing core into a failure); the rest runs in either
-core.
+native pass, turns a missing core into a failure) and runs in the native
+pass of ``.ci/run`` only (marked ``once``); the rest runs in either core.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ TABLES = [
 ]
 
 
+@pytest.mark.once  # compares the two cores itself, whichever the pass forces
 @pytest.mark.parametrize("name,players,teams,policy,solve,infer", TABLES)
 def test_native_ismcts_takes_the_python_decision(name: str, players: int, teams: bool,
                                                  policy: str, solve: int, infer: float) -> None:
@@ -134,6 +135,7 @@ def _honest_positions(name: str, players: int, teams: bool, limit: int) -> Itera
             return
 
 
+@pytest.mark.once  # compares the two cores itself, whichever the pass forces
 @pytest.mark.parametrize("name,players,teams,infer", [
     ("block-2p", 2, False, 0.0), ("block-2p", 2, False, 8.0),
     ("partnership-block", 4, True, 2.0), ("all-fives", 2, False, 8.0),

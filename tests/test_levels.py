@@ -162,6 +162,11 @@ def test_the_ladders_bad_arguments(args: list[str], message: str, capsys) -> Non
     assert done.value.code == 2 and message in capsys.readouterr().err
 
 
+# once: the ladder's rows, commands and exit code are bench/strength.py's; the
+# games are `bones simulate --duplicate` processes, which play the same on
+# either core (test_differential_sim); in the Python-core pass the search's
+# two matches of All Fives took most of two minutes of CPU
+@pytest.mark.once
 def test_a_two_match_ladder_plays_each_level_against_the_one_below(capsys, tmp_path) -> None:
     from bench import strength
 

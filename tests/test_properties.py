@@ -46,8 +46,8 @@ from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
 
 # the Python reference alone plays these (no core is asked): the same in both
-# passes of .ci/run, so they run in one
-pytestmark = pytest.mark.once
+# passes of .ci/run, so they run in one, the Python-core pass's
+pytestmark = pytest.mark.core_blind
 
 
 @dataclass(frozen=True, eq=False)

@@ -21,8 +21,9 @@ import bones.lang.spec as spec
 from bones.lang.load import VariantError, load_variant
 from bones.lang.spec import Variant, max_reachable_count, semantic_problems
 
-# the language alone (no core plays): the same in both passes of .ci/run
-pytestmark = pytest.mark.once
+# the language alone (no core plays): the same in both passes of .ci/run,
+# so it runs in one, the Python-core pass's
+pytestmark = pytest.mark.core_blind
 
 # ------------------------------------------------------------- primitives
 

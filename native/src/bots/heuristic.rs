@@ -6,7 +6,7 @@
 //! values (and so the ties) are the same to the last bit.
 
 use crate::kernel::bits::Bits;
-use crate::kernel::convert::slot;
+use crate::kernel::convert::{int, slot};
 use std::sync::Arc;
 
 use crate::kernel::hand::Hand;
@@ -599,28 +599,40 @@ pub(crate) fn reply_on<const W: usize>(
     let worth = Worth::of(after, turn);
     for arm in 0..after.n_arms {
         let Some(pip) = slot(after.arm_open[arm]) else { continue };
-        let fits = candidates.and(&r.matching[pip]);
+        let mut fits = candidates.and(&r.matching[pip]);
         if fits.is_zero() {
             continue;
         }
-        // `points_as` per tile, the arm's share of the count found once, and
-        // the count after its double (`count_on_arm`'s one other case)
+        if t.headers {
+            for tile in fits.ones() {
+                let points = after.points_as(turn, play_code(tile, arm));
+                if points != 0 {
+                    replies.push(points);
+                }
+            }
+            continue;
+        }
+        // `points_as` per tile, the arm's share of the count found once
         let base = after.count_without_end(arm);
-        // (a stub counts a double as any tile: no such case there)
-        let double = if after.arm_stub[arm] { usize::MAX } else { r.double(pip) };
-        let double_count = if double != usize::MAX && fits.has(double) {
-            after.count_on_arm(base, arm, double)
-        } else {
-            0
-        };
+        let stub = after.arm_stub[arm];
+        // the arm's double apart (`count_on_arm`'s one other case; a stub
+        // counts a double as any tile: no such case there)
+        let double = r.double(pip);
+        if !stub && fits.has(double) {
+            fits.clear(double);
+            let points = worth.points(t.points(after.count_on_arm(base, arm, double)));
+            if points != 0 {
+                replies.push(points);
+            }
+        }
+        if worth.knock == 0 {
+            // a count that scores nothing is worth nothing without a knock:
+            // only the tiles whose other half makes the count score are read
+            // (four in five tiles were read for nothing, issue 37)
+            fits = fits.and(&scoring_halves(r, base, pip, stub));
+        }
         for tile in fits.ones() {
-            let points = if t.headers {
-                after.points_as(turn, play_code(tile, arm))
-            } else {
-                let count =
-                    if tile == double { double_count } else { base + r.other_half(tile, pip) };
-                worth.points(t.points(count))
-            };
+            let points = worth.points(t.points(base + r.other_half(tile, pip)));
             if points != 0 {
                 replies.push(points);
             }
@@ -630,6 +642,47 @@ pub(crate) fn reply_on<const W: usize>(
         return 0.0;
     }
     expect(replies.sorted(), p_hold)
+}
+
+/// The tiles of `pip` whose count scores when laid on an arm whose share of
+/// the count is `base` (the count `base` plus the tile's other half): the
+/// tiles of every other half that scores, and the double (the one tile whose
+/// other half is `pip`) only on a `stub`, where it counts as any tile.
+fn scoring_halves<const W: usize>(
+    r: &crate::kernel::table::Rules<W>,
+    base: i64,
+    pip: usize,
+    stub: bool,
+) -> Bits<W> {
+    let t = &r.t;
+    let mut mask = Bits::<W>::ZERO;
+    let mut add = |half: usize| {
+        if half != pip {
+            mask.or_assign(&r.matching[half]);
+        } else if stub {
+            mask.set(r.double(pip));
+        }
+    };
+    // the counts `base` to `base + highest` read from the table at once
+    // (`Table::points` checks its index a count)
+    let window = usize::try_from(base).ok().and_then(|b| t.count_points.get(b..=b + t.highest));
+    match window {
+        Some(window) => {
+            for (half, &points) in window.iter().enumerate() {
+                if points != 0 {
+                    add(half);
+                }
+            }
+        }
+        None => {
+            for half in 0..=t.highest {
+                if t.points(base + int(half)) != 0 {
+                    add(half);
+                }
+            }
+        }
+    }
+    mask
 }
 
 /// The points of a scan's scoring replies: the few a hand has on the stack
