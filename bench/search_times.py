@@ -3,7 +3,7 @@ decision with a choice, the longest printed per game.
 
     python -m bench.search_times [-n 500] [--variants all-fives,sniff,muggins,block-2p]
                                  [--seed 2027] [--bots search,heuristic] [--timed search]
-                                 [--out FILE]
+                                 [--players N] [--hands] [--out FILE]
 
 Plays the games ``bones simulate VARIANT -n N --bots BOTS --seed SEED``
 plays (the same deals, seats rotating, each seat's bot drawing from its own
@@ -16,7 +16,10 @@ hand, the tiles left to draw) and the game's median; then, per variant and
 over everything, the decisions timed, their median, 99th percentile and
 maximum, and the games whose longest decision passed 0.5, 1 and 2 s, with
 the load average before and after (a loaded machine slows CPU time too,
-through its caches). ``--out`` keeps every game's line as JSON.
+through its caches), and the median of every timed decision. ``--players``
+seats that many (default: the variant's fewest); ``--hands`` plays each
+game's first hand only (a train game's round) instead of its whole match.
+``--out`` keeps every game's line as JSON.
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ from bench.common import compile_table
 
 
 def play(variant: str, games: int, seed: int, bots: list[str], timed: str,
-         log: Any = print) -> list[dict[str, Any]]:
+         log: Any = print, players: int | None = None,
+         hands_only: bool = False) -> list[dict[str, Any]]:
     """Every game's longest timed decision (and its median), as rows."""
     from bones.bots import make_bot
     from bones.engine.match import Match
@@ -41,7 +45,7 @@ def play(variant: str, games: int, seed: int, bots: list[str], timed: str,
     from bones.seat.observation import observe
     from bones.sim.simulation import game_seed
 
-    rules = compile_table(variant)
+    rules = compile_table(variant, players)
     lineup = [make_bot(b) for b in bots]
     players = rules.players
     rows = []
@@ -77,10 +81,13 @@ def play(variant: str, games: int, seed: int, bots: list[str], timed: str,
                                  "drawable": obs.drawable, "scores": list(match.scores)}
                 hand.apply(move)
             match.finish_hand(hand)
+            if hands_only:
+                break
         winner = match.winner
         row = {"variant": variant, "seed": seed, "game": g, "decisions": len(times),
                "winner": seated[rules.owner.index(winner)].name if winner >= 0 else None,
                "median_ms": round(statistics.median(times), 2) if times else None,
+               "times_ms": [round(t, 3) for t in times],
                "max": worst if times else None}
         rows.append(row)
         if times:
@@ -102,6 +109,7 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "decisions": sum(r["decisions"] for r in rows),
         "median_of_game_medians_ms": statistics.median(r["median_ms"] for r in rows
                                                        if r["median_ms"] is not None),
+        "median_ms": round(statistics.median(t for r in rows for t in r["times_ms"]), 2),
         "p99_of_game_maxima_ms": maxima[min(len(maxima) - 1, int(0.99 * len(maxima)))],
         "max_ms": maxima[-1],
         "max_at": {k: top[k] for k in ("variant", "seed", "game")} | top["max"],
@@ -116,6 +124,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2027)
     parser.add_argument("--bots", default="search,heuristic")
     parser.add_argument("--timed", default="search", help="the bot whose decisions are timed")
+    parser.add_argument("--players", type=int, default=None,
+                        help="seats (default: the variant's fewest)")
+    parser.add_argument("--hands", action="store_true",
+                        help="each game's first hand only, not its whole match")
     parser.add_argument("--out", help="write every game's row and the figures as JSON")
     args = parser.parse_args()
     load_before = list(os.getloadavg())
@@ -123,11 +135,13 @@ def main() -> None:
     figures: dict[str, Any] = {}
     for variant in args.variants.split(","):
         got = play(variant, args.games, args.seed, args.bots.split(","), args.timed,
-                   log=lambda line: print(line, flush=True))
+                   log=lambda line: print(line, flush=True), players=args.players,
+                   hands_only=args.hands)
         rows.extend(got)
         figures[variant] = summary(got)
     figures["all"] = summary(rows)
     out = {"games": args.games, "seed": args.seed, "bots": args.bots, "timed": args.timed,
+           "players": args.players, "hands": args.hands,
            "load_before": load_before, "load_after": list(os.getloadavg()),
            "figures": figures}
     print(json.dumps(out, indent=1), flush=True)

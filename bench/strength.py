@@ -2,8 +2,9 @@
 
 By default, the levels (:data:`bones.bots.levels.LEVELS`, "Novice" to
 "Expert"): in every built-in (``bones list``, the train games among them),
-each level against the one below it on paired deals, ``bones simulate VARIANT --bots BELOW,LEVEL
---duplicate`` (every deal played from both seatings, the same shuffles), at
+each level against the one below it on paired deals, ``bones simulate
+VARIANT --bots BELOW,LEVEL --duplicate`` (every deal played from both
+seatings, the same shuffles), at
 ``-n`` matches a pairing.  Each row gives the level's wins of the decided
 matches with the Wilson 95% interval, and the Elo difference that win rate
 means (400 log10(p / (1 - p))) with the interval's ends converted the same
@@ -30,6 +31,8 @@ ladder") those of the tournaments.
 
     python -m bench.strength                          # every built-in, 200 matches a pairing
     python -m bench.strength --variants all-fives,block-2p -n 400 --check
+    python -m bench.strength --variants mexican-train,chicken-foot --bots greedy,heuristic,search \
+        --players 2 --hands -n 500
     python -m bench.strength --tournament -n 200 --jobs 2 --json --out strength.json
     python -m bench.strength --tournament --variants block-2p --peers --peer-deals 20
 """
@@ -83,14 +86,19 @@ def elo(p: float) -> float:
     return 400.0 * math.log10(p / (1.0 - p))
 
 
-def rung(variant: str, below: str, above: str, matches: int, seed: int, jobs: int) -> dict[str, Any]:
+def rung(variant: str, below: str, above: str, matches: int, seed: int, jobs: int,
+         players: int | None = None, hands: bool = False) -> dict[str, Any]:
     """``above`` against ``below`` in ``variant`` on paired deals (each from both
     seatings, so ``matches // 2`` deals, at least one): the command, the decided
-    matches, the wins of ``above`` and their Wilson interval, the Elo difference."""
+    matches, the wins of ``above`` and their Wilson interval, the Elo difference.
+    ``players`` seats that many (None: the variant's fewest); ``hands`` makes
+    each match one hand (``bones simulate --hands``: a train game's round)."""
     deals = max(1, (matches + 1) // 2)
     cmd = [sys.executable, "-m", "bones", "simulate", variant, "--bots", f"{below},{above}",
-           "-n", str(deals), "--duplicate", "--seed", str(seed), "--jobs", str(jobs),
-           "--json", "-q"]
+           "--hands" if hands else "-n", str(deals), "--duplicate", "--seed", str(seed),
+           "--jobs", str(jobs), "--json", "-q"]
+    if players is not None:
+        cmd += ["--players", str(players)]
     if jobs > 1:
         cmd.append("--oversubscribe")
     command = shlex.join(["bones", *cmd[3:]])
@@ -222,6 +230,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--variants", default=None, help="comma-separated (default: every built-in; "
                     "--tournament: " + ",".join(VARIANTS) + ")")
+    ap.add_argument("--players", type=int, default=None,
+                    help="the levels: seats at every table (default: each variant's fewest)")
+    ap.add_argument("--hands", action="store_true",
+                    help="the levels: each match is one hand (bones simulate --hands), as the "
+                    "train games' strength is measured (bench/results/trains-search.md)")
     ap.add_argument("--bots", default=None, help="the ladder's bots, weakest first, comma-separated "
                     "(default: the levels' bots; --tournament: " + ",".join(ladder(45)) + ")")
     ap.add_argument("--check", action="store_true",
@@ -239,8 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     if o.matches is not None and o.matches < 1:
         ap.error("-n must be at least 1")
     if o.tournament:
-        if o.check:
-            ap.error("--check is for the levels' ladder, not --tournament")
+        if o.check or o.players or o.hands:
+            ap.error("--check, --players and --hands are for the levels' ladder, not --tournament")
         return _tournaments(o)
     if o.peers:
         ap.error("--peers needs --tournament")
@@ -259,7 +272,7 @@ def _levels(o: argparse.Namespace) -> int:
     names = {bot: level for level, bot in levels}
     variants = o.variants.split(",") if o.variants else builtins()
     matches = o.matches or 200
-    rows = [rung(v, below, above, matches, o.seed, o.jobs)
+    rows = [rung(v, below, above, matches, o.seed, o.jobs, o.players, o.hands)
             for v in variants for below, above in zip(rungs, rungs[1:])]
     failed = short(rows, o.min_elo, o.strict)
     m = machine_info()

@@ -9,7 +9,9 @@ reply estimate).  A world's hands at the start of the hand are its hands now
 with the tiles each seat has played put back, exact while nobody has drawn:
 a world is judged only while the history holds no draw (after a draw every
 world weighs 1).  Passes without a draw are forced: they say no more than the
-void bounds the sampler honours already.
+void bounds the sampler honours already.  A train layout's plays are not
+weighed (every world weighs 1): the model is the line heuristic's, whose
+replay of the history on a line hand does not play a train round.
 """
 
 from __future__ import annotations
@@ -44,8 +46,9 @@ def log_likelihood(world: Hand, seat: int, history: Sequence[tuple[int, int, int
                    tau: float) -> float:
     """The log-likelihood of the other seats' plays of ``history`` (``(seat,
     move, points)`` of every move of the hand so far) in ``world``, for the
-    observer ``seat``; 0 when the history holds a draw."""
-    if tau <= 0 or any(move == DRAW for _, move, _ in history):
+    observer ``seat``; 0 when the history holds a draw, and on a train
+    layout."""
+    if tau <= 0 or world.rules.trains is not None or any(move == DRAW for _, move, _ in history):
         return 0.0
     rules = world.rules
     players = rules.players

@@ -332,7 +332,11 @@ class IsmctsBot:
 
 def native_ismcts(rules: Rules) -> Any:
     """The native core's ``Ismcts`` for ``rules`` when the native core is
-    active (:func:`bones.engine.core.native`), else None."""
+    active (:func:`bones.engine.core.native`), else None: a
+    ``bones_native.TrainIsmcts`` for a train layout
+    (native/src/bots/trains.rs), else a ``bones_native.Ismcts``."""
+    if rules.trains is not None:
+        return core.native_object(rules, "TrainIsmcts")
     return core.native_object(rules, "Ismcts")
 
 

@@ -76,6 +76,12 @@ DEFAULT_POLICY = "heuristic"
 #: budget: 3,960 at the default 180, about 15 ms a move natively in All
 #: Fives, where it beats the worlds' rollouts (docs/bots.md).
 DEFAULT_TREE = 22
+#: On a train layout a playout lasts about as many moves as the set has
+#: tiles, so the tree's iterations shrink in proportion above this many
+#: (``tree_bot(rules)``): 3,960 at the defaults up to the double-nine set's
+#: 55 tiles (about 25 ms a decision natively), 2,393 on the double-twelve
+#: set's 91 (about 50 ms unscaled; bench/results/trains-search.md).
+TRAIN_TILES = 55
 
 
 #: What the search maximises: ``points``, the side's points from the rest
@@ -176,6 +182,8 @@ class SearchBot:
         self._tree = (IsmctsBot(iterations=tree * iterations, seconds=seconds, policy=policy,
                                 scale=scale, nodes=nodes)
                       if tree > 0 else None)
+        # the trees of train layouts of larger sets, by iterations (tree_bot)
+        self._scaled: dict[int, IsmctsBot] = {}
         self.name = self._name()
 
     def _name(self) -> str:
@@ -204,7 +212,7 @@ class SearchBot:
         if len(legal) == 1:
             return legal[0]
         if self.grows_tree(obs):
-            return self.tree_bot().search(obs, rng, legal)[0]
+            return self.tree_bot(obs.rules).search(obs, rng, legal)[0]
         return self.values(obs, rng, legal)[0]
 
     def grows_tree(self, obs: Observation) -> bool:
@@ -215,14 +223,26 @@ class SearchBot:
         return (self.tree > 0 and self.value == "points"
                 and not solvable_view(obs, self.solve))
 
-    def tree_bot(self) -> IsmctsBot:
+    def tree_bot(self, rules: Rules | None = None) -> IsmctsBot:
         """The :class:`bones.bots.ismcts.IsmctsBot` that chooses where
         :meth:`grows_tree`: ``tree`` × ``iterations`` iterations (or the
         same ``seconds``), playouts by ``policy``, rewards on ``scale``, its
-        other defaults."""
+        other defaults.  Under ``rules`` of a train layout whose set has
+        more than :data:`TRAIN_TILES` tiles the iterations shrink in
+        proportion (at least one), so a decision takes about as long as
+        on the double-nine set."""
         if self._tree is None:
             raise ValueError("this search grows no tree (tree=0)")
-        return self._tree
+        tiles = 0 if rules is None or rules.trains is None else rules.tiles.full.bit_count()
+        if tiles <= TRAIN_TILES:
+            return self._tree
+        iterations = max(1, self.tree * self.iterations * TRAIN_TILES // tiles)
+        got = self._scaled.get(iterations)
+        if got is None:
+            got = self._scaled[iterations] = IsmctsBot(
+                iterations=iterations, seconds=self.seconds, policy=self.policy,
+                scale=self.scale, nodes=self.nodes)
+        return got
 
     def values(self, obs: Observation, rng: Rng,
                legal: list[int]) -> tuple[int, list[float]]:
@@ -233,10 +253,20 @@ class SearchBot:
         so the move, the totals and ``rng``'s state afterwards are the same
         as :meth:`python_values` gives.
         """
-        searcher = native_searcher(obs.rules) if type(rng) is Rng else None
+        searcher = self.native_half(obs.rules) if type(rng) is Rng else None
         if searcher is not None:
             return self.native_values(searcher, obs, rng, legal)
         return self.python_values(obs, rng, legal)
+
+    def native_half(self, rules: Rules) -> Any:
+        """The native searcher that judges this bot's worlds under ``rules``
+        when the native core is active (:func:`native_searcher`), else None.
+        On a train layout the native worlds value points (every world
+        weighing 1: :func:`bones.bots.infer.log_likelihood`); the match
+        objective there (``value: match``) is judged in Python."""
+        if rules.trains is not None and self.table(rules) is not None:
+            return None
+        return native_searcher(rules)
 
     def native_values(self, searcher: Any, obs: Observation, rng: Rng,
                       legal: list[int]) -> tuple[int, list[float]]:
@@ -281,7 +311,7 @@ class SearchBot:
     def judge(self, obs: Observation, rng: Rng, legal: list[int]) -> Judged:
         """:meth:`search`, with the positions each world's solve visited
         (in the native core when it is active: the same numbers)."""
-        searcher = native_searcher(obs.rules) if type(rng) is Rng else None
+        searcher = self.native_half(obs.rules) if type(rng) is Rng else None
         if searcher is not None:
             return self.native_judge(searcher, obs, rng, legal)
         return self.python_judge(obs, rng, legal)
@@ -401,8 +431,8 @@ class PimcBot(SearchBot):
 def solvable_view(obs: Observation, limit: int) -> bool:
     """Whether every world of ``obs`` may be solved (:func:`solvable`): no draw
     can happen any more and at most ``limit`` tiles are in the hands."""
-    if not limit:
-        return False
+    if not limit or obs.rules.trains is not None:
+        return False  # a train layout's worlds are never solved (solve.solvable)
     if obs.rules.max_draws and obs.drawable:
         return False
     return sum(obs.counts) <= limit
@@ -442,7 +472,11 @@ def evaluate_moves(obs: Observation, iterations: int = DEFAULT_ITERATIONS, seed:
 
 def native_searcher(rules: Rules) -> Any:
     """The native core's searcher for ``rules`` when the native core is
-    active (:func:`bones.engine.core.native`), else None."""
+    active (:func:`bones.engine.core.native`), else None: a
+    ``bones_native.TrainSearcher`` for a train layout (its worlds played
+    out, native/src/bots/trains.rs), else a ``bones_native.Searcher``."""
+    if rules.trains is not None:
+        return core.native_object(rules, "TrainSearcher")
     return core.native_object(rules, "Searcher")
 
 
@@ -465,7 +499,7 @@ INFOS = (
 
 __all__ = [
     "DEFAULT_INFER", "DEFAULT_ITERATIONS", "DEFAULT_NODES", "DEFAULT_POLICY", "DEFAULT_SOLVE",
-    "DEFAULT_TREE", "INFOS", "Judged", "MAX_NODES", "PARAMS", "PIMC_ITERATIONS", "PIMC_PARAMS",
+    "DEFAULT_TREE", "INFOS", "TRAIN_TILES", "Judged", "MAX_NODES", "PARAMS", "PIMC_ITERATIONS", "PIMC_PARAMS",
     "POLICIES", "VALUES", "PimcBot", "SearchBot", "deal_limit", "evaluate_moves",
     "solvable_view", "native_searcher", "world_limit",
 ]

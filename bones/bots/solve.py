@@ -53,8 +53,10 @@ _WINDOW = 1 << 62
 
 def solvable(world: Hand, limit: int) -> bool:
     """Whether ``world`` may be solved: no draw can happen any more and at
-    most ``limit`` tiles are in the hands."""
-    if not limit or world.state != PLAYING:
+    most ``limit`` tiles are in the hands.  A train layout's position is
+    never solved (the solver keys and orders a line's positions; the
+    searches play a train round's worlds out, in both cores)."""
+    if not limit or world.state != PLAYING or world.rules.trains is not None:
         return False
     if world.rules.max_draws and world.drawable:
         return False

@@ -185,7 +185,7 @@ def tree_values(searcher: SearchBot, observation: Observation, rng: Rng,
     them play) and the rest played out by its policy.  None when
     the budget leaves a move untried (fewer iterations than moves): the
     worlds judge that decision instead.  Draws from ``rng``."""
-    tree = searcher.tree_bot()
+    tree = searcher.tree_bot(observation.rules)
     _, visits, totals = tree.search(observation, rng, legal, even=True)
     if not all(visits):
         return None

@@ -11,6 +11,7 @@ pub mod rollouts;
 pub mod search;
 pub mod solve;
 pub mod stop;
+pub mod trains;
 pub mod world;
 
 use crate::kernel::codes::Check;
@@ -18,10 +19,11 @@ use crate::kernel::table::{Table, BELOW_ANY_SCORE};
 
 /// `policies.margin`: side `me`'s points since the scores `base` less the
 /// best other side's, what the searches maximise on the points objective.
-/// In a penalty match (`match.kind: penalty`, Kozel) a side's points count
-/// against it, so every side's are negated.
+/// In a penalty match (`match.kind: penalty`, Kozel) and a train layout's
+/// rounds (`Rules.lowest_wins`: the hands are charged, the lowest total
+/// wins) a side's points count against it, so every side's are negated.
 pub(crate) fn margin(t: &Table, now: &[i64], base: &[i64], me: usize) -> i64 {
-    let penalty = t.check == Check::Penalty;
+    let penalty = t.check == Check::Penalty || t.trains.is_some();
     let mut mine = 0;
     let mut theirs = BELOW_ANY_SCORE;
     for (o, (&a, &b)) in now.iter().zip(base).enumerate() {

@@ -37,8 +37,8 @@ type EpimcAnswer = (Option<i64>, Vec<f64>, u64, f64, bool);
 /// each call sets.
 #[pyclass(module = "bones_native", name = "TreeSettings", frozen)]
 pub(crate) struct TreeSettings {
-    config: Config,
-    seconds: f64,
+    pub(crate) config: Config,
+    pub(crate) seconds: f64,
 }
 
 #[pymethods]

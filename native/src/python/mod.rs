@@ -17,6 +17,7 @@ mod rules;
 mod search;
 mod sim;
 mod trains;
+mod trainsearch;
 mod vector;
 
 use pyo3::exceptions::PyValueError;
@@ -192,5 +193,6 @@ fn bones_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ismcts::register(m)?;
     vector::register(m)?;
     trains::register(m)?;
+    trainsearch::register(m)?;
     Ok(())
 }
