@@ -1,10 +1,10 @@
 """``python -m bench.strength``: the ladder of bones' levels, and of its bots.
 
 By default, the levels (:data:`bones.bots.levels.LEVELS`, "Novice" to
-"Expert"): in every built-in (``bones list``; ``--trains`` adds the train
-games of variants/preview/), each level against
-the one below it on paired deals, ``bones simulate VARIANT --bots BELOW,LEVEL
---duplicate`` (every deal played from both seatings, the same shuffles), at
+"Expert"): in every built-in (``bones list``, the train games among them),
+each level against the one below it on paired deals, ``bones simulate
+VARIANT --bots BELOW,LEVEL --duplicate`` (every deal played from both
+seatings, the same shuffles), at
 ``-n`` matches a pairing.  Each row gives the level's wins of the decided
 matches with the Wilson 95% interval, and the Elo difference that win rate
 means (400 log10(p / (1 - p))) with the interval's ends converted the same
@@ -47,18 +47,12 @@ import shlex
 import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from bench.common import machine_info
 
 #: the games of ``--tournament``
 VARIANTS = ("all-fives", "sniff", "muggins", "block-2p")
-#: the train games (``--trains``): the Python core steps their hands, the
-#: native core plays random, greedy and heuristic lineups and the searches'
-#: decisions (docs/trains.md)
-TRAINS = ("variants/preview/mexican-train.yaml", "variants/preview/chicken-foot.yaml")
-ROOT = Path(__file__).resolve().parent.parent
 #: the least a level should be above the one below it
 MIN_ELO = 150.0
 
@@ -236,8 +230,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--variants", default=None, help="comma-separated (default: every built-in; "
                     "--tournament: " + ",".join(VARIANTS) + ")")
-    ap.add_argument("--trains", action="store_true",
-                    help="the levels: add the train games of variants/preview/")
     ap.add_argument("--players", type=int, default=None,
                     help="the levels: seats at every table (default: each variant's fewest)")
     ap.add_argument("--hands", action="store_true",
@@ -260,9 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     if o.matches is not None and o.matches < 1:
         ap.error("-n must be at least 1")
     if o.tournament:
-        if o.check or o.trains or o.players or o.hands:
-            ap.error("--check, --trains, --players and --hands are for the levels' ladder, "
-                     "not --tournament")
+        if o.check or o.players or o.hands:
+            ap.error("--check, --players and --hands are for the levels' ladder, not --tournament")
         return _tournaments(o)
     if o.peers:
         ap.error("--peers needs --tournament")
@@ -280,8 +271,6 @@ def _levels(o: argparse.Namespace) -> int:
         rungs = [bot for _, bot in levels]
     names = {bot: level for level, bot in levels}
     variants = o.variants.split(",") if o.variants else builtins()
-    if o.trains:
-        variants += [str(ROOT / t) for t in TRAINS]
     matches = o.matches or 200
     rows = [rung(v, below, above, matches, o.seed, o.jobs, o.players, o.hands)
             for v in variants for below, above in zip(rungs, rungs[1:])]

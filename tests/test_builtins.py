@@ -22,7 +22,7 @@ EXPECTED = [
     "all-threes", "all-threes-and-fives", "all-primes", "all-fibs",
     "fives-and-threes", "five-up", "bergen", "partners", "block-2p",
     "partnership-block", "dominican", "puerto-rico-500", "world-pairs", "latin-match",
-    "cuban", "kozel",
+    "cuban", "kozel", "mexican-train", "chicken-foot",
 ]
 SEED3_FAMILY = ["muggins", "all-threes", "all-threes-and-fives", "all-primes", "all-fibs"]
 SEED3_PRIMES = [1, 2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61,

@@ -104,6 +104,14 @@ def play_match(rules, seed: int, claims: bool = True, max_hands: int = 12) -> in
 @pytest.mark.parametrize("name,players,teams", builtin_tables())
 def test_builtin_variants_agree_move_for_move(name: str, players: int, teams: bool) -> None:
     rules = compile_rules(load_variant(name), players, teams)
+    if rules.trains is not None:
+        # a train layout's rounds on the native TrainHand (tests/test_trains_native.py:
+        # the legal moves and every field of the layout after every move)
+        from test_trains_native import play_match as play_train_match
+
+        assert sum(play_train_match(rules, 1000 * players + seed, rounds=3, bots=False)
+                   for seed in range(8)) > 0
+        return
     plies = 0
     for seed in range(20):
         plies += play_match(rules, 1000 * players + seed)
@@ -166,6 +174,15 @@ def test_policies_agree(name: str, players: int, teams: bool) -> None:
     from bones.engine.rng import Rng
 
     rules = compile_rules(load_variant(name), players, teams)
+    if rules.trains is not None:
+        # a train layout: the greedy and heuristic choices of both cores at
+        # every decision of whole rounds (tests/test_trains_native.py)
+        from test_trains_native import play_round
+
+        for seed in range(2):
+            hand = Match(rules, seed=seed).new_hand()
+            assert play_round(hand, random.Random(seed), f"{name} {players}p seed {seed}") > 0
+        return
     for seed in range(4):
         rng = random.Random(seed)
         match = Match(rules, seed=seed)

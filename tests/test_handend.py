@@ -101,3 +101,23 @@ def test_the_account_reads_the_compiled_rule_not_the_variant_model() -> None:
     elsewhere = dataclasses.replace(rules, variant=load_variant("block-2p"))
     assert hand_end(elsewhere, hand, summary) == hand_end(rules, hand, summary)
     assert hand_end(rules, hand, summary).rule != "nobody scores"
+
+
+def test_a_train_round_is_accounted_as_charges_not_as_nobody_scoring() -> None:
+    """A train layout's round charges each hand its own value ([0-0] 50 in
+    both built-ins), the account says so and its pips are those charges."""
+    seen_double_blank = False
+    for name in ("mexican-train", "chicken-foot"):
+        for seed in range(12):
+            rules, hand, summary = finished(name, seed, 3)
+            account = hand_end(rules, hand, summary)
+            assert account.rule == ("each player is charged the pips left in his own hand, "
+                                    "[0-0] 50")
+            double_blank = rules.tiles.double(0)
+            for left in account.seats:
+                raw = rules.tiles.pips_of(hand.hands[left.seat])
+                held = bool(hand.hands[left.seat] >> double_blank & 1)
+                assert left.pips == raw + (50 if held else 0)
+                seen_double_blank |= held
+            assert account.settlement == tuple(account.pooled)  # no marker charge in these
+    assert seen_double_blank

@@ -27,6 +27,7 @@ from bones.engine.mirror import ARM_FIELDS, distinct_moves, mirror_groups, mirro
 from bones.engine.moves import ARM_MASK, ARM_SHIFT, TILE_SHIFT
 from bones.engine.notation import format_move, parse_move
 from bones.engine.rng import Rng
+from bones.engine.trains import python_hand
 from bones.games.analysis import evaluate_moves, tree_values
 from bones.games.game import GameSession
 from bones.lang.compile import compile_rules
@@ -117,13 +118,21 @@ def _walk(name: str, players: int | None, seeds: range) -> tuple[int, int]:
     for seed in seeds:
         rng = random.Random(seed)
         deal = Match(rules, seed=seed).next_deal()
-        hand = Hand.from_deal(rules, deal)
-        native = core.native_hand(rules, deal) if bones_native is not None else None
+        hand = python_hand(rules, deal)
+        trains = rules.trains is not None
+        native = (core.native_hand(rules, deal) if bones_native is not None and not trains
+                  else None)
+        # a train round as the core that runs steps it (docs/trains.md)
+        stepwise = core.new_hand(rules, deal) if trains else None
         while not hand.over:
             legal = hand.legal_moves()
             if not legal:
                 break
             firsts = mirror_of(hand, legal)
+            if stepwise is not None:
+                assert stepwise.legal_moves() == legal, (name, seed, len(hand.log))
+                assert firsts == mirror_of(stepwise, legal) == list(range(len(legal))), (
+                    name, seed, len(hand.log))
             if native is not None:
                 assert list(native.mirror_of(legal)) == firsts, (name, seed, len(hand.log))
             positions += 1
@@ -141,6 +150,8 @@ def _walk(name: str, players: int | None, seeds: range) -> tuple[int, int]:
             hand.apply(move)
             if native is not None:
                 native.apply(move, None)
+            if stepwise is not None:
+                stepwise.apply(move)
     return positions, twins
 
 

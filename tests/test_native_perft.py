@@ -12,13 +12,14 @@ import os
 import pytest
 from test_perft import FILES, load, position
 
+from bones.engine.flat import flatten
 from bones.engine.match import Deal
 from bones.engine.notation import parse_move
 
 #: compares the native core with the records: run in the native pass only
 pytestmark = [pytest.mark.once]
 try:
-    import bones_native  # noqa: F401
+    import bones_native
 
     from bones.engine.core import native_hand
 except ImportError as err:  # pragma: no cover - depends on the install
@@ -39,8 +40,14 @@ def test_native_perft(path) -> None:
     used = ts.mask_of(list(boneyard))
     for mask in hands:
         used |= mask
-    deal = Deal(hands, boneyard, spec.get("leader", 0), out_of_play=ts.full & ~used)
-    nat = native_hand(rules, deal, [0] * rules.owners)
+    hub = ts.parse(spec["hub"]) if "hub" in spec else -1
+    deal = Deal(hands, boneyard, spec.get("leader", 0), lead_tile=hub,
+                out_of_play=ts.full & ~used)
+    if rules.trains is not None:  # a train layout's round: the native TrainHand
+        nat = bones_native.TrainHand(flatten(rules), [ts.tiles_of(h) for h in hands],
+                                     list(boneyard), deal.leader, hub, [0] * rules.owners, 1)
+    else:
+        nat = native_hand(rules, deal, [0] * rules.owners)
     replay = position({**spec, "moves": []})
     for text in spec.get("moves", []):
         move = parse_move(replay, text)

@@ -65,6 +65,49 @@ def assert_twins(py: Hand, nat: NativeHand, where: str) -> None:
         assert nat.pips_left(seat) == py.pips_left(seat), where
 
 
+#: What a train round's two stepwise hands must agree on after every move.
+TRAIN_FIELDS = ("state", "turn", "placed", "passes", "drawn_turn", "bone_pos", "laid_turn",
+                "hub_left", "must_cover", "arm_open", "arm_end", "arm_owner", "marked",
+                "first_done", "owed", "hands", "scores", "settlement", "domino_seat")
+
+
+def play_both_trains(rules, seed: int, max_hands: int = 3) -> int:
+    """A train layout's rounds stepped by a Python match and a stepwise one in
+    lockstep: the stepwise match's hand (the kernel's round behind
+    :class:`~bones.engine.nativetrains.NativeTrainHand`, docs/trains.md)
+    agrees with the reference on every field of the layout and the legal
+    moves after every move."""
+    from bones.engine.nativetrains import NativeTrainHand
+    from bones.engine.trains import TrainHand
+
+    rng = random.Random(seed)
+    py_match = Match(rules, seed=seed)
+    nat_match = Match(rules, seed=seed, stepwise_core=True)
+    plies = 0
+    for number in range(max_hands):
+        if py_match.game_over:
+            break
+        py, nat = py_match.new_hand(), nat_match.new_hand()
+        assert type(py) is TrainHand and type(nat) is NativeTrainHand
+        assert nat.scores is nat_match.scores  # kept up to date like the Python hand's
+        where = f"{rules.name} {rules.players}p seed {seed} round {number + 1}"
+        while True:
+            for name in TRAIN_FIELDS:
+                got, want = getattr(nat, name), getattr(py, name)
+                if isinstance(want, (list, tuple)):  # the native hands are a tuple
+                    got, want = list(got), list(want)
+                assert got == want, f"{where} ply {plies}: {name}"
+            assert nat.legal_moves() == py.legal_moves(), f"{where} ply {plies}"
+            if py.over:
+                break
+            move = rng.choice(py.legal_moves())
+            py.apply(move)
+            nat.apply(move)
+            plies += 1
+        assert py_match.finish_hand(py) == nat_match.finish_hand(nat), where
+    return plies
+
+
 def play_both(rules, seed: int, max_hands: int = 6) -> int:
     """Random matches stepped by a Python match and a native one in
     lockstep (the same deals, moves and muggins claims); the plies played."""
@@ -118,6 +161,10 @@ def native_core(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_native_hand_is_the_python_hand_slot_for_slot(name: str, players: int,
                                                        teams: bool) -> None:
     rules = compiled(name, players, teams)
+    if rules.trains is not None:
+        # a train round's stepwise hand (docs/trains.md, "What runs where")
+        assert sum(play_both_trains(rules, 7000 + seed) for seed in range(2)) > 0
+        return
     assert sum(play_both(rules, 7000 + seed) for seed in range(3)) > 0
 
 

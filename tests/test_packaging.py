@@ -79,7 +79,10 @@ def test_wheel_holds_only_bones(wheel: Path) -> None:
         tops = {name.split("/")[0] for name in archive.namelist()}
         names = set(archive.namelist())
     assert {t for t in tops if not t.endswith(".dist-info")} == {"bones"}
-    assert "bones/variants/sniff.yaml" in names
+    # every built-in variant ships, the train games among them
+    for path in (ROOT / "variants").glob("*.yaml"):
+        assert f"bones/variants/{path.name}" in names
+    assert {"bones/variants/mexican-train.yaml", "bones/variants/chicken-foot.yaml"} <= names
     assert "bones/schemas/variant.schema.json" in names
     assert "bones/py.typed" in names
 

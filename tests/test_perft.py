@@ -8,7 +8,9 @@ hand early counts as one leaf) and ``divide``: the leaves at the deepest
 depth under each first move, as python-chess's ``divide`` prints them, so a
 failure names the move whose subtree changed.  Draws are deterministic (the
 boneyard order is part of the deal).  Tiles not dealt or in the boneyard are
-out of play.  There is a file for every built-in variant.
+out of play.  A train layout's file names the round's hub double (``hub``),
+which its holder places as the first move.  There is a file for every
+built-in variant.
 
 To print the counts of a position: ``python tests/test_perft.py FILE``; to
 write a position of a variant (a deal from a seed, a few moves in) as a new
@@ -65,7 +67,8 @@ def position(spec: dict) -> Hand:
         assert not used & mask, "a tile is dealt twice"
         used |= mask
     match = Match(rules, seed=0)
-    hand = match.start_hand(Deal(hands, boneyard, spec.get("leader", 0),
+    hub = ts.parse(spec["hub"]) if "hub" in spec else -1
+    hand = match.start_hand(Deal(hands, boneyard, spec.get("leader", 0), lead_tile=hub,
                                  out_of_play=ts.full & ~used))
     for text in spec.get("moves", []):
         hand.play(parse_move(hand, text))
@@ -151,6 +154,8 @@ def new_file(variant: str, seed: int, moves: int, depth: int = 4) -> str:
     out += [f"  - [{', '.join(ts.names[t] for t in ts.tiles_of(m))}]" for m in deal.hands]
     out.append(f"boneyard: [{', '.join(ts.names[t] for t in deal.boneyard)}]")
     out.append(f"leader: {deal.leader}")
+    if rules.trains is not None:
+        out.append(f"hub: {ts.names[deal.lead_tile]}")
     out.append(f"moves: [{', '.join(played)}]")
     out.append(f"# depth 1: seat {hand.turn} may play {', '.join(legal)}")
     out.append("perft:")

@@ -4,7 +4,12 @@ Hypothesis picks the seed and the policy's choices; every move of every hand
 is then checked against invariants the rules imply (docs/rules.md decisions 1, 9,
 10, 11, 12): tiles are conserved, legal moves are well formed and complete,
 the incremental count equals a recount, points follow the predicate, scores
-move only by play points and settlement, hands and matches end.
+move only by play points and settlement, hands and matches end.  A train
+layout's round (docs/trains.md) is checked against its own rules: every play
+goes where the rules allow (the hub while it takes tiles, the double its
+layer must cover, an open train that is the mover's, public or marked), no
+play scores, each round charges every hand its own value and the match is
+one round per hub double, the lowest total winning.
 
 The ``ci`` profile (tests/conftest.py) keeps this file well under a minute;
 ``HYPOTHESIS_PROFILE=dev`` runs many more games.
@@ -30,6 +35,7 @@ from bones.engine.hand import (
     IllegalMoveError,
 )
 from bones.engine.match import MAX_HANDS, Match
+from bones.engine.moves import ARM_MASK, ARM_SHIFT, FOOT_ARM, HUB_ARM
 from bones.engine.rules import (
     AFTER_ANOTHER_DOUBLE,
     CHECK_EXACT,
@@ -297,7 +303,88 @@ def claim_for(hand: Hand, move: int, rng: random.Random) -> int | None:
     return rng.choice([None, true, 0, max(true - 5, 0), true + 5])
 
 
+def check_train_legal_moves(hand, legal: list[int]) -> None:
+    """A train layout's legal moves are well formed and go where the rules allow."""
+    rules, ts = hand.rules, hand.rules.tiles
+    trains = rules.trains
+    seat = hand.turn
+    mine = hand.hands[seat]
+    assert legal, "a round in play with no legal move"
+    assert len(set(legal)) == len(legal), "a legal move listed twice"
+    plays = [m for m in legal if m >= 0]
+    if not hand.placed:
+        assert legal == plays and len(plays) == 1 and plays[0] >> 7 == hand.lead_tile, (
+            "the round opens with its hub double, placed by its holder")
+        return
+    first_turn = not hand.first_done[seat]
+    for m in plays:
+        tile, arm = m >> 7, (m >> ARM_SHIFT) & ARM_MASK
+        assert mine >> tile & 1, f"{ts.names[tile]} is not in the mover's hand"
+        if hand.hub_left:
+            assert arm == HUB_ARM, "a play elsewhere while the hub is owed tiles"
+        if arm == HUB_ARM:
+            assert hand.hub_left and ts.other_half[tile][hand.hub_number] >= 0
+            continue
+        if arm == FOOT_ARM:
+            owed = hand.binding()
+            assert owed is not None and owed[0] < 0, "a toe with no foot owed"
+            assert ts.other_half[tile][owed[1]] >= 0
+            continue
+        pip = hand.arm_open[arm]
+        assert pip >= 0 and ts.other_half[tile][pip] >= 0, "tile does not match its train"
+        if hand.must_cover >= 0:
+            assert arm == hand.must_cover, "the layer of a double must cover it first"
+        owner = hand.arm_owner[arm]
+        if first_turn:
+            assert owner == seat or (owner == -1 and trains.public_in_first_turn), (
+                "a first turn of many tiles builds one's own train")
+        elif owner >= 0 and owner != seat and hand.binding() is None:
+            assert hand.marked[owner], "a play on another player's unmarked train"
+    if DRAW in legal:
+        assert not plays and hand.drawable and hand.drawn_turn < rules.max_draws
+
+
+def play_train_hand(match: Match, rng: random.Random, greed: float) -> None:
+    """A train layout's round, every move checked (no play scores; the round
+    charges every hand its own value)."""
+    hand = match.new_hand()
+    rules = match.rules
+    trains = rules.trains
+    start = list(match.scores)
+    assert rules.tiles.low[hand.lead_tile] == trains.hub_pip(len(match.history) + 1), (
+        "round r's hub is the double top - (r - 1)")
+    bound = 4 * (rules.tiles.size + len(hand.boneyard)) * rules.players
+    moves = 0
+    while not hand.over:
+        legal = hand.legal_moves()
+        check_train_legal_moves(hand, legal)
+        move = rng.choice(legal)
+        seat = hand.turn
+        hand.play(move)
+        assert hand.log[-1] == (seat, move, 0) and hand.last_points == 0, "a play scored"
+        check_tiles_conserved(hand)
+        if not hand.over:
+            assert hand.scores == start, "the scores moved during a round"
+        moves += 1
+        assert moves <= bound, "the round does not end"
+    assert hand.state in (DOMINO, BLOCKED) and not hand.legal_moves()
+    charges = [hand.pips_left(s) + (trains.marker_penalty if hand.marked[s] else 0)
+               for s in range(rules.players)]
+    if hand.state == DOMINO:
+        assert not hand.hands[hand.domino_seat]
+        charges[hand.domino_seat] = 0
+    else:
+        assert hand.drawable == 0, "blocked with tiles left to draw"
+    assert hand.settlement == charges
+    assert [a - b for a, b in zip(hand.scores, start)] == charges
+    summary = match.finish_hand(hand)
+    assert summary.scores == match.scores
+
+
 def play_hand(match: Match, rng: random.Random, greed: float) -> None:
+    if match.rules.trains is not None:
+        play_train_hand(match, rng, greed)
+        return
     hand = match.new_hand()
     rules = match.rules
     start = list(match.scores)
@@ -401,7 +488,15 @@ def test_every_match_ends(table, seed, policy):
     assert match.game_over
     assert len(match.history) < MAX_HANDS, "the MAX_HANDS guard ended the match"
     rules = match.rules
-    if rules.hands_in_match:
+    if rules.trains is not None:
+        # one round per hub double, unless a losing total ends it sooner; the lowest wins
+        lose_at = rules.trains.lose_at
+        assert len(match.history) == rules.trains.rounds or (
+            lose_at and max(match.scores) >= lose_at)
+        low = min(match.scores)
+        lowest = [o for o, v in enumerate(match.scores) if v == low]
+        assert match.winner == (lowest[0] if len(lowest) == 1 else -1)
+    elif rules.hands_in_match:
         assert len(match.history) == rules.hands_in_match
     elif rules.check == CHECK_PENALTY:
         # penalties: a side reached the losing score, the lowest won

@@ -180,6 +180,35 @@ KEY_SENTENCES = {
         "a settlement of less than 13 to it is not recorded",
         "whose score reaches 101 points loses the game",
     ],
+    "mexican-train": [
+        "A double-twelve set: 91 tiles",
+        "each player takes 15 tiles with 2 players, 15 tiles with 3, 15 tiles with 4, 12 tiles "
+        "with 5, 12 tiles with 6, 10 tiles with 7 and 10 tiles with 8",
+        "round 1 uses [12-12], round 2 [11-11], and so on down ([0-0] in round 13)",
+        "Placing it does not end the placer's turn",
+        "One more train, the public (Mexican) train, is anyone's to start and extend.",
+        "another player's train only while it carries a marker",
+        "must take 1 tile before any other play, each cover continuing the double's train",
+        "The player who lays a double must cover it in the same turn",
+        "In his first turn of a round each player may lay any number of tiles on his own train",
+        "A double he leaves bare in his first turn binds nobody until every player has had his "
+        "first turn",
+        "[0-0] is charged 50.",
+        "The game is 13 rounds, each with its own hub double: the lowest total wins",
+    ],
+    "chicken-foot": [
+        "A double-nine set: 55 tiles",
+        "each player takes 9 tiles with 2 players, 7 tiles with 3, 7 tiles with 4",
+        "round 1 uses [9-9], round 2 [8-8], and so on down ([0-0] in round 10)",
+        "Placing it is the placer's turn: the next player plays next.",
+        "Before anything else, 4 tiles must be laid against the hub double itself",
+        "Arms are numbered A1, A2, ... in the order they are made",
+        "must take 3 tiles before any other play, each cover starting a new arm (the double "
+        "closes its own arm)",
+        "The next tiles laid, by whoever is to play, must go on it",
+        "[0-0] is charged 50.",
+        "The game is 10 rounds, each with its own hub double: the lowest total wins",
+    ],
 }
 
 SECTIONS = ["Equipment", "Players and the deal", "The lead", "The layout and the spinner",

@@ -66,9 +66,10 @@ def _keys(hand: Any, legal: list[int]) -> list[tuple[int, ...]]:
 def mirror_of(hand: HandLike, legal: list[int]) -> list[int]:
     """For each move of ``legal`` (moves of the player to move in ``hand``),
     the index in ``legal`` of the first move that is one with it (its own
-    index when none before it is).  A native hand answers from the kernel."""
+    index when none before it is).  A native hand answers from the kernel; in
+    a train layout every move is its own (whichever core steps it)."""
     native = getattr(hand, "native", None)
-    if native is not None:
+    if native is not None and hand.rules.trains is None:
         return list(native.mirror_of(legal))
     first: dict[tuple[int, ...], int] = {}
     return [first.setdefault(key, i) for i, key in enumerate(_keys(hand, legal))]

@@ -99,11 +99,7 @@ def key(ref: str, modules: tuple[str, ...] = COMPILER) -> str | None:
         for module in modules:
             digest.update(module.encode() + b"\0")
             digest.update((_PACKAGE / f"{module.replace('.', '/')}.py").read_bytes())
-        preview = builtin_dir() / "preview"
-        entries = sorted(builtin_dir().iterdir(), key=lambda e: e.name)
-        if preview.is_dir():  # the built-ins under way (bones.lang.load.PREVIEW_DIR)
-            entries += sorted(preview.iterdir(), key=lambda e: e.name)
-        for entry in entries:
+        for entry in sorted(builtin_dir().iterdir(), key=lambda e: e.name):
             if entry.name.lower().endswith(_YAML_SUFFIXES) and entry.is_file():
                 digest.update(entry.name.encode() + b"\0")
                 digest.update(entry.read_bytes())

@@ -1181,6 +1181,8 @@ def _players_summary(variant: spec.Variant) -> str:
 
 
 def _spinner_summary(variant: spec.Variant) -> str:
+    if variant.layout.trains is not None:
+        return "personal trains, hub" if variant.layout.trains.personal else "arms from the hub"
     sp = variant.layout.spinner
     if sp.kind == "none":
         return "none"
@@ -1235,11 +1237,14 @@ FAMILIES = {
     "points": "Point games: plays score by the count",
     "partnership": "Partnership games: no points in play, two teams",
     "block": "Block games",
+    "trains": "Train games: trains grow from the round's hub double, lowest total wins",
 }
 
 
 def family(v: spec.Variant) -> str:
     """The family a variant belongs to, from its rules (a key of :data:`FAMILIES`)."""
+    if v.layout.trains is not None:
+        return "trains"
     if v.scoring.when.kind != "none":
         return "points"
     if v.players.partnerships.kind == "required":

@@ -125,22 +125,6 @@ def builtin_names() -> list[str]:
     return list(_registry()[1])
 
 
-#: Built-ins under way (``variants/preview/``): loaded by name like the
-#: others, but not yet listed by :func:`builtin_names`, because not every
-#: part of bones plays them yet (docs/trains.md says which parts do).
-PREVIEW_DIR = "preview"
-
-
-def preview_names() -> list[str]:
-    """The names of the built-ins under way (``variants/preview/``), sorted."""
-    try:
-        entries = list((_builtin_dir() / PREVIEW_DIR).iterdir())
-    except OSError:
-        return []
-    return sorted(e.name.rsplit(".", 1)[0] for e in entries
-                  if e.name.lower().endswith(_YAML_SUFFIXES) and e.is_file())
-
-
 def _unknown_name(name: str) -> VariantError:
     index, _ = _registry()
     message = f"unknown variant {name!r}"
@@ -156,12 +140,9 @@ def _find_builtin(name: str) -> Traversable | None:
     if not key or "/" in key or "\\" in key:
         return None
     fast = _builtin_dir() / f"{key}.yaml"
-    preview = _builtin_dir() / PREVIEW_DIR / f"{key}.yaml"
     try:
         if fast.is_file():
             return fast
-        if preview.is_file():
-            return preview
     except OSError:  # pragma: no cover
         pass
     return _registry()[0].get(key)

@@ -132,8 +132,52 @@ def rule_phrase(rule: Settle, side: str) -> str:
     return "nobody scores"
 
 
+def train_rule_phrase(rules: Rules) -> str:
+    """How a train layout's round charges the hands, in a few words.
+
+    >>> from bones.lang.load import load_variant
+    >>> from bones.lang.compile import compile_rules
+    >>> train_rule_phrase(compile_rules(load_variant("mexican-train")))
+    'each player is charged the pips left in his own hand, [0-0] 50'
+    """
+    trains = rules.trains
+    assert trains is not None
+    ts = rules.tiles
+    odd = [f"[{ts.names[t]}] {v}" for t, v in enumerate(trains.values) if v != ts.pips[t]]
+    phrase = "each player is charged the pips left in his own hand"
+    if len(odd) > 4:  # a charge for every tile with a blank half, say
+        phrase += ", some tiles at other values"
+    elif odd:
+        phrase += ", " + ", ".join(odd)
+    if trains.marker_penalty:
+        phrase += f", and {trains.marker_penalty} for a marker on his train"
+    return phrase
+
+
+def _train_hand_end(rules: Rules, hand: HandLike, summary: HandSummary) -> HandEnd:
+    """A train layout's round: each seat is charged its own hand's value
+    (``pips`` is that value: a tile's charge, not always its pips)."""
+    seats = tuple(
+        SeatLeft(seat, seat, tuple(rules.tiles.tiles_of(hand.hands[seat])),
+                 hand.pips_left(seat), True)
+        for seat in range(rules.players))
+    return HandEnd(
+        outcome=Outcome(summary.end),
+        domino_seat=hand.domino_seat,
+        rule=train_rule_phrase(rules),
+        seats=seats,
+        pooled=tuple(s.pips for s in seats),
+        unit=1,
+        rounded=None,
+        counted=None,
+        settlement=tuple(summary.settlement),
+    )
+
+
 def hand_end(rules: Rules, hand: HandLike, summary: HandSummary) -> HandEnd:
     """The account of ``hand``, finished with ``summary``."""
+    if rules.trains is not None and summary.end in (Outcome.DOMINO, Outcome.BLOCKED):
+        return _train_hand_end(rules, hand, summary)
     rule = settlement_rule(rules, summary.end)
     _, pooled, doubles, domino, blocker, players, behind = settlement_inputs(
         rules, hand.hands, summary.end, hand.domino_seat, hand.last_player)
@@ -200,4 +244,5 @@ def bonus_parts(rules: Rules, hand: HandLike, end: int) -> tuple[tuple[str, int]
     return tuple(parts)
 
 
-__all__ = ["HandEnd", "SeatLeft", "bonus_parts", "hand_end", "rule_phrase", "settlement_rule"]
+__all__ = ["HandEnd", "SeatLeft", "bonus_parts", "hand_end", "rule_phrase", "settlement_rule",
+           "train_rule_phrase"]

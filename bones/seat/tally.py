@@ -47,9 +47,12 @@ class CountPart:
 def count_parts(hand: HandLike) -> list[CountPart]:
     """The terms of ``hand.count``: every arm (by arm), then every hub; zeros kept.
 
-    Their points always add up to the count.
+    Their points always add up to the count.  A train layout counts nothing
+    during play (its count is always 0): no parts.
     """
     parts: list[CountPart] = []
+    if getattr(hand.rules, "trains", None) is not None:
+        return parts
     for a in range(len(hand.arm_end)):
         pip, weight, name = hand.arm_end[a], hand.arm_weight[a], arm_name(a)
         if hand.arm_hub[a] >= 0:  # still at its hub: the hub counts for it

@@ -65,10 +65,9 @@ async def index(request: Request) -> Response:
 
 
 async def variants(request: Request) -> Response:
-    from bones.web.variants import preview_rows, summary_rows
+    from bones.web.variants import summary_rows
 
-    return JSONResponse({"variants": await run_in_threadpool(summary_rows),
-                         "preview": await run_in_threadpool(preview_rows)})
+    return JSONResponse({"variants": await run_in_threadpool(summary_rows)})
 
 
 async def variant(request: Request) -> Response:

@@ -31,11 +31,10 @@ class WebVariantError(ValueError):
 
 
 def _aliases() -> dict[str, str]:
-    from bones.lang.load import load_variant, preview_names
+    from bones.lang.load import load_variant
 
     out: dict[str, str] = {}
-    # the built-ins under way (variants/preview/) are played at the table too
-    for name in builtin_names() + preview_names():
+    for name in builtin_names():
         variant = load_variant(name)
         out[name.lower()] = name
         for alias in variant.aliases:
@@ -123,16 +122,6 @@ def summary_rows() -> list[dict[str, Any]]:
     from bones.lang.describe import catalogue
 
     return catalogue()
-
-
-def preview_rows() -> list[dict[str, Any]]:
-    """The built-ins under way (``variants/preview/``: the train layouts) in the rows of
-    :func:`summary_rows`, each marked ``preview``: the table plays them, the page lists
-    them after the others."""
-    from bones.lang.describe import catalogue_row
-    from bones.lang.load import load_variant, preview_names
-
-    return [{**catalogue_row(load_variant(name)), "preview": True} for name in preview_names()]
 
 
 def details(variant: Variant, players: int | None = None) -> dict[str, Any]:

@@ -13,9 +13,7 @@ import { linksCard, linksOf, rememberLinks } from "./invite.js";
 import { resetTurn } from "./signals.js";
 import { botOptions } from "./bots.js";
 
-const state = { variants: [], preview: [], bots: [], offered: [], table: null, houseText: "", sim: null };
-// the built-ins and, after them, those under way (variants/preview/: the train layouts)
-const allVariants = () => state.variants.concat(state.preview);
+const state = { variants: [], bots: [], offered: [], table: null, houseText: "", sim: null };
 const main = () => $("#main");
 
 function note(text, kind = "") {
@@ -70,8 +68,7 @@ window.addEventListener("hashchange", route);
 // ----------------------------------------------------------------- new game
 
 function variantOptions(selected, { house = true } = {}) {
-  const opts = allVariants().map((v) => h("option", { value: v.name, selected: v.name === selected },
-    v.preview ? `${v.name} (preview)` : v.name));
+  const opts = state.variants.map((v) => h("option", { value: v.name, selected: v.name === selected }, v.name));
   if (house && state.houseText) opts.push(h("option", { value: "@house", selected: selected === "@house" }, "my house rule (from the editor)"));
   return opts;
 }
@@ -113,7 +110,7 @@ function variantRef(name) { return name === "@house" ? state.houseText : name; }
 // rule's as the server reads them from its text (never guessed).
 async function playerCounts(name) {
   if (name !== "@house") {
-    const x = allVariants().find((y) => y.name === name);
+    const x = state.variants.find((y) => y.name === name);
     return x ? x.players : [2];
   }
   if (state.houseCounts && state.houseCounts.text === state.houseText) return state.houseCounts.players;
@@ -134,7 +131,7 @@ async function fillCounts(select, name) {
 }
 
 function showNew(preselect = "sniff") {
-  const v = allVariants().find((x) => x.name === preselect) || state.variants[0];
+  const v = state.variants.find((x) => x.name === preselect) || state.variants[0];
   const players = h("select", { id: "players" });
   const seatsBox = h("div", { id: "seats-config" });
   const chosen = preselect === "@house" && state.houseText ? "@house" : (v ? v.name : "sniff");
@@ -144,7 +141,7 @@ function showNew(preselect = "sniff") {
   const summary = h("p", { class: "muted", id: "variant-summary" });
 
   async function fillPlayers() {
-    const x = allVariants().find((y) => y.name === variantSel.value);
+    const x = state.variants.find((y) => y.name === variantSel.value);
     summary.textContent = x ? x.summary : "your house rule, as the editor holds it";
     await fillCounts(players, variantSel.value);
     fillSeats();
@@ -232,7 +229,7 @@ function showGame(id) {
 // ----------------------------------------------------------------- rules
 
 async function showRules(name) {
-  const list = h("div", { class: "variant-list" }, allVariants().map((v) =>
+  const list = h("div", { class: "variant-list" }, state.variants.map((v) =>
     h("a", { class: `variant-card ${v.name === name ? "active" : ""}`, href: `#rules=${v.name}` },
       h("b", {}, v.name), h("span", { class: "muted" }, ` ${v.players_text} · ${v.target}`),
       h("p", {}, v.summary))));
@@ -561,9 +558,8 @@ async function resume(name) {
 
 async function boot() {
   try {
-    const [{ variants, preview }, { bots, offered }] = await Promise.all([call("GET", "/api/variants"), call("GET", "/api/bots")]);
+    const [{ variants }, { bots, offered }] = await Promise.all([call("GET", "/api/variants"), call("GET", "/api/bots")]);
     state.variants = variants;
-    state.preview = preview || [];
     state.bots = bots;
     state.offered = offered || [];
   } catch (err) {
