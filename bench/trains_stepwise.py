@@ -23,6 +23,8 @@ import time
 
 from bones.engine import core
 from bones.engine.match import Match
+from bones.engine.nativetrains import NativeTrainHand
+from bones.engine.trains import TrainHand
 from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
 
@@ -40,7 +42,8 @@ def run(variant: str, players: int, rounds: int, read: bool) -> tuple[str, int, 
         kind = type(hand).__name__
         while not hand.over:
             if read:
-                hand.ends()  # type: ignore[attr-defined]
+                assert isinstance(hand, (TrainHand, NativeTrainHand))
+                hand.ends()
             hand.apply(rng.choice(hand.legal_moves()))
             plies += 1
     return kind, plies, time.process_time() - start
