@@ -179,26 +179,26 @@ def test_a_ctrl_c_while_typer_builds_the_commands_ends_quietly(monkeypatch, caps
 
 def test_the_entry_point_leaves_an_ignored_ctrl_c_ignored() -> None:
     # a shell's background job ignores Ctrl-C; bones does not take it back
-    from bones.cli import entry
+    from bones.cli import entry, shared
 
     before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         assert entry.take_ctrl_c() is False
         assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
-        with entry.ctrl_c_raises():
+        with shared.ctrl_c_raises():
             assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, before)
 
 
 def test_a_command_that_keeps_its_work_takes_ctrl_c_as_keyboard_interrupt() -> None:
-    from bones.cli import entry
+    from bones.cli import entry, shared
 
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         assert entry.take_ctrl_c() is True
         assert signal.getsignal(signal.SIGINT) is entry._interrupted
-        with entry.ctrl_c_raises():
+        with shared.ctrl_c_raises():
             assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
         assert signal.getsignal(signal.SIGINT) is entry._interrupted
     finally:

@@ -150,7 +150,7 @@ def test_a_rungs_figures_come_from_the_paired_report() -> None:
 
 @pytest.mark.parametrize("args, message", [
     (["--peers"], "--peers needs --tournament"),
-    (["--tournament", "--check"], "--check and --trains are for the levels' ladder"),
+    (["--tournament", "--check"], "--check, --players and --hands are for the levels' ladder"),
     (["-n", "0"], "-n must be at least 1"),
     (["--min-elo", "lots"], "invalid float value"),
 ])

@@ -5,7 +5,7 @@ loads (its modules imported, Typer building the commands from their
 signatures) and during a command that keeps nothing, it ends the process as
 an interrupted command (exit status 130, nothing printed), never a traceback
 from the middle of an import.  A command that keeps what it has done takes
-Ctrl-C as ``KeyboardInterrupt`` inside :func:`ctrl_c_raises` (``bones
+Ctrl-C as ``KeyboardInterrupt`` inside :func:`bones.cli.shared.ctrl_c_raises` (``bones
 simulate`` keeps its finished games, ``bones play`` saves; ``bones serve``
 hands it to its server).
 
@@ -47,25 +47,6 @@ def take_ctrl_c() -> bool:
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     return True
-
-
-class ctrl_c_raises:  # noqa: N801 - used as a function: ``with ctrl_c_raises():``
-    """Within the block, Ctrl-C raises ``KeyboardInterrupt`` (a command that
-    keeps what it has done catches it); after it, Ctrl-C is as before.  Only
-    the main thread sets handlers; an ignored Ctrl-C stays ignored.  (A
-    class, not contextlib: nothing more is imported before Ctrl-C is taken.)"""
-
-    def __enter__(self) -> None:
-        import threading
-
-        self.previous: object = None
-        if (threading.current_thread() is threading.main_thread()
-                and signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, None)):
-            self.previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)  # type: ignore[arg-type]
 
 
 def main() -> None:

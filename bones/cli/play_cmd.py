@@ -21,8 +21,8 @@ import typer
 
 from bones.bots import BotError, delay_problem, parse_bots
 from bones.bots.levels import LEVELS, LevelError, find_level
-from bones.cli.entry import ctrl_c_raises
 from bones.cli.options import Players, Seed, Teams, variant_or_exit
+from bones.cli.shared import ctrl_c_raises
 
 _HELP = """Play a variant at the terminal against bots (or friends at the same keyboard).
 

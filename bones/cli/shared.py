@@ -12,12 +12,31 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import signal
 import sys
+import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from bones.lang.spec import Variant
     from bones.lang.yamlsource import LocatedProblem
+
+
+class ctrl_c_raises:  # noqa: N801 - used as a function: ``with ctrl_c_raises():``
+    """Within the block, Ctrl-C raises ``KeyboardInterrupt`` (a command that
+    keeps what it has done catches it); after it, Ctrl-C is as before.  Only
+    the main thread sets handlers; an ignored Ctrl-C stays ignored."""
+
+    def __enter__(self) -> None:
+        self.previous: object = None
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, None)):
+            self.previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)  # type: ignore[arg-type]
+
 
 EXIT_OK = 0
 EXIT_PROBLEM = 1

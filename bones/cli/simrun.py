@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 from bones.bots import Bot, BotError, make_bot, permit_outside, split_bots, time_limited_bots
-from bones.cli.entry import ctrl_c_raises
 from bones.cli.shared import (
     EXIT_PROBLEM,
     EXIT_USAGE,
     CommandError,
+    ctrl_c_raises,
     echo,
     load_variant,
     note,

@@ -233,7 +233,8 @@ def new_train_hand(rules: Rules, deal: Deal, scores: list[int] | None = None, po
         module = native()
         from bones.engine.nativetrains import NativeTrainHand  # lazy: see new_hand
 
-        return NativeTrainHand.from_deal(rules, deal, module, scores, pot, got_in, number)
+        return NativeTrainHand.from_deal(rules, deal, module, flat_table(rules), scores, pot,
+                                         got_in, number)
     from bones.engine.trains import TrainHand  # lazy: only train layouts need it
 
     return TrainHand.from_deal(rules, deal, scores, pot, got_in, number)

@@ -63,17 +63,17 @@ class NativeTrainHand:
         self._bone: tuple[int, ...] | None = None
 
     @classmethod
-    def from_deal(cls, rules: Rules, deal: Deal, module: Any, scores: list[int] | None = None,
-                  pot: int = 0, got_in: Sequence[bool] | None = None,
-                  number: int = 1) -> NativeTrainHand:
-        """The round ``deal`` starts (as :meth:`TrainHand.from_deal`), on ``module``."""
-        from bones.engine.core import flat_table  # lazy: core imports this module lazily
-
+    def from_deal(cls, rules: Rules, deal: Deal, module: Any, table: dict[str, Any],
+                  scores: list[int] | None = None, pot: int = 0,
+                  got_in: Sequence[bool] | None = None, number: int = 1) -> NativeTrainHand:
+        """The round ``deal`` starts (as :meth:`TrainHand.from_deal`), on
+        ``module``, ``table`` the rules' flat table
+        (:func:`bones.engine.core.flat_table`)."""
         if scores is None:
             scores = [0] * rules.owners
         ts = rules.tiles
         native = module.TrainHand(
-            flat_table(rules), [ts.tiles_of(h) for h in deal.hands], list(deal.boneyard),
+            table, [ts.tiles_of(h) for h in deal.hands], list(deal.boneyard),
             deal.leader, deal.lead_tile, list(scores), number)
         start = (deal.lead_doubles_only, deal.out_of_play, pot,
                  tuple(got_in) if got_in is not None else None, deal.lead_tile, number)
