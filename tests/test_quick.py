@@ -90,6 +90,7 @@ LEFT_TO_TYPER = [
     ["simulate", "sniff", "--hands"],
     ["simulate", "sniff", "--hands", "x"],
     ["simulate", "sniff", "--hands", "+1"],
+    ["simulate", "sniff", "--hands", "1" * 5000],  # past int()'s digit limit: Click's message
     ["simulate", "sniff", "--hands", " 1"],
     ["simulate", "sniff", "--hands", "1_0"],
     ["simulate", "sniff", "--hands", "1000000001"],
@@ -135,7 +136,7 @@ def test_a_plain_command_line_is_read_as_typer_reads_it(args: list[str],
     assert seen == [dict(bound.arguments)]
 
 
-@pytest.mark.parametrize("args", LEFT_TO_TYPER, ids=" ".join)
+@pytest.mark.parametrize("args", LEFT_TO_TYPER, ids=lambda a: " ".join(a)[:60])
 def test_anything_else_is_left_to_typer(args: list[str]) -> None:
     assert parse(args) is None
 
@@ -170,9 +171,19 @@ def _run(tmp_path: Path, code: list[str], args: list[str]) -> tuple[int, str, st
     ["simulate", "sniff", "--json", "--csv"],  # exclusive: 2
     ["simulate", "sniff", "-n", "0"],  # 2
     ["simulate", "sniff", "--hands", "1", "--bots", "gredy"],  # an unknown bot: 2
-], ids=" ".join)
+], ids=lambda a: " ".join(a)[:60])
 def test_the_quick_path_runs_as_the_whole_command_line(tmp_path: Path, args: list[str]) -> None:
     quick = _run(tmp_path, ["-m", "bones"], args)
     whole = _run(tmp_path, ["-c", _WHOLE], args)
     assert quick == whole
     assert quick[1] or quick[2].startswith("bones simulate: ")
+
+
+def test_a_number_past_ints_digit_limit_is_a_usage_error_not_a_traceback() -> None:
+    # int() refuses more than 4,300 digits with a ValueError: the quick path
+    # reads at most 20 and leaves the rest to Click, which says it in one line
+    done = subprocess.run([sys.executable, "-m", "bones", "simulate", "sniff", "--hands",
+                           "9" * 5000], capture_output=True, text=True)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "Invalid value for '--hands'" in done.stderr

@@ -62,8 +62,9 @@ OPTIONS: dict[str, Spec] = {
     "-q": Spec("quiet", "flag"),
 }
 
-#: A whole number as Typer surely reads it (Python's ``int`` reads more)
-_INT = re.compile(r"-?[0-9]+")
+#: A whole number as Typer surely reads it (Python's ``int`` reads more), of
+#: a bounded length (a longer one is left to the whole command line's reading)
+_INT = re.compile(r"-?[0-9]{1,20}")
 
 
 def _value(spec: Spec, text: str) -> Any:
