@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import random
 import warnings
 
 import pytest
@@ -20,6 +21,7 @@ pytest.importorskip("gymnasium")
 import numpy as np  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
+from test_trains import _rules as _changed_rules  # noqa: E402
 
 from bones.adapters import gymnasium as gym_adapter  # noqa: E402
 from bones.adapters import pettingzoo as pz_adapter  # noqa: E402
@@ -28,6 +30,7 @@ from bones.engine.match import Match  # noqa: E402
 from bones.engine.moves import arm_of, tile_of  # noqa: E402
 from bones.engine.notation import format_move  # noqa: E402
 from bones.engine.rng import Rng  # noqa: E402
+from bones.engine.trains import TrainHand  # noqa: E402
 from bones.lang.compile import compile_rules  # noqa: E402
 from bones.lang.load import load_variant  # noqa: E402
 from bones.seat.actions import ActionSpace, train_arms  # noqa: E402
@@ -224,3 +227,24 @@ def test_the_vector_environment_refuses_trains_with_one_line() -> None:
     with pytest.raises(ValueError, match=r"^mexican-train: the vector environment steps the "
                        r"native core, which does not play train layouts yet; use "):
         BonesVectorEnv("mexican-train", num_envs=2, opponents="random")
+
+
+@pytest.mark.parametrize("changes", [
+    {},
+    {"layout.trains.doubles.first_spinner": True},
+    {"layout.trains.doubles.first_spinner": True, "layout.trains.doubles.cover": 1},
+], ids=["default", "spinner", "spinner-one-cover"])
+def test_no_round_grows_more_arms_than_the_action_space_holds(changes: dict) -> None:
+    # a spinner grows two arms where a double with one cover grows one: the
+    # action space's bound must count it (it once fell one short)
+    rules = _changed_rules("chicken-foot", 2, changes)
+    bound, worst = train_arms(rules), 0
+    for seed in range(300):
+        hand = TrainHand.from_deal(rules, Match(rules, seed=seed).next_deal(), [0, 0])
+        rng = random.Random(seed)
+        while not hand.over:
+            hand.play(rng.choice(hand.legal_moves()))
+            worst = max(worst, len(hand.arm_open))
+    assert worst <= bound
+    if changes:
+        assert worst > bound - 3  # the rounds came near the bound

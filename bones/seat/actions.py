@@ -76,12 +76,14 @@ def train_arms(rules: Rules) -> int:
     """The most arms a train layout of ``rules`` can have: a personal train
     per seat, the public trains, the arms laid against the hub and, where a
     double's covers are new arms (``toes``), ``cover`` of them for every
-    double but the hub's."""
+    double but the hub's (the first of them two, where it is a spinner)."""
     trains: TrainRules = rules.trains
     assert trains is not None
     grown: int = trains.hub_tiles
     if trains.toes:
         grown += trains.cover * int(rules.tiles.highest)  # every double but the hub's
+        if trains.first_spinner:  # one double grows two arms (its sides), not ``cover``
+            grown += max(0, 2 - int(trains.cover))
     seats: int = rules.players * int(trains.seat_trains)
     return seats + trains.public + grown
 
