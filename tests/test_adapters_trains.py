@@ -2,8 +2,8 @@
 names a play by tile and target (``T<n>``, ``M``, ``H``, ``F``, ``A<k>``)
 from the compiled rules, the same index for the same play in every
 position; the Gymnasium and PettingZoo environments pass their frameworks'
-checkers on the Python core; the native vector environment and OpenSpiel
-refuse with one line."""
+checkers on the Python core; OpenSpiel refuses with one line (the native
+vector environment plays them: tests/test_adapters_vector_trains.py)."""
 
 from __future__ import annotations
 
@@ -219,14 +219,6 @@ def test_a_round_s_charges_count_against_the_seat() -> None:
         assert game.rewards.index(max(game.rewards)) == charges.index(min(charges))
         checked += 1
     assert checked == 4
-
-
-def test_the_vector_environment_refuses_trains_with_one_line() -> None:
-    from bones.adapters.vector import BonesVectorEnv
-
-    with pytest.raises(ValueError, match=r"^mexican-train: the vector environment steps the "
-                       r"native core, which does not play train layouts yet; use "):
-        BonesVectorEnv("mexican-train", num_envs=2, opponents="random")
 
 
 @pytest.mark.parametrize("changes", [

@@ -244,7 +244,7 @@ def test_the_native_round_refuses_bad_input_in_one_line() -> None:
         nat.apply(12345)
     with pytest.raises(ValueError, match="not a train layout"):
         bones_native.TrainHand(flatten(_rules("sniff", 2)), [[], []], [], 0, 0)
-    # the line hand, the searches and the vector environment refuse a train table
+    # the line hand and the line searches refuse a train table
     with pytest.raises(ValueError, match="in simulations only"):
         bones_native.Rules(flatten(rules))
     assert core.native_object(rules, "Searcher") is None

@@ -23,7 +23,7 @@ from typing import Any
 
 from bones.engine.handlike import HandLike
 from bones.engine.leads import Deal
-from bones.engine.nativetrains import NativeTrainHand
+from bones.engine.nativetrains import NativeTrainHand, twin_of
 from bones.engine.notation import arm_name
 from bones.engine.rules import Rules
 from bones.engine.trains import TrainHand
@@ -63,12 +63,8 @@ def render_text(rules: Rules, hand: HandLike, match: Any, deal: Deal | None,
     if rules.trains is not None:
         # a Python TrainHand, or the native one that reads alike (docs/trains.md)
         train: TrainHand | NativeTrainHand = hand  # type: ignore[assignment]
-        marked = [s for s, m in enumerate(train.marked) if m]
-        text = draw_table(rules, hand_number=len(match.history) + (0 if hand.over else 1),
-                          scores=list(match.scores), hands=list(hand.hands), turn=hand.turn,
-                          playing=not hand.over, boneyard_left=hand.boneyard_left,
-                          layout=None, open_ends=train.ends(), count=hand.count, seat=seat)
-        return text + "markers: " + (", ".join(f"seat {s}" for s in marked) or "none") + "\n"
+        return _draw_trains(rules, train, len(match.history) + (0 if hand.over else 1),
+                            list(match.scores), seat)
     layout = None
     if deal is not None:
         # the boneyard as it was drawn (a draw chosen by chance reorders it)
@@ -81,10 +77,26 @@ def render_text(rules: Rules, hand: HandLike, match: Any, deal: Deal | None,
                       layout=layout, open_ends=hand.open_ends(), count=hand.count, seat=seat)
 
 
+def _draw_trains(rules: Rules, train: TrainHand | NativeTrainHand, hand_number: int,
+                 scores: list[int], seat: int | None) -> str:
+    """A train round drawn as its trains' open ends by target and the markers."""
+    marked = [s for s, m in enumerate(train.marked) if m]
+    text = draw_table(rules, hand_number=hand_number, scores=scores, hands=list(train.hands),
+                      turn=train.turn, playing=not train.over,
+                      boneyard_left=train.boneyard_left, layout=None, open_ends=train.ends(),
+                      count=train.count, seat=seat)
+    return text + "markers: " + (", ".join(f"seat {s}" for s in marked) or "none") + "\n"
+
+
 def render_state(rules: Rules, state: dict[str, Any], seat: int | None = None) -> str:
     """A table of the vector environment (``bones_native.VectorCore.table``:
-    its hand, how it was dealt and the moves made), drawn as
-    :func:`render_text` draws a hand."""
+    its hand, how it was dealt and the moves made; a train round's fields),
+    drawn as :func:`render_text` draws a hand."""
+    if rules.trains is not None:
+        train = twin_of(rules, state, list(state["boneyard"]),
+                        (False, 0, 0, None, state["lead_tile"], state["number"]))
+        return _draw_trains(rules, train, state["hands_played"] + (1 if state["playing"] else 0),
+                            list(state["scores"]), seat)
     deal = Deal(tuple(state["dealt"]), tuple(state["boneyard"]), state["leader"],
                 state["lead_tile"], state["lead_doubles_only"], state["out_of_play"])
     layout = layout_of(rules, deal, list(state["moves"]))

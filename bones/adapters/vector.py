@@ -189,10 +189,6 @@ class BonesVectorEnv(gymnasium.vector.VectorEnv):
         if episode not in ("hand", "match"):
             raise ValueError(f"episode must be 'hand' or 'match', not {episode!r}")
         rules = compile_table(variant, players, teams)
-        if rules.trains is not None:  # docs/adapters.md, "Train layouts"
-            raise ValueError(f"{rules.name}: the vector environment steps the native core, which "
-                             "does not play train layouts yet; use bones.adapters.gymnasium.env "
-                             "or bones.adapters.pettingzoo.env (the Python core)")
         self.rules = rules
         p = rules.players
         if seat == SELF_PLAY:

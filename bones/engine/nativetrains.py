@@ -116,33 +116,7 @@ class NativeTrainHand:
         twin = self._twin
         if twin is not None:
             return twin
-        f = self._h.fields()
-        doubles_only, out_of_play, pot, got_in, lead_tile, number = self._start
-        rules = self.rules
-        twin = TrainHand(rules, f["hands"], list(self.boneyard), f["leader"],
-                         list(f["scores"]), lead_tile, doubles_only, out_of_play, pot, got_in,
-                         number)
-        for name in _COPIED:
-            setattr(twin, name, f[name])
-        twin.won_seat = f["won_by"]
-        twin.must_cover = f["must_cover"]
-        twin.drawn = list(f["drawn"])
-        twin.on_table = f["on_table"]
-        twin.settlement = f["settlement"]
-        twin.log = [tuple(e) for e in f["log"]]
-        twin.arm_open = list(f["arm_open"])
-        twin.arm_end = list(f["arm_end"])
-        twin.arm_owner = list(f["arm_owner"])
-        arms = len(twin.arm_open)
-        twin.arm_weight = [1] * arms
-        twin.arm_hub = [-1] * arms
-        twin.arm_root = [-1] * arms
-        twin.arm_side = [False] * arms
-        twin.arm_stub = [False] * arms
-        twin.arm_frozen = [-1] * arms
-        twin.marked = list(f["marked"])
-        twin.first_done = list(f["first_done"])
-        twin.owed = [list(o) for o in f["owed"]]
+        twin = twin_of(self.rules, self._h.fields(), list(self.boneyard), self._start)
         self._twin = twin
         return twin
 
@@ -245,9 +219,42 @@ class NativeTrainHand:
                 f"state {self.state}>")
 
 
+def twin_of(rules: Rules, f: dict[str, Any], boneyard: list[int],
+            start: tuple[bool, int, int, Sequence[bool] | None, int, int]) -> TrainHand:
+    """The Python :class:`TrainHand` of a kernel round's ``fields()`` ``f``
+    (``bones_native.TrainHand.fields``), its boneyard ``boneyard`` and the
+    deal's ``start`` (lead_doubles_only, out_of_play, pot, got_in,
+    lead_tile, number)."""
+    doubles_only, out_of_play, pot, got_in, lead_tile, number = start
+    twin = TrainHand(rules, f["hands"], boneyard, f["leader"], list(f["scores"]), lead_tile,
+                     doubles_only, out_of_play, pot, got_in, number)
+    for name in _COPIED:
+        setattr(twin, name, f[name])
+    twin.won_seat = f["won_by"]
+    twin.must_cover = f["must_cover"]
+    twin.drawn = list(f["drawn"])
+    twin.on_table = f["on_table"]
+    twin.settlement = f["settlement"]
+    twin.log = [tuple(e) for e in f["log"]]
+    twin.arm_open = list(f["arm_open"])
+    twin.arm_end = list(f["arm_end"])
+    twin.arm_owner = list(f["arm_owner"])
+    arms = len(twin.arm_open)
+    twin.arm_weight = [1] * arms
+    twin.arm_hub = [-1] * arms
+    twin.arm_root = [-1] * arms
+    twin.arm_side = [False] * arms
+    twin.arm_stub = [False] * arms
+    twin.arm_frozen = [-1] * arms
+    twin.marked = list(f["marked"])
+    twin.first_done = list(f["first_done"])
+    twin.owed = [list(o) for o in f["owed"]]
+    return twin
+
+
 def _same(hand: TrainHand) -> TrainHand:
     """Unpickle a native train hand: its Python twin, pickled whole."""
     return hand
 
 
-__all__ = ["NativeTrainHand"]
+__all__ = ["NativeTrainHand", "twin_of"]

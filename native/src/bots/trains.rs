@@ -38,6 +38,22 @@ pub struct TrainView<const W: usize> {
 }
 
 impl<const W: usize> TrainView<W> {
+    /// `seat`'s view of the round `hand` (`observation.observe`): the
+    /// layout is the hand itself, whose other hands and boneyard's unseen
+    /// part every sampled world deals again.
+    pub fn of(hand: &TrainHand<W>, seat: usize) -> TrainView<W> {
+        let players = hand.rules.t.players;
+        let own = hand.hands[seat];
+        TrainView {
+            seat,
+            own,
+            counts: (0..players).map(|s| hand.hands[s].ones().count()).collect(),
+            unseen: hand.rules.full.and_not(&own).and_not(&hand.on_table),
+            boneyard_left: hand.boneyard.len() - hand.bone_pos,
+            layout: hand.clone(),
+        }
+    }
+
     /// `observation.sample_world` of a train hand: the unseen tiles (lowest
     /// id first) shuffled and dealt to the other seats in seat order, the
     /// rest (lowest id first) shuffled into the boneyard's unseen part.

@@ -191,6 +191,22 @@ impl Trains {
         Ok(())
     }
 
+    /// The most arms a round can make (`bones.seat.actions.train_arms`): a
+    /// personal train per seat, the public trains, the arms laid against
+    /// the hub and, where covers are new arms (`toes`), `cover` of them for
+    /// every double but the hub's (two for the first, where it spins).
+    pub fn most_arms(&self, players: usize, highest: usize) -> usize {
+        let mut grown = self.hub_tiles;
+        if self.toes {
+            let cover = usize::try_from(self.cover).unwrap_or(0);
+            grown += cover * highest;
+            if self.first_spinner {
+                grown += 2usize.saturating_sub(cover);
+            }
+        }
+        players * usize::from(self.seat_trains) + self.public + grown
+    }
+
     /// The hub double's number in round `round` (1 first).
     pub fn hub_pip(&self, round: usize) -> usize {
         self.top.saturating_sub(round.saturating_sub(1))

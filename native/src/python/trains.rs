@@ -305,7 +305,10 @@ impl TrainHand {
     }
 }
 
-fn fields<'py, const W: usize>(py: Python<'py>, h: &Kernel<W>) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn fields<'py, const W: usize>(
+    py: Python<'py>,
+    h: &Kernel<W>,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     let players = h.rules.t.players;
     let wide = |v: &[i8]| v.iter().map(|&x| i64::from(x)).collect::<Vec<i64>>();

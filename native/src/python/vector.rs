@@ -315,6 +315,17 @@ fn built<const W: usize>(
 /// What `VectorCore.table` tells of one table (a dict): the hand in play,
 /// how it was dealt and its moves, so that `bones.adapters.vector` draws it.
 fn table_state<'py, const W: usize>(py: Python<'py>, env: &Env<W>) -> PyResult<Bound<'py, PyDict>> {
+    if let Some(tr) = env.trains() {
+        // a train round is drawn from its fields (`render.render_state`)
+        let out = crate::python::trains::fields(py, &tr.hand)?;
+        out.set_item("over", env.over())?;
+        out.set_item("playing", tr.hand.state == PLAYING)?;
+        out.set_item("hands_played", tr.mt.base.hands_played)?;
+        out.set_item("boneyard", tr.hand.boneyard.clone())?;
+        out.set_item("lead_tile", tr.hand.lead_tile)?;
+        out.set_item("number", tr.hand.number)?;
+        return Ok(out);
+    }
     let h = env.hand();
     let d = env.dealt();
     let players = h.rules.t.players;

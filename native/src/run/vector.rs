@@ -16,6 +16,7 @@ use crate::bots::heuristic::{heuristic_decide, Void, Voids};
 use crate::bots::ismcts;
 use crate::bots::rollouts::Policy;
 use crate::bots::search::{search, Budget};
+use crate::bots::trains::{tree as train_tree, worlds as train_worlds, TrainView};
 use crate::bots::world::View;
 use crate::kernel::bits::Bits;
 use crate::kernel::codes::AfterDouble;
@@ -26,6 +27,14 @@ use crate::kernel::moves::{arm_of, is_tile_move, play_code, tile_of, DRAW, PASS,
 use crate::kernel::rng::{derive, Rng};
 use crate::kernel::table::MatchRules;
 use crate::kernel::table::{Rules, MAX_PLAYERS};
+use crate::kernel::trains::{
+    greedy_move as train_greedy, heuristic_move as train_heuristic, TrainHand, TrainMatch,
+    FOOT_ARM, HUB_ARM,
+};
+
+/// The most tiles a train layout's set has before `search`'s tree shrinks
+/// its iterations in proportion (`bones.bots.search.TRAIN_TILES`).
+pub const TRAIN_TILES: usize = 55;
 
 /// Stream labels under a table's seed (`bones.adapters.common`).
 pub const EPISODES: u64 = 1;
@@ -109,16 +118,30 @@ impl Config {
     }
 }
 
+/// A slot a layout does not have.
+pub const NO_SLOT: usize = usize::MAX;
+
 /// Where the encoding's blocks start (`Encoding.blocks`).
 #[derive(Clone, Debug)]
 pub struct ObsLayout {
     pub t: usize,
     pub p: usize,
+    /// the action space's slots per tile (a line's arms; a train layout's
+    /// targets: its arms, then the hub and the foot where it has them)
     pub arms: usize,
+    /// the encoding's arms (`arm_open`): a line's arms, a train layout's
+    /// arms without the hub and the foot
+    pub enc_arms: usize,
     pub s: usize,
     pub o: usize,
     /// 1 when the variant has an extra play after a double (the `extra` block)
     pub extra: usize,
+    /// `s` in a train layout (the `markers` block), else 0
+    pub markers: usize,
+    /// a train layout's slots of a tile laid against the hub and the foot
+    /// (`NO_SLOT` where it has none)
+    pub hub_slot: usize,
+    pub foot_slot: usize,
     /// the encoding's size: where the scoring view starts, when there is one
     pub base: usize,
     /// the observation's size (`base`, and `2 * num_actions` with the view)
@@ -133,10 +156,21 @@ impl ObsLayout {
     pub fn new<const W: usize>(r: &Rules<W>, scoring: bool) -> ObsLayout {
         let t = r.size;
         let p = r.t.highest + 1;
-        let arms = r.t.max_arms;
         let (s, o) = (r.t.players, r.t.owners);
+        // a train layout numbers its targets (`ActionSpace.targets`): its
+        // arms, then the hub and the foot where the rules have them
+        let (enc_arms, arms, hub_slot, foot_slot, markers) = match &r.t.trains {
+            None => (r.t.max_arms, r.t.max_arms, NO_SLOT, NO_SLOT, 0),
+            Some(tr) => {
+                let grown = tr.most_arms(s, r.t.highest);
+                let hub = if tr.hub_tiles > 0 { grown } else { NO_SLOT };
+                let foot_at = grown + usize::from(tr.hub_tiles > 0);
+                let foot = if tr.toes && tr.cover != 0 { foot_at } else { NO_SLOT };
+                (grown, foot_at + usize::from(foot != NO_SLOT), hub, foot, s)
+            }
+        };
         let extra = usize::from(r.t.after_double != AfterDouble::None);
-        let base = 3 * t + arms * p + p + 2 + 3 * s + 3 + 2 * o + (s - 1) * t + extra;
+        let base = 3 * t + enc_arms * p + p + 2 + 3 * s + 3 + 2 * o + (s - 1) * t + markers + extra;
         let plays = t * arms;
         let draws = r.t.max_draws > 0;
         let draw_index = if draws { plays as i64 } else { -1 };
@@ -146,9 +180,13 @@ impl ObsLayout {
             t,
             p,
             arms,
+            enc_arms,
             s,
             o,
             extra,
+            markers,
+            hub_slot,
+            foot_slot,
             base,
             size,
             num_actions: pass_index + 1,
@@ -163,7 +201,15 @@ impl ObsLayout {
         } else if mv == DRAW {
             self.draw_index as usize
         } else {
-            tile_of(mv) * self.arms + arm_of(mv)
+            let arm = arm_of(mv);
+            let slot = if arm < self.enc_arms {
+                arm
+            } else if arm == HUB_ARM {
+                self.hub_slot
+            } else {
+                self.foot_slot
+            };
+            tile_of(mv) * self.arms + slot
         }
     }
 
@@ -178,8 +224,15 @@ impl ObsLayout {
         if a == self.draw_index {
             return Some(DRAW);
         }
-        let a = a as usize;
-        Some(play_code(a / self.arms, a % self.arms))
+        let (tile, slot) = (a as usize / self.arms, a as usize % self.arms);
+        let arm = if slot < self.enc_arms {
+            slot
+        } else if slot == self.hub_slot {
+            HUB_ARM
+        } else {
+            FOOT_ARM
+        };
+        Some(play_code(tile, arm))
     }
 }
 
@@ -216,6 +269,13 @@ pub struct Dealt<const W: usize> {
     pub out_of_play: Bits<W>,
 }
 
+/// A train layout's match and the round in play (`kernel::trains`), which
+/// a table of a train layout plays in place of its line match and hand.
+pub struct Trained<const W: usize> {
+    pub mt: TrainMatch<W>,
+    pub hand: TrainHand<W>,
+}
+
 /// One table.
 pub struct Env<const W: usize> {
     rules: Arc<Rules<W>>,
@@ -236,14 +296,23 @@ pub struct Env<const W: usize> {
     over: bool,
     pending: [f64; MAX_PLAYERS],
     settlement: Vec<i64>,
+    /// each side's gain in the hand just ended (`bones.seat.chance.side_gains`)
+    gains: Vec<i64>,
     outcome: u8,
     dealt: Dealt<W>,
+    /// the match and round of a train layout (None for a line layout)
+    trains: Option<Box<Trained<W>>>,
 }
 
 impl<const W: usize> Env<W> {
     pub fn new(rules: Arc<Rules<W>>, m: MatchRules) -> Env<W> {
         let mt = Match::new(Arc::clone(&rules), m.clone(), 0);
         let owners = rules.t.owners;
+        let trains = rules.t.trains.as_ref().map(|_| {
+            let mt = TrainMatch::new(Arc::clone(&rules), m.clone(), 0);
+            let hand = mt.new_hand(false);
+            Box::new(Trained { mt, hand })
+        });
         let hand = Hand::new(
             Arc::clone(&rules),
             crate::kernel::hand::HandSetup::new(vec![Bits::ZERO; rules.t.players], Vec::new(), 0),
@@ -265,6 +334,7 @@ impl<const W: usize> Env<W> {
             over: true,
             pending: [0.0; MAX_PLAYERS],
             settlement: vec![0; owners],
+            gains: vec![0; owners],
             outcome: 0,
             dealt: Dealt {
                 hands: [Bits::ZERO; MAX_PLAYERS],
@@ -273,7 +343,29 @@ impl<const W: usize> Env<W> {
                 lead_doubles_only: false,
                 out_of_play: Bits::ZERO,
             },
+            trains,
             rules,
+        }
+    }
+
+    /// The train layout's match and round, for a table of a train layout.
+    pub fn trains(&self) -> Option<&Trained<W>> {
+        self.trains.as_deref()
+    }
+
+    /// The seat to move.
+    fn turn(&self) -> usize {
+        match &self.trains {
+            Some(tr) => tr.hand.turn,
+            None => self.hand.turn,
+        }
+    }
+
+    /// The legal moves of the seat to move, into `self.legal`.
+    fn legal_now(&mut self) {
+        match &self.trains {
+            Some(tr) => tr.hand.legal_moves_into(&mut self.legal),
+            None => self.hand.legal_moves_into(&mut self.legal),
         }
     }
 
@@ -321,7 +413,18 @@ impl<const W: usize> Env<W> {
         // a hand's log: every tile played, and drawn, once
         let moves = 2 * tiles;
         let hand_heap = vec(tiles, 1) + 3 * vec(owners, size_of::<i64>());
-        size_of::<Self>()
+        // a train table's match and round, boxed: its boneyard and arms
+        let trains = rules.t.trains.as_ref().map_or(0, |tr| {
+            let arms = tr.most_arms(players, t.highest);
+            size_of::<Trained<W>>()
+                + ALLOC
+                + vec(tiles, 1)
+                + 3 * vec(arms, 8)
+                + vec(2 * tiles, size_of::<crate::kernel::trains::Owed>())
+                + 2 * vec(owners, size_of::<i64>())
+        });
+        trains
+            + size_of::<Self>()
             + size_of::<Rules<W>>()
             + ALLOC
             + rules_heap
@@ -354,7 +457,10 @@ impl<const W: usize> Env<W> {
             };
             let seed = derive(self.seed, &[EPISODES, self.episode]);
             self.episode += 1;
-            self.mt = Match::new(Arc::clone(&self.rules), self.m.clone(), seed);
+            match self.trains.as_mut() {
+                Some(tr) => tr.mt = TrainMatch::new(Arc::clone(&self.rules), self.m.clone(), seed),
+                None => self.mt = Match::new(Arc::clone(&self.rules), self.m.clone(), seed),
+            }
             self.over = false;
             self.pending = [0.0; MAX_PLAYERS];
             self.settlement.iter_mut().for_each(|v| *v = 0);
@@ -368,6 +474,12 @@ impl<const W: usize> Env<W> {
     }
 
     fn new_hand(&mut self, cfg: &Config) -> Result<(), String> {
+        if let Some(tr) = self.trains.as_mut() {
+            // a train table is drawn from its fields, not its moves
+            tr.hand = tr.mt.new_hand(false);
+            self.before.clone_from(&tr.mt.base.scores);
+            return Ok(());
+        }
         // the search's inference reads the hand's history (its log)
         self.hand = self.mt.new_hand(cfg.needs_log())?;
         let h = &self.hand;
@@ -385,26 +497,71 @@ impl<const W: usize> Env<W> {
 
     /// Make `mv` for the seat to move, and settle a hand it ends.
     fn make(&mut self, cfg: &Config, mv: i64) -> Result<(), String> {
-        self.voids.before_move(&self.hand, mv);
-        self.hand.apply(mv, None);
-        if self.hand.state == PLAYING {
-            return Ok(());
+        match self.trains.as_mut() {
+            Some(tr) => {
+                tr.hand.apply(mv);
+                if tr.hand.state == PLAYING {
+                    return Ok(());
+                }
+                tr.mt.finish_hand(&tr.hand);
+            }
+            None => {
+                self.voids.before_move(&self.hand, mv);
+                self.hand.apply(mv, None);
+                if self.hand.state == PLAYING {
+                    return Ok(());
+                }
+                self.mt.finish_hand(&self.hand);
+            }
         }
-        self.outcome = self.hand.state;
-        match &self.hand.settlement {
-            Some(s) => self.settlement.clone_from(s),
+        let (game_over, winner) = self.settled();
+        self.rewarded(cfg, game_over, winner)
+    }
+
+    /// The hand just ended: its outcome, settlement and each side's gain
+    /// in it (`self.gains`) kept; whether the match is over, and its
+    /// winner (-1 none).
+    fn settled(&mut self) -> (bool, i64) {
+        let (state, settlement, scores, game_over, winner) = match &self.trains {
+            Some(tr) => (
+                tr.hand.state,
+                tr.hand.settlement.as_deref(),
+                &tr.hand.scores[..],
+                tr.mt.base.game_over,
+                tr.mt.base.winner,
+            ),
+            None => (
+                self.hand.state,
+                self.hand.settlement.as_deref(),
+                &self.hand.scores[..],
+                self.mt.game_over,
+                self.mt.winner,
+            ),
+        };
+        self.outcome = state;
+        match settlement {
+            Some(s) => self.settlement.copy_from_slice(s),
             None => self.settlement.iter_mut().for_each(|v| *v = 0),
         }
-        self.mt.finish_hand(&self.hand);
+        let t = &self.rules.t;
+        // the hand's own scores: a game it wins starts the match's again from
+        // 0; in a penalty match and a train layout a side's points count
+        // against it (`bones.seat.chance.side_gains`)
+        let sign = if t.check == Check::Penalty || t.trains.is_some() { -1 } else { 1 };
+        for ((g, a), b) in self.gains.iter_mut().zip(scores).zip(&self.before) {
+            *g = sign * (a - b);
+        }
+        (game_over, winner)
+    }
+
+    /// Every seat's reward for the hand just settled (`self.gains`), the
+    /// match over or not (`game_over`, won by side `winner`, -1 none); the
+    /// next hand dealt unless the episode is over.
+    fn rewarded(&mut self, cfg: &Config, game_over: bool, winner: i64) -> Result<(), String> {
         let t = &self.rules.t;
         let owners = t.owners;
-        // the hand's own scores: a game it wins starts the match's again from
-        // 0; in a penalty match a side's points count against it
-        // (`bones.seat.chance.side_gains`)
-        let sign = if t.check == Check::Penalty { -1 } else { 1 };
-        let gains: Vec<i64> =
-            self.hand.scores.iter().zip(&self.before).map(|(a, b)| sign * (a - b)).collect();
-        let over = !cfg.whole_match || self.mt.game_over;
+        let gains = &self.gains;
+        let over = !cfg.whole_match || game_over;
         let lose = -1.0 / (owners as f64 - 1.0);
         let win_of = |winner: i64, seat: usize| -> f64 {
             if winner < 0 {
@@ -424,13 +581,13 @@ impl<const W: usize> Env<W> {
                 Reward::Scaled => zero_sum / cfg.scale,
                 Reward::Win => {
                     if cfg.whole_match {
-                        if self.mt.game_over {
-                            win_of(self.mt.winner, seat)
+                        if game_over {
+                            win_of(winner, seat)
                         } else {
                             0.0
                         }
                     } else {
-                        win_of(unique_top(&gains), seat)
+                        win_of(unique_top(gains), seat)
                     }
                 }
                 Reward::Difference => {
@@ -453,7 +610,12 @@ impl<const W: usize> Env<W> {
 
     /// The bots move until a learner seat has a move or the episode ends.
     fn others(&mut self, cfg: &Config) -> Result<(), String> {
-        while !self.over && !self.learner(cfg, self.hand.turn) {
+        while !self.over && !self.learner(cfg, self.turn()) {
+            if self.trains.is_some() {
+                let mv = self.train_bot(cfg)?;
+                self.make(cfg, mv)?;
+                continue;
+            }
             let seat = self.hand.turn;
             self.hand.legal_moves_into(&mut self.legal);
             let n = self.legal.len();
@@ -496,6 +658,47 @@ impl<const W: usize> Env<W> {
         Ok(())
     }
 
+    /// The move of the bot to move in a train round: the bots as `bones
+    /// simulate` seats them there (`run::trains`); a forced move made
+    /// without asking.
+    fn train_bot(&mut self, cfg: &Config) -> Result<i64, String> {
+        let Some(tr) = self.trains.as_deref() else {
+            return Err("not a train layout".into());
+        };
+        let hand = &tr.hand;
+        hand.legal_moves_into(&mut self.legal);
+        let n = self.legal.len();
+        Ok(match n {
+            0 => return Err("a train hand with no legal move".into()),
+            1 => self.legal[0],
+            _ => match cfg.opponents[hand.turn] {
+                Opponent::Random => self.legal[self.bot_rng.below(n as u64) as usize],
+                Opponent::Greedy => train_greedy(hand, &self.legal),
+                Opponent::Heuristic => train_heuristic(hand, &self.legal),
+                // `SearchBot.choose` on a train round: every move is its own
+                // (`mirror._keys`) and no world is solved (`solvable_view`),
+                // so the tree where there is one, else the worlds
+                Opponent::Search { iterations, rollouts, policy, solve, infer, tree } => {
+                    let view = TrainView::of(hand, hand.turn);
+                    if tree > 0 {
+                        // `SearchBot.tree_bot`: fewer iterations on a set
+                        // larger than TRAIN_TILES
+                        let tiles = hand.rules.full.ones().count();
+                        let mut budget = tree * iterations;
+                        if tiles > TRAIN_TILES {
+                            budget = (budget * TRAIN_TILES / tiles).max(1);
+                        }
+                        let config = ismcts::Config::tree(budget, policy);
+                        train_tree(&view, &self.legal, &config, &mut self.bot_rng).best
+                    } else {
+                        let budget = Budget::new(iterations, rollouts, policy, None, solve, infer);
+                        train_worlds(&view, &self.legal, &budget, &mut self.bot_rng).best
+                    }
+                }
+            },
+        })
+    }
+
     /// One step: the learner's `action`, then the bots; or (the episode
     /// over) the next episode, the action ignored (next-step autoreset).
     pub fn step(
@@ -508,17 +711,17 @@ impl<const W: usize> Env<W> {
         *row.illegal = 0;
         if self.over {
             self.start(cfg)?;
-            self.write(cfg, lay, row, self.hand.turn);
+            self.write(cfg, lay, row, self.turn());
             *row.reward = 0.0;
             row.rewards.iter_mut().for_each(|v| *v = 0.0);
             *row.terminated = 0;
             *row.truncated = 0;
             return Ok(());
         }
-        let seat = self.hand.turn;
+        let seat = self.turn();
         self.pending = [0.0; MAX_PLAYERS];
         let mv = lay.move_of(action).filter(|&mv| {
-            self.hand.legal_moves_into(&mut self.legal);
+            self.legal_now();
             self.legal.contains(&mv)
         });
         match mv {
@@ -535,7 +738,7 @@ impl<const W: usize> Env<W> {
         // in self-play the observed seat is the one to move next (the one
         // that moved, once the episode is over)
         let observed = if cfg.seat == SeatMode::SelfPlay && !self.over {
-            self.hand.turn
+            self.turn()
         } else if cfg.seat == SeatMode::SelfPlay {
             seat
         } else {
@@ -554,7 +757,7 @@ impl<const W: usize> Env<W> {
     /// A reset: a new episode written into `row`.
     pub fn reset(&mut self, cfg: &Config, lay: &ObsLayout, row: &mut Row) -> Result<(), String> {
         self.start(cfg)?;
-        let seat = if cfg.seat == SeatMode::SelfPlay { self.hand.turn } else { self.seat };
+        let seat = if cfg.seat == SeatMode::SelfPlay { self.turn() } else { self.seat };
         self.write(cfg, lay, row, seat);
         *row.reward = 0.0;
         row.rewards.iter_mut().for_each(|v| *v = 0.0);
@@ -570,17 +773,25 @@ impl<const W: usize> Env<W> {
     /// softmax over the row stays finite.
     fn write(&mut self, cfg: &Config, lay: &ObsLayout, row: &mut Row, seat: usize) {
         *row.seat = seat as i64;
-        *row.count = self.hand.count;
-        row.scores.copy_from_slice(&self.hand.scores);
         row.settlement.copy_from_slice(&self.settlement);
         *row.outcome = self.outcome as i8;
         row.mask.fill(i8::from(self.over));
-        if !self.over && self.hand.turn == seat {
-            self.hand.legal_moves_into(&mut self.legal);
+        if !self.over && self.turn() == seat {
+            self.legal_now();
             for &mv in &self.legal {
                 row.mask[lay.index(mv)] = 1;
             }
         }
+        if let Some(tr) = &self.trains {
+            // no train play scores and the count stays 0: the scoring view
+            // (`ScoringView.values`) is zero everywhere, as `encode` left it
+            *row.count = 0;
+            row.scores.copy_from_slice(&tr.hand.scores);
+            encode_trains(&tr.hand, seat, cfg, lay, row.obs);
+            return;
+        }
+        *row.count = self.hand.count;
+        row.scores.copy_from_slice(&self.hand.scores);
         encode(&self.hand, &self.voids, seat, cfg, lay, row.obs);
         if cfg.scoring && !self.over && self.hand.turn == seat {
             self.scoring(cfg, lay, row.obs);
@@ -617,6 +828,89 @@ impl<const W: usize> Env<W> {
     }
 }
 
+/// What a seat's encoding reads of a hand, line or train: the blocks
+/// every layout has (`Encoding.values` up to `proven_void`).
+struct Seen<'a, const W: usize> {
+    hands: &'a [Bits<W>; MAX_PLAYERS],
+    on_table: &'a Bits<W>,
+    out_of_play: &'a Bits<W>,
+    arm_open: &'a [i8],
+    count: i64,
+    placed: u32,
+    drawn: &'a [u32; MAX_PLAYERS],
+    turn: usize,
+    drawable: usize,
+    boneyard_left: usize,
+    drawn_turn: i64,
+    scores: &'a [i64],
+    /// per side, or `None`: as a new hand has it (in where there is no get-in rule)
+    got_in: Option<&'a [bool]>,
+}
+
+/// The blocks of `seen` every layout has into `out` (zeroed first): where
+/// the `proven_void` block starts.
+fn encode_seen<const W: usize>(
+    seen: &Seen<'_, W>,
+    r: &Rules<W>,
+    seat: usize,
+    cfg: &Config,
+    lay: &ObsLayout,
+    out: &mut [f32],
+) -> usize {
+    let ObsLayout { t, p, enc_arms, s, o, .. } = *lay;
+    out.iter_mut().for_each(|v| *v = 0.0);
+    for tile in seen.hands[seat].ones() {
+        out[tile] = 1.0;
+    }
+    for tile in seen.on_table.ones() {
+        out[t + tile] = 1.0;
+    }
+    for tile in seen.out_of_play.ones() {
+        out[2 * t + tile] = 1.0;
+    }
+    let base = 3 * t;
+    let ends = base + enc_arms * p;
+    for (arm, &pip) in seen.arm_open.iter().enumerate() {
+        if pip >= 0 {
+            out[base + arm * p + pip as usize] = 1.0;
+            out[ends + pip as usize] += 1.0;
+        }
+    }
+    let mut at = ends + p;
+    out[at] = if cfg.count_cap > 0.0 {
+        (seen.count as f64).min(cfg.count_cap) / cfg.count_cap
+    } else {
+        seen.count as f64
+    } as f32;
+    out[at + 1] = if seen.placed != 0 { 0.0 } else { 1.0 };
+    at += 2;
+    for k in 0..s {
+        let other = (seat + k) % s;
+        out[at + k] = seen.hands[other].count() as f32;
+        out[at + s + k] = seen.drawn[other] as f32;
+    }
+    at += 2 * s;
+    out[at + (seen.turn + s - seat) % s] = 1.0;
+    at += s;
+    out[at] = seen.drawable as f32;
+    out[at + 1] = seen.boneyard_left as f32;
+    out[at + 2] = seen.drawn_turn as f32;
+    at += 3;
+    let mine = r.t.owner[seat];
+    for k in 0..o {
+        let side = (mine + k) % o;
+        let score = seen.scores[side] as f64;
+        out[at + k] = if cfg.score_scale > 0.0 {
+            (score / cfg.score_scale).clamp(-cfg.score_clip, cfg.score_clip)
+        } else {
+            score
+        } as f32;
+        let got_in = seen.got_in.map_or(r.t.get_in == 0, |g| g[side]);
+        out[at + o + k] = if got_in { 1.0 } else { 0.0 };
+    }
+    at + 2 * o
+}
+
 /// `Encoding.values(observe(hand, seat))` into `out` (`lay.size` entries:
 /// the encoding's `lay.base`, the rest, the scoring view's, zeroed).
 pub fn encode<const W: usize>(
@@ -628,59 +922,23 @@ pub fn encode<const W: usize>(
     out: &mut [f32],
 ) {
     let r = &*hand.rules;
-    let ObsLayout { t, p, arms, s, o, extra, .. } = *lay;
-    out.iter_mut().for_each(|v| *v = 0.0);
-    let own = hand.hands[seat];
-    for tile in own.ones() {
-        out[tile] = 1.0;
-    }
-    for tile in hand.on_table.ones() {
-        out[t + tile] = 1.0;
-    }
-    for tile in hand.out_of_play.ones() {
-        out[2 * t + tile] = 1.0;
-    }
-    let base = 3 * t;
-    let ends = base + arms * p;
-    for arm in 0..hand.n_arms {
-        let pip = hand.arm_open[arm];
-        if pip >= 0 {
-            out[base + arm * p + pip as usize] = 1.0;
-            out[ends + pip as usize] += 1.0;
-        }
-    }
-    let mut at = ends + p;
-    out[at] = if cfg.count_cap > 0.0 {
-        (hand.count as f64).min(cfg.count_cap) / cfg.count_cap
-    } else {
-        hand.count as f64
-    } as f32;
-    out[at + 1] = if hand.placed != 0 { 0.0 } else { 1.0 };
-    at += 2;
-    for k in 0..s {
-        let other = (seat + k) % s;
-        out[at + k] = hand.hands[other].count() as f32;
-        out[at + s + k] = hand.drawn[other] as f32;
-    }
-    at += 2 * s;
-    out[at + (hand.turn + s - seat) % s] = 1.0;
-    at += s;
-    out[at] = hand.drawable() as f32;
-    out[at + 1] = (hand.boneyard.len() - hand.bone_pos) as f32;
-    out[at + 2] = hand.drawn_turn as f32;
-    at += 3;
-    let mine = r.t.owner[seat];
-    for k in 0..o {
-        let side = (mine + k) % o;
-        let score = hand.scores[side] as f64;
-        out[at + k] = if cfg.score_scale > 0.0 {
-            (score / cfg.score_scale).clamp(-cfg.score_clip, cfg.score_clip)
-        } else {
-            score
-        } as f32;
-        out[at + o + k] = if hand.got_in[side] { 1.0 } else { 0.0 };
-    }
-    at += 2 * o;
+    let ObsLayout { t, s, extra, .. } = *lay;
+    let seen = Seen {
+        hands: &hand.hands,
+        on_table: &hand.on_table,
+        out_of_play: &hand.out_of_play,
+        arm_open: &hand.arm_open[..hand.n_arms],
+        count: hand.count,
+        placed: hand.placed,
+        drawn: &hand.drawn,
+        turn: hand.turn,
+        drawable: hand.drawable(),
+        boneyard_left: hand.boneyard.len() - hand.bone_pos,
+        drawn_turn: hand.drawn_turn,
+        scores: &hand.scores,
+        got_in: Some(&hand.got_in),
+    };
+    let at = encode_seen(&seen, r, seat, cfg, lay, out);
     if extra > 0 && hand.extra.is_some() {
         // the last block: the move to make is an extra play after a double
         out[lay.base - 1] = 1.0;
@@ -688,6 +946,7 @@ pub fn encode<const W: usize>(
     if voids.list.is_empty() {
         return;
     }
+    let own = hand.hands[seat];
     let mut seen = own;
     seen.or_assign(&hand.on_table);
     seen.or_assign(&hand.out_of_play);
@@ -701,5 +960,42 @@ pub fn encode<const W: usize>(
         for tile in void.ones() {
             out[row + tile] = 1.0;
         }
+    }
+}
+
+/// `Encoding.values(observe(hand, seat))` of a train round into `out` (as
+/// [`encode`]): a train hand proves no voids (it records none), its count
+/// is 0, every side is in, and the `markers` block holds each seat's
+/// marker from `seat` on.
+pub fn encode_trains<const W: usize>(
+    hand: &TrainHand<W>,
+    seat: usize,
+    cfg: &Config,
+    lay: &ObsLayout,
+    out: &mut [f32],
+) {
+    let r = &*hand.rules;
+    let ObsLayout { t, s, .. } = *lay;
+    let seen = Seen {
+        hands: &hand.hands,
+        on_table: &hand.on_table,
+        out_of_play: &Bits::ZERO,
+        arm_open: &hand.arm_open,
+        count: 0,
+        placed: hand.placed,
+        drawn: &hand.drawn,
+        turn: hand.turn,
+        drawable: hand.drawable(),
+        boneyard_left: hand.boneyard.len() - hand.bone_pos,
+        drawn_turn: hand.drawn_turn,
+        scores: &hand.scores,
+        got_in: None,
+    };
+    // (a train layout has no `extra` block: the variant check refuses
+    // `turn.after_double` there)
+    let at = encode_seen(&seen, r, seat, cfg, lay, out);
+    let markers = at + (s - 1) * t;
+    for k in 0..s {
+        out[markers + k] = if hand.marked[(seat + k) % s] { 1.0 } else { 0.0 };
     }
 }
