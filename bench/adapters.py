@@ -1,6 +1,7 @@
 """Random-play steps per second through each learning-framework adapter.
 
-``python -m bench.adapters [--steps N] [--variant NAME] [--players N] [--core CORE]``
+``python -m bench.adapters [--steps N] [--variant NAME] [--players N] [--core CORE]
+[--train NAME]``
 
 A *step* is one player decision: a legal action chosen uniformly at random
 and applied (OpenSpiel's chance outcomes are applied too, but not counted
@@ -21,7 +22,9 @@ are built the way a learner would ask for them:
   with its observation and mask filled (a random legal action per table, chosen in
   NumPy as ``argmax(noise * mask)`` from a pool of pregenerated noise,
   which the loop's rate includes; the rate inside ``venv.step`` alone is
-  printed beside it);
+  printed beside it); then the same for a train layout (``--train``,
+  ``mexican-train`` by default, at ``--players``), the rounds of the
+  Rust kernel's train hand;
 * peers, in the same run: a PettingZoo classic game (``tictactoe_v3``:
   ``env.last()`` and ``env.step``) and an RLCard game (``leduc-holdem``:
   ``env.step`` with a random legal action), random play likewise.
@@ -236,6 +239,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="env steps per round of the vector environment")
     ap.add_argument("--only", choices=("all", "vector"), default="all",
                     help="vector: the vector environment and the peers alone")
+    ap.add_argument("--train", default="mexican-train",
+                    help="the train layout the vector environment is measured on beside "
+                         "--variant ('none': not measured)")
     o = ap.parse_args(argv)
     info = machine_info()
     print(f"{o.variant}, {o.players} players, {o.steps} random decisions x {o.rounds} rounds; "
@@ -258,23 +264,27 @@ def main(argv: list[str] | None = None) -> None:
         cells = "".join(f"{r[name]:20,.0f}" if name in r else f"{'-':>20}"
                         for r in results.values())
         print(f"  {name:11}{cells}")
-    _vector_rows(o.variant, o.players, o.vector_steps, o.rounds, o.envs, o.steps)
+    variants = [o.variant] + ([] if o.train == "none" else [o.train])
+    _vector_rows(variants, o.players, o.vector_steps, o.rounds, o.envs, o.steps)
 
 
-def _vector_rows(variant: str, players: int, steps: int, rounds: int, envs: int,
+def _vector_rows(variants: list[str], players: int, steps: int, rounds: int, envs: int,
                  peer_steps: int) -> None:
-    """The vector environment on one and two threads, and the peers."""
+    """The vector environment on one and two threads for each variant, and
+    the peers."""
     from bones.engine.core import ENV, CoreError, native
 
     saved = os.environ.get(ENV)
     os.environ[ENV] = "native"
     try:
         native()
-        for threads in (1, 2):
-            rates = [_vector(variant, players, steps, threads, envs) for _ in range(rounds)]
-            print(f"  vector, {envs} envs, {threads} thread{'s' if threads > 1 else ''}: "
-                  f"{statistics.median(r for r, _ in rates):,.0f} steps/s "
-                  f"({statistics.median(r for _, r in rates):,.0f} inside step)")
+        for variant in variants:
+            for threads in (1, 2):
+                rates = [_vector(variant, players, steps, threads, envs) for _ in range(rounds)]
+                print(f"  vector {variant}, {envs} envs, {threads} "
+                      f"thread{'s' if threads > 1 else ''}: "
+                      f"{statistics.median(r for r, _ in rates):,.0f} steps/s "
+                      f"({statistics.median(r for _, r in rates):,.0f} inside step)")
     except (CoreError, ImportError, RuntimeError) as err:
         print(f"  vector: skipped ({err})")
     finally:
