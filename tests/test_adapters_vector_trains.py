@@ -16,7 +16,8 @@ from bones.engine import core  # noqa: E402
 if core.native() is None or not hasattr(core.native(), "VectorCore"):
     pytest.skip("the vector environment needs the native core", allow_module_level=True)
 
-import bones.adapters.gymnasium  # noqa: E402, F401 - registers the ids
+from test_adapters_async import _async, _sync  # noqa: E402
+
 from bones.adapters.gymnasium import env as scalar_env  # noqa: E402
 from bones.adapters.vector import BonesVectorEnv  # noqa: E402
 
@@ -162,52 +163,16 @@ def test_an_illegal_action_ends_a_train_episode() -> None:
     assert term.all() and (rew == -3.0).all() and info["illegal"].all()
 
 
-def _trajectories(asynchronous: bool, n: int, steps: int, **kw) -> list[list[tuple]]:
-    """Each table's (obs, reward, terminated, mask) per step, under step() or
-    send/recv in batches of 2 on 2 threads; the action depends only on the
-    table, its step and its mask."""
-    def act(i: int, mask: np.ndarray, t: int) -> int:
-        legal = np.flatnonzero(mask)
-        return int(legal[(5 * i + t) % len(legal)])
-
-    out: list[list[tuple]] = [[] for _ in range(n)]
-    if not asynchronous:
-        venv = BonesVectorEnv(num_envs=n, **kw)
-        obs, info = venv.reset(seed=41)
-        reward, term = np.zeros(n), np.zeros(n, dtype=bool)
-        for t in range(steps + 1):
-            for i in range(n):
-                out[i].append((obs[i].tobytes(), float(reward[i]), bool(term[i]),
-                               info["action_mask"][i].tobytes()))
-            actions = np.array([act(i, info["action_mask"][i], t) for i in range(n)])
-            obs, reward, term, _, info = venv.step(actions)
-        venv.close()
-        return out
-    venv = BonesVectorEnv(num_envs=n, batch_size=2, num_threads=2, **kw)
-    venv.async_reset(seed=41)
-    while min(len(o) for o in out) < steps + 1:
-        obs, reward, term, _, info = venv.recv()
-        ids = info["env_id"]
-        actions = []
-        for k, i in enumerate(ids):
-            t = len(out[i])
-            out[i].append((obs[k].tobytes(), float(reward[k]), bool(term[k]),
-                           info["action_mask"][k].tobytes()))
-            actions.append(act(int(i), info["action_mask"][k], t))
-        venv.send(np.array(actions), ids)
-    venv.recv(n)
-    venv.close()
-    return [o[:steps + 1] for o in out]
-
-
 @pytest.mark.parametrize("kw", [
     {"variant": "mexican-train", "opponents": "heuristic", "players": 4},
     {"variant": "chicken-foot", "opponents": "search:iterations=2", "seat": "random"},
 ])
 def test_send_and_recv_play_the_trajectories_step_plays(kw: dict) -> None:
+    # each table's (obs, reward, terminated, mask) per step under step(), and
+    # under send/recv in batches of 2 on 2 threads (tests/test_adapters_async.py)
     n, steps = 5, 30
-    want = _trajectories(False, n, steps, **kw)
-    got = _trajectories(True, n, steps, **kw)
+    want = _sync(n, steps, 41, **kw)
+    got = _async(n, steps, 41, 2, 2, **kw)
     assert any(term for o in want for _, _, term, _ in o)
     for i in range(n):
         assert got[i] == want[i], f"table {i}"
