@@ -148,6 +148,19 @@ def test_adapter_speeds_cover_every_installed_adapter(capsys) -> None:
         assert f"  {name} " in out
 
 
+def test_vector_cpu_times_the_steps_it_counts(capsys) -> None:
+    from bones.engine import core
+
+    if core.native() is None or not hasattr(core.native(), "VectorCore"):
+        pytest.skip("the vector environment needs the native core")
+    from bench import vector_cpu
+
+    done, cpu = vector_cpu.cpu_rate("mexican-train", 2_000, 16)
+    assert done == 2_000 - 2_000 % 16 and cpu > 0
+    vector_cpu.main(["--variant", "chicken-foot", "--steps", "500", "--envs", "4"])
+    assert capsys.readouterr().out.startswith("chicken-foot: 500 table steps, ")
+
+
 def test_strength_tournament_rates_a_small_tournament(capsys) -> None:
     from bench import strength
 
