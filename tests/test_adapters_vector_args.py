@@ -93,11 +93,11 @@ def test_the_bound_is_the_tables_half_the_memory_holds() -> None:
             BonesVectorEnv("all-fives", num_envs=bad)
 
 
-@pytest.mark.parametrize("variant", ["all-fives", "five-up"])
+@pytest.mark.parametrize("variant", ["all-fives", "five-up", "mexican-train", "chicken-foot"])
 def test_a_tables_estimate_is_near_what_it_takes(variant: str) -> None:
     """The estimate the bound divides by against the memory 4,000 tables
     really take (resident, measured in a fresh interpreter), in a small and
-    a large layout: within a factor of 1.5 either way."""
+    a large layout and the train layouts: within a factor of 1.5 either way."""
     got = _run(f"""
         from bones.adapters.vector import BonesVectorEnv
 

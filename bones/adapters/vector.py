@@ -49,6 +49,12 @@ seat's reward, ``reward`` the reward of the seat that acted).
 with Gymnasium's ``_key`` mask of the tables it is for (as
 ``make_vec(..., vectorization_mode="sync")`` marks them).
 
+Train layouts (``mexican-train``, ``chicken-foot``: docs/trains.md) play
+natively too: each table plays the rounds and the match of rounds of the
+Rust train hand, its observation with the train slots and markers, its
+actions tile × target (:class:`bones.seat.actions.ActionSpace`), the other
+seats played by the same native bots.
+
 ``scoring=True`` appends the scoring view to every observation (the points
 each action would score now and the count after it,
 :class:`bones.adapters.scoring.ScoringView`, computed in the core); off by

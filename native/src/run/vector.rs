@@ -413,26 +413,36 @@ impl<const W: usize> Env<W> {
         // a hand's log: every tile played, and drawn, once
         let moves = 2 * tiles;
         let hand_heap = vec(tiles, 1) + 3 * vec(owners, size_of::<i64>());
-        // a train table's match and round, boxed: its boneyard and arms
-        let trains = rules.t.trains.as_ref().map_or(0, |tr| {
-            let arms = tr.most_arms(players, t.highest);
-            size_of::<Trained<W>>()
+        // a train table's match and round, boxed: its boneyard, its arms,
+        // a few owed doubles, the scores and the settlement; its line hand
+        // stays empty and it keeps no log and no voids
+        let Some(tr) = &t.trains else {
+            return size_of::<Self>()
+                + size_of::<Rules<W>>()
                 + ALLOC
-                + vec(tiles, 1)
-                + 3 * vec(arms, 8)
-                + vec(2 * tiles, size_of::<crate::kernel::trains::Owed>())
-                + 2 * vec(owners, size_of::<i64>())
-        });
-        trains
-            + size_of::<Self>()
+                + rules_heap
+                + 2 * hand_heap
+                + vec(moves, size_of::<(u8, i64, i64)>())
+                + vec(64, size_of::<i64>())
+                + 5 * vec(owners, size_of::<i64>())
+                + vec(tiles, size_of::<Void<W>>());
+        };
+        use crate::kernel::trains::{Owed, Owner};
+        let arms = tr.most_arms(players, t.highest);
+        size_of::<Self>()
             + size_of::<Rules<W>>()
             + ALLOC
             + rules_heap
-            + 2 * hand_heap
-            + vec(moves, size_of::<(u8, i64, i64)>())
+            + vec(tiles, 8)
+            + size_of::<Trained<W>>()
+            + ALLOC
+            + vec(tiles, 1)
+            + 2 * vec(arms, 1)
+            + vec(arms, size_of::<Owner>())
+            + vec(players, size_of::<Owed>())
+            + 3 * vec(owners, size_of::<i64>())
             + vec(64, size_of::<i64>())
             + 5 * vec(owners, size_of::<i64>())
-            + vec(tiles, size_of::<Void<W>>())
     }
 
     fn learner(&self, cfg: &Config, seat: usize) -> bool {
