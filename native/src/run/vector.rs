@@ -857,6 +857,28 @@ struct Seen<'a, const W: usize> {
     got_in: Option<&'a [bool]>,
 }
 
+/// The [`Seen`] of a line or train `hand` (their common fields have the
+/// same names), with what differs between them.
+macro_rules! seen {
+    ($hand:expr, $out_of_play:expr, $arm_open:expr, $count:expr, $got_in:expr) => {
+        Seen {
+            hands: &$hand.hands,
+            on_table: &$hand.on_table,
+            out_of_play: $out_of_play,
+            arm_open: $arm_open,
+            count: $count,
+            placed: $hand.placed,
+            drawn: &$hand.drawn,
+            turn: $hand.turn,
+            drawable: $hand.drawable(),
+            boneyard_left: $hand.boneyard.len() - $hand.bone_pos,
+            drawn_turn: $hand.drawn_turn,
+            scores: &$hand.scores,
+            got_in: $got_in,
+        }
+    };
+}
+
 /// The blocks of `seen` every layout has into `out` (zeroed first): where
 /// the `proven_void` block starts.
 fn encode_seen<const W: usize>(
@@ -933,21 +955,13 @@ pub fn encode<const W: usize>(
 ) {
     let r = &*hand.rules;
     let ObsLayout { t, s, extra, .. } = *lay;
-    let seen = Seen {
-        hands: &hand.hands,
-        on_table: &hand.on_table,
-        out_of_play: &hand.out_of_play,
-        arm_open: &hand.arm_open[..hand.n_arms],
-        count: hand.count,
-        placed: hand.placed,
-        drawn: &hand.drawn,
-        turn: hand.turn,
-        drawable: hand.drawable(),
-        boneyard_left: hand.boneyard.len() - hand.bone_pos,
-        drawn_turn: hand.drawn_turn,
-        scores: &hand.scores,
-        got_in: Some(&hand.got_in),
-    };
+    let seen = seen!(
+        hand,
+        &hand.out_of_play,
+        &hand.arm_open[..hand.n_arms],
+        hand.count,
+        Some(&hand.got_in)
+    );
     let at = encode_seen(&seen, r, seat, cfg, lay, out);
     if extra > 0 && hand.extra.is_some() {
         // the last block: the move to make is an extra play after a double
@@ -975,8 +989,8 @@ pub fn encode<const W: usize>(
 
 /// `Encoding.values(observe(hand, seat))` of a train round into `out` (as
 /// [`encode`]): a train hand proves no voids (it records none), its count
-/// is 0, every side is in, and the `markers` block holds each seat's
-/// marker from `seat` on.
+/// is 0, its sides are in as a new hand has them, and the `markers` block
+/// holds each seat's marker from `seat` on.
 pub fn encode_trains<const W: usize>(
     hand: &TrainHand<W>,
     seat: usize,
@@ -986,21 +1000,7 @@ pub fn encode_trains<const W: usize>(
 ) {
     let r = &*hand.rules;
     let ObsLayout { t, s, .. } = *lay;
-    let seen = Seen {
-        hands: &hand.hands,
-        on_table: &hand.on_table,
-        out_of_play: &Bits::ZERO,
-        arm_open: &hand.arm_open,
-        count: 0,
-        placed: hand.placed,
-        drawn: &hand.drawn,
-        turn: hand.turn,
-        drawable: hand.drawable(),
-        boneyard_left: hand.boneyard.len() - hand.bone_pos,
-        drawn_turn: hand.drawn_turn,
-        scores: &hand.scores,
-        got_in: None,
-    };
+    let seen = seen!(hand, &Bits::ZERO, &hand.arm_open, 0, None);
     // (a train layout has no `extra` block: the variant check refuses
     // `turn.after_double` there)
     let at = encode_seen(&seen, r, seat, cfg, lay, out);
