@@ -8,7 +8,8 @@ server or other command (``--json``: not rich either; its catalogue, once
 cached, neither YAML nor the models: tests/test_cache.py), a simulation of
 random or one-move bots none of the search bots, and a plain ``bones
 simulate`` neither Typer nor any command module (its quick path,
-:mod:`bones.cli.quick`; tests/test_quick.py).  The last tests keep the
+:mod:`bones.cli.quick`; tests/test_quick.py), nor rich when its tables go
+to a stream that is no terminal (:mod:`bones.cli.page`; tests/test_page.py).  The last tests keep the
 imports inside functions at their seams (tools/local_imports.py).  The seams that make this
 so are the command line's table of commands (:data:`bones.cli.app.COMMANDS`)
 and the bots' registry (:data:`bones.bots.BOTS`): both name their entries
@@ -110,10 +111,10 @@ def test_a_simulation_of_one_move_bots_loads_no_search(tmp_path: Path, bots: str
     # the quick path (bones.cli.quick): no Typer, Click or command module
     assert not _commands(modules) and not _under(modules, "typer", "click")
     assert "bones.cli.app" not in modules and "bones.cli.options" not in modules
-    if output:
-        assert not _under(modules, "rich")
-    else:
-        assert "rich.table" in modules
+    # the report's tables, to a stream that is no terminal, without rich (bones.cli.page)
+    assert not _under(modules, "rich")
+    if not output:
+        assert "bones.cli.page" in modules
 
 
 @pytest.mark.parametrize("args", [("simulate", "--help"), ("simulate", "sniff", "--hands", "x")])
