@@ -117,6 +117,36 @@ def test_a_simulation_of_one_move_bots_loads_no_search(tmp_path: Path, bots: str
         assert "bones.cli.page" in modules
 
 
+#: Every bones module a plain random-bot simulation may need (the quick path,
+#: the bots' registry and the one-move bots, the engine's rules and flat
+#: table, the compiled-variant cache, the simulation and its report)
+QUICK = {"bones", "bones._version", "bones.bots", "bones.bots.basic", "bones.bots.info",
+         "bones.bots.policies", "bones.cli", "bones.cli.entry", "bones.cli.page",
+         "bones.cli.process", "bones.cli.quick", "bones.cli.shared", "bones.cli.simrun",
+         "bones.engine", "bones.engine.bounds", "bones.engine.core", "bones.engine.flat",
+         "bones.engine.handstate", "bones.engine.moves", "bones.engine.rng", "bones.engine.rules",
+         "bones.engine.settle", "bones.engine.tableformat", "bones.engine.tiles", "bones.games",
+         "bones.games.cache", "bones.lang", "bones.lang.compile", "bones.lang.yamlsource",
+         "bones.sim", "bones.sim.duplicate", "bones.sim.ratings", "bones.sim.report",
+         "bones.sim.simulation", "bones.sim.stats"}
+
+
+@pytest.mark.once  # the native core's simulation path
+def test_a_plain_simulation_loads_only_what_it_needs(tmp_path: Path) -> None:
+    """``bones simulate sniff --hands 1`` printing its tables to a pipe: no
+    third-party package but the native core (no rich, Typer, Click, pydantic,
+    YAML), and no bones module beyond :data:`QUICK`."""
+    args = ("simulate", "sniff", "--hands", "1", "--seed", "1")
+    assert "yaml" in imported(tmp_path, *args)  # the first run compiles sniff into the cache
+    modules = imported(tmp_path, *args)
+    assert "bones.sim.simulation" in modules and "bones.cli.page" in modules  # it ran
+    outside = {m.split(".")[0] for m in modules
+               if not m.startswith("__editable__")} - set(sys.stdlib_module_names)
+    assert outside <= {"__main__", "bones", "bones_native", "_distutils_hack", "sitecustomize",
+                       "usercustomize"}, sorted(outside)
+    assert _under(modules, "bones") <= QUICK, sorted(_under(modules, "bones") - QUICK)
+
+
 @pytest.mark.parametrize("args", [("simulate", "--help"), ("simulate", "sniff", "--hands", "x")])
 def test_a_simulate_command_line_the_quick_path_leaves_loads_typer(
         tmp_path: Path, args: tuple[str, ...]) -> None:
