@@ -20,7 +20,7 @@ import builtins
 import os
 import re
 import sys
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
 if TYPE_CHECKING:  # pragma: no cover - rich is imported by RichPage's user
     from rich.console import Console
@@ -44,7 +44,7 @@ class Column(NamedTuple):
     header: str
     right: bool = False
     no_wrap: bool = False
-    overflow: str = "ellipsis"
+    overflow: Literal["fold", "crop", "ellipsis", "ignore"] = "ellipsis"
 
 
 class Grid(NamedTuple):
@@ -94,7 +94,7 @@ class RichPage:
         table = Table(title=grid.title, title_justify="left")
         for c in grid.columns:
             table.add_column(c.header, justify="right" if c.right else "left",
-                             no_wrap=c.no_wrap, overflow=c.overflow)  # type: ignore[arg-type]
+                             no_wrap=c.no_wrap, overflow=c.overflow)
         for row in grid.rows:
             table.add_row(*row)
         return table
