@@ -316,19 +316,25 @@ def test_a_lock_is_judged_by_the_blocked_settlement(against: str, win: int,
     assert judge.lock(0, left) == expected
 
 
-@pytest.mark.parametrize("name,pip_worth,flat", [
-    ("all-fives", 1.0, 0),  # the opponents' pips
-    ("all-fives-cribbage", 0.2, 0),  # their pips divided by five
-    ("fives-and-threes", 0.0, 1),  # one point for chipping out, whatever is left
-    ("bergen", 0.0, 1),
+_FLAT = {"settlement": {"domino": {"amount": "flat", "points": 1}}}
+
+
+@pytest.mark.parametrize("name,overrides,pip_worth,flat", [
+    ("all-fives", None, 1.0, 0),  # the opponents' pips
+    ("all-fives-cribbage", None, 0.2, 0),  # their pips divided by five
+    ("fives-and-threes", None, 0.0, 1),  # one point for chipping out, whatever is left
+    ("bergen", None, 0.0, 1),
+    ("all-fives", _FLAT, 0.0, 1),
+    # where no play scores, the settlement is all there is: pips judge it
+    ("block-2p", _FLAT, 1.0, 0),
 ])
-def test_going_out_is_worth_what_the_settlement_pays(name: str, pip_worth: float,
-                                                     flat: int) -> None:
+def test_going_out_is_worth_what_the_settlement_pays(name: str, overrides: dict[str, Any] | None,
+                                                     pip_worth: float, flat: int) -> None:
     # issue 34: a finish was valued at the opponents' pips in every game, so
     # where going out pays one point (Fives and Threes, Bergen) or the pips
     # over five (All Fives Cribbage) the heuristic raced out for nothing; a
     # pip shed is worth what the settlement makes of it (flat: nothing)
-    rules = _rules(name, players=2)
+    rules = _rules(name, overrides, players=2)
     hand = _dealt(rules, ["1-2"])
     unseen = rules.tiles.full & ~hand.hands[0]  # 27 tiles of 165 pips; the opponent holds 7
     judge = _Judge(hand, unseen, [1, 7], 0)
