@@ -12,7 +12,7 @@ import pytest
 from support import compiled, positions
 
 from bones.bots import BOTS, BotError, make_bot, parse_bots
-from bones.bots.basic import _Judge, finish_bonus, heuristic_move, none_held, share_of
+from bones.bots.basic import _SHED_LATE, _Judge, finish_bonus, heuristic_move, none_held, share_of
 from bones.bots.infer import heuristic_values
 from bones.bots.policies import greedy_move, points_if
 from bones.engine.hand import DRAW, Hand
@@ -314,6 +314,55 @@ def test_a_lock_is_judged_by_the_blocked_settlement(against: str, win: int,
     unseen = ts.full & ~left  # 26 tiles of 145 pips: 6 for one tile, 39 for seven
     judge = _Judge(hand, unseen, [2, 1, 7, 7], 0)
     assert judge.lock(0, left) == expected
+
+
+_FLAT = {"settlement": {"domino": {"amount": "flat", "points": 1}}}
+
+
+@pytest.mark.parametrize("name,overrides,pip_worth,flat", [
+    ("all-fives", None, 1.0, 0),  # the opponents' pips
+    ("all-fives-cribbage", None, 0.2, 0),  # their pips divided by five
+    ("fives-and-threes", None, 0.0, 1),  # one point for chipping out, whatever is left
+    ("bergen", None, 0.0, 1),
+    ("all-fives", _FLAT, 0.0, 1),
+    # where no play scores, the settlement is all there is: pips judge it
+    ("block-2p", _FLAT, 1.0, 0),
+])
+def test_going_out_is_worth_what_the_settlement_pays(name: str, overrides: dict[str, Any] | None,
+                                                     pip_worth: float, flat: int) -> None:
+    # issue 34: a finish was valued at the opponents' pips in every game, so
+    # where going out pays one point (Fives and Threes, Bergen) or the pips
+    # over five (All Fives Cribbage) the heuristic raced out for nothing; a
+    # pip shed is worth what the settlement makes of it (flat: nothing)
+    rules = _rules(name, overrides, players=2)
+    hand = _dealt(rules, ["1-2"])
+    unseen = rules.tiles.full & ~hand.hands[0]  # 27 tiles of 165 pips; the opponent holds 7
+    judge = _Judge(hand, unseen, [1, 7], 0)
+    move = hand.legal_moves()[0]
+    value, keeps = judge.play(move)
+    assert not keeps
+    settlement = flat or 165 / 27 * 7 * pip_worth
+    expected = points_if(hand, move) + _SHED_LATE * pip_worth * 3 + settlement
+    assert value == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("name,mine,expected", [
+    # the opponent's seven tiles: their share of the 26 unseen, 43 pips
+    # against 1-2 2-3, 39 against 5-6 6-6
+    ("bergen", ["1-2", "2-3"], 1.0),  # the lighter hand: one flat point
+    ("bergen", ["5-6", "6-6"], -1.0),  # a hand holding a double loses to a double-free one
+    ("all-fives-cribbage", ["1-2", "2-3"], 43 / 5),  # the opponent's pips, over five
+    ("all-fives", ["1-2", "2-3"], 43.0),
+    ("all-fives", ["5-6", "6-6"], 39.0),  # no double rule: 23 pips against 39 win
+])
+def test_a_lock_is_worth_what_the_blocked_settlement_pays(name: str, mine: list[str],
+                                                          expected: float) -> None:
+    rules = _rules(name, players=2)
+    hand = _dealt(rules, mine)
+    left = hand.hands[0]
+    unseen = rules.tiles.full & ~left
+    judge = _Judge(hand, unseen, [2, 7], 0)
+    assert judge.lock(0, left) == pytest.approx(expected)
 
 
 def test_a_capicua_set_up_keeps_a_share_of_its_bonus_when_others_can_follow() -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from bones.bots.info import BotInfo, named
 from bones.bots.policies import greedy_move, points_if
 from bones.engine.moves import ARM_SHIFT, DRAW, PASS, TILE_SHIFT, Outcome
-from bones.engine.settle import Seats, decide
+from bones.engine.settle import AMOUNT_FLAT, SETTLE_NOBODY, Seats, Settle, decide
 
 if TYPE_CHECKING:  # the bots play the hand they are given (a run on the native core builds none)
     from bones.engine.hand import Hand
@@ -83,7 +83,7 @@ class _Judge:
         others_min = min((c for s, c in enumerate(counts)
                           if s != seat and rules.owner[s] != rules.owner[seat]), default=0)
         late = drawable == 0 and (others_min <= 2 or counts[seat] <= 3)
-        self.shed = _SHED_LATE if late else _SHED
+        self.shed = (_SHED_LATE if late else _SHED) * pip_worth(rules, rules.settle_domino)
         self.avg_pips = rules.tiles.pips_of(unseen) / n_unseen if n_unseen else 0.0
         self.unseen = unseen
         # nothing can be drawn: who can follow the ends a play leaves is
@@ -103,8 +103,8 @@ class _Judge:
         if not left:
             # going out: the settlement is roughly the opponents' pips, and
             # the bonuses of going out with this tile are certain
-            value += self.avg_pips * sum(c for s, c in enumerate(self.counts)
-                                         if rules.owner[s] != rules.owner[self.seat])
+            value += settled(rules, rules.settle_domino, self.avg_pips * sum(
+                c for s, c in enumerate(self.counts) if rules.owner[s] != rules.owner[self.seat]))
             bonus = finish_bonus(hand, self.seat, tile)
             if bonus:
                 value += bonus
@@ -198,9 +198,10 @@ class _Judge:
         if not verdict.winners:
             return 0.0
         bonus = hand.won_bonus(Outcome.BLOCKED)
+        rule = rules.settle_blocked
         if me in verdict.winners:
-            return float(sum(pips) - pips[me] + bonus)
-        return -float(pips[me] + bonus)
+            return settled(rules, rule, sum(pips) - pips[me]) + bonus
+        return -(settled(rules, rule, pips[me]) + bonus)
 
     def draw(self, unseen: int) -> float:
         """The value of drawing: the ends kept as they are, an unknown tile
@@ -210,6 +211,32 @@ class _Judge:
         variety = sum(1 for matching in hand.rules.tiles.matching if mine & matching)
         return (_VARIETY * variety - self.shed * self.avg_pips - _DRAW_COST
                 - _REPLY * _reply_on(hand, self.seat, unseen, self.p_hold))
+
+
+def settled(rules: Rules, rule: Settle, pips: float) -> float:
+    """What a settlement ``rule`` of ``pips`` pips is worth to the side it
+    pays, weighed against the points plays score (issue 34): its flat
+    points, or the pips divided by its divisor (its rounding aside).  Where
+    no play scores the settlement is all there is to win, and the pips
+    themselves judge it (a flat point would weigh less than a number kept
+    in hand)."""
+    if not rules.scores_plays:
+        return pips
+    if rule.kind == SETTLE_NOBODY:
+        return 0.0
+    if rule.amount == AMOUNT_FLAT:
+        return float(rule.flat)
+    return pips / rule.divisor
+
+
+def pip_worth(rules: Rules, rule: Settle) -> float:
+    """What a pip in hand is worth under ``rule``, as :func:`settled` counts
+    it (a flat settlement where plays score: nothing)."""
+    if not rules.scores_plays:
+        return 1.0
+    if rule.amount == AMOUNT_FLAT:
+        return 0.0
+    return 1.0 / rule.divisor
 
 
 def finish_bonus(hand: Hand, seat: int, tile: int) -> int:

@@ -14,7 +14,7 @@ use crate::kernel::moves::{
     is_tile_move, play_code, tile_of, BLOCKED, DOMINO, DRAW, PASS, PLAYING,
 };
 use crate::kernel::settle::Seats;
-use crate::kernel::table::MAX_PLAYERS;
+use crate::kernel::table::{Amount, Settle, SettleKind, Table, MAX_PLAYERS};
 
 pub(crate) const REPLY: f64 = 0.7;
 pub(crate) const VARIETY: f64 = 1.5;
@@ -343,7 +343,7 @@ impl<'a, const W: usize> Judge<'a, W> {
             .min()
             .unwrap_or(0);
         let late = drawable == 0 && (others_min <= 2 || counts[seat] <= 3);
-        let shed = if late { SHED_LATE } else { SHED };
+        let shed = (if late { SHED_LATE } else { SHED }) * pip_worth(t, &t.settle_domino);
         let avg_pips = if n_unseen != 0 { r.pips_of(unseen) as f64 / n_unseen as f64 } else { 0.0 };
         let ends = (drawable == 0 || t.max_draws == 0) && t.ends_pay;
         Judge { hand, counts, seat, p_hold, shed, avg_pips, unseen: *unseen, ends }
@@ -368,7 +368,7 @@ impl<'a, const W: usize> Judge<'a, W> {
                 .filter(|&s| t.owner[s] != t.owner[self.seat])
                 .map(|s| self.counts[s])
                 .sum();
-            value += self.avg_pips * theirs as f64;
+            value += settled(t, &t.settle_domino, self.avg_pips * theirs as f64);
             let bonus = finish_bonus(self.hand, self.seat, tile);
             if bonus != 0 {
                 value += bonus as f64;
@@ -491,10 +491,11 @@ impl<'a, const W: usize> Judge<'a, W> {
             return 0.0;
         }
         let bonus = self.hand.won_bonus(BLOCKED);
+        let rule = &t.settle_blocked;
         if verdict.winners.contains(&me) {
-            (pips.iter().sum::<i64>() - pips[me] + bonus) as f64
+            settled(t, rule, (pips.iter().sum::<i64>() - pips[me]) as f64) + bonus as f64
         } else {
-            -((pips[me] + bonus) as f64)
+            -(settled(t, rule, pips[me] as f64) + bonus as f64)
         }
     }
 
@@ -507,6 +508,35 @@ impl<'a, const W: usize> Judge<'a, W> {
             - DRAW_COST
             - REPLY * reply_on(self.hand, self.seat, candidates, self.p_hold)
     }
+}
+
+/// `basic.settled`: what a settlement `rule` of `pips` pips is worth to
+/// the side it pays, weighed against the points plays score: its flat
+/// points, or the pips divided by its divisor (its rounding aside). Where
+/// no play scores, the pips themselves judge it.
+pub(crate) fn settled(t: &Table, rule: &Settle, pips: f64) -> f64 {
+    if !t.scores_plays {
+        return pips;
+    }
+    if rule.kind == SettleKind::Nobody {
+        return 0.0;
+    }
+    if rule.amount == Amount::Flat {
+        return rule.flat as f64;
+    }
+    pips / rule.divisor as f64
+}
+
+/// `basic.pip_worth`: what a pip in hand is worth under `rule`, as
+/// `settled` counts it (a flat settlement where plays score: nothing).
+pub(crate) fn pip_worth(t: &Table, rule: &Settle) -> f64 {
+    if !t.scores_plays {
+        return 1.0;
+    }
+    if rule.amount == Amount::Flat {
+        return 0.0;
+    }
+    1.0 / rule.divisor as f64
 }
 
 /// `basic.finish_bonus`: the bonuses `seat` earns by going out with `tile`
