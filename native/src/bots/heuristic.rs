@@ -140,6 +140,7 @@ impl<const W: usize> Hand<W> {
             on_table, passes, drawn_turn, drawn, out, scores, got_in, state, game_over, winner,
             domino_seat, last_player, settlement: _, pot, log: _, record: _, moves,
             play_points, last_points, open_mask, number, extra, won_by, won_seat, bonus,
+            spare: _,
         } = src;
         if !Arc::ptr_eq(&self.rules, rules) {
             self.rules = Arc::clone(rules);
@@ -196,7 +197,9 @@ impl<const W: usize> Hand<W> {
         self.winner = *winner;
         self.domino_seat = *domino_seat;
         self.last_player = *last_player;
-        self.settlement = None;
+        if let Some(last) = self.settlement.take() {
+            self.spare = last; // its buffer kept for the next trial's settlement
+        }
         self.pot = *pot;
         self.log.clear();
         self.record = false;

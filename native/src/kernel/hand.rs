@@ -193,6 +193,9 @@ pub struct Hand<const W: usize> {
     pub won_seat: Option<usize>,
     /// the end-of-hand bonuses in the winner's settlement
     pub bonus: i64,
+    /// the buffer of a renewed hand's settlement, for this hand's (no
+    /// allocation a hand)
+    pub(crate) spare: Vec<i64>,
 }
 
 impl<const W: usize> Hand<W> {
@@ -274,6 +277,7 @@ impl<const W: usize> Hand<W> {
             won_by: None,
             won_seat: None,
             bonus: 0,
+            spare: Vec::new(),
             rules,
         }
     }
@@ -307,7 +311,7 @@ impl<const W: usize> Hand<W> {
             first_double_seen, count, turn, leader, lead_tile, lead_doubles_only, placed,
             on_table, passes, drawn_turn, drawn, out, scores, got_in, state, game_over, winner,
             domino_seat, last_player, settlement, pot, log, record, moves,
-            play_points, last_points, open_mask, number, extra, won_by, won_seat, bonus,
+            play_points, last_points, open_mask, number, extra, won_by, won_seat, bonus, spare,
         } = self;
         let t = &rules.t;
         let owners = t.owners;
@@ -361,7 +365,9 @@ impl<const W: usize> Hand<W> {
         *winner = None;
         *domino_seat = None;
         *last_player = None;
-        *settlement = None;
+        if let Some(last) = settlement.take() {
+            *spare = last;
+        }
         *pot = carried;
         log.clear();
         *record = keep_log;
@@ -1186,7 +1192,8 @@ impl<const W: usize> Hand<W> {
         } else {
             (&t.settle_blocked, None)
         };
-        let mut deltas = rule.settle(pips, doubles, domino, blocker, &seats);
+        let room = std::mem::take(&mut self.spare);
+        let mut deltas = rule.settle_in(room, pips, doubles, domino, blocker, &seats);
         // the hand's winner: the domino-er; in a blocked hand the side a
         // comparing rule decides, else the one best positive settlement
         let (won, won_seat) = if let Some(d) = domino {
