@@ -902,26 +902,34 @@ impl<const W: usize> Hand<W> {
     }
 
     fn gain(&mut self, owner: usize, amount: i64) {
+        let Some((score, over)) = self.gained(owner, amount) else { return };
+        self.scores[owner] = score;
+        if over {
+            self.game_over = true;
+            self.winner = Some(owner);
+        }
+    }
+
+    /// What `gain` makes of `owner`'s score: `None` when it stays as it is,
+    /// else the new score and whether the match is over by it (the
+    /// heuristic asks it of a play it does not make).
+    pub(crate) fn gained(&self, owner: usize, amount: i64) -> Option<(i64, bool)> {
         if amount == 0 {
-            return;
+            return None;
         }
         let t = &self.rules.t;
         let mut score = self.scores[owner] + amount;
         if t.check == Check::Exact && score > t.target {
-            return;
+            return None;
         }
         if let Some(f) = t.floor {
             if score < f {
                 score = f;
             }
         }
-        self.scores[owner] = score;
-        if (t.check == Check::Immediate && score >= t.target)
-            || (t.check == Check::Exact && score == t.target)
-        {
-            self.game_over = true;
-            self.winner = Some(owner);
-        }
+        let over = (t.check == Check::Immediate && score >= t.target)
+            || (t.check == Check::Exact && score == t.target);
+        Some((score, over))
     }
 
     // ------------------------------------------------------------ layout
