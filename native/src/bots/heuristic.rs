@@ -585,9 +585,9 @@ pub(crate) fn reply_estimate<const W: usize>(
 /// `reply_estimate` worked out on `hand` itself where what the move does is
 /// plain, without the trial's copy and `apply` (a quarter of the heuristic's
 /// instructions, issue 37): a tile that is no double, played (not led) on an
-/// arm that ends in a tile (no hub, no stub, no spinner's side under
-/// `order: all4`), the mover keeping tiles, no knock pending and no
-/// matching-ends points. What the trial would read is found as `place`,
+/// arm that is no stub (under `order: all4`, no hub's or spinner's side;
+/// not the last long side that opens a spinner's cross arms), the mover
+/// keeping tiles, no knock pending and no matching-ends points. What the trial would read is found as `place`,
 /// `scoring_play` and `advance` would leave it: the arm's new end, the
 /// count, the match over or the hand blocked, the seat to move. `None` for
 /// any other move (it is played out on the scratch hand).
@@ -606,11 +606,22 @@ fn reply_in_place<const W: usize>(
         || hand.extra.is_some()
         || hand.knock_points() != 0
         || r.is_double[tile]
-        || hand.arm_hub[arm] >= 0
         || hand.arm_stub[arm]
-        || (t.order == Order::All4 && hand.arm_root[arm] >= 0)
+        || (t.order == Order::All4 && (hand.arm_root[arm] >= 0 || hand.arm_hub[arm] >= 0))
     {
         return None;
+    }
+    // a side of a hub: the hub's next side counted; the last long side of
+    // a spinner opening its cross arms is played out
+    let hub = slot(hand.arm_hub[arm]);
+    if let Some(h) = hub {
+        if hand.arm_side[arm]
+            && hand.hub_sides_left[h] == 1
+            && t.order == Order::Sides
+            && hand.hub_spins[h]
+        {
+            return None;
+        }
     }
     let mut left = hand.hands[seat];
     left.clear(tile);
@@ -679,7 +690,17 @@ fn reply_in_place<const W: usize>(
             (end, count - i64::from(far), false)
         } else {
             let Some(pip) = slot(hand.arm_open[a]) else { continue };
-            (pip, hand.count_without_end(a) + shift, hand.arm_stub[a])
+            let base = match hub {
+                // another side of the hub just covered: its next side now
+                Some(h) if slot(hand.arm_hub[a]) == Some(h) => {
+                    let k = usize::from(hand.hub_k[h]) + 1;
+                    count
+                        + (hand.hub_mult[h][k + 1] - hand.hub_mult[h][k])
+                            * i64::from(hand.hub_pip[h])
+                }
+                _ => hand.count_without_end(a) + shift,
+            };
+            (pip, base, hand.arm_stub[a])
         };
         let fits = candidates.and(&r.matching[pip]);
         if !fits.is_zero() {
