@@ -72,6 +72,57 @@ def test_serve_listens_on_localhost_and_stops_cleanly_on_ctrl_c(tmp_path: Path) 
     assert lines[-1] == "bones serve: stopped; every game is saved"
 
 
+def test_ctrl_c_answers_a_tables_waiting_long_poll_with_the_table(tmp_path: Path) -> None:
+    """A page long-polls its game (``?wait=VERSION``) for up to 20 s; Ctrl-C answers
+    it at once with the table as it is (200), not an error after the grace period,
+    and the server prints nothing but its stop line."""
+    import json
+    import threading
+    import urllib.request
+
+    port = _free_port()
+    proc, lines = _serve(["--port", str(port)], tmp_path)
+    base = f"http://127.0.0.1:{port}"
+    host_key = next(line for line in lines if "#host=" in line).split("#host=", 1)[1].split()[0]
+
+    def call(method: str, path: str, key: str, body: dict | None = None) -> tuple[int, dict]:
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(base + path, data=data, method=method, headers={
+            "Origin": base, "Content-Type": "application/json", "Authorization": f"Bearer {key}"})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as err:
+            return err.code, {"error": err.read().decode()}
+
+    answers: list[tuple[int, dict, float]] = []
+    try:
+        status, game = call("POST", "/api/games", host_key, {
+            "variant": "sniff", "players": 2, "seed": 1, "seats": [{"kind": "human"}] * 2})
+        assert status == 201, game
+        key = game["seats"][0]["key"]
+        status, view = call("GET", f"/api/games/{game['id']}", key)
+        assert status == 200
+
+        def poll() -> None:
+            started = time.monotonic()
+            got = call("GET", f"/api/games/{game['id']}?wait={view['version']}", key)
+            answers.append((*got, time.monotonic() - started))
+
+        waiting = threading.Thread(target=poll)
+        waiting.start()
+        time.sleep(1.0)  # the poll is waiting on the server
+        assert not answers
+    finally:
+        lines = _stop(proc, lines)
+    waiting.join(timeout=30)
+    assert len(answers) == 1
+    status, answer, seconds = answers[0]
+    assert status == 200, answer
+    assert answer["version"] == view["version"] and answer["id"] == game["id"]
+    assert seconds < 1.0 + 1.5  # answered as Ctrl-C came, not after the 2-s grace period
+
+
 @pytest.mark.parametrize("attempt", range(3))  # Ctrl-C at once after "ready", several times
 def test_serve_on_the_network_prints_an_address_other_devices_reach(tmp_path: Path, attempt: int) -> None:
     port = _free_port()

@@ -8,7 +8,8 @@ server or other command (``--json``: not rich either; its catalogue, once
 cached, neither YAML nor the models: tests/test_cache.py), a simulation of
 random or one-move bots none of the search bots, and a plain ``bones
 simulate`` neither Typer nor any command module (its quick path,
-:mod:`bones.cli.quick`; tests/test_quick.py).  The last tests keep the
+:mod:`bones.cli.quick`; tests/test_quick.py), nor rich when its tables go
+to a stream that is no terminal (:mod:`bones.cli.page`; tests/test_page.py).  The last tests keep the
 imports inside functions at their seams (tools/local_imports.py).  The seams that make this
 so are the command line's table of commands (:data:`bones.cli.app.COMMANDS`)
 and the bots' registry (:data:`bones.bots.BOTS`): both name their entries
@@ -110,10 +111,40 @@ def test_a_simulation_of_one_move_bots_loads_no_search(tmp_path: Path, bots: str
     # the quick path (bones.cli.quick): no Typer, Click or command module
     assert not _commands(modules) and not _under(modules, "typer", "click")
     assert "bones.cli.app" not in modules and "bones.cli.options" not in modules
-    if output:
-        assert not _under(modules, "rich")
-    else:
-        assert "rich.table" in modules
+    # the report's tables, to a stream that is no terminal, without rich (bones.cli.page)
+    assert not _under(modules, "rich")
+    if not output:
+        assert "bones.cli.page" in modules
+
+
+#: Every bones module a plain random-bot simulation may need (the quick path,
+#: the bots' registry and the one-move bots, the engine's rules and flat
+#: table, the compiled-variant cache, the simulation and its report)
+QUICK = {"bones", "bones._version", "bones.bots", "bones.bots.basic", "bones.bots.info",
+         "bones.bots.policies", "bones.cli", "bones.cli.entry", "bones.cli.page",
+         "bones.cli.process", "bones.cli.quick", "bones.cli.shared", "bones.cli.simrun",
+         "bones.engine", "bones.engine.bounds", "bones.engine.core", "bones.engine.flat",
+         "bones.engine.handstate", "bones.engine.moves", "bones.engine.rng", "bones.engine.rules",
+         "bones.engine.settle", "bones.engine.tableformat", "bones.engine.tiles", "bones.games",
+         "bones.games.cache", "bones.lang", "bones.lang.compile", "bones.lang.yamlsource",
+         "bones.sim", "bones.sim.duplicate", "bones.sim.ratings", "bones.sim.report",
+         "bones.sim.simulation", "bones.sim.stats"}
+
+
+@pytest.mark.once  # the native core's simulation path
+def test_a_plain_simulation_loads_only_what_it_needs(tmp_path: Path) -> None:
+    """``bones simulate sniff --hands 1`` printing its tables to a pipe: no
+    third-party package but the native core (no rich, Typer, Click, pydantic,
+    YAML), and no bones module beyond :data:`QUICK`."""
+    args = ("simulate", "sniff", "--hands", "1", "--seed", "1")
+    assert "yaml" in imported(tmp_path, *args)  # the first run compiles sniff into the cache
+    modules = imported(tmp_path, *args)
+    assert "bones.sim.simulation" in modules and "bones.cli.page" in modules  # it ran
+    outside = {m.split(".")[0] for m in modules
+               if not m.startswith("__editable__")} - set(sys.stdlib_module_names)
+    assert outside <= {"__main__", "bones", "bones_native", "_distutils_hack", "sitecustomize",
+                       "usercustomize"}, sorted(outside)
+    assert _under(modules, "bones") <= QUICK, sorted(_under(modules, "bones") - QUICK)
 
 
 @pytest.mark.parametrize("args", [("simulate", "--help"), ("simulate", "sniff", "--hands", "x")])

@@ -231,5 +231,14 @@ def _announce(local: str, public: str | None, public_url: str | None, port: int,
 def _uvicorn_server(app: Starlette) -> Server:
     from uvicorn import Config, Server
 
-    return Server(Config(app, log_level="warning", access_log=False, lifespan="on",
-                         timeout_graceful_shutdown=2))
+    class Stopping(Server):
+        """uvicorn's server that, as it begins to stop, answers the tables'
+        waiting long polls at once (:meth:`bones.web.server.Server.stopping`)
+        instead of letting the grace period cancel them with an error."""
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            app.state.server.stopping()
+            await super().shutdown(sockets)
+
+    return Stopping(Config(app, log_level="warning", access_log=False, lifespan="on",
+                           timeout_graceful_shutdown=2))

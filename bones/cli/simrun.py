@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 from bones.bots import Bot, BotError, make_bot, permit_outside, split_bots, time_limited_bots
+from bones.cli.page import Column, Grid, Page, PlainPage, RichPage, plain_width
 from bones.cli.shared import (
     EXIT_PROBLEM,
     EXIT_USAGE,
@@ -38,7 +39,6 @@ if TYPE_CHECKING:  # pragma: no cover - the engine and rich are imported inside 
     from concurrent.futures import Executor
 
     from rich.console import Console
-    from rich.table import Table as RichTable
 
     from bones.sim.simulation import Forfeit, SimConfig, Summary, Table
 
@@ -71,8 +71,10 @@ def run_simulate(variant: str, matches: Optional[int] = None, hands: Optional[in
     report, summary = run_one(config, runner, games, "simulating", quiet)
     if as_csv:
         write_report(out, _csv(report))
-    else:
+    elif as_json or out is not None:
         emit(out, report, as_json, _print_simulation)
+    else:
+        show_simulation(report)
     return exit_code("simulate", summary, config)
 
 
@@ -143,10 +145,10 @@ def reproducibility() -> dict[str, Any]:
             "not_reproducible_because": f"time-limited bots: {', '.join(limited)}"}
 
 
-def print_reproducibility(console: Console, body: dict[str, Any]) -> None:
+def print_reproducibility(page: Console | Page, body: dict[str, Any]) -> None:
     run = body.get("run", {})
     if run.get("reproducible") is False:
-        console.print(f"NOT REPRODUCIBLE: {run['not_reproducible_because']} (a move that "
+        page.print(f"NOT REPRODUCIBLE: {run['not_reproducible_because']} (a move that "
                       "overruns its time limit loses the game, and time depends on the machine)")
 
 
@@ -342,26 +344,16 @@ def make_console(out: Optional[Path]) -> Console:
     return Console(highlight=False)
 
 
-def fits(console: Console, table: RichTable) -> bool:
-    """Whether a rich table prints at its natural width, nothing wrapped or cut."""
-    from rich.measure import Measurement
-
-    unlimited = console.options.update(width=1_000_000)  # measure unclamped
-    width: int = Measurement.get(console, unlimited, table).maximum
-    return width <= int(console.width)
-
-
 def short_labels(names: list[str]) -> list[str]:
     """Short labels A, B, ... (then A1 ...), one per bot, for a legend."""
     abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     return [abc[i] if i < 26 else f"{abc[i % 26]}{i // 26}" for i in range(len(names))]
 
 
-def print_legend(console: Console, labels: list[str], names: list[str]) -> None:
+def print_legend(page: Page, labels: list[str], names: list[str]) -> None:
     """The bots behind the short labels: each whole, one per line, never cut."""
     for label, name in zip(labels, names):
-        console.print(f"  {label} = {name}", no_wrap=True, overflow="ignore", crop=False,
-                      markup=False, highlight=False)
+        page.print(f"  {label} = {name}", markup=False, wrap=False)
 
 
 def emit(out: Path | None, report: dict[str, Any], as_json: bool,
@@ -421,102 +413,106 @@ def _csv(body: dict[str, Any]) -> str:
 
 
 def _print_simulation(console: Console, body: dict[str, Any]) -> None:
-    from rich.table import Table
+    """A simulation's report through a rich console (``--out``, a terminal)."""
+    write_simulation(RichPage(console), body)
 
+
+def show_simulation(body: dict[str, Any]) -> None:
+    """A simulation's report on standard output: as plain text when rich
+    would print just that text (no terminal, everything fits), else through
+    rich (:mod:`bones.cli.page`)."""
+    width = plain_width()
+    if width is not None:
+        page = PlainPage(width)
+        write_simulation(page, body)
+        text = page.text()
+        if text is not None:
+            echo(text, nl=False)
+            return
+    emit(None, body, False, _print_simulation)
+
+
+def write_simulation(page: Page, body: dict[str, Any]) -> None:
+    """A simulation's report: what ran, the tables per bot and per seat, the
+    game's statistics, the paired ones of a duplicate run and the bots' times."""
     v = body["variant"]
     unit = "hands" if body["mode"] == "hands" else "matches"
     partial = " (PARTIAL)" if body["partial"] else ""
     dup = body.get("duplicate")
     deals = (f" ({dup['deals']} deals x {dup['games_per_deal']} seatings, duplicate)"
              if dup else "")
-    console.print(f"{v['name']}, {v['players']} players{' in teams' if v['teams'] else ''}: "
-                  f"{body['games']} {unit}{deals}{partial}, seed {body['seed']}")
-    print_reproducibility(console, body)
+    page.print(f"{v['name']}, {v['players']} players{' in teams' if v['teams'] else ''}: "
+               f"{body['games']} {unit}{deals}{partial}, seed {body['seed']}")
+    print_reproducibility(page, body)
     sections = [("bot", body["bots"], "bot"), ("seat", body["seats"], "seat")]
     if len(body["bots"]) == 1:
         # one bot in every seat: its "win rate" is only how often anybody won
-        console.print(f"every seat: {body['bots'][0]['bot']}")
+        page.print(f"every seat: {body['bots'][0]['bot']}")
         sections = sections[1:]
     for title, rows, key in sections:
         names = [str(r[key]) for r in rows]
-
-        def table(labels: list[str], title: str = title, rows: list[Any] = rows) -> RichTable:
-            t = Table(title=f"per {title} (95% intervals)", title_justify="left")
-            t.add_column(title, no_wrap=True)
-            t.add_column("wins", justify="right", no_wrap=True)
-            t.add_column("play/hand", justify="right", no_wrap=True)
-            t.add_column("settle/hand", justify="right", no_wrap=True)
-            t.add_column(f"points/{'hand' if unit == 'hands' else 'match'}", justify="right",
-                         no_wrap=True)
-            for label, r in zip(labels, rows):
-                t.add_row(label, pct(r["win_rate"]), num(r["play_points_per_hand"]),
-                          num(r["settlement_points_per_hand"]), num(r["points_per_game"], 1))
-            return t
-
-        t = table(names)
-        if key == "bot" and not fits(console, t):
+        columns = [Column(title, no_wrap=True), Column("wins", True, True),
+                   Column("play/hand", True, True), Column("settle/hand", True, True),
+                   Column(f"points/{'hand' if unit == 'hands' else 'match'}", True, True)]
+        cells = [[pct(r["win_rate"]), num(r["play_points_per_hand"]),
+                  num(r["settlement_points_per_hand"]), num(r["points_per_game"], 1)]
+                 for r in rows]
+        heading = f"per {title} (95% intervals)"
+        t = Grid(heading, columns, [[name, *row] for name, row in zip(names, cells)])
+        if key == "bot" and not page.fits(t):
             # bot names too long for the screen: short labels and a legend, so
             # no two bots ever print alike (never search:ite... twice)
             labels = short_labels(names)
-            t = table(labels)
-            console.print(t)
-            print_legend(console, labels, names)
+            page.table(Grid(heading, columns,
+                            [[label, *row] for label, row in zip(labels, cells)]))
+            print_legend(page, labels, names)
         else:
-            console.print(t)
-    _print_game(console, body, unit)
+            page.table(t)
+    _print_game(page, body, unit)
     if dup:
-        _print_duplicate(console, dup, unit)
-    _print_times(console, body)
+        _print_duplicate(page, dup, unit)
+    _print_times(page, body)
 
 
-def _print_duplicate(console: Console, dup: dict[str, Any], unit: str) -> None:
+def _print_duplicate(page: Page, dup: dict[str, Any], unit: str) -> None:
     """The paired statistics of a duplicate run (the deal is the unit)."""
-    from rich.table import Table
-
     games = dup["games_per_deal"]
-    t = Table(title=f"paired over {dup['deals']} deals of {games} {unit} (95% intervals)",
-              title_justify="left")
-    t.add_column("bot", no_wrap=True)
-    t.add_column("wins of decided", justify="right", no_wrap=True)
-    t.add_column("margin/deal", justify="right", no_wrap=True)
-    t.add_column(f"margin/{unit[:-2] if unit == 'matches' else 'hand'}", justify="right",
-                 no_wrap=True)
-    t.add_column(f"won all {games}", justify="right", no_wrap=True)
-    for r in dup["bots"]:
-        t.add_row(r["bot"], pct(r["decided_win_rate"]), num(r["margin_per_deal"], 1),
-                  num(r["margin_per_game"], 2), str(r["deals_won_every_game"]))
-    console.print(t)
-    console.print(f"decided {dup['decided']} of {dup['games']} {unit}; tied {dup['ties']} "
-                  "(apart: neither a win nor a loss)")
+    columns = [Column("bot", no_wrap=True), Column("wins of decided", True, True),
+               Column("margin/deal", True, True),
+               Column(f"margin/{unit[:-2] if unit == 'matches' else 'hand'}", True, True),
+               Column(f"won all {games}", True, True)]
+    page.table(Grid(f"paired over {dup['deals']} deals of {games} {unit} (95% intervals)",
+                    columns,
+                    [[r["bot"], pct(r["decided_win_rate"]), num(r["margin_per_deal"], 1),
+                      num(r["margin_per_game"], 2), str(r["deals_won_every_game"])]
+                     for r in dup["bots"]]))
+    page.print(f"decided {dup['decided']} of {dup['games']} {unit}; tied {dup['ties']} "
+               "(apart: neither a win nor a loss)")
     names = [r["bot"] for r in dup["bots"]]
     shown = []
     for row in dup["deal_results"][:6]:
         wins = "-".join(str(w) for w in row["wins"])
         tie = f", {row['ties']} tied" if row["ties"] else ""
         shown.append(f"{wins}{tie}: {row['deals']}")
-    console.print(f"deal results (wins {'-'.join(names)}): " + "; ".join(shown)
-                  + ("; ..." if len(dup["deal_results"]) > 6 else ""),
-                  markup=False, highlight=False, soft_wrap=True)
+    page.print(f"deal results (wins {'-'.join(names)}): " + "; ".join(shown)
+               + ("; ..." if len(dup["deal_results"]) > 6 else ""), markup=False, wrap=False)
 
 
-def _print_times(console: Console, body: dict[str, Any]) -> None:
+def _print_times(page: Page, body: dict[str, Any]) -> None:
     """Each bot's time a move with a choice: the median, 90th and 99th
     percentiles and the longest (``run.move_time``: CPU time of the bots
     that search, every move; sampled wall time of the others)."""
-    from rich.table import Table
-
     timing = body.get("run", {}).get("move_time", {})
     rows = [(name, t["choices"]) for name, t in timing.items() if t["choices"]["moves"]]
     if not rows:
         return
-    t = Table(title="time a move with a choice, ms", title_justify="left")
-    t.add_column("bot", overflow="fold")
-    for column in ("moves timed", "median", "p90", "p99", "max"):
-        t.add_column(column, justify="right", no_wrap=True)
-    for name, c in rows:
-        t.add_row(name, f"{c['moves']:,}", *(_ms(c[k]) for k in ("median_ms", "p90_ms",
-                                                                  "p99_ms", "max_ms")))
-    console.print(t)
+    columns = [Column("bot", overflow="fold")]
+    columns += [Column(column, True, True) for column in ("moves timed", "median", "p90", "p99",
+                                                         "max")]
+    page.table(Grid("time a move with a choice, ms", columns,
+                    [[name, f"{c['moves']:,}", *(_ms(c[k]) for k in ("median_ms", "p90_ms",
+                                                                     "p99_ms", "max_ms"))]
+                     for name, c in rows]))
 
 
 def _ms(ms: float) -> str:
@@ -524,29 +520,25 @@ def _ms(ms: float) -> str:
     return f"{ms:.3g}" if ms < 1000 else f"{ms:,.0f}"
 
 
-def _print_game(console: Console, body: dict[str, Any], unit: str) -> None:
+def _print_game(page: Page, body: dict[str, Any], unit: str) -> None:
     """The whole-game statistics of a simulation, and how often each count scored."""
-    from rich.table import Table
-
-    t = Table(title="game", title_justify="left")
-    t.add_column("statistic")
-    t.add_column("value (95%)", justify="right")
+    rows = []
     if unit == "matches":
-        t.add_row("hands per match", num(body["hands_per_game"]))
-    t.add_row("moves per hand", num(body["moves_per_hand"]))
-    t.add_row("blocked hands", pct(body["blocked_share"]))
+        rows.append(["hands per match", num(body["hands_per_game"])])
+    rows.append(["moves per hand", num(body["moves_per_hand"])])
+    rows.append(["blocked hands", pct(body["blocked_share"])])
     lead = body["leader"]
-    t.add_row(f"{'first ' if unit == 'matches' else ''}leader wins "
-              f"(fair {100 * lead['fair_share']:.0f}%)", pct(lead["win_rate"]))
-    t.add_row("no winner", pct(body["ties"]))
+    rows.append([f"{'first ' if unit == 'matches' else ''}leader wins "
+                 f"(fair {100 * lead['fair_share']:.0f}%)", pct(lead["win_rate"])])
+    rows.append(["no winner", pct(body["ties"])])
     m = body["margin"]
-    t.add_row("final margin", f"{num(m['mean'], 1)} (sd {m['sd']:.1f}, "
-              f"{m['min']}..{m['max']})")
-    console.print(t)
+    rows.append(["final margin", f"{num(m['mean'], 1)} (sd {m['sd']:.1f}, "
+                 f"{m['min']}..{m['max']})"])
+    page.table(Grid("game", [Column("statistic"), Column("value (95%)", right=True)], rows))
     counts = body["scoring"]["counts"]
     plays = body["scoring"]["plays"]
     if plays:
         top = sorted(counts.items(), key=lambda kv: -kv[1])[:8]
         shown = ", ".join(f"{k}: {100 * v / plays:.1f}%" for k, v in
                           sorted(top, key=lambda kv: int(kv[0])))
-        console.print(f"scoring counts ({plays} scoring plays): {shown}")
+        page.print(f"scoring counts ({plays} scoring plays): {shown}")

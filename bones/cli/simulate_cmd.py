@@ -38,6 +38,7 @@ from bones.cli.options import (
     Teams,
     note,
 )
+from bones.cli.page import RichPage, fits
 from bones.cli.simrun import (
     ProgressBar,
     Runner,
@@ -45,7 +46,6 @@ from bones.cli.simrun import (
     check_out,
     emit,
     exit_code,
-    fits,
     game_count,
     load_tables,
     num,
@@ -285,7 +285,7 @@ def _print_tournament(console: Console, body: dict[str, Any]) -> None:
             break
     console.print(t)
     if labels is letters:
-        print_legend(console, letters, list(names))
+        print_legend(RichPage(console), letters, list(names))
     t = Table(title="ranking", title_justify="left")
     t.add_column("#", justify="right")
     t.add_column("bot", no_wrap=True)
@@ -326,7 +326,7 @@ def _print_paired_seatings(console: Console, dup: dict[str, Any], names: list[st
         return
     letters = short_labels(names)
     console.print(table(dict(zip(names, letters))))
-    print_legend(console, letters, names)
+    print_legend(RichPage(console), letters, names)
 
 
 def _print_ratings(console: Console, ratings: dict[str, Any]) -> None:

@@ -212,7 +212,7 @@ async def _game_view(request: Request, game: WebGame, seat: int) -> Response:
     stamp = request.query_params.get("stamp")  # the social stamp you have: names, chat...
     if wait is not None:
         if number_in(wait, -1, MAX_VERSION, "wait must be the version you have") == game.version \
-                and game.session is not None \
+                and game.session is not None and not server.closing \
                 and (stamp is None or stamp == str(game.stamp)):
             server.kick(game)
             ev = server.event(game.id)

@@ -143,6 +143,16 @@ class Server:
             if not moved:
                 return
 
+    def stopping(self) -> None:
+        """The server begins to stop (Ctrl-C): no bot starts another move, and
+        every long poll waiting on a game is answered now with the table as it
+        is, before the server closes its connections (a waiting poll would
+        otherwise be cancelled after the grace period: an error, not a view)."""
+        self.closing = True
+        for ev in self.changed.values():
+            ev.set()
+        self.changed.clear()
+
     async def close(self) -> None:
         self.closing = True
         for task in list(self.bot_tasks.values()):

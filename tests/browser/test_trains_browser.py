@@ -33,7 +33,19 @@ def my_turn(page) -> dict:
 
 
 def after(page, v: dict) -> None:
-    page.wait_for_function(f"() => window.bonesTable.view.version > {v['version']}", timeout=TIMEOUT)
+    """Waits for the table to move past ``v``; if it never does, the failure says
+    what the page showed (its version, whether it is still sending, its status
+    line), so a rare stall is diagnosed from the CI's log."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(f"() => window.bonesTable.view.version > {v['version']}",
+                               timeout=TIMEOUT)
+    except PlaywrightTimeout:
+        seen = page.evaluate("""() => ({version: window.bonesTable.view.version,
+            sending: window.bonesTable.sending, your_turn: window.bonesTable.view.your_turn,
+            status: (document.querySelector('#status') || {}).innerText})""")
+        raise AssertionError(f"the table stayed at version {v['version']} after a move: {seen}") from None
 
 
 def check_rows(page) -> dict:

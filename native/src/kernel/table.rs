@@ -275,6 +275,20 @@ pub enum AnyRules {
     W3(Arc<Rules<3>>),
 }
 
+/// `$body` with `$r` bound to the `Arc<Rules<W>>` of `$rules` (an
+/// `&AnyRules`), at whichever width it has: the one place the three widths
+/// are spelt out for a call generic over `W`.
+#[macro_export]
+macro_rules! with_rules {
+    ($rules:expr, $r:ident => $body:expr) => {
+        match $rules {
+            $crate::kernel::table::AnyRules::W1($r) => $body,
+            $crate::kernel::table::AnyRules::W2($r) => $body,
+            $crate::kernel::table::AnyRules::W3($r) => $body,
+        }
+    };
+}
+
 impl AnyRules {
     /// Checks the table and compiles it at its width.
     pub fn new(t: Table) -> Result<AnyRules, String> {

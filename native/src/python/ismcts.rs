@@ -21,6 +21,7 @@ use crate::kernel::table::{AnyRules, Rules};
 use crate::python::convert::guard;
 use crate::python::rules::rules_from_dict;
 use crate::python::search::{deadline, stop_of, view_of, Fields, PyStop, SearchSettings};
+use crate::with_rules;
 
 /// What `Ismcts.search` returns to Python: the best move (None when no world
 /// agrees with the view), visits, totals, the stream's new state,
@@ -97,6 +98,20 @@ impl TreeSettings {
 
     fn __repr__(&self) -> String {
         format!("TreeSettings({:?}, seconds={})", self.config, self.seconds)
+    }
+}
+
+impl TreeSettings {
+    /// The configuration of one search call: these settings with the call's
+    /// deadline, its root's rule (`even`: the moves in turn, the analysis's
+    /// judgement; else the upper confidence bound) and its stop.
+    pub(crate) fn call(&self, even: bool, stop: Option<PyRef<'_, PyStop>>) -> Config {
+        Config {
+            deadline: deadline(self.seconds),
+            root: if even { Root::Even } else { Root::Bound },
+            stop: stop_of(stop),
+            ..self.config.clone()
+        }
     }
 }
 
@@ -186,18 +201,11 @@ impl Ismcts {
         even: bool,
         stop: Option<PyRef<'_, PyStop>>,
     ) -> PyResult<Answer> {
-        let config = Config {
-            deadline: deadline(settings.seconds),
-            root: if even { Root::Even } else { Root::Bound },
-            stop: stop_of(stop),
-            ..settings.config.clone()
-        };
+        let config = settings.call(even, stop);
         let mut rng = Rng::new(state);
-        let got = guard(|| match &self.inner {
-            AnyRules::W1(r) => run(r, observation, &legal, &config, &mut rng),
-            AnyRules::W2(r) => run(r, observation, &legal, &config, &mut rng),
-            AnyRules::W3(r) => run(r, observation, &legal, &config, &mut rng),
-        })?;
+        let got = guard(
+            || with_rules!(&self.inner, r => run(r, observation, &legal, &config, &mut rng)),
+        )?;
         Ok(match got {
             Some(f) => (Some(f.best), f.visits, f.totals, rng.state, f.iterations, f.stopped),
             None => (None, Vec::new(), Vec::new(), rng.state, 0, config.stop.is_set()),
@@ -236,11 +244,9 @@ impl Epimc {
     ) -> PyResult<EpimcAnswer> {
         let budget = settings.budget(None, stop_of(stop));
         let mut rng = Rng::new(state);
-        let got = guard(|| match &self.inner {
-            AnyRules::W1(r) => run_epimc(r, observation, &legal, &budget, &mut rng),
-            AnyRules::W2(r) => run_epimc(r, observation, &legal, &budget, &mut rng),
-            AnyRules::W3(r) => run_epimc(r, observation, &legal, &budget, &mut rng),
-        })?;
+        let got = guard(
+            || with_rules!(&self.inner, r => run_epimc(r, observation, &legal, &budget, &mut rng)),
+        )?;
         Ok(match got {
             Some(f) => (Some(f.best), f.totals, rng.state, f.weight, f.stopped),
             None => (None, Vec::new(), rng.state, 0.0, budget.stop.is_set()),

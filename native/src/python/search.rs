@@ -22,6 +22,7 @@ use crate::kernel::table::{AnyRules, Rules};
 use crate::python::convert::{attr, guard, mask};
 use crate::python::hand::hand_from_py;
 use crate::python::rules::rules_from_dict;
+use crate::with_rules;
 
 /// What `Searcher.search` returns to Python: the best move (None when no
 /// world agrees with the view), the totals, the stream's new state, worlds
@@ -275,11 +276,9 @@ impl Searcher {
         };
         let budget = settings.budget(table, stop_of(stop));
         let mut rng = Rng::new(state);
-        let got = guard(|| match &self.inner {
-            AnyRules::W1(r) => run(r, observation, &legal, &budget, &mut rng),
-            AnyRules::W2(r) => run(r, observation, &legal, &budget, &mut rng),
-            AnyRules::W3(r) => run(r, observation, &legal, &budget, &mut rng),
-        })?;
+        let got = guard(
+            || with_rules!(&self.inner, r => run(r, observation, &legal, &budget, &mut rng)),
+        )?;
         Ok(match got {
             Some(f) => {
                 (Some(f.best), f.totals, rng.state, f.iterations, f.weight, f.nodes, f.stopped)

@@ -18,7 +18,6 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::bots::ismcts::Root;
 use crate::bots::search::Budget;
 use crate::bots::trains::{tree, worlds, TrainView};
 use crate::kernel::moves::PLAYING;
@@ -28,7 +27,8 @@ use crate::kernel::trains::{Owed, Owner, TrainHand};
 use crate::python::convert::{attr, guard, index_or_none, mask, small};
 use crate::python::ismcts::TreeSettings;
 use crate::python::rules::table_from_dict;
-use crate::python::search::{deadline, stop_of, PyStop, SearchSettings};
+use crate::python::search::{stop_of, PyStop, SearchSettings};
+use crate::with_rules;
 
 /// The rules of a flat table with a train layout.
 fn train_rules(table: &Bound<'_, PyDict>) -> PyResult<AnyRules> {
@@ -196,18 +196,11 @@ impl TrainIsmcts {
         even: bool,
         stop: Option<PyRef<'_, PyStop>>,
     ) -> PyResult<TreeAnswer> {
-        let config = crate::bots::ismcts::Config {
-            deadline: deadline(settings.seconds),
-            root: if even { Root::Even } else { Root::Bound },
-            stop: stop_of(stop),
-            ..settings.config.clone()
-        };
+        let config = settings.call(even, stop);
         let mut rng = Rng::new(state);
-        let f = guard(|| match &self.inner {
-            AnyRules::W1(r) => run_tree(r, observation, &legal, &config, &mut rng),
-            AnyRules::W2(r) => run_tree(r, observation, &legal, &config, &mut rng),
-            AnyRules::W3(r) => run_tree(r, observation, &legal, &config, &mut rng),
-        })?;
+        let f = guard(
+            || with_rules!(&self.inner, r => run_tree(r, observation, &legal, &config, &mut rng)),
+        )?;
         Ok((Some(f.best), f.visits, f.totals, rng.state, f.iterations, f.stopped))
     }
 }
@@ -257,11 +250,9 @@ impl TrainSearcher {
             ));
         }
         let mut rng = Rng::new(state);
-        let f = guard(|| match &self.inner {
-            AnyRules::W1(r) => run_worlds(r, observation, &legal, &budget, &mut rng),
-            AnyRules::W2(r) => run_worlds(r, observation, &legal, &budget, &mut rng),
-            AnyRules::W3(r) => run_worlds(r, observation, &legal, &budget, &mut rng),
-        })?;
+        let f = guard(
+            || with_rules!(&self.inner, r => run_worlds(r, observation, &legal, &budget, &mut rng)),
+        )?;
         Ok((Some(f.best), f.totals, rng.state, f.iterations, f.weight, f.nodes, f.stopped))
     }
 }
