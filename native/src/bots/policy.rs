@@ -12,7 +12,7 @@ use crate::kernel::convert::slot;
 use crate::kernel::hand::Hand;
 use crate::kernel::moves::{arm_of, is_tile_move, tile_of, DRAW, PASS, PLAYING};
 use crate::kernel::rng::Rng;
-use crate::kernel::table::BELOW_ANY_SCORE;
+use crate::kernel::table::{Table, BELOW_ANY_SCORE};
 
 impl<const W: usize> Hand<W> {
     /// `policies.points_if`: the points the mover would score by `mv`.
@@ -92,11 +92,7 @@ impl<const W: usize> Hand<W> {
         if !r.is_double[tile] || self.arm_stub[arm] {
             return base + r.other_half(tile, pip);
         }
-        if t.spins_later[usize::from(self.first_double_seen)] {
-            // it becomes a spinner, covered on the side it arrived by
-            return base + t.spinner_mult[1] * i64::from(open);
-        }
-        base + i64::from(open) * t.double_weight
+        double_on_arm(t, self.first_double_seen, base, i64::from(open))
     }
 
     /// `policies.greedy_move`: most points now; ties to the heaviest tile,
@@ -170,4 +166,15 @@ impl<const W: usize> Hand<W> {
         }
         total
     }
+}
+
+/// `count_on_arm` of a double on an arm that is no stub, open on `open`,
+/// its share of the count `base`: a new spinner covered on the side it
+/// arrived by, or a double laid in line.
+#[inline]
+pub(crate) fn double_on_arm(t: &Table, first_double_seen: bool, base: i64, open: i64) -> i64 {
+    if t.spins_later[usize::from(first_double_seen)] {
+        return base + t.spinner_mult[1] * open;
+    }
+    base + open * t.double_weight
 }

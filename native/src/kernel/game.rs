@@ -48,6 +48,19 @@ pub const MAX_HANDS: usize = 500;
 /// `match._MAX_REDEALS`.
 pub const MAX_REDEALS: usize = 200;
 
+/// The tile ids in order, `0..MAX_TILES` as bytes: a deal's unshuffled set
+/// copied from it at once (filling it a tile at a time through an iterator
+/// was a fifth of the shuffle's instructions, issue 37).
+const IDS: [u8; MAX_TILES] = {
+    let mut ids = [0u8; MAX_TILES];
+    let mut i = 0;
+    while i < MAX_TILES {
+        ids[i] = byte(i);
+        i += 1;
+    }
+    ids
+};
+
 /// `rules.LeadRule`: `[kind, arg, if_none]` in the flat table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LeadRule {
@@ -293,7 +306,7 @@ impl<const W: usize> Match<W> {
         let (n, size, players) = (r.size, t.hand_size, t.players);
         let mut tiles = std::mem::take(&mut spare.tiles);
         tiles.clear();
-        tiles.extend((0..n).map(byte));
+        tiles.extend_from_slice(&IDS[..n]);
         if self.m.boneyard_unread {
             rng.shuffle_tail(&mut tiles, players * size);
         } else {
@@ -419,9 +432,7 @@ impl<const W: usize> Match<W> {
         let mut k = players;
         let mut pool = [0u8; MAX_TILES];
         while k > 1 {
-            for (x, p) in pool[..size].iter_mut().enumerate() {
-                *p = byte(x);
-            }
+            pool[..size].copy_from_slice(&IDS[..size]);
             for i in 0..k {
                 let j = i + rng.index(size - i);
                 pool.swap(i, j);

@@ -193,6 +193,9 @@ pub struct Hand<const W: usize> {
     pub won_seat: Option<usize>,
     /// the end-of-hand bonuses in the winner's settlement
     pub bonus: i64,
+    /// the buffer of a renewed hand's settlement, for this hand's (no
+    /// allocation a hand)
+    pub(crate) spare: Vec<i64>,
 }
 
 impl<const W: usize> Hand<W> {
@@ -274,6 +277,7 @@ impl<const W: usize> Hand<W> {
             won_by: None,
             won_seat: None,
             bonus: 0,
+            spare: Vec::new(),
             rules,
         }
     }
@@ -307,7 +311,7 @@ impl<const W: usize> Hand<W> {
             first_double_seen, count, turn, leader, lead_tile, lead_doubles_only, placed,
             on_table, passes, drawn_turn, drawn, out, scores, got_in, state, game_over, winner,
             domino_seat, last_player, settlement, pot, log, record, moves,
-            play_points, last_points, open_mask, number, extra, won_by, won_seat, bonus,
+            play_points, last_points, open_mask, number, extra, won_by, won_seat, bonus, spare,
         } = self;
         let t = &rules.t;
         let owners = t.owners;
@@ -361,7 +365,9 @@ impl<const W: usize> Hand<W> {
         *winner = None;
         *domino_seat = None;
         *last_player = None;
-        *settlement = None;
+        if let Some(last) = settlement.take() {
+            *spare = last;
+        }
         *pot = carried;
         log.clear();
         *record = keep_log;
@@ -896,26 +902,34 @@ impl<const W: usize> Hand<W> {
     }
 
     fn gain(&mut self, owner: usize, amount: i64) {
+        let Some((score, over)) = self.gained(owner, amount) else { return };
+        self.scores[owner] = score;
+        if over {
+            self.game_over = true;
+            self.winner = Some(owner);
+        }
+    }
+
+    /// What `gain` makes of `owner`'s score: `None` when it stays as it is,
+    /// else the new score and whether the match is over by it (the
+    /// heuristic asks it of a play it does not make).
+    pub(crate) fn gained(&self, owner: usize, amount: i64) -> Option<(i64, bool)> {
         if amount == 0 {
-            return;
+            return None;
         }
         let t = &self.rules.t;
         let mut score = self.scores[owner] + amount;
         if t.check == Check::Exact && score > t.target {
-            return;
+            return None;
         }
         if let Some(f) = t.floor {
             if score < f {
                 score = f;
             }
         }
-        self.scores[owner] = score;
-        if (t.check == Check::Immediate && score >= t.target)
-            || (t.check == Check::Exact && score == t.target)
-        {
-            self.game_over = true;
-            self.winner = Some(owner);
-        }
+        let over = (t.check == Check::Immediate && score >= t.target)
+            || (t.check == Check::Exact && score == t.target);
+        Some((score, over))
     }
 
     // ------------------------------------------------------------ layout
@@ -1186,7 +1200,8 @@ impl<const W: usize> Hand<W> {
         } else {
             (&t.settle_blocked, None)
         };
-        let mut deltas = rule.settle(pips, doubles, domino, blocker, &seats);
+        let room = std::mem::take(&mut self.spare);
+        let mut deltas = rule.settle_in(room, pips, doubles, domino, blocker, &seats);
         // the hand's winner: the domino-er; in a blocked hand the side a
         // comparing rule decides, else the one best positive settlement
         let (won, won_seat) = if let Some(d) = domino {

@@ -240,8 +240,24 @@ impl Settle {
         blocker: Option<usize>,
         seats: &Seats,
     ) -> Vec<i64> {
+        self.settle_in(Vec::new(), pips, doubles, domino, blocker, seats)
+    }
+
+    /// `settle` in the buffer `room` (its contents replaced): a hand dealt
+    /// again settles in the last one's vector.
+    pub fn settle_in(
+        &self,
+        room: Vec<i64>,
+        pips: &[i64],
+        doubles: &[bool],
+        domino: Option<usize>,
+        blocker: Option<usize>,
+        seats: &Seats,
+    ) -> Vec<i64> {
         let n = pips.len();
-        let mut deltas = vec![0i64; n];
+        let mut deltas = room;
+        deltas.clear();
+        deltas.resize(n, 0);
         match self.kind {
             SettleKind::Nobody => {}
             SettleKind::OwnPenalty if self.per == Per::Player => {

@@ -240,6 +240,11 @@ struct Table<const W: usize> {
     /// where the heuristic plays its candidate moves (`copy_for_play`
     /// makes it the hand it judges each time)
     scratch: Option<Hand<W>>,
+    /// the legal moves of a turn and the scores a hand starts from, kept
+    /// for the batch (two allocations a game were about 3% of a Sniff
+    /// hand's instructions, issue 37)
+    legal: Vec<i64>,
+    before: Vec<i64>,
 }
 
 impl Kept {
@@ -247,7 +252,8 @@ impl Kept {
         fn new<const W: usize>(r: &Arc<Rules<W>>, st: &SimTable, apart: bool) -> Box<Table<W>> {
             let mut mt = Match::new(Arc::clone(r), st.m.clone(), 0);
             mt.leads_apart = apart;
-            Box::new(Table { mt, hand: None, scratch: None })
+            let (legal, before) = (Vec::with_capacity(64), Vec::with_capacity(r.t.owners));
+            Box::new(Table { mt, hand: None, scratch: None, legal, before })
         }
         match &st.rules {
             AnyRules::W1(r) => Kept::W1(new(r, st, leads_apart)),
@@ -474,7 +480,7 @@ impl Game<'_> {
         hists: &mut TableHists,
         timing: &mut [BTreeMap<i64, u64>],
     ) -> Result<(), String> {
-        let Table { mt, hand: slot, scratch } = kept;
+        let Table { mt, hand: slot, scratch, legal, before } = kept;
         if mt.rules.t.trains.is_some() {
             // a train layout's match (run::trains): the one dispatch, per game
             return self.play_trains(&mt.rules, st, vector, hists, timing);
@@ -499,11 +505,9 @@ impl Game<'_> {
         let settle = &mut settle[..t.owners];
         let (mut moves, mut blocked, mut hands) = (0i64, 0i64, 0i64);
         let mut leader = None;
-        let mut legal: Vec<i64> = Vec::with_capacity(64);
         // a first hand's own scores, per owner (hands mode), on the stack
         let mut own = [0i64; MAX_PLAYERS];
         let mut hand_only = false;
-        let mut before: Vec<i64> = Vec::with_capacity(t.owners);
         self.decisions = 0;
         // what the heuristic reads of the history (Hand.voids)
         let track = bots.contains(&Bot::Heuristic);
@@ -520,7 +524,7 @@ impl Game<'_> {
             before.clone_from(&mt.scores);
             voids.clear();
             while hand.state == PLAYING {
-                hand.legal_moves_into(&mut legal);
+                hand.legal_moves_into(legal);
                 let mv = match legal.len() {
                     0 => return Err("a hand with no legal move".into()),
                     // a forced move is made without asking the bot
@@ -531,10 +535,10 @@ impl Game<'_> {
                         let clock = self.decisions.is_multiple_of(TIME_SAMPLE).then(Instant::now);
                         let mv = match bots[seat] {
                             Bot::Random => legal[rngs[seat].index(n)],
-                            Bot::Greedy => hand.greedy_move(&legal),
+                            Bot::Greedy => hand.greedy_move(legal),
                             Bot::Heuristic => {
                                 let scratch = scratch.get_or_insert_with(|| hand.clone());
-                                heuristic_decide(hand, &voids, &legal, scratch)
+                                heuristic_decide(hand, &voids, legal, scratch)
                             }
                         };
                         if let Some(t0) = clock {
@@ -569,7 +573,7 @@ impl Game<'_> {
             mt.finish_hand(hand);
             if sim.hands_only {
                 // the hand's own scores: a game it wins starts the match's again from 0
-                for ((o, a), b) in own.iter_mut().zip(&hand.scores).zip(&before) {
+                for ((o, a), b) in own.iter_mut().zip(&hand.scores).zip(before.iter()) {
                     *o = a - b;
                 }
                 hand_only = true;
