@@ -113,7 +113,7 @@ class _Stream(io.StringIO):
         return self._tty
 
     @property
-    def encoding(self) -> str:  # type: ignore[override]
+    def encoding(self) -> str:
         return self._encoding
 
 
