@@ -20,6 +20,9 @@ statistics.  ``--scoring-view`` trains on the observation with the scoring
 view appended (``scoring=True``: the points each action would score now and
 the count after it, :class:`bones.adapters.scoring.ScoringView`); the saved
 model's observation size tells :class:`PPOBot` which it was trained on.
+``--points-head`` (with ``--scoring-view``) adds to each action's logit a
+learned weight, shared by every action, times that action's points in the
+view (:func:`points_policy`).
 docs/adapters.md has the results and their budgets.  Everything is
 seeded by ``--seed``: the deals and bot moves (the environment), the network's
 initial weights and its sampled actions (torch, on one thread).
@@ -60,7 +63,8 @@ def make_env(opponents: str, envs: int, reward: str, scoring: bool = False) -> B
 
 def train(steps: int, out: str, seed: int = 1, envs: int = 64, opponents: str = "greedy",
           warmup: float = 0.0, reward: str = "scaled", n_steps: int = 128,
-          net: tuple[int, ...] = (256, 256), lr: float = 3e-4, scoring: bool = False) -> None:
+          net: tuple[int, ...] = (256, 256), lr: float = 3e-4, scoring: bool = False,
+          points_head: bool = False) -> None:
     """``steps`` environment steps of MaskablePPO; the first ``warmup``
     fraction against ``random`` (a curriculum), the rest against ``opponents``."""
     _requires("torch", "sb3_contrib")
@@ -78,9 +82,16 @@ def train(steps: int, out: str, seed: int = 1, envs: int = 64, opponents: str = 
         env = VecMonitor(make_env(against, envs, reward, scoring))
         env.seed(seed + 1_000_000 * k)
         if model is None:
-            model = MaskablePPO("MlpPolicy", env, n_steps=n_steps, batch_size=n_steps * envs // 8,
+            policy: Any = "MlpPolicy"
+            kwargs: dict[str, Any] = {"net_arch": list(net)}
+            if points_head:  # the scoring view's points block, at the end but one
+                policy = points_policy()
+                n = int(env.action_space.n)
+                size = int(env.observation_space.shape[0])
+                kwargs["points_at"] = (size - 2 * n, size - n)
+            model = MaskablePPO(policy, env, n_steps=n_steps, batch_size=n_steps * envs // 8,
                                 n_epochs=4, learning_rate=lr, gamma=1.0, gae_lambda=0.95,
-                                ent_coef=0.01, policy_kwargs={"net_arch": list(net)},
+                                ent_coef=0.01, policy_kwargs=kwargs,
                                 seed=seed, device="cpu", verbose=0)
         else:
             model.set_env(env)
@@ -89,6 +100,61 @@ def train(steps: int, out: str, seed: int = 1, envs: int = 64, opponents: str = 
     model.save(out)
     print(f"saved {out}: {model.num_timesteps:,} env steps in {time.time() - t0:.0f}s "
           f"({time.process_time() - cpu0:.0f}s of CPU)", flush=True)
+
+
+#: The points head's weight at the start: logits per scaled point (a play of
+#: 10 points, 0.25 scaled in All Fives, starts 2.5 logits above a play of none).
+POINTS_WEIGHT = 10.0
+
+
+def points_policy() -> Any:
+    """MaskablePPO's MLP policy with a *points head* (``--points-head``): each
+    action's logit is the MLP's plus a learned weight times that action's
+    points in the scoring view (``action_points``, the entries ``points_at``
+    of the observation), one weight shared by every action.  An MLP head has
+    a separate weight for each action's input and logit and must find the
+    diagonal for itself; the shared weight starts the policy where `greedy`
+    plays and lets PPO learn what to change."""
+    import torch as th
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from stable_baselines3.common.torch_layers import MlpExtractor
+
+    class PointsExtractor(MlpExtractor):
+        def __init__(self, feature_dim: int, net_arch: Any, activation_fn: Any, device: Any,
+                     points_at: tuple[int, int]) -> None:
+            super().__init__(feature_dim, net_arch, activation_fn, device)
+            self.points_at = points_at
+
+        def forward_actor(self, features: th.Tensor) -> th.Tensor:
+            lo, hi = self.points_at
+            return th.cat([self.policy_net(features), features[:, lo:hi]], dim=1)
+
+        def forward(self, features: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
+            return self.forward_actor(features), self.forward_critic(features)
+
+    class PointsPolicy(MaskableActorCriticPolicy):
+        def __init__(self, *args: Any, points_at: tuple[int, int], **kwargs: Any) -> None:
+            self.points_at = points_at
+            super().__init__(*args, **kwargs)
+
+        def _build_mlp_extractor(self) -> None:
+            self.mlp_extractor = PointsExtractor(self.features_dim, self.net_arch,
+                                                 self.activation_fn, self.device, self.points_at)
+            # a parameter before the optimizer is made (ActorCriticPolicy._build)
+            self.points_weight = th.nn.Parameter(th.tensor(POINTS_WEIGHT))
+
+        def _get_action_dist_from_latent(self, latent_pi: th.Tensor) -> Any:
+            lo, hi = self.points_at
+            hidden, points = latent_pi[:, :-(hi - lo)], latent_pi[:, -(hi - lo):]
+            logits = self.action_net(hidden) + self.points_weight * points
+            return self.action_dist.proba_distribution(action_logits=logits)
+
+        def _get_constructor_parameters(self) -> dict[str, Any]:
+            data = super()._get_constructor_parameters()
+            data["points_at"] = self.points_at
+            return data
+
+    return PointsPolicy
 
 
 def _progress(against: str, t0: float, every: int = 50) -> Any:
@@ -135,6 +201,7 @@ class PPOBot:
         from sb3_contrib import MaskablePPO
 
         torch.set_num_threads(1)
+        # a model saved with --points-head names its policy class by value
         self.model = MaskablePPO.load(model, device="cpu")
         self._for: Any = None
 
@@ -174,7 +241,12 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--scoring-view", action="store_true",
                     help="observe the scoring view too (the points each action scores now)")
+    ap.add_argument("--points-head", action="store_true",
+                    help="with --scoring-view: add a learned weight times each action's points "
+                         "to its logit (one weight shared by every action)")
     o = ap.parse_args()
+    if o.points_head and not o.scoring_view:
+        ap.error("--points-head reads the scoring view: give --scoring-view too")
     try:
         _requires("torch", "sb3_contrib")
     except ImportError as err:
@@ -182,7 +254,7 @@ def main() -> None:
         sys.exit(1)
     train(o.steps, o.out, seed=o.seed, envs=o.envs, opponents=o.opponents, warmup=o.warmup,
           reward=o.reward, n_steps=o.n_steps, net=tuple(int(n) for n in o.net.split(",")),
-          lr=o.lr, scoring=o.scoring_view)
+          lr=o.lr, scoring=o.scoring_view, points_head=o.points_head)
 
 
 if __name__ == "__main__":

@@ -112,3 +112,36 @@ def test_training_is_seeded_and_the_policy_plays_in_simulate(
     assert result.exit_code == 0, result.output
     played = next(row for row in json.loads(result.stdout)["bots"] if row["bot"] == bot)
     assert played["games"] == 2
+
+
+def test_the_points_head_starts_where_greedy_plays_and_loads_as_a_bot(tmp_path: Path) -> None:
+    """``--points-head``: the logits add a learned weight (one for every action)
+    times each action's points in the scoring view; an untrained policy with
+    it already prefers, among the legal actions, one scoring the most, and the
+    saved model plays as a bot (its policy class saved with it)."""
+    pytest.importorskip("sb3_contrib")
+    import torch
+
+    path = str(tmp_path / "head.zip")
+    ex.train(64, path, seed=1, envs=2, n_steps=16, net=(8,), scoring=True, points_head=True)
+    bot = ex.PPOBot(path)
+    policy = bot.model.policy
+    assert float(policy.points_weight.detach()) == pytest.approx(ex.POINTS_WEIGHT, rel=0.5)
+    e = scalar_env("all-fives", seat=0, opponents="greedy", reward="scaled", scoring=True)
+    obs, info = e.reset(seed=7)
+    checked = 0
+    while checked < 20:
+        mask = info["action_mask"].astype(bool)
+        lo, hi = policy.points_at
+        points = obs[lo:hi]
+        if mask.sum() > 1 and len(set(points[mask].tolist())) > 1:
+            with torch.no_grad():
+                dist = policy.get_distribution(torch.as_tensor(obs[None]), action_masks=mask[None])
+            probs = dist.distribution.probs[0].numpy()
+            best = np.flatnonzero(mask)[np.argmax(probs[mask])]
+            # the weight of 10 logits a scaled point dwarfs an 8-unit MLP's start
+            assert points[best] == points[mask].max()
+            checked += 1
+        obs, _, term, _, info = e.step(int(np.flatnonzero(mask)[0]))
+        if term:
+            obs, info = e.reset()
