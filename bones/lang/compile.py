@@ -494,8 +494,9 @@ _KINDS = {
     "lightest": SETTLE_LIGHTEST,
     "locker": SETTLE_LOCKER,
     "losers_pay": SETTLE_LOSERS_PAY,
-    # a train layout's charge: the hand applies it from its TrainRules (the
-    # flat table, which would carry this code, refuses train layouts)
+    # a train layout's charge: each hand charged its own pips, which both
+    # cores apply from the compiled TrainRules; the settlement code stays
+    # "nobody" (no side is paid by the others)
     "own_hand": SETTLE_NOBODY,
 }
 _AMOUNTS = {
