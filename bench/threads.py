@@ -3,7 +3,8 @@
     python -m bench.threads [--positions 60] [--threads 1,2] [--variants all-fives,block-2p]
 
 Positions with a choice are taken from the first hands of matches played by
-``greedy`` (seeded 0, 1, ...); at each one ``search`` (its defaults, or
+``greedy`` (seeded 0, 1, ...) at each variant's default table (its smallest
+number of players, in partnerships where they are required); at each one ``search`` (its defaults, or
 ``--bot``) chooses with each number of threads from the same stream, and
 the moves are checked to be the same.  Prints, per variant and threads, the
 median and the 90th percentile of the wall time a move (``perf_counter``:
@@ -52,7 +53,7 @@ def run(variants: list[str], threads: list[int], positions: int, bot: str) -> di
     out: dict[str, Any] = {"bot": bot, "positions": positions, "cpus": os.cpu_count(),
                            "load_before": list(os.getloadavg()), "variants": {}}
     for name in variants:
-        rules = compile_table(name, 2)
+        rules = compile_table(name)
         obs = _positions(rules, positions)
         moves: dict[int, list[int]] = {}
         rows = {}
