@@ -3,9 +3,13 @@
     python -m bench.threads [--positions 60] [--threads 1,2] [--variants all-fives,block-2p]
 
 Positions with a choice are taken from the first hands of matches played by
-``greedy`` (seeded 0, 1, ...); at each one ``search`` (its defaults, or
+``greedy`` (seeded 0, 1, ...) at each variant's default table (its smallest
+number of players, in partnerships where they are required); at each one ``search`` (its defaults, or
 ``--bot``) chooses with each number of threads from the same stream, and
-the moves are checked to be the same.  Prints, per variant and threads, the
+whether the moves were the same is reported (``same_moves``: always where
+the worlds are judged or solved; where the information-set tree chooses,
+``threads=N`` grows N trees side by side, another search, so the share of
+positions with the same move is given too).  Prints, per variant and threads, the
 median and the 90th percentile of the wall time a move (``perf_counter``:
 the threads' work included, unlike a simulation's CPU time of the calling
 thread) and the process's CPU time a move, with the machine's load average,
@@ -52,7 +56,7 @@ def run(variants: list[str], threads: list[int], positions: int, bot: str) -> di
     out: dict[str, Any] = {"bot": bot, "positions": positions, "cpus": os.cpu_count(),
                            "load_before": list(os.getloadavg()), "variants": {}}
     for name in variants:
-        rules = compile_table(name, 2)
+        rules = compile_table(name)
         obs = _positions(rules, positions)
         moves: dict[int, list[int]] = {}
         rows = {}
@@ -71,6 +75,9 @@ def run(variants: list[str], threads: list[int], positions: int, bot: str) -> di
                             "median_cpu_ms": round(statistics.median(cpus), 3)}
         first = moves[threads[0]]
         rows["same_moves"] = all(m == first for m in moves.values())
+        rows["same_move_share"] = round(
+            sum(all(m[i] == first[i] for m in moves.values()) for i in range(len(first)))
+            / max(1, len(first)), 3)
         out["variants"][name] = rows
     out["load_after"] = list(os.getloadavg())
     return out

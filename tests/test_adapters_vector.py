@@ -330,3 +330,12 @@ def test_a_penalty_match_rewards_a_side_for_what_it_was_not_charged() -> None:
             assert all(game.rewards[s] < 0 for s in seats)
             assert all(game.rewards[s] > 0 for s in range(rules.players) if s not in seats)
     assert charged  # some hand charged one side more
+
+
+@pytest.mark.parametrize("text", ["search:threads=2", "search:seconds=0.1", "search:value=match"])
+def test_a_search_the_core_would_play_otherwise_is_refused_in_one_line(text: str) -> None:
+    # the tables step on the environment's threads with one-thread searches:
+    # a search of several threads grows several trees (another move), so
+    # it is refused, as a timed one and the match value are
+    with pytest.raises(ValueError, match=r"natively, not '" + text + "'$"):
+        BonesVectorEnv("all-fives", num_envs=2, opponents=text)

@@ -78,6 +78,52 @@ def test_native_ismcts_takes_the_python_decision(name: str, players: int, teams:
     assert deep > 0
 
 
+@pytest.mark.once  # compares the two cores itself, whichever the pass forces
+@pytest.mark.parametrize("name,players,teams,policy,solve,infer", TABLES[:4])
+def test_trees_side_by_side_take_the_python_decision(name: str, players: int, teams: bool,
+                                                     policy: str, solve: int,
+                                                     infer: float) -> None:
+    # threads > 1: a seed a tree drawn from the stream, the iterations shared
+    # (13 over 2 or 3 trees: uneven shares), the roots' counts added; the
+    # native trees grow on their own threads and must add up to the Python
+    # trees grown one after the other, every time
+    if bones_native is None:
+        pytest.skip("the native core is not installed")
+    rules = compiled(name, players, teams)
+    native = bones_native.Ismcts(flat_table(rules))
+    compared = differs = 0
+    for seed in range(2):
+        for hand in positions(rules, seed, hands=1, every=3):
+            obs = observe(hand, hand.turn)
+            legal = obs.legal_moves()
+            one = IsmctsBot(iterations=13, policy=policy, solve=solve, scale=10.0, infer=infer,
+                            worlds=5, nodes=4000)
+            for threads in (2, 3):
+                bot = IsmctsBot(iterations=13, policy=policy, solve=solve, scale=10.0,
+                                infer=infer, worlds=5, nodes=4000, threads=threads)
+                assert bot.name.endswith(f"threads={threads}")
+                for even in (False, True):
+                    a, b = Rng(seed + compared), Rng(seed + compared)
+                    got_py = bot.python_search(obs, a, legal, even)
+                    for _ in range(3):  # the threads' timing changes nothing
+                        c = Rng(seed + compared)
+                        assert bot.native_search(native, obs, c, legal, even) == got_py
+                        assert c.state == a.state
+                    visits = got_py[1]
+                    assert sum(visits) == 13
+                    if even:  # together the trees take the root's moves in turn
+                        assert max(visits) - min(visits) <= 1
+                    # a seed a tree, drawn first: the stream moves on by that many
+                    b.next_u64()
+                    for _ in range(threads - 1):
+                        b.next_u64()
+                    assert a.state == b.state
+                    differs += got_py != one.python_search(obs, Rng(seed + compared), legal, even)
+                    compared += 1
+    assert compared >= 8
+    assert differs > 0  # several trees are another search, not the same one
+
+
 def _observation(seed: int) -> Observation:
     rules = compiled("all-fives", 2, False)
     hand = next(positions(rules, seed, hands=1, every=2))

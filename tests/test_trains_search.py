@@ -123,6 +123,31 @@ def test_the_native_tree_takes_the_python_decision(table: tuple[str, int, dict[s
     assert later  # a later round, its scores carried
 
 
+@pytest.mark.parametrize("table", [TABLES[1], TABLES[4]], ids=_ids)
+def test_trees_side_by_side_on_a_train_layout_take_the_python_decision(
+        table: tuple[str, int, dict[str, Any]]) -> None:
+    # threads > 1: the native trees, one a thread, add up to the Python
+    # trees grown one after the other (a seed each from the stream, the
+    # iterations shared, together the root's moves in turn)
+    name, players, changes = table
+    obs_list = observations(name, players, changes)[:4]
+    native = native_ismcts(obs_list[0].rules)
+    assert native is not None
+    for i, obs in enumerate(obs_list):
+        legal = obs.legal_moves()
+        for threads in (2, 3):
+            bot = IsmctsBot(iterations=14, policy=("heuristic", "greedy")[i % 2],
+                            infer=1.0 if i == 3 else 0.0, worlds=4, threads=threads)
+            for even in (False, True):
+                a, b = Rng(i), Rng(i)
+                want = bot.python_search(obs, a, legal, even)
+                assert bot.native_search(native, obs, b, legal, even) == want
+                assert a.state == b.state
+                assert sum(want[1]) == 14
+                if even:
+                    assert max(want[1]) - min(want[1]) <= 1
+
+
 @pytest.mark.parametrize("table", TABLES[:4], ids=_ids)
 def test_the_native_worlds_take_the_python_decision(table: tuple[str, int, dict[str, Any]]
                                                     ) -> None:

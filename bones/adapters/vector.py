@@ -127,14 +127,17 @@ def native_opponent(text: str) -> Spec:
         return ("greedy", 0, 0, "", 0, 0.0, 0)
     if isinstance(bot, HeuristicBot):
         return ("heuristic", 0, 0, "", 0, 0.0, 0)
-    # (threads change nothing but the speed; the match value is not played natively)
+    # (the tables are stepped on the environment's threads, so a search of one
+    # thread: its threads grow several trees, another move; the match value is
+    # not played natively)
     if (isinstance(bot, SearchBot) and not bot.timed and bot.value == "points"
-            and bot.scale == DEFAULT_SCALE and bot.nodes == DEFAULT_NODES):
+            and bot.scale == DEFAULT_SCALE and bot.nodes == DEFAULT_NODES and bot.threads == 1):
         return ("search", bot.iterations, bot.rollouts, bot.policy, bot.solve, bot.infer,
                 bot.tree)
     raise ValueError(f"the vector environment plays random, greedy, heuristic and search "
                      f"(an iteration budget, valuing points, its tree's default scale and "
-                     f"solving budget) natively, not {text!r}")
+                     f"solving budget, one thread: the tables share out `num_threads`) "
+                     f"natively, not {text!r}")
 
 
 def _count(value: Any, name: str) -> int:

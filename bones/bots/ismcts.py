@@ -32,7 +32,17 @@ Each iteration:
    divided by ``scale`` and clamped to [-1, 1].
 
 The move played is the root's most visited child (then the best total, then
-the first).  With the native core active the search runs in Rust
+the first).
+
+With ``threads`` > 1, that many trees are grown instead, each from its own
+seed drawn in turn from the stream and with its share of the iterations (the
+first ``iterations % threads`` one more), and their roots' visits and
+rewards added before the move is chosen (root parallelism): the native core
+grows them side by side, one a thread; this reference grows them one after
+the other, each with its share of ``seconds`` when the budget is a time.
+The move then depends on the seed and the number of trees, never on the
+threads' timing, and a move costs the same work on fewer seconds of the
+clock.  With the native core active the search runs in Rust
 (``bones_native.Ismcts``, native/src/bots/ismcts.rs) and takes exactly the same
 decisions from the same draws; this module is the readable reference.
 docs/bots.md has the measurements.
@@ -104,6 +114,9 @@ PARAMS = (
           "the most positions a move's exact solving may visit, shared by its iterations "
           "(a leaf that needs more than its share is played out)",
           minimum=1, maximum=MAX_NODES),
+    Param("threads", int, 1,
+          "trees grown side by side, a thread each, sharing the iterations (their roots' "
+          "counts added; 1: one tree)", minimum=1, maximum=64),
 )
 
 
@@ -130,7 +143,8 @@ class IsmctsBot:
                  policy: str = DEFAULT_POLICY, explore: float = DEFAULT_EXPLORE,
                  scale: float = DEFAULT_SCALE, solve: int = DEFAULT_SOLVE,
                  infer: float = DEFAULT_INFER, worlds: int = DEFAULT_WORLDS,
-                 depth: int = DEFAULT_DEPTH, nodes: int = DEFAULT_NODES) -> None:
+                 depth: int = DEFAULT_DEPTH, nodes: int = DEFAULT_NODES,
+                 threads: int = 1) -> None:
         self.iterations = iterations
         self.seconds = seconds
         self.policy = policy
@@ -142,14 +156,15 @@ class IsmctsBot:
         self.worlds = worlds
         self.depth = depth
         self.nodes = nodes
+        self.threads = threads
         #: what the tree is told, as one value (the native core's configuration)
         self.settings = TreeSettings(iterations=iterations, seconds=seconds, policy=policy,
                                      explore=explore, scale=scale, solve=solve, infer=infer,
-                                     worlds=worlds, depth=depth, nodes=nodes)
+                                     worlds=worlds, depth=depth, nodes=nodes, threads=threads)
         self.name = named("ismcts", PARAMS, {
             "iterations": iterations, "seconds": seconds, "policy": policy,
             "explore": explore, "scale": scale, "solve": solve, "infer": infer,
-            "worlds": worlds, "depth": depth, "nodes": nodes})
+            "worlds": worlds, "depth": depth, "nodes": nodes, "threads": threads})
 
     @property
     def timed(self) -> bool:
@@ -197,7 +212,29 @@ class IsmctsBot:
 
     def python_search(self, obs: Observation, rng: Rng, legal: list[int],
                       even: bool = False) -> tuple[int, list[float], list[float]]:
-        """:meth:`search` in Python (the reference)."""
+        """:meth:`search` in Python (the reference): one tree from ``rng``,
+        or ``threads`` trees one after the other (see the module's text)."""
+        trees = min(max(1, self.threads), self.iterations)
+        if trees == 1:
+            visits, totals = self._grow(obs, rng, legal, even, self.iterations, 0, self.seconds)
+            return self._chosen(legal, visits, totals, even)
+        seeds = [rng.next_u64() for _ in range(trees)]
+        visits = [0.0] * len(legal)
+        totals = [0.0] * len(legal)
+        first = 0
+        for i, seed in enumerate(seeds):
+            share = self.iterations // trees + (i < self.iterations % trees)
+            v, t = self._grow(obs, Rng(seed), legal, even, share, first, self.seconds / trees)
+            visits = [a + b for a, b in zip(visits, v)]
+            totals = [a + b for a, b in zip(totals, t)]
+            first += share
+        return self._chosen(legal, visits, totals, even)
+
+    def _grow(self, obs: Observation, rng: Rng, legal: list[int], even: bool,
+              iterations: int, first: int, seconds: float) -> tuple[list[float], list[float]]:
+        """One tree of ``iterations`` (or ``seconds``) from ``rng``, the root's
+        moves in turn from turn ``first`` when ``even``: the visits and summed
+        rewards of the moves of ``legal``."""
         rules = obs.rules
         me = rules.owner[obs.seat]
         sides = len(obs.layout.scores)
@@ -206,7 +243,7 @@ class IsmctsBot:
         solver = Solver(stop)
         # the move's positions shared by its iterations, a leaf each
         leaf_limit = max(1, self.nodes // max(1, self.iterations)) if self.nodes else 0
-        deadline = time.perf_counter() + self.seconds if self.seconds > 0 else 0.0
+        deadline = time.perf_counter() + seconds if seconds > 0 else 0.0
         done = 0
         # the pool of worlds and their cumulative weights (inference only)
         pool: list[Hand] = []
@@ -247,7 +284,7 @@ class IsmctsBot:
                     moves = [m for m in moves if m in legal]
                 if even and node is root:
                     # the root's moves in turn: the same in every world
-                    move = moves[done % len(moves)]
+                    move = moves[(first + done) % len(moves)]
                     child = root.children.get(move)
                     if child is None:
                         child = root.children[move] = _Node(move, me)
@@ -305,7 +342,7 @@ class IsmctsBot:
                 n.visits += 1.0
                 n.total += r
             done += 1
-            if (time.perf_counter() >= deadline) if deadline else done >= self.iterations:
+            if (time.perf_counter() >= deadline) if deadline else done >= iterations:
                 break
         visits = [0.0] * len(legal)
         totals = [0.0] * len(legal)
@@ -313,8 +350,14 @@ class IsmctsBot:
             child = root.children.get(move)
             if child is not None:
                 visits[i], totals[i] = child.visits, child.total
-        # the most visited, then the best total, then the first; with the
-        # root's moves in turn, the best mean (a move never tried last)
+        return visits, totals
+
+    @staticmethod
+    def _chosen(legal: list[int], visits: list[float], totals: list[float],
+                even: bool) -> tuple[int, list[float], list[float]]:
+        """The root's move: the most visited, then the best total, then the
+        first; with the root's moves in turn, the best mean (a move never
+        tried last)."""
         def mean(i: int) -> float:
             return totals[i] / visits[i] if visits[i] else -math.inf
 

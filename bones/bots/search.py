@@ -115,8 +115,9 @@ def _params(iterations: int, solve: bool) -> tuple[Param, ...]:
               "what a hand's end is worth: its points, or the probability of winning the "
               "match (variants with a target)", VALUES),
         Param("threads", int, 1,
-              "threads of the native search (the same moves for any number)",
-              minimum=1, maximum=64),
+              "threads of the native search: where worlds are played out or solved, the "
+              "same moves for any number; where the tree chooses, that many trees side by "
+              "side sharing its iterations", minimum=1, maximum=64),
         Param("tree", int, DEFAULT_TREE,
               "where the worlds cannot be solved, grow an information-set tree of this many "
               "iterations per world of the budget (0: play the worlds out)",
@@ -167,8 +168,8 @@ class SearchBot:
         self.solve = solve
         self.infer = infer
         self.value = value
-        # the native search's threads; the Python reference ignores them
-        # (the moves are the same for any number)
+        # the native search's threads: the worlds' judging ignores them (the
+        # moves are the same for any number), the tree grows that many trees
         self.threads = threads
         self.tree = tree
         self.scale = scale
@@ -180,7 +181,7 @@ class SearchBot:
                                        seconds=seconds, solve=solve, infer=infer,
                                        threads=threads, nodes=nodes)
         self._tree = (IsmctsBot(iterations=tree * iterations, seconds=seconds, policy=policy,
-                                scale=scale, nodes=nodes)
+                                scale=scale, nodes=nodes, threads=threads)
                       if tree > 0 else None)
         # the trees of train layouts of larger sets, by iterations (tree_bot)
         self._scaled: dict[int, IsmctsBot] = {}
@@ -241,7 +242,7 @@ class SearchBot:
         if got is None:
             got = self._scaled[iterations] = IsmctsBot(
                 iterations=iterations, seconds=self.seconds, policy=self.policy,
-                scale=self.scale, nodes=self.nodes)
+                scale=self.scale, nodes=self.nodes, threads=self.threads)
         return got
 
     def values(self, obs: Observation, rng: Rng,

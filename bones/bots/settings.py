@@ -73,6 +73,8 @@ class TreeSettings:
     depth: int
     #: the most positions the solve of one leaf may visit (0: no limit)
     nodes: int
+    #: trees grown side by side, sharing the iterations (1: one tree)
+    threads: int = 1
 
     def native(self) -> Any:
         """This value in the native core (``bones_native.TreeSettings``),

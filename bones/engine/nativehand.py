@@ -29,12 +29,12 @@ What differs, on purpose:
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
 from bones.engine.hand import PLAYING, Hand, IllegalMoveError
 from bones.engine.handfields import NativeFields, fill_native
 from bones.engine.handstate import NATIVE_FIELDS
+from bones.engine.nativecopy import NativeCopying
 from bones.engine.notation import format_move
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.rules import Rules
 
 
-class NativeHand(NativeFields):
+class NativeHand(NativeCopying, NativeFields):
     """One hand on the native core, read and stepped like a Python ``Hand``.
 
     Every field the kernel keeps is read from it by name (``NativeFields``,
@@ -75,23 +75,6 @@ class NativeHand(NativeFields):
     def copy(self) -> NativeHand:
         """An independent copy (the rules are shared, the scores copied)."""
         return NativeHand(self.rules, self._h.copy(), self._scores[:], self.voids[:])
-
-    def __copy__(self) -> NativeHand:
-        return self.copy()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> NativeHand:
-        """``copy.deepcopy``: :meth:`copy`, keeping the scores shared with a
-        match copied alongside."""
-        new = self.copy()
-        new.scores = copy.deepcopy(self._scores, memo)
-        memo[id(self)] = new
-        return new
-
-    def __reduce__(self) -> Any:
-        """A pickle holds the Python twin (with the same scores list)."""
-        twin = self.to_python()
-        twin.scores = self._scores
-        return _same, (twin,)
 
     def to_python(self, seat: int | None = None) -> Hand:
         """The Python :class:`Hand` in exactly this state (scores copied);
@@ -208,11 +191,6 @@ class NativeHand(NativeFields):
     def __repr__(self) -> str:
         return (f"<NativeHand {self.rules.name} turn {self.turn} count {self.count} "
                 f"moves {self._h.moves} state {self.state}>")
-
-
-def _same(hand: Hand) -> Hand:
-    """Unpickle a native hand: its Python twin, pickled whole."""
-    return hand
 
 
 __all__ = ["NATIVE_FIELDS", "NativeHand"]

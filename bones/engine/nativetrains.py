@@ -21,10 +21,10 @@ As with :class:`~bones.engine.nativehand.NativeHand`: ``hands`` and
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
 from bones.engine.hand import PLAYING, Hand, IllegalMoveError
+from bones.engine.nativecopy import NativeCopying
 from bones.engine.notation import format_move
 from bones.engine.trains import TrainHand
 
@@ -41,7 +41,7 @@ _COPIED = ("state", "turn", "leader", "placed", "passes", "drawn_turn", "bone_po
            "game_over", "extra", "spun")
 
 
-class NativeTrainHand:
+class NativeTrainHand(NativeCopying):
     """One round of a train layout on the native core, read and stepped like
     a Python :class:`~bones.engine.trains.TrainHand`."""
 
@@ -91,21 +91,6 @@ class NativeTrainHand:
         new = NativeTrainHand(self.rules, self._h.copy(), self._scores[:], self._start)
         new._bone = self._bone
         return new
-
-    def __copy__(self) -> NativeTrainHand:
-        return self.copy()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> NativeTrainHand:
-        new = self.copy()
-        new.scores = copy.deepcopy(self._scores, memo)
-        memo[id(self)] = new
-        return new
-
-    def __reduce__(self) -> Any:
-        """A pickle holds the Python twin (with the same scores list)."""
-        twin = self.to_python()
-        twin.scores = self._scores
-        return _same, (twin,)
 
     def to_python(self) -> TrainHand:
         """The Python :class:`TrainHand` in exactly this state (scores copied)."""
@@ -250,11 +235,6 @@ def twin_of(rules: Rules, f: dict[str, Any], boneyard: list[int],
     twin.first_done = list(f["first_done"])
     twin.owed = [list(o) for o in f["owed"]]
     return twin
-
-
-def _same(hand: TrainHand) -> TrainHand:
-    """Unpickle a native train hand: its Python twin, pickled whole."""
-    return hand
 
 
 __all__ = ["NativeTrainHand", "twin_of"]

@@ -75,6 +75,14 @@ pub struct Config {
     pub depth: usize,
     /// how the root's move is chosen
     pub root: Root,
+    /// trees grown side by side, each on its own thread from its own seed
+    /// with a share of the iterations, their roots' counts added
+    /// (`in_trees`; 1: one tree, from the caller's stream)
+    pub trees: usize,
+    /// with the root's moves in turn, the turn the first iteration takes
+    /// (a tree of several grown side by side starts where the one before it
+    /// ends, so together they take the root's moves in turn)
+    pub first: usize,
     /// the most positions the move's solving may visit (0: no limit),
     /// shared equally by its iterations (a leaf each): a leaf whose solve
     /// would visit more than its share is played out instead
@@ -99,6 +107,8 @@ impl Config {
             worlds: DEFAULT_WORLDS,
             depth: 0,
             root: Root::Bound,
+            trees: 1,
+            first: 0,
             nodes: DEFAULT_NODES,
             stop: Stop::default(),
         }
@@ -147,6 +157,97 @@ pub struct Found {
     pub stopped: bool,
 }
 
+impl Found {
+    /// The root's choice among `legal` from its moves' `visits` and summed
+    /// rewards `totals`: the most visited, then the best total, then the
+    /// first; with the root's moves in turn (`Root::Even`), the best mean
+    /// (a move never tried last), then the first.
+    pub fn chosen(
+        legal: &[i64],
+        visits: Vec<f64>,
+        totals: Vec<f64>,
+        iterations: usize,
+        root: Root,
+        stopped: bool,
+    ) -> Found {
+        let mean =
+            |i: usize| if visits[i] > 0.0 { totals[i] / visits[i] } else { f64::NEG_INFINITY };
+        let mut best = 0;
+        for i in 1..legal.len() {
+            let better = match root {
+                Root::Bound => {
+                    visits[i] > visits[best]
+                        || (visits[i] == visits[best] && totals[i] > totals[best])
+                }
+                Root::Even => mean(i) > mean(best),
+            };
+            if better {
+                best = i;
+            }
+        }
+        Found { best: legal[best], visits, totals, iterations, stopped }
+    }
+}
+
+/// Grows `config.trees` trees with `grow` and adds their roots' counts
+/// (root parallelism): with one tree (or one iteration), `grow` from the
+/// caller's `rng`, exactly as before; else one seed a tree is drawn from
+/// `rng`, in order, and tree `i` grows on its own thread from
+/// `Rng::new(seed_i)` with its share of the iterations (the first
+/// `iterations % trees` one more; each runs to the deadline when there is
+/// one), taking the root's moves in turn from where the tree before it
+/// ends, every leaf with the same share of the move's positions to solve
+/// as in one tree. The counts are added in tree order, so the move, the counts and
+/// the stream's state depend on the seed and the number of trees, never on
+/// the threads' timing. The first error of a tree, in tree order, is the
+/// search's.
+pub fn in_trees<E: Send>(
+    config: &Config,
+    legal: &[i64],
+    rng: &mut Rng,
+    grow: impl Fn(&Config, &mut Rng) -> Result<Found, E> + Sync,
+) -> Result<Found, E> {
+    let trees = config.trees.max(1).min(config.iterations.max(1));
+    if trees == 1 {
+        return grow(config, rng);
+    }
+    let seeds: Vec<u64> = (0..trees).map(|_| rng.next_u64()).collect();
+    let mut configs = Vec::with_capacity(trees);
+    let mut first = config.first;
+    for i in 0..trees {
+        let share = config.iterations / trees + usize::from(i < config.iterations % trees);
+        // each leaf keeps the share of the move's positions it had in one
+        // tree of every iteration
+        let nodes = if config.nodes == 0 { 0 } else { config.leaf_limit() * share as u64 };
+        configs.push(Config { iterations: share, first, trees: 1, nodes, ..config.clone() });
+        first += share;
+    }
+    let grown: Vec<Result<Found, E>> = std::thread::scope(|scope| {
+        let grow = &grow;
+        let handles: Vec<_> = configs
+            .iter()
+            .zip(&seeds)
+            .map(|(c, &seed)| scope.spawn(move || grow(c, &mut Rng::new(seed))))
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a search thread panicked")).collect()
+    });
+    let mut visits = vec![0f64; legal.len()];
+    let mut totals = vec![0f64; legal.len()];
+    let (mut iterations, mut stopped) = (0usize, false);
+    for found in grown {
+        let found = found?;
+        for (sum, v) in visits.iter_mut().zip(&found.visits) {
+            *sum += v;
+        }
+        for (sum, v) in totals.iter_mut().zip(&found.totals) {
+            *sum += v;
+        }
+        iterations += found.iterations;
+        stopped |= found.stopped;
+    }
+    Ok(Found::chosen(legal, visits, totals, iterations, config.root, stopped))
+}
+
 /// Side `side`'s reward from the scores `now` against `base`
 /// (`crate::bots::margin`, scaled).
 fn reward(t: &Table, now: &[i64], base: &[i64], side: usize, scale: f64) -> f64 {
@@ -154,8 +255,19 @@ fn reward(t: &Table, now: &[i64], base: &[i64], side: usize, scale: f64) -> f64 
 }
 
 /// Judge the moves of `legal` (the searcher's, in the view's position: all
-/// its legal moves, or some of them in their order; the root tries no other).
+/// its legal moves, or some of them in their order; the root tries no other)
+/// with `config.trees` trees (`in_trees`).
 pub fn ismcts<const W: usize>(
+    view: &View<W>,
+    legal: &[i64],
+    config: &Config,
+    rng: &mut Rng,
+) -> Result<Found, NoWorld> {
+    in_trees(config, legal, rng, |c, r| grow(view, legal, c, r))
+}
+
+/// One tree of `ismcts`, from `rng`.
+fn grow<const W: usize>(
     view: &View<W>,
     legal: &[i64],
     config: &Config,
@@ -227,7 +339,7 @@ pub fn ismcts<const W: usize>(
             if node == 0 && config.root == Root::Even {
                 // the root's moves in turn: the same in every world (the
                 // searcher's own tiles and the table are known)
-                let mv = moves[done % moves.len()];
+                let mv = moves[(config.first + done) % moves.len()];
                 let child = match nodes[0].children.iter().copied().find(|&c| nodes[c].mv == mv) {
                     Some(c) => c,
                     None => {
@@ -354,22 +466,7 @@ pub fn ismcts<const W: usize>(
             totals[i] = nodes[c].total;
         }
     }
-    // the most visited, then the best total, then the first; with the root's
-    // moves in turn, the best mean (a move never tried last), then the first
-    let mean = |i: usize| if visits[i] > 0.0 { totals[i] / visits[i] } else { f64::NEG_INFINITY };
-    let mut best = 0;
-    for i in 1..legal.len() {
-        let better = match config.root {
-            Root::Bound => {
-                visits[i] > visits[best] || (visits[i] == visits[best] && totals[i] > totals[best])
-            }
-            Root::Even => mean(i) > mean(best),
-        };
-        if better {
-            best = i;
-        }
-    }
-    Ok(Found { best: legal[best], visits, totals, iterations: done, stopped: config.stop.is_set() })
+    Ok(Found::chosen(legal, visits, totals, done, config.root, config.stop.is_set()))
 }
 
 #[cfg(test)]
@@ -395,6 +492,8 @@ mod tests {
             worlds: 20,
             depth: solve / 4,
             root: Root::Bound,
+            trees: 1,
+            first: 0,
             nodes: 0,
             stop: Stop::default(),
         }
@@ -428,6 +527,55 @@ mod tests {
                 };
                 voids.before_move(&h, mv);
                 h.apply(mv, None);
+            }
+        }
+    }
+
+    #[test]
+    fn trees_side_by_side_share_the_iterations_and_never_depend_on_timing() {
+        let r = Arc::new(Rules::<1>::new(table(6, 2)).unwrap());
+        for seed in 0..8u64 {
+            let h = shuffled_deal(&r, &mut Rng::new(seed), 5);
+            let view = View::of(&h, h.turn, &Voids::<1>::default());
+            let legal = h.legal_moves();
+            // one tree: exactly the search from the caller's stream
+            let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
+            let one = ismcts(&view, &legal, &config(0), &mut a).unwrap();
+            assert_eq!(one, grow(&view, &legal, &config(0), &mut b).unwrap());
+            assert_eq!(a.state, b.state);
+            for (trees, root) in [(2, Root::Bound), (3, Root::Even), (7, Root::Bound)] {
+                let c = Config { iterations: 61, trees, root, ..config((seed % 2) as usize * 10) };
+                let mut first = Rng::new(seed);
+                let found = ismcts(&view, &legal, &c, &mut first).unwrap();
+                for _ in 0..3 {
+                    let mut again = Rng::new(seed);
+                    assert_eq!(ismcts(&view, &legal, &c, &mut again).unwrap(), found);
+                    assert_eq!(again.state, first.state);
+                }
+                // a seed a tree drawn from the stream, and nothing else
+                let mut drawn = Rng::new(seed);
+                let seeds: Vec<u64> = (0..trees).map(|_| drawn.next_u64()).collect();
+                assert_eq!(drawn.state, first.state);
+                // the counts are the trees' own, added
+                let mut visits = vec![0.0; legal.len()];
+                for (i, &s) in seeds.iter().enumerate() {
+                    let share = 61 / trees + usize::from(i < 61 % trees);
+                    let first = (0..i).map(|j| 61 / trees + usize::from(j < 61 % trees)).sum();
+                    let part = Config { iterations: share, trees: 1, first, ..c.clone() };
+                    let part = Config { nodes: 0, ..part };
+                    let own = grow(&view, &legal, &part, &mut Rng::new(s)).unwrap();
+                    for (v, x) in visits.iter_mut().zip(&own.visits) {
+                        *v += x;
+                    }
+                }
+                assert_eq!(found.visits, visits);
+                assert_eq!(found.iterations, 61);
+                assert!(legal.contains(&found.best));
+                if root == Root::Even {
+                    let most = found.visits.iter().cloned().fold(0.0, f64::max);
+                    let least = found.visits.iter().cloned().fold(f64::INFINITY, f64::min);
+                    assert!(most - least <= 1.0, "{:?}", found.visits);
+                }
             }
         }
     }

@@ -14,7 +14,7 @@
 //! out. A round's charges count against a side (`Rules.lowest_wins`), which
 //! `bots::margin` reads.
 
-use crate::bots::ismcts::{Config, Found as TreeFound, Root};
+use crate::bots::ismcts::{in_trees, Config, Found as TreeFound, Root};
 use crate::bots::margin;
 use crate::bots::rollouts::Policy;
 use crate::bots::search::{Budget, Found};
@@ -144,8 +144,25 @@ fn child(nodes: &[Node], at: usize, mv: i64) -> Option<usize> {
 /// played out by `config.policy`. With inference (`config.infer` > 0) the
 /// iterations draw their worlds from a pool of `config.worlds` dealt first,
 /// as the Python tree does, every world weighing 1 (a train layout's plays
-/// are not weighed: `infer.log_likelihood`).
+/// are not weighed: `infer.log_likelihood`). With `config.trees` trees
+/// (`ismcts::in_trees`).
 pub fn tree<const W: usize>(
+    view: &TrainView<W>,
+    legal: &[i64],
+    config: &Config,
+    rng: &mut Rng,
+) -> TreeFound {
+    let grown = in_trees(config, legal, rng, |c, r| {
+        Ok::<_, std::convert::Infallible>(grow(view, legal, c, r))
+    });
+    match grown {
+        Ok(found) => found,
+        Err(never) => match never {},
+    }
+}
+
+/// One tree of `tree`, from `rng`.
+fn grow<const W: usize>(
     view: &TrainView<W>,
     legal: &[i64],
     config: &Config,
@@ -195,7 +212,7 @@ pub fn tree<const W: usize>(
                 moves.retain(|m| legal.contains(m));
             }
             if even && node == 0 {
-                let mv = moves[done % moves.len()];
+                let mv = moves[(config.first + done) % moves.len()];
                 let c = match child(&nodes, 0, mv) {
                     Some(c) => c,
                     None => {
@@ -271,20 +288,7 @@ pub fn tree<const W: usize>(
             totals[i] = nodes[c].total;
         }
     }
-    let mean = |i: usize| if visits[i] > 0.0 { totals[i] / visits[i] } else { f64::NEG_INFINITY };
-    let mut best = 0;
-    for i in 1..legal.len() {
-        let better = if even {
-            mean(i) > mean(best)
-        } else {
-            visits[i] > visits[best] || (visits[i] == visits[best] && totals[i] > totals[best])
-        };
-        if better {
-            best = i;
-        }
-    }
-    let stopped = config.stop.is_set();
-    TreeFound { best: legal[best], visits, totals, iterations: done, stopped }
+    TreeFound::chosen(legal, visits, totals, done, config.root, config.stop.is_set())
 }
 
 /// `SearchBot.python_judge` on a train round without inference (`pimc`,

@@ -61,6 +61,7 @@ impl TreeSettings {
                 "worlds",
                 "depth",
                 "nodes",
+                "threads",
             ],
             "the tree settings",
         )?;
@@ -90,6 +91,8 @@ impl TreeSettings {
             worlds: f.get("worlds")?,
             depth: f.get("depth")?,
             root: Root::Bound,
+            trees: f.get::<usize>("threads")?.max(1),
+            first: 0,
             nodes: f.get("nodes")?,
             stop: Default::default(),
         };
