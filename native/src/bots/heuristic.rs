@@ -673,13 +673,6 @@ fn reply_in_place<const W: usize>(
         }
     }
     // `advance`, on the mover's view (the other hands empty) when `public`
-    let mut open = Bits::<W>::ZERO;
-    for a in 0..hand.n_arms {
-        let pip = if a == arm { Some(end) } else { slot(hand.arm_open[a]) };
-        if let Some(pip) = pip {
-            open.or_assign(&r.matching[pip]);
-        }
-    }
     let mut next = r.next_seat[seat];
     if t.partners_both_out {
         for _ in 0..t.players {
@@ -699,6 +692,16 @@ fn reply_in_place<const W: usize>(
         }
     };
     if !(hand.bone_end > hand.bone_pos && t.max_draws != 0) {
+        // the open ends after the play, read only here: while a tile can be
+        // drawn nobody is stuck (the loop, a play's every trial, was 27
+        // mispredicted branches a Sniff hand, issue 37)
+        let mut open = Bits::<W>::ZERO;
+        for a in 0..hand.n_arms {
+            let pip = if a == arm { Some(end) } else { slot(hand.arm_open[a]) };
+            if let Some(pip) = pip {
+                open.or_assign(&r.matching[pip]);
+            }
+        }
         if t.stuck_blocks && !held(next).intersects(&open) {
             return Some(0.0); // blocked: the trial's hand is over
         }
