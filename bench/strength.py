@@ -137,27 +137,81 @@ def short(rows: list[dict[str, Any]], min_elo: float = MIN_ELO, strict: bool = F
     return [r for r in rows if not r[key] >= min_elo]
 
 
+def spans_needed(rows: list[dict[str, Any]], failed: list[dict[str, Any]],
+                 rungs: list[str]) -> dict[str, list[int]]:
+    """Per game with a short rung, the levels ``j`` (indices into ``rungs``,
+    2 and up) whose span from the lowest, ``rungs[0]`` against ``rungs[j]``,
+    says whether that rung could be held: ``j`` is the short rung's level
+    and the one above it (level 1's span is its own rung)."""
+    top = len(rungs) - 1
+    out: dict[str, set[int]] = {}
+    for r in failed:
+        i = rungs.index(r["above"])
+        out.setdefault(r["variant"], set()).update(j for j in (i, i + 1) if 2 <= j <= top)
+    return {v: sorted(js) for v, js in out.items() if js}
+
+
+def beyond_span(rows: list[dict[str, Any]], failed: list[dict[str, Any]], spans: list[dict[str, Any]],
+                rungs: list[str], min_elo: float = MIN_ELO) -> list[dict[str, Any]]:
+    """The short rungs the game's span cannot hold: rung ``i`` (level ``i``
+    over level ``i - 1``) when the lowest level's span to level ``j`` (``j``
+    = ``i`` or ``i + 1``, measured in ``spans``) is under ``j`` × ``min_elo``,
+    so that levels 1 to ``j`` cannot all be ``min_elo`` apart, whatever the
+    levels between (the span is measured, never assumed per game)."""
+    measured = {(s["variant"], rungs.index(s["above"])): s["elo"] for s in spans}
+    out = []
+    for r in failed:
+        i = rungs.index(r["above"])
+        if any(measured.get((r["variant"], j), math.inf) < j * min_elo for j in (i, i + 1)):
+            out.append(r)
+    return out
+
+
 def _elo_text(x: float) -> str:
     return f"{x:+.0f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
 
 
 def ladder_table(rows: list[dict[str, Any]], names: dict[str, str], min_elo: float,
-                 strict: bool) -> list[str]:
-    """The rows as a Markdown table, then the commands with their times."""
+                 strict: bool, limited: list[dict[str, Any]] | None = None,
+                 spans: list[dict[str, Any]] | None = None) -> list[str]:
+    """The rows as a Markdown table (a short rung the game's span cannot hold
+    marked so), the spans from the lowest level measured for them, then the
+    commands with their times."""
     lines = ["| game | level (bot) | v the level below | wins / decided (matches) "
              "| win rate, Wilson 95% | Elo, 95% | " + f"≥ {min_elo:g} Elo |",
              "|---|---|---|---|---|---|---|"]
     failed = {id(r) for r in short(rows, min_elo, strict)}
+    beyond = {id(r) for r in limited or ()}
+    spans = spans or []
     for r in rows:
+        if id(r) in beyond:
+            mark = "**no**: beyond the span"
+        else:
+            mark = "**no**" if id(r) in failed else "yes"
         lines.append(
             f"| {r['variant']} | {names.get(r['above'], r['above'])} (`{r['above']}`) "
             f"| {names.get(r['below'], r['below'])} (`{r['below']}`) "
             f"| {r['wins']} / {r['decided']} ({r['matches']}) "
             f"| {100 * r['value']:.1f}% [{100 * r['lo']:.1f}, {100 * r['hi']:.1f}] "
             f"| {_elo_text(r['elo'])} [{_elo_text(r['elo_lo'])}, {_elo_text(r['elo_hi'])}] "
-            f"| {'**no**' if id(r) in failed else 'yes'} |")
+            f"| {mark} |")
+    if spans:
+        lines += ["", "The span from the lowest level, where a rung is short (levels 1 to j "
+                  f"need j × {min_elo:g} Elo):", "",
+                  "| game | level (bot) | v the lowest | wins / decided (matches) "
+                  "| win rate, Wilson 95% | Elo, 95% | room for |", "|---|---|---|---|---|---|---|"]
+        for r in spans:
+            room = 1 + int(max(r["elo"], 0.0) // min_elo) if math.isfinite(r["elo"]) else "every"
+            lines.append(
+                f"| {r['variant']} | {names.get(r['above'], r['above'])} (`{r['above']}`) "
+                f"| {names.get(r['below'], r['below'])} (`{r['below']}`) "
+                f"| {r['wins']} / {r['decided']} ({r['matches']}) "
+                f"| {100 * r['value']:.1f}% [{100 * r['lo']:.1f}, {100 * r['hi']:.1f}] "
+                f"| {_elo_text(r['elo'])} [{_elo_text(r['elo_lo'])}, {_elo_text(r['elo_hi'])}] "
+                f"| {room} level{'' if room == 1 else 's'} |")
     lines.append("")
-    lines += [f"    {r['command']}    # {r['seconds']} s, {r['cpu_seconds']} s of CPU" for r in rows]
+    lines += [f"    {r['command']}    # {r['seconds']} s, {r['cpu_seconds']} s of CPU"
+              for r in [*rows, *spans]]
     return lines
 
 
@@ -238,7 +292,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bots", default=None, help="the ladder's bots, weakest first, comma-separated "
                     "(default: the levels' bots; --tournament: " + ",".join(ladder(45)) + ")")
     ap.add_argument("--check", action="store_true",
-                    help="exit 1 when a level is less than --min-elo above the one below somewhere")
+                    help="exit 1 when a level is less than --min-elo above the one below somewhere "
+                    "the game's span could hold it (a short rung's span from the lowest level is "
+                    "measured too; the rungs beyond it are listed, not failed)")
     ap.add_argument("--min-elo", type=float, default=MIN_ELO)
     ap.add_argument("--strict", action="store_true",
                     help="--check by the lower end of the Elo interval, not the estimate")
@@ -269,30 +325,59 @@ def _levels(o: argparse.Namespace) -> int:
             raise SystemExit("python -m bench.strength: --bots needs at least two bots")
     else:
         rungs = [bot for _, bot in levels]
+    rungs = [_canonical(b) for b in rungs]
+    if len(set(rungs)) < len(rungs):
+        raise SystemExit("python -m bench.strength: --bots names a bot twice")
     names = {bot: level for level, bot in levels}
     variants = o.variants.split(",") if o.variants else builtins()
     matches = o.matches or 200
     rows = [rung(v, below, above, matches, o.seed, o.jobs, o.players, o.hands)
             for v in variants for below, above in zip(rungs, rungs[1:])]
     failed = short(rows, o.min_elo, o.strict)
+    spans: list[dict[str, Any]] = []
+    if o.check:
+        # where a rung is short: could the game hold it at all?
+        spans = [rung(v, rungs[0], rungs[j], matches, o.seed, o.jobs, o.players, o.hands)
+                 for v, js in spans_needed(rows, failed, rungs).items() for j in js]
+    limited = beyond_span(rows, failed, spans, rungs, o.min_elo)
+    gone = {id(r) for r in limited}
+    really = [r for r in failed if id(r) not in gone]
     m = machine_info()
     if o.json:
         text = json.dumps({"machine": m, "levels": levels, "bots": rungs, "seed": o.seed,
                            "matches_per_pairing": matches, "min_elo": o.min_elo,
-                           "strict": o.strict, "pairings": rows,
-                           "short": [[r["variant"], r["above"]] for r in failed]}, indent=1)
+                           "strict": o.strict, "pairings": rows, "spans": spans,
+                           "short": [[r["variant"], r["above"]] for r in failed],
+                           "beyond_span": [[r["variant"], r["above"]] for r in limited]}, indent=1)
     else:
         head = (f"bones levels ladder, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
                 f"{m.get('cpu_model')}, {m.get('cores')} cores, load {m.get('load_average')}, "
                 f"commit {str(m.get('commit', ''))[:7]}; {matches} matches a pairing on paired "
                 f"deals, seed {o.seed}")
-        text = "\n".join([head, "", *ladder_table(rows, names, o.min_elo, o.strict)])
+        text = "\n".join([head, "", *ladder_table(rows, names, o.min_elo, o.strict, limited, spans)])
     if o.out:
         with open(o.out, "w") as f:
             f.write(text + "\n")
     else:
         print(text)
-    return 1 if o.check and failed else 0
+    for r in limited:
+        print(f"beyond the span: {r['variant']}: {names.get(r['above'], r['above'])} is "
+              f"{_elo_text(r['elo'])} Elo over {names.get(r['below'], r['below'])}, and the game's "
+              "span from the lowest level cannot hold every rung", file=sys.stderr)
+    return 1 if o.check and really else 0
+
+
+def _canonical(text: str) -> str:
+    """A built-in bot text as reports name it (``blunder:rate=0.5`` is ``blunder``)."""
+    from bones.bots import BotError, canonical, kind_of, parse_bot
+
+    if kind_of(text) != "builtin":
+        return text
+    try:
+        name, values = parse_bot(text)
+    except BotError as err:
+        raise SystemExit(f"python -m bench.strength: {err}") from None
+    return canonical(name, values)
 
 
 def _tournaments(o: argparse.Namespace) -> int:

@@ -23,7 +23,8 @@ from bones.lang.compile import compile_rules
 from bones.lang.load import builtin_names, load_variant
 from bones.seat.observation import observe
 
-_QUICK = ("random", "greedy", "heuristic", "search:iterations=2",
+_QUICK = ("random", "greedy", "heuristic", "blunder", "blunder:base=greedy:rate=0.3",
+          "search:iterations=2",
           "search:iterations=1:policy=heuristic", "search:iterations=1:rollouts=2:policy=random",
           "search:seconds=0.001")
 
@@ -126,7 +127,10 @@ def test_bot_text_round_trips() -> None:
     assert make_bot(" Search : ITERATIONS = 5 ").name == "search:iterations=5"
     assert [b.name for b in parse_bots("greedy,search:iterations=4")] == [
         "greedy", "search:iterations=4"]
-    assert set(BOTS) == {"random", "greedy", "heuristic", "pimc", "search", "ismcts", "epimc"}
+    assert set(BOTS) == {"random", "greedy", "heuristic", "pimc", "search", "ismcts", "epimc",
+                         "blunder"}
+    assert make_bot("blunder:rate=0.55:base=heuristic").name == "blunder"
+    assert make_bot("Blunder: RATE = .25 :base=greedy").name == "blunder:base=greedy:rate=0.25"
 
 
 @pytest.mark.parametrize("text,message", [
@@ -140,6 +144,9 @@ def test_bot_text_round_trips() -> None:
     ("search:iterations", "search: write parameters as key=value, not 'iterations'"),
     ("search:iterations=2:iterations=3", "search: iterations is given twice"),
     ("greedy:depth=2", "greedy takes no parameters (got 'depth')"),
+    ("blunder:rate=1.5", "blunder: rate may be at most 1"),
+    ("blunder:rate=-0.1", "blunder: rate must be at least 0"),
+    ("blunder:base=search", "blunder: base must be one of heuristic, greedy"),
 ])
 def test_bad_bot_text_is_one_clear_line(text: str, message: str) -> None:
     with pytest.raises(BotError) as err:
@@ -163,6 +170,67 @@ def test_bots_are_deterministic_for_a_seed() -> None:
         a = bot.choose(obs, Rng(9))
         assert all(bot.choose(obs, Rng(9)) == a for _ in range(2))
         hand.apply(a)
+
+
+def _decisions(name: str, players: int, games: int = 3):
+    """(observation, legal moves) at every decision with a choice of a few
+    hands played by ``heuristic``."""
+    rules = compiled(name, players)
+    heuristic = make_bot("heuristic")
+    for seed in range(games):
+        hand = Match(rules, seed).new_hand()
+        while not hand.over:
+            obs = observe(hand, hand.turn)
+            legal = obs.legal_moves()
+            if len(legal) > 1:
+                yield obs, legal
+            hand.apply(heuristic.choose(obs, Rng(0)) if len(legal) > 1 else legal[0])
+
+
+@pytest.mark.parametrize("name,players", [("all-fives", 2), ("dominican", 4), ("mexican-train", 3)])
+def test_blunder_plays_its_base_or_a_random_move_by_two_draws(name: str, players: int) -> None:
+    """At each decision: one ``random()``; under the rate, ``below(n)`` picks
+    the move (a random legal one), else the base bot's move, with nothing
+    more drawn: the draws the native core reproduces."""
+    heuristic, greedy = make_bot("heuristic"), make_bot("greedy")
+    blunders = base_moves = 0
+    for k, (obs, legal) in enumerate(_decisions(name, players)):
+        for text, base in (("blunder", heuristic), ("blunder:base=greedy:rate=0.3", greedy)):
+            bot = make_bot(text)
+            rng, mirror = Rng(k), Rng(k)
+            move = bot.choose(obs, rng)
+            if mirror.random() < bot.rate:
+                assert move == legal[mirror.below(len(legal))]
+                blunders += 1
+            else:
+                assert move == base.choose(obs, Rng(0))
+                base_moves += 1
+            assert rng.state == mirror.state  # nothing else drawn
+    assert blunders > 10 and base_moves > 10
+
+
+def test_blunder_at_rate_0_is_its_base_and_at_1_random() -> None:
+    heuristic = make_bot("heuristic")
+    never, always = make_bot("blunder:rate=0"), make_bot("blunder:rate=1")
+    differ = 0
+    for k, (obs, legal) in enumerate(_decisions("fives-and-threes", 2, games=4)):
+        assert never.choose(obs, Rng(k)) == heuristic.choose(obs, Rng(k))
+        rng = Rng(k)
+        rng.random()
+        assert always.choose(obs, Rng(k)) == legal[rng.below(len(legal))]
+        differ += always.choose(obs, Rng(k)) != heuristic.choose(obs, Rng(k))
+    assert differ > 5
+
+
+def test_blunder_blunders_at_its_rate() -> None:
+    bot = make_bot("blunder")
+    obs, legal = next(_decisions("all-fives", 2))
+    rng = Rng(11)
+    best = make_bot("heuristic").choose(obs, Rng(0))
+    trials = 4000
+    # a blunder plays each legal move with chance 1/n, the base's among them
+    other = sum(bot.choose(obs, rng) != best for _ in range(trials)) / trials
+    assert other == pytest.approx(0.55 * (1 - 1 / len(legal)), abs=0.03)
 
 
 def test_heuristic_may_draw_where_the_variant_allows() -> None:

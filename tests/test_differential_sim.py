@@ -6,8 +6,8 @@ every bot of the lineup is one it plays.  Here each run is simulated twice
 in-process, once on the Python path (``core.native`` patched to say there is
 no native core) and once natively, and the totals (every vector sum, pair
 product and histogram) must be identical: for every built-in variant at
-every allowed player count (teams where allowed), random, greedy and
-heuristic bots,
+every allowed player count (teams where allowed), random, greedy,
+heuristic and blunder bots,
 whole matches and ``--hands`` mode; for bigger tile sets and for
 hypothesis-generated variant files; and duplicate runs (every deal from
 every rotation, the deals' sums and results too).  Through the command
@@ -63,7 +63,10 @@ def test_builtin_variants_simulate_the_same(name: str, players: int, teams: bool
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     variant = load_variant(name)
     table = sim.Table(name, variant, players, teams)
-    for bots in (["random"], ["greedy", "random"], ["heuristic", "greedy"]):
+    # blunder (issue 34): two draws a decision from the seat's generator, over
+    # either base, two blunders at one table
+    for bots in (["random"], ["greedy", "random"], ["heuristic", "greedy"],
+                 ["blunder", "blunder:base=greedy:rate=0.3"]):
         for hands_only, games in ((False, 8), (True, 40)):
             config = sim.make_config([table], bots, games=games, seed=players * 7 + len(bots),
                                      hands_only=hands_only)
@@ -71,7 +74,8 @@ def test_builtin_variants_simulate_the_same(name: str, players: int, teams: bool
             assert python == native, (name, players, teams, bots, hands_only)
             assert native["n"] == games and any(native["sums"])
     # duplicate: every deal from every rotation, its leads apart
-    for bots in (["greedy", "random"], ["heuristic", "greedy", "random", "greedy"][:players]):
+    for bots in (["greedy", "random"], ["heuristic", "greedy", "random", "greedy"][:players],
+                 ["blunder", "heuristic"]):
         for hands_only, deals in ((False, 3), (True, 12)):
             config = sim.make_config([table], bots, games=deals, seed=players + 40,
                                      hands_only=hands_only, duplicate=True)
@@ -201,6 +205,13 @@ def test_only_the_native_bots_play_natively() -> None:
     assert sim.native_module(config) is bones_native
     config = sim.make_config(["sniff"], ["search:iterations=4", "random"], games=1, seed=1)
     assert sim.native_module(config) is None
+    # a bot with parameters the core reads: blunder's base and rate
+    assert "blunder" in bones_native.SIM_BOTS
+    config = sim.make_config(["sniff"], ["Blunder:rate=.2:base=greedy", "heuristic"], games=1,
+                             seed=1)
+    assert config.lineup[0] == "blunder:base=greedy:rate=0.2"
+    assert sim.native_module(config) is bones_native
+    assert sim.plays_natively(config)
 
 
 def _cli(core_name: str, *args: str, command: str = "simulate") -> dict[str, Any]:
@@ -220,6 +231,8 @@ def _cli(core_name: str, *args: str, command: str = "simulate") -> dict[str, Any
     ("all-fives", "-n", "10", "--bots", "heuristic,greedy", "--seed", "8", "--duplicate"),
     ("partnership-block", "-n", "10", "--bots", "heuristic,greedy,random,greedy", "--seed", "3",
      "--duplicate"),
+    ("fives-and-threes", "-n", "10", "--bots", "random,blunder", "--seed", "8", "--duplicate"),
+    ("dominican", "-n", "4", "--bots", "blunder:base=greedy:rate=0.7,heuristic", "--seed", "2"),
 ])
 def test_cli_json_is_the_same_for_both_cores_and_any_jobs(args: tuple[str, ...]) -> None:
     python = _cli("python", *args)

@@ -53,10 +53,27 @@ def test_the_levels_go_weakest_first_to_the_strongest_bot() -> None:
     # the order of the algorithms' ladder, strongest last; the top level plays the
     # strongest of them at its default settings, which is what the pickers start on
     rungs = ladder(45)
-    order = [rungs.index(level.bot) for level in LEVELS]
-    assert order == sorted(order)
+    # a blunder of a bot sits between random and that bot (rate 1 is random,
+    # rate 0 the bot); the Beginner is a blunder of the Casual bot
+    order = []
+    for level in LEVELS:
+        bot = make_bot(level.bot)
+        if level.bot.startswith("blunder"):
+            assert 0 < bot.rate < 1
+            order.append(rungs.index(bot.base.name) - 0.5)
+        else:
+            order.append(rungs.index(level.bot))
+    assert order == sorted(order) and len(set(order)) == len(order)
+    beginner, casual = (find_level(name) for name in ("Beginner", "Casual"))
+    assert make_bot(beginner.bot).base.name == casual.bot
     assert LEVELS[-1].bot == "search" == DEFAULT
     assert DEFAULT_LEVEL == LEVELS[-1].name
+
+
+def test_the_beginner_s_description_says_its_rate() -> None:
+    beginner = make_bot(find_level("Beginner").bot)
+    assert f"{beginner.rate:.0%}" in find_level("Beginner").description
+    assert "Casual" in find_level("Beginner").description
 
 
 def test_a_level_is_found_by_its_name_in_any_case() -> None:
@@ -66,7 +83,7 @@ def test_a_level_is_found_by_its_name_in_any_case() -> None:
         assert find_level(f" {level.name.lower()} ") is level
         assert level_of(level.bot) == level.name
     assert [find_level(old).bot for old in ("easy", "medium", "hard")] == [
-        "greedy", "heuristic", "search"]
+        "blunder", "heuristic", "search"]
     assert level_of("search:iterations=20") is None and level_of("human") is None
 
 
@@ -124,6 +141,39 @@ def test_the_check_finds_every_level_short_of_the_spacing() -> None:
     assert [(r["variant"], r["above"]) for r in short(rows, strict=True)] == [
         ("all-fives", "search"), ("block-2p", "greedy"), ("sniff", "search")]
     assert short(rows, min_elo=-50.0) == []
+
+
+def test_a_short_rung_beyond_the_games_span_is_named_not_failed() -> None:
+    """A short rung is "beyond the span" only when the lowest level's
+    measured span to its level, or to the level above, is under that many
+    rungs of 150: levels 1 to j cannot all be 150 apart whatever sits
+    between.  Elsewhere it fails --check."""
+    from bench.strength import beyond_span, short, spans_needed
+
+    bots = ["random", "blunder", "heuristic", "search"]
+
+    def row(variant: str, below: str, above: str, e: float) -> dict[str, object]:
+        return {"variant": variant, "below": below, "above": above, "elo": e, "elo_lo": e - 50}
+
+    rows = [row("block-2p", "random", "blunder", 50.0), row("block-2p", "blunder", "heuristic", 40.0),
+            row("block-2p", "heuristic", "search", 45.0),
+            row("bergen", "random", "blunder", 190.0), row("bergen", "blunder", "heuristic", 180.0),
+            row("bergen", "heuristic", "search", 143.0),
+            row("sniff", "random", "blunder", 120.0), row("sniff", "blunder", "heuristic", 400.0),
+            row("sniff", "heuristic", "search", 300.0)]
+    failed = short(rows)
+    # block-2p's three rungs need the spans to Casual (2) and Expert (3);
+    # Bergen's top rung the span to Expert; Sniff's lowest the span to Casual
+    assert spans_needed(rows, failed, bots) == {"block-2p": [2, 3], "bergen": [3], "sniff": [2]}
+    spans = [row("block-2p", "random", "heuristic", 85.0), row("block-2p", "random", "search", 151.0),
+             row("bergen", "random", "search", 600.0), row("sniff", "random", "heuristic", 520.0)]
+    beyond = beyond_span(rows, failed, spans, bots)
+    # block-2p: 85 < 2 x 150 and 151 < 3 x 150; Bergen's span holds 4 levels,
+    # so its top rung is short, not beyond; Sniff's Beginner is misplaced
+    assert [(r["variant"], r["above"]) for r in beyond] == [
+        ("block-2p", "blunder"), ("block-2p", "heuristic"), ("block-2p", "search")]
+    # a span not measured never excuses a rung
+    assert beyond_span(rows, failed, [], bots) == []
 
 
 def test_the_elo_of_a_win_rate() -> None:
@@ -184,14 +234,19 @@ def test_a_two_match_ladder_plays_each_level_against_the_one_below(capsys, tmp_p
                                 "--duplicate --seed 5 --jobs 1 --json -q")
         assert 0 <= r["wins"] <= r["decided"] <= 2 and r["lo"] <= r["value"] <= r["hi"]
     assert data["levels"] == [[level.name, level.bot] for level in LEVELS]
-    # --check exits 1 exactly when some level is short of 150 Elo
+    # --check exits 1 exactly when some level is short of 150 Elo where the
+    # span from the lowest level (measured for the short rungs) could hold it
     assert data["short"] == [[r["variant"], r["above"]] for r in rows if not r["elo"] >= 150]
-    assert code == (1 if data["short"] else 0)
+    for span in data["spans"]:
+        assert span["below"] == LEVELS[0].bot and span["above"] in [lv.bot for lv in LEVELS[2:]]
+    assert all(pair in data["short"] for pair in data["beyond_span"])
+    assert code == (1 if len(data["short"]) > len(data["beyond_span"]) else 0)
     # the same seed, the same games, in the table's text
     assert strength.main(["--variants", "all-fives", "-n", "2", "--seed", "5",
-                          "--bots", "random,greedy"]) == 0
+                          "--bots", f"{LEVELS[0].bot},{LEVELS[1].bot}"]) == 0
     text = capsys.readouterr().out
     first = rows[0]
     assert (f"| all-fives | {LEVELS[1].name} (`{first['above']}`) | {LEVELS[0].name} "
             f"(`{first['below']}`) | {first['wins']} / {first['decided']} (2) |") in text
-    assert "bones simulate all-fives --bots random,greedy -n 1 --duplicate --seed 5" in text
+    assert (f"bones simulate all-fives --bots {LEVELS[0].bot},{LEVELS[1].bot} -n 1 --duplicate "
+            "--seed 5") in text

@@ -325,7 +325,7 @@ def test_take_back_refused_before_moving_and_in_hot_seat(tmp_path: Path) -> None
 
 def test_only_ascii_digits_number_a_move_or_a_claim(tmp_path: Path) -> None:
     # issue 32 point 3: str.isdigit() let these through to int(), a traceback
-    r = play(["all-fives", "--level", "easy", "--seed", "3", "--save", str(tmp_path / "g.json")],
+    r = play(["all-fives", "--bots", "greedy", "--seed", "3", "--save", str(tmp_path / "g.json")],
              "\u00b2\n\u0663\n" + "9" * 5000 + "\n1\nq\n", tmp_path)
     assert r.exit_code == 0 and r.exception is None or isinstance(r.exception, SystemExit), r.output
     assert "'\u00b2' is not a tile" in r.output and "'\u0663' is not a tile" in r.output
@@ -362,7 +362,7 @@ def test_a_draw_cannot_be_taken_back_so_the_stock_keeps_its_secret(tmp_path: Pat
 
 
 def test_u_after_a_draw_at_the_terminal_says_why_and_the_next_draw_is_new(tmp_path: Path) -> None:
-    r = play(["muggins", "--players", "3", "--seed", "2", "--level", "easy",
+    r = play(["muggins", "--players", "3", "--seed", "2", "--bots", "greedy",
               "--save", str(tmp_path / "g.json")], "draw\nu\ndraw\nq\n", tmp_path)
     assert r.exit_code == 0, r.output
     assert "your last move was a draw, and a draw cannot be taken back" in r.output
@@ -575,7 +575,7 @@ def test_default_save_location(tmp_path: Path) -> None:
 def test_default_seats_and_levels() -> None:
     assert seat_config(2).seats == ("human", "search")
     assert seat_config(2).level == "Expert"
-    assert seat_config(2, level="easy").seats == ("human", "greedy")
+    assert seat_config(2, level="easy").seats == ("human", "blunder")
     assert seat_config(4, seat=3, humans=2, bots=["random", "greedy"]).seats == (
         "human", "random", "greedy", "human")
     assert seat_config(3, humans=0, level="medium").seats == ("heuristic",) * 3
@@ -584,7 +584,7 @@ def test_default_seats_and_levels() -> None:
     assert novice.seats == ("human", "random", "random") and novice.level == "Novice"
     # --bots beside --level: the bots take the first bot seats, the level the rest
     assert seat_config(4, bots=["search"], level="beginner", level_given=True).seats == (
-        "human", "search", "greedy", "greedy")
+        "human", "search", "blunder", "blunder")
     # without --level a shorter --bots list repeats, as before
     assert seat_config(4, bots=["search", "random"]).seats == ("human", "search", "random", "search")
     with pytest.raises(GameError, match="^--level: unknown level 'master': one of Novice, "
@@ -720,10 +720,10 @@ def test_over_claims_and_forfeited_points(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("level, bot, name", [
-    (None, "search", "Expert"), ("Casual", "heuristic", "Casual"), ("beginner", "greedy", "Beginner"),
+    (None, "search", "Expert"), ("Casual", "heuristic", "Casual"), ("beginner", "blunder", "Beginner"),
     ("novice", "random", "Novice"), ("EXPERT", "search", "Expert"),
     # the first levels' names, still accepted
-    ("medium", "heuristic", "Casual"), ("easy", "greedy", "Beginner")])
+    ("medium", "heuristic", "Casual"), ("easy", "blunder", "Beginner")])
 def test_levels_pick_the_bot(tmp_path: Path, level: str | None, bot: str, name: str) -> None:
     save = tmp_path / "level.json"
     args = ["sniff", "--seed", "2", "--save", str(save)] + (["--level", level] if level else [])

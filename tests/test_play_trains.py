@@ -45,7 +45,7 @@ def play(args: list[str], answers: str, tmp_path: Path, columns: int = 80):
 def test_a_whole_match_at_80_columns_to_the_end(tmp_path: Path, variant: str, players: int,
                                                 seed: int) -> None:
     save = tmp_path / "game.json"
-    result = play([variant, "--players", str(players), "--level", "easy", "--seed", str(seed),
+    result = play([variant, "--players", str(players), "--bots", "greedy", "--seed", str(seed),
                    "--save", str(save), "--json"], "1\n" * 4000, tmp_path)
     assert result.exit_code == 0, result.output
     out = result.output
@@ -163,7 +163,7 @@ def test_the_chicken_foot_and_the_hub_are_marked(tmp_path: Path) -> None:
 
 def test_8_players_fit_80_columns_in_play(tmp_path: Path) -> None:
     """With 8 players and long trains, each row keeps its newest tiles and its end."""
-    session = GameSession.new(load_variant("mexican-train"), players=8, humans=0, level="easy",
+    session = GameSession.new(load_variant("mexican-train"), players=8, humans=0, bots=["greedy"],
                               seed=9, save_path=tmp_path / "g.json")
     longest = 0
     while session.hand_number == 1 and not session.over:
@@ -202,7 +202,7 @@ def test_typed_train_moves_and_their_errors(tmp_path: Path) -> None:
 def test_take_back_quit_and_resume_go_on_identically(tmp_path: Path) -> None:
     save = tmp_path / "g.json"
     # the first turn of Mexican Train: several tiles on one's own train, the last taken back
-    first = play(["mexican-train", "--players", "2", "--level", "easy", "--seed", "3",
+    first = play(["mexican-train", "--players", "2", "--bots", "greedy", "--seed", "3",
                   "--save", str(save)], "1\n1\nu\n1\nq\n", tmp_path)
     assert first.exit_code == 0, first.output
     assert re.search(r"took back \d+ moves?", first.output)
@@ -213,6 +213,6 @@ def test_take_back_quit_and_resume_go_on_identically(tmp_path: Path) -> None:
     assert load_record(save).hands[-1].moves == moves
     # the same moves from the same seed, played straight through, give the same save
     straight = tmp_path / "s.json"
-    play(["mexican-train", "--players", "2", "--level", "easy", "--seed", "3",
+    play(["mexican-train", "--players", "2", "--bots", "greedy", "--seed", "3",
           "--save", str(straight)], "1\n1\nq\n", tmp_path)
     assert load_record(straight).hands[-1].moves == moves

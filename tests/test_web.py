@@ -160,8 +160,10 @@ def test_rules_of_uploaded_text(server) -> None:
 def test_bots_lists_the_builtin_bots_with_limits(server) -> None:
     _, client = server
     bots = {b["name"]: b for b in client.get("/api/bots").json()["bots"]}
-    assert set(bots) == {"random", "greedy", "heuristic", "pimc", "search", "ismcts", "epimc"}
+    assert set(bots) == {"random", "greedy", "heuristic", "pimc", "search", "ismcts", "epimc",
+                         "blunder"}
     assert {p["name"]: p["max"] for p in bots["search"]["params"]}["iterations"] == 2000
+    assert {p["name"]: p["max"] for p in bots["blunder"]["params"]}["rate"] == 1
 
 
 # ------------------------------------------------------------------ games
@@ -632,7 +634,7 @@ def test_saves_of_bones_play_continue_in_the_browser(server, saves: Path) -> Non
 
     app, client = server
     path = saves / "terminal.json"
-    session = GameSession.new(load_variant("all-fives"), seed=4, save_path=path, level="easy")
+    session = GameSession.new(load_variant("all-fives"), seed=4, save_path=path, bots=["greedy"])
     session.save()
     listed = client.get("/api/saves", headers=host_headers(app)).json()["saves"]
     entry = next(s for s in listed if s["name"] == "terminal.json")
@@ -664,7 +666,7 @@ def test_the_save_list_reads_each_save_as_bones_play_does(server, saves: Path) -
     del record["meta"]["play"]
     (saves / "plain.json").write_text(json.dumps(record), encoding="utf-8")
     listed = {s["name"]: s for s in client.get("/api/saves", headers=host_headers(app)).json()["saves"]}
-    assert listed["good.json"]["seats"] == ["human", "greedy"] and listed["good.json"]["hands"] == 1
+    assert listed["good.json"]["seats"] == ["human", "blunder"] and listed["good.json"]["hands"] == 1
     assert listed["huge.json"]["unreadable"] and "too large for a record" in listed["huge.json"]["problem"]
     assert listed["plain.json"]["unreadable"] and listed["plain.json"]["problem"] == "not a bones play save"
 

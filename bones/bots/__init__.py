@@ -71,6 +71,7 @@ _MODULES = {
     "search": "bones.bots.search",
     "ismcts": "bones.bots.ismcts",
     "epimc": "bones.bots.epimc",
+    "blunder": "bones.bots.blunder",
 }
 
 

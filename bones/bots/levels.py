@@ -6,9 +6,16 @@ pickers (:mod:`bones.web.offered`).
 
 The levels are calibrated by the strength ladder, ``python -m bench.strength``:
 every level against the one below it in every built-in, on paired deals; a
-level should be at least 150 Elo above the one below (``--check``).  Its
-figures are in bench/results/levels.md and docs/bots.md.  Changing a level's
-bot means running it again.
+level should be at least 150 Elo above the one below (``--check``), except
+where the game's whole span from Novice cannot hold it (``--check`` measures
+that span and lists those rungs: ``block-2p``'s honest span holds two levels
+150 apart, not four).  Its figures are in bench/results/levels.md and
+docs/bots.md.  Changing a level's bot means running it again.
+
+The levels are the same bots in every game, none chosen by a game's name: the
+Beginner is the Casual bot made weaker by one knob, ``blunder`` (55% of its
+choices a random legal move, :mod:`bones.bots.blunder`), which puts it between
+Novice and Casual wherever that span is wide.
 
 >>> [level.name for level in LEVELS]
 ['Novice', 'Beginner', 'Casual', 'Expert']
@@ -40,7 +47,8 @@ class LevelError(ValueError):
 #: The levels, weakest first; the last is the strongest bot bones has.
 LEVELS: tuple[Level, ...] = (
     Level("Novice", "random", "plays any tile that fits, at random: a table to learn the rules at"),
-    Level("Beginner", "greedy", "takes the most points it can right now and never plans ahead"),
+    Level("Beginner", "blunder", "plays Casual's move, except that at 55% of its choices it plays "
+                                 "any tile that fits, at random"),
     Level("Casual", "heuristic", "scores where it can, but watches what it leaves the next player "
                                  "and keeps its numbers varied"),
     Level("Expert", "search", "reads what the others' plays reveal and solves the end of each hand "
@@ -48,6 +56,8 @@ LEVELS: tuple[Level, ...] = (
 )
 #: (bot text, label, how it plays): bots offered beside the levels, without one.
 OTHERS: tuple[tuple[str, str, str], ...] = (
+    ("greedy", "Grabber", "takes the most points it can right now and never plans ahead "
+                          "(the Beginner until issue 34: a level below Casual only where plays score)"),
     ("pimc", "Sampler", "imagines where the unseen tiles could be and plays each move out: "
                         "between Casual and Expert, but not a level apart from Expert"),
     ("ismcts", "Planner", "another kind of search, for the curious: grows one tree of plans "
@@ -55,7 +65,8 @@ OTHERS: tuple[tuple[str, str, str], ...] = (
     ("epimc", "Reasoner", "another kind of search, for the curious: chooses once for every "
                           "deal it cannot tell apart, using what the others' plays reveal"),
 )
-#: The names of ``bones play``'s first levels, still accepted (the same bots).
+#: The names of ``bones play``'s first levels, still accepted (the same rungs:
+#: "easy" played ``greedy`` until the Beginner became ``blunder``).
 ALIASES = {"easy": "Beginner", "medium": "Casual", "hard": "Expert"}
 #: The bot the pickers start on, and the level ``bones play`` seats without ``--level``.
 DEFAULT = "search"

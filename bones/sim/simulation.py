@@ -415,15 +415,16 @@ def native_module(config: SimConfig) -> Any:
 
     It does when :func:`bones.engine.core.native` returns the module (see
     ``BONES_CORE``) and it plays every bot of the lineup itself
-    (``bones_native.SIM_BOTS``: the built-in ``random``, ``greedy`` and
-    ``heuristic``); anything else (outside bots, ``search``...) runs on the
+    (``bones_native.SIM_BOTS``: the built-in ``random``, ``greedy``,
+    ``heuristic`` and ``blunder``); anything else (outside bots, ``search``...) runs on the
     Python path, with the same results.
     """
     module = core.native()
     if module is None:
         return None
     capable = getattr(module, "SIM_BOTS", ())
-    if not all(name in capable for name in config.lineup):
+    # a bot's name before its parameters (``blunder:rate=0.4``: the core reads them)
+    if not all(text.split(":")[0] in capable for text in config.lineup):
         return None
     return module
 

@@ -1,6 +1,7 @@
 //! The built-in players: each reads a seat's view of a hand (never a hidden
 //! tile) and takes exactly the Python reference's decisions.
 
+pub mod blunder;
 pub mod epimc;
 pub mod heuristic;
 pub mod infer;

@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::bots::blunder::{Base, Blunder};
 use crate::bots::heuristic::{heuristic_decide, Voids};
 use crate::kernel::convert::{int, narrow, wide};
 use crate::kernel::game::{unique, Match, BOTS};
@@ -29,14 +30,17 @@ use crate::kernel::table::MatchRules;
 use crate::kernel::table::{AnyRules, Rules, MAX_PLAYERS};
 
 /// The built-in bots a batch plays natively (names as `bones.bots`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Bot {
     Random,
     Greedy,
     Heuristic,
+    /// `blunder`: its base's move, or with its chance a random one
+    Blunder(Blunder),
 }
 
-pub const NATIVE_BOTS: &[&str] = &["random", "greedy", "heuristic"];
+/// The bots' names (`blunder` with its parameters: `Bot::from_name` reads them).
+pub const NATIVE_BOTS: &[&str] = &["random", "greedy", "heuristic", "blunder"];
 
 impl Bot {
     pub fn from_name(name: &str) -> Option<Bot> {
@@ -44,8 +48,13 @@ impl Bot {
             "random" => Some(Bot::Random),
             "greedy" => Some(Bot::Greedy),
             "heuristic" => Some(Bot::Heuristic),
-            _ => None,
+            _ => Blunder::parse(name).map(Bot::Blunder),
         }
+    }
+
+    /// Whether it reads what the history proves of the hands (`Hand.voids`).
+    pub fn reads_voids(self) -> bool {
+        matches!(self, Bot::Heuristic | Bot::Blunder(Blunder { base: Base::Heuristic, .. }))
     }
 }
 
@@ -510,7 +519,7 @@ impl Game<'_> {
         let mut hand_only = false;
         self.decisions = 0;
         // what the heuristic reads of the history (Hand.voids)
-        let track = bots.contains(&Bot::Heuristic);
+        let track = bots.iter().any(|b| b.reads_voids());
         let mut voids = Voids::<W>::default();
         while !mt.game_over {
             let hand = match slot {
@@ -540,6 +549,14 @@ impl Game<'_> {
                                 let scratch = scratch.get_or_insert_with(|| hand.clone());
                                 heuristic_decide(hand, &voids, legal, scratch)
                             }
+                            Bot::Blunder(b) => match b.slip(&mut rngs[seat], n) {
+                                Some(i) => legal[i],
+                                None if b.base == Base::Greedy => hand.greedy_move(legal),
+                                None => {
+                                    let scratch = scratch.get_or_insert_with(|| hand.clone());
+                                    heuristic_decide(hand, &voids, legal, scratch)
+                                }
+                            },
                         };
                         if let Some(t0) = clock {
                             let us = t0.elapsed().as_secs_f64().max(1e-7) * 1e6;

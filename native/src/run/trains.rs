@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::bots::blunder::Base;
 use crate::kernel::convert::wide;
 use crate::kernel::game::{unique, BOTS};
 use crate::kernel::moves::{BLOCKED, PLAYING};
@@ -72,6 +73,11 @@ impl Game<'_> {
                             Bot::Random => legal[rngs[seat].index(n)],
                             Bot::Greedy => greedy_move(&hand, &legal),
                             Bot::Heuristic => heuristic_move(&hand, &legal),
+                            Bot::Blunder(b) => match b.slip(&mut rngs[seat], n) {
+                                Some(i) => legal[i],
+                                None if b.base == Base::Greedy => greedy_move(&hand, &legal),
+                                None => heuristic_move(&hand, &legal),
+                            },
                         };
                         if let Some(t0) = clock {
                             let us = t0.elapsed().as_secs_f64().max(1e-7) * 1e6;
