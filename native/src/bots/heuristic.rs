@@ -673,13 +673,6 @@ fn reply_in_place<const W: usize>(
         }
     }
     // `advance`, on the mover's view (the other hands empty) when `public`
-    let mut open = Bits::<W>::ZERO;
-    for a in 0..hand.n_arms {
-        let pip = if a == arm { Some(end) } else { slot(hand.arm_open[a]) };
-        if let Some(pip) = pip {
-            open.or_assign(&r.matching[pip]);
-        }
-    }
     let mut next = r.next_seat[seat];
     if t.partners_both_out {
         for _ in 0..t.players {
@@ -699,6 +692,16 @@ fn reply_in_place<const W: usize>(
         }
     };
     if !(hand.bone_end > hand.bone_pos && t.max_draws != 0) {
+        // the open ends after the play, read only here: while a tile can be
+        // drawn nobody is stuck (the loop, a play's every trial, was 27
+        // mispredicted branches a Sniff hand, issue 37)
+        let mut open = Bits::<W>::ZERO;
+        for a in 0..hand.n_arms {
+            let pip = if a == arm { Some(end) } else { slot(hand.arm_open[a]) };
+            if let Some(pip) = pip {
+                open.or_assign(&r.matching[pip]);
+            }
+        }
         if t.stuck_blocks && !held(next).intersects(&open) {
             return Some(0.0); // blocked: the trial's hand is over
         }
@@ -846,28 +849,36 @@ fn scoring_halves<const W: usize>(
 ) -> Bits<W> {
     let t = &r.t;
     let mut mask = Bits::<W>::ZERO;
-    let mut add = |half: usize| {
-        if half != pip {
-            mask.or_assign(&r.matching[half]);
-        } else if stub {
-            mask.set(r.double(pip));
-        }
-    };
     // the counts `base` to `base + highest` read from the table at once
     // (`Table::points` checks its index a count)
     let window = usize::try_from(base).ok().and_then(|b| t.count_points.get(b..=b + t.highest));
     match window {
         Some(window) => {
+            // each half's tiles taken or not by a mask, not a branch: whether
+            // a count scores is a coin toss to the predictor (this branch was
+            // a sixth of the heuristic's mispredicted branches, issue 37)
             for (half, &points) in window.iter().enumerate() {
-                if points != 0 {
-                    add(half);
+                // all ones when the count scores (points | -points has its
+                // sign bit set exactly then) and the half is not `pip`
+                let scores = (points | points.wrapping_neg()) >> 63;
+                let other = int(half ^ pip).wrapping_neg() >> 63;
+                let take = (scores & other).cast_unsigned();
+                for (m, &tiles) in mask.0.iter_mut().zip(&r.matching[half].0) {
+                    *m |= tiles & take;
                 }
+            }
+            if stub && window[pip] != 0 {
+                mask.set(r.double(pip));
             }
         }
         None => {
             for half in 0..=t.highest {
                 if t.points(base + int(half)) != 0 {
-                    add(half);
+                    if half != pip {
+                        mask.or_assign(&r.matching[half]);
+                    } else if stub {
+                        mask.set(r.double(pip));
+                    }
                 }
             }
         }
@@ -973,6 +984,40 @@ mod tests {
 
     fn dealt(r: &Arc<Rules<1>>, seed: u64) -> Hand<1> {
         shuffled_deal(r, &mut Rng::new(seed), 5)
+    }
+
+    #[test]
+    fn the_scoring_halves_are_those_a_count_by_count_scan_finds() {
+        // double-6 and double-9, on every count of the compiled table and
+        // past both its ends (where the table is not read)
+        for highest in [6, 9] {
+            let r = Rules::<1>::new(crate::kernel::table::tests::scored_table(highest, 2)).unwrap();
+            let t = &r.t;
+            assert!(t.count_points.iter().any(|&p| p != 0), "a table whose counts score");
+            let top = i64::try_from(t.count_points.len()).unwrap() + 3;
+            for base in -3..top {
+                for pip in 0..=highest {
+                    for stub in [false, true] {
+                        let mut want = Bits::<1>::ZERO;
+                        for half in 0..=highest {
+                            if t.points(base + int(half)) == 0 {
+                                continue;
+                            }
+                            if half != pip {
+                                want.or_assign(&r.matching[half]);
+                            } else if stub {
+                                want.set(r.double(pip));
+                            }
+                        }
+                        assert_eq!(
+                            scoring_halves(&r, base, pip, stub),
+                            want,
+                            "{base} {pip} {stub}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -19,7 +19,7 @@
 use std::sync::Arc;
 
 use crate::kernel::bits::Bits;
-use crate::kernel::convert::{byte, int, slot, small};
+use crate::kernel::convert::{bit, byte, int, slot, small};
 use crate::kernel::moves::{
     arm_of, is_flipped, is_tile_move, lead_code, play_code, tile_of, unflipped, BLOCKED, DOMINO,
     DRAW, PASS, PLAYING, TARGET,
@@ -122,6 +122,39 @@ impl Gains {
     fn as_slice(&self) -> &[(usize, i64)] {
         &self.items[..self.n]
     }
+}
+
+/// Write `play_code(tile, arm)` for each tile of `fits`, lowest first, into
+/// `room` from slot `n`; the slot after the last. An arm fits two or three
+/// of a hand's tiles at most, usually: the first three of a word are
+/// written whether there or not, only those there counted (a slot written
+/// for nothing is the next move's or past the length), so the loop a tile
+/// (its exit a branch mispredicted once an arm, the vector's capacity
+/// checked each move: issue 37) runs only for a fourth tile. `room` holds
+/// the arm's tiles and one slot more.
+#[inline(always)]
+fn write_plays<const W: usize>(
+    fits: &Bits<W>,
+    arm: usize,
+    room: &mut [std::mem::MaybeUninit<i64>],
+    mut n: usize,
+) -> usize {
+    for (i, &word) in fits.0.iter().enumerate() {
+        let base = i * 64;
+        let mut w = word;
+        for _ in 0..3 {
+            // an empty word's 64 trailing zeros: a slot not counted
+            room[n].write(play_code(base + bit(w.trailing_zeros()), arm));
+            n += usize::from(w != 0);
+            w &= w.wrapping_sub(1);
+        }
+        while w != 0 {
+            room[n].write(play_code(base + bit(w.trailing_zeros()), arm));
+            n += 1;
+            w &= w - 1;
+        }
+    }
+    n
 }
 
 #[derive(Clone)]
@@ -517,14 +550,21 @@ impl<const W: usize> Hand<W> {
             }
             return;
         }
+        // the tile moves written into the vector's room, reserved once for
+        // the most an arm can take (its pip's tiles) and one spare slot: a
+        // `push` a move checked the capacity and stored the length each time
+        out.reserve(self.n_arms * (t.highest + 1) + 2);
+        let room = out.spare_capacity_mut();
+        let mut n = 0;
         for arm in 0..self.n_arms {
             if let Some(pip) = slot(self.arm_open[arm]) {
-                let fits = hand.and(&r.matching[pip]);
-                for tile in fits.ones() {
-                    out.push(play_code(tile, arm));
-                }
+                n = write_plays(&hand.and(&r.matching[pip]), arm, room, n);
             }
         }
+        // SAFETY: the first `n` elements of the room were written just above
+        // (the vector was empty; every write indexed the room with a bounds
+        // check, and `write_plays` counts only the moves it wrote)
+        unsafe { out.set_len(n) };
         if t.max_draws != 0 {
             if self.drawn_turn != 0 && !t.must_play_drawn {
                 out.push(PASS);

@@ -47,6 +47,36 @@ const THRESHOLDS: [u64; 256] = {
     t
 };
 
+/// For each `n` below 256 (index 0 unused): `2^32 mod n`, and Lemire's
+/// multiplier `ceil(2^64 / n)` (wrapping: 0 for `n` 1). [`rem_small`] finds
+/// `x % n` by them with multiplications where `%` is a 64-bit division
+/// (tens of cycles; a Sniff hand draws about 48 times, issue 37).
+const REMS: [(u64, u64); 256] = {
+    let mut t = [(0u64, 0u64); 256];
+    let mut n = 1;
+    while n < 256 {
+        let d = wide(n);
+        t[n] = ((1u64 << 32) % d, (u64::MAX / d).wrapping_add(1));
+        n += 1;
+    }
+    t
+};
+
+/// `x % n` for `1 <= n < 256`, exactly: `x` folded to `y = hi * (2^32 mod
+/// n) + lo` (below 2^41, the same remainder), then `y % n` as Lemire, Kaser
+/// and Kurz's direct remainder (`Faster Remainder by Direct Computation`,
+/// 2019): the low 64 bits of `y * ceil(2^64 / n)`, times `n`, shifted down
+/// 64 bits: exact for every `y` below 2^(64 - 8).
+#[inline(always)]
+fn rem_small(x: u64, n: u64) -> u64 {
+    let (fold, magic) = REMS[narrow(n)];
+    let y = (x >> 32) * fold + (x & 0xFFFF_FFFF);
+    let low = magic.wrapping_mul(y);
+    let high = (u128::from(low) * u128::from(n)) >> 64;
+    // below n, so below 256
+    u64::try_from(high).unwrap_or(0)
+}
+
 /// 2^-53: the step between the floats `random` draws.
 const UNIT: f64 = 1.0 / 9_007_199_254_740_992.0;
 
@@ -75,9 +105,18 @@ impl Rng {
     #[inline(always)]
     pub fn below(&mut self, n: u64) -> u64 {
         assert!(n >= 1, "below(0)");
-        // 2^64 mod n: looked up for the small n of deals and playouts
-        let t =
-            if n < wide(THRESHOLDS.len()) { THRESHOLDS[narrow(n)] } else { n.wrapping_neg() % n };
+        // 2^64 mod n: looked up for the small n of deals and playouts, and
+        // the remainder found without a division for them
+        if n < wide(THRESHOLDS.len()) {
+            let t = THRESHOLDS[narrow(n)];
+            loop {
+                let x = self.next_u64();
+                if x >= t {
+                    return rem_small(x, n);
+                }
+            }
+        }
+        let t = n.wrapping_neg() % n;
         loop {
             let x = self.next_u64();
             if x >= t {
@@ -160,6 +199,31 @@ mod tests {
         let mut a: Vec<u32> = (0..28).collect();
         Rng::new(7).shuffle_tail(&mut a, 3);
         assert_eq!(&a[21..], &[21, 25, 27, 26, 22, 24, 23]);
+    }
+
+    #[test]
+    fn the_small_remainder_is_the_division_s() {
+        // every n it serves, on the edges of each 32-bit half and on a
+        // million draws of the stream
+        let mut r = Rng::new(5);
+        let mut xs: Vec<u64> = vec![0, 1, u64::MAX, u64::MAX - 1, 1 << 32, (1 << 32) - 1];
+        xs.extend([u64::MAX << 32, 0xFFFF_FFFF_0000_0001, 0x8000_0000_0000_0000]);
+        xs.extend((0..4_000).map(|_| r.next_u64()));
+        for n in 1..256u64 {
+            for &x in &xs {
+                assert_eq!(rem_small(x, n), x % n, "{x} % {n}");
+            }
+            for k in [1u64, 2, 3, 1 << 20] {
+                let m = u64::MAX / n / k * n;
+                for x in [m, m - 1, m + 1] {
+                    assert_eq!(rem_small(x, n), x % n, "{x} % {n}");
+                }
+            }
+        }
+        for _ in 0..1_000_000 {
+            let (x, n) = (r.next_u64(), 1 + r.next_u64() % 255);
+            assert_eq!(rem_small(x, n), x % n, "{x} % {n}");
+        }
     }
 
     #[test]
