@@ -37,7 +37,7 @@ class SearchSettings:
     solve: int
     #: the inference's temperature (0: every world weighs the same)
     infer: float
-    #: threads of the native search (the same moves for any number)
+    #: threads of the native search (judging the worlds: the same moves for any number)
     threads: int
     #: the most positions the solve of one world may visit (0: no limit)
     nodes: int
