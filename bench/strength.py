@@ -171,6 +171,16 @@ def _elo_text(x: float) -> str:
     return f"{x:+.0f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
 
 
+def _cells(r: dict[str, Any], names: dict[str, str]) -> str:
+    """A ladder row's cells up to its last column: the game, the two levels
+    (bots), wins of decided, the win rate and the Elo with their intervals."""
+    return (f"| {r['variant']} | {names.get(r['above'], r['above'])} (`{r['above']}`) "
+            f"| {names.get(r['below'], r['below'])} (`{r['below']}`) "
+            f"| {r['wins']} / {r['decided']} ({r['matches']}) "
+            f"| {100 * r['value']:.1f}% [{100 * r['lo']:.1f}, {100 * r['hi']:.1f}] "
+            f"| {_elo_text(r['elo'])} [{_elo_text(r['elo_lo'])}, {_elo_text(r['elo_hi'])}] |")
+
+
 def ladder_table(rows: list[dict[str, Any]], names: dict[str, str], min_elo: float,
                  strict: bool, limited: list[dict[str, Any]] | None = None,
                  spans: list[dict[str, Any]] | None = None) -> list[str]:
@@ -188,13 +198,7 @@ def ladder_table(rows: list[dict[str, Any]], names: dict[str, str], min_elo: flo
             mark = "**no**: beyond the span"
         else:
             mark = "**no**" if id(r) in failed else "yes"
-        lines.append(
-            f"| {r['variant']} | {names.get(r['above'], r['above'])} (`{r['above']}`) "
-            f"| {names.get(r['below'], r['below'])} (`{r['below']}`) "
-            f"| {r['wins']} / {r['decided']} ({r['matches']}) "
-            f"| {100 * r['value']:.1f}% [{100 * r['lo']:.1f}, {100 * r['hi']:.1f}] "
-            f"| {_elo_text(r['elo'])} [{_elo_text(r['elo_lo'])}, {_elo_text(r['elo_hi'])}] "
-            f"| {mark} |")
+        lines.append(f"{_cells(r, names)} {mark} |")
     if spans:
         lines += ["", "The span from the lowest level, where a rung is short (levels 1 to j "
                   f"need j × {min_elo:g} Elo):", "",
@@ -202,13 +206,7 @@ def ladder_table(rows: list[dict[str, Any]], names: dict[str, str], min_elo: flo
                   "| win rate, Wilson 95% | Elo, 95% | room for |", "|---|---|---|---|---|---|---|"]
         for r in spans:
             room = 1 + int(max(r["elo"], 0.0) // min_elo) if math.isfinite(r["elo"]) else "every"
-            lines.append(
-                f"| {r['variant']} | {names.get(r['above'], r['above'])} (`{r['above']}`) "
-                f"| {names.get(r['below'], r['below'])} (`{r['below']}`) "
-                f"| {r['wins']} / {r['decided']} ({r['matches']}) "
-                f"| {100 * r['value']:.1f}% [{100 * r['lo']:.1f}, {100 * r['hi']:.1f}] "
-                f"| {_elo_text(r['elo'])} [{_elo_text(r['elo_lo'])}, {_elo_text(r['elo_hi'])}] "
-                f"| {room} level{'' if room == 1 else 's'} |")
+            lines.append(f"{_cells(r, names)} {room} level{'' if room == 1 else 's'} |")
     lines.append("")
     lines += [f"    {r['command']}    # {r['seconds']} s, {r['cpu_seconds']} s of CPU"
               for r in [*rows, *spans]]
