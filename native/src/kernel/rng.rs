@@ -215,7 +215,7 @@ mod tests {
             }
             for k in [1u64, 2, 3, 1 << 20] {
                 let m = u64::MAX / n / k * n;
-                for x in [m, m - 1, m + 1] {
+                for x in [m, m.wrapping_sub(1), m.wrapping_add(1)] {
                     assert_eq!(rem_small(x, n), x % n, "{x} % {n}");
                 }
             }
