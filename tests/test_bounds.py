@@ -125,9 +125,11 @@ def test_one_set_of_bot_limits_for_every_front_end() -> None:
                                      "scale": 1000.0, "nodes": MAX_NODES},
                           "ismcts": {"iterations": 20000, "seconds": 5.0, "explore": 10.0,
                                      "scale": 1000.0, "solve": 16, "infer": 10.0,
-                                     "worlds": 2000, "depth": 100, "nodes": MAX_NODES},
+                                     "worlds": 2000, "depth": 100, "nodes": MAX_NODES,
+                                     "threads": 64},
                           "epimc": {"iterations": 2000, "solve": 16, "infer": 10.0,
-                                    "nodes": MAX_NODES}}
+                                    "nodes": MAX_NODES},
+                          "blunder": {"rate": 1.0}}
     assert MAX_NODES == 10_000_000
     import bones.web.games as web_games
 

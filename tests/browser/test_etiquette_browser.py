@@ -132,7 +132,7 @@ def test_the_hosts_invite_shows_the_seat_links_and_qr_codes_again(page, served) 
     again.close()
 
 
-@pytest.mark.parametrize("level, bot", [("Novice", "random"), ("Beginner", "greedy"),
+@pytest.mark.parametrize("level, bot", [("Novice", "random"), ("Beginner", "blunder"),
                                         ("Casual", "heuristic"), ("Expert", "search")])
 def test_the_seat_picker_offers_the_bots_by_level_each_mapped_to_its_bot(page, served, level, bot) -> None:
     offered = served.api("GET", "/api/bots")["offered"]
