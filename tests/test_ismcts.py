@@ -295,3 +295,31 @@ def test_search_values_the_match_without_the_tree() -> None:
     legal = obs.legal_moves()
     got = wide.choose(obs, Rng(5))
     assert got == IsmctsBot(iterations=22 * 180, scale=40.0).search(obs, Rng(5), legal)[0]
+
+
+def test_search_hands_its_exploration_and_inference_to_its_tree() -> None:
+    # the tree's exploration constant and inference: parameters of search,
+    # named only when not the default, handed to its tree, and the same
+    # decisions in both cores (the native path, when active, and the
+    # reference's)
+    bot = make_bot("search:iterations=4:tree=5:explore=1.4:tinfer=8")
+    assert bot.name == "search:iterations=4:tree=5:explore=1.4:tinfer=8"
+    assert bot.tree_bot().name == "ismcts:iterations=20:explore=1.4:infer=8"
+    assert make_bot("search:explore=0.7:tinfer=0").name == "search"  # the defaults
+    tree = IsmctsBot(iterations=20, explore=1.4, infer=8.0)
+    plain = IsmctsBot(iterations=20)
+    differ = 0
+    for seed in range(6):
+        obs = _observation(seed)
+        assert bot.grows_tree(obs)
+        legal = distinct_moves(obs.layout, obs.legal_moves())
+        if len(legal) == 1:
+            continue
+        a, b, c = Rng(seed), Rng(seed), _PythonRng(seed)
+        got = bot.choose(obs, a)
+        found = tree.search(obs, b, legal)
+        assert got == found[0] and a.state == b.state
+        assert bot.choose(obs, c) == got and c.state == a.state
+        # the knobs reach the tree: the root's counts are not the plain tree's
+        differ += found[1:] != plain.search(obs, Rng(seed), legal)[1:]
+    assert differ >= 3

@@ -97,8 +97,8 @@ from bones.adapters.render import render_state
 from bones.adapters.scoring import ScoringView
 from bones.bots import make_bot
 from bones.bots.basic import GreedyBot, HeuristicBot, RandomBot
-from bones.bots.ismcts import DEFAULT_SCALE
-from bones.bots.search import DEFAULT_NODES, SearchBot
+from bones.bots.ismcts import DEFAULT_EXPLORE, DEFAULT_SCALE
+from bones.bots.search import DEFAULT_NODES, DEFAULT_TREE_INFER, SearchBot
 from bones.engine import core
 from bones.engine.core import flat_table
 from bones.engine.rules import Rules
@@ -131,13 +131,14 @@ def native_opponent(text: str) -> Spec:
     # thread: its threads grow several trees, another move; the match value is
     # not played natively)
     if (isinstance(bot, SearchBot) and not bot.timed and bot.value == "points"
-            and bot.scale == DEFAULT_SCALE and bot.nodes == DEFAULT_NODES and bot.threads == 1):
+            and bot.scale == DEFAULT_SCALE and bot.nodes == DEFAULT_NODES and bot.threads == 1
+            and bot.explore == DEFAULT_EXPLORE and bot.tinfer == DEFAULT_TREE_INFER):
         return ("search", bot.iterations, bot.rollouts, bot.policy, bot.solve, bot.infer,
                 bot.tree)
     raise ValueError(f"the vector environment plays random, greedy, heuristic and search "
-                     f"(an iteration budget, valuing points, its tree's default scale and "
-                     f"solving budget, one thread: the tables share out `num_threads`) "
-                     f"natively, not {text!r}")
+                     f"(an iteration budget, valuing points, its tree's default scale, "
+                     f"exploration, inference and solving budget, one thread: the tables "
+                     f"share out `num_threads`) natively, not {text!r}")
 
 
 def _count(value: Any, name: str) -> int:

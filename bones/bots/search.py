@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 
 from bones.bots.infer import log_likelihood
 from bones.bots.info import BotInfo, Param, named
-from bones.bots.ismcts import DEFAULT_SCALE, IsmctsBot
+from bones.bots.ismcts import DEFAULT_EXPLORE, DEFAULT_SCALE, IsmctsBot
 from bones.bots.matchvalue import WIN, MatchTable, match_table
 from bones.bots.policies import margin
 from bones.bots.rollouts import POLICIES
@@ -82,6 +82,9 @@ DEFAULT_TREE = 22
 #: 55 tiles (about 25 ms a decision natively), 2,393 on the double-twelve
 #: set's 91 (about 50 ms unscaled; bench/results/trains-search.md).
 TRAIN_TILES = 55
+#: The temperature of the inference in ``search``'s tree (0: every iteration
+#: deals a fresh world; ``ismcts``'s ``infer``): bench/results/strength-34-6.md.
+DEFAULT_TREE_INFER = 0.0
 
 
 #: What the search maximises: ``points``, the side's points from the rest
@@ -125,6 +128,13 @@ def _params(iterations: int, solve: bool) -> tuple[Param, ...]:
         Param("scale", float, DEFAULT_SCALE,
               "points of a hand's margin the tree counts as a full win (its rewards are "
               "margins over this, clamped)", minimum=1.0, maximum=1000.0),
+        Param("explore", float, DEFAULT_EXPLORE,
+              "the exploration constant of the tree's upper confidence bound",
+              minimum=0.0, maximum=10.0),
+        Param("tinfer", float, DEFAULT_TREE_INFER,
+              "temperature of the tree's inference: its iterations draw their worlds from "
+              "a pool weighted by the other seats' plays (0: a fresh world each)",
+              minimum=0.0, maximum=10.0),
         Param("nodes", int, DEFAULT_NODES,
               "the most positions a move's exact solving may visit, shared by its different "
               "worlds (a world that needs more than its share is played out)",
@@ -159,7 +169,8 @@ class SearchBot:
                  seconds: float = 0.0, policy: str = DEFAULT_POLICY,
                  solve: int = DEFAULT_SOLVE, infer: float = DEFAULT_INFER,
                  value: str = DEFAULT_VALUE, threads: int = 1, tree: int = DEFAULT_TREE,
-                 scale: float = DEFAULT_SCALE, nodes: int = DEFAULT_NODES) -> None:
+                 scale: float = DEFAULT_SCALE, nodes: int = DEFAULT_NODES,
+                 explore: float = DEFAULT_EXPLORE, tinfer: float = DEFAULT_TREE_INFER) -> None:
         self.iterations = iterations
         self.rollouts = rollouts
         self.seconds = seconds
@@ -173,6 +184,8 @@ class SearchBot:
         self.threads = threads
         self.tree = tree
         self.scale = scale
+        self.explore = explore
+        self.tinfer = tinfer
         # the most positions a move's solving may visit (0: no limit, which
         # only the class itself takes: a bot text gives 1 to MAX_NODES)
         self.nodes = nodes
@@ -180,9 +193,7 @@ class SearchBot:
         self.settings = SearchSettings(iterations=iterations, rollouts=rollouts, policy=policy,
                                        seconds=seconds, solve=solve, infer=infer,
                                        threads=threads, nodes=nodes)
-        self._tree = (IsmctsBot(iterations=tree * iterations, seconds=seconds, policy=policy,
-                                scale=scale, nodes=nodes, threads=threads)
-                      if tree > 0 else None)
+        self._tree = (self._tree_of(tree * iterations) if tree > 0 else None)
         # the trees of train layouts of larger sets, by iterations (tree_bot)
         self._scaled: dict[int, IsmctsBot] = {}
         self.name = self._name()
@@ -192,7 +203,14 @@ class SearchBot:
             "iterations": self.iterations, "rollouts": self.rollouts, "seconds": self.seconds,
             "policy": self.policy, "solve": self.solve, "infer": self.infer,
             "value": self.value, "threads": self.threads, "tree": self.tree,
-            "scale": self.scale, "nodes": self.nodes})
+            "scale": self.scale, "nodes": self.nodes, "explore": self.explore,
+            "tinfer": self.tinfer})
+
+    def _tree_of(self, iterations: int) -> IsmctsBot:
+        """The tree of ``iterations`` with this search's knobs."""
+        return IsmctsBot(iterations=iterations, seconds=self.seconds, policy=self.policy,
+                         explore=self.explore, scale=self.scale, infer=self.tinfer,
+                         nodes=self.nodes, threads=self.threads)
 
     def table(self, rules: Rules) -> MatchTable | None:
         """The match objective's table for ``rules`` (None: points)."""
@@ -240,9 +258,7 @@ class SearchBot:
         iterations = max(1, self.tree * self.iterations * TRAIN_TILES // tiles)
         got = self._scaled.get(iterations)
         if got is None:
-            got = self._scaled[iterations] = IsmctsBot(
-                iterations=iterations, seconds=self.seconds, policy=self.policy,
-                scale=self.scale, nodes=self.nodes, threads=self.threads)
+            got = self._scaled[iterations] = self._tree_of(iterations)
         return got
 
     def values(self, obs: Observation, rng: Rng,
