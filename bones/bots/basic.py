@@ -365,7 +365,9 @@ def train_heuristic_move(hand: TrainHand, unseen: int, counts: Sequence[int], dr
                 if left & matching:
                     variety += 1
             value += _VARIETY * variety
-            ends = _train_ends(hand, move, seat, nxt) if passes_on else None
+            # the ends add at most ``stuck``: judged only where that could win
+            ends = (_train_ends(hand, move, seat, nxt)
+                    if passes_on and value + stuck > best_value else None)
             if ends is not None:
                 theirs, mine = ends
                 fit = (unseen & theirs).bit_count()

@@ -1056,14 +1056,15 @@ pub fn heuristic_move<const W: usize>(hand: &TrainHand<W>, legal: &[i64]) -> i64
             }
         } else {
             value += VARIETY * f64::from(variety_of(&left));
-            if let Some((theirs, mine)) =
-                passes_on.then(|| ends_after(hand, mv, seat, next)).flatten()
-            {
-                let fit = unseen.and(&theirs).count();
-                value +=
-                    stuck * none_held(i64::from(n_unseen), i64::from(fit), i64::from(counts[next]));
-                if !left.intersects(&mine) {
-                    value -= stuck;
+            // the ends add at most `stuck`: judged only where that could win
+            if passes_on && value + stuck > best_value {
+                if let Some((theirs, mine)) = ends_after(hand, mv, seat, next) {
+                    let fit = unseen.and(&theirs).count();
+                    value += stuck
+                        * none_held(i64::from(n_unseen), i64::from(fit), i64::from(counts[next]));
+                    if !left.intersects(&mine) {
+                        value -= stuck;
+                    }
                 }
             }
         }
@@ -1134,30 +1135,36 @@ fn ends_after<const W: usize>(
     }
     let owner = hand.arm_owner.get(arm).copied().unwrap_or(Owner::Arm);
     let unmark = tr.seat_trains && (owner == Owner::Seat(seat) || tr.marker_off_anywhere);
-    let mut masks = [Bits::<W>::ZERO; 2];
-    for (i, who) in [next, seat].into_iter().enumerate() {
-        let mut mask = Bits::<W>::ZERO;
-        if arm >= HUB_ARM || spins {
-            mask.or_assign(&far_fits); // a new arm (or a spinner's: its sides too)
-        }
-        let own_started = !tr.seat_trains || hand.arm_end[who] >= 0 || arm == who;
-        for (a, &o) in hand.arm_owner.iter().enumerate() {
-            let end = if a == arm { far } else { hand.arm_open[a] };
-            if end < 0 {
-                continue;
-            }
-            match o {
-                Owner::Seat(o) if o != who && !(hand.marked[o] && !(o == seat && unmark)) => {
-                    continue
-                }
-                Owner::Public if tr.public_needs_own && !own_started => continue,
-                _ => {}
-            }
-            mask.or_assign(hand.matching(end));
-        }
-        masks[i] = mask;
+    let mut theirs = Bits::<W>::ZERO;
+    let mut mine = Bits::<W>::ZERO;
+    if arm >= HUB_ARM || spins {
+        theirs = far_fits; // a new arm (or a spinner's: its sides too)
+        mine = far_fits;
     }
-    Some((masks[0], masks[1]))
+    let started = |who: usize| !tr.seat_trains || hand.arm_end[who] >= 0 || arm == who;
+    let (next_started, my_started) = (started(next), started(seat));
+    for (a, &o) in hand.arm_owner.iter().enumerate() {
+        let end = if a == arm { far } else { hand.arm_open[a] };
+        if end < 0 {
+            continue;
+        }
+        let (for_next, for_me) = match o {
+            Owner::Seat(o) => {
+                let open = hand.marked[o] && !(o == seat && unmark);
+                (o == next || open, o == seat || open)
+            }
+            Owner::Public if tr.public_needs_own => (next_started, my_started),
+            _ => (true, true),
+        };
+        let fits = hand.matching(end);
+        if for_next {
+            theirs.or_assign(fits);
+        }
+        if for_me {
+            mine.or_assign(fits);
+        }
+    }
+    Some((theirs, mine))
 }
 
 /// A small int as a float, exactly (pips and bonuses are far below 2^53).
