@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from bones.bots.info import BotInfo, named
 from bones.bots.policies import greedy_move, points_if
-from bones.engine.moves import ARM_SHIFT, DRAW, PASS, TILE_SHIFT, Outcome
+from bones.engine.moves import ARM_MASK, ARM_SHIFT, DRAW, FOOT_ARM, HUB_ARM, PASS, TILE_SHIFT, Outcome
 from bones.engine.settle import AMOUNT_FLAT, SETTLE_NOBODY, Seats, Settle, decide
 
 if TYPE_CHECKING:  # the bots play the hand they are given (a run on the native core builds none)
     from bones.engine.hand import Hand
     from bones.engine.rng import Rng
     from bones.engine.rules import Rules
+    from bones.engine.trains import TrainHand
     from bones.seat.observation import Observation
 
 
@@ -288,6 +289,8 @@ def heuristic_move(hand: Hand, unseen: int, counts: list[int] | tuple[int, ...],
         legal = hand.legal_moves()
     if len(legal) == 1:
         return legal[0]
+    if hand.rules.trains is not None:
+        return train_heuristic_move(cast("TrainHand", hand), unseen, counts, drawable, legal)
     judge = _Judge(hand, unseen, counts, drawable)
     best, best_value = -1, float("-inf")
     for move in legal:
@@ -306,6 +309,138 @@ def heuristic_move(hand: Hand, unseen: int, counts: list[int] | tuple[int, ...],
         # drawing keeps the ends as they are and adds an unknown tile
         return DRAW
     return best
+
+
+def train_heuristic_move(hand: TrainHand, unseen: int, counts: Sequence[int], drawable: int,
+                         legal: list[int]) -> int:
+    """The heuristic's move on a train layout (``hand`` a
+    :class:`~bones.engine.trains.TrainHand`, issue 34).  No play scores
+    there and every hand is charged its tiles' values (``trains.values``:
+    [0-0] 50 in both built-ins), so a play is worth the charge it sheds
+    (more once someone may go out), the numbers it keeps and, a finish, the
+    unseen tiles' average charge over the others' tiles.  And by where it
+    goes, read from the compiled rules and the layout: who may follow the
+    ends it leaves (:func:`_train_ends`: an owed double or the hub binds
+    everybody to its number; else each seat's own train, the public ones,
+    the marked ones and the open arms, a marker coming off as the rules
+    take it off), the next seat's chance to hold nothing that fits (it
+    draws, or passes, and is marked) counted for the mover, and the
+    mover's own next turn with nothing that fits counted against him.
+    The native core (``kernel::trains::heuristic_move``) makes the same
+    float operations in the same order."""
+    rules = hand.rules
+    trains = rules.trains
+    values = trains.values
+    ts = rules.tiles
+    seat = hand.turn
+    own = hand.hands[seat]
+    n_unseen = unseen.bit_count()
+    others_min = min((c for s, c in enumerate(counts)
+                      if s != seat and rules.owner[s] != rules.owner[seat]), default=0)
+    late = drawable == 0 and (others_min <= 2 or counts[seat] <= 3)
+    shed = _SHED_LATE if late else _SHED
+    avg = sum(values[t] for t in ts.tiles_of(unseen)) / n_unseen if n_unseen else 0.0
+    # a seat with nothing to lay draws a tile (if any is left) and loses the turn
+    stuck = _DRAW_COST + (avg if drawable else 0.0)
+    nxt = rules.next_seat[seat]
+    # the turn passes on after a play (else the mover's next decision judges it)
+    passes_on = not (hand.in_first_turn() or trains.many_per_turn or hand.must_cover >= 0
+                     or hand.extra)
+    best, best_value = -1, float("-inf")
+    for move in legal:
+        if move < 0:
+            continue
+        tile = move >> TILE_SHIFT
+        left = own & ~(1 << tile)
+        value = 0.0 + shed * values[tile]
+        if not left:
+            others = sum(c for s, c in enumerate(counts) if rules.owner[s] != rules.owner[seat])
+            value += avg * others
+            bonus = hand.out_bonus(tile) + hand.won_bonus(Outcome.DOMINO)
+            if bonus:
+                value += bonus
+        else:
+            variety = 0
+            for matching in ts.matching:
+                if left & matching:
+                    variety += 1
+            value += _VARIETY * variety
+            # the ends add at most ``stuck``: judged only where that could win
+            ends = (_train_ends(hand, move, seat, nxt)
+                    if passes_on and value + stuck > best_value else None)
+            if ends is not None:
+                theirs, mine = ends
+                fit = (unseen & theirs).bit_count()
+                value += stuck * none_held(n_unseen, fit, counts[nxt])
+                if not left & mine:
+                    value -= stuck
+        if value > best_value:
+            best, best_value = move, value
+    if best < 0:
+        return DRAW if DRAW in legal else PASS
+    if DRAW in legal:
+        variety = sum(1 for matching in ts.matching if own & matching)
+        if _VARIETY * variety - shed * avg - _DRAW_COST > best_value:
+            return DRAW
+    return best
+
+
+def _train_ends(hand: TrainHand, move: int, seat: int, nxt: int) -> tuple[int, int] | None:
+    """The tiles the next seat ``nxt`` and the mover ``seat`` could lay at
+    their next turns after ``move`` (a play that ends the mover's turn), as
+    masks: the number of an owed double or of the hub while it binds, else
+    the ends of the trains each may play on (``TrainHand.targets`` with the
+    play's arm at its new end and the mover's marker as the play leaves
+    it).  None when the mover goes on (he covers his own double, lays one
+    more tile, or his double spins)."""
+    rules = hand.rules
+    trains = rules.trains
+    ts = rules.tiles
+    matching = ts.matching
+    tile = move >> TILE_SHIFT
+    arm = (move >> ARM_SHIFT) & ARM_MASK
+    if arm == HUB_ARM:
+        if hand.hub_left > 1:
+            return matching[hand.hub_number], matching[hand.hub_number]
+        pip = hand.hub_number
+    elif arm == FOOT_ARM:
+        pip = hand.binding()[1]  # type: ignore[index]
+    else:
+        pip = hand.arm_open[arm]
+    far = ts.other_half[tile][pip]
+    # a double laid at an arm's end (not against the hub or as a toe) is owed covers
+    double = bool(ts.is_double[tile] and trains.cover and arm < HUB_ARM)
+    spins = double and trains.first_spinner and not hand.spun
+    if double and not spins:
+        if trains.cover_self or trains.one_more_anywhere:
+            return None
+        if not trains.cover_self_only:
+            return matching[far], matching[far]  # the double binds the next players
+    owed = hand.binding()
+    if owed is not None and not trains.cover_self_only:
+        served = arm == FOOT_ARM if owed[0] < 0 else arm == owed[0]
+        if not served or owed[2] > 1:
+            return matching[owed[1]], matching[owed[1]]
+    owner = hand.arm_owner[arm] if arm < len(hand.arm_owner) else -2
+    marked = hand.marked
+    unmark = trains.seat_trains and (owner == seat or trains.marker_off_anywhere)
+    masks = [0, 0]
+    for i, who in enumerate((nxt, seat)):
+        mask = 0
+        if arm >= HUB_ARM or spins:
+            mask |= matching[far]  # a new arm (or a spinner's: its sides too)
+        own_started = not trains.seat_trains or hand.arm_end[who] >= 0 or arm == who
+        for a, o in enumerate(hand.arm_owner):
+            end = far if a == arm else hand.arm_open[a]
+            if end < 0:
+                continue
+            if o >= 0 and o != who and not (marked[o] and not (o == seat and unmark)):
+                continue
+            if o == -1 and trains.public_needs_own and not own_started:
+                continue
+            mask |= matching[end]
+        masks[i] = mask
+    return masks[0], masks[1]
 
 
 def _reply_estimate(hand: Hand, move: int, candidates: int, p_hold: float) -> float:

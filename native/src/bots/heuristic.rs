@@ -556,8 +556,8 @@ fn finish_bonus<const W: usize>(hand: &Hand<W>, seat: usize, tile: usize) -> i64
 
 /// `basic.none_held`: the chance that `held` tiles dealt at random from
 /// `unseen` tiles include none of `fitting` of them (hypergeometric),
-/// multiplied out in the Python code's order.
-fn none_held(unseen: i64, fitting: i64, held: i64) -> f64 {
+/// multiplied out in the Python code's order (the train heuristic's too).
+pub(crate) fn none_held(unseen: i64, fitting: i64, held: i64) -> f64 {
     let mut p = 1.0f64;
     for i in 0..held {
         let free = unseen - fitting - i;

@@ -22,6 +22,7 @@
 
 use std::sync::Arc;
 
+use crate::bots::heuristic::none_held;
 use crate::kernel::bits::Bits;
 use crate::kernel::convert::{byte, int, small, wide};
 use crate::kernel::game::{Match, DEALS};
@@ -990,18 +991,23 @@ const SHED: f64 = 0.25;
 const SHED_LATE: f64 = 1.0;
 const DRAW_COST: f64 = 2.0;
 
-/// The heuristic bot on a train layout (`basic.heuristic_move` as the
-/// Python hand plays it there): no play scores and nothing pays for the
-/// ends a play leaves (`Trains::check`), so a play is worth the pips it
-/// sheds (more once someone may go out) and the numbers it keeps, a finish
-/// the unseen tiles' average pips over the others' tiles and its bonuses;
-/// the same float operations in the same order as the Python judge.
+/// The heuristic bot on a train layout (`basic.train_heuristic_move`,
+/// issue 34): no play scores and every hand is charged its tiles' values
+/// (`Trains::values`), so a play is worth the charge it sheds (more once
+/// someone may go out), the numbers it keeps and, a finish, the unseen
+/// tiles' average charge over the others' tiles; and by where it goes:
+/// the next seat's chance to hold nothing that fits the ends it leaves
+/// (`ends_after`) counted for the mover, the mover's own next turn with
+/// nothing that fits counted against him; the same float operations in the
+/// same order as the Python judge.
 pub fn heuristic_move<const W: usize>(hand: &TrainHand<W>, legal: &[i64]) -> i64 {
     if legal.len() == 1 {
         return legal[0];
     }
     let r = &*hand.rules;
     let t = &r.t;
+    let tr = hand.tr();
+    let values = &tr.values;
     let seat = hand.turn;
     let own = hand.hands[seat];
     let unseen = r.full.and_not(&own).and_not(&hand.on_table);
@@ -1015,8 +1021,17 @@ pub fn heuristic_move<const W: usize>(hand: &TrainHand<W>, legal: &[i64]) -> i64
         .unwrap_or(0);
     let late = drawable == 0 && (others_min <= 2 || counts[seat] <= 3);
     let shed = if late { SHED_LATE } else { SHED };
-    let avg_pips =
-        if n_unseen > 0 { as_float(r.pips_of(&unseen)) / f64::from(n_unseen) } else { 0.0 };
+    let avg = if n_unseen > 0 {
+        as_float(unseen.ones().map(|t| values[t]).sum()) / f64::from(n_unseen)
+    } else {
+        0.0
+    };
+    // a seat with nothing to lay draws a tile (if any is left) and loses the turn
+    let stuck = DRAW_COST + if drawable > 0 { avg } else { 0.0 };
+    let next = r.next_seat[seat];
+    // the turn passes on after a play (else the mover's next decision judges it)
+    let passes_on =
+        !(hand.in_first_turn() || tr.many_per_turn || hand.must_cover.is_some() || hand.extra);
     let variety_of = |mask: &Bits<W>| -> u32 {
         let n = r.matching.iter().filter(|m| mask.intersects(m)).count();
         u32::try_from(n).unwrap_or(u32::MAX)
@@ -1030,19 +1045,27 @@ pub fn heuristic_move<const W: usize>(hand: &TrainHand<W>, legal: &[i64]) -> i64
         let tile = crate::kernel::moves::tile_of(mv);
         let mut left = own;
         left.clear(tile);
-        let mut value = 0.0 + shed * as_float(r.pips[tile]);
+        let mut value = 0.0 + shed * as_float(values[tile]);
         if left.is_zero() {
             let others: u32 =
                 (0..t.players).filter(|&s| t.owner[s] != t.owner[seat]).map(|s| counts[s]).sum();
-            value += avg_pips * f64::from(others);
+            value += avg * f64::from(others);
             let bonus = hand.out_bonus(tile) + hand.won_bonus_domino();
             if bonus != 0 {
                 value += as_float(bonus);
             }
         } else {
             value += VARIETY * f64::from(variety_of(&left));
-            if value <= best_value {
-                continue; // the reply only lowers it (here by nothing)
+            // the ends add at most `stuck`: judged only where that could win
+            if passes_on && value + stuck > best_value {
+                if let Some((theirs, mine)) = ends_after(hand, mv, seat, next) {
+                    let fit = unseen.and(&theirs).count();
+                    value += stuck
+                        * none_held(i64::from(n_unseen), i64::from(fit), i64::from(counts[next]));
+                    if !left.intersects(&mine) {
+                        value -= stuck;
+                    }
+                }
             }
         }
         if value > best_value {
@@ -1054,12 +1077,94 @@ pub fn heuristic_move<const W: usize>(hand: &TrainHand<W>, legal: &[i64]) -> i64
         return if legal.contains(&DRAW) { DRAW } else { PASS };
     };
     if legal.contains(&DRAW) {
-        let draw = VARIETY * f64::from(variety_of(&own)) - shed * avg_pips - DRAW_COST;
+        let draw = VARIETY * f64::from(variety_of(&own)) - shed * avg - DRAW_COST;
         if draw > best_value {
             return DRAW;
         }
     }
     best
+}
+
+/// `basic._train_ends`: the tiles the next seat `next` and the mover
+/// `seat` could lay at their next turns after `mv` (a play that ends the
+/// mover's turn), as masks: the number of an owed double or of the hub
+/// while it binds, else the ends of the trains each may play on
+/// (`targets_into` with the play's arm at its new end and the mover's
+/// marker as the play leaves it). `None` when the mover goes on.
+fn ends_after<const W: usize>(
+    hand: &TrainHand<W>,
+    mv: i64,
+    seat: usize,
+    next: usize,
+) -> Option<(Bits<W>, Bits<W>)> {
+    let r = &*hand.rules;
+    let tr = hand.tr();
+    let tile = crate::kernel::moves::tile_of(mv);
+    let arm = crate::kernel::moves::arm_of(mv);
+    let hub = hand.hub_number();
+    let pip = if arm == HUB_ARM {
+        if hand.hub_left > 1 {
+            return Some((r.matching[hub], r.matching[hub]));
+        }
+        small(hub)
+    } else if arm == FOOT_ARM {
+        small(hand.owed[hand.binding().expect("a toe serves the binding foot")].pip)
+    } else {
+        hand.arm_open[arm]
+    };
+    let far = hand.far(tile, pip);
+    let far_fits = *hand.matching(far);
+    // a double laid at an arm's end (not against the hub or as a toe) is owed covers
+    let double = r.is_double[tile] && tr.cover != 0 && arm < HUB_ARM;
+    let spins = double && tr.first_spinner && !hand.spun;
+    if double && !spins {
+        if tr.cover_self || tr.one_more_anywhere {
+            return None;
+        }
+        if !tr.cover_self_only {
+            return Some((far_fits, far_fits)); // the double binds the next players
+        }
+    }
+    if let (Some(i), false) = (hand.binding(), tr.cover_self_only) {
+        let owed = hand.owed[i];
+        let served = if owed.arm.is_none() { arm == FOOT_ARM } else { owed.arm == Some(arm) };
+        if !served || owed.left > 1 {
+            let fits = r.matching[owed.pip];
+            return Some((fits, fits));
+        }
+    }
+    let owner = hand.arm_owner.get(arm).copied().unwrap_or(Owner::Arm);
+    let unmark = tr.seat_trains && (owner == Owner::Seat(seat) || tr.marker_off_anywhere);
+    let mut theirs = Bits::<W>::ZERO;
+    let mut mine = Bits::<W>::ZERO;
+    if arm >= HUB_ARM || spins {
+        theirs = far_fits; // a new arm (or a spinner's: its sides too)
+        mine = far_fits;
+    }
+    let started = |who: usize| !tr.seat_trains || hand.arm_end[who] >= 0 || arm == who;
+    let (next_started, my_started) = (started(next), started(seat));
+    for (a, &o) in hand.arm_owner.iter().enumerate() {
+        let end = if a == arm { far } else { hand.arm_open[a] };
+        if end < 0 {
+            continue;
+        }
+        let (for_next, for_me) = match o {
+            Owner::Seat(o) => {
+                let open = hand.marked[o] && !(o == seat && unmark);
+                (o == next || open, o == seat || open)
+            }
+            Owner::Public if tr.public_needs_own => (next_started, my_started),
+            _ => (true, true),
+        };
+        let fits = hand.matching(end);
+        if for_next {
+            theirs.or_assign(fits);
+        }
+        if for_me {
+            mine.or_assign(fits);
+        }
+    }
+    Some((theirs, mine))
 }
 
 /// A small int as a float, exactly (pips and bonuses are far below 2^53).
