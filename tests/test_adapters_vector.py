@@ -76,6 +76,8 @@ def _compare(variant: str, opponents: str, seat: int | str, steps: int, n: int =
     # the search's tree where worlds cannot be solved, its worlds where they can
     ("all-fives", "search:iterations=2"), ("block-2p", "search:iterations=2"),
     ("all-fives", "search:iterations=2:tree=0"),
+    # the Beginner: a random move drawn from the bots' generator, or its base's
+    ("all-fives", "blunder"), ("partners", "blunder:base=greedy:rate=0.3"),
 ])
 def test_same_episodes_as_the_scalar_adapter(variant: str, opponents: str) -> None:
     assert _compare(variant, opponents, 0, 60) > 0

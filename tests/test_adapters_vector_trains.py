@@ -104,7 +104,8 @@ def _compare(variant: str, opponents: str, players: int, steps: int, n: int = 3,
 
 
 @pytest.mark.parametrize("variant", ["mexican-train", "chicken-foot"])
-@pytest.mark.parametrize("players,opponents", [(2, "random"), (4, "heuristic"), (4, "greedy")])
+@pytest.mark.parametrize("players,opponents", [(2, "random"), (4, "heuristic"), (4, "greedy"),
+                                               (3, "blunder")])
 def test_the_builtins_play_the_scalar_episodes(variant: str, players: int,
                                                opponents: str) -> None:
     assert _compare(variant, opponents, players, 120) > 0

@@ -97,6 +97,7 @@ from bones.adapters.render import render_state
 from bones.adapters.scoring import ScoringView
 from bones.bots import make_bot
 from bones.bots.basic import GreedyBot, HeuristicBot, RandomBot
+from bones.bots.blunder import BlunderBot
 from bones.bots.ismcts import DEFAULT_SCALE
 from bones.bots.search import DEFAULT_NODES, SearchBot
 from bones.engine import core
@@ -127,6 +128,8 @@ def native_opponent(text: str) -> Spec:
         return ("greedy", 0, 0, "", 0, 0.0, 0)
     if isinstance(bot, HeuristicBot):
         return ("heuristic", 0, 0, "", 0, 0.0, 0)
+    if isinstance(bot, BlunderBot):  # its name carries its settings (`Blunder::parse`)
+        return (bot.name, 0, 0, "", 0, 0.0, 0)
     # (the tables are stepped on the environment's threads, so a search of one
     # thread: its threads grow several trees, another move; the match value is
     # not played natively)
@@ -134,7 +137,7 @@ def native_opponent(text: str) -> Spec:
             and bot.scale == DEFAULT_SCALE and bot.nodes == DEFAULT_NODES and bot.threads == 1):
         return ("search", bot.iterations, bot.rollouts, bot.policy, bot.solve, bot.infer,
                 bot.tree)
-    raise ValueError(f"the vector environment plays random, greedy, heuristic and search "
+    raise ValueError(f"the vector environment plays random, greedy, heuristic, blunder and search "
                      f"(an iteration budget, valuing points, its tree's default scale and "
                      f"solving budget, one thread: the tables share out `num_threads`) "
                      f"natively, not {text!r}")

@@ -102,6 +102,32 @@ def test_an_illegal_move_is_refused(page, served) -> None:
     assert view(page)["version"] == v["version"]
 
 
+def test_a_late_reply_never_takes_the_table_back(page, served) -> None:
+    """A long poll answered just before a move's reply can arrive after it (a CI run
+    under load saw the table drop back a version, then send its next move from there):
+    the table keeps the newer view, and a rematch's first view (the next match of the
+    series, from version 0) is still shown."""
+    open_game(page, served, seed=3)
+    wait_my_turn(page)
+    page.evaluate("() => window.bonesTable.stop()")  # no follower: the test sends the replies
+    seen = page.evaluate("""() => {
+        const t = window.bonesTable, now = structuredClone(t.view);
+        const newer = structuredClone(now);
+        newer.version += 1;
+        t.render(newer);
+        t.render(now);  // the late reply
+        const kept = t.view.version;
+        const rematch = structuredClone(now);
+        rematch.version = 0;
+        rematch.social.series.match += 1;
+        t.render(rematch);
+        return {now: now.version, kept, then: [t.view.version, t.view.social.series.match,
+                                             now.social.series.match]};
+    }""")
+    assert seen["kept"] == seen["now"] + 1, seen
+    assert seen["then"] == [0, seen["then"][2] + 1, seen["then"][2]], seen
+
+
 def test_a_broken_house_rule_shows_its_problem_at_its_line(page, served) -> None:
     page.goto(served.url)
     page.wait_for_selector("#start")  # the page has loaded the variants

@@ -16,6 +16,7 @@ use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::bots::blunder::Blunder;
 use crate::bots::rollouts::Policy;
 use crate::kernel::bits::Bits;
 use crate::kernel::convert::int_or_none;
@@ -208,7 +209,7 @@ fn buffer<T: Element>(obj: &Bound<'_, PyAny>, len: usize, name: &str) -> PyResul
 }
 
 /// `vector.native_opponent`'s spec: `(bot, iterations, rollouts, policy,
-/// solve, infer, tree)`.
+/// solve, infer, tree)`; a `blunder`'s name carries its settings.
 type Spec = (String, usize, usize, String, usize, f64, usize);
 
 fn opponent(spec: &Spec) -> PyResult<Opponent> {
@@ -226,7 +227,10 @@ fn opponent(spec: &Spec) -> PyResult<Opponent> {
             infer: *infer,
             tree: *tree,
         },
-        _ => return Err(PyValueError::new_err(format!("no native bot {name:?}"))),
+        _ => Opponent::Blunder(
+            Blunder::parse(name)
+                .ok_or_else(|| PyValueError::new_err(format!("no native bot {name:?}")))?,
+        ),
     })
 }
 

@@ -12,6 +12,7 @@
 
 use std::sync::Arc;
 
+use crate::bots::blunder::{Base, Blunder};
 use crate::bots::heuristic::{heuristic_decide, Void, Voids};
 use crate::bots::ismcts;
 use crate::bots::rollouts::Policy;
@@ -47,6 +48,9 @@ pub enum Opponent {
     Random,
     Greedy,
     Heuristic,
+    /// `blunder`: its base's move, or with its chance a random one, drawn
+    /// from the tables' bot generator as `random` draws
+    Blunder(Blunder),
     /// `search`: `tree` > 0 grows an information-set tree of `tree` ×
     /// `iterations` iterations where the worlds cannot be solved
     Search {
@@ -639,6 +643,14 @@ impl<const W: usize> Env<W> {
                         let scratch = self.scratch.get_or_insert_with(|| self.hand.clone());
                         heuristic_decide(&self.hand, &self.voids, &self.legal, scratch)
                     }
+                    Opponent::Blunder(b) => match b.slip(&mut self.bot_rng, n) {
+                        Some(i) => self.legal[i],
+                        None if b.base == Base::Greedy => self.hand.greedy_move(&self.legal),
+                        None => {
+                            let scratch = self.scratch.get_or_insert_with(|| self.hand.clone());
+                            heuristic_decide(&self.hand, &self.voids, &self.legal, scratch)
+                        }
+                    },
                     Opponent::Search { iterations, rollouts, policy, solve, infer, tree } => {
                         // one candidate a move: the same tile on twin arms is one
                         // (`SearchBot.choose`, `mirror.distinct_moves`)
@@ -685,6 +697,11 @@ impl<const W: usize> Env<W> {
                 Opponent::Random => self.legal[self.bot_rng.below(n as u64) as usize],
                 Opponent::Greedy => train_greedy(hand, &self.legal),
                 Opponent::Heuristic => train_heuristic(hand, &self.legal),
+                Opponent::Blunder(b) => match b.slip(&mut self.bot_rng, n) {
+                    Some(i) => self.legal[i],
+                    None if b.base == Base::Greedy => train_greedy(hand, &self.legal),
+                    None => train_heuristic(hand, &self.legal),
+                },
                 // `SearchBot.choose` on a train round: every move is its own
                 // (`mirror._keys`) and no world is solved (`solvable_view`),
                 // so the tree where there is one, else the worlds

@@ -13,6 +13,13 @@ import { linksOf, showInvite } from "./invite.js";
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
+// A view's place in the table's history: the match of its series (a rematch
+// starts again at version 0), then its version; `older(a, b)` when a comes first.
+const matchOf = (v) => (v.social && v.social.series ? v.social.series.match : 1);
+function older(a, b) {
+  return matchOf(a) < matchOf(b) || (matchOf(a) === matchOf(b) && a.version < b.version);
+}
+
 export class Table {
   constructor(root, gameId, onLeave) {
     this.root = root;
@@ -161,6 +168,9 @@ export class Table {
   }
 
   render(view) {
+    // a reply that arrives late (a long poll answered just before a move's reply)
+    // never takes the table back to an older state
+    if (this.view && older(view, this.view)) return;
     const before = this.view;
     this.view = view;
     if (!before || before.hand_number !== view.hand_number || (before && before.version !== view.version)) {
