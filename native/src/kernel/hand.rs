@@ -16,6 +16,7 @@
     clippy::cast_lossless
 )]
 
+use std::hint::select_unpredictable;
 use std::sync::Arc;
 
 use crate::kernel::bits::Bits;
@@ -29,6 +30,8 @@ use crate::kernel::table::*;
 
 /// 2 line arms plus 2 cross arms for each of at most 19 doubles.
 pub const MAX_ARMS: usize = 40;
+/// The most arms `Hand::pick_legal` reads (a layout with one spinner).
+pub const PICK_ARMS: usize = 4;
 pub const MAX_HUBS: usize = 20;
 /// The layout's -1: no pip open, no hub, no cross arm.
 const NO: i8 = -1;
@@ -155,6 +158,24 @@ fn write_plays<const W: usize>(
         }
     }
     n
+}
+
+/// The `k`-th tile of `fits`, lowest first (`k` below its count): in a
+/// one-word set its lowest tiles cleared by selects for the usual `k` below
+/// 3, not by a loop as long as the random index (issue 37).
+#[inline(always)]
+fn kth_tile<const W: usize>(fits: &Bits<W>, k: usize) -> usize {
+    if W > 1 {
+        return fits.ones().nth(k).expect("an index below the count");
+    }
+    let mut w = fits.0[0];
+    for i in 0..3 {
+        w = select_unpredictable(i < k, w & w.wrapping_sub(1), w);
+    }
+    for _ in 3..k {
+        w &= w - 1;
+    }
+    bit(w.trailing_zeros())
 }
 
 #[derive(Clone)]
@@ -573,6 +594,68 @@ impl<const W: usize> Hand<W> {
                 out.push(DRAW);
             }
         }
+    }
+
+    /// The move of `legal_moves_into`'s list that `choose(n)` picks of its
+    /// `n`, found from the masks without writing the list, on a turn after
+    /// the lead with no extra play pending and at most `PICK_ARMS` arms
+    /// (`None` elsewhere). `choose` is asked only when `n > 1` (a forced
+    /// move is made without asking), so a random bot's `below(n)` draws
+    /// and takes the same move as from the list (issue 37).
+    #[inline(always)]
+    pub fn pick_legal(&self, choose: impl FnOnce(usize) -> usize) -> Option<i64> {
+        if self.state != PLAYING || self.extra.is_some() || self.placed == 0 {
+            return None;
+        }
+        if self.n_arms > PICK_ARMS {
+            return None;
+        }
+        let r = &*self.rules;
+        let hand = self.hands[self.turn];
+        if !hand.intersects(&self.open_mask) {
+            let draw = self.bone_end > self.bone_pos && self.drawn_turn < r.t.max_draws;
+            return Some(if draw { DRAW } else { PASS });
+        }
+        let mut fits = [Bits::<W>::ZERO; PICK_ARMS];
+        let mut counts = [0usize; PICK_ARMS];
+        let mut n = 0;
+        for arm in 0..self.n_arms {
+            if let Some(pip) = slot(self.arm_open[arm]) {
+                fits[arm] = hand.and(&r.matching[pip]);
+                counts[arm] = fits[arm].len();
+                n += counts[arm];
+            }
+        }
+        let (pass, draw) = self.after_tile_moves();
+        let all = n + usize::from(pass) + usize::from(draw);
+        let k = if all > 1 { choose(all) } else { 0 };
+        if k >= n {
+            return Some(if pass && k == n { PASS } else { DRAW });
+        }
+        // the arm: past each arm whose tiles end at or before `k`, counted
+        // with selects (a random index is no branch a predictor can learn)
+        let (mut arm, mut before, mut end) = (0, 0, 0);
+        for &count in &counts {
+            end += count;
+            let past = k >= end;
+            arm += usize::from(past);
+            before = select_unpredictable(past, end, before);
+        }
+        Some(play_code(kth_tile(&fits[arm], k - before), arm))
+    }
+
+    /// Whether a pass and whether a draw follow the tile moves of a turn
+    /// on which some tile fits (`legal_moves_into`'s last two moves).
+    #[inline(always)]
+    fn after_tile_moves(&self) -> (bool, bool) {
+        let t = &self.rules.t;
+        if t.max_draws == 0 {
+            return (false, false);
+        }
+        let pass = self.drawn_turn != 0 && !t.must_play_drawn;
+        let draw =
+            t.draw_while_able && self.bone_end > self.bone_pos && self.drawn_turn < t.max_draws;
+        (pass, draw)
     }
 
     /// `Hand._extra_moves`: the optional extra play after the double laid on
@@ -1531,5 +1614,72 @@ pub(crate) mod tests {
             ended += usize::from(h.playout(false, &mut rng, 200));
         }
         assert!(ended > 0);
+    }
+
+    #[test]
+    fn picked_moves_are_the_listed_ones() {
+        // pick_legal against legal_moves_into at every turn of random games
+        // (spinners, draw limits, a pass after drawing or not), each pick's
+        // index from the turn's count, so every index is chosen somewhere
+        let mut counted = 0;
+        let mut turn = 0usize;
+        for spinner in [Spinner::None, Spinner::First, Spinner::Every, Spinner::Inline] {
+            for (max_draws, must_play_drawn, draw_while_able) in
+                [(0, true, false), (1, true, false), (3, false, false), (99, false, true)]
+            {
+                let mut t = table(6, 2);
+                set_spinner(&mut t, spinner, Order::Sides, [2, 2, 2, 1, 0]);
+                (t.max_draws, t.must_play_drawn, t.draw_while_able) =
+                    (max_draws, must_play_drawn, draw_while_able);
+                let r = Arc::new(Rules::<1>::new(t).unwrap());
+                for seed in 0..40u64 {
+                    let mut rng = Rng::new(seed);
+                    let mut h = shuffled_deal(&r, &mut rng, 5);
+                    let mut legal = Vec::new();
+                    while h.state == PLAYING {
+                        h.legal_moves_into(&mut legal);
+                        let mut chosen = None;
+                        let picked = h.pick_legal(|n| {
+                            turn += 1;
+                            chosen = Some((n, turn % n));
+                            turn % n
+                        });
+                        match picked {
+                            None => {
+                                assert!(h.placed == 0 || h.extra.is_some() || h.n_arms > PICK_ARMS)
+                            }
+                            Some(mv) => {
+                                counted += 1;
+                                // asked with the list's length, unless forced
+                                let (n, k) = chosen.unwrap_or((1, 0));
+                                assert_eq!(
+                                    (n, mv),
+                                    (legal.len(), legal[k]),
+                                    "{spinner:?} seed {seed}"
+                                );
+                            }
+                        }
+                        h.apply(legal[rng.index(legal.len())], None);
+                    }
+                }
+            }
+        }
+        assert!(counted > 1000, "{counted} turns counted");
+    }
+
+    #[test]
+    fn kth_tile_is_the_kth_one() {
+        // every index of random masks of one word and of two
+        let mut rng = Rng::new(7);
+        for _ in 0..2000 {
+            let one = Bits::<1>([rng.next_u64() & rng.next_u64()]);
+            for (k, tile) in one.ones().enumerate() {
+                assert_eq!(kth_tile(&one, k), tile);
+            }
+            let two = Bits::<2>([rng.next_u64() & rng.next_u64(), rng.next_u64() >> 3]);
+            for (k, tile) in two.ones().enumerate() {
+                assert_eq!(kth_tile(&two, k), tile);
+            }
+        }
     }
 }

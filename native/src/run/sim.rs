@@ -479,6 +479,21 @@ pub fn deal_key(wins: &[i64], ties: i64, games: i64) -> i64 {
 }
 
 impl Game<'_> {
+    /// The clock of a sampled decision: every `TIME_SAMPLE`-th is timed.
+    #[inline(always)]
+    fn clock(&self) -> Option<Instant> {
+        self.decisions.is_multiple_of(TIME_SAMPLE).then(Instant::now)
+    }
+
+    /// A sampled decision's time, into the histogram of the bot in `seat`.
+    #[inline(always)]
+    fn timed(&self, clock: Option<Instant>, seat: usize, timing: &mut [BTreeMap<i64, u64>]) {
+        if let Some(t0) = clock {
+            let us = t0.elapsed().as_secs_f64().max(1e-7) * 1e6;
+            *timing[self.bot_ids[seat]].entry(time_bin(us)).or_insert(0) += 1;
+        }
+    }
+
     /// `sim._play_game` and `_play_hands` for one table: a match (one hand
     /// in hands mode), its quantities written into `vector`.
     fn play<const W: usize>(
@@ -533,36 +548,51 @@ impl Game<'_> {
             before.clone_from(&mt.scores);
             voids.clear();
             while hand.state == PLAYING {
-                hand.legal_moves_into(legal);
-                let mv = match legal.len() {
-                    0 => return Err("a hand with no legal move".into()),
-                    // a forced move is made without asking the bot
-                    1 => legal[0],
-                    n => {
-                        let seat = hand.turn;
+                let seat = hand.turn;
+                // a random bot's move found from the masks, the list left
+                // unwritten: the same draw, timed the same way (issue 37)
+                let picked = match bots[seat] {
+                    Bot::Random => hand.pick_legal(|n| {
                         self.decisions += 1;
-                        let clock = self.decisions.is_multiple_of(TIME_SAMPLE).then(Instant::now);
-                        let mv = match bots[seat] {
-                            Bot::Random => legal[rngs[seat].index(n)],
-                            Bot::Greedy => hand.greedy_move(legal),
-                            Bot::Heuristic => {
-                                let scratch = scratch.get_or_insert_with(|| hand.clone());
-                                heuristic_decide(hand, &voids, legal, scratch)
+                        let clock = self.clock();
+                        let k = rngs[seat].index(n);
+                        self.timed(clock, seat, timing);
+                        k
+                    }),
+                    _ => None,
+                };
+                let mv = match picked {
+                    Some(mv) => mv,
+                    None => {
+                        hand.legal_moves_into(legal);
+                        match legal.len() {
+                            0 => return Err("a hand with no legal move".into()),
+                            // a forced move is made without asking the bot
+                            1 => legal[0],
+                            n => {
+                                self.decisions += 1;
+                                let clock = self.clock();
+                                let mv = match bots[seat] {
+                                    Bot::Random => legal[rngs[seat].index(n)],
+                                    Bot::Greedy => hand.greedy_move(legal),
+                                    Bot::Heuristic => {
+                                        let scratch = scratch.get_or_insert_with(|| hand.clone());
+                                        heuristic_decide(hand, &voids, legal, scratch)
+                                    }
+                                    Bot::Blunder(b) => match b.slip(&mut rngs[seat], n) {
+                                        Some(i) => legal[i],
+                                        None if b.base == Base::Greedy => hand.greedy_move(legal),
+                                        None => {
+                                            let scratch =
+                                                scratch.get_or_insert_with(|| hand.clone());
+                                            heuristic_decide(hand, &voids, legal, scratch)
+                                        }
+                                    },
+                                };
+                                self.timed(clock, seat, timing);
+                                mv
                             }
-                            Bot::Blunder(b) => match b.slip(&mut rngs[seat], n) {
-                                Some(i) => legal[i],
-                                None if b.base == Base::Greedy => hand.greedy_move(legal),
-                                None => {
-                                    let scratch = scratch.get_or_insert_with(|| hand.clone());
-                                    heuristic_decide(hand, &voids, legal, scratch)
-                                }
-                            },
-                        };
-                        if let Some(t0) = clock {
-                            let us = t0.elapsed().as_secs_f64().max(1e-7) * 1e6;
-                            *timing[self.bot_ids[seat]].entry(time_bin(us)).or_insert(0) += 1;
                         }
-                        mv
                     }
                 };
                 if track {
