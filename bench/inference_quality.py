@@ -31,10 +31,9 @@ import sys
 from collections.abc import Sequence
 
 from bones.bots import make_bot
-from bones.bots.infer import heuristic_values, log_likelihood
-from bones.engine.hand import DRAW, PLAYING, Hand
+from bones.bots.infer import log_likelihood, other_choices
+from bones.engine.hand import PLAYING, Hand
 from bones.engine.match import Match
-from bones.engine.moves import TILE_SHIFT
 from bones.engine.rng import Rng
 from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
@@ -48,39 +47,14 @@ def mixed_log_likelihood(world: Hand, seat: int, history: Sequence[tuple[int, in
     moves with probability ``mix``, else by the heuristic's softmax."""
     if mix <= 0:
         return log_likelihood(world, seat, history, tau)
-    if tau <= 0 or world.rules.trains is not None or any(m == DRAW for _, m, _ in history):
+    if tau <= 0 or world.rules.trains is not None:
         return 0.0
-    rules = world.rules
-    players = rules.players
-    hands = list(world.hands[:players])
-    scores = list(world.scores)
-    for s, move, points in history:
-        if s >= players:
-            return 0.0
-        if move >= 0:
-            hands[s] |= 1 << (move >> TILE_SHIFT)
-        scores[rules.owner[s]] -= points
-    h = Hand(rules, hands, list(world.boneyard), world.leader, scores, world.lead_tile,
-             world.lead_doubles_only, world.out_of_play, number=world.number)
-    h.bone_end = world.bone_end
     ll = 0.0
-    for s, move, _ in history:
-        if h.state != PLAYING or h.turn != s:
-            break
-        if s != seat and move >= 0:
-            legal = h.legal_moves()
-            played = move & ~1 if not h.placed else move
-            if len(legal) > 1:
-                if played not in legal:
-                    break
-                unseen = rules.tiles.full & ~(h.hands[s] | h.on_table | h.out_of_play)
-                values = heuristic_values(h, unseen, [x.bit_count() for x in h.hands],
-                                          h.drawable, legal)
-                top = max(values)
-                total = sum(math.exp((v - top) / tau) for v in values)
-                p = math.exp((values[legal.index(played)] - top) / tau) / total
-                ll += math.log(mix / len(legal) + (1 - mix) * p)
-        h.apply(move)
+    for at, values in other_choices(world, seat, history):
+        top = max(values)
+        total = sum(math.exp((v - top) / tau) for v in values)
+        p = math.exp((values[at] - top) / tau) / total
+        ll += math.log(mix / len(values) + (1 - mix) * p)
     return ll
 
 

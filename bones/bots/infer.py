@@ -17,7 +17,7 @@ replay of the history on a line hand does not play a train round.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from bones.bots.basic import _REPLY, _Judge, _reply_estimate
 from bones.engine.hand import DRAW, PLAYING, Hand
@@ -42,21 +42,20 @@ def heuristic_values(hand: Hand, unseen: int, counts: Sequence[int], drawable: i
     return out
 
 
-def log_likelihood(world: Hand, seat: int, history: Sequence[tuple[int, int, int]],
-                   tau: float) -> float:
-    """The log-likelihood of the other seats' plays of ``history`` (``(seat,
-    move, points)`` of every move of the hand so far) in ``world``, for the
-    observer ``seat``; 0 when the history holds a draw, and on a train
-    layout."""
-    if tau <= 0 or world.rules.trains is not None or any(move == DRAW for _, move, _ in history):
-        return 0.0
+def other_choices(world: Hand, seat: int, history: Sequence[tuple[int, int, int]]
+                  ) -> Iterator[tuple[int, list[float]]]:
+    """Each choice the seats other than ``seat`` made in ``history`` (``(seat,
+    move, points)`` of every move of the hand so far), replayed in ``world``
+    from the hand's start: the index of the move played among the legal ones
+    and the heuristic's values of those (:func:`heuristic_values`).  Nothing
+    when the history holds a draw or a seat beyond the table."""
     rules = world.rules
     players = rules.players
+    if any(move == DRAW for _, move, _ in history) or any(s >= players for s, _, _ in history):
+        return
     hands = list(world.hands[:players])
     scores = list(world.scores)
     for s, move, points in history:
-        if s >= players:
-            return 0.0
         if move >= 0:
             hands[s] |= 1 << (move >> TILE_SHIFT)
         scores[rules.owner[s]] -= points
@@ -64,7 +63,6 @@ def log_likelihood(world: Hand, seat: int, history: Sequence[tuple[int, int, int
              world.lead_doubles_only, world.out_of_play, number=world.number)
     h.bone_end = world.bone_end
     full = rules.tiles.full
-    ll = 0.0
     for s, move, _ in history:
         if h.state != PLAYING or h.turn != s:
             break
@@ -74,17 +72,29 @@ def log_likelihood(world: Hand, seat: int, history: Sequence[tuple[int, int, int
             if len(legal) > 1:
                 if played not in legal:
                     break
-                at = legal.index(played)
                 unseen = full & ~(h.hands[s] | h.on_table | h.out_of_play)
                 counts = [x.bit_count() for x in h.hands]
-                values = heuristic_values(h, unseen, counts, h.drawable, legal)
-                top = max(values)
-                total = 0.0
-                for v in values:
-                    total += math.exp((v - top) / tau)
-                ll += (values[at] - top) / tau - math.log(total)
+                yield legal.index(played), heuristic_values(h, unseen, counts, h.drawable, legal)
         h.apply(move)
+
+
+def log_likelihood(world: Hand, seat: int, history: Sequence[tuple[int, int, int]],
+                   tau: float) -> float:
+    """The log-likelihood of the other seats' plays of ``history`` (``(seat,
+    move, points)`` of every move of the hand so far) in ``world``, for the
+    observer ``seat``, each a softmax of the heuristic's values at
+    temperature ``tau``; 0 when the history holds a draw, and on a train
+    layout."""
+    if tau <= 0 or world.rules.trains is not None:
+        return 0.0
+    ll = 0.0
+    for at, values in other_choices(world, seat, history):
+        top = max(values)
+        total = 0.0
+        for v in values:
+            total += math.exp((v - top) / tau)
+        ll += (values[at] - top) / tau - math.log(total)
     return ll
 
 
-__all__ = ["heuristic_values", "log_likelihood"]
+__all__ = ["heuristic_values", "log_likelihood", "other_choices"]
