@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{a.worlds} worlds each, seed {a.seed}")
     print("tau      brier     ess share")
     for t in taus:
-        print(f"{t:<8g} {got['brier'][str(t)]:.5f}   {got['ess'][str(t)]:.3f}")  # type: ignore[index]
+        print(f"{t:<8g} {got['brier'][str(t)]:.5f}   {got['ess'][str(t)]:.3f}")
     return 0
 
 

@@ -28,7 +28,7 @@ from bones.seat.observation import observe
 def _choice(hand: TrainHand, dealt: TrainHand) -> str:
     """The heuristic's move for the seat to move in ``hand`` (``dealt``: its
     round as dealt), on each core: the same."""
-    move = HeuristicBot().choose(observe(hand, hand.turn), None)  # type: ignore[arg-type]
+    move = HeuristicBot().choose(observe(hand, hand.turn), None)
     if bones_native is not None:
         nat = native_of(dealt)
         for _, played, _ in hand.log:

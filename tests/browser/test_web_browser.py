@@ -114,13 +114,13 @@ def test_a_late_reply_never_takes_the_table_back(page, served) -> None:
         const t = window.bonesTable, now = structuredClone(t.view);
         const newer = structuredClone(now);
         newer.version += 1;
-        t.render(newer);
-        t.render(now);  // the late reply
+        t.receive(newer);
+        t.receive(now);  // the late reply
         const kept = t.view.version;
         const rematch = structuredClone(now);
         rematch.version = 0;
         rematch.social.series.match += 1;
-        t.render(rematch);
+        t.receive(rematch);
         return {now: now.version, kept, then: [t.view.version, t.view.social.series.match,
                                              now.social.series.match]};
     }""")

@@ -77,9 +77,9 @@ export class Table {
         const stamp = this.view.social ? this.view.social.stamp : 0;
         const v = await call("GET", `/api/games/${this.id}?wait=${this.view.version}&stamp=${stamp}`,
           { key: this.auth.key, signal: this.poll.signal });
-        if (!this.stopped && v.version !== this.view.version) this.render(v);
-        else if (!this.stopped && v.busy !== this.view.busy) this.render(v);
-        else if (!this.stopped && v.social && v.social.stamp !== stamp) this.render(v);
+        if (!this.stopped && v.version !== this.view.version) this.receive(v);
+        else if (!this.stopped && v.busy !== this.view.busy) this.receive(v);
+        else if (!this.stopped && v.social && v.social.stamp !== stamp) this.receive(v);
       } catch (err) {
         if (this.stopped || err.name === "AbortError") return;
         this.status(err.message, "error");
@@ -167,10 +167,14 @@ export class Table {
     s.className = `status ${kind}`;
   }
 
+  // A view the server sent: shown unless it is older than the one shown (a long
+  // poll answered just before a move's reply can arrive after it, and must not
+  // take the table back to the turn before).
+  receive(view) {
+    if (!(this.view && older(view, this.view))) this.render(view);
+  }
+
   render(view) {
-    // a reply that arrives late (a long poll answered just before a move's reply)
-    // never takes the table back to an older state
-    if (this.view && older(view, this.view)) return;
     const before = this.view;
     this.view = view;
     if (!before || before.hand_number !== view.hand_number || (before && before.version !== view.version)) {
@@ -343,7 +347,7 @@ export class Table {
       if (claim !== undefined) body.claim = claim;
       const view = await call("POST", `/api/games/${this.id}/moves`, { key: this.auth.key, body });
       this.selected = null;
-      this.render(view);
+      this.receive(view);
     } catch (err) {
       this.status(err.message, "error");
       if (err instanceof ApiError && err.status === 409) this.refresh();
@@ -375,7 +379,7 @@ export class Table {
     try {
       const view = await call("POST", `/api/games/${this.id}/takeback`,
         { key: this.auth.key, body: { version: this.view.version } });
-      this.render(view);
+      this.receive(view);
       this.status("Taken back: your move again.", "turn");
     } catch (err) {
       this.status(err.message, "error");
@@ -384,7 +388,7 @@ export class Table {
 
   async refresh() {
     try {
-      this.render(await call("GET", `/api/games/${this.id}`, { key: this.auth.key }));
+      this.receive(await call("GET", `/api/games/${this.id}`, { key: this.auth.key }));
     } catch { /* the follower reports */ }
   }
 
@@ -513,7 +517,7 @@ export class Table {
 
   async resign() {
     try {
-      this.render(await call("POST", `/api/games/${this.id}/resign`, { key: this.auth.key, body: {} }));
+      this.receive(await call("POST", `/api/games/${this.id}/resign`, { key: this.auth.key, body: {} }));
     } catch (err) { this.status(err.message, "error"); }
   }
 

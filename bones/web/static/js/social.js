@@ -85,7 +85,7 @@ export class Social {
       const view = await call("POST", `/api/games/${this.id}/name`, { key: this.key, body: { name } });
       localStorage.setItem(NAME_KEY, view.social.names[view.you]);
       this.editing = false;
-      this.table.render(view);
+      this.table.receive(view);
     } catch (err) { this.table.status(err.message, "error"); }
   }
 
@@ -115,7 +115,7 @@ export class Social {
   async rematch(accept) {
     try {
       const view = await call("POST", `/api/games/${this.id}/rematch`, { key: this.key, body: { accept } });
-      this.table.render(view);
+      this.table.receive(view);
     } catch (err) { this.table.status(err.message, "error"); }
   }
 
@@ -135,7 +135,7 @@ export class Social {
     try {
       const view = await call("POST", `/api/games/${this.id}/chat`, { key: this.key, body: { text } });
       if (input && input.value === text) input.value = "";
-      this.table.render(view);
+      this.table.receive(view);
     } catch (err) { this.table.status(err.message, "error"); }
   }
 }
