@@ -123,11 +123,11 @@ def test_one_set_of_bot_limits_for_every_front_end() -> None:
                           "search": {"iterations": 2000, "rollouts": 8, "seconds": 5.0,
                                      "solve": 16, "infer": 10.0, "threads": 64, "tree": 100,
                                      "scale": 1000.0, "nodes": MAX_NODES, "explore": 10.0,
-                                     "tinfer": 10.0},
+                                     "tinfer": 10.0, "prior": 10.0},
                           "ismcts": {"iterations": 20000, "seconds": 5.0, "explore": 10.0,
                                      "scale": 1000.0, "solve": 16, "infer": 10.0,
                                      "worlds": 2000, "depth": 100, "nodes": MAX_NODES,
-                                     "threads": 64},
+                                     "threads": 64, "prior": 10.0},
                           "epimc": {"iterations": 2000, "solve": 16, "infer": 10.0,
                                     "nodes": MAX_NODES},
                           "blunder": {"rate": 1.0}}

@@ -233,6 +233,9 @@ def _cli(core_name: str, *args: str, command: str = "simulate") -> dict[str, Any
      "--duplicate"),
     ("fives-and-threes", "-n", "10", "--bots", "random,blunder", "--seed", "8", "--duplicate"),
     ("dominican", "-n", "4", "--bots", "blunder:base=greedy:rate=0.7,heuristic", "--seed", "2"),
+    # the search's tree with the heuristic's prior (issue 34), at a small budget
+    ("all-fives", "-n", "2", "--bots", "search:iterations=3:tree=4:prior=2,heuristic", "--seed",
+     "6"),
 ])
 def test_cli_json_is_the_same_for_both_cores_and_any_jobs(args: tuple[str, ...]) -> None:
     python = _cli("python", *args)

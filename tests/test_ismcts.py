@@ -78,6 +78,98 @@ def test_native_ismcts_takes_the_python_decision(name: str, players: int, teams:
     assert deep > 0
 
 
+
+@pytest.mark.once  # compares the two cores itself, whichever the pass forces
+@pytest.mark.parametrize("name,players,teams,policy,solve,infer", TABLES)
+def test_the_heuristic_prior_takes_the_same_decision_in_both_cores(
+        name: str, players: int, teams: bool, policy: str, solve: int, infer: float) -> None:
+    # the prior: moves opened in the heuristic's order (no draw for the
+    # pick) and a PUCT term from a softmax of its values; the same counts,
+    # totals and stream in both cores, at the root's bound and in turn
+    if bones_native is None:
+        pytest.skip("the native core is not installed")
+    rules = compiled(name, players, teams)
+    native = bones_native.Ismcts(flat_table(rules))
+    compared = differs = 0
+    for prior in (0.5, 3.0):
+        bot = IsmctsBot(iterations=40, policy=policy, solve=solve, scale=10.0, infer=infer,
+                        worlds=5, prior=prior)
+        assert bot.name.endswith(f"prior={prior:g}")
+        plain = IsmctsBot(iterations=40, policy=policy, solve=solve, scale=10.0, infer=infer,
+                          worlds=5)
+        for seed in range(2):
+            for hand in positions(rules, seed, hands=1, every=3):
+                obs = observe(hand, hand.turn)
+                legal = obs.legal_moves()
+                for even in (False, True):
+                    a, b = Rng(seed + compared), Rng(seed + compared)
+                    got_py = bot.python_search(obs, a, legal, even)
+                    assert got_py == bot.native_search(native, obs, b, legal, even), (
+                        name, prior, hand.log)
+                    assert a.state == b.state
+                    assert sum(got_py[1]) == 40
+                    differs += got_py[1:] != plain.python_search(
+                        obs, Rng(seed + compared), legal, even)[1:]
+                    compared += 1
+    assert compared >= 8
+    assert differs >= compared // 4  # the prior reaches the tree
+
+
+def test_the_prior_opens_the_heuristics_best_move_first() -> None:
+    # one iteration adds one root move: with a prior, the one the heuristic
+    # values most in the iteration's world (the searcher's own tiles and the
+    # table: the same in every world), never a random one
+    from bones.bots.infer import heuristic_values
+
+    checked = 0
+    for seed in range(6):
+        obs = _observation(seed)
+        legal = obs.legal_moves()
+        if len(legal) < 2:
+            continue
+        world = sample_world(obs, Rng(seed))
+        seat = world.turn
+        unseen = world.rules.tiles.full & ~(world.hands[seat] | world.on_table
+                                            | world.out_of_play)
+        values = heuristic_values(world, unseen, [h.bit_count() for h in world.hands],
+                                  world.drawable, legal)
+        first = legal[values.index(max(values))]
+        for stream in range(3):
+            _, visits, _ = IsmctsBot(iterations=1, prior=1.0).python_search(
+                obs, Rng(stream), legal)
+            assert visits[legal.index(first)] == 1.0, (seed, stream)
+        checked += 1
+    assert checked >= 3
+
+
+def test_a_large_prior_gives_the_heuristics_choice_more_visits() -> None:
+    # the bound's prior term favours the move the heuristic values clearly
+    # most (5 points above the next): with a large weight it gets more of
+    # the root's visits than without
+    from bones.bots.infer import heuristic_values
+
+    more = total = 0
+    for seed in range(12):
+        obs = _observation(seed)
+        legal = obs.legal_moves()
+        if len(legal) < 2:
+            continue
+        world = sample_world(obs, Rng(seed))
+        seat = world.turn
+        unseen = world.rules.tiles.full & ~(world.hands[seat] | world.on_table
+                                            | world.out_of_play)
+        values = heuristic_values(world, unseen, [h.bit_count() for h in world.hands],
+                                  world.drawable, legal)
+        ranked = sorted(values, reverse=True)
+        if ranked[0] - ranked[1] < 5.0:
+            continue
+        top = legal[values.index(ranked[0])]
+        guided = IsmctsBot(iterations=60, prior=10.0).search(obs, Rng(seed), legal)[1]
+        plain = IsmctsBot(iterations=60).search(obs, Rng(seed), legal)[1]
+        more += guided[legal.index(top)] > plain[legal.index(top)]
+        total += 1
+    assert total >= 3 and more == total
+
 @pytest.mark.once  # compares the two cores itself, whichever the pass forces
 @pytest.mark.parametrize("name,players,teams,policy,solve,infer", TABLES[:4])
 def test_trees_side_by_side_take_the_python_decision(name: str, players: int, teams: bool,
@@ -321,5 +413,30 @@ def test_search_hands_its_exploration_and_inference_to_its_tree() -> None:
         assert got == found[0] and a.state == b.state
         assert bot.choose(obs, c) == got and c.state == a.state
         # the knobs reach the tree: the root's counts are not the plain tree's
+        differ += found[1:] != plain.search(obs, Rng(seed), legal)[1:]
+    assert differ >= 3
+
+
+def test_search_hands_its_prior_to_its_tree() -> None:
+    # the heuristic's prior: a parameter of search, named only away from its
+    # default (0: none), handed to its tree, the same decisions in both cores
+    bot = make_bot("search:iterations=4:tree=5:prior=2")
+    assert bot.name == "search:iterations=4:tree=5:prior=2"
+    assert bot.tree_bot().name == "ismcts:iterations=20:prior=2"
+    assert make_bot("search:prior=0").name == "search"
+    tree = IsmctsBot(iterations=20, prior=2.0)
+    plain = IsmctsBot(iterations=20)
+    differ = 0
+    for seed in range(6):
+        obs = _observation(seed)
+        assert bot.grows_tree(obs)
+        legal = distinct_moves(obs.layout, obs.legal_moves())
+        if len(legal) == 1:
+            continue
+        a, b, c = Rng(seed), Rng(seed), _PythonRng(seed)
+        got = bot.choose(obs, a)
+        found = tree.search(obs, b, legal)
+        assert got == found[0] and a.state == b.state
+        assert bot.choose(obs, c) == got and c.state == a.state
         differ += found[1:] != plain.search(obs, Rng(seed), legal)[1:]
     assert differ >= 3

@@ -98,7 +98,7 @@ from bones.adapters.scoring import ScoringView
 from bones.bots import make_bot
 from bones.bots.basic import GreedyBot, HeuristicBot, RandomBot
 from bones.bots.blunder import BlunderBot
-from bones.bots.ismcts import DEFAULT_EXPLORE, DEFAULT_SCALE
+from bones.bots.ismcts import DEFAULT_EXPLORE, DEFAULT_PRIOR, DEFAULT_SCALE
 from bones.bots.search import DEFAULT_NODES, DEFAULT_TREE_INFER, SearchBot
 from bones.engine import core
 from bones.engine.core import flat_table
@@ -135,12 +135,13 @@ def native_opponent(text: str) -> Spec:
     # not played natively)
     if (isinstance(bot, SearchBot) and not bot.timed and bot.value == "points"
             and bot.scale == DEFAULT_SCALE and bot.nodes == DEFAULT_NODES and bot.threads == 1
-            and bot.explore == DEFAULT_EXPLORE and bot.tinfer == DEFAULT_TREE_INFER):
+            and bot.explore == DEFAULT_EXPLORE and bot.tinfer == DEFAULT_TREE_INFER
+            and bot.prior == DEFAULT_PRIOR):
         return ("search", bot.iterations, bot.rollouts, bot.policy, bot.solve, bot.infer,
                 bot.tree)
     raise ValueError(f"the vector environment plays random, greedy, heuristic, blunder and search "
                      f"(an iteration budget, valuing points, its tree's default scale, "
-                     f"exploration, inference and solving budget, one thread: the tables "
+                     f"exploration, inference, prior and solving budget, one thread: the tables "
                      f"share out `num_threads`) natively, not {text!r}")
 
 

@@ -23,7 +23,15 @@ Each iteration:
    bound ``mean + explore * sqrt(ln(availability) / visits)`` is taken (the
    mean from the point of view of the side that makes the move; the first
    in the engine's move order on a tie); with ``depth`` > 0 the walk also
-   stops where the tree holds ``depth`` moves below the root;
+   stops where the tree holds ``depth`` moves below the root.
+   With a ``prior`` weight ``w`` > 0 the heuristic guides the walk (in the
+   point and block games; a train layout's tree takes no prior): the
+   untried move added is the one the ``heuristic`` values most for the
+   mover in that world (the first on a tie, no draw), each new child keeps
+   its share ``P`` of a softmax at temperature :data:`PRIOR_TAU` of those
+   values over the moves legal there, and the bound gains
+   ``w * P * sqrt(availability) / (1 + visits)`` (PUCT's term, fading as
+   the move is tried);
 3. values the leaf: exactly (:mod:`bones.bots.solve`) when there are two
    sides, nothing is left to draw and at most ``solve`` tiles are in the
    hands, else by playing the hand out with ``policy`` from the seed;
@@ -55,7 +63,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bones.bots.infer import log_likelihood
+from bones.bots.infer import heuristic_values, log_likelihood
 from bones.bots.info import BotInfo, Param, named
 from bones.bots.policies import margin
 from bones.bots.rollouts import POLICIES
@@ -86,6 +94,11 @@ DEFAULT_WORLDS = 200
 DEFAULT_DEPTH = 0
 #: How playouts play.
 DEFAULT_POLICY = "heuristic"
+#: The weight of the heuristic's prior in the tree's bound (0: no prior).
+DEFAULT_PRIOR = 0.0
+#: The temperature of the softmax of the heuristic's move values that makes
+#: the prior (the inference's model of play at its default temperature).
+PRIOR_TAU = 8.0
 
 PARAMS = (
     Param("iterations", int, DEFAULT_ITERATIONS,
@@ -117,6 +130,9 @@ PARAMS = (
     Param("threads", int, 1,
           "trees grown side by side, a thread each, sharing the iterations (their roots' "
           "counts added; 1: one tree)", minimum=1, maximum=64),
+    Param("prior", float, DEFAULT_PRIOR,
+          "weight of the heuristic's prior in the tree's bound: moves are opened in the "
+          "heuristic's order and favoured by its values (0: no prior)", minimum=0, maximum=10.0),
 )
 
 
@@ -127,6 +143,8 @@ class _Node:
     visits: float = 0.0
     total: float = 0.0
     avail: float = 0.0
+    #: the heuristic's share of the move where it was added (with a prior)
+    prior: float = 0.0
     children: dict[int, _Node] = field(default_factory=dict)
 
 
@@ -144,7 +162,7 @@ class IsmctsBot:
                  scale: float = DEFAULT_SCALE, solve: int = DEFAULT_SOLVE,
                  infer: float = DEFAULT_INFER, worlds: int = DEFAULT_WORLDS,
                  depth: int = DEFAULT_DEPTH, nodes: int = DEFAULT_NODES,
-                 threads: int = 1) -> None:
+                 threads: int = 1, prior: float = DEFAULT_PRIOR) -> None:
         self.iterations = iterations
         self.seconds = seconds
         self.policy = policy
@@ -157,14 +175,17 @@ class IsmctsBot:
         self.depth = depth
         self.nodes = nodes
         self.threads = threads
+        self.prior = prior
         #: what the tree is told, as one value (the native core's configuration)
         self.settings = TreeSettings(iterations=iterations, seconds=seconds, policy=policy,
                                      explore=explore, scale=scale, solve=solve, infer=infer,
-                                     worlds=worlds, depth=depth, nodes=nodes, threads=threads)
+                                     worlds=worlds, depth=depth, nodes=nodes, threads=threads,
+                                     prior=prior)
         self.name = named("ismcts", PARAMS, {
             "iterations": iterations, "seconds": seconds, "policy": policy,
             "explore": explore, "scale": scale, "solve": solve, "infer": infer,
-            "worlds": worlds, "depth": depth, "nodes": nodes, "threads": threads})
+            "worlds": worlds, "depth": depth, "nodes": nodes, "threads": threads,
+            "prior": prior})
 
     @property
     def timed(self) -> bool:
@@ -245,6 +266,8 @@ class IsmctsBot:
         leaf_limit = max(1, self.nodes // max(1, self.iterations)) if self.nodes else 0
         deadline = time.perf_counter() + seconds if seconds > 0 else 0.0
         done = 0
+        # the heuristic's prior (not on a train layout: the native train tree has none)
+        prior = self.prior if rules.trains is None else 0.0
         # the pool of worlds and their cumulative weights (inference only)
         pool: list[Hand] = []
         cumulative: list[float] = []
@@ -304,11 +327,20 @@ class IsmctsBot:
                     child.avail += 1.0
                     score = (child.total / child.visits
                              + self.explore * math.sqrt(math.log(child.avail) / child.visits))
+                    if prior > 0:
+                        score += (prior * child.prior * math.sqrt(child.avail)
+                                  / (1.0 + child.visits))
                     if best is None or score > best_score:
                         best, best_score = child, score
                 if untried:
-                    move = untried[rng.below(len(untried))] if len(untried) > 1 else untried[0]
-                    child = _Node(move, rules.owner[world.turn], avail=1.0)
+                    share = 0.0
+                    if prior > 0:
+                        move, share = _opened(world, moves, untried)
+                    elif len(untried) > 1:
+                        move = untried[rng.below(len(untried))]
+                    else:
+                        move = untried[0]
+                    child = _Node(move, rules.owner[world.turn], avail=1.0, prior=share)
                     node.children[move] = child
                     path.append(child)
                     world.apply(move)
@@ -373,6 +405,29 @@ class IsmctsBot:
         return legal[best_i], visits, totals
 
 
+def _opened(world: Hand, moves: list[int], untried: list[int]) -> tuple[int, float]:
+    """With a prior: the move of ``untried`` the tree opens in ``world`` (the
+    one the heuristic values most for the mover, the first of ``moves``'
+    order on a tie) and its share of the softmax, at :data:`PRIOR_TAU`, of
+    the heuristic's values of ``moves`` (every move legal there; a pass
+    none, every move the same when none has a value)."""
+    seat = world.turn
+    unseen = world.rules.tiles.full & ~(world.hands[seat] | world.on_table | world.out_of_play)
+    counts = [h.bit_count() for h in world.hands]
+    values = heuristic_values(world, unseen, counts, world.drawable, moves)
+    top = max(values)
+    if top == -math.inf:
+        return untried[0], 1.0 / len(moves)
+    total = 0.0
+    for v in values:
+        total += math.exp((v - top) / PRIOR_TAU)
+    best = -1
+    for i, move in enumerate(moves):
+        if move in untried and (best < 0 or values[i] > values[best]):
+            best = i
+    return moves[best], math.exp((values[best] - top) / PRIOR_TAU) / total
+
+
 def native_ismcts(rules: Rules) -> Any:
     """The native core's ``Ismcts`` for ``rules`` when the native core is
     active (:func:`bones.engine.core.native`), else None: a
@@ -393,6 +448,7 @@ INFOS = (
     ),
 )
 
-__all__ = ["DEFAULT_EXPLORE", "DEFAULT_INFER", "DEFAULT_ITERATIONS", "DEFAULT_SCALE",
+__all__ = ["DEFAULT_EXPLORE", "DEFAULT_INFER", "DEFAULT_ITERATIONS", "DEFAULT_PRIOR",
+           "DEFAULT_SCALE", "PRIOR_TAU",
            "DEFAULT_SOLVE", "DEFAULT_WORLDS", "DEFAULT_DEPTH",
            "INFOS", "IsmctsBot", "PARAMS", "native_ismcts"]

@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 
 from bones.bots.infer import log_likelihood
 from bones.bots.info import BotInfo, Param, named
-from bones.bots.ismcts import DEFAULT_EXPLORE, DEFAULT_SCALE, IsmctsBot
+from bones.bots.ismcts import DEFAULT_EXPLORE, DEFAULT_PRIOR, DEFAULT_SCALE, IsmctsBot
 from bones.bots.matchvalue import WIN, MatchTable, match_table
 from bones.bots.policies import margin
 from bones.bots.rollouts import POLICIES
@@ -135,6 +135,9 @@ def _params(iterations: int, solve: bool) -> tuple[Param, ...]:
               "temperature of the tree's inference: its iterations draw their worlds from "
               "a pool weighted by the other seats' plays (0: a fresh world each)",
               minimum=0.0, maximum=10.0),
+        Param("prior", float, DEFAULT_PRIOR,
+              "weight of the heuristic's prior in the tree: it opens moves in the heuristic's "
+              "order and favours them by its values (0: no prior)", minimum=0.0, maximum=10.0),
         Param("nodes", int, DEFAULT_NODES,
               "the most positions a move's exact solving may visit, shared by its different "
               "worlds (a world that needs more than its share is played out)",
@@ -170,7 +173,8 @@ class SearchBot:
                  solve: int = DEFAULT_SOLVE, infer: float = DEFAULT_INFER,
                  value: str = DEFAULT_VALUE, threads: int = 1, tree: int = DEFAULT_TREE,
                  scale: float = DEFAULT_SCALE, nodes: int = DEFAULT_NODES,
-                 explore: float = DEFAULT_EXPLORE, tinfer: float = DEFAULT_TREE_INFER) -> None:
+                 explore: float = DEFAULT_EXPLORE, tinfer: float = DEFAULT_TREE_INFER,
+                 prior: float = DEFAULT_PRIOR) -> None:
         self.iterations = iterations
         self.rollouts = rollouts
         self.seconds = seconds
@@ -186,6 +190,7 @@ class SearchBot:
         self.scale = scale
         self.explore = explore
         self.tinfer = tinfer
+        self.prior = prior
         # the most positions a move's solving may visit (0: no limit, which
         # only the class itself takes: a bot text gives 1 to MAX_NODES)
         self.nodes = nodes
@@ -204,13 +209,13 @@ class SearchBot:
             "policy": self.policy, "solve": self.solve, "infer": self.infer,
             "value": self.value, "threads": self.threads, "tree": self.tree,
             "scale": self.scale, "nodes": self.nodes, "explore": self.explore,
-            "tinfer": self.tinfer})
+            "tinfer": self.tinfer, "prior": self.prior})
 
     def _tree_of(self, iterations: int) -> IsmctsBot:
         """The tree of ``iterations`` with this search's knobs."""
         return IsmctsBot(iterations=iterations, seconds=self.seconds, policy=self.policy,
                          explore=self.explore, scale=self.scale, infer=self.tinfer,
-                         nodes=self.nodes, threads=self.threads)
+                         nodes=self.nodes, threads=self.threads, prior=self.prior)
 
     def table(self, rules: Rules) -> MatchTable | None:
         """The match objective's table for ``rules`` (None: points)."""

@@ -75,6 +75,8 @@ class TreeSettings:
     nodes: int
     #: trees grown side by side, sharing the iterations (1: one tree)
     threads: int = 1
+    #: the weight of the heuristic's prior in the bound (0: none)
+    prior: float = 0.0
 
     def native(self) -> Any:
         """This value in the native core (``bones_native.TreeSettings``),

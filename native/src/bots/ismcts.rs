@@ -19,7 +19,8 @@
 //! most visited child. Strategy fusion is what this avoids: the searcher's
 //! own choices are made once per information set, not once per world.
 
-use crate::bots::infer::log_likelihood;
+use crate::bots::heuristic::Hidden;
+use crate::bots::infer::{heuristic_values, log_likelihood};
 use crate::bots::margin;
 use crate::bots::rollouts::{rollout_move, Policy};
 use crate::bots::search::DEFAULT_NODES;
@@ -35,6 +36,9 @@ use crate::kernel::table::Table;
 pub const DEFAULT_EXPLORE: f64 = 0.7;
 pub const DEFAULT_SCALE: f64 = 20.0;
 pub const DEFAULT_WORLDS: usize = 200;
+/// `ismcts.PRIOR_TAU`: the temperature of the softmax of the heuristic's
+/// move values that makes the tree's prior.
+pub const PRIOR_TAU: f64 = 8.0;
 
 /// How the root's move is chosen in each iteration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +63,12 @@ pub struct Config {
     pub policy: Policy,
     /// the exploration constant of the upper confidence bound
     pub explore: f64,
+    /// the weight of the heuristic's prior (0: none): the untried move the
+    /// walk adds is the one the heuristic values most for the mover in the
+    /// iteration's world, each child keeps its share of a softmax (at
+    /// `PRIOR_TAU`) of those values, and the bound gains
+    /// `prior * share * sqrt(availability) / (1 + visits)`
+    pub prior: f64,
     /// points of margin worth a reward of 1
     pub scale: f64,
     /// leaves with at most this many tiles in the hands, nothing left to
@@ -101,6 +111,7 @@ impl Config {
             deadline: None,
             policy,
             explore: DEFAULT_EXPLORE,
+            prior: 0.0,
             scale: DEFAULT_SCALE,
             solve: 0,
             infer: 0.0,
@@ -142,6 +153,8 @@ struct Node {
     total: f64,
     /// iterations in which `mv` was legal at the parent
     avail: f64,
+    /// the heuristic's share of `mv` where it was added (with a prior)
+    prior: f64,
     children: Vec<usize>,
 }
 
@@ -254,6 +267,51 @@ fn reward(t: &Table, now: &[i64], base: &[i64], side: usize, scale: f64) -> f64 
     (margin(t, now, base, side) as f64 / scale).clamp(-1.0, 1.0)
 }
 
+/// With a prior: the move of `untried` the tree opens in `world` (the one
+/// the heuristic values most for the mover, the first of `moves`' order on a
+/// tie) and its share of the softmax, at `PRIOR_TAU`, of the heuristic's
+/// values of `moves` (every move legal there; a pass none, every move the
+/// same when none has a value): `ismcts._opened`. `play` is the hand the
+/// heuristic tries its moves in, `counts` and `values` scratch.
+fn opened<const W: usize>(
+    world: &crate::kernel::hand::Hand<W>,
+    moves: &[i64],
+    untried: &[i64],
+    counts: &mut Vec<i64>,
+    play: &mut crate::kernel::hand::Hand<W>,
+    values: &mut Vec<f64>,
+) -> (i64, f64) {
+    let r = &*world.rules;
+    let seat = world.turn;
+    let mut seen = world.hands[seat];
+    seen.or_assign(&world.on_table);
+    seen.or_assign(&world.out_of_play);
+    counts.clear();
+    counts.extend((0..r.t.players).map(|s| i64::from(world.hands[s].count())));
+    let hidden = Hidden {
+        unseen: r.full.and_not(&seen),
+        counts: counts.as_slice(),
+        drawable: world.drawable() as i64,
+    };
+    heuristic_values(world, &hidden, moves, play, values);
+    let top = values.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    if top == f64::NEG_INFINITY {
+        return (untried[0], 1.0 / moves.len() as f64);
+    }
+    let mut total = 0.0f64;
+    for &v in values.iter() {
+        total += ((v - top) / PRIOR_TAU).exp();
+    }
+    let mut best: Option<usize> = None;
+    for (i, m) in moves.iter().enumerate() {
+        if untried.contains(m) && best.is_none_or(|b| values[i] > values[b]) {
+            best = Some(i);
+        }
+    }
+    let b = best.expect("an untried move is legal");
+    (moves[b], ((values[b] - top) / PRIOR_TAU).exp() / total)
+}
+
 /// Judge the moves of `legal` (the searcher's, in the view's position: all
 /// its legal moves, or some of them in their order; the root tries no other)
 /// with `config.trees` trees (`in_trees`).
@@ -276,13 +334,22 @@ fn grow<const W: usize>(
     let t = &view.layout.rules.t;
     let me = t.owner[view.seat];
     let sides = t.owners;
-    let mut nodes: Vec<Node> =
-        vec![Node { mv: 0, side: me, visits: 0.0, total: 0.0, avail: 0.0, children: Vec::new() }];
+    let mut nodes: Vec<Node> = vec![Node {
+        mv: 0,
+        side: me,
+        visits: 0.0,
+        total: 0.0,
+        avail: 0.0,
+        prior: 0.0,
+        children: Vec::new(),
+    }];
     let mut path: Vec<usize> = Vec::with_capacity(64);
     let mut moves: Vec<i64> = Vec::with_capacity(32);
     let mut untried: Vec<i64> = Vec::with_capacity(32);
     let mut scratch: Vec<i64> = Vec::with_capacity(32);
     let mut counts: Vec<i64> = Vec::with_capacity(t.players);
+    // the heuristic's values of a node's moves (with a prior)
+    let mut values: Vec<f64> = Vec::with_capacity(32);
     // the hand the playouts' heuristic tries its moves in
     let mut play: Option<crate::kernel::hand::Hand<W>> = None;
     let mut solver = Solver::<W>::watching(&config.stop);
@@ -349,6 +416,7 @@ fn grow<const W: usize>(
                             visits: 0.0,
                             total: 0.0,
                             avail: 0.0,
+                            prior: 0.0,
                             children: Vec::new(),
                         });
                         let c = nodes.len() - 1;
@@ -376,8 +444,11 @@ fn grow<const W: usize>(
                         while lns.len() <= a {
                             lns.push((lns.len() as f64).ln());
                         }
-                        let score =
+                        let mut score =
                             n.total / n.visits + config.explore * (lns[a] / n.visits).sqrt();
+                        if config.prior > 0.0 {
+                            score += config.prior * n.prior * n.avail.sqrt() / (1.0 + n.visits);
+                        }
                         if best.is_none_or(|(_, s)| score > s) {
                             best = Some((c, score));
                         }
@@ -385,9 +456,14 @@ fn grow<const W: usize>(
                 }
             }
             if !untried.is_empty() {
-                let pick =
-                    if untried.len() > 1 { rng.below(untried.len() as u64) as usize } else { 0 };
-                let mv = untried[pick];
+                let (mv, share) = if config.prior > 0.0 {
+                    let play = play.get_or_insert_with(|| world.clone());
+                    opened(&world, &moves, &untried, &mut counts, play, &mut values)
+                } else if untried.len() > 1 {
+                    (untried[rng.below(untried.len() as u64) as usize], 0.0)
+                } else {
+                    (untried[0], 0.0)
+                };
                 let side = t.owner[world.turn];
                 nodes.push(Node {
                     mv,
@@ -395,6 +471,7 @@ fn grow<const W: usize>(
                     visits: 0.0,
                     total: 0.0,
                     avail: 1.0,
+                    prior: share,
                     children: Vec::new(),
                 });
                 let child = nodes.len() - 1;
@@ -486,6 +563,8 @@ mod tests {
             deadline: None,
             policy: Policy::Heuristic,
             explore: 0.7,
+            // the heuristic's prior with the solving and the inference
+            prior: if solve == 0 { 0.0 } else { 1.5 },
             scale: 30.0,
             solve,
             infer: if solve == 0 { 0.0 } else { 8.0 },

@@ -62,22 +62,24 @@ impl TreeSettings {
                 "depth",
                 "nodes",
                 "threads",
+                "prior",
             ],
             "the tree settings",
         )?;
         let iterations: usize = f.get("iterations")?;
-        let (seconds, explore, scale): (f64, f64, f64) =
-            (f.get("seconds")?, f.get("explore")?, f.get("scale")?);
+        let (seconds, explore, scale, prior): (f64, f64, f64, f64) =
+            (f.get("seconds")?, f.get("explore")?, f.get("scale")?, f.get("prior")?);
         let bad = |x: f64, low: f64| x.is_nan() || x < low;
         if iterations < 1
             || bad(seconds, 0.0)
             || bad(explore, 0.0)
+            || bad(prior, 0.0)
             || bad(scale, 0.0)
             || scale == 0.0
         {
             return Err(PyValueError::new_err(
                 "a search needs an iteration, a time of 0 or more, exploration of 0 or more \
-                 and a positive scale",
+                 and a positive scale (a prior of 0 or more)",
             ));
         }
         let config = Config {
@@ -85,6 +87,7 @@ impl TreeSettings {
             deadline: None,
             policy: f.policy()?,
             explore,
+            prior,
             scale,
             solve: f.get("solve")?,
             infer: f.get("infer")?,
