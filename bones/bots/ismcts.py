@@ -27,7 +27,7 @@ Each iteration:
    With a ``prior`` weight ``w`` > 0 the heuristic guides the walk (in the
    point and block games; a train layout's tree takes no prior): the
    untried move added is the one the ``heuristic`` values most for the
-   mover in that world (the first on a tie, no draw), each new child keeps
+   mover in that world (the first on a tie; no random draw), each new child keeps
    its share ``P`` of a softmax at temperature :data:`PRIOR_TAU` of those
    values over the moves legal there, and the bound gains
    ``w * P * sqrt(availability) / (1 + visits)`` (PUCT's term, fading as
