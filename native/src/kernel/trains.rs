@@ -1032,7 +1032,12 @@ pub fn heuristic_move<const W: usize>(hand: &TrainHand<W>, legal: &[i64]) -> i64
         .unwrap_or(0);
     let late = drawable == 0 && (others_min <= 2 || counts[seat] <= 3);
     let shed = if late { SHED_LATE } else { SHED };
-    let avg = if n_unseen > 0 {
+    // the turn passes on after a play (else the mover's next decision judges it)
+    let passes_on =
+        !(hand.in_first_turn() || tr.many_per_turn || hand.must_cover.is_some() || hand.extra);
+    // the average charge is read by the ends, a play that goes out and the draw only
+    let read_avg = passes_on || single(&own) || legal.contains(&DRAW);
+    let avg = if n_unseen > 0 && read_avg {
         as_float(unseen.ones().map(|t| values[t]).sum()) / f64::from(n_unseen)
     } else {
         0.0
@@ -1040,9 +1045,6 @@ pub fn heuristic_move<const W: usize>(hand: &TrainHand<W>, legal: &[i64]) -> i64
     // a seat with nothing to lay draws a tile (if any is left) and loses the turn
     let stuck = DRAW_COST + if drawable > 0 { avg } else { 0.0 };
     let next = r.next_seat[seat];
-    // the turn passes on after a play (else the mover's next decision judges it)
-    let passes_on =
-        !(hand.in_first_turn() || tr.many_per_turn || hand.must_cover.is_some() || hand.extra);
     // the numbers the mover holds, and those only one of his tiles shows
     let (mut held, mut held_once): (Pips, Pips) = (0, 0);
     for (p, m) in r.matching.iter().enumerate() {
