@@ -34,8 +34,8 @@ use crate::kernel::table::{AnyRules, Rules, MAX_PLAYERS};
 /// instruction: there `count_ones` (`Bits::len`, the random pick's counts)
 /// is a sequence of some fifteen instructions. So `Game::play`, one
 /// function body, is compiled twice: as it is, and inside a function
-/// with the `popcnt` target feature (every x86-64 processor since about
-/// 2008–2011 has it), chosen once a batch by what the processor reports.
+/// with the `popcnt` target feature (Intel's x86-64 processors since 2008,
+/// AMD's since 2007), chosen once a batch by what the processor reports.
 /// Both play the same games: the feature changes instructions, not results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Path {
@@ -541,9 +541,9 @@ impl Game<'_> {
         }
     }
 
-    /// `timed`'s sample, out of line: the map's insertion kept out of the
-    /// turn loop, so the random pick's draw stays small enough to inline
-    /// into both builds of `play` (issue 37).
+    /// `timed`'s sample, out of line: the map's insertion, every
+    /// `TIME_SAMPLE`-th decision, kept out of the turn loop that both builds
+    /// of `play` inline (issue 37).
     #[cold]
     #[inline(never)]
     fn time_taken(&self, t0: Instant, seat: usize, timing: &mut [BTreeMap<i64, u64>]) {
