@@ -8,10 +8,13 @@ other seat to hold none of the tiles outside its true hand (a bound of 0 on
 the rest of the unseen tiles), so every world either core's sampler deals
 (:func:`bones.seat.observation.sample_world`, native/src/bots/world.rs)
 has the true hands, and only the boneyard's order is still drawn at random.
-Nothing in bones changes: the cheat exists only in this bench (it is no bot
-of the registry, of ``bones bots``, the web or the adapters), and honest
-bots get the real observation.  The void bounds are what both cores read
-already, so the native search runs it at full speed.
+The stronger ``oracle`` sees the boneyard's order too: its observation
+carries the true order as a private ``_stock``, which both samplers lay out
+instead of shuffling (``sample_world``; ``View::stock`` natively), so every
+world is the true deal.  Neither is a bot of the registry, of ``bones bots``,
+the web or the adapters: they exist only in this bench, and honest bots get
+the real observation (an observation without ``_stock`` draws its worlds
+exactly as before).  The native search runs both at full speed.
 
 It plays pairings of full matches (``--hands``: first hands only) on
 paired deals: deal ``i`` is the match seeded ``game_seed(seed, i)`` with its
@@ -24,8 +27,9 @@ plays the same deals, so the rows can be read side by side:
         --pairings cheat:heuristic,search:heuristic,cheat:search
 
 A pairing is ``A:B`` with ``cheat`` (``--cheat``, the search that sees the
-hands), ``four`` (``--four``, 4x the default's budget) or any bot text
-without a colon.  A game is won by the side that wins the match (in hands
+hands), ``oracle`` (the same search seeing the boneyard's order too),
+``four`` (``--four``, 4x the default's budget) or any bot text without a
+colon.  A game is won by the side that wins the match (in hands
 mode: scores more in the hand); Wilson 95% intervals on decided games;
 ``--json`` prints the rows with the command.
 """
@@ -47,8 +51,9 @@ from bones.seat.observation import Observation, observe
 from bones.sim.simulation import game_seed
 from bones.sim.stats import wilson
 
-#: the pairing names that stand for the cheat and for 4x the default's budget
+#: the pairing names that stand for the cheats and for 4x the default's budget
 CHEAT = "cheat"
+ORACLE = "oracle"
 FOUR = "four"
 
 
@@ -58,15 +63,18 @@ class Seen(Observation):
     the boneyard's order."""
 
     pinned: list[list[tuple[int, int]]]
+    _stock: list[int] | None
 
     def limits(self) -> list[list[tuple[int, int]]]:
         return self.pinned
 
 
-def seen(obs: Observation, hands: list[int]) -> Seen:
+def seen(obs: Observation, hands: list[int], stock: list[int] | None = None) -> Seen:
     """``obs`` with every hidden hand given away: seat ``s`` (not the
-    observer, holding tiles) may hold no unseen tile outside ``hands[s]``."""
+    observer, holding tiles) may hold no unseen tile outside ``hands[s]``;
+    with ``stock`` (the boneyard past its draw position), its order too."""
     got = Seen(*obs)
+    got._stock = stock
     got.pinned = [[] for _ in obs.counts]
     for s, h in enumerate(hands):
         rest = obs.unseen & ~h
@@ -84,7 +92,7 @@ def play(variant: str, a: str, b: str, deals: int, seed: int, cheat: str, four: 
         raise SystemExit(f"{variant}: train layouts are not covered (their search differs)")
     if rules.owners != 2:
         raise SystemExit(f"{variant}: {rules.owners} sides; the ceiling is for two")
-    spec = {CHEAT: cheat, FOUR: four}
+    spec = {CHEAT: cheat, ORACLE: cheat, FOUR: four}
     bots: dict[str, Bot] = {n: make_bot(spec.get(n, n)) for n in (a, b)}
     wins = ties = games = 0
     margin = 0
@@ -105,7 +113,7 @@ def play(variant: str, a: str, b: str, deals: int, seed: int, cheat: str, four: 
             games += 1
             margin += mine - theirs
     rate = wilson(wins, games - ties)
-    label = {CHEAT: f"cheat ({cheat})", FOUR: four}
+    label = {CHEAT: f"cheat ({cheat})", ORACLE: f"oracle ({cheat})", FOUR: four}
     return {"pairing": f"{a}:{b}", "bot": label.get(a, a), "against": label.get(b, b),
             "games": games, "wins": wins, "ties": ties,
             "win_rate": [round(rate.value, 4), round(rate.lo, 4), round(rate.hi, 4)],
@@ -126,8 +134,11 @@ def _match(match: Match, seats: list[str], bots: dict[str, Bot], rngs: list[Rng]
                 seat = hand.turn
                 name = seats[seat]
                 obs = observe(hand, seat, legal)
-                if name == CHEAT:
-                    obs = seen(obs, list(hand.hands))
+                if name in (CHEAT, ORACLE):
+                    stock = None
+                    if name == ORACLE:
+                        stock = list(hand.boneyard[len(hand.boneyard) - obs.boneyard_left:])
+                    obs = seen(obs, list(hand.hands), stock)
                 move = bots[name].choose(obs, rngs[seat])
             hand.apply(move)
         ended = match.finish_hand(hand)
@@ -143,8 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=20, help="paired deals (each played twice)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--pairings", default="cheat:heuristic,search:heuristic,cheat:search",
-                    help="A:B,... (cheat, four or a bot text without a colon)")
-    ap.add_argument("--cheat", default="search", help="the search that sees every hand")
+                    help="A:B,... (cheat, oracle, four or a bot text without a colon)")
+    ap.add_argument("--cheat", default="search",
+                    help="the search that sees every hand (cheat, oracle)")
     ap.add_argument("--four", default="search:iterations=720", help="4x the default's budget")
     ap.add_argument("--players", type=int, default=None)
     ap.add_argument("--hands", action="store_true", help="first hands instead of matches")
