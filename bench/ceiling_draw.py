@@ -85,7 +85,7 @@ def seen(obs: Observation, hands: list[int], stock: list[int] | None = None) -> 
 
 def play(variant: str, a: str, b: str, deals: int, seed: int, cheat: str, four: str,
          players: int | None = None, hands_only: bool = False) -> dict[str, Any]:
-    """``a`` against ``b`` (each ``cheat``, ``four`` or a bot text) on
+    """``a`` against ``b`` (each ``cheat``, ``oracle``, ``four`` or a bot text) on
     ``deals`` paired deals, each played once from either side."""
     rules = compile_rules(load_variant(variant), players, None)
     if rules.trains is not None:
