@@ -178,6 +178,47 @@ fn kth_tile<const W: usize>(fits: &Bits<W>, k: usize) -> usize {
     bit(w.trailing_zeros())
 }
 
+/// A turn's moves as `Hand::picks` finds them.
+pub enum Pick<const W: usize> {
+    /// no tile fits: the draw or the pass, the turn's one move
+    Forced(i64),
+    /// tiles fit: `Picks::take` finds the `k`-th move of the list
+    Among(Picks<W>),
+}
+
+/// The moves of a turn on which some tile fits, counted from the masks in
+/// `legal_moves_into`'s order: each arm's fitting tiles, then the pass
+/// and the draw if they follow.
+pub struct Picks<const W: usize> {
+    fits: [Bits<W>; PICK_ARMS],
+    counts: [usize; PICK_ARMS],
+    /// the tile moves
+    tiles: usize,
+    pass: bool,
+    /// every move
+    pub n: usize,
+}
+
+impl<const W: usize> Picks<W> {
+    /// The move at index `k` (below `n`) of `legal_moves_into`'s list.
+    #[inline(always)]
+    pub fn take(&self, k: usize) -> i64 {
+        if k >= self.tiles {
+            return if self.pass && k == self.tiles { PASS } else { DRAW };
+        }
+        // the arm: past each arm whose tiles end at or before `k`, counted
+        // with selects (a random index is no branch a predictor can learn)
+        let (mut arm, mut before, mut end) = (0, 0, 0);
+        for &count in &self.counts {
+            end += count;
+            let past = k >= end;
+            arm += usize::from(past);
+            before = select_unpredictable(past, end, before);
+        }
+        play_code(kth_tile(&self.fits[arm], k - before), arm)
+    }
+}
+
 #[derive(Clone)]
 pub struct Hand<const W: usize> {
     pub rules: Arc<Rules<W>>,
@@ -604,6 +645,17 @@ impl<const W: usize> Hand<W> {
     /// and takes the same move as from the list (issue 37).
     #[inline(always)]
     pub fn pick_legal(&self, choose: impl FnOnce(usize) -> usize) -> Option<i64> {
+        Some(match self.picks()? {
+            Pick::Forced(mv) => mv,
+            Pick::Among(picks) => picks.take(if picks.n > 1 { choose(picks.n) } else { 0 }),
+        })
+    }
+
+    /// `pick_legal` in two steps, for a caller that draws the index itself
+    /// (no closure to inline: the simulation's turn loop): the turn's moves
+    /// counted from the masks, or its one move when no tile fits.
+    #[inline(always)]
+    pub fn picks(&self) -> Option<Pick<W>> {
         if self.state != PLAYING || self.extra.is_some() || self.placed == 0 {
             return None;
         }
@@ -614,34 +666,21 @@ impl<const W: usize> Hand<W> {
         let hand = self.hands[self.turn];
         if !hand.intersects(&self.open_mask) {
             let draw = self.bone_end > self.bone_pos && self.drawn_turn < r.t.max_draws;
-            return Some(if draw { DRAW } else { PASS });
+            return Some(Pick::Forced(if draw { DRAW } else { PASS }));
         }
         let mut fits = [Bits::<W>::ZERO; PICK_ARMS];
         let mut counts = [0usize; PICK_ARMS];
-        let mut n = 0;
+        let mut tiles = 0;
         for arm in 0..self.n_arms {
             if let Some(pip) = slot(self.arm_open[arm]) {
                 fits[arm] = hand.and(&r.matching[pip]);
                 counts[arm] = fits[arm].len();
-                n += counts[arm];
+                tiles += counts[arm];
             }
         }
         let (pass, draw) = self.after_tile_moves();
-        let all = n + usize::from(pass) + usize::from(draw);
-        let k = if all > 1 { choose(all) } else { 0 };
-        if k >= n {
-            return Some(if pass && k == n { PASS } else { DRAW });
-        }
-        // the arm: past each arm whose tiles end at or before `k`, counted
-        // with selects (a random index is no branch a predictor can learn)
-        let (mut arm, mut before, mut end) = (0, 0, 0);
-        for &count in &counts {
-            end += count;
-            let past = k >= end;
-            arm += usize::from(past);
-            before = select_unpredictable(past, end, before);
-        }
-        Some(play_code(kth_tile(&fits[arm], k - before), arm))
+        let n = tiles + usize::from(pass) + usize::from(draw);
+        Some(Pick::Among(Picks { fits, counts, tiles, pass, n }))
     }
 
     /// Whether a pass and whether a draw follow the tile moves of a turn

@@ -22,7 +22,6 @@
 
 use std::sync::Arc;
 
-use crate::bots::heuristic::none_held;
 use crate::kernel::bits::Bits;
 use crate::kernel::convert::{byte, int, small, wide};
 use crate::kernel::game::{Match, DEALS};
@@ -418,32 +417,37 @@ impl<const W: usize> TrainHand<W> {
     /// restricted it (the blocked test).
     pub fn targets_into(&self, seat: usize, everywhere: bool, out: &mut Vec<(usize, i8)>) {
         out.clear();
+        self.each_target(seat, everywhere, |arm, pip| out.push((arm, pip)));
+    }
+
+    /// `targets_into`'s places, in its order, each given to `out` (no list made).
+    fn each_target(&self, seat: usize, everywhere: bool, mut out: impl FnMut(usize, i8)) {
         if self.placed == 0 {
             return;
         }
         if self.hub_left > 0 {
-            out.push((HUB_ARM, small(self.hub_number())));
+            out(HUB_ARM, small(self.hub_number()));
             return;
         }
         if let (Some(arm), false) = (self.must_cover, everywhere) {
-            out.push((arm, self.arm_open[arm]));
+            out(arm, self.arm_open[arm]);
             return;
         }
         if let Some(i) = self.binding() {
             let owed = self.owed[i];
-            out.push((owed.arm.unwrap_or(FOOT_ARM), small(owed.pip)));
+            out(owed.arm.unwrap_or(FOOT_ARM), small(owed.pip));
             return;
         }
         let tr = self.tr();
         let own = self.own_arm(seat);
         if !everywhere && self.in_first_turn() && !self.first_done[seat] {
             if let Some(own) = own.filter(|&a| self.arm_open[a] >= 0) {
-                out.push((own, self.arm_open[own]));
+                out(own, self.arm_open[own]);
             }
             if tr.public_in_first_turn {
                 for (a, o) in self.arm_owner.iter().enumerate() {
                     if *o == Owner::Public {
-                        out.push((a, self.arm_open[a]));
+                        out(a, self.arm_open[a]);
                     }
                 }
             }
@@ -460,7 +464,7 @@ impl<const W: usize> TrainHand<W> {
                 Owner::Public if tr.public_needs_own && own_unstarted => continue,
                 _ => {}
             }
-            out.push((a, pip));
+            out(a, pip);
         }
     }
 
@@ -478,13 +482,11 @@ impl<const W: usize> TrainHand<W> {
             }
             return;
         }
-        let mut targets = Vec::with_capacity(16);
-        self.targets_into(seat, false, &mut targets);
-        for &(arm, pip) in &targets {
+        self.each_target(seat, false, |arm, pip| {
             for tile in held.and(self.matching(pip)).ones() {
                 out.push(play_code(tile, arm));
             }
-        }
+        });
         let t = &self.rules.t;
         if !out.is_empty() {
             if self.may_stop() || (self.drawn_turn != 0 && !t.must_play_drawn) {
@@ -699,10 +701,10 @@ impl<const W: usize> TrainHand<W> {
         if !self.tr().many_per_turn || self.drawn_turn != 0 {
             return false;
         }
-        let mut targets = Vec::with_capacity(16);
-        self.targets_into(seat, false, &mut targets);
         let held = &self.hands[seat];
-        targets.iter().any(|&(_, pip)| held.intersects(self.matching(pip)))
+        let mut fits = false;
+        self.each_target(seat, false, |_, pip| fits |= held.intersects(self.matching(pip)));
+        fits
     }
 
     fn served(&mut self, i: usize) {
@@ -754,11 +756,11 @@ impl<const W: usize> TrainHand<W> {
         if self.drawable() > 0 {
             return;
         }
-        let mut targets = Vec::with_capacity(16);
         for seat in 0..self.rules.t.players {
-            self.targets_into(seat, true, &mut targets);
             let held = &self.hands[seat];
-            if targets.iter().any(|&(_, pip)| held.intersects(self.matching(pip))) {
+            let mut fits = false;
+            self.each_target(seat, true, |_, pip| fits |= held.intersects(self.matching(pip)));
+            if fits {
                 return;
             }
         }
@@ -1000,6 +1002,12 @@ const DRAW_COST: f64 = 2.0;
 /// (`ends_after`) counted for the mover, the mover's own next turn with
 /// nothing that fits counted against him; the same float operations in the
 /// same order as the Python judge.
+///
+/// What every candidate shares is read once a decision: the numbers the
+/// mover holds (and those only one of his tiles shows), the layout's ends
+/// by who may follow them ([`Ends`]) and the next seat's chance by the count
+/// that fits ([`NoneHeld`]); a candidate then costs a few operations on
+/// sets of numbers ([`Pips`]).
 pub fn heuristic_move<const W: usize>(hand: &TrainHand<W>, legal: &[i64]) -> i64 {
     if legal.len() == 1 {
         return legal[0];
@@ -1011,7 +1019,10 @@ pub fn heuristic_move<const W: usize>(hand: &TrainHand<W>, legal: &[i64]) -> i64
     let seat = hand.turn;
     let own = hand.hands[seat];
     let unseen = r.full.and_not(&own).and_not(&hand.on_table);
-    let counts: Vec<u32> = (0..t.players).map(|s| hand.hands[s].count()).collect();
+    let mut counts = [0u32; MAX_PLAYERS];
+    for (c, h) in counts.iter_mut().zip(&hand.hands[..t.players]) {
+        *c = h.count();
+    }
     let drawable = hand.drawable();
     let n_unseen = unseen.count();
     let others_min = (0..t.players)
@@ -1021,7 +1032,12 @@ pub fn heuristic_move<const W: usize>(hand: &TrainHand<W>, legal: &[i64]) -> i64
         .unwrap_or(0);
     let late = drawable == 0 && (others_min <= 2 || counts[seat] <= 3);
     let shed = if late { SHED_LATE } else { SHED };
-    let avg = if n_unseen > 0 {
+    // the turn passes on after a play (else the mover's next decision judges it)
+    let passes_on =
+        !(hand.in_first_turn() || tr.many_per_turn || hand.must_cover.is_some() || hand.extra);
+    // the average charge is read by the ends, a play that goes out and the draw only
+    let read_avg = passes_on || single(&own) || legal.contains(&DRAW);
+    let avg = if n_unseen > 0 && read_avg {
         as_float(unseen.ones().map(|t| values[t]).sum()) / f64::from(n_unseen)
     } else {
         0.0
@@ -1029,13 +1045,20 @@ pub fn heuristic_move<const W: usize>(hand: &TrainHand<W>, legal: &[i64]) -> i64
     // a seat with nothing to lay draws a tile (if any is left) and loses the turn
     let stuck = DRAW_COST + if drawable > 0 { avg } else { 0.0 };
     let next = r.next_seat[seat];
-    // the turn passes on after a play (else the mover's next decision judges it)
-    let passes_on =
-        !(hand.in_first_turn() || tr.many_per_turn || hand.must_cover.is_some() || hand.extra);
-    let variety_of = |mask: &Bits<W>| -> u32 {
-        let n = r.matching.iter().filter(|m| mask.intersects(m)).count();
-        u32::try_from(n).unwrap_or(u32::MAX)
-    };
+    // the numbers the mover holds, and those only one of his tiles shows
+    let (mut held, mut held_once): (Pips, Pips) = (0, 0);
+    for (p, m) in r.matching.iter().enumerate() {
+        let mine = own.and(m);
+        if !mine.is_zero() {
+            held |= 1 << p;
+            if single(&mine) {
+                held_once |= 1 << p;
+            }
+        }
+    }
+    let variety = held.count_ones();
+    let ends = if passes_on { Ends::of(hand, seat, next) } else { Ends::default() };
+    let mut chance = Chance::new(i64::from(n_unseen), i64::from(counts[next]));
     let mut best: Option<i64> = None;
     let mut best_value = f64::NEG_INFINITY;
     for &mv in legal {
@@ -1055,14 +1078,29 @@ pub fn heuristic_move<const W: usize>(hand: &TrainHand<W>, legal: &[i64]) -> i64
                 value += as_float(bonus);
             }
         } else {
-            value += VARIETY * f64::from(variety_of(&left));
+            // the numbers left: the tile's own go where no other tile shows them
+            let gone = ((1 << r.low[tile]) | (1 << r.high[tile])) & held_once;
+            let kept = held & !gone;
+            // at most two numbers gone (no bit count: a build for any x86-64 counts in software)
+            let lost = u32::from(gone != 0) + u32::from(gone & gone.wrapping_sub(1) != 0);
+            value += VARIETY * f64::from(variety - lost);
             // the ends add at most `stuck`: judged only where that could win
             if passes_on && value + stuck > best_value {
-                if let Some((theirs, mine)) = ends_after(hand, mv, seat, next) {
-                    let fit = unseen.and(&theirs).count();
-                    value += stuck
-                        * none_held(i64::from(n_unseen), i64::from(fit), i64::from(counts[next]));
-                    if !left.intersects(&mine) {
+                if let Some((theirs, mine)) = ends_after(hand, mv, seat, next, &ends) {
+                    let stranded = kept & mine == 0;
+                    // the value with a chance of at most `p` (each factor is at most 1)
+                    let wins = |p: f64| {
+                        let mut v = value + stuck * p;
+                        if stranded {
+                            v -= stuck;
+                        }
+                        v > best_value
+                    };
+                    let Some(p) = chance.of(theirs, r, &unseen, wins) else {
+                        continue; // it cannot be the best
+                    };
+                    value += stuck * p;
+                    if stranded {
                         value -= stuck;
                     }
                 }
@@ -1077,7 +1115,7 @@ pub fn heuristic_move<const W: usize>(hand: &TrainHand<W>, legal: &[i64]) -> i64
         return if legal.contains(&DRAW) { DRAW } else { PASS };
     };
     if legal.contains(&DRAW) {
-        let draw = VARIETY * f64::from(variety_of(&own)) - shed * avg - DRAW_COST;
+        let draw = VARIETY * f64::from(variety) - shed * avg - DRAW_COST;
         if draw > best_value {
             return DRAW;
         }
@@ -1085,35 +1123,218 @@ pub fn heuristic_move<const W: usize>(hand: &TrainHand<W>, legal: &[i64]) -> i64
     best
 }
 
-/// `basic._train_ends`: the tiles the next seat `next` and the mover
-/// `seat` could lay at their next turns after `mv` (a play that ends the
-/// mover's turn), as masks: the number of an owed double or of the hub
+/// A set of numbers as bits, bit `p` for the number `p` (a double-18 set,
+/// the widest mask's, has 19).
+type Pips = u32;
+
+/// The number `pip` as a set (-1 reads the highest's, as [`pip_index`]).
+#[inline(always)]
+fn pip_bit(pip: i8, highest: usize) -> Pips {
+    1 << pip_index(pip, highest)
+}
+
+/// The mask holds exactly one tile (without counting them: a build for
+/// any x86-64 counts bits in software).
+#[inline(always)]
+fn single<const W: usize>(mask: &Bits<W>) -> bool {
+    let mut seen = false;
+    for &w in &mask.0 {
+        if w != 0 {
+            if seen || w & (w - 1) != 0 {
+                return false;
+            }
+            seen = true;
+        }
+    }
+    seen
+}
+
+/// The numbers of a set, lowest first.
+#[inline(always)]
+fn numbers(mut set: Pips) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let p = set.trailing_zeros();
+            set &= set - 1;
+            p as usize
+        })
+    })
+}
+
+/// Who may follow an arm's end at the next turns, as [`ends_after`] reads
+/// the arm's owner (the mover's marker and whether a seat's own train is
+/// started, which the play may change, are read at each candidate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Follow {
+    /// the next seat and the mover: an arm, a public train open to all, a
+    /// marked train of another seat
+    Both = 0,
+    /// the mover's own train: the next seat too while its marker is on
+    Own = 1,
+    /// the next seat's unmarked train
+    Next = 2,
+    /// a public train, for a seat whose own train is started
+    Public = 3,
+    /// another seat's unmarked train
+    Nobody = 4,
+}
+
+impl Follow {
+    fn of(owner: Owner, seat: usize, next: usize, marked: &[bool], needs_own: bool) -> Follow {
+        match owner {
+            Owner::Seat(o) if o == seat => Follow::Own,
+            Owner::Seat(o) if marked[o] => Follow::Both,
+            Owner::Seat(o) if o == next => Follow::Next,
+            Owner::Seat(_) => Follow::Nobody,
+            Owner::Public if needs_own => Follow::Public,
+            Owner::Public | Owner::Arm => Follow::Both,
+        }
+    }
+}
+
+/// One decision's open ends by [`Follow`]: the numbers each class shows,
+/// and those a single arm of the class shows (a play on that arm takes its
+/// number away).
+#[derive(Default)]
+struct Ends {
+    shown: [Pips; 5],
+    once: [Pips; 5],
+    /// `TrainHand::binding`
+    binding: Option<usize>,
+}
+
+impl Ends {
+    fn of<const W: usize>(hand: &TrainHand<W>, seat: usize, next: usize) -> Ends {
+        let highest = hand.rules.t.highest;
+        let needs_own = hand.tr().public_needs_own;
+        let mut shown = [0; 5];
+        let mut twice = [0; 5];
+        for (&o, &end) in hand.arm_owner.iter().zip(&hand.arm_open) {
+            if end < 0 {
+                continue;
+            }
+            let c = Follow::of(o, seat, next, &hand.marked, needs_own) as usize;
+            let b = pip_bit(end, highest);
+            twice[c] |= shown[c] & b;
+            shown[c] |= b;
+        }
+        let mut once = [0; 5];
+        for c in 0..5 {
+            once[c] = shown[c] & !twice[c];
+        }
+        Ends { shown, once, binding: hand.binding() }
+    }
+}
+
+/// One decision's chance that the next seat holds nothing that fits a set
+/// of numbers (`none_held` of the unseen tiles that fit: the same products,
+/// the same float), remembered by the set and by the count that fits
+/// (several plays leave the same).
+struct Chance {
+    unseen: i64,
+    held: i64,
+    sets: [(Pips, f64); 8],
+    fits: [(u32, f64); 8],
+    n_sets: usize,
+    n_fits: usize,
+}
+
+impl Chance {
+    fn new(unseen: i64, held: i64) -> Self {
+        Chance { unseen, held, sets: [(0, 0.0); 8], fits: [(0, 0.0); 8], n_sets: 0, n_fits: 0 }
+    }
+
+    /// The chance for the numbers `set`, or `None` as soon as a partial
+    /// product (never below the chance: every factor is at most 1) fails
+    /// `wins`, the candidate's test (a monotone one: it cannot be the best).
+    fn of<const W: usize>(
+        &mut self,
+        set: Pips,
+        r: &Rules<W>,
+        unseen: &Bits<W>,
+        wins: impl Fn(f64) -> bool,
+    ) -> Option<f64> {
+        if let Some(&(_, p)) = self.sets[..self.n_sets].iter().find(|k| k.0 == set) {
+            return Some(p);
+        }
+        let mut fits = Bits::<W>::ZERO;
+        for n in numbers(set) {
+            fits.or_assign(&r.matching[n]);
+        }
+        let fit = unseen.and(&fits).count();
+        let p = match self.fits[..self.n_fits].iter().find(|k| k.0 == fit) {
+            Some(&(_, p)) => p,
+            None => {
+                let p = none_held_while(self.unseen, i64::from(fit), self.held, wins)?;
+                if self.n_fits < self.fits.len() {
+                    self.fits[self.n_fits] = (fit, p);
+                    self.n_fits += 1;
+                }
+                p
+            }
+        };
+        if self.n_sets < self.sets.len() {
+            self.sets[self.n_sets] = (set, p);
+            self.n_sets += 1;
+        }
+        Some(p)
+    }
+}
+
+/// `none_held(unseen, fitting, held)`, the same products in the same
+/// order, given up (`None`) as soon as the product so far fails `wins`.
+fn none_held_while(
+    unseen: i64,
+    fitting: i64,
+    held: i64,
+    wins: impl Fn(f64) -> bool,
+) -> Option<f64> {
+    let mut p = 1.0f64;
+    for i in 0..held {
+        if !wins(p) {
+            return None;
+        }
+        let free = unseen - fitting - i;
+        if free <= 0 {
+            return Some(0.0);
+        }
+        p *= as_float(free) / as_float(unseen - i);
+    }
+    Some(p)
+}
+
+/// `basic._train_ends`: the numbers the next seat `next` and the mover
+/// `seat` could follow at their next turns after `mv` (a play that ends the
+/// mover's turn), as sets: the number of an owed double or of the hub
 /// while it binds, else the ends of the trains each may play on
 /// (`targets_into` with the play's arm at its new end and the mover's
-/// marker as the play leaves it). `None` when the mover goes on.
+/// marker as the play leaves it), read from `ends` (the layout's ends by
+/// who may follow them). `None` when the mover goes on.
 fn ends_after<const W: usize>(
     hand: &TrainHand<W>,
     mv: i64,
     seat: usize,
     next: usize,
-) -> Option<(Bits<W>, Bits<W>)> {
+    ends: &Ends,
+) -> Option<(Pips, Pips)> {
     let r = &*hand.rules;
     let tr = hand.tr();
+    let highest = r.t.highest;
     let tile = crate::kernel::moves::tile_of(mv);
     let arm = crate::kernel::moves::arm_of(mv);
     let hub = hand.hub_number();
     let pip = if arm == HUB_ARM {
         if hand.hub_left > 1 {
-            return Some((r.matching[hub], r.matching[hub]));
+            return Some((1 << hub, 1 << hub));
         }
         small(hub)
     } else if arm == FOOT_ARM {
-        small(hand.owed[hand.binding().expect("a toe serves the binding foot")].pip)
+        small(hand.owed[ends.binding.expect("a toe serves the binding foot")].pip)
     } else {
         hand.arm_open[arm]
     };
     let far = hand.far(tile, pip);
-    let far_fits = *hand.matching(far);
+    let far_bit = pip_bit(far, highest);
     // a double laid at an arm's end (not against the hub or as a toe) is owed covers
     let double = r.is_double[tile] && tr.cover != 0 && arm < HUB_ARM;
     let spins = double && tr.first_spinner && !hand.spun;
@@ -1122,47 +1343,49 @@ fn ends_after<const W: usize>(
             return None;
         }
         if !tr.cover_self_only {
-            return Some((far_fits, far_fits)); // the double binds the next players
+            return Some((far_bit, far_bit)); // the double binds the next players
         }
     }
-    if let (Some(i), false) = (hand.binding(), tr.cover_self_only) {
+    if let (Some(i), false) = (ends.binding, tr.cover_self_only) {
         let owed = hand.owed[i];
         let served = if owed.arm.is_none() { arm == FOOT_ARM } else { owed.arm == Some(arm) };
         if !served || owed.left > 1 {
-            let fits = r.matching[owed.pip];
-            return Some((fits, fits));
+            return Some((1 << owed.pip, 1 << owed.pip));
         }
     }
     let owner = hand.arm_owner.get(arm).copied().unwrap_or(Owner::Arm);
     let unmark = tr.seat_trains && (owner == Owner::Seat(seat) || tr.marker_off_anywhere);
-    let mut theirs = Bits::<W>::ZERO;
-    let mut mine = Bits::<W>::ZERO;
-    if arm >= HUB_ARM || spins {
-        theirs = far_fits; // a new arm (or a spinner's: its sides too)
-        mine = far_fits;
-    }
     let started = |who: usize| !tr.seat_trains || hand.arm_end[who] >= 0 || arm == who;
     let (next_started, my_started) = (started(next), started(seat));
-    for (a, &o) in hand.arm_owner.iter().enumerate() {
-        let end = if a == arm { far } else { hand.arm_open[a] };
-        if end < 0 {
-            continue;
+    // each class's numbers, the played arm's end moved to `far`
+    let mut shown = ends.shown;
+    if arm < hand.arm_owner.len() {
+        let c = Follow::of(owner, seat, next, &hand.marked, tr.public_needs_own) as usize;
+        let old = hand.arm_open[arm];
+        if old >= 0 {
+            shown[c] &= !(pip_bit(old, highest) & ends.once[c]);
         }
-        let (for_next, for_me) = match o {
-            Owner::Seat(o) => {
-                let open = hand.marked[o] && !(o == seat && unmark);
-                (o == next || open, o == seat || open)
-            }
-            Owner::Public if tr.public_needs_own => (next_started, my_started),
-            _ => (true, true),
-        };
-        let fits = hand.matching(end);
-        if for_next {
-            theirs.or_assign(fits);
+        if far >= 0 {
+            shown[c] |= far_bit;
         }
-        if for_me {
-            mine.or_assign(fits);
+    }
+    let own_open = seat == next || (hand.marked[seat] && !unmark);
+    let mut theirs = shown[Follow::Both as usize] | shown[Follow::Next as usize];
+    let mut mine = shown[Follow::Both as usize] | shown[Follow::Own as usize];
+    if own_open {
+        theirs |= shown[Follow::Own as usize];
+    }
+    if tr.public_needs_own {
+        if next_started {
+            theirs |= shown[Follow::Public as usize];
         }
+        if my_started {
+            mine |= shown[Follow::Public as usize];
+        }
+    }
+    if arm >= HUB_ARM || spins {
+        theirs |= far_bit; // a new arm (or a spinner's: its sides too)
+        mine |= far_bit;
     }
     Some((theirs, mine))
 }
@@ -1177,6 +1400,7 @@ fn as_float(v: i64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bots::heuristic::none_held;
     use crate::kernel::table::tests::table;
 
     /// A Mexican Train-like table: double-12, personal trains, one public.
@@ -1252,6 +1476,177 @@ mod tests {
                 mt.finish_hand(&hand);
             }
             assert_eq!(mt.base.hands_played, 13);
+        }
+    }
+
+    /// A train table on the double-`highest` set with `trains` (every tile
+    /// charged its pips), checked.
+    fn train_table(highest: usize, players: usize, trains: Trains) -> Arc<Rules<2>> {
+        let mut t = table(highest, players);
+        t.scores_plays = false;
+        t.max_draws = 1;
+        t.must_play_drawn = true;
+        t.hand_size = if highest == 12 { 10 } else { 7 };
+        t.last_tile = -1;
+        let r = Rules::<2>::new(t.clone()).unwrap();
+        t.trains = Some(Trains { values: r.pips.clone(), ..trains });
+        t.trains.as_ref().unwrap().check(&t).unwrap();
+        Arc::new(Rules::<2>::new(t).unwrap())
+    }
+
+    /// `ends_after` as it read the layout before issue 34's speed-up, arm
+    /// by arm for every play (the oracle of its sets read once a decision).
+    fn ends_arm_by_arm(
+        hand: &TrainHand<2>,
+        mv: i64,
+        seat: usize,
+        next: usize,
+    ) -> Option<(Bits<2>, Bits<2>)> {
+        let r = &*hand.rules;
+        let tr = hand.tr();
+        let tile = crate::kernel::moves::tile_of(mv);
+        let arm = crate::kernel::moves::arm_of(mv);
+        let hub = hand.hub_number();
+        let pip = if arm == HUB_ARM {
+            if hand.hub_left > 1 {
+                return Some((r.matching[hub], r.matching[hub]));
+            }
+            small(hub)
+        } else if arm == FOOT_ARM {
+            small(hand.owed[hand.binding().unwrap()].pip)
+        } else {
+            hand.arm_open[arm]
+        };
+        let far = hand.far(tile, pip);
+        let far_fits = *hand.matching(far);
+        let double = r.is_double[tile] && tr.cover != 0 && arm < HUB_ARM;
+        let spins = double && tr.first_spinner && !hand.spun;
+        if double && !spins {
+            if tr.cover_self || tr.one_more_anywhere {
+                return None;
+            }
+            if !tr.cover_self_only {
+                return Some((far_fits, far_fits));
+            }
+        }
+        if let (Some(i), false) = (hand.binding(), tr.cover_self_only) {
+            let owed = hand.owed[i];
+            let served = if owed.arm.is_none() { arm == FOOT_ARM } else { owed.arm == Some(arm) };
+            if !served || owed.left > 1 {
+                return Some((r.matching[owed.pip], r.matching[owed.pip]));
+            }
+        }
+        let owner = hand.arm_owner.get(arm).copied().unwrap_or(Owner::Arm);
+        let unmark = tr.seat_trains && (owner == Owner::Seat(seat) || tr.marker_off_anywhere);
+        let (mut theirs, mut mine) = (Bits::<2>::ZERO, Bits::<2>::ZERO);
+        if arm >= HUB_ARM || spins {
+            theirs = far_fits;
+            mine = far_fits;
+        }
+        let started = |who: usize| !tr.seat_trains || hand.arm_end[who] >= 0 || arm == who;
+        for (a, &o) in hand.arm_owner.iter().enumerate() {
+            let end = if a == arm { far } else { hand.arm_open[a] };
+            if end < 0 {
+                continue;
+            }
+            let (for_next, for_me) = match o {
+                Owner::Seat(o) => {
+                    let open = hand.marked[o] && !(o == seat && unmark);
+                    (o == next || open, o == seat || open)
+                }
+                Owner::Public if tr.public_needs_own => (started(next), started(seat)),
+                _ => (true, true),
+            };
+            if for_next {
+                theirs.or_assign(hand.matching(end));
+            }
+            if for_me {
+                mine.or_assign(hand.matching(end));
+            }
+        }
+        Some((theirs, mine))
+    }
+
+    #[test]
+    fn the_ends_read_once_a_decision_are_the_ends_read_arm_by_arm() {
+        let mexican = Trains {
+            top: 12,
+            rounds: 13,
+            seat_trains: true,
+            public: 1,
+            cover: 1,
+            first_turn_multi: true,
+            first_turn_stop: true,
+            out_on_double: 1,
+            ..Trains::default()
+        };
+        let chicken = Trains {
+            top: 9,
+            rounds: 10,
+            placing_ends_turn: true,
+            hub_tiles: 4,
+            cover: 3,
+            toes: true,
+            out_on_double: 1,
+            ..Trains::default()
+        };
+        let tables = [
+            train_table(12, 4, Trains { cover_self: true, ..mexican.clone() }),
+            train_table(12, 2, mexican.clone()),
+            train_table(12, 3, Trains { public_needs_own: true, ..mexican.clone() }),
+            train_table(12, 4, Trains { marker_off_anywhere: true, public: 2, ..mexican.clone() }),
+            train_table(12, 3, Trains { cover_self_only: true, ..mexican.clone() }),
+            train_table(12, 2, Trains { one_more_anywhere: true, ..mexican.clone() }),
+            train_table(12, 3, Trains { many_per_turn: true, ..mexican.clone() }),
+            train_table(9, 2, chicken.clone()),
+            train_table(9, 4, Trains { first_spinner: true, ..chicken.clone() }),
+            train_table(9, 3, Trains { hub_tiles: 6, release: true, ..chicken }),
+        ];
+        let mut legal = Vec::new();
+        let mut judged = 0;
+        for (k, r) in tables.iter().enumerate() {
+            for seed in 0..12 {
+                let mut mt = TrainMatch::new(Arc::clone(r), MatchRules::default(), seed);
+                let mut rng = Rng::new(seed + 100 * k as u64);
+                let mut hand = mt.new_hand(false);
+                while hand.state == PLAYING {
+                    hand.legal_moves_into(&mut legal);
+                    let (seat, next) = (hand.turn, r.next_seat[hand.turn]);
+                    let ends = Ends::of(&hand, seat, next);
+                    for &mv in legal.iter().filter(|&&mv| mv >= 0 && hand.placed > 0) {
+                        let want = ends_arm_by_arm(&hand, mv, seat, next);
+                        let got = ends_after(&hand, mv, seat, next, &ends).map(|(t, m)| {
+                            let mask = |set: Pips| {
+                                let mut b = Bits::<2>::ZERO;
+                                numbers(set).for_each(|n| b.or_assign(&r.matching[n]));
+                                b
+                            };
+                            (mask(t), mask(m))
+                        });
+                        assert_eq!(got, want, "table {k} seed {seed} move {mv}");
+                        judged += 1;
+                    }
+                    hand.apply(legal[rng.index(legal.len())]);
+                }
+                mt.finish_hand(&hand);
+            }
+        }
+        assert!(judged > 10_000, "{judged} plays judged");
+    }
+
+    #[test]
+    fn the_chance_given_up_early_is_none_helds_when_kept() {
+        for unseen in 0..40 {
+            for fitting in 0..=unseen {
+                for held in 0..=unseen.min(14) {
+                    let p = none_held(unseen, fitting, held);
+                    let kept = none_held_while(unseen, fitting, held, |_| true);
+                    assert_eq!(kept.map(f64::to_bits), Some(p.to_bits()));
+                    // a test that fails once the product falls to `p` or below
+                    let cut = none_held_while(unseen, fitting, held, |q| q > p);
+                    assert!(cut.is_none() || cut.map(f64::to_bits) == Some(p.to_bits()));
+                }
+            }
         }
     }
 

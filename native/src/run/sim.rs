@@ -23,11 +23,49 @@ use crate::bots::blunder::{Base, Blunder};
 use crate::bots::heuristic::{heuristic_decide, Voids};
 use crate::kernel::convert::{int, narrow, wide};
 use crate::kernel::game::{unique, Match, BOTS};
-use crate::kernel::hand::Hand;
+use crate::kernel::hand::{Hand, Pick};
 use crate::kernel::moves::{BLOCKED, PLAYING};
 use crate::kernel::rng::{derive, Rng};
 use crate::kernel::table::MatchRules;
 use crate::kernel::table::{AnyRules, Rules, MAX_PLAYERS};
+
+/// The build of the simulation's hot loop a batch runs (issue 37). The
+/// crate is compiled for the baseline x86-64, which has no `popcnt`
+/// instruction: there `count_ones` (`Bits::len`, the random pick's counts)
+/// is a sequence of some fifteen instructions. So `Game::play`, one
+/// function body, is compiled twice: as it is, and inside a function
+/// with the `popcnt` target feature (Intel's x86-64 processors since 2008,
+/// AMD's since 2007), chosen once a batch by what the processor reports.
+/// Both play the same games: the feature changes instructions, not results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// the baseline build: any processor
+    Plain,
+    /// compiled with `popcnt`: x86-64 processors that have it
+    #[cfg(target_arch = "x86_64")]
+    Popcnt,
+}
+
+impl Path {
+    /// The fastest path this processor runs (the standard library asks
+    /// the processor once and keeps the answer).
+    pub fn detect() -> Path {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            return Path::Popcnt;
+        }
+        Path::Plain
+    }
+
+    /// Every path this processor can run (the tests play each).
+    pub fn available() -> Vec<Path> {
+        let mut paths = vec![Path::Plain];
+        if Path::detect() != Path::Plain {
+            paths.push(Path::detect());
+        }
+        paths
+    }
+}
 
 /// The built-in bots a batch plays natively (names as `bones.bots`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -232,6 +270,8 @@ pub(crate) struct Game<'a> {
     pub(crate) bot_ids: Vec<usize>,
     pub(crate) seed: u64,
     pub(crate) decisions: u64,
+    /// the build of `play` the batch runs
+    pub(crate) path: Path,
 }
 
 /// One table's match, kept from game to game of a batch and started again
@@ -365,9 +405,11 @@ impl Sim {
     }
 
     /// Play games `start..stop` of the run seeded `seed` into `out` (in a
-    /// duplicate run, deals).
+    /// duplicate run, deals), on `path` (`Path::detect`, or one of
+    /// `Path::available`).
     pub fn run_into(
         &self,
+        path: Path,
         seed: u64,
         start: u64,
         stop: u64,
@@ -383,6 +425,7 @@ impl Sim {
             bot_ids: vec![0; players],
             seed: 0,
             decisions: 0,
+            path,
         };
         if let Some(dup) = &self.duplicate {
             let mut deal = vec![0i64; dup.size];
@@ -443,9 +486,9 @@ impl Sim {
             let hists = &mut out.hists[t];
             let timing = &mut out.timing;
             match mt {
-                Kept::W1(mt) => game.play(mt, st, vector, hists, timing)?,
-                Kept::W2(mt) => game.play(mt, st, vector, hists, timing)?,
-                Kept::W3(mt) => game.play(mt, st, vector, hists, timing)?,
+                Kept::W1(mt) => game.play_on(mt, st, vector, hists, timing)?,
+                Kept::W2(mt) => game.play_on(mt, st, vector, hists, timing)?,
+                Kept::W3(mt) => game.play_on(mt, st, vector, hists, timing)?,
             }
         }
         out.n += 1;
@@ -463,10 +506,15 @@ impl Sim {
     /// clones the `Arc` of its rules, and a count shared between cores
     /// costs a cache-line transfer each time).
     pub fn run(&self, seed: u64, start: u64, stop: u64) -> Result<Totals, String> {
+        self.run_on(Path::detect(), seed, start, stop)
+    }
+
+    /// `run` on the given path (one of `Path::available`).
+    pub fn run_on(&self, path: Path, seed: u64, start: u64, stop: u64) -> Result<Totals, String> {
         let own =
             Sim { tables: self.tables.iter().map(SimTable::own_copy).collect(), ..self.clone() };
         let mut out = own.empty();
-        own.run_into(seed, start, stop, &mut out)?;
+        own.run_into(path, seed, start, stop, &mut out)?;
         Ok(out)
     }
 }
@@ -489,13 +537,63 @@ impl Game<'_> {
     #[inline(always)]
     fn timed(&self, clock: Option<Instant>, seat: usize, timing: &mut [BTreeMap<i64, u64>]) {
         if let Some(t0) = clock {
-            let us = t0.elapsed().as_secs_f64().max(1e-7) * 1e6;
-            *timing[self.bot_ids[seat]].entry(time_bin(us)).or_insert(0) += 1;
+            self.time_taken(t0, seat, timing);
         }
     }
 
+    /// `timed`'s sample, out of line: the map's insertion, every
+    /// `TIME_SAMPLE`-th decision, kept out of the turn loop that both builds
+    /// of `play` inline (issue 37).
+    #[cold]
+    #[inline(never)]
+    fn time_taken(&self, t0: Instant, seat: usize, timing: &mut [BTreeMap<i64, u64>]) {
+        let us = t0.elapsed().as_secs_f64().max(1e-7) * 1e6;
+        *timing[self.bot_ids[seat]].entry(time_bin(us)).or_insert(0) += 1;
+    }
+
+    /// `play` on the batch's path (`Path`): the same body, built as it is
+    /// or with `popcnt`.
+    #[inline(always)]
+    fn play_on<const W: usize>(
+        &mut self,
+        kept: &mut Table<W>,
+        st: &SimTable,
+        vector: &mut [i64],
+        hists: &mut TableHists,
+        timing: &mut [BTreeMap<i64, u64>],
+    ) -> Result<(), String> {
+        match self.path {
+            Path::Plain => self.play(kept, st, vector, hists, timing),
+            // SAFETY: `Path::Popcnt` is only chosen (`Path::detect`) where
+            // the processor reports the `popcnt` instruction
+            #[cfg(target_arch = "x86_64")]
+            Path::Popcnt => unsafe { self.play_popcnt(kept, st, vector, hists, timing) },
+        }
+    }
+
+    /// `play` compiled with the `popcnt` instruction: `play` and what it
+    /// inlines (the random pick's counts, the turn loop, the bookkeeping)
+    /// use it; the functions it calls (`Hand::apply`, the legal moves' list,
+    /// the greedy and heuristic bots, the deal) stay the baseline build.
+    /// Calling it on a processor without `popcnt` is undefined behaviour,
+    /// hence `unsafe` to call outside such a function.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn play_popcnt<const W: usize>(
+        &mut self,
+        kept: &mut Table<W>,
+        st: &SimTable,
+        vector: &mut [i64],
+        hists: &mut TableHists,
+        timing: &mut [BTreeMap<i64, u64>],
+    ) -> Result<(), String> {
+        self.play(kept, st, vector, hists, timing)
+    }
+
     /// `sim._play_game` and `_play_hands` for one table: a match (one hand
-    /// in hands mode), its quantities written into `vector`.
+    /// in hands mode), its quantities written into `vector`. Inlined into
+    /// both builds of `play_on` (one source, two compilations).
+    #[inline(always)]
     fn play<const W: usize>(
         &mut self,
         kept: &mut Table<W>,
@@ -550,15 +648,22 @@ impl Game<'_> {
             while hand.state == PLAYING {
                 let seat = hand.turn;
                 // a random bot's move found from the masks, the list left
-                // unwritten: the same draw, timed the same way (issue 37)
+                // unwritten: the same draw, timed the same way (issue 37);
+                // `Hand::pick_legal` without its closure, which the
+                // `popcnt` build of `play` did not inline
                 let picked = match bots[seat] {
-                    Bot::Random => hand.pick_legal(|n| {
-                        self.decisions += 1;
-                        let clock = self.clock();
-                        let k = rngs[seat].index(n);
-                        self.timed(clock, seat, timing);
-                        k
-                    }),
+                    Bot::Random => match hand.picks() {
+                        Some(Pick::Forced(mv)) => Some(mv),
+                        Some(Pick::Among(picks)) if picks.n > 1 => {
+                            self.decisions += 1;
+                            let clock = self.clock();
+                            let k = rngs[seat].index(picks.n);
+                            self.timed(clock, seat, timing);
+                            Some(picks.take(k))
+                        }
+                        Some(Pick::Among(picks)) => Some(picks.take(0)),
+                        None => None,
+                    },
                     _ => None,
                 };
                 let mv = match picked {
@@ -715,12 +820,18 @@ mod tests {
     use super::*;
     use crate::kernel::codes::Later;
     use crate::kernel::game::LeadRule;
-    use crate::kernel::table::tests::table;
+    use crate::kernel::table::tests::{scored_table, set_spinner, table};
+    use crate::kernel::table::{Order, Spinner, Table};
 
     /// sniff-like: 2 players, one bot, the layout of `sim.Layout` for them.
     fn sim(bots: &[Bot], hands_only: bool) -> Sim {
-        let players = 2;
-        let r = Arc::new(Rules::<1>::new(table(6, players)).unwrap());
+        sim_of(table(6, 2), bots, hands_only)
+    }
+
+    /// `sim` on the 2-player table `t`.
+    fn sim_of(t: Table, bots: &[Bot], hands_only: bool) -> Sim {
+        let players = t.players;
+        let r = Arc::new(Rules::<1>::new(t).unwrap());
         let m = MatchRules {
             lead_first: LeadRule::default(),
             lead_later: Later::Dominoer,
@@ -834,6 +945,50 @@ mod tests {
         assert_eq!(whole.deal_sums[0], 60 - ties);
         let deals: u64 = whole.hists[0].deal_results.items().iter().map(|kv| kv.1).sum();
         assert_eq!(deals, 30);
+    }
+
+    #[test]
+    fn every_path_plays_the_same_games() {
+        let paths = Path::available();
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            assert_eq!(paths, vec![Path::Plain, Path::Popcnt]);
+        }
+        // no spinner; sniff's (the first double, sides first); every
+        // double a spinner whose arms open once all four sides are covered
+        let mut sniff = scored_table(6, 2);
+        set_spinner(&mut sniff, Spinner::First, Order::Sides, [2, 2, 2, 1, 0]);
+        let mut all4 = scored_table(6, 2);
+        set_spinner(&mut all4, Spinner::Every, Order::All4, [2, 2, 0, 0, 0]);
+        let lineups: [&[Bot]; 3] =
+            [&[Bot::Random], &[Bot::Greedy, Bot::Random], &[Bot::Heuristic, Bot::Random]];
+        for t in [table(6, 2), sniff, all4] {
+            for bots in lineups {
+                for hands_only in [false, true] {
+                    let s = sim_of(t.clone(), bots, hands_only);
+                    let plain = s.run_on(Path::Plain, 11, 0, 40).unwrap();
+                    assert_eq!(plain.n, 40);
+                    assert!(plain.sums[1] > 40, "moves were played");
+                    let decisions = |t: &Totals| -> Vec<u64> {
+                        t.timing.iter().map(|bins| bins.values().sum()).collect()
+                    };
+                    for &path in &paths[1..] {
+                        let other = s.run_on(path, 11, 0, 40).unwrap();
+                        assert_eq!(other.n, plain.n);
+                        assert_eq!(other.sums, plain.sums, "{path:?}");
+                        assert_eq!(other.pairs, plain.pairs, "{path:?}");
+                        for (a, b) in other.hists.iter().zip(&plain.hists) {
+                            assert_eq!(a.scoring_counts.items(), b.scoring_counts.items());
+                            assert_eq!(a.play_points.items(), b.play_points.items());
+                            assert_eq!(a.game_hands.items(), b.game_hands.items());
+                            assert_eq!(a.margin.items(), b.margin.items());
+                        }
+                        // the same decisions sampled (their times differ)
+                        assert_eq!(decisions(&other), decisions(&plain));
+                    }
+                }
+            }
+        }
     }
 
     #[test]
