@@ -178,8 +178,14 @@ def sample_world(obs: Observation, rng: Rng) -> Hand:
     for seat, h in enumerate(hands):
         if seat != obs.seat:
             rest &= ~h
-    pile = obs.rules.tiles.tiles_of(rest)
-    rng.shuffle(pile)
+    # the boneyard's true order, given only by bench.ceiling_draw's cheat
+    # (native/src/bots/world.rs: ``View::stock``): no draw
+    stock = getattr(obs, "_stock", None)
+    if stock is not None and sorted(stock) == obs.rules.tiles.tiles_of(rest):
+        pile = list(stock)
+    else:
+        pile = obs.rules.tiles.tiles_of(rest)
+        rng.shuffle(pile)
     start = len(world.boneyard) - obs.boneyard_left
     world.boneyard[start:] = pile
     return world

@@ -37,6 +37,10 @@ pub struct View<const W: usize> {
     /// `(seat, move, points)` of every move of the hand so far (read by
     /// the inference only)
     pub history: Vec<(usize, i64, i64)>,
+    /// the boneyard's true order past its draw position, for a measurement
+    /// only (`bench.ceiling_draw --stock`: an observation's private
+    /// `_stock`); None, always outside that bench: the order is drawn
+    pub stock: Option<Vec<u8>>,
 }
 
 /// No deal of the unseen tiles agrees with the view (a corrupt observation).
@@ -79,7 +83,7 @@ impl<const W: usize> View<W> {
             *b = 0;
         }
         let history = hand.log.iter().map(|&(s, m, p)| (usize::from(s), m, p)).collect();
-        View { seat, own, counts, unseen, limits, layout, history }
+        View { seat, own, counts, unseen, limits, layout, history, stock: None }
     }
 
     /// `search.solvable_view`: whether every world of the view may be solved
@@ -118,8 +122,15 @@ impl<const W: usize> View<W> {
         }
         let start = self.layout.bone_pos.min(self.layout.boneyard.len());
         world.boneyard.extend_from_slice(&self.layout.boneyard[..start]);
-        world.boneyard.extend(rest.ones().map(byte));
-        rng.shuffle(&mut world.boneyard[start..]);
+        match &self.stock {
+            // the true order (`sample_world`'s `_stock`), no draw: only when
+            // it holds exactly the tiles left for the boneyard
+            Some(stock) if is_order_of(stock, &rest) => world.boneyard.extend_from_slice(stock),
+            _ => {
+                world.boneyard.extend(rest.ones().map(byte));
+                rng.shuffle(&mut world.boneyard[start..]);
+            }
+        }
         Ok(())
     }
 
@@ -159,6 +170,19 @@ impl<const W: usize> View<W> {
         }
         Ok(hands)
     }
+}
+
+/// Whether `stock` lists every tile of `rest` once, in some order.
+fn is_order_of<const W: usize>(stock: &[u8], rest: &Bits<W>) -> bool {
+    let mut seen = Bits::<W>::ZERO;
+    for &t in stock {
+        let t = usize::from(t);
+        if !rest.has(t) || seen.has(t) {
+            return false;
+        }
+        seen.set(t);
+    }
+    seen == *rest
 }
 
 /// `observation._Constrained`: deals under void bounds, the most refused
@@ -313,5 +337,41 @@ impl<const W: usize> Constrained<W> {
             self.take(need, left, got, d, t, true);
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::hand::tests::shuffled_deal;
+    use crate::kernel::table::{tests::table, Rules};
+    use std::sync::Arc;
+
+    #[test]
+    fn a_view_given_the_stock_deals_the_true_deal() {
+        let r = Arc::new(Rules::<1>::new(table(6, 2)).unwrap());
+        let h = shuffled_deal(&r, &mut Rng::new(3), 7);
+        let mut view = View::of(&h, 0, &Voids::default());
+        // the other hand pinned as bench.ceiling_draw pins it: none of the rest
+        let rest = view.unseen.and_not(&h.hands[1]);
+        view.limits[1] = vec![(rest, 0)];
+        let stock: Vec<u8> = h.boneyard[h.bone_pos..].to_vec();
+        assert!(stock.len() > 1);
+        view.stock = Some(stock.clone());
+        let mut rng = Rng::new(9);
+        for _ in 0..5 {
+            let w = view.sample_world(&mut rng).unwrap();
+            assert_eq!(w.hands[..2], h.hands[..2]);
+            assert_eq!(w.boneyard[w.bone_pos..], stock[..]);
+        }
+        // a stock that is not the boneyard's tiles is drawn, as with none
+        view.stock = Some(stock[1..].to_vec());
+        let (mut a, mut b) = (Rng::new(4), Rng::new(4));
+        let drawn = view.sample_world(&mut a).unwrap();
+        view.stock = None;
+        let plain = view.sample_world(&mut b).unwrap();
+        assert_eq!(plain.boneyard, drawn.boneyard);
+        assert_eq!(plain.hands[..2], h.hands[..2]);
+        assert_eq!(a.state, b.state);
     }
 }

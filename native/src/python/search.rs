@@ -206,6 +206,7 @@ pub(crate) fn view_of<const W: usize>(
         limits: lim,
         layout,
         history: log.iter().map(|&(s, m, p)| (s as usize, m, p)).collect(),
+        stock: stock_of(observation)?,
     };
     if view.layout.turn != seat {
         return Err(PyValueError::new_err(format!("seat {seat} is not the one to move")));
@@ -218,6 +219,17 @@ pub(crate) fn view_of<const W: usize>(
         return Err(PyValueError::new_err(format!("move {bad} is not legal here")));
     }
     Ok(view)
+}
+
+/// The boneyard's true order an observation made by `bench.ceiling_draw
+/// --stock` carries as its private `_stock` (the tiles past the draw
+/// position); None for every other observation (the order is drawn).
+fn stock_of(observation: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>> {
+    let stock = observation.getattr("_stock");
+    match stock {
+        Ok(s) if !s.is_none() => Ok(Some(s.extract()?)),
+        _ => Ok(None),
+    }
 }
 
 /// The search of `observation`'s seat under `rules`, the GIL released;
