@@ -14,7 +14,7 @@ import pytest
 from native_support import bones_native, skip_native
 
 from bench.ceiling_draw import main, seen
-from bones.bots.search import SearchBot, native_searcher
+from bones.bots.search import SearchBot
 from bones.bots.solve import Solver
 from bones.engine.rng import Rng
 from bones.seat.observation import observe, sample_world
@@ -105,7 +105,8 @@ def test_solved_worlds_give_the_true_deals_exact_values(core: str) -> None:
             legal = hand.legal_moves()
             obs = seen(observe(hand, hand.turn), list(hand.hands))
             if core == "native":
-                best, totals = bot.native_values(native_searcher(rules), obs, Rng(seed), legal)
+                best, totals = bot.native_values(_searcher("block-2p", 2, False), obs, Rng(seed),
+                                                 legal)
             else:
                 best, totals = bot.python_values(obs, Rng(seed), legal)
             exact = solver.values(hand, rules.owner[hand.turn], list(hand.scores), legal)
