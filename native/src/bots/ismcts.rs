@@ -158,6 +158,14 @@ struct Node {
     children: Vec<usize>,
 }
 
+impl Node {
+    /// A node not yet visited: `mv` made by `side`, legal at its parent in
+    /// `avail` iterations so far, with the heuristic's share `prior`.
+    fn new(mv: i64, side: usize, avail: f64, prior: f64) -> Node {
+        Node { mv, side, visits: 0.0, total: 0.0, avail, prior, children: Vec::new() }
+    }
+}
+
 /// What the search returns: the chosen move and, for every move of the
 /// root's `legal` (in that order), its visits and summed reward.
 #[derive(Clone, Debug, PartialEq)]
@@ -334,15 +342,7 @@ fn grow<const W: usize>(
     let t = &view.layout.rules.t;
     let me = t.owner[view.seat];
     let sides = t.owners;
-    let mut nodes: Vec<Node> = vec![Node {
-        mv: 0,
-        side: me,
-        visits: 0.0,
-        total: 0.0,
-        avail: 0.0,
-        prior: 0.0,
-        children: Vec::new(),
-    }];
+    let mut nodes: Vec<Node> = vec![Node::new(0, me, 0.0, 0.0)];
     let mut path: Vec<usize> = Vec::with_capacity(64);
     let mut moves: Vec<i64> = Vec::with_capacity(32);
     let mut untried: Vec<i64> = Vec::with_capacity(32);
@@ -410,15 +410,7 @@ fn grow<const W: usize>(
                 let child = match nodes[0].children.iter().copied().find(|&c| nodes[c].mv == mv) {
                     Some(c) => c,
                     None => {
-                        nodes.push(Node {
-                            mv,
-                            side: me,
-                            visits: 0.0,
-                            total: 0.0,
-                            avail: 0.0,
-                            prior: 0.0,
-                            children: Vec::new(),
-                        });
+                        nodes.push(Node::new(mv, me, 0.0, 0.0));
                         let c = nodes.len() - 1;
                         nodes[0].children.push(c);
                         c
@@ -465,15 +457,7 @@ fn grow<const W: usize>(
                     (untried[0], 0.0)
                 };
                 let side = t.owner[world.turn];
-                nodes.push(Node {
-                    mv,
-                    side,
-                    visits: 0.0,
-                    total: 0.0,
-                    avail: 1.0,
-                    prior: share,
-                    children: Vec::new(),
-                });
+                nodes.push(Node::new(mv, side, 1.0, share));
                 let child = nodes.len() - 1;
                 nodes[node].children.push(child);
                 path.push(child);
