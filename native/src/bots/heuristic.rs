@@ -848,30 +848,22 @@ fn scoring_halves<const W: usize>(
     stub: bool,
 ) -> Bits<W> {
     let t = &r.t;
-    let mut mask = Bits::<W>::ZERO;
-    // the counts `base` to `base + highest` read from the table at once
-    // (`Table::points` checks its index a count)
-    let window = usize::try_from(base).ok().and_then(|b| t.count_points.get(b..=b + t.highest));
-    match window {
-        Some(window) => {
-            // each half's tiles taken or not by a mask, not a branch: whether
-            // a count scores is a coin toss to the predictor (this branch was
-            // a sixth of the heuristic's mispredicted branches, issue 37)
-            for (half, &points) in window.iter().enumerate() {
-                // all ones when the count scores (points | -points has its
-                // sign bit set exactly then) and the half is not `pip`
-                let scores = (points | points.wrapping_neg()) >> 63;
-                let other = int(half ^ pip).wrapping_neg() >> 63;
-                let take = (scores & other).cast_unsigned();
-                for (m, &tiles) in mask.0.iter_mut().zip(&r.matching[half].0) {
-                    *m |= tiles & take;
-                }
-            }
-            if stub && window[pip] != 0 {
+    let width = t.highest + 1;
+    // the halves that score at `base` taken from the rules' table at once
+    // (`Rules::scoring`: the scan over the halves was a sixth of the
+    // heuristic's instructions, issue 37)
+    let bases = r.scoring.len() / width;
+    match usize::try_from(base).ok().filter(|&b| b < bases) {
+        Some(b) => {
+            let mut mask = r.scoring[b * width + pip];
+            // `base + pip` is in the table's window, as `base + highest` is
+            if stub && t.count_points[b + pip] != 0 {
                 mask.set(r.double(pip));
             }
+            mask
         }
         None => {
+            let mut mask = Bits::<W>::ZERO;
             for half in 0..=t.highest {
                 if t.points(base + int(half)) != 0 {
                     if half != pip {
@@ -881,9 +873,9 @@ fn scoring_halves<const W: usize>(
                     }
                 }
             }
+            mask
         }
     }
-    mask
 }
 
 /// The points of a scan's scoring replies: the few a hand has on the stack
