@@ -852,10 +852,11 @@ fn scoring_halves<const W: usize>(
     // the halves that score at `base` taken from the rules' table at once
     // (`Rules::scoring`: the scan over the halves was a sixth of the
     // heuristic's instructions, issue 37)
-    let bases = r.scoring.len() / width;
-    match usize::try_from(base).ok().filter(|&b| b < bases) {
-        Some(b) => {
-            let mut mask = r.scoring[b * width + pip];
+    // the table holds `width` masks a base (`pip < width`): a base past
+    // its last finds nothing
+    let at = usize::try_from(base).ok().map(|b| (b, b.saturating_mul(width).saturating_add(pip)));
+    match at.and_then(|(b, at)| Some((b, *r.scoring.get(at)?))) {
+        Some((b, mut mask)) => {
             // `base + pip` is in the table's window, as `base + highest` is
             if stub && t.count_points[b + pip] != 0 {
                 mask.set(r.double(pip));
