@@ -844,6 +844,7 @@ fn replies_on_end<const W: usize>(
 /// the count is `base` (the count `base` plus the tile's other half): the
 /// tiles of every other half that scores, and the double (the one tile whose
 /// other half is `pip`) only on a `stub`, where it counts as any tile.
+#[inline(always)]
 fn scoring_halves<const W: usize>(
     r: &crate::kernel::table::Rules<W>,
     base: i64,
@@ -851,12 +852,11 @@ fn scoring_halves<const W: usize>(
     stub: bool,
 ) -> Bits<W> {
     let t = &r.t;
-    let width = t.highest + 1;
     // the halves that score at `base` taken from the rules' table at once
     // (`Rules::scoring`: the scan over the halves was a sixth of the
-    // heuristic's instructions, issue 37)
-    // the table holds `width` masks a base (`pip < width`): a base past
-    // its last finds nothing
+    // heuristic's instructions, issue 37); the table holds `highest + 1`
+    // masks a base (`pip` below it): a base past its last finds nothing
+    let width = t.highest + 1;
     let at = usize::try_from(base).ok().map(|b| (b, b.saturating_mul(width).saturating_add(pip)));
     match at.and_then(|(b, at)| Some((b, *r.scoring.get(at)?))) {
         Some((b, mut mask)) => {
@@ -866,20 +866,29 @@ fn scoring_halves<const W: usize>(
             }
             mask
         }
-        None => {
-            let mut mask = Bits::<W>::ZERO;
-            for half in 0..=t.highest {
-                if t.points(base + int(half)) != 0 {
-                    if half != pip {
-                        mask.or_assign(&r.matching[half]);
-                    } else if stub {
-                        mask.set(r.double(pip));
-                    }
-                }
+        None => scoring_halves_scanned(r, base, pip, stub),
+    }
+}
+
+/// `scoring_halves` for a base outside the rules' table: half by half.
+#[inline(never)]
+fn scoring_halves_scanned<const W: usize>(
+    r: &crate::kernel::table::Rules<W>,
+    base: i64,
+    pip: usize,
+    stub: bool,
+) -> Bits<W> {
+    let mut mask = Bits::<W>::ZERO;
+    for half in 0..=r.t.highest {
+        if r.t.points(base + int(half)) != 0 {
+            if half != pip {
+                mask.or_assign(&r.matching[half]);
+            } else if stub {
+                mask.set(r.double(pip));
             }
-            mask
         }
     }
+    mask
 }
 
 /// The points of a scan's scoring replies: the few a hand has on the stack
