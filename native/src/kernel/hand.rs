@@ -1671,7 +1671,7 @@ pub(crate) mod tests {
         // pick_legal against legal_moves_into at every turn of random games
         // (spinners, draw limits, a pass after drawing or not), each pick's
         // index from the turn's count, so every index is chosen somewhere
-        let (mut counted, mut greedy) = (0, 0);
+        let mut counted = 0;
         let mut turn = 0usize;
         for spinner in [Spinner::None, Spinner::First, Spinner::Every, Spinner::Inline] {
             for (max_draws, must_play_drawn, draw_while_able) in
@@ -1709,20 +1709,12 @@ pub(crate) mod tests {
                                 );
                             }
                         }
-                        // the greedy bot's pick weighs the same moves alike
-                        if let Some(Pick::Among(picks)) = h.picks() {
-                            if picks.n > 1 {
-                                greedy += 1;
-                                assert_eq!(h.greedy_pick(&picks), h.greedy_move(&legal));
-                            }
-                        }
                         h.apply(legal[rng.index(legal.len())], None);
                     }
                 }
             }
         }
         assert!(counted > 1000, "{counted} turns counted");
-        assert!(greedy > 300, "{greedy} greedy choices");
     }
 
     #[test]
