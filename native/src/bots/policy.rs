@@ -9,22 +9,10 @@
 )]
 
 use crate::kernel::convert::slot;
-use crate::kernel::hand::{Hand, Picks};
+use crate::kernel::hand::Hand;
 use crate::kernel::moves::{arm_of, is_tile_move, tile_of, DRAW, PASS, PLAYING};
 use crate::kernel::rng::Rng;
 use crate::kernel::table::{Table, BELOW_ANY_SCORE};
-
-/// The greedy bot's best tile move so far (`mv` -1 before any) and its key.
-struct Greedy {
-    mv: i64,
-    key: (i64, i64, bool),
-}
-
-impl Default for Greedy {
-    fn default() -> Greedy {
-        Greedy { mv: -1, key: (BELOW_ANY_SCORE, 0, false) }
-    }
-}
 
 impl<const W: usize> Hand<W> {
     /// `policies.points_if`: the points the mover would score by `mv`.
@@ -124,42 +112,27 @@ impl<const W: usize> Hand<W> {
         if legal.len() == 1 {
             return legal[0];
         }
-        let mut best = Greedy::default();
+        let r = &*self.rules;
+        let mut best = -1i64;
+        let mut best_key = (BELOW_ANY_SCORE, 0i64, false);
         for &mv in legal {
-            if is_tile_move(mv) {
-                self.greedy_weigh(&mut best, mv);
+            if !is_tile_move(mv) {
+                continue;
+            }
+            let tile = tile_of(mv);
+            let key = (self.points_if(mv), r.pips[tile], r.is_double[tile]);
+            if key > best_key {
+                best_key = key;
+                best = mv;
             }
         }
-        if best.mv >= 0 {
-            return best.mv;
+        if best >= 0 {
+            return best;
         }
         if legal.contains(&DRAW) {
             DRAW
         } else {
             PASS
-        }
-    }
-
-    /// `greedy_move` on a turn counted from the masks (`Hand::picks`, some
-    /// tile fitting, so a tile is the move), its list left unwritten: the
-    /// same moves weighed in the same order (issue 37).
-    #[inline(always)]
-    pub fn greedy_pick(&self, picks: &Picks<W>) -> i64 {
-        let mut best = Greedy::default();
-        picks.each_tile_move(|mv| self.greedy_weigh(&mut best, mv));
-        best.mv
-    }
-
-    /// The tile move `mv` weighed against the best so far: most points,
-    /// then the heaviest tile, then a double; the first of equals kept.
-    #[inline(always)]
-    fn greedy_weigh(&self, best: &mut Greedy, mv: i64) {
-        let r = &*self.rules;
-        let tile = tile_of(mv);
-        let key = (self.points_if(mv), r.pips[tile], r.is_double[tile]);
-        if key > best.key {
-            best.key = key;
-            best.mv = mv;
         }
     }
 

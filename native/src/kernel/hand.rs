@@ -200,17 +200,6 @@ pub struct Picks<const W: usize> {
 }
 
 impl<const W: usize> Picks<W> {
-    /// Each tile move, in `legal_moves_into`'s order (the arms in turn,
-    /// each one's tiles lowest first).
-    #[inline(always)]
-    pub fn each_tile_move(&self, mut f: impl FnMut(i64)) {
-        for (arm, fits) in self.fits.iter().enumerate() {
-            for tile in fits.ones() {
-                f(play_code(tile, arm));
-            }
-        }
-    }
-
     /// The move at index `k` (below `n`) of `legal_moves_into`'s list.
     #[inline(always)]
     pub fn take(&self, k: usize) -> i64 {

@@ -666,10 +666,6 @@ impl Game<'_> {
                     },
                     _ => None,
                 };
-                let picked = match (picked, bots[seat]) {
-                    (None, Bot::Greedy) => self.greedy_turn(hand, seat, timing),
-                    (picked, _) => picked,
-                };
                 let mv = match picked {
                     Some(mv) => mv,
                     None => {
@@ -757,31 +753,6 @@ impl Game<'_> {
         };
         self.record(&st.slots, &game, vector, hists);
         Ok(())
-    }
-
-    /// A greedy bot's move found from the masks (`Hand::picks`), the list
-    /// left unwritten: its best tile weighed in the list's order, a forced
-    /// move made without asking it, timed as the list's decision is (issue
-    /// 37). `None` where the list is needed (the lead, an extra play, more
-    /// arms than the pick counts).
-    #[inline(always)]
-    fn greedy_turn<const W: usize>(
-        &mut self,
-        hand: &Hand<W>,
-        seat: usize,
-        timing: &mut [BTreeMap<i64, u64>],
-    ) -> Option<i64> {
-        Some(match hand.picks()? {
-            Pick::Forced(mv) => mv,
-            Pick::Among(picks) if picks.n > 1 => {
-                self.decisions += 1;
-                let clock = self.clock();
-                let mv = hand.greedy_pick(&picks);
-                self.timed(clock, seat, timing);
-                mv
-            }
-            Pick::Among(picks) => picks.take(0),
-        })
     }
 
     /// `sim._record_game`.
