@@ -802,7 +802,10 @@ pub(crate) fn reply_on<const W: usize>(
 
 /// The scoring replies of `reply_on` on one open end, `(pip, base, stub)`:
 /// the pip open on it, the count without it (`count_without_end`) and
-/// whether it is a stub; `fits` the candidate tiles that fit it.
+/// whether it is a stub; `fits` the candidate tiles that fit it. Inlined
+/// into its two scans (a call an open end was 3% of the heuristic's
+/// instructions, issue 37).
+#[inline(always)]
 fn replies_on_end<const W: usize>(
     r: &crate::kernel::table::Rules<W>,
     first_double_seen: bool,
@@ -841,6 +844,7 @@ fn replies_on_end<const W: usize>(
 /// the count is `base` (the count `base` plus the tile's other half): the
 /// tiles of every other half that scores, and the double (the one tile whose
 /// other half is `pip`) only on a `stub`, where it counts as any tile.
+#[inline(always)]
 fn scoring_halves<const W: usize>(
     r: &crate::kernel::table::Rules<W>,
     base: i64,
@@ -848,38 +852,39 @@ fn scoring_halves<const W: usize>(
     stub: bool,
 ) -> Bits<W> {
     let t = &r.t;
-    let mut mask = Bits::<W>::ZERO;
-    // the counts `base` to `base + highest` read from the table at once
-    // (`Table::points` checks its index a count)
-    let window = usize::try_from(base).ok().and_then(|b| t.count_points.get(b..=b + t.highest));
-    match window {
-        Some(window) => {
-            // each half's tiles taken or not by a mask, not a branch: whether
-            // a count scores is a coin toss to the predictor (this branch was
-            // a sixth of the heuristic's mispredicted branches, issue 37)
-            for (half, &points) in window.iter().enumerate() {
-                // all ones when the count scores (points | -points has its
-                // sign bit set exactly then) and the half is not `pip`
-                let scores = (points | points.wrapping_neg()) >> 63;
-                let other = int(half ^ pip).wrapping_neg() >> 63;
-                let take = (scores & other).cast_unsigned();
-                for (m, &tiles) in mask.0.iter_mut().zip(&r.matching[half].0) {
-                    *m |= tiles & take;
-                }
-            }
-            if stub && window[pip] != 0 {
+    // the halves that score at `base` taken from the rules' table at once
+    // (`Rules::scoring`: the scan over the halves was a sixth of the
+    // heuristic's instructions, issue 37); the table holds `highest + 1`
+    // masks a base (`pip` below it): a base past its last finds nothing
+    let width = t.highest + 1;
+    let at = usize::try_from(base).ok().map(|b| (b, b.saturating_mul(width).saturating_add(pip)));
+    match at.and_then(|(b, at)| Some((b, *r.scoring.get(at)?))) {
+        Some((b, mut mask)) => {
+            // `base + pip` is in the table's window, as `base + highest` is
+            if stub && t.count_points[b + pip] != 0 {
                 mask.set(r.double(pip));
             }
+            mask
         }
-        None => {
-            for half in 0..=t.highest {
-                if t.points(base + int(half)) != 0 {
-                    if half != pip {
-                        mask.or_assign(&r.matching[half]);
-                    } else if stub {
-                        mask.set(r.double(pip));
-                    }
-                }
+        None => scoring_halves_scanned(r, base, pip, stub),
+    }
+}
+
+/// `scoring_halves` for a base outside the rules' table: half by half.
+#[inline(never)]
+fn scoring_halves_scanned<const W: usize>(
+    r: &crate::kernel::table::Rules<W>,
+    base: i64,
+    pip: usize,
+    stub: bool,
+) -> Bits<W> {
+    let mut mask = Bits::<W>::ZERO;
+    for half in 0..=r.t.highest {
+        if r.t.points(base + int(half)) != 0 {
+            if half != pip {
+                mask.or_assign(&r.matching[half]);
+            } else if stub {
+                mask.set(r.double(pip));
             }
         }
     }

@@ -16,12 +16,16 @@ use crate::kernel::table::{Table, BELOW_ANY_SCORE};
 
 impl<const W: usize> Hand<W> {
     /// `policies.points_if`: the points the mover would score by `mv`.
+    #[inline(always)]
     pub fn points_if(&self, mv: i64) -> i64 {
         self.points_as(self.turn, mv)
     }
 
     /// `points_if` as if `seat` were to move (the heuristic judges the
-    /// next opponent's replies on the ends as they are).
+    /// next opponent's replies on the ends as they are). Inlined into the
+    /// greedy bot's and the heuristic's loops over the moves (a call a
+    /// move, issue 37); the trial of matching-ends points out of line.
+    #[inline(always)]
     pub fn points_as(&self, seat: usize, mv: i64) -> i64 {
         if !is_tile_move(mv) {
             return 0;
@@ -32,15 +36,21 @@ impl<const W: usize> Hand<W> {
             return 0;
         }
         if t.headers {
-            // matching-ends points read the whole layout: play it
-            let mut trial = self.clone();
-            trial.record = false;
-            trial.log = Vec::new();
-            trial.turn = seat;
-            trial.apply(mv, None);
-            return trial.last_points;
+            return self.points_by_trial(seat, mv);
         }
         self.adjust_points(seat, t.points(self.count_after(mv)))
+    }
+
+    /// `points_as` where matching-ends points read the whole layout: the
+    /// move played on a copy.
+    #[inline(never)]
+    fn points_by_trial(&self, seat: usize, mv: i64) -> i64 {
+        let mut trial = self.clone();
+        trial.record = false;
+        trial.log = Vec::new();
+        trial.turn = seat;
+        trial.apply(mv, None);
+        trial.last_points
     }
 
     /// The points `seat` scores for a count that scores `points` by the
@@ -54,6 +64,7 @@ impl<const W: usize> Hand<W> {
     /// `policies._count_after`: the count after `mv`. Where the Python
     /// reference plays a double that becomes a spinner to learn the count,
     /// this computes what `place` would: the new hub covered on one side.
+    #[inline(always)]
     fn count_after(&self, mv: i64) -> i64 {
         let r = &*self.rules;
         let t = &r.t;
@@ -71,7 +82,7 @@ impl<const W: usize> Hand<W> {
 
     /// The count with the open end of `arm` taken away (or its hub's next
     /// side counted): what every tile played on `arm` adds to.
-    #[inline]
+    #[inline(always)]
     pub fn count_without_end(&self, arm: usize) -> i64 {
         if let Some(h) = slot(self.arm_hub[arm]) {
             let k = usize::from(self.hub_k[h]);

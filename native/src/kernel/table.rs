@@ -321,6 +321,12 @@ pub struct Rules<const W: usize> {
     /// other_half[tile * (highest + 1) + pip]; -1 where the tile lacks pip
     pub other: Vec<i8>,
     pub matching: Vec<Bits<W>>,
+    /// scoring[base * (highest + 1) + pip]: the tiles of every other half
+    /// than `pip` whose count scores laid on an end of `pip` whose arm's
+    /// share of the count is `base` (`count_points[base + half] != 0`), for
+    /// every `base` whose window `base..=base + highest` the points table
+    /// holds (the heuristic's reply scan, issue 37)
+    pub scoring: Vec<Bits<W>>,
     pub doubles: Bits<W>,
     pub full: Bits<W>,
     pub next_seat: Vec<usize>,
@@ -361,6 +367,17 @@ impl<const W: usize> Rules<W> {
             other[tile * (n + 1) + l] = small(h);
             other[tile * (n + 1) + h] = small(l);
         }
+        let bases = (t.count_points.len() + 1).saturating_sub(n + 1);
+        let mut scoring = vec![Bits::<W>::ZERO; bases * (n + 1)];
+        for (base, row) in scoring.chunks_exact_mut(n + 1).enumerate() {
+            for (pip, mask) in row.iter_mut().enumerate() {
+                for (half, tiles) in matching.iter().enumerate() {
+                    if half != pip && t.count_points[base + half] != 0 {
+                        mask.or_assign(tiles);
+                    }
+                }
+            }
+        }
         let players = t.players;
         Ok(Rules {
             size,
@@ -370,6 +387,7 @@ impl<const W: usize> Rules<W> {
             high,
             other,
             matching,
+            scoring,
             doubles,
             full,
             next_seat: (0..players).map(|s| (s + 1) % players).collect(),
