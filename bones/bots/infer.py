@@ -36,8 +36,9 @@ from bones.engine.hand import DRAW, PLAYING, Hand
 from bones.engine.moves import TILE_SHIFT
 
 #: Whether ``search``'s inference judges the plays made after draws
-#: (``idraw``), and the tree's and ``epimc``'s inference alike.
-DEFAULT_DRAWS = False
+#: (``idraw``), and the tree's and ``epimc``'s inference alike: level in
+#: strength, and never less informed (bench/results/strength-34-9.md).
+DEFAULT_DRAWS = True
 
 
 def heuristic_values(hand: Hand, unseen: int, counts: Sequence[int], drawable: int,

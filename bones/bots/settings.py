@@ -42,8 +42,9 @@ class SearchSettings:
     #: the most positions the solve of one world may visit (0: no limit)
     nodes: int
     #: whether the inference judges the plays made after draws
-    #: (``bones.bots.infer``; false: every world weighs 1 once anybody drew)
-    draws: bool = False
+    #: (``bones.bots.infer.DEFAULT_DRAWS``; false: every world weighs 1 once
+    #: anybody drew)
+    draws: bool = True
 
     def native(self) -> Any:
         """This value in the native core (``bones_native.SearchSettings``),
@@ -81,7 +82,7 @@ class TreeSettings:
     #: the weight of the heuristic's prior in the bound (0: none)
     prior: float = 0.0
     #: whether the inference judges the plays made after draws
-    draws: bool = False
+    draws: bool = True
 
     def native(self) -> Any:
         """This value in the native core (``bones_native.TreeSettings``),

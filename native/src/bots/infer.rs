@@ -24,8 +24,9 @@ use crate::kernel::hand::{Hand, HandSetup};
 use crate::kernel::moves::{tile_of, DRAW, PLAYING};
 
 /// Whether `search`'s inference judges the plays made after draws
-/// (`idraw`), and the tree's and `epimc`'s inference alike.
-pub const DEFAULT_DRAWS: bool = false;
+/// (`idraw`), and the tree's and `epimc`'s inference alike
+/// (`infer.DEFAULT_DRAWS`).
+pub const DEFAULT_DRAWS: bool = true;
 
 /// The heuristic's value of every move of `legal` for the mover of the
 /// full-information `hand` (`basic.heuristic_move` without its pruning; a
