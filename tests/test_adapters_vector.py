@@ -18,6 +18,7 @@ if core.native() is None or not hasattr(core.native(), "VectorCore"):
 
 from bones.adapters.gymnasium import env as scalar_env  # noqa: E402
 from bones.adapters.vector import BonesVectorEnv  # noqa: E402
+from bones.bots.search import DEFAULT_IDRAW  # noqa: E402
 
 
 def _pick(mask: np.ndarray, rng: np.random.Generator) -> int:
@@ -334,7 +335,8 @@ def test_a_penalty_match_rewards_a_side_for_what_it_was_not_charged() -> None:
     assert charged  # some hand charged one side more
 
 
-@pytest.mark.parametrize("text", ["search:threads=2", "search:seconds=0.1", "search:value=match"])
+@pytest.mark.parametrize("text", ["search:threads=2", "search:seconds=0.1", "search:value=match",
+                                  f"search:idraw={1 - DEFAULT_IDRAW}"])
 def test_a_search_the_core_would_play_otherwise_is_refused_in_one_line(text: str) -> None:
     # the tables step on the environment's threads with one-thread searches:
     # a search of several threads grows several trees (another move), so

@@ -173,7 +173,8 @@ class EpimcBot:
         for _ in range(max(1, self.iterations)):
             world = sample_world(obs, rng)
             worlds.append(world)
-            weights.append(math.exp(log_likelihood(world, obs.seat, obs.layout.log, self.infer))
+            weights.append(math.exp(log_likelihood(world, obs.seat, obs.layout.log, self.infer,
+                                                   self._search.settings.draws))
                            if self.infer > 0 else 1.0)
         limit = deal_limit(worlds, self.nodes)
         stop = current()

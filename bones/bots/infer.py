@@ -5,13 +5,25 @@ numbers to the last bit).
 The model of how a seat plays is a softmax, at temperature ``tau``, of the
 ``heuristic`` bot's values of its legal moves (the values the bot
 maximises, without its pruning, the opponent's proven voids left out of its
-reply estimate).  A world's hands at the start of the hand are its hands now
-with the tiles each seat has played put back, exact while nobody has drawn:
-a world is judged only while the history holds no draw (after a draw every
-world weighs 1).  Passes without a draw are forced: they say no more than the
-void bounds the sampler honours already.  A train layout's plays are not
-weighed (every world weighs 1): the model is the line heuristic's, whose
-replay of the history on a line hand does not play a train round.
+reply estimate), at each of the other seats' plays, replayed from the hand's
+start.  Passes and draws are not judged: a pass without a draw is forced and
+says no more than the void bounds the sampler honours already.  A train
+layout's plays are not weighed (every world weighs 1): the model is the line
+heuristic's, whose replay of the history on a line hand does not play a
+train round.
+
+While nobody has drawn, a world's hands at the start of the hand are its
+hands now with the tiles each seat has played put back, and every choice is
+judged.  Once the history holds draws (``draws``; without it every world
+weighs 1 then), the tiles drawn are unknown, but a seat's hand at any time
+after its own last draw is exact: its hand now and the tiles it played
+since.  So the replay judges only the choices made after the mover's last
+draw (every choice of a seat that never drew), whatever the others drew, and
+starts from a start of the hand consistent with the world
+(:func:`drawn_tiles`): each draw is given one tile of the drawer's own, held
+now or played after it, and the replay's boneyard draws exactly those, then
+the world's.  A replay that turns out inconsistent (a judged play not legal,
+the turn not the history's) stops judging there.
 """
 
 from __future__ import annotations
@@ -22,6 +34,11 @@ from collections.abc import Iterator, Sequence
 from bones.bots.basic import _REPLY, _Judge, _reply_estimate
 from bones.engine.hand import DRAW, PLAYING, Hand
 from bones.engine.moves import TILE_SHIFT
+
+#: Whether ``search``'s inference judges the plays made after draws
+#: (``idraw``), and the tree's and ``epimc``'s inference alike: level in
+#: strength, and never less informed (bench/results/strength-34-9.md).
+DEFAULT_DRAWS = True
 
 
 def heuristic_values(hand: Hand, unseen: int, counts: Sequence[int], drawable: int,
@@ -42,31 +59,166 @@ def heuristic_values(hand: Hand, unseen: int, counts: Sequence[int], drawable: i
     return out
 
 
-def other_choices(world: Hand, seat: int, history: Sequence[tuple[int, int, int]]
-                  ) -> Iterator[tuple[int, list[float]]]:
-    """Each choice the seats other than ``seat`` made in ``history`` (``(seat,
-    move, points)`` of every move of the hand so far), replayed in ``world``
-    from the hand's start: the index of the move played among the legal ones
-    and the heuristic's values of those (:func:`heuristic_values`).  Nothing
-    when the history holds a draw or a seat beyond the table."""
+def open_at_draws(world: Hand, history: Sequence[tuple[int, int, int]]) -> list[int]:
+    """The tiles that fit the layout's open ends at each draw of
+    ``history``, in order: the history's plays laid on a scratch hand whose
+    every seat holds every tile (the layout depends on the plays alone)."""
+    rules = world.rules
+    full = rules.tiles.full
+    h = Hand(rules, [full] * rules.players, [], world.leader, [0] * rules.owners,
+             number=world.number)
+    out: list[int] = []
+    for s, move, _ in history:
+        if move == DRAW:
+            out.append(h.open_mask)
+        elif move >= 0:
+            h.turn = s
+            h.apply(move)
+    return out
+
+
+def drawn_tiles(world: Hand, history: Sequence[tuple[int, int, int]]) -> list[int] | None:
+    """A tile for each draw of ``history`` (in order) that makes a start of
+    the hand consistent with ``world``: each draw by a seat takes one of that
+    seat's tiles held now or played after the draw (so every play finds its
+    tile in hand).  A forced draw (the drawer keeps the turn) must find no
+    tile of the drawer's fitting the ends, a voluntary one (the turn passes,
+    under ``draw_while_able``) some.  The draws are given their tiles from
+    the last to the first: of the drawer's tiles still free, those fitting
+    the ends at this draw if it is forced; else, leaving out the last free
+    tile fitting the ends of a voluntary draw (this one or an earlier one)
+    if others are free, those fitting the ends at its latest earlier forced
+    draw where some fit (they must be drawn here at the latest, not held
+    before), else any; among them the one played soonest (held now: last),
+    the lowest on ties.  So a forced draw immediately followed by the
+    drawer's play gets the tile played.  None when some draw finds no tile
+    (the world's counts disagree with the history)."""
+    rules = world.rules
+    opens = open_at_draws(world, history)
+    n = len(history)
+    free = list(world.hands[:rules.players])
+    due = [n] * rules.tiles.size
+    # each seat's draws: the ends' tiles at each forced one (0: voluntary),
+    # and at each voluntary one (0: forced)
+    ends: list[list[int]] = [[] for _ in free]
+    able: list[list[int]] = [[] for _ in free]
+    forced: list[bool] = []
+    for i, (s, move, _) in enumerate(history):
+        if move == DRAW:
+            keeps = (history[i + 1][0] if i + 1 < n else world.turn) == s
+            ends[s].append(opens[len(forced)] if keeps else 0)
+            able[s].append(0 if keeps else opens[len(forced)])
+            forced.append(keeps)
+    k = len(forced)
+    drawn = [0] * k
+    for i in range(n - 1, -1, -1):
+        s, move, _ = history[i]
+        if move >= 0:
+            tile = move >> TILE_SHIFT
+            free[s] |= 1 << tile
+            due[tile] = i
+            continue
+        if move != DRAW:
+            continue
+        k -= 1
+        mine = ends[s]
+        here = mine.pop()
+        able[s].pop()
+        cands = free[s]
+        if not cands:
+            return None
+        pick = cands & here
+        if not pick:
+            # the last free tile fitting the ends of an earlier voluntary
+            # draw (or this one) stays in hand, if others are free
+            keep = 0
+            for fits in (*able[s], 0 if forced[k] else opens[k]):
+                last = cands & fits
+                if last and not last & (last - 1):
+                    keep |= last
+            if cands & ~keep:
+                cands &= ~keep
+            j = len(mine)
+            while not pick and j:
+                j -= 1
+                pick = cands & mine[j]
+            if not pick:
+                pick = cands
+        best = -1
+        while pick:
+            low = pick & -pick
+            t = low.bit_length() - 1
+            if best < 0 or due[t] < due[best]:
+                best = t
+            pick ^= low
+        free[s] &= ~(1 << best)
+        drawn[k] = best
+    return drawn
+
+
+def last_draws(players: int, history: Sequence[tuple[int, int, int]]) -> list[int]:
+    """The index in ``history`` of each seat's last draw (-1: none)."""
+    last = [-1] * players
+    for i, (s, move, _) in enumerate(history):
+        if move == DRAW:
+            last[s] = i
+    return last
+
+
+def replay_start(world: Hand, history: Sequence[tuple[int, int, int]]) -> Hand | None:
+    """The hand at the start of ``history`` (``(seat, move, points)`` of
+    every move of the hand so far) that ``world`` implies: its hands with the
+    tiles played put back and the tiles drawn (:func:`drawn_tiles`) taken
+    out, its boneyard drawing those first, its scores less the points
+    scored.  None when the history holds a seat beyond the table or the
+    draws cannot be given tiles."""
     rules = world.rules
     players = rules.players
-    if any(move == DRAW for _, move, _ in history) or any(s >= players for s, _, _ in history):
-        return
+    if any(s >= players for s, _, _ in history):
+        return None
     hands = list(world.hands[:players])
     scores = list(world.scores)
     for s, move, points in history:
         if move >= 0:
             hands[s] |= 1 << (move >> TILE_SHIFT)
         scores[rules.owner[s]] -= points
-    h = Hand(rules, hands, list(world.boneyard), world.leader, scores, world.lead_tile,
+    boneyard = list(world.boneyard)
+    if any(move == DRAW for _, move, _ in history):
+        got = drawn_tiles(world, history)
+        if got is None or len(got) != world.bone_pos:
+            return None
+        boneyard[:len(got)] = got
+        for (s, _, _), t in zip((e for e in history if e[1] == DRAW), got, strict=True):
+            hands[s] &= ~(1 << t)
+    h = Hand(rules, hands, boneyard, world.leader, scores, world.lead_tile,
              world.lead_doubles_only, world.out_of_play, number=world.number)
     h.bone_end = world.bone_end
+    return h
+
+
+def other_choices(world: Hand, seat: int, history: Sequence[tuple[int, int, int]],
+                  draws: bool = DEFAULT_DRAWS) -> Iterator[tuple[int, list[float]]]:
+    """Each choice the seats other than ``seat`` made in ``history`` (``(seat,
+    move, points)`` of every move of the hand so far), replayed in ``world``
+    from the hand's start (:func:`replay_start`): the index of the move
+    played among the legal ones and the heuristic's values of those
+    (:func:`heuristic_values`).  Nothing when the history holds a seat
+    beyond the table, or a draw without ``draws``; with it, the choices made
+    after the mover's last draw."""
+    rules = world.rules
+    if any(s >= rules.players for s, _, _ in history):
+        return
+    last = last_draws(rules.players, history)
+    if max(last, default=-1) >= 0 and not draws:
+        return
+    h = replay_start(world, history)
+    if h is None:
+        return
     full = rules.tiles.full
-    for s, move, _ in history:
+    for i, (s, move, _) in enumerate(history):
         if h.state != PLAYING or h.turn != s:
             break
-        if s != seat and move >= 0:
+        if s != seat and move >= 0 and i > last[s]:
             legal = h.legal_moves()
             played = move & ~1 if not h.placed else move
             if len(legal) > 1:
@@ -79,16 +231,16 @@ def other_choices(world: Hand, seat: int, history: Sequence[tuple[int, int, int]
 
 
 def log_likelihood(world: Hand, seat: int, history: Sequence[tuple[int, int, int]],
-                   tau: float) -> float:
+                   tau: float, draws: bool = DEFAULT_DRAWS) -> float:
     """The log-likelihood of the other seats' plays of ``history`` (``(seat,
     move, points)`` of every move of the hand so far) in ``world``, for the
     observer ``seat``, each a softmax of the heuristic's values at
-    temperature ``tau``; 0 when the history holds a draw, and on a train
-    layout."""
+    temperature ``tau`` (:func:`other_choices`; ``draws``: past the first
+    draw); 0 on a train layout."""
     if tau <= 0 or world.rules.trains is not None:
         return 0.0
     ll = 0.0
-    for at, values in other_choices(world, seat, history):
+    for at, values in other_choices(world, seat, history, draws):
         top = max(values)
         total = 0.0
         for v in values:
@@ -97,4 +249,5 @@ def log_likelihood(world: Hand, seat: int, history: Sequence[tuple[int, int, int
     return ll
 
 
-__all__ = ["heuristic_values", "log_likelihood", "other_choices"]
+__all__ = ["DEFAULT_DRAWS", "drawn_tiles", "heuristic_values", "last_draws", "log_likelihood",
+           "open_at_draws", "other_choices", "replay_start"]

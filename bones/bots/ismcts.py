@@ -63,7 +63,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bones.bots.infer import heuristic_values, log_likelihood
+from bones.bots.infer import DEFAULT_DRAWS, heuristic_values, log_likelihood
 from bones.bots.info import BotInfo, Param, named
 from bones.bots.policies import margin
 from bones.bots.rollouts import POLICIES
@@ -162,7 +162,8 @@ class IsmctsBot:
                  scale: float = DEFAULT_SCALE, solve: int = DEFAULT_SOLVE,
                  infer: float = DEFAULT_INFER, worlds: int = DEFAULT_WORLDS,
                  depth: int = DEFAULT_DEPTH, nodes: int = DEFAULT_NODES,
-                 threads: int = 1, prior: float = DEFAULT_PRIOR) -> None:
+                 threads: int = 1, prior: float = DEFAULT_PRIOR,
+                 draws: bool = DEFAULT_DRAWS) -> None:
         self.iterations = iterations
         self.seconds = seconds
         self.policy = policy
@@ -176,11 +177,14 @@ class IsmctsBot:
         self.nodes = nodes
         self.threads = threads
         self.prior = prior
+        # whether the inference judges the plays made after draws (search's
+        # idraw; bones.bots.infer)
+        self.draws = draws
         #: what the tree is told, as one value (the native core's configuration)
         self.settings = TreeSettings(iterations=iterations, seconds=seconds, policy=policy,
                                      explore=explore, scale=scale, solve=solve, infer=infer,
                                      worlds=worlds, depth=depth, nodes=nodes, threads=threads,
-                                     prior=prior)
+                                     prior=prior, draws=draws)
         self.name = named("ismcts", PARAMS, {
             "iterations": iterations, "seconds": seconds, "policy": policy,
             "explore": explore, "scale": scale, "solve": solve, "infer": infer,
@@ -277,7 +281,7 @@ class IsmctsBot:
                 if stop is not None:
                     stop.check()
                 w = sample_world(obs, rng)
-                lls.append(log_likelihood(w, obs.seat, obs.layout.log, self.infer))
+                lls.append(log_likelihood(w, obs.seat, obs.layout.log, self.infer, self.draws))
                 pool.append(w)
             top = max(lls)
             total = 0.0

@@ -36,7 +36,7 @@ import math
 import time
 from typing import Any, NamedTuple
 
-from bones.bots.infer import log_likelihood
+from bones.bots.infer import DEFAULT_DRAWS, log_likelihood
 from bones.bots.info import BotInfo, Param, named
 from bones.bots.ismcts import DEFAULT_EXPLORE, DEFAULT_PRIOR, DEFAULT_SCALE, IsmctsBot
 from bones.bots.matchvalue import WIN, MatchTable, match_table
@@ -82,6 +82,10 @@ DEFAULT_TREE = 22
 #: 55 tiles (about 25 ms a decision natively), 2,393 on the double-twelve
 #: set's 91 (about 50 ms unscaled; bench/results/trains-search.md).
 TRAIN_TILES = 55
+#: Whether the inference judges the other seats' plays made after draws
+#: (``idraw``; 0: every world weighs 1 once anybody has drawn):
+#: bench/results/strength-34-9.md.
+DEFAULT_IDRAW = int(DEFAULT_DRAWS)
 #: The temperature of the inference in ``search``'s tree (0: every iteration
 #: deals a fresh world; ``ismcts``'s ``infer``): bench/results/strength-34-6.md.
 DEFAULT_TREE_INFER = 0.0
@@ -114,6 +118,9 @@ def _params(iterations: int, solve: bool) -> tuple[Param, ...]:
         Param("infer", float, DEFAULT_INFER,
               "temperature of the model of the other seats that weights worlds by their "
               "plays (0: every world weighs the same)", minimum=0, maximum=10.0),
+        Param("idraw", int, DEFAULT_IDRAW,
+              "judge the other seats' plays made after their last draw (1), or no play once "
+              "anybody has drawn (0)", minimum=0, maximum=1),
         Param("value", str, DEFAULT_VALUE,
               "what a hand's end is worth: its points, or the probability of winning the "
               "match (variants with a target)", VALUES),
@@ -174,7 +181,7 @@ class SearchBot:
                  value: str = DEFAULT_VALUE, threads: int = 1, tree: int = DEFAULT_TREE,
                  scale: float = DEFAULT_SCALE, nodes: int = DEFAULT_NODES,
                  explore: float = DEFAULT_EXPLORE, tinfer: float = DEFAULT_TREE_INFER,
-                 prior: float = DEFAULT_PRIOR) -> None:
+                 prior: float = DEFAULT_PRIOR, idraw: int = DEFAULT_IDRAW) -> None:
         self.iterations = iterations
         self.rollouts = rollouts
         self.seconds = seconds
@@ -182,6 +189,7 @@ class SearchBot:
         self._policy = POLICIES[policy]
         self.solve = solve
         self.infer = infer
+        self.idraw = idraw
         self.value = value
         # the native search's threads: the worlds' judging ignores them (the
         # moves are the same for any number), the tree grows that many trees
@@ -197,7 +205,7 @@ class SearchBot:
         #: what the search is told, as one value (the native core's budget)
         self.settings = SearchSettings(iterations=iterations, rollouts=rollouts, policy=policy,
                                        seconds=seconds, solve=solve, infer=infer,
-                                       threads=threads, nodes=nodes)
+                                       threads=threads, nodes=nodes, draws=bool(idraw))
         self._tree = (self._tree_of(tree * iterations) if tree > 0 else None)
         # the trees of train layouts of larger sets, by iterations (tree_bot)
         self._scaled: dict[int, IsmctsBot] = {}
@@ -209,13 +217,14 @@ class SearchBot:
             "policy": self.policy, "solve": self.solve, "infer": self.infer,
             "value": self.value, "threads": self.threads, "tree": self.tree,
             "scale": self.scale, "nodes": self.nodes, "explore": self.explore,
-            "tinfer": self.tinfer, "prior": self.prior})
+            "tinfer": self.tinfer, "prior": self.prior, "idraw": self.idraw})
 
     def _tree_of(self, iterations: int) -> IsmctsBot:
         """The tree of ``iterations`` with this search's knobs."""
         return IsmctsBot(iterations=iterations, seconds=self.seconds, policy=self.policy,
                          explore=self.explore, scale=self.scale, infer=self.tinfer,
-                         nodes=self.nodes, threads=self.threads, prior=self.prior)
+                         nodes=self.nodes, threads=self.threads, prior=self.prior,
+                         draws=bool(self.idraw))
 
     def table(self, rules: Rules) -> MatchTable | None:
         """The match objective's table for ``rules`` (None: points)."""
@@ -363,7 +372,8 @@ class SearchBot:
             if stop is not None:
                 stop.check()
             base = list(world.scores)
-            weight = (math.exp(log_likelihood(world, obs.seat, history, self.infer))
+            weight = (math.exp(log_likelihood(world, obs.seat, history, self.infer,
+                                              self.settings.draws))
                       if self.infer > 0 else 1.0)
             weights += weight
             if not solvable(world, self.solve):

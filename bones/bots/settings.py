@@ -41,6 +41,10 @@ class SearchSettings:
     threads: int
     #: the most positions the solve of one world may visit (0: no limit)
     nodes: int
+    #: whether the inference judges the plays made after draws
+    #: (``bones.bots.infer.DEFAULT_DRAWS``; false: every world weighs 1 once
+    #: anybody drew)
+    draws: bool = True
 
     def native(self) -> Any:
         """This value in the native core (``bones_native.SearchSettings``),
@@ -77,6 +81,8 @@ class TreeSettings:
     threads: int = 1
     #: the weight of the heuristic's prior in the bound (0: none)
     prior: float = 0.0
+    #: whether the inference judges the plays made after draws
+    draws: bool = True
 
     def native(self) -> Any:
         """This value in the native core (``bones_native.TreeSettings``),

@@ -117,7 +117,7 @@ pub fn epimc<const W: usize>(
     for _ in 0..budget.iterations.max(1) {
         let world = view.sample_world(rng)?;
         let w = if budget.infer > 0.0 {
-            log_likelihood(&world, view.seat, &view.history, budget.infer).exp()
+            log_likelihood(&world, view.seat, &view.history, budget.infer, budget.draws).exp()
         } else {
             1.0
         };

@@ -20,7 +20,7 @@
 //! own choices are made once per information set, not once per world.
 
 use crate::bots::heuristic::Hidden;
-use crate::bots::infer::{heuristic_values, log_likelihood};
+use crate::bots::infer::{heuristic_values, log_likelihood, DEFAULT_DRAWS};
 use crate::bots::margin;
 use crate::bots::rollouts::{rollout_move, Policy};
 use crate::bots::search::DEFAULT_NODES;
@@ -80,6 +80,8 @@ pub struct Config {
     /// plays the other seats made (`infer.rs`)
     pub infer: f64,
     pub worlds: usize,
+    /// whether the inference judges the plays made after draws (`infer.rs`)
+    pub draws: bool,
     /// the most moves the tree holds below the root (0: no limit); deeper
     /// the walk stops and the leaf is valued
     pub depth: usize,
@@ -116,6 +118,7 @@ impl Config {
             solve: 0,
             infer: 0.0,
             worlds: DEFAULT_WORLDS,
+            draws: DEFAULT_DRAWS,
             depth: 0,
             root: Root::Bound,
             trees: 1,
@@ -365,7 +368,7 @@ fn grow<const W: usize>(
                 break;
             }
             let world = view.sample_world(rng)?;
-            lls.push(log_likelihood(&world, view.seat, &view.history, config.infer));
+            lls.push(log_likelihood(&world, view.seat, &view.history, config.infer, config.draws));
             pool.push(world);
         }
         let top = lls.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
@@ -553,6 +556,7 @@ mod tests {
             solve,
             infer: if solve == 0 { 0.0 } else { 8.0 },
             worlds: 20,
+            draws: solve != 0,
             depth: solve / 4,
             root: Root::Bound,
             trees: 1,

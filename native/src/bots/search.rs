@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::bots::infer::log_likelihood;
+use crate::bots::infer::{log_likelihood, DEFAULT_DRAWS};
 use crate::bots::matchvalue::MatchTable;
 use crate::bots::rollouts::{rollout_move, Policy};
 use crate::bots::solve::{solvable, Solver};
@@ -68,6 +68,9 @@ pub struct Budget {
     /// the temperature of the inference's model of the other seats (0: every
     /// world weighs the same)
     pub infer: f64,
+    /// whether the inference judges the plays made after draws (`idraw`;
+    /// false: every world weighs 1 once anybody has drawn)
+    pub draws: bool,
     /// threads that judge the sampled worlds (1: the caller's); the worlds
     /// are drawn in one stream and their values summed in world order, so
     /// the result does not depend on it
@@ -102,6 +105,7 @@ impl Budget {
             deadline,
             solve,
             infer,
+            draws: DEFAULT_DRAWS,
             threads: 1,
             table: None,
             nodes: DEFAULT_NODES,
@@ -244,7 +248,7 @@ impl<const W: usize> Judge<W> {
         let me = view.layout.rules.t.owner[view.seat];
         let base = &world.scores;
         let weight = if budget.infer > 0.0 {
-            log_likelihood(world, view.seat, &view.history, budget.infer).exp()
+            log_likelihood(world, view.seat, &view.history, budget.infer, budget.draws).exp()
         } else {
             1.0
         };

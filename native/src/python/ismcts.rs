@@ -63,6 +63,7 @@ impl TreeSettings {
                 "nodes",
                 "threads",
                 "prior",
+                "draws",
             ],
             "the tree settings",
         )?;
@@ -92,6 +93,7 @@ impl TreeSettings {
             solve: f.get("solve")?,
             infer: f.get("infer")?,
             worlds: f.get("worlds")?,
+            draws: f.get("draws")?,
             depth: f.get("depth")?,
             root: Root::Bound,
             trees: f.get::<usize>("threads")?.max(1),

@@ -123,7 +123,17 @@ impl SearchSettings {
     fn new(fields: &Bound<'_, PyDict>) -> PyResult<Self> {
         let f = Fields::of(
             fields,
-            &["iterations", "rollouts", "policy", "seconds", "solve", "infer", "threads", "nodes"],
+            &[
+                "iterations",
+                "rollouts",
+                "policy",
+                "seconds",
+                "solve",
+                "infer",
+                "threads",
+                "nodes",
+                "draws",
+            ],
             "the search settings",
         )?;
         let (iterations, rollouts, threads): (usize, usize, usize) =
@@ -144,6 +154,7 @@ impl SearchSettings {
         let budget = Budget {
             threads,
             nodes: f.get("nodes")?,
+            draws: f.get("draws")?,
             ..Budget::new(iterations, rollouts, f.policy()?, None, f.get("solve")?, infer)
         };
         Ok(SearchSettings { budget, seconds })
