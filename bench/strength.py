@@ -109,10 +109,14 @@ def rung(variant: str, below: str, above: str, matches: int, seed: int, jobs: in
     seconds = time.perf_counter() - start
     cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     report: dict[str, Any] = json.loads(done.stdout)
-    return {"variant": variant, "below": below, "above": above, "command": command,
-            "seconds": round(seconds, 1),
-            "cpu_seconds": round(cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime, 1),
-            **paired(report, above)}
+    row = {"variant": variant, "below": below, "above": above, "command": command,
+           "seconds": round(seconds, 1),
+           "cpu_seconds": round(cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime, 1),
+           **paired(report, above)}
+    # each rung as it ends, so a long ladder stopped half way keeps what it measured
+    print(f"  {above} over {below}: {row['wins']} / {row['decided']} ({100 * row['value']:.1f}%), "
+          f"{_elo_text(row['elo'])} Elo; {row['cpu_seconds']} s of CPU", file=sys.stderr, flush=True)
+    return row
 
 
 def paired(report: dict[str, Any], above: str) -> dict[str, Any]:
