@@ -309,8 +309,11 @@ def test_the_search_rarely_errs_by_its_own_analysis_and_a_dump_is_flagged(
     own = [d for analysis, dumps in judged for d in analysis.decisions if d.ply not in dumps]
     dumped = [d for analysis, dumps in judged for d in analysis.decisions if d.ply in dumps]
     assert len(own) > 60 and len(dumped) >= 3
-    # the search's moves, judged in other worlds at the same budget
-    assert sum(d.mistake for d in own) <= 0.1 * len(own)
+    # the search's moves, judged in other worlds at the same budget: 15 of
+    # 157 flagged while the inference stopped at the first draw, 16 since it
+    # judges plays past draws (the analysis weighs its worlds so too), the
+    # mean loss 0.27 points a decision either way
+    assert sum(d.mistake for d in own) <= 0.12 * len(own)
     assert sum(d.loss for d in own) / len(own) < 1.0
     # the dumps: flagged, and far costlier than the search's own moves
     # (docs/play.md: 8 of 12 dumps flagged in 40 games; here 3 of the 5 the

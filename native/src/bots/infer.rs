@@ -326,7 +326,7 @@ mod tests {
     fn past_draws_the_choices_after_the_last_draw_are_judged() {
         // draw until able to play
         let mut t = table(6, 2);
-        t.max_draws = 1 << 30;
+        t.max_draws = crate::kernel::table::UNLIMITED_DRAWS;
         let r = Arc::new(Rules::<1>::new(t).unwrap());
         let (mut judged, mut with_draws) = (0, 0);
         for seed in 0..40u64 {

@@ -367,7 +367,13 @@ impl<const W: usize> Rules<W> {
             other[tile * (n + 1) + l] = small(h);
             other[tile * (n + 1) + h] = small(l);
         }
-        let bases = (t.count_points.len() + 1).saturating_sub(n + 1);
+        // none where no count scores (block and train games): the reply
+        // scan then finds nothing either way, and a table keeps no dead rows
+        let bases = if t.count_points.iter().any(|&p| p != 0) {
+            (t.count_points.len() + 1).saturating_sub(n + 1)
+        } else {
+            0
+        };
         let mut scoring = vec![Bits::<W>::ZERO; bases * (n + 1)];
         for (base, row) in scoring.chunks_exact_mut(n + 1).enumerate() {
             for (pip, mask) in row.iter_mut().enumerate() {

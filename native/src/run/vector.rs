@@ -410,6 +410,7 @@ impl<const W: usize> Env<W> {
         let rules_heap = 4 * vec(tiles, size_of::<i64>())
             + vec(tiles * pips, 1)
             + vec(pips, size_of::<Bits<W>>())
+            + vec(rules.scoring.len(), size_of::<Bits<W>>())
             + 3 * vec(players, size_of::<usize>())
             + vec(t.count_points.len(), 8)
             + vec(t.header_points.len(), 8)
