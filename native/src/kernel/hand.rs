@@ -410,6 +410,7 @@ impl<const W: usize> Hand<W> {
         } = self;
         let t = &rules.t;
         let owners = t.owners;
+        let used_hubs = *n_hubs;
         *hands = [Bits::<W>::ZERO; MAX_PLAYERS];
         hands[..dealt.len()].copy_from_slice(&dealt);
         *bone_end = deck.len().saturating_sub(t.reserve);
@@ -428,7 +429,9 @@ impl<const W: usize> Hand<W> {
         *n_hubs = 0;
         *hub_pip = [0; MAX_HUBS];
         *hub_k = [0; MAX_HUBS];
-        *hub_mult = [[0; 5]; MAX_HUBS];
+        // the hubs' points (40 bytes an entry, a call to memset whole) only
+        // as far as used: `new_hub` writes an entry whole before any read
+        hub_mult[..used_hubs].iter_mut().for_each(|m| *m = [0; 5]);
         *hub_cross = [(NO, NO); MAX_HUBS];
         *hub_sides_left = [0; MAX_HUBS];
         *hub_spins = [false; MAX_HUBS];
@@ -668,15 +671,15 @@ impl<const W: usize> Hand<W> {
             let draw = self.bone_end > self.bone_pos && self.drawn_turn < r.t.max_draws;
             return Some(Pick::Forced(if draw { DRAW } else { PASS }));
         }
+        // every one of the `PICK_ARMS` arms, those past the last closed
+        // (`open_ends`): no branch on which are open or how many there are
         let mut fits = [Bits::<W>::ZERO; PICK_ARMS];
         let mut counts = [0usize; PICK_ARMS];
         let mut tiles = 0;
-        for arm in 0..self.n_arms {
-            if let Some(pip) = slot(self.arm_open[arm]) {
-                fits[arm] = hand.and(&r.matching[pip]);
-                counts[arm] = fits[arm].len();
-                tiles += counts[arm];
-            }
+        for arm in 0..PICK_ARMS {
+            fits[arm] = hand.and(r.fitting(self.arm_open[arm]));
+            counts[arm] = fits[arm].len();
+            tiles += counts[arm];
         }
         let (pass, draw) = self.after_tile_moves();
         let n = tiles + usize::from(pass) + usize::from(draw);
@@ -860,13 +863,7 @@ impl<const W: usize> Hand<W> {
         }
         // the rules borrowed, not cloned: an `Arc`'s count is an atomic
         let r = &*self.rules;
-        let mut mask = Bits::<W>::ZERO;
-        for a in 0..self.n_arms {
-            if let Some(pip) = slot(self.arm_open[a]) {
-                mask.or_assign(&r.matching[pip]);
-            }
-        }
-        self.open_mask = mask;
+        self.open_mask = self.open_ends(r);
         self.placed += 1;
         self.on_table.set(tile);
         self.last_player = Some(seat);
@@ -895,6 +892,26 @@ impl<const W: usize> Hand<W> {
             return; // the same player may play again
         }
         self.advance();
+    }
+
+    /// The tiles that fit some open arm (`open_mask` after a play). A
+    /// layout of at most `PICK_ARMS` arms is read whole, the arms past the
+    /// last closed (-1: `new_arm` adds them in order, `new` and `renew`
+    /// close them all), with no branch on which are open or on how many
+    /// there are (issue 37); a larger one arm by arm.
+    #[inline(always)]
+    fn open_ends(&self, r: &Rules<W>) -> Bits<W> {
+        let mut mask = Bits::<W>::ZERO;
+        if self.n_arms <= PICK_ARMS {
+            for &pip in &self.arm_open[..PICK_ARMS] {
+                mask.or_assign(r.fitting(pip));
+            }
+            return mask;
+        }
+        for &pip in &self.arm_open[..self.n_arms] {
+            mask.or_assign(r.fitting(pip));
+        }
+        mask
     }
 
     fn scoring_play(

@@ -284,6 +284,10 @@ enum Kept {
 }
 
 struct Table<const W: usize> {
+    /// the match's rules, held apart from it for the batch: `play` reads
+    /// them while the match changes, where an `Arc` clone a game (two
+    /// atomic operations) did it before (issue 37)
+    rules: Arc<Rules<W>>,
     mt: Match<W>,
     hand: Option<Hand<W>>,
     /// where the heuristic plays its candidate moves (`copy_for_play`
@@ -302,7 +306,7 @@ impl Kept {
             let mut mt = Match::new(Arc::clone(r), st.m.clone(), 0);
             mt.leads_apart = apart;
             let (legal, before) = (Vec::with_capacity(64), Vec::with_capacity(r.t.owners));
-            Box::new(Table { mt, hand: None, scratch: None, legal, before })
+            Box::new(Table { rules: Arc::clone(r), mt, hand: None, scratch: None, legal, before })
         }
         match &st.rules {
             AnyRules::W1(r) => Kept::W1(new(r, st, leads_apart)),
@@ -602,14 +606,12 @@ impl Game<'_> {
         hists: &mut TableHists,
         timing: &mut [BTreeMap<i64, u64>],
     ) -> Result<(), String> {
-        let Table { mt, hand: slot, scratch, legal, before } = kept;
-        if mt.rules.t.trains.is_some() {
+        let Table { rules, mt, hand: slot, scratch, legal, before } = kept;
+        if rules.t.trains.is_some() {
             // a train layout's match (run::trains): the one dispatch, per game
-            return self.play_trains(&mt.rules, st, vector, hists, timing);
+            return self.play_trains(rules, st, vector, hists, timing);
         }
         let sim = self.sim;
-        // one count a game (the match is borrowed mutably while `t` is read)
-        let rules = Arc::clone(&mt.rules);
         let t = &rules.t;
         let players = t.players;
         // per seat, on the stack (no allocation a game)
@@ -774,11 +776,19 @@ impl Game<'_> {
             settle,
         } = *game;
         hists.game_hands.add(hands);
-        let mut ordered = [0i64; MAX_PLAYERS];
-        let ordered = &mut ordered[..result.len()];
-        ordered.copy_from_slice(result);
-        ordered.sort_unstable_by(|a, b| b.cmp(a));
-        let margin = if ordered.len() > 1 { ordered[0] - ordered[1] } else { 0 };
+        // the best result less the second best (a tie for the best: 0),
+        // found in one pass where a sort of the results was a call a game
+        let margin = match result {
+            [first, rest @ ..] if !rest.is_empty() => {
+                let (mut top, mut second) = (*first, i64::MIN);
+                for &x in rest {
+                    second = second.max(x.min(top));
+                    top = top.max(x);
+                }
+                top - second
+            }
+            _ => 0,
+        };
         hists.margin.add(margin);
         vector[slots.hands] = hands;
         vector[slots.moves] = moves;
