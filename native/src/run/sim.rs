@@ -145,6 +145,10 @@ pub(crate) fn time_bin(us: f64) -> i64 {
     (TIME_BINS * us.ln()).round() as i64
 }
 
+/// The least length of a batch's vector: every index a byte can hold
+/// (`Sim::game_into`'s pair products).
+const BYTE_ROOM: usize = 256;
+
 /// Keys below this are counted in a histogram's dense part.
 const DENSE: usize = 4096;
 
@@ -420,7 +424,15 @@ impl Sim {
         out: &mut Totals,
     ) -> Result<(), String> {
         let players = self.players;
-        let mut vector = vec![0i64; self.size];
+        // room for every byte-wide index past the vector's own entries
+        // (left 0), so that the pair products' indices, bytes, need no check
+        let mut vector = vec![0i64; self.size.max(BYTE_ROOM)];
+        let byte_pairs: Option<Vec<(u8, u8)>> = self
+            .pairs
+            .iter()
+            .map(|&(i, j)| Some((u8::try_from(i).ok()?, u8::try_from(j).ok()?)))
+            .collect();
+        let bytes = byte_pairs.as_deref();
         let apart = self.duplicate.is_some();
         let mut kept: Vec<Kept> = self.tables.iter().map(|st| Kept::of(st, apart)).collect();
         let mut game = Game {
@@ -437,7 +449,7 @@ impl Sim {
                 game.seed = derive(seed, &[d]);
                 deal.iter_mut().for_each(|v| *v = 0);
                 for rot in 0..dup.rotations {
-                    self.game_into(&mut game, &mut kept, rot, &mut vector, out)?;
+                    self.game_into(&mut game, &mut kept, rot, &mut vector, bytes, out)?;
                     // `duplicate.add_game`, per table
                     for (st, ds) in self.tables.iter().zip(&dup.slots) {
                         let slots = &st.slots;
@@ -465,19 +477,23 @@ impl Sim {
         }
         for g in start..stop {
             game.seed = derive(seed, &[g]);
-            self.game_into(&mut game, &mut kept, narrow(g % wide(players)), &mut vector, out)?;
+            let rot = narrow(g % wide(players));
+            self.game_into(&mut game, &mut kept, rot, &mut vector, bytes, out)?;
         }
         Ok(())
     }
 
     /// One game (under every table) of `game.seed` with the lineup rotated
-    /// by `rot` seats, its quantities left in `vector` and added to `out`.
+    /// by `rot` seats, its quantities left in `vector` (its first `size`
+    /// entries; `run_into` gives it `BYTE_ROOM` at least) and added to `out`;
+    /// `bytes`: the pairs as bytes, where every index is one.
     fn game_into(
         &self,
         game: &mut Game<'_>,
         kept: &mut [Kept],
         rot: usize,
         vector: &mut [i64],
+        bytes: Option<&[(u8, u8)]>,
         out: &mut Totals,
     ) -> Result<(), String> {
         let players = self.players;
@@ -485,7 +501,7 @@ impl Sim {
             game.seated[s] = (s + rot) % players;
             game.bot_ids[s] = self.which[game.seated[s]];
         }
-        vector.iter_mut().for_each(|v| *v = 0);
+        vector[..self.size].iter_mut().for_each(|v| *v = 0);
         for (t, (st, mt)) in self.tables.iter().zip(kept.iter_mut()).enumerate() {
             let hists = &mut out.hists[t];
             let timing = &mut out.timing;
@@ -499,8 +515,19 @@ impl Sim {
         for (s, &v) in out.sums.iter_mut().zip(vector.iter()) {
             *s += v;
         }
-        for (p, &(i, j)) in out.pairs.iter_mut().zip(&self.pairs) {
-            *p += vector[i] * vector[j];
+        match (bytes, <&[i64; BYTE_ROOM]>::try_from(&vector[..BYTE_ROOM])) {
+            // a byte indexes the room with no check (issue 37: the check of
+            // each index was a quarter of the products' instructions)
+            (Some(pairs), Ok(room)) => {
+                for (p, &(i, j)) in out.pairs.iter_mut().zip(pairs) {
+                    *p += room[usize::from(i)] * room[usize::from(j)];
+                }
+            }
+            _ => {
+                for (p, &(i, j)) in out.pairs.iter_mut().zip(&self.pairs) {
+                    *p += vector[i] * vector[j];
+                }
+            }
         }
         Ok(())
     }
