@@ -378,10 +378,12 @@ impl<const W: usize> Hand<W> {
     }
 
     /// Make `self` the hand `Hand::new(self.rules, setup)` makes, in place:
-    /// every field as `new` sets it, the vectors' buffers kept (a simulation
-    /// deals a hand a game; building, moving and dropping a 1.9 KB hand and
-    /// its vectors each time was a sixth of a Sniff hand, issue 37). Gives
-    /// back the setup's `hands`, for the next deal to fill.
+    /// every field as `new` sets it (but the hubs' points, which nothing
+    /// reads past `n_hubs` and `new_hub` writes whole), the vectors'
+    /// buffers kept (a simulation deals a hand a game; building, moving and
+    /// dropping a 1.9 KB hand and its vectors each time was a sixth of a
+    /// Sniff hand, issue 37). Gives back the setup's `hands`, for the next
+    /// deal to fill.
     pub fn renew(&mut self, setup: HandSetup<W>) -> Vec<Bits<W>> {
         let HandSetup {
             hands: dealt,
@@ -402,7 +404,7 @@ impl<const W: usize> Hand<W> {
         let Hand {
             rules, hands, boneyard, bone_pos, bone_end, out_of_play, n_arms, arm_open,
             arm_end, arm_weight, arm_hub, arm_root, arm_side, arm_stub, arm_frozen, n_hubs,
-            hub_pip, hub_k, hub_mult, hub_cross, hub_sides_left, hub_spins, spinners,
+            hub_pip, hub_k, hub_mult: _, hub_cross, hub_sides_left, hub_spins, spinners,
             first_double_seen, count, turn, leader, lead_tile, lead_doubles_only, placed,
             on_table, passes, drawn_turn, drawn, out, scores, got_in, state, game_over, winner,
             domino_seat, last_player, settlement, pot, log, record, moves,
@@ -410,7 +412,6 @@ impl<const W: usize> Hand<W> {
         } = self;
         let t = &rules.t;
         let owners = t.owners;
-        let used_hubs = *n_hubs;
         *hands = [Bits::<W>::ZERO; MAX_PLAYERS];
         hands[..dealt.len()].copy_from_slice(&dealt);
         *bone_end = deck.len().saturating_sub(t.reserve);
@@ -429,9 +430,9 @@ impl<const W: usize> Hand<W> {
         *n_hubs = 0;
         *hub_pip = [0; MAX_HUBS];
         *hub_k = [0; MAX_HUBS];
-        // the hubs' points (40 bytes an entry, a call to memset whole) only
-        // as far as used: `new_hub` writes an entry whole before any read
-        hub_mult[..used_hubs].iter_mut().for_each(|m| *m = [0; 5]);
+        // the hubs' points (`hub_mult`, 40 bytes an entry: a call to memset,
+        // whole or in part) left as they are: `new_hub` writes an entry whole
+        // before anything reads it, and nothing reads past `n_hubs` (issue 37)
         *hub_cross = [(NO, NO); MAX_HUBS];
         *hub_sides_left = [0; MAX_HUBS];
         *hub_spins = [false; MAX_HUBS];
