@@ -378,10 +378,12 @@ impl<const W: usize> Hand<W> {
     }
 
     /// Make `self` the hand `Hand::new(self.rules, setup)` makes, in place:
-    /// every field as `new` sets it, the vectors' buffers kept (a simulation
-    /// deals a hand a game; building, moving and dropping a 1.9 KB hand and
-    /// its vectors each time was a sixth of a Sniff hand, issue 37). Gives
-    /// back the setup's `hands`, for the next deal to fill.
+    /// every field as `new` sets it (but the hubs' points, which nothing
+    /// reads past `n_hubs` and `new_hub` writes whole), the vectors'
+    /// buffers kept (a simulation deals a hand a game; building, moving and
+    /// dropping a 1.9 KB hand and its vectors each time was a sixth of a
+    /// Sniff hand, issue 37). Gives back the setup's `hands`, for the next
+    /// deal to fill.
     pub fn renew(&mut self, setup: HandSetup<W>) -> Vec<Bits<W>> {
         let HandSetup {
             hands: dealt,
@@ -402,7 +404,7 @@ impl<const W: usize> Hand<W> {
         let Hand {
             rules, hands, boneyard, bone_pos, bone_end, out_of_play, n_arms, arm_open,
             arm_end, arm_weight, arm_hub, arm_root, arm_side, arm_stub, arm_frozen, n_hubs,
-            hub_pip, hub_k, hub_mult, hub_cross, hub_sides_left, hub_spins, spinners,
+            hub_pip, hub_k, hub_mult: _, hub_cross, hub_sides_left, hub_spins, spinners,
             first_double_seen, count, turn, leader, lead_tile, lead_doubles_only, placed,
             on_table, passes, drawn_turn, drawn, out, scores, got_in, state, game_over, winner,
             domino_seat, last_player, settlement, pot, log, record, moves,
@@ -428,7 +430,9 @@ impl<const W: usize> Hand<W> {
         *n_hubs = 0;
         *hub_pip = [0; MAX_HUBS];
         *hub_k = [0; MAX_HUBS];
-        *hub_mult = [[0; 5]; MAX_HUBS];
+        // the hubs' points (`hub_mult`, 40 bytes an entry: a call to memset,
+        // whole or in part) left as they are: `new_hub` writes an entry whole
+        // before anything reads it, and nothing reads past `n_hubs` (issue 37)
         *hub_cross = [(NO, NO); MAX_HUBS];
         *hub_sides_left = [0; MAX_HUBS];
         *hub_spins = [false; MAX_HUBS];
@@ -668,15 +672,15 @@ impl<const W: usize> Hand<W> {
             let draw = self.bone_end > self.bone_pos && self.drawn_turn < r.t.max_draws;
             return Some(Pick::Forced(if draw { DRAW } else { PASS }));
         }
+        // every one of the `PICK_ARMS` arms, those past the last closed
+        // (`open_ends`): no branch on which are open or how many there are
         let mut fits = [Bits::<W>::ZERO; PICK_ARMS];
         let mut counts = [0usize; PICK_ARMS];
         let mut tiles = 0;
-        for arm in 0..self.n_arms {
-            if let Some(pip) = slot(self.arm_open[arm]) {
-                fits[arm] = hand.and(&r.matching[pip]);
-                counts[arm] = fits[arm].len();
-                tiles += counts[arm];
-            }
+        for arm in 0..PICK_ARMS {
+            fits[arm] = hand.and(r.fitting(self.arm_open[arm]));
+            counts[arm] = fits[arm].len();
+            tiles += counts[arm];
         }
         let (pass, draw) = self.after_tile_moves();
         let n = tiles + usize::from(pass) + usize::from(draw);
@@ -860,13 +864,7 @@ impl<const W: usize> Hand<W> {
         }
         // the rules borrowed, not cloned: an `Arc`'s count is an atomic
         let r = &*self.rules;
-        let mut mask = Bits::<W>::ZERO;
-        for a in 0..self.n_arms {
-            if let Some(pip) = slot(self.arm_open[a]) {
-                mask.or_assign(&r.matching[pip]);
-            }
-        }
-        self.open_mask = mask;
+        self.open_mask = self.open_ends(r);
         self.placed += 1;
         self.on_table.set(tile);
         self.last_player = Some(seat);
@@ -895,6 +893,26 @@ impl<const W: usize> Hand<W> {
             return; // the same player may play again
         }
         self.advance();
+    }
+
+    /// The tiles that fit some open arm (`open_mask` after a play). A
+    /// layout of at most `PICK_ARMS` arms is read whole, the arms past the
+    /// last closed (-1: `new_arm` adds them in order, `new` and `renew`
+    /// close them all), with no branch on which are open or on how many
+    /// there are (issue 37); a larger one arm by arm.
+    #[inline(always)]
+    fn open_ends(&self, r: &Rules<W>) -> Bits<W> {
+        let mut mask = Bits::<W>::ZERO;
+        if self.n_arms <= PICK_ARMS {
+            for &pip in &self.arm_open[..PICK_ARMS] {
+                mask.or_assign(r.fitting(pip));
+            }
+            return mask;
+        }
+        for &pip in &self.arm_open[..self.n_arms] {
+            mask.or_assign(r.fitting(pip));
+        }
+        mask
     }
 
     fn scoring_play(

@@ -143,6 +143,29 @@ impl Rng {
             return;
         }
         let stop = n.saturating_sub(k).max(1);
+        if n < THRESHOLDS.len() {
+            // every bound below 256 (a set's tiles): the same draws as
+            // `index(i + 1)`, the bounds' tables read without a test of the
+            // bound a step, the state kept in a register and the swap's
+            // partner clamped to `i` (as it is: a draw below `i + 1`), so no
+            // index is checked in the loop (a deal's 27 steps, issue 37)
+            let mut state = self.state;
+            for i in (stop..n).rev() {
+                let bound = i + 1;
+                let t = THRESHOLDS[bound];
+                let x = loop {
+                    state = state.wrapping_add(GOLDEN);
+                    let x = scramble(state);
+                    if x >= t {
+                        break x;
+                    }
+                };
+                let j = narrow(rem_small(x, wide(bound))).min(i);
+                a.swap(i, j);
+            }
+            self.state = state;
+            return;
+        }
         let mut i = n - 1;
         while i >= stop {
             let j = self.index(i + 1);
@@ -199,6 +222,27 @@ mod tests {
         let mut a: Vec<u32> = (0..28).collect();
         Rng::new(7).shuffle_tail(&mut a, 3);
         assert_eq!(&a[21..], &[21, 25, 27, 26, 22, 24, 23]);
+    }
+
+    #[test]
+    fn a_shuffle_is_its_steps_of_index() {
+        // the small path (below 256 items) and the other against
+        // Fisher-Yates step by step with `index`, whole and in part
+        for n in [0usize, 1, 2, 3, 28, 55, 190, 255, 256, 300] {
+            for k in [0, 1, 3, 14, n.saturating_sub(1), n, n + 5] {
+                let mut a: Vec<u16> = (0..u16::try_from(n).unwrap()).collect();
+                let mut b = a.clone();
+                let (mut ra, mut rb) = (Rng::new(wide(n * 1000 + k)), Rng::new(wide(n * 1000 + k)));
+                ra.shuffle_tail(&mut a, k);
+                let stop = n.saturating_sub(k).max(1);
+                for i in (stop..n).rev() {
+                    let j = rb.index(i + 1);
+                    b.swap(i, j);
+                }
+                assert_eq!(a, b, "{n} items, {k} steps");
+                assert_eq!(ra.state, rb.state);
+            }
+        }
     }
 
     #[test]

@@ -321,6 +321,11 @@ pub struct Rules<const W: usize> {
     /// other_half[tile * (highest + 1) + pip]; -1 where the tile lacks pip
     pub other: Vec<i8>,
     pub matching: Vec<Bits<W>>,
+    /// `open[pip + 1]` is `matching[pip]`, every other entry none: the
+    /// tiles that fit an arm as the layout's `i8` holds its open pip, -1 (a
+    /// closed arm) fitting nothing, found without a branch (`Rules::fitting`;
+    /// 256 entries, so that a byte indexes it with no bounds check)
+    pub open: Box<[Bits<W>; 256]>,
     /// scoring[base * (highest + 1) + pip]: the tiles of every other half
     /// than `pip` whose count scores laid on an end of `pip` whose arm's
     /// share of the count is `base` (`count_points[base + half] != 0`), for
@@ -392,6 +397,11 @@ impl<const W: usize> Rules<W> {
             low,
             high,
             other,
+            open: {
+                let mut open = Box::new([Bits::ZERO; 256]);
+                open[1..=n + 1].copy_from_slice(&matching);
+                open
+            },
             matching,
             scoring,
             doubles,
@@ -412,6 +422,14 @@ impl<const W: usize> Rules<W> {
     #[inline(always)]
     pub fn other_pip(&self, tile: usize, pip: usize) -> i8 {
         self.other[tile * (self.t.highest + 1) + pip]
+    }
+
+    /// The tiles that fit an arm open on `pip` as the layout's `i8` holds
+    /// it: `matching[pip]`, none for -1 (a closed arm), with no branch on
+    /// which (issue 37).
+    #[inline(always)]
+    pub fn fitting(&self, pip: i8) -> &Bits<W> {
+        &self.open[usize::from(pip.wrapping_add(1).cast_unsigned())]
     }
 
     pub fn pips_of(&self, mask: &Bits<W>) -> i64 {

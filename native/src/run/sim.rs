@@ -145,6 +145,10 @@ pub(crate) fn time_bin(us: f64) -> i64 {
     (TIME_BINS * us.ln()).round() as i64
 }
 
+/// The least length of a batch's vector: every index a byte can hold
+/// (`Sim::game_into`'s pair products).
+const BYTE_ROOM: usize = 256;
+
 /// Keys below this are counted in a histogram's dense part.
 const DENSE: usize = 4096;
 
@@ -284,6 +288,10 @@ enum Kept {
 }
 
 struct Table<const W: usize> {
+    /// the match's rules, held apart from it for the batch: `play` reads
+    /// them while the match changes, where an `Arc` clone a game (two
+    /// atomic operations) did it before (issue 37)
+    rules: Arc<Rules<W>>,
     mt: Match<W>,
     hand: Option<Hand<W>>,
     /// where the heuristic plays its candidate moves (`copy_for_play`
@@ -302,7 +310,7 @@ impl Kept {
             let mut mt = Match::new(Arc::clone(r), st.m.clone(), 0);
             mt.leads_apart = apart;
             let (legal, before) = (Vec::with_capacity(64), Vec::with_capacity(r.t.owners));
-            Box::new(Table { mt, hand: None, scratch: None, legal, before })
+            Box::new(Table { rules: Arc::clone(r), mt, hand: None, scratch: None, legal, before })
         }
         match &st.rules {
             AnyRules::W1(r) => Kept::W1(new(r, st, leads_apart)),
@@ -416,7 +424,15 @@ impl Sim {
         out: &mut Totals,
     ) -> Result<(), String> {
         let players = self.players;
-        let mut vector = vec![0i64; self.size];
+        // room for every byte-wide index past the vector's own entries
+        // (left 0), so that the pair products' indices, bytes, need no check
+        let mut vector = vec![0i64; self.size.max(BYTE_ROOM)];
+        let byte_pairs: Option<Vec<(u8, u8)>> = self
+            .pairs
+            .iter()
+            .map(|&(i, j)| Some((u8::try_from(i).ok()?, u8::try_from(j).ok()?)))
+            .collect();
+        let bytes = byte_pairs.as_deref();
         let apart = self.duplicate.is_some();
         let mut kept: Vec<Kept> = self.tables.iter().map(|st| Kept::of(st, apart)).collect();
         let mut game = Game {
@@ -433,7 +449,7 @@ impl Sim {
                 game.seed = derive(seed, &[d]);
                 deal.iter_mut().for_each(|v| *v = 0);
                 for rot in 0..dup.rotations {
-                    self.game_into(&mut game, &mut kept, rot, &mut vector, out)?;
+                    self.game_into(&mut game, &mut kept, rot, &mut vector, bytes, out)?;
                     // `duplicate.add_game`, per table
                     for (st, ds) in self.tables.iter().zip(&dup.slots) {
                         let slots = &st.slots;
@@ -461,19 +477,23 @@ impl Sim {
         }
         for g in start..stop {
             game.seed = derive(seed, &[g]);
-            self.game_into(&mut game, &mut kept, narrow(g % wide(players)), &mut vector, out)?;
+            let rot = narrow(g % wide(players));
+            self.game_into(&mut game, &mut kept, rot, &mut vector, bytes, out)?;
         }
         Ok(())
     }
 
     /// One game (under every table) of `game.seed` with the lineup rotated
-    /// by `rot` seats, its quantities left in `vector` and added to `out`.
+    /// by `rot` seats, its quantities left in `vector` (its first `size`
+    /// entries; `run_into` gives it `BYTE_ROOM` at least) and added to `out`;
+    /// `bytes`: the pairs as bytes, where every index is one.
     fn game_into(
         &self,
         game: &mut Game<'_>,
         kept: &mut [Kept],
         rot: usize,
         vector: &mut [i64],
+        bytes: Option<&[(u8, u8)]>,
         out: &mut Totals,
     ) -> Result<(), String> {
         let players = self.players;
@@ -481,7 +501,7 @@ impl Sim {
             game.seated[s] = (s + rot) % players;
             game.bot_ids[s] = self.which[game.seated[s]];
         }
-        vector.iter_mut().for_each(|v| *v = 0);
+        vector[..self.size].iter_mut().for_each(|v| *v = 0);
         for (t, (st, mt)) in self.tables.iter().zip(kept.iter_mut()).enumerate() {
             let hists = &mut out.hists[t];
             let timing = &mut out.timing;
@@ -495,8 +515,19 @@ impl Sim {
         for (s, &v) in out.sums.iter_mut().zip(vector.iter()) {
             *s += v;
         }
-        for (p, &(i, j)) in out.pairs.iter_mut().zip(&self.pairs) {
-            *p += vector[i] * vector[j];
+        match (bytes, <&[i64; BYTE_ROOM]>::try_from(&vector[..BYTE_ROOM])) {
+            // a byte indexes the room with no check (issue 37: the check of
+            // each index was a quarter of the products' instructions)
+            (Some(pairs), Ok(room)) => {
+                for (p, &(i, j)) in out.pairs.iter_mut().zip(pairs) {
+                    *p += room[usize::from(i)] * room[usize::from(j)];
+                }
+            }
+            _ => {
+                for (p, &(i, j)) in out.pairs.iter_mut().zip(&self.pairs) {
+                    *p += vector[i] * vector[j];
+                }
+            }
         }
         Ok(())
     }
@@ -602,14 +633,12 @@ impl Game<'_> {
         hists: &mut TableHists,
         timing: &mut [BTreeMap<i64, u64>],
     ) -> Result<(), String> {
-        let Table { mt, hand: slot, scratch, legal, before } = kept;
-        if mt.rules.t.trains.is_some() {
+        let Table { rules, mt, hand: slot, scratch, legal, before } = kept;
+        if rules.t.trains.is_some() {
             // a train layout's match (run::trains): the one dispatch, per game
-            return self.play_trains(&mt.rules, st, vector, hists, timing);
+            return self.play_trains(rules, st, vector, hists, timing);
         }
         let sim = self.sim;
-        // one count a game (the match is borrowed mutably while `t` is read)
-        let rules = Arc::clone(&mt.rules);
         let t = &rules.t;
         let players = t.players;
         // per seat, on the stack (no allocation a game)
@@ -774,11 +803,19 @@ impl Game<'_> {
             settle,
         } = *game;
         hists.game_hands.add(hands);
-        let mut ordered = [0i64; MAX_PLAYERS];
-        let ordered = &mut ordered[..result.len()];
-        ordered.copy_from_slice(result);
-        ordered.sort_unstable_by(|a, b| b.cmp(a));
-        let margin = if ordered.len() > 1 { ordered[0] - ordered[1] } else { 0 };
+        // the best result less the second best (a tie for the best: 0),
+        // found in one pass where a sort of the results was a call a game
+        let margin = match result {
+            [first, rest @ ..] if !rest.is_empty() => {
+                let (mut top, mut second) = (*first, i64::MIN);
+                for &x in rest {
+                    second = second.max(x.min(top));
+                    top = top.max(x);
+                }
+                top - second
+            }
+            _ => 0,
+        };
         hists.margin.add(margin);
         vector[slots.hands] = hands;
         vector[slots.moves] = moves;
