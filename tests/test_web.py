@@ -171,7 +171,10 @@ def test_bots_lists_the_builtin_bots_with_limits(server) -> None:
 
 def test_a_whole_game_against_bots_and_the_save_is_a_bones_play_save(server, saves: Path) -> None:
     app, client = server
-    g = new_game(app, client, variant="all-fives", seed=5)
+    # a greedy bot: the server's default seats (search bots: 30 s of this
+    # test in the Python core) play in other tests' games (issue 37)
+    g = new_game(app, client, variant="all-fives", seed=5,
+                 seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
     key = g["seats"][0]["key"]
     assert g["seats"][0]["url"].split("#", 1)[1] == f"game={g['id']}&seat=0&key={key}"
     moves = 0
