@@ -11,6 +11,10 @@ import pytest
 from bones.lang.compile import compile_rules
 from bones.lang.load import VariantError, builtin_names, load_variant
 
+# no core plays in these tests (tools/core_calls.py: 0 calls of core.native, no
+# process, under BONES_CORE=native): the Python-core pass of .ci/run only (issue 37)
+pytestmark = pytest.mark.core_blind
+
 
 @pytest.fixture(autouse=True)
 def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

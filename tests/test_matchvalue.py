@@ -59,6 +59,20 @@ def test_the_table_is_a_probability_of_winning() -> None:
     assert table.value([-10, 999], 0, False, -1, False) == p(0, n - 1)
 
 
+def test_equal_rules_compiled_again_share_the_table() -> None:
+    # a record replayed or a variant loaded anew (each command of a test run
+    # in-process) compiles equal rules: their table is compiled once
+    from bones.lang.compile import compile_rules
+    from bones.lang.load import load_variant
+
+    table = match_table(compiled("all-fives", 2, False))
+    again = compile_rules(load_variant("all-fives"), 2, False)
+    assert again is not compiled("all-fives", 2, False)
+    assert match_table(again) is table
+    other = compile_rules(load_variant("all-fives", overrides={"match": {"points": 100}}), 2, False)
+    assert match_table(other) is not None and match_table(other) != table
+
+
 def test_a_variant_without_a_target_keeps_the_points() -> None:
     assert compile_table(compiled("block-2p", 2, False)) is None
     hand = next(positions(compiled("block-2p", 2, False), 3, every=2))

@@ -20,6 +20,11 @@ from bones.lang.load import load_variant
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
 
+#: no core plays in the tests marked so (tools/core_calls.py: 0 calls of
+#: core.native and no process under BONES_CORE=native, the most of this
+#: module's CPU): the Python-core pass of .ci/run only (issue 37)
+BLIND = pytest.mark.core_blind
+
 BUILTINS = [p.stem for p in sorted((ROOT / "variants").glob("*.yaml"))]
 
 # Sentences each built-in's rules must contain (docs/rules.md's table, in words).
@@ -216,10 +221,12 @@ SECTIONS = ["Equipment", "Players and the deal", "The lead", "The layout and the
             "Winning the game", "Sources"]
 
 
+@BLIND
 def test_every_builtin_has_key_sentences():
     assert sorted(KEY_SENTENCES) == sorted(BUILTINS)
 
 
+@BLIND
 @pytest.mark.parametrize("name", BUILTINS)
 def test_describe_has_sections_and_key_sentences(name):
     text = describe(load_variant(name))
@@ -233,6 +240,7 @@ def test_describe_has_sections_and_key_sentences(name):
     assert text.endswith("\n") and "\n\n\n" not in text
 
 
+@BLIND
 @pytest.mark.parametrize("name", BUILTINS)
 def test_show_prints_the_description(name):
     result = runner.invoke(app, ["show", name])
@@ -555,6 +563,7 @@ MUTATIONS = [
 ]
 
 
+@BLIND
 @pytest.mark.parametrize("base, path, value", MUTATIONS,
                          ids=[f"{m[0] if isinstance(m[0], str) else m[0][0]}:{m[1]}={m[2]!r}"[:80]
                               for m in MUTATIONS])
@@ -567,6 +576,7 @@ def test_changing_a_field_changes_the_text(base, path, value):
     assert describe(before) != describe(after)
 
 
+@BLIND
 def test_the_mutations_cover_every_field_of_the_model():
     covered: set[tuple[str, str]] = set()
     for base, path, value in MUTATIONS:
@@ -626,6 +636,7 @@ def test_show_yaml_is_the_resolved_file(tmp_path):
     assert again.model_dump(exclude={"extends"}) == house.model_dump(exclude={"extends"})
 
 
+@BLIND
 @pytest.mark.parametrize("name", BUILTINS)
 def test_show_yaml_round_trips_builtins(name, tmp_path):
     result = runner.invoke(app, ["show", name, "--yaml"])
@@ -710,6 +721,7 @@ def _sentences(text: str) -> set[str]:
     return {s.strip() for s in re.split(r"(?<=[.;:])\s+|\n", text) if len(s.strip()) > 12}
 
 
+@BLIND
 @pytest.mark.parametrize("parent", ["all-fives", "sniff", "fives-and-threes"])
 @pytest.mark.parametrize("axis", sorted(AXIS_CHANGES))
 def test_a_house_rule_shows_nothing_stale(parent: str, axis: str, tmp_path: Path) -> None:
