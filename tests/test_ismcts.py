@@ -23,13 +23,14 @@ from support import compiled, positions
 
 from bones.bots import make_bot
 from bones.bots.epimc import EpimcBot
-from bones.bots.ismcts import IsmctsBot
+from bones.bots.ismcts import IsmctsBot, scale_of
 from bones.bots.search import SearchBot, solvable_view
 from bones.bots.solve import solvable
 from bones.engine.core import flat_table
 from bones.engine.hand import Hand
 from bones.engine.mirror import distinct_moves
 from bones.engine.rng import Rng
+from bones.lang.compile import tree_scale
 from bones.seat.observation import Observation, observe, sample_world
 
 TABLES = [
@@ -216,6 +217,61 @@ def test_trees_side_by_side_take_the_python_decision(name: str, players: int, te
     assert differs > 0  # several trees are another search, not the same one
 
 
+def test_the_default_scale_is_derived_from_the_rules() -> None:
+    """The tree's scale by default (0) is the rules' ``tree_scale``: 20 in
+    every double-six game, 5/3 points more for every pip dealt to a seat
+    above nine double-six tiles' 54 (Cuban's ten double-nine, 90 pips: 80),
+    20 on a train layout; ``scale=P`` overrides it."""
+    for name, players in (("all-fives", 2), ("all-fives", 4), ("block-2p", 2),
+                          ("partnership-block", 4), ("dominican", 4), ("kozel", 4),
+                          ("mexican-train", 2), ("chicken-foot", 2)):
+        assert compiled(name, players).tree_scale == 20, name
+    assert compiled("cuban", 4).tree_scale == 80
+    assert tree_scale(9, 10, False) == 80 and tree_scale(6, 9, False) == 20
+    assert tree_scale(6, 10, False) == 30 and tree_scale(12, 15, True) == 20
+    assert tree_scale(12, 15, False) == 230 and tree_scale(9, 7, False) == 35
+    assert scale_of(0.0, compiled("cuban", 4)) == 80.0
+    assert scale_of(40.0, compiled("cuban", 4)) == 40.0
+    assert make_bot("search").tree_bot().scale == 0.0  # resolved per rules
+    # the default and the rules' scale named explicitly take the same moves
+    rules = compiled("cuban", 4, True)
+    bot, named = IsmctsBot(iterations=40), IsmctsBot(iterations=40, scale=80.0)
+    other = IsmctsBot(iterations=40, scale=20.0)
+    differ = 0
+    for seed in range(2):
+        for hand in positions(rules, seed, hands=1, every=6):
+            obs = observe(hand, hand.turn)
+            legal = obs.legal_moves()
+            if len(legal) < 2:
+                continue
+            got = bot.search(obs, Rng(seed), legal)
+            assert got == named.search(obs, Rng(seed), legal)
+            differ += got[2] != other.search(obs, Rng(seed), legal)[2]
+    assert differ  # 20 is another scale there
+
+
+@pytest.mark.once  # compares the two cores itself, whichever the pass forces
+def test_both_cores_read_the_rules_scale() -> None:
+    """The native tree (and so the vector environment's search opponent)
+    reads the same ``tree_scale`` as the Python one: the default takes the
+    same decision with the same rewards in Cuban, where it is 80."""
+    if bones_native is None:
+        pytest.skip("the native core is not installed")
+    rules = compiled("cuban", 4, True)
+    native = bones_native.Ismcts(flat_table(rules))
+    bot = IsmctsBot(iterations=30)
+    compared = 0
+    for seed in range(2):
+        for hand in positions(rules, seed, hands=1, every=5):
+            obs = observe(hand, hand.turn)
+            legal = obs.legal_moves()
+            a, b = Rng(seed * 10 + compared), Rng(seed * 10 + compared)
+            assert bot.python_search(obs, a, legal) == bot.native_search(native, obs, b, legal)
+            assert a.state == b.state
+            compared += 1
+    assert compared >= 4
+
+
 def _observation(seed: int) -> Observation:
     rules = compiled("all-fives", 2, False)
     hand = next(positions(rules, seed, hands=1, every=2))
@@ -382,7 +438,8 @@ def test_search_values_the_match_without_the_tree() -> None:
     # the tree's scale: a parameter of search, handed to its tree
     wide = make_bot("search:scale=40")
     assert wide.name == "search:scale=40" and wide.tree_bot().scale == 40.0
-    assert make_bot("search:scale=20").name == "search"  # the default, unnamed
+    assert make_bot("search:scale=0").name == "search"  # the default (the rules'), unnamed
+    assert make_bot("search:scale=20").name == "search:scale=20"  # an explicit override
     obs = _observation(2)
     legal = obs.legal_moves()
     got = wide.choose(obs, Rng(5))

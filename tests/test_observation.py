@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator
 from functools import cache
 
@@ -194,3 +195,61 @@ def test_sampling_is_deterministic_for_a_seed() -> None:
         a = sample_world(obs, Rng(42))
         b = sample_world(obs, Rng(42))
         assert a.hands == b.hands and a.boneyard == b.boneyard
+
+
+def test_tiles_out_of_play_are_left_undealt() -> None:
+    """Cuban deals 40 of the double-nine set's 55 tiles: a world gives every
+    other seat exactly its count and leaves the rest (15 and more) out of
+    play, each unseen tile as likely as any other to be out while nothing
+    is proven; a seat's pass keeps the suits it lacks out of its hand, not
+    out of play (they are out of play more often than the others)."""
+    rules = compiled("cuban", 4)
+    assert rules.reserve == 0 and not rules.max_draws
+    plain = voided = None
+    for seed in range(40):
+        for hand in positions(rules, seed, choices_only=False):
+            obs = observe(hand, hand.turn)
+            limits = obs.limits()
+            if plain is None and not any(limits) and sum(obs.counts) >= 36:
+                plain = obs
+            if voided is None and sum(obs.counts) >= 30 and any(
+                    cap == 0 for s in range(4) if s != obs.seat for _, cap in limits[s]):
+                voided = obs
+        if plain is not None and voided is not None:
+            break
+    assert plain is not None and voided is not None
+    rng = Rng(11)
+    for obs in (plain, voided):
+        others = [s for s in range(4) if s != obs.seat]
+        n = obs.unseen.bit_count()
+        k = n - sum(obs.counts[s] for s in others)
+        assert k >= 15
+        out = [0] * rules.tiles.size
+        samples = 2000
+        for _ in range(samples):
+            world = sample_world(obs, rng)
+            held = 0
+            for s in others:
+                assert world.hands[s].bit_count() == obs.counts[s]
+                assert not world.hands[s] & ~obs.unseen and not held & world.hands[s]
+                held |= world.hands[s]
+            rest = obs.unseen & ~held
+            assert rest.bit_count() == k
+            assert sorted(world.boneyard[len(world.boneyard) - obs.boneyard_left:]) == \
+                rules.tiles.tiles_of(rest)
+            for t in rules.tiles.tiles_of(rest):
+                out[t] += 1
+        share = k / n
+        se = math.sqrt(share * (1 - share) / samples)
+        tiles = rules.tiles.tiles_of(obs.unseen)
+        if obs is plain:
+            for t in tiles:
+                assert abs(out[t] / samples - share) < 5 * se, t
+        else:
+            # the tiles some seat is proven not to hold: never in its hand
+            # (consistent), out of play more often than the others
+            void = [t for t in tiles for s in others
+                    if any(cap == 0 and mask >> t & 1 for mask, cap in obs.limits()[s])]
+            assert void
+            mean = sum(out[t] for t in void) / (len(void) * samples)
+            assert mean > share + 3 * se

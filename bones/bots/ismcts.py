@@ -37,7 +37,9 @@ Each iteration:
    hands, else by playing the hand out with ``policy`` from the seed;
 4. gives every node of the walk the reward of the side that moved into it:
    its points from the rest of the hand less the best other side's,
-   divided by ``scale`` and clamped to [-1, 1].
+   divided by ``scale`` and clamped to [-1, 1] (``scale`` 0, the default:
+   the rules' ``tree_scale``, 20 points in every double-six game and more
+   where a seat is dealt more pips, :func:`bones.lang.compile.tree_scale`).
 
 The move played is the root's most visited child (then the best total, then
 the first).
@@ -80,8 +82,9 @@ from bones.seat.observation import NoWorldError, Observation, sample_world
 DEFAULT_ITERATIONS = 1000
 #: The exploration constant of the upper confidence bound (rewards in [-1, 1]).
 DEFAULT_EXPLORE = 0.7
-#: Points of margin worth a reward of 1.
-DEFAULT_SCALE = 20.0
+#: Points of margin worth a reward of 1 (0: the rules' ``tree_scale``,
+#: derived from the pips dealt to a seat: :func:`bones.lang.compile.tree_scale`).
+DEFAULT_SCALE = 0.0
 #: Leaves with at most this many tiles in the hands (two sides, nothing left
 #: to draw) are solved exactly; 0: always play out.
 DEFAULT_SOLVE = 0
@@ -111,7 +114,9 @@ PARAMS = (
     Param("explore", float, DEFAULT_EXPLORE,
           "exploration constant of the tree's upper confidence bound", minimum=0, maximum=10.0),
     Param("scale", float, DEFAULT_SCALE,
-          "points of margin worth the largest reward", minimum=1, maximum=1000.0),
+          "points of margin worth the largest reward (0: the rules' typical margin, 20 in "
+          "the double-six games, more where a seat is dealt more pips)",
+          minimum=0, maximum=1000.0),
     Param("solve", int, DEFAULT_SOLVE,
           "solve a leaf exactly when nothing is left to draw and at most this many tiles "
           "are in the hands (0: never)", minimum=0, maximum=16),
@@ -150,6 +155,12 @@ class _Node:
 
 def _reward(rules: Rules, now: list[int], base: list[int], side: int, scale: float) -> float:
     return max(-1.0, min(1.0, margin(rules, now, base, side) / scale))
+
+
+def scale_of(scale: float, rules: Rules) -> float:
+    """The points of margin worth a reward of 1: ``scale``, or where it is 0
+    the rules' ``tree_scale`` (native/src/bots/ismcts.rs's ``Config::scale_of``)."""
+    return scale if scale > 0 else float(rules.tree_scale)
 
 
 class IsmctsBot:
@@ -263,6 +274,7 @@ class IsmctsBot:
         rules = obs.rules
         me = rules.owner[obs.seat]
         sides = len(obs.layout.scores)
+        scale = scale_of(self.scale, rules)
         root = _Node(0, me)
         stop = current()
         solver = Solver(stop)
@@ -369,12 +381,12 @@ class IsmctsBot:
                 # in points (it is not chosen by them): the analysis's values
                 points = even and n is path[0]
                 if solved is not None:
-                    x = solved if points else max(-1.0, min(1.0, solved / self.scale))
+                    x = solved if points else max(-1.0, min(1.0, solved / scale))
                     r = x if n.side == me else -x
                 elif points:
                     r = margin(world.rules, world.scores, base, n.side)
                 else:
-                    r = _reward(world.rules, world.scores, base, n.side, self.scale)
+                    r = _reward(world.rules, world.scores, base, n.side, scale)
                 n.visits += 1.0
                 n.total += r
             done += 1
@@ -455,4 +467,4 @@ INFOS = (
 __all__ = ["DEFAULT_EXPLORE", "DEFAULT_INFER", "DEFAULT_ITERATIONS", "DEFAULT_PRIOR",
            "DEFAULT_SCALE", "PRIOR_TAU",
            "DEFAULT_SOLVE", "DEFAULT_WORLDS", "DEFAULT_DEPTH",
-           "INFOS", "IsmctsBot", "PARAMS", "native_ismcts"]
+           "INFOS", "IsmctsBot", "PARAMS", "native_ismcts", "scale_of"]

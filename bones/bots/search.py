@@ -134,7 +134,8 @@ def _params(iterations: int, solve: bool) -> tuple[Param, ...]:
               minimum=0, maximum=100),
         Param("scale", float, DEFAULT_SCALE,
               "points of a hand's margin the tree counts as a full win (its rewards are "
-              "margins over this, clamped)", minimum=1.0, maximum=1000.0),
+              "margins over this, clamped; 0: the rules' typical margin, 20 in the double-six "
+              "games, more where a seat is dealt more pips)", minimum=0.0, maximum=1000.0),
         Param("explore", float, DEFAULT_EXPLORE,
               "the exploration constant of the tree's upper confidence bound",
               minimum=0.0, maximum=10.0),

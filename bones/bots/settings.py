@@ -65,7 +65,7 @@ class TreeSettings:
     policy: str
     #: the exploration constant of the upper confidence bound
     explore: float
-    #: points of a hand's margin worth a reward of 1
+    #: points of a hand's margin worth a reward of 1 (0: the rules' ``tree_scale``)
     scale: float
     #: solve leaves exactly with at most this many tiles in the hands (0: never)
     solve: int

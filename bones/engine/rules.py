@@ -290,6 +290,11 @@ class Rules:
     ends_pay: bool = table(
         "flag", "once nothing can be drawn, the ends a play leaves can earn: a pass bonus, "
         "a capicua or last-tile finish, a block decided by comparing hands")
+    # derived once from the tile set and the deal (both cores' trees read
+    # it): what a hand's margin is worth to the search's tree by default
+    tree_scale: int = table(
+        "count", "points of a hand's margin worth the search tree's largest reward by default "
+        "(the bots' scale=0): 20 up to 54 pips dealt to a seat, 5/3 more a pip above")
     #: a train layout (``bones.engine.trains.TrainRules``), None for a line or
     #: spinner layout (docs/trains.md); both cores play it
     trains: Any = table("trains", "a train layout (docs/trains.md): [] for a line or spinner "

@@ -6,6 +6,6 @@ native core's ``TABLE_FORMAT`` without loading the engine, so ``bones
 --version`` names the core at once.
 """
 
-FORMAT_VERSION = "f78d084911148e13"
+FORMAT_VERSION = "15c31d399fa9bcb2"
 
 __all__ = ["FORMAT_VERSION"]

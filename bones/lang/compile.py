@@ -225,6 +225,38 @@ def compile_rules(variant: spec.Variant, players: int | None = None,
     return _compile(variant, players, variant.partnered(players, teams))
 
 
+#: The search tree's scale where it was tuned (All Fives, bench/results/):
+#: ``TREE_SCALE_POINTS`` points of a hand's margin are worth the largest
+#: reward when a seat is dealt ``TREE_SCALE_PIPS`` pips (nine double-six
+#: tiles) or fewer.
+TREE_SCALE_POINTS = 20
+TREE_SCALE_PIPS = 54
+#: Above ``TREE_SCALE_PIPS``, the points the scale gains per pip dealt to a
+#: seat, as a fraction: 5/3, the slope through All Fives (54 pips: 20) and
+#: Cuban (90 pips: 80, measured best of 20, 40 and 80 there:
+#: bench/results/cuban-34.md).
+TREE_SCALE_SLOPE = (5, 3)
+
+
+def tree_scale(highest: int, hand_size: int, trains: bool) -> int:
+    """The points of a hand's margin worth the search tree's largest reward
+    by default (``Rules.tree_scale``, a bot's ``scale=0``):
+    :data:`TREE_SCALE_POINTS` while a seat is dealt at most
+    :data:`TREE_SCALE_PIPS` pips (a tile of the double-``highest`` set has
+    ``highest`` pips on average: every double-six game), and
+    :data:`TREE_SCALE_SLOPE` points more per pip above (rounded down):
+    Cuban's ten double-nine tiles, 90 pips, give 80.  A game of bigger hands
+    has bigger margins, and a tree whose rewards nearly all clamp to ±1
+    cannot tell a small win from a big one.  A train layout keeps
+    :data:`TREE_SCALE_POINTS` (its tree was measured there,
+    bench/results/trains-search.md)."""
+    pips = highest * hand_size
+    if trains or pips <= TREE_SCALE_PIPS:
+        return TREE_SCALE_POINTS
+    num, den = TREE_SCALE_SLOPE
+    return TREE_SCALE_POINTS + (pips - TREE_SCALE_PIPS) * num // den
+
+
 def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
     from bones.lang import spec  # lazy: models
     from bones.lang.spec import spinner_multipliers  # lazy: models
@@ -336,6 +368,8 @@ def _compile(variant: spec.Variant, players: int, teams: bool) -> Rules:
         settle_domino=compile_settlement(variant.settlement.domino, players),
         settle_blocked=settle_blocked,
         ends_pay=ends_pay,
+        tree_scale=tree_scale(ts.highest, variant.hand_size(players),
+                              variant.layout.trains is not None),
         floor=variant.settlement.floor,
         check=check,
         target=target,

@@ -32,9 +32,10 @@ use crate::kernel::rng::Rng;
 use crate::kernel::table::Table;
 
 /// `ismcts.DEFAULT_EXPLORE`, `DEFAULT_SCALE` and `DEFAULT_WORLDS`: the
-/// knobs of the tree `search` grows where its worlds cannot be solved.
+/// knobs of the tree `search` grows where its worlds cannot be solved
+/// (a scale of 0: the rules' `tree_scale`, `Config::scale_of`).
 pub const DEFAULT_EXPLORE: f64 = 0.7;
-pub const DEFAULT_SCALE: f64 = 20.0;
+pub const DEFAULT_SCALE: f64 = 0.0;
 pub const DEFAULT_WORLDS: usize = 200;
 /// `ismcts.PRIOR_TAU`: the temperature of the softmax of the heuristic's
 /// move values that makes the tree's prior.
@@ -69,7 +70,7 @@ pub struct Config {
     /// `PRIOR_TAU`) of those values, and the bound gains
     /// `prior * share * sqrt(availability) / (1 + visits)`
     pub prior: f64,
-    /// points of margin worth a reward of 1
+    /// points of margin worth a reward of 1 (0: the rules' `tree_scale`)
     pub scale: f64,
     /// leaves with at most this many tiles in the hands, nothing left to
     /// draw and two sides are solved exactly (0: never)
@@ -104,6 +105,17 @@ pub struct Config {
 }
 
 impl Config {
+    /// The points of margin worth a reward of 1 under the rules `t`:
+    /// `scale`, or where it is 0 the rules' `tree_scale`
+    /// (`ismcts.scale_of`).
+    pub fn scale_of(&self, t: &Table) -> f64 {
+        if self.scale > 0.0 {
+            self.scale
+        } else {
+            t.tree_scale as f64
+        }
+    }
+
     /// The tree of `search.SearchBot.tree_bot`: `iterations`, playouts by
     /// `policy`, the other knobs at their defaults (no solving, no
     /// inference, no depth limit).
@@ -345,6 +357,7 @@ fn grow<const W: usize>(
     let t = &view.layout.rules.t;
     let me = t.owner[view.seat];
     let sides = t.owners;
+    let scale = config.scale_of(t);
     let mut nodes: Vec<Node> = vec![Node::new(0, me, 0.0, 0.0)];
     let mut path: Vec<usize> = Vec::with_capacity(64);
     let mut moves: Vec<i64> = Vec::with_capacity(32);
@@ -503,8 +516,7 @@ fn grow<const W: usize>(
             let points = config.root == Root::Even && i == path[1];
             let r = match solved {
                 Some(v) => {
-                    let x =
-                        if points { v as f64 } else { (v as f64 / config.scale).clamp(-1.0, 1.0) };
+                    let x = if points { v as f64 } else { (v as f64 / scale).clamp(-1.0, 1.0) };
                     if side == me {
                         x
                     } else {
@@ -512,7 +524,7 @@ fn grow<const W: usize>(
                     }
                 }
                 None if points => margin(&world.rules.t, &world.scores, &base, side) as f64,
-                None => reward(&world.rules.t, &world.scores, &base, side, config.scale),
+                None => reward(&world.rules.t, &world.scores, &base, side, scale),
             };
             nodes[i].visits += 1.0;
             nodes[i].total += r;

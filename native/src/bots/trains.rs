@@ -170,6 +170,7 @@ fn grow<const W: usize>(
 ) -> TreeFound {
     let t = &view.layout.rules.t;
     let me = t.owner[view.seat];
+    let scale = config.scale_of(t);
     let even = config.root == Root::Even;
     let mut nodes = vec![Node::new(0, me, 0.0)];
     let mut done = 0usize;
@@ -263,11 +264,8 @@ fn grow<const W: usize>(
         for (k, &c) in path.iter().enumerate() {
             let n = &mut nodes[c];
             let gain = margin(t, &world.scores, &base, n.side);
-            let r = if even && k == 0 {
-                gain as f64
-            } else {
-                (gain as f64 / config.scale).clamp(-1.0, 1.0)
-            };
+            let r =
+                if even && k == 0 { gain as f64 } else { (gain as f64 / scale).clamp(-1.0, 1.0) };
             n.visits += 1.0;
             n.total += r;
         }

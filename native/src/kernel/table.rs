@@ -519,6 +519,7 @@ pub mod tests {
             target: 100,
             settle_domino: settle(SettleKind::DominoEr, Amount::Opponents),
             settle_blocked: settle(SettleKind::Lightest, Amount::Opponents),
+            tree_scale: 20,
             ..Table::default()
         }
     }

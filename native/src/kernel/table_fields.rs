@@ -12,7 +12,7 @@ use crate::kernel::table::{read, Reader, Settle};
 
 /// The version of the flat table format this crate reads: it must equal
 /// `bones.engine.flat.FORMAT_VERSION`, a hash of the table's description.
-pub const TABLE_FORMAT: &str = "f78d084911148e13";
+pub const TABLE_FORMAT: &str = "15c31d399fa9bcb2";
 
 /// The fields of the flat table a hand reads, in order.
 pub const TABLE_FIELDS: &[&str] = &[
@@ -75,6 +75,7 @@ pub const TABLE_FIELDS: &[&str] = &[
     "settle_domino",
     "settle_blocked",
     "ends_pay",
+    "tree_scale",
     "trains",
 ];
 
@@ -214,6 +215,8 @@ pub struct Table {
     pub settle_blocked: Settle,
     /// once nothing can be drawn, the ends a play leaves can earn: a pass bonus, a capicua or last-tile finish, a block decided by comparing hands
     pub ends_pay: bool,
+    /// points of a hand's margin worth the search tree's largest reward by default (the bots' scale=0): 20 up to 54 pips dealt to a seat, 5/3 more a pip above
+    pub tree_scale: usize,
     /// a train layout (docs/trains.md): [] for a line or spinner layout, else its TrainRules fields then each tile's charge
     pub trains: Option<crate::kernel::trains::Trains>,
 }
@@ -309,6 +312,7 @@ impl Table {
             settle_domino: read::settle(r, "settle_domino")?,
             settle_blocked: read::settle(r, "settle_blocked")?,
             ends_pay: read::flag(r, "ends_pay")?,
+            tree_scale: read::count(r, "tree_scale")?,
             trains: read::trains(r, "trains")?,
         })
     }

@@ -76,11 +76,10 @@ impl TreeSettings {
             || bad(explore, 0.0)
             || bad(prior, 0.0)
             || bad(scale, 0.0)
-            || scale == 0.0
         {
             return Err(PyValueError::new_err(
                 "a search needs an iteration, a time of 0 or more, exploration of 0 or more \
-                 and a positive scale (a prior of 0 or more)",
+                 and a scale of 0 or more (0: the rules'; a prior of 0 or more)",
             ));
         }
         let config = Config {
