@@ -24,7 +24,7 @@ from support import compiled, positions
 from bones.bots import make_bot
 from bones.bots.epimc import EpimcBot
 from bones.bots.ismcts import IsmctsBot, scale_of
-from bones.bots.search import SearchBot, solvable_view
+from bones.bots.search import DEFAULT_TREE_INFER, SearchBot, solvable_view
 from bones.bots.solve import solvable
 from bones.engine.core import flat_table
 from bones.engine.hand import Hand
@@ -391,7 +391,7 @@ def test_search_grows_the_tree_exactly_where_no_world_can_be_solved(
     rules = compiled(name, players, teams)
     limit = solve or 14
     bot = SearchBot(iterations=2, tree=6, policy=policy, solve=limit)
-    tree = IsmctsBot(iterations=12, policy=policy)
+    tree = IsmctsBot(iterations=12, policy=policy, infer=DEFAULT_TREE_INFER)
     worlds = SearchBot(iterations=2, tree=0, policy=policy, solve=limit)
     grown = solved = 0
     for seed in range(6):
@@ -434,7 +434,7 @@ def test_search_values_the_match_without_the_tree() -> None:
     assert make_bot("search:tree=0").name == "search:tree=0"
     assert make_bot("search").tree_bot().iterations == 22 * 180
     assert make_bot("search:iterations=10:tree=3:policy=greedy").tree_bot().name == \
-        "ismcts:iterations=30:policy=greedy"
+        "ismcts:iterations=30:policy=greedy:infer=8"  # the tree's inference: tinfer's default
     # the tree's scale: a parameter of search, handed to its tree
     wide = make_bot("search:scale=40")
     assert wide.name == "search:scale=40" and wide.tree_bot().scale == 40.0
@@ -443,7 +443,8 @@ def test_search_values_the_match_without_the_tree() -> None:
     obs = _observation(2)
     legal = obs.legal_moves()
     got = wide.choose(obs, Rng(5))
-    assert got == IsmctsBot(iterations=22 * 180, scale=40.0).search(obs, Rng(5), legal)[0]
+    assert got == IsmctsBot(iterations=22 * 180, scale=40.0,
+                            infer=DEFAULT_TREE_INFER).search(obs, Rng(5), legal)[0]
 
 
 def test_search_hands_its_exploration_and_inference_to_its_tree() -> None:
@@ -451,11 +452,12 @@ def test_search_hands_its_exploration_and_inference_to_its_tree() -> None:
     # named only when not the default, handed to its tree, and the same
     # decisions in both cores (the native path, when active, and the
     # reference's)
-    bot = make_bot("search:iterations=4:tree=5:explore=1.4:tinfer=8")
-    assert bot.name == "search:iterations=4:tree=5:explore=1.4:tinfer=8"
-    assert bot.tree_bot().name == "ismcts:iterations=20:explore=1.4:infer=8"
-    assert make_bot("search:explore=0.7:tinfer=0").name == "search"  # the defaults
-    tree = IsmctsBot(iterations=20, explore=1.4, infer=8.0)
+    bot = make_bot("search:iterations=4:tree=5:explore=1.4:tinfer=3")
+    assert bot.name == "search:iterations=4:tree=5:explore=1.4:tinfer=3"
+    assert bot.tree_bot().name == "ismcts:iterations=20:explore=1.4:infer=3"
+    assert make_bot("search:explore=0.7:tinfer=8").name == "search"  # the defaults
+    assert DEFAULT_TREE_INFER == 8.0 and make_bot("search:tinfer=0").name == "search:tinfer=0"
+    tree = IsmctsBot(iterations=20, explore=1.4, infer=3.0)
     plain = IsmctsBot(iterations=20)
     differ = 0
     for seed in range(6):
@@ -479,10 +481,10 @@ def test_search_hands_its_prior_to_its_tree() -> None:
     # default (0: none), handed to its tree, the same decisions in both cores
     bot = make_bot("search:iterations=4:tree=5:prior=2")
     assert bot.name == "search:iterations=4:tree=5:prior=2"
-    assert bot.tree_bot().name == "ismcts:iterations=20:prior=2"
+    assert bot.tree_bot().name == "ismcts:iterations=20:infer=8:prior=2"
     assert make_bot("search:prior=0").name == "search"
-    tree = IsmctsBot(iterations=20, prior=2.0)
-    plain = IsmctsBot(iterations=20)
+    tree = IsmctsBot(iterations=20, prior=2.0, infer=DEFAULT_TREE_INFER)
+    plain = IsmctsBot(iterations=20, infer=DEFAULT_TREE_INFER)
     differ = 0
     for seed in range(6):
         obs = _observation(seed)

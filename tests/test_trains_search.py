@@ -38,7 +38,7 @@ from bones.bots.epimc import EpimcBot
 from bones.bots.infer import log_likelihood
 from bones.bots.ismcts import IsmctsBot, native_ismcts
 from bones.bots.policies import margin
-from bones.bots.search import PimcBot, SearchBot, native_searcher, solvable_view
+from bones.bots.search import DEFAULT_TREE_INFER, PimcBot, SearchBot, native_searcher, solvable_view
 from bones.bots.solve import solvable
 from bones.engine.flat import flatten
 from bones.engine.match import Match
@@ -197,6 +197,10 @@ def test_the_tree_s_budget_shrinks_with_a_train_set_s_tiles() -> None:
     assert bot.tree_bot(_rules("mexican-train", 4, {"layout.trains.hub.top": 9})).iterations \
         == 22 * 180 * 55 // 91  # the set, not the hub, decides
     assert bot.tree_bot(compiled("all-fives", 2, False)) is bot.tree_bot()
+    # the tree's inference weighs no train play: a fresh world each iteration
+    assert bot.tree_bot().infer == DEFAULT_TREE_INFER > 0
+    assert bot.tree_bot(_rules("chicken-foot", 4)).infer == 0.0
+    assert bot.tree_bot(_rules("mexican-train", 4)).infer == 0.0
     assert SearchBot(iterations=1, tree=1).tree_bot(_rules("mexican-train", 2)).iterations == 1
 
 

@@ -87,8 +87,11 @@ TRAIN_TILES = 55
 #: bench/results/strength-34-9.md.
 DEFAULT_IDRAW = int(DEFAULT_DRAWS)
 #: The temperature of the inference in ``search``'s tree (0: every iteration
-#: deals a fresh world; ``ismcts``'s ``infer``): bench/results/strength-34-6.md.
-DEFAULT_TREE_INFER = 0.0
+#: deals a fresh world; ``ismcts``'s ``infer``): its iterations draw their
+#: worlds from a pool weighed by the other seats' plays (past draws with
+#: ``idraw``), bench/results/strength-34-10.md.  Not on a train layout,
+#: whose plays it does not weigh (``tree_bot``).
+DEFAULT_TREE_INFER = 8.0
 
 
 #: What the search maximises: ``points``, the side's points from the rest
@@ -141,7 +144,8 @@ def _params(iterations: int, solve: bool) -> tuple[Param, ...]:
               minimum=0.0, maximum=10.0),
         Param("tinfer", float, DEFAULT_TREE_INFER,
               "temperature of the tree's inference: its iterations draw their worlds from "
-              "a pool weighted by the other seats' plays (0: a fresh world each)",
+              "a pool weighted by the other seats' plays (0: a fresh world each, as on a "
+              "train layout, whose plays it does not weigh)",
               minimum=0.0, maximum=10.0),
         Param("prior", float, DEFAULT_PRIOR,
               "weight of the heuristic's prior in the tree: it opens moves in the heuristic's "
@@ -207,8 +211,8 @@ class SearchBot:
         self.settings = SearchSettings(iterations=iterations, rollouts=rollouts, policy=policy,
                                        seconds=seconds, solve=solve, infer=infer,
                                        threads=threads, nodes=nodes, draws=bool(idraw))
-        self._tree = (self._tree_of(tree * iterations) if tree > 0 else None)
-        # the trees of train layouts of larger sets, by iterations (tree_bot)
+        self._tree = (self._tree_of(tree * iterations, tinfer) if tree > 0 else None)
+        # the trees of train layouts, by iterations (tree_bot)
         self._scaled: dict[int, IsmctsBot] = {}
         self.name = self._name()
 
@@ -220,10 +224,11 @@ class SearchBot:
             "scale": self.scale, "nodes": self.nodes, "explore": self.explore,
             "tinfer": self.tinfer, "prior": self.prior, "idraw": self.idraw})
 
-    def _tree_of(self, iterations: int) -> IsmctsBot:
-        """The tree of ``iterations`` with this search's knobs."""
+    def _tree_of(self, iterations: int, infer: float) -> IsmctsBot:
+        """The tree of ``iterations`` with this search's knobs, its inference
+        at temperature ``infer``."""
         return IsmctsBot(iterations=iterations, seconds=self.seconds, policy=self.policy,
-                         explore=self.explore, scale=self.scale, infer=self.tinfer,
+                         explore=self.explore, scale=self.scale, infer=infer,
                          nodes=self.nodes, threads=self.threads, prior=self.prior,
                          draws=bool(self.idraw))
 
@@ -261,19 +266,23 @@ class SearchBot:
         """The :class:`bones.bots.ismcts.IsmctsBot` that chooses where
         :meth:`grows_tree`: ``tree`` × ``iterations`` iterations (or the
         same ``seconds``), playouts by ``policy``, rewards on ``scale``, its
-        other defaults.  Under ``rules`` of a train layout whose set has
-        more than :data:`TRAIN_TILES` tiles the iterations shrink in
-        proportion (at least one), so a decision takes about as long as
-        on the double-nine set."""
+        other defaults.  Under ``rules`` of a train layout the tree takes no
+        inference (``tinfer``: the inference weighs no train play, so its
+        pool would only narrow the worlds: a fresh world each iteration),
+        and where the set has more than :data:`TRAIN_TILES` tiles the
+        iterations shrink in proportion (at least one), so a decision takes
+        about as long as on the double-nine set."""
         if self._tree is None:
             raise ValueError("this search grows no tree (tree=0)")
-        tiles = 0 if rules is None or rules.trains is None else rules.tiles.full.bit_count()
-        if tiles <= TRAIN_TILES:
+        if rules is None or rules.trains is None:
             return self._tree
-        iterations = max(1, self.tree * self.iterations * TRAIN_TILES // tiles)
+        iterations = self.tree * self.iterations
+        tiles = rules.tiles.full.bit_count()
+        if tiles > TRAIN_TILES:
+            iterations = max(1, iterations * TRAIN_TILES // tiles)
         got = self._scaled.get(iterations)
         if got is None:
-            got = self._scaled[iterations] = self._tree_of(iterations)
+            got = self._scaled[iterations] = self._tree_of(iterations, 0.0)
         return got
 
     def values(self, obs: Observation, rng: Rng,

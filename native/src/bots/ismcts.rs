@@ -37,6 +37,9 @@ use crate::kernel::table::Table;
 pub const DEFAULT_EXPLORE: f64 = 0.7;
 pub const DEFAULT_SCALE: f64 = 0.0;
 pub const DEFAULT_WORLDS: usize = 200;
+/// `search.DEFAULT_TREE_INFER`: the temperature of the inference of the
+/// tree `search` grows (its `tinfer`; bench/results/strength-34-10.md).
+pub const DEFAULT_TREE_INFER: f64 = 8.0;
 /// `ismcts.PRIOR_TAU`: the temperature of the softmax of the heuristic's
 /// move values that makes the tree's prior.
 pub const PRIOR_TAU: f64 = 8.0;
@@ -117,8 +120,9 @@ impl Config {
     }
 
     /// The tree of `search.SearchBot.tree_bot`: `iterations`, playouts by
-    /// `policy`, the other knobs at their defaults (no solving, no
-    /// inference, no depth limit).
+    /// `policy`, the other knobs at `search`'s defaults (no solving, the
+    /// inference at `DEFAULT_TREE_INFER` from a pool of `DEFAULT_WORLDS`,
+    /// no depth limit).
     pub fn tree(iterations: usize, policy: Policy) -> Config {
         Config {
             iterations,
@@ -128,7 +132,7 @@ impl Config {
             prior: 0.0,
             scale: DEFAULT_SCALE,
             solve: 0,
-            infer: 0.0,
+            infer: DEFAULT_TREE_INFER,
             worlds: DEFAULT_WORLDS,
             draws: DEFAULT_DRAWS,
             depth: 0,
@@ -671,7 +675,8 @@ mod tests {
             let h = shuffled_deal(&r, &mut Rng::new(seed), 5);
             let view = View::of(&h, h.turn, &Voids::<1>::default());
             let legal = h.legal_moves();
-            let c = Config::tree(2000, Policy::Heuristic);
+            // the workload of the earlier measures: a fresh world each iteration
+            let c = Config { infer: 0.0, ..Config::tree(2000, Policy::Heuristic) };
             moves += ismcts(&view, &legal, &c, &mut Rng::new(seed)).unwrap().best;
         }
         assert!(moves > 0);

@@ -463,7 +463,8 @@ mod tests {
 
     #[test]
     fn the_tree_and_the_worlds_judge_every_candidate_from_the_same_stream() {
-        let config = Config { iterations: 40, ..Config::tree(40, Policy::Heuristic) };
+        // a fresh world each iteration (no inference), then a pool below
+        let config = Config { iterations: 40, infer: 0.0, ..Config::tree(40, Policy::Heuristic) };
         let budget = Budget::new(3, 2, Policy::Greedy, None, 0, 0.0);
         for h in positions(3).into_iter().take(10) {
             let view = view_of(&h);

@@ -159,6 +159,7 @@ fn constants(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     tree.set_item("DEFAULT_EXPLORE", crate::bots::ismcts::DEFAULT_EXPLORE)?;
     tree.set_item("DEFAULT_SCALE", crate::bots::ismcts::DEFAULT_SCALE)?;
     tree.set_item("DEFAULT_WORLDS", crate::bots::ismcts::DEFAULT_WORLDS)?;
+    tree.set_item("DEFAULT_TREE_INFER", crate::bots::ismcts::DEFAULT_TREE_INFER)?;
     out.set_item("ismcts", tree)?;
     Ok(out)
 }

@@ -716,7 +716,10 @@ impl<const W: usize> Env<W> {
                         if tiles > TRAIN_TILES {
                             budget = (budget * TRAIN_TILES / tiles).max(1);
                         }
-                        let config = ismcts::Config::tree(budget, policy);
+                        // no inference: it weighs no train play, so a pool
+                        // of worlds would only narrow them (`tree_bot`)
+                        let config =
+                            ismcts::Config { infer: 0.0, ..ismcts::Config::tree(budget, policy) };
                         train_tree(&view, &self.legal, &config, &mut self.bot_rng).best
                     } else {
                         let budget = Budget::new(iterations, rollouts, policy, None, solve, infer);
