@@ -318,11 +318,10 @@ def test_the_search_rarely_errs_by_its_own_analysis_and_a_dump_is_flagged(
     assert sum(d.mistake for d in own) <= 0.12 * len(own)
     assert sum(d.loss for d in own) / len(own) < 1.0
     # the dumps: flagged, and far costlier than the search's own moves
-    # (docs/play.md: 8 of 12 dumps flagged in 40 games; here, with the tree's
-    # inference the default, 4 of the 9 the 20 games make, each costing 8 to
-    # 44 points: three are the best move there, two cost 0.9 and 2.1 points;
-    # before it, 3 of 5)
-    assert sum(d.mistake for d in dumped) >= 0.4 * len(dumped)
+    # (docs/play.md: 8 of 12 dumps flagged in 40 games; here 3 of the 5 the
+    # 20 games make: one is the best move there, one costs 3.6 points; with
+    # the tree's inference, search:tinfer=8, 4 of 9)
+    assert sum(d.mistake for d in dumped) >= 0.6 * len(dumped)
     assert sum(d.loss for d in dumped) / len(dumped) > 10 * sum(d.loss for d in own) / len(own)
 
 

@@ -434,7 +434,7 @@ def test_search_values_the_match_without_the_tree() -> None:
     assert make_bot("search:tree=0").name == "search:tree=0"
     assert make_bot("search").tree_bot().iterations == 22 * 180
     assert make_bot("search:iterations=10:tree=3:policy=greedy").tree_bot().name == \
-        "ismcts:iterations=30:policy=greedy:infer=8"  # the tree's inference: tinfer's default
+        "ismcts:iterations=30:policy=greedy"  # the tree's inference: tinfer's default, off
     # the tree's scale: a parameter of search, handed to its tree
     wide = make_bot("search:scale=40")
     assert wide.name == "search:scale=40" and wide.tree_bot().scale == 40.0
@@ -455,8 +455,8 @@ def test_search_hands_its_exploration_and_inference_to_its_tree() -> None:
     bot = make_bot("search:iterations=4:tree=5:explore=1.4:tinfer=3")
     assert bot.name == "search:iterations=4:tree=5:explore=1.4:tinfer=3"
     assert bot.tree_bot().name == "ismcts:iterations=20:explore=1.4:infer=3"
-    assert make_bot("search:explore=0.7:tinfer=8").name == "search"  # the defaults
-    assert DEFAULT_TREE_INFER == 8.0 and make_bot("search:tinfer=0").name == "search:tinfer=0"
+    assert make_bot("search:explore=0.7:tinfer=0").name == "search"  # the defaults
+    assert DEFAULT_TREE_INFER == 0.0 and make_bot("search:tinfer=8").name == "search:tinfer=8"
     tree = IsmctsBot(iterations=20, explore=1.4, infer=3.0)
     plain = IsmctsBot(iterations=20)
     differ = 0
@@ -481,7 +481,7 @@ def test_search_hands_its_prior_to_its_tree() -> None:
     # default (0: none), handed to its tree, the same decisions in both cores
     bot = make_bot("search:iterations=4:tree=5:prior=2")
     assert bot.name == "search:iterations=4:tree=5:prior=2"
-    assert bot.tree_bot().name == "ismcts:iterations=20:infer=8:prior=2"
+    assert bot.tree_bot().name == "ismcts:iterations=20:prior=2"
     assert make_bot("search:prior=0").name == "search"
     tree = IsmctsBot(iterations=20, prior=2.0, infer=DEFAULT_TREE_INFER)
     plain = IsmctsBot(iterations=20, infer=DEFAULT_TREE_INFER)

@@ -198,9 +198,10 @@ def test_the_tree_s_budget_shrinks_with_a_train_set_s_tiles() -> None:
         == 22 * 180 * 55 // 91  # the set, not the hub, decides
     assert bot.tree_bot(compiled("all-fives", 2, False)) is bot.tree_bot()
     # the tree's inference weighs no train play: a fresh world each iteration
-    assert bot.tree_bot().infer == DEFAULT_TREE_INFER > 0
-    assert bot.tree_bot(_rules("chicken-foot", 4)).infer == 0.0
-    assert bot.tree_bot(_rules("mexican-train", 4)).infer == 0.0
+    inferring = SearchBot(tinfer=8.0)
+    assert bot.tree_bot().infer == DEFAULT_TREE_INFER and inferring.tree_bot().infer == 8.0
+    assert inferring.tree_bot(_rules("chicken-foot", 4)).infer == 0.0
+    assert inferring.tree_bot(_rules("mexican-train", 4)).infer == 0.0
     assert SearchBot(iterations=1, tree=1).tree_bot(_rules("mexican-train", 2)).iterations == 1
 
 

@@ -91,7 +91,7 @@ DEFAULT_IDRAW = int(DEFAULT_DRAWS)
 #: worlds from a pool weighed by the other seats' plays (past draws with
 #: ``idraw``), bench/results/strength-34-10.md.  Not on a train layout,
 #: whose plays it does not weigh (``tree_bot``).
-DEFAULT_TREE_INFER = 8.0
+DEFAULT_TREE_INFER = 0.0
 
 
 #: What the search maximises: ``points``, the side's points from the rest

@@ -39,7 +39,7 @@ pub const DEFAULT_SCALE: f64 = 0.0;
 pub const DEFAULT_WORLDS: usize = 200;
 /// `search.DEFAULT_TREE_INFER`: the temperature of the inference of the
 /// tree `search` grows (its `tinfer`; bench/results/strength-34-10.md).
-pub const DEFAULT_TREE_INFER: f64 = 8.0;
+pub const DEFAULT_TREE_INFER: f64 = 0.0;
 /// `ismcts.PRIOR_TAU`: the temperature of the softmax of the heuristic's
 /// move values that makes the tree's prior.
 pub const PRIOR_TAU: f64 = 8.0;
