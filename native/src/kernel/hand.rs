@@ -695,7 +695,9 @@ impl<const W: usize> Hand<W> {
         if t.max_draws == 0 {
             return (false, false);
         }
-        let pass = self.drawn_turn != 0 && !t.must_play_drawn;
+        // `&`, not `&&`: no branch on whether the mover has drawn this
+        // turn, which no predictor learns (issue 37)
+        let pass = (self.drawn_turn != 0) & !t.must_play_drawn;
         let draw =
             t.draw_while_able && self.bone_end > self.bone_pos && self.drawn_turn < t.max_draws;
         (pass, draw)
@@ -1318,6 +1320,7 @@ impl<const W: usize> Hand<W> {
 
     // ---------------------------------------------------- turn and ending
 
+    #[inline(always)]
     fn advance(&mut self) {
         let r = &*self.rules;
         let t = &r.t;
