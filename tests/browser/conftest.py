@@ -19,6 +19,8 @@ from .serving import Served, chromium_path, free_port
 #: core: their server plays with the pass's core (the Python reference there),
 #: and the split balances the two passes (issue 37: these three took 199 s of
 #: the native pass's wall on an idle host, and pass under BONES_CORE=python).
+#: .ci/run runs both halves in a third process beside the two passes, with
+#: these markers and cores (issue 37: the browser tests mostly wait).
 PYTHON_PASS = {"test_table_browser.py", "test_trains_browser.py", "test_access_browser.py"}
 
 
