@@ -23,6 +23,7 @@ from support import compiled, positions
 
 from bones.bots import make_bot
 from bones.bots.epimc import EpimcBot
+from bones.bots.infer import log_likelihood, tempered
 from bones.bots.ismcts import IsmctsBot, scale_of
 from bones.bots.search import DEFAULT_TREE_INFER, SearchBot, solvable_view
 from bones.bots.solve import solvable
@@ -78,6 +79,48 @@ def test_native_ismcts_takes_the_python_decision(name: str, players: int, teams:
     assert compared >= 8
     assert deep > 0
 
+
+
+@pytest.mark.once  # compares the two cores itself, whichever the pass forces
+@pytest.mark.parametrize("name,players,teams", [("cuban", 4, True), ("all-fives", 2, False)])
+def test_the_tempered_pool_takes_the_same_decision_in_both_cores(name: str, players: int,
+                                                                teams: bool) -> None:
+    # the tree's pool of worlds with the inference on: where its weights
+    # leave less than POOL_ESS of it, both cores temper them by the same
+    # exponent (bones.bots.infer.tempered), so the same visits, totals and
+    # stream; a sharp model (infer=1) and half-random play make it happen
+    if bones_native is None:
+        pytest.skip("the native core is not installed")
+    rules = compiled(name, players, teams)
+    native = bones_native.Ismcts(flat_table(rules))
+    bot = IsmctsBot(iterations=16, policy="heuristic", infer=1.0, worlds=40)
+    compared = narrowed = 0
+    for seed in range(3):
+        for hand in positions(rules, seed, hands=1, every=2):
+            obs = observe(hand, hand.turn)
+            legal = obs.legal_moves()
+            # the pool: the tree's first draws from the stream
+            r = Rng(seed * 100 + compared)
+            lls = [log_likelihood(sample_world(obs, r), obs.seat, obs.layout.log, 1.0, bot.draws)
+                   for _ in range(40)]
+            narrowed += tempered(lls) < 1.0
+            a, b = Rng(seed * 100 + compared), Rng(seed * 100 + compared)
+            got_py = bot.python_search(obs, a, legal)
+            assert got_py == bot.native_search(native, obs, b, legal), (name, seed, hand.log)
+            assert a.state == b.state
+            compared += 1
+    assert compared >= 10
+    assert narrowed >= 3
+    # search's own tree with tinfer on: the native path and the reference's
+    bot_s = SearchBot(iterations=4, tinfer=8.0)
+    for seed in range(2):
+        for hand in positions(rules, seed, hands=1, every=5):
+            obs = observe(hand, hand.turn)
+            if not bot_s.grows_tree(obs):
+                continue
+            a, c = Rng(seed), _PythonRng(seed)
+            assert bot_s.choose(obs, a) == bot_s.choose(obs, c), (name, seed, hand.log)
+            assert a.state == c.state
 
 
 @pytest.mark.once  # compares the two cores itself, whichever the pass forces

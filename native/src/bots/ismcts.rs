@@ -20,7 +20,7 @@
 //! own choices are made once per information set, not once per world.
 
 use crate::bots::heuristic::Hidden;
-use crate::bots::infer::{heuristic_values, log_likelihood, DEFAULT_DRAWS};
+use crate::bots::infer::{heuristic_values, log_likelihood, tempered, DEFAULT_DRAWS, POOL_ESS};
 use crate::bots::margin;
 use crate::bots::rollouts::{rollout_move, Policy};
 use crate::bots::search::DEFAULT_NODES;
@@ -388,10 +388,12 @@ fn grow<const W: usize>(
             lls.push(log_likelihood(&world, view.seat, &view.history, config.infer, config.draws));
             pool.push(world);
         }
+        // tempered so that enough of the pool counts (`infer::POOL_ESS`)
+        let lam = tempered(&lls, POOL_ESS);
         let top = lls.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
         let mut sum = 0.0f64;
         for ll in lls {
-            sum += (ll - top).exp();
+            sum += (lam * (ll - top)).exp();
             cumulative.push(sum);
         }
     }
