@@ -500,6 +500,11 @@ def test_search_hands_its_exploration_and_inference_to_its_tree() -> None:
     assert bot.tree_bot().name == "ismcts:iterations=20:explore=1.4:infer=3"
     assert make_bot("search:explore=0.7:tinfer=0").name == "search"  # the defaults
     assert DEFAULT_TREE_INFER == 0.0 and make_bot("search:tinfer=8").name == "search:tinfer=8"
+    # the inference's pool of worlds: a parameter of search, handed to its tree
+    pooled = make_bot("search:iterations=4:tree=5:tinfer=3:tworlds=30")
+    assert pooled.name == "search:iterations=4:tree=5:tinfer=3:tworlds=30"
+    assert pooled.tree_bot().name == "ismcts:iterations=20:infer=3:worlds=30"
+    assert make_bot("search:tworlds=200").name == "search"
     tree = IsmctsBot(iterations=20, explore=1.4, infer=3.0)
     plain = IsmctsBot(iterations=20)
     differ = 0

@@ -40,6 +40,9 @@ pub const DEFAULT_WORLDS: usize = 200;
 /// `search.DEFAULT_TREE_INFER`: the temperature of the inference of the
 /// tree `search` grows (its `tinfer`; bench/results/strength-34-10.md).
 pub const DEFAULT_TREE_INFER: f64 = 0.0;
+/// `search.DEFAULT_TREE_WORLDS`: the worlds in the pool the inference of
+/// the tree `search` grows weighs (its `tworlds`).
+pub const DEFAULT_TREE_WORLDS: usize = 200;
 /// `ismcts.PRIOR_TAU`: the temperature of the softmax of the heuristic's
 /// move values that makes the tree's prior.
 pub const PRIOR_TAU: f64 = 8.0;
@@ -121,7 +124,7 @@ impl Config {
 
     /// The tree of `search.SearchBot.tree_bot`: `iterations`, playouts by
     /// `policy`, the other knobs at `search`'s defaults (no solving, the
-    /// inference at `DEFAULT_TREE_INFER` from a pool of `DEFAULT_WORLDS`,
+    /// inference at `DEFAULT_TREE_INFER` from a pool of `DEFAULT_TREE_WORLDS`,
     /// no depth limit).
     pub fn tree(iterations: usize, policy: Policy) -> Config {
         Config {
@@ -133,7 +136,7 @@ impl Config {
             scale: DEFAULT_SCALE,
             solve: 0,
             infer: DEFAULT_TREE_INFER,
-            worlds: DEFAULT_WORLDS,
+            worlds: DEFAULT_TREE_WORLDS,
             draws: DEFAULT_DRAWS,
             depth: 0,
             root: Root::Bound,
