@@ -25,7 +25,7 @@ from bones.bots import make_bot
 from bones.bots.epimc import EpimcBot
 from bones.bots.infer import log_likelihood, tempered
 from bones.bots.ismcts import IsmctsBot, scale_of
-from bones.bots.search import DEFAULT_TREE_INFER, SearchBot, solvable_view
+from bones.bots.search import DEFAULT_TREE_INFER, DEFAULT_TREE_WORLDS, SearchBot, solvable_view
 from bones.bots.solve import solvable
 from bones.engine.core import flat_table
 from bones.engine.hand import Hand
@@ -434,7 +434,8 @@ def test_search_grows_the_tree_exactly_where_no_world_can_be_solved(
     rules = compiled(name, players, teams)
     limit = solve or 14
     bot = SearchBot(iterations=2, tree=6, policy=policy, solve=limit)
-    tree = IsmctsBot(iterations=12, policy=policy, infer=DEFAULT_TREE_INFER)
+    tree = IsmctsBot(iterations=12, policy=policy, infer=DEFAULT_TREE_INFER,
+                     worlds=DEFAULT_TREE_WORLDS)
     worlds = SearchBot(iterations=2, tree=0, policy=policy, solve=limit)
     grown = solved = 0
     for seed in range(6):
@@ -477,7 +478,7 @@ def test_search_values_the_match_without_the_tree() -> None:
     assert make_bot("search:tree=0").name == "search:tree=0"
     assert make_bot("search").tree_bot().iterations == 22 * 180
     assert make_bot("search:iterations=10:tree=3:policy=greedy").tree_bot().name == \
-        "ismcts:iterations=30:policy=greedy"  # the tree's inference: tinfer's default, off
+        "ismcts:iterations=30:policy=greedy:infer=8:worlds=1000"  # the tree's inference: the default
     # the tree's scale: a parameter of search, handed to its tree
     wide = make_bot("search:scale=40")
     assert wide.name == "search:scale=40" and wide.tree_bot().scale == 40.0
@@ -487,7 +488,8 @@ def test_search_values_the_match_without_the_tree() -> None:
     legal = obs.legal_moves()
     got = wide.choose(obs, Rng(5))
     assert got == IsmctsBot(iterations=22 * 180, scale=40.0,
-                            infer=DEFAULT_TREE_INFER).search(obs, Rng(5), legal)[0]
+                            infer=DEFAULT_TREE_INFER, worlds=DEFAULT_TREE_WORLDS).search(
+        obs, Rng(5), legal)[0]
 
 
 def test_search_hands_its_exploration_and_inference_to_its_tree() -> None:
@@ -497,15 +499,15 @@ def test_search_hands_its_exploration_and_inference_to_its_tree() -> None:
     # reference's)
     bot = make_bot("search:iterations=4:tree=5:explore=1.4:tinfer=3")
     assert bot.name == "search:iterations=4:tree=5:explore=1.4:tinfer=3"
-    assert bot.tree_bot().name == "ismcts:iterations=20:explore=1.4:infer=3"
-    assert make_bot("search:explore=0.7:tinfer=0").name == "search"  # the defaults
-    assert DEFAULT_TREE_INFER == 0.0 and make_bot("search:tinfer=8").name == "search:tinfer=8"
+    assert bot.tree_bot().name == "ismcts:iterations=20:explore=1.4:infer=3:worlds=1000"
+    assert make_bot("search:explore=0.7:tinfer=8").name == "search"  # the defaults
+    assert DEFAULT_TREE_INFER == 8.0 and make_bot("search:tinfer=0").name == "search:tinfer=0"
     # the inference's pool of worlds: a parameter of search, handed to its tree
     pooled = make_bot("search:iterations=4:tree=5:tinfer=3:tworlds=30")
     assert pooled.name == "search:iterations=4:tree=5:tinfer=3:tworlds=30"
     assert pooled.tree_bot().name == "ismcts:iterations=20:infer=3:worlds=30"
-    assert make_bot("search:tworlds=200").name == "search"
-    tree = IsmctsBot(iterations=20, explore=1.4, infer=3.0)
+    assert make_bot("search:tworlds=1000").name == "search"
+    tree = IsmctsBot(iterations=20, explore=1.4, infer=3.0, worlds=DEFAULT_TREE_WORLDS)
     plain = IsmctsBot(iterations=20)
     differ = 0
     for seed in range(6):
@@ -529,10 +531,10 @@ def test_search_hands_its_prior_to_its_tree() -> None:
     # default (0: none), handed to its tree, the same decisions in both cores
     bot = make_bot("search:iterations=4:tree=5:prior=2")
     assert bot.name == "search:iterations=4:tree=5:prior=2"
-    assert bot.tree_bot().name == "ismcts:iterations=20:prior=2"
+    assert bot.tree_bot().name == "ismcts:iterations=20:infer=8:worlds=1000:prior=2"
     assert make_bot("search:prior=0").name == "search"
-    tree = IsmctsBot(iterations=20, prior=2.0, infer=DEFAULT_TREE_INFER)
-    plain = IsmctsBot(iterations=20, infer=DEFAULT_TREE_INFER)
+    tree = IsmctsBot(iterations=20, prior=2.0, infer=DEFAULT_TREE_INFER, worlds=DEFAULT_TREE_WORLDS)
+    plain = IsmctsBot(iterations=20, infer=DEFAULT_TREE_INFER, worlds=DEFAULT_TREE_WORLDS)
     differ = 0
     for seed in range(6):
         obs = _observation(seed)

@@ -89,12 +89,15 @@ DEFAULT_IDRAW = int(DEFAULT_DRAWS)
 #: The temperature of the inference in ``search``'s tree (0: every iteration
 #: deals a fresh world; ``ismcts``'s ``infer``): its iterations draw their
 #: worlds from a pool weighed by the other seats' plays (past draws with
-#: ``idraw``), bench/results/strength-34-10.md.  Not on a train layout,
-#: whose plays it does not weigh (``tree_bot``).
-DEFAULT_TREE_INFER = 0.0
+#: ``idraw``), the weights tempered so that at least a quarter of the pool
+#: counts (:func:`bones.bots.infer.tempered`), bench/results/strength-34-11.md.
+#: Not on a train layout, whose plays it does not weigh (``tree_bot``).
+DEFAULT_TREE_INFER = 8.0
 #: The worlds in the pool the tree's inference weighs (``tworlds``; with
-#: ``tinfer``): ``ismcts``'s ``DEFAULT_WORLDS`` (bench/results/strength-34-11.md).
-DEFAULT_TREE_WORLDS = 200
+#: ``tinfer``): with a pool of 200 the tree lost to fresh worlds in Cuban
+#: (45 tiles hidden: 38 and 44 of 100 matches), with 1,000 it won 56; about
+#: 14 µs a world natively (bench/results/strength-34-11.md).
+DEFAULT_TREE_WORLDS = 1000
 
 
 #: What the search maximises: ``points``, the side's points from the rest

@@ -38,11 +38,11 @@ pub const DEFAULT_EXPLORE: f64 = 0.7;
 pub const DEFAULT_SCALE: f64 = 0.0;
 pub const DEFAULT_WORLDS: usize = 200;
 /// `search.DEFAULT_TREE_INFER`: the temperature of the inference of the
-/// tree `search` grows (its `tinfer`; bench/results/strength-34-10.md).
-pub const DEFAULT_TREE_INFER: f64 = 0.0;
+/// tree `search` grows (its `tinfer`; bench/results/strength-34-11.md).
+pub const DEFAULT_TREE_INFER: f64 = 8.0;
 /// `search.DEFAULT_TREE_WORLDS`: the worlds in the pool the inference of
 /// the tree `search` grows weighs (its `tworlds`).
-pub const DEFAULT_TREE_WORLDS: usize = 200;
+pub const DEFAULT_TREE_WORLDS: usize = 1000;
 /// `ismcts.PRIOR_TAU`: the temperature of the softmax of the heuristic's
 /// move values that makes the tree's prior.
 pub const PRIOR_TAU: f64 = 8.0;
