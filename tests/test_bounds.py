@@ -124,7 +124,7 @@ def test_one_set_of_bot_limits_for_every_front_end() -> None:
                                      "solve": 16, "infer": 10.0, "idraw": 1, "threads": 64,
                                      "tree": 100,
                                      "scale": 1000.0, "nodes": MAX_NODES, "explore": 10.0,
-                                     "tinfer": 10.0, "prior": 10.0},
+                                     "tinfer": 10.0, "tworlds": 2000, "prior": 10.0},
                           "ismcts": {"iterations": 20000, "seconds": 5.0, "explore": 10.0,
                                      "scale": 1000.0, "solve": 16, "infer": 10.0,
                                      "worlds": 2000, "depth": 100, "nodes": MAX_NODES,

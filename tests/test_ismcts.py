@@ -23,8 +23,9 @@ from support import compiled, positions
 
 from bones.bots import make_bot
 from bones.bots.epimc import EpimcBot
+from bones.bots.infer import log_likelihood, tempered
 from bones.bots.ismcts import IsmctsBot, scale_of
-from bones.bots.search import DEFAULT_TREE_INFER, SearchBot, solvable_view
+from bones.bots.search import DEFAULT_TREE_INFER, DEFAULT_TREE_WORLDS, SearchBot, solvable_view
 from bones.bots.solve import solvable
 from bones.engine.core import flat_table
 from bones.engine.hand import Hand
@@ -78,6 +79,48 @@ def test_native_ismcts_takes_the_python_decision(name: str, players: int, teams:
     assert compared >= 8
     assert deep > 0
 
+
+
+@pytest.mark.once  # compares the two cores itself, whichever the pass forces
+@pytest.mark.parametrize("name,players,teams", [("cuban", 4, True), ("all-fives", 2, False)])
+def test_the_tempered_pool_takes_the_same_decision_in_both_cores(name: str, players: int,
+                                                                teams: bool) -> None:
+    # the tree's pool of worlds with the inference on: where its weights
+    # leave less than POOL_ESS of it, both cores temper them by the same
+    # exponent (bones.bots.infer.tempered), so the same visits, totals and
+    # stream; a sharp model (infer=1) and half-random play make it happen
+    if bones_native is None:
+        pytest.skip("the native core is not installed")
+    rules = compiled(name, players, teams)
+    native = bones_native.Ismcts(flat_table(rules))
+    bot = IsmctsBot(iterations=16, policy="heuristic", infer=1.0, worlds=40)
+    compared = narrowed = 0
+    for seed in range(3):
+        for hand in positions(rules, seed, hands=1, every=2):
+            obs = observe(hand, hand.turn)
+            legal = obs.legal_moves()
+            # the pool: the tree's first draws from the stream
+            r = Rng(seed * 100 + compared)
+            lls = [log_likelihood(sample_world(obs, r), obs.seat, obs.layout.log, 1.0, bot.draws)
+                   for _ in range(40)]
+            narrowed += tempered(lls) < 1.0
+            a, b = Rng(seed * 100 + compared), Rng(seed * 100 + compared)
+            got_py = bot.python_search(obs, a, legal)
+            assert got_py == bot.native_search(native, obs, b, legal), (name, seed, hand.log)
+            assert a.state == b.state
+            compared += 1
+    assert compared >= 10
+    assert narrowed >= 3
+    # search's own tree with tinfer on: the native path and the reference's
+    bot_s = SearchBot(iterations=4, tinfer=8.0)
+    for seed in range(2):
+        for hand in positions(rules, seed, hands=1, every=5):
+            obs = observe(hand, hand.turn)
+            if not bot_s.grows_tree(obs):
+                continue
+            a, c = Rng(seed), _PythonRng(seed)
+            assert bot_s.choose(obs, a) == bot_s.choose(obs, c), (name, seed, hand.log)
+            assert a.state == c.state
 
 
 @pytest.mark.once  # compares the two cores itself, whichever the pass forces
@@ -391,7 +434,8 @@ def test_search_grows_the_tree_exactly_where_no_world_can_be_solved(
     rules = compiled(name, players, teams)
     limit = solve or 14
     bot = SearchBot(iterations=2, tree=6, policy=policy, solve=limit)
-    tree = IsmctsBot(iterations=12, policy=policy, infer=DEFAULT_TREE_INFER)
+    tree = IsmctsBot(iterations=12, policy=policy, infer=DEFAULT_TREE_INFER,
+                     worlds=DEFAULT_TREE_WORLDS)
     worlds = SearchBot(iterations=2, tree=0, policy=policy, solve=limit)
     grown = solved = 0
     for seed in range(6):
@@ -434,7 +478,7 @@ def test_search_values_the_match_without_the_tree() -> None:
     assert make_bot("search:tree=0").name == "search:tree=0"
     assert make_bot("search").tree_bot().iterations == 22 * 180
     assert make_bot("search:iterations=10:tree=3:policy=greedy").tree_bot().name == \
-        "ismcts:iterations=30:policy=greedy"  # the tree's inference: tinfer's default, off
+        "ismcts:iterations=30:policy=greedy:infer=8:worlds=1000"  # the tree's inference: the default
     # the tree's scale: a parameter of search, handed to its tree
     wide = make_bot("search:scale=40")
     assert wide.name == "search:scale=40" and wide.tree_bot().scale == 40.0
@@ -444,7 +488,8 @@ def test_search_values_the_match_without_the_tree() -> None:
     legal = obs.legal_moves()
     got = wide.choose(obs, Rng(5))
     assert got == IsmctsBot(iterations=22 * 180, scale=40.0,
-                            infer=DEFAULT_TREE_INFER).search(obs, Rng(5), legal)[0]
+                            infer=DEFAULT_TREE_INFER, worlds=DEFAULT_TREE_WORLDS).search(
+        obs, Rng(5), legal)[0]
 
 
 def test_search_hands_its_exploration_and_inference_to_its_tree() -> None:
@@ -454,10 +499,15 @@ def test_search_hands_its_exploration_and_inference_to_its_tree() -> None:
     # reference's)
     bot = make_bot("search:iterations=4:tree=5:explore=1.4:tinfer=3")
     assert bot.name == "search:iterations=4:tree=5:explore=1.4:tinfer=3"
-    assert bot.tree_bot().name == "ismcts:iterations=20:explore=1.4:infer=3"
-    assert make_bot("search:explore=0.7:tinfer=0").name == "search"  # the defaults
-    assert DEFAULT_TREE_INFER == 0.0 and make_bot("search:tinfer=8").name == "search:tinfer=8"
-    tree = IsmctsBot(iterations=20, explore=1.4, infer=3.0)
+    assert bot.tree_bot().name == "ismcts:iterations=20:explore=1.4:infer=3:worlds=1000"
+    assert make_bot("search:explore=0.7:tinfer=8").name == "search"  # the defaults
+    assert DEFAULT_TREE_INFER == 8.0 and make_bot("search:tinfer=0").name == "search:tinfer=0"
+    # the inference's pool of worlds: a parameter of search, handed to its tree
+    pooled = make_bot("search:iterations=4:tree=5:tinfer=3:tworlds=30")
+    assert pooled.name == "search:iterations=4:tree=5:tinfer=3:tworlds=30"
+    assert pooled.tree_bot().name == "ismcts:iterations=20:infer=3:worlds=30"
+    assert make_bot("search:tworlds=1000").name == "search"
+    tree = IsmctsBot(iterations=20, explore=1.4, infer=3.0, worlds=DEFAULT_TREE_WORLDS)
     plain = IsmctsBot(iterations=20)
     differ = 0
     for seed in range(6):
@@ -481,10 +531,10 @@ def test_search_hands_its_prior_to_its_tree() -> None:
     # default (0: none), handed to its tree, the same decisions in both cores
     bot = make_bot("search:iterations=4:tree=5:prior=2")
     assert bot.name == "search:iterations=4:tree=5:prior=2"
-    assert bot.tree_bot().name == "ismcts:iterations=20:prior=2"
+    assert bot.tree_bot().name == "ismcts:iterations=20:infer=8:worlds=1000:prior=2"
     assert make_bot("search:prior=0").name == "search"
-    tree = IsmctsBot(iterations=20, prior=2.0, infer=DEFAULT_TREE_INFER)
-    plain = IsmctsBot(iterations=20, infer=DEFAULT_TREE_INFER)
+    tree = IsmctsBot(iterations=20, prior=2.0, infer=DEFAULT_TREE_INFER, worlds=DEFAULT_TREE_WORLDS)
+    plain = IsmctsBot(iterations=20, infer=DEFAULT_TREE_INFER, worlds=DEFAULT_TREE_WORLDS)
     differ = 0
     for seed in range(6):
         obs = _observation(seed)

@@ -253,7 +253,7 @@ def test_the_vector_environment_refuses_the_match_value() -> None:
         native_opponent("search:value=match")
     with pytest.raises(ValueError, match="default scale"):  # its tree is the default's
         native_opponent("search:scale=40")
-    for knob in ("explore=1.4", "tinfer=8", "prior=1"):  # nor the default tree's
+    for knob in ("explore=1.4", "tinfer=4", "tworlds=50", "prior=1"):  # nor the default tree's
         with pytest.raises(ValueError, match="exploration, inference"):
             native_opponent(f"search:{knob}")
     with pytest.raises(ValueError, match="solving budget"):  # Budget::new's

@@ -240,12 +240,15 @@ def test_the_scans_see_code_and_skip_comments_and_strings(tmp_path: Path) -> Non
 
 def test_the_tree_of_search_has_the_ismcts_defaults(native: dict[str, Any]) -> None:
     # the vector environment's native search opponent grows it with these
-    from bones.bots import ismcts, search
+    from bones.bots import infer, ismcts, search
 
     assert native["ismcts"] == {"DEFAULT_EXPLORE": ismcts.DEFAULT_EXPLORE,
                                 "DEFAULT_SCALE": ismcts.DEFAULT_SCALE,
                                 "DEFAULT_WORLDS": ismcts.DEFAULT_WORLDS,
-                                "DEFAULT_TREE_INFER": search.DEFAULT_TREE_INFER}
+                                "DEFAULT_TREE_INFER": search.DEFAULT_TREE_INFER,
+                                "DEFAULT_TREE_WORLDS": search.DEFAULT_TREE_WORLDS,
+                                "POOL_ESS": infer.POOL_ESS,
+                                "TEMPER_STEPS": infer.TEMPER_STEPS}
 
 
 def test_an_unknown_code_is_a_one_line_error_at_load() -> None:

@@ -99,7 +99,7 @@ from bones.bots import make_bot
 from bones.bots.basic import GreedyBot, HeuristicBot, RandomBot
 from bones.bots.blunder import BlunderBot
 from bones.bots.ismcts import DEFAULT_EXPLORE, DEFAULT_PRIOR, DEFAULT_SCALE
-from bones.bots.search import DEFAULT_IDRAW, DEFAULT_NODES, DEFAULT_TREE_INFER, SearchBot
+from bones.bots.search import DEFAULT_IDRAW, DEFAULT_NODES, DEFAULT_TREE_INFER, DEFAULT_TREE_WORLDS, SearchBot
 from bones.engine import core
 from bones.engine.core import flat_table
 from bones.engine.rules import Rules
@@ -136,13 +136,14 @@ def native_opponent(text: str) -> Spec:
     if (isinstance(bot, SearchBot) and not bot.timed and bot.value == "points"
             and bot.scale == DEFAULT_SCALE and bot.nodes == DEFAULT_NODES and bot.threads == 1
             and bot.explore == DEFAULT_EXPLORE and bot.tinfer == DEFAULT_TREE_INFER
+            and bot.tworlds == DEFAULT_TREE_WORLDS
             and bot.prior == DEFAULT_PRIOR and bot.idraw == DEFAULT_IDRAW):
         return ("search", bot.iterations, bot.rollouts, bot.policy, bot.solve, bot.infer,
                 bot.tree)
     raise ValueError(f"the vector environment plays random, greedy, heuristic, blunder and search "
                      f"(an iteration budget, valuing points, its tree's default scale, "
-                     f"exploration, inference, prior and solving budget, one thread: the tables "
-                     f"share out `num_threads`) natively, not {text!r}")
+                     f"exploration, inference and its pool, prior and solving budget, one "
+                     f"thread: the tables share out `num_threads`) natively, not {text!r}")
 
 
 def _count(value: Any, name: str) -> int:

@@ -39,6 +39,15 @@ from bones.engine.moves import TILE_SHIFT
 #: (``idraw``), and the tree's and ``epimc``'s inference alike: level in
 #: strength, and never less informed (bench/results/strength-34-9.md).
 DEFAULT_DRAWS = True
+#: The least effective share of a pool of weighed worlds (the tree's, with
+#: ``search``'s ``tinfer``): its weights ``exp(log_likelihood)`` are tempered
+#: (:func:`tempered`) until their effective sample size ``(Σw)² / Σw²`` is at
+#: least this share of the pool, so the tree never searches a handful of
+#: worlds (bench/results/strength-34-11.md).
+POOL_ESS = 0.25
+#: The halvings of :func:`tempered`'s search for its exponent (a fixed
+#: count: both cores find the same exponent to the last bit).
+TEMPER_STEPS = 16
 
 
 def heuristic_values(hand: Hand, unseen: int, counts: Sequence[int], drawable: int,
@@ -249,5 +258,50 @@ def log_likelihood(world: Hand, seat: int, history: Sequence[tuple[int, int, int
     return ll
 
 
-__all__ = ["DEFAULT_DRAWS", "drawn_tiles", "heuristic_values", "last_draws", "log_likelihood",
-           "open_at_draws", "other_choices", "replay_start"]
+def pool_ess(lls: Sequence[float], lam: float = 1.0) -> float:
+    """The effective sample size ``(Σw)² / Σw²`` of the weights
+    ``w = exp(lam * (ll - max))`` of the log-likelihoods ``lls``."""
+    top = max(lls)
+    total = squares = 0.0
+    for ll in lls:
+        w = math.exp(lam * (ll - top))
+        total += w
+        squares += w * w
+    return total * total / squares
+
+
+def tempered(lls: Sequence[float], floor: float = POOL_ESS) -> float:
+    """The exponent ``lam`` in [0, 1] that tempers a pool's weights
+    ``exp(lam * ll)`` (``lls``: the worlds' log-likelihoods): 1 where their
+    effective sample size is already at least ``floor`` times the pool's
+    size, else the largest ``lam`` with that size found by
+    :data:`TEMPER_STEPS` halvings of [0, 1] (the size grows as ``lam``
+    shrinks, to the whole pool at 0).  The same sums in the same order as
+    native/src/bots/infer.rs's ``tempered``: the same exponent to the last
+    bit."""
+    top = max(lls)
+    need = floor * len(lls)
+
+    def enough(lam: float) -> bool:
+        total = squares = 0.0
+        for ll in lls:
+            w = math.exp(lam * (ll - top))
+            total += w
+            squares += w * w
+        return total * total >= need * squares
+
+    if enough(1.0):
+        return 1.0
+    lo, hi = 0.0, 1.0
+    for _ in range(TEMPER_STEPS):
+        mid = 0.5 * (lo + hi)
+        if enough(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+__all__ = ["DEFAULT_DRAWS", "POOL_ESS", "TEMPER_STEPS", "drawn_tiles", "heuristic_values",
+           "last_draws", "log_likelihood", "open_at_draws", "other_choices", "pool_ess",
+           "replay_start", "tempered"]

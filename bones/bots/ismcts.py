@@ -65,7 +65,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bones.bots.infer import DEFAULT_DRAWS, heuristic_values, log_likelihood
+from bones.bots.infer import DEFAULT_DRAWS, heuristic_values, log_likelihood, tempered
 from bones.bots.info import BotInfo, Param, named
 from bones.bots.policies import margin
 from bones.bots.rollouts import POLICIES
@@ -295,10 +295,12 @@ class IsmctsBot:
                 w = sample_world(obs, rng)
                 lls.append(log_likelihood(w, obs.seat, obs.layout.log, self.infer, self.draws))
                 pool.append(w)
+            # tempered so that enough of the pool counts (infer.POOL_ESS)
+            lam = tempered(lls)
             top = max(lls)
             total = 0.0
             for ll in lls:
-                total += math.exp(ll - top)
+                total += math.exp(lam * (ll - top))
                 cumulative.append(total)
         while True:
             if stop is not None:

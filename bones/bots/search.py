@@ -89,9 +89,15 @@ DEFAULT_IDRAW = int(DEFAULT_DRAWS)
 #: The temperature of the inference in ``search``'s tree (0: every iteration
 #: deals a fresh world; ``ismcts``'s ``infer``): its iterations draw their
 #: worlds from a pool weighed by the other seats' plays (past draws with
-#: ``idraw``), bench/results/strength-34-10.md.  Not on a train layout,
-#: whose plays it does not weigh (``tree_bot``).
-DEFAULT_TREE_INFER = 0.0
+#: ``idraw``), the weights tempered so that at least a quarter of the pool
+#: counts (:func:`bones.bots.infer.tempered`), bench/results/strength-34-11.md.
+#: Not on a train layout, whose plays it does not weigh (``tree_bot``).
+DEFAULT_TREE_INFER = 8.0
+#: The worlds in the pool the tree's inference weighs (``tworlds``; with
+#: ``tinfer``): with a pool of 200 the tree lost to fresh worlds in Cuban
+#: (45 tiles hidden: 38 and 44 of 100 matches), with 1,000 it won 56; about
+#: 14 µs a world natively (bench/results/strength-34-11.md).
+DEFAULT_TREE_WORLDS = 1000
 
 
 #: What the search maximises: ``points``, the side's points from the rest
@@ -147,6 +153,9 @@ def _params(iterations: int, solve: bool) -> tuple[Param, ...]:
               "a pool weighted by the other seats' plays (0: a fresh world each, as on a "
               "train layout, whose plays it does not weigh)",
               minimum=0.0, maximum=10.0),
+        Param("tworlds", int, DEFAULT_TREE_WORLDS,
+              "worlds in the pool the tree's inference weighs (with tinfer)",
+              minimum=1, maximum=2000),
         Param("prior", float, DEFAULT_PRIOR,
               "weight of the heuristic's prior in the tree: it opens moves in the heuristic's "
               "order and favours them by its values (0: no prior)", minimum=0.0, maximum=10.0),
@@ -186,7 +195,8 @@ class SearchBot:
                  value: str = DEFAULT_VALUE, threads: int = 1, tree: int = DEFAULT_TREE,
                  scale: float = DEFAULT_SCALE, nodes: int = DEFAULT_NODES,
                  explore: float = DEFAULT_EXPLORE, tinfer: float = DEFAULT_TREE_INFER,
-                 prior: float = DEFAULT_PRIOR, idraw: int = DEFAULT_IDRAW) -> None:
+                 prior: float = DEFAULT_PRIOR, idraw: int = DEFAULT_IDRAW,
+                 tworlds: int = DEFAULT_TREE_WORLDS) -> None:
         self.iterations = iterations
         self.rollouts = rollouts
         self.seconds = seconds
@@ -203,6 +213,7 @@ class SearchBot:
         self.scale = scale
         self.explore = explore
         self.tinfer = tinfer
+        self.tworlds = tworlds
         self.prior = prior
         # the most positions a move's solving may visit (0: no limit, which
         # only the class itself takes: a bot text gives 1 to MAX_NODES)
@@ -222,14 +233,15 @@ class SearchBot:
             "policy": self.policy, "solve": self.solve, "infer": self.infer,
             "value": self.value, "threads": self.threads, "tree": self.tree,
             "scale": self.scale, "nodes": self.nodes, "explore": self.explore,
-            "tinfer": self.tinfer, "prior": self.prior, "idraw": self.idraw})
+            "tinfer": self.tinfer, "tworlds": self.tworlds, "prior": self.prior,
+            "idraw": self.idraw})
 
     def _tree_of(self, iterations: int, infer: float) -> IsmctsBot:
         """The tree of ``iterations`` with this search's knobs, its inference
         at temperature ``infer``."""
         return IsmctsBot(iterations=iterations, seconds=self.seconds, policy=self.policy,
                          explore=self.explore, scale=self.scale, infer=infer,
-                         nodes=self.nodes, threads=self.threads, prior=self.prior,
+                         worlds=self.tworlds, nodes=self.nodes, threads=self.threads, prior=self.prior,
                          draws=bool(self.idraw))
 
     def table(self, rules: Rules) -> MatchTable | None:

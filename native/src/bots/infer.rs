@@ -28,6 +28,15 @@ use crate::kernel::moves::{tile_of, DRAW, PLAYING};
 /// (`infer.DEFAULT_DRAWS`).
 pub const DEFAULT_DRAWS: bool = true;
 
+/// `infer.POOL_ESS`: the least effective share of a pool of weighed worlds
+/// (the tree's): its weights are tempered (`tempered`) until their
+/// effective sample size `(Σw)² / Σw²` is at least this share of the pool.
+pub const POOL_ESS: f64 = 0.25;
+
+/// `infer.TEMPER_STEPS`: the halvings of `tempered`'s search for its
+/// exponent (a fixed count: both cores find the same exponent).
+pub const TEMPER_STEPS: usize = 16;
+
 /// The heuristic's value of every move of `legal` for the mover of the
 /// full-information `hand` (`basic.heuristic_move` without its pruning; a
 /// pass weighs nothing: `f64::NEG_INFINITY`).
@@ -276,6 +285,42 @@ pub fn log_likelihood<const W: usize>(
     ll
 }
 
+/// Whether the weights `exp(lam * (ll - top))` of `lls` have an effective
+/// sample size of at least `need` (`infer.tempered`'s `enough`).
+fn enough(lls: &[f64], top: f64, lam: f64, need: f64) -> bool {
+    let (mut total, mut squares) = (0.0f64, 0.0f64);
+    for &ll in lls {
+        let w = (lam * (ll - top)).exp();
+        total += w;
+        squares += w * w;
+    }
+    total * total >= need * squares
+}
+
+/// The exponent `lam` in [0, 1] that tempers a pool's weights `exp(lam *
+/// ll)` (`lls`: the worlds' log-likelihoods, at least one): 1 where their
+/// effective sample size is already at least `floor` times the pool's size,
+/// else the largest `lam` with that size found by `TEMPER_STEPS` halvings
+/// of [0, 1] (`infer.tempered`: the same sums in the same order, the same
+/// exponent to the last bit).
+pub fn tempered(lls: &[f64], floor: f64) -> f64 {
+    let top = lls.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let need = floor * lls.len() as f64;
+    if enough(lls, top, 1.0, need) {
+        return 1.0;
+    }
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for _ in 0..TEMPER_STEPS {
+        let mid = 0.5 * (lo + hi);
+        if enough(lls, top, mid, need) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,6 +347,39 @@ mod tests {
         }
         let history = h.log.iter().map(|&(s, m, p)| (s as usize, m, p)).collect();
         (h, history)
+    }
+
+    /// The effective sample size of the weights `exp(lam * (ll - max))`.
+    fn ess(lls: &[f64], lam: f64) -> f64 {
+        let top = lls.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let w: Vec<f64> = lls.iter().map(|&ll| (lam * (ll - top)).exp()).collect();
+        let s: f64 = w.iter().sum();
+        s * s / w.iter().map(|x| x * x).sum::<f64>()
+    }
+
+    #[test]
+    fn tempering_keeps_a_share_of_the_pool() {
+        // a wide pool is left untouched, a narrow one tempered to the
+        // floor by the largest exponent of the bisection's grid
+        assert_eq!(tempered(&[0.0; 200], POOL_ESS), 1.0);
+        assert_eq!(tempered(&[-3.0], POOL_ESS), 1.0);
+        let mut rng = Rng::new(4);
+        for spread in [0.5, 40.0, 300.0, 3000.0] {
+            let lls: Vec<f64> = (0..200).map(|_| -spread * rng.random().powi(2)).collect();
+            let lam = tempered(&lls, POOL_ESS);
+            let need = POOL_ESS * 200.0;
+            if ess(&lls, 1.0) >= need {
+                assert_eq!(lam, 1.0);
+                continue;
+            }
+            let step = 0.5f64.powi(TEMPER_STEPS as i32);
+            assert!(lam > 0.0 && lam < 1.0, "{spread} {lam}");
+            assert_eq!((lam / step).fract(), 0.0);
+            assert!(ess(&lls, lam) >= need && ess(&lls, lam + step) < need, "{spread} {lam}");
+        }
+        let mut one = vec![-50.0; 100];
+        one[0] = 0.0;
+        assert_eq!(tempered(&one, 1.0), 0.0);
     }
 
     #[test]

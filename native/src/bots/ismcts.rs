@@ -20,7 +20,7 @@
 //! own choices are made once per information set, not once per world.
 
 use crate::bots::heuristic::Hidden;
-use crate::bots::infer::{heuristic_values, log_likelihood, DEFAULT_DRAWS};
+use crate::bots::infer::{heuristic_values, log_likelihood, tempered, DEFAULT_DRAWS, POOL_ESS};
 use crate::bots::margin;
 use crate::bots::rollouts::{rollout_move, Policy};
 use crate::bots::search::DEFAULT_NODES;
@@ -38,8 +38,11 @@ pub const DEFAULT_EXPLORE: f64 = 0.7;
 pub const DEFAULT_SCALE: f64 = 0.0;
 pub const DEFAULT_WORLDS: usize = 200;
 /// `search.DEFAULT_TREE_INFER`: the temperature of the inference of the
-/// tree `search` grows (its `tinfer`; bench/results/strength-34-10.md).
-pub const DEFAULT_TREE_INFER: f64 = 0.0;
+/// tree `search` grows (its `tinfer`; bench/results/strength-34-11.md).
+pub const DEFAULT_TREE_INFER: f64 = 8.0;
+/// `search.DEFAULT_TREE_WORLDS`: the worlds in the pool the inference of
+/// the tree `search` grows weighs (its `tworlds`).
+pub const DEFAULT_TREE_WORLDS: usize = 1000;
 /// `ismcts.PRIOR_TAU`: the temperature of the softmax of the heuristic's
 /// move values that makes the tree's prior.
 pub const PRIOR_TAU: f64 = 8.0;
@@ -121,7 +124,7 @@ impl Config {
 
     /// The tree of `search.SearchBot.tree_bot`: `iterations`, playouts by
     /// `policy`, the other knobs at `search`'s defaults (no solving, the
-    /// inference at `DEFAULT_TREE_INFER` from a pool of `DEFAULT_WORLDS`,
+    /// inference at `DEFAULT_TREE_INFER` from a pool of `DEFAULT_TREE_WORLDS`,
     /// no depth limit).
     pub fn tree(iterations: usize, policy: Policy) -> Config {
         Config {
@@ -133,7 +136,7 @@ impl Config {
             scale: DEFAULT_SCALE,
             solve: 0,
             infer: DEFAULT_TREE_INFER,
-            worlds: DEFAULT_WORLDS,
+            worlds: DEFAULT_TREE_WORLDS,
             draws: DEFAULT_DRAWS,
             depth: 0,
             root: Root::Bound,
@@ -388,10 +391,12 @@ fn grow<const W: usize>(
             lls.push(log_likelihood(&world, view.seat, &view.history, config.infer, config.draws));
             pool.push(world);
         }
+        // tempered so that enough of the pool counts (`infer::POOL_ESS`)
+        let lam = tempered(&lls, POOL_ESS);
         let top = lls.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
         let mut sum = 0.0f64;
         for ll in lls {
-            sum += (ll - top).exp();
+            sum += (lam * (ll - top)).exp();
             cumulative.push(sum);
         }
     }
