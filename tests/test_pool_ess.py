@@ -13,7 +13,8 @@ import math
 
 import pytest
 
-from bones.bots.infer import POOL_ESS, TEMPER_STEPS, pool_ess, tempered
+from bones.bots.infer import POOL_DRAWS, POOL_ESS, TEMPER_STEPS, pool_ess, pool_size, tempered
+from bones.bots.search import DEFAULT_ITERATIONS, DEFAULT_TREE, DEFAULT_TREE_WORLDS
 from bones.engine.rng import Rng
 
 
@@ -53,3 +54,11 @@ def test_the_floor_is_a_share_of_the_pool() -> None:
     assert 0.0 < high < low < 1.0
     assert pool_ess(lls, low) >= 10.0 and pool_ess(lls, high) >= 50.0
     assert tempered(lls, 1.0) == 0.0  # only equal weights fill the whole pool
+
+
+def test_a_tree_pools_no_more_worlds_than_a_third_of_its_iterations() -> None:
+    # the default tree keeps its whole pool; a small budget weighs a few worlds
+    assert pool_size(DEFAULT_TREE_WORLDS, DEFAULT_TREE * DEFAULT_ITERATIONS) == DEFAULT_TREE_WORLDS
+    assert POOL_DRAWS == 3
+    assert pool_size(1000, 5) == 1 and pool_size(1000, 0) == 1
+    assert pool_size(1000, 880) == 293 and pool_size(30, 880) == 30

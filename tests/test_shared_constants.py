@@ -248,6 +248,7 @@ def test_the_tree_of_search_has_the_ismcts_defaults(native: dict[str, Any]) -> N
                                 "DEFAULT_TREE_INFER": search.DEFAULT_TREE_INFER,
                                 "DEFAULT_TREE_WORLDS": search.DEFAULT_TREE_WORLDS,
                                 "POOL_ESS": infer.POOL_ESS,
+                                "POOL_DRAWS": infer.POOL_DRAWS,
                                 "TEMPER_STEPS": infer.TEMPER_STEPS}
 
 

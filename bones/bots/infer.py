@@ -49,6 +49,13 @@ POOL_ESS = 0.25
 #: count: both cores find the same exponent to the last bit).
 TEMPER_STEPS = 16
 
+#: The fewest of a tree's iterations for each world of its pool: a tree of
+#: ``iterations`` pools at most ``iterations // POOL_DRAWS`` worlds
+#: (:func:`pool_size`), so a small budget (``search:iterations=5``) weighs a
+#: few worlds, not the default's thousand; the default tree (3,960
+#: iterations, ``tworlds=1000``) keeps its whole pool.
+POOL_DRAWS = 3
+
 
 def heuristic_values(hand: Hand, unseen: int, counts: Sequence[int], drawable: int,
                      legal: Sequence[int]) -> list[float]:
@@ -302,6 +309,12 @@ def tempered(lls: Sequence[float], floor: float = POOL_ESS) -> float:
     return lo
 
 
-__all__ = ["DEFAULT_DRAWS", "POOL_ESS", "TEMPER_STEPS", "drawn_tiles", "heuristic_values",
-           "last_draws", "log_likelihood", "open_at_draws", "other_choices", "pool_ess",
-           "replay_start", "tempered"]
+def pool_size(worlds: int, iterations: int) -> int:
+    """The worlds a tree of ``iterations`` pools for its inference: ``worlds``,
+    at most one for every :data:`POOL_DRAWS` of its iterations, at least one."""
+    return max(1, min(worlds, iterations // POOL_DRAWS))
+
+
+__all__ = ["DEFAULT_DRAWS", "POOL_DRAWS", "POOL_ESS", "TEMPER_STEPS", "drawn_tiles",
+           "heuristic_values", "last_draws", "log_likelihood", "open_at_draws", "other_choices",
+           "pool_ess", "pool_size", "replay_start", "tempered"]

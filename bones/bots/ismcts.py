@@ -65,7 +65,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bones.bots.infer import DEFAULT_DRAWS, heuristic_values, log_likelihood, tempered
+from bones.bots.infer import DEFAULT_DRAWS, heuristic_values, log_likelihood, pool_size, tempered
 from bones.bots.info import BotInfo, Param, named
 from bones.bots.policies import margin
 from bones.bots.rollouts import POLICIES
@@ -289,7 +289,7 @@ class IsmctsBot:
         cumulative: list[float] = []
         if self.infer > 0:
             lls = []
-            for _ in range(max(1, self.worlds)):
+            for _ in range(pool_size(self.worlds, iterations)):
                 if stop is not None:
                     stop.check()
                 w = sample_world(obs, rng)

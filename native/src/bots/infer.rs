@@ -37,6 +37,18 @@ pub const POOL_ESS: f64 = 0.25;
 /// exponent (a fixed count: both cores find the same exponent).
 pub const TEMPER_STEPS: usize = 16;
 
+/// `infer.POOL_DRAWS`: the fewest of a tree's iterations for each world of
+/// its pool (`pool_size`): a small budget weighs a few worlds, the default
+/// tree (3,960 iterations, a pool of 1,000) its whole pool.
+pub const POOL_DRAWS: usize = 3;
+
+/// `infer.pool_size`: the worlds a tree of `iterations` pools for its
+/// inference: `worlds`, at most one for every `POOL_DRAWS` of its
+/// iterations, at least one.
+pub fn pool_size(worlds: usize, iterations: usize) -> usize {
+    worlds.min(iterations / POOL_DRAWS).max(1)
+}
+
 /// The heuristic's value of every move of `legal` for the mover of the
 /// full-information `hand` (`basic.heuristic_move` without its pruning; a
 /// pass weighs nothing: `f64::NEG_INFINITY`).
@@ -355,6 +367,15 @@ mod tests {
         let w: Vec<f64> = lls.iter().map(|&ll| (lam * (ll - top)).exp()).collect();
         let s: f64 = w.iter().sum();
         s * s / w.iter().map(|x| x * x).sum::<f64>()
+    }
+
+    #[test]
+    fn a_tree_pools_no_more_worlds_than_a_third_of_its_iterations() {
+        assert_eq!(pool_size(1000, 3960), 1000);
+        assert_eq!(pool_size(1000, 5), 1);
+        assert_eq!(pool_size(1000, 0), 1);
+        assert_eq!(pool_size(1000, 880), 293);
+        assert_eq!(pool_size(30, 880), 30);
     }
 
     #[test]

@@ -20,7 +20,9 @@
 //! own choices are made once per information set, not once per world.
 
 use crate::bots::heuristic::Hidden;
-use crate::bots::infer::{heuristic_values, log_likelihood, tempered, DEFAULT_DRAWS, POOL_ESS};
+use crate::bots::infer::{
+    heuristic_values, log_likelihood, pool_size, tempered, DEFAULT_DRAWS, POOL_ESS,
+};
 use crate::bots::margin;
 use crate::bots::rollouts::{rollout_move, Policy};
 use crate::bots::search::DEFAULT_NODES;
@@ -382,8 +384,9 @@ fn grow<const W: usize>(
     let mut pool = Vec::new();
     let mut cumulative = Vec::new();
     if config.infer > 0.0 {
-        let mut lls = Vec::with_capacity(config.worlds);
-        for _ in 0..config.worlds.max(1) {
+        let size = pool_size(config.worlds, config.iterations);
+        let mut lls = Vec::with_capacity(size);
+        for _ in 0..size {
             if config.stop.is_set() {
                 break;
             }

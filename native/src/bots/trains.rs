@@ -14,6 +14,7 @@
 //! out. A round's charges count against a side (`Rules.lowest_wins`), which
 //! `bots::margin` reads.
 
+use crate::bots::infer::pool_size;
 use crate::bots::ismcts::{in_trees, Config, Found as TreeFound, Root};
 use crate::bots::margin;
 use crate::bots::rollouts::Policy;
@@ -142,7 +143,7 @@ fn child(nodes: &[Node], at: usize, mv: i64) -> Option<usize> {
 /// `IsmctsBot.python_search` on a train round, without solving: one tree
 /// over the seat's information sets, grown over sampled worlds, every leaf
 /// played out by `config.policy`. With inference (`config.infer` > 0) the
-/// iterations draw their worlds from a pool of `config.worlds` dealt first,
+/// iterations draw their worlds from a pool of `config.worlds` (`pool_size`) dealt first,
 /// as the Python tree does, every world weighing 1 (a train layout's plays
 /// are not weighed: `infer.log_likelihood`). With `config.trees` trees
 /// (`ismcts::in_trees`).
@@ -181,7 +182,7 @@ fn grow<const W: usize>(
     // the inference's pool and its cumulative weights, 1 a world
     let mut pool = Vec::new();
     if config.infer > 0.0 {
-        for _ in 0..config.worlds.max(1) {
+        for _ in 0..pool_size(config.worlds, config.iterations) {
             if config.stop.is_set() {
                 break;
             }
