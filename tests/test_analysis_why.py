@@ -67,7 +67,7 @@ def test_near_the_target_the_match_chance_ranks_and_best_agrees_with_it() -> Non
     # the one with the best chance of winning the match (1-6)
     hand = _decision_after("all-fives", 0, [240, 230], 3)
     assert hand.turn == 0
-    values = _valued(hand, 100, 0)
+    values = _valued(hand, 100, 2)
     by_points = max(values, key=lambda v: v.value)
     best = best_of(values)
     assert all(v.win is not None for v in values)
