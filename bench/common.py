@@ -141,6 +141,33 @@ def match_factory(rules):
     return new
 
 
+def walk(rules, hands: int, seed: int, choose):
+    """Every position of ``hands`` hands (hand ``i`` dealt from ``seed + i``,
+    with its own ``Rng(seed + i)``): yields ``(hand, seat, legal, rng, chose)``
+    before each move, ``chose`` the seats that have had a choice so far in
+    the hand; then plays the only legal move or ``choose(hand, seat, legal,
+    rng)``.  The walk the inference benches share (the caller may draw from
+    ``rng`` before the move is chosen: the order is the caller's, then the
+    bot's)."""
+    from bones.engine.hand import PLAYING
+    from bones.engine.match import Match
+    from bones.engine.rng import Rng
+
+    for i in range(hands):
+        hand = Match(rules, seed + i).new_hand()
+        rng = Rng(seed + i)
+        chose: set[int] = set()
+        while hand.state == PLAYING:
+            seat = hand.turn
+            legal = hand.legal_moves()
+            yield hand, seat, legal, rng, chose
+            if len(legal) == 1:
+                hand.apply(legal[0])
+                continue
+            chose.add(seat)
+            hand.apply(choose(hand, seat, legal, rng))
+
+
 def compile_bytecode() -> None:
     """Write the bytecode of the bones package, as ``pip install`` does.
 

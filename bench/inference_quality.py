@@ -30,10 +30,11 @@ import math
 import sys
 from collections.abc import Sequence
 
+from bench.common import walk
 from bones.bots import make_bot
 from bones.bots.infer import log_likelihood, other_choices
-from bones.engine.hand import PLAYING, Hand
-from bones.engine.match import Match
+from bones.engine.hand import Hand
+from bones.engine.moves import Move
 from bones.engine.rng import Rng
 from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
@@ -67,40 +68,32 @@ def measure(variant: str, bots: list[str], hands: int, worlds: int, taus: list[f
     brier = {t: 0.0 for t in taus}
     ess = {t: 0.0 for t in taus}
     positions = 0
-    for i in range(hands):
-        hand = Match(rules, seed + i).new_hand()
-        rng = Rng(seed + i)
-        others_chose = False
-        while hand.state == PLAYING:
-            seat = hand.turn
-            legal = hand.legal_moves()
-            if seat == 0 and len(legal) > 1 and others_chose:
-                obs = observe(hand, 0, legal)
-                history = obs.layout.log
-                sampled = [sample_world(obs, rng) for _ in range(worlds)]
-                lls = {t: [mixed_log_likelihood(w, 0, history, t, mix) if t > 0 else 0.0
-                           for w in sampled] for t in taus}
-                hidden = rules.tiles.full & ~(hand.hands[0] | hand.on_table | hand.out_of_play)
-                unseen = [t for t in range(hidden.bit_length()) if hidden >> t & 1]
-                for t in taus:
-                    top = max(lls[t])
-                    w = [math.exp(x - top) for x in lls[t]]
-                    total = sum(w)
-                    ess[t] += total * total / sum(x * x for x in w) / worlds
-                    err = 0.0
-                    for tile in unseen:
-                        for s in range(1, players):
-                            share = sum(wi for wi, world in zip(w, sampled)
-                                        if world.hands[s] >> tile & 1) / total
-                            truth = hand.hands[s] >> tile & 1
-                            err += (share - truth) ** 2
-                    brier[t] += err / (len(unseen) * (players - 1))
-                positions += 1
-            move = legal[0] if len(legal) == 1 else made[seat].choose(
-                observe(hand, seat, legal), rng)
-            if seat != 0 and len(legal) > 1:
-                others_chose = True
-            hand.apply(move)
+    def choose(hand: Hand, seat: int, legal: list[Move], rng: Rng) -> Move:
+        return made[seat].choose(observe(hand, seat, legal), rng)
+
+    for hand, seat, legal, rng, chose in walk(rules, hands, seed, choose):
+        if seat == 0 and len(legal) > 1 and chose - {0}:
+            obs = observe(hand, 0, legal)
+            history = obs.layout.log
+            sampled = [sample_world(obs, rng) for _ in range(worlds)]
+            lls = {t: [mixed_log_likelihood(w, 0, history, t, mix) if t > 0 else 0.0
+                       for w in sampled] for t in taus}
+            hidden = rules.tiles.full & ~(hand.hands[0] | hand.on_table | hand.out_of_play)
+            unseen = [t for t in range(hidden.bit_length()) if hidden >> t & 1]
+            for t in taus:
+                top = max(lls[t])
+                w = [math.exp(x - top) for x in lls[t]]
+                total = sum(w)
+                ess[t] += total * total / sum(x * x for x in w) / worlds
+                err = 0.0
+                for tile in unseen:
+                    for s in range(1, players):
+                        share = sum(wi for wi, world in zip(w, sampled)
+                                    if world.hands[s] >> tile & 1) / total
+                        truth = hand.hands[s] >> tile & 1
+                        err += (share - truth) ** 2
+                brier[t] += err / (len(unseen) * (players - 1))
+            positions += 1
     return {
         "variant": variant, "bots": bots, "hands": hands, "worlds": worlds, "seed": seed,
         "mix": mix,

@@ -23,11 +23,12 @@ import json
 import math
 import sys
 
+from bench.common import walk
 from bones.bots import make_bot
 from bones.bots.infer import log_likelihood, pool_ess, tempered
 from bones.bots.search import SearchBot
-from bones.engine.hand import PLAYING, Hand
-from bones.engine.match import Match
+from bones.engine.hand import Hand
+from bones.engine.moves import Move
 from bones.engine.rng import Rng
 from bones.lang.compile import compile_rules
 from bones.lang.load import load_variant
@@ -73,15 +74,13 @@ def measure(variant: str, hands: int, worlds: int, tau: float, seed: int,
         if with_brier else None
     briered = 0
     lams: list[float] = []
-    for i in range(hands):
-        hand = Match(rules, seed + i).new_hand()
-        rng = Rng(seed + i)
-        others_chose = False
-        while hand.state == PLAYING:
-            seat = hand.turn
-            legal = hand.legal_moves()
+    def choose(hand: Hand, seat: int, legal: list[Move], rng: Rng) -> Move:
+        return bot.choose(observe(hand, seat, legal), rng)
+
+    for hand, seat, legal, rng, chose in walk(rules, hands, seed, choose):
+        if len(legal) > 1 and chose:
             obs = observe(hand, seat, legal)
-            if len(legal) > 1 and others_chose and search.grows_tree(obs):
+            if search.grows_tree(obs):
                 pool = [sample_world(obs, rng) for _ in range(worlds)]
                 lls = [log_likelihood(w, seat, obs.layout.log, tau, True) for w in pool]
                 raw.append(pool_ess(lls))
@@ -94,10 +93,6 @@ def measure(variant: str, hands: int, worlds: int, tau: float, seed: int,
                     for key, k in (("uniform", 0.0), ("raw", 1.0), ("tempered", lam)):
                         brier[key] += _brier(hand, seat, pool, lls, k)
                     briered += 1
-            move = legal[0] if len(legal) == 1 else bot.choose(obs, rng)
-            if len(legal) > 1:
-                others_chose = True
-            hand.apply(move)
 
     def dist(xs: list[float]) -> dict[str, float]:
         if not xs:
