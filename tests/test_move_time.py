@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 import math
+import time
 
 import pytest
 from typer.testing import CliRunner
 
+from bones.bots import make_bot
 from bones.cli.app import app
-from bones.sim.simulation import TIME_BINS, time_stats
+from bones.sim.simulation import TIME_BINS, move_clock, time_stats
 
 runner = CliRunner()
 
@@ -70,3 +72,19 @@ def test_the_text_summary_shows_the_tail() -> None:
     row = next(line for line in text.splitlines() if "search:iterations=4" in line
                and any(ch.isdigit() for ch in line.split("search:iterations=4")[1]))
     assert len([w for w in row.replace("│", " ").split() if w[0].isdigit()]) == 5, row
+
+
+@pytest.mark.parametrize(("bot", "clock"), [
+    ("random", time.perf_counter),
+    ("heuristic", time.perf_counter),
+    ("search", time.thread_time),
+    ("ismcts", time.thread_time),
+    ("search:threads=2", time.perf_counter),
+    ("ismcts:threads=2", time.perf_counter),
+])
+def test_a_bot_is_timed_by_the_clock_that_sees_its_work(bot: str, clock: object) -> None:
+    """A search is timed in CPU time of the playing thread, unless it
+    spreads a move over threads of its own: that thread's CPU time would
+    miss their work (a median of 0.4 ms for ``search:threads=2`` in
+    Partners, where a move takes tens), so the wall clock times it."""
+    assert move_clock(make_bot(bot)) is clock

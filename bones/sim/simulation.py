@@ -333,6 +333,8 @@ class _Prepared:
     draws: list[bool]
     # per lineup entry: timed on every decision (expensive) or sampled
     expensive: list[bool]
+    # per lineup entry: the clock its decisions are timed by (move_clock)
+    clocks: list[Callable[[], float]]
     # per table: the vector slots of its quantities (see _Slots)
     slots: list[_Slots]
     # the native core's runner of whole batches (bones_native.Simulation),
@@ -377,6 +379,18 @@ _PLAY, _SETTLE, _SCORE = 1, 2, 3
 _CACHE: dict[str, _Prepared] = {}
 
 
+def move_clock(bot: Bot) -> Callable[[], float]:
+    """The clock ``bot``'s decisions are timed by in ``run.move_time``: an
+    expensive bot's in CPU time of the playing thread (its cost on one core,
+    whatever else the machine runs), unless it spreads a decision over
+    threads of its own (``threads`` > 1), whose CPU time that thread does
+    not see: then, as for the fast bots, by the wall clock (what a player
+    waits)."""
+    if getattr(bot, "expensive", False) and getattr(bot, "threads", 1) <= 1:
+        return time.thread_time
+    return time.perf_counter
+
+
 def _prepared(config: SimConfig) -> _Prepared:
     got = _CACHE.get(config.key)
     if got is None:
@@ -388,6 +402,7 @@ def _prepared(config: SimConfig) -> _Prepared:
             decide=[getattr(b, "decide", None) for b in bots],
             draws=[getattr(b, "draws", True) for b in bots],
             expensive=[getattr(b, "expensive", False) for b in bots],
+            clocks=[move_clock(b) for b in bots],
             slots=[_Slots.of(layout, t, config.players, len(config.distinct))
                    for t in range(len(config.tables))],
             deal_layout=deal_layout(config),
@@ -640,6 +655,7 @@ def _play_hands(config: SimConfig, t: int, match: Match, prep: _Prepared, seated
     # docs/random.md: the bot in seat s draws from stream(game seed, BOTS, s)
     rngs = [stream(seed, BOTS, s) if prep.draws[i] else None for s, i in enumerate(seated)]
     expensive = [prep.expensive[i] for i in seated]
+    clocks = [prep.clocks[i] for i in seated]
     hists = summary.hists
     counts_hist = hists.setdefault(f"{t}.scoring_counts", {})
     points_hist = hists.setdefault(f"{t}.play_points", {})
@@ -661,9 +677,7 @@ def _play_hands(config: SimConfig, t: int, match: Match, prep: _Prepared, seated
                 decisions += 1
                 timed = expensive[seat] or not decisions % TIME_SAMPLE
                 if timed:
-                    # slow bots in CPU time of this thread (their cost on one
-                    # core whatever else runs), fast ones by the wall clock
-                    clock = time.thread_time if expensive[seat] else time.perf_counter
+                    clock = clocks[seat]
                     t0 = clock()
                 fast = decide[seat]
                 if fast is not None:
