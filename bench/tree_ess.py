@@ -74,6 +74,7 @@ def measure(variant: str, hands: int, worlds: int, tau: float, seed: int,
         if with_brier else None
     briered = 0
     lams: list[float] = []
+
     def choose(hand: Hand, seat: int, legal: list[Move], rng: Rng) -> Move:
         return bot.choose(observe(hand, seat, legal), rng)
 
