@@ -122,53 +122,78 @@ impl<const W: usize> View<W> {
         }
         let start = self.layout.bone_pos.min(self.layout.boneyard.len());
         world.boneyard.extend_from_slice(&self.layout.boneyard[..start]);
-        match &self.stock {
-            // the true order (`sample_world`'s `_stock`), no draw: only when
-            // it holds exactly the tiles left for the boneyard
-            Some(stock) if is_order_of(stock, &rest) => world.boneyard.extend_from_slice(stock),
-            _ => {
-                world.boneyard.extend(rest.ones().map(byte));
-                rng.shuffle(&mut world.boneyard[start..]);
-            }
-        }
+        fill_stock(&mut world.boneyard, &rest, self.stock.as_deref(), rng);
         Ok(())
     }
 
     /// `observation.deal_unseen`: a mask per seat (its own hand included).
     pub fn deal_unseen(&self, rng: &mut Rng) -> Result<Vec<Bits<W>>, NoWorld> {
-        let n = self.counts.len();
-        let others: Vec<usize> =
-            (0..n).filter(|&s| s != self.seat && self.counts[s] != 0).collect();
-        let mut tiles: Vec<usize> = self.unseen.ones().collect();
-        let mut hands = vec![Bits::<W>::ZERO; n];
-        hands[self.seat] = self.own;
-        if !others.iter().any(|&s| !self.limits[s].is_empty()) {
-            // nothing proven: a plain shuffle is an exactly uniform deal
-            rng.shuffle(&mut tiles);
-            let mut pos = 0;
-            for &s in &others {
-                let stop = (pos + self.counts[s]).min(tiles.len());
-                for &t in &tiles[pos.min(stop)..stop] {
-                    hands[s].set(t);
-                }
-                pos += self.counts[s];
+        deal_unseen(self.seat, self.own, &self.counts, self.unseen, &self.limits, rng)
+    }
+}
+
+/// `observation.deal_unseen` from a view's parts (a `View`'s or a train
+/// view's): a mask per seat, `own` for `seat`, the tiles of `unseen` dealt
+/// to the other seats holding tiles (`counts`) under the void bounds
+/// `limits`; a plain shuffle where nothing binds.
+pub fn deal_unseen<const W: usize>(
+    seat: usize,
+    own: Bits<W>,
+    counts: &[usize],
+    unseen: Bits<W>,
+    limits: &[Vec<(Bits<W>, i64)>],
+    rng: &mut Rng,
+) -> Result<Vec<Bits<W>>, NoWorld> {
+    let n = counts.len();
+    let others: Vec<usize> = (0..n).filter(|&s| s != seat && counts[s] != 0).collect();
+    let mut tiles: Vec<usize> = unseen.ones().collect();
+    let mut hands = vec![Bits::<W>::ZERO; n];
+    hands[seat] = own;
+    if !others.iter().any(|&s| !limits[s].is_empty()) {
+        // nothing proven: a plain shuffle is an exactly uniform deal
+        rng.shuffle(&mut tiles);
+        let mut pos = 0;
+        for &s in &others {
+            let stop = (pos + counts[s]).min(tiles.len());
+            for &t in &tiles[pos.min(stop)..stop] {
+                hands[s].set(t);
+            }
+            pos += counts[s];
+        }
+        return Ok(hands);
+    }
+    let sampler = Constrained::new(counts, limits, &others, tiles);
+    for _ in 0..ATTEMPTS {
+        if let Some(got) = sampler.greedy(rng) {
+            for (d, &s) in others.iter().enumerate() {
+                hands[s] = got[d];
             }
             return Ok(hands);
         }
-        let sampler = Constrained::new(self, &others, tiles);
-        for _ in 0..ATTEMPTS {
-            if let Some(got) = sampler.greedy(rng) {
-                for (d, &s) in others.iter().enumerate() {
-                    hands[s] = got[d];
-                }
-                return Ok(hands);
-            }
+    }
+    let got = sampler.exhaustive(rng).ok_or(NoWorld)?;
+    for (d, &s) in others.iter().enumerate() {
+        hands[s] = got[d];
+    }
+    Ok(hands)
+}
+
+/// The boneyard's unseen part of a sampled world (`sample_world`): the tiles
+/// `rest` in the true order `stock` where a measurement gives it and it
+/// holds exactly them (`_stock`, no draw), else lowest id first, shuffled.
+pub fn fill_stock<const W: usize>(
+    pile: &mut Vec<u8>,
+    rest: &Bits<W>,
+    stock: Option<&[u8]>,
+    rng: &mut Rng,
+) {
+    let start = pile.len();
+    match stock {
+        Some(stock) if is_order_of(stock, rest) => pile.extend_from_slice(stock),
+        _ => {
+            pile.extend(rest.ones().map(byte));
+            rng.shuffle(&mut pile[start..]);
         }
-        let got = sampler.exhaustive(rng).ok_or(NoWorld)?;
-        for (d, &s) in others.iter().enumerate() {
-            hands[s] = got[d];
-        }
-        Ok(hands)
     }
 }
 
@@ -197,12 +222,17 @@ struct Constrained<const W: usize> {
 }
 
 impl<const W: usize> Constrained<W> {
-    fn new(view: &View<W>, others: &[usize], tiles: Vec<usize>) -> Self {
-        let mut need: Vec<usize> = others.iter().map(|&s| view.counts[s]).collect();
+    fn new(
+        counts: &[usize],
+        limits: &[Vec<(Bits<W>, i64)>],
+        others: &[usize],
+        tiles: Vec<usize>,
+    ) -> Self {
+        let mut need: Vec<usize> = others.iter().map(|&s| counts[s]).collect();
         let placed: usize = need.iter().sum();
         need.push(tiles.len().saturating_sub(placed));
         let mut caps: Vec<Vec<(Bits<W>, i64)>> =
-            others.iter().map(|&s| view.limits[s].clone()).collect();
+            others.iter().map(|&s| limits[s].clone()).collect();
         caps.push(Vec::new());
         let refusals = tiles
             .iter()
