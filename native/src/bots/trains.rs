@@ -23,7 +23,7 @@ use crate::bots::ismcts::{in_trees, Config, Found as TreeFound, Root};
 use crate::bots::margin;
 use crate::bots::rollouts::Policy;
 use crate::bots::search::{Budget, Found};
-use crate::bots::world::{deal_unseen, fill_stock, NoWorld};
+use crate::bots::world::{deal_unseen_into, fill_stock, NoWorld};
 use crate::kernel::bits::Bits;
 use crate::kernel::moves::PLAYING;
 use crate::kernel::rng::Rng;
@@ -73,8 +73,14 @@ impl<const W: usize> TrainView<W> {
     /// Whether some deal of the unseen tiles keeps the view's bounds (always,
     /// where there are none): what `sample_world` needs of a bound view.
     pub fn admits_a_deal(&self) -> bool {
-        let mut rng = Rng::new(0);
-        deal_unseen(self.seat, self.own, &self.counts, self.unseen, &self.limits, &mut rng).is_ok()
+        let mut hands = vec![Bits::<W>::ZERO; self.counts.len()];
+        self.deal_into(&mut Rng::new(0), &mut hands).is_ok()
+    }
+
+    /// `observation.deal_unseen` of the view into `hands` (a mask per seat).
+    fn deal_into(&self, rng: &mut Rng, hands: &mut [Bits<W>]) -> Result<(), NoWorld> {
+        let (seat, own, unseen) = (self.seat, self.own, self.unseen);
+        deal_unseen_into(seat, own, &self.counts, unseen, &self.limits, rng, hands)
     }
 
     /// `observation.sample_world` of a train hand: the unseen tiles (lowest
@@ -86,11 +92,10 @@ impl<const W: usize> TrainView<W> {
         let players = world.rules.t.players;
         // no bounds: the plain shuffle, never short of a deal; bounds: a view
         // that `admits_a_deal` (the backtracking finds one whenever one exists)
-        let hands = deal_unseen(self.seat, self.own, &self.counts, self.unseen, &self.limits, rng)
+        self.deal_into(rng, &mut world.hands[..players])
             .unwrap_or_else(|NoWorld| unreachable!("a train view's bounds admit no deal"));
         let mut rest = self.unseen;
-        for (s, h) in hands.iter().enumerate().take(players) {
-            world.hands[s] = *h;
+        for (s, h) in world.hands[..players].iter().enumerate() {
             if s != self.seat {
                 rest = rest.and_not(h);
             }
