@@ -6,12 +6,14 @@ playouts and solver) handed an observation that gives every hidden hand
 away: its :meth:`~bones.seat.observation.Observation.limits` bound every
 other seat to hold none of the tiles outside its true hand (a bound of 0 on
 the rest of the unseen tiles), so every world either core's sampler deals
-(:func:`bones.seat.observation.sample_world`, native/src/bots/world.rs)
-has the true hands, and only the boneyard's order is still drawn at random.
-The stronger ``oracle`` sees the boneyard's order too: its observation
-carries the true order as a private ``_stock``, which both samplers lay out
-instead of shuffling (``sample_world``; ``View::stock`` natively), so every
-world is the true deal.  Neither is a bot of the registry, of ``bones bots``,
+(:func:`bones.seat.observation.sample_world`, native/src/bots/world.rs;
+on a train layout ``TrainView::limits``, native/src/bots/trains.rs, which
+deals through the same ``world::deal_unseen``) has the true hands, and only
+the boneyard's order is still drawn at random.  The stronger ``oracle``
+sees the boneyard's order too: its observation carries the true order as a
+private ``_stock``, which both samplers lay out instead of shuffling
+(``sample_world``; ``View::stock`` and ``TrainView::stock`` natively), so
+every world is the true deal.  Neither is a bot of the registry, of ``bones bots``,
 the web or the adapters: they exist only in this bench, and honest bots get
 the real observation (an observation without ``_stock`` draws its worlds
 exactly as before).  The native search runs both at full speed.
@@ -30,8 +32,12 @@ A pairing is ``A:B`` with ``cheat`` (``--cheat``, the search that sees the
 hands), ``oracle`` (the same search seeing the boneyard's order too),
 ``four`` (``--four``, 4x the default's budget) or any bot text without a
 colon.  A game is won by the side that wins the match (in hands
-mode: scores more in the hand); Wilson 95% intervals on decided games;
-``--json`` prints the rows with the command.
+mode: scores more in the hand, or is charged less where points count
+against a side: a penalty match, a train layout's round); a game's margin
+is in that sense too (positive: the first bot ahead).  Wilson 95%
+intervals on decided games; ``--json`` prints the rows with the command.
+The train games are two-sided at two seats (``--players 2``; ``--hands``
+plays one round a match).
 """
 
 from __future__ import annotations
@@ -88,8 +94,6 @@ def play(variant: str, a: str, b: str, deals: int, seed: int, cheat: str, four: 
     """``a`` against ``b`` (each ``cheat``, ``oracle``, ``four`` or a bot text) on
     ``deals`` paired deals, each played once from either side."""
     rules = compile_rules(load_variant(variant), players, None)
-    if rules.trains is not None:
-        raise SystemExit(f"{variant}: train layouts are not covered (their search differs)")
     if rules.owners != 2:
         raise SystemExit(f"{variant}: {rules.owners} sides; the ceiling is for two")
     spec = {CHEAT: cheat, ORACLE: cheat, FOUR: four}
@@ -103,15 +107,19 @@ def play(variant: str, a: str, b: str, deals: int, seed: int, cheat: str, four: 
             rngs = [stream(gs, BOTS, s) for s in range(rules.players)]
             match = Match(rules, seed=gs, leads_apart=True)
             result = _match(match, seats, bots, rngs, hands_only)
-            mine, theirs = result[side], result[1 - side]
+            # a side's margin: points it scored more, or charges it took fewer
+            # where points count against it (a penalty match, train rounds)
+            ahead = result[side] - result[1 - side]
+            if rules.lowest_wins:
+                ahead = -ahead
             if hands_only:
-                won, tie = mine > theirs, mine == theirs
+                won, tie = ahead > 0, ahead == 0
             else:
                 won, tie = match.winner == side, match.winner < 0
             wins += won
             ties += tie
             games += 1
-            margin += mine - theirs
+            margin += ahead
     rate = wilson(wins, games - ties)
     label = {CHEAT: f"cheat ({cheat})", ORACLE: f"oracle ({cheat})", FOUR: four}
     return {"pairing": f"{a}:{b}", "bot": label.get(a, a), "against": label.get(b, b),

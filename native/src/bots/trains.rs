@@ -9,8 +9,12 @@
 //! sampler can bound: every train may be closed to him), so a world is a
 //! plain shuffle of the unseen tiles: the other seats' tiles in seat order,
 //! then the rest, lowest id first, shuffled into the boneyard's unseen
-//! part. No train position is solved exactly (`solve.solvable` says no for
-//! a train layout): the tree and the rollouts value every leaf by playing it
+//! part. Only a measurement binds it (`bench.ceiling_draw`'s cheat and
+//! oracle: `TrainView::limits`, `TrainView::stock`), through the same deal
+//! as a point game's view (`world::deal_unseen`, `world::fill_stock`).
+//!
+//! No train position is solved exactly (`solve.solvable` says no for a
+//! train layout): the tree and the rollouts value every leaf by playing it
 //! out. A round's charges count against a side (`Rules.lowest_wins`), which
 //! `bots::margin` reads.
 
@@ -19,6 +23,7 @@ use crate::bots::ismcts::{in_trees, Config, Found as TreeFound, Root};
 use crate::bots::margin;
 use crate::bots::rollouts::Policy;
 use crate::bots::search::{Budget, Found};
+use crate::bots::world::{deal_unseen_into, fill_stock, NoWorld};
 use crate::kernel::bits::Bits;
 use crate::kernel::moves::PLAYING;
 use crate::kernel::rng::Rng;
@@ -36,6 +41,14 @@ pub struct TrainView<const W: usize> {
     /// tiles left in the boneyard (the reserve included)
     pub boneyard_left: usize,
     pub layout: TrainHand<W>,
+    /// void bounds `(mask, most tiles of it the seat can hold)` a seat:
+    /// none in play (a train hand records no voids); only
+    /// `bench.ceiling_draw`'s cheat pins the hidden hands with them. A
+    /// view with bounds must admit a deal (`TrainView::admits_a_deal`).
+    pub limits: Vec<Vec<(Bits<W>, i64)>>,
+    /// the boneyard's true order past its draw position, for that
+    /// measurement only (its oracle's `_stock`); None: the order is drawn
+    pub stock: Option<Vec<u8>>,
 }
 
 impl<const W: usize> TrainView<W> {
@@ -52,36 +65,44 @@ impl<const W: usize> TrainView<W> {
             unseen: hand.rules.full.and_not(&own).and_not(&hand.on_table),
             boneyard_left: hand.boneyard.len() - hand.bone_pos,
             layout: hand.clone(),
+            limits: vec![Vec::new(); players],
+            stock: None,
         }
+    }
+
+    /// Whether some deal of the unseen tiles keeps the view's bounds (always,
+    /// where there are none): what `sample_world` needs of a bound view.
+    pub fn admits_a_deal(&self) -> bool {
+        let mut hands = vec![Bits::<W>::ZERO; self.counts.len()];
+        self.deal_into(&mut Rng::new(0), &mut hands).is_ok()
+    }
+
+    /// `observation.deal_unseen` of the view into `hands` (a mask per seat).
+    fn deal_into(&self, rng: &mut Rng, hands: &mut [Bits<W>]) -> Result<(), NoWorld> {
+        let (seat, own, unseen) = (self.seat, self.own, self.unseen);
+        deal_unseen_into(seat, own, &self.counts, unseen, &self.limits, rng, hands)
     }
 
     /// `observation.sample_world` of a train hand: the unseen tiles (lowest
     /// id first) shuffled and dealt to the other seats in seat order, the
-    /// rest (lowest id first) shuffled into the boneyard's unseen part.
+    /// rest (lowest id first) shuffled into the boneyard's unseen part; a
+    /// bound view (a measurement's) deals as a point game's view does.
     pub fn sample_world(&self, rng: &mut Rng) -> TrainHand<W> {
         let mut world = self.layout.clone();
         let players = world.rules.t.players;
-        let mut tiles: Vec<usize> = self.unseen.ones().collect();
-        rng.shuffle(&mut tiles);
+        // no bounds: the plain shuffle, never short of a deal; bounds: a view
+        // that `admits_a_deal` (the backtracking finds one whenever one exists)
+        self.deal_into(rng, &mut world.hands[..players])
+            .unwrap_or_else(|NoWorld| unreachable!("a train view's bounds admit no deal"));
         let mut rest = self.unseen;
-        let mut pos = 0;
-        for s in 0..players {
-            world.hands[s] = Bits::ZERO;
-            if s == self.seat {
-                world.hands[s] = self.own;
-                continue;
+        for (s, h) in world.hands[..players].iter().enumerate() {
+            if s != self.seat {
+                rest = rest.and_not(h);
             }
-            for &t in &tiles[pos..pos + self.counts[s]] {
-                world.hands[s].set(t);
-                rest.clear(t);
-            }
-            pos += self.counts[s];
         }
-        let mut pile: Vec<u8> = rest.ones().map(|t| u8::try_from(t).unwrap_or(u8::MAX)).collect();
-        rng.shuffle(&mut pile);
         let start = world.boneyard.len() - self.boneyard_left;
         world.boneyard.truncate(start);
-        world.boneyard.extend_from_slice(&pile);
+        fill_stock(&mut world.boneyard, &rest, self.stock.as_deref(), rng);
         world
     }
 }
@@ -418,6 +439,8 @@ mod tests {
             unseen: r.full.and_not(&h.hands[seat]).and_not(&h.on_table),
             boneyard_left: h.boneyard.len() - h.bone_pos,
             layout,
+            limits: vec![Vec::new(); players],
+            stock: None,
         }
     }
 
@@ -459,6 +482,44 @@ mod tests {
             assert_eq!(all, h.rules.full);
             // the world plays on as the real hand does: the same moves
             assert_eq!(world.legal_moves(), h.legal_moves());
+        }
+    }
+
+    #[test]
+    fn a_view_whose_bounds_pin_the_hands_deals_the_true_hands_and_the_stock_its_order() {
+        for h in positions(3).into_iter().take(12) {
+            let mut view = view_of(&h);
+            // pinned as bench.ceiling_draw's cheat pins them: none of the rest
+            for s in 0..3 {
+                let rest = view.unseen.and_not(&h.hands[s]);
+                if s != view.seat && view.counts[s] != 0 && !rest.is_zero() {
+                    view.limits[s] = vec![(rest, 0)];
+                }
+            }
+            assert!(view.admits_a_deal());
+            let stock: Vec<u8> = h.boneyard[h.bone_pos..].to_vec();
+            view.stock = Some(stock.clone());
+            let mut rng = Rng::new(9);
+            for _ in 0..3 {
+                let w = view.sample_world(&mut rng);
+                assert_eq!(w.hands[..3], h.hands[..3]);
+                assert_eq!(w.boneyard[w.bone_pos..], stock[..]);
+            }
+            // without the order, the boneyard's own tiles are drawn
+            view.stock = None;
+            let w = view.sample_world(&mut rng);
+            assert_eq!(w.hands[..3], h.hands[..3]);
+            let mut pile = w.boneyard[w.bone_pos..].to_vec();
+            let mut truth = stock.clone();
+            pile.sort_unstable();
+            truth.sort_unstable();
+            assert_eq!(pile, truth);
+            // a bound that keeps a seat from every unseen tile it must hold
+            // admits no deal
+            if let Some(s) = (0..3).find(|&s| s != view.seat && view.counts[s] != 0) {
+                view.limits[s] = vec![(view.unseen, 0)];
+                assert!(!view.admits_a_deal());
+            }
         }
     }
 

@@ -110,65 +110,95 @@ impl<const W: usize> View<W> {
     /// reusing its buffers: the same draws and the same world, but for its
     /// log, which is left empty (a sampled world does not record).
     pub fn sample_world_into(&self, rng: &mut Rng, world: &mut Hand<W>) -> Result<(), NoWorld> {
-        let hands = self.deal_unseen(rng)?;
         world.copy_for_play(&self.layout, None);
-        let players = hands.len();
-        world.hands[..players].copy_from_slice(&hands);
+        let players = self.counts.len();
+        self.deal_unseen_into(rng, &mut world.hands[..players])?;
         let mut rest = self.unseen;
-        for (s, h) in hands.iter().enumerate() {
+        for (s, h) in world.hands[..players].iter().enumerate() {
             if s != self.seat {
                 rest = rest.and_not(h);
             }
         }
         let start = self.layout.bone_pos.min(self.layout.boneyard.len());
         world.boneyard.extend_from_slice(&self.layout.boneyard[..start]);
-        match &self.stock {
-            // the true order (`sample_world`'s `_stock`), no draw: only when
-            // it holds exactly the tiles left for the boneyard
-            Some(stock) if is_order_of(stock, &rest) => world.boneyard.extend_from_slice(stock),
-            _ => {
-                world.boneyard.extend(rest.ones().map(byte));
-                rng.shuffle(&mut world.boneyard[start..]);
-            }
-        }
+        fill_stock(&mut world.boneyard, &rest, self.stock.as_deref(), rng);
         Ok(())
     }
 
     /// `observation.deal_unseen`: a mask per seat (its own hand included).
     pub fn deal_unseen(&self, rng: &mut Rng) -> Result<Vec<Bits<W>>, NoWorld> {
-        let n = self.counts.len();
-        let others: Vec<usize> =
-            (0..n).filter(|&s| s != self.seat && self.counts[s] != 0).collect();
-        let mut tiles: Vec<usize> = self.unseen.ones().collect();
-        let mut hands = vec![Bits::<W>::ZERO; n];
-        hands[self.seat] = self.own;
-        if !others.iter().any(|&s| !self.limits[s].is_empty()) {
-            // nothing proven: a plain shuffle is an exactly uniform deal
-            rng.shuffle(&mut tiles);
-            let mut pos = 0;
-            for &s in &others {
-                let stop = (pos + self.counts[s]).min(tiles.len());
-                for &t in &tiles[pos.min(stop)..stop] {
-                    hands[s].set(t);
-                }
-                pos += self.counts[s];
-            }
-            return Ok(hands);
-        }
-        let sampler = Constrained::new(self, &others, tiles);
-        for _ in 0..ATTEMPTS {
-            if let Some(got) = sampler.greedy(rng) {
-                for (d, &s) in others.iter().enumerate() {
-                    hands[s] = got[d];
-                }
-                return Ok(hands);
-            }
-        }
-        let got = sampler.exhaustive(rng).ok_or(NoWorld)?;
-        for (d, &s) in others.iter().enumerate() {
-            hands[s] = got[d];
-        }
+        let mut hands = vec![Bits::<W>::ZERO; self.counts.len()];
+        self.deal_unseen_into(rng, &mut hands)?;
         Ok(hands)
+    }
+
+    /// [`View::deal_unseen`] into `hands` (a mask per seat).
+    fn deal_unseen_into(&self, rng: &mut Rng, hands: &mut [Bits<W>]) -> Result<(), NoWorld> {
+        let (seat, own, unseen) = (self.seat, self.own, self.unseen);
+        deal_unseen_into(seat, own, &self.counts, unseen, &self.limits, rng, hands)
+    }
+}
+
+/// `observation.deal_unseen` from a view's parts (a `View`'s or a train
+/// view's), into `hands` (a mask per seat of `counts`): `own` for `seat`,
+/// the tiles of `unseen` dealt to the other seats holding tiles under the
+/// void bounds `limits`; a plain shuffle where nothing binds (no list but
+/// the tiles' own is made then: every world of a search deals so).
+pub fn deal_unseen_into<const W: usize>(
+    seat: usize,
+    own: Bits<W>,
+    counts: &[usize],
+    unseen: Bits<W>,
+    limits: &[Vec<(Bits<W>, i64)>],
+    rng: &mut Rng,
+    hands: &mut [Bits<W>],
+) -> Result<(), NoWorld> {
+    let n = counts.len();
+    let dealt_to = |s: usize| s != seat && counts[s] != 0;
+    let mut tiles: Vec<usize> = unseen.ones().collect();
+    hands.fill(Bits::<W>::ZERO);
+    hands[seat] = own;
+    if !(0..n).any(|s| dealt_to(s) && !limits[s].is_empty()) {
+        // nothing proven: a plain shuffle is an exactly uniform deal
+        rng.shuffle(&mut tiles);
+        let mut pos = 0;
+        for s in (0..n).filter(|&s| dealt_to(s)) {
+            let stop = (pos + counts[s]).min(tiles.len());
+            for &t in &tiles[pos.min(stop)..stop] {
+                hands[s].set(t);
+            }
+            pos += counts[s];
+        }
+        return Ok(());
+    }
+    let others: Vec<usize> = (0..n).filter(|&s| dealt_to(s)).collect();
+    let sampler = Constrained::new(counts, limits, &others, tiles);
+    let got = match (0..ATTEMPTS).find_map(|_| sampler.greedy(rng)) {
+        Some(got) => got,
+        None => sampler.exhaustive(rng).ok_or(NoWorld)?,
+    };
+    for (d, &s) in others.iter().enumerate() {
+        hands[s] = got[d];
+    }
+    Ok(())
+}
+
+/// The boneyard's unseen part of a sampled world (`sample_world`): the tiles
+/// `rest` in the true order `stock` where a measurement gives it and it
+/// holds exactly them (`_stock`, no draw), else lowest id first, shuffled.
+pub fn fill_stock<const W: usize>(
+    pile: &mut Vec<u8>,
+    rest: &Bits<W>,
+    stock: Option<&[u8]>,
+    rng: &mut Rng,
+) {
+    let start = pile.len();
+    match stock {
+        Some(stock) if is_order_of(stock, rest) => pile.extend_from_slice(stock),
+        _ => {
+            pile.extend(rest.ones().map(byte));
+            rng.shuffle(&mut pile[start..]);
+        }
     }
 }
 
@@ -197,12 +227,17 @@ struct Constrained<const W: usize> {
 }
 
 impl<const W: usize> Constrained<W> {
-    fn new(view: &View<W>, others: &[usize], tiles: Vec<usize>) -> Self {
-        let mut need: Vec<usize> = others.iter().map(|&s| view.counts[s]).collect();
+    fn new(
+        counts: &[usize],
+        limits: &[Vec<(Bits<W>, i64)>],
+        others: &[usize],
+        tiles: Vec<usize>,
+    ) -> Self {
+        let mut need: Vec<usize> = others.iter().map(|&s| counts[s]).collect();
         let placed: usize = need.iter().sum();
         need.push(tiles.len().saturating_sub(placed));
         let mut caps: Vec<Vec<(Bits<W>, i64)>> =
-            others.iter().map(|&s| view.limits[s].clone()).collect();
+            others.iter().map(|&s| limits[s].clone()).collect();
         caps.push(Vec::new());
         let refusals = tiles
             .iter()

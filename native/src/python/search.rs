@@ -17,6 +17,7 @@ use crate::bots::rollouts::Policy;
 use crate::bots::search::{search, Budget, Found};
 use crate::bots::stop::Stop;
 use crate::bots::world::{NoWorld, View};
+use crate::kernel::bits::Bits;
 use crate::kernel::rng::Rng;
 use crate::kernel::table::{AnyRules, Rules};
 use crate::python::convert::{attr, guard, mask};
@@ -187,8 +188,7 @@ pub(crate) fn view_of<const W: usize>(
     let players = rules.t.players;
     let seat: usize = attr(observation, "seat")?;
     let counts: Vec<usize> = attr(observation, "counts")?;
-    let limits: Vec<Vec<(Bound<'_, PyAny>, i64)>> =
-        observation.call_method0("limits")?.extract()?;
+    let limits = limits_of::<W>(observation, size)?;
     if seat >= players || counts.len() != players || limits.len() != players {
         return Err(PyValueError::new_err("the view's seats do not match the table"));
     }
@@ -201,20 +201,12 @@ pub(crate) fn view_of<const W: usize>(
     if layout.state != crate::kernel::moves::PLAYING {
         return Err(PyValueError::new_err("the hand is over"));
     }
-    let mut lim = Vec::with_capacity(players);
-    for caps in &limits {
-        let mut v = Vec::with_capacity(caps.len());
-        for (m, cap) in caps {
-            v.push((mask::<W>(m, size)?, *cap));
-        }
-        lim.push(v);
-    }
     let view = View {
         seat,
         own: mask::<W>(&observation.getattr("hand")?, size)?,
         counts,
         unseen: mask::<W>(&observation.getattr("unseen")?, size)?,
-        limits: lim,
+        limits,
         layout,
         history: log.iter().map(|&(s, m, p)| (s as usize, m, p)).collect(),
         stock: stock_of(observation)?,
@@ -232,10 +224,24 @@ pub(crate) fn view_of<const W: usize>(
     Ok(view)
 }
 
+/// An observation's void bounds (`Observation.limits()`): a list a seat of
+/// `(mask, most tiles of it the seat can hold)`.
+pub(crate) fn limits_of<const W: usize>(
+    observation: &Bound<'_, PyAny>,
+    size: usize,
+) -> PyResult<Vec<Vec<(Bits<W>, i64)>>> {
+    let limits: Vec<Vec<(Bound<'_, PyAny>, i64)>> =
+        observation.call_method0("limits")?.extract()?;
+    limits
+        .iter()
+        .map(|caps| caps.iter().map(|(m, cap)| Ok((mask::<W>(m, size)?, *cap))).collect())
+        .collect()
+}
+
 /// The boneyard's true order an observation made by `bench.ceiling_draw
 /// --stock` carries as its private `_stock` (the tiles past the draw
 /// position); None for every other observation (the order is drawn).
-fn stock_of(observation: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>> {
+pub(crate) fn stock_of(observation: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>> {
     let stock = observation.getattr("_stock");
     match stock {
         Ok(s) if !s.is_none() => Ok(Some(s.extract()?)),

@@ -27,7 +27,7 @@ use crate::kernel::trains::{Owed, Owner, TrainHand};
 use crate::python::convert::{attr, guard, index_or_none, mask, small};
 use crate::python::ismcts::TreeSettings;
 use crate::python::rules::table_from_dict;
-use crate::python::search::{stop_of, PyStop, SearchSettings};
+use crate::python::search::{limits_of, stock_of, stop_of, PyStop, SearchSettings};
 use crate::with_rules;
 
 /// The rules of a flat table with a train layout.
@@ -146,7 +146,17 @@ fn train_view_of<const W: usize>(
     if h.turn != seat {
         return Err(PyValueError::new_err(format!("seat {seat} is not the one to move")));
     }
-    let view = TrainView { seat, own, counts, unseen, boneyard_left, layout: h };
+    let limits = limits_of::<W>(observation, size)?;
+    if limits.len() != players {
+        return Err(PyValueError::new_err("the view's seats do not match the table"));
+    }
+    let stock = stock_of(observation)?;
+    let view = TrainView { seat, own, counts, unseen, boneyard_left, layout: h, limits, stock };
+    if !view.admits_a_deal() {
+        return Err(PyValueError::new_err(
+            "no deal of the unseen tiles agrees with the view's bounds",
+        ));
+    }
     let every = view.layout.legal_moves();
     let mut at = every.iter();
     if !legal.iter().all(|m| at.any(|x| x == m)) {
