@@ -160,6 +160,7 @@ def test_a_train_cheats_worlds_are_the_true_deal(name: str, players: int) -> Non
 
 
 @pytest.mark.parametrize("name,players", [("chicken-foot", 2), ("mexican-train", 3)])
+@pytest.mark.once  # the native halves the active core gives: the native pass only
 @pytest.mark.skipif(bones_native is None, reason="the native core is not installed")
 def test_both_cores_judge_a_train_cheats_worlds_alike(name: str, players: int) -> None:
     # the native train view reads the bounds and the order (TrainView::limits,
@@ -189,6 +190,7 @@ def test_both_cores_judge_a_train_cheats_worlds_alike(name: str, players: int) -
     assert compared >= 6
 
 
+@pytest.mark.once
 @pytest.mark.skipif(bones_native is None, reason="the native core is not installed")
 def test_a_train_view_whose_bounds_admit_no_deal_is_refused() -> None:
     rules = compiled("chicken-foot", 2, False)
