@@ -8,7 +8,7 @@ other seat to hold none of the tiles outside its true hand (a bound of 0 on
 the rest of the unseen tiles), so every world either core's sampler deals
 (:func:`bones.seat.observation.sample_world`, native/src/bots/world.rs;
 on a train layout ``TrainView::limits``, native/src/bots/trains.rs, which
-deals through the same ``world::deal_unseen``) has the true hands, and only
+deals through the same ``world::deal_unseen_into``) has the true hands, and only
 the boneyard's order is still drawn at random.  The stronger ``oracle``
 sees the boneyard's order too: its observation carries the true order as a
 private ``_stock``, which both samplers lay out instead of shuffling

@@ -11,7 +11,7 @@
 //! then the rest, lowest id first, shuffled into the boneyard's unseen
 //! part. Only a measurement binds it (`bench.ceiling_draw`'s cheat and
 //! oracle: `TrainView::limits`, `TrainView::stock`), through the same deal
-//! as a point game's view (`world::deal_unseen`, `world::fill_stock`).
+//! as a point game's view (`world::deal_unseen_into`, `world::fill_stock`).
 //!
 //! No train position is solved exactly (`solve.solvable` says no for a
 //! train layout): the tree and the rollouts value every leaf by playing it

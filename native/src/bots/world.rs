@@ -125,14 +125,8 @@ impl<const W: usize> View<W> {
         Ok(())
     }
 
-    /// `observation.deal_unseen`: a mask per seat (its own hand included).
-    pub fn deal_unseen(&self, rng: &mut Rng) -> Result<Vec<Bits<W>>, NoWorld> {
-        let mut hands = vec![Bits::<W>::ZERO; self.counts.len()];
-        self.deal_unseen_into(rng, &mut hands)?;
-        Ok(hands)
-    }
-
-    /// [`View::deal_unseen`] into `hands` (a mask per seat).
+    /// `observation.deal_unseen` into `hands` (a mask per seat, its own
+    /// hand included).
     fn deal_unseen_into(&self, rng: &mut Rng, hands: &mut [Bits<W>]) -> Result<(), NoWorld> {
         let (seat, own, unseen) = (self.seat, self.own, self.unseen);
         deal_unseen_into(seat, own, &self.counts, unseen, &self.limits, rng, hands)
