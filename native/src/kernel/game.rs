@@ -430,9 +430,10 @@ impl<const W: usize> Match<W> {
             *c = s;
         }
         let mut k = players;
-        let mut pool = [0u8; MAX_TILES];
         while k > 1 {
-            pool[..size].copy_from_slice(&IDS[..size]);
+            // the whole set's ids: one copy (a zeroed pool then filled was
+            // a call to memset a deal, issue 37)
+            let mut pool = IDS;
             for i in 0..k {
                 let j = i + rng.index(size - i);
                 pool.swap(i, j);

@@ -732,7 +732,7 @@ impl Game<'_> {
                 if track {
                     voids.before_move(hand, mv);
                 }
-                hand.apply(mv, None);
+                hand.apply_inlined(mv, None);
                 if hand.last_points > 0 {
                     hists.scoring_counts.add(hand.count);
                     hists.play_points.add(hand.last_points);
