@@ -37,11 +37,10 @@ What a bot declares, for simulations to skip work it does not need:
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import math
 import re
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bones.bots.info import KINDS, BotInfo, Param, _show, named
@@ -149,6 +148,15 @@ def _short(text: str) -> str:
     return text if len(text) <= 24 else text[:20] + "..."
 
 
+def _did_you_mean(word: str, known: Iterable[str]) -> str:
+    """`` (did you mean NAME?)`` for the name of ``known`` closest to a
+    mistyped ``word``, or "" when none is close."""
+    import difflib  # only a mistyped bot pays for it (a plain simulation never does)
+
+    close = difflib.get_close_matches(word, list(known), n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
 def _convert(bot: str, param: Param, text: str) -> Any:
     shown = _short(text)
     value: Any = text
@@ -240,10 +248,8 @@ def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
     name = parts[0].lower()
     if name not in BOTS:
         known = ", ".join(BOTS)
-        close = difflib.get_close_matches(name, list(BOTS), n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
         shown = _short(name) or "(empty)"
-        raise BotError(f"unknown bot '{shown}'{hint}; bots: {known}")
+        raise BotError(f"unknown bot '{shown}'{_did_you_mean(name, BOTS)}; bots: {known}")
     info = BOTS[name]
     params = {p.name: p for p in info.params}
     values: dict[str, Any] = {}
@@ -255,11 +261,8 @@ def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
         if key not in params:
             if not params:
                 raise BotError(f"{name} takes no parameters (got '{_short(key)}')")
-            close = difflib.get_close_matches(key, list(params), n=1)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            raise BotError(
-                f"{name} has no parameter '{_short(key)}'{hint}; parameters: {', '.join(params)}"
-            )
+            raise BotError(f"{name} has no parameter '{_short(key)}'{_did_you_mean(key, params)}; "
+                           f"parameters: {', '.join(params)}")
         if key in values:
             raise BotError(f"{name}: {key} is given twice")
         values[key] = _convert(name, params[key], raw.strip())
