@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import platform
 import random
 import re
 from pathlib import Path
@@ -22,6 +24,7 @@ from bones.sim.simulation import (
     process_executor,
     report,
     run_batch,
+    run_facts,
     simulate,
 )
 from bones.sim.stats import Moments, wilson
@@ -150,6 +153,13 @@ def test_simulate_json_layout_and_repeatability() -> None:
     again = json.loads(_run(*args).stdout)
     again.pop("run")
     assert again == body
+
+
+def test_the_run_facts_name_python_and_the_machine_as_platform_does() -> None:
+    """run_facts reads them without importing platform (a short run's start)."""
+    facts = run_facts([], 1.0, jobs=1, workers=1, scheduler=None)
+    assert facts["python"] == platform.python_version()
+    assert facts["machine"] == f"{platform.system()} {platform.machine()}, {os.cpu_count()} cpus"
 
 
 def test_simulate_table_csv_and_out(tmp_path) -> None:

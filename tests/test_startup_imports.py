@@ -127,14 +127,14 @@ QUICK = {"bones", "bones._version", "bones.bots", "bones.bots.basic", "bones.bot
          "bones.engine.handstate", "bones.engine.moves", "bones.engine.rng", "bones.engine.rules",
          "bones.engine.settle", "bones.engine.tableformat", "bones.engine.tiles", "bones.games",
          "bones.games.cache", "bones.lang", "bones.lang.compile", "bones.lang.yamlsource",
-         "bones.sim", "bones.sim.duplicate", "bones.sim.ratings", "bones.sim.report",
-         "bones.sim.simulation", "bones.sim.stats"}
+         "bones.sim", "bones.sim.duplicate", "bones.sim.simulation", "bones.sim.stats"}
 
 
 #: Standard modules a plain random-bot simulation never loads, each with the
 #: branch that does (their imports cost more than a short run plays)
 UNNEEDED = {
     "difflib": "a mistyped bot's or parameter's hint (bones.bots)",
+    "platform": "Windows' run facts (bones.sim.simulation.machine: os.uname elsewhere)",
 }
 
 

@@ -6,8 +6,8 @@ progress bar, the reports' output).
 :mod:`bones.cli.simulate_cmd` declares the commands to Typer and calls
 these; :mod:`bones.cli.quick` reads a plain ``bones simulate`` command line
 itself and calls :func:`run_simulate` without loading Typer (issue 37).
-The engine is :mod:`bones.sim.simulation` (runs and their reports) and
-:mod:`bones.sim.report` (tournaments, run facts).
+The engine is :mod:`bones.sim.simulation` (runs, their reports and run facts) and
+:mod:`bones.sim.report` (tournaments).
 """
 
 from __future__ import annotations
@@ -254,7 +254,7 @@ class Runner:
         self._local.clear()
 
     def facts(self, summaries: list[Summary], seconds: float) -> dict[str, Any]:
-        from bones.sim.report import run_facts
+        from bones.sim.simulation import run_facts
 
         return {**run_facts(summaries, seconds, jobs=self.jobs, workers=self.workers,
                             scheduler=self.scheduler), **reproducibility()}

@@ -1,7 +1,7 @@
 """`bones simulate`, `bones bots`, `bones tournament` and `bones compare`.
 
-The engine work is :mod:`bones.sim.simulation` (runs and their reports) and
-:mod:`bones.sim.report` (tournaments, run facts); this module declares the
+The engine work is :mod:`bones.sim.simulation` (runs, their reports and run
+facts) and :mod:`bones.sim.report` (tournaments); this module declares the
 commands' options to Typer and formats the tournaments and comparisons;
 :mod:`bones.cli.simrun` (no Typer: ``bones simulate``'s quick path runs it
 alone, :mod:`bones.cli.quick`) runs them, picks the executor (in-process,

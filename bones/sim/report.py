@@ -1,4 +1,4 @@
-"""Tournaments and run facts: what many simulation runs add up to, as plain data.
+"""Tournaments: what many simulation runs add up to, as plain data.
 
 A tournament plays every seating of every group of bots (2 players: every
 pair in both seat orders; 3 or 4 players: every group, each order of the
@@ -25,13 +25,10 @@ only formats.
 from __future__ import annotations
 
 import itertools
-import os
-import platform
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bones._version import __version__
 from bones.sim.ratings import ratings_report
 from bones.sim.simulation import (
     FORMAT_VERSION,
@@ -41,7 +38,6 @@ from bones.sim.simulation import (
     Table,
     duplicate_report,
     make_config,
-    timing_report,
 )
 from bones.sim.stats import wilson
 
@@ -179,26 +175,4 @@ class Tournament:
         }
 
 
-def run_facts(summaries: Sequence[Summary], seconds: float, *, jobs: int, workers: int,
-              scheduler: str | None) -> dict[str, Any]:
-    """The machine-dependent part of a report (``run``): versions, the
-    machine, workers, time and per-bot move times."""
-
-    games = sum(s.n for s in summaries)
-    timing: dict[str, Any] = {}
-    for s in summaries:
-        timing.update(timing_report(s))
-    return {
-        "engine_version": __version__,
-        "python": platform.python_version(),
-        "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cpus",
-        "jobs": jobs,
-        "workers": workers,
-        "scheduler": scheduler,
-        "seconds": round(seconds, 3),
-        "games_per_second": round(games / seconds, 2) if seconds > 0 else None,
-        "move_time": timing,
-    }
-
-
-__all__ = ["TOURNAMENT_FORMAT", "Tournament", "TournamentError", "run_facts", "seatings"]
+__all__ = ["TOURNAMENT_FORMAT", "Tournament", "TournamentError", "seatings"]

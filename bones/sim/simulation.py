@@ -28,10 +28,11 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from bones._version import __version__
 from bones.bots import Bot, make_bot, permit_outside, permitted_outside
 from bones.engine import core
 from bones.engine.flat import Unsupported
@@ -1239,6 +1240,41 @@ def timing_report(summary: Summary) -> dict[str, Any]:
     return out
 
 
+def run_facts(summaries: Sequence[Summary], seconds: float, *, jobs: int, workers: int,
+              scheduler: str | None) -> dict[str, Any]:
+    """The machine-dependent part of a report (``run``): versions, the
+    machine, workers, time and per-bot move times."""
+
+    games = sum(s.n for s in summaries)
+    timing: dict[str, Any] = {}
+    for s in summaries:
+        timing.update(timing_report(s))
+    return {
+        "engine_version": __version__,
+        "python": sys.version.split()[0],  # platform.python_version()
+        "machine": f"{machine()}, {os.cpu_count()} cpus",
+        "jobs": jobs,
+        "workers": workers,
+        "scheduler": scheduler,
+        "seconds": round(seconds, 3),
+        "games_per_second": round(games / seconds, 2) if seconds > 0 else None,
+        "move_time": timing,
+    }
+
+
+def machine() -> str:
+    """The system and the machine's architecture, as :func:`platform.system`
+    and :func:`platform.machine` name them (``Linux x86_64``): read from
+    ``os.uname()`` as they read it, so a run's start does not load
+    :mod:`platform` (whose import compiles a dozen regular expressions)."""
+    if not hasattr(os, "uname"):  # Windows
+        import platform  # lazy: only a system without os.uname needs it
+
+        return f"{platform.system()} {platform.machine()}"
+    system = os.uname()
+    return f"{system.sysname} {system.machine}"
+
+
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
@@ -1265,6 +1301,7 @@ __all__ = [
     "thread_executor",
     "report",
     "run_batch",
+    "run_facts",
     "simulate",
     "splitmix64",
     "table_report",
