@@ -126,7 +126,7 @@ QUICK = {"bones", "bones._version", "bones.bots", "bones.bots.basic", "bones.bot
          "bones.engine", "bones.engine.bounds", "bones.engine.core", "bones.engine.flat",
          "bones.engine.handstate", "bones.engine.moves", "bones.engine.rng", "bones.engine.rules",
          "bones.engine.settle", "bones.engine.tableformat", "bones.engine.tiles", "bones.games",
-         "bones.games.cache", "bones.lang", "bones.lang.compile", "bones.lang.yamlsource",
+         "bones.games.cache", "bones.lang", "bones.lang.compile", "bones.lang.errors",
          "bones.sim", "bones.sim.duplicate", "bones.sim.simulation", "bones.sim.stats"}
 
 

@@ -120,7 +120,7 @@ def load_variant(ref: str, cached: bool = False) -> Variant:
 
     ``cached``: a built-in may come from :mod:`bones.games.cache` as a
     stand-in for the model, for commands that only play it."""
-    from bones.lang.yamlsource import VariantError
+    from bones.lang.errors import VariantError  # not the YAML reader: a cached built-in reads none
 
     if cached:
         from bones.games.cache import load_builtin as load

@@ -18,18 +18,18 @@ Keys are kept as ints or strings: a key YAML 1.1 reads as a boolean
 remembered, so the error about it can say what happened.
 
 Problems are :class:`LocatedProblem`; a file that cannot be read at all
-raises :class:`VariantError` carrying them.
+raises :class:`VariantError` carrying them (:mod:`bones.lang.errors`).
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from bones.engine.bounds import NUMBER_LIMIT
+from bones.lang.errors import VariantError
 
 MAX_BYTES = 1024 * 1024
 MAX_NODES = 100_000
@@ -85,17 +85,6 @@ class LocatedProblem:
             "path": self.dotted_path,
             "message": self.message,
         }
-
-
-class VariantError(ValueError):
-    """A variant file (or name) that cannot be loaded; ``problems`` lists all of them."""
-
-    def __init__(self, problems: Iterable[LocatedProblem]) -> None:
-        self.problems: list[LocatedProblem] = list(problems)
-        super().__init__("\n".join(p.format() for p in self.problems))
-
-    def __str__(self) -> str:
-        return "\n".join(p.format() for p in self.problems)
 
 
 # --------------------------------------------------------------------- nodes
