@@ -35,7 +35,7 @@ def from_disk(variant: object) -> bool:
 
 
 def _entries(folder: Path) -> list[Path]:
-    return sorted(folder.glob("*.pickle")) if folder.is_dir() else []
+    return sorted(folder.glob("*" + cache.ENTRY_SUFFIX)) if folder.is_dir() else []
 
 
 def test_a_builtin_comes_back_from_the_cache_with_the_same_tables(folder: Path) -> None:
@@ -119,7 +119,7 @@ def test_an_entry_others_could_write_is_never_loaded(folder: Path) -> None:
     os.chmod(entry, 0o666)  # a file anyone may rewrite
     assert not from_disk(cache.load_builtin("muggins"))
     os.chmod(entry, 0o600)
-    link = folder / "link.pickle"
+    link = folder / ("link" + cache.ENTRY_SUFFIX)
     entry.rename(link)
     entry.symlink_to(link)  # never followed
     assert not from_disk(cache.load_builtin("muggins"))
@@ -129,7 +129,7 @@ def test_a_corrupt_entry_or_an_unusable_folder_is_no_cache(
         folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     compile_rules(cache.load_builtin("bergen"), 2)
     (entry,) = _entries(folder)
-    entry.write_bytes(b"not a pickle")
+    entry.write_bytes(b"not an entry")
     variant = cache.load_builtin("bergen")
     assert compile_rules(variant, 2).name == "bergen"
     blocker = tmp_path / "a-file"

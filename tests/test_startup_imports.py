@@ -135,6 +135,7 @@ QUICK = {"bones", "bones._version", "bones.bots", "bones.bots.basic", "bones.bot
 UNNEEDED = {
     "difflib": "a mistyped bot's or parameter's hint (bones.bots)",
     "platform": "Windows' run facts (bones.sim.simulation.machine: os.uname elsewhere)",
+    "pickle": "worker processes (the compiled-variant cache is read by marshal)",
 }
 
 

@@ -22,13 +22,18 @@ builds no model while nothing changed.  Only a catalogue that was made
 without a problem is kept: a built-in that fails to load fails as it always
 did, with its file, line and column.
 
+An entry is plain data written by :mod:`marshal` (the compiled tables'
+settlements, lead rules, train layout and tile set as the fields they are
+made from): reading one loads no :mod:`pickle`, which costs a short run more
+than the read.
+
 The cache is only an optimisation, so it fails safe:
 
 * ``BONES_CACHE=off`` turns it off; ``BONES_CACHE_DIR`` moves it (default
   ``$XDG_CACHE_HOME/bones``, else ``~/.cache/bones``);
 * an entry is read only from a folder and a file owned by the user and
-  writable by nobody else (it is a pickle: never load one another user could
-  have written), opened without following a symbolic link;
+  writable by nobody else (never load one another user could have written),
+  opened without following a symbolic link;
 * a folder that cannot be created or written, a corrupt or foreign entry:
   the variant is loaded and compiled as if there were no cache.
 """
@@ -37,11 +42,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import os
-import pickle
 import stat
 import sys
-from dataclasses import fields
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,8 +54,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from bones.engine.rules import Rules
     from bones.lang.spec import Variant
 
-#: Bump when the layout of an entry changes.
-CACHE_FORMAT = 2
+#: Bump when the layout of an entry changes (3: written by marshal, not pickle).
+CACHE_FORMAT = 3
 ENV_OFF = "BONES_CACHE"
 ENV_DIR = "BONES_CACHE_DIR"
 
@@ -60,6 +65,7 @@ COMPILER = ("games.cache", "engine.handstate", "lang.compile", "lang.load", "lan
 #: ... and what ``bones list`` shows of it.
 CATALOGUE = (*COMPILER, "lang.describe")
 CATALOGUE_REF = "bones list"  # no variant's name: it has a space
+ENTRY_SUFFIX = ".marshal"
 
 _YAML_SUFFIXES = (".yaml", ".yml")
 _PACKAGE = Path(__file__).resolve().parent.parent  # bones/
@@ -123,7 +129,7 @@ def _read(folder: Path, name: str) -> dict[str, Any] | None:
     if data is None:
         return None
     try:
-        entry = pickle.loads(data)  # noqa: S301 - the user's own file, checked by _read_bytes
+        entry = marshal.loads(data)  # the user's own file, checked by _read_bytes
     except Exception:  # noqa: BLE001 - a corrupt entry is a miss
         return None
     return entry if isinstance(entry, dict) and entry.get("format") == CACHE_FORMAT else None
@@ -153,7 +159,11 @@ def _read_bytes(folder: Path, name: str) -> bytes | None:
 
 
 def _write(folder: Path, name: str, entry: dict[str, Any]) -> None:
-    _write_bytes(folder, name, pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
+    try:
+        data = marshal.dumps(entry)
+    except ValueError:  # pragma: no cover - a value marshal cannot write: no entry
+        return
+    _write_bytes(folder, name, data)
 
 
 def _write_bytes(folder: Path, name: str, data: bytes) -> None:
@@ -195,7 +205,7 @@ class CachedVariant:
 
     def model_dump(self, *, mode: str = "python", **options: Any) -> Any:
         if mode == "json" and not options:
-            return pickle.loads(pickle.dumps(self._entry["dump"]))
+            return marshal.loads(marshal.dumps(self._entry["dump"]))  # a copy
         return self.model().model_dump(mode=mode, **options)
 
     def model(self) -> Variant:
@@ -217,27 +227,47 @@ class CachedVariant:
     def cached_rules(self, players: int | None, teams: bool | None) -> Rules:
         """The rules for a table, from the cache when it has them."""
         # lazy: bones list reads its catalogue from this module without the compiler
-        from bones.engine.rules import Rules
+        from bones.engine.rules import LeadRule, Rules, TrainRules
+        from bones.engine.settle import Settle  # lazy: as above
+        from bones.engine.tiles import TileSet  # lazy: as above
         from bones.lang.compile import compile_rules  # lazy: as above
         tables = self._entry["tables"]
         got = tables.get(self._entry["requests"].get((players, teams), (players, teams)))
-        if got is not None:
-            return Rules(variant=self, **got)
-        rules = compile_rules(self.model(), players, teams)
-        _remember(self._key, self._entry, players, teams, rules)
-        return Rules(**{**_state(rules), "variant": self})
+        if got is None:
+            rules = compile_rules(self.model(), players, teams)
+            got = _remember(self._key, self._entry, players, teams, rules)
+        plain, objects = got
+        made: dict[str, type[Any]] = {cls.__name__: cls for cls in (LeadRule, Settle, TileSet, TrainRules)}
+        return Rules(variant=self, **plain,
+                     **{name: made[kind](**args) for name, (kind, args) in objects.items()})
 
 
-def _state(rules: Rules) -> dict[str, Any]:
-    return {f.name: getattr(rules, f.name) for f in fields(rules) if f.name != "variant"}
+def _state(rules: Rules) -> tuple[dict[str, Any], dict[str, tuple[str, dict[str, Any]]]]:
+    """The fields of ``rules`` but its variant, as marshal writes them: the
+    plain values, and each object (a settlement, a lead rule, a train layout,
+    the tile set) as its class's name and the fields it is made from."""
+    plain: dict[str, Any] = {}
+    objects: dict[str, tuple[str, dict[str, Any]]] = {}
+    for f in fields(rules):
+        if f.name == "variant":
+            continue
+        value = getattr(rules, f.name)
+        if is_dataclass(value):
+            objects[f.name] = (type(value).__name__,
+                               {g.name: getattr(value, g.name) for g in fields(value) if g.init})
+        else:
+            plain[f.name] = value
+    return plain, objects
 
 
 def _remember(entry_key: str, entry: dict[str, Any], players: int | None,
-              teams: bool | None, rules: Rules) -> None:
+              teams: bool | None, rules: Rules) -> Any:
+    """Keep the tables of ``rules`` in ``entry`` (and on disk); what was kept."""
     resolved = (rules.players, rules.teams)
-    entry["tables"][resolved] = _state(rules)
+    entry["tables"][resolved] = state = _state(rules)
     entry["requests"][(players, teams)] = resolved
-    _write(cache_dir(), f"{entry_key}.pickle", entry)
+    _write(cache_dir(), entry_key + ENTRY_SUFFIX, entry)
+    return state
 
 
 def load_builtin(ref: str) -> Any:
@@ -246,7 +276,7 @@ def load_builtin(ref: str) -> Any:
     built-in).  Raises what :func:`bones.lang.load.load_variant` raises."""
     entry_key = key(ref) if enabled() and is_builtin_ref(ref) else None
     if entry_key is not None:
-        entry = _read(cache_dir(), f"{entry_key}.pickle")
+        entry = _read(cache_dir(), entry_key + ENTRY_SUFFIX)
         if entry is not None:
             return CachedVariant(ref, entry_key, entry)
     from bones.lang.load import load_variant  # lazy: see CachedVariant.model
@@ -255,7 +285,7 @@ def load_builtin(ref: str) -> Any:
     if entry_key is not None:
         entry = {"format": CACHE_FORMAT, "name": variant.name,
                  "dump": variant.model_dump(mode="json"), "tables": {}, "requests": {}}
-        _write(cache_dir(), f"{entry_key}.pickle", entry)
+        _write(cache_dir(), entry_key + ENTRY_SUFFIX, entry)
         standin = CachedVariant(ref, entry_key, entry)
         standin._model = variant
         return standin
