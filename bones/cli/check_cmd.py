@@ -28,7 +28,8 @@ def _run(path: str, allow_dirs: list[str]) -> ScenarioResult:
     may name a built-in, or a file inside an ``--allow-dir``.
     """
     from bones.games.scenario import ScenarioResult, run_scenario, run_scenario_text
-    from bones.lang.yamlsource import LocatedProblem, VariantError, read_stream
+    from bones.lang.errors import VariantError
+    from bones.lang.yamlsource import LocatedProblem, read_stream
 
     shown = STDIN if path == "-" else path
     try:

@@ -47,6 +47,7 @@ from bones.engine.rules import MUGGINS_OFF, RulesError
 from bones.engine.tiles import TileError
 from bones.lang import spec
 from bones.lang.compile import compile_rules
+from bones.lang.errors import VariantError
 from bones.lang.load import NO_FOLDER, load_variant
 from bones.lang.problems import pydantic_problems
 from bones.lang.scenariofile import (
@@ -61,7 +62,6 @@ from bones.lang.scenariofile import (
 from bones.lang.yamlsource import (
     MAX_BYTES,
     LocatedProblem,
-    VariantError,
     YNode,
     decode,
     display_name,

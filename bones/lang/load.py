@@ -40,12 +40,12 @@ from typing import Any, Union
 import yaml
 from pydantic import ValidationError
 
+from bones.lang.errors import VariantError
 from bones.lang.problems import find, locate_at, position, pydantic_problems, show_value
 from bones.lang.spec import FORMS, Variant, per_count_values, semantic_problems
 from bones.lang.yamlsource import (
     MAX_BYTES,
     LocatedProblem,
-    VariantError,
     YNode,
     decode,
     display_name,
