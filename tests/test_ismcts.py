@@ -29,6 +29,7 @@ from bones.bots.search import DEFAULT_TREE_INFER, DEFAULT_TREE_WORLDS, SearchBot
 from bones.bots.solve import solvable
 from bones.engine.core import flat_table
 from bones.engine.hand import Hand
+from bones.engine.match import Match
 from bones.engine.mirror import distinct_moves
 from bones.engine.rng import Rng
 from bones.lang.compile import tree_scale
@@ -549,3 +550,27 @@ def test_search_hands_its_prior_to_its_tree() -> None:
         assert bot.choose(obs, c) == got and c.state == a.state
         differ += found[1:] != plain.search(obs, Rng(seed), legal)[1:]
     assert differ >= 3
+
+
+def test_a_time_budget_bounds_the_move_pool_and_all() -> None:
+    """With ``seconds``, the tree deals and weighs its inference pool within
+    its share of the budget (``infer.POOL_SHARE``) and grows in the rest:
+    late in a hand of Five Up for four, where the default pool of a thousand
+    worlds took 2.4 s in the Python core for ``seconds=0.001``, a move of
+    ``seconds=0.05`` costs its thread well under ten times that (in either
+    core, whichever the pass runs)."""
+    import time
+
+    rules = compiled("five-up", 4)
+    hand = Match(rules, 0).new_hand()
+    greedy = make_bot("greedy")
+    rng = Rng(1)
+    while not (len(hand.log) >= 10 and len(hand.legal_moves()) > 1):
+        assert not hand.over
+        hand.apply(greedy.choose(observe(hand, hand.turn), rng))
+    obs = observe(hand, hand.turn)
+    bot = make_bot("search:seconds=0.05")
+    assert isinstance(bot, SearchBot) and bot.grows_tree(obs) and bot.tree_bot().infer > 0
+    start = time.thread_time()
+    assert hand.is_legal(bot.choose(obs, rng))
+    assert time.thread_time() - start < 0.5

@@ -249,6 +249,7 @@ def test_the_tree_of_search_has_the_ismcts_defaults(native: dict[str, Any]) -> N
                                 "DEFAULT_TREE_WORLDS": search.DEFAULT_TREE_WORLDS,
                                 "POOL_ESS": infer.POOL_ESS,
                                 "POOL_DRAWS": infer.POOL_DRAWS,
+                                "POOL_SHARE": infer.POOL_SHARE,
                                 "TEMPER_STEPS": infer.TEMPER_STEPS}
 
 

@@ -55,6 +55,11 @@ TEMPER_STEPS = 16
 #: few worlds, not the default's thousand; the default tree (3,960
 #: iterations, ``tworlds=1000``) keeps its whole pool.
 POOL_DRAWS = 3
+#: With a time budget (``search:seconds``), the most of it a tree spends
+#: dealing and weighing its pool (at least one world; it grows in the rest):
+#: the default pool of a thousand worlds would otherwise outlast a short
+#: budget many times over (2.4 s for ``seconds=0.001`` in the Python core).
+POOL_SHARE = 0.5
 
 
 def heuristic_values(hand: Hand, unseen: int, counts: Sequence[int], drawable: int,
@@ -315,6 +320,6 @@ def pool_size(worlds: int, iterations: int) -> int:
     return max(1, min(worlds, iterations // POOL_DRAWS))
 
 
-__all__ = ["DEFAULT_DRAWS", "POOL_DRAWS", "POOL_ESS", "TEMPER_STEPS", "drawn_tiles",
+__all__ = ["DEFAULT_DRAWS", "POOL_DRAWS", "POOL_ESS", "POOL_SHARE", "TEMPER_STEPS", "drawn_tiles",
            "heuristic_values", "last_draws", "log_likelihood", "open_at_draws", "other_choices",
            "pool_ess", "pool_size", "replay_start", "tempered"]

@@ -15,7 +15,9 @@ Each iteration:
    seed for its playout
    (with inference, ``infer`` > 0, the world is drawn instead from a pool
    of ``worlds`` dealt first, each in proportion to how likely it makes the
-   plays the other seats were seen to make, :mod:`bones.bots.infer`);
+   plays the other seats were seen to make, :mod:`bones.bots.infer`; with
+   a time budget, the pool is dealt in at most
+   :data:`~bones.bots.infer.POOL_SHARE` of it, at least one world);
 2. walks down the tree with the moves legal in that world: every existing
    child whose move is legal has its *availability* counted; while a legal
    move has no child yet, one of them (drawn at random when several) is
@@ -65,7 +67,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bones.bots.infer import DEFAULT_DRAWS, heuristic_values, log_likelihood, pool_size, tempered
+from bones.bots.infer import (
+    DEFAULT_DRAWS,
+    POOL_SHARE,
+    heuristic_values,
+    log_likelihood,
+    pool_size,
+    tempered,
+)
 from bones.bots.info import BotInfo, Param, named
 from bones.bots.policies import margin
 from bones.bots.rollouts import POLICIES
@@ -289,12 +298,16 @@ class IsmctsBot:
         cumulative: list[float] = []
         if self.infer > 0:
             lls = []
+            # with a time budget, the pool takes at most its POOL_SHARE
+            pool_end = time.perf_counter() + seconds * POOL_SHARE if seconds > 0 else 0.0
             for _ in range(pool_size(self.worlds, iterations)):
                 if stop is not None:
                     stop.check()
                 w = sample_world(obs, rng)
                 lls.append(log_likelihood(w, obs.seat, obs.layout.log, self.infer, self.draws))
                 pool.append(w)
+                if pool_end and time.perf_counter() >= pool_end:
+                    break
             # tempered so that enough of the pool counts (infer.POOL_ESS)
             lam = tempered(lls)
             top = max(lls)

@@ -42,6 +42,10 @@ pub const TEMPER_STEPS: usize = 16;
 /// tree (3,960 iterations, a pool of 1,000) its whole pool.
 pub const POOL_DRAWS: usize = 3;
 
+/// `infer.POOL_SHARE`: with a time budget, the most of it a tree spends
+/// dealing and weighing its pool (at least one world); it grows in the rest.
+pub const POOL_SHARE: f64 = 0.5;
+
 /// `infer.pool_size`: the worlds a tree of `iterations` pools for its
 /// inference: `worlds`, at most one for every `POOL_DRAWS` of its
 /// iterations, at least one.

@@ -21,7 +21,7 @@
 
 use crate::bots::heuristic::Hidden;
 use crate::bots::infer::{
-    heuristic_values, log_likelihood, pool_size, tempered, DEFAULT_DRAWS, POOL_ESS,
+    heuristic_values, log_likelihood, pool_size, tempered, DEFAULT_DRAWS, POOL_ESS, POOL_SHARE,
 };
 use crate::bots::margin;
 use crate::bots::rollouts::{rollout_move, Policy};
@@ -386,6 +386,12 @@ fn grow<const W: usize>(
     if config.infer > 0.0 {
         let size = pool_size(config.worlds, config.iterations);
         let mut lls = Vec::with_capacity(size);
+        // with a time budget, the pool takes at most its `POOL_SHARE` (at
+        // least one world): the tree grows in the rest
+        let pool_end = config.deadline.map(|d| {
+            let now = std::time::Instant::now();
+            now + d.saturating_duration_since(now).mul_f64(POOL_SHARE)
+        });
         for _ in 0..size {
             if config.stop.is_set() {
                 break;
@@ -393,6 +399,9 @@ fn grow<const W: usize>(
             let world = view.sample_world(rng)?;
             lls.push(log_likelihood(&world, view.seat, &view.history, config.infer, config.draws));
             pool.push(world);
+            if pool_end.is_some_and(|end| std::time::Instant::now() >= end) {
+                break;
+            }
         }
         // tempered so that enough of the pool counts (`infer::POOL_ESS`)
         let lam = tempered(&lls, POOL_ESS);

@@ -163,6 +163,7 @@ fn constants(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     tree.set_item("DEFAULT_TREE_WORLDS", crate::bots::ismcts::DEFAULT_TREE_WORLDS)?;
     tree.set_item("POOL_ESS", crate::bots::infer::POOL_ESS)?;
     tree.set_item("POOL_DRAWS", crate::bots::infer::POOL_DRAWS)?;
+    tree.set_item("POOL_SHARE", crate::bots::infer::POOL_SHARE)?;
     tree.set_item("TEMPER_STEPS", crate::bots::infer::TEMPER_STEPS)?;
     out.set_item("ismcts", tree)?;
     Ok(out)
