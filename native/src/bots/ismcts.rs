@@ -157,6 +157,22 @@ impl Config {
         (self.nodes / self.iterations.max(1) as u64).max(1)
     }
 
+    /// When a tree stops dealing its inference's pool: with a time budget,
+    /// once its `POOL_SHARE` has passed (the pool keeps at least one world
+    /// and the tree grows in the rest); without one, never (`None`).
+    pub fn pool_end(&self) -> Option<std::time::Instant> {
+        self.deadline.map(|d| {
+            let now = std::time::Instant::now();
+            now + d.saturating_duration_since(now).mul_f64(POOL_SHARE)
+        })
+    }
+
+    /// Whether the pool dealt so far is all a tree may deal before `end`
+    /// (`pool_end`).
+    pub fn pool_full(end: Option<std::time::Instant>) -> bool {
+        end.is_some_and(|end| std::time::Instant::now() >= end)
+    }
+
     fn done(&self, done: usize) -> bool {
         if self.stop.is_set() {
             return true;
@@ -386,12 +402,7 @@ fn grow<const W: usize>(
     if config.infer > 0.0 {
         let size = pool_size(config.worlds, config.iterations);
         let mut lls = Vec::with_capacity(size);
-        // with a time budget, the pool takes at most its `POOL_SHARE` (at
-        // least one world): the tree grows in the rest
-        let pool_end = config.deadline.map(|d| {
-            let now = std::time::Instant::now();
-            now + d.saturating_duration_since(now).mul_f64(POOL_SHARE)
-        });
+        let pool_end = config.pool_end();
         for _ in 0..size {
             if config.stop.is_set() {
                 break;
@@ -399,7 +410,7 @@ fn grow<const W: usize>(
             let world = view.sample_world(rng)?;
             lls.push(log_likelihood(&world, view.seat, &view.history, config.infer, config.draws));
             pool.push(world);
-            if pool_end.is_some_and(|end| std::time::Instant::now() >= end) {
+            if Config::pool_full(pool_end) {
                 break;
             }
         }

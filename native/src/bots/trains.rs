@@ -203,11 +203,15 @@ fn grow<const W: usize>(
     // the inference's pool and its cumulative weights, 1 a world
     let mut pool = Vec::new();
     if config.infer > 0.0 {
+        let pool_end = config.pool_end();
         for _ in 0..pool_size(config.worlds, config.iterations) {
             if config.stop.is_set() {
                 break;
             }
             pool.push(view.sample_world(rng));
+            if Config::pool_full(pool_end) {
+                break;
+            }
         }
     }
     let cumulative: Vec<f64> = (1..=pool.len()).map(|k| k as f64).collect();
