@@ -474,7 +474,9 @@ impl<const W: usize> Env<W> {
             self.episode += 1;
             match self.trains.as_mut() {
                 Some(tr) => tr.mt = TrainMatch::new(Arc::clone(&self.rules), self.m.clone(), seed),
-                None => self.mt = Match::new(Arc::clone(&self.rules), self.m.clone(), seed),
+                // the last episode's match restarted (`Match::restart`: the
+                // same match as a new one, its buffers kept), as a simulation's
+                None => self.mt.restart(seed),
             }
             self.over = false;
             self.pending = [0.0; MAX_PLAYERS];
@@ -495,8 +497,11 @@ impl<const W: usize> Env<W> {
             self.before.clone_from(&tr.mt.base.scores);
             return Ok(());
         }
-        // the search's inference reads the hand's history (its log)
-        self.hand = self.mt.new_hand(cfg.needs_log())?;
+        // the search's inference reads the hand's history (its log); the
+        // hand is dealt into the last one's buffers, as the simulation's is
+        // (`Match::renew_hand`: the same hand as `new_hand`, no 1.9 KB hand
+        // built, moved and dropped a deal)
+        self.mt.renew_hand(&mut self.hand, cfg.needs_log())?;
         let h = &self.hand;
         self.dealt = Dealt {
             hands: h.hands,
